@@ -1,0 +1,16 @@
+import { getDb } from "@/db/client";
+import { getReadableConversation, listMessages } from "@/db/queries";
+import { parseId, requireUser, route } from "@/lib/api/route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const user = await requireUser(request);
+  const conversationId = parseId((await params).id, "Conversation");
+  const db = await getDb();
+  await getReadableConversation({ db, conversationId, userId: user.id });
+  const rows = await listMessages({ db, conversationId });
+  return Response.json({
+    messages: rows.map(({ tokenCounts, ...message }) => message),
+  });
+});

@@ -1,0 +1,39 @@
+import { getDb } from "@/db/client";
+import { deleteConversation, getOwnedConversation, getPersona, getReadableConversation, updateConversation } from "@/db/queries";
+import { parseId, readJson, requireUser, route } from "@/lib/api/route";
+import { updateConversationSchema } from "../schema";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+export const GET = route(async (request: Request, { params }: Context) => {
+  const user = await requireUser(request);
+  const conversationId = parseId((await params).id, "Conversation");
+  const db = await getDb();
+  const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
+  const persona = await getPersona({ db, personaId: conversation.personaId });
+  return Response.json({
+    conversation: { ...conversation, isOwner: conversation.ownerId === user.id },
+    persona: { id: persona.id, name: persona.name, avatar: persona.avatar, modelId: persona.modelId },
+  });
+});
+
+export const PATCH = route(async (request: Request, { params }: Context) => {
+  const user = await requireUser(request);
+  const conversationId = parseId((await params).id, "Conversation");
+  const body = await readJson(request, updateConversationSchema);
+  const db = await getDb();
+  await getOwnedConversation({ db, conversationId, userId: user.id });
+  const conversation = await updateConversation({ db, conversationId, changes: body });
+  return Response.json({ conversation });
+});
+
+export const DELETE = route(async (request: Request, { params }: Context) => {
+  const user = await requireUser(request);
+  const conversationId = parseId((await params).id, "Conversation");
+  const db = await getDb();
+  await getOwnedConversation({ db, conversationId, userId: user.id });
+  await deleteConversation({ db, conversationId });
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,84 @@
+"use client";
+// Sign-in and sign-up share one form: email, password and (for sign-up) a name.
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { type FormEvent, useState } from "react";
+import { authClient } from "@/lib/auth-client";
+
+export function AuthForm({ mode }: { mode: "sign-in" | "sign-up" }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const email = String(form.get("email") ?? "");
+    const password = String(form.get("password") ?? "");
+    setPending(true);
+    setError(null);
+    const result =
+      mode === "sign-up"
+        ? await authClient.signUp.email({ email, password, name: String(form.get("name") ?? "") })
+        : await authClient.signIn.email({ email, password });
+    setPending(false);
+    if (result.error) {
+      setError(result.error.message ?? "That did not work. Check the details and try again.");
+      return;
+    }
+    router.push("/chat");
+    router.refresh();
+  }
+
+  const isSignUp = mode === "sign-up";
+  return (
+    <main className="flex min-h-full items-center justify-center p-6">
+      <form
+        onSubmit={onSubmit}
+        className="w-full max-w-sm space-y-4 rounded-2xl border border-zinc-200 p-8 shadow-sm dark:border-zinc-800"
+        data-testid={`${mode}-form`}
+      >
+        <div>
+          <h1 className="text-2xl font-semibold">Glassbox</h1>
+          <p className="text-sm text-zinc-500">{isSignUp ? "Create an account" : "Sign in to your account"}</p>
+        </div>
+        {isSignUp && (
+          <label className="block text-sm">
+            Name
+            <input name="name" required maxLength={100} className="input" data-testid="name-input" autoComplete="name" />
+          </label>
+        )}
+        <label className="block text-sm">
+          Email
+          <input name="email" type="email" required className="input" data-testid="email-input" autoComplete="email" />
+        </label>
+        <label className="block text-sm">
+          Password
+          <input
+            name="password"
+            type="password"
+            required
+            minLength={8}
+            className="input"
+            data-testid="password-input"
+            autoComplete={isSignUp ? "new-password" : "current-password"}
+          />
+        </label>
+        {error && (
+          <p role="alert" className="text-sm text-red-600" data-testid="auth-error">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={pending} className="button-primary w-full" data-testid="auth-submit">
+          {pending ? "…" : isSignUp ? "Create account" : "Sign in"}
+        </button>
+        <p className="text-center text-sm text-zinc-500">
+          {isSignUp ? "Have an account? " : "New here? "}
+          <Link href={isSignUp ? "/sign-in" : "/sign-up"} className="underline" data-testid="auth-switch">
+            {isSignUp ? "Sign in" : "Create an account"}
+          </Link>
+        </p>
+      </form>
+    </main>
+  );
+}

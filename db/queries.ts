@@ -1,0 +1,317 @@
+// Small server-side query functions, one verb and noun each, with named arguments. Routes and the turn runner
+// use only these, so every access rule lives in one place.
+
+import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { AppError, notFound } from "@/lib/errors";
+import type { StoredPart } from "@/lib/context/types";
+import type { Database } from "./client";
+import {
+  artifacts,
+  attachmentBlobs,
+  attachments,
+  type Conversation,
+  conversations,
+  type Message,
+  memories,
+  messages,
+  models,
+  participants,
+  personaUserBlocks,
+  personas,
+  settingsVersions,
+  summaries,
+  user,
+} from "./schema";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Conversations
+
+export async function listConversations({ db, userId }: { db: Database; userId: string }) {
+  const memberOf = db
+    .select({ conversationId: participants.conversationId })
+    .from(participants)
+    .where(eq(participants.userId, userId));
+  return db
+    .select({
+      id: conversations.id,
+      title: conversations.title,
+      personaId: conversations.personaId,
+      visibility: conversations.visibility,
+      createdAt: conversations.createdAt,
+      updatedAt: conversations.updatedAt,
+    })
+    .from(conversations)
+    .where(or(eq(conversations.ownerId, userId), inArray(conversations.id, memberOf)))
+    .orderBy(desc(conversations.updatedAt));
+}
+
+export async function createConversation({
+  db,
+  ownerId,
+  personaId,
+  title,
+}: {
+  db: Database;
+  ownerId: string;
+  personaId: string;
+  title: string;
+}): Promise<Conversation> {
+  return db.transaction(async (tx) => {
+    const [conversation] = await tx.insert(conversations).values({ ownerId, personaId, title }).returning();
+    await tx.insert(participants).values({ conversationId: conversation.id, userId: ownerId, role: "owner" });
+    return conversation;
+  });
+}
+
+/** The conversation if the user owns it or takes part in it; otherwise not found (never "forbidden": no leak). */
+export async function getReadableConversation({
+  db,
+  conversationId,
+  userId,
+}: {
+  db: Database;
+  conversationId: string;
+  userId: string;
+}): Promise<Conversation> {
+  const [row] = await db
+    .select({ conversation: conversations })
+    .from(conversations)
+    .leftJoin(
+      participants,
+      and(eq(participants.conversationId, conversations.id), eq(participants.userId, userId)),
+    )
+    .where(
+      and(
+        eq(conversations.id, conversationId),
+        or(eq(conversations.ownerId, userId), eq(participants.userId, userId)),
+      ),
+    )
+    .limit(1);
+  if (!row) throw notFound("Conversation");
+  return row.conversation;
+}
+
+/** Only the owner may change or delete a conversation. */
+export async function getOwnedConversation(args: {
+  db: Database;
+  conversationId: string;
+  userId: string;
+}): Promise<Conversation> {
+  const conversation = await getReadableConversation(args);
+  if (conversation.ownerId !== args.userId) {
+    throw new AppError("forbidden", "Only the conversation's owner can change it.");
+  }
+  return conversation;
+}
+
+export async function updateConversation({
+  db,
+  conversationId,
+  changes,
+}: {
+  db: Database;
+  conversationId: string;
+  changes: Partial<Pick<Conversation, "title" | "settingsOverride" | "instructions" | "personaId" | "visibility">>;
+}): Promise<Conversation> {
+  const [updated] = await db
+    .update(conversations)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(conversations.id, conversationId))
+    .returning();
+  return updated;
+}
+
+export async function deleteConversation({ db, conversationId }: { db: Database; conversationId: string }) {
+  await db.delete(conversations).where(eq(conversations.id, conversationId));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Messages
+
+export interface NewMessage {
+  conversationId: string;
+  authorType: Message["authorType"];
+  authorUserId?: string | null;
+  authorPersonaId?: string | null;
+  authorName: string;
+  parts: StoredPart[];
+  status: Message["status"];
+  replyToMessageId?: string | null;
+  tokenCounts?: Record<string, number>;
+}
+
+/** Insert a message with the next seq of its conversation, in one transaction (the seq is the one sort key). */
+export async function appendMessage({ db, message }: { db: Database; message: NewMessage }): Promise<Message> {
+  return db.transaction(async (tx) => {
+    const [counter] = await tx
+      .update(conversations)
+      .set({ lastSeq: sql`${conversations.lastSeq} + 1`, updatedAt: new Date() })
+      .where(eq(conversations.id, message.conversationId))
+      .returning({ seq: conversations.lastSeq });
+    if (!counter) throw notFound("Conversation");
+    const [row] = await tx
+      .insert(messages)
+      .values({ ...message, tokenCounts: message.tokenCounts ?? {}, seq: counter.seq })
+      .returning();
+    return row;
+  });
+}
+
+export async function updateMessage({
+  db,
+  messageId,
+  parts,
+  status,
+  tokenCounts,
+}: {
+  db: Database;
+  messageId: string;
+  parts?: StoredPart[];
+  status?: Message["status"];
+  tokenCounts?: Record<string, number>;
+}) {
+  await db
+    .update(messages)
+    .set({
+      ...(parts ? { parts } : {}),
+      ...(status ? { status } : {}),
+      ...(tokenCounts ? { tokenCounts } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(messages.id, messageId));
+}
+
+/** The full transcript, summarized or not, in seq order. */
+export async function listMessages({ db, conversationId }: { db: Database; conversationId: string }) {
+  return db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(asc(messages.seq));
+}
+
+/**
+ * The bounded window a turn is built from: messages after the active summary that are not summarized, newest
+ * `limit` of them, in seq order. Uses the (conversationId, seq) index; the cost does not grow with history.
+ */
+export async function listHistoryWindow({
+  db,
+  conversationId,
+  afterSeq,
+  limit,
+}: {
+  db: Database;
+  conversationId: string;
+  afterSeq: number;
+  limit: number;
+}): Promise<Message[]> {
+  const newestFirst = await db
+    .select()
+    .from(messages)
+    .where(
+      and(eq(messages.conversationId, conversationId), gt(messages.seq, afterSeq), isNull(messages.summarizedBy)),
+    )
+    .orderBy(desc(messages.seq))
+    .limit(limit);
+  return newestFirst.reverse();
+}
+
+export async function listAttachmentsForMessages({ db, messageIds }: { db: Database; messageIds: string[] }) {
+  if (messageIds.length === 0) return [];
+  return db.select().from(attachments).where(inArray(attachments.messageId, messageIds));
+}
+
+export async function listArtifactsForMessages({ db, messageIds }: { db: Database; messageIds: string[] }) {
+  if (messageIds.length === 0) return [];
+  return db.select().from(artifacts).where(inArray(artifacts.messageId, messageIds)).orderBy(asc(artifacts.id));
+}
+
+export async function getActiveSummary({ db, conversationId }: { db: Database; conversationId: string }) {
+  const [row] = await db
+    .select()
+    .from(summaries)
+    .where(and(eq(summaries.conversationId, conversationId), isNull(summaries.supersededBy)))
+    .orderBy(desc(summaries.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Personas, models, settings
+
+export async function getPersona({ db, personaId }: { db: Database; personaId: string }) {
+  const [row] = await db.select().from(personas).where(eq(personas.id, personaId)).limit(1);
+  if (!row) throw notFound("Persona");
+  return row;
+}
+
+export async function listPersonas({ db }: { db: Database }) {
+  return db.select().from(personas).orderBy(asc(personas.createdAt));
+}
+
+export async function getDefaultPersona({ db }: { db: Database }) {
+  const [row] = await db.select().from(personas).orderBy(asc(personas.createdAt)).limit(1);
+  if (!row) throw new AppError("not_found", "No persona exists yet: an admin must create one.");
+  return row;
+}
+
+export async function getModel({ db, modelId }: { db: Database; modelId: string }) {
+  const [row] = await db.select().from(models).where(eq(models.id, modelId)).limit(1);
+  return row ?? null;
+}
+
+export async function listModels({ db }: { db: Database }) {
+  return db.select().from(models).orderBy(asc(models.id));
+}
+
+export async function getCurrentSettings({ db }: { db: Database }) {
+  const [row] = await db.select().from(settingsVersions).orderBy(desc(settingsVersions.version)).limit(1);
+  if (!row) throw new AppError("internal", "The context policy is missing: the database was not seeded.");
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What a turn loads besides messages
+
+export async function listActiveMemories({ db, userId, personaId }: { db: Database; userId: string; personaId: string }) {
+  return db
+    .select()
+    .from(memories)
+    .where(
+      and(
+        eq(memories.active, true),
+        or(
+          and(eq(memories.scope, "user"), eq(memories.userId, userId)),
+          and(eq(memories.scope, "persona"), eq(memories.personaId, personaId)),
+          and(eq(memories.scope, "user_persona"), eq(memories.userId, userId), eq(memories.personaId, personaId)),
+        ),
+      ),
+    )
+    .orderBy(asc(memories.createdAt));
+}
+
+/** Blocks of a persona that have not expired. */
+export async function listActiveBlocks({ db, personaId, now }: { db: Database; personaId: string; now: Date }) {
+  return db
+    .select({ block: personaUserBlocks, userName: user.name })
+    .from(personaUserBlocks)
+    .innerJoin(user, eq(user.id, personaUserBlocks.userId))
+    .where(
+      and(
+        eq(personaUserBlocks.personaId, personaId),
+        or(isNull(personaUserBlocks.expiresAt), gt(personaUserBlocks.expiresAt, now)),
+      ),
+    );
+}
+
+export async function listParticipants({ db, conversationId }: { db: Database; conversationId: string }) {
+  return db
+    .select({ userId: participants.userId, name: user.name, role: participants.role, joinedAt: participants.joinedAt })
+    .from(participants)
+    .innerJoin(user, eq(user.id, participants.userId))
+    .where(eq(participants.conversationId, conversationId))
+    .orderBy(asc(participants.joinedAt));
+}
+
+/** Base64 bytes of stored attachments, keyed by storage key. */
+export async function loadAttachmentData({ db, storageKeys }: { db: Database; storageKeys: string[] }) {
+  if (storageKeys.length === 0) return new Map<string, string>();
+  const rows = await db.select().from(attachmentBlobs).where(inArray(attachmentBlobs.storageKey, storageKeys));
+  return new Map(rows.map((row) => [row.storageKey, row.data]));
+}

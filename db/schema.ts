@@ -1,0 +1,395 @@
+// The database schema (SPEC §3). Auth tables follow better-auth's expected shape; every other row id is a
+// UUIDv7 (sortable), artifacts use a ULID. Content is append-only: the pipeline never mutates messages.
+
+import type { InferSelectModel } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { v7 as uuidv7 } from "uuid";
+import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
+import type { ModelCapabilities, StoredPart } from "@/lib/context/types";
+
+const createdAt = () => timestamp("createdAt", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+const updatedAt = () => timestamp("updatedAt", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+const id = () =>
+  uuid("id")
+    .primaryKey()
+    .$defaultFn(() => uuidv7());
+
+// ---------------------------------------------------------------------------------------------------------------
+// Accounts (better-auth, with the admin plugin's role fields)
+
+export const user = pgTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("emailVerified").notNull().default(false),
+  image: text("image"),
+  role: text("role").notNull().default("user"),
+  banned: boolean("banned").default(false),
+  banReason: text("banReason"),
+  banExpires: timestamp("banExpires", { withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const session = pgTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: timestamp("expiresAt", { withTimezone: true }).notNull(),
+    token: text("token").notNull().unique(),
+    ipAddress: text("ipAddress"),
+    userAgent: text("userAgent"),
+    userId: text("userId")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    impersonatedBy: text("impersonatedBy"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("session_user_idx").on(table.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("accountId").notNull(),
+    providerId: text("providerId").notNull(),
+    userId: text("userId")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("accessToken"),
+    refreshToken: text("refreshToken"),
+    idToken: text("idToken"),
+    accessTokenExpiresAt: timestamp("accessTokenExpiresAt", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refreshTokenExpiresAt", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("account_user_idx").on(table.userId)],
+);
+
+export const verification = pgTable(
+  "verification",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expiresAt", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("verification_identifier_idx").on(table.identifier)],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Models and personas
+
+export const models = pgTable("models", {
+  /** A readable id such as "openai:gpt-4.1-mini". */
+  id: text("id").primaryKey(),
+  provider: text("provider", { enum: ["openai", "openai-compatible", "google", "offline"] }).notNull(),
+  providerModelName: text("providerModelName").notNull(),
+  label: text("label").notNull(),
+  apiKind: text("apiKind", { enum: ["chat", "responses"] }).notNull().default("chat"),
+  capabilities: jsonb("capabilities").$type<ModelCapabilities>().notNull(),
+  contextWindow: integer("contextWindow").notNull(),
+  maxOutputTokens: integer("maxOutputTokens").notNull(),
+  tokenizer: text("tokenizer", { enum: ["o200k_base", "cl100k_base", "estimate"] }).notNull(),
+  enabled: boolean("enabled").notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const personas = pgTable("personas", {
+  id: id(),
+  name: text("name").notNull(),
+  avatar: text("avatar"),
+  systemPrompt: text("systemPrompt").notNull().default(""),
+  modelId: text("modelId")
+    .notNull()
+    .references(() => models.id),
+  fallbackModelIds: jsonb("fallbackModelIds").$type<string[]>().notNull().default([]),
+  toolNames: jsonb("toolNames").$type<string[]>().notNull().default([]),
+  settingsOverride: jsonb("settingsOverride").$type<SettingsOverride>().notNull().default({}),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Conversations and messages
+
+export const conversations = pgTable(
+  "conversations",
+  {
+    id: id(),
+    ownerId: text("ownerId")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    personaId: uuid("personaId")
+      .notNull()
+      .references(() => personas.id),
+    title: text("title").notNull(),
+    visibility: text("visibility", { enum: ["private", "room"] }).notNull().default("private"),
+    /** Conversation-level overrides: the context note, instructions and any §4 key. */
+    settingsOverride: jsonb("settingsOverride").$type<SettingsOverride>().notNull().default({}),
+    instructions: text("instructions"),
+    /** The last seq handed out; bumped in the same transaction that inserts a message. */
+    lastSeq: bigint("lastSeq", { mode: "number" }).notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("conversations_owner_idx").on(table.ownerId, table.updatedAt)],
+);
+
+export const participants = pgTable(
+  "participants",
+  {
+    conversationId: uuid("conversationId")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userId: text("userId")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["owner", "member"] }).notNull().default("member"),
+    joinedAt: timestamp("joinedAt", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.conversationId, table.userId] }),
+    index("participants_user_idx").on(table.userId),
+  ],
+);
+
+export const summaries = pgTable(
+  "summaries",
+  {
+    id: id(),
+    conversationId: uuid("conversationId")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    content: text("content").notNull(),
+    coversThroughSeq: bigint("coversThroughSeq", { mode: "number" }).notNull(),
+    messageCount: integer("messageCount").notNull(),
+    modelId: text("modelId"),
+    tokensBefore: integer("tokensBefore"),
+    tokensAfter: integer("tokensAfter"),
+    trigger: text("trigger", { enum: ["token", "turn", "manual"] }).notNull(),
+    /** The summary that replaced this one (a newer one, or a revert). */
+    supersededBy: uuid("supersededBy"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("summaries_conversation_idx").on(table.conversationId, table.createdAt)],
+);
+
+export const messages = pgTable(
+  "messages",
+  {
+    id: id(),
+    conversationId: uuid("conversationId")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    authorType: text("authorType", { enum: ["user", "persona", "system", "tool"] }).notNull(),
+    authorUserId: text("authorUserId").references(() => user.id, { onDelete: "set null" }),
+    authorPersonaId: uuid("authorPersonaId").references(() => personas.id, { onDelete: "set null" }),
+    authorName: text("authorName").notNull(),
+    parts: jsonb("parts").$type<StoredPart[]>().notNull(),
+    replyToMessageId: uuid("replyToMessageId"),
+    status: text("status", { enum: ["complete", "streaming", "interrupted", "error"] }).notNull(),
+    summarizedBy: uuid("summarizedBy").references(() => summaries.id, { onDelete: "set null" }),
+    /** Token counts of the text per tokenizer family, cached at write time. */
+    tokenCounts: jsonb("tokenCounts").$type<Record<string, number>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex("messages_conversation_seq_idx").on(table.conversationId, table.seq)],
+);
+
+export const attachments = pgTable(
+  "attachments",
+  {
+    id: id(),
+    conversationId: uuid("conversationId")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    /** Null until the message that carries it is sent. */
+    messageId: uuid("messageId").references(() => messages.id, { onDelete: "cascade" }),
+    uploadedBy: text("uploadedBy").references(() => user.id, { onDelete: "set null" }),
+    kind: text("kind", { enum: ["image", "video", "audio", "file"] }).notNull(),
+    mime: text("mime").notNull(),
+    filename: text("filename"),
+    sizeBytes: integer("sizeBytes").notNull(),
+    sha256: text("sha256").notNull(),
+    width: integer("width"),
+    height: integer("height"),
+    isEmoji: boolean("isEmoji").notNull().default(false),
+    isSticker: boolean("isSticker").notNull().default(false),
+    /** Where the bytes live, behind the storage interface (db: or file: keys). */
+    storageKey: text("storageKey").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("attachments_message_idx").on(table.messageId),
+    index("attachments_conversation_idx").on(table.conversationId),
+  ],
+);
+
+/** Bytes of attachments stored in the database (the default storage; a directory or object store can replace it). */
+export const attachmentBlobs = pgTable("attachment_blobs", {
+  storageKey: text("storageKey").primaryKey(),
+  data: text("data").notNull(),
+});
+
+export const artifacts = pgTable(
+  "artifacts",
+  {
+    /** ULID: sortable in the order things happened. */
+    id: text("id").primaryKey(),
+    conversationId: uuid("conversationId")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    messageId: uuid("messageId")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("artifacts_message_idx").on(table.messageId)],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Memories and blocks
+
+export const memories = pgTable(
+  "memories",
+  {
+    id: id(),
+    scope: text("scope", { enum: ["user", "persona", "user_persona"] }).notNull(),
+    userId: text("userId").references(() => user.id, { onDelete: "cascade" }),
+    personaId: uuid("personaId").references(() => personas.id, { onDelete: "cascade" }),
+    conversationId: uuid("conversationId").references(() => conversations.id, { onDelete: "cascade" }),
+    summaryId: uuid("summaryId"),
+    area: text("area").notNull(),
+    content: text("content").notNull(),
+    active: boolean("active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("memories_user_persona_idx").on(table.userId, table.personaId)],
+);
+
+export const personaUserBlocks = pgTable(
+  "persona_user_blocks",
+  {
+    id: id(),
+    personaId: uuid("personaId")
+      .notNull()
+      .references(() => personas.id, { onDelete: "cascade" }),
+    userId: text("userId")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    blockType: text("blockType", { enum: ["mute", "block"] }).notNull(),
+    reason: text("reason"),
+    expiresAt: timestamp("expiresAt", { withTimezone: true }),
+    setBy: text("setBy").references(() => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("persona_user_blocks_unique_idx").on(table.personaId, table.userId)],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Turns and attempts: what was sent, per model call attempt
+
+export const turns = pgTable(
+  "turns",
+  {
+    id: id(),
+    conversationId: uuid("conversationId")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userMessageId: uuid("userMessageId").references(() => messages.id, { onDelete: "set null" }),
+    assistantMessageId: uuid("assistantMessageId").references(() => messages.id, { onDelete: "set null" }),
+    status: text("status", { enum: ["running", "ok", "error", "aborted"] }).notNull(),
+    settingsVersion: integer("settingsVersion").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("turns_conversation_idx").on(table.conversationId, table.createdAt)],
+);
+
+export interface RecordedRequest {
+  url: string;
+  /** The exact body as the provider received it, with base64 media elided to {mime, bytes, sha256}. */
+  body: string;
+  status: number | null;
+  /** Elided media, keyed by sha256, so the full body can be rebuilt from attachments on demand. */
+  elidedMedia: { sha256: string; mime: string; bytes: number }[];
+}
+
+export const attempts = pgTable(
+  "attempts",
+  {
+    id: id(),
+    turnId: uuid("turnId")
+      .notNull()
+      .references(() => turns.id, { onDelete: "cascade" }),
+    attemptNumber: integer("attemptNumber").notNull(),
+    stepNumber: integer("stepNumber").notNull().default(0),
+    modelId: text("modelId").notNull(),
+    status: text("status", { enum: ["ok", "error", "aborted"] }).notNull(),
+    error: jsonb("error").$type<{ code: string; message: string; status?: number } | null>(),
+    items: jsonb("items").$type<unknown[]>().notNull(),
+    trace: jsonb("trace").$type<unknown[]>().notNull(),
+    settings: jsonb("settings").$type<ResolvedSettings>().notNull(),
+    settingsVersion: integer("settingsVersion").notNull(),
+    /** Every HTTP request of this attempt (AI SDK retries included), in order. */
+    requests: jsonb("requests").$type<RecordedRequest[]>().notNull().default([]),
+    response: jsonb("response").$type<{
+      text: string;
+      finishReason: string | null;
+      usage: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number } | null;
+    } | null>(),
+    timings: jsonb("timings")
+      .$type<{ queuedAt: string; firstByteMs?: number; firstTokenMs?: number; doneMs?: number }>()
+      .notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("attempts_turn_idx").on(table.turnId, table.attemptNumber)],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// The global context policy, versioned: each row is one version; the highest is in force.
+
+export const settingsVersions = pgTable("settings_versions", {
+  version: integer("version").primaryKey(),
+  settings: jsonb("settings").$type<ResolvedSettings>().notNull(),
+  changedBy: text("changedBy").references(() => user.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+});
+
+export type User = InferSelectModel<typeof user>;
+export type Model = InferSelectModel<typeof models>;
+export type Persona = InferSelectModel<typeof personas>;
+export type Conversation = InferSelectModel<typeof conversations>;
+export type Message = InferSelectModel<typeof messages>;
+export type Attachment = InferSelectModel<typeof attachments>;
+export type Artifact = InferSelectModel<typeof artifacts>;
+export type Summary = InferSelectModel<typeof summaries>;
+export type Memory = InferSelectModel<typeof memories>;
+export type PersonaUserBlockRow = InferSelectModel<typeof personaUserBlocks>;
+export type Turn = InferSelectModel<typeof turns>;
+export type Attempt = InferSelectModel<typeof attempts>;

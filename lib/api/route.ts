@@ -1,0 +1,84 @@
+// The small frame every API route runs in: the database is ready, errors become `{ error: { code, message } }`
+// with a 4xx status (never a 500 for bad input), and the session is checked in one place.
+
+import type { z } from "zod";
+import { databaseHandle } from "@/db/client";
+import { auth } from "@/lib/auth";
+import { AppError } from "@/lib/errors";
+import { logger } from "@/lib/logger";
+
+export interface SessionUser {
+  id: string;
+  name: string;
+  email: string;
+  role: "admin" | "user";
+}
+
+type Handler<Context> = (request: Request, context: Context) => Promise<Response>;
+
+export function route<Context>(handler: Handler<Context>): Handler<Context> {
+  return async (request, context) => {
+    try {
+      await databaseHandle().ready;
+      return await handler(request, context);
+    } catch (error) {
+      if (error instanceof AppError) return error.toResponse();
+      logger.error({ err: error, url: request.url, method: request.method }, "unhandled route error");
+      return new AppError("internal", "Something went wrong on the server.").toResponse();
+    }
+  };
+}
+
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const session = await auth.api.getSession({ headers: request.headers });
+  if (!session) throw new AppError("unauthorized", "Sign in first: this needs a session.");
+  const { id, name, email } = session.user;
+  const role = (session.user as { role?: string }).role === "admin" ? "admin" : "user";
+  return { id, name, email, role };
+}
+
+export async function requireAdmin(request: Request): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (user.role !== "admin") throw new AppError("forbidden", "Admins only.");
+  return user;
+}
+
+/** Default cap on JSON bodies; routes that accept more say so. */
+export const MAX_JSON_BYTES = 256 * 1024;
+
+/** Read and validate a JSON body: size first, then syntax, then the schema, each with a message that says what. */
+export async function readJson<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+  { maxBytes = MAX_JSON_BYTES }: { maxBytes?: number } = {},
+): Promise<z.infer<Schema>> {
+  const declaredLength = Number(request.headers.get("content-length") ?? "0");
+  if (declaredLength > maxBytes) throw tooLarge(maxBytes);
+  const raw = await request.text();
+  if (Buffer.byteLength(raw) > maxBytes) throw tooLarge(maxBytes);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new AppError("invalid_json", "The request body is not valid JSON.");
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue.path.length ? `${issue.path.join(".")}: ` : "";
+    throw new AppError("bad_request", `${where}${issue.message}`);
+  }
+  return result.data;
+}
+
+function tooLarge(maxBytes: number): AppError {
+  return new AppError("payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1024)} KB.`);
+}
+
+/** Route params validated as a UUID: anything else is simply not found. */
+export function parseId(value: string, what: string): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
+    throw new AppError("not_found", `${what} not found`);
+  }
+  return value.toLowerCase();
+}

@@ -1,0 +1,152 @@
+// Everything phase A needs for one turn, loaded from the database in a few bounded queries: the active summary,
+// the newest `messageFetchLimit` unsummarised messages after it, their media and artifacts, persona, memories,
+// blocks, participants and the resolved settings. Cost does not grow with the length of the history.
+
+import type { Database } from "@/db/client";
+import {
+  getActiveSummary,
+  getCurrentSettings,
+  listActiveBlocks,
+  listActiveMemories,
+  listArtifactsForMessages,
+  listAttachmentsForMessages,
+  listHistoryWindow,
+  listParticipants,
+  loadAttachmentData,
+} from "@/db/queries";
+import type { Conversation, Message, Persona } from "@/db/schema";
+import { type ResolvedSettings, resolveSettings, type SettingsOverride } from "@/lib/context/settings";
+import type { BuildInput, StoredMessage } from "@/lib/context/types";
+import { TOOL_CATALOG } from "@/lib/chat/tools";
+import { toStoredArtifact, toStoredAttachment, toStoredMessage, toStoredSummary } from "./stored-rows";
+
+export interface TurnInput {
+  buildInput: BuildInput;
+  settings: ResolvedSettings;
+  settingsVersion: number;
+}
+
+/** Resolve conversation → persona → global per key. Note texts stack instead (SPEC §4), so the resolved
+ *  `contextNote.text` stays the global note and the other two travel separately. */
+export function resolveTurnSettings(
+  global: ResolvedSettings,
+  persona: Pick<Persona, "settingsOverride">,
+  conversation: Pick<Conversation, "settingsOverride">,
+): { settings: ResolvedSettings; personaNote: string | null; conversationNote: string | null } {
+  const personaOverride = persona.settingsOverride as SettingsOverride;
+  const conversationOverride = conversation.settingsOverride as SettingsOverride;
+  const settings = resolveSettings(global, conversationOverride, personaOverride);
+  settings.contextNote.text = global.contextNote.text;
+  return {
+    settings,
+    personaNote: personaOverride.contextNote?.text?.trim() || null,
+    conversationNote: conversationOverride.contextNote?.text?.trim() || null,
+  };
+}
+
+export async function loadTurnInput({
+  db,
+  conversation,
+  persona,
+  currentMessage,
+  requesterId,
+  settingsOverride,
+  now = new Date(),
+}: {
+  db: Database;
+  conversation: Conversation;
+  persona: Persona;
+  /** The user's message being answered (already stored). */
+  currentMessage: Message;
+  requesterId: string;
+  /** A dry run's settings changes (preview), applied as the most specific layer. */
+  settingsOverride?: SettingsOverride;
+  now?: Date;
+}): Promise<TurnInput> {
+  const [globalSettings, summaryRow, participantRows, memoryRows, blockRows] = await Promise.all([
+    getCurrentSettings({ db }),
+    getActiveSummary({ db, conversationId: conversation.id }),
+    listParticipants({ db, conversationId: conversation.id }),
+    listActiveMemories({ db, userId: requesterId, personaId: persona.id }),
+    listActiveBlocks({ db, personaId: persona.id, now }),
+  ]);
+  const resolved = resolveTurnSettings(globalSettings.settings, persona, conversation);
+  const settings = settingsOverride ? resolveSettings(resolved.settings, settingsOverride) : resolved.settings;
+
+  const rows = await listHistoryWindow({
+    db,
+    conversationId: conversation.id,
+    afterSeq: summaryRow?.coversThroughSeq ?? 0,
+    limit: settings.history.messageFetchLimit,
+  });
+  const messages = rows.map(toStoredMessage);
+  const messageIds = messages.map((message) => message.id);
+  const [attachmentRows, artifactRows] = await Promise.all([
+    listAttachmentsForMessages({ db, messageIds }),
+    listArtifactsForMessages({ db, messageIds }),
+  ]);
+
+  // Only media inside the media window can be rendered: load bytes for those alone.
+  const mediaWindowStart = Math.max(0, messages.length - Math.min(settings.media.window, settings.history.messageFetchLimit));
+  const renderableMessageIds = new Set(messageIds.slice(mediaWindowStart));
+  const renderable = attachmentRows.filter((row) => row.messageId && renderableMessageIds.has(row.messageId));
+  const data = await loadAttachmentData({ db, storageKeys: renderable.map((row) => row.storageKey) });
+  const attachments = attachmentRows.map((row) => {
+    const base64 = data.get(row.storageKey);
+    return toStoredAttachment(row, base64 ? `data:${row.mime};base64,${base64}` : `attachment://${row.id}`);
+  });
+
+  const currentInput: StoredMessage = toStoredMessage(currentMessage);
+  const userTurnNumber = countUserTurns(messages, currentInput);
+  const toolNames = new Set(persona.toolNames);
+
+  return {
+    settings,
+    settingsVersion: globalSettings.version,
+    buildInput: {
+      conversationId: conversation.id,
+      persona: { id: persona.id, name: persona.name, systemPrompt: persona.systemPrompt },
+      participants: participantRows.map((row) => ({ userId: row.userId, name: row.name })),
+      messages,
+      attachments,
+      artifacts: artifactRows.map(toStoredArtifact),
+      summary: summaryRow ? toStoredSummary(summaryRow) : null,
+      blocks: blockRows.map(({ block, userName }) => ({
+        personaId: block.personaId,
+        userId: block.userId,
+        userName,
+        blockType: block.blockType,
+        reason: block.reason,
+        expiresAt: block.expiresAt?.toISOString() ?? null,
+      })),
+      memories: memoryRows.map((row) => ({
+        id: row.id,
+        area: row.area,
+        content: row.content,
+        conversationId: row.conversationId,
+        summaryId: row.summaryId,
+      })),
+      tools: TOOL_CATALOG.filter((tool) => toolNames.has(tool.name)),
+      settings,
+      personaNote: resolved.personaNote,
+      conversationNote: resolved.conversationNote,
+      conversationInstructions: conversation.instructions,
+      currentInput,
+      userTurnNumber,
+      now: now.toISOString(),
+    },
+  };
+}
+
+/** User turns in the loaded window, the current one included: consecutive user messages share a turn. */
+function countUserTurns(messages: StoredMessage[], currentInput: StoredMessage): number {
+  let turns = 0;
+  let previousWasUser = false;
+  for (const message of messages) {
+    const isUser = message.authorType === "user";
+    if (isUser && !previousWasUser) turns++;
+    previousWasUser = isUser;
+  }
+  const currentIsLoaded = messages.some((message) => message.id === currentInput.id);
+  return currentIsLoaded ? turns : turns + (previousWasUser ? 0 : 1);
+}

@@ -1,0 +1,58 @@
+// Writes one attempt row: the items and trace it was built from, the resolved settings and their version, every
+// HTTP request's exact body (base64 media elided, rebuildable from attachments), the response, usage and timings.
+
+import type { Database } from "@/db/client";
+import { attempts } from "@/db/schema";
+import type { ResolvedContext } from "@/lib/context/resolve-for-model";
+import type { BaseContext } from "@/lib/context/types";
+import { elideMedia } from "@/lib/providers/media-elision";
+import type { CapturedRequest } from "@/lib/providers/request-capture";
+
+export interface AttemptUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+}
+
+export interface AttemptRecord {
+  turnId: string;
+  attemptNumber: number;
+  stepNumber?: number;
+  modelId: string;
+  status: "ok" | "error" | "aborted";
+  error: { code: string; message: string; status?: number } | null;
+  /** Null when phase B itself refused (the input does not fit the model). */
+  resolved: ResolvedContext | null;
+  base: BaseContext;
+  settingsVersion: number;
+  requests: CapturedRequest[];
+  response: { text: string; finishReason: string | null; usage: AttemptUsage | null } | null;
+  timings: { queuedAt: string; firstByteMs?: number; firstTokenMs?: number; doneMs?: number };
+}
+
+export async function recordAttempt(db: Database, record: AttemptRecord): Promise<string> {
+  const items = record.resolved?.items ?? record.base.items;
+  const [row] = await db
+    .insert(attempts)
+    .values({
+      turnId: record.turnId,
+      attemptNumber: record.attemptNumber,
+      stepNumber: record.stepNumber ?? 0,
+      modelId: record.modelId,
+      status: record.status,
+      error: record.error,
+      // Items carry media as data URLs: store them elided like the bodies.
+      items: JSON.parse(elideMedia(JSON.stringify(items)).body),
+      trace: record.resolved?.trace ?? record.base.trace,
+      settings: record.base.settings,
+      settingsVersion: record.settingsVersion,
+      requests: record.requests.map((request) => {
+        const elided = elideMedia(request.body);
+        return { url: request.url, body: elided.body, status: request.status, elidedMedia: elided.media };
+      }),
+      response: record.response,
+      timings: record.timings,
+    })
+    .returning({ id: attempts.id });
+  return row.id;
+}

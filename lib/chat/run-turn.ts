@@ -1,0 +1,139 @@
+// One chat turn, end to end (SPEC §6.1): authorise, persist the user message first, build phase A once, run the
+// attempts, stream the reply as an AI SDK UI message stream and persist it as it streams. The generation is not
+// tied to the browser: if the client disconnects, the reply still completes and is stored.
+
+import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
+import { eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import {
+  appendMessage,
+  getModel,
+  getPersona,
+  getReadableConversation,
+  listActiveBlocks,
+} from "@/db/queries";
+import { type Message, type Model, turns } from "@/db/schema";
+import type { SessionUser } from "@/lib/api/route";
+import { buildContext } from "@/lib/context/build-context";
+import { AppError } from "@/lib/errors";
+import { logger } from "@/lib/logger";
+import { isProviderConfigured } from "@/lib/providers/language-model";
+import { loadTurnInput } from "./load-turn-input";
+import { ReplyPersistence } from "./reply-persistence";
+import { runAttempts, safeWriter } from "./run-attempts";
+import { tokenCountsFor } from "./stored-rows";
+
+export interface TurnRequest {
+  db: Database;
+  user: SessionUser;
+  conversationId: string;
+  text: string;
+}
+
+export async function runChatTurn({ db, user, conversationId, text }: TurnRequest): Promise<Response> {
+  const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
+  const persona = await getPersona({ db, personaId: conversation.personaId });
+  await refuseIfMuted(db, persona.id, persona.name, user.id);
+  const modelRows = await usableModels(db, [persona.modelId, ...persona.fallbackModelIds]);
+  if (modelRows.length === 0) {
+    throw new AppError(
+      "model_unavailable",
+      `Persona ${persona.name} has no usable model: ${persona.modelId} is unknown or its provider is not configured.`,
+    );
+  }
+
+  // The user's words are stored before anything can fail downstream.
+  const parts = [{ type: "text" as const, text }];
+  const userMessage = await appendMessage({
+    db,
+    message: {
+      conversationId,
+      authorType: "user",
+      authorUserId: user.id,
+      authorName: user.name,
+      parts,
+      status: "complete",
+      tokenCounts: tokenCountsFor(parts),
+    },
+  });
+
+  const turnInput = await loadTurnInput({ db, conversation, persona, currentMessage: userMessage, requesterId: user.id });
+  const base = buildContext(turnInput.buildInput);
+
+  const assistantMessage = await appendMessage({
+    db,
+    message: {
+      conversationId,
+      authorType: "persona",
+      authorPersonaId: persona.id,
+      authorName: persona.name,
+      parts: [],
+      status: "streaming",
+      replyToMessageId: userMessage.id,
+    },
+  });
+  const [turn] = await db
+    .insert(turns)
+    .values({
+      conversationId,
+      userMessageId: userMessage.id,
+      assistantMessageId: assistantMessage.id,
+      status: "running",
+      settingsVersion: turnInput.settingsVersion,
+    })
+    .returning();
+
+  const reply = new ReplyPersistence(db, assistantMessage.id);
+
+  const stream = createUIMessageStream({
+    execute: async ({ writer }) => {
+      const out = safeWriter(writer);
+      out.write({ type: "start", messageId: assistantMessage.id, messageMetadata: metadataFor(userMessage, assistantMessage) });
+      try {
+        const outcome = await runAttempts({
+          db,
+          turnId: turn.id,
+          base,
+          settingsVersion: turnInput.settingsVersion,
+          modelRows,
+          enabledToolNames: persona.toolNames,
+          reply,
+          writer: out,
+        });
+        const messageStatus = outcome.status === "ok" ? "complete" : outcome.status;
+        await reply.finish(messageStatus);
+        await db
+          .update(turns)
+          .set({ status: outcome.status === "ok" ? "ok" : "error" })
+          .where(eq(turns.id, turn.id));
+        if (outcome.error) out.write({ type: "error", errorText: outcome.error.message });
+        out.write({ type: "finish", finishReason: outcome.status === "ok" ? "stop" : "error" });
+      } catch (error) {
+        logger.error({ err: error, turnId: turn.id }, "turn failed");
+        await reply.finish("error").catch(() => {});
+        await db.update(turns).set({ status: "error" }).where(eq(turns.id, turn.id)).catch(() => {});
+        out.write({ type: "error", errorText: "The reply failed on the server." });
+      }
+    },
+  });
+  return createUIMessageStreamResponse({ stream });
+}
+
+function metadataFor(userMessage: Message, assistantMessage: Message) {
+  return { userMessageId: userMessage.id, assistantMessageId: assistantMessage.id, seq: assistantMessage.seq };
+}
+
+async function refuseIfMuted(db: Database, personaId: string, personaName: string, userId: string) {
+  const blocks = await listActiveBlocks({ db, personaId, now: new Date() });
+  const mute = blocks.find(({ block }) => block.userId === userId && block.blockType === "mute");
+  if (!mute) return;
+  const until = mute.block.expiresAt ? ` until ${mute.block.expiresAt.toISOString()}` : "";
+  const reason = mute.block.reason ? ` Reason: ${mute.block.reason}` : "";
+  throw new AppError("muted", `${personaName} has muted you${until}, so it will not reply to you.${reason}`);
+}
+
+/** The persona's model then its fallbacks, keeping those that exist and whose provider is configured. */
+async function usableModels(db: Database, modelIds: string[]): Promise<Model[]> {
+  const rows = await Promise.all(modelIds.map((modelId) => getModel({ db, modelId })));
+  return rows.filter((row): row is Model => row !== null && row.enabled && isProviderConfigured(row.provider));
+}

@@ -1,0 +1,95 @@
+// Database rows → the pipeline's plain input types, and token counts cached at write time.
+
+import type { Artifact, Attachment, Message, Model, Summary } from "@/db/schema";
+import { countTextTokens } from "@/lib/context/tokens";
+import type {
+  ModelDescriptor,
+  StoredArtifact,
+  StoredAttachment,
+  StoredMessage,
+  StoredPart,
+  StoredSummary,
+  TokenizerName,
+} from "@/lib/context/types";
+
+export function toStoredMessage(row: Message): StoredMessage {
+  return {
+    id: row.id,
+    seq: row.seq,
+    authorType: row.authorType,
+    authorUserId: row.authorUserId,
+    authorPersonaId: row.authorPersonaId,
+    authorName: row.authorName,
+    parts: row.parts,
+    replyToMessageId: row.replyToMessageId,
+    status: row.status,
+    summarizedBy: row.summarizedBy,
+    tokenCounts: row.tokenCounts as StoredMessage["tokenCounts"],
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function toStoredAttachment(row: Attachment, url: string): StoredAttachment {
+  return {
+    id: row.id,
+    messageId: row.messageId ?? "",
+    kind: row.kind,
+    mime: row.mime,
+    sizeBytes: row.sizeBytes,
+    sha256: row.sha256,
+    width: row.width,
+    height: row.height,
+    isEmoji: row.isEmoji,
+    isSticker: row.isSticker,
+    url,
+    filename: row.filename,
+  };
+}
+
+export function toStoredArtifact(row: Artifact): StoredArtifact {
+  return {
+    id: row.id,
+    messageId: row.messageId,
+    type: row.type,
+    payload: row.payload,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function toStoredSummary(row: Summary): StoredSummary {
+  return {
+    id: row.id,
+    content: row.content,
+    coversThroughSeq: row.coversThroughSeq,
+    messageCount: row.messageCount,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function toModelDescriptor(row: Model): ModelDescriptor {
+  return {
+    id: row.id,
+    provider: row.provider,
+    providerModelName: row.providerModelName,
+    apiKind: row.apiKind,
+    capabilities: row.capabilities,
+    contextWindow: row.contextWindow,
+    maxOutputTokens: row.maxOutputTokens,
+    tokenizer: row.tokenizer,
+  };
+}
+
+export function textOfParts(parts: StoredPart[]): string {
+  return parts
+    .filter((part): part is Extract<StoredPart, { type: "text" }> => part.type === "text")
+    .map((part) => part.text)
+    .join("\n");
+}
+
+/** The tokenizers a message is counted with when written; others are counted on demand. */
+const CACHED_TOKENIZERS: TokenizerName[] = ["o200k_base", "estimate"];
+
+export function tokenCountsFor(parts: StoredPart[]): Record<string, number> {
+  const text = textOfParts(parts);
+  return Object.fromEntries(CACHED_TOKENIZERS.map((tokenizer) => [tokenizer, countTextTokens(text, tokenizer)]));
+}

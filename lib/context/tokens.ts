@@ -1,0 +1,56 @@
+// Token counting. OpenAI-family models use their real BPE (gpt-tokenizer); other families use an estimate
+// calibrated against o200k_base on English prose and code (≈ 4 characters a token). Counts are per text, so the
+// caller can cache them per message at write time and a turn only tokenises what is new.
+
+import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
+import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import type { ContextItem, ItemPart, TokenizerName } from "./types";
+
+/** Characters per token for the estimate; measured on mixed prose and code against o200k_base. */
+const ESTIMATE_CHARS_PER_TOKEN = 4;
+/** Role markers and message framing that every provider adds per message. */
+export const TOKENS_PER_MESSAGE = 4;
+/** What an image costs in the budget, whatever its size: OpenAI's low-detail tile cost, a fair middle. */
+export const TOKENS_PER_IMAGE = 765;
+const TOKENS_PER_OTHER_MEDIA = 258;
+
+export function countTextTokens(text: string, tokenizer: TokenizerName): number {
+  if (text.length === 0) return 0;
+  switch (tokenizer) {
+    case "o200k_base":
+      return countO200k(text);
+    case "cl100k_base":
+      return countCl100k(text);
+    case "estimate":
+      return Math.ceil(text.length / ESTIMATE_CHARS_PER_TOKEN);
+  }
+}
+
+export function countPartTokens(part: ItemPart, tokenizer: TokenizerName): number {
+  switch (part.type) {
+    case "text":
+    case "reasoning":
+      return countTextTokens(part.text, tokenizer);
+    case "image":
+      return TOKENS_PER_IMAGE;
+    case "video":
+    case "audio":
+    case "file":
+    case "media":
+      return TOKENS_PER_OTHER_MEDIA;
+    case "tool-call":
+      return countTextTokens(part.toolName, tokenizer) + countTextTokens(stringifyForCount(part.input), tokenizer);
+    case "tool-result":
+      return countTextTokens(stringifyForCount(part.output), tokenizer);
+  }
+}
+
+export function countItemTokens(item: Pick<ContextItem, "parts">, tokenizer: TokenizerName): number {
+  let total = TOKENS_PER_MESSAGE;
+  for (const part of item.parts) total += countPartTokens(part, tokenizer);
+  return total;
+}
+
+function stringifyForCount(value: unknown): string {
+  return typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+}

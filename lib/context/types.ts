@@ -1,0 +1,305 @@
+// The data the context pipeline reads and writes. Plain, serialisable, framework-free: the caller loads these
+// from the database (or a test builds them by hand) and the pipeline never touches storage.
+
+import type { ResolvedSettings } from "./settings";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Inputs: what is stored
+
+export type AuthorType = "user" | "persona" | "system" | "tool";
+export type MessageStatus = "complete" | "streaming" | "interrupted" | "error";
+
+/** One ordered part of a stored message. Media and artifacts are referred to by id, in the order they happened. */
+export type StoredPart =
+  | { type: "text"; text: string }
+  | { type: "media"; attachmentId: string }
+  | { type: "artifact"; artifactId: string };
+
+export interface StoredMessage {
+  id: string;
+  /** Strictly increasing per conversation: the one sort key. */
+  seq: number;
+  authorType: AuthorType;
+  authorUserId: string | null;
+  authorPersonaId: string | null;
+  /** The name as shown in the chat. */
+  authorName: string;
+  parts: StoredPart[];
+  replyToMessageId: string | null;
+  /** For replies and forwards: who originally sent the quoted content (used in media attribution hints). */
+  forwardedFromName?: string | null;
+  status: MessageStatus;
+  /** Id of the summary that covers this message, or null. */
+  summarizedBy: string | null;
+  /** Token counts of the message's text per tokenizer, cached at write time by the caller; a missing entry is
+   *  counted when needed. */
+  tokenCounts?: Partial<Record<TokenizerName, number>>;
+  createdAt: string;
+}
+
+export type MediaKind = "image" | "video" | "audio" | "file";
+
+export interface StoredAttachment {
+  id: string;
+  messageId: string;
+  kind: MediaKind;
+  mime: string;
+  sizeBytes: number;
+  sha256: string;
+  width?: number | null;
+  height?: number | null;
+  /** Emoji and stickers are not counted against image budgets. */
+  isEmoji: boolean;
+  isSticker: boolean;
+  /** Where the provider can get the bytes: a data: URL or an https URL. */
+  url: string;
+  filename?: string | null;
+}
+
+export type ArtifactType =
+  | "function_call"
+  | "function_call_output"
+  | "reasoning"
+  | "web_search_call"
+  | "image_generation_call"
+  | "file_search_call"
+  | "local_shell_call"
+  | "code_interpreter_call"
+  | (string & {});
+
+export interface StoredArtifact {
+  id: string;
+  messageId: string;
+  type: ArtifactType;
+  /**
+   * function_call: { callId, name, arguments (JSON string or object) }
+   * function_call_output: { callId, name?, output (string or JSON) }
+   * reasoning: { text, providerMetadata? }
+   */
+  payload: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface StoredSummary {
+  id: string;
+  content: string;
+  /** Every message with seq ≤ this is covered by the summary. */
+  coversThroughSeq: number;
+  messageCount: number;
+  createdAt: string;
+}
+
+export interface PersonaInfo {
+  id: string;
+  name: string;
+  systemPrompt: string;
+}
+
+export interface ParticipantInfo {
+  userId: string;
+  name: string;
+}
+
+export type BlockType = "mute" | "block";
+
+export interface PersonaUserBlock {
+  personaId: string;
+  userId: string;
+  userName: string;
+  blockType: BlockType;
+  reason: string | null;
+  expiresAt: string | null;
+}
+
+export type MemoryArea = "fact" | "preference" | "session_summary" | (string & {});
+
+export interface MemoryInfo {
+  id: string;
+  area: MemoryArea;
+  content: string;
+  /** For session_summary memories: the conversation and summary they came from. */
+  conversationId?: string | null;
+  summaryId?: string | null;
+}
+
+export interface ToolInfo {
+  name: string;
+  description: string;
+  /** Usage rules for the system prompt's tool section. */
+  rules?: string;
+}
+
+/** Everything phase A needs, loaded by the caller before the pipeline runs. */
+export interface BuildInput {
+  conversationId: string;
+  persona: PersonaInfo;
+  /** Other personas that speak in this conversation (their messages map to user). */
+  participants: ParticipantInfo[];
+  /** Messages after the active summary with summarizedBy null, newest `messageFetchLimit`, in seq order.
+   *  May include the current input message; the pipeline drops it from history by id. */
+  messages: StoredMessage[];
+  attachments: StoredAttachment[];
+  artifacts: StoredArtifact[];
+  summary: StoredSummary | null;
+  blocks: PersonaUserBlock[];
+  memories: MemoryInfo[];
+  tools: ToolInfo[];
+  /** Maximum tool-loop steps, shown as the iteration budget when tools loop. */
+  maxToolSteps?: number;
+  settings: ResolvedSettings;
+  /** The persona's and the conversation's note (stacked, persona first); the global note from settings is used
+   *  only when neither exists. */
+  personaNote?: string | null;
+  conversationNote?: string | null;
+  conversationInstructions?: string | null;
+  /** The message being answered. */
+  currentInput: StoredMessage;
+  /** When generating as a user ("write as me"): that user's messages become assistant, the persona's user. */
+  impersonateUserId?: string | null;
+  /** Number of user turns so far including the current one (drives contextNote.frequency). */
+  userTurnNumber: number;
+  /** ISO time used in notices (the summary marker's date); passed in so builds are deterministic. */
+  now: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Outputs: context items
+
+export type ItemRole = "system" | "user" | "assistant" | "tool";
+
+export const ITEM_TAGS = [
+  "SYSTEM_PROMPT",
+  "TOOL_RULES",
+  "CORE_MEMORIES",
+  "KEY_CONTEXT_REMINDER",
+  "CONVERSATION_INSTRUCTIONS",
+  "PERSONA_USER_BLOCKS",
+  "SUMMARY",
+  "DIALOGUE_HISTORY",
+  "MEDIA_NOTICE",
+  "CONTEXT_NOTE",
+  "TOOL_CALL",
+  "TOOL_RESULT",
+  "REASONING",
+  "CURRENT_INPUT",
+] as const;
+export type ItemTag = (typeof ITEM_TAGS)[number];
+
+/**
+ * A capability-neutral description of one media item, decided in phase A. Phase B turns it into a media part
+ * or a notice depending on what the attempt's model can see.
+ */
+export interface MediaDescriptor {
+  /** Stable handle the model can refer to, e.g. "media_3". */
+  handle: string;
+  attachmentId: string;
+  kind: MediaKind;
+  mime: string;
+  url: string;
+  sha256: string;
+  /** render: inside the window and the budget; out_of_window: older than the media window. */
+  state: "render" | "out_of_window";
+  /** Who sent the media when it is not the message author (replies, forwards). */
+  attributedTo?: string | null;
+  senderName: string;
+  messageSeq: number;
+}
+
+export type ItemPart =
+  | { type: "text"; text: string }
+  /** Phase A placeholder for media, resolved in phase B. */
+  | { type: "media"; descriptor: MediaDescriptor }
+  | { type: "image" | "video" | "audio" | "file"; mediaType: string; url: string; attachmentId: string; handle: string }
+  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown }
+  | { type: "tool-result"; toolCallId: string; toolName: string; output: unknown }
+  | { type: "reasoning"; text: string; providerMetadata?: Record<string, unknown> };
+
+export interface ItemSender {
+  type: AuthorType;
+  name: string;
+  userId?: string | null;
+  personaId?: string | null;
+}
+
+export interface ContextItem {
+  /** Stable across builds of the same inputs: derived from the source (e.g. "msg:<id>", "summary", "note:0"). */
+  id: string;
+  role: ItemRole;
+  tag: ItemTag;
+  parts: ItemPart[];
+  sourceMessageIds: string[];
+  sender?: ItemSender;
+  mediaDescriptors?: MediaDescriptor[];
+  /** Token count under the tokenizer in use; 0 until counted (the budget stage fills it). */
+  tokens: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Trace
+
+export type StageName =
+  | "load"
+  | "collapse"
+  | "blocks"
+  | "roles"
+  | "media-budget"
+  | "artifacts"
+  | "window"
+  | "notes"
+  | "system-prompt"
+  | "summary"
+  | "current-input"
+  | "media-resolution"
+  | "normalise"
+  | "budget"
+  | "stop-strings"
+  | "serialise";
+
+export interface TraceEvent {
+  stage: StageName;
+  /** A short verb phrase: "collapsed", "blocked", "omitted-images", "pruned-tool-output", … */
+  action: string;
+  /** Human-readable why, shown in the inspector, e.g. "3 consecutive text messages by Ada". */
+  reason: string;
+  level?: "info" | "warning";
+  itemIds?: string[];
+  messageIds?: string[];
+  counts?: Record<string, number>;
+  details?: Record<string, unknown>;
+}
+
+/** The phase-A result: capability-neutral items and what each stage did. Never mutated by phase B. */
+export interface BaseContext {
+  items: ContextItem[];
+  trace: TraceEvent[];
+  settings: ResolvedSettings;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Models
+
+export type ProviderName = "openai" | "openai-compatible" | "google" | "offline";
+export type TokenizerName = "o200k_base" | "cl100k_base" | "estimate";
+
+export interface ModelCapabilities {
+  vision: boolean;
+  video: boolean;
+  tools: boolean;
+  reasoning: boolean;
+  /** False for models without a system role (Gemma < 4): system text goes into the first user turn. */
+  systemInstruction: boolean;
+  strictAlternation: boolean;
+  maxStopSequences: number;
+}
+
+export interface ModelDescriptor {
+  id: string;
+  provider: ProviderName;
+  providerModelName: string;
+  /** For OpenAI: which API the model is called through. */
+  apiKind: "chat" | "responses";
+  capabilities: ModelCapabilities;
+  contextWindow: number;
+  maxOutputTokens: number;
+  tokenizer: TokenizerName;
+}

@@ -1,0 +1,110 @@
+// The built-in model list that seeds the `models` table. Admins can add and edit rows afterwards; these are
+// only inserted when missing, so edits survive restarts.
+
+import type { ModelCapabilities, ModelDescriptor } from "@/lib/context/types";
+
+export interface CatalogModel extends ModelDescriptor {
+  label: string;
+}
+
+const OPENAI_CHAT: ModelCapabilities = {
+  vision: true,
+  video: false,
+  tools: true,
+  reasoning: false,
+  systemInstruction: true,
+  strictAlternation: false,
+  maxStopSequences: 4,
+};
+
+const GEMINI: ModelCapabilities = {
+  vision: true,
+  video: true,
+  tools: true,
+  reasoning: true,
+  systemInstruction: true,
+  strictAlternation: false,
+  maxStopSequences: 5,
+};
+
+export const OFFLINE_MODEL_ID = "offline:echo";
+
+export const MODEL_CATALOG: CatalogModel[] = [
+  {
+    id: OFFLINE_MODEL_ID,
+    label: "Offline model (no network)",
+    provider: "offline",
+    providerModelName: "echo",
+    apiKind: "chat",
+    capabilities: { ...OPENAI_CHAT, video: false, maxStopSequences: 8 },
+    contextWindow: 128_000,
+    maxOutputTokens: 1_024,
+    tokenizer: "o200k_base",
+  },
+  {
+    id: "openai:gpt-4.1-mini",
+    label: "GPT-4.1 mini",
+    provider: "openai",
+    providerModelName: "gpt-4.1-mini",
+    apiKind: "chat",
+    capabilities: OPENAI_CHAT,
+    contextWindow: 1_047_576,
+    maxOutputTokens: 32_768,
+    tokenizer: "o200k_base",
+  },
+  {
+    id: "openai:gpt-4o",
+    label: "GPT-4o",
+    provider: "openai",
+    providerModelName: "gpt-4o",
+    apiKind: "chat",
+    capabilities: OPENAI_CHAT,
+    contextWindow: 128_000,
+    maxOutputTokens: 16_384,
+    tokenizer: "o200k_base",
+  },
+  {
+    id: "openai:gpt-5-mini",
+    label: "GPT-5 mini (Responses API)",
+    provider: "openai",
+    providerModelName: "gpt-5-mini",
+    apiKind: "responses",
+    capabilities: { ...OPENAI_CHAT, reasoning: true },
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    tokenizer: "o200k_base",
+  },
+  {
+    id: "google:gemini-2.5-flash",
+    label: "Gemini 2.5 Flash",
+    provider: "google",
+    providerModelName: "gemini-2.5-flash",
+    apiKind: "chat",
+    capabilities: GEMINI,
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536,
+    tokenizer: "estimate",
+  },
+  {
+    id: "google:gemma-3-27b-it",
+    label: "Gemma 3 27B (no system instructions)",
+    provider: "google",
+    providerModelName: "gemma-3-27b-it",
+    apiKind: "chat",
+    capabilities: { ...GEMINI, video: false, reasoning: false, tools: false, systemInstruction: false, strictAlternation: true },
+    contextWindow: 131_072,
+    maxOutputTokens: 8_192,
+    tokenizer: "estimate",
+  },
+  {
+    id: "openai-compatible:local",
+    label: "OpenAI-compatible server (OPENAI_COMPATIBLE_BASE_URL)",
+    provider: "openai-compatible",
+    providerModelName: "local-model",
+    apiKind: "chat",
+    capabilities: { ...OPENAI_CHAT, vision: false, tools: false, strictAlternation: true },
+    contextWindow: 32_768,
+    maxOutputTokens: 4_096,
+    tokenizer: "estimate",
+  },
+];

@@ -1,0 +1,26 @@
+// Which providers are configured, read from the environment (SPEC §2). Keys are never stored or returned.
+
+export interface ProviderConfig {
+  openai: { apiKey: string; baseURL?: string } | null;
+  google: { apiKey: string; baseURL?: string } | null;
+  openaiCompatible: { baseURL: string; apiKey?: string; models: string[] } | null;
+}
+
+export function configuredProviders(env: NodeJS.ProcessEnv = process.env): ProviderConfig {
+  return {
+    openai: env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL || undefined } : null,
+    google: env.GOOGLE_GENERATIVE_AI_API_KEY
+      ? { apiKey: env.GOOGLE_GENERATIVE_AI_API_KEY, baseURL: env.GOOGLE_BASE_URL || undefined }
+      : null,
+    openaiCompatible: env.OPENAI_COMPATIBLE_BASE_URL
+      ? {
+          baseURL: env.OPENAI_COMPATIBLE_BASE_URL,
+          apiKey: env.OPENAI_COMPATIBLE_API_KEY || undefined,
+          models: (env.OPENAI_COMPATIBLE_MODELS ?? "")
+            .split(",")
+            .map((name) => name.trim())
+            .filter(Boolean),
+        }
+      : null,
+  };
+}

@@ -1,0 +1,20 @@
+// The signed-in user for server components and pages; redirects to sign-in when there is none.
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { databaseHandle } from "@/db/client";
+import type { SessionUser } from "@/lib/api/route";
+import { auth } from "@/lib/auth";
+
+export async function currentUser(): Promise<SessionUser | null> {
+  await databaseHandle().ready;
+  const session = await auth.api.getSession({ headers: await headers() });
+  if (!session) return null;
+  const { id, name, email } = session.user;
+  return { id, name, email, role: (session.user as { role?: string }).role === "admin" ? "admin" : "user" };
+}
+
+export async function requirePageUser(): Promise<SessionUser> {
+  const user = await currentUser();
+  if (!user) redirect("/sign-in");
+  return user;
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// `npm test`: every suite. Vitest (unit + integration, real Postgres when DATABASE_URL is set, else PGlite),
+// then a production build and Playwright end-to-end tests in Chromium. Ends with one line: `N passed, N failed`.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+
+const root = path.resolve(import.meta.dirname, "..");
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+const resultsDir = path.join(root, "test-results");
+mkdirSync(resultsDir, { recursive: true });
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", GLASSBOX_TEST: "1" };
+const only = process.argv[2]; // optional: "unit" or "e2e"
+
+let passed = 0;
+let failed = 0;
+let broken = false;
+
+function run(command, args, extraEnv = {}) {
+  console.log(`\n$ ${path.basename(command)} ${args.join(" ")}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...env, ...extraEnv } });
+  return result.status ?? 1;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+if (only !== "e2e") {
+  const vitestJson = path.join(resultsDir, "vitest.json");
+  rmSync(vitestJson, { force: true });
+  const status = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+  const report = readJson(vitestJson);
+  if (report) {
+    passed += report.numPassedTests;
+    failed += report.numFailedTests;
+  }
+  if (status !== 0 && (!report || report.numFailedTests === 0)) broken = true;
+}
+
+if (only !== "unit") {
+  const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (!existsSync(chromium)) {
+    console.error(`Chromium not found at ${chromium}: install Debian's chromium package or set CHROMIUM_PATH.`);
+    broken = true;
+  } else if (run(bin("next"), ["build"]) !== 0) {
+    broken = true;
+  } else {
+    const e2eEnv = {};
+    let cleanup = () => {};
+    if (process.env.DATABASE_URL) {
+      const name = `glassbox_e2e_${Date.now()}_${process.pid}`;
+      const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`CREATE DATABASE "${name}"`);
+      await admin.end();
+      const url = new URL(process.env.DATABASE_URL);
+      url.pathname = `/${name}`;
+      e2eEnv.E2E_DATABASE_URL = url.toString();
+      cleanup = async () => {
+        const again = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+        await again.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
+        await again.end();
+      };
+    } else {
+      const dir = mkdtempSync(path.join(tmpdir(), "glassbox-e2e-pglite-"));
+      e2eEnv.E2E_PGLITE_DIR = dir;
+      cleanup = async () => rmSync(dir, { recursive: true, force: true });
+    }
+    const playwrightJson = path.join(resultsDir, "playwright.json");
+    rmSync(playwrightJson, { force: true });
+    const status = run(bin("playwright"), ["test", "--reporter=list,json"], {
+      ...e2eEnv,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+    });
+    await cleanup();
+    const report = readJson(playwrightJson);
+    if (report) {
+      passed += report.stats.expected + (report.stats.flaky ?? 0);
+      failed += report.stats.unexpected;
+    }
+    if (status !== 0 && (!report || report.stats.unexpected === 0)) broken = true;
+  }
+}
+
+if (broken) failed = Math.max(failed, 1);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

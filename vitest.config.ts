@@ -1,0 +1,14 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    environment: "node",
+    include: ["lib/**/*.test.ts", "db/**/*.test.ts", "tests/**/*.test.ts", "e2e/fake-providers/**/*.test.ts", "app/**/*.test.ts"],
+    exclude: ["e2e/**/*.spec.ts", "node_modules/**"],
+    globalSetup: ["tests/global-setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
