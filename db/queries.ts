@@ -7,6 +7,7 @@ import type { StoredPart } from "@/lib/context/types";
 import type { Database } from "./client";
 import {
   artifacts,
+  attempts,
   attachmentBlobs,
   attachments,
   type Conversation,
@@ -20,6 +21,7 @@ import {
   personas,
   settingsVersions,
   summaries,
+  turns,
   user,
 } from "./schema";
 
@@ -314,4 +316,53 @@ export async function loadAttachmentData({ db, storageKeys }: { db: Database; st
   if (storageKeys.length === 0) return new Map<string, string>();
   const rows = await db.select().from(attachmentBlobs).where(inArray(attachmentBlobs.storageKey, storageKeys));
   return new Map(rows.map((row) => [row.storageKey, row.data]));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Turns and attempts
+
+export async function listTurnsWithAttempts({ db, conversationId }: { db: Database; conversationId: string }) {
+  const turnRows = await db
+    .select()
+    .from(turns)
+    .where(eq(turns.conversationId, conversationId))
+    .orderBy(asc(turns.createdAt), asc(turns.id));
+  if (turnRows.length === 0) return [];
+  const attemptRows = await db
+    .select()
+    .from(attempts)
+    .where(inArray(attempts.turnId, turnRows.map((turn) => turn.id)))
+    .orderBy(asc(attempts.attemptNumber));
+  return turnRows.map((turn) => ({ ...turn, attempts: attemptRows.filter((attempt) => attempt.turnId === turn.id) }));
+}
+
+/** An attempt with the conversation it belongs to, for the access check. */
+export async function getAttemptWithConversation({ db, attemptId }: { db: Database; attemptId: string }) {
+  const [row] = await db
+    .select({ attempt: attempts, conversationId: turns.conversationId })
+    .from(attempts)
+    .innerJoin(turns, eq(turns.id, attempts.turnId))
+    .where(eq(attempts.id, attemptId))
+    .limit(1);
+  if (!row) throw notFound("Attempt");
+  return row;
+}
+
+/** Base64 media of a conversation's attachments by sha256, to rebuild elided request bodies. */
+export async function loadConversationMediaBySha256({
+  db,
+  conversationId,
+  sha256s,
+}: {
+  db: Database;
+  conversationId: string;
+  sha256s: string[];
+}): Promise<Map<string, string>> {
+  if (sha256s.length === 0) return new Map();
+  const rows = await db
+    .select({ sha256: attachments.sha256, data: attachmentBlobs.data })
+    .from(attachments)
+    .innerJoin(attachmentBlobs, eq(attachmentBlobs.storageKey, attachments.storageKey))
+    .where(and(eq(attachments.conversationId, conversationId), inArray(attachments.sha256, sha256s)));
+  return new Map(rows.map((row) => [row.sha256, row.data]));
 }

@@ -27,6 +27,7 @@ export const auth = betterAuth({
   baseURL: process.env.BETTER_AUTH_URL || {
     allowedHosts: ["localhost:*", "127.0.0.1:*", ...(process.env.ALLOWED_HOSTS?.split(",") ?? [])],
     protocol: "http",
+    fallback: `http://localhost:${process.env.PORT ?? 3000}`,
   },
   emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
   // Our own limiter guards the chat; better-auth's covers sign-in attempts. Off under tests, which sign up many users.

@@ -2,7 +2,8 @@
 // sign-up route, and the real database. No Next.js server in between, but the same code every request runs.
 import * as authRoute from "@/app/api/auth/[...all]/route";
 
-type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+// Route handlers declare their own params shape; `never` lets any of them be passed here.
+type Handler = (request: Request, context: { params: Promise<never> }) => Promise<Response>;
 
 export interface TestUser {
   id: string;
@@ -42,7 +43,7 @@ export interface CallOptions {
 }
 
 export async function call(handler: Handler, path: string, options: CallOptions = {}): Promise<Response> {
-  const headers: Record<string, string> = { origin: ORIGIN, ...(options.headers ?? {}) };
+  const headers: Record<string, string> = { origin: ORIGIN, host: "localhost:3000", ...(options.headers ?? {}) };
   if (options.user) headers.cookie = options.user.cookie;
   let body: string | undefined;
   if (options.body !== undefined) {
@@ -50,7 +51,7 @@ export async function call(handler: Handler, path: string, options: CallOptions 
     body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
   }
   const request = new Request(`${ORIGIN}${path}`, { method: options.method ?? (body ? "POST" : "GET"), headers, body });
-  return handler(request, { params: Promise.resolve(options.params ?? {}) });
+  return handler(request, { params: Promise.resolve(options.params ?? {}) as Promise<never> });
 }
 
 export async function expectError(response: Response, status: number, code: string): Promise<string> {

@@ -2,15 +2,13 @@
 // retry-after, then each fallback model. Phase B runs per attempt, so each model gets its own resolution and wire
 // format. Every attempt is recorded as it ends, failed ones included. Text streams to the writer as it arrives.
 
-import { APICallError, streamText, type UIMessageStreamWriter } from "ai";
+import { APICallError, type UIMessageStreamWriter } from "ai";
 import type { Database } from "@/db/client";
 import type { Model } from "@/db/schema";
-import { ContextBudgetError } from "@/lib/context/budget";
-import { type ResolvedContext, resolveForModel } from "@/lib/context/resolve-for-model";
+import { ContextBudgetError, type ResolvedContext, resolveForModel } from "@/lib/context/resolve-for-model";
 import type { BaseContext } from "@/lib/context/types";
-import { languageModelFor } from "@/lib/providers/language-model";
-import { OFFLINE_PROVIDER } from "@/lib/providers/offline-model";
 import { createRequestCapture } from "@/lib/providers/request-capture";
+import { offlineRequest, streamModelCall } from "./model-call";
 import { type AttemptUsage, recordAttempt } from "./record-attempt";
 import type { ReplyPersistence } from "./reply-persistence";
 import { toModelDescriptor } from "./stored-rows";
@@ -69,18 +67,7 @@ export async function runAttempts({
       }
 
       const capture = createRequestCapture();
-      const offlineOptions =
-        model.provider === "offline" ? { [OFFLINE_PROVIDER]: offlineDescription(resolved) } : {};
-      const result = streamText({
-        model: languageModelFor(model, { fetch: capture.fetch }),
-        instructions: resolved.request.instructions,
-        messages: resolved.request.messages,
-        providerOptions: { ...resolved.request.providerOptions, ...offlineOptions },
-        stopSequences: resolved.request.stopSequences.length ? resolved.request.stopSequences : undefined,
-        maxOutputTokens: resolved.request.maxOutputTokens,
-        maxRetries: 0, // retries are ours, so each one is a recorded attempt
-        include: { requestBody: true },
-      });
+      const result = streamModelCall({ model, resolved, fetch: capture.fetch });
 
       let text = "";
       let firstTokenMs: number | undefined;
@@ -163,25 +150,6 @@ export function safeWriter(writer: UIMessageStreamWriter): SafeWriter {
         open = false;
       }
     },
-  };
-}
-
-function offlineDescription(resolved: ResolvedContext) {
-  const tagCounts: Record<string, number> = {};
-  for (const item of resolved.items) tagCounts[item.tag] = (tagCounts[item.tag] ?? 0) + 1;
-  return { tagCounts, estimatedTokens: resolved.budget.totalTokens };
-}
-
-/** The offline model has no HTTP: its "request" is the call it received, serialised the same way. */
-function offlineRequest(modelName: string, body: unknown, startedAt: number) {
-  return {
-    url: `offline://${modelName}`,
-    method: "CALL",
-    body: JSON.stringify(body ?? null),
-    status: 200,
-    startedAt,
-    firstByteMs: 0,
-    error: null,
   };
 }
 

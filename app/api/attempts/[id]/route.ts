@@ -1,0 +1,20 @@
+import { getDb } from "@/db/client";
+import { getAttemptWithConversation, getReadableConversation } from "@/db/queries";
+import { parseId, requireUser, route } from "@/lib/api/route";
+import { toAttemptViews } from "@/lib/chat/attempt-view";
+import { notFound } from "@/lib/errors";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const user = await requireUser(request);
+  const attemptId = parseId((await params).id, "Attempt");
+  const db = await getDb();
+  const { attempt, conversationId } = await getAttemptWithConversation({ db, attemptId });
+  // Someone else's attempt is simply not found: its existence is not revealed.
+  await getReadableConversation({ db, conversationId, userId: user.id }).catch(() => {
+    throw notFound("Attempt");
+  });
+  const [view] = await toAttemptViews({ db, conversationId, attemptRows: [attempt] });
+  return Response.json({ attempt: view });
+});

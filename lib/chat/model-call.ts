@@ -1,0 +1,101 @@
+// The one place a resolved context becomes a model call: real turns stream it, previews capture the exact body
+// the provider would receive and stop before anything is sent.
+
+import { streamText } from "ai";
+import type { ResolvedContext } from "@/lib/context/resolve-for-model";
+import type { ModelDescriptor } from "@/lib/context/types";
+import { languageModelFor } from "@/lib/providers/language-model";
+import { OFFLINE_PROVIDER } from "@/lib/providers/offline-model";
+import type { CapturedRequest } from "@/lib/providers/request-capture";
+
+export function streamModelCall({
+  model,
+  resolved,
+  fetch,
+  abortSignal,
+}: {
+  model: ModelDescriptor;
+  resolved: ResolvedContext;
+  fetch?: typeof globalThis.fetch;
+  abortSignal?: AbortSignal;
+}) {
+  const providerOptions =
+    model.provider === "offline"
+      ? { ...resolved.request.providerOptions, [OFFLINE_PROVIDER]: offlineDescription(resolved) }
+      : resolved.request.providerOptions;
+  return streamText({
+    model: languageModelFor(model, { fetch }),
+    instructions: resolved.request.instructions,
+    messages: resolved.request.messages,
+    providerOptions,
+    stopSequences: resolved.request.stopSequences,
+    maxOutputTokens: resolved.request.maxOutputTokens,
+    maxRetries: 0, // retries are the turn runner's, so each one is a recorded attempt
+    include: { requestBody: true },
+    abortSignal,
+  });
+}
+
+/** What the offline model is told about the payload, so it can describe it. */
+function offlineDescription(resolved: ResolvedContext) {
+  const tagCounts: Record<string, number> = {};
+  for (const item of resolved.items) tagCounts[item.tag] = (tagCounts[item.tag] ?? 0) + 1;
+  return { tagCounts, estimatedTokens: resolved.budget.totalTokens };
+}
+
+/** The offline model has no HTTP: its "request" is the call it received, serialised as JSON. */
+export function offlineRequest(modelName: string, body: unknown, startedAt: number): CapturedRequest {
+  return {
+    url: `offline://${modelName}`,
+    method: "CALL",
+    body: JSON.stringify(body ?? null),
+    status: 200,
+    startedAt,
+    firstByteMs: 0,
+    error: null,
+  };
+}
+
+class PreviewStop extends Error {}
+
+/**
+ * The exact request a real attempt would send, without sending it: the provider package builds the body and
+ * hands it to our fetch, which keeps it and stops there. Same code path as a turn, no model called.
+ */
+export async function previewRequest(model: ModelDescriptor, resolved: ResolvedContext): Promise<CapturedRequest> {
+  let captured: CapturedRequest | null = null;
+  const stoppingFetch: typeof fetch = async (input, init) => {
+    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+    captured = {
+      url: `${url.pathname}${url.search}`,
+      method: init?.method ?? "POST",
+      body: typeof init?.body === "string" ? init.body : "",
+      status: null,
+      startedAt: Date.now(),
+      firstByteMs: null,
+      error: null,
+    };
+    throw new PreviewStop("preview: request captured, not sent");
+  };
+  if (model.provider === "offline") {
+    const result = streamModelCall({ model, resolved });
+    const controller = new AbortController();
+    let body: unknown;
+    for await (const part of result.fullStream) {
+      if (part.type === "start-step") {
+        body = part.request.body;
+        controller.abort();
+        break;
+      }
+    }
+    return offlineRequest(model.providerModelName, body, Date.now());
+  }
+  const result = streamModelCall({ model, resolved, fetch: stoppingFetch });
+  try {
+    await result.consumeStream();
+  } catch {
+    // Expected: the stopping fetch ends the call once the body is captured.
+  }
+  if (!captured) throw new Error(`preview: ${model.id} did not build a request`);
+  return captured;
+}

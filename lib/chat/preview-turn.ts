@@ -1,0 +1,82 @@
+// A dry run of the next turn (SPEC §6.5 preview): the same loading, phase A, phase B and request building as a
+// real turn, with the message not stored and no model called. Settings changes apply on top, for "what if".
+
+import type { Database } from "@/db/client";
+import { getModel, getPersona, getReadableConversation } from "@/db/queries";
+import type { Message } from "@/db/schema";
+import type { SessionUser } from "@/lib/api/route";
+import { buildContext } from "@/lib/context/build-context";
+import { ContextBudgetError, resolveForModel } from "@/lib/context/resolve-for-model";
+import type { SettingsOverride } from "@/lib/context/settings";
+import { AppError } from "@/lib/errors";
+import { isProviderConfigured } from "@/lib/providers/language-model";
+import { loadTurnInput } from "./load-turn-input";
+import { previewRequest } from "./model-call";
+import { toModelDescriptor, tokenCountsFor } from "./stored-rows";
+
+export const PREVIEW_MESSAGE_ID = "00000000-0000-7000-8000-000000000000";
+
+export async function previewTurn({
+  db,
+  user,
+  conversationId,
+  text,
+  modelId,
+  settings,
+}: {
+  db: Database;
+  user: SessionUser;
+  conversationId: string;
+  text: string;
+  modelId?: string;
+  settings?: SettingsOverride;
+}) {
+  const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
+  const persona = await getPersona({ db, personaId: conversation.personaId });
+  const chosenModelId = modelId ?? persona.modelId;
+  const modelRow = await getModel({ db, modelId: chosenModelId });
+  if (!modelRow) throw new AppError("not_found", `Model ${chosenModelId} not found`);
+  if (!isProviderConfigured(modelRow.provider)) {
+    throw new AppError("model_unavailable", `Model ${modelRow.id}'s provider is not configured on the server.`);
+  }
+
+  const parts = [{ type: "text" as const, text }];
+  const now = new Date();
+  const draft: Message = {
+    id: PREVIEW_MESSAGE_ID,
+    conversationId,
+    seq: conversation.lastSeq + 1,
+    authorType: "user",
+    authorUserId: user.id,
+    authorPersonaId: null,
+    authorName: user.name,
+    parts,
+    replyToMessageId: null,
+    status: "complete",
+    summarizedBy: null,
+    tokenCounts: tokenCountsFor(parts),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const turnInput = await loadTurnInput({
+    db, conversation, persona, currentMessage: draft, requesterId: user.id, settingsOverride: settings, now,
+  });
+  const base = buildContext(turnInput.buildInput);
+  const model = toModelDescriptor(modelRow);
+  try {
+    const resolved = resolveForModel(base, model, { enabledToolNames: persona.toolNames });
+    const request = await previewRequest(model, resolved);
+    return {
+      modelId: model.id,
+      settingsVersion: turnInput.settingsVersion,
+      settings: base.settings,
+      items: resolved.items,
+      trace: resolved.trace,
+      budget: resolved.budget,
+      request: { url: request.url, body: request.body },
+    };
+  } catch (error) {
+    if (error instanceof ContextBudgetError) throw new AppError("context_too_large", error.message);
+    throw error;
+  }
+}
