@@ -2,6 +2,7 @@
 // PGlite on disk in .data/ (zero set-up for a first run). The handle is created synchronously (better-auth needs
 // it at import time); migrations run once in `ready`, which every entry point awaits before its first query.
 
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -34,6 +35,7 @@ export function createDatabase(options: { url?: string; pgliteDir?: string } = {
     return { db, driver: "postgres", ready, close: () => client.end({ timeout: 5 }) };
   }
   const dir = options.pgliteDir ?? process.env.PGLITE_DIR ?? path.join(process.cwd(), ".data", "pglite");
+  mkdirSync(dir, { recursive: true });
   const client = new PGlite(dir);
   const db = drizzlePglite({ client, schema });
   const ready = client.waitReady

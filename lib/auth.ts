@@ -18,29 +18,44 @@ async function roleForNewAccount(email: string): Promise<"admin" | "user"> {
   return users === 0 ? "admin" : "user";
 }
 
-export const auth = betterAuth({
-  database: drizzleAdapter(databaseHandle().db, {
-    provider: "pg",
-    schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification },
-  }),
-  secret: process.env.AUTH_SECRET || process.env.BETTER_AUTH_SECRET || DEVELOPMENT_SECRET,
-  baseURL: process.env.BETTER_AUTH_URL || {
-    allowedHosts: ["localhost:*", "127.0.0.1:*", ...(process.env.ALLOWED_HOSTS?.split(",") ?? [])],
-    protocol: "http",
-    fallback: `http://localhost:${process.env.PORT ?? 3000}`,
-  },
-  emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
-  // Our own limiter guards the chat; better-auth's covers sign-in attempts. Off under tests, which sign up many users.
-  rateLimit: { enabled: process.env.GLASSBOX_TEST !== "1" },
-  telemetry: { enabled: false },
-  databaseHooks: {
-    user: {
-      create: {
-        before: async (newUser) => ({ data: { ...newUser, role: await roleForNewAccount(newUser.email) } }),
+function createAuth() {
+  return betterAuth({
+    database: drizzleAdapter(databaseHandle().db, {
+      provider: "pg",
+      schema: {
+        user: schema.user,
+        session: schema.session,
+        account: schema.account,
+        verification: schema.verification,
+      },
+    }),
+    secret: process.env.AUTH_SECRET || process.env.BETTER_AUTH_SECRET || DEVELOPMENT_SECRET,
+    baseURL: process.env.BETTER_AUTH_URL || {
+      allowedHosts: ["localhost:*", "127.0.0.1:*", ...(process.env.ALLOWED_HOSTS?.split(",") ?? [])],
+      protocol: "http",
+      fallback: `http://localhost:${process.env.PORT ?? 3000}`,
+    },
+    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
+    // Our own limiter guards the chat; better-auth's covers sign-in attempts. Off under tests, which sign up many users.
+    rateLimit: { enabled: process.env.GLASSBOX_TEST !== "1" },
+    telemetry: { enabled: false },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (newUser) => ({ data: { ...newUser, role: await roleForNewAccount(newUser.email) } }),
+        },
       },
     },
-  },
-  plugins: [admin(), nextCookies()],
-});
+    plugins: [admin(), nextCookies()],
+  });
+}
 
-export type Session = typeof auth.$Infer.Session;
+export type Auth = ReturnType<typeof createAuth>;
+
+// Created on first use, not at import: building the app must not open the database.
+const globalForAuth = globalThis as unknown as { glassboxAuth?: Auth };
+
+export function getAuth(): Auth {
+  globalForAuth.glassboxAuth ??= createAuth();
+  return globalForAuth.glassboxAuth;
+}

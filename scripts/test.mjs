@@ -12,7 +12,7 @@ const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const resultsDir = path.join(root, "test-results");
 mkdirSync(resultsDir, { recursive: true });
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", GLASSBOX_TEST: "1" };
-const only = process.argv[2]; // optional: "unit" or "e2e"
+const only = process.argv[2]; // optional: "unit" or "e2e" to run one part
 
 let passed = 0;
 let failed = 0;
@@ -30,6 +30,12 @@ function readJson(file) {
   } catch {
     return null;
   }
+}
+
+if (!only) {
+  // Type errors anywhere, tests included, fail the run (the build checks only the app's own files).
+  if (run(bin("tsc"), ["--noEmit", "-p", "."]) === 0) passed += 1;
+  else failed += 1;
 }
 
 if (only !== "e2e") {

@@ -3,7 +3,7 @@
 
 import type { z } from "zod";
 import { databaseHandle } from "@/db/client";
-import { auth } from "@/lib/auth";
+import { getAuth } from "@/lib/auth";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 
@@ -30,7 +30,7 @@ export function route<Context>(handler: Handler<Context>): Handler<Context> {
 }
 
 export async function requireUser(request: Request): Promise<SessionUser> {
-  const session = await auth.api.getSession({ headers: request.headers });
+  const session = await getAuth().api.getSession({ headers: request.headers });
   if (!session) throw new AppError("unauthorized", "Sign in first: this needs a session.");
   const { id, name, email } = session.user;
   const role = (session.user as { role?: string }).role === "admin" ? "admin" : "user";

@@ -1,14 +1,12 @@
 import { toNextJsHandler } from "better-auth/next-js";
 import { databaseHandle } from "@/db/client";
-import { auth } from "@/lib/auth";
-
-const handlers = toNextJsHandler(auth);
+import { getAuth } from "@/lib/auth";
 
 // better-auth's own routes (sign-up/email, sign-in/email, sign-out, get-session, …), once migrations have run.
-async function withDatabase(request: Request, handler: (request: Request) => Promise<Response>) {
+async function handle(request: Request, method: "GET" | "POST") {
   await databaseHandle().ready;
-  return handler(request);
+  return toNextJsHandler(getAuth())[method](request);
 }
 
-export const GET = (request: Request) => withDatabase(request, handlers.GET);
-export const POST = (request: Request) => withDatabase(request, handlers.POST);
+export const GET = (request: Request) => handle(request, "GET");
+export const POST = (request: Request) => handle(request, "POST");

@@ -1,0 +1,141 @@
+// Phase A of the context pipeline (SPEC §5.2 stages 2–11): a stored conversation, loaded by the caller, becomes
+// capability-neutral context items plus a trace of what every stage did. Pure and deterministic: no clock, no
+// randomness, no global state, inputs never mutated (only new arrays and shallow item copies are made).
+//
+// Item ids come from their sources, so the same input gives deep-equal output and ids are stable across turns:
+//   msg:<messageId>            a stored message (a collapsed run takes its first message's id)
+//   msg:<messageId>:text:<k>   the k-th text piece of an assistant message split around its tool calls
+//   msg:<messageId>:media-notice  the omitted-images notice before an assistant turn
+//   artifact:<artifactId>      replayed reasoning / tool calls / tool outputs (grouped, first artifact's id)
+//   blocked:<firstMessageId>   the notice standing in for a run of a blocked user's messages
+//   note:persona | note:conversation | note:global
+//   system:<TAG>               the system-prompt items (SYSTEM_PROMPT, TOOL_RULES, …)
+//   summary:<summaryId>
+//
+// Tokens: `item.tokens` is filled only where it is free, from the messages' cached counts: an item made of pure
+// text messages (one, or a collapsed run) with a cached count for the chosen tokenizer (default o200k_base) gets
+// TOKENS_PER_MESSAGE + the cached counts + one token per newline joining a run + the label's count (counted once
+// per distinct name). Within a token or two of a full recount, and no tokenising on the hot path. Every other item
+// (system items, notes, summary, media, tool items, notices) keeps 0, and phase B's budget stage counts it for the
+// attempt's tokenizer. Pass `{ tokenizer: null }` to leave every count at 0, or the primary model's tokenizer.
+
+import { replayArtifacts } from "./artifact-replay";
+import { collapseRuns } from "./collapse-runs";
+import { activeContextNotes, injectContextNotes } from "./context-notes";
+import { appendCurrentInput, excludeCurrentInput } from "./current-input";
+import { windowHistory } from "./history-window";
+import { applyMediaBudget } from "./media-budget";
+import { applyPersonaUserBlocks } from "./persona-user-blocks";
+import { mapRoles } from "./role-mapping";
+import { dropCoveredMessages, placeSummary } from "./summary-placement";
+import { prependSystemPrompt } from "./system-prompt";
+import type { BaseContext, BuildInput, StoredArtifact, StoredAttachment, StoredMessage, TokenizerName, TraceEvent } from "./types";
+
+export interface BuildOptions {
+  /** Which cached per-message count fills `item.tokens`; null fills none. Default "o200k_base". */
+  tokenizer?: TokenizerName | null;
+}
+
+export function buildContext(input: BuildInput, options: BuildOptions = {}): BaseContext {
+  const { settings } = input;
+  const trace: TraceEvent[] = [];
+  const tokenizer = options.tokenizer === undefined ? "o200k_base" : options.tokenizer;
+
+  // Lookups by id, built once: every stage finds messages, attachments and artifacts in O(1).
+  const messagesById = new Map<string, StoredMessage>();
+  const seqOfMessage = new Map<string, number>();
+  for (const message of input.messages) {
+    messagesById.set(message.id, message);
+    seqOfMessage.set(message.id, message.seq);
+  }
+  messagesById.set(input.currentInput.id, input.currentInput);
+  seqOfMessage.set(input.currentInput.id, input.currentInput.seq);
+  const attachmentsById = new Map<string, StoredAttachment>();
+  for (const attachment of input.attachments) attachmentsById.set(attachment.id, attachment);
+  const artifactsById = new Map<string, StoredArtifact>();
+  for (const artifact of input.artifacts) artifactsById.set(artifact.id, artifact);
+
+  // What counts as history: not the current input (stage 11 puts it last), nothing the summary covers (stage 10).
+  const withoutInput = excludeCurrentInput(input.messages, input.currentInput);
+  pushAll(trace, withoutInput.trace);
+  const uncovered = dropCoveredMessages(withoutInput.messages, input.summary);
+  pushAll(trace, uncovered.trace);
+
+  // 2. Collapse runs of pure-text messages by one author.
+  const collapsed = collapseRuns(uncovered.messages);
+  pushAll(trace, collapsed.trace);
+
+  // 3. Blocked users' turns become notices.
+  const blocked = applyPersonaUserBlocks({
+    entries: collapsed.entries,
+    blocks: input.blocks,
+    personaId: input.persona.id,
+    personaName: input.persona.name,
+    now: input.now,
+  });
+  pushAll(trace, blocked.trace);
+
+  // 4. Roles, speaker labels, sender metadata; the current input becomes its item here, held apart until stage 11.
+  const mapped = mapRoles({
+    entries: blocked.entries,
+    currentInput: input.currentInput,
+    persona: input.persona,
+    participants: input.participants,
+    allMessages: uncovered.messages,
+    impersonateUserId: input.impersonateUserId,
+    settings,
+    tokenizer,
+  });
+  pushAll(trace, mapped.trace);
+
+  // 5. Media budget: the current input is the newest message of the window.
+  const media = applyMediaBudget({ history: mapped.history, current: mapped.current, messagesById, attachmentsById, settings });
+  pushAll(trace, media.trace);
+
+  // 6. Artifacts replayed between the assistant's text pieces; empty items dropped.
+  const replayed = replayArtifacts({ items: media.history, messagesById, artifactsById, settings, currentInputFollows: true });
+  pushAll(trace, replayed.trace);
+
+  // 7. History window.
+  const windowed = windowHistory(replayed.items, settings.history.maxItems);
+  pushAll(trace, windowed.trace);
+
+  // 8. Context notes at depth.
+  const notes = activeContextNotes({
+    personaNote: input.personaNote,
+    conversationNote: input.conversationNote,
+    globalNote: settings.contextNote.text,
+  });
+  const noted = injectContextNotes({ items: windowed.items, notes, settings: settings.contextNote, userTurnNumber: input.userTurnNumber, seqOfMessage });
+  pushAll(trace, noted.trace);
+
+  // 9. System prompt items first.
+  const withSystem = prependSystemPrompt(noted.items, {
+    persona: input.persona,
+    tools: input.tools,
+    maxToolSteps: input.maxToolSteps,
+    memories: input.memories,
+    conversationId: input.conversationId,
+    summary: input.summary,
+    keyContextReminder: settings.keyContextReminder,
+    conversationInstructions: input.conversationInstructions,
+    blocks: input.blocks,
+    now: input.now,
+  });
+  pushAll(trace, withSystem.trace);
+
+  // 10. Summary after the system items.
+  const summarised = placeSummary(withSystem.items, input.summary);
+  pushAll(trace, summarised.trace);
+
+  // 11. Current input last, once.
+  const final = appendCurrentInput(summarised.items, media.current);
+  pushAll(trace, final.trace);
+
+  return { items: final.items, trace, settings };
+}
+
+/** Append without spreading into arguments (a long trace would overflow the call stack). */
+function pushAll(target: TraceEvent[], events: readonly TraceEvent[]): void {
+  for (const event of events) target.push(event);
+}

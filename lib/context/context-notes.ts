@@ -1,0 +1,109 @@
+// Stage 8 (seed 000 + SillyTavern): context notes (the author's note). The persona's and the conversation's notes
+// stack (persona first); the global note is used only when neither exists. Each note goes before the history
+// message at `target = max(0, n − depth)`, n counting history messages (a message's tool calls and outputs move
+// with it, so a note never splits a call from its output): depth ≥ n puts it at the top, depth 0 at the end.
+// It is sent as `[System: note]` with the configured role, once per build, on the turns `frequency` selects.
+
+import type { ResolvedSettings } from "./settings";
+import { traceEvent } from "./trace";
+import type { ContextItem, ItemRole, TraceEvent } from "./types";
+
+export type NoteSource = "persona" | "conversation" | "global";
+
+export interface ActiveNote {
+  id: `note:${NoteSource}`;
+  source: NoteSource;
+  text: string;
+}
+
+function usable(text: string | null | undefined): text is string {
+  return typeof text === "string" && text.trim() !== "";
+}
+
+/** The notes of this build: persona then conversation (stacked); the global one only when neither exists. */
+export function activeContextNotes(args: {
+  personaNote?: string | null;
+  conversationNote?: string | null;
+  globalNote?: string | null;
+}): ActiveNote[] {
+  const notes: ActiveNote[] = [];
+  if (usable(args.personaNote)) notes.push({ id: "note:persona", source: "persona", text: args.personaNote.trim() });
+  if (usable(args.conversationNote) && args.conversationNote.trim() !== notes[0]?.text) {
+    notes.push({ id: "note:conversation", source: "conversation", text: args.conversationNote.trim() });
+  }
+  if (notes.length === 0 && usable(args.globalNote)) notes.push({ id: "note:global", source: "global", text: args.globalNote.trim() });
+  return notes;
+}
+
+/**
+ * Frequency as in SillyTavern: 0 never; N injects on every Nth user turn (turns N, 2N, …), so 1 is every turn.
+ * `userTurnNumber` counts user turns so far including the current one.
+ */
+export function noteIsDue(frequency: number, userTurnNumber: number): boolean {
+  return frequency > 0 && userTurnNumber % frequency === 0;
+}
+
+export function contextNoteText(text: string): string {
+  return `[System: ${text}]`;
+}
+
+/** Where each history message starts: items from one stored message (and its tool items) form one group. */
+function messageGroupStarts(items: readonly ContextItem[]): number[] {
+  const starts: number[] = [];
+  let previousKey: string | null = null;
+  for (let i = 0; i < items.length; i++) {
+    const key = items[i].sourceMessageIds[0] ?? items[i].id;
+    if (key !== previousKey) starts.push(i);
+    previousKey = key;
+  }
+  return starts;
+}
+
+export function injectContextNotes(args: {
+  items: readonly ContextItem[];
+  notes: readonly ActiveNote[];
+  settings: ResolvedSettings["contextNote"];
+  userTurnNumber: number;
+  /** For readable trace reasons ("before message #812"); optional. */
+  seqOfMessage?: ReadonlyMap<string, number>;
+}): { items: ContextItem[]; trace: TraceEvent[] } {
+  const { notes, settings } = args;
+  if (notes.length === 0) return { items: args.items as ContextItem[], trace: [] };
+  if (!noteIsDue(settings.frequency, args.userTurnNumber)) {
+    const why = settings.frequency === 0 ? "frequency 0 (never)" : `frequency ${settings.frequency}: user turn ${args.userTurnNumber} is not a multiple`;
+    return {
+      items: args.items as ContextItem[],
+      trace: [traceEvent("notes", "skipped-note", `context note not injected this turn, ${why}`, { details: { notes: notes.map((note) => note.id) } })],
+    };
+  }
+
+  const starts = messageGroupStarts(args.items);
+  const messageCount = starts.length;
+  const target = Math.max(0, messageCount - settings.depth);
+  const insertAt = target === messageCount ? args.items.length : starts[target];
+  const role: ItemRole = settings.role;
+  const noteItems: ContextItem[] = notes.map((note) => ({
+    id: note.id,
+    role,
+    tag: "CONTEXT_NOTE",
+    parts: [{ type: "text", text: contextNoteText(note.text) }],
+    sourceMessageIds: [],
+    tokens: 0,
+  }));
+  const items = [...args.items.slice(0, insertAt), ...noteItems, ...args.items.slice(insertAt)];
+
+  let where: string;
+  if (insertAt === args.items.length) where = messageCount === 0 ? "into an empty history" : "at the end of the history";
+  else {
+    const before = args.items[insertAt];
+    const seq = before.sourceMessageIds[0] === undefined ? undefined : args.seqOfMessage?.get(before.sourceMessageIds[0]);
+    where = `before ${seq === undefined ? before.id : `message #${seq}`}${target === 0 ? " (the top)" : ""}`;
+  }
+  const trace = noteItems.map((note, index) =>
+    traceEvent("notes", "injected-note", `injected ${notes[index].source} note at depth ${settings.depth} ${where}`, {
+      itemIds: [note.id],
+      counts: { depth: settings.depth, target, messages: messageCount },
+    }),
+  );
+  return { items, trace };
+}

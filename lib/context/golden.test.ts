@@ -1,0 +1,387 @@
+// Golden payloads (SPEC §10): named scenarios, each a hand-built phase-A result, resolved for an OpenAI chat model,
+// an OpenAI Responses model and a Gemini model, then turned into wire bodies by the real provider packages. The
+// bodies are pinned as pretty-printed JSON files in __golden__/ and reviewed when they change.
+
+import { createGoogle } from "@ai-sdk/google";
+import { createOpenAI } from "@ai-sdk/openai";
+import { streamText } from "ai";
+import { describe, expect, it } from "vitest";
+import { resolveForModel } from "./resolve-for-model";
+import { defaultSettings, type ResolvedSettings } from "./settings";
+import type {
+  BaseContext,
+  ContextItem,
+  ItemPart,
+  ItemSender,
+  ItemTag,
+  MediaDescriptor,
+  ModelCapabilities,
+  ModelDescriptor,
+} from "./types";
+
+// A valid 1×1 PNG.
+const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Models
+
+type Protocol = "openai-chat" | "openai-responses" | "gemini";
+const PROTOCOLS: Protocol[] = ["openai-chat", "openai-responses", "gemini"];
+
+const BASE_CAPABILITIES: ModelCapabilities = {
+  vision: true,
+  video: false,
+  tools: true,
+  reasoning: false,
+  systemInstruction: true,
+  strictAlternation: false,
+  maxStopSequences: 4,
+};
+
+function modelFor(protocol: Protocol): ModelDescriptor {
+  if (protocol === "gemini") {
+    return {
+      id: "gemini-2.5-flash",
+      provider: "google",
+      providerModelName: "gemini-2.5-flash",
+      apiKind: "chat",
+      capabilities: { ...BASE_CAPABILITIES, video: true, maxStopSequences: 5 },
+      contextWindow: 1_048_576,
+      maxOutputTokens: 65_536,
+      tokenizer: "estimate",
+    };
+  }
+  const apiKind = protocol === "openai-chat" ? "chat" : "responses";
+  return {
+    id: `gpt-4.1-mini:${apiKind}`,
+    provider: "openai",
+    providerModelName: "gpt-4.1-mini",
+    apiKind,
+    // The Responses API takes no stop sequences (the SDK drops them with a warning), so the registry says 0.
+    capabilities: { ...BASE_CAPABILITIES, maxStopSequences: apiKind === "chat" ? 4 : 0 },
+    contextWindow: 1_047_576,
+    maxOutputTokens: 32_768,
+    tokenizer: "o200k_base",
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Item builders
+
+const ada: ItemSender = { type: "user", name: "Ada", userId: "u-ada" };
+const bob: ItemSender = { type: "user", name: "Bob", userId: "u-bob" };
+const cleo: ItemSender = { type: "user", name: "Cleo", userId: "u-cleo" };
+const tomori: ItemSender = { type: "persona", name: "Tomori", personaId: "p-tomori" };
+
+function text(value: string): ItemPart {
+  return { type: "text", text: value };
+}
+
+function make(id: string, role: ContextItem["role"], tag: ItemTag, parts: ItemPart[], sender?: ItemSender): ContextItem {
+  return { id, role, tag, parts, sourceMessageIds: id.startsWith("msg:") ? [id.slice(4)] : [], ...(sender ? { sender } : {}), tokens: 0 };
+}
+
+const system = (id: string, tag: ItemTag, value: string) => make(id, "system", tag, [text(value)]);
+const user = (id: string, value: string, sender: ItemSender = ada) => make(id, "user", "DIALOGUE_HISTORY", [text(value)], sender);
+const assistant = (id: string, value: string) => make(id, "assistant", "DIALOGUE_HISTORY", [text(value)], tomori);
+const input = (value: string, sender: ItemSender = ada, extra: ItemPart[] = []) =>
+  make("msg:input", "user", "CURRENT_INPUT", [...extra, text(value)], sender);
+
+function image(handle: string, state: MediaDescriptor["state"] = "render", messageSeq = 1): MediaDescriptor {
+  return {
+    handle,
+    attachmentId: `att-${handle}`,
+    kind: "image",
+    mime: "image/png",
+    url: PNG,
+    sha256: `sha-${handle}`,
+    state,
+    senderName: "Ada",
+    messageSeq,
+  };
+}
+
+function withMedia(entry: ContextItem, descriptors: MediaDescriptor[]): ContextItem {
+  return {
+    ...entry,
+    parts: [...entry.parts, ...descriptors.map((descriptor): ItemPart => ({ type: "media", descriptor }))],
+    mediaDescriptors: descriptors,
+  };
+}
+
+function settings(change: (settings: ResolvedSettings) => void = () => {}): ResolvedSettings {
+  const resolved = defaultSettings();
+  change(resolved);
+  return resolved;
+}
+
+const PERSONA_PROMPT = "You are Tomori, a warm and concise assistant. Answer in the user's language.";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Scenarios
+
+interface Scenario {
+  name: string;
+  base: BaseContext;
+  /** Per-scenario model changes (capabilities, model name, window). */
+  adjust?: (model: ModelDescriptor) => ModelDescriptor;
+  enabledToolNames?: string[];
+  /** Trace actions this scenario must produce for every protocol. */
+  expectActions?: string[];
+}
+
+const capabilities = (change: Partial<ModelCapabilities>) => (model: ModelDescriptor): ModelDescriptor => ({
+  ...model,
+  capabilities: { ...model.capabilities, ...change },
+});
+
+const longReport = (label: string) =>
+  `${label}: ${Array.from({ length: 120 }, (_, row) => `row ${row}: temperature ${(row * 7) % 31} C, humidity ${(row * 13) % 97}%`).join("; ")}`;
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: "plain-chat",
+    base: {
+      settings: settings(),
+      trace: [],
+      items: [
+        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+        user("msg:1", "Hi Tomori!"),
+        assistant("msg:2", "Hello Ada! How can I help today?"),
+        input("What is the capital of France?"),
+      ],
+    },
+  },
+  {
+    name: "persona-memories-reminder",
+    base: {
+      settings: settings(),
+      trace: [{ stage: "summary", action: "placed-summary", reason: "summary covers #1–#40" }],
+      items: [
+        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+        system("core-memories", "CORE_MEMORIES", "# CORE MEMORIES\n- Ada prefers metric units.\n- Ada is learning Japanese."),
+        system("tool-rules", "TOOL_RULES", "# TOOLS\nUse `current_time` when asked about the time."),
+        system("instructions", "CONVERSATION_INSTRUCTIONS", "# CONVERSATION INSTRUCTIONS\nKeep answers under 100 words."),
+        system("blocks", "PERSONA_USER_BLOCKS", "# PERSONA USER BLOCKS\n- Mallory: block (hides their messages), expires in 24 h. Reason: spam."),
+        system("reminder", "KEY_CONTEXT_REMINDER", "# KEY CONTEXT REMINDER\nThe trip is on 12 May."),
+        make("summary", "user", "SUMMARY", [
+          text(
+            "[CONVERSATION SUMMARY - 2026-05-01 10:00] (40 messages condensed)\n\nAda planned a trip to Kyoto.\n\nFocus on the most recent messages below for the user's current intent. This summary provides background context only.",
+          ),
+        ]),
+        user("msg:41", "Did I tell you the date?"),
+        assistant("msg:42", "Yes, 12 May."),
+        make("note:0", "user", "CONTEXT_NOTE", [text("[System: Stay in character as Tomori.]")]),
+        input("How warm is Kyoto then?"),
+      ],
+    },
+  },
+  ...(["vision", "blind"] as const).map(
+    (kind): Scenario => ({
+      name: `images-${kind}`,
+      adjust: kind === "blind" ? capabilities({ vision: false, video: false }) : undefined,
+      enabledToolNames: kind === "blind" ? ["analyze_image", "current_time"] : undefined,
+      base: {
+        settings: settings(),
+        trace: [],
+        items: [
+          system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+          withMedia(user("msg:1", "Here is my cat from last year."), [image("media_1", "out_of_window", 1)]),
+          assistant("msg:2", "What a lovely cat!"),
+          withMedia(user("msg:3", "And these two from today:"), [image("media_2", "render", 3), image("media_3", "render", 3)]),
+          assistant("msg:4", "They look happy."),
+          withMedia(input("Which one is sleepier?"), [image("media_4", "render", 5)]),
+        ],
+      },
+    }),
+  ),
+  {
+    name: "tool-call-replay",
+    base: {
+      settings: settings(),
+      trace: [],
+      items: [
+        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+        user("msg:1", "What time is it in Tokyo?"),
+        make("msg:2:call", "assistant", "TOOL_CALL", [
+          text("Let me check."),
+          { type: "tool-call", toolCallId: "call_1", toolName: "current_time", input: { timezone: "Asia/Tokyo" } },
+        ], tomori),
+        make("msg:2:result", "tool", "TOOL_RESULT", [
+          { type: "tool-result", toolCallId: "call_1", toolName: "current_time", output: { time: "21:04", timezone: "Asia/Tokyo" } },
+        ]),
+        assistant("msg:2", "It is 21:04 in Tokyo."),
+        user("msg:3", "And in Paris?"),
+        // An interior call whose output was never recorded: it gets a stub output.
+        make("msg:4:call", "assistant", "TOOL_CALL", [
+          { type: "tool-call", toolCallId: "call_2", toolName: "current_time", input: '{"timezone":"Europe/Paris"}' },
+        ], tomori),
+        assistant("msg:4", "Sorry, the clock tool failed."),
+        // An output with no call: dropped.
+        make("msg:5:result", "tool", "TOOL_RESULT", [
+          { type: "tool-result", toolCallId: "call_ghost", toolName: "current_time", output: "14:04" },
+        ]),
+        input("Try again please."),
+      ],
+    },
+  },
+  {
+    name: "strict-leading-assistant-merge",
+    adjust: capabilities({ strictAlternation: true }),
+    base: {
+      settings: settings((value) => {
+        value.history.speakerLabels = "always";
+      }),
+      trace: [],
+      items: [
+        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+        assistant("msg:1", "Welcome to the room! I'm Tomori."),
+        user("msg:2", "Ada: hi all", ada),
+        user("msg:3", "Bob: hey", bob),
+        assistant("msg:4", "Hi Ada and Bob!"),
+        assistant("msg:5", "What shall we plan today?"),
+        user("msg:6", "Ada: a picnic", ada),
+        input("Bob: somewhere with shade", bob),
+      ],
+    },
+  },
+  {
+    name: "no-system-instructions",
+    adjust: (model) => ({
+      ...capabilities({ systemInstruction: false })(model),
+      providerModelName: model.provider === "google" ? "gemma-3-27b-it" : model.providerModelName,
+    }),
+    base: {
+      settings: settings(),
+      trace: [],
+      items: [
+        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+        system("core-memories", "CORE_MEMORIES", "# CORE MEMORIES\n- Ada prefers metric units."),
+        user("msg:1", "Hello"),
+        assistant("msg:2", "Hi Ada!"),
+        input("How tall is Mount Fuji?"),
+      ],
+    },
+  },
+  {
+    name: "budget-overflow",
+    adjust: (model) => ({ ...model, contextWindow: 3_000, maxOutputTokens: 500 }),
+    expectActions: ["trimmed-tool-result", "dropped-oldest-turns"],
+    base: {
+      settings: settings(),
+      trace: [],
+      items: [
+        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+        ...Array.from({ length: 14 }, (_, index) => index + 1).flatMap((turn): ContextItem[] => [
+          user(`msg:${turn}0`, `Weather report for station ${turn}, please.`),
+          make(`msg:${turn}1:call`, "assistant", "TOOL_CALL", [
+            { type: "tool-call", toolCallId: `call_${turn}`, toolName: "weather", input: { station: turn } },
+          ], tomori),
+          make(`msg:${turn}1:result`, "tool", "TOOL_RESULT", [
+            { type: "tool-result", toolCallId: `call_${turn}`, toolName: "weather", output: longReport(`station ${turn}`) },
+          ]),
+          assistant(`msg:${turn}1`, `Station ${turn} looks mild.`),
+        ]),
+        input("Which station was warmest?"),
+      ],
+    },
+  },
+  {
+    name: "stop-strings-over-cap",
+    expectActions: ["dropped-stop-strings"],
+    base: {
+      settings: settings((value) => {
+        value.stop.strings = ["###", "<|user|>", "\nAda:", "END"];
+        value.stop.speakerPattern = true;
+      }),
+      trace: [],
+      items: [
+        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+        user("msg:1", "Cleo: morning", cleo),
+        user("msg:2", "Bob: hi", bob),
+        assistant("msg:3", "Good morning, everyone!"),
+        input("Ada: what's for lunch?", ada),
+      ],
+    },
+  },
+  {
+    name: "thinking-enabled",
+    adjust: (model) => ({
+      ...capabilities({ reasoning: true })(model),
+      providerModelName: model.provider === "openai" ? "o4-mini" : model.providerModelName,
+    }),
+    base: {
+      settings: settings((value) => {
+        value.thinking.enabled = true;
+        value.thinking.budgetTokens = 4_096;
+      }),
+      trace: [],
+      items: [
+        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+        user("msg:1", "Is 1 001 prime?"),
+        make("msg:2", "assistant", "DIALOGUE_HISTORY", [
+          { type: "reasoning", text: "1001 = 7 × 11 × 13." },
+          text("No: 1001 = 7 × 11 × 13."),
+        ], tomori),
+        input("And 1 009?"),
+      ],
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Capturing the body through the real provider packages
+
+const BASE_URL = { openai: "http://golden.invalid/v1", google: "http://golden.invalid/v1beta" };
+
+class Captured extends Error {}
+
+async function wireBody(protocol: Protocol, scenario: Scenario): Promise<string> {
+  const model = (scenario.adjust ?? ((value: ModelDescriptor) => value))(modelFor(protocol));
+  const resolved = resolveForModel(scenario.base, model, { enabledToolNames: scenario.enabledToolNames });
+  const bodies: string[] = [];
+  const capturingFetch = async (_url: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    bodies.push(String(init?.body));
+    throw new Captured("captured");
+  };
+  const languageModel =
+    protocol === "gemini"
+      ? createGoogle({ baseURL: BASE_URL.google, apiKey: "test", fetch: capturingFetch })(model.providerModelName)
+      : protocol === "openai-chat"
+        ? createOpenAI({ baseURL: BASE_URL.openai, apiKey: "test", fetch: capturingFetch }).chat(model.providerModelName)
+        : createOpenAI({ baseURL: BASE_URL.openai, apiKey: "test", fetch: capturingFetch }).responses(model.providerModelName);
+  const { request } = resolved;
+  const result = streamText({
+    model: languageModel,
+    instructions: request.instructions,
+    messages: request.messages,
+    providerOptions: request.providerOptions,
+    stopSequences: request.stopSequences,
+    maxOutputTokens: request.maxOutputTokens,
+    maxRetries: 0,
+    onError: () => {},
+  });
+  await result.consumeStream({ onError: () => {} });
+  expect(bodies).toHaveLength(1);
+  const actions = resolved.trace.map((event) => event.action);
+  for (const action of scenario.expectActions ?? []) expect(actions).toContain(action);
+  return `${JSON.stringify(JSON.parse(bodies[0]), null, 2)}\n`;
+}
+
+describe("golden payloads", () => {
+  it("has at least 8 named scenarios", () => {
+    expect(SCENARIOS.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(SCENARIOS.map((scenario) => scenario.name)).size).toBe(SCENARIOS.length);
+  });
+
+  for (const scenario of SCENARIOS) {
+    for (const protocol of PROTOCOLS) {
+      it(`${scenario.name} (${protocol})`, async () => {
+        const body = await wireBody(protocol, scenario);
+        await expect(body).toMatchFileSnapshot(`__golden__/${scenario.name}.${protocol}.json`);
+        // Deterministic: a second resolution gives byte-identical bytes.
+        expect(await wireBody(protocol, scenario)).toBe(body);
+      });
+    }
+  }
+});

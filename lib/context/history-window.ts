@@ -1,0 +1,140 @@
+// Stage 7 (seed 001, current generation): the history window. With more than `history.maxItems` items, keep the
+// trailing ones; widen the start until the window holds a user and an assistant message, but never beyond
+// 4 × maxItems; keep a leading system anchor that fell outside; then strip tool calls and outputs left without
+// their pair. Arrays at or under the cap pass through unchanged (the same array). Storage is never touched.
+
+import { messageItemId } from "./role-mapping";
+import { plural, traceEvent } from "./trace";
+import type { ContextItem, ItemPart, TraceEvent } from "./types";
+
+/** The minimum-exchange widening never takes the window beyond this multiple of maxItems. */
+export const MAX_EXPANSION_MULTIPLE = 4;
+/** A system anchor is looked for among this many items at the head of the history. */
+export const ANCHOR_SCAN_LIMIT = 4;
+
+/** A dialogue message (not a tool call, output or reasoning), as the minimum exchange counts them. */
+function dialogueRole(item: ContextItem): "user" | "assistant" | null {
+  if (item.tag !== "DIALOGUE_HISTORY") return null;
+  return item.role === "user" || item.role === "assistant" ? item.role : null;
+}
+
+/** A system anchor: a system-role item, or a stored system message at the head of the conversation. */
+export function isSystemAnchor(item: ContextItem): boolean {
+  if (item.role === "system") return true;
+  return item.sender?.type === "system" && item.sourceMessageIds.length === 1 && item.id === messageItemId(item.sourceMessageIds[0]);
+}
+
+/**
+ * Drop tool calls without an output and outputs without a call (by tool call id), part by part; items left
+ * with no parts go. Order is kept. Returns the same array when nothing is unpaired.
+ */
+export function stripUnresolvedToolParts(items: readonly ContextItem[]): { items: ContextItem[]; strippedCallIds: string[]; touchedItemIds: string[] } {
+  const callIds = new Set<string>();
+  const resultIds = new Set<string>();
+  for (const item of items) {
+    for (const part of item.parts) {
+      if (part.type === "tool-call") callIds.add(part.toolCallId);
+      else if (part.type === "tool-result") resultIds.add(part.toolCallId);
+    }
+  }
+  const unpaired = (part: ItemPart) =>
+    (part.type === "tool-call" && !resultIds.has(part.toolCallId)) || (part.type === "tool-result" && !callIds.has(part.toolCallId));
+  let anyUnpaired = false;
+  for (const id of callIds) if (!resultIds.has(id)) anyUnpaired = true;
+  for (const id of resultIds) if (!callIds.has(id)) anyUnpaired = true;
+  if (!anyUnpaired) return { items: items as ContextItem[], strippedCallIds: [], touchedItemIds: [] };
+
+  const out: ContextItem[] = [];
+  const stripped = new Set<string>();
+  const touched: string[] = [];
+  for (const item of items) {
+    if (!item.parts.some(unpaired)) {
+      out.push(item);
+      continue;
+    }
+    touched.push(item.id);
+    const parts: ItemPart[] = [];
+    for (const part of item.parts) {
+      if (unpaired(part)) stripped.add((part as { toolCallId: string }).toolCallId);
+      else parts.push(part);
+    }
+    if (parts.length > 0) out.push({ ...item, parts, tokens: 0 });
+  }
+  return { items: out, strippedCallIds: [...stripped], touchedItemIds: touched };
+}
+
+export function windowHistory(items: readonly ContextItem[], maxItems: number | null): { items: ContextItem[]; trace: TraceEvent[] } {
+  const total = items.length;
+  if (maxItems === null || total <= maxItems) return { items: items as ContextItem[], trace: [] };
+
+  const trace: TraceEvent[] = [];
+  const trailingStart = total - maxItems;
+  let start = trailingStart;
+
+  // Minimum exchange: the window must hold a user and an assistant message; widen backwards until it does.
+  let hasUser = false;
+  let hasAssistant = false;
+  for (let i = start; i < total && !(hasUser && hasAssistant); i++) {
+    const role = dialogueRole(items[i]);
+    if (role === "user") hasUser = true;
+    else if (role === "assistant") hasAssistant = true;
+  }
+  for (let i = start - 1; i >= 0 && !(hasUser && hasAssistant); i--) {
+    const role = dialogueRole(items[i]);
+    if (role === "user" && !hasUser) {
+      hasUser = true;
+      start = i;
+    } else if (role === "assistant" && !hasAssistant) {
+      hasAssistant = true;
+      start = i;
+    }
+  }
+  const widenedStart = start;
+  const capStart = Math.max(0, total - MAX_EXPANSION_MULTIPLE * maxItems);
+  const capped = start < capStart;
+  if (capped) start = capStart;
+
+  // Head anchor: the first system item among the first few keeps its place when the window starts after it.
+  let anchorIndex = -1;
+  const scanEnd = Math.min(start, ANCHOR_SCAN_LIMIT);
+  for (let i = 0; i < scanEnd; i++) {
+    if (isSystemAnchor(items[i])) {
+      anchorIndex = i;
+      break;
+    }
+  }
+  // Widening reached back to the start: everything stays.
+  if (start === 0 || (start === 1 && anchorIndex === 0)) return { items: items as ContextItem[], trace: [] };
+  const windowed = anchorIndex === -1 ? items.slice(start) : [items[anchorIndex], ...items.slice(start)];
+  const stripped = stripUnresolvedToolParts(windowed);
+
+  const widenedBy = trailingStart - start;
+  let reason = `windowed ${total} → ${maxItems} items`;
+  if (widenedBy > 0) reason += ` (expanded to ${total - start} for the minimum exchange)`;
+  if (capped) reason += ` (expansion capped at ${MAX_EXPANSION_MULTIPLE} × ${maxItems}; the window may lack a user or assistant message)`;
+  trace.push(
+    traceEvent("window", "windowed", reason, {
+      counts: { before: total, after: stripped.items.length, maxItems, dropped: start - (anchorIndex === -1 ? 0 : 1), widenedBy },
+      // The first and last dropped items, not all of them: a long history would make the trace as big as itself.
+      details: {
+        firstDroppedItemId: items[anchorIndex === 0 ? 1 : 0].id,
+        lastDroppedItemId: items[start - 1].id,
+        ...(capped ? { capped: true, uncappedStart: widenedStart } : {}),
+      },
+    }),
+  );
+  if (anchorIndex !== -1) {
+    trace.push(
+      traceEvent("window", "kept-anchor", "kept the leading system item that fell outside the window", { itemIds: [items[anchorIndex].id] }),
+    );
+  }
+  if (stripped.strippedCallIds.length > 0) {
+    trace.push(
+      traceEvent("window", "stripped-orphan-tool-parts", `dropped ${plural(stripped.strippedCallIds.length, "tool call or output", "tool calls or outputs")} left unpaired by the window`, {
+        itemIds: stripped.touchedItemIds,
+        details: { toolCallIds: stripped.strippedCallIds },
+      }),
+    );
+  }
+  return { items: stripped.items, trace };
+}

@@ -1,0 +1,308 @@
+// Stage 5 (seed 000): the media budget, decided once per turn and capability-neutral. It only decides which media
+// *may* be shown: media in the newest `min(media.window, messageFetchLimit)` messages renders, older media becomes
+// an out-of-window descriptor; only the newest `imageMessageLimit` messages carrying counted images render their
+// images (the budget counts messages, not images; emoji and stickers are not counted), and a duplicate image
+// renders only at its newest occurrence. Whether the attempt's model can see anything is phase B's business.
+//
+// One backward pass over the items, newest first: O(items + media parts).
+
+import { messageItemId } from "./role-mapping";
+import type { ResolvedSettings } from "./settings";
+import { plural, traceEvent, traceWarning } from "./trace";
+import type { ContextItem, ItemPart, MediaDescriptor, MediaKind, StoredAttachment, StoredMessage, TraceEvent } from "./types";
+
+/** The handle a model uses to refer to a message's media: one per message, stable across builds (its seq). */
+export function mediaHandle(message: StoredMessage): string {
+  return `media_${message.seq}`;
+}
+
+/** Counted against the image budget: a real image, not an emoji or sticker. */
+export function isCountedImage(attachment: StoredAttachment): boolean {
+  return attachment.kind === "image" && !attachment.isEmoji && !attachment.isSticker;
+}
+
+export function omittedImagesNotice(count: number): string {
+  return count === 1
+    ? "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.]"
+    : `[System: ${count} images omitted due to rendered-image limit. Do not claim to see them.]`;
+}
+
+function mediaWord(kinds: readonly MediaKind[]): string {
+  const count = kinds.length;
+  let images = 0;
+  let videos = 0;
+  for (const kind of kinds) {
+    if (kind === "image") images++;
+    else if (kind === "video") videos++;
+  }
+  if (images === count) return count === 1 ? "image" : "images";
+  if (videos === count) return count === 1 ? "video" : "videos";
+  return count === 1 ? "media file" : "media files";
+}
+
+/**
+ * For a reply or forward: who sent the media. Forwarded (no reply target): "…were attached to the forwarded
+ * message from Bob"; reply: "…was included in the message being replied to, sent by Bob".
+ */
+export function attributionHint(args: { kinds: readonly MediaKind[]; handles: readonly string[]; from: string; isReply: boolean }): string {
+  const many = args.kinds.length !== 1;
+  const subject = `${many ? "These" : "This"} ${mediaWord(args.kinds)}`;
+  const ids = `${args.handles.length === 1 ? "Media ID" : "Media IDs"}: ${args.handles.join(", ")}`;
+  const verb = many ? "were" : "was";
+  return args.isReply
+    ? `[System: ${subject} (${ids}) ${verb} included in the message being replied to, sent by ${args.from}]`
+    : `[System: ${subject} (${ids}) ${verb} attached to the forwarded message from ${args.from}]`;
+}
+
+/** For a message with media and no text: who sent it, so the media is not anonymous in a room. */
+export function mediaOnlyText(senderName: string, kinds: readonly MediaKind[]): string {
+  const count = kinds.length;
+  const word = mediaWord(kinds);
+  return count === 1 ? `[System: ${senderName} sent this ${word}]` : `[System: ${senderName} sent these ${count} ${word}]`;
+}
+
+interface MediaPlan {
+  descriptors: MediaDescriptor[];
+  omitted: number;
+  duplicates: string[];
+  outOfWindow: boolean;
+  missing: string[];
+  emoji: number;
+}
+
+/** The message an item was made from, when it is exactly one stored message (not a notice or a collapsed run). */
+function sourceMessage(item: ContextItem, messagesById: ReadonlyMap<string, StoredMessage>): StoredMessage | null {
+  if (item.sourceMessageIds.length !== 1) return null;
+  const messageId = item.sourceMessageIds[0];
+  if (item.id !== messageItemId(messageId)) return null;
+  return messagesById.get(messageId) ?? null;
+}
+
+function hasMediaParts(message: StoredMessage): boolean {
+  for (const part of message.parts) if (part.type === "media") return true;
+  return false;
+}
+
+export function applyMediaBudget(args: {
+  history: readonly ContextItem[];
+  current: ContextItem;
+  messagesById: ReadonlyMap<string, StoredMessage>;
+  attachmentsById: ReadonlyMap<string, StoredAttachment>;
+  settings: ResolvedSettings;
+}): { history: ContextItem[]; current: ContextItem; trace: TraceEvent[] } {
+  const { messagesById, attachmentsById } = args;
+  const effectiveWindow = Math.min(args.settings.media.window, args.settings.history.messageFetchLimit);
+  const imageMessageLimit = args.settings.media.imageMessageLimit;
+  const total = args.history.length + 1;
+  const itemAt = (index: number) => (index === args.history.length ? args.current : args.history[index]);
+
+  const plans = new Map<number, MediaPlan>();
+  const seenCountedShas = new Set<string>();
+  let renderedImageMessages = 0;
+  // Messages newer than the item being looked at, counting the messages inside collapsed items and notices.
+  let newerMessages = 0;
+
+  for (let index = total - 1; index >= 0; index--) {
+    const item = itemAt(index);
+    const message = sourceMessage(item, messagesById);
+    const rank = newerMessages + 1;
+    newerMessages += item.sourceMessageIds.length;
+    if (message === null || !hasMediaParts(message)) continue;
+
+    const inWindow = rank <= effectiveWindow;
+    const plan: MediaPlan = { descriptors: [], omitted: 0, duplicates: [], outOfWindow: !inWindow, missing: [], emoji: 0 };
+    const attachments: StoredAttachment[] = [];
+    let hasCounted = false;
+    for (const part of message.parts) {
+      if (part.type !== "media") continue;
+      const attachment = attachmentsById.get(part.attachmentId);
+      if (attachment === undefined) {
+        plan.missing.push(part.attachmentId);
+        continue;
+      }
+      if (attachment.isEmoji) {
+        plan.emoji++;
+        continue;
+      }
+      attachments.push(attachment);
+      if (isCountedImage(attachment)) hasCounted = true;
+    }
+    // The budget counts messages with counted images, newest first, inside the window only.
+    const rendersImages = inWindow && hasCounted && renderedImageMessages < imageMessageLimit;
+    if (rendersImages) renderedImageMessages++;
+
+    const handle = mediaHandle(message);
+    const attributedTo = message.forwardedFromName ?? null;
+    const newShas: string[] = [];
+    for (const attachment of attachments) {
+      const counted = isCountedImage(attachment);
+      if (inWindow && counted) {
+        if (!rendersImages) {
+          plan.omitted++;
+          continue;
+        }
+        if (seenCountedShas.has(attachment.sha256)) {
+          plan.duplicates.push(attachment.id);
+          continue;
+        }
+        newShas.push(attachment.sha256);
+      }
+      plan.descriptors.push({
+        handle,
+        attachmentId: attachment.id,
+        kind: attachment.kind,
+        mime: attachment.mime,
+        url: attachment.url,
+        sha256: attachment.sha256,
+        state: inWindow ? "render" : "out_of_window",
+        attributedTo,
+        senderName: message.authorName,
+        messageSeq: message.seq,
+      });
+    }
+    for (const sha of newShas) seenCountedShas.add(sha);
+    plans.set(index, plan);
+  }
+
+  const trace: TraceEvent[] = [];
+  const history: ContextItem[] = [];
+  let current = args.current;
+  const outOfWindowItems: string[] = [];
+  const outOfWindowMessages: string[] = [];
+  let outOfWindowMedia = 0;
+  const emojiMessages: string[] = [];
+  let emojiCount = 0;
+
+  // Walk oldest first so items and trace events come out in conversation order.
+  for (let index = 0; index < total; index++) {
+    const item = itemAt(index);
+    const plan = plans.get(index);
+    if (plan === undefined) {
+      if (index < args.history.length) history.push(item);
+      continue;
+    }
+    const messageId = item.sourceMessageIds[0];
+    const message = messagesById.get(messageId) as StoredMessage;
+    const { notice, replaced } = applyPlan(item, message, plan);
+    if (index === args.history.length) current = replaced;
+    else {
+      if (notice !== null) history.push(notice);
+      history.push(replaced);
+    }
+
+    if (plan.omitted > 0) {
+      trace.push(
+        traceEvent(
+          "media-budget",
+          "omitted-images",
+          `omitted ${plural(plan.omitted, "image")} (limit: ${plural(imageMessageLimit, "message")} with images)`,
+          {
+            itemIds: notice === null ? [item.id] : [notice.id, item.id],
+            messageIds: [messageId],
+            counts: { images: plan.omitted, limit: imageMessageLimit },
+          },
+        ),
+      );
+    }
+    if (plan.duplicates.length > 0) {
+      trace.push(
+        traceEvent(
+          "media-budget",
+          "dropped-duplicate-image",
+          `dropped ${plural(plan.duplicates.length, "duplicate image")}: a newer message has the same image`,
+          { itemIds: [item.id], messageIds: [messageId], counts: { images: plan.duplicates.length }, details: { attachmentIds: plan.duplicates } },
+        ),
+      );
+    }
+    if (plan.missing.length > 0) {
+      trace.push(
+        traceWarning("media-budget", "missing-attachment", `${plural(plan.missing.length, "attachment")} not found; the message replays without it`, {
+          itemIds: [item.id],
+          messageIds: [messageId],
+          details: { attachmentIds: plan.missing },
+        }),
+      );
+    }
+    if (plan.outOfWindow && plan.descriptors.length > 0) {
+      outOfWindowItems.push(item.id);
+      outOfWindowMessages.push(messageId);
+      outOfWindowMedia += plan.descriptors.length;
+    }
+    if (plan.emoji > 0) {
+      emojiMessages.push(messageId);
+      emojiCount += plan.emoji;
+    }
+  }
+  if (outOfWindowMedia > 0) {
+    trace.push(
+      traceEvent(
+        "media-budget",
+        "out-of-window-media",
+        `${plural(outOfWindowMedia, "media item")} outside the media window of ${plural(effectiveWindow, "message")}`,
+        { itemIds: outOfWindowItems, messageIds: outOfWindowMessages, counts: { media: outOfWindowMedia, window: effectiveWindow } },
+      ),
+    );
+  }
+  if (emojiCount > 0) {
+    trace.push(
+      traceEvent("media-budget", "skipped-emoji", `${plural(emojiCount, "emoji attachment")} not sent as media (emoji stay text)`, {
+        messageIds: emojiMessages,
+        counts: { emoji: emojiCount },
+      }),
+    );
+  }
+  return { history, current, trace };
+}
+
+/**
+ * The item with its media: [media placeholders…, omitted-images notice (user turns), text…]. On an assistant
+ * turn the notice goes into a user item just before it (seed 000: the model's own turn never carries system
+ * notices). A reply or forward gets the attribution hint appended to its text, unless its media is out of window.
+ */
+function applyPlan(item: ContextItem, message: StoredMessage, plan: MediaPlan): { notice: ContextItem | null; replaced: ContextItem } {
+  const parts: ItemPart[] = [];
+  for (const descriptor of plan.descriptors) parts.push({ type: "media", descriptor });
+  let notice: ContextItem | null = null;
+  if (plan.omitted > 0) {
+    const text = omittedImagesNotice(plan.omitted);
+    if (item.role === "assistant") {
+      notice = {
+        id: `${item.id}:media-notice`,
+        role: "user",
+        tag: "MEDIA_NOTICE",
+        parts: [{ type: "text", text }],
+        sourceMessageIds: item.sourceMessageIds,
+        tokens: 0,
+      };
+      if (item.sender !== undefined) notice.sender = item.sender;
+    } else {
+      parts.push({ type: "text", text });
+    }
+  }
+
+  let textParts = item.parts;
+  if (plan.descriptors.length > 0 && !plan.outOfWindow) {
+    const kinds = plan.descriptors.map((descriptor) => descriptor.kind);
+    let extra: string | null = null;
+    if (message.forwardedFromName) {
+      const handles = [...new Set(plan.descriptors.map((descriptor) => descriptor.handle))];
+      extra = attributionHint({ kinds, handles, from: message.forwardedFromName, isReply: message.replyToMessageId !== null });
+    } else if (!item.parts.some((part) => part.type === "text")) {
+      extra = mediaOnlyText(message.authorName, kinds);
+    }
+    if (extra !== null) textParts = appendToFirstText(item.parts, extra);
+  }
+  for (const part of textParts) parts.push(part);
+
+  const replaced: ContextItem = { ...item, parts, tokens: 0 };
+  if (plan.descriptors.length > 0) replaced.mediaDescriptors = plan.descriptors;
+  return { notice, replaced };
+}
+
+function appendToFirstText(parts: readonly ItemPart[], extra: string): ItemPart[] {
+  const result = parts.slice();
+  const index = result.findIndex((part) => part.type === "text");
+  if (index === -1) result.push({ type: "text", text: extra });
+  else result[index] = { type: "text", text: `${(result[index] as { text: string }).text}\n${extra}` };
+  return result;
+}

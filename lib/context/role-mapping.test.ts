@@ -1,0 +1,171 @@
+import { describe, expect, it } from "vitest";
+import { collapseRuns } from "./collapse-runs";
+import { applyPersonaUserBlocks } from "./persona-user-blocks";
+import { labelText, mapRoles, messageLayout, roleFor, speakerLabelsOn, splitLeadingSystemBlocks, systemNoticeText } from "./role-mapping";
+import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
+import {
+  ADA,
+  BOB,
+  blockRecord,
+  deepFreeze,
+  MALLORY,
+  NOW,
+  OTHER_PERSONA,
+  PERSONA,
+  personaMessage,
+  settingsWith,
+  systemMessage,
+  userMessage,
+  viewItems,
+} from "./test-fixtures";
+import type { StoredMessage } from "./types";
+
+function map(messages: StoredMessage[], options: { labels?: "auto" | "always" | "never"; impersonate?: string; current?: StoredMessage; tokenizer?: "o200k_base" | null } = {}) {
+  deepFreeze(messages);
+  const { entries } = collapseRuns(messages);
+  const blocked = applyPersonaUserBlocks({ entries, blocks: [blockRecord()], personaId: PERSONA.id, personaName: PERSONA.name, now: NOW });
+  return mapRoles({
+    entries: blocked.entries,
+    currentInput: options.current ?? userMessage(99, "now?"),
+    persona: PERSONA,
+    participants: [],
+    allMessages: messages,
+    impersonateUserId: options.impersonate ?? null,
+    settings: settingsWith({ history: { speakerLabels: options.labels ?? "auto" } }),
+    tokenizer: options.tokenizer ?? null,
+  });
+}
+
+describe("role mapping (stage 4)", () => {
+  it("persona → assistant, other personas and humans → user, labels off for one human and one persona", () => {
+    const result = map([userMessage(1, "hi"), personaMessage(2, "hello")]);
+    expect(viewItems(result.history)).toEqual([
+      { id: "msg:m1", role: "user", tag: "DIALOGUE_HISTORY", text: "hi" },
+      { id: "msg:m2", role: "assistant", tag: "DIALOGUE_HISTORY", text: "hello" },
+    ]);
+    expect(viewItems([result.current])).toEqual([{ id: "msg:m99", role: "user", tag: "CURRENT_INPUT", text: "now?" }]);
+    expect(result.history[1].sender).toEqual({ type: "persona", name: "Aria", personaId: PERSONA.id });
+    expect(result.history[0].sender).toEqual({ type: "user", name: "Ada", userId: ADA.userId });
+    expect(result.trace).toEqual([]);
+  });
+
+  it("auto labels turn on with a second human, label every dialogue line including the persona's and the input", () => {
+    const result = map([userMessage(1, "hi"), userMessage(2, "yo", { author: BOB }), personaMessage(3, "hello both")]);
+    expect(viewItems([...result.history, result.current]).map((item) => item.text)).toEqual(["Ada: hi", "Bob: yo", "Aria: hello both", "Ada: now?"]);
+    expect(result.trace).toEqual([
+      { stage: "roles", action: "speaker-labels-on", reason: "speaker labels on: 2 humans and 1 personas take part", counts: { humans: 2, personas: 1 } },
+    ]);
+  });
+
+  it("auto labels turn on with a second persona, which maps to user", () => {
+    const result = map([userMessage(1, "hi"), personaMessage(2, "I am Zed", { persona: OTHER_PERSONA }), personaMessage(3, "I am Aria")]);
+    expect(viewItems(result.history)).toEqual([
+      { id: "msg:m1", role: "user", tag: "DIALOGUE_HISTORY", text: "Ada: hi" },
+      { id: "msg:m2", role: "user", tag: "DIALOGUE_HISTORY", text: "Zed: I am Zed" },
+      { id: "msg:m3", role: "assistant", tag: "DIALOGUE_HISTORY", text: "Aria: I am Aria" },
+    ]);
+  });
+
+  it.each([
+    { labels: "always" as const, expected: ["Ada: hi", "Aria: hello"] },
+    { labels: "never" as const, expected: ["hi", "hello"] },
+    { labels: "auto" as const, expected: ["hi", "hello"] },
+  ])("speakerLabels $labels with one human", ({ labels, expected }) => {
+    expect(viewItems(map([userMessage(1, "hi"), personaMessage(2, "hello")], { labels }).history).map((item) => item.text)).toEqual(expected);
+  });
+
+  it("never labels even with several humans", () => {
+    expect(map([userMessage(1, "hi"), userMessage(2, "yo", { author: BOB })], { labels: "never" }).history.map((item) => item.parts)).toEqual([
+      [{ type: "text", text: "hi" }],
+      [{ type: "text", text: "yo" }],
+    ]);
+  });
+
+  it("impersonation flips roles: the impersonated user is the assistant, the persona a user", () => {
+    const result = map([userMessage(1, "hi"), userMessage(2, "yo", { author: BOB }), personaMessage(3, "hello")], { impersonate: ADA.userId, labels: "never" });
+    expect(result.history.map((item) => item.role)).toEqual(["assistant", "user", "user"]);
+    expect(result.current.role).toBe("user");
+    expect(result.trace.map((event) => event.action)).toEqual(["impersonation"]);
+  });
+
+  it("stored system messages become unlabelled [System: …] user lines", () => {
+    const result = map([systemMessage(1, "Bob joined"), systemMessage(3, "[System: already wrapped]", { id: "s3" }), userMessage(4, "x", { author: BOB })], { labels: "always" });
+    expect(viewItems(result.history).map((item) => [item.role, item.text])).toEqual([
+      ["user", "[System: Bob joined]\n[System: already wrapped]"],
+      ["user", "Bob: x"],
+    ]);
+  });
+
+  it("blocked notices map to user items with the system sender", () => {
+    const result = map([userMessage(1, "spam", { author: MALLORY }), personaMessage(2, "ok")]);
+    expect(viewItems(result.history)[0]).toEqual({
+      id: "blocked:m1",
+      role: "user",
+      tag: "DIALOGUE_HISTORY",
+      text: "[System: 1 message from Mallory hidden here: Mallory is blocked from Aria.]",
+    });
+    expect(result.history[0].sender).toEqual({ type: "system", name: "System" });
+    expect(result.history[0].sourceMessageIds).toEqual(["m1"]);
+  });
+
+  it("collapsed runs become one item with every source message", () => {
+    const result = map([userMessage(1, "a"), userMessage(2, "b"), personaMessage(3, "c")], { labels: "always" });
+    expect(viewItems(result.history)[0]).toEqual({ id: "msg:m1", role: "user", tag: "DIALOGUE_HISTORY", text: "Ada: a\nb" });
+    expect(result.history[0].sourceMessageIds).toEqual(["m1", "m2"]);
+  });
+
+  it("media-only and artifact-only messages keep an item with no parts yet (later stages fill or drop them)", () => {
+    const result = map([userMessage(1, "", { media: ["i1"] }), personaMessage(2, "", { artifacts: ["a1"] })]);
+    expect(result.history.map((item) => item.parts)).toEqual([[], []]);
+  });
+
+  it("an assistant message with artifacts keeps its text pieces apart, labelled once", () => {
+    const message = personaMessage(2, "", {
+      parts: [
+        { type: "text", text: "Let me check." },
+        { type: "artifact", artifactId: "c1" },
+        { type: "artifact", artifactId: "o1" },
+        { type: "text", text: "It is sunny." },
+      ],
+    });
+    const result = map([userMessage(1, "weather?"), message], { labels: "always" });
+    expect(result.history[1].parts).toEqual([
+      { type: "text", text: "Aria: Let me check." },
+      { type: "text", text: "It is sunny." },
+    ]);
+  });
+
+  it("fills tokens from cached counts for pure-text items, 0 otherwise", () => {
+    const label = countTextTokens("Ada: ", "o200k_base");
+    const result = map(
+      [
+        userMessage(1, "a", { tokenCounts: { o200k_base: 5 } }),
+        userMessage(2, "b", { tokenCounts: { o200k_base: 7 } }),
+        personaMessage(3, "c"),
+        userMessage(4, "d", { media: ["i1"], tokenCounts: { o200k_base: 3 } }),
+        systemMessage(5, "x", { tokenCounts: { o200k_base: 1 } }),
+      ],
+      { labels: "always", tokenizer: "o200k_base" },
+    );
+    expect(result.history.map((item) => item.tokens)).toEqual([TOKENS_PER_MESSAGE + 5 + 7 + 1 + label, 0, 0, 0]);
+    expect(map([userMessage(1, "a", { tokenCounts: { o200k_base: 5 } })], { tokenizer: null }).history[0].tokens).toBe(0);
+  });
+
+  it("helpers", () => {
+    expect(roleFor(personaMessage(1, "x"), PERSONA.id, null)).toBe("assistant");
+    expect(roleFor(personaMessage(1, "x"), PERSONA.id, ADA.userId)).toBe("user");
+    expect(roleFor(userMessage(1, "x"), PERSONA.id, ADA.userId)).toBe("assistant");
+    expect(labelText("Ada", "[System: note]\nhello")).toBe("[System: note]\nAda: hello");
+    expect(labelText("Ada", "[System: only a note]")).toBe("[System: only a note]");
+    expect(labelText("Ada", "[System: unclosed")).toBe("Ada: [System: unclosed");
+    expect(splitLeadingSystemBlocks("[System: a [nested]] [System: b] rest")).toEqual({ blocks: ["[System: a [nested]]", "[System: b]"], rest: "rest" });
+    expect(systemNoticeText("x")).toBe("[System: x]");
+    expect(messageLayout(personaMessage(1, "", { parts: [{ type: "artifact", artifactId: "a" }, { type: "text", text: "t" }, { type: "media", attachmentId: "i" }, { type: "text", text: "u" }] }))).toEqual([
+      { kind: "artifact", artifactId: "a" },
+      { kind: "text", text: "t\nu" },
+    ]);
+    expect(
+      speakerLabelsOn({ mode: "auto", messages: [userMessage(1, "x")], currentInput: null, persona: PERSONA, participants: [{ userId: "u-bob", name: "Bob" }] }).on,
+    ).toBe(true);
+  });
+});

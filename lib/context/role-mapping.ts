@@ -1,0 +1,280 @@
+// Stage 4 (seed 000): role mapping and speaker labels. The conversation's persona speaks as the assistant; other
+// personas and every human are users. When generating as a user (impersonation), that user's messages become the
+// assistant's and the persona's become user turns. Every item keeps `sender` metadata, whatever the labels.
+
+import { type HistoryEntry, isPureText, messageText } from "./collapse-runs";
+import type { ResolvedSettings } from "./settings";
+import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
+import { traceEvent } from "./trace";
+import type {
+  ContextItem,
+  ItemPart,
+  ItemRole,
+  ItemSender,
+  ParticipantInfo,
+  PersonaInfo,
+  StoredMessage,
+  TokenizerName,
+  TraceEvent,
+} from "./types";
+
+/** The id of the item a stored message becomes. Stable across builds. */
+export function messageItemId(messageId: string): string {
+  return `msg:${messageId}`;
+}
+
+export function roleFor(message: StoredMessage, personaId: string, impersonateUserId: string | null | undefined): ItemRole {
+  if (impersonateUserId) {
+    return message.authorType === "user" && message.authorUserId === impersonateUserId ? "assistant" : "user";
+  }
+  return message.authorType === "persona" && message.authorPersonaId === personaId ? "assistant" : "user";
+}
+
+export function senderOf(message: StoredMessage): ItemSender {
+  const sender: ItemSender = { type: message.authorType, name: message.authorName };
+  if (message.authorUserId !== null) sender.userId = message.authorUserId;
+  if (message.authorPersonaId !== null) sender.personaId = message.authorPersonaId;
+  return sender;
+}
+
+/**
+ * Labels are on with "always", off with "never"; "auto" turns them on when more than one human or more than one
+ * persona takes part (authors of the loaded messages and the current input, plus the listed participants).
+ */
+export function speakerLabelsOn(args: {
+  mode: ResolvedSettings["history"]["speakerLabels"];
+  messages: readonly StoredMessage[];
+  currentInput: StoredMessage | null;
+  persona: PersonaInfo;
+  participants: readonly ParticipantInfo[];
+}): { on: boolean; humans: number; personas: number } {
+  const humans = new Set<string>();
+  const personas = new Set<string>([args.persona.id]);
+  const count = (message: StoredMessage) => {
+    if (message.authorType === "user" && message.authorUserId !== null) humans.add(message.authorUserId);
+    if (message.authorType === "persona" && message.authorPersonaId !== null) personas.add(message.authorPersonaId);
+  };
+  for (const message of args.messages) count(message);
+  if (args.currentInput) count(args.currentInput);
+  for (const participant of args.participants) humans.add(participant.userId);
+  const on = args.mode === "always" || (args.mode === "auto" && (humans.size > 1 || personas.size > 1));
+  return { on, humans: humans.size, personas: personas.size };
+}
+
+const SYSTEM_BLOCK_START = "[System:";
+
+/**
+ * Split leading `[System: …]` blocks off a text (balanced brackets), so a label goes after them:
+ * "[System: x]\nAda: rest". Returns no blocks when the text does not start with one.
+ */
+export function splitLeadingSystemBlocks(text: string): { blocks: string[]; rest: string } {
+  const blocks: string[] = [];
+  let rest = text;
+  while (rest.startsWith(SYSTEM_BLOCK_START)) {
+    let depth = 0;
+    let end = -1;
+    for (let i = 0; i < rest.length; i++) {
+      const char = rest[i];
+      if (char === "[") depth++;
+      else if (char === "]" && --depth === 0) {
+        end = i;
+        break;
+      }
+    }
+    if (end === -1) break;
+    blocks.push(rest.slice(0, end + 1));
+    rest = rest.slice(end + 1).replace(/^\s+/, "");
+  }
+  return { blocks, rest };
+}
+
+/** "Name: text", keeping leading system blocks unlabelled above the line; a pure system text stays as it is. */
+export function labelText(name: string, text: string): string {
+  if (!text.startsWith(SYSTEM_BLOCK_START)) return `${name}: ${text}`;
+  const { blocks, rest } = splitLeadingSystemBlocks(text);
+  if (blocks.length === 0) return `${name}: ${text}`;
+  if (rest === "") return text;
+  return `${blocks.join("\n")}\n${name}: ${rest}`;
+}
+
+/** Stored system and tool messages are shown as system notices, never labelled and never as a system role. */
+export function systemNoticeText(text: string): string {
+  return text.startsWith(SYSTEM_BLOCK_START) ? text : `[System: ${text}]`;
+}
+
+/** A message's shape for replay: its text pieces and artifacts in the order they happened. */
+export type LayoutEntry = { kind: "text"; text: string } | { kind: "artifact"; artifactId: string };
+
+/**
+ * A message's text split at its artifact parts: the pieces of text written around tool calls, with the artifacts
+ * between them. Consecutive text parts join with a newline; media parts do not split; empty pieces are left out.
+ */
+export function messageLayout(message: StoredMessage): LayoutEntry[] {
+  const layout: LayoutEntry[] = [];
+  let current: string | null = null;
+  for (const part of message.parts) {
+    if (part.type === "text") current = current === null ? part.text : `${current}\n${part.text}`;
+    else if (part.type === "artifact") {
+      if (current !== null && current !== "") layout.push({ kind: "text", text: current });
+      current = null;
+      layout.push({ kind: "artifact", artifactId: part.artifactId });
+    }
+  }
+  if (current !== null && current !== "") layout.push({ kind: "text", text: current });
+  return layout;
+}
+
+export function textSegments(message: StoredMessage): string[] {
+  const segments: string[] = [];
+  for (const entry of messageLayout(message)) if (entry.kind === "text") segments.push(entry.text);
+  return segments;
+}
+
+export function hasArtifactParts(message: StoredMessage): boolean {
+  for (const part of message.parts) if (part.type === "artifact") return true;
+  return false;
+}
+
+interface MappingContext {
+  personaId: string;
+  impersonateUserId: string | null | undefined;
+  labels: boolean;
+  tokenizer: TokenizerName | null;
+  labelTokens: Map<string, number>;
+}
+
+function decorate(message: StoredMessage, text: string, isFirstSegment: boolean, context: MappingContext): string {
+  if (message.authorType === "system" || message.authorType === "tool") return systemNoticeText(text);
+  return context.labels && isFirstSegment ? labelText(message.authorName, text) : text;
+}
+
+/**
+ * Cached token count of a pure-text item (one message or a collapsed run) under the chosen tokenizer: the
+ * messages' cached counts, a newline token between collapsed messages, the label, and the per-message framing.
+ * 0 (count later) when a message has no cached count or the text is rewritten (system notices).
+ */
+function cachedTokens(messages: readonly StoredMessage[], context: MappingContext): number {
+  const tokenizer = context.tokenizer;
+  if (tokenizer === null) return 0;
+  const first = messages[0];
+  if (first.authorType === "system" || first.authorType === "tool") return 0;
+  let total = TOKENS_PER_MESSAGE + (messages.length - 1);
+  for (const message of messages) {
+    if (!isPureText(message)) return 0;
+    const cached = message.tokenCounts?.[tokenizer];
+    if (cached === undefined) return 0;
+    total += cached;
+  }
+  if (context.labels) {
+    const label = `${first.authorName}: `;
+    let labelCount = context.labelTokens.get(label);
+    if (labelCount === undefined) {
+      labelCount = countTextTokens(label, tokenizer);
+      context.labelTokens.set(label, labelCount);
+    }
+    total += labelCount;
+  }
+  return total;
+}
+
+function messageItem(messages: StoredMessage[], tag: "DIALOGUE_HISTORY" | "CURRENT_INPUT", role: ItemRole, context: MappingContext): ContextItem {
+  const first = messages[0];
+  const parts: ItemPart[] = [];
+  if (messages.length > 1) {
+    // A collapsed run of pure-text messages: one text, one label.
+    // System notices are wrapped one by one, so each stays a whole `[System: …]` line.
+    const notices = first.authorType === "system" || first.authorType === "tool";
+    let text = notices ? systemNoticeText(messageText(first)) : messageText(first);
+    for (let i = 1; i < messages.length; i++) {
+      const next = messageText(messages[i]);
+      text = `${text}\n${notices ? systemNoticeText(next) : next}`;
+    }
+    parts.push({ type: "text", text: notices ? text : decorate(first, text, true, context) });
+  } else if (role === "assistant" && hasArtifactParts(first)) {
+    // Text pieces stay apart so stage 6 can put the tool calls back between them.
+    const segments = textSegments(first);
+    for (let i = 0; i < segments.length; i++) parts.push({ type: "text", text: decorate(first, segments[i], i === 0, context) });
+  } else {
+    const text = messageText(first);
+    if (text !== "") parts.push({ type: "text", text: decorate(first, text, true, context) });
+  }
+  return {
+    id: messageItemId(first.id),
+    role,
+    tag,
+    parts,
+    sourceMessageIds: messages.map((message) => message.id),
+    sender: senderOf(first),
+    tokens: cachedTokens(messages, context),
+  };
+}
+
+/**
+ * Map history entries and the current input to items. Items may still have no parts (a media-only or
+ * artifact-only message): stages 5 and 6 fill them, and stage 6 drops the ones left empty.
+ * `tokenizer` selects which cached per-message count fills `item.tokens` (null: leave every count at 0).
+ */
+export function mapRoles(args: {
+  entries: readonly HistoryEntry[];
+  currentInput: StoredMessage;
+  persona: PersonaInfo;
+  participants: readonly ParticipantInfo[];
+  /** Every loaded message, blocked ones included: they decide whether "auto" labels are on. */
+  allMessages: readonly StoredMessage[];
+  impersonateUserId?: string | null;
+  settings: ResolvedSettings;
+  tokenizer?: TokenizerName | null;
+}): { history: ContextItem[]; current: ContextItem; trace: TraceEvent[] } {
+  const trace: TraceEvent[] = [];
+  const labels = speakerLabelsOn({
+    mode: args.settings.history.speakerLabels,
+    messages: args.allMessages,
+    currentInput: args.currentInput,
+    persona: args.persona,
+    participants: args.participants,
+  });
+  const context: MappingContext = {
+    personaId: args.persona.id,
+    impersonateUserId: args.impersonateUserId,
+    labels: labels.on,
+    tokenizer: args.tokenizer === undefined ? null : args.tokenizer,
+    labelTokens: new Map(),
+  };
+
+  const history: ContextItem[] = new Array(args.entries.length);
+  for (let i = 0; i < args.entries.length; i++) {
+    const entry = args.entries[i];
+    if (entry.kind === "notice") {
+      history[i] = {
+        id: entry.id,
+        role: "user",
+        tag: "DIALOGUE_HISTORY",
+        parts: [{ type: "text", text: entry.text }],
+        sourceMessageIds: entry.sourceMessageIds,
+        sender: entry.sender,
+        tokens: 0,
+      };
+    } else {
+      const role = roleFor(entry.messages[0], args.persona.id, args.impersonateUserId);
+      history[i] = messageItem(entry.messages, "DIALOGUE_HISTORY", role, context);
+    }
+  }
+  // The current input is the user's turn, whoever is being impersonated.
+  const current = messageItem([args.currentInput], "CURRENT_INPUT", "user", context);
+
+  if (labels.on && args.settings.history.speakerLabels === "auto") {
+    trace.push(
+      traceEvent("roles", "speaker-labels-on", `speaker labels on: ${labels.humans} humans and ${labels.personas} personas take part`, {
+        counts: { humans: labels.humans, personas: labels.personas },
+      }),
+    );
+  }
+  if (args.impersonateUserId) {
+    trace.push(
+      traceEvent("roles", "impersonation", "generating as a user: their messages are the assistant's, the persona's are user turns", {
+        details: { userId: args.impersonateUserId },
+      }),
+    );
+  }
+  return { history, current, trace };
+}

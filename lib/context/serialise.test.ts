@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+import { reasoningEffortFor, serialiseRequest, thinkingProviderOptions, toolResultOutput } from "./serialise";
+import { defaultSettings, type ResolvedSettings } from "./settings";
+import type { ContextItem, ItemPart, ModelCapabilities, ModelDescriptor, ProviderName } from "./types";
+
+const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+function model(provider: ProviderName = "openai", capabilities: Partial<ModelCapabilities> = {}, maxOutputTokens = 16_384): ModelDescriptor {
+  return {
+    id: `${provider}-model`,
+    provider,
+    providerModelName: "m",
+    apiKind: "chat",
+    capabilities: { vision: true, video: false, tools: true, reasoning: false, systemInstruction: true, strictAlternation: false, maxStopSequences: 4, ...capabilities },
+    contextWindow: 128_000,
+    maxOutputTokens,
+    tokenizer: "estimate",
+  };
+}
+function settings(change: (value: ResolvedSettings) => void = () => {}): ResolvedSettings {
+  const value = defaultSettings();
+  change(value);
+  return value;
+}
+function item(id: string, role: ContextItem["role"], parts: ItemPart[], extra: Partial<ContextItem> = {}): ContextItem {
+  return { id, role, tag: "DIALOGUE_HISTORY", parts, sourceMessageIds: [id], tokens: 1, ...extra };
+}
+const text = (value: string): ItemPart => ({ type: "text", text: value });
+
+describe("serialiseRequest", () => {
+  it("joins system items into one instructions block and maps the rest to messages", () => {
+    const items = [
+      item("sys", "system", [text("You are Tomori.")], { tag: "SYSTEM_PROMPT" }),
+      item("mem", "system", [text("# CORE MEMORIES"), text("- tea")], { tag: "CORE_MEMORIES" }),
+      item("u1", "user", [text("hi")]),
+      item("a1", "assistant", [text("hello")]),
+    ];
+    const { request, events } = serialiseRequest(items, model(), settings());
+    expect(request.instructions).toBe("You are Tomori.\n\n# CORE MEMORIES\n- tea");
+    expect(request.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "hi" }] },
+      { role: "assistant", content: [{ type: "text", text: "hello" }] },
+    ]);
+    expect(request.providerOptions).toEqual({});
+    expect(request.stopSequences).toBeUndefined();
+    expect(request.maxOutputTokens).toBe(4_096);
+    expect(events).toEqual([]);
+  });
+
+  it("leaves instructions undefined without system items", () => {
+    expect(serialiseRequest([item("u1", "user", [text("hi")])], model(), settings()).request.instructions).toBeUndefined();
+  });
+
+  it("sends media as file parts with the data URL", () => {
+    const image: ItemPart = { type: "image", mediaType: "image/png", url: PNG, attachmentId: "a", handle: "media_1" };
+    const { request } = serialiseRequest([item("u1", "user", [image, text("what is it?")])], model(), settings());
+    expect(request.messages[0]).toEqual({
+      role: "user",
+      content: [{ type: "file", mediaType: "image/png", data: PNG }, { type: "text", text: "what is it?" }],
+    });
+  });
+
+  it("writes tool calls, results and reasoning in AI SDK 7 shape", () => {
+    const items = [
+      item("a1", "assistant", [
+        { type: "reasoning", text: "need the time", providerMetadata: { openai: { itemId: "rs_1" } } },
+        text("checking"),
+        { type: "tool-call", toolCallId: "c1", toolName: "current_time", input: '{"tz":"UTC"}' },
+        { type: "tool-call", toolCallId: "c2", toolName: "current_time", input: { tz: "CET" } },
+      ]),
+      item("t1", "tool", [
+        { type: "tool-result", toolCallId: "c1", toolName: "current_time", output: { time: "12:00" } },
+        { type: "tool-result", toolCallId: "c2", toolName: "current_time", output: "13:00" },
+      ]),
+    ];
+    const { request } = serialiseRequest(items, model(), settings());
+    expect(request.messages).toEqual([
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "need the time", providerOptions: { openai: { itemId: "rs_1" } } },
+          { type: "text", text: "checking" },
+          { type: "tool-call", toolCallId: "c1", toolName: "current_time", input: { tz: "UTC" } },
+          { type: "tool-call", toolCallId: "c2", toolName: "current_time", input: { tz: "CET" } },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          { type: "tool-result", toolCallId: "c1", toolName: "current_time", output: { type: "json", value: { time: "12:00" } } },
+          { type: "tool-result", toolCallId: "c2", toolName: "current_time", output: { type: "text", value: "13:00" } },
+        ],
+      },
+    ]);
+  });
+
+  it("puts tool results found on an assistant item into a following tool message", () => {
+    const items = [
+      item("a1", "assistant", [
+        { type: "tool-call", toolCallId: "c1", toolName: "t", input: {} },
+        { type: "tool-result", toolCallId: "c1", toolName: "t", output: "ok" },
+      ]),
+    ];
+    expect(serialiseRequest(items, model(), settings()).request.messages.map((message) => message.role)).toEqual(["assistant", "tool"]);
+  });
+
+  it("maps tool outputs: strings to text, everything else to json", () => {
+    expect(toolResultOutput("x")).toEqual({ type: "text", value: "x" });
+    expect(toolResultOutput(undefined)).toEqual({ type: "text", value: "" });
+    expect(toolResultOutput([1, 2])).toEqual({ type: "json", value: [1, 2] });
+    expect(toolResultOutput(null)).toEqual({ type: "json", value: null });
+  });
+
+  it("never emits an empty message, and traces what it left out", () => {
+    const descriptor = { handle: "media_1", attachmentId: "a", kind: "image" as const, mime: "image/png", url: PNG, sha256: "s", state: "render" as const, senderName: "Ada", messageSeq: 1 };
+    const items = [
+      item("blank", "user", [text("   ")]),
+      item("empty-assistant", "assistant", []),
+      item("placeholder-only", "user", [{ type: "media", descriptor }]),
+      item("empty-system", "system", [text("")]),
+      item("u1", "user", [text("real")]),
+    ];
+    const { request, events } = serialiseRequest(items, model(), settings());
+    expect(request.messages).toEqual([{ role: "user", content: [{ type: "text", text: "real" }] }]);
+    expect(request.instructions).toBeUndefined();
+    expect(events).toMatchObject([
+      { stage: "serialise", action: "skipped-empty-items", itemIds: ["blank", "empty-assistant", "placeholder-only", "empty-system"] },
+    ]);
+  });
+
+  it("passes stop sequences and the reserved output budget", () => {
+    const { request } = serialiseRequest([item("u1", "user", [text("hi")])], model("openai", {}, 1_000), settings(), ["\nAda:"]);
+    expect(request.stopSequences).toEqual(["\nAda:"]);
+    expect(request.maxOutputTokens).toBe(1_000);
+    const none = serialiseRequest([item("u1", "user", [text("hi")])], model(), settings((value) => {
+      value.budget.reservedOutputTokens = 0;
+    }));
+    expect(none.request.maxOutputTokens).toBeUndefined();
+  });
+});
+
+describe("thinking options", () => {
+  const thinking = settings((value) => {
+    value.thinking.enabled = true;
+    value.thinking.budgetTokens = 10_000;
+  });
+
+  it("maps budgets onto OpenAI effort levels", () => {
+    expect([0, 2_048, 2_049, 8_192, 8_193].map(reasoningEffortFor)).toEqual(["low", "low", "medium", "medium", "high"]);
+  });
+
+  it("uses reasoningEffort for OpenAI and OpenAI-compatible models", () => {
+    expect(thinkingProviderOptions(model("openai", { reasoning: true }), thinking)).toEqual({ openai: { reasoningEffort: "high" } });
+    expect(thinkingProviderOptions(model("openai-compatible", { reasoning: true }), thinking)).toEqual({ openai: { reasoningEffort: "high" } });
+  });
+
+  it("uses thinkingConfig.thinkingBudget for Gemini", () => {
+    expect(thinkingProviderOptions(model("google", { reasoning: true }), thinking)).toEqual({
+      google: { thinkingConfig: { thinkingBudget: 10_000 } },
+    });
+  });
+
+  it("sends nothing when thinking is off or the model does not reason, and says so", () => {
+    expect(thinkingProviderOptions(model("google", { reasoning: true }), settings())).toEqual({});
+    const { request, events } = serialiseRequest([item("u1", "user", [text("hi")])], model("openai", { reasoning: false }), thinking);
+    expect(request.providerOptions).toEqual({});
+    expect(events.map((event) => event.action)).toEqual(["thinking-not-sent"]);
+  });
+
+  it("traces the options it sends", () => {
+    const { events } = serialiseRequest([item("u1", "user", [text("hi")])], model("google", { reasoning: true }), thinking);
+    expect(events).toMatchObject([{ action: "thinking-enabled", details: { providerOptions: { google: { thinkingConfig: { thinkingBudget: 10_000 } } } } }]);
+  });
+});

@@ -1,0 +1,230 @@
+// Stage 16 (phase B, per attempt): items → the AI SDK 7 call arguments. System items become `instructions` (one
+// system block, first: a system message inside `messages` throws in AI SDK 7); the rest map to ModelMessages in
+// one pass. The provider package then writes the wire body (captured exactly by the caller, SPEC §6.2).
+// Shapes checked against node_modules/ai, @ai-sdk/openai and @ai-sdk/google .d.ts: file parts
+// `{ type: "file", mediaType, data }`, tool results in `role: "tool"` messages with `output: { type, value }`,
+// thinking as `providerOptions.openai.reasoningEffort` / `providerOptions.google.thinkingConfig.thinkingBudget`.
+
+import type { AssistantContent, JSONValue, ModelMessage, ToolContent, UserContent } from "ai";
+import type { ResolvedSettings } from "./settings";
+import { reservedOutputTokens } from "./settings";
+import type { ContextItem, ItemPart, ModelDescriptor, TraceEvent } from "./types";
+
+/** AI SDK's provider options shape (`SharedV4ProviderOptions`), which `ai` does not re-export. */
+export type ProviderOptions = Record<string, Record<string, JSONValue>>;
+
+export interface SerialisedRequest {
+  instructions: string | undefined;
+  messages: ModelMessage[];
+  providerOptions: ProviderOptions;
+  stopSequences: string[] | undefined;
+  maxOutputTokens: number | undefined;
+}
+
+export interface SerialiseResult {
+  request: SerialisedRequest;
+  events: TraceEvent[];
+}
+
+type UserPart = Exclude<UserContent, string>[number];
+type AssistantPart = Exclude<AssistantContent, string>[number];
+type ToolPart = ToolContent[number];
+type ToolResultOutput = Extract<ToolPart, { type: "tool-result" }>["output"];
+
+export type ReasoningEffort = "low" | "medium" | "high";
+
+/** OpenAI has effort levels, not budgets: map the configured budget onto them. */
+export function reasoningEffortFor(budgetTokens: number): ReasoningEffort {
+  if (budgetTokens <= 2_048) return "low";
+  if (budgetTokens <= 8_192) return "medium";
+  return "high";
+}
+
+/** Thinking options per provider, only when thinking is on and the model can reason. */
+export function thinkingProviderOptions(model: ModelDescriptor, settings: ResolvedSettings): ProviderOptions {
+  if (!settings.thinking.enabled || !model.capabilities.reasoning) return {};
+  switch (model.provider) {
+    case "openai":
+    case "openai-compatible":
+      // OpenAI-compatible servers are called through @ai-sdk/openai, which reads the `openai` key.
+      return { openai: { reasoningEffort: reasoningEffortFor(settings.thinking.budgetTokens) } };
+    case "google":
+      return { google: { thinkingConfig: { thinkingBudget: settings.thinking.budgetTokens } } };
+    case "offline":
+      return {};
+  }
+}
+
+export function toolResultOutput(output: unknown): ToolResultOutput {
+  if (typeof output === "string") return { type: "text", value: output };
+  if (output === undefined) return { type: "text", value: "" };
+  return { type: "json", value: output as JSONValue };
+}
+
+/** Stored arguments may be a JSON string; providers want the object (Gemini's `args` must be one). */
+function toolInput(input: unknown): unknown {
+  if (typeof input !== "string") return input ?? {};
+  try {
+    return JSON.parse(input) as unknown;
+  } catch {
+    return input;
+  }
+}
+
+function isBlankText(text: string): boolean {
+  return text.trim().length === 0;
+}
+
+function filePart(part: Extract<ItemPart, { type: "image" | "video" | "audio" | "file" }>) {
+  return { type: "file" as const, mediaType: part.mediaType, data: part.url };
+}
+
+function toolResultPart(part: Extract<ItemPart, { type: "tool-result" }>): ToolPart {
+  return { type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output: toolResultOutput(part.output) };
+}
+
+function userParts(item: ContextItem, toolParts: ToolPart[]): UserPart[] {
+  const parts: UserPart[] = [];
+  for (const part of item.parts) {
+    switch (part.type) {
+      case "text":
+        if (!isBlankText(part.text)) parts.push({ type: "text", text: part.text });
+        break;
+      case "image":
+      case "video":
+      case "audio":
+      case "file":
+        parts.push(filePart(part));
+        break;
+      case "tool-result":
+        toolParts.push(toolResultPart(part));
+        break;
+      // Reasoning and tool calls are the model's own; unresolved media placeholders cannot be sent.
+      default:
+        break;
+    }
+  }
+  return parts;
+}
+
+function assistantParts(item: ContextItem, toolParts: ToolPart[]): AssistantPart[] {
+  const parts: AssistantPart[] = [];
+  for (const part of item.parts) {
+    switch (part.type) {
+      case "text":
+        if (!isBlankText(part.text)) parts.push({ type: "text", text: part.text });
+        break;
+      case "reasoning":
+        if (isBlankText(part.text)) break;
+        parts.push(
+          part.providerMetadata
+            ? { type: "reasoning", text: part.text, providerOptions: part.providerMetadata as ProviderOptions }
+            : { type: "reasoning", text: part.text },
+        );
+        break;
+      case "tool-call":
+        parts.push({ type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: toolInput(part.input) });
+        break;
+      case "tool-result":
+        toolParts.push(toolResultPart(part));
+        break;
+      case "image":
+      case "video":
+      case "audio":
+      case "file":
+        parts.push(filePart(part));
+        break;
+      default:
+        break;
+    }
+  }
+  return parts;
+}
+
+function systemText(item: ContextItem): string {
+  const texts: string[] = [];
+  for (const part of item.parts) if (part.type === "text" && !isBlankText(part.text)) texts.push(part.text);
+  return texts.join("\n");
+}
+
+export function serialiseRequest(
+  items: readonly ContextItem[],
+  model: ModelDescriptor,
+  settings: ResolvedSettings,
+  stopSequences: readonly string[] = [],
+): SerialiseResult {
+  const instructions: string[] = [];
+  const messages: ModelMessage[] = [];
+  const skipped: string[] = [];
+
+  for (const item of items) {
+    if (item.role === "system") {
+      const text = systemText(item);
+      if (text.length > 0) instructions.push(text);
+      else skipped.push(item.id);
+      continue;
+    }
+    const toolParts: ToolPart[] = [];
+    let emitted = false;
+    if (item.role === "user") {
+      const content = userParts(item, toolParts);
+      if (content.length > 0) {
+        messages.push({ role: "user", content });
+        emitted = true;
+      }
+    } else if (item.role === "assistant") {
+      const content = assistantParts(item, toolParts);
+      if (content.length > 0) {
+        messages.push({ role: "assistant", content });
+        emitted = true;
+      }
+    } else {
+      for (const part of item.parts) if (part.type === "tool-result") toolParts.push(toolResultPart(part));
+    }
+    if (toolParts.length > 0) {
+      messages.push({ role: "tool", content: toolParts });
+      emitted = true;
+    }
+    if (!emitted) skipped.push(item.id);
+  }
+
+  const events: TraceEvent[] = [];
+  if (skipped.length > 0) {
+    events.push({
+      stage: "serialise",
+      action: "skipped-empty-items",
+      reason: `${skipped.length} item(s) had nothing sendable and were left out (no empty message is sent)`,
+      itemIds: skipped,
+      counts: { items: skipped.length },
+    });
+  }
+  const providerOptions = thinkingProviderOptions(model, settings);
+  if (settings.thinking.enabled) {
+    events.push(
+      model.capabilities.reasoning && Object.keys(providerOptions).length > 0
+        ? {
+            stage: "serialise",
+            action: "thinking-enabled",
+            reason: `thinking on for ${model.id} (budget ${settings.thinking.budgetTokens} tokens)`,
+            details: { providerOptions },
+          }
+        : {
+            stage: "serialise",
+            action: "thinking-not-sent",
+            reason: `thinking.enabled is on but ${model.id} does not reason; no thinking options sent`,
+          },
+    );
+  }
+
+  const reserved = reservedOutputTokens(settings, model.maxOutputTokens);
+  return {
+    request: {
+      instructions: instructions.length > 0 ? instructions.join("\n\n") : undefined,
+      messages,
+      providerOptions,
+      stopSequences: stopSequences.length > 0 ? [...stopSequences] : undefined,
+      maxOutputTokens: reserved > 0 ? reserved : undefined,
+    },
+    events,
+  };
+}

@@ -1,0 +1,76 @@
+// Stage 15 (phase B, per attempt): stop sequences, after seed 003's `buildProviderStopStrings`. The configured
+// strings first, then (opt-in) `"\n" + name + ":"` for every other participant, so the model stops before writing
+// someone else's line; the newline prefix still lets a reply start with "Name:". De-duplicated in order, then
+// capped at what the model accepts (OpenAI 4, Gemini 5), which the seed never did; the dropped ones are traced.
+
+import type { ResolvedSettings } from "./settings";
+import type { ContextItem, ModelDescriptor, TraceEvent } from "./types";
+
+export interface StopStringsResult {
+  stopSequences: string[];
+  events: TraceEvent[];
+}
+
+/** `"\n" + name + ":"` with runs of whitespace in the name collapsed, as in seed 003. */
+export function speakerStopString(name: string): string {
+  return `\n${canonicalName(name)}:`;
+}
+
+function canonicalName(name: string): string {
+  return name.trim().replace(/\s+/g, " ");
+}
+
+/**
+ * Names of the other participants: senders of non-assistant dialogue items, most recent speaker first (the one
+ * most likely to be imitated next keeps its place under the cap), never the voice being generated.
+ */
+export function otherSpeakerNames(items: readonly ContextItem[]): string[] {
+  const ownNames = new Set<string>();
+  for (const item of items) if (item.role === "assistant" && item.sender) ownNames.add(canonicalName(item.sender.name));
+  const names: string[] = [];
+  const seen = new Set<string>();
+  for (let index = items.length - 1; index >= 0; index -= 1) {
+    const sender = items[index].sender;
+    if (!sender || items[index].role !== "user") continue;
+    if (sender.type === "system" || sender.type === "tool") continue;
+    const name = canonicalName(sender.name);
+    if (name.length === 0 || ownNames.has(name) || seen.has(name)) continue;
+    seen.add(name);
+    names.push(name);
+  }
+  return names;
+}
+
+export function buildStopSequences(
+  items: readonly ContextItem[],
+  model: ModelDescriptor,
+  settings: ResolvedSettings,
+): StopStringsResult {
+  const candidates = [...settings.stop.strings];
+  if (settings.stop.speakerPattern) for (const name of otherSpeakerNames(items)) candidates.push(speakerStopString(name));
+
+  const unique: string[] = [];
+  const seen = new Set<string>();
+  for (const candidate of candidates) {
+    if (candidate.length === 0 || seen.has(candidate)) continue;
+    seen.add(candidate);
+    unique.push(candidate);
+  }
+
+  const limit = Math.max(0, model.capabilities.maxStopSequences);
+  if (unique.length <= limit) return { stopSequences: unique, events: [] };
+  const dropped = unique.slice(limit);
+  return {
+    stopSequences: unique.slice(0, limit),
+    events: [
+      {
+        stage: "stop-strings",
+        action: "dropped-stop-strings",
+        reason: `${dropped.length} stop string(s) over ${model.id}'s limit of ${limit} were not sent`,
+        level: "warning",
+        counts: { kept: limit, dropped: dropped.length },
+        details: { dropped, limit },
+      },
+    ],
+  };
+}

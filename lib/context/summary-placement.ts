@@ -1,0 +1,84 @@
+// Stage 10 (seed 002): the active summary is a user-role item tagged SUMMARY, right after the system items and
+// before the preserved turns, with seed 002's marker text. Its position comes from `coversThroughSeq` only, never
+// from a timestamp (seed 002's reload bug: a summary row sorted by created_at landed after the kept turns). Loaded
+// messages the summary already covers (seq ≤ coversThroughSeq, or marked summarizedBy) are dropped before any
+// other stage, so nothing is seen twice.
+
+import { plural, traceEvent, traceWarning } from "./trace";
+import type { ContextItem, StoredMessage, StoredSummary, TraceEvent } from "./types";
+
+export function summaryItemId(summary: StoredSummary): string {
+  return `summary:${summary.id}`;
+}
+
+/** "2026-02-01 09:30" (UTC): seed 002's `Y-m-d H:i`. */
+export function formatSummaryDate(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toISOString().slice(0, 16).replace("T", " ");
+}
+
+export const SUMMARY_FOCUS_LINE =
+  "Focus on the most recent messages below for the user's current intent. This summary provides background context only.";
+
+/** `[CONVERSATION SUMMARY - date] (N messages condensed)`, the summary, then the focus line. */
+export function summaryMarkerText(summary: Pick<StoredSummary, "content" | "createdAt" | "messageCount">): string {
+  const condensed = summary.messageCount > 0 ? ` (${plural(summary.messageCount, "message")} condensed)` : "";
+  return `[CONVERSATION SUMMARY - ${formatSummaryDate(summary.createdAt)}]${condensed}\n\n${summary.content.trim()}\n\n${SUMMARY_FOCUS_LINE}`;
+}
+
+/** Drop loaded messages the summary covers. Returns the same array when there are none (the usual case). */
+export function dropCoveredMessages(
+  messages: readonly StoredMessage[],
+  summary: StoredSummary | null,
+): { messages: StoredMessage[]; trace: TraceEvent[] } {
+  const covered = (message: StoredMessage) =>
+    message.summarizedBy !== null || (summary !== null && message.seq <= summary.coversThroughSeq);
+  let any = false;
+  for (const message of messages) {
+    if (covered(message)) {
+      any = true;
+      break;
+    }
+  }
+  if (!any) return { messages: messages as StoredMessage[], trace: [] };
+  const kept: StoredMessage[] = [];
+  const dropped: string[] = [];
+  for (const message of messages) {
+    if (covered(message)) dropped.push(message.id);
+    else kept.push(message);
+  }
+  return {
+    messages: kept,
+    trace: [
+      traceWarning("summary", "dropped-covered", `${plural(dropped.length, "loaded message")} already covered by the summary left out`, {
+        messageIds: dropped,
+        counts: { messages: dropped.length },
+      }),
+    ],
+  };
+}
+
+/** Insert the summary item after the leading system items. */
+export function placeSummary(items: readonly ContextItem[], summary: StoredSummary | null): { items: ContextItem[]; trace: TraceEvent[] } {
+  if (summary === null || summary.content.trim() === "") return { items: items as ContextItem[], trace: [] };
+  let insertAt = 0;
+  while (insertAt < items.length && items[insertAt].role === "system") insertAt++;
+  const item: ContextItem = {
+    id: summaryItemId(summary),
+    role: "user",
+    tag: "SUMMARY",
+    parts: [{ type: "text", text: summaryMarkerText(summary) }],
+    sourceMessageIds: [],
+    tokens: 0,
+  };
+  return {
+    items: [...items.slice(0, insertAt), item, ...items.slice(insertAt)],
+    trace: [
+      traceEvent("summary", "placed-summary", `summary covers messages through #${summary.coversThroughSeq} (${plural(summary.messageCount, "message")} condensed)`, {
+        itemIds: [item.id],
+        counts: { coversThroughSeq: summary.coversThroughSeq, messageCount: summary.messageCount },
+      }),
+    ],
+  };
+}
