@@ -6,6 +6,8 @@ const nextConfig: NextConfig = {
   // The build type-checks the app only; npm test type-checks everything, tests included.
   typescript: { tsconfigPath: "tsconfig.build.json" },
   poweredByHeader: false,
+  // Lets parallel test runs build into separate folders (NEXT_DIST_DIR); `.next` otherwise.
+  distDir: process.env.NEXT_DIST_DIR ?? ".next",
 };
 
 export default nextConfig;
