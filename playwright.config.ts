@@ -46,6 +46,7 @@ export default defineConfig({
       timeout: 90_000,
       env: {
         NEXT_TELEMETRY_DISABLED: "1",
+        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
         GLASSBOX_TEST: "1",
         GLASSBOX_RETRY_BASE_MS: "20",
         AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e-secret",

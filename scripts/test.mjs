@@ -9,10 +9,12 @@ import postgres from "postgres";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
-const resultsDir = path.join(root, "test-results");
+const resultsDir = path.resolve(root, process.env.TEST_RESULTS_DIR ?? "test-results");
 mkdirSync(resultsDir, { recursive: true });
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", GLASSBOX_TEST: "1" };
-const only = process.argv[2]; // optional: "unit" or "e2e" to run one part
+// Optional: "unit" or "e2e" to run one part, then file filters passed on to that runner.
+const only = process.argv[2];
+const filters = process.argv.slice(3);
 
 let passed = 0;
 let failed = 0;
@@ -41,7 +43,7 @@ if (!only) {
 if (only !== "e2e") {
   const vitestJson = path.join(resultsDir, "vitest.json");
   rmSync(vitestJson, { force: true });
-  const status = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+  const status = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`, ...filters]);
   const report = readJson(vitestJson);
   if (report) {
     passed += report.numPassedTests;
@@ -80,7 +82,7 @@ if (only !== "unit") {
     }
     const playwrightJson = path.join(resultsDir, "playwright.json");
     rmSync(playwrightJson, { force: true });
-    const status = run(bin("playwright"), ["test", "--reporter=list,json"], {
+    const status = run(bin("playwright"), ["test", "--reporter=list,json", ...filters], {
       ...e2eEnv,
       PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
     });

@@ -71,3 +71,13 @@ export async function readUIStream(response: Response): Promise<Array<Record<str
     .filter((line) => line.startsWith("data: ") && line !== "data: [DONE]")
     .map((line) => JSON.parse(line.slice(6)));
 }
+
+/** Make a test user an admin directly in the database (the first-account rule is order-dependent in tests). */
+export async function promoteToAdmin(testUser: TestUser): Promise<TestUser> {
+  const { getDb } = await import("@/db/client");
+  const { user } = await import("@/db/schema");
+  const { eq } = await import("drizzle-orm");
+  const db = await getDb();
+  await db.update(user).set({ role: "admin" }).where(eq(user.id, testUser.id));
+  return testUser;
+}
