@@ -1,0 +1,440 @@
+// The fake provider servers, checked through the real AI SDK clients: if the SDK accepts our wire format,
+// route handlers tested against these servers see what they would see from the real providers.
+import { APICallError, generateText, jsonSchema, type ModelMessage, streamText, tool } from "ai";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { fakeProviderClient } from "./client";
+import { defaultReplyText } from "./reply-plan";
+import { type FakeProviders, startFakeProviders } from "./server";
+import { type CapturedAttempt, capturingFetch, fakeModel, MODEL_IDS, TEST_API_KEY } from "./test-models";
+import { PROTOCOLS, type Protocol } from "./types";
+
+let providers: FakeProviders;
+
+beforeAll(async () => {
+  providers = await startFakeProviders({ port: 0 });
+});
+
+afterAll(async () => {
+  await providers.close();
+});
+
+beforeEach(() => {
+  providers.reset();
+});
+
+const weatherTool = tool({
+  description: "Current weather for a city",
+  inputSchema: jsonSchema<{ city: string }>({
+    type: "object",
+    properties: { city: { type: "string" } },
+    required: ["city"],
+    additionalProperties: false,
+  }),
+});
+
+/** A conversation with instructions, history and a tool round-trip, so the bodies are not trivial. */
+const conversation: ModelMessage[] = [
+  { role: "user", content: "What's the weather in Paris?" },
+  {
+    role: "assistant",
+    content: [
+      { type: "text", text: "Let me check." },
+      { type: "tool-call", toolCallId: "call_earlier", toolName: "getWeather", input: { city: "Paris" } },
+    ],
+  },
+  {
+    role: "tool",
+    content: [
+      {
+        type: "tool-result",
+        toolCallId: "call_earlier",
+        toolName: "getWeather",
+        output: { type: "json", value: { celsius: 21 } },
+      },
+    ],
+  },
+  { role: "user", content: "Thanks! And tomorrow — «ünïcødé» 🌦️?" },
+];
+
+interface StreamOutcome {
+  deltas: string[];
+  /** `error` parts of the stream. */
+  errors: unknown[];
+  /** What iterating the stream threw, if it did (a cut connection does this). */
+  thrown: unknown;
+  firstDeltaMs: number | null;
+}
+
+/** Reads the full stream, noting text deltas, errors and when the first non-empty text arrived. */
+async function drain(stream: AsyncIterable<{ type: string }>, startedAt: number): Promise<StreamOutcome> {
+  const outcome: StreamOutcome = { deltas: [], errors: [], thrown: undefined, firstDeltaMs: null };
+  try {
+    for await (const part of stream) {
+      if (
+        part.type === "text-delta" &&
+        "text" in part &&
+        typeof part.text === "string" &&
+        part.text.length > 0
+      ) {
+        outcome.firstDeltaMs ??= performance.now() - startedAt;
+        outcome.deltas.push(part.text);
+      }
+      if (part.type === "error" && "error" in part) outcome.errors.push(part.error);
+    }
+  } catch (error) {
+    outcome.thrown = error;
+  }
+  return outcome;
+}
+
+describe.each(PROTOCOLS)("%s through the real AI SDK client", (protocol: Protocol) => {
+  let attempts: CapturedAttempt[];
+
+  const model = () => {
+    attempts = [];
+    return fakeModel(protocol, providers.url, capturingFetch(attempts));
+  };
+
+  it("streams the default reply, quoting the last user text, in about five chunks", async () => {
+    const result = streamText({ model: model(), prompt: "Hello fake world", maxRetries: 0 });
+    const outcome = await drain(result.fullStream, performance.now());
+
+    expect(outcome.errors).toEqual([]);
+    expect(await result.text).toBe(defaultReplyText(protocol, "Hello fake world"));
+    expect(outcome.deltas.length).toBeGreaterThanOrEqual(5);
+    expect(await result.finishReason).toBe("stop");
+    expect((await result.usage).inputTokens).toBeGreaterThan(0);
+  });
+
+  it("streams a scripted text with its usage, cached input tokens included", async () => {
+    providers.script({
+      kind: "text",
+      text: "Scripted answer, in pieces.",
+      chunks: 4,
+      usage: { inputTokens: 1200, outputTokens: 7, cachedInputTokens: 1024 },
+    });
+    const result = streamText({ model: model(), prompt: "Hi", maxRetries: 0 });
+    const outcome = await drain(result.fullStream, performance.now());
+
+    expect(outcome.deltas).toHaveLength(4);
+    expect(await result.text).toBe("Scripted answer, in pieces.");
+    const usage = await result.usage;
+    expect(usage.inputTokens).toBe(1200);
+    expect(usage.outputTokens).toBe(7);
+    expect(usage.inputTokenDetails.cacheReadTokens).toBe(1024);
+    expect(usage.inputTokenDetails.noCacheTokens).toBe(176);
+  });
+
+  it("records the body byte for byte as the client sent it, without secrets", async () => {
+    const result = streamText({
+      model: model(),
+      instructions: "You are a terse weather bot.",
+      messages: conversation,
+      tools: { getWeather: weatherTool },
+      maxRetries: 0,
+      include: { requestBody: true },
+    });
+    await result.consumeStream();
+
+    expect(providers.requests).toHaveLength(1);
+    const [recorded] = providers.requests;
+    expect(attempts).toHaveLength(1);
+    expect(recorded.body).toBe(attempts[0].body);
+    expect(recorded.protocol).toBe(protocol);
+    expect(recorded.model).toBe(MODEL_IDS[protocol]);
+    expect(recorded.body).toContain("ünïcødé» 🌦️");
+
+    const reported = (await result.request).body;
+    if (protocol === "openai-responses") {
+      // The SDK adds `stream: true` at send time, after reporting the body.
+      expect(JSON.parse(recorded.body)).toEqual({ ...JSON.parse(JSON.stringify(reported)), stream: true });
+    } else {
+      expect(recorded.body).toBe(JSON.stringify(reported));
+    }
+
+    const secretHeader = protocol === "gemini" ? "x-goog-api-key" : "authorization";
+    expect(recorded.strippedHeaders).toContain(secretHeader);
+    expect(recorded.headers[secretHeader]).toBeUndefined();
+    expect(JSON.stringify(providers.requests)).not.toContain(TEST_API_KEY);
+    expect(recorded.headers["content-type"]).toBe("application/json");
+  });
+
+  it("streams a scripted tool call back as a tool call", async () => {
+    providers.script({
+      kind: "tool-call",
+      toolName: "getWeather",
+      input: { city: "Lyon" },
+      id: "call_scripted",
+    });
+    const result = streamText({
+      model: model(),
+      prompt: "Weather in Lyon?",
+      tools: { getWeather: weatherTool },
+      maxRetries: 0,
+    });
+    await result.consumeStream();
+
+    const toolCalls = await result.toolCalls;
+    expect(toolCalls).toHaveLength(1);
+    expect(toolCalls[0]).toMatchObject({
+      toolName: "getWeather",
+      input: { city: "Lyon" },
+      toolCallId: "call_scripted",
+    });
+    expect(await result.finishReason).toBe("tool-calls");
+  });
+
+  it("retries a 429 after the retry-after-ms delay, then succeeds", async () => {
+    providers.script(
+      { kind: "error", status: 429, retryAfterMs: 5 },
+      { kind: "text", text: "After the retry." },
+    );
+    const startedAt = performance.now();
+    const result = streamText({ model: model(), prompt: "Hi", maxRetries: 2 });
+
+    expect(await result.text).toBe("After the retry.");
+    // retry-after is 1 s; the SDK must have preferred retry-after-ms, and not backed off 2 s by default.
+    expect(performance.now() - startedAt).toBeLessThan(900);
+    expect(providers.requests).toHaveLength(2);
+    expect(attempts.map((attempt) => attempt.status)).toEqual([429, 200]);
+    expect(attempts[0].responseHeaders["retry-after-ms"]).toBe("5");
+    expect(attempts[0].responseHeaders["retry-after"]).toBe("1");
+    expect(attempts[0].body).toBe(attempts[1].body);
+  });
+
+  it("surfaces a 500 as an APICallError with status 500 when retries are off", async () => {
+    providers.script({ kind: "error", status: 500, message: "scripted outage" });
+    const errors: unknown[] = [];
+    const result = streamText({
+      model: model(),
+      prompt: "Hi",
+      maxRetries: 0,
+      onError: ({ error }) => {
+        errors.push(error);
+      },
+    });
+    const outcome = await drain(result.fullStream, performance.now());
+
+    expect(outcome.deltas).toEqual([]);
+    expect(errors).toHaveLength(1);
+    const [error] = errors;
+    expect(APICallError.isInstance(error)).toBe(true);
+    if (!APICallError.isInstance(error)) return;
+    expect(error.statusCode).toBe(500);
+    expect(error.message).toBe("scripted outage");
+    expect(error.isRetryable).toBe(true);
+    expect(providers.requests).toHaveLength(1);
+  });
+
+  it("reports a stream cut mid-way: partial text, then a thrown error, the request recorded", async () => {
+    const text = "one two three four five six seven eight nine ten";
+    providers.script({ kind: "cut", afterChunks: 2, text, chunks: 5 });
+    const onErrorCalls: unknown[] = [];
+    const result = streamText({
+      model: model(),
+      prompt: "Count",
+      maxRetries: 0,
+      onError: ({ error }) => {
+        onErrorCalls.push(error);
+      },
+    });
+    const outcome = await drain(result.fullStream, performance.now());
+
+    expect(outcome.deltas.join("")).toBe("one two three four ");
+    // The SDK does not turn a dropped connection into an `error` part or an onError call: iterating the
+    // stream throws, and the result promises reject.
+    expect(outcome.errors).toEqual([]);
+    expect(onErrorCalls).toEqual([]);
+    expect(APICallError.isInstance(outcome.thrown)).toBe(true);
+    if (!APICallError.isInstance(outcome.thrown)) return;
+    expect(outcome.thrown.message).toBe("Failed to process successful response");
+    expect(String(outcome.thrown.cause)).toContain("terminated");
+    await expect(result.text).rejects.toThrow("Failed to process successful response");
+    expect(providers.requests).toHaveLength(1);
+  });
+
+  it("honours a slow first token", async () => {
+    providers.script({
+      kind: "text",
+      text: "Slow start, then quick.",
+      firstTokenDelayMs: 300,
+      chunkDelayMs: 0,
+    });
+    const startedAt = performance.now();
+    const result = streamText({ model: model(), prompt: "Hi", maxRetries: 0 });
+    const outcome = await drain(result.fullStream, startedAt);
+
+    expect(await result.text).toBe("Slow start, then quick.");
+    expect(outcome.firstDeltaMs).not.toBeNull();
+    expect(outcome.firstDeltaMs).toBeGreaterThanOrEqual(280);
+    expect(outcome.firstDeltaMs).toBeLessThan(1500);
+  });
+
+  it("answers generateText (non-streaming) with text, usage and tool calls", async () => {
+    providers.script(
+      {
+        kind: "text",
+        text: "A summary.",
+        usage: { inputTokens: 50, outputTokens: 3, cachedInputTokens: 10 },
+      },
+      { kind: "tool-call", toolName: "getWeather", input: { city: "Nice" }, id: "call_json" },
+    );
+    const summarizer = model();
+    const summary = await generateText({ model: summarizer, prompt: "Summarise", maxRetries: 0 });
+    expect(summary.text).toBe("A summary.");
+    expect(summary.usage.inputTokens).toBe(50);
+    expect(summary.usage.outputTokens).toBe(3);
+    expect(summary.usage.inputTokenDetails.cacheReadTokens).toBe(10);
+
+    const withTool = await generateText({
+      model: summarizer,
+      prompt: "Weather in Nice?",
+      tools: { getWeather: weatherTool },
+      maxRetries: 0,
+    });
+    expect(withTool.toolCalls[0]).toMatchObject({
+      toolName: "getWeather",
+      input: { city: "Nice" },
+      toolCallId: "call_json",
+    });
+
+    const [first] = providers.requests;
+    expect(first.body).toBe(attempts[0].body);
+    if (protocol === "gemini") expect(first.path).toMatch(/:generateContent$/);
+    else expect(JSON.parse(first.body).stream).toBeUndefined();
+  });
+
+  it("sends the provider's own error JSON shape", async () => {
+    providers.script({ kind: "error", status: 429, retryAfterSeconds: 2 });
+    const result = generateText({ model: model(), prompt: "Hi", maxRetries: 0 });
+    const error = await result.catch((caught: unknown) => caught);
+
+    expect(APICallError.isInstance(error)).toBe(true);
+    if (!APICallError.isInstance(error)) return;
+    expect(error.statusCode).toBe(429);
+    expect(error.responseHeaders?.["retry-after"]).toBe("2");
+    const body = JSON.parse(error.responseBody ?? "{}");
+    if (protocol === "gemini") {
+      expect(body.error).toMatchObject({ code: 429, status: "RESOURCE_EXHAUSTED" });
+      expect(body.error.details[0].retryDelay).toBe("2s");
+    } else {
+      expect(body.error).toMatchObject({ type: "requests", code: "rate_limit_exceeded", param: null });
+    }
+  });
+});
+
+describe("scripting", () => {
+  const attempts: CapturedAttempt[] = [];
+  const model = (protocol: Protocol, modelId?: string) =>
+    fakeModel(protocol, providers.url, capturingFetch(attempts), modelId);
+
+  it("consumes replies per protocol in order, leaving other protocols on the default", async () => {
+    providers.script(
+      { kind: "text", text: "gemini first", protocol: "gemini" },
+      { kind: "text", text: "chat first", protocol: "openai-chat" },
+      { kind: "text", text: "gemini second", protocol: "gemini" },
+    );
+    expect((await generateText({ model: model("gemini"), prompt: "a", maxRetries: 0 })).text).toBe(
+      "gemini first",
+    );
+    expect((await generateText({ model: model("openai-responses"), prompt: "b", maxRetries: 0 })).text).toBe(
+      defaultReplyText("openai-responses", "b"),
+    );
+    expect((await generateText({ model: model("gemini"), prompt: "c", maxRetries: 0 })).text).toBe(
+      "gemini second",
+    );
+    expect((await generateText({ model: model("openai-chat"), prompt: "d", maxRetries: 0 })).text).toBe(
+      "chat first",
+    );
+    expect(providers.pendingScripts()).toEqual([]);
+  });
+
+  it("matches on model and path, and repeats a reply `times` times", async () => {
+    providers.script(
+      { kind: "error", status: 503, match: { model: "primary-model" }, times: 2 },
+      { kind: "text", text: "from the fallback", match: { path: "/chat/completions" } },
+    );
+    const primary = () =>
+      generateText({ model: model("openai-chat", "primary-model"), prompt: "x", maxRetries: 0 });
+    await expect(primary()).rejects.toMatchObject({ statusCode: 503 });
+    await expect(primary()).rejects.toMatchObject({ statusCode: 503 });
+    expect(
+      (await generateText({ model: model("openai-chat", "fallback-model"), prompt: "y", maxRetries: 0 }))
+        .text,
+    ).toBe("from the fallback");
+    expect((await primary()).text).toBe(defaultReplyText("openai-chat", "x"));
+  });
+
+  it("cuts a non-streaming reply mid-body, so generateText fails", async () => {
+    providers.script({ kind: "cut", afterChunks: 0, text: "never whole" });
+    const error = await generateText({ model: model("gemini"), prompt: "x", maxRetries: 0 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(providers.requests).toHaveLength(1);
+  });
+
+  it("rejects an invalid scripted reply in-process", () => {
+    // @ts-expect-error: an unknown kind is a type error too.
+    expect(() => providers.script({ kind: "nonsense" })).toThrow();
+  });
+});
+
+describe("control endpoints", () => {
+  it("are usable over HTTP through the dependency-free client", async () => {
+    const client = fakeProviderClient(providers.url);
+    expect(await client.health()).toMatchObject({ ok: true, requests: 0, pendingScripts: 0 });
+
+    await client.script([{ kind: "text", text: "over HTTP", protocol: "openai-responses" }]);
+    expect(await client.pendingScripts()).toHaveLength(1);
+    const attempts: CapturedAttempt[] = [];
+    const reply = await generateText({
+      model: fakeModel("openai-responses", providers.url, capturingFetch(attempts)),
+      prompt: "hello",
+      maxRetries: 0,
+    });
+    expect(reply.text).toBe("over HTTP");
+    await generateText({
+      model: fakeModel("gemini", providers.url, capturingFetch(attempts)),
+      prompt: "hi",
+      maxRetries: 0,
+    });
+
+    expect(await client.requests()).toHaveLength(2);
+    const geminiRequests = await client.requests("gemini");
+    expect(geminiRequests).toHaveLength(1);
+    expect(geminiRequests[0].body).toBe(attempts[1].body);
+    expect(geminiRequests[0].path).toBe("/v1beta/models/gemini-2.5-flash:generateContent");
+
+    await expect(client.script([{ kind: "text" } as never])).rejects.toThrow(/400/);
+    await client.script({ kind: "error", status: 500 });
+    await client.clear();
+    expect(await client.requests()).toEqual([]);
+    expect(await client.pendingScripts()).toHaveLength(1);
+    await client.reset();
+    expect(await client.health()).toMatchObject({ requests: 0, pendingScripts: 0 });
+  });
+
+  it("records an unknown path as protocol unknown and answers 404", async () => {
+    const response = await fetch(`${providers.url}/v1/embeddings?x=1`, {
+      method: "POST",
+      headers: { cookie: "session=secret", "api-key": "azure-secret" },
+      body: "not json",
+    });
+    expect(response.status).toBe(404);
+    expect(providers.requests).toHaveLength(1);
+    expect(providers.requests[0]).toMatchObject({
+      protocol: "unknown",
+      path: "/v1/embeddings?x=1",
+      body: "not json",
+    });
+    expect(providers.requests[0].strippedHeaders.sort()).toEqual(["api-key", "cookie"]);
+  });
+
+  it("answers a non-JSON provider body with a 400 in the provider's shape", async () => {
+    const response = await fetch(`${providers.url}/v1/chat/completions`, { method: "POST", body: "{oops" });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { type: "invalid_request_error" } });
+    expect(providers.requests[0].body).toBe("{oops");
+  });
+});

@@ -1,0 +1,116 @@
+// Turns a scripted reply (or none) into a plan the reply writer can carry out for any protocol.
+import type { ScriptedReply, ScriptedUsage } from "./script-schema";
+import type { Answer, Protocol, TokenUsage } from "./types";
+
+const DEFAULT_TEXT_CHUNKS = 5;
+const DEFAULT_TOOL_ARGUMENT_CHUNKS = 3;
+const DEFAULT_CHUNK_DELAY_MS = 10;
+const QUOTED_USER_TEXT_LENGTH = 60;
+
+export interface AnswerPlan {
+  kind: "answer";
+  answer: Answer;
+  usage: TokenUsage;
+  chunkCount: number;
+  chunkDelayMs: number;
+  firstTokenDelayMs: number;
+  /** Destroy the socket after this many content chunks, before any finish event. */
+  cutAfterChunks?: number;
+}
+
+export interface ErrorPlan {
+  kind: "error";
+  status: number;
+  message?: string;
+  retryAfterMs?: number;
+  retryAfterSeconds?: number;
+}
+
+export type ReplyPlan = AnswerPlan | ErrorPlan;
+
+export interface PlanInput {
+  protocol: Protocol;
+  requestId: number;
+  lastUserText: string;
+  requestBodyBytes: number;
+}
+
+/** Deterministic, and quotes the request so a test can tell which request a reply answered. */
+export function defaultReplyText(protocol: Protocol, lastUserText: string): string {
+  return `Fake ${protocol} reply to: "${Array.from(lastUserText).slice(0, QUOTED_USER_TEXT_LENGTH).join("")}"`;
+}
+
+/** Rough but stable counts (about 4 characters a token) when a script gives none. */
+function resolveUsage(
+  scripted: ScriptedUsage | undefined,
+  requestBodyBytes: number,
+  outputText: string,
+): TokenUsage {
+  return {
+    inputTokens: scripted?.inputTokens ?? Math.max(1, Math.ceil(requestBodyBytes / 4)),
+    outputTokens: scripted?.outputTokens ?? Math.max(1, Math.ceil(outputText.length / 4)),
+    cachedInputTokens: scripted?.cachedInputTokens ?? 0,
+  };
+}
+
+export function planReply(reply: ScriptedReply | undefined, input: PlanInput): ReplyPlan {
+  const defaultText = defaultReplyText(input.protocol, input.lastUserText);
+  if (reply === undefined) {
+    return textPlan(defaultText, undefined, input, {});
+  }
+  switch (reply.kind) {
+    case "text":
+      return textPlan(reply.text, reply.usage, input, reply);
+    case "cut":
+      return {
+        ...textPlan(reply.text ?? defaultText, undefined, input, reply),
+        cutAfterChunks: reply.afterChunks,
+      };
+    case "tool-call": {
+      const argumentsJson = JSON.stringify(reply.input ?? {});
+      return {
+        kind: "answer",
+        answer: {
+          kind: "tool-call",
+          toolName: reply.toolName,
+          input: reply.input ?? {},
+          callId: reply.id ?? `call_fake${input.requestId}`,
+        },
+        usage: resolveUsage(reply.usage, input.requestBodyBytes, argumentsJson),
+        chunkCount: reply.chunks ?? DEFAULT_TOOL_ARGUMENT_CHUNKS,
+        chunkDelayMs: reply.chunkDelayMs ?? DEFAULT_CHUNK_DELAY_MS,
+        firstTokenDelayMs: reply.firstTokenDelayMs ?? 0,
+      };
+    }
+    case "error":
+      return {
+        kind: "error",
+        status: reply.status,
+        message: reply.message,
+        retryAfterMs: reply.retryAfterMs,
+        retryAfterSeconds: reply.retryAfterSeconds,
+      };
+  }
+}
+
+interface Timing {
+  chunks?: number;
+  chunkDelayMs?: number;
+  firstTokenDelayMs?: number;
+}
+
+function textPlan(
+  text: string,
+  usage: ScriptedUsage | undefined,
+  input: PlanInput,
+  timing: Timing,
+): AnswerPlan {
+  return {
+    kind: "answer",
+    answer: { kind: "text", text },
+    usage: resolveUsage(usage, input.requestBodyBytes, text),
+    chunkCount: timing.chunks ?? DEFAULT_TEXT_CHUNKS,
+    chunkDelayMs: timing.chunkDelayMs ?? DEFAULT_CHUNK_DELAY_MS,
+    firstTokenDelayMs: timing.firstTokenDelayMs ?? 0,
+  };
+}

@@ -1,0 +1,36 @@
+// Shared shapes of the fake provider servers: what they record and what they answer with.
+
+export const PROTOCOLS = ["openai-chat", "openai-responses", "gemini"] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+/** One HTTP request a fake provider received. Secrets are removed from `headers`, never stored. */
+export interface RecordedRequest {
+  id: number;
+  /** "unknown" for a path no protocol serves (answered with 404, recorded to ease debugging). */
+  protocol: Protocol | "unknown";
+  method: string;
+  /** Path with query string, e.g. "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse". */
+  path: string;
+  /** Lower-cased header names, multi-valued headers joined with ", ". */
+  headers: Record<string, string>;
+  /** Names of secret headers the request carried and that were removed from `headers`. */
+  strippedHeaders: string[];
+  /** The raw request body as utf8, exactly as received. */
+  body: string;
+  /** Model named by the request (body field or URL path), when it could be read. */
+  model: string | null;
+  /** Epoch milliseconds. */
+  receivedAt: number;
+}
+
+/** Token counts in provider-neutral terms; `inputTokens` includes the cached ones, as every provider reports. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+}
+
+/** What a successful reply carries, before a protocol encodes it. */
+export type Answer =
+  | { kind: "text"; text: string }
+  | { kind: "tool-call"; toolName: string; input: unknown; callId: string };
