@@ -17,12 +17,27 @@ import {
 } from "./test-fixtures";
 import type { StoredArtifact, StoredMessage } from "./types";
 
-function runReplay(messages: StoredMessage[], artifacts: StoredArtifact[], settings: SettingsOverride = {}, options: { labels?: boolean } = {}) {
+function runReplay(
+  messages: StoredMessage[],
+  artifacts: StoredArtifact[],
+  settings: SettingsOverride = {},
+  options: { labels?: boolean } = {},
+) {
   deepFreeze(messages);
   deepFreeze(artifacts);
-  const resolved = settingsWith({ ...settings, history: { speakerLabels: options.labels ? "always" : "never" } });
+  const resolved = settingsWith({
+    ...settings,
+    history: { speakerLabels: options.labels ? "always" : "never" },
+  });
   const { entries } = collapseRuns(messages);
-  const mapped = mapRoles({ entries, currentInput: userMessage(1_000, "now"), persona: PERSONA, participants: [], allMessages: messages, settings: resolved });
+  const mapped = mapRoles({
+    entries,
+    currentInput: userMessage(1_000, "now"),
+    persona: PERSONA,
+    participants: [],
+    allMessages: messages,
+    settings: resolved,
+  });
   const result = replayArtifacts({
     items: mapped.history,
     messagesById: new Map(messages.map((message) => [message.id, message])),
@@ -55,16 +70,31 @@ function toolTurn(seq: number, output: unknown = "sunny") {
 describe("artifact replay (stage 6)", () => {
   it("replays reasoning, the call and its output between the text pieces, in part order", () => {
     const turn = toolTurn(2);
-    const result = runReplay([userMessage(1, "weather?"), turn.message], turn.artifacts, {}, { labels: true });
+    const result = runReplay(
+      [userMessage(1, "weather?"), turn.message],
+      turn.artifacts,
+      {},
+      { labels: true },
+    );
     expect(result.view).toEqual([
       { id: "msg:m1", role: "user", tag: "DIALOGUE_HISTORY", text: "Ada: weather?" },
       { id: "msg:m2", role: "assistant", tag: "DIALOGUE_HISTORY", text: "Aria: Let me check." },
       { id: "artifact:r2", role: "assistant", tag: "REASONING", text: "«reasoning:think»" },
-      { id: "artifact:c2", role: "assistant", tag: "TOOL_CALL", text: '«call:call2:weather:{"city":"Lisbon"}»' },
+      {
+        id: "artifact:c2",
+        role: "assistant",
+        tag: "TOOL_CALL",
+        text: '«call:call2:weather:{"city":"Lisbon"}»',
+      },
       { id: "artifact:o2", role: "tool", tag: "TOOL_RESULT", text: "«result:call2:sunny»" },
       { id: "msg:m2:text:1", role: "assistant", tag: "DIALOGUE_HISTORY", text: "Done 2." },
     ]);
-    expect(result.items[4].parts[0]).toEqual({ type: "tool-result", toolCallId: "call2", toolName: "weather", output: "sunny" });
+    expect(result.items[4].parts[0]).toEqual({
+      type: "tool-result",
+      toolCallId: "call2",
+      toolName: "weather",
+      output: "sunny",
+    });
     expect(result.items.every((item) => item.sourceMessageIds.length === 1)).toBe(true);
     expect(result.trace).toEqual([]);
   });
@@ -87,8 +117,18 @@ describe("artifact replay (stage 6)", () => {
     ];
     const result = runReplay([userMessage(1, "go"), message], artifacts);
     expect(result.view.slice(1)).toEqual([
-      { id: "artifact:c1", role: "assistant", tag: "TOOL_CALL", text: '«call:k1:a:{}» | «call:k2:b:{"x":1}»' },
-      { id: "artifact:o1", role: "tool", tag: "TOOL_RESULT", text: '«result:k1:{"ok":true}» | «result:k2:fine»' },
+      {
+        id: "artifact:c1",
+        role: "assistant",
+        tag: "TOOL_CALL",
+        text: '«call:k1:a:{}» | «call:k2:b:{"x":1}»',
+      },
+      {
+        id: "artifact:o1",
+        role: "tool",
+        tag: "TOOL_RESULT",
+        text: '«result:k1:{"ok":true}» | «result:k2:fine»',
+      },
       { id: "msg:m2", role: "assistant", tag: "DIALOGUE_HISTORY", text: "Both done." },
     ]);
   });
@@ -102,7 +142,10 @@ describe("artifact replay (stage 6)", () => {
     "openrouter:web_search",
   ])("never replays %s", (type) => {
     const message = personaMessage(2, "Found it.", { artifacts: ["w1"] });
-    const result = runReplay([userMessage(1, "search"), message], [artifactOfType("w1", "m2", type, { query: "x" })]);
+    const result = runReplay(
+      [userMessage(1, "search"), message],
+      [artifactOfType("w1", "m2", type, { query: "x" })],
+    );
     expect(result.view.map((item) => item.id)).toEqual(["msg:m1", "msg:m2"]);
     expect(result.trace).toEqual([
       {
@@ -125,7 +168,11 @@ describe("artifact replay (stage 6)", () => {
       functionOutputArtifact("o3", "m2", "pair", "y"),
     ];
     const result = runReplay([userMessage(1, "go"), message], artifacts);
-    expect(result.view.slice(1).map((item) => item.text)).toEqual(["Text stays.", "«call:pair:b:{}»", "«result:pair:y»"]);
+    expect(result.view.slice(1).map((item) => item.text)).toEqual([
+      "Text stays.",
+      "«call:pair:b:{}»",
+      "«result:pair:y»",
+    ]);
     expect(result.trace).toEqual([
       {
         stage: "artifacts",
@@ -139,7 +186,10 @@ describe("artifact replay (stage 6)", () => {
   });
 
   it("a missing artifact is a warning and the text still replays", () => {
-    const result = runReplay([userMessage(1, "go"), personaMessage(2, "Still here.", { artifacts: ["gone"] })], []);
+    const result = runReplay(
+      [userMessage(1, "go"), personaMessage(2, "Still here.", { artifacts: ["gone"] })],
+      [],
+    );
     expect(result.view.map((item) => item.text)).toEqual(["go", "Still here."]);
     expect(result.trace).toEqual([
       {
@@ -162,7 +212,10 @@ describe("artifact replay (stage 6)", () => {
     ];
     const result = runReplay([userMessage(1, "go"), message], artifacts);
     expect(result.view.map((item) => item.text)).toEqual(["go", "ok"]);
-    expect(result.trace.map((event) => event.action)).toEqual(["dropped-malformed-artifact", "dropped-orphan-tool-artifacts"]);
+    expect(result.trace.map((event) => event.action)).toEqual([
+      "dropped-malformed-artifact",
+      "dropped-orphan-tool-artifacts",
+    ]);
   });
 
   it("prunes a long tool output older than outputRetentionTurns to head + note + tail, with the exact text", () => {
@@ -175,8 +228,12 @@ describe("artifact replay (stage 6)", () => {
       { tools: { outputRetentionTurns: 2 } },
     );
     // Turns: m1 → 0, m3 → 1, current input → 2; 3 turns, keep the last 2: turn 0 is old.
-    const outputs = result.items.filter((item) => item.tag === "TOOL_RESULT").map((item) => (item.parts[0] as { output: unknown }).output);
-    expect(outputs[0]).toBe(`${"H".repeat(256)}\n...\n[tool output pruned: removed 616 chars, older than 2 turns]\n...\n${"T".repeat(128)}`);
+    const outputs = result.items
+      .filter((item) => item.tag === "TOOL_RESULT")
+      .map((item) => (item.parts[0] as { output: unknown }).output);
+    expect(outputs[0]).toBe(
+      `${"H".repeat(256)}\n...\n[tool output pruned: removed 616 chars, older than 2 turns]\n...\n${"T".repeat(128)}`,
+    );
     expect(outputs[1]).toBe(long);
     expect(result.trace).toEqual([
       {
@@ -192,12 +249,20 @@ describe("artifact replay (stage 6)", () => {
   });
 
   it.each([
-    { name: "retention 0 turns pruning off", settings: { tools: { outputRetentionTurns: 0 } }, length: 5_000 },
+    {
+      name: "retention 0 turns pruning off",
+      settings: { tools: { outputRetentionTurns: 0 } },
+      length: 5_000,
+    },
     { name: "output under pruneMinChars", settings: { tools: { outputRetentionTurns: 1 } }, length: 799 },
     { name: "inside the retention window", settings: { tools: { outputRetentionTurns: 10 } }, length: 5_000 },
   ])("does not prune: $name", ({ settings, length }) => {
     const old = toolTurn(2, "x".repeat(length));
-    const result = runReplay([userMessage(1, "a"), old.message, userMessage(3, "b"), personaMessage(4, "c")], old.artifacts, settings);
+    const result = runReplay(
+      [userMessage(1, "a"), old.message, userMessage(3, "b"), personaMessage(4, "c")],
+      old.artifacts,
+      settings,
+    );
     const output = result.items.find((item) => item.tag === "TOOL_RESULT")?.parts[0] as { output: string };
     expect(output.output).toHaveLength(length);
     expect(result.trace).toEqual([]);
@@ -205,7 +270,9 @@ describe("artifact replay (stage 6)", () => {
 
   it("prunes JSON outputs as their JSON text", () => {
     const old = toolTurn(2, { rows: "y".repeat(900) });
-    const result = runReplay([userMessage(1, "a"), old.message, userMessage(3, "b")], old.artifacts, { tools: { outputRetentionTurns: 1 } });
+    const result = runReplay([userMessage(1, "a"), old.message, userMessage(3, "b")], old.artifacts, {
+      tools: { outputRetentionTurns: 1 },
+    });
     const output = result.items.find((item) => item.tag === "TOOL_RESULT")?.parts[0] as { output: string };
     expect(output.output.startsWith('{"rows":"yyy')).toBe(true);
     expect(output.output).toContain("[tool output pruned: removed 527 chars, older than 1 turn]");
@@ -226,17 +293,31 @@ describe("artifact replay (stage 6)", () => {
 
   it("drops messages with nothing to send, and does not replay artifacts on a user turn", () => {
     const result = runReplay(
-      [userMessage(1, "", { parts: [] }), userMessage(2, "mine", { artifacts: ["c9"] }), personaMessage(3, "", { artifacts: ["w"] })],
+      [
+        userMessage(1, "", { parts: [] }),
+        userMessage(2, "mine", { artifacts: ["c9"] }),
+        personaMessage(3, "", { artifacts: ["w"] }),
+      ],
       [functionCallArtifact("c9", "m2", "k", "x"), artifactOfType("w", "m3", "web_search_call")],
     );
     expect(result.view.map((item) => item.id)).toEqual(["msg:m2"]);
-    expect(result.trace.map((event) => event.action)).toEqual(["dropped-non-replayable", "skipped-artifacts", "dropped-empty"]);
+    expect(result.trace.map((event) => event.action)).toEqual([
+      "dropped-non-replayable",
+      "skipped-artifacts",
+      "dropped-empty",
+    ]);
     expect(result.trace[2].itemIds).toEqual(["msg:m1", "msg:m3"]);
   });
 
   it("turn indices: consecutive users share a turn, an assistant before any user is turn 0", () => {
-    expect(computeTurnIndices(["user", "assistant", "user", "assistant"])).toEqual({ turns: [0, 0, 1, 1], totalTurns: 3 });
-    expect(computeTurnIndices(["user", "user", "assistant", "tool", "user"])).toEqual({ turns: [0, 0, 0, 0, 1], totalTurns: 2 });
+    expect(computeTurnIndices(["user", "assistant", "user", "assistant"])).toEqual({
+      turns: [0, 0, 1, 1],
+      totalTurns: 3,
+    });
+    expect(computeTurnIndices(["user", "user", "assistant", "tool", "user"])).toEqual({
+      turns: [0, 0, 0, 0, 1],
+      totalTurns: 2,
+    });
     expect(computeTurnIndices(["assistant", "user"], false)).toEqual({ turns: [0, 0], totalTurns: 1 });
     expect(computeTurnIndices(["assistant"])).toEqual({ turns: [0], totalTurns: 2 });
     expect(computeTurnIndices([])).toEqual({ turns: [], totalTurns: 1 });

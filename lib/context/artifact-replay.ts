@@ -5,13 +5,17 @@
 // tool output is pruned to head + note + tail; reasoning follows `reasoning.persist`. A missing artifact is a trace
 // warning, never an error: the text still replays. Items left with no parts at all are dropped here.
 
-import { messageItemId, messageLayout } from "./role-mapping";
+import { hasArtifactParts, messageLayout, ownMessageId } from "./role-mapping";
 import type { ResolvedSettings } from "./settings";
 import { plural, traceEvent, traceWarning } from "./trace";
 import type { ContextItem, ItemPart, ItemRole, StoredArtifact, StoredMessage, TraceEvent } from "./types";
 
 /** Only these artifact types are sent back to a model; everything else (provider-run tools) is not replayable. */
-export const REPLAYABLE_ARTIFACT_TYPES: ReadonlySet<string> = new Set(["function_call", "function_call_output", "reasoning"]);
+export const REPLAYABLE_ARTIFACT_TYPES: ReadonlySet<string> = new Set([
+  "function_call",
+  "function_call_output",
+  "reasoning",
+]);
 
 /**
  * Turn index of each item, as seed 004 counts turns: a user item starts a new turn unless the previous dialogue
@@ -19,7 +23,10 @@ export const REPLAYABLE_ARTIFACT_TYPES: ReadonlySet<string> = new Set(["function
  * tool items inherit the current turn. `totalTurns` includes the current input's turn when it follows
  * (`currentInputFollows`: the current input is a user message, so it opens a turn unless the last item was a user's).
  */
-export function computeTurnIndices(roles: readonly ItemRole[], currentInputFollows = true): { turns: number[]; totalTurns: number } {
+export function computeTurnIndices(
+  roles: readonly ItemRole[],
+  currentInputFollows = true,
+): { turns: number[]; totalTurns: number } {
   const turns: number[] = new Array(roles.length);
   let turn = -1;
   let previousDialogueRole: ItemRole | null = null;
@@ -51,9 +58,13 @@ export function toolOutputText(output: unknown): string {
  * "...\n[tool output pruned: removed N chars, older than K turns]\n...", then the last `tail` characters
  * (leading space trimmed), joined by newlines. N is what was cut from the middle.
  */
-export function pruneToolOutput(text: string, options: { head: number; tail: number; retentionTurns: number }): { text: string; removed: number } {
+export function pruneToolOutput(
+  text: string,
+  options: { head: number; tail: number; retentionTurns: number },
+): { text: string; removed: number } {
   const head = text.slice(0, options.head).trimEnd();
-  const tail = options.tail > 0 ? text.slice(Math.max(options.head, text.length - options.tail)).trimStart() : "";
+  const tail =
+    options.tail > 0 ? text.slice(Math.max(options.head, text.length - options.tail)).trimStart() : "";
   const removed = Math.max(0, text.length - options.head - options.tail);
   const note = `...\n[tool output pruned: removed ${plural(removed, "char")}, older than ${plural(options.retentionTurns, "turn")}]\n...`;
   return { text: `${head}\n${note}\n${tail}`, removed };
@@ -83,11 +94,29 @@ function normalise(artifact: StoredArtifact): Replayable | null {
   const payload = artifact.payload;
   switch (artifact.type) {
     case "function_call":
-      if (!nonEmptyString(payload.callId) || !nonEmptyString(payload.name) || payload.arguments === undefined || payload.arguments === null) return null;
-      return { kind: "call", artifact, callId: payload.callId, name: payload.name, input: parseArguments(payload.arguments) };
+      if (
+        !nonEmptyString(payload.callId) ||
+        !nonEmptyString(payload.name) ||
+        payload.arguments === undefined ||
+        payload.arguments === null
+      )
+        return null;
+      return {
+        kind: "call",
+        artifact,
+        callId: payload.callId,
+        name: payload.name,
+        input: parseArguments(payload.arguments),
+      };
     case "function_call_output":
       if (!nonEmptyString(payload.callId)) return null;
-      return { kind: "output", artifact, callId: payload.callId, name: nonEmptyString(payload.name) ? payload.name : null, output: payload.output ?? "" };
+      return {
+        kind: "output",
+        artifact,
+        callId: payload.callId,
+        name: nonEmptyString(payload.name) ? payload.name : null,
+        output: payload.output ?? "",
+      };
     case "reasoning": {
       if (typeof payload.text !== "string") return null;
       const reasoning: Replayable = { kind: "reasoning", artifact, text: payload.text };
@@ -111,88 +140,158 @@ interface ReplayContext {
   replayedReasoningIds: string[];
 }
 
-/** Expand one assistant message item into its text pieces and artifact items, in part order. */
-function expandMessage(item: ContextItem, message: StoredMessage, isOld: boolean, context: ReplayContext, out: ContextItem[]): void {
-  const { settings, trace } = context;
-  const messageIds = [message.id];
+/** Push onto a list that is only allocated when first needed. */
+function appendTo<T>(list: T[] | null, value: T): T[] {
+  if (list === null) return [value];
+  list.push(value);
+  return list;
+}
 
-  // 1. Load in part order; missing and non-replayable ones are reported and skipped.
-  const loaded: StoredArtifact[] = [];
-  const missing: string[] = [];
-  const notReplayable: string[] = [];
-  const malformed: string[] = [];
+/** Report a per-message problem (missing, not replayable, malformed, orphan) with the artifacts it concerns. */
+function reportArtifacts(
+  context: ReplayContext,
+  item: ContextItem,
+  messageId: string,
+  action: string,
+  reason: string,
+  artifactIds: string[],
+  warning: boolean,
+  extra?: Record<string, unknown>,
+): void {
+  const fields = { itemIds: [item.id], messageIds: [messageId], details: { artifactIds, ...extra } };
+  context.trace.push(
+    warning
+      ? traceWarning("artifacts", action, reason, fields)
+      : traceEvent("artifacts", action, reason, fields),
+  );
+}
+
+/** A text piece of a split assistant message after the first: "msg:<id>:text:<k>". */
+function textPieceItem(item: ContextItem, part: ItemPart, piece: number): ContextItem {
+  const piecesItem: ContextItem = {
+    id: `${item.id}:text:${piece}`,
+    role: item.role,
+    tag: item.tag,
+    parts: [part],
+    sourceMessageIds: item.sourceMessageIds,
+    tokens: 0,
+  };
+  if (item.sender !== undefined) piecesItem.sender = item.sender;
+  return piecesItem;
+}
+
+/** The message's own item: its media and first text piece (plus any text the media stage added). */
+function mainItem(
+  item: ContextItem,
+  mediaParts: readonly ItemPart[],
+  firstText: ItemPart | undefined,
+): ContextItem | null {
+  const parts = mediaParts.slice();
+  if (firstText !== undefined) parts.push(firstText);
+  return parts.length === 0 ? null : { ...item, parts, tokens: 0 };
+}
+
+/**
+ * Expand one assistant message item into its text pieces and artifact items, in part order. Bookkeeping for
+ * problems is only allocated when there is a problem: this runs for every assistant message with artifacts.
+ */
+function expandMessage(
+  item: ContextItem,
+  message: StoredMessage,
+  isOld: boolean,
+  context: ReplayContext,
+  out: ContextItem[],
+): void {
+  const { settings, artifactsById } = context;
+
+  // 1. Load and normalise in part order; missing, non-replayable and malformed ones are reported and skipped.
+  let missing: string[] | null = null;
+  let notReplayable: string[] | null = null;
+  let malformed: string[] | null = null;
+  const replayables: Replayable[] = [];
   for (const part of message.parts) {
     if (part.type !== "artifact") continue;
-    const artifact = context.artifactsById.get(part.artifactId);
-    if (artifact === undefined) missing.push(part.artifactId);
-    else if (!REPLAYABLE_ARTIFACT_TYPES.has(artifact.type)) notReplayable.push(artifact.id);
-    else loaded.push(artifact);
+    const artifact = artifactsById.get(part.artifactId);
+    if (artifact === undefined) missing = appendTo(missing, part.artifactId);
+    else if (!REPLAYABLE_ARTIFACT_TYPES.has(artifact.type))
+      notReplayable = appendTo(notReplayable, artifact.id);
+    else {
+      const replayable = normalise(artifact);
+      if (replayable === null) malformed = appendTo(malformed, artifact.id);
+      else replayables.push(replayable);
+    }
   }
-  if (missing.length > 0) {
-    trace.push(
-      traceWarning("artifacts", "missing-artifact", `${plural(missing.length, "artifact")} of the message not found; its text still replays`, {
-        itemIds: [item.id],
-        messageIds,
-        details: { artifactIds: missing },
-      }),
+  if (missing !== null) {
+    reportArtifacts(
+      context,
+      item,
+      message.id,
+      "missing-artifact",
+      `${plural(missing.length, "artifact")} of the message not found; its text still replays`,
+      missing,
+      true,
     );
   }
-  if (notReplayable.length > 0) {
-    const types = [...new Set(notReplayable.map((id) => (context.artifactsById.get(id) as StoredArtifact).type))];
-    trace.push(
-      traceEvent("artifacts", "dropped-non-replayable", `${plural(notReplayable.length, "artifact")} of a type never replayed (${types.join(", ")})`, {
-        itemIds: [item.id],
-        messageIds,
-        details: { artifactIds: notReplayable, types },
-      }),
+  if (notReplayable !== null) {
+    const types = [...new Set(notReplayable.map((id) => (artifactsById.get(id) as StoredArtifact).type))];
+    reportArtifacts(
+      context,
+      item,
+      message.id,
+      "dropped-non-replayable",
+      `${plural(notReplayable.length, "artifact")} of a type never replayed (${types.join(", ")})`,
+      notReplayable,
+      false,
+      { types },
+    );
+  }
+  if (malformed !== null) {
+    reportArtifacts(
+      context,
+      item,
+      message.id,
+      "dropped-malformed-artifact",
+      `${plural(malformed.length, "artifact")} malformed (no call id, name or arguments)`,
+      malformed,
+      true,
     );
   }
 
-  // 2. Normalise, then keep only calls and outputs that pair up within this message.
-  const normalised = new Map<string, Replayable>();
-  const callIds = new Set<string>();
-  const outputIds = new Set<string>();
-  for (const artifact of loaded) {
-    const replayable = normalise(artifact);
-    if (replayable === null) {
-      malformed.push(artifact.id);
-      continue;
-    }
-    normalised.set(artifact.id, replayable);
-    if (replayable.kind === "call") callIds.add(replayable.callId);
-    else if (replayable.kind === "output") outputIds.add(replayable.callId);
-  }
-  if (malformed.length > 0) {
-    trace.push(
-      traceWarning("artifacts", "dropped-malformed-artifact", `${plural(malformed.length, "artifact")} malformed (no call id, name or arguments)`, {
-        itemIds: [item.id],
-        messageIds,
-        details: { artifactIds: malformed },
-      }),
-    );
-  }
-  const orphans: string[] = [];
+  // 2. Keep only calls and outputs that pair up within this message.
   const callNames = new Map<string, string>();
-  for (const replayable of normalised.values()) {
-    if (replayable.kind === "call") {
-      if (outputIds.has(replayable.callId)) callNames.set(replayable.callId, replayable.name);
-      else orphans.push(replayable.artifact.id);
-    } else if (replayable.kind === "output" && !callIds.has(replayable.callId)) {
-      orphans.push(replayable.artifact.id);
+  let outputIds: Set<string> | null = null;
+  for (const replayable of replayables) {
+    if (replayable.kind === "call") callNames.set(replayable.callId, replayable.name);
+    else if (replayable.kind === "output") {
+      outputIds ??= new Set();
+      outputIds.add(replayable.callId);
     }
   }
-  for (const id of orphans) normalised.delete(id);
-  if (orphans.length > 0) {
-    trace.push(
-      traceEvent("artifacts", "dropped-orphan-tool-artifacts", `${plural(orphans.length, "tool artifact")} without a matching call or output in the message`, {
-        itemIds: [item.id],
-        messageIds,
-        details: { artifactIds: orphans },
-      }),
+  const kept = new Map<string, Replayable>();
+  let orphans: string[] | null = null;
+  for (const replayable of replayables) {
+    const paired =
+      replayable.kind === "reasoning" ||
+      (replayable.kind === "call"
+        ? outputIds?.has(replayable.callId) === true
+        : callNames.has(replayable.callId));
+    if (paired) kept.set(replayable.artifact.id, replayable);
+    else orphans = appendTo(orphans, replayable.artifact.id);
+  }
+  if (orphans !== null) {
+    reportArtifacts(
+      context,
+      item,
+      message.id,
+      "dropped-orphan-tool-artifacts",
+      `${plural(orphans.length, "tool artifact")} without a matching call or output in the message`,
+      orphans,
+      false,
     );
   }
 
-  // 3. Walk the parts: text pieces come from the item (label and media already applied), artifacts in between.
+  // 3. Walk the layout: text pieces come from the item (label and media already applied), artifacts in between;
+  //    consecutive artifacts of one kind share an item (parallel calls, their outputs).
   const textParts: ItemPart[] = [];
   const mediaParts: ItemPart[] = [];
   for (const part of item.parts) (part.type === "text" ? textParts : mediaParts).push(part);
@@ -200,42 +299,29 @@ function expandMessage(item: ContextItem, message: StoredMessage, isOld: boolean
   let mainEmitted = false;
   let group: ContextItem | null = null;
   let groupKind: Replayable["kind"] | null = null;
-  const emitMain = () => {
-    // The message's own item: its media and first text piece (plus any text the media stage added).
-    const parts = mediaParts.slice();
-    if (nextText < textParts.length) parts.push(textParts[nextText++]);
-    mainEmitted = true;
-    if (parts.length > 0) out.push({ ...item, parts, tokens: 0 });
-  };
-  const skippedReasoning: string[] = [];
-
-  const textItem = (piece: number): ContextItem => {
-    const textItemValue: ContextItem = {
-      id: `${item.id}:text:${piece}`,
-      role: item.role,
-      tag: item.tag,
-      parts: [textParts[piece]],
-      sourceMessageIds: item.sourceMessageIds,
-      tokens: 0,
-    };
-    if (item.sender !== undefined) textItemValue.sender = item.sender;
-    return textItemValue;
-  };
+  let skippedReasoning: string[] | null = null;
   for (const entry of messageLayout(message)) {
     if (entry.kind === "text") {
       group = null;
       groupKind = null;
-      if (!mainEmitted) emitMain();
-      else if (nextText < textParts.length) out.push(textItem(nextText++));
+      if (!mainEmitted) {
+        mainEmitted = true;
+        const main = mainItem(item, mediaParts, textParts[nextText++]);
+        if (main !== null) out.push(main);
+      } else if (nextText < textParts.length) out.push(textPieceItem(item, textParts[nextText], nextText++));
       continue;
     }
-    const replayable = normalised.get(entry.artifactId);
+    const replayable = kept.get(entry.artifactId);
     if (replayable === undefined) continue;
     if (replayable.kind === "reasoning" && settings.reasoning.persist === "disabled") {
-      skippedReasoning.push(replayable.artifact.id);
+      skippedReasoning = appendTo(skippedReasoning, replayable.artifact.id);
       continue;
     }
-    if (!mainEmitted && mediaParts.length > 0) emitMain();
+    if (!mainEmitted && mediaParts.length > 0) {
+      mainEmitted = true;
+      const main = mainItem(item, mediaParts, undefined);
+      if (main !== null) out.push(main);
+    }
     const replayedPart = toPart(replayable, callNames, isOld, item, context);
     if (replayable.kind === "reasoning") context.replayedReasoningIds.push(replayable.artifact.id);
     if (group !== null && groupKind === replayable.kind) {
@@ -254,24 +340,40 @@ function expandMessage(item: ContextItem, message: StoredMessage, isOld: boolean
     groupKind = replayable.kind;
     out.push(group);
   }
-  if (!mainEmitted) emitMain();
+  if (!mainEmitted) {
+    const main = mainItem(item, mediaParts, textParts[nextText++]);
+    if (main !== null) out.push(main);
+  }
   // Text the stage before added beyond the message's own pieces stays with the message.
-  while (nextText < textParts.length) out.push(textItem(nextText++));
-  if (skippedReasoning.length > 0) {
-    trace.push(
-      traceEvent("artifacts", "skipped-reasoning", `${plural(skippedReasoning.length, "reasoning artifact")} not replayed (reasoning.persist = disabled)`, {
-        itemIds: [item.id],
-        messageIds,
-        details: { artifactIds: skippedReasoning },
-      }),
+  while (nextText < textParts.length) out.push(textPieceItem(item, textParts[nextText], nextText++));
+  if (skippedReasoning !== null) {
+    reportArtifacts(
+      context,
+      item,
+      message.id,
+      "skipped-reasoning",
+      `${plural(skippedReasoning.length, "reasoning artifact")} not replayed (reasoning.persist = disabled)`,
+      skippedReasoning,
+      false,
     );
   }
 }
 
-function toPart(replayable: Replayable, callNames: ReadonlyMap<string, string>, isOld: boolean, item: ContextItem, context: ReplayContext): ItemPart {
+function toPart(
+  replayable: Replayable,
+  callNames: ReadonlyMap<string, string>,
+  isOld: boolean,
+  item: ContextItem,
+  context: ReplayContext,
+): ItemPart {
   switch (replayable.kind) {
     case "call":
-      return { type: "tool-call", toolCallId: replayable.callId, toolName: replayable.name, input: replayable.input };
+      return {
+        type: "tool-call",
+        toolCallId: replayable.callId,
+        toolName: replayable.name,
+        input: replayable.input,
+      };
     case "reasoning": {
       const part: ItemPart = { type: "reasoning", text: replayable.text };
       if (replayable.providerMetadata) part.providerMetadata = replayable.providerMetadata;
@@ -283,7 +385,11 @@ function toPart(replayable: Replayable, callNames: ReadonlyMap<string, string>, 
       if (isOld && tools.outputRetentionTurns > 0) {
         const text = toolOutputText(replayable.output);
         if (text.length >= tools.pruneMinChars) {
-          const pruned = pruneToolOutput(text, { head: tools.pruneHead, tail: tools.pruneTail, retentionTurns: tools.outputRetentionTurns });
+          const pruned = pruneToolOutput(text, {
+            head: tools.pruneHead,
+            tail: tools.pruneTail,
+            retentionTurns: tools.outputRetentionTurns,
+          });
           context.trace.push(
             traceEvent(
               "artifacts",
@@ -292,7 +398,11 @@ function toPart(replayable: Replayable, callNames: ReadonlyMap<string, string>, 
               {
                 itemIds: [`artifact:${replayable.artifact.id}`],
                 messageIds: item.sourceMessageIds,
-                counts: { removedChars: pruned.removed, originalChars: text.length, retentionTurns: tools.outputRetentionTurns },
+                counts: {
+                  removedChars: pruned.removed,
+                  originalChars: text.length,
+                  retentionTurns: tools.outputRetentionTurns,
+                },
                 details: { artifactId: replayable.artifact.id, toolCallId: replayable.callId },
               },
             ),
@@ -314,7 +424,12 @@ export function replayArtifacts(args: {
   currentInputFollows?: boolean;
 }): { items: ContextItem[]; trace: TraceEvent[]; replayedReasoningIds: string[] } {
   const { items, messagesById, settings } = args;
-  const context: ReplayContext = { settings, artifactsById: args.artifactsById, trace: [], replayedReasoningIds: [] };
+  const context: ReplayContext = {
+    settings,
+    artifactsById: args.artifactsById,
+    trace: [],
+    replayedReasoningIds: [],
+  };
   const roles: ItemRole[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) roles[i] = items[i].role;
   const { turns, totalTurns } = computeTurnIndices(roles, args.currentInputFollows ?? true);
@@ -326,8 +441,9 @@ export function replayArtifacts(args: {
   const skippedArtifactItems: string[] = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    const message = item.sourceMessageIds.length === 1 && item.id === messageItemId(item.sourceMessageIds[0]) ? messagesById.get(item.sourceMessageIds[0]) : undefined;
-    const withArtifacts = message !== undefined && message.parts.some((part) => part.type === "artifact");
+    const messageId = ownMessageId(item);
+    const message = messageId === null ? undefined : messagesById.get(messageId);
+    const withArtifacts = message !== undefined && hasArtifactParts(message);
     if (withArtifacts && item.role === "assistant" && message.authorType === "persona") {
       const before = out.length;
       expandMessage(item, message, turns[i] < pruneBeforeTurn, context, out);
@@ -345,25 +461,40 @@ export function replayArtifacts(args: {
   const trace = context.trace;
   if (skippedArtifactItems.length > 0) {
     trace.push(
-      traceEvent("artifacts", "skipped-artifacts", "artifacts of messages that are not the assistant's turn here are not replayed", {
-        itemIds: skippedArtifactItems,
-      }),
+      traceEvent(
+        "artifacts",
+        "skipped-artifacts",
+        "artifacts of messages that are not the assistant's turn here are not replayed",
+        {
+          itemIds: skippedArtifactItems,
+        },
+      ),
     );
   }
   if (emptyItems.length > 0) {
     trace.push(
-      traceEvent("artifacts", "dropped-empty", `${plural(emptyItems.length, "message")} with nothing left to send`, {
-        itemIds: emptyItems,
-        counts: { items: emptyItems.length },
-      }),
+      traceEvent(
+        "artifacts",
+        "dropped-empty",
+        `${plural(emptyItems.length, "message")} with nothing left to send`,
+        {
+          itemIds: emptyItems,
+          counts: { items: emptyItems.length },
+        },
+      ),
     );
   }
   if (settings.reasoning.persist === "next_reply" && context.replayedReasoningIds.length > 0) {
     trace.push(
-      traceEvent("artifacts", "replayed-reasoning-once", `${plural(context.replayedReasoningIds.length, "reasoning artifact")} replayed for this reply only; delete after the reply (reasoning.persist = next_reply)`, {
-        counts: { reasoning: context.replayedReasoningIds.length },
-        details: { artifactIds: context.replayedReasoningIds },
-      }),
+      traceEvent(
+        "artifacts",
+        "replayed-reasoning-once",
+        `${plural(context.replayedReasoningIds.length, "reasoning artifact")} replayed for this reply only; delete after the reply (reasoning.persist = next_reply)`,
+        {
+          counts: { reasoning: context.replayedReasoningIds.length },
+          details: { artifactIds: context.replayedReasoningIds },
+        },
+      ),
     );
   }
   return { items: out, trace, replayedReasoningIds: context.replayedReasoningIds };

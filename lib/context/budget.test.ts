@@ -10,7 +10,15 @@ function model(contextWindow: number, maxOutputTokens = 1_000): ModelDescriptor 
     provider: "openai",
     providerModelName: "m",
     apiKind: "chat",
-    capabilities: { vision: true, video: false, tools: true, reasoning: false, systemInstruction: true, strictAlternation: false, maxStopSequences: 4 },
+    capabilities: {
+      vision: true,
+      video: false,
+      tools: true,
+      reasoning: false,
+      systemInstruction: true,
+      strictAlternation: false,
+      maxStopSequences: 4,
+    },
     contextWindow,
     maxOutputTokens,
     tokenizer: "estimate",
@@ -21,13 +29,29 @@ function exact(): ResolvedSettings {
   const base = defaultSettings();
   return { ...base, budget: { reservedOutputTokens: 0, safetyMarginPercent: 0 } };
 }
-function item(id: string, role: ContextItem["role"], parts: ItemPart[], tokens: number, extra: Partial<ContextItem> = {}): ContextItem {
+function item(
+  id: string,
+  role: ContextItem["role"],
+  parts: ItemPart[],
+  tokens: number,
+  extra: Partial<ContextItem> = {},
+): ContextItem {
   return { id, role, tag: "DIALOGUE_HISTORY", parts, sourceMessageIds: [id], tokens, ...extra };
 }
 const text = (value: string): ItemPart => ({ type: "text", text: value });
-const call = (id: string): ItemPart => ({ type: "tool-call", toolCallId: id, toolName: "search", input: { q: "x" } });
-const result = (id: string, output: unknown): ItemPart => ({ type: "tool-result", toolCallId: id, toolName: "search", output });
-const ids = (items: ContextItem[]) => items.map((entry) => entry.id);
+const call = (id: string): ItemPart => ({
+  type: "tool-call",
+  toolCallId: id,
+  toolName: "search",
+  input: { q: "x" },
+});
+const result = (id: string, output: unknown): ItemPart => ({
+  type: "tool-result",
+  toolCallId: id,
+  toolName: "search",
+  output,
+});
+const ids = (items: readonly ContextItem[]) => items.map((entry) => entry.id);
 const long = (size: number, fill = "x") => `HEAD${fill.repeat(size - 8)}TAIL`;
 
 const system = item("sys", "system", [text("rules")], 10, { tag: "SYSTEM_PROMPT" });
@@ -46,15 +70,23 @@ function turn(n: number, resultChars: number, resultTokens: number): ContextItem
 
 describe("usable budget", () => {
   it("is (window − reserved output) × (1 − margin), the reserve capped at 4 096 by default", () => {
-    expect(usableTokenBudget(model(10_000, 8_192), defaultSettings())).toEqual({ usable: 4_723, reserved: 4_096 });
-    expect(usableTokenBudget(model(10_000, 1_000), defaultSettings())).toEqual({ usable: 7_200, reserved: 1_000 });
+    expect(usableTokenBudget(model(10_000, 8_192), defaultSettings())).toEqual({
+      usable: 4_723,
+      reserved: 4_096,
+    });
+    expect(usableTokenBudget(model(10_000, 1_000), defaultSettings())).toEqual({
+      usable: 7_200,
+      reserved: 1_000,
+    });
   });
 });
 
 describe("trimToolText", () => {
   it("keeps 400 head + 100 tail with seed 002's marker", () => {
     const trimmed = trimToolText(long(2_000), 500, 100);
-    expect(trimmed.startsWith(`HEAD${"x".repeat(396)}\n\n[... trimmed 2000 chars to 500 ...]\n\n`)).toBe(true);
+    expect(trimmed.startsWith(`HEAD${"x".repeat(396)}\n\n[... trimmed 2000 chars to 500 ...]\n\n`)).toBe(
+      true,
+    );
     expect(trimmed.endsWith(`${"x".repeat(96)}TAIL`)).toBe(true);
     expect(trimmed.length).toBe(400 + 100 + "\n\n[... trimmed 2000 chars to 500 ...]\n\n".length);
   });
@@ -67,7 +99,12 @@ describe("fitToBudget", () => {
     expect(out.events).toEqual([]);
     expect(out.items[0]).toBe(system);
     expect(out.items[1].tokens).toBe(countItemTokens(items[1], "estimate"));
-    expect(out.budget).toEqual({ usableTokens: 1_000, totalTokens: 20 + out.items[1].tokens, reservedOutputTokens: 0, contextWindow: 1_000 });
+    expect(out.budget).toEqual({
+      usableTokens: 1_000,
+      totalTokens: 20 + out.items[1].tokens,
+      reservedOutputTokens: 0,
+      contextWindow: 1_000,
+    });
   });
 
   it("trims old tool results first, oldest first, and stops as soon as the items fit", () => {
@@ -77,20 +114,35 @@ describe("fitToBudget", () => {
     expect(ids(out.items)).toEqual(ids(items));
     const t1 = out.items.find((entry) => entry.id === "t1");
     const t2 = out.items.find((entry) => entry.id === "t2");
-    expect((t1?.parts[0] as { output: string }).output).toContain("[... trimmed 2000 chars to 500 ...]");
+    expect(JSON.stringify(t1?.parts[0])).toContain("[... trimmed 2000 chars to 500 ...]");
     expect(t2).toBe(items[7]);
     expect(out.budget.totalTokens).toBeLessThanOrEqual(1_000);
     expect(out.events).toMatchObject([
-      { stage: "budget", action: "trimmed-tool-result", itemIds: ["t1"], counts: { originalChars: 2_000, maxChars: 500 } },
+      {
+        stage: "budget",
+        action: "trimmed-tool-result",
+        itemIds: ["t1"],
+        counts: { originalChars: 2_000, maxChars: 500 },
+      },
     ]);
   });
 
   it("then drops the oldest whole turns, tool pairs together, never system, summary or current input", () => {
-    const items = [system, summary, ...turn(1, 2_000, 500), ...turn(2, 2_000, 500), ...turn(3, 100, 30), input];
+    const items = [
+      system,
+      summary,
+      ...turn(1, 2_000, 500),
+      ...turn(2, 2_000, 500),
+      ...turn(3, 100, 30),
+      input,
+    ];
     const out = fitToBudget(items, model(150), exact());
     expect(ids(out.items)).toEqual(["sys", "summary", "u3", "a3", "t3", "r3", "input"]);
     const drop = out.events.find((event) => event.action === "dropped-oldest-turns");
-    expect(drop).toMatchObject({ counts: { turns: 2, items: 8 }, itemIds: ["u1", "a1", "t1", "r1", "u2", "a2", "t2", "r2"] });
+    expect(drop).toMatchObject({
+      counts: { turns: 2, items: 8 },
+      itemIds: ["u1", "a1", "t1", "r1", "u2", "a2", "t2", "r2"],
+    });
     // Trims of results that were dropped afterwards reach no one and are not reported.
     expect(out.events.filter((event) => event.action === "trimmed-tool-result")).toEqual([]);
   });
@@ -118,13 +170,21 @@ describe("fitToBudget", () => {
   });
 
   it("trims JSON tool outputs on their JSON text", () => {
-    const items = [item("a1", "assistant", [call("c1")], 10), item("t1", "tool", [result("c1", { rows: "y".repeat(3_000) })], 800), input];
+    const items = [
+      item("a1", "assistant", [call("c1")], 10),
+      item("t1", "tool", [result("c1", { rows: "y".repeat(3_000) })], 800),
+      input,
+    ];
     const out = fitToBudget(items, model(300), exact());
     expect(typeof (out.items[1].parts[0] as { output: unknown }).output).toBe("string");
   });
 
   it("fails with a typed error when the current input and system items alone do not fit", () => {
-    const items = [item("sys", "system", [text("rules")], 600, { tag: "SYSTEM_PROMPT" }), ...turn(1, 100, 40), item("input", "user", [text("x")], 500, { tag: "CURRENT_INPUT" })];
+    const items = [
+      item("sys", "system", [text("rules")], 600, { tag: "SYSTEM_PROMPT" }),
+      ...turn(1, 100, 40),
+      item("input", "user", [text("x")], 500, { tag: "CURRENT_INPUT" }),
+    ];
     let error: unknown;
     try {
       fitToBudget(items, model(2_000, 1_000), defaultSettings());
@@ -141,12 +201,21 @@ describe("fitToBudget", () => {
   });
 
   it("fails rather than send an over-long request when pinned items still overflow after every cut", () => {
-    const items = [system, item("summary", "user", [text("huge")], 5_000, { tag: "SUMMARY" }), ...turn(1, 100, 40), input];
-    expect(() => fitToBudget(items, model(1_000), exact())).toThrow(/after trimming tool results and dropping every droppable turn, 5020 tokens remain/);
+    const items = [
+      system,
+      item("summary", "user", [text("huge")], 5_000, { tag: "SUMMARY" }),
+      ...turn(1, 100, 40),
+      input,
+    ];
+    expect(() => fitToBudget(items, model(1_000), exact())).toThrow(
+      /after trimming tool results and dropping every droppable turn, 5020 tokens remain/,
+    );
   });
 
   it("pins system, summary, current input and context notes", () => {
-    expect([system, summary, input, item("n", "user", [], 1, { tag: "CONTEXT_NOTE" })].every(isPinned)).toBe(true);
+    expect([system, summary, input, item("n", "user", [], 1, { tag: "CONTEXT_NOTE" })].every(isPinned)).toBe(
+      true,
+    );
     expect(isPinned(item("h", "user", [], 1))).toBe(false);
   });
 
@@ -154,7 +223,9 @@ describe("fitToBudget", () => {
     const items = [
       item("u1", "user", [text("draw")], 10),
       item("a1", "assistant", [text("done")], 10),
-      item("a1:media", "user", [text("[System: The following image was sent by T.]")], 800, { sourceMessageIds: ["a1"] }),
+      item("a1:media", "user", [text("[System: The following image was sent by T.]")], 800, {
+        sourceMessageIds: ["a1"],
+      }),
       item("u2", "user", [text("nice")], 10),
       item("a2", "assistant", [text("thanks")], 10),
       input,
@@ -163,8 +234,54 @@ describe("fitToBudget", () => {
     expect(ids(out.items)).toEqual(["u2", "a2", "input"]);
   });
 
+  it("drops consecutive user messages as one turn, but never with the current input", () => {
+    const items = [
+      item("u1", "user", [text("one")], 100),
+      item("u2", "user", [text("two")], 100),
+      item("a1", "assistant", [text("reply")], 100),
+      item("u3", "user", [text("unanswered")], 100),
+      input,
+    ];
+    const some = fitToBudget(items, model(150), exact());
+    expect(ids(some.items)).toEqual(["u3", "input"]);
+    expect(some.events.find((event) => event.action === "dropped-oldest-turns")?.counts).toMatchObject({
+      turns: 1,
+      items: 3,
+    });
+    const most = fitToBudget(items, model(50), exact());
+    expect(ids(most.items)).toEqual(["input"]);
+    expect(most.events.find((event) => event.action === "dropped-oldest-turns")?.counts).toMatchObject({
+      turns: 2,
+      items: 4,
+    });
+  });
+
+  it("keeps a media notice with the assistant turn it precedes", () => {
+    const items = [
+      item("u1", "user", [text("q")], 10),
+      item("a1", "assistant", [text("old")], 10),
+      item("a2:media-notice", "user", [text("[System: …]")], 10, {
+        tag: "MEDIA_NOTICE",
+        sourceMessageIds: ["a2"],
+      }),
+      item("a2", "assistant", [text("drawn")], 10),
+      item("u3", "user", [text("nice")], 10),
+      input,
+    ];
+    const out = fitToBudget(items, model(35), exact());
+    expect(ids(out.items)).toEqual(["u3", "input"]);
+    expect(fitToBudget(items, model(45), exact()).items.map((entry) => entry.id)).toEqual([
+      "a2:media-notice",
+      "a2",
+      "u3",
+      "input",
+    ]);
+  });
+
   it("never mutates its input and is deterministic", () => {
-    const items = Object.freeze([system, ...turn(1, 2_000, 500), ...turn(2, 2_000, 500), input].map((entry) => Object.freeze(entry)));
+    const items = Object.freeze(
+      [system, ...turn(1, 2_000, 500), ...turn(2, 2_000, 500), input].map((entry) => Object.freeze(entry)),
+    );
     const before = JSON.stringify(items);
     const first = fitToBudget(items, model(500), exact());
     const second = fitToBudget(items, model(500), exact());

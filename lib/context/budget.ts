@@ -56,7 +56,12 @@ export const SECOND_TRIM = { maxChars: 200, tailChars: 50 } as const;
 const MIN_HEAD_CHARS = 50;
 
 /** head + `[... trimmed N chars to M ...]` + tail, seed 002's marker; N is the original length. */
-export function trimToolText(text: string, maxChars: number, tailChars: number, originalLength = text.length): string {
+export function trimToolText(
+  text: string,
+  maxChars: number,
+  tailChars: number,
+  originalLength = text.length,
+): string {
   const head = Math.max(MIN_HEAD_CHARS, maxChars - tailChars);
   return `${text.slice(0, head)}\n\n[... trimmed ${originalLength} chars to ${maxChars} ...]\n\n${text.slice(text.length - tailChars)}`;
 }
@@ -77,12 +82,22 @@ export function isSystemItem(item: ContextItem): boolean {
 
 /** Never dropped: system items, the summary, the current input, context notes (configured instructions). */
 export function isPinned(item: ContextItem): boolean {
-  return isSystemItem(item) || item.tag === "SUMMARY" || item.tag === "CURRENT_INPUT" || item.tag === "CONTEXT_NOTE";
+  return (
+    isSystemItem(item) ||
+    item.tag === "SUMMARY" ||
+    item.tag === "CURRENT_INPUT" ||
+    item.tag === "CONTEXT_NOTE"
+  );
 }
 
-export function usableTokenBudget(model: ModelDescriptor, settings: ResolvedSettings): { usable: number; reserved: number } {
+export function usableTokenBudget(
+  model: ModelDescriptor,
+  settings: ResolvedSettings,
+): { usable: number; reserved: number } {
   const reserved = reservedOutputTokens(settings, model.maxOutputTokens);
-  const usable = Math.floor(Math.max(0, model.contextWindow - reserved) * (1 - settings.budget.safetyMarginPercent / 100));
+  const usable = Math.floor(
+    Math.max(0, model.contextWindow - reserved) * (1 - settings.budget.safetyMarginPercent / 100),
+  );
   return { usable, reserved };
 }
 
@@ -106,11 +121,23 @@ function turnStarts(items: readonly ContextItem[]): number[] {
   let previousCountsAsUser = false;
   for (let index = 0; index < items.length; index += 1) {
     const item = items[index];
-    const glued = index > 0 && sharesSource(items[index - 1], item);
-    const dialogueUser = item.role === "user" && (!isPinned(item) || item.tag === "CURRENT_INPUT");
-    const opens = item.tag === "CURRENT_INPUT" || (dialogueUser && !glued && !previousCountsAsUser);
-    if (index > 0 && opens) starts.push(index);
-    if (!glued) previousCountsAsUser = dialogueUser;
+    if (item.role !== "user") {
+      previousCountsAsUser = false;
+      continue;
+    }
+    if (item.tag === "CURRENT_INPUT") {
+      if (index > 0) starts.push(index);
+      previousCountsAsUser = true;
+      continue;
+    }
+    if (isPinned(item)) {
+      previousCountsAsUser = false;
+      continue;
+    }
+    // Carved from the previous item (relocated media): it belongs to that item's turn and changes nothing.
+    if (index > 0 && sharesSource(items[index - 1], item)) continue;
+    if (index > 0 && !previousCountsAsUser) starts.push(index);
+    previousCountsAsUser = true;
   }
   return starts;
 }
@@ -145,54 +172,97 @@ interface TrimRecord {
   savedTokens: number;
 }
 
+type TrimPass = { readonly maxChars: number; readonly tailChars: number };
+
+/** Bit flags of the trim passes applied to an item, decided on lengths alone. */
+const FIRST_PASS = 1;
+const SECOND_PASS = 2;
+
+function trimmedLength(originalLength: number, pass: TrimPass): number {
+  const head = Math.max(MIN_HEAD_CHARS, pass.maxChars - pass.tailChars);
+  return (
+    head + `\n\n[... trimmed ${originalLength} chars to ${pass.maxChars} ...]\n\n`.length + pass.tailChars
+  );
+}
+
+/** A tool result's length after the passes in `mask`: the first trims > 500, the second what is then > 200. */
+function resultLength(originalLength: number, mask: number): number {
+  let length = originalLength;
+  if (mask & FIRST_PASS && length > FIRST_TRIM.maxChars) length = trimmedLength(originalLength, FIRST_TRIM);
+  if (mask & SECOND_PASS && length > SECOND_TRIM.maxChars)
+    length = trimmedLength(originalLength, SECOND_TRIM);
+  return length;
+}
+
 /**
- * Trim the item's tool results longer than `maxChars`. Returns the new item (or null when nothing was long
- * enough) and the tokens saved, scaled from the item's own count by the share of characters removed.
+ * Plan one pass over an item: its new count, scaled from its current count by the share of characters kept (never
+ * re-tokenised), or null when no result was long enough. Nothing is built here: the trimmed strings are only made
+ * for items that survive the budget (in a long overflow most trimmed results end up in dropped turns).
  */
-function trimItemResults(
+function planPass(
   item: ContextItem,
   itemTokens: number,
-  pass: { maxChars: number; tailChars: number },
-  originalLengths: Map<ItemPart, number>,
+  mask: number,
+  passBit: number,
   tokenizer: ModelDescriptor["tokenizer"],
-): { item: ContextItem; tokens: number; trims: Omit<TrimRecord, "itemIndex" | "savedTokens">[] } | null {
-  let changed = false;
-  let charsTotal = 0;
+  onTrim: (toolCallId: string, originalLength: number) => void,
+): number | null {
+  let before = 0;
+  let after = 0;
   let fixedTokens = TOKENS_PER_MESSAGE;
   for (const part of item.parts) {
+    if (part.type === "tool-result") {
+      const original = outputText(part.output).length;
+      const current = resultLength(original, mask);
+      const next = resultLength(original, mask | passBit);
+      before += current;
+      after += next;
+      if (next < current) onTrim(part.toolCallId, original);
+      continue;
+    }
     const chars = textualChars(part);
-    if (chars === 0 && part.type !== "text" && part.type !== "reasoning") fixedTokens += countPartTokens(part, tokenizer);
-    charsTotal += chars;
+    if (chars === 0 && part.type !== "text" && part.type !== "reasoning")
+      fixedTokens += countPartTokens(part, tokenizer);
+    before += chars;
+    after += chars;
   }
-  let charsRemoved = 0;
-  const trims: Omit<TrimRecord, "itemIndex" | "savedTokens">[] = [];
-  const parts = item.parts.map((part) => {
+  if (after >= before) return null;
+  const variable = Math.max(0, itemTokens - fixedTokens);
+  return fixedTokens + Math.ceil(variable * (after / Math.max(1, before)));
+}
+
+/** Build the planned trims: trimming the original with the last pass equals trimming twice (same head and tail). */
+function applyTrims(item: ContextItem, mask: number, tokens: number): ContextItem {
+  const parts = item.parts.map((part): ItemPart => {
     if (part.type !== "tool-result") return part;
-    const text = outputText(part.output);
-    if (text.length <= pass.maxChars) return part;
-    const originalLength = originalLengths.get(part) ?? text.length;
-    const trimmed = trimToolText(text, pass.maxChars, pass.tailChars, originalLength);
-    if (trimmed.length >= text.length) return part;
-    changed = true;
-    charsRemoved += text.length - trimmed.length;
-    const next: ItemPart = { ...part, output: trimmed };
-    originalLengths.set(next, originalLength);
-    trims.push({ toolCallId: part.toolCallId, originalLength, maxChars: pass.maxChars });
-    return next;
+    const original = outputText(part.output);
+    const afterFirst = resultLength(original.length, mask & FIRST_PASS);
+    if (mask & SECOND_PASS && afterFirst > SECOND_TRIM.maxChars) {
+      return { ...part, output: trimToolText(original, SECOND_TRIM.maxChars, SECOND_TRIM.tailChars) };
+    }
+    if (afterFirst < original.length)
+      return { ...part, output: trimToolText(original, FIRST_TRIM.maxChars, FIRST_TRIM.tailChars) };
+    return part;
   });
-  if (!changed) return null;
-  const variableTokens = Math.max(0, itemTokens - fixedTokens);
-  const tokens = fixedTokens + Math.ceil(variableTokens * ((charsTotal - charsRemoved) / Math.max(1, charsTotal)));
-  return { item: { ...item, parts, tokens }, tokens, trims };
+  return { ...item, parts, tokens };
+}
+
+function hasToolResult(item: ContextItem): boolean {
+  for (const part of item.parts) if (part.type === "tool-result") return true;
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // The stage
 
-export function fitToBudget(items: readonly ContextItem[], model: ModelDescriptor, settings: ResolvedSettings): BudgetResult {
+export function fitToBudget(
+  items: readonly ContextItem[],
+  model: ModelDescriptor,
+  settings: ResolvedSettings,
+): BudgetResult {
   const { usable, reserved } = usableTokenBudget(model, settings);
   const working: ContextItem[] = new Array(items.length);
-  const tokens: number[] = new Array(items.length);
+  const tokens = new Float64Array(items.length);
   let total = 0;
   let essential = 0;
   for (let index = 0; index < items.length; index += 1) {
@@ -229,36 +299,52 @@ export function fitToBudget(items: readonly ContextItem[], model: ModelDescripto
   }
 
   let dropEvent: TraceEvent | null = null;
-  const dropped: boolean[] = new Array(items.length).fill(false);
-  const originalLengths = new Map<ItemPart, number>();
+  const dropped = new Uint8Array(items.length);
+  const trimMasks = new Uint8Array(items.length);
   const trimRecords: TrimRecord[] = [];
 
   /** Trim oldest first and stop as soon as the items fit: the newest results stay whole the longest. */
-  const trimPass = (pass: { maxChars: number; tailChars: number }) => {
+  const trimPass = (pass: TrimPass, passBit: number) => {
     for (let index = 0; index < working.length && total > usable; index += 1) {
-      if (dropped[index]) continue;
-      const item = working[index];
-      if (!item.parts.some((part) => part.type === "tool-result")) continue;
-      const trimmed = trimItemResults(item, tokens[index], pass, originalLengths, model.tokenizer);
-      if (!trimmed) continue;
-      const saved = tokens[index] - trimmed.tokens;
-      working[index] = trimmed.item;
-      tokens[index] = trimmed.tokens;
-      total -= saved;
-      for (const trim of trimmed.trims) {
-        trimRecords.push({ ...trim, itemIndex: index, savedTokens: Math.round(saved / trimmed.trims.length) });
+      if (dropped[index] || !hasToolResult(working[index])) continue;
+      const firstRecord = trimRecords.length;
+      const next = planPass(
+        working[index],
+        tokens[index],
+        trimMasks[index],
+        passBit,
+        model.tokenizer,
+        (toolCallId, originalLength) => {
+          trimRecords.push({
+            itemIndex: index,
+            toolCallId,
+            originalLength,
+            maxChars: pass.maxChars,
+            savedTokens: 0,
+          });
+        },
+      );
+      if (next === null) continue;
+      const saved = tokens[index] - next;
+      const trimmedHere = trimRecords.length - firstRecord;
+      for (let record = firstRecord; record < trimRecords.length; record += 1) {
+        trimRecords[record].savedTokens = Math.round(saved / trimmedHere);
       }
+      trimMasks[index] |= passBit;
+      tokens[index] = next;
+      total -= saved;
     }
   };
 
-  trimPass(FIRST_TRIM);
+  trimPass(FIRST_TRIM, FIRST_PASS);
 
   if (total > usable) {
     const starts = turnStarts(working);
     let currentTurn = -1;
     for (let turn = 0; turn < starts.length; turn += 1) {
       const end = turn + 1 < starts.length ? starts[turn + 1] : working.length;
-      for (let index = starts[turn]; index < end; index += 1) if (working[index].tag === "CURRENT_INPUT") currentTurn = turn;
+      for (let index = starts[turn]; index < end; index += 1)
+        if (working[index].tag === "CURRENT_INPUT") currentTurn = turn;
     }
     const droppedItemIds: string[] = [];
     const droppedMessageIds: string[] = [];
@@ -270,7 +356,7 @@ export function fitToBudget(items: readonly ContextItem[], model: ModelDescripto
       let droppedAny = false;
       for (let index = starts[turn]; index < end; index += 1) {
         if (isPinned(working[index])) continue;
-        dropped[index] = true;
+        dropped[index] = 1;
         droppedAny = true;
         total -= tokens[index];
         droppedTokens += tokens[index];
@@ -292,7 +378,7 @@ export function fitToBudget(items: readonly ContextItem[], model: ModelDescripto
     }
   }
 
-  if (total > usable) trimPass(SECOND_TRIM);
+  if (total > usable) trimPass(SECOND_TRIM, SECOND_PASS);
 
   // Trims inside turns that were dropped later reach no one: report only the surviving ones, in the order the
   // cuts happened (first trim pass, the drop, second trim pass).
@@ -302,7 +388,11 @@ export function fitToBudget(items: readonly ContextItem[], model: ModelDescripto
     reason: `tool result of ${record.originalLength} chars trimmed to ${record.maxChars} (head and tail kept) to fit the budget`,
     itemIds: [working[record.itemIndex].id],
     messageIds: working[record.itemIndex].sourceMessageIds,
-    counts: { originalChars: record.originalLength, maxChars: record.maxChars, tokensSaved: record.savedTokens },
+    counts: {
+      originalChars: record.originalLength,
+      maxChars: record.maxChars,
+      tokensSaved: record.savedTokens,
+    },
     details: { toolCallId: record.toolCallId },
   });
   const surviving = trimRecords.filter((record) => !dropped[record.itemIndex]);
@@ -320,6 +410,11 @@ export function fitToBudget(items: readonly ContextItem[], model: ModelDescripto
   }
 
   const kept: ContextItem[] = [];
-  for (let index = 0; index < working.length; index += 1) if (!dropped[index]) kept.push(working[index]);
+  for (let index = 0; index < working.length; index += 1) {
+    if (dropped[index]) continue;
+    kept.push(
+      trimMasks[index] === 0 ? working[index] : applyTrims(working[index], trimMasks[index], tokens[index]),
+    );
+  }
   return { items: kept, events, budget: info(total) };
 }

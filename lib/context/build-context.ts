@@ -29,7 +29,15 @@ import { applyPersonaUserBlocks } from "./persona-user-blocks";
 import { mapRoles } from "./role-mapping";
 import { dropCoveredMessages, placeSummary } from "./summary-placement";
 import { prependSystemPrompt } from "./system-prompt";
-import type { BaseContext, BuildInput, StoredArtifact, StoredAttachment, StoredMessage, TokenizerName, TraceEvent } from "./types";
+import type {
+  BaseContext,
+  BuildInput,
+  StoredArtifact,
+  StoredAttachment,
+  StoredMessage,
+  TokenizerName,
+  TraceEvent,
+} from "./types";
 
 export interface BuildOptions {
   /** Which cached per-message count fills `item.tokens`; null fills none. Default "o200k_base". */
@@ -43,13 +51,8 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
 
   // Lookups by id, built once: every stage finds messages, attachments and artifacts in O(1).
   const messagesById = new Map<string, StoredMessage>();
-  const seqOfMessage = new Map<string, number>();
-  for (const message of input.messages) {
-    messagesById.set(message.id, message);
-    seqOfMessage.set(message.id, message.seq);
-  }
+  for (const message of input.messages) messagesById.set(message.id, message);
   messagesById.set(input.currentInput.id, input.currentInput);
-  seqOfMessage.set(input.currentInput.id, input.currentInput.seq);
   const attachmentsById = new Map<string, StoredAttachment>();
   for (const attachment of input.attachments) attachmentsById.set(attachment.id, attachment);
   const artifactsById = new Map<string, StoredArtifact>();
@@ -89,11 +92,23 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
   pushAll(trace, mapped.trace);
 
   // 5. Media budget: the current input is the newest message of the window.
-  const media = applyMediaBudget({ history: mapped.history, current: mapped.current, messagesById, attachmentsById, settings });
+  const media = applyMediaBudget({
+    history: mapped.history,
+    current: mapped.current,
+    messagesById,
+    attachmentsById,
+    settings,
+  });
   pushAll(trace, media.trace);
 
   // 6. Artifacts replayed between the assistant's text pieces; empty items dropped.
-  const replayed = replayArtifacts({ items: media.history, messagesById, artifactsById, settings, currentInputFollows: true });
+  const replayed = replayArtifacts({
+    items: media.history,
+    messagesById,
+    artifactsById,
+    settings,
+    currentInputFollows: true,
+  });
   pushAll(trace, replayed.trace);
 
   // 7. History window.
@@ -106,7 +121,13 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
     conversationNote: input.conversationNote,
     globalNote: settings.contextNote.text,
   });
-  const noted = injectContextNotes({ items: windowed.items, notes, settings: settings.contextNote, userTurnNumber: input.userTurnNumber, seqOfMessage });
+  const noted = injectContextNotes({
+    items: windowed.items,
+    notes,
+    settings: settings.contextNote,
+    userTurnNumber: input.userTurnNumber,
+    messagesById,
+  });
   pushAll(trace, noted.trace);
 
   // 9. System prompt items first.

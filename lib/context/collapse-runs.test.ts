@@ -1,32 +1,80 @@
 import { describe, expect, it } from "vitest";
 import { collapseRuns, isPureText, messageText, sameAuthor } from "./collapse-runs";
-import { BOB, deepFreeze, imageAttachment, personaMessage, systemMessage, userMessage } from "./test-fixtures";
+import {
+  BOB,
+  deepFreeze,
+  imageAttachment,
+  personaMessage,
+  systemMessage,
+  userMessage,
+} from "./test-fixtures";
 import type { StoredMessage } from "./types";
 
 const ids = (entries: ReturnType<typeof collapseRuns>["entries"]) =>
-  entries.map((entry) => (entry.kind === "message" ? entry.messages.map((message) => message.id).join("+") : entry.id));
+  entries.map((entry) =>
+    entry.kind === "message" ? entry.messages.map((message) => message.id).join("+") : entry.id,
+  );
 
 describe("collapseRuns (stage 2)", () => {
   const table: { name: string; messages: StoredMessage[]; expected: string[]; events: number }[] = [
     { name: "empty history", messages: [], expected: [], events: 0 },
-    { name: "alternating authors stay apart", messages: [userMessage(1, "a"), personaMessage(2, "b"), userMessage(3, "c")], expected: ["m1", "m2", "m3"], events: 0 },
-    { name: "same author pure text collapses", messages: [userMessage(1, "a"), userMessage(2, "b"), userMessage(3, "c")], expected: ["m1+m2+m3"], events: 1 },
-    { name: "different humans do not collapse", messages: [userMessage(1, "a"), userMessage(2, "b", { author: BOB })], expected: ["m1", "m2"], events: 0 },
+    {
+      name: "alternating authors stay apart",
+      messages: [userMessage(1, "a"), personaMessage(2, "b"), userMessage(3, "c")],
+      expected: ["m1", "m2", "m3"],
+      events: 0,
+    },
+    {
+      name: "same author pure text collapses",
+      messages: [userMessage(1, "a"), userMessage(2, "b"), userMessage(3, "c")],
+      expected: ["m1+m2+m3"],
+      events: 1,
+    },
+    {
+      name: "different humans do not collapse",
+      messages: [userMessage(1, "a"), userMessage(2, "b", { author: BOB })],
+      expected: ["m1", "m2"],
+      events: 0,
+    },
     {
       name: "a message with media breaks the run and stays alone",
-      messages: [userMessage(1, "a"), userMessage(2, "look", { media: ["i1"] }), userMessage(3, "b"), userMessage(4, "c")],
+      messages: [
+        userMessage(1, "a"),
+        userMessage(2, "look", { media: ["i1"] }),
+        userMessage(3, "b"),
+        userMessage(4, "c"),
+      ],
       expected: ["m1", "m2", "m3+m4"],
       events: 1,
     },
     {
       name: "a message with artifacts is never collapsed",
-      messages: [personaMessage(1, "a"), personaMessage(2, "b", { artifacts: ["x1"] }), personaMessage(3, "c")],
+      messages: [
+        personaMessage(1, "a"),
+        personaMessage(2, "b", { artifacts: ["x1"] }),
+        personaMessage(3, "c"),
+      ],
       expected: ["m1", "m2", "m3"],
       events: 0,
     },
-    { name: "persona runs collapse too", messages: [personaMessage(1, "a"), personaMessage(2, "b")], expected: ["m1+m2"], events: 1 },
-    { name: "system notices collapse with each other", messages: [systemMessage(1, "x"), systemMessage(2, "y")], expected: ["m1+m2"], events: 1 },
-    { name: "a message with no parts is not pure text", messages: [userMessage(1, "a"), userMessage(2, "", { parts: [] }), userMessage(3, "b")], expected: ["m1", "m2", "m3"], events: 0 },
+    {
+      name: "persona runs collapse too",
+      messages: [personaMessage(1, "a"), personaMessage(2, "b")],
+      expected: ["m1+m2"],
+      events: 1,
+    },
+    {
+      name: "system notices collapse with each other",
+      messages: [systemMessage(1, "x"), systemMessage(2, "y")],
+      expected: ["m1+m2"],
+      events: 1,
+    },
+    {
+      name: "a message with no parts is not pure text",
+      messages: [userMessage(1, "a"), userMessage(2, "", { parts: [] }), userMessage(3, "b")],
+      expected: ["m1", "m2", "m3"],
+      events: 0,
+    },
   ];
   it.each(table)("$name", ({ messages, expected, events }) => {
     const result = collapseRuns(deepFreeze(messages));
@@ -53,7 +101,17 @@ describe("collapseRuns (stage 2)", () => {
     expect(isPureText(userMessage(1, "a", { media: ["i"] }))).toBe(false);
     expect(sameAuthor(userMessage(1, "a"), userMessage(2, "b"))).toBe(true);
     expect(sameAuthor(userMessage(1, "a"), personaMessage(2, "b"))).toBe(false);
-    expect(messageText(userMessage(1, "", { parts: [{ type: "text", text: "x" }, { type: "media", attachmentId: "i" }, { type: "text", text: "y" }] }))).toBe("x\ny");
+    expect(
+      messageText(
+        userMessage(1, "", {
+          parts: [
+            { type: "text", text: "x" },
+            { type: "media", attachmentId: "i" },
+            { type: "text", text: "y" },
+          ],
+        }),
+      ),
+    ).toBe("x\ny");
     expect(imageAttachment("i", "m1").kind).toBe("image");
   });
 });

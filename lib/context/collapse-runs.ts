@@ -41,7 +41,10 @@ export function messageText(message: StoredMessage): string {
   return text;
 }
 
-export function collapseRuns(messages: readonly StoredMessage[]): { entries: HistoryEntry[]; trace: TraceEvent[] } {
+export function collapseRuns(messages: readonly StoredMessage[]): {
+  entries: HistoryEntry[];
+  trace: TraceEvent[];
+} {
   const entries: HistoryEntry[] = [];
   const trace: TraceEvent[] = [];
   let runStart = 0;
@@ -49,17 +52,23 @@ export function collapseRuns(messages: readonly StoredMessage[]): { entries: His
     const first = messages[runStart];
     let runEnd = runStart + 1;
     if (isPureText(first)) {
-      while (runEnd < messages.length && isPureText(messages[runEnd]) && sameAuthor(first, messages[runEnd])) runEnd++;
+      while (runEnd < messages.length && isPureText(messages[runEnd]) && sameAuthor(first, messages[runEnd]))
+        runEnd++;
     }
     const run = messages.slice(runStart, runEnd);
     entries.push({ kind: "message", messages: run });
     if (run.length > 1) {
       trace.push(
-        traceEvent("collapse", "collapsed", `${run.length} consecutive text messages by ${first.authorName} collapsed into 1`, {
-          itemIds: [`msg:${first.id}`],
-          messageIds: run.map((message) => message.id),
-          counts: { messages: run.length },
-        }),
+        traceEvent(
+          "collapse",
+          "collapsed",
+          `${run.length} consecutive text messages by ${first.authorName} collapsed into 1`,
+          {
+            itemIds: [`msg:${first.id}`],
+            messageIds: run.map((message) => message.id),
+            counts: { messages: run.length },
+          },
+        ),
       );
     }
     runStart = runEnd;

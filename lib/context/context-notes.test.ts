@@ -3,7 +3,10 @@ import { activeContextNotes, contextNoteText, injectContextNotes, noteIsDue } fr
 import { settingsWith, viewItems } from "./test-fixtures";
 import type { ContextItem } from "./types";
 
-const message = (n: number, role: "user" | "assistant" = n % 2 === 1 ? "user" : "assistant"): ContextItem => ({
+const message = (
+  n: number,
+  role: "user" | "assistant" = n % 2 === 1 ? "user" : "assistant",
+): ContextItem => ({
   id: `msg:m${n}`,
   role,
   tag: "DIALOGUE_HISTORY",
@@ -12,21 +15,58 @@ const message = (n: number, role: "user" | "assistant" = n % 2 === 1 ? "user" : 
   tokens: 0,
 });
 const history = (n: number) => Array.from({ length: n }, (_, index) => message(index + 1));
-const seqs = new Map(Array.from({ length: 20 }, (_, index) => [`m${index + 1}`, index + 1] as const));
+const seqs = new Map(
+  Array.from({ length: 20 }, (_, index) => [`m${index + 1}`, { seq: index + 1 }] as const),
+);
 
-function inject(items: ContextItem[], contextNote: { depth?: number; role?: "user" | "system" | "assistant"; frequency?: number } = {}, userTurnNumber = 1, notes = activeContextNotes({ personaNote: "Stay in character." })) {
+function inject(
+  items: ContextItem[],
+  contextNote: { depth?: number; role?: "user" | "system" | "assistant"; frequency?: number } = {},
+  userTurnNumber = 1,
+  notes = activeContextNotes({ personaNote: "Stay in character." }),
+) {
   const settings = settingsWith({ contextNote }).contextNote;
-  return injectContextNotes({ items, notes, settings, userTurnNumber, seqOfMessage: seqs });
+  return injectContextNotes({ items, notes, settings, userTurnNumber, messagesById: seqs });
 }
 const order = (items: ContextItem[]) => items.map((item) => item.id);
 
 describe("context notes (stage 8)", () => {
   it.each([
-    { name: "default depth 4 in a history of 6 goes before message 3", depth: 4, n: 6, expected: ["msg:m1", "msg:m2", "note:persona", "msg:m3", "msg:m4", "msg:m5", "msg:m6"], where: "before message #3" },
-    { name: "depth 1 goes before the last message", depth: 1, n: 3, expected: ["msg:m1", "msg:m2", "note:persona", "msg:m3"], where: "before message #3" },
-    { name: "depth 0 goes at the end", depth: 0, n: 3, expected: ["msg:m1", "msg:m2", "msg:m3", "note:persona"], where: "at the end of the history" },
-    { name: "depth = n goes at the top", depth: 3, n: 3, expected: ["note:persona", "msg:m1", "msg:m2", "msg:m3"], where: "before message #1 (the top)" },
-    { name: "depth > n goes at the top (not the end)", depth: 50, n: 3, expected: ["note:persona", "msg:m1", "msg:m2", "msg:m3"], where: "before message #1 (the top)" },
+    {
+      name: "default depth 4 in a history of 6 goes before message 3",
+      depth: 4,
+      n: 6,
+      expected: ["msg:m1", "msg:m2", "note:persona", "msg:m3", "msg:m4", "msg:m5", "msg:m6"],
+      where: "before message #3",
+    },
+    {
+      name: "depth 1 goes before the last message",
+      depth: 1,
+      n: 3,
+      expected: ["msg:m1", "msg:m2", "note:persona", "msg:m3"],
+      where: "before message #3",
+    },
+    {
+      name: "depth 0 goes at the end",
+      depth: 0,
+      n: 3,
+      expected: ["msg:m1", "msg:m2", "msg:m3", "note:persona"],
+      where: "at the end of the history",
+    },
+    {
+      name: "depth = n goes at the top",
+      depth: 3,
+      n: 3,
+      expected: ["note:persona", "msg:m1", "msg:m2", "msg:m3"],
+      where: "before message #1 (the top)",
+    },
+    {
+      name: "depth > n goes at the top (not the end)",
+      depth: 50,
+      n: 3,
+      expected: ["note:persona", "msg:m1", "msg:m2", "msg:m3"],
+      where: "before message #1 (the top)",
+    },
     { name: "empty history", depth: 4, n: 0, expected: ["note:persona"], where: "into an empty history" },
   ])("$name", ({ depth, n, expected, where }) => {
     const result = inject(history(n), { depth });
@@ -45,7 +85,9 @@ describe("context notes (stage 8)", () => {
   it("the note is [System: note] with the configured role and tag CONTEXT_NOTE", () => {
     for (const role of ["user", "system", "assistant"] as const) {
       const note = inject(history(2), { depth: 0, role }).items[2];
-      expect(viewItems([note])).toEqual([{ id: "note:persona", role, tag: "CONTEXT_NOTE", text: "[System: Stay in character.]" }]);
+      expect(viewItems([note])).toEqual([
+        { id: "note:persona", role, tag: "CONTEXT_NOTE", text: "[System: Stay in character.]" },
+      ]);
       expect(note.sourceMessageIds).toEqual([]);
     }
   });
@@ -53,27 +95,74 @@ describe("context notes (stage 8)", () => {
   it("stacks the persona note and the conversation note, persona first, at the same place", () => {
     const notes = activeContextNotes({ personaNote: "P", conversationNote: "C", globalNote: "G" });
     const result = inject(history(4), { depth: 2 }, 1, notes);
-    expect(viewItems(result.items).map((item) => item.text)).toEqual(["m1", "m2", "[System: P]", "[System: C]", "m3", "m4"]);
+    expect(viewItems(result.items).map((item) => item.text)).toEqual([
+      "m1",
+      "m2",
+      "[System: P]",
+      "[System: C]",
+      "m3",
+      "m4",
+    ]);
     expect(result.trace.map((event) => event.itemIds)).toEqual([["note:persona"], ["note:conversation"]]);
   });
 
   it.each([
     { name: "persona only", input: { personaNote: "P", globalNote: "G" }, expected: ["note:persona"] },
-    { name: "conversation only", input: { conversationNote: "C", globalNote: "G" }, expected: ["note:conversation"] },
+    {
+      name: "conversation only",
+      input: { conversationNote: "C", globalNote: "G" },
+      expected: ["note:conversation"],
+    },
     { name: "global only when neither exists", input: { globalNote: "G" }, expected: ["note:global"] },
-    { name: "blank notes do not count", input: { personaNote: "  ", conversationNote: "", globalNote: "G" }, expected: ["note:global"] },
+    {
+      name: "blank notes do not count",
+      input: { personaNote: "  ", conversationNote: "", globalNote: "G" },
+      expected: ["note:global"],
+    },
     { name: "none", input: {}, expected: [] },
-    { name: "identical persona and conversation notes are injected once", input: { personaNote: "Same", conversationNote: "Same " }, expected: ["note:persona"] },
+    {
+      name: "identical persona and conversation notes are injected once",
+      input: { personaNote: "Same", conversationNote: "Same " },
+      expected: ["note:persona"],
+    },
   ])("active notes: $name", ({ input, expected }) => {
     expect(activeContextNotes(input).map((note) => note.id)).toEqual(expected);
   });
 
   it("never splits a message from its tool items: depth counts messages", () => {
-    const toolCall: ContextItem = { id: "artifact:c", role: "assistant", tag: "TOOL_CALL", parts: [], sourceMessageIds: ["m2"], tokens: 0 };
-    const toolResult: ContextItem = { id: "artifact:o", role: "tool", tag: "TOOL_RESULT", parts: [], sourceMessageIds: ["m2"], tokens: 0 };
+    const toolCall: ContextItem = {
+      id: "artifact:c",
+      role: "assistant",
+      tag: "TOOL_CALL",
+      parts: [],
+      sourceMessageIds: ["m2"],
+      tokens: 0,
+    };
+    const toolResult: ContextItem = {
+      id: "artifact:o",
+      role: "tool",
+      tag: "TOOL_RESULT",
+      parts: [],
+      sourceMessageIds: ["m2"],
+      tokens: 0,
+    };
     const items = [message(1), toolCall, toolResult, message(2), message(3)];
-    expect(order(inject(items, { depth: 2 }).items)).toEqual(["msg:m1", "note:persona", "artifact:c", "artifact:o", "msg:m2", "msg:m3"]);
-    expect(order(inject(items, { depth: 1 }).items)).toEqual(["msg:m1", "artifact:c", "artifact:o", "msg:m2", "note:persona", "msg:m3"]);
+    expect(order(inject(items, { depth: 2 }).items)).toEqual([
+      "msg:m1",
+      "note:persona",
+      "artifact:c",
+      "artifact:o",
+      "msg:m2",
+      "msg:m3",
+    ]);
+    expect(order(inject(items, { depth: 1 }).items)).toEqual([
+      "msg:m1",
+      "artifact:c",
+      "artifact:o",
+      "msg:m2",
+      "note:persona",
+      "msg:m3",
+    ]);
   });
 
   it.each([
@@ -102,7 +191,12 @@ describe("context notes (stage 8)", () => {
 
   it("no notes: same array, no trace", () => {
     const items = history(3);
-    const result = injectContextNotes({ items, notes: [], settings: settingsWith().contextNote, userTurnNumber: 1 });
+    const result = injectContextNotes({
+      items,
+      notes: [],
+      settings: settingsWith().contextNote,
+      userTurnNumber: 1,
+    });
     expect(result.items).toBe(items);
     expect(result.trace).toEqual([]);
     expect(contextNoteText("x")).toBe("[System: x]");

@@ -27,11 +27,13 @@ export function activeContextNotes(args: {
   globalNote?: string | null;
 }): ActiveNote[] {
   const notes: ActiveNote[] = [];
-  if (usable(args.personaNote)) notes.push({ id: "note:persona", source: "persona", text: args.personaNote.trim() });
+  if (usable(args.personaNote))
+    notes.push({ id: "note:persona", source: "persona", text: args.personaNote.trim() });
   if (usable(args.conversationNote) && args.conversationNote.trim() !== notes[0]?.text) {
     notes.push({ id: "note:conversation", source: "conversation", text: args.conversationNote.trim() });
   }
-  if (notes.length === 0 && usable(args.globalNote)) notes.push({ id: "note:global", source: "global", text: args.globalNote.trim() });
+  if (notes.length === 0 && usable(args.globalNote))
+    notes.push({ id: "note:global", source: "global", text: args.globalNote.trim() });
   return notes;
 }
 
@@ -65,15 +67,22 @@ export function injectContextNotes(args: {
   settings: ResolvedSettings["contextNote"];
   userTurnNumber: number;
   /** For readable trace reasons ("before message #812"); optional. */
-  seqOfMessage?: ReadonlyMap<string, number>;
+  messagesById?: ReadonlyMap<string, { seq: number }>;
 }): { items: ContextItem[]; trace: TraceEvent[] } {
   const { notes, settings } = args;
   if (notes.length === 0) return { items: args.items as ContextItem[], trace: [] };
   if (!noteIsDue(settings.frequency, args.userTurnNumber)) {
-    const why = settings.frequency === 0 ? "frequency 0 (never)" : `frequency ${settings.frequency}: user turn ${args.userTurnNumber} is not a multiple`;
+    const why =
+      settings.frequency === 0
+        ? "frequency 0 (never)"
+        : `frequency ${settings.frequency}: user turn ${args.userTurnNumber} is not a multiple`;
     return {
       items: args.items as ContextItem[],
-      trace: [traceEvent("notes", "skipped-note", `context note not injected this turn, ${why}`, { details: { notes: notes.map((note) => note.id) } })],
+      trace: [
+        traceEvent("notes", "skipped-note", `context note not injected this turn, ${why}`, {
+          details: { notes: notes.map((note) => note.id) },
+        }),
+      ],
     };
   }
 
@@ -93,17 +102,26 @@ export function injectContextNotes(args: {
   const items = [...args.items.slice(0, insertAt), ...noteItems, ...args.items.slice(insertAt)];
 
   let where: string;
-  if (insertAt === args.items.length) where = messageCount === 0 ? "into an empty history" : "at the end of the history";
+  if (insertAt === args.items.length)
+    where = messageCount === 0 ? "into an empty history" : "at the end of the history";
   else {
     const before = args.items[insertAt];
-    const seq = before.sourceMessageIds[0] === undefined ? undefined : args.seqOfMessage?.get(before.sourceMessageIds[0]);
+    const seq =
+      before.sourceMessageIds[0] === undefined
+        ? undefined
+        : args.messagesById?.get(before.sourceMessageIds[0])?.seq;
     where = `before ${seq === undefined ? before.id : `message #${seq}`}${target === 0 ? " (the top)" : ""}`;
   }
   const trace = noteItems.map((note, index) =>
-    traceEvent("notes", "injected-note", `injected ${notes[index].source} note at depth ${settings.depth} ${where}`, {
-      itemIds: [note.id],
-      counts: { depth: settings.depth, target, messages: messageCount },
-    }),
+    traceEvent(
+      "notes",
+      "injected-note",
+      `injected ${notes[index].source} note at depth ${settings.depth} ${where}`,
+      {
+        itemIds: [note.id],
+        counts: { depth: settings.depth, target, messages: messageCount },
+      },
+    ),
   );
   return { items, trace };
 }

@@ -3,7 +3,14 @@ import { appendCurrentInput, excludeCurrentInput } from "./current-input";
 import { deepFreeze, personaMessage, userMessage } from "./test-fixtures";
 import type { ContextItem } from "./types";
 
-const item = (id: string, tag: ContextItem["tag"] = "DIALOGUE_HISTORY"): ContextItem => ({ id, role: "user", tag, parts: [{ type: "text", text: id }], sourceMessageIds: [], tokens: 0 });
+const item = (id: string, tag: ContextItem["tag"] = "DIALOGUE_HISTORY"): ContextItem => ({
+  id,
+  role: "user",
+  tag,
+  parts: [{ type: "text", text: id }],
+  sourceMessageIds: [],
+  tokens: 0,
+});
 
 describe("current input (stage 11)", () => {
   it("takes the current input out of the loaded messages by id", () => {
@@ -29,7 +36,10 @@ describe("current input (stage 11)", () => {
 
   it("appends the current input last, exactly once", () => {
     const current = item("msg:m9", "CURRENT_INPUT");
-    expect(appendCurrentInput([item("a"), item("b")], current)).toEqual({ items: [item("a"), item("b"), current], trace: [] });
+    expect(appendCurrentInput([item("a"), item("b")], current)).toEqual({
+      items: [item("a"), item("b"), current],
+      trace: [],
+    });
     const withCopy = appendCurrentInput([item("a"), item("msg:m9"), item("b")], current);
     expect(withCopy.items.map((each) => each.id)).toEqual(["a", "b", "msg:m9"]);
     expect(withCopy.trace.map((event) => event.action)).toEqual(["dropped-duplicate-input"]);

@@ -23,15 +23,23 @@ export function excludeCurrentInput(
   return {
     messages: history,
     trace: [
-      traceEvent("current-input", "moved-current-input", "the current input was among the loaded messages; it is sent once, last", {
-        messageIds: [currentInput.id],
-      }),
+      traceEvent(
+        "current-input",
+        "moved-current-input",
+        "the current input was among the loaded messages; it is sent once, last",
+        {
+          messageIds: [currentInput.id],
+        },
+      ),
     ],
   };
 }
 
 /** Append the current input item, removing any other item with its id first. */
-export function appendCurrentInput(items: readonly ContextItem[], current: ContextItem): { items: ContextItem[]; trace: TraceEvent[] } {
+export function appendCurrentInput(
+  items: readonly ContextItem[],
+  current: ContextItem,
+): { items: ContextItem[]; trace: TraceEvent[] } {
   const out: ContextItem[] = [];
   let duplicates = 0;
   for (const item of items) {
@@ -42,6 +50,13 @@ export function appendCurrentInput(items: readonly ContextItem[], current: Conte
   const trace =
     duplicates === 0
       ? []
-      : [traceEvent("current-input", "dropped-duplicate-input", "an earlier copy of the current input was removed", { itemIds: [current.id] })];
+      : [
+          traceEvent(
+            "current-input",
+            "dropped-duplicate-input",
+            "an earlier copy of the current input was removed",
+            { itemIds: [current.id] },
+          ),
+        ];
   return { items: out, trace };
 }

@@ -20,7 +20,8 @@ import type {
 } from "./types";
 
 // A valid 1×1 PNG.
-const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+const PNG =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Models
@@ -77,13 +78,29 @@ function text(value: string): ItemPart {
   return { type: "text", text: value };
 }
 
-function make(id: string, role: ContextItem["role"], tag: ItemTag, parts: ItemPart[], sender?: ItemSender): ContextItem {
-  return { id, role, tag, parts, sourceMessageIds: id.startsWith("msg:") ? [id.slice(4)] : [], ...(sender ? { sender } : {}), tokens: 0 };
+function make(
+  id: string,
+  role: ContextItem["role"],
+  tag: ItemTag,
+  parts: ItemPart[],
+  sender?: ItemSender,
+): ContextItem {
+  return {
+    id,
+    role,
+    tag,
+    parts,
+    sourceMessageIds: id.startsWith("msg:") ? [id.slice(4)] : [],
+    ...(sender ? { sender } : {}),
+    tokens: 0,
+  };
 }
 
 const system = (id: string, tag: ItemTag, value: string) => make(id, "system", tag, [text(value)]);
-const user = (id: string, value: string, sender: ItemSender = ada) => make(id, "user", "DIALOGUE_HISTORY", [text(value)], sender);
-const assistant = (id: string, value: string) => make(id, "assistant", "DIALOGUE_HISTORY", [text(value)], tomori);
+const user = (id: string, value: string, sender: ItemSender = ada) =>
+  make(id, "user", "DIALOGUE_HISTORY", [text(value)], sender);
+const assistant = (id: string, value: string) =>
+  make(id, "assistant", "DIALOGUE_HISTORY", [text(value)], tomori);
 const input = (value: string, sender: ItemSender = ada, extra: ItemPart[] = []) =>
   make("msg:input", "user", "CURRENT_INPUT", [...extra, text(value)], sender);
 
@@ -130,10 +147,12 @@ interface Scenario {
   expectActions?: string[];
 }
 
-const capabilities = (change: Partial<ModelCapabilities>) => (model: ModelDescriptor): ModelDescriptor => ({
-  ...model,
-  capabilities: { ...model.capabilities, ...change },
-});
+const capabilities =
+  (change: Partial<ModelCapabilities>) =>
+  (model: ModelDescriptor): ModelDescriptor => ({
+    ...model,
+    capabilities: { ...model.capabilities, ...change },
+  });
 
 const longReport = (label: string) =>
   `${label}: ${Array.from({ length: 120 }, (_, row) => `row ${row}: temperature ${(row * 7) % 31} C, humidity ${(row * 13) % 97}%`).join("; ")}`;
@@ -159,10 +178,22 @@ const SCENARIOS: Scenario[] = [
       trace: [{ stage: "summary", action: "placed-summary", reason: "summary covers #1–#40" }],
       items: [
         system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
-        system("core-memories", "CORE_MEMORIES", "# CORE MEMORIES\n- Ada prefers metric units.\n- Ada is learning Japanese."),
+        system(
+          "core-memories",
+          "CORE_MEMORIES",
+          "# CORE MEMORIES\n- Ada prefers metric units.\n- Ada is learning Japanese.",
+        ),
         system("tool-rules", "TOOL_RULES", "# TOOLS\nUse `current_time` when asked about the time."),
-        system("instructions", "CONVERSATION_INSTRUCTIONS", "# CONVERSATION INSTRUCTIONS\nKeep answers under 100 words."),
-        system("blocks", "PERSONA_USER_BLOCKS", "# PERSONA USER BLOCKS\n- Mallory: block (hides their messages), expires in 24 h. Reason: spam."),
+        system(
+          "instructions",
+          "CONVERSATION_INSTRUCTIONS",
+          "# CONVERSATION INSTRUCTIONS\nKeep answers under 100 words.",
+        ),
+        system(
+          "blocks",
+          "PERSONA_USER_BLOCKS",
+          "# PERSONA USER BLOCKS\n- Mallory: block (hides their messages), expires in 24 h. Reason: spam.",
+        ),
         system("reminder", "KEY_CONTEXT_REMINDER", "# KEY CONTEXT REMINDER\nThe trip is on 12 May."),
         make("summary", "user", "SUMMARY", [
           text(
@@ -188,7 +219,10 @@ const SCENARIOS: Scenario[] = [
           system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
           withMedia(user("msg:1", "Here is my cat from last year."), [image("media_1", "out_of_window", 1)]),
           assistant("msg:2", "What a lovely cat!"),
-          withMedia(user("msg:3", "And these two from today:"), [image("media_2", "render", 3), image("media_3", "render", 3)]),
+          withMedia(user("msg:3", "And these two from today:"), [
+            image("media_2", "render", 3),
+            image("media_3", "render", 3),
+          ]),
           assistant("msg:4", "They look happy."),
           withMedia(input("Which one is sleepier?"), [image("media_4", "render", 5)]),
         ],
@@ -203,19 +237,46 @@ const SCENARIOS: Scenario[] = [
       items: [
         system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
         user("msg:1", "What time is it in Tokyo?"),
-        make("msg:2:call", "assistant", "TOOL_CALL", [
-          text("Let me check."),
-          { type: "tool-call", toolCallId: "call_1", toolName: "current_time", input: { timezone: "Asia/Tokyo" } },
-        ], tomori),
+        make(
+          "msg:2:call",
+          "assistant",
+          "TOOL_CALL",
+          [
+            text("Let me check."),
+            {
+              type: "tool-call",
+              toolCallId: "call_1",
+              toolName: "current_time",
+              input: { timezone: "Asia/Tokyo" },
+            },
+          ],
+          tomori,
+        ),
         make("msg:2:result", "tool", "TOOL_RESULT", [
-          { type: "tool-result", toolCallId: "call_1", toolName: "current_time", output: { time: "21:04", timezone: "Asia/Tokyo" } },
+          {
+            type: "tool-result",
+            toolCallId: "call_1",
+            toolName: "current_time",
+            output: { time: "21:04", timezone: "Asia/Tokyo" },
+          },
         ]),
         assistant("msg:2", "It is 21:04 in Tokyo."),
         user("msg:3", "And in Paris?"),
         // An interior call whose output was never recorded: it gets a stub output.
-        make("msg:4:call", "assistant", "TOOL_CALL", [
-          { type: "tool-call", toolCallId: "call_2", toolName: "current_time", input: '{"timezone":"Europe/Paris"}' },
-        ], tomori),
+        make(
+          "msg:4:call",
+          "assistant",
+          "TOOL_CALL",
+          [
+            {
+              type: "tool-call",
+              toolCallId: "call_2",
+              toolName: "current_time",
+              input: '{"timezone":"Europe/Paris"}',
+            },
+          ],
+          tomori,
+        ),
         assistant("msg:4", "Sorry, the clock tool failed."),
         // An output with no call: dropped.
         make("msg:5:result", "tool", "TOOL_RESULT", [
@@ -274,11 +335,27 @@ const SCENARIOS: Scenario[] = [
         system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
         ...Array.from({ length: 14 }, (_, index) => index + 1).flatMap((turn): ContextItem[] => [
           user(`msg:${turn}0`, `Weather report for station ${turn}, please.`),
-          make(`msg:${turn}1:call`, "assistant", "TOOL_CALL", [
-            { type: "tool-call", toolCallId: `call_${turn}`, toolName: "weather", input: { station: turn } },
-          ], tomori),
+          make(
+            `msg:${turn}1:call`,
+            "assistant",
+            "TOOL_CALL",
+            [
+              {
+                type: "tool-call",
+                toolCallId: `call_${turn}`,
+                toolName: "weather",
+                input: { station: turn },
+              },
+            ],
+            tomori,
+          ),
           make(`msg:${turn}1:result`, "tool", "TOOL_RESULT", [
-            { type: "tool-result", toolCallId: `call_${turn}`, toolName: "weather", output: longReport(`station ${turn}`) },
+            {
+              type: "tool-result",
+              toolCallId: `call_${turn}`,
+              toolName: "weather",
+              output: longReport(`station ${turn}`),
+            },
           ]),
           assistant(`msg:${turn}1`, `Station ${turn} looks mild.`),
         ]),
@@ -319,10 +396,13 @@ const SCENARIOS: Scenario[] = [
       items: [
         system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
         user("msg:1", "Is 1 001 prime?"),
-        make("msg:2", "assistant", "DIALOGUE_HISTORY", [
-          { type: "reasoning", text: "1001 = 7 × 11 × 13." },
-          text("No: 1001 = 7 × 11 × 13."),
-        ], tomori),
+        make(
+          "msg:2",
+          "assistant",
+          "DIALOGUE_HISTORY",
+          [{ type: "reasoning", text: "1001 = 7 × 11 × 13." }, text("No: 1001 = 7 × 11 × 13.")],
+          tomori,
+        ),
         input("And 1 009?"),
       ],
     },
@@ -346,10 +426,16 @@ async function wireBody(protocol: Protocol, scenario: Scenario): Promise<string>
   };
   const languageModel =
     protocol === "gemini"
-      ? createGoogle({ baseURL: BASE_URL.google, apiKey: "test", fetch: capturingFetch })(model.providerModelName)
+      ? createGoogle({ baseURL: BASE_URL.google, apiKey: "test", fetch: capturingFetch })(
+          model.providerModelName,
+        )
       : protocol === "openai-chat"
-        ? createOpenAI({ baseURL: BASE_URL.openai, apiKey: "test", fetch: capturingFetch }).chat(model.providerModelName)
-        : createOpenAI({ baseURL: BASE_URL.openai, apiKey: "test", fetch: capturingFetch }).responses(model.providerModelName);
+        ? createOpenAI({ baseURL: BASE_URL.openai, apiKey: "test", fetch: capturingFetch }).chat(
+            model.providerModelName,
+          )
+        : createOpenAI({ baseURL: BASE_URL.openai, apiKey: "test", fetch: capturingFetch }).responses(
+            model.providerModelName,
+          );
   const { request } = resolved;
   const result = streamText({
     model: languageModel,

@@ -3,8 +3,22 @@ import { MAX_EXPANSION_MULTIPLE, stripUnresolvedToolParts, windowHistory } from 
 import { deepFreeze } from "./test-fixtures";
 import type { ContextItem } from "./types";
 
-const user = (n: number): ContextItem => ({ id: `msg:u${n}`, role: "user", tag: "DIALOGUE_HISTORY", parts: [{ type: "text", text: `u${n}` }], sourceMessageIds: [`u${n}`], tokens: 0 });
-const assistant = (n: number): ContextItem => ({ id: `msg:a${n}`, role: "assistant", tag: "DIALOGUE_HISTORY", parts: [{ type: "text", text: `a${n}` }], sourceMessageIds: [`a${n}`], tokens: 0 });
+const user = (n: number): ContextItem => ({
+  id: `msg:u${n}`,
+  role: "user",
+  tag: "DIALOGUE_HISTORY",
+  parts: [{ type: "text", text: `u${n}` }],
+  sourceMessageIds: [`u${n}`],
+  tokens: 0,
+});
+const assistant = (n: number): ContextItem => ({
+  id: `msg:a${n}`,
+  role: "assistant",
+  tag: "DIALOGUE_HISTORY",
+  parts: [{ type: "text", text: `a${n}` }],
+  sourceMessageIds: [`a${n}`],
+  tokens: 0,
+});
 const call = (n: number, callId = `k${n}`): ContextItem => ({
   id: `artifact:c${n}`,
   role: "assistant",
@@ -30,7 +44,14 @@ const storedSystem = (): ContextItem => ({
   sender: { type: "system", name: "System" },
   tokens: 0,
 });
-const systemRole = (): ContextItem => ({ id: "sys", role: "system", tag: "SYSTEM_PROMPT", parts: [{ type: "text", text: "anchor" }], sourceMessageIds: [], tokens: 0 });
+const systemRole = (): ContextItem => ({
+  id: "sys",
+  role: "system",
+  tag: "SYSTEM_PROMPT",
+  parts: [{ type: "text", text: "anchor" }],
+  sourceMessageIds: [],
+  tokens: 0,
+});
 
 function alternating(pairs: number): ContextItem[] {
   const items: ContextItem[] = [];
@@ -105,7 +126,12 @@ describe("history window (stage 7)", () => {
     expect(result.trace[0].reason).toBe(
       "windowed 42 → 4 items (expanded to 16 for the minimum exchange) (expansion capped at 4 × 4; the window may lack a user or assistant message)",
     );
-    expect(result.trace[0].details).toEqual({ firstDroppedItemId: "msg:u0", lastDroppedItemId: "artifact:o12", capped: true, uncappedStart: 0 });
+    expect(result.trace[0].details).toEqual({
+      firstDroppedItemId: "msg:u0",
+      lastDroppedItemId: "artifact:o12",
+      capped: true,
+      uncappedStart: 0,
+    });
   });
 
   it.each([
@@ -138,12 +164,32 @@ describe("history window (stage 7)", () => {
   });
 
   it("the latest user message is always kept and no orphan is ever emitted", () => {
-    const items = [user(1), call(1), output(1), assistant(1), user(2), call(2), output(2), call(3), output(3), assistant(2), user(3)];
+    const items = [
+      user(1),
+      call(1),
+      output(1),
+      assistant(1),
+      user(2),
+      call(2),
+      output(2),
+      call(3),
+      output(3),
+      assistant(2),
+      user(3),
+    ];
     for (let max = 2; max <= items.length; max++) {
       const result = windowHistory(items, max).items;
       expect(result[result.length - 1].id).toBe("msg:u3");
-      const calls = result.flatMap((item) => item.parts.filter((part) => part.type === "tool-call").map((part) => (part as { toolCallId: string }).toolCallId));
-      const outputs = result.flatMap((item) => item.parts.filter((part) => part.type === "tool-result").map((part) => (part as { toolCallId: string }).toolCallId));
+      const calls = result.flatMap((item) =>
+        item.parts
+          .filter((part) => part.type === "tool-call")
+          .map((part) => (part as { toolCallId: string }).toolCallId),
+      );
+      const outputs = result.flatMap((item) =>
+        item.parts
+          .filter((part) => part.type === "tool-result")
+          .map((part) => (part as { toolCallId: string }).toolCallId),
+      );
       expect(new Set(calls)).toEqual(new Set(outputs));
     }
   });

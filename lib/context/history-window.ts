@@ -3,7 +3,7 @@
 // 4 × maxItems; keep a leading system anchor that fell outside; then strip tool calls and outputs left without
 // their pair. Arrays at or under the cap pass through unchanged (the same array). Storage is never touched.
 
-import { messageItemId } from "./role-mapping";
+import { ownMessageId } from "./role-mapping";
 import { plural, traceEvent } from "./trace";
 import type { ContextItem, ItemPart, TraceEvent } from "./types";
 
@@ -21,14 +21,18 @@ function dialogueRole(item: ContextItem): "user" | "assistant" | null {
 /** A system anchor: a system-role item, or a stored system message at the head of the conversation. */
 export function isSystemAnchor(item: ContextItem): boolean {
   if (item.role === "system") return true;
-  return item.sender?.type === "system" && item.sourceMessageIds.length === 1 && item.id === messageItemId(item.sourceMessageIds[0]);
+  return item.sender?.type === "system" && ownMessageId(item) !== null;
 }
 
 /**
  * Drop tool calls without an output and outputs without a call (by tool call id), part by part; items left
  * with no parts go. Order is kept. Returns the same array when nothing is unpaired.
  */
-export function stripUnresolvedToolParts(items: readonly ContextItem[]): { items: ContextItem[]; strippedCallIds: string[]; touchedItemIds: string[] } {
+export function stripUnresolvedToolParts(items: readonly ContextItem[]): {
+  items: ContextItem[];
+  strippedCallIds: string[];
+  touchedItemIds: string[];
+} {
   const callIds = new Set<string>();
   const resultIds = new Set<string>();
   for (const item of items) {
@@ -38,7 +42,8 @@ export function stripUnresolvedToolParts(items: readonly ContextItem[]): { items
     }
   }
   const unpaired = (part: ItemPart) =>
-    (part.type === "tool-call" && !resultIds.has(part.toolCallId)) || (part.type === "tool-result" && !callIds.has(part.toolCallId));
+    (part.type === "tool-call" && !resultIds.has(part.toolCallId)) ||
+    (part.type === "tool-result" && !callIds.has(part.toolCallId));
   let anyUnpaired = false;
   for (const id of callIds) if (!resultIds.has(id)) anyUnpaired = true;
   for (const id of resultIds) if (!callIds.has(id)) anyUnpaired = true;
@@ -63,7 +68,10 @@ export function stripUnresolvedToolParts(items: readonly ContextItem[]): { items
   return { items: out, strippedCallIds: [...stripped], touchedItemIds: touched };
 }
 
-export function windowHistory(items: readonly ContextItem[], maxItems: number | null): { items: ContextItem[]; trace: TraceEvent[] } {
+export function windowHistory(
+  items: readonly ContextItem[],
+  maxItems: number | null,
+): { items: ContextItem[]; trace: TraceEvent[] } {
   const total = items.length;
   if (maxItems === null || total <= maxItems) return { items: items as ContextItem[], trace: [] };
 
@@ -111,10 +119,17 @@ export function windowHistory(items: readonly ContextItem[], maxItems: number | 
   const widenedBy = trailingStart - start;
   let reason = `windowed ${total} → ${maxItems} items`;
   if (widenedBy > 0) reason += ` (expanded to ${total - start} for the minimum exchange)`;
-  if (capped) reason += ` (expansion capped at ${MAX_EXPANSION_MULTIPLE} × ${maxItems}; the window may lack a user or assistant message)`;
+  if (capped)
+    reason += ` (expansion capped at ${MAX_EXPANSION_MULTIPLE} × ${maxItems}; the window may lack a user or assistant message)`;
   trace.push(
     traceEvent("window", "windowed", reason, {
-      counts: { before: total, after: stripped.items.length, maxItems, dropped: start - (anchorIndex === -1 ? 0 : 1), widenedBy },
+      counts: {
+        before: total,
+        after: stripped.items.length,
+        maxItems,
+        dropped: start - (anchorIndex === -1 ? 0 : 1),
+        widenedBy,
+      },
       // The first and last dropped items, not all of them: a long history would make the trace as big as itself.
       details: {
         firstDroppedItemId: items[anchorIndex === 0 ? 1 : 0].id,
@@ -125,15 +140,22 @@ export function windowHistory(items: readonly ContextItem[], maxItems: number | 
   );
   if (anchorIndex !== -1) {
     trace.push(
-      traceEvent("window", "kept-anchor", "kept the leading system item that fell outside the window", { itemIds: [items[anchorIndex].id] }),
+      traceEvent("window", "kept-anchor", "kept the leading system item that fell outside the window", {
+        itemIds: [items[anchorIndex].id],
+      }),
     );
   }
   if (stripped.strippedCallIds.length > 0) {
     trace.push(
-      traceEvent("window", "stripped-orphan-tool-parts", `dropped ${plural(stripped.strippedCallIds.length, "tool call or output", "tool calls or outputs")} left unpaired by the window`, {
-        itemIds: stripped.touchedItemIds,
-        details: { toolCallIds: stripped.strippedCallIds },
-      }),
+      traceEvent(
+        "window",
+        "stripped-orphan-tool-parts",
+        `dropped ${plural(stripped.strippedCallIds.length, "tool call or output", "tool calls or outputs")} left unpaired by the window`,
+        {
+          itemIds: stripped.touchedItemIds,
+          details: { toolCallIds: stripped.strippedCallIds },
+        },
+      ),
     );
   }
   return { items: stripped.items, trace };

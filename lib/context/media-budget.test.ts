@@ -15,16 +15,34 @@ import {
 } from "./test-fixtures";
 import type { StoredAttachment, StoredMessage } from "./types";
 
-function runMedia(messages: StoredMessage[], attachments: StoredAttachment[], settings: SettingsOverride = {}, current?: StoredMessage) {
+function runMedia(
+  messages: StoredMessage[],
+  attachments: StoredAttachment[],
+  settings: SettingsOverride = {},
+  current?: StoredMessage,
+) {
   deepFreeze(messages);
   deepFreeze(attachments);
   const currentInput = current ?? userMessage(1_000, "now?");
   const resolved = settingsWith(settings);
   const { entries } = collapseRuns(messages);
-  const mapped = mapRoles({ entries, currentInput, persona: PERSONA, participants: [], allMessages: messages, settings: resolved });
+  const mapped = mapRoles({
+    entries,
+    currentInput,
+    persona: PERSONA,
+    participants: [],
+    allMessages: messages,
+    settings: resolved,
+  });
   const messagesById = new Map([...messages, currentInput].map((message) => [message.id, message]));
   const attachmentsById = new Map(attachments.map((attachment) => [attachment.id, attachment]));
-  const result = applyMediaBudget({ history: mapped.history, current: mapped.current, messagesById, attachmentsById, settings: resolved });
+  const result = applyMediaBudget({
+    history: mapped.history,
+    current: mapped.current,
+    messagesById,
+    attachmentsById,
+    settings: resolved,
+  });
   return { ...result, view: viewItems(result.history), currentView: viewItems([result.current])[0] };
 }
 
@@ -34,7 +52,10 @@ function imageConversation(count: number) {
   const attachments: StoredAttachment[] = [];
   for (let i = 0; i < count; i++) {
     const seq = i * 2 + 1;
-    messages.push(userMessage(seq, `pic ${seq}`, { media: [`i${seq}`] }), personaMessage(seq + 1, `nice ${seq}`));
+    messages.push(
+      userMessage(seq, `pic ${seq}`, { media: [`i${seq}`] }),
+      personaMessage(seq + 1, `nice ${seq}`),
+    );
     attachments.push(imageAttachment(`i${seq}`, `m${seq}`));
   }
   return { messages, attachments };
@@ -43,7 +64,12 @@ function imageConversation(count: number) {
 describe("media budget (stage 5)", () => {
   it("an in-window image becomes a render descriptor with the message's media_<seq> handle, before the text", () => {
     const result = runMedia([userMessage(1, "look", { media: ["i1"] })], [imageAttachment("i1", "m1")]);
-    expect(result.view[0]).toEqual({ id: "msg:m1", role: "user", tag: "DIALOGUE_HISTORY", text: "«media:media_1:render:i1» | look" });
+    expect(result.view[0]).toEqual({
+      id: "msg:m1",
+      role: "user",
+      tag: "DIALOGUE_HISTORY",
+      text: "«media:media_1:render:i1» | look",
+    });
     expect(result.history[0].mediaDescriptors).toEqual([
       {
         handle: "media_1",
@@ -89,7 +115,12 @@ describe("media budget (stage 5)", () => {
       userMessage(2, "five", { media: five }),
       userMessage(3, "one", { media: ["y"] }),
     ];
-    const attachments = [imageAttachment("x1", "m1"), imageAttachment("x2", "m1"), ...five.map((id) => imageAttachment(id, "m2")), imageAttachment("y", "m3")];
+    const attachments = [
+      imageAttachment("x1", "m1"),
+      imageAttachment("x2", "m1"),
+      ...five.map((id) => imageAttachment(id, "m2")),
+      imageAttachment("y", "m3"),
+    ];
     const result = runMedia(messages, attachments, { media: { imageMessageLimit: 2 } });
     expect(result.view.map((item) => item.text)).toEqual([
       "[System: 2 images omitted due to rendered-image limit. Do not claim to see them.] | old",
@@ -102,13 +133,24 @@ describe("media budget (stage 5)", () => {
     const { messages, attachments } = imageConversation(3);
     const current = userMessage(100, "and this", { media: ["now"] });
     const result = runMedia(messages, [...attachments, imageAttachment("now", "m100")], {}, current);
-    expect(result.currentView).toEqual({ id: "msg:m100", role: "user", tag: "CURRENT_INPUT", text: "«media:media_100:render:now» | and this" });
-    expect(result.view[0].text).toBe("[System: 1 image omitted due to rendered-image limit. Do not claim to see it.] | pic 1");
+    expect(result.currentView).toEqual({
+      id: "msg:m100",
+      role: "user",
+      tag: "CURRENT_INPUT",
+      text: "«media:media_100:render:now» | and this",
+    });
+    expect(result.view[0].text).toBe(
+      "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.] | pic 1",
+    );
   });
 
   it("imageMessageLimit 0 disables every counted image in the window", () => {
-    const result = runMedia([userMessage(1, "x", { media: ["i1"] })], [imageAttachment("i1", "m1")], { media: { imageMessageLimit: 0 } });
-    expect(result.view[0].text).toBe("[System: 1 image omitted due to rendered-image limit. Do not claim to see it.] | x");
+    const result = runMedia([userMessage(1, "x", { media: ["i1"] })], [imageAttachment("i1", "m1")], {
+      media: { imageMessageLimit: 0 },
+    });
+    expect(result.view[0].text).toBe(
+      "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.] | x",
+    );
   });
 
   it("emoji are neither counted nor descriptors; stickers are descriptors but not counted", () => {
@@ -117,17 +159,38 @@ describe("media budget (stage 5)", () => {
       userMessage(2, "emoji", { media: ["e1"] }),
       userMessage(3, "sticker", { media: ["s1"] }),
     ];
-    const attachments = [imageAttachment("old", "m1"), imageAttachment("e1", "m2", { isEmoji: true }), imageAttachment("s1", "m3", { isSticker: true })];
+    const attachments = [
+      imageAttachment("old", "m1"),
+      imageAttachment("e1", "m2", { isEmoji: true }),
+      imageAttachment("s1", "m3", { isSticker: true }),
+    ];
     const result = runMedia(messages, attachments, { media: { imageMessageLimit: 1 } });
-    expect(result.view.map((item) => item.text)).toEqual(["«media:media_1:render:old» | old", "emoji", "«media:media_3:render:s1» | sticker"]);
+    expect(result.view.map((item) => item.text)).toEqual([
+      "«media:media_1:render:old» | old",
+      "emoji",
+      "«media:media_3:render:s1» | sticker",
+    ]);
     expect(result.trace).toEqual([
-      { stage: "media-budget", action: "skipped-emoji", reason: "1 emoji attachment not sent as media (emoji stay text)", messageIds: ["m2"], counts: { emoji: 1 } },
+      {
+        stage: "media-budget",
+        action: "skipped-emoji",
+        reason: "1 emoji attachment not sent as media (emoji stay text)",
+        messageIds: ["m2"],
+        counts: { emoji: 1 },
+      },
     ]);
   });
 
   it("a duplicate image (same sha256) renders only at its newest occurrence", () => {
-    const messages = [userMessage(1, "first", { media: ["a"] }), personaMessage(2, "ok"), userMessage(3, "again", { media: ["b"] })];
-    const attachments = [imageAttachment("a", "m1", { sha256: "same" }), imageAttachment("b", "m3", { sha256: "same" })];
+    const messages = [
+      userMessage(1, "first", { media: ["a"] }),
+      personaMessage(2, "ok"),
+      userMessage(3, "again", { media: ["b"] }),
+    ];
+    const attachments = [
+      imageAttachment("a", "m1", { sha256: "same" }),
+      imageAttachment("b", "m3", { sha256: "same" }),
+    ];
     const result = runMedia(messages, attachments);
     expect(result.view.map((item) => item.text)).toEqual(["first", "ok", "«media:media_3:render:b» | again"]);
     expect(result.trace).toEqual([
@@ -166,7 +229,10 @@ describe("media budget (stage 5)", () => {
 
   it("the effective window is min(media.window, messageFetchLimit)", () => {
     const { messages, attachments } = imageConversation(2); // images at 1 and 3
-    const result = runMedia(messages, attachments, { media: { window: 10 }, history: { messageFetchLimit: 2 } });
+    const result = runMedia(messages, attachments, {
+      media: { window: 10 },
+      history: { messageFetchLimit: 2 },
+    });
     expect(result.view.map((item) => item.text)).toEqual([
       "«media:media_1:out_of_window:i1» | pic 1",
       "nice 1",
@@ -176,12 +242,19 @@ describe("media budget (stage 5)", () => {
   });
 
   it("window 0: every medium is out of window", () => {
-    const result = runMedia([userMessage(1, "x", { media: ["i1"] })], [imageAttachment("i1", "m1")], { media: { window: 0 } });
+    const result = runMedia([userMessage(1, "x", { media: ["i1"] })], [imageAttachment("i1", "m1")], {
+      media: { window: 0 },
+    });
     expect(result.view[0].text).toBe("«media:media_1:out_of_window:i1» | x");
   });
 
   it("the window counts messages inside collapsed items", () => {
-    const messages = [userMessage(1, "pic", { media: ["i1"] }), personaMessage(2, "a"), personaMessage(3, "b"), personaMessage(4, "c")];
+    const messages = [
+      userMessage(1, "pic", { media: ["i1"] }),
+      personaMessage(2, "a"),
+      personaMessage(3, "b"),
+      personaMessage(4, "c"),
+    ];
     const result = runMedia(messages, [imageAttachment("i1", "m1")], { media: { window: 4 } });
     // m1 is the 5th newest message (current, m4, m3, m2, m1): outside a window of 4.
     expect(result.view[0].text).toBe("«media:media_1:out_of_window:i1» | pic");
@@ -189,15 +262,30 @@ describe("media budget (stage 5)", () => {
 
   it("videos render in the window without counting against the image budget", () => {
     const messages = [userMessage(1, "clip", { media: ["v1"] }), userMessage(2, "pic", { media: ["i2"] })];
-    const result = runMedia(messages, [videoAttachment("v1", "m1"), imageAttachment("i2", "m2")], { media: { imageMessageLimit: 1 } });
-    expect(result.view.map((item) => item.text)).toEqual(["«media:media_1:render:v1» | clip", "«media:media_2:render:i2» | pic"]);
+    const result = runMedia(messages, [videoAttachment("v1", "m1"), imageAttachment("i2", "m2")], {
+      media: { imageMessageLimit: 1 },
+    });
+    expect(result.view.map((item) => item.text)).toEqual([
+      "«media:media_1:render:v1» | clip",
+      "«media:media_2:render:i2» | pic",
+    ]);
   });
 
   it("an assistant turn's omitted-images notice goes into a MEDIA_NOTICE user item before it", () => {
-    const messages = [personaMessage(1, "drew this", { media: ["p1"] }), userMessage(2, "mine", { media: ["u2"] })];
-    const result = runMedia(messages, [imageAttachment("p1", "m1"), imageAttachment("u2", "m2")], { media: { imageMessageLimit: 1 } });
+    const messages = [
+      personaMessage(1, "drew this", { media: ["p1"] }),
+      userMessage(2, "mine", { media: ["u2"] }),
+    ];
+    const result = runMedia(messages, [imageAttachment("p1", "m1"), imageAttachment("u2", "m2")], {
+      media: { imageMessageLimit: 1 },
+    });
     expect(result.view).toEqual([
-      { id: "msg:m1:media-notice", role: "user", tag: "MEDIA_NOTICE", text: "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.]" },
+      {
+        id: "msg:m1:media-notice",
+        role: "user",
+        tag: "MEDIA_NOTICE",
+        text: "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.]",
+      },
       { id: "msg:m1", role: "assistant", tag: "DIALOGUE_HISTORY", text: "drew this" },
       { id: "msg:m2", role: "user", tag: "DIALOGUE_HISTORY", text: "«media:media_2:render:u2» | mine" },
     ]);
@@ -209,7 +297,11 @@ describe("media budget (stage 5)", () => {
       userMessage(1, "see this", { replyToMessageId: "m0", forwardedFromName: "Bob", media: ["r1"] }),
       userMessage(2, "fwd", { forwardedFromName: "Carol", media: ["f1", "f2"] }),
     ];
-    const result = runMedia(messages, [imageAttachment("r1", "m1"), imageAttachment("f1", "m2"), videoAttachment("f2", "m2")]);
+    const result = runMedia(messages, [
+      imageAttachment("r1", "m1"),
+      imageAttachment("f1", "m2"),
+      videoAttachment("f2", "m2"),
+    ]);
     expect(result.view.map((item) => item.text)).toEqual([
       "«media:media_1:render:r1» | see this\n[System: This image (Media ID: media_1) was included in the message being replied to, sent by Bob]",
       "«media:media_2:render:f1» | «media:media_2:render:f2» | fwd\n[System: These media files (Media ID: media_2) were attached to the forwarded message from Carol]",
@@ -218,8 +310,13 @@ describe("media budget (stage 5)", () => {
   });
 
   it("a media-only message says who sent it", () => {
-    const result = runMedia([userMessage(1, "", { media: ["a", "b"] })], [imageAttachment("a", "m1"), imageAttachment("b", "m1")]);
-    expect(result.view[0].text).toBe("«media:media_1:render:a» | «media:media_1:render:b» | [System: Ada sent these 2 images]");
+    const result = runMedia(
+      [userMessage(1, "", { media: ["a", "b"] })],
+      [imageAttachment("a", "m1"), imageAttachment("b", "m1")],
+    );
+    expect(result.view[0].text).toBe(
+      "«media:media_1:render:a» | «media:media_1:render:b» | [System: Ada sent these 2 images]",
+    );
   });
 
   it("a missing attachment is a warning; the message still replays", () => {
@@ -239,9 +336,20 @@ describe("media budget (stage 5)", () => {
   });
 
   it("notice and hint texts", () => {
-    expect(omittedImagesNotice(1)).toBe("[System: 1 image omitted due to rendered-image limit. Do not claim to see it.]");
-    expect(omittedImagesNotice(3)).toBe("[System: 3 images omitted due to rendered-image limit. Do not claim to see them.]");
-    expect(attributionHint({ kinds: ["video", "video"], handles: ["media_1", "media_2"], from: "Bob", isReply: true })).toBe(
+    expect(omittedImagesNotice(1)).toBe(
+      "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.]",
+    );
+    expect(omittedImagesNotice(3)).toBe(
+      "[System: 3 images omitted due to rendered-image limit. Do not claim to see them.]",
+    );
+    expect(
+      attributionHint({
+        kinds: ["video", "video"],
+        handles: ["media_1", "media_2"],
+        from: "Bob",
+        isReply: true,
+      }),
+    ).toBe(
       "[System: These videos (Media IDs: media_1, media_2) were included in the message being replied to, sent by Bob]",
     );
     expect(mediaOnlyText("Ada", ["video"])).toBe("[System: Ada sent this video]");

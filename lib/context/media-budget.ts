@@ -6,10 +6,18 @@
 //
 // One backward pass over the items, newest first: O(items + media parts).
 
-import { messageItemId } from "./role-mapping";
+import { ownMessageId } from "./role-mapping";
 import type { ResolvedSettings } from "./settings";
 import { plural, traceEvent, traceWarning } from "./trace";
-import type { ContextItem, ItemPart, MediaDescriptor, MediaKind, StoredAttachment, StoredMessage, TraceEvent } from "./types";
+import type {
+  ContextItem,
+  ItemPart,
+  MediaDescriptor,
+  MediaKind,
+  StoredAttachment,
+  StoredMessage,
+  TraceEvent,
+} from "./types";
 
 /** The handle a model uses to refer to a message's media: one per message, stable across builds (its seq). */
 export function mediaHandle(message: StoredMessage): string {
@@ -44,7 +52,12 @@ function mediaWord(kinds: readonly MediaKind[]): string {
  * For a reply or forward: who sent the media. Forwarded (no reply target): "…were attached to the forwarded
  * message from Bob"; reply: "…was included in the message being replied to, sent by Bob".
  */
-export function attributionHint(args: { kinds: readonly MediaKind[]; handles: readonly string[]; from: string; isReply: boolean }): string {
+export function attributionHint(args: {
+  kinds: readonly MediaKind[];
+  handles: readonly string[];
+  from: string;
+  isReply: boolean;
+}): string {
   const many = args.kinds.length !== 1;
   const subject = `${many ? "These" : "This"} ${mediaWord(args.kinds)}`;
   const ids = `${args.handles.length === 1 ? "Media ID" : "Media IDs"}: ${args.handles.join(", ")}`;
@@ -58,7 +71,9 @@ export function attributionHint(args: { kinds: readonly MediaKind[]; handles: re
 export function mediaOnlyText(senderName: string, kinds: readonly MediaKind[]): string {
   const count = kinds.length;
   const word = mediaWord(kinds);
-  return count === 1 ? `[System: ${senderName} sent this ${word}]` : `[System: ${senderName} sent these ${count} ${word}]`;
+  return count === 1
+    ? `[System: ${senderName} sent this ${word}]`
+    : `[System: ${senderName} sent these ${count} ${word}]`;
 }
 
 interface MediaPlan {
@@ -71,11 +86,12 @@ interface MediaPlan {
 }
 
 /** The message an item was made from, when it is exactly one stored message (not a notice or a collapsed run). */
-function sourceMessage(item: ContextItem, messagesById: ReadonlyMap<string, StoredMessage>): StoredMessage | null {
-  if (item.sourceMessageIds.length !== 1) return null;
-  const messageId = item.sourceMessageIds[0];
-  if (item.id !== messageItemId(messageId)) return null;
-  return messagesById.get(messageId) ?? null;
+function sourceMessage(
+  item: ContextItem,
+  messagesById: ReadonlyMap<string, StoredMessage>,
+): StoredMessage | null {
+  const messageId = ownMessageId(item);
+  return messageId === null ? null : (messagesById.get(messageId) ?? null);
 }
 
 function hasMediaParts(message: StoredMessage): boolean {
@@ -110,7 +126,14 @@ export function applyMediaBudget(args: {
     if (message === null || !hasMediaParts(message)) continue;
 
     const inWindow = rank <= effectiveWindow;
-    const plan: MediaPlan = { descriptors: [], omitted: 0, duplicates: [], outOfWindow: !inWindow, missing: [], emoji: 0 };
+    const plan: MediaPlan = {
+      descriptors: [],
+      omitted: 0,
+      duplicates: [],
+      outOfWindow: !inWindow,
+      missing: [],
+      emoji: 0,
+    };
     const attachments: StoredAttachment[] = [];
     let hasCounted = false;
     for (const part of message.parts) {
@@ -210,17 +233,27 @@ export function applyMediaBudget(args: {
           "media-budget",
           "dropped-duplicate-image",
           `dropped ${plural(plan.duplicates.length, "duplicate image")}: a newer message has the same image`,
-          { itemIds: [item.id], messageIds: [messageId], counts: { images: plan.duplicates.length }, details: { attachmentIds: plan.duplicates } },
+          {
+            itemIds: [item.id],
+            messageIds: [messageId],
+            counts: { images: plan.duplicates.length },
+            details: { attachmentIds: plan.duplicates },
+          },
         ),
       );
     }
     if (plan.missing.length > 0) {
       trace.push(
-        traceWarning("media-budget", "missing-attachment", `${plural(plan.missing.length, "attachment")} not found; the message replays without it`, {
-          itemIds: [item.id],
-          messageIds: [messageId],
-          details: { attachmentIds: plan.missing },
-        }),
+        traceWarning(
+          "media-budget",
+          "missing-attachment",
+          `${plural(plan.missing.length, "attachment")} not found; the message replays without it`,
+          {
+            itemIds: [item.id],
+            messageIds: [messageId],
+            details: { attachmentIds: plan.missing },
+          },
+        ),
       );
     }
     if (plan.outOfWindow && plan.descriptors.length > 0) {
@@ -239,16 +272,25 @@ export function applyMediaBudget(args: {
         "media-budget",
         "out-of-window-media",
         `${plural(outOfWindowMedia, "media item")} outside the media window of ${plural(effectiveWindow, "message")}`,
-        { itemIds: outOfWindowItems, messageIds: outOfWindowMessages, counts: { media: outOfWindowMedia, window: effectiveWindow } },
+        {
+          itemIds: outOfWindowItems,
+          messageIds: outOfWindowMessages,
+          counts: { media: outOfWindowMedia, window: effectiveWindow },
+        },
       ),
     );
   }
   if (emojiCount > 0) {
     trace.push(
-      traceEvent("media-budget", "skipped-emoji", `${plural(emojiCount, "emoji attachment")} not sent as media (emoji stay text)`, {
-        messageIds: emojiMessages,
-        counts: { emoji: emojiCount },
-      }),
+      traceEvent(
+        "media-budget",
+        "skipped-emoji",
+        `${plural(emojiCount, "emoji attachment")} not sent as media (emoji stay text)`,
+        {
+          messageIds: emojiMessages,
+          counts: { emoji: emojiCount },
+        },
+      ),
     );
   }
   return { history, current, trace };
@@ -259,7 +301,11 @@ export function applyMediaBudget(args: {
  * turn the notice goes into a user item just before it (seed 000: the model's own turn never carries system
  * notices). A reply or forward gets the attribution hint appended to its text, unless its media is out of window.
  */
-function applyPlan(item: ContextItem, message: StoredMessage, plan: MediaPlan): { notice: ContextItem | null; replaced: ContextItem } {
+function applyPlan(
+  item: ContextItem,
+  message: StoredMessage,
+  plan: MediaPlan,
+): { notice: ContextItem | null; replaced: ContextItem } {
   const parts: ItemPart[] = [];
   for (const descriptor of plan.descriptors) parts.push({ type: "media", descriptor });
   let notice: ContextItem | null = null;
@@ -286,7 +332,12 @@ function applyPlan(item: ContextItem, message: StoredMessage, plan: MediaPlan): 
     let extra: string | null = null;
     if (message.forwardedFromName) {
       const handles = [...new Set(plan.descriptors.map((descriptor) => descriptor.handle))];
-      extra = attributionHint({ kinds, handles, from: message.forwardedFromName, isReply: message.replyToMessageId !== null });
+      extra = attributionHint({
+        kinds,
+        handles,
+        from: message.forwardedFromName,
+        isReply: message.replyToMessageId !== null,
+      });
     } else if (!item.parts.some((part) => part.type === "text")) {
       extra = mediaOnlyText(message.authorName, kinds);
     }

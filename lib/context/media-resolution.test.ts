@@ -10,7 +10,8 @@ import { defaultSettings, type ResolvedSettings } from "./settings";
 import { TOKENS_PER_IMAGE } from "./tokens";
 import type { ContextItem, ItemPart, MediaDescriptor, ModelCapabilities, ModelDescriptor } from "./types";
 
-const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+const PNG =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 function model(capabilities: Partial<ModelCapabilities> = {}, id = "test-model"): ModelDescriptor {
   return {
@@ -49,7 +50,12 @@ function media(handle: string, overrides: Partial<MediaDescriptor> = {}): MediaD
   };
 }
 
-function item(id: string, role: ContextItem["role"], parts: ItemPart[], extra: Partial<ContextItem> = {}): ContextItem {
+function item(
+  id: string,
+  role: ContextItem["role"],
+  parts: ItemPart[],
+  extra: Partial<ContextItem> = {},
+): ContextItem {
   return { id, role, tag: "DIALOGUE_HISTORY", parts, sourceMessageIds: [id], tokens: 0, ...extra };
 }
 
@@ -84,7 +90,9 @@ describe("notice texts", () => {
     expect(mediaCountPhrase([media("media_1")])).toBe("1 image");
     expect(mediaCountPhrase([media("media_1"), media("media_2")])).toBe("2 images");
     expect(mediaCountPhrase([media("media_1", { mime: "image/gif" })])).toBe("1 GIF");
-    expect(mediaCountPhrase([media("media_1", { mime: "image/gif" }), media("media_2")])).toBe("2 images (including GIF)");
+    expect(mediaCountPhrase([media("media_1", { mime: "image/gif" }), media("media_2")])).toBe(
+      "2 images (including GIF)",
+    );
     expect(mediaCountPhrase([media("media_1"), media("media_2", { kind: "video", mime: "video/mp4" })])).toBe(
       "1 image and 1 video",
     );
@@ -108,12 +116,22 @@ describe("resolveMedia", () => {
   it("materialises in-window images and videos first, then the other parts, and strips descriptors", () => {
     const image = media("media_1");
     const video = media("media_2", { kind: "video", mime: "video/mp4", url: "https://example.test/v.mp4" });
-    const base = [item("m1", "user", [text("look"), placeholder(image), placeholder(video)], { mediaDescriptors: [image, video] })];
+    const base = [
+      item("m1", "user", [text("look"), placeholder(image), placeholder(video)], {
+        mediaDescriptors: [image, video],
+      }),
+    ];
     const { items, events } = resolveMedia(base, model({ vision: true, video: true }), settingsWith());
     expect(items).toHaveLength(1);
     expect(items[0].parts).toEqual([
       { type: "image", mediaType: "image/png", url: PNG, attachmentId: "att-media_1", handle: "media_1" },
-      { type: "video", mediaType: "video/mp4", url: "https://example.test/v.mp4", attachmentId: "att-media_2", handle: "media_2" },
+      {
+        type: "video",
+        mediaType: "video/mp4",
+        url: "https://example.test/v.mp4",
+        attachmentId: "att-media_2",
+        handle: "media_2",
+      },
       { type: "text", text: "look" },
     ]);
     expect(items[0]).not.toHaveProperty("mediaDescriptors");
@@ -123,7 +141,9 @@ describe("resolveMedia", () => {
 
   it("tells a blind model to use analyze_image when that tool is enabled", () => {
     const base = [item("m1", "user", [placeholder(media("media_1")), text("what is this?")])];
-    const { items } = resolveMedia(base, model({ vision: false }), settingsWith(), { enabledToolNames: ["analyze_image"] });
+    const { items } = resolveMedia(base, model({ vision: false }), settingsWith(), {
+      enabledToolNames: ["analyze_image"],
+    });
     expect(texts(items[0])).toEqual([
       "[System: This message (ID: media_1) contains an image. Do not guess the image contents. Use the `analyze_image` tool with this media ID only if the user explicitly asks about the image or if unseen visual details are necessary to answer.]",
       "what is this?",
@@ -132,7 +152,9 @@ describe("resolveMedia", () => {
 
   it("tells a blind model without the tool not to claim to see the image", () => {
     const base = [item("m1", "user", [placeholder(media("media_1"))])];
-    const { items, events } = resolveMedia(base, model({ vision: false }), settingsWith(), { enabledToolNames: ["current_time"] });
+    const { items, events } = resolveMedia(base, model({ vision: false }), settingsWith(), {
+      enabledToolNames: ["current_time"],
+    });
     expect(texts(items[0])).toEqual([
       "[System: This message (ID: media_1) contains an image. Current model cannot see images, please do not describe or claim to see the image contents. If you need to see images, tell the user to switch to a model that can see images.]",
     ]);
@@ -175,13 +197,14 @@ describe("resolveMedia", () => {
       placeholder(media("media_2")),
       placeholder(media("media_3", { kind: "video", mime: "video/mp4" })),
     ];
-    const { items } = resolveMedia([item("m1", "user", parts)], model({ vision: true, video: false }), settingsWith());
-    expect(items[0].parts.map((part) => (part.type === "text" ? part.text.slice(0, 40) : `${part.type}`))).toEqual([
-      "image",
-      "image",
-      "[System: This message (ID: media_3) cont",
-      "three things",
-    ]);
+    const { items } = resolveMedia(
+      [item("m1", "user", parts)],
+      model({ vision: true, video: false }),
+      settingsWith(),
+    );
+    expect(
+      items[0].parts.map((part) => (part.type === "text" ? part.text.slice(0, 40) : `${part.type}`)),
+    ).toEqual(["image", "image", "[System: This message (ID: media_3) cont", "three things"]);
   });
 
   it("moves a model-authored item's notices into a preceding user item", () => {
@@ -205,7 +228,10 @@ describe("resolveMedia", () => {
 
   it("resolves the same base differently for a vision and a blind attempt, without mutating it", () => {
     const base = deepFreeze([
-      item("m1", "user", [text("hi"), placeholder(media("media_1"))], { mediaDescriptors: [media("media_1")], tokens: 300 }),
+      item("m1", "user", [text("hi"), placeholder(media("media_1"))], {
+        mediaDescriptors: [media("media_1")],
+        tokens: 300,
+      }),
     ]);
     const snapshot = JSON.stringify(base);
     const vision = resolveMedia(base, model({ vision: true }), settingsWith());
@@ -263,7 +289,11 @@ describe("resolveMedia", () => {
       item("a1", "assistant", [text("drawn"), placeholder(media("media_2"))]),
       item("u2", "user", [placeholder(media("media_3"))]),
     ];
-    const { items, events } = resolveMedia(base, model(), settingsWith({ imageInputSelection: "user_turn_only" }));
+    const { items, events } = resolveMedia(
+      base,
+      model(),
+      settingsWith({ imageInputSelection: "user_turn_only" }),
+    );
     expect(texts(items[0])).toEqual([
       "[System: 1 image (ID: media_2) omitted because only images from user turns are sent. Do not claim to see it.]",
     ]);
@@ -277,7 +307,11 @@ describe("resolveMedia", () => {
     const second = media("media_2");
     const base = [item("m1", "user", [placeholder(first), text("x")], { mediaDescriptors: [first, second] })];
     const { items } = resolveMedia(base, model(), settingsWith());
-    expect(items[0].parts.map((part) => (part.type === "image" ? part.handle : part.type))).toEqual(["media_1", "media_2", "text"]);
+    expect(items[0].parts.map((part) => (part.type === "image" ? part.handle : part.type))).toEqual([
+      "media_1",
+      "media_2",
+      "text",
+    ]);
   });
 
   it("turns audio into a notice", () => {

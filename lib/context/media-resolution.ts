@@ -3,9 +3,9 @@
 // attempt's model can see them, or notices that keep the `media_N` handle when it cannot. Pure: the base items are
 // never mutated, so a fallback model resolves the same base differently.
 
-import { countItemTokens, countPartTokens } from "./tokens";
-import type { ContextItem, ItemPart, MediaDescriptor, ModelDescriptor, TraceEvent } from "./types";
 import type { ResolvedSettings } from "./settings";
+import { countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
+import type { ContextItem, ItemPart, MediaDescriptor, ModelDescriptor, TraceEvent } from "./types";
 
 /** The built-in tool a blind model is pointed to (SPEC §7.4). */
 export const IMAGE_ANALYSIS_TOOL = "analyze_image";
@@ -15,8 +15,9 @@ export interface MediaResolutionOptions {
   enabledToolNames?: readonly string[];
 }
 
+/** What a phase-B stage returns. The items array may be its input when the stage changed nothing. */
 export interface StageResult {
-  items: ContextItem[];
+  items: readonly ContextItem[];
   events: TraceEvent[];
 }
 
@@ -31,7 +32,9 @@ export function mediaIdLabel(handles: readonly string[]): string {
 }
 
 function isGif(descriptor: MediaDescriptor): boolean {
-  return descriptor.mime.toLowerCase().includes("gif") || /\.gif(?:$|[?#])/i.test(descriptor.url);
+  if (descriptor.mime.toLowerCase().includes("gif")) return true;
+  // Never scan a data: URL (it can be megabytes of base64); only a real path can end in .gif.
+  return !descriptor.url.startsWith("data:") && /\.gif(?:$|[?#])/i.test(descriptor.url);
 }
 
 function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
@@ -70,10 +73,9 @@ export function mediaCountPhrase(descriptors: readonly MediaDescriptor[]): strin
 export function outOfWindowNotice(descriptors: readonly MediaDescriptor[], modelCanView: boolean): string {
   const label = mediaIdLabel(descriptors.map((descriptor) => descriptor.handle));
   const phrase = mediaCountPhrase(descriptors);
-  const idSentence =
-    label.startsWith("IDs:")
-      ? "The media IDs can still be used with tools that accept media references."
-      : "The media ID can still be used with tools that accept media references.";
+  const idSentence = label.startsWith("IDs:")
+    ? "The media IDs can still be used with tools that accept media references."
+    : "The media ID can still be used with tools that accept media references.";
   if (modelCanView) {
     const pronoun = descriptors.length === 1 ? "it" : "them";
     return `[System: This message (${label}) contained ${phrase}, but it is outside the current media context window. Ask the user to reply to that message if you need to see ${pronoun}. ${idSentence}]`;
@@ -120,7 +122,8 @@ function descriptorsOf(item: ContextItem): MediaDescriptor[] {
   for (const part of item.parts) if (part.type === "media") found.push(part.descriptor);
   if (item.mediaDescriptors && item.mediaDescriptors.length > 0) {
     const seen = new Set(found.map((descriptor) => descriptor.attachmentId));
-    for (const descriptor of item.mediaDescriptors) if (!seen.has(descriptor.attachmentId)) found.push(descriptor);
+    for (const descriptor of item.mediaDescriptors)
+      if (!seen.has(descriptor.attachmentId)) found.push(descriptor);
   }
   return found;
 }
@@ -192,17 +195,38 @@ function withoutDescriptors(item: ContextItem): ContextItem {
   return rest;
 }
 
+type PartCounter = (part: ItemPart) => number;
+
+/**
+ * Counts parts for one resolution. Notices differ only in their digits (handles, counts), and both BPE
+ * tokenizers split digits into their own 1–3 digit chunks, so a notice costs exactly what the same text with every
+ * digit set to 0 costs: a thousand out-of-window notices tokenise a handful of distinct texts.
+ */
+function partCounter(model: ModelDescriptor): PartCounter {
+  const noticeTokens = new Map<string, number>();
+  return (part) => {
+    if (part.type !== "text") return countPartTokens(part, model.tokenizer);
+    const key = part.text.replace(/\d/g, "0");
+    let tokens = noticeTokens.get(key);
+    if (tokens === undefined) {
+      tokens = countPartTokens({ type: "text", text: key }, model.tokenizer);
+      noticeTokens.set(key, tokens);
+    }
+    return tokens;
+  };
+}
+
 /** A changed item's count, adjusted by the parts it lost and gained so long text is never re-tokenised. */
 function adjustedTokens(
   previous: number,
   removed: readonly ItemPart[],
   added: readonly ItemPart[],
-  model: ModelDescriptor,
+  count: PartCounter,
 ): number {
   if (previous <= 0) return 0;
   let tokens = previous;
-  for (const part of removed) tokens -= countPartTokens(part, model.tokenizer);
-  for (const part of added) tokens += countPartTokens(part, model.tokenizer);
+  for (const part of removed) tokens -= count(part);
+  for (const part of added) tokens += count(part);
   return Math.max(tokens, 1);
 }
 
@@ -306,9 +330,19 @@ function resolveItemMedia(
   return { media, notices };
 }
 
-function tallyEvents(tally: Tally, model: ModelDescriptor, settings: ResolvedSettings, analysisToolEnabled: boolean): TraceEvent[] {
+function tallyEvents(
+  tally: Tally,
+  model: ModelDescriptor,
+  settings: ResolvedSettings,
+  analysisToolEnabled: boolean,
+): TraceEvent[] {
   const events: TraceEvent[] = [];
-  const push = (key: keyof Omit<Tally, "itemIds">, action: string, reason: string, level: "info" | "warning" = "info") => {
+  const push = (
+    key: keyof Omit<Tally, "itemIds">,
+    action: string,
+    reason: string,
+    level: "info" | "warning" = "info",
+  ) => {
     const handles = tally[key];
     if (handles.length === 0) return;
     events.push({
@@ -342,7 +376,11 @@ function tallyEvents(tally: Tally, model: ModelDescriptor, settings: ResolvedSet
       analysisToolEnabled ? ` and pointing to \`${IMAGE_ANALYSIS_TOOL}\`` : ""
     }`,
   );
-  push("outOfWindow", "out-of-window-notice", `${plural(tally.outOfWindow.length, "media item")} outside the media window became a notice`);
+  push(
+    "outOfWindow",
+    "out-of-window-notice",
+    `${plural(tally.outOfWindow.length, "media item")} outside the media window became a notice`,
+  );
   push(
     "overLimit",
     "omitted-images-request-limit",
@@ -354,7 +392,11 @@ function tallyEvents(tally: Tally, model: ModelDescriptor, settings: ResolvedSet
     "omitted-assistant-images",
     `${plural(tally.notUserTurn.length, "image")} from assistant turns omitted: media.imageInputSelection is user_turn_only`,
   );
-  push("unsupported", "unsupported-media-notice", `${plural(tally.unsupported.length, "audio clip or file", "audio clips or files")} cannot be sent to ${model.id}`);
+  push(
+    "unsupported",
+    "unsupported-media-notice",
+    `${plural(tally.unsupported.length, "audio clip or file", "audio clips or files")} cannot be sent to ${model.id}`,
+  );
   return events;
 }
 
@@ -375,11 +417,12 @@ export function resolveMedia(
     descriptorsByItem[index] = carriesMedia(item) ? descriptorsOf(item) : null;
     if (descriptorsByItem[index]) anyMedia = true;
   }
-  if (!anyMedia) return { items: items.slice(), events: [] };
+  if (!anyMedia) return { items, events: [] };
 
   const analysisToolEnabled = (options.enabledToolNames ?? []).includes(IMAGE_ANALYSIS_TOOL);
   const verdicts = model.capabilities.vision ? decideImages(descriptorsByItem, items, settings) : new Map();
   const tally = newTally();
+  const count = partCounter(model);
   const resolved: ContextItem[] = [];
 
   for (let index = 0; index < items.length; index += 1) {
@@ -389,7 +432,15 @@ export function resolveMedia(
       resolved.push(item);
       continue;
     }
-    const { media, notices } = resolveItemMedia(item, descriptors, verdicts, model, settings, analysisToolEnabled, tally);
+    const { media, notices } = resolveItemMedia(
+      item,
+      descriptors,
+      verdicts,
+      model,
+      settings,
+      analysisToolEnabled,
+      tally,
+    );
     const placeholders = item.parts.filter((part) => part.type === "media");
     const rest = item.parts.filter((part) => part.type !== "media");
     const base = withoutDescriptors(item);
@@ -402,17 +453,21 @@ export function resolveMedia(
         parts: notices,
         sourceMessageIds: item.sourceMessageIds,
         ...(item.sender ? { sender: item.sender } : {}),
-        tokens: countItemTokens({ parts: notices }, model.tokenizer),
+        tokens: notices.reduce((sum, part) => sum + count(part), TOKENS_PER_MESSAGE),
       });
       const parts = [...media, ...rest];
       // An image-only model turn whose images all became notices has nothing left to say.
       if (parts.length > 0) {
-        resolved.push({ ...base, parts, tokens: adjustedTokens(item.tokens, placeholders, media, model) });
+        resolved.push({ ...base, parts, tokens: adjustedTokens(item.tokens, placeholders, media, count) });
       }
       continue;
     }
     const added = [...media, ...notices];
-    resolved.push({ ...base, parts: [...added, ...rest], tokens: adjustedTokens(item.tokens, placeholders, added, model) });
+    resolved.push({
+      ...base,
+      parts: [...added, ...rest],
+      tokens: adjustedTokens(item.tokens, placeholders, added, count),
+    });
   }
   return { items: resolved, events: tallyEvents(tally, model, settings, analysisToolEnabled) };
 }

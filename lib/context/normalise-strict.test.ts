@@ -7,7 +7,8 @@ import {
 } from "./normalise-strict";
 import type { ContextItem, ItemPart, ModelCapabilities, ModelDescriptor } from "./types";
 
-const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+const PNG =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 function model(capabilities: Partial<ModelCapabilities> = {}): ModelDescriptor {
   return {
@@ -32,15 +33,36 @@ function model(capabilities: Partial<ModelCapabilities> = {}): ModelDescriptor {
 }
 const lenient = model({ strictAlternation: false });
 
-function item(id: string, role: ContextItem["role"], parts: ItemPart[], extra: Partial<ContextItem> = {}): ContextItem {
+function item(
+  id: string,
+  role: ContextItem["role"],
+  parts: ItemPart[],
+  extra: Partial<ContextItem> = {},
+): ContextItem {
   return { id, role, tag: "DIALOGUE_HISTORY", parts, sourceMessageIds: [id], tokens: 0, ...extra };
 }
 const text = (value: string): ItemPart => ({ type: "text", text: value });
-const image = (handle: string): ItemPart => ({ type: "image", mediaType: "image/png", url: PNG, attachmentId: `att-${handle}`, handle });
-const call = (id: string): ItemPart => ({ type: "tool-call", toolCallId: id, toolName: "current_time", input: {} });
-const result = (id: string): ItemPart => ({ type: "tool-result", toolCallId: id, toolName: "current_time", output: "noon" });
+const image = (handle: string): ItemPart => ({
+  type: "image",
+  mediaType: "image/png",
+  url: PNG,
+  attachmentId: `att-${handle}`,
+  handle,
+});
+const call = (id: string): ItemPart => ({
+  type: "tool-call",
+  toolCallId: id,
+  toolName: "current_time",
+  input: {},
+});
+const result = (id: string): ItemPart => ({
+  type: "tool-result",
+  toolCallId: id,
+  toolName: "current_time",
+  output: "noon",
+});
 
-const shape = (items: ContextItem[]) => items.map((entry) => `${entry.role}:${entry.id}`);
+const shape = (items: readonly ContextItem[]) => items.map((entry) => `${entry.role}:${entry.id}`);
 
 describe("merge same-role runs (strict alternation)", () => {
   it("leaves an empty list empty", () => {
@@ -48,26 +70,41 @@ describe("merge same-role runs (strict alternation)", () => {
   });
 
   it("leaves an already alternating conversation unchanged, item for item", () => {
-    const items = [item("u1", "user", [text("a")]), item("a1", "assistant", [text("b")]), item("u2", "user", [text("c")])];
+    const items = [
+      item("u1", "user", [text("a")]),
+      item("a1", "assistant", [text("b")]),
+      item("u2", "user", [text("c")]),
+    ];
     const out = normaliseForModel(items, model());
     expect(out.items).toEqual(items);
-    out.items.forEach((entry, index) => expect(entry).toBe(items[index]));
+    out.items.forEach((entry, index) => {
+      expect(entry).toBe(items[index]);
+    });
     expect(out.events).toEqual([]);
   });
 
   it("joins text runs with a newline and keeps the first item's metadata", () => {
     const sender = { type: "user" as const, name: "Ada" };
-    const items = [item("u1", "user", [text("one")], { sender }), item("u2", "user", [text("two")]), item("a1", "assistant", [text("ok")])];
+    const items = [
+      item("u1", "user", [text("one")], { sender }),
+      item("u2", "user", [text("two")]),
+      item("a1", "assistant", [text("ok")]),
+    ];
     const out = normaliseForModel(items, model());
     expect(shape(out.items)).toEqual(["user:u1", "assistant:a1"]);
     expect(out.items[0].parts).toEqual([{ type: "text", text: "one\ntwo" }]);
     expect(out.items[0].sender).toEqual(sender);
     expect(out.items[0].sourceMessageIds).toEqual(["u1", "u2"]);
-    expect(out.events).toMatchObject([{ stage: "normalise", action: "merged-same-role", itemIds: ["u1", "u2"] }]);
+    expect(out.events).toMatchObject([
+      { stage: "normalise", action: "merged-same-role", itemIds: ["u1", "u2"] },
+    ]);
   });
 
   it("concatenates mixed parts", () => {
-    const items = [item("u1", "user", [text("see"), image("media_1")]), item("u2", "user", [image("media_2"), text("and this")])];
+    const items = [
+      item("u1", "user", [text("see"), image("media_1")]),
+      item("u2", "user", [image("media_2"), text("and this")]),
+    ];
     const out = normaliseForModel(items, model());
     expect(out.items[0].parts.map((part) => part.type)).toEqual(["text", "image", "image", "text"]);
   });
@@ -99,7 +136,10 @@ describe("merge same-role runs (strict alternation)", () => {
   });
 
   it("derives a merged item's tokens from its parts' counts instead of re-tokenising", () => {
-    const items = [item("u1", "user", [text("one")], { tokens: 10 }), item("u2", "user", [text("two")], { tokens: 20 })];
+    const items = [
+      item("u1", "user", [text("one")], { tokens: 10 }),
+      item("u2", "user", [text("two")], { tokens: 20 }),
+    ];
     expect(normaliseForModel(items, model()).items[0].tokens).toBe(26);
   });
 
@@ -124,8 +164,15 @@ describe("leading user turn", () => {
   });
 
   it("skips leading system items", () => {
-    const items = [item("sys", "system", [text("be kind")], { tag: "SYSTEM_PROMPT" }), item("a1", "assistant", [text("hello")])];
-    expect(shape(normaliseForModel(items, model()).items)).toEqual(["system:sys", "user:conversation-start", "assistant:a1"]);
+    const items = [
+      item("sys", "system", [text("be kind")], { tag: "SYSTEM_PROMPT" }),
+      item("a1", "assistant", [text("hello")]),
+    ];
+    expect(shape(normaliseForModel(items, model()).items)).toEqual([
+      "system:sys",
+      "user:conversation-start",
+      "assistant:a1",
+    ]);
   });
 
   it("is not applied for a lenient model", () => {
@@ -155,7 +202,10 @@ describe("assistant media relocation (always on)", () => {
     expect(out.items[1].parts).toEqual([{ type: "text", text: "done" }]);
     expect(out.items[1].tokens).toBe(800 - 765);
     expect(out.items[2]).toMatchObject({ tag: "DIALOGUE_HISTORY", sourceMessageIds: ["a1"], sender });
-    expect(out.items[2].parts).toEqual([{ type: "text", text: "[System: The following image was sent by Tomori.]" }, image("media_1")]);
+    expect(out.items[2].parts).toEqual([
+      { type: "text", text: "[System: The following image was sent by Tomori.]" },
+      image("media_1"),
+    ]);
     expect(out.events.map((event) => event.action)).toEqual(["relocated-assistant-media"]);
   });
 
@@ -172,13 +222,31 @@ describe("assistant media relocation (always on)", () => {
       item("t1", "tool", [result("c1")]),
       item("a2", "assistant", [text("done")]),
     ];
-    expect(shape(normaliseForModel(items, lenient).items)).toEqual(["user:u1", "assistant:a1", "tool:t1", "user:a1:media", "assistant:a2"]);
+    expect(shape(normaliseForModel(items, lenient).items)).toEqual([
+      "user:u1",
+      "assistant:a1",
+      "tool:t1",
+      "user:a1:media",
+      "assistant:a2",
+    ]);
   });
 
   it("relocates video too", () => {
-    const video: ItemPart = { type: "video", mediaType: "video/mp4", url: "https://x.test/v.mp4", attachmentId: "v", handle: "media_2" };
-    const out = normaliseForModel([item("a1", "assistant", [video], { sender: { type: "persona", name: "Tomori" } })], lenient);
-    expect(out.items[0].parts[0]).toEqual({ type: "text", text: "[System: The following video was sent by Tomori.]" });
+    const video: ItemPart = {
+      type: "video",
+      mediaType: "video/mp4",
+      url: "https://x.test/v.mp4",
+      attachmentId: "v",
+      handle: "media_2",
+    };
+    const out = normaliseForModel(
+      [item("a1", "assistant", [video], { sender: { type: "persona", name: "Tomori" } })],
+      lenient,
+    );
+    expect(out.items[0].parts[0]).toEqual({
+      type: "text",
+      text: "[System: The following video was sent by Tomori.]",
+    });
   });
 
   it("merges the relocated media with the next user turn for a strict model", () => {

@@ -6,9 +6,9 @@
 // wiring) and a leading assistant turn gets a `[System: Conversation start]` user turn before it. Pure: changed
 // items are new objects.
 
+import type { StageResult } from "./media-resolution";
 import { countItemTokens, countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import type { ContextItem, ItemPart, ItemTag, ModelDescriptor, TraceEvent } from "./types";
-import type { StageResult } from "./media-resolution";
 
 export const CONVERSATION_START_TEXT = "[System: Conversation start]";
 /** Seed 003's Gemma fallback prefix for system text sent as the first user turn. */
@@ -37,10 +37,14 @@ function textOf(item: ContextItem): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Relocation notice (seed 003 wording, including its tested asymmetry: no trailing period without a sender)
 
-export function relocatedMediaNotice(media: readonly MediaItemPart[], senderName: string | undefined): string {
+export function relocatedMediaNotice(
+  media: readonly MediaItemPart[],
+  senderName: string | undefined,
+): string {
   const kinds = new Set(media.map((part) => part.type));
   const only = kinds.size === 1 ? [...kinds][0] : null;
-  const noun = only === "image" ? "image" : only === "video" ? "video" : only === "audio" ? "audio clip" : "media file";
+  const noun =
+    only === "image" ? "image" : only === "video" ? "video" : only === "audio" ? "audio clip" : "media file";
   const subject = media.length === 1 ? `The following ${noun} was sent` : `The following ${noun}s were sent`;
   return senderName ? `[System: ${subject} by ${senderName}.]` : `[System: ${subject}]`;
 }
@@ -48,17 +52,30 @@ export function relocatedMediaNotice(media: readonly MediaItemPart[], senderName
 // ---------------------------------------------------------------------------------------------------------------
 // Steps
 
+const NON_BLANK = /\S/;
+
 function isSendable(part: ItemPart): boolean {
-  if (part.type === "text" || part.type === "reasoning") return part.text.trim().length > 0;
+  if (part.type === "text" || part.type === "reasoning") return NON_BLANK.test(part.text);
   return part.type !== "media";
 }
 
 /** Items with nothing to send would vanish at serialisation; drop them first so alternation is judged on what is sent. */
-function dropEmptyItems(items: readonly ContextItem[], events: TraceEvent[]): ContextItem[] {
-  const out: ContextItem[] = [];
+function hasSendablePart(item: ContextItem): boolean {
+  for (const part of item.parts) if (isSendable(part)) return true;
+  return false;
+}
+
+function dropEmptyItems(items: readonly ContextItem[], events: TraceEvent[]): readonly ContextItem[] {
+  let firstEmpty = -1;
+  for (let index = 0; index < items.length && firstEmpty === -1; index += 1) {
+    if (!hasSendablePart(items[index])) firstEmpty = index;
+  }
+  if (firstEmpty === -1) return items;
+  const out: ContextItem[] = items.slice(0, firstEmpty);
   const dropped: string[] = [];
-  for (const item of items) {
-    if (item.parts.some(isSendable)) out.push(item);
+  for (let index = firstEmpty; index < items.length; index += 1) {
+    const item = items[index];
+    if (hasSendablePart(item)) out.push(item);
     else dropped.push(item.id);
   }
   if (dropped.length > 0) {
@@ -74,7 +91,13 @@ function dropEmptyItems(items: readonly ContextItem[], events: TraceEvent[]): Co
 }
 
 /** System items after the first non-system item would break "one system block, first": send them as user turns. */
-function interiorSystemToUser(items: readonly ContextItem[], events: TraceEvent[]): ContextItem[] {
+function interiorSystemToUser(items: readonly ContextItem[], events: TraceEvent[]): readonly ContextItem[] {
+  let dialogueStart = 0;
+  while (dialogueStart < items.length && items[dialogueStart].role === "system") dialogueStart += 1;
+  let interior = false;
+  for (let index = dialogueStart; index < items.length && !interior; index += 1)
+    interior = items[index].role === "system";
+  if (!interior) return items;
   const out: ContextItem[] = [];
   const moved: string[] = [];
   let dialogueStarted = false;
@@ -98,9 +121,13 @@ function interiorSystemToUser(items: readonly ContextItem[], events: TraceEvent[
 }
 
 /** For models without a system role (Gemma < 4): the system block becomes the first user turn (seed 003). */
-function systemToFirstUserTurn(items: readonly ContextItem[], model: ModelDescriptor, events: TraceEvent[]): ContextItem[] {
+function systemToFirstUserTurn(
+  items: readonly ContextItem[],
+  model: ModelDescriptor,
+  events: TraceEvent[],
+): readonly ContextItem[] {
   const systemItems = items.filter((item) => item.role === "system");
-  if (systemItems.length === 0) return items.slice();
+  if (systemItems.length === 0) return items;
   const texts = systemItems.map(textOf).filter((text) => text.length > 0);
   const rest = items.filter((item) => item.role !== "system");
   if (texts.length > 0) {
@@ -128,7 +155,18 @@ function systemToFirstUserTurn(items: readonly ContextItem[], model: ModelDescri
  * Media on assistant turns moves into a user item right after the turn (after its tool results, so tool wiring
  * stays adjacent), headed by a "sent by" notice. The assistant turn keeps its other parts, or goes when empty.
  */
-function relocateAssistantMedia(items: readonly ContextItem[], model: ModelDescriptor, events: TraceEvent[]): ContextItem[] {
+function relocateAssistantMedia(
+  items: readonly ContextItem[],
+  model: ModelDescriptor,
+  events: TraceEvent[],
+): readonly ContextItem[] {
+  let anyAssistantMedia = false;
+  for (let index = 0; index < items.length && !anyAssistantMedia; index += 1) {
+    const item = items[index];
+    if (item.role === "assistant")
+      for (const part of item.parts) if (isMediaPart(part)) anyAssistantMedia = true;
+  }
+  if (!anyAssistantMedia) return items;
   const out: ContextItem[] = [];
   let pending: ContextItem | null = null;
   const relocatedFrom: string[] = [];
@@ -154,7 +192,10 @@ function relocateAssistantMedia(items: readonly ContextItem[], model: ModelDescr
       }
       out.push({ ...item, parts: kept, tokens: Math.max(tokens, 0) });
     }
-    const parts: ItemPart[] = [{ type: "text", text: relocatedMediaNotice(media, item.sender?.name) }, ...media];
+    const parts: ItemPart[] = [
+      { type: "text", text: relocatedMediaNotice(media, item.sender?.name) },
+      ...media,
+    ];
     pending = {
       id: `${item.id}:media`,
       role: "user",
@@ -218,7 +259,7 @@ function mergeRun(run: readonly ContextItem[]): ContextItem {
 }
 
 /** Same-role neighbours merge for strict-alternation models; tool calls and results are hard boundaries. */
-function mergeSameRoleRuns(items: readonly ContextItem[], events: TraceEvent[]): ContextItem[] {
+function mergeSameRoleRuns(items: readonly ContextItem[], events: TraceEvent[]): readonly ContextItem[] {
   const out: ContextItem[] = [];
   let run: ContextItem[] = [];
   const flush = () => {
@@ -252,9 +293,13 @@ function mergeSameRoleRuns(items: readonly ContextItem[], events: TraceEvent[]):
 }
 
 /** Strict providers want the dialogue to open with a user turn (seed 003 `ensureLeadingUserTurn`). */
-function ensureLeadingUserTurn(items: readonly ContextItem[], model: ModelDescriptor, events: TraceEvent[]): ContextItem[] {
+function ensureLeadingUserTurn(
+  items: readonly ContextItem[],
+  model: ModelDescriptor,
+  events: TraceEvent[],
+): readonly ContextItem[] {
   const first = items.findIndex((item) => item.role !== "system" && item.role !== "tool");
-  if (first === -1 || items[first].role !== "assistant") return items.slice();
+  if (first === -1 || items[first].role !== "assistant") return items;
   const parts: ItemPart[] = [{ type: "text", text: CONVERSATION_START_TEXT }];
   const start: ContextItem = {
     id: "conversation-start",
@@ -278,7 +323,7 @@ function ensureLeadingUserTurn(items: readonly ContextItem[], model: ModelDescri
  * stage, whose dropped turns can leave two user turns side by side (merging only lowers the count).
  */
 export function enforceAlternation(items: readonly ContextItem[], model: ModelDescriptor): StageResult {
-  if (!model.capabilities.strictAlternation) return { items: items.slice(), events: [] };
+  if (!model.capabilities.strictAlternation) return { items, events: [] };
   const events: TraceEvent[] = [];
   const merged = mergeSameRoleRuns(items, events);
   return { items: ensureLeadingUserTurn(merged, model, events), events };

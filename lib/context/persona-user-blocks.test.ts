@@ -8,16 +8,35 @@ import {
   isMuted,
   personaUserBlocksCardText,
 } from "./persona-user-blocks";
-import { BOB, blockRecord, deepFreeze, MALLORY, NOW, PERSONA, personaMessage, userMessage } from "./test-fixtures";
+import {
+  BOB,
+  blockRecord,
+  deepFreeze,
+  MALLORY,
+  NOW,
+  PERSONA,
+  personaMessage,
+  userMessage,
+} from "./test-fixtures";
 import type { StoredMessage } from "./types";
 
 function run(messages: StoredMessage[], blocks = [blockRecord()]) {
   const { entries } = collapseRuns(deepFreeze(messages));
-  return applyPersonaUserBlocks({ entries, blocks: deepFreeze(blocks), personaId: PERSONA.id, personaName: PERSONA.name, now: NOW });
+  return applyPersonaUserBlocks({
+    entries,
+    blocks: deepFreeze(blocks),
+    personaId: PERSONA.id,
+    personaName: PERSONA.name,
+    now: NOW,
+  });
 }
 
 const view = (entries: ReturnType<typeof run>["entries"]) =>
-  entries.map((entry) => (entry.kind === "notice" ? `${entry.id}: ${entry.text}` : entry.messages.map((message) => message.id).join("+")));
+  entries.map((entry) =>
+    entry.kind === "notice"
+      ? `${entry.id}: ${entry.text}`
+      : entry.messages.map((message) => message.id).join("+"),
+  );
 
 describe("persona user blocks (stage 3)", () => {
   it("replaces a run of a blocked user's messages with one notice", () => {
@@ -65,7 +84,10 @@ describe("persona user blocks (stage 3)", () => {
       [userMessage(1, "a", { author: MALLORY }), userMessage(2, "b", { author: BOB })],
       [blockRecord(), blockRecord({ userId: BOB.userId, userName: BOB.name })],
     );
-    expect(view(result.entries).map((line) => line.split(":")[0] + ":" + line.split(":")[1])).toEqual(["blocked:m1", "blocked:m2"]);
+    expect(view(result.entries).map((line) => `${line.split(":")[0]}:${line.split(":")[1]}`)).toEqual([
+      "blocked:m1",
+      "blocked:m2",
+    ]);
   });
 
   it("drops the reply annotation of a reply quoting a hidden message", () => {
@@ -74,7 +96,11 @@ describe("persona user blocks (stage 3)", () => {
       userMessage(2, "look", { replyToMessageId: "m1", forwardedFromName: "Mallory", media: ["i1"] }),
     ]);
     const reply = result.entries[1];
-    expect(reply.kind === "message" && reply.messages[0]).toMatchObject({ id: "m2", replyToMessageId: null, forwardedFromName: null });
+    expect(reply.kind === "message" && reply.messages[0]).toMatchObject({
+      id: "m2",
+      replyToMessageId: null,
+      forwardedFromName: null,
+    });
     expect(result.trace.map((event) => event.action)).toEqual(["blocked", "dropped-reply-annotation"]);
   });
 
@@ -90,7 +116,11 @@ describe("persona user blocks (stage 3)", () => {
   });
 
   it("isMuted: an active mute or block stops the user from triggering the persona", () => {
-    const blocks = [blockRecord({ blockType: "mute", userId: "u1" }), blockRecord({ userId: "u2" }), blockRecord({ userId: "u3", expiresAt: "2026-01-01T00:00:00.000Z" })];
+    const blocks = [
+      blockRecord({ blockType: "mute", userId: "u1" }),
+      blockRecord({ userId: "u2" }),
+      blockRecord({ userId: "u3", expiresAt: "2026-01-01T00:00:00.000Z" }),
+    ];
     expect(isMuted({ blocks, userId: "u1", now: NOW })).toBe(true);
     expect(isMuted({ blocks, userId: "u2", now: NOW })).toBe(true);
     expect(isMuted({ blocks, userId: "u3", now: NOW })).toBe(false);
@@ -101,13 +131,26 @@ describe("persona user blocks (stage 3)", () => {
   it("block activity and filtering", () => {
     expect(isBlockActive(blockRecord({ expiresAt: "2026-03-01T12:00:00.001Z" }), NOW)).toBe(true);
     expect(isBlockActive(blockRecord({ expiresAt: NOW }), NOW)).toBe(false);
-    expect(activeBlocksFor([blockRecord(), blockRecord({ personaId: "x" })], PERSONA.id, NOW)).toHaveLength(1);
-    expect(blockedRunNoticeText("Eve", 2, "Aria")).toBe("[System: 2 messages from Eve hidden here: Eve is blocked from Aria.]");
+    expect(activeBlocksFor([blockRecord(), blockRecord({ personaId: "x" })], PERSONA.id, NOW)).toHaveLength(
+      1,
+    );
+    expect(blockedRunNoticeText("Eve", 2, "Aria")).toBe(
+      "[System: 2 messages from Eve hidden here: Eve is blocked from Aria.]",
+    );
   });
 
   it("the PERSONA_USER_BLOCKS card lists who, type, effect, expiry and reason", () => {
     const text = personaUserBlocksCardText(
-      [blockRecord(), blockRecord({ userId: "u-eve", userName: "Eve", blockType: "mute", reason: null, expiresAt: "2026-04-01T00:00:00.000Z" })],
+      [
+        blockRecord(),
+        blockRecord({
+          userId: "u-eve",
+          userName: "Eve",
+          blockType: "mute",
+          reason: null,
+          expiresAt: "2026-04-01T00:00:00.000Z",
+        }),
+      ],
       "Aria",
     );
     expect(text).toBe(

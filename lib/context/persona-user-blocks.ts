@@ -15,7 +15,11 @@ export function isBlockActive(block: PersonaUserBlock, now: string): boolean {
 }
 
 /** The active blocks of one persona, in the order given. */
-export function activeBlocksFor(blocks: readonly PersonaUserBlock[], personaId: string, now: string): PersonaUserBlock[] {
+export function activeBlocksFor(
+  blocks: readonly PersonaUserBlock[],
+  personaId: string,
+  now: string,
+): PersonaUserBlock[] {
   return blocks.filter((block) => block.personaId === personaId && isBlockActive(block, now));
 }
 
@@ -23,7 +27,12 @@ export function activeBlocksFor(blocks: readonly PersonaUserBlock[], personaId: 
  * True when the user may not trigger the persona: an active mute or block (a block includes a mute). Pass the
  * persona's blocks, or all blocks and `personaId` to filter.
  */
-export function isMuted(args: { blocks: readonly PersonaUserBlock[]; userId: string; now: string; personaId?: string }): boolean {
+export function isMuted(args: {
+  blocks: readonly PersonaUserBlock[];
+  userId: string;
+  now: string;
+  personaId?: string;
+}): boolean {
   return args.blocks.some(
     (block) =>
       block.userId === args.userId &&
@@ -38,7 +47,8 @@ export function blockedRunNoticeText(userName: string, messageCount: number, per
 
 const EFFECT: Record<PersonaUserBlock["blockType"], (personaName: string) => string> = {
   mute: (personaName) => `cannot trigger ${personaName}; their messages stay visible`,
-  block: (personaName) => `cannot trigger ${personaName}, and their recent messages and media are hidden from this context`,
+  block: (personaName) =>
+    `cannot trigger ${personaName}, and their recent messages and media are hidden from this context`,
 };
 
 /** The PERSONA_USER_BLOCKS system card: who, type, effect, expiry and reason of each active block. */
@@ -57,7 +67,10 @@ export function personaUserBlocksCardText(blocks: readonly PersonaUserBlock[], p
   return lines.join("\n");
 }
 
-function blockedUserOf(entry: HistoryEntry, blockedUserIds: ReadonlyMap<string, PersonaUserBlock>): PersonaUserBlock | null {
+function blockedUserOf(
+  entry: HistoryEntry,
+  blockedUserIds: ReadonlyMap<string, PersonaUserBlock>,
+): PersonaUserBlock | null {
   if (entry.kind !== "message") return null;
   const first = entry.messages[0];
   if (first.authorType !== "user" || first.authorUserId === null) return null;
@@ -114,12 +127,17 @@ export function applyPersonaUserBlocks(args: {
       sender: SYSTEM_SENDER,
     });
     trace.push(
-      traceEvent("blocks", "blocked", `${plural(sourceMessageIds.length, "message")} of blocked user ${block.userName} replaced by a notice`, {
-        itemIds: [id],
-        messageIds: sourceMessageIds,
-        counts: { messages: sourceMessageIds.length },
-        details: { userId: block.userId },
-      }),
+      traceEvent(
+        "blocks",
+        "blocked",
+        `${plural(sourceMessageIds.length, "message")} of blocked user ${block.userName} replaced by a notice`,
+        {
+          itemIds: [id],
+          messageIds: sourceMessageIds,
+          counts: { messages: sourceMessageIds.length },
+          details: { userId: block.userId },
+        },
+      ),
     );
   }
 
@@ -128,13 +146,23 @@ export function applyPersonaUserBlocks(args: {
     const entry = entries[i];
     if (entry.kind !== "message") continue;
     const message = entry.messages[0];
-    if (entry.messages.length !== 1 || message.replyToMessageId === null || !hiddenMessageIds.has(message.replyToMessageId)) continue;
+    if (
+      entry.messages.length !== 1 ||
+      message.replyToMessageId === null ||
+      !hiddenMessageIds.has(message.replyToMessageId)
+    )
+      continue;
     entries[i] = { kind: "message", messages: [withoutReplyAnnotation(message)] };
     trace.push(
-      traceEvent("blocks", "dropped-reply-annotation", `the reply quotes a hidden message of a blocked user`, {
-        itemIds: [`msg:${message.id}`],
-        messageIds: [message.id, message.replyToMessageId],
-      }),
+      traceEvent(
+        "blocks",
+        "dropped-reply-annotation",
+        `the reply quotes a hidden message of a blocked user`,
+        {
+          itemIds: [`msg:${message.id}`],
+          messageIds: [message.id, message.replyToMessageId],
+        },
+      ),
     );
   }
   return { entries, trace };

@@ -30,7 +30,11 @@ export interface ResolvedContext {
 }
 
 /** Throws ContextBudgetError (code `context_too_large`) when even the current input cannot fit the model. */
-export function resolveForModel(base: BaseContext, model: ModelDescriptor, options: ResolveOptions = {}): ResolvedContext {
+export function resolveForModel(
+  base: BaseContext,
+  model: ModelDescriptor,
+  options: ResolveOptions = {},
+): ResolvedContext {
   const { settings } = base;
   const media = resolveMedia(base.items, model, settings, { enabledToolNames: options.enabledToolNames });
   // Pairing first: dropping an orphan output can leave two same-role turns side by side, which the strict
@@ -40,7 +44,8 @@ export function resolveForModel(base: BaseContext, model: ModelDescriptor, optio
   const budgeted = fitToBudget(normalised.items, model, settings);
   // Dropped turns can leave two user turns side by side; strict models get them merged again.
   const realigned = enforceAlternation(budgeted.items, model);
-  const items = realigned.items;
+  // The budget stage returns a fresh array, and merging builds another: safe to hand out as the caller's own.
+  const items = realigned.items as ContextItem[];
   const stops = buildStopSequences(items, model, settings);
   const serialised = serialiseRequest(items, model, settings, stops.stopSequences);
   let totalTokens = 0;

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { collapseRuns } from "./collapse-runs";
 import { applyPersonaUserBlocks } from "./persona-user-blocks";
-import { labelText, mapRoles, messageLayout, roleFor, speakerLabelsOn, splitLeadingSystemBlocks, systemNoticeText } from "./role-mapping";
-import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
+import {
+  labelText,
+  mapRoles,
+  messageLayout,
+  roleFor,
+  speakerLabelsOn,
+  splitLeadingSystemBlocks,
+  systemNoticeText,
+} from "./role-mapping";
 import {
   ADA,
   BOB,
@@ -18,12 +25,27 @@ import {
   userMessage,
   viewItems,
 } from "./test-fixtures";
+import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import type { StoredMessage } from "./types";
 
-function map(messages: StoredMessage[], options: { labels?: "auto" | "always" | "never"; impersonate?: string; current?: StoredMessage; tokenizer?: "o200k_base" | null } = {}) {
+function map(
+  messages: StoredMessage[],
+  options: {
+    labels?: "auto" | "always" | "never";
+    impersonate?: string;
+    current?: StoredMessage;
+    tokenizer?: "o200k_base" | null;
+  } = {},
+) {
   deepFreeze(messages);
   const { entries } = collapseRuns(messages);
-  const blocked = applyPersonaUserBlocks({ entries, blocks: [blockRecord()], personaId: PERSONA.id, personaName: PERSONA.name, now: NOW });
+  const blocked = applyPersonaUserBlocks({
+    entries,
+    blocks: [blockRecord()],
+    personaId: PERSONA.id,
+    personaName: PERSONA.name,
+    now: NOW,
+  });
   return mapRoles({
     entries: blocked.entries,
     currentInput: options.current ?? userMessage(99, "now?"),
@@ -43,22 +65,52 @@ describe("role mapping (stage 4)", () => {
       { id: "msg:m1", role: "user", tag: "DIALOGUE_HISTORY", text: "hi" },
       { id: "msg:m2", role: "assistant", tag: "DIALOGUE_HISTORY", text: "hello" },
     ]);
-    expect(viewItems([result.current])).toEqual([{ id: "msg:m99", role: "user", tag: "CURRENT_INPUT", text: "now?" }]);
-    expect(result.history[1].sender).toEqual({ type: "persona", name: "Aria", personaId: PERSONA.id });
-    expect(result.history[0].sender).toEqual({ type: "user", name: "Ada", userId: ADA.userId });
+    expect(viewItems([result.current])).toEqual([
+      { id: "msg:m99", role: "user", tag: "CURRENT_INPUT", text: "now?" },
+    ]);
+    expect(result.history[1].sender).toEqual({
+      type: "persona",
+      name: "Aria",
+      userId: null,
+      personaId: PERSONA.id,
+    });
+    expect(result.history[0].sender).toEqual({
+      type: "user",
+      name: "Ada",
+      userId: ADA.userId,
+      personaId: null,
+    });
     expect(result.trace).toEqual([]);
   });
 
   it("auto labels turn on with a second human, label every dialogue line including the persona's and the input", () => {
-    const result = map([userMessage(1, "hi"), userMessage(2, "yo", { author: BOB }), personaMessage(3, "hello both")]);
-    expect(viewItems([...result.history, result.current]).map((item) => item.text)).toEqual(["Ada: hi", "Bob: yo", "Aria: hello both", "Ada: now?"]);
+    const result = map([
+      userMessage(1, "hi"),
+      userMessage(2, "yo", { author: BOB }),
+      personaMessage(3, "hello both"),
+    ]);
+    expect(viewItems([...result.history, result.current]).map((item) => item.text)).toEqual([
+      "Ada: hi",
+      "Bob: yo",
+      "Aria: hello both",
+      "Ada: now?",
+    ]);
     expect(result.trace).toEqual([
-      { stage: "roles", action: "speaker-labels-on", reason: "speaker labels on: 2 humans and 1 personas take part", counts: { humans: 2, personas: 1 } },
+      {
+        stage: "roles",
+        action: "speaker-labels-on",
+        reason: "speaker labels on: 2 humans and 1 personas take part",
+        counts: { humans: 2, personas: 1 },
+      },
     ]);
   });
 
   it("auto labels turn on with a second persona, which maps to user", () => {
-    const result = map([userMessage(1, "hi"), personaMessage(2, "I am Zed", { persona: OTHER_PERSONA }), personaMessage(3, "I am Aria")]);
+    const result = map([
+      userMessage(1, "hi"),
+      personaMessage(2, "I am Zed", { persona: OTHER_PERSONA }),
+      personaMessage(3, "I am Aria"),
+    ]);
     expect(viewItems(result.history)).toEqual([
       { id: "msg:m1", role: "user", tag: "DIALOGUE_HISTORY", text: "Ada: hi" },
       { id: "msg:m2", role: "user", tag: "DIALOGUE_HISTORY", text: "Zed: I am Zed" },
@@ -71,25 +123,40 @@ describe("role mapping (stage 4)", () => {
     { labels: "never" as const, expected: ["hi", "hello"] },
     { labels: "auto" as const, expected: ["hi", "hello"] },
   ])("speakerLabels $labels with one human", ({ labels, expected }) => {
-    expect(viewItems(map([userMessage(1, "hi"), personaMessage(2, "hello")], { labels }).history).map((item) => item.text)).toEqual(expected);
+    expect(
+      viewItems(map([userMessage(1, "hi"), personaMessage(2, "hello")], { labels }).history).map(
+        (item) => item.text,
+      ),
+    ).toEqual(expected);
   });
 
   it("never labels even with several humans", () => {
-    expect(map([userMessage(1, "hi"), userMessage(2, "yo", { author: BOB })], { labels: "never" }).history.map((item) => item.parts)).toEqual([
-      [{ type: "text", text: "hi" }],
-      [{ type: "text", text: "yo" }],
-    ]);
+    expect(
+      map([userMessage(1, "hi"), userMessage(2, "yo", { author: BOB })], { labels: "never" }).history.map(
+        (item) => item.parts,
+      ),
+    ).toEqual([[{ type: "text", text: "hi" }], [{ type: "text", text: "yo" }]]);
   });
 
   it("impersonation flips roles: the impersonated user is the assistant, the persona a user", () => {
-    const result = map([userMessage(1, "hi"), userMessage(2, "yo", { author: BOB }), personaMessage(3, "hello")], { impersonate: ADA.userId, labels: "never" });
+    const result = map(
+      [userMessage(1, "hi"), userMessage(2, "yo", { author: BOB }), personaMessage(3, "hello")],
+      { impersonate: ADA.userId, labels: "never" },
+    );
     expect(result.history.map((item) => item.role)).toEqual(["assistant", "user", "user"]);
     expect(result.current.role).toBe("user");
     expect(result.trace.map((event) => event.action)).toEqual(["impersonation"]);
   });
 
   it("stored system messages become unlabelled [System: …] user lines", () => {
-    const result = map([systemMessage(1, "Bob joined"), systemMessage(3, "[System: already wrapped]", { id: "s3" }), userMessage(4, "x", { author: BOB })], { labels: "always" });
+    const result = map(
+      [
+        systemMessage(1, "Bob joined"),
+        systemMessage(3, "[System: already wrapped]", { id: "s3" }),
+        userMessage(4, "x", { author: BOB }),
+      ],
+      { labels: "always" },
+    );
     expect(viewItems(result.history).map((item) => [item.role, item.text])).toEqual([
       ["user", "[System: Bob joined]\n[System: already wrapped]"],
       ["user", "Bob: x"],
@@ -109,8 +176,15 @@ describe("role mapping (stage 4)", () => {
   });
 
   it("collapsed runs become one item with every source message", () => {
-    const result = map([userMessage(1, "a"), userMessage(2, "b"), personaMessage(3, "c")], { labels: "always" });
-    expect(viewItems(result.history)[0]).toEqual({ id: "msg:m1", role: "user", tag: "DIALOGUE_HISTORY", text: "Ada: a\nb" });
+    const result = map([userMessage(1, "a"), userMessage(2, "b"), personaMessage(3, "c")], {
+      labels: "always",
+    });
+    expect(viewItems(result.history)[0]).toEqual({
+      id: "msg:m1",
+      role: "user",
+      tag: "DIALOGUE_HISTORY",
+      text: "Ada: a\nb",
+    });
     expect(result.history[0].sourceMessageIds).toEqual(["m1", "m2"]);
   });
 
@@ -147,8 +221,15 @@ describe("role mapping (stage 4)", () => {
       ],
       { labels: "always", tokenizer: "o200k_base" },
     );
-    expect(result.history.map((item) => item.tokens)).toEqual([TOKENS_PER_MESSAGE + 5 + 7 + 1 + label, 0, 0, 0]);
-    expect(map([userMessage(1, "a", { tokenCounts: { o200k_base: 5 } })], { tokenizer: null }).history[0].tokens).toBe(0);
+    expect(result.history.map((item) => item.tokens)).toEqual([
+      TOKENS_PER_MESSAGE + 5 + 7 + 1 + label,
+      0,
+      0,
+      0,
+    ]);
+    expect(
+      map([userMessage(1, "a", { tokenCounts: { o200k_base: 5 } })], { tokenizer: null }).history[0].tokens,
+    ).toBe(0);
   });
 
   it("helpers", () => {
@@ -158,14 +239,34 @@ describe("role mapping (stage 4)", () => {
     expect(labelText("Ada", "[System: note]\nhello")).toBe("[System: note]\nAda: hello");
     expect(labelText("Ada", "[System: only a note]")).toBe("[System: only a note]");
     expect(labelText("Ada", "[System: unclosed")).toBe("Ada: [System: unclosed");
-    expect(splitLeadingSystemBlocks("[System: a [nested]] [System: b] rest")).toEqual({ blocks: ["[System: a [nested]]", "[System: b]"], rest: "rest" });
+    expect(splitLeadingSystemBlocks("[System: a [nested]] [System: b] rest")).toEqual({
+      blocks: ["[System: a [nested]]", "[System: b]"],
+      rest: "rest",
+    });
     expect(systemNoticeText("x")).toBe("[System: x]");
-    expect(messageLayout(personaMessage(1, "", { parts: [{ type: "artifact", artifactId: "a" }, { type: "text", text: "t" }, { type: "media", attachmentId: "i" }, { type: "text", text: "u" }] }))).toEqual([
+    expect(
+      messageLayout(
+        personaMessage(1, "", {
+          parts: [
+            { type: "artifact", artifactId: "a" },
+            { type: "text", text: "t" },
+            { type: "media", attachmentId: "i" },
+            { type: "text", text: "u" },
+          ],
+        }),
+      ),
+    ).toEqual([
       { kind: "artifact", artifactId: "a" },
       { kind: "text", text: "t\nu" },
     ]);
     expect(
-      speakerLabelsOn({ mode: "auto", messages: [userMessage(1, "x")], currentInput: null, persona: PERSONA, participants: [{ userId: "u-bob", name: "Bob" }] }).on,
+      speakerLabelsOn({
+        mode: "auto",
+        messages: [userMessage(1, "x")],
+        currentInput: null,
+        persona: PERSONA,
+        participants: [{ userId: "u-bob", name: "Bob" }],
+      }).on,
     ).toBe(true);
   });
 });

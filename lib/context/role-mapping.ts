@@ -23,18 +23,42 @@ export function messageItemId(messageId: string): string {
   return `msg:${messageId}`;
 }
 
-export function roleFor(message: StoredMessage, personaId: string, impersonateUserId: string | null | undefined): ItemRole {
+const MESSAGE_ITEM_PREFIX = "msg:";
+
+/**
+ * The stored message an item was made from, when the item is exactly that message's own item (not a notice, a
+ * collapsed run, a text piece or a tool item). Compares without building the id string: this runs per item.
+ */
+export function ownMessageId(item: { id: string; sourceMessageIds: readonly string[] }): string | null {
+  if (item.sourceMessageIds.length !== 1) return null;
+  const messageId = item.sourceMessageIds[0];
+  const id = item.id;
+  return id.length === messageId.length + MESSAGE_ITEM_PREFIX.length &&
+    id.startsWith(MESSAGE_ITEM_PREFIX) &&
+    id.endsWith(messageId)
+    ? messageId
+    : null;
+}
+
+export function roleFor(
+  message: StoredMessage,
+  personaId: string,
+  impersonateUserId: string | null | undefined,
+): ItemRole {
   if (impersonateUserId) {
     return message.authorType === "user" && message.authorUserId === impersonateUserId ? "assistant" : "user";
   }
   return message.authorType === "persona" && message.authorPersonaId === personaId ? "assistant" : "user";
 }
 
+/** Who wrote the message. Always the same four keys (null when not applicable), so every sender has one shape. */
 export function senderOf(message: StoredMessage): ItemSender {
-  const sender: ItemSender = { type: message.authorType, name: message.authorName };
-  if (message.authorUserId !== null) sender.userId = message.authorUserId;
-  if (message.authorPersonaId !== null) sender.personaId = message.authorPersonaId;
-  return sender;
+  return {
+    type: message.authorType,
+    name: message.authorName,
+    userId: message.authorUserId,
+    personaId: message.authorPersonaId,
+  };
 }
 
 /**
@@ -52,7 +76,8 @@ export function speakerLabelsOn(args: {
   const personas = new Set<string>([args.persona.id]);
   const count = (message: StoredMessage) => {
     if (message.authorType === "user" && message.authorUserId !== null) humans.add(message.authorUserId);
-    if (message.authorType === "persona" && message.authorPersonaId !== null) personas.add(message.authorPersonaId);
+    if (message.authorType === "persona" && message.authorPersonaId !== null)
+      personas.add(message.authorPersonaId);
   };
   for (const message of args.messages) count(message);
   if (args.currentInput) count(args.currentInput);
@@ -143,7 +168,12 @@ interface MappingContext {
   labelTokens: Map<string, number>;
 }
 
-function decorate(message: StoredMessage, text: string, isFirstSegment: boolean, context: MappingContext): string {
+function decorate(
+  message: StoredMessage,
+  text: string,
+  isFirstSegment: boolean,
+  context: MappingContext,
+): string {
   if (message.authorType === "system" || message.authorType === "tool") return systemNoticeText(text);
   return context.labels && isFirstSegment ? labelText(message.authorName, text) : text;
 }
@@ -177,7 +207,12 @@ function cachedTokens(messages: readonly StoredMessage[], context: MappingContex
   return total;
 }
 
-function messageItem(messages: StoredMessage[], tag: "DIALOGUE_HISTORY" | "CURRENT_INPUT", role: ItemRole, context: MappingContext): ContextItem {
+function messageItem(
+  messages: StoredMessage[],
+  tag: "DIALOGUE_HISTORY" | "CURRENT_INPUT",
+  role: ItemRole,
+  context: MappingContext,
+): ContextItem {
   const first = messages[0];
   const parts: ItemPart[] = [];
   if (messages.length > 1) {
@@ -193,7 +228,8 @@ function messageItem(messages: StoredMessage[], tag: "DIALOGUE_HISTORY" | "CURRE
   } else if (role === "assistant" && hasArtifactParts(first)) {
     // Text pieces stay apart so stage 6 can put the tool calls back between them.
     const segments = textSegments(first);
-    for (let i = 0; i < segments.length; i++) parts.push({ type: "text", text: decorate(first, segments[i], i === 0, context) });
+    for (let i = 0; i < segments.length; i++)
+      parts.push({ type: "text", text: decorate(first, segments[i], i === 0, context) });
   } else {
     const text = messageText(first);
     if (text !== "") parts.push({ type: "text", text: decorate(first, text, true, context) });
@@ -203,7 +239,7 @@ function messageItem(messages: StoredMessage[], tag: "DIALOGUE_HISTORY" | "CURRE
     role,
     tag,
     parts,
-    sourceMessageIds: messages.map((message) => message.id),
+    sourceMessageIds: messages.length === 1 ? [first.id] : messages.map((message) => message.id),
     sender: senderOf(first),
     tokens: cachedTokens(messages, context),
   };
@@ -264,16 +300,26 @@ export function mapRoles(args: {
 
   if (labels.on && args.settings.history.speakerLabels === "auto") {
     trace.push(
-      traceEvent("roles", "speaker-labels-on", `speaker labels on: ${labels.humans} humans and ${labels.personas} personas take part`, {
-        counts: { humans: labels.humans, personas: labels.personas },
-      }),
+      traceEvent(
+        "roles",
+        "speaker-labels-on",
+        `speaker labels on: ${labels.humans} humans and ${labels.personas} personas take part`,
+        {
+          counts: { humans: labels.humans, personas: labels.personas },
+        },
+      ),
     );
   }
   if (args.impersonateUserId) {
     trace.push(
-      traceEvent("roles", "impersonation", "generating as a user: their messages are the assistant's, the persona's are user turns", {
-        details: { userId: args.impersonateUserId },
-      }),
+      traceEvent(
+        "roles",
+        "impersonation",
+        "generating as a user: their messages are the assistant's, the persona's are user turns",
+        {
+          details: { userId: args.impersonateUserId },
+        },
+      ),
     );
   }
   return { history, current, trace };

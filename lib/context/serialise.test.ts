@@ -3,15 +3,29 @@ import { reasoningEffortFor, serialiseRequest, thinkingProviderOptions, toolResu
 import { defaultSettings, type ResolvedSettings } from "./settings";
 import type { ContextItem, ItemPart, ModelCapabilities, ModelDescriptor, ProviderName } from "./types";
 
-const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+const PNG =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
-function model(provider: ProviderName = "openai", capabilities: Partial<ModelCapabilities> = {}, maxOutputTokens = 16_384): ModelDescriptor {
+function model(
+  provider: ProviderName = "openai",
+  capabilities: Partial<ModelCapabilities> = {},
+  maxOutputTokens = 16_384,
+): ModelDescriptor {
   return {
     id: `${provider}-model`,
     provider,
     providerModelName: "m",
     apiKind: "chat",
-    capabilities: { vision: true, video: false, tools: true, reasoning: false, systemInstruction: true, strictAlternation: false, maxStopSequences: 4, ...capabilities },
+    capabilities: {
+      vision: true,
+      video: false,
+      tools: true,
+      reasoning: false,
+      systemInstruction: true,
+      strictAlternation: false,
+      maxStopSequences: 4,
+      ...capabilities,
+    },
     contextWindow: 128_000,
     maxOutputTokens,
     tokenizer: "estimate",
@@ -22,7 +36,12 @@ function settings(change: (value: ResolvedSettings) => void = () => {}): Resolve
   change(value);
   return value;
 }
-function item(id: string, role: ContextItem["role"], parts: ItemPart[], extra: Partial<ContextItem> = {}): ContextItem {
+function item(
+  id: string,
+  role: ContextItem["role"],
+  parts: ItemPart[],
+  extra: Partial<ContextItem> = {},
+): ContextItem {
   return { id, role, tag: "DIALOGUE_HISTORY", parts, sourceMessageIds: [id], tokens: 1, ...extra };
 }
 const text = (value: string): ItemPart => ({ type: "text", text: value });
@@ -48,15 +67,30 @@ describe("serialiseRequest", () => {
   });
 
   it("leaves instructions undefined without system items", () => {
-    expect(serialiseRequest([item("u1", "user", [text("hi")])], model(), settings()).request.instructions).toBeUndefined();
+    expect(
+      serialiseRequest([item("u1", "user", [text("hi")])], model(), settings()).request.instructions,
+    ).toBeUndefined();
   });
 
   it("sends media as file parts with the data URL", () => {
-    const image: ItemPart = { type: "image", mediaType: "image/png", url: PNG, attachmentId: "a", handle: "media_1" };
-    const { request } = serialiseRequest([item("u1", "user", [image, text("what is it?")])], model(), settings());
+    const image: ItemPart = {
+      type: "image",
+      mediaType: "image/png",
+      url: PNG,
+      attachmentId: "a",
+      handle: "media_1",
+    };
+    const { request } = serialiseRequest(
+      [item("u1", "user", [image, text("what is it?")])],
+      model(),
+      settings(),
+    );
     expect(request.messages[0]).toEqual({
       role: "user",
-      content: [{ type: "file", mediaType: "image/png", data: PNG }, { type: "text", text: "what is it?" }],
+      content: [
+        { type: "file", mediaType: "image/png", data: PNG },
+        { type: "text", text: "what is it?" },
+      ],
     });
   });
 
@@ -87,8 +121,18 @@ describe("serialiseRequest", () => {
       {
         role: "tool",
         content: [
-          { type: "tool-result", toolCallId: "c1", toolName: "current_time", output: { type: "json", value: { time: "12:00" } } },
-          { type: "tool-result", toolCallId: "c2", toolName: "current_time", output: { type: "text", value: "13:00" } },
+          {
+            type: "tool-result",
+            toolCallId: "c1",
+            toolName: "current_time",
+            output: { type: "json", value: { time: "12:00" } },
+          },
+          {
+            type: "tool-result",
+            toolCallId: "c2",
+            toolName: "current_time",
+            output: { type: "text", value: "13:00" },
+          },
         ],
       },
     ]);
@@ -101,7 +145,9 @@ describe("serialiseRequest", () => {
         { type: "tool-result", toolCallId: "c1", toolName: "t", output: "ok" },
       ]),
     ];
-    expect(serialiseRequest(items, model(), settings()).request.messages.map((message) => message.role)).toEqual(["assistant", "tool"]);
+    expect(
+      serialiseRequest(items, model(), settings()).request.messages.map((message) => message.role),
+    ).toEqual(["assistant", "tool"]);
   });
 
   it("maps tool outputs: strings to text, everything else to json", () => {
@@ -112,7 +158,17 @@ describe("serialiseRequest", () => {
   });
 
   it("never emits an empty message, and traces what it left out", () => {
-    const descriptor = { handle: "media_1", attachmentId: "a", kind: "image" as const, mime: "image/png", url: PNG, sha256: "s", state: "render" as const, senderName: "Ada", messageSeq: 1 };
+    const descriptor = {
+      handle: "media_1",
+      attachmentId: "a",
+      kind: "image" as const,
+      mime: "image/png",
+      url: PNG,
+      sha256: "s",
+      state: "render" as const,
+      senderName: "Ada",
+      messageSeq: 1,
+    };
     const items = [
       item("blank", "user", [text("   ")]),
       item("empty-assistant", "assistant", []),
@@ -124,17 +180,30 @@ describe("serialiseRequest", () => {
     expect(request.messages).toEqual([{ role: "user", content: [{ type: "text", text: "real" }] }]);
     expect(request.instructions).toBeUndefined();
     expect(events).toMatchObject([
-      { stage: "serialise", action: "skipped-empty-items", itemIds: ["blank", "empty-assistant", "placeholder-only", "empty-system"] },
+      {
+        stage: "serialise",
+        action: "skipped-empty-items",
+        itemIds: ["blank", "empty-assistant", "placeholder-only", "empty-system"],
+      },
     ]);
   });
 
   it("passes stop sequences and the reserved output budget", () => {
-    const { request } = serialiseRequest([item("u1", "user", [text("hi")])], model("openai", {}, 1_000), settings(), ["\nAda:"]);
+    const { request } = serialiseRequest(
+      [item("u1", "user", [text("hi")])],
+      model("openai", {}, 1_000),
+      settings(),
+      ["\nAda:"],
+    );
     expect(request.stopSequences).toEqual(["\nAda:"]);
     expect(request.maxOutputTokens).toBe(1_000);
-    const none = serialiseRequest([item("u1", "user", [text("hi")])], model(), settings((value) => {
-      value.budget.reservedOutputTokens = 0;
-    }));
+    const none = serialiseRequest(
+      [item("u1", "user", [text("hi")])],
+      model(),
+      settings((value) => {
+        value.budget.reservedOutputTokens = 0;
+      }),
+    );
     expect(none.request.maxOutputTokens).toBeUndefined();
   });
 });
@@ -146,12 +215,22 @@ describe("thinking options", () => {
   });
 
   it("maps budgets onto OpenAI effort levels", () => {
-    expect([0, 2_048, 2_049, 8_192, 8_193].map(reasoningEffortFor)).toEqual(["low", "low", "medium", "medium", "high"]);
+    expect([0, 2_048, 2_049, 8_192, 8_193].map(reasoningEffortFor)).toEqual([
+      "low",
+      "low",
+      "medium",
+      "medium",
+      "high",
+    ]);
   });
 
   it("uses reasoningEffort for OpenAI and OpenAI-compatible models", () => {
-    expect(thinkingProviderOptions(model("openai", { reasoning: true }), thinking)).toEqual({ openai: { reasoningEffort: "high" } });
-    expect(thinkingProviderOptions(model("openai-compatible", { reasoning: true }), thinking)).toEqual({ openai: { reasoningEffort: "high" } });
+    expect(thinkingProviderOptions(model("openai", { reasoning: true }), thinking)).toEqual({
+      openai: { reasoningEffort: "high" },
+    });
+    expect(thinkingProviderOptions(model("openai-compatible", { reasoning: true }), thinking)).toEqual({
+      openai: { reasoningEffort: "high" },
+    });
   });
 
   it("uses thinkingConfig.thinkingBudget for Gemini", () => {
@@ -162,13 +241,26 @@ describe("thinking options", () => {
 
   it("sends nothing when thinking is off or the model does not reason, and says so", () => {
     expect(thinkingProviderOptions(model("google", { reasoning: true }), settings())).toEqual({});
-    const { request, events } = serialiseRequest([item("u1", "user", [text("hi")])], model("openai", { reasoning: false }), thinking);
+    const { request, events } = serialiseRequest(
+      [item("u1", "user", [text("hi")])],
+      model("openai", { reasoning: false }),
+      thinking,
+    );
     expect(request.providerOptions).toEqual({});
     expect(events.map((event) => event.action)).toEqual(["thinking-not-sent"]);
   });
 
   it("traces the options it sends", () => {
-    const { events } = serialiseRequest([item("u1", "user", [text("hi")])], model("google", { reasoning: true }), thinking);
-    expect(events).toMatchObject([{ action: "thinking-enabled", details: { providerOptions: { google: { thinkingConfig: { thinkingBudget: 10_000 } } } } }]);
+    const { events } = serialiseRequest(
+      [item("u1", "user", [text("hi")])],
+      model("google", { reasoning: true }),
+      thinking,
+    );
+    expect(events).toMatchObject([
+      {
+        action: "thinking-enabled",
+        details: { providerOptions: { google: { thinkingConfig: { thinkingBudget: 10_000 } } } },
+      },
+    ]);
   });
 });

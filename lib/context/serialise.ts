@@ -71,8 +71,10 @@ function toolInput(input: unknown): unknown {
   }
 }
 
+const NON_BLANK = /\S/;
+
 function isBlankText(text: string): boolean {
-  return text.trim().length === 0;
+  return !NON_BLANK.test(text);
 }
 
 function filePart(part: Extract<ItemPart, { type: "image" | "video" | "audio" | "file" }>) {
@@ -80,7 +82,12 @@ function filePart(part: Extract<ItemPart, { type: "image" | "video" | "audio" | 
 }
 
 function toolResultPart(part: Extract<ItemPart, { type: "tool-result" }>): ToolPart {
-  return { type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output: toolResultOutput(part.output) };
+  return {
+    type: "tool-result",
+    toolCallId: part.toolCallId,
+    toolName: part.toolName,
+    output: toolResultOutput(part.output),
+  };
 }
 
 function userParts(item: ContextItem, toolParts: ToolPart[]): UserPart[] {
@@ -118,12 +125,21 @@ function assistantParts(item: ContextItem, toolParts: ToolPart[]): AssistantPart
         if (isBlankText(part.text)) break;
         parts.push(
           part.providerMetadata
-            ? { type: "reasoning", text: part.text, providerOptions: part.providerMetadata as ProviderOptions }
+            ? {
+                type: "reasoning",
+                text: part.text,
+                providerOptions: part.providerMetadata as ProviderOptions,
+              }
             : { type: "reasoning", text: part.text },
         );
         break;
       case "tool-call":
-        parts.push({ type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: toolInput(part.input) });
+        parts.push({
+          type: "tool-call",
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: toolInput(part.input),
+        });
         break;
       case "tool-result":
         toolParts.push(toolResultPart(part));

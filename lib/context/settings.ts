@@ -77,19 +77,35 @@ export const settingsSchema = z.object({
 
 export type ResolvedSettings = z.infer<typeof settingsSchema>;
 
+type WithoutDefaults<Shape extends z.ZodRawShape> = {
+  [Key in keyof Shape]: Shape[Key] extends z.ZodDefault<infer Inner> ? Inner : Shape[Key];
+};
+
+/** The same fields without their defaults: zod 4 fills defaults even inside optional fields, and an override
+ *  must carry only the keys it names, or it would reset every other key of the section to its default. */
+function withoutDefaults<Shape extends z.ZodRawShape>(shape: Shape): WithoutDefaults<Shape> {
+  return Object.fromEntries(
+    Object.entries(shape).map(([key, field]) => [key, field instanceof z.ZodDefault ? field.unwrap() : field]),
+  ) as WithoutDefaults<Shape>;
+}
+
+function overrideSection<Shape extends z.ZodRawShape>(section: z.ZodObject<Shape>) {
+  return z.object(withoutDefaults(section.shape)).partial().strict();
+}
+
 /** An override document: any subset of the keys, each validated by the same rules. */
 export const settingsOverrideSchema = z
   .object({
-    history: settingsSchema.shape.history.partial().strict(),
-    media: settingsSchema.shape.media.partial().strict(),
-    contextNote: settingsSchema.shape.contextNote.partial().strict(),
-    summary: settingsSchema.shape.summary.partial().strict(),
-    tools: settingsSchema.shape.tools.partial().strict(),
-    reasoning: settingsSchema.shape.reasoning.partial().strict(),
-    budget: settingsSchema.shape.budget.partial().strict(),
-    stop: settingsSchema.shape.stop.partial().strict(),
-    thinking: settingsSchema.shape.thinking.partial().strict(),
-    keyContextReminder: settingsSchema.shape.keyContextReminder,
+    history: overrideSection(settingsSchema.shape.history),
+    media: overrideSection(settingsSchema.shape.media),
+    contextNote: overrideSection(settingsSchema.shape.contextNote),
+    summary: overrideSection(settingsSchema.shape.summary),
+    tools: overrideSection(settingsSchema.shape.tools),
+    reasoning: overrideSection(settingsSchema.shape.reasoning),
+    budget: overrideSection(settingsSchema.shape.budget),
+    stop: overrideSection(settingsSchema.shape.stop),
+    thinking: overrideSection(settingsSchema.shape.thinking),
+    keyContextReminder: settingsSchema.shape.keyContextReminder.unwrap(),
   })
   .partial()
   .strict();

@@ -9,7 +9,15 @@ function model(maxStopSequences: number): ModelDescriptor {
     provider: "openai",
     providerModelName: "m",
     apiKind: "chat",
-    capabilities: { vision: false, video: false, tools: false, reasoning: false, systemInstruction: true, strictAlternation: false, maxStopSequences },
+    capabilities: {
+      vision: false,
+      video: false,
+      tools: false,
+      reasoning: false,
+      systemInstruction: true,
+      strictAlternation: false,
+      maxStopSequences,
+    },
     contextWindow: 8_000,
     maxOutputTokens: 1_000,
     tokenizer: "estimate",
@@ -20,12 +28,26 @@ function settings(stop: Partial<ResolvedSettings["stop"]>): ResolvedSettings {
   return { ...base, stop: { ...base.stop, ...stop } };
 }
 function said(id: string, role: ContextItem["role"], sender?: ItemSender): ContextItem {
-  return { id, role, tag: "DIALOGUE_HISTORY", parts: [{ type: "text", text: "…" }], sourceMessageIds: [id], tokens: 3, ...(sender ? { sender } : {}) };
+  return {
+    id,
+    role,
+    tag: "DIALOGUE_HISTORY",
+    parts: [{ type: "text", text: "…" }],
+    sourceMessageIds: [id],
+    tokens: 3,
+    ...(sender ? { sender } : {}),
+  };
 }
 const ada: ItemSender = { type: "user", name: "Ada" };
 const bob: ItemSender = { type: "user", name: "Bob  Smith" };
 const tomori: ItemSender = { type: "persona", name: "Tomori" };
-const room = [said("1", "user", ada), said("2", "assistant", tomori), said("3", "user", bob), said("4", "user", ada), said("5", "system")];
+const room = [
+  said("1", "user", ada),
+  said("2", "assistant", tomori),
+  said("3", "user", bob),
+  said("4", "user", ada),
+  said("5", "system"),
+];
 
 describe("stop strings", () => {
   it("builds the speaker pattern with collapsed whitespace", () => {
@@ -34,7 +56,10 @@ describe("stop strings", () => {
 
   it("lists the other participants, most recent first, never the assistant's own voice", () => {
     expect(otherSpeakerNames(room)).toEqual(["Ada", "Bob Smith"]);
-    expect(otherSpeakerNames([...room, said("6", "user", { type: "persona", name: "Tomori" })])).toEqual(["Ada", "Bob Smith"]);
+    expect(otherSpeakerNames([...room, said("6", "user", { type: "persona", name: "Tomori" })])).toEqual([
+      "Ada",
+      "Bob Smith",
+    ]);
   });
 
   it("sends the configured strings only, when the speaker pattern is off", () => {
@@ -43,13 +68,21 @@ describe("stop strings", () => {
   });
 
   it("adds the speaker patterns after the configured strings, de-duplicated in order", () => {
-    const out = buildStopSequences(room, model(5), settings({ strings: ["###", "\nAda:", "###"], speakerPattern: true }));
+    const out = buildStopSequences(
+      room,
+      model(5),
+      settings({ strings: ["###", "\nAda:", "###"], speakerPattern: true }),
+    );
     expect(out.stopSequences).toEqual(["###", "\nAda:", "\nBob Smith:"]);
     expect(out.events).toEqual([]);
   });
 
   it("caps at the model's limit and traces the dropped ones", () => {
-    const out = buildStopSequences(room, model(4), settings({ strings: ["a", "b", "c"], speakerPattern: true }));
+    const out = buildStopSequences(
+      room,
+      model(4),
+      settings({ strings: ["a", "b", "c"], speakerPattern: true }),
+    );
     expect(out.stopSequences).toEqual(["a", "b", "c", "\nAda:"]);
     expect(out.events).toEqual([
       {

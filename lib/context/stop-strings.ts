@@ -26,7 +26,8 @@ function canonicalName(name: string): string {
  */
 export function otherSpeakerNames(items: readonly ContextItem[]): string[] {
   const ownNames = new Set<string>();
-  for (const item of items) if (item.role === "assistant" && item.sender) ownNames.add(canonicalName(item.sender.name));
+  for (const item of items)
+    if (item.role === "assistant" && item.sender) ownNames.add(canonicalName(item.sender.name));
   const names: string[] = [];
   const seen = new Set<string>();
   for (let index = items.length - 1; index >= 0; index -= 1) {
@@ -47,7 +48,8 @@ export function buildStopSequences(
   settings: ResolvedSettings,
 ): StopStringsResult {
   const candidates = [...settings.stop.strings];
-  if (settings.stop.speakerPattern) for (const name of otherSpeakerNames(items)) candidates.push(speakerStopString(name));
+  if (settings.stop.speakerPattern)
+    for (const name of otherSpeakerNames(items)) candidates.push(speakerStopString(name));
 
   const unique: string[] = [];
   const seen = new Set<string>();

@@ -3,22 +3,47 @@ import { dropCoveredMessages, formatSummaryDate, placeSummary, summaryMarkerText
 import { deepFreeze, personaMessage, summaryRecord, userMessage } from "./test-fixtures";
 import type { ContextItem } from "./types";
 
-const item = (id: string, role: ContextItem["role"] = "user"): ContextItem => ({ id, role, tag: role === "system" ? "SYSTEM_PROMPT" : "DIALOGUE_HISTORY", parts: [], sourceMessageIds: [], tokens: 0 });
+const item = (id: string, role: ContextItem["role"] = "user"): ContextItem => ({
+  id,
+  role,
+  tag: role === "system" ? "SYSTEM_PROMPT" : "DIALOGUE_HISTORY",
+  parts: [],
+  sourceMessageIds: [],
+  tokens: 0,
+});
 
 describe("summary placement (stage 10)", () => {
   it("the marker text: date, messages condensed, the summary, and the focus line", () => {
     expect(summaryMarkerText(summaryRecord({ coversThroughSeq: 40, messageCount: 40 }))).toBe(
       "[CONVERSATION SUMMARY - 2026-02-01 09:30] (40 messages condensed)\n\nEarlier, Ada planned a trip to Lisbon.\n\nFocus on the most recent messages below for the user's current intent. This summary provides background context only.",
     );
-    expect(summaryMarkerText(summaryRecord({ coversThroughSeq: 1, messageCount: 1 }))).toContain("(1 message condensed)");
-    expect(summaryMarkerText(summaryRecord({ coversThroughSeq: 1, messageCount: 0 }))).toMatch(/^\[CONVERSATION SUMMARY - 2026-02-01 09:30\]\n\n/);
+    expect(summaryMarkerText(summaryRecord({ coversThroughSeq: 1, messageCount: 1 }))).toContain(
+      "(1 message condensed)",
+    );
+    expect(summaryMarkerText(summaryRecord({ coversThroughSeq: 1, messageCount: 0 }))).toMatch(
+      /^\[CONVERSATION SUMMARY - 2026-02-01 09:30\]\n\n/,
+    );
     expect(formatSummaryDate("not a date")).toBe("not a date");
   });
 
   it("a user-role SUMMARY item after the system items, before the history", () => {
     const summary = summaryRecord({ coversThroughSeq: 40 });
-    const result = placeSummary([item("system:SYSTEM_PROMPT", "system"), item("system:TOOL_RULES", "system"), item("note:persona"), item("msg:m41")], summary);
-    expect(result.items.map((each) => each.id)).toEqual(["system:SYSTEM_PROMPT", "system:TOOL_RULES", "summary:s1", "note:persona", "msg:m41"]);
+    const result = placeSummary(
+      [
+        item("system:SYSTEM_PROMPT", "system"),
+        item("system:TOOL_RULES", "system"),
+        item("note:persona"),
+        item("msg:m41"),
+      ],
+      summary,
+    );
+    expect(result.items.map((each) => each.id)).toEqual([
+      "system:SYSTEM_PROMPT",
+      "system:TOOL_RULES",
+      "summary:s1",
+      "note:persona",
+      "msg:m41",
+    ]);
     expect(result.items[2]).toEqual({
       id: "summary:s1",
       role: "user",
@@ -39,7 +64,9 @@ describe("summary placement (stage 10)", () => {
   });
 
   it("first when there is no system item; nothing for no summary or an empty one", () => {
-    expect(placeSummary([item("msg:m1")], summaryRecord({ coversThroughSeq: 0 })).items.map((each) => each.id)).toEqual(["summary:s1", "msg:m1"]);
+    expect(
+      placeSummary([item("msg:m1")], summaryRecord({ coversThroughSeq: 0 })).items.map((each) => each.id),
+    ).toEqual(["summary:s1", "msg:m1"]);
     const items = [item("msg:m1")];
     expect(placeSummary(items, null)).toEqual({ items, trace: [] });
     expect(placeSummary(items, summaryRecord({ coversThroughSeq: 1, content: " " })).items).toBe(items);
@@ -48,7 +75,12 @@ describe("summary placement (stage 10)", () => {
   it("after a reload, covered messages loaded by mistake are dropped by seq, whatever their timestamps", () => {
     // The summary was written after the kept messages (createdAt later), as in seed 002's reload bug.
     const summary = summaryRecord({ coversThroughSeq: 2, createdAt: "2027-01-01T00:00:00.000Z" });
-    const messages = deepFreeze([userMessage(1, "old"), personaMessage(2, "old reply"), userMessage(3, "kept"), personaMessage(4, "kept reply", { summarizedBy: null })]);
+    const messages = deepFreeze([
+      userMessage(1, "old"),
+      personaMessage(2, "old reply"),
+      userMessage(3, "kept"),
+      personaMessage(4, "kept reply", { summarizedBy: null }),
+    ]);
     const result = dropCoveredMessages(messages, summary);
     expect(result.messages.map((message) => message.id)).toEqual(["m3", "m4"]);
     expect(result.trace).toEqual([
@@ -64,7 +96,12 @@ describe("summary placement (stage 10)", () => {
   });
 
   it("drops messages marked summarizedBy even without an active summary; same array when nothing is covered", () => {
-    expect(dropCoveredMessages([userMessage(1, "x", { summarizedBy: "s0" }), userMessage(2, "y")], null).messages.map((message) => message.id)).toEqual(["m2"]);
+    expect(
+      dropCoveredMessages(
+        [userMessage(1, "x", { summarizedBy: "s0" }), userMessage(2, "y")],
+        null,
+      ).messages.map((message) => message.id),
+    ).toEqual(["m2"]);
     const messages = [userMessage(5, "x")];
     expect(dropCoveredMessages(messages, summaryRecord({ coversThroughSeq: 4 })).messages).toBe(messages);
   });

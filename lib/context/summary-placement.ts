@@ -22,7 +22,9 @@ export const SUMMARY_FOCUS_LINE =
   "Focus on the most recent messages below for the user's current intent. This summary provides background context only.";
 
 /** `[CONVERSATION SUMMARY - date] (N messages condensed)`, the summary, then the focus line. */
-export function summaryMarkerText(summary: Pick<StoredSummary, "content" | "createdAt" | "messageCount">): string {
+export function summaryMarkerText(
+  summary: Pick<StoredSummary, "content" | "createdAt" | "messageCount">,
+): string {
   const condensed = summary.messageCount > 0 ? ` (${plural(summary.messageCount, "message")} condensed)` : "";
   return `[CONVERSATION SUMMARY - ${formatSummaryDate(summary.createdAt)}]${condensed}\n\n${summary.content.trim()}\n\n${SUMMARY_FOCUS_LINE}`;
 }
@@ -51,16 +53,24 @@ export function dropCoveredMessages(
   return {
     messages: kept,
     trace: [
-      traceWarning("summary", "dropped-covered", `${plural(dropped.length, "loaded message")} already covered by the summary left out`, {
-        messageIds: dropped,
-        counts: { messages: dropped.length },
-      }),
+      traceWarning(
+        "summary",
+        "dropped-covered",
+        `${plural(dropped.length, "loaded message")} already covered by the summary left out`,
+        {
+          messageIds: dropped,
+          counts: { messages: dropped.length },
+        },
+      ),
     ],
   };
 }
 
 /** Insert the summary item after the leading system items. */
-export function placeSummary(items: readonly ContextItem[], summary: StoredSummary | null): { items: ContextItem[]; trace: TraceEvent[] } {
+export function placeSummary(
+  items: readonly ContextItem[],
+  summary: StoredSummary | null,
+): { items: ContextItem[]; trace: TraceEvent[] } {
   if (summary === null || summary.content.trim() === "") return { items: items as ContextItem[], trace: [] };
   let insertAt = 0;
   while (insertAt < items.length && items[insertAt].role === "system") insertAt++;
@@ -75,10 +85,15 @@ export function placeSummary(items: readonly ContextItem[], summary: StoredSumma
   return {
     items: [...items.slice(0, insertAt), item, ...items.slice(insertAt)],
     trace: [
-      traceEvent("summary", "placed-summary", `summary covers messages through #${summary.coversThroughSeq} (${plural(summary.messageCount, "message")} condensed)`, {
-        itemIds: [item.id],
-        counts: { coversThroughSeq: summary.coversThroughSeq, messageCount: summary.messageCount },
-      }),
+      traceEvent(
+        "summary",
+        "placed-summary",
+        `summary covers messages through #${summary.coversThroughSeq} (${plural(summary.messageCount, "message")} condensed)`,
+        {
+          itemIds: [item.id],
+          counts: { coversThroughSeq: summary.coversThroughSeq, messageCount: summary.messageCount },
+        },
+      ),
     ],
   };
 }

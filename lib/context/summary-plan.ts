@@ -36,15 +36,22 @@ export interface SummaryPlan {
 export function userTurnStarts(messages: readonly StoredMessage[]): number[] {
   const starts: number[] = [];
   for (let i = 0; i < messages.length; i++) {
-    if (messages[i].authorType === "user" && (i === 0 || messages[i - 1].authorType !== "user")) starts.push(i);
+    if (messages[i].authorType === "user" && (i === 0 || messages[i - 1].authorType !== "user"))
+      starts.push(i);
   }
   return starts;
 }
 
 /** (contextWindow − reserved output) × (1 − safety margin). */
-export function usableWindow(settings: ResolvedSettings, model: { contextWindow: number; maxOutputTokens: number }): number {
+export function usableWindow(
+  settings: ResolvedSettings,
+  model: { contextWindow: number; maxOutputTokens: number },
+): number {
   const reserved = reservedOutputTokens(settings, model.maxOutputTokens);
-  return Math.max(0, Math.floor((model.contextWindow - reserved) * (1 - settings.budget.safetyMarginPercent / 100)));
+  return Math.max(
+    0,
+    Math.floor((model.contextWindow - reserved) * (1 - settings.budget.safetyMarginPercent / 100)),
+  );
 }
 
 function messageTokens(message: StoredMessage, tokenizer: TokenizerName): number {
@@ -65,13 +72,21 @@ export function planSummary(args: {
   manual?: boolean;
 }): SummaryPlan {
   const { settings, model } = args;
-  const history = args.currentInputId === undefined ? args.messages : args.messages.filter((message) => message.id !== args.currentInputId);
+  const history =
+    args.currentInputId === undefined
+      ? args.messages
+      : args.messages.filter((message) => message.id !== args.currentInputId);
 
   let historyTokens = 0;
   for (const message of history) historyTokens += messageTokens(message, model.tokenizer);
-  if (args.summary !== null) historyTokens += TOKENS_PER_MESSAGE + countTextTokens(args.summary.content, model.tokenizer);
-  const estimatedTokens = Math.ceil((args.systemTokens + historyTokens + args.currentInputTokens) * TOKEN_ESTIMATE_PADDING);
-  const thresholdTokens = Math.floor((usableWindow(settings, model) * settings.summary.thresholdPercent) / 100);
+  if (args.summary !== null)
+    historyTokens += TOKENS_PER_MESSAGE + countTextTokens(args.summary.content, model.tokenizer);
+  const estimatedTokens = Math.ceil(
+    (args.systemTokens + historyTokens + args.currentInputTokens) * TOKEN_ESTIMATE_PADDING,
+  );
+  const thresholdTokens = Math.floor(
+    (usableWindow(settings, model) * settings.summary.thresholdPercent) / 100,
+  );
 
   const starts = userTurnStarts(history);
   const keep = settings.summary.keepRecentTurns;

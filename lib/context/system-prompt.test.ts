@@ -9,7 +9,13 @@ const tools: ToolInfo[] = [
 ];
 const memories: MemoryInfo[] = [
   { id: "mem1", area: "fact", content: "Ada lives in Porto." },
-  { id: "mem2", area: "session_summary", content: "Old summary of this chat.", conversationId: CONVERSATION_ID, summaryId: "s1" },
+  {
+    id: "mem2",
+    area: "session_summary",
+    content: "Old summary of this chat.",
+    conversationId: CONVERSATION_ID,
+    summaryId: "s1",
+  },
   { id: "mem3", area: "session_summary", content: "Summary of another chat.", conversationId: "c-other" },
 ];
 
@@ -38,7 +44,12 @@ describe("system prompt (stage 9)", () => {
       blocks: [blockRecord()],
     });
     expect(viewItems(result.items)).toEqual([
-      { id: "system:SYSTEM_PROMPT", role: "system", tag: "SYSTEM_PROMPT", text: "You are Aria, a helpful guide." },
+      {
+        id: "system:SYSTEM_PROMPT",
+        role: "system",
+        tag: "SYSTEM_PROMPT",
+        text: "You are Aria, a helpful guide.",
+      },
       {
         id: "system:TOOL_RULES",
         role: "system",
@@ -60,21 +71,38 @@ describe("system prompt (stage 9)", () => {
         tag: "CORE_MEMORIES",
         text: "# CORE MEMORIES\n- Ada lives in Porto.\n- Old summary of this chat.\n- Summary of another chat.",
       },
-      { id: "system:KEY_CONTEXT_REMINDER", role: "system", tag: "KEY_CONTEXT_REMINDER", text: "# KEY CONTEXT REMINDER\nAda is vegetarian." },
-      { id: "system:CONVERSATION_INSTRUCTIONS", role: "system", tag: "CONVERSATION_INSTRUCTIONS", text: "# CONVERSATION INSTRUCTIONS\nAnswer in Portuguese." },
-      expect.objectContaining({ id: "system:PERSONA_USER_BLOCKS", role: "system", tag: "PERSONA_USER_BLOCKS" }),
+      {
+        id: "system:KEY_CONTEXT_REMINDER",
+        role: "system",
+        tag: "KEY_CONTEXT_REMINDER",
+        text: "# KEY CONTEXT REMINDER\nAda is vegetarian.",
+      },
+      {
+        id: "system:CONVERSATION_INSTRUCTIONS",
+        role: "system",
+        tag: "CONVERSATION_INSTRUCTIONS",
+        text: "# CONVERSATION INSTRUCTIONS\nAnswer in Portuguese.",
+      },
+      expect.objectContaining({
+        id: "system:PERSONA_USER_BLOCKS",
+        role: "system",
+        tag: "PERSONA_USER_BLOCKS",
+      }),
     ]);
     expect(result.trace).toEqual([]);
   });
 
   it("leaves out this conversation's session_summary memory when a summary is in the history", () => {
     const result = build({ memories, summary: summaryRecord({ coversThroughSeq: 10 }) });
-    expect(viewItems(result.items)[1].text).toBe("# CORE MEMORIES\n- Ada lives in Porto.\n- Summary of another chat.");
+    expect(viewItems(result.items)[1].text).toBe(
+      "# CORE MEMORIES\n- Ada lives in Porto.\n- Summary of another chat.",
+    );
     expect(result.trace).toEqual([
       {
         stage: "system-prompt",
         action: "skipped-memory",
-        reason: "1 session-summary memory of this conversation left out: the summary is already in the history",
+        reason:
+          "1 session-summary memory of this conversation left out: the summary is already in the history",
         details: { memoryIds: ["mem2"] },
       },
     ]);
@@ -93,12 +121,34 @@ describe("system prompt (stage 9)", () => {
   });
 
   it("inactive blocks leave the card out", () => {
-    expect(build({ blocks: [blockRecord({ expiresAt: "2026-01-01T00:00:00.000Z" })] }).items.map((item) => item.tag)).toEqual(["SYSTEM_PROMPT"]);
+    expect(
+      build({ blocks: [blockRecord({ expiresAt: "2026-01-01T00:00:00.000Z" })] }).items.map(
+        (item) => item.tag,
+      ),
+    ).toEqual(["SYSTEM_PROMPT"]);
   });
 
   it("prependSystemPrompt puts the system items first", () => {
-    const history = [{ id: "msg:m1", role: "user" as const, tag: "DIALOGUE_HISTORY" as const, parts: [], sourceMessageIds: ["m1"], tokens: 0 }];
-    const result = prependSystemPrompt(history, { persona: PERSONA, tools: [], memories: [], conversationId: CONVERSATION_ID, summary: null, keyContextReminder: "", blocks: [], now: NOW });
+    const history = [
+      {
+        id: "msg:m1",
+        role: "user" as const,
+        tag: "DIALOGUE_HISTORY" as const,
+        parts: [],
+        sourceMessageIds: ["m1"],
+        tokens: 0,
+      },
+    ];
+    const result = prependSystemPrompt(history, {
+      persona: PERSONA,
+      tools: [],
+      memories: [],
+      conversationId: CONVERSATION_ID,
+      summary: null,
+      keyContextReminder: "",
+      blocks: [],
+      now: NOW,
+    });
     expect(result.items.map((item) => item.id)).toEqual(["system:SYSTEM_PROMPT", "msg:m1"]);
   });
 });

@@ -6,14 +6,30 @@
 
 import { activeBlocksFor, personaUserBlocksCardText } from "./persona-user-blocks";
 import { plural, traceEvent } from "./trace";
-import type { ContextItem, ItemTag, MemoryInfo, PersonaInfo, PersonaUserBlock, StoredSummary, ToolInfo, TraceEvent } from "./types";
+import type {
+  ContextItem,
+  ItemTag,
+  MemoryInfo,
+  PersonaInfo,
+  PersonaUserBlock,
+  StoredSummary,
+  ToolInfo,
+  TraceEvent,
+} from "./types";
 
 export function systemItemId(tag: ItemTag): string {
   return `system:${tag}`;
 }
 
 function systemItem(tag: ItemTag, text: string): ContextItem {
-  return { id: systemItemId(tag), role: "system", tag, parts: [{ type: "text", text }], sourceMessageIds: [], tokens: 0 };
+  return {
+    id: systemItemId(tag),
+    role: "system",
+    tag,
+    parts: [{ type: "text", text }],
+    sourceMessageIds: [],
+    tokens: 0,
+  };
 }
 
 /** The tool section: the iteration budget when tools loop (more than one step), then one line per tool. */
@@ -40,7 +56,11 @@ export function coreMemoriesText(memories: readonly MemoryInfo[]): string | null
 }
 
 /** Whether a memory repeats this conversation's summary, which the history already carries. */
-function repeatsActiveSummary(memory: MemoryInfo, conversationId: string, summary: StoredSummary | null): boolean {
+function repeatsActiveSummary(
+  memory: MemoryInfo,
+  conversationId: string,
+  summary: StoredSummary | null,
+): boolean {
   return summary !== null && memory.area === "session_summary" && memory.conversationId === conversationId;
 }
 
@@ -59,7 +79,8 @@ export function buildSystemItems(args: {
   const items: ContextItem[] = [];
   const trace: TraceEvent[] = [];
 
-  if (args.persona.systemPrompt.trim() !== "") items.push(systemItem("SYSTEM_PROMPT", args.persona.systemPrompt));
+  if (args.persona.systemPrompt.trim() !== "")
+    items.push(systemItem("SYSTEM_PROMPT", args.persona.systemPrompt));
 
   const toolRules = toolRulesText(args.tools, args.maxToolSteps);
   if (toolRules !== null) items.push(systemItem("TOOL_RULES", toolRules));
@@ -75,20 +96,29 @@ export function buildSystemItems(args: {
   if (core !== null) items.push(systemItem("CORE_MEMORIES", core));
   if (repeated.length > 0) {
     trace.push(
-      traceEvent("system-prompt", "skipped-memory", `${plural(repeated.length, "session-summary memory", "session-summary memories")} of this conversation left out: the summary is already in the history`, {
-        details: { memoryIds: repeated },
-      }),
+      traceEvent(
+        "system-prompt",
+        "skipped-memory",
+        `${plural(repeated.length, "session-summary memory", "session-summary memories")} of this conversation left out: the summary is already in the history`,
+        {
+          details: { memoryIds: repeated },
+        },
+      ),
     );
   }
 
   if (args.keyContextReminder.trim() !== "") {
-    items.push(systemItem("KEY_CONTEXT_REMINDER", `# KEY CONTEXT REMINDER\n${args.keyContextReminder.trim()}`));
+    items.push(
+      systemItem("KEY_CONTEXT_REMINDER", `# KEY CONTEXT REMINDER\n${args.keyContextReminder.trim()}`),
+    );
   }
   const instructions = args.conversationInstructions?.trim();
-  if (instructions) items.push(systemItem("CONVERSATION_INSTRUCTIONS", `# CONVERSATION INSTRUCTIONS\n${instructions}`));
+  if (instructions)
+    items.push(systemItem("CONVERSATION_INSTRUCTIONS", `# CONVERSATION INSTRUCTIONS\n${instructions}`));
 
   const blocks = activeBlocksFor(args.blocks, args.persona.id, args.now);
-  if (blocks.length > 0) items.push(systemItem("PERSONA_USER_BLOCKS", personaUserBlocksCardText(blocks, args.persona.name)));
+  if (blocks.length > 0)
+    items.push(systemItem("PERSONA_USER_BLOCKS", personaUserBlocksCardText(blocks, args.persona.name)));
 
   return { items, trace };
 }

@@ -5,7 +5,7 @@
 // Conventions: a message with seq N has id "m<N>" and createdAt 2026-01-01 + N minutes (UTC); the conversation
 // is "c1" with persona Aria ("p-aria"), owner Ada ("u-ada"). Everything is deterministic.
 
-import { defaultSettings, resolveSettings, type ResolvedSettings, type SettingsOverride } from "./settings";
+import { defaultSettings, type ResolvedSettings, resolveSettings, type SettingsOverride } from "./settings";
 import type {
   BuildInput,
   ContextItem,
@@ -21,7 +21,11 @@ import type {
 } from "./types";
 
 export const CONVERSATION_ID = "c1";
-export const PERSONA: PersonaInfo = { id: "p-aria", name: "Aria", systemPrompt: "You are Aria, a helpful guide." };
+export const PERSONA: PersonaInfo = {
+  id: "p-aria",
+  name: "Aria",
+  systemPrompt: "You are Aria, a helpful guide.",
+};
 export const ADA = { userId: "u-ada", name: "Ada" } as const;
 export const BOB = { userId: "u-bob", name: "Bob" } as const;
 export const MALLORY = { userId: "u-mal", name: "Mallory" } as const;
@@ -59,19 +63,28 @@ function partsFor(text: string, options: MessageOptions): StoredPart[] {
   return parts;
 }
 
-function baseMessage(seq: number, text: string, options: MessageOptions): Omit<StoredMessage, "authorType" | "authorUserId" | "authorPersonaId" | "authorName"> {
-  const message: Omit<StoredMessage, "authorType" | "authorUserId" | "authorPersonaId" | "authorName"> = {
+type Author = Pick<StoredMessage, "authorType" | "authorUserId" | "authorPersonaId" | "authorName">;
+
+/**
+ * Every fixture message has the same keys in the same order (like rows mapped from the database), so benchmarks
+ * and property tests over fixtures see one object shape. Optional fields are always present (null / {}).
+ */
+function makeMessage(seq: number, text: string, author: Author, options: MessageOptions): StoredMessage {
+  return {
     id: options.id ?? `m${seq}`,
     seq,
+    authorType: author.authorType,
+    authorUserId: author.authorUserId,
+    authorPersonaId: author.authorPersonaId,
+    authorName: author.authorName,
     parts: partsFor(text, options),
     replyToMessageId: options.replyToMessageId ?? null,
+    forwardedFromName: options.forwardedFromName ?? null,
     status: options.status ?? "complete",
     summarizedBy: options.summarizedBy ?? null,
+    tokenCounts: options.tokenCounts ?? {},
     createdAt: timeForSeq(seq),
   };
-  if (options.forwardedFromName !== undefined) message.forwardedFromName = options.forwardedFromName;
-  if (options.tokenCounts !== undefined) message.tokenCounts = options.tokenCounts;
-  return message;
 }
 
 /** A message by a human. `author` defaults to Ada. */
@@ -81,7 +94,12 @@ export function userMessage(
   options: MessageOptions & { author?: { userId: string; name: string } } = {},
 ): StoredMessage {
   const author = options.author ?? ADA;
-  return { ...baseMessage(seq, text, options), authorType: "user", authorUserId: author.userId, authorPersonaId: null, authorName: author.name };
+  return makeMessage(
+    seq,
+    text,
+    { authorType: "user", authorUserId: author.userId, authorPersonaId: null, authorName: author.name },
+    options,
+  );
 }
 
 /** A message by a persona. `persona` defaults to the conversation's persona (Aria). */
@@ -91,24 +109,37 @@ export function personaMessage(
   options: MessageOptions & { persona?: { personaId: string; name: string } } = {},
 ): StoredMessage {
   const persona = options.persona ?? { personaId: PERSONA.id, name: PERSONA.name };
-  return {
-    ...baseMessage(seq, text, options),
-    authorType: "persona",
-    authorUserId: null,
-    authorPersonaId: persona.personaId,
-    authorName: persona.name,
-  };
+  return makeMessage(
+    seq,
+    text,
+    {
+      authorType: "persona",
+      authorUserId: null,
+      authorPersonaId: persona.personaId,
+      authorName: persona.name,
+    },
+    options,
+  );
 }
 
 /** A system notice stored in the conversation (e.g. "Bob joined"). */
 export function systemMessage(seq: number, text: string, options: MessageOptions = {}): StoredMessage {
-  return { ...baseMessage(seq, text, options), authorType: "system", authorUserId: null, authorPersonaId: null, authorName: "System" };
+  return makeMessage(
+    seq,
+    text,
+    { authorType: "system", authorUserId: null, authorPersonaId: null, authorName: "System" },
+    options,
+  );
 }
 
 export interface AttachmentOptions extends Partial<Omit<StoredAttachment, "id" | "messageId">> {}
 
 /** An image attachment; sha256 defaults to "sha-<id>" so images are distinct unless you share a sha. */
-export function imageAttachment(id: string, messageId: string, options: AttachmentOptions = {}): StoredAttachment {
+export function imageAttachment(
+  id: string,
+  messageId: string,
+  options: AttachmentOptions = {},
+): StoredAttachment {
   return {
     id,
     messageId,
@@ -126,7 +157,11 @@ export function imageAttachment(id: string, messageId: string, options: Attachme
   };
 }
 
-export function videoAttachment(id: string, messageId: string, options: AttachmentOptions = {}): StoredAttachment {
+export function videoAttachment(
+  id: string,
+  messageId: string,
+  options: AttachmentOptions = {},
+): StoredAttachment {
   return imageAttachment(id, messageId, {
     kind: "video",
     mime: "video/mp4",
@@ -143,10 +178,22 @@ export function functionCallArtifact(
   name: string,
   args: unknown = {},
 ): StoredArtifact {
-  return { id, messageId, type: "function_call", payload: { callId, name, arguments: args }, createdAt: timeForSeq(0) };
+  return {
+    id,
+    messageId,
+    type: "function_call",
+    payload: { callId, name, arguments: args },
+    createdAt: timeForSeq(0),
+  };
 }
 
-export function functionOutputArtifact(id: string, messageId: string, callId: string, output: unknown, name?: string): StoredArtifact {
+export function functionOutputArtifact(
+  id: string,
+  messageId: string,
+  callId: string,
+  output: unknown,
+  name?: string,
+): StoredArtifact {
   const payload: Record<string, unknown> = { callId, output };
   if (name !== undefined) payload.name = name;
   return { id, messageId, type: "function_call_output", payload, createdAt: timeForSeq(0) };
@@ -156,11 +203,18 @@ export function reasoningArtifact(id: string, messageId: string, text: string): 
   return { id, messageId, type: "reasoning", payload: { text }, createdAt: timeForSeq(0) };
 }
 
-export function artifactOfType(id: string, messageId: string, type: string, payload: Record<string, unknown> = {}): StoredArtifact {
+export function artifactOfType(
+  id: string,
+  messageId: string,
+  type: string,
+  payload: Record<string, unknown> = {},
+): StoredArtifact {
   return { id, messageId, type, payload, createdAt: timeForSeq(0) };
 }
 
-export function summaryRecord(overrides: Partial<StoredSummary> & { coversThroughSeq: number }): StoredSummary {
+export function summaryRecord(
+  overrides: Partial<StoredSummary> & { coversThroughSeq: number },
+): StoredSummary {
   return {
     id: "s1",
     content: "Earlier, Ada planned a trip to Lisbon.",
@@ -192,7 +246,10 @@ export function settingsWith(override: SettingsOverride = {}): ResolvedSettings 
  * ("Hello?"). Pass `settings` as an override document (merged over the defaults) or `resolvedSettings` whole.
  */
 export function buildInput(
-  overrides: Partial<Omit<BuildInput, "settings">> & { settings?: SettingsOverride; resolvedSettings?: ResolvedSettings } = {},
+  overrides: Partial<Omit<BuildInput, "settings">> & {
+    settings?: SettingsOverride;
+    resolvedSettings?: ResolvedSettings;
+  } = {},
 ): BuildInput {
   const { settings, resolvedSettings, ...rest } = overrides;
   const messages = rest.messages ?? [];

@@ -2,13 +2,28 @@ import { describe, expect, it } from "vitest";
 import { MISSING_TOOL_OUTPUT_TEXT, pairToolCalls } from "./tool-pairing";
 import type { ContextItem, ItemPart } from "./types";
 
-function item(id: string, role: ContextItem["role"], parts: ItemPart[], extra: Partial<ContextItem> = {}): ContextItem {
+function item(
+  id: string,
+  role: ContextItem["role"],
+  parts: ItemPart[],
+  extra: Partial<ContextItem> = {},
+): ContextItem {
   return { id, role, tag: "DIALOGUE_HISTORY", parts, sourceMessageIds: [id], tokens: 5, ...extra };
 }
 const text = (value: string): ItemPart => ({ type: "text", text: value });
-const call = (id: string, name = "current_time"): ItemPart => ({ type: "tool-call", toolCallId: id, toolName: name, input: {} });
-const result = (id: string, output: unknown = "noon"): ItemPart => ({ type: "tool-result", toolCallId: id, toolName: "current_time", output });
-const shape = (items: ContextItem[]) => items.map((entry) => `${entry.role}:${entry.id}`);
+const call = (id: string, name = "current_time"): ItemPart => ({
+  type: "tool-call",
+  toolCallId: id,
+  toolName: name,
+  input: {},
+});
+const result = (id: string, output: unknown = "noon"): ItemPart => ({
+  type: "tool-result",
+  toolCallId: id,
+  toolName: "current_time",
+  output,
+});
+const shape = (items: readonly ContextItem[]) => items.map((entry) => `${entry.role}:${entry.id}`);
 
 describe("pairToolCalls", () => {
   it("keeps complete pairs untouched and says nothing", () => {
@@ -22,7 +37,9 @@ describe("pairToolCalls", () => {
     ];
     const out = pairToolCalls(items);
     expect(out.events).toEqual([]);
-    out.items.forEach((entry, index) => expect(entry).toBe(items[index]));
+    out.items.forEach((entry, index) => {
+      expect(entry).toBe(items[index]);
+    });
   });
 
   it("adds a stub output right after an interior call that has none", () => {
@@ -33,13 +50,23 @@ describe("pairToolCalls", () => {
       item("input", "user", [text("well?")], { tag: "CURRENT_INPUT" }),
     ];
     const out = pairToolCalls(items);
-    expect(shape(out.items)).toEqual(["user:u1", "assistant:a1", "tool:a1:missing-output", "tool:t1", "user:input"]);
+    expect(shape(out.items)).toEqual([
+      "user:u1",
+      "assistant:a1",
+      "tool:a1:missing-output",
+      "tool:t1",
+      "user:input",
+    ]);
     expect(out.items[2]).toMatchObject({
       tag: "TOOL_RESULT",
       sourceMessageIds: ["a1"],
-      parts: [{ type: "tool-result", toolCallId: "c2", toolName: "current_time", output: MISSING_TOOL_OUTPUT_TEXT }],
+      parts: [
+        { type: "tool-result", toolCallId: "c2", toolName: "current_time", output: MISSING_TOOL_OUTPUT_TEXT },
+      ],
     });
-    expect(out.events).toMatchObject([{ action: "stubbed-missing-tool-output", details: { toolCallIds: ["c2"] } }]);
+    expect(out.events).toMatchObject([
+      { action: "stubbed-missing-tool-output", details: { toolCallIds: ["c2"] } },
+    ]);
   });
 
   it("drops an output with no call, and the item when nothing is left", () => {
@@ -53,7 +80,9 @@ describe("pairToolCalls", () => {
     expect(shape(out.items)).toEqual(["user:u1", "assistant:a1", "tool:t1"]);
     expect(out.items[2].parts).toEqual([result("c1")]);
     expect(out.items[2].tokens).toBe(0);
-    expect(out.events).toMatchObject([{ action: "dropped-orphan-tool-output", counts: { outputs: 2 }, itemIds: ["t0", "t1"] }]);
+    expect(out.events).toMatchObject([
+      { action: "dropped-orphan-tool-output", counts: { outputs: 2 }, itemIds: ["t0", "t1"] },
+    ]);
   });
 
   it("treats an output after a user turn as orphaned and stubs its call (providers need them adjacent)", () => {
@@ -67,7 +96,11 @@ describe("pairToolCalls", () => {
   });
 
   it("drops a duplicate output for the same call", () => {
-    const items = [item("a1", "assistant", [call("c1")]), item("t1", "tool", [result("c1", "a")]), item("t2", "tool", [result("c1", "b")])];
+    const items = [
+      item("a1", "assistant", [call("c1")]),
+      item("t1", "tool", [result("c1", "a")]),
+      item("t2", "tool", [result("c1", "b")]),
+    ];
     expect(shape(pairToolCalls(items).items)).toEqual(["assistant:a1", "tool:t1"]);
   });
 
@@ -84,11 +117,18 @@ describe("pairToolCalls", () => {
 
   it("stubs a call followed by more assistant text (not the frontier)", () => {
     const items = [item("a1", "assistant", [call("c1")]), item("a2", "assistant", [text("never mind")])];
-    expect(shape(pairToolCalls(items).items)).toEqual(["assistant:a1", "tool:a1:missing-output", "assistant:a2"]);
+    expect(shape(pairToolCalls(items).items)).toEqual([
+      "assistant:a1",
+      "tool:a1:missing-output",
+      "assistant:a2",
+    ]);
   });
 
   it("does not mutate its input", () => {
-    const items = Object.freeze([Object.freeze(item("t0", "tool", [result("ghost")])), Object.freeze(item("u1", "user", [text("x")]))]);
+    const items = Object.freeze([
+      Object.freeze(item("t0", "tool", [result("ghost")])),
+      Object.freeze(item("u1", "user", [text("x")])),
+    ]);
     const before = JSON.stringify(items);
     pairToolCalls(items);
     expect(JSON.stringify(items)).toBe(before);

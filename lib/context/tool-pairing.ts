@@ -4,8 +4,8 @@
 // exchange (since the last user or system item) is dropped; a call at the very end (the current step, still
 // running) is left alone. One forward pass plus one assembly pass.
 
-import type { ContextItem, ItemPart, TraceEvent } from "./types";
 import type { StageResult } from "./media-resolution";
+import type { ContextItem, ItemPart, TraceEvent } from "./types";
 
 /** Seed 004's stub text for a call whose output was never recorded. */
 export const MISSING_TOOL_OUTPUT_TEXT = "[Tool output unavailable -- not recorded in conversation history.]";
@@ -26,7 +26,7 @@ export function pairToolCalls(items: readonly ContextItem[]): StageResult {
   const droppedCallIds: string[] = [];
   const droppedFromItems: string[] = [];
   const stubsAfter = new Map<number, { toolCallId: string; toolName: string }[]>();
-  let open = new Map<string, OpenCall>();
+  const open = new Map<string, OpenCall>();
 
   const stubUnanswered = (calls: Map<string, OpenCall>, keep: (call: OpenCall) => boolean) => {
     for (const [toolCallId, call] of calls) {
@@ -41,14 +41,15 @@ export function pairToolCalls(items: readonly ContextItem[]): StageResult {
   for (let index = 0; index < items.length; index += 1) {
     const item = items[index];
     if (item.role !== "tool") lastNonToolIndex = index;
-    if (closesExchange(item)) {
+    if (closesExchange(item) && open.size > 0) {
       stubUnanswered(open, () => false);
-      open = new Map();
+      open.clear();
     }
     for (let partIndex = 0; partIndex < item.parts.length; partIndex += 1) {
       const part = item.parts[partIndex];
       if (part.type === "tool-call") {
-        if (!open.has(part.toolCallId)) open.set(part.toolCallId, { itemIndex: index, toolName: part.toolName, answered: false });
+        if (!open.has(part.toolCallId))
+          open.set(part.toolCallId, { itemIndex: index, toolName: part.toolName, answered: false });
       } else if (part.type === "tool-result") {
         const call = open.get(part.toolCallId);
         if (call && !call.answered) {
@@ -66,7 +67,7 @@ export function pairToolCalls(items: readonly ContextItem[]): StageResult {
   // Calls after the last non-tool item belong to the step still running: the SDK adds their outputs itself.
   stubUnanswered(open, (call) => call.itemIndex >= lastNonToolIndex);
 
-  if (droppedParts.size === 0 && stubsAfter.size === 0) return { items: items.slice(), events: [] };
+  if (droppedParts.size === 0 && stubsAfter.size === 0) return { items, events: [] };
 
   const out: ContextItem[] = [];
   const stubbedItemIds: string[] = [];

@@ -6,7 +6,12 @@ import type { StageName, TraceEvent } from "./types";
 /** The optional fields of a trace event; undefined fields are left out so events stay deep-equal across builds. */
 export type TraceFields = Omit<TraceEvent, "stage" | "action" | "reason">;
 
-export function traceEvent(stage: StageName, action: string, reason: string, fields: TraceFields = {}): TraceEvent {
+export function traceEvent(
+  stage: StageName,
+  action: string,
+  reason: string,
+  fields: TraceFields = {},
+): TraceEvent {
   const event: TraceEvent = { stage, action, reason };
   if (fields.level !== undefined) event.level = fields.level;
   if (fields.itemIds !== undefined) event.itemIds = fields.itemIds;
@@ -17,7 +22,12 @@ export function traceEvent(stage: StageName, action: string, reason: string, fie
 }
 
 /** A warning: something expected was missing or broken, and the build went on without it. */
-export function traceWarning(stage: StageName, action: string, reason: string, fields: TraceFields = {}): TraceEvent {
+export function traceWarning(
+  stage: StageName,
+  action: string,
+  reason: string,
+  fields: TraceFields = {},
+): TraceEvent {
   return traceEvent(stage, action, reason, { ...fields, level: "warning" });
 }
 

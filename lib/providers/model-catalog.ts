@@ -69,7 +69,8 @@ export const MODEL_CATALOG: CatalogModel[] = [
     provider: "openai",
     providerModelName: "gpt-5-mini",
     apiKind: "responses",
-    capabilities: { ...OPENAI_CHAT, reasoning: true },
+    // The Responses API takes no stop sequences: the SDK drops them with a warning.
+    capabilities: { ...OPENAI_CHAT, reasoning: true, maxStopSequences: 0 },
     contextWindow: 400_000,
     maxOutputTokens: 128_000,
     tokenizer: "o200k_base",
@@ -108,3 +109,30 @@ export const MODEL_CATALOG: CatalogModel[] = [
     tokenizer: "estimate",
   },
 ];
+
+/** Capabilities assumed for a model named in `OPENAI_COMPATIBLE_MODELS`: nothing is known about it, so assume the
+ *  least (no images, no tools, strict alternation as many local chat templates demand); admins can widen them. */
+export const COMPATIBLE_DEFAULT_CAPABILITIES: ModelCapabilities = {
+  vision: false,
+  video: false,
+  tools: false,
+  reasoning: false,
+  systemInstruction: true,
+  strictAlternation: true,
+  maxStopSequences: 4,
+};
+
+/** One registry entry per model an OpenAI-compatible server offers, id `openai-compatible:<name>`. */
+export function compatibleCatalogModels(names: string[]): CatalogModel[] {
+  return names.map((name) => ({
+    id: `openai-compatible:${name}`,
+    label: `${name} (OpenAI-compatible)`,
+    provider: "openai-compatible",
+    providerModelName: name,
+    apiKind: "chat",
+    capabilities: COMPATIBLE_DEFAULT_CAPABILITIES,
+    contextWindow: 8_192,
+    maxOutputTokens: 2_048,
+    tokenizer: "estimate",
+  }));
+}
