@@ -49,6 +49,7 @@ export default defineConfig({
         NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
         GLASSBOX_TEST: "1",
         GLASSBOX_RETRY_BASE_MS: "20",
+        CHAT_RATE_LIMIT_PER_MINUTE: "1000",
         AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e-secret",
         ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
         ...(process.env.E2E_PGLITE_DIR ? { PGLITE_DIR: process.env.E2E_PGLITE_DIR } : {}),

@@ -8,6 +8,8 @@ import { createFreshDatabase, dropDatabase } from "./database";
 
 export default async function setup() {
   process.env.GLASSBOX_TEST = "1";
+  // Tests send many turns per user; the limit itself is tested with a small value.
+  process.env.CHAT_RATE_LIMIT_PER_MINUTE ??= "1000";
   process.env.GLASSBOX_RETRY_BASE_MS ??= "20";
   process.env.OFFLINE_MODEL_WORD_DELAY_MS ??= "1";
   const baseUrl = process.env.DATABASE_URL;

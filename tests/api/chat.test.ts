@@ -107,3 +107,34 @@ describe("POST /api/chat refuses bad input and stores nothing", () => {
     expect(stored.parts).toEqual([{ type: "text", text: payload }]);
   });
 });
+
+describe("rate limits", () => {
+  test("a user over the per-minute limit gets 429 with retry-after; other users are unaffected", async () => {
+    const previous = process.env.CHAT_RATE_LIMIT_PER_MINUTE;
+    process.env.CHAT_RATE_LIMIT_PER_MINUTE = "2";
+    try {
+      const carol = await signUp("Carol");
+      const conversationId = await createConversation(carol);
+      for (const text of ["one", "two"]) {
+        const ok = await call(chatRoute.POST, "/api/chat", { user: carol, body: chatBody(conversationId, text) });
+        expect(ok.status).toBe(200);
+        await readUIStream(ok);
+      }
+      const refused = await call(chatRoute.POST, "/api/chat", { user: carol, body: chatBody(conversationId, "three") });
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await expectError(refused, 429, "rate_limited")).toMatch(/at most 2 per 60 seconds/);
+      expect((await listMessages({ db: await getDb(), conversationId })).map((m) => m.parts)).not.toContainEqual([
+        { type: "text", text: "three" },
+      ]);
+
+      const dave = await signUp("Dave");
+      const daveConversation = await createConversation(dave);
+      const daveResponse = await call(chatRoute.POST, "/api/chat", { user: dave, body: chatBody(daveConversation, "hi") });
+      expect(daveResponse.status).toBe(200);
+      await readUIStream(daveResponse);
+    } finally {
+      if (previous === undefined) delete process.env.CHAT_RATE_LIMIT_PER_MINUTE;
+      else process.env.CHAT_RATE_LIMIT_PER_MINUTE = previous;
+    }
+  });
+});

@@ -2,12 +2,14 @@ import { getDb } from "@/db/client";
 import { readJson, requireUser, route } from "@/lib/api/route";
 import { runChatTurn } from "@/lib/chat/run-turn";
 import { AppError } from "@/lib/errors";
+import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
 import { chatRequestSchema, MAX_MESSAGE_CHARS, messageText } from "./schema";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route(async (request: Request) => {
   const user = await requireUser(request);
+  await enforceRateLimit(chatTurnPolicy(), user.id);
   const body = await readJson(request, chatRequestSchema);
   const text = messageText(body);
   if (!text.trim()) throw new AppError("bad_request", "message: the message has no text.");
