@@ -3,17 +3,21 @@
 
 import { sql } from "drizzle-orm";
 import { defaultSettings } from "@/lib/context/settings";
-import { configuredProviders } from "@/lib/providers/provider-config";
-import { MODEL_CATALOG, OFFLINE_MODEL_ID } from "@/lib/providers/model-catalog";
+import { compatibleCatalogModels, MODEL_CATALOG, OFFLINE_MODEL_ID } from "@/lib/providers/model-catalog";
+import { compatibleModelNames, configuredProviders } from "@/lib/providers/provider-config";
 import type { Database } from "./client";
 import { models, personas, settingsVersions } from "./schema";
 
 export const DEFAULT_PERSONA_NAME = "Glassbox Guide";
 
-export async function seedDatabase(db: Database): Promise<void> {
+export async function seedDatabase(db: Database, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  // The built-in list, plus one row per model named in OPENAI_COMPATIBLE_MODELS.
+  const builtInIds = new Set(MODEL_CATALOG.map((model) => model.id));
+  const compatible = compatibleCatalogModels(compatibleModelNames(env)).filter((model) => !builtInIds.has(model.id));
+  const catalog = [...MODEL_CATALOG, ...compatible];
   await db
     .insert(models)
-    .values(MODEL_CATALOG.map(({ id, label, provider, providerModelName, apiKind, capabilities, contextWindow, maxOutputTokens, tokenizer }) => ({
+    .values(catalog.map(({ id, label, provider, providerModelName, apiKind, capabilities, contextWindow, maxOutputTokens, tokenizer }) => ({
       id, label, provider, providerModelName, apiKind, capabilities, contextWindow, maxOutputTokens, tokenizer,
     })))
     .onConflictDoNothing();
@@ -24,7 +28,7 @@ export async function seedDatabase(db: Database): Promise<void> {
       name: DEFAULT_PERSONA_NAME,
       systemPrompt:
         "You are Glassbox Guide, a concise and friendly assistant. Answer clearly; say when you are unsure.",
-      modelId: defaultModelId(),
+      modelId: defaultModelId(env),
     });
   }
 
@@ -35,8 +39,8 @@ export async function seedDatabase(db: Database): Promise<void> {
 }
 
 /** The offline model unless a real provider is configured. */
-function defaultModelId(): string {
-  const providers = configuredProviders();
+function defaultModelId(env: NodeJS.ProcessEnv): string {
+  const providers = configuredProviders(env);
   if (providers.openai) return "openai:gpt-4.1-mini";
   if (providers.google) return "google:gemini-2.5-flash";
   return OFFLINE_MODEL_ID;

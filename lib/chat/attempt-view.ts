@@ -2,9 +2,11 @@
 // its media put back, so it can be replayed elsewhere byte for byte.
 
 import type { Database } from "@/db/client";
-import { loadConversationMediaBySha256 } from "@/db/queries";
-import type { Attempt } from "@/db/schema";
+import { getModel, loadConversationMediaBySha256 } from "@/db/queries";
+import type { Attempt, Model } from "@/db/schema";
+import { usableTokenBudget } from "@/lib/context/budget";
 import { restoreMedia } from "@/lib/providers/media-elision";
+import { toModelDescriptor } from "./stored-rows";
 
 export async function toAttemptViews({
   db,
@@ -17,6 +19,9 @@ export async function toAttemptViews({
 }) {
   const sha256s = [...new Set(attemptRows.flatMap((row) => row.requests.flatMap((request) => request.elidedMedia.map((m) => m.sha256))))];
   const media = await loadConversationMediaBySha256({ db, conversationId, sha256s });
+  const modelIds = [...new Set(attemptRows.map((row) => row.modelId))];
+  const modelRows = await Promise.all(modelIds.map((modelId) => getModel({ db, modelId })));
+  const modelsById = new Map(modelRows.filter((row): row is Model => row !== null).map((row) => [row.id, row]));
   return attemptRows.map((row) => {
     const requests = row.requests.map((request) => ({
       url: request.url,
@@ -30,12 +35,14 @@ export async function toAttemptViews({
       attemptNumber: row.attemptNumber,
       stepNumber: row.stepNumber,
       modelId: row.modelId,
+      provider: modelsById.get(row.modelId)?.provider ?? null,
       status: row.status,
       error: row.error,
       items: row.items,
       trace: row.trace,
       settings: row.settings,
       settingsVersion: row.settingsVersion,
+      budget: budgetOf(row, modelsById.get(row.modelId)),
       request: last ? { url: last.url, body: last.body } : null,
       requests,
       response: row.response,
@@ -44,4 +51,16 @@ export async function toAttemptViews({
       createdAt: row.createdAt,
     };
   });
+}
+
+/**
+ * The token budget the attempt was built against, for the inspector's gauge. Attempts do not store it, so it is
+ * recomputed from the attempt's own resolved settings and the model row (as the pipeline's budget stage does);
+ * null when the model has since been deleted. `totalTokens` is the estimate over the items actually sent.
+ */
+function budgetOf(row: Attempt, model: Model | undefined) {
+  if (!model) return null;
+  const { usable, reserved } = usableTokenBudget(toModelDescriptor(model), row.settings);
+  const totalTokens = (row.items as { tokens?: number }[]).reduce((sum, item) => sum + (item.tokens ?? 0), 0);
+  return { usableTokens: usable, totalTokens, reservedOutputTokens: reserved, contextWindow: model.contextWindow };
 }

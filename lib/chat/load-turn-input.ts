@@ -49,6 +49,7 @@ export async function loadTurnInput({
   conversation,
   persona,
   currentMessage,
+  currentMessageStored = true,
   requesterId,
   settingsOverride,
   now = new Date(),
@@ -58,6 +59,8 @@ export async function loadTurnInput({
   persona: Persona;
   /** The user's message being answered (already stored). */
   currentMessage: Message;
+  /** False for a preview's draft, which is not stored: it still takes its place in the fetch window. */
+  currentMessageStored?: boolean;
   requesterId: string;
   /** A dry run's settings changes (preview), applied as the most specific layer. */
   settingsOverride?: SettingsOverride;
@@ -73,12 +76,18 @@ export async function loadTurnInput({
   const resolved = resolveTurnSettings(globalSettings.settings, persona, conversation);
   const settings = settingsOverride ? resolveSettings(resolved.settings, settingsOverride) : resolved.settings;
 
-  const rows = await listHistoryWindow({
-    db,
-    conversationId: conversation.id,
-    afterSeq: summaryRow?.coversThroughSeq ?? 0,
-    limit: settings.history.messageFetchLimit,
-  });
+  // The fetch limit counts the message being answered. A stored one is in the window already; a draft takes
+  // the place of the oldest message, so a preview loads exactly the window the real turn will.
+  const historyLimit = settings.history.messageFetchLimit - (currentMessageStored ? 0 : 1);
+  const rows =
+    historyLimit > 0
+      ? await listHistoryWindow({
+          db,
+          conversationId: conversation.id,
+          afterSeq: summaryRow?.coversThroughSeq ?? 0,
+          limit: historyLimit,
+        })
+      : [];
   const messages = rows.map(toStoredMessage);
   const messageIds = messages.map((message) => message.id);
   const [attachmentRows, artifactRows] = await Promise.all([

@@ -31,6 +31,7 @@ export function streamModelCall({
     stopSequences: resolved.request.stopSequences,
     maxOutputTokens: resolved.request.maxOutputTokens,
     maxRetries: 0, // retries are the turn runner's, so each one is a recorded attempt
+    onError: () => {}, // the runner records every error on its attempt; the SDK default would print it to stderr
     include: { requestBody: true },
     abortSignal,
   });

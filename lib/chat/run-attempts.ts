@@ -154,7 +154,24 @@ export function safeWriter(writer: UIMessageStreamWriter): SafeWriter {
 }
 
 function isRetryable(error: unknown): boolean {
+  if (isStreamBreak(error)) return true; // only reached when no text was streamed: safe to try again
   return APICallError.isInstance(error) && (error.statusCode === 429 || (error.statusCode ?? 0) >= 500);
+}
+
+/** The provider answered 2xx and its stream then failed (a cut connection): the SDK reports the HTTP status it got. */
+function isStreamBreak(error: unknown): error is APICallError {
+  return APICallError.isInstance(error) && error.statusCode !== undefined && error.statusCode < 300;
+}
+
+/** "terminated: other side closed": the messages down an error's cause chain, which say what actually happened. */
+function causeMessages(error: unknown): string {
+  const messages: string[] = [];
+  let cause = (error as { cause?: unknown })?.cause;
+  while (cause instanceof Error && messages.length < 4) {
+    if (cause.message) messages.push(cause.message);
+    cause = cause.cause;
+  }
+  return messages.join(": ") || "no reason given";
 }
 
 function retryDelayMs(error: unknown, retry: number): number {
@@ -169,6 +186,12 @@ function retryDelayMs(error: unknown, retry: number): number {
 }
 
 function describeError(error: unknown): { code: string; message: string; status?: number } {
+  if (isStreamBreak(error)) {
+    return {
+      code: "stream_interrupted",
+      message: `The provider's stream broke off before the reply was finished (${causeMessages(error)}).`,
+    };
+  }
   if (APICallError.isInstance(error)) {
     return {
       code: error.statusCode === 429 ? "rate_limited" : "provider_error",

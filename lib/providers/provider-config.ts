@@ -16,11 +16,17 @@ export function configuredProviders(env: NodeJS.ProcessEnv = process.env): Provi
       ? {
           baseURL: env.OPENAI_COMPATIBLE_BASE_URL,
           apiKey: env.OPENAI_COMPATIBLE_API_KEY || undefined,
-          models: (env.OPENAI_COMPATIBLE_MODELS ?? "")
-            .split(",")
-            .map((name) => name.trim())
-            .filter(Boolean),
+          models: compatibleModelNames(env),
         }
       : null,
   };
+}
+
+/** `OPENAI_COMPATIBLE_MODELS`: comma-separated model names as the server knows them, trimmed, de-duplicated. */
+export function compatibleModelNames(env: NodeJS.ProcessEnv = process.env): string[] {
+  const names = (env.OPENAI_COMPATIBLE_MODELS ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  return [...new Set(names)];
 }
