@@ -3,7 +3,7 @@
 
 import type { Database } from "@/db/client";
 import { getModel, getPersona, getReadableConversation } from "@/db/queries";
-import type { Message } from "@/db/schema";
+import type { Conversation, Message, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import { buildContext } from "@/lib/context/build-context";
 import { ContextBudgetError, resolveForModel } from "@/lib/context/resolve-for-model";
@@ -23,6 +23,7 @@ export async function previewTurn({
   text,
   modelId,
   settings,
+  persona: personaDraft,
 }: {
   db: Database;
   user: SessionUser;
@@ -30,9 +31,11 @@ export async function previewTurn({
   text: string;
   modelId?: string;
   settings?: SettingsOverride;
+  /** Preview as this persona instead of the conversation's (the admin persona editor's unsaved draft). */
+  persona?: Persona;
 }) {
   const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
-  const persona = await getPersona({ db, personaId: conversation.personaId });
+  const persona = personaDraft ?? (await getPersona({ db, personaId: conversation.personaId }));
   const chosenModelId = modelId ?? persona.modelId;
   const modelRow = await getModel({ db, modelId: chosenModelId });
   if (!modelRow) throw new AppError("not_found", `Model ${chosenModelId} not found`);
@@ -59,7 +62,7 @@ export async function previewTurn({
     updatedAt: now,
   };
   const turnInput = await loadTurnInput({
-    db, conversation, persona, currentMessage: draft, requesterId: user.id, settingsOverride: settings, now,
+    db, conversation: withPreviewNote(conversation, settings), persona, currentMessage: draft, currentMessageStored: false, requesterId: user.id, settingsOverride: settings, now,
   });
   const base = buildContext(turnInput.buildInput);
   const model = toModelDescriptor(modelRow);
@@ -68,6 +71,7 @@ export async function previewTurn({
     const request = await previewRequest(model, resolved);
     return {
       modelId: model.id,
+      provider: model.provider,
       settingsVersion: turnInput.settingsVersion,
       settings: base.settings,
       items: resolved.items,
@@ -79,4 +83,15 @@ export async function previewTurn({
     if (error instanceof ContextBudgetError) throw new AppError("context_too_large", error.message);
     throw error;
   }
+}
+
+/**
+ * A preview's `contextNote.text` stands for the conversation's own note ("what if this chat's note said…"):
+ * resolved settings only carry the global note, which a conversation or persona note would hide.
+ */
+function withPreviewNote(conversation: Conversation, settings: SettingsOverride | undefined): Conversation {
+  const text = settings?.contextNote?.text;
+  if (text === undefined) return conversation;
+  const override = conversation.settingsOverride as SettingsOverride;
+  return { ...conversation, settingsOverride: { ...override, contextNote: { ...override.contextNote, text } } };
 }

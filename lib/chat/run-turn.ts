@@ -21,6 +21,8 @@ import { isProviderConfigured } from "@/lib/providers/language-model";
 import { loadTurnInput } from "./load-turn-input";
 import { ReplyPersistence } from "./reply-persistence";
 import { runAttempts, safeWriter } from "./run-attempts";
+import { maybeSummariseBeforeTurn } from "./summarise";
+import { summariseOnOverflow } from "./summary-overflow";
 import { tokenCountsFor } from "./stored-rows";
 
 export interface TurnRequest {
@@ -57,8 +59,13 @@ export async function runChatTurn({ db, user, conversationId, text }: TurnReques
     },
   });
 
-  const turnInput = await loadTurnInput({ db, conversation, persona, currentMessage: userMessage, requesterId: user.id });
-  const base = buildContext(turnInput.buildInput);
+  // Summarise old turns when the policy says so (SPEC §7.1), then build; summarise again if it still overflows.
+  const summaryEvents = await maybeSummariseBeforeTurn({ db, conversation, persona });
+  const build = async () => {
+    const input = await loadTurnInput({ db, conversation, persona, currentMessage: userMessage, requesterId: user.id });
+    return { turnInput: input, base: buildContext(input.buildInput) };
+  };
+  const { turnInput, base } = await summariseOnOverflow({ db, conversation, persona, modelRows, summaryEvents, build });
 
   const assistantMessage = await appendMessage({
     db,
@@ -125,11 +132,13 @@ function metadataFor(userMessage: Message, assistantMessage: Message) {
 
 async function refuseIfMuted(db: Database, personaId: string, personaName: string, userId: string) {
   const blocks = await listActiveBlocks({ db, personaId, now: new Date() });
-  const mute = blocks.find(({ block }) => block.userId === userId && block.blockType === "mute");
+  // A block includes a mute (the blocks card tells the model a blocked user "cannot trigger" the persona).
+  const mute = blocks.find(({ block }) => block.userId === userId);
   if (!mute) return;
+  const verb = mute.block.blockType === "block" ? "blocked" : "muted";
   const until = mute.block.expiresAt ? ` until ${mute.block.expiresAt.toISOString()}` : "";
   const reason = mute.block.reason ? ` Reason: ${mute.block.reason}` : "";
-  throw new AppError("muted", `${personaName} has muted you${until}, so it will not reply to you.${reason}`);
+  throw new AppError("muted", `${personaName} has ${verb} you${until}, so it will not reply to you.${reason}`);
 }
 
 /** The persona's model then its fallbacks, keeping those that exist and whose provider is configured. */

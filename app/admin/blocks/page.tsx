@@ -1,0 +1,5 @@
+import { BlockManager } from "@/components/admin/block-manager";
+
+export default function AdminBlocksPage() {
+  return <BlockManager />;
+}

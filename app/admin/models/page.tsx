@@ -1,0 +1,5 @@
+import { ModelRegistry } from "@/components/admin/model-registry";
+
+export default function AdminModelsPage() {
+  return <ModelRegistry />;
+}

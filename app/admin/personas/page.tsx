@@ -1,0 +1,5 @@
+import { PersonaList } from "@/components/admin/persona-list";
+
+export default function AdminPersonasPage() {
+  return <PersonaList />;
+}

@@ -1,0 +1,5 @@
+import { ContextPolicyEditor } from "@/components/admin/context-policy-editor";
+
+export default function AdminSettingsPage() {
+  return <ContextPolicyEditor />;
+}

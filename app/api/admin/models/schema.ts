@@ -1,0 +1,102 @@
+import { z } from "zod";
+import { MODEL_ID } from "../params";
+
+const flag = (key: string) => z.boolean({ error: `capabilities.${key} must be true or false` });
+
+const capabilitiesSchema = z
+  .object(
+    {
+      vision: flag("vision"),
+      video: flag("video"),
+      tools: flag("tools"),
+      reasoning: flag("reasoning"),
+      systemInstruction: flag("systemInstruction"),
+      strictAlternation: flag("strictAlternation"),
+      maxStopSequences: z
+        .number({ error: "capabilities.maxStopSequences must be a whole number from 0 to 64" })
+        .int({ error: "capabilities.maxStopSequences must be a whole number from 0 to 64" })
+        .min(0, { error: "capabilities.maxStopSequences must be a whole number from 0 to 64" })
+        .max(64, { error: "capabilities.maxStopSequences must be a whole number from 0 to 64" }),
+    },
+    // Only the wrong-type issue: unknown keys keep zod's "Unrecognized key" message.
+    { error: (issue) => (issue.code === "invalid_type" ? "capabilities must be an object" : undefined) },
+  )
+  .strict();
+
+function wholeNumber(key: string, min: number, max: number) {
+  const message = `${key} must be a whole number from ${min} to ${max}`;
+  return z
+    .number({ error: message })
+    .int({ error: message })
+    .min(min, { error: message })
+    .max(max, { error: message });
+}
+
+const modelFields = {
+  provider: z.enum(["openai", "openai-compatible", "google", "offline"], {
+    error: "provider must be one of: openai, openai-compatible, google, offline",
+  }),
+  providerModelName: z
+    .string({ error: "providerModelName must be text" })
+    .trim()
+    .min(1, { error: "providerModelName must not be empty" })
+    .max(200, { error: "providerModelName must be at most 200 characters" }),
+  label: z
+    .string({ error: "label must be text" })
+    .trim()
+    .min(1, { error: "label must not be empty" })
+    .max(200, { error: "label must be at most 200 characters" }),
+  apiKind: z.enum(["chat", "responses"], { error: "apiKind must be one of: chat, responses" }),
+  capabilities: capabilitiesSchema,
+  contextWindow: wholeNumber("contextWindow", 256, 100_000_000),
+  maxOutputTokens: wholeNumber("maxOutputTokens", 1, 10_000_000),
+  tokenizer: z.enum(["o200k_base", "cl100k_base", "estimate"], {
+    error: "tokenizer must be one of: o200k_base, cl100k_base, estimate",
+  }),
+  enabled: z.boolean({ error: "enabled must be true or false" }),
+};
+
+/** Rules across fields: the Responses API is OpenAI's only; the reply must fit in the window. */
+function consistent(
+  body: { provider?: string; apiKind?: string; contextWindow?: number; maxOutputTokens?: number },
+  context: z.RefinementCtx,
+) {
+  if (body.apiKind === "responses" && body.provider !== undefined && body.provider !== "openai") {
+    context.addIssue({
+      code: "custom",
+      path: ["apiKind"],
+      message: "apiKind responses is only for the openai provider",
+    });
+  }
+  if (
+    body.contextWindow !== undefined &&
+    body.maxOutputTokens !== undefined &&
+    body.maxOutputTokens > body.contextWindow
+  ) {
+    context.addIssue({
+      code: "custom",
+      path: ["maxOutputTokens"],
+      message: "maxOutputTokens must not exceed contextWindow",
+    });
+  }
+}
+
+export const createModelSchema = z
+  .object({
+    id: z.string({ error: "id must be text" }).regex(MODEL_ID, {
+      error:
+        "id must be 1–200 letters, digits or . _ : - (e.g. openai:gpt-4.1-mini), starting with a letter or digit",
+    }),
+    ...modelFields,
+    apiKind: modelFields.apiKind.default("chat"),
+    enabled: modelFields.enabled.default(true),
+  })
+  .strict()
+  .superRefine(consistent);
+
+/** Any subset of the fields except the id (personas and attempts refer to it). */
+export const updateModelSchema = z
+  .object(modelFields)
+  .partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { error: "Nothing to change: send at least one field" });

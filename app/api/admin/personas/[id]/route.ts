@@ -1,0 +1,36 @@
+import { assertModelsExist, deletePersona, updatePersona } from "@/db/admin-queries";
+import { getDb } from "@/db/client";
+import { getPersona } from "@/db/queries";
+import { parseId, readJson, requireAdmin, route } from "@/lib/api/route";
+import { updatePersonaSchema } from "../schema";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+export const GET = route(async (request: Request, { params }: Context) => {
+  await requireAdmin(request);
+  const personaId = parseId((await params).id, "Persona");
+  return Response.json({ persona: await getPersona({ db: await getDb(), personaId }) });
+});
+
+/** Changes the persona for the turns to come; stored messages are never rewritten. */
+export const PUT = route(async (request: Request, { params }: Context) => {
+  await requireAdmin(request);
+  const personaId = parseId((await params).id, "Persona");
+  const body = await readJson(request, updatePersonaSchema);
+  const db = await getDb();
+  await getPersona({ db, personaId });
+  if (body.modelId) await assertModelsExist({ db, field: "modelId", modelIds: [body.modelId] });
+  if (body.fallbackModelIds)
+    await assertModelsExist({ db, field: "fallbackModelIds", modelIds: body.fallbackModelIds });
+  return Response.json({ persona: await updatePersona({ db, personaId, changes: body }) });
+});
+
+/** Refused (409) while conversations use the persona; its blocks and memories go with it. */
+export const DELETE = route(async (request: Request, { params }: Context) => {
+  await requireAdmin(request);
+  const personaId = parseId((await params).id, "Persona");
+  await deletePersona({ db: await getDb(), personaId });
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { TOOL_CATALOG } from "@/lib/chat/tools";
+import { settingsOverrideSchema } from "@/lib/context/settings";
+import { MODEL_ID } from "../params";
+
+const TOOL_NAMES = TOOL_CATALOG.map((tool) => tool.name) as [string, ...string[]];
+
+const modelId = (field: string) =>
+  z
+    .string({ error: `${field} must be a model id` })
+    .regex(MODEL_ID, { error: `${field} must be a model id such as openai:gpt-4.1-mini` });
+
+function unique<T>(values: T[]): boolean {
+  return new Set(values).size === values.length;
+}
+
+const personaFields = {
+  name: z
+    .string({ error: "name must be text" })
+    .trim()
+    .min(1, { error: "name must not be empty" })
+    .max(100, { error: "name must be at most 100 characters" }),
+  avatar: z
+    .string({ error: "avatar must be text (an emoji or an image URL)" })
+    .trim()
+    .max(2_000, { error: "avatar must be at most 2000 characters" })
+    .nullable(),
+  systemPrompt: z
+    .string({ error: "systemPrompt must be text" })
+    .max(20_000, { error: "systemPrompt must be at most 20000 characters" }),
+  modelId: modelId("modelId"),
+  fallbackModelIds: z
+    .array(modelId("fallbackModelIds[]"), { error: "fallbackModelIds must be a list of model ids" })
+    .max(5, { error: "fallbackModelIds must have at most 5 entries" })
+    .refine(unique, { error: "fallbackModelIds must not repeat a model" }),
+  toolNames: z
+    .array(z.enum(TOOL_NAMES, { error: `toolNames[] must be one of: ${TOOL_NAMES.join(", ")}` }), {
+      error: "toolNames must be a list of tool names",
+    })
+    .refine(unique, { error: "toolNames must not repeat a tool" }),
+  settingsOverride: settingsOverrideSchema,
+};
+
+export const createPersonaSchema = z
+  .object({
+    ...personaFields,
+    avatar: personaFields.avatar.default(null),
+    systemPrompt: personaFields.systemPrompt.default(""),
+    fallbackModelIds: personaFields.fallbackModelIds.default([]),
+    toolNames: personaFields.toolNames.default([]),
+    settingsOverride: personaFields.settingsOverride.default({}),
+  })
+  .strict();
+
+/** Any subset of the fields; each one given replaces the stored value (settingsOverride as a whole). */
+export const personaChangesSchema = z.object(personaFields).partial().strict();
+
+export const updatePersonaSchema = personaChangesSchema.refine((body) => Object.keys(body).length > 0, {
+  error: "Nothing to change: send at least one field",
+});
+
+export type PersonaChanges = z.infer<typeof updatePersonaSchema>;

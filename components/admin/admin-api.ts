@@ -1,0 +1,134 @@
+"use client";
+// Typed fetchers and query keys for the admin pages. An API refusal becomes an ApiError carrying the server's
+// message and, when the message starts with a field path ("settings.history.maxItems: …"), that field's key.
+
+import type { SettingField } from "@/app/api/admin/settings/setting-fields";
+import type { ResolvedSettings } from "@/lib/context/settings";
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+
+  /** The field the message is about, with the body's wrapper (settings., settingsOverride., draft.) removed. */
+  get fieldKey(): string | null {
+    const match = /^([\w.[\]]+): /.exec(this.message);
+    if (!match) return null;
+    return match[1].replace(/^(draft\.)?(settings|settingsOverride)\./, "").replace(/^draft\./, "");
+  }
+}
+
+export async function adminFetch<T>(url: string, init?: { method?: string; body?: unknown }): Promise<T> {
+  const response = await fetch(url, {
+    method: init?.method ?? (init?.body === undefined ? "GET" : "POST"),
+    headers: init?.body === undefined ? undefined : { "content-type": "application/json" },
+    body: init?.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as {
+      error?: { code?: string; message?: string };
+    } | null;
+    throw new ApiError(
+      body?.error?.message ?? `Request failed with status ${response.status}`,
+      response.status,
+      body?.error?.code ?? "unknown",
+    );
+  }
+  return response.status === 204 ? (undefined as T) : ((await response.json()) as T);
+}
+
+export const adminKeys = {
+  settings: ["admin", "settings"] as const,
+  settingsVersions: ["admin", "settings", "versions"] as const,
+  personas: ["admin", "personas"] as const,
+  persona: (id: string) => ["admin", "personas", id] as const,
+  models: ["admin", "models"] as const,
+  blocks: ["admin", "blocks"] as const,
+  memories: (filters: string) => ["admin", "memories", filters] as const,
+  users: ["admin", "users"] as const,
+  conversations: ["conversations"] as const,
+};
+
+export interface PolicyResponse {
+  version: number;
+  settings: ResolvedSettings;
+  help: Record<string, string>;
+  defaults: ResolvedSettings;
+  fields: SettingField[];
+}
+
+export interface PersonaRow {
+  id: string;
+  name: string;
+  avatar: string | null;
+  systemPrompt: string;
+  modelId: string;
+  fallbackModelIds: string[];
+  toolNames: string[];
+  settingsOverride: Record<string, unknown>;
+  conversationCount?: number;
+}
+
+export interface ModelRow {
+  id: string;
+  provider: "openai" | "openai-compatible" | "google" | "offline";
+  providerModelName: string;
+  label: string;
+  apiKind: "chat" | "responses";
+  capabilities: {
+    vision: boolean;
+    video: boolean;
+    tools: boolean;
+    reasoning: boolean;
+    systemInstruction: boolean;
+    strictAlternation: boolean;
+    maxStopSequences: number;
+  };
+  contextWindow: number;
+  maxOutputTokens: number;
+  tokenizer: "o200k_base" | "cl100k_base" | "estimate";
+  enabled: boolean;
+}
+
+export interface UserRow {
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+}
+
+export interface PreviewItem {
+  id: string;
+  tag: string;
+  role: string;
+  parts: Array<{ type: string; text?: string; [key: string]: unknown }>;
+  tokens: number;
+}
+
+export interface PreviewResult {
+  modelId: string;
+  settingsVersion: number;
+  items: PreviewItem[];
+  request: { url: string; body: string };
+}
+
+/** Errors keyed by field, plus one for the form when the message names no field the form shows. */
+export function errorsFrom(
+  error: unknown,
+  shownFields: readonly string[] = [],
+): { fields: Record<string, string>; form: string | null } {
+  if (!error) return { fields: {}, form: null };
+  const path = error instanceof ApiError ? error.fieldKey : null;
+  // The field itself or the list it belongs to ("stop.strings.3" → "stop.strings").
+  const field = path ? shownFields.find((key) => path === key || path.startsWith(`${key}.`)) : undefined;
+  if (field) {
+    // Inline, the field's own label already names the key: show what follows the path.
+    const message = (error as ApiError).message;
+    return { fields: { [field]: message.slice(message.indexOf(": ") + 2) }, form: null };
+  }
+  return { fields: {}, form: error instanceof Error ? error.message : String(error) };
+}

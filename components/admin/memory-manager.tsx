@@ -1,0 +1,276 @@
+"use client";
+// Memories: filter by user and persona, add one in a scope, edit its content, area and active flag, delete it.
+// Active memories reach the payload as the CORE_MEMORIES item of the users and personas they belong to.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { adminFetch, adminKeys, errorsFrom, type PersonaRow, type UserRow } from "./admin-api";
+
+interface MemoryRow {
+  id: string;
+  scope: "user" | "persona" | "user_persona";
+  userId: string | null;
+  personaId: string | null;
+  area: string;
+  content: string;
+  active: boolean;
+  userName: string | null;
+  personaName: string | null;
+}
+
+export function MemoryManager() {
+  const queryClient = useQueryClient();
+  const [filters, setFilters] = useState({ userId: "", personaId: "" });
+  const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value !== "")).toString();
+  const memories = useQuery({
+    queryKey: adminKeys.memories(query),
+    queryFn: () => adminFetch<{ memories: MemoryRow[] }>(`/api/admin/memories${query ? `?${query}` : ""}`),
+  });
+  const personas = useQuery({
+    queryKey: adminKeys.personas,
+    queryFn: () => adminFetch<{ personas: PersonaRow[] }>("/api/admin/personas"),
+  });
+  const users = useQuery({
+    queryKey: adminKeys.users,
+    queryFn: () => adminFetch<{ users: UserRow[] }>("/api/admin/users"),
+  });
+  const [form, setForm] = useState({ scope: "user", userId: "", personaId: "", area: "fact", content: "" });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["admin", "memories"] });
+  const add = useMutation({
+    mutationFn: () =>
+      adminFetch("/api/admin/memories", {
+        body: {
+          scope: form.scope,
+          userId: form.scope === "persona" ? null : form.userId || users.data?.users[0]?.id,
+          personaId: form.scope === "user" ? null : form.personaId || personas.data?.personas[0]?.id,
+          area: form.area,
+          content: form.content,
+        },
+      }),
+    onSuccess: async () => {
+      setForm({ ...form, content: "" });
+      await refresh();
+    },
+  });
+  const change = useMutation({
+    mutationFn: ({ id, ...changes }: { id: string; content?: string; area?: string; active?: boolean }) =>
+      adminFetch("/api/admin/memories", { method: "PUT", body: { id, ...changes } }),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => adminFetch(`/api/admin/memories?id=${id}`, { method: "DELETE" }),
+    onSuccess: refresh,
+  });
+  const errors = errorsFrom(add.error, ["area", "content", "userId", "personaId"]);
+
+  return (
+    <div className="space-y-6" data-testid="memory-manager">
+      <h1 className="text-xl font-semibold">Memories</h1>
+      <div className="flex flex-wrap gap-2">
+        <label className="text-sm">
+          User
+          <select
+            className="input"
+            value={filters.userId}
+            onChange={(event) => setFilters({ ...filters, userId: event.target.value })}
+            data-testid="memory-filter-user"
+          >
+            <option value="">Any</option>
+            {users.data?.users.map((user) => (
+              <option key={user.id} value={user.id}>
+                {user.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
+          Persona
+          <select
+            className="input"
+            value={filters.personaId}
+            onChange={(event) => setFilters({ ...filters, personaId: event.target.value })}
+            data-testid="memory-filter-persona"
+          >
+            <option value="">Any</option>
+            {personas.data?.personas.map((persona) => (
+              <option key={persona.id} value={persona.id}>
+                {persona.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {(change.error || remove.error) && (
+        <p role="alert" className="text-sm text-red-600" data-testid="memory-row-error">
+          {(change.error ?? remove.error)?.message}
+        </p>
+      )}
+      <ul className="space-y-2">
+        {memories.data?.memories.map((memory) => (
+          <MemoryItem
+            key={`${memory.id}:${memory.content}:${memory.area}`}
+            memory={memory}
+            onSave={(changes) => change.mutate({ id: memory.id, ...changes })}
+            onDelete={() => remove.mutate(memory.id)}
+          />
+        ))}
+      </ul>
+      {memories.data?.memories.length === 0 && <p className="text-sm text-zinc-500">No memories match.</p>}
+      <form
+        className="grid gap-3 rounded-xl border border-zinc-200 p-4 sm:grid-cols-4 dark:border-zinc-800"
+        onSubmit={(event) => {
+          event.preventDefault();
+          add.mutate();
+        }}
+      >
+        <h2 className="font-medium sm:col-span-4">Add a memory</h2>
+        <label className="text-sm">
+          Scope
+          <select
+            className="input"
+            value={form.scope}
+            onChange={(event) => setForm({ ...form, scope: event.target.value })}
+            data-testid="memory-scope"
+          >
+            <option value="user">user</option>
+            <option value="persona">persona</option>
+            <option value="user_persona">user × persona</option>
+          </select>
+        </label>
+        {form.scope !== "persona" && (
+          <label className="text-sm">
+            User
+            <select
+              className="input"
+              value={form.userId}
+              onChange={(event) => setForm({ ...form, userId: event.target.value })}
+              data-testid="memory-user"
+            >
+              {users.data?.users.map((user) => (
+                <option key={user.id} value={user.id}>
+                  {user.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {form.scope !== "user" && (
+          <label className="text-sm">
+            Persona
+            <select
+              className="input"
+              value={form.personaId}
+              onChange={(event) => setForm({ ...form, personaId: event.target.value })}
+              data-testid="memory-persona"
+            >
+              {personas.data?.personas.map((persona) => (
+                <option key={persona.id} value={persona.id}>
+                  {persona.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label className="text-sm">
+          Area
+          <input
+            className="input"
+            value={form.area}
+            onChange={(event) => setForm({ ...form, area: event.target.value })}
+            data-testid="memory-area"
+          />
+          {errors.fields.area && <span className="block text-xs text-red-600">{errors.fields.area}</span>}
+        </label>
+        <label className="text-sm sm:col-span-4">
+          Content
+          <textarea
+            className="input"
+            rows={2}
+            value={form.content}
+            onChange={(event) => setForm({ ...form, content: event.target.value })}
+            data-testid="memory-content"
+          />
+          {errors.fields.content && (
+            <span className="block text-xs text-red-600">{errors.fields.content}</span>
+          )}
+        </label>
+        {errors.form && (
+          <p role="alert" className="text-sm text-red-600 sm:col-span-4" data-testid="memory-error">
+            {errors.form}
+          </p>
+        )}
+        <div className="sm:col-span-4">
+          <button type="submit" className="button-primary" disabled={add.isPending} data-testid="memory-add">
+            Add
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+function MemoryItem({
+  memory,
+  onSave,
+  onDelete,
+}: {
+  memory: MemoryRow;
+  onSave: (changes: { content?: string; area?: string; active?: boolean }) => void;
+  onDelete: () => void;
+}) {
+  const [content, setContent] = useState(memory.content);
+  const [area, setArea] = useState(memory.area);
+  const owner = [memory.userName, memory.personaName].filter(Boolean).join(" × ");
+  return (
+    <li
+      className={`space-y-1 rounded-lg border border-zinc-200 p-2 text-sm dark:border-zinc-800 ${memory.active ? "" : "opacity-60"}`}
+      data-testid="memory-row"
+    >
+      <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-500">
+        <span>{memory.scope}</span>
+        <span>{owner}</span>
+        <input
+          className="rounded border border-zinc-300 px-1 dark:border-zinc-700 dark:bg-zinc-900"
+          value={area}
+          onChange={(event) => setArea(event.target.value)}
+          aria-label="Area"
+          data-testid="memory-row-area"
+        />
+        <label className="flex items-center gap-1">
+          <input
+            type="checkbox"
+            checked={memory.active}
+            onChange={(event) => onSave({ active: event.target.checked })}
+            data-testid="memory-row-active"
+          />
+          active
+        </label>
+      </div>
+      <textarea
+        className="input mt-0"
+        rows={2}
+        value={content}
+        onChange={(event) => setContent(event.target.value)}
+        data-testid="memory-row-content"
+      />
+      <div className="flex gap-2">
+        <button
+          type="button"
+          className="button-ghost"
+          disabled={content === memory.content && area === memory.area}
+          onClick={() => onSave({ content, area })}
+          data-testid="memory-row-save"
+        >
+          Save
+        </button>
+        <button
+          type="button"
+          className="button-ghost text-red-600"
+          onClick={onDelete}
+          data-testid="memory-row-delete"
+        >
+          Delete
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,350 @@
+"use client";
+// The model registry: which providers the server has keys for (booleans only), every model with its capabilities,
+// and one form to add a model or edit the selected one. Models in use or built in cannot be deleted.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { adminFetch, adminKeys, errorsFrom, type ModelRow } from "./admin-api";
+
+const CAPABILITY_FLAGS = [
+  "vision",
+  "video",
+  "tools",
+  "reasoning",
+  "systemInstruction",
+  "strictAlternation",
+] as const;
+const FIELDS = [
+  "id",
+  "provider",
+  "providerModelName",
+  "label",
+  "apiKind",
+  "capabilities",
+  "contextWindow",
+  "maxOutputTokens",
+  "tokenizer",
+];
+
+const EMPTY: ModelRow = {
+  id: "",
+  provider: "openai-compatible",
+  providerModelName: "",
+  label: "",
+  apiKind: "chat",
+  capabilities: {
+    vision: false,
+    video: false,
+    tools: false,
+    reasoning: false,
+    systemInstruction: true,
+    strictAlternation: false,
+    maxStopSequences: 4,
+  },
+  contextWindow: 32_768,
+  maxOutputTokens: 4_096,
+  tokenizer: "estimate",
+  enabled: true,
+};
+
+export function ModelRegistry() {
+  const queryClient = useQueryClient();
+  const models = useQuery({
+    queryKey: adminKeys.models,
+    queryFn: () =>
+      adminFetch<{ models: ModelRow[]; configuredProviders: Record<string, boolean> }>("/api/admin/models"),
+  });
+  const [form, setForm] = useState<ModelRow>(EMPTY);
+  const [editing, setEditing] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.models });
+  const save = useMutation({
+    mutationFn: () => {
+      const {
+        id,
+        provider,
+        providerModelName,
+        label,
+        apiKind,
+        capabilities,
+        contextWindow,
+        maxOutputTokens,
+        tokenizer,
+        enabled,
+      } = form;
+      const changes = {
+        provider,
+        providerModelName,
+        label,
+        apiKind,
+        capabilities,
+        contextWindow,
+        maxOutputTokens,
+        tokenizer,
+        enabled,
+      };
+      return editing
+        ? adminFetch(`/api/admin/models/${encodeURIComponent(editing)}`, { method: "PUT", body: changes })
+        : adminFetch("/api/admin/models", { body: { id, ...changes } });
+    },
+    onSuccess: async () => {
+      setForm(EMPTY);
+      setEditing(null);
+      await refresh();
+    },
+  });
+  const rowAction = useMutation({
+    mutationFn: ({ model, action }: { model: ModelRow; action: "toggle" | "delete" }) =>
+      action === "delete"
+        ? adminFetch(`/api/admin/models/${encodeURIComponent(model.id)}`, { method: "DELETE" })
+        : adminFetch(`/api/admin/models/${encodeURIComponent(model.id)}`, {
+            method: "PUT",
+            body: { enabled: !model.enabled },
+          }),
+    onSuccess: refresh,
+  });
+  const errors = errorsFrom(save.error, FIELDS);
+  const set = (changes: Partial<ModelRow>) => setForm((current) => ({ ...current, ...changes }));
+  const setNumber = (key: "contextWindow" | "maxOutputTokens", raw: string) =>
+    set({ [key]: raw === "" ? Number.NaN : Number(raw) });
+
+  return (
+    <div className="space-y-6" data-testid="model-registry">
+      <h1 className="text-xl font-semibold">Models</h1>
+      <p className="text-sm" data-testid="configured-providers">
+        Providers configured on the server:{" "}
+        {Object.entries(models.data?.configuredProviders ?? {}).map(([provider, configured]) => (
+          <span
+            key={provider}
+            className={`mr-2 rounded px-1.5 py-0.5 text-xs ${configured ? "bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-100" : "bg-zinc-100 text-zinc-500 dark:bg-zinc-800"}`}
+            data-testid={`provider-${provider}`}
+            data-configured={configured ? "true" : "false"}
+          >
+            {provider}: {configured ? "yes" : "no key"}
+          </span>
+        ))}
+      </p>
+      {rowAction.error && (
+        <p role="alert" className="text-sm text-red-600" data-testid="model-row-error">
+          {rowAction.error.message}
+        </p>
+      )}
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-xs">
+          <thead className="text-zinc-500">
+            <tr>
+              <th className="py-1">Id</th>
+              <th>Label</th>
+              <th>API</th>
+              <th>Capabilities</th>
+              <th>Window / max out</th>
+              <th>Tokenizer</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {models.data?.models.map((model) => (
+              <tr
+                key={model.id}
+                className={`border-t border-zinc-200 dark:border-zinc-800 ${model.enabled ? "" : "opacity-50"}`}
+                data-testid="model-row"
+                data-model-id={model.id}
+              >
+                <td className="py-1.5 font-mono">{model.id}</td>
+                <td>{model.label}</td>
+                <td>{model.apiKind}</td>
+                <td>
+                  {CAPABILITY_FLAGS.filter((flag) => model.capabilities[flag]).join(", ")} · stop ≤{" "}
+                  {model.capabilities.maxStopSequences}
+                </td>
+                <td>
+                  {model.contextWindow.toLocaleString()} / {model.maxOutputTokens.toLocaleString()}
+                </td>
+                <td>{model.tokenizer}</td>
+                <td className="whitespace-nowrap">
+                  <button
+                    type="button"
+                    className="button-ghost"
+                    onClick={() => {
+                      setEditing(model.id);
+                      setForm(model);
+                    }}
+                    data-testid="model-edit"
+                  >
+                    Edit
+                  </button>
+                  <button
+                    type="button"
+                    className="button-ghost"
+                    onClick={() => rowAction.mutate({ model, action: "toggle" })}
+                    data-testid="model-toggle"
+                  >
+                    {model.enabled ? "Disable" : "Enable"}
+                  </button>
+                  <button
+                    type="button"
+                    className="button-ghost text-red-600"
+                    onClick={() => rowAction.mutate({ model, action: "delete" })}
+                    data-testid="model-delete"
+                  >
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <form
+        className="grid gap-3 rounded-xl border border-zinc-200 p-4 sm:grid-cols-3 dark:border-zinc-800"
+        onSubmit={(event) => {
+          event.preventDefault();
+          save.mutate();
+        }}
+        data-testid="model-form"
+      >
+        <h2 className="font-medium sm:col-span-3">{editing ? `Edit ${editing}` : "Add a model"}</h2>
+        <Labeled label="Id" error={errors.fields.id}>
+          <input
+            className="input font-mono"
+            value={form.id}
+            disabled={Boolean(editing)}
+            onChange={(event) => set({ id: event.target.value })}
+            placeholder="openai-compatible:llama3"
+            data-testid="model-id"
+          />
+        </Labeled>
+        <Labeled label="Provider" error={errors.fields.provider}>
+          <select
+            className="input"
+            value={form.provider}
+            onChange={(event) => set({ provider: event.target.value as ModelRow["provider"] })}
+            data-testid="model-provider"
+          >
+            {["openai", "openai-compatible", "google", "offline"].map((provider) => (
+              <option key={provider}>{provider}</option>
+            ))}
+          </select>
+        </Labeled>
+        <Labeled label="Provider model name" error={errors.fields.providerModelName}>
+          <input
+            className="input"
+            value={form.providerModelName}
+            onChange={(event) => set({ providerModelName: event.target.value })}
+            data-testid="model-provider-name"
+          />
+        </Labeled>
+        <Labeled label="Label" error={errors.fields.label}>
+          <input
+            className="input"
+            value={form.label}
+            onChange={(event) => set({ label: event.target.value })}
+            data-testid="model-label"
+          />
+        </Labeled>
+        <Labeled label="API kind" error={errors.fields.apiKind}>
+          <select
+            className="input"
+            value={form.apiKind}
+            onChange={(event) => set({ apiKind: event.target.value as ModelRow["apiKind"] })}
+            data-testid="model-api-kind"
+          >
+            <option>chat</option>
+            <option>responses</option>
+          </select>
+        </Labeled>
+        <Labeled label="Tokenizer" error={errors.fields.tokenizer}>
+          <select
+            className="input"
+            value={form.tokenizer}
+            onChange={(event) => set({ tokenizer: event.target.value as ModelRow["tokenizer"] })}
+            data-testid="model-tokenizer"
+          >
+            <option>o200k_base</option>
+            <option>cl100k_base</option>
+            <option>estimate</option>
+          </select>
+        </Labeled>
+        <Labeled label="Context window" error={errors.fields.contextWindow}>
+          <input
+            className="input"
+            type="number"
+            value={Number.isNaN(form.contextWindow) ? "" : form.contextWindow}
+            onChange={(event) => setNumber("contextWindow", event.target.value)}
+            data-testid="model-context-window"
+          />
+        </Labeled>
+        <Labeled label="Max output tokens" error={errors.fields.maxOutputTokens}>
+          <input
+            className="input"
+            type="number"
+            value={Number.isNaN(form.maxOutputTokens) ? "" : form.maxOutputTokens}
+            onChange={(event) => setNumber("maxOutputTokens", event.target.value)}
+            data-testid="model-max-output"
+          />
+        </Labeled>
+        <Labeled label="Max stop sequences" error={errors.fields.capabilities}>
+          <input
+            className="input"
+            type="number"
+            value={form.capabilities.maxStopSequences}
+            onChange={(event) =>
+              set({ capabilities: { ...form.capabilities, maxStopSequences: Number(event.target.value) } })
+            }
+            data-testid="model-max-stop"
+          />
+        </Labeled>
+        <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm sm:col-span-3">
+          {CAPABILITY_FLAGS.map((flag) => (
+            <label key={flag} className="flex items-center gap-1">
+              <input
+                type="checkbox"
+                checked={form.capabilities[flag]}
+                onChange={(event) =>
+                  set({ capabilities: { ...form.capabilities, [flag]: event.target.checked } })
+                }
+                data-testid={`model-capability-${flag}`}
+              />
+              {flag}
+            </label>
+          ))}
+        </fieldset>
+        {errors.form && (
+          <p role="alert" className="text-sm text-red-600 sm:col-span-3" data-testid="model-error">
+            {errors.form}
+          </p>
+        )}
+        <div className="flex gap-2 sm:col-span-3">
+          <button type="submit" className="button-primary" disabled={save.isPending} data-testid="model-save">
+            {editing ? "Save changes" : "Add model"}
+          </button>
+          {editing && (
+            <button
+              type="button"
+              className="button-ghost"
+              onClick={() => {
+                setEditing(null);
+                setForm(EMPTY);
+              }}
+            >
+              Cancel
+            </button>
+          )}
+        </div>
+      </form>
+    </div>
+  );
+}
+
+function Labeled({ label, error, children }: { label: string; error?: string; children: React.ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control comes in as children
+    <label className="block text-sm">
+      {label}
+      {children}
+      {error && (
+        <span role="alert" className="block text-xs text-red-600">
+          {error}
+        </span>
+      )}
+    </label>
+  );
+}

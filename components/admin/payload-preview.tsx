@@ -1,0 +1,143 @@
+"use client";
+// "Preview on a conversation": pick one of your conversations, type a message, and see the payload the next turn
+// would send with the unsaved edits, item by item, with what changed against the saved version.
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { adminFetch, adminKeys, type PreviewResult } from "./admin-api";
+import { diffPayloads, itemText } from "./payload-diff";
+
+export interface PreviewPair {
+  saved: PreviewResult;
+  edited: PreviewResult;
+}
+
+export function PayloadPreview({
+  runPreview,
+  disabledReason,
+}: {
+  runPreview: (conversationId: string, text: string) => Promise<PreviewPair>;
+  disabledReason?: string | null;
+}) {
+  const conversations = useQuery({
+    queryKey: adminKeys.conversations,
+    queryFn: () => adminFetch<{ conversations: Array<{ id: string; title: string }> }>("/api/conversations"),
+  });
+  const [conversationId, setConversationId] = useState("");
+  const [text, setText] = useState("Hello!");
+  const preview = useMutation({ mutationFn: () => runPreview(conversationId || firstId(), text) });
+
+  function firstId(): string {
+    return conversations.data?.conversations[0]?.id ?? "";
+  }
+
+  const pair = preview.data;
+  const diff = pair ? diffPayloads(pair.saved.items, pair.edited.items) : null;
+  const changedIds = new Set(
+    [...(diff?.added ?? []), ...(diff?.changed ?? []), ...(diff?.moved ?? [])].map((item) => item.id),
+  );
+  const noConversations = conversations.data && conversations.data.conversations.length === 0;
+
+  return (
+    <section
+      className="space-y-3 rounded-xl border border-zinc-200 p-4 dark:border-zinc-800"
+      data-testid="payload-preview"
+    >
+      <h2 className="font-medium">Preview on a conversation</h2>
+      <p className="text-xs text-zinc-500">
+        The payload the next turn would send with your unsaved edits. Nothing is stored and no model is
+        called.
+      </p>
+      {noConversations ? (
+        <p className="text-sm text-zinc-500">
+          You have no conversations yet: start one in the chat to preview on it.
+        </p>
+      ) : (
+        <form
+          className="flex flex-wrap items-end gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            preview.mutate();
+          }}
+        >
+          <label className="text-sm">
+            Conversation
+            <select
+              className="input"
+              value={conversationId || firstId()}
+              onChange={(event) => setConversationId(event.target.value)}
+              data-testid="preview-conversation"
+            >
+              {conversations.data?.conversations.map((conversation) => (
+                <option key={conversation.id} value={conversation.id}>
+                  {conversation.title}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="min-w-48 flex-1 text-sm">
+            Next message
+            <input
+              className="input"
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+              data-testid="preview-text"
+            />
+          </label>
+          <button
+            type="submit"
+            className="button-primary"
+            disabled={preview.isPending || Boolean(disabledReason) || !(conversationId || firstId())}
+            data-testid="preview-run"
+          >
+            {preview.isPending ? "Building…" : "Preview"}
+          </button>
+        </form>
+      )}
+      {disabledReason && <p className="text-xs text-amber-700">{disabledReason}</p>}
+      {preview.error && (
+        <p role="alert" className="text-sm text-red-600" data-testid="preview-error">
+          {preview.error.message}
+        </p>
+      )}
+      {pair && diff && (
+        <div className="space-y-2">
+          <p className="text-sm" data-testid="preview-diff">
+            Versus saved: <strong data-testid="diff-added">{diff.added.length}</strong> added,{" "}
+            <strong data-testid="diff-removed">{diff.removed.length}</strong> removed,{" "}
+            <strong data-testid="diff-changed">{diff.changed.length}</strong> changed,{" "}
+            <strong data-testid="diff-moved">{diff.moved.length}</strong> moved · {pair.edited.items.length}{" "}
+            items · {pair.edited.modelId}
+          </p>
+          {diff.removed.length > 0 && (
+            <ul className="space-y-1" data-testid="preview-removed">
+              {diff.removed.map((item) => (
+                <li
+                  key={item.id}
+                  className="rounded bg-red-50 px-2 py-1 text-xs line-through dark:bg-red-950"
+                >
+                  {item.tag} · {item.role}: {itemText(item).slice(0, 200)}
+                </li>
+              ))}
+            </ul>
+          )}
+          <ol className="space-y-1" data-testid="preview-items">
+            {pair.edited.items.map((item) => (
+              <li
+                key={item.id}
+                className={`rounded border px-2 py-1 text-xs ${changedIds.has(item.id) ? "border-lime-500 bg-lime-50 dark:bg-lime-950" : "border-zinc-200 dark:border-zinc-800"}`}
+                data-testid="preview-item"
+                data-tag={item.tag}
+                data-role={item.role}
+                data-changed={changedIds.has(item.id) ? "true" : "false"}
+              >
+                <span className="font-mono font-semibold">{item.tag}</span>{" "}
+                <span className="text-zinc-500">{item.role}</span>
+                <pre className="mt-1 whitespace-pre-wrap break-words font-sans">{itemText(item)}</pre>
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </section>
+  );
+}

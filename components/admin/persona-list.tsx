@@ -1,0 +1,111 @@
+"use client";
+// Every persona with its model and how many conversations use it, and a small form to add one.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { type FormEvent, useState } from "react";
+import { adminFetch, adminKeys, errorsFrom, type ModelRow, type PersonaRow } from "./admin-api";
+
+export function PersonaList() {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const personas = useQuery({
+    queryKey: adminKeys.personas,
+    queryFn: () => adminFetch<{ personas: PersonaRow[] }>("/api/admin/personas"),
+  });
+  const models = useQuery({
+    queryKey: adminKeys.models,
+    queryFn: () => adminFetch<{ models: ModelRow[] }>("/api/admin/models"),
+  });
+  const [name, setName] = useState("");
+  const [modelId, setModelId] = useState("");
+  const create = useMutation({
+    mutationFn: () =>
+      adminFetch<{ persona: PersonaRow }>("/api/admin/personas", {
+        body: { name, modelId: modelId || models.data?.models[0]?.id || "" },
+      }),
+    onSuccess: async ({ persona }) => {
+      await queryClient.invalidateQueries({ queryKey: adminKeys.personas });
+      router.push(`/admin/personas/${persona.id}`);
+    },
+  });
+  const errors = errorsFrom(create.error, ["name"]);
+
+  return (
+    <div className="space-y-6" data-testid="persona-list">
+      <h1 className="text-xl font-semibold">Personas</h1>
+      <table className="w-full text-left text-sm">
+        <thead className="text-xs text-zinc-500">
+          <tr>
+            <th className="py-1">Name</th>
+            <th>Model</th>
+            <th>Fallbacks</th>
+            <th>Conversations</th>
+          </tr>
+        </thead>
+        <tbody>
+          {personas.data?.personas.map((persona) => (
+            <tr
+              key={persona.id}
+              className="border-t border-zinc-200 dark:border-zinc-800"
+              data-testid="persona-row"
+            >
+              <td className="py-1.5">
+                <Link href={`/admin/personas/${persona.id}`} className="underline" data-testid="persona-link">
+                  {persona.avatar ? `${persona.avatar} ` : ""}
+                  {persona.name}
+                </Link>
+              </td>
+              <td className="font-mono text-xs">{persona.modelId}</td>
+              <td className="font-mono text-xs">{persona.fallbackModelIds.join(", ") || "—"}</td>
+              <td>{persona.conversationCount ?? 0}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form
+        className="flex flex-wrap items-end gap-2 rounded-xl border border-zinc-200 p-4 dark:border-zinc-800"
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          create.mutate();
+        }}
+      >
+        <label className="text-sm">
+          New persona
+          <input
+            className="input"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            placeholder="Name"
+            data-testid="new-persona-name"
+          />
+          {errors.fields.name && <span className="text-xs text-red-600">{errors.fields.name}</span>}
+        </label>
+        <label className="text-sm">
+          Model
+          <select
+            className="input"
+            value={modelId}
+            onChange={(event) => setModelId(event.target.value)}
+            data-testid="new-persona-model"
+          >
+            {models.data?.models.map((model) => (
+              <option key={model.id} value={model.id}>
+                {model.id}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="submit"
+          className="button-primary"
+          disabled={create.isPending}
+          data-testid="new-persona-create"
+        >
+          Create
+        </button>
+        {errors.form && <p className="w-full text-sm text-red-600">{errors.form}</p>}
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,189 @@
+"use client";
+// One §4 key as a form field: its input by kind, with the default, the range and the one-line help beside it, and
+// the API's message under it when the server refused the value. `inheritable` fields (persona overrides) can be
+// left empty, meaning "not overridden here".
+import { useState } from "react";
+import type { SettingField } from "@/app/api/admin/settings/setting-fields";
+
+function describeRange(field: SettingField): string {
+  switch (field.kind) {
+    case "integer":
+      return `${field.min}–${field.max}${field.nullable ? ", or empty" : ""}`;
+    case "enum":
+      return (field.values ?? []).join(" | ");
+    case "text":
+      return `≤ ${field.maxLength} chars`;
+    case "strings":
+      return `≤ ${field.maxItems} lines of ≤ ${field.maxLength} chars`;
+    case "boolean":
+      return "on / off";
+  }
+}
+
+function showDefault(value: unknown): string {
+  if (value === null || value === "") return "empty";
+  if (Array.isArray(value)) return value.length === 0 ? "none" : value.join(", ");
+  return String(value);
+}
+
+/** Text typed into a number box: empty is "unset"; anything not a number is sent as typed so the API names it. */
+function parseInteger(raw: string, field: SettingField, inheritable: boolean): unknown {
+  if (raw.trim() === "") return inheritable ? undefined : field.nullable ? null : raw;
+  const number = Number(raw);
+  return Number.isFinite(number) ? number : raw;
+}
+
+export function SettingInput({
+  field,
+  value,
+  onChange,
+  error,
+  inheritable = false,
+  inheritedValue,
+}: {
+  field: SettingField;
+  value: unknown;
+  onChange: (value: unknown) => void;
+  error?: string;
+  inheritable?: boolean;
+  /** What an empty inheritable field resolves to (the policy in force), shown as its placeholder. */
+  inheritedValue?: unknown;
+}) {
+  const inheritLabel = inheritedValue === undefined ? "inherit" : `inherit: ${showDefault(inheritedValue)}`;
+  const id = `setting-${field.key}`;
+  const common = { id, "data-testid": id, "aria-invalid": error ? true : undefined, className: "input" };
+  let input: React.ReactNode;
+  switch (field.kind) {
+    case "integer":
+      input = (
+        <input
+          {...common}
+          type="number"
+          step={1}
+          min={field.min}
+          max={field.max}
+          value={value === null || value === undefined ? "" : String(value)}
+          placeholder={inheritable ? inheritLabel : field.nullable ? "unset" : undefined}
+          onChange={(event) => onChange(parseInteger(event.target.value, field, inheritable))}
+        />
+      );
+      break;
+    case "enum":
+      input = (
+        <select
+          {...common}
+          value={value === undefined ? "" : String(value)}
+          onChange={(event) => onChange(event.target.value === "" ? undefined : event.target.value)}
+        >
+          {inheritable && <option value="">({inheritLabel})</option>}
+          {(field.values ?? []).map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case "text": {
+      const toValue = (raw: string) =>
+        raw === "" ? (inheritable ? undefined : field.nullable ? null : "") : raw;
+      input =
+        (field.maxLength ?? 0) > 200 ? (
+          <textarea
+            {...common}
+            rows={3}
+            value={typeof value === "string" ? value : ""}
+            onChange={(event) => onChange(toValue(event.target.value))}
+          />
+        ) : (
+          <input
+            {...common}
+            value={typeof value === "string" ? value : ""}
+            placeholder={inheritable ? inheritLabel : field.nullable ? "unset" : undefined}
+            onChange={(event) => onChange(toValue(event.target.value))}
+          />
+        );
+      break;
+    }
+    case "boolean":
+      input = inheritable ? (
+        <select
+          {...common}
+          value={value === undefined ? "" : String(value)}
+          onChange={(event) =>
+            onChange(event.target.value === "" ? undefined : event.target.value === "true")
+          }
+        >
+          <option value="">({inheritLabel})</option>
+          <option value="true">on</option>
+          <option value="false">off</option>
+        </select>
+      ) : (
+        <input
+          id={id}
+          data-testid={id}
+          type="checkbox"
+          className="mt-2 h-4 w-4"
+          checked={value === true}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+      );
+      break;
+    case "strings":
+      input = <LinesInput common={common} value={value} onChange={onChange} inheritable={inheritable} />;
+      break;
+  }
+  return (
+    <div className="text-sm" data-testid={`field-${field.key}`}>
+      <label htmlFor={id} className="font-mono text-xs font-semibold">
+        {field.key}
+      </label>
+      {input}
+      <p className="mt-0.5 text-xs text-zinc-500">
+        {field.help} <span className="whitespace-nowrap">Default: {showDefault(field.default)}</span> ·{" "}
+        <span className="whitespace-nowrap">{describeRange(field)}</span>
+      </p>
+      {error && (
+        <p role="alert" className="text-xs text-red-600" data-testid={`setting-error-${field.key}`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A list as one line per entry (a line break inside an entry is typed as backslash-n); blank lines are ignored, so a new
+ *  line can be started while typing. */
+function LinesInput({
+  common,
+  value,
+  onChange,
+  inheritable,
+}: {
+  common: { id: string; "data-testid": string; className: string };
+  value: unknown;
+  onChange: (value: unknown) => void;
+  inheritable: boolean;
+}) {
+  const [raw, setRaw] = useState(
+    Array.isArray(value) ? value.map((entry) => String(entry).replaceAll("\n", "\\n")).join("\n") : "",
+  );
+  return (
+    <textarea
+      {...common}
+      rows={2}
+      placeholder={
+        inheritable ? "inherit (one per line, \\n for a line break)" : "one per line, \\n for a line break"
+      }
+      value={raw}
+      onChange={(event) => {
+        setRaw(event.target.value);
+        const lines = event.target.value
+          .split("\n")
+          .filter((line) => line !== "")
+          .map((line) => line.replaceAll("\\n", "\n"));
+        onChange(inheritable && lines.length === 0 ? undefined : lines);
+      }}
+    />
+  );
+}

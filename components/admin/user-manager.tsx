@@ -1,0 +1,67 @@
+"use client";
+// Accounts and roles. The last admin cannot be demoted (the API answers 409 and the message is shown).
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { adminFetch, adminKeys, type UserRow } from "./admin-api";
+
+export function UserManager({ currentUserId }: { currentUserId: string }) {
+  const queryClient = useQueryClient();
+  const users = useQuery({
+    queryKey: adminKeys.users,
+    queryFn: () => adminFetch<{ users: UserRow[] }>("/api/admin/users"),
+  });
+  const setRole = useMutation({
+    mutationFn: ({ id, role }: { id: string; role: "admin" | "user" }) =>
+      adminFetch(`/api/admin/users/${id}`, { method: "PUT", body: { role } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.users }),
+  });
+  return (
+    <div className="space-y-6" data-testid="user-manager">
+      <h1 className="text-xl font-semibold">Users</h1>
+      {setRole.error && (
+        <p role="alert" className="text-sm text-red-600" data-testid="user-error">
+          {setRole.error.message}
+        </p>
+      )}
+      <table className="w-full text-left text-sm">
+        <thead className="text-xs text-zinc-500">
+          <tr>
+            <th className="py-1">Name</th>
+            <th>Email</th>
+            <th>Role</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {users.data?.users.map((user) => (
+            <tr
+              key={user.id}
+              className="border-t border-zinc-200 dark:border-zinc-800"
+              data-testid="user-row"
+              data-user-email={user.email}
+            >
+              <td className="py-1.5">
+                {user.name}
+                {user.id === currentUserId && <span className="ml-1 text-xs text-zinc-500">(you)</span>}
+              </td>
+              <td>{user.email}</td>
+              <td data-testid="user-role">{user.role}</td>
+              <td>
+                <button
+                  type="button"
+                  className="button-ghost"
+                  disabled={setRole.isPending}
+                  onClick={() =>
+                    setRole.mutate({ id: user.id, role: user.role === "admin" ? "user" : "admin" })
+                  }
+                  data-testid="user-toggle-role"
+                >
+                  {user.role === "admin" ? "Make user" : "Make admin"}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

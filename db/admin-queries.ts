@@ -1,0 +1,468 @@
+// Query functions for the admin area (SPEC §6.5): the policy's versions, personas, models, blocks, memories and
+// user roles. Same style as queries.ts: one verb and noun each, named arguments, refusals as AppError.
+
+import { and, asc, count, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
+import type { ModelCapabilities } from "@/lib/context/types";
+import { AppError, notFound } from "@/lib/errors";
+import type { Database } from "./client";
+import { getCurrentSettings } from "./queries";
+import {
+  conversations,
+  type Memory,
+  type Model,
+  memories,
+  models,
+  type Persona,
+  personas,
+  personaUserBlocks,
+  settingsVersions,
+  user,
+} from "./schema";
+
+/** The Postgres error code, whether the driver error is thrown directly or wrapped by drizzle. */
+function errorCode(error: unknown): string | undefined {
+  const direct = error as { code?: string; cause?: { code?: string } } | null;
+  return direct?.cause?.code ?? direct?.code;
+}
+
+/** Postgres "unique_violation": a concurrent writer took the same key. */
+function isUniqueViolation(error: unknown): boolean {
+  return errorCode(error) === "23505";
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The context policy: versions are only ever added, never overwritten.
+
+export async function listSettingsVersions({ db }: { db: Database }) {
+  return db
+    .select({
+      version: settingsVersions.version,
+      settings: settingsVersions.settings,
+      changedBy: settingsVersions.changedBy,
+      changedByName: user.name,
+      createdAt: settingsVersions.createdAt,
+    })
+    .from(settingsVersions)
+    .leftJoin(user, eq(user.id, settingsVersions.changedBy))
+    .orderBy(desc(settingsVersions.version));
+}
+
+export async function insertSettingsVersion({
+  db,
+  settings,
+  changedBy,
+  baseVersion,
+}: {
+  db: Database;
+  settings: ResolvedSettings;
+  changedBy: string;
+  baseVersion?: number;
+}) {
+  try {
+    return await db.transaction(async (tx) => {
+      const current = await getCurrentSettings({ db: tx as unknown as Database });
+      if (baseVersion !== undefined && baseVersion !== current.version) {
+        throw new AppError(
+          "conflict",
+          `The context policy changed since version ${baseVersion} (now version ${current.version}): reload and apply your edit again.`,
+        );
+      }
+      const [row] = await tx
+        .insert(settingsVersions)
+        .values({ version: current.version + 1, settings, changedBy })
+        .returning();
+      return row;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError(
+        "conflict",
+        "Another admin saved the context policy at the same moment: reload and try again.",
+      );
+    }
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Personas
+
+export interface PersonaFields {
+  name: string;
+  avatar: string | null;
+  systemPrompt: string;
+  modelId: string;
+  fallbackModelIds: string[];
+  toolNames: string[];
+  settingsOverride: SettingsOverride;
+}
+
+/** Every persona with how many conversations use it (a persona in use cannot be deleted). */
+export async function listPersonasWithUsage({ db }: { db: Database }) {
+  const usage = db
+    .select({ personaId: conversations.personaId, conversationCount: count().as("conversationCount") })
+    .from(conversations)
+    .groupBy(conversations.personaId)
+    .as("usage");
+  const rows = await db
+    .select({ persona: personas, conversationCount: usage.conversationCount })
+    .from(personas)
+    .leftJoin(usage, eq(usage.personaId, personas.id))
+    .orderBy(asc(personas.createdAt));
+  return rows.map(({ persona, conversationCount }) => ({
+    ...persona,
+    conversationCount: Number(conversationCount ?? 0),
+  }));
+}
+
+/** Refuses model ids that are not in the registry, naming the field and the ids. */
+export async function assertModelsExist({
+  db,
+  field,
+  modelIds,
+}: {
+  db: Database;
+  field: string;
+  modelIds: string[];
+}) {
+  const wanted = [...new Set(modelIds)];
+  if (wanted.length === 0) return;
+  const found = await db.select({ id: models.id }).from(models).where(inArray(models.id, wanted));
+  const known = new Set(found.map((row) => row.id));
+  const missing = wanted.filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    throw new AppError(
+      "bad_request",
+      `${field}: no model with id ${missing.join(", ")} exists in the registry`,
+    );
+  }
+}
+
+export async function createPersona({
+  db,
+  fields,
+}: {
+  db: Database;
+  fields: PersonaFields;
+}): Promise<Persona> {
+  const [row] = await db.insert(personas).values(fields).returning();
+  return row;
+}
+
+export async function updatePersona({
+  db,
+  personaId,
+  changes,
+}: {
+  db: Database;
+  personaId: string;
+  changes: Partial<PersonaFields>;
+}): Promise<Persona> {
+  const [row] = await db
+    .update(personas)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(personas.id, personaId))
+    .returning();
+  if (!row) throw notFound("Persona");
+  return row;
+}
+
+export async function deletePersona({ db, personaId }: { db: Database; personaId: string }) {
+  await db.transaction(async (tx) => {
+    const [persona] = await tx.select().from(personas).where(eq(personas.id, personaId)).for("update");
+    if (!persona) throw notFound("Persona");
+    const [{ used }] = await tx
+      .select({ used: count() })
+      .from(conversations)
+      .where(eq(conversations.personaId, personaId));
+    if (used > 0) {
+      throw new AppError(
+        "conflict",
+        `Persona ${persona.name} is used by ${used} conversation${used === 1 ? "" : "s"}: delete or move those conversations first.`,
+      );
+    }
+    await tx.delete(personas).where(eq(personas.id, personaId));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Models
+
+export interface ModelFields {
+  id: string;
+  provider: Model["provider"];
+  providerModelName: string;
+  label: string;
+  apiKind: Model["apiKind"];
+  capabilities: ModelCapabilities;
+  contextWindow: number;
+  maxOutputTokens: number;
+  tokenizer: Model["tokenizer"];
+  enabled: boolean;
+}
+
+export async function createModel({ db, fields }: { db: Database; fields: ModelFields }): Promise<Model> {
+  try {
+    const [row] = await db.insert(models).values(fields).returning();
+    return row;
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new AppError("conflict", `A model with id ${fields.id} already exists.`);
+    throw error;
+  }
+}
+
+export async function getModelOrThrow({ db, modelId }: { db: Database; modelId: string }): Promise<Model> {
+  const [row] = await db.select().from(models).where(eq(models.id, modelId)).limit(1);
+  if (!row) throw notFound(`Model ${modelId}`);
+  return row;
+}
+
+export async function updateModel({
+  db,
+  modelId,
+  changes,
+}: {
+  db: Database;
+  modelId: string;
+  changes: Partial<Omit<ModelFields, "id">>;
+}): Promise<Model> {
+  const [row] = await db
+    .update(models)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(models.id, modelId))
+    .returning();
+  if (!row) throw notFound(`Model ${modelId}`);
+  return row;
+}
+
+/** Personas whose main or fallback model is this one. */
+function usesModel(modelId: string): SQL {
+  return or(
+    eq(personas.modelId, modelId),
+    sql`${personas.fallbackModelIds} @> ${JSON.stringify([modelId])}::jsonb`,
+  ) as SQL;
+}
+
+/** Why a model cannot be deleted: the personas that use it and the policy's summary model; empty when free. */
+export async function listModelUses({ db, modelId }: { db: Database; modelId: string }): Promise<string[]> {
+  const [users, policy] = await Promise.all([
+    db.select({ name: personas.name }).from(personas).where(usesModel(modelId)).orderBy(asc(personas.name)),
+    getCurrentSettings({ db }),
+  ]);
+  const uses = users.map((persona) => `persona ${persona.name}`);
+  if (policy.settings.summary.modelId === modelId) uses.push("the context policy's summary.modelId");
+  return uses;
+}
+
+export async function deleteModel({ db, modelId }: { db: Database; modelId: string }) {
+  try {
+    await db.delete(models).where(eq(models.id, modelId));
+  } catch (error) {
+    // A persona created since the check points at it (the foreign key refuses).
+    if (errorCode(error) === "23503")
+      throw new AppError("conflict", `Model ${modelId} is in use by a persona.`);
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Persona user blocks: one row per persona × user; setting one again replaces it.
+
+export async function listBlocks({ db, now = new Date() }: { db: Database; now?: Date }) {
+  const rows = await db
+    .select({
+      block: personaUserBlocks,
+      personaName: personas.name,
+      userName: user.name,
+      userEmail: user.email,
+    })
+    .from(personaUserBlocks)
+    .innerJoin(personas, eq(personas.id, personaUserBlocks.personaId))
+    .innerJoin(user, eq(user.id, personaUserBlocks.userId))
+    .orderBy(desc(personaUserBlocks.createdAt));
+  return rows.map(({ block, personaName, userName, userEmail }) => ({
+    ...block,
+    personaName,
+    userName,
+    userEmail,
+    active: block.expiresAt === null || block.expiresAt > now,
+  }));
+}
+
+export async function upsertBlock({
+  db,
+  personaId,
+  userId,
+  blockType,
+  reason,
+  expiresAt,
+  setBy,
+}: {
+  db: Database;
+  personaId: string;
+  userId: string;
+  blockType: "mute" | "block";
+  reason: string | null;
+  expiresAt: Date | null;
+  setBy: string;
+}) {
+  const values = { personaId, userId, blockType, reason, expiresAt, setBy, createdAt: new Date() };
+  const [row] = await db
+    .insert(personaUserBlocks)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [personaUserBlocks.personaId, personaUserBlocks.userId],
+      set: { blockType, reason, expiresAt, setBy, createdAt: values.createdAt },
+    })
+    .returning();
+  return row;
+}
+
+/** Deletes by id or by persona × user; false when there was nothing to delete. */
+export async function deleteBlock({
+  db,
+  blockId,
+  personaId,
+  userId,
+}: {
+  db: Database;
+  blockId?: string;
+  personaId?: string;
+  userId?: string;
+}): Promise<boolean> {
+  const where = blockId
+    ? eq(personaUserBlocks.id, blockId)
+    : and(eq(personaUserBlocks.personaId, personaId ?? ""), eq(personaUserBlocks.userId, userId ?? ""));
+  const deleted = await db.delete(personaUserBlocks).where(where).returning({ id: personaUserBlocks.id });
+  return deleted.length > 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Memories
+
+export async function listMemories({
+  db,
+  userId,
+  personaId,
+  scope,
+}: {
+  db: Database;
+  userId?: string;
+  personaId?: string;
+  scope?: Memory["scope"];
+}) {
+  const filters: SQL[] = [];
+  if (userId) filters.push(eq(memories.userId, userId));
+  if (personaId) filters.push(eq(memories.personaId, personaId));
+  if (scope) filters.push(eq(memories.scope, scope));
+  return db
+    .select({ memory: memories, userName: user.name, personaName: personas.name })
+    .from(memories)
+    .leftJoin(user, eq(user.id, memories.userId))
+    .leftJoin(personas, eq(personas.id, memories.personaId))
+    .where(filters.length ? and(...filters) : undefined)
+    .orderBy(desc(memories.createdAt))
+    .then((rows) => rows.map(({ memory, userName, personaName }) => ({ ...memory, userName, personaName })));
+}
+
+export async function createMemory({
+  db,
+  fields,
+}: {
+  db: Database;
+  fields: Pick<Memory, "scope" | "userId" | "personaId" | "area" | "content" | "active">;
+}): Promise<Memory> {
+  const [row] = await db.insert(memories).values(fields).returning();
+  return row;
+}
+
+export async function updateMemory({
+  db,
+  memoryId,
+  changes,
+}: {
+  db: Database;
+  memoryId: string;
+  changes: Partial<Pick<Memory, "area" | "content" | "active">>;
+}): Promise<Memory> {
+  const [row] = await db
+    .update(memories)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(memories.id, memoryId))
+    .returning();
+  if (!row) throw notFound("Memory");
+  return row;
+}
+
+export async function deleteMemory({ db, memoryId }: { db: Database; memoryId: string }) {
+  const deleted = await db.delete(memories).where(eq(memories.id, memoryId)).returning({ id: memories.id });
+  if (deleted.length === 0) throw notFound("Memory");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Users and roles
+
+export async function listUsers({ db }: { db: Database }) {
+  return db
+    .select({ id: user.id, name: user.name, email: user.email, role: user.role, createdAt: user.createdAt })
+    .from(user)
+    .orderBy(asc(user.createdAt));
+}
+
+export async function userExists({ db, userId }: { db: Database; userId: string }): Promise<boolean> {
+  const [row] = await db.select({ id: user.id }).from(user).where(eq(user.id, userId)).limit(1);
+  return Boolean(row);
+}
+
+/** Change a role; demoting the last admin is refused. Admin rows are locked so two demotions cannot race. */
+export async function setUserRole({
+  db,
+  userId,
+  role,
+}: {
+  db: Database;
+  userId: string;
+  role: "admin" | "user";
+}) {
+  return db.transaction(async (tx) => {
+    const admins = await tx.select({ id: user.id }).from(user).where(eq(user.role, "admin")).for("update");
+    const [target] = await tx.select().from(user).where(eq(user.id, userId)).for("update");
+    if (!target) throw notFound("User");
+    if (role === "user" && target.role === "admin" && admins.length <= 1) {
+      throw new AppError(
+        "conflict",
+        "At least one admin must remain: promote someone else before demoting this admin.",
+      );
+    }
+    const [row] = await tx
+      .update(user)
+      .set({ role, updatedAt: new Date() })
+      .where(eq(user.id, userId))
+      .returning({
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        role: user.role,
+        createdAt: user.createdAt,
+      });
+    return row;
+  });
+}
+
+/** Whether a persona id exists (memories and blocks refer to one). */
+export async function personaExists({
+  db,
+  personaId,
+}: {
+  db: Database;
+  personaId: string;
+}): Promise<boolean> {
+  const [row] = await db
+    .select({ id: personas.id })
+    .from(personas)
+    .where(eq(personas.id, personaId))
+    .limit(1);
+  return Boolean(row);
+}

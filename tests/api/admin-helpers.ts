@@ -1,0 +1,81 @@
+// Shared set-up for the admin API tests. Admin routes change global state (the context policy, roles, blocks on
+// a persona), which would leak into other test files running at the same time against the run's database: each
+// admin test file therefore works in a database of its own, created before its first query and dropped after.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import * as conversationsRoute from "@/app/api/conversations/route";
+import { databaseHandle } from "@/db/client";
+import { call, promoteToAdmin, signUp, type TestUser } from "../api-client";
+import { createFreshDatabase, dropDatabase } from "../database";
+
+type Globals = { glassboxDatabase?: unknown; glassboxAuth?: unknown };
+
+export function isolateDatabase(purpose: string): void {
+  const previous = { url: process.env.DATABASE_URL, pgliteDir: process.env.PGLITE_DIR };
+  let drop = async () => {};
+  beforeAll(async () => {
+    // Should a worker be reused across files (isolate: false), the previous file's handle is closed first.
+    await forgetDatabaseHandle();
+    const baseUrl = process.env.GLASSBOX_BASE_DATABASE_URL;
+    if (baseUrl) {
+      const { url, name } = await createFreshDatabase(baseUrl, purpose);
+      process.env.DATABASE_URL = url;
+      drop = () => dropDatabase(baseUrl, name);
+    } else {
+      const dir = mkdtempSync(path.join(tmpdir(), `glassbox-${purpose}-`));
+      process.env.PGLITE_DIR = dir;
+      drop = async () => rmSync(dir, { recursive: true, force: true });
+    }
+    await databaseHandle().ready;
+  });
+  afterAll(async () => {
+    await forgetDatabaseHandle();
+    restoreEnv("DATABASE_URL", previous.url);
+    restoreEnv("PGLITE_DIR", previous.pgliteDir);
+    await drop();
+  });
+}
+
+/** Close the process's database handle and the auth instance bound to it; the next use opens them afresh. */
+async function forgetDatabaseHandle(): Promise<void> {
+  const globals = globalThis as Globals;
+  if (globals.glassboxDatabase) await databaseHandle().close();
+  globals.glassboxDatabase = undefined;
+  globals.glassboxAuth = undefined;
+}
+
+function restoreEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
+
+export async function signUpAdmin(name = "Admin"): Promise<TestUser> {
+  return promoteToAdmin(await signUp(name));
+}
+
+export async function createConversation(user: TestUser, personaId?: string): Promise<string> {
+  const response = await call(conversationsRoute.POST, "/api/conversations", {
+    user,
+    body: personaId ? { personaId } : {},
+  });
+  if (response.status !== 201)
+    throw new Error(`create conversation failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** The text of an item's text parts, joined. */
+export function itemText(item: { parts: Array<{ type: string; text?: string }> }): string {
+  return item.parts
+    .filter((part) => part.type === "text")
+    .map((part) => part.text)
+    .join("");
+}
+
+export interface PreviewItem {
+  id: string;
+  tag: string;
+  role: string;
+  parts: Array<{ type: string; text?: string }>;
+}
