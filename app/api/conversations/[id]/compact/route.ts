@@ -1,0 +1,43 @@
+// POST /api/conversations/:id/compact: summarise now ("Compact now", whatever summary.mode says). The owner or an
+// admin only. 201 with the new summary; 409 when there is nothing to summarise; 422 when the summary model fails
+// or answers nothing (then nothing is changed).
+import { getDb } from "@/db/client";
+import { getPersona } from "@/db/queries";
+import { getConversationForSummaries } from "@/db/summary-queries";
+import { parseId, readJson, requireUser, route } from "@/lib/api/route";
+import { summariseConversation } from "@/lib/chat/summarise";
+import { toSummaryViews } from "@/lib/chat/summary-view";
+import { AppError } from "@/lib/errors";
+import { compactRequestSchema } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const user = await requireUser(request);
+  const conversationId = parseId((await params).id, "Conversation");
+  const body = await readCompactBody(request);
+  const db = await getDb();
+  const conversation = await getConversationForSummaries({ db, conversationId, user, write: true });
+  const persona = await getPersona({ db, personaId: conversation.personaId });
+  const outcome = await summariseConversation({
+    db,
+    conversation,
+    persona,
+    trigger: "manual",
+    keepRecentTurns: body.keepRecentTurns,
+  });
+  if (outcome.status === "skipped") throw new AppError("conflict", `Nothing to summarise: ${outcome.reason}.`);
+  if (outcome.status === "failed" || !outcome.summary) {
+    throw new AppError("model_unavailable", `The summary could not be made: ${outcome.reason}. Nothing was changed.`);
+  }
+  const [summary] = toSummaryViews([outcome.summary]);
+  return Response.json({ summary }, { status: 201 });
+});
+
+/** No body, or an empty one, means "use the conversation's settings"; anything else must be valid JSON. */
+async function readCompactBody(request: Request) {
+  const declaredLength = request.headers.get("content-length");
+  if (request.body === null || declaredLength === "0") return {};
+  if (declaredLength === null && (await request.clone().text()).trim() === "") return {};
+  return readJson(request, compactRequestSchema);
+}

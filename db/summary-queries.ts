@@ -1,0 +1,280 @@
+// Summary storage (SPEC §3, §7.1): the queries behind automatic and manual summarisation, the summaries API and
+// revert. Every write that changes what the model sees (a new summary, a revert) is one transaction that locks the
+// conversation row first, so two turns summarising at once cannot both supersede the same summary.
+
+import { and, asc, desc, eq, gt, isNull, lt, lte, or, sql } from "drizzle-orm";
+import type { SessionUser } from "@/lib/api/route";
+import { AppError, notFound } from "@/lib/errors";
+import type { Database } from "./client";
+import { getReadableConversation } from "./queries";
+import { type Conversation, conversations, type Message, memories, messages, type Summary, summaries } from "./schema";
+
+/** The conversation for the summaries API: readers may look, only the owner or an admin may change. */
+export async function getConversationForSummaries({
+  db,
+  conversationId,
+  user,
+  write,
+}: {
+  db: Database;
+  conversationId: string;
+  user: Pick<SessionUser, "id" | "role">;
+  write: boolean;
+}): Promise<Conversation> {
+  if (user.role === "admin") {
+    const [row] = await db.select().from(conversations).where(eq(conversations.id, conversationId)).limit(1);
+    if (!row) throw notFound("Conversation");
+    return row;
+  }
+  const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
+  if (write && conversation.ownerId !== user.id) {
+    throw new AppError("forbidden", "Only the conversation's owner or an admin can change its summaries.");
+  }
+  return conversation;
+}
+
+/**
+ * User turns among the unsummarised messages after `afterSeq`: a user message whose previous unsummarised message
+ * is not a user's (consecutive user messages share a turn), counted in the database without loading the rows.
+ */
+export async function countUnsummarisedUserTurns({
+  db,
+  conversationId,
+  afterSeq,
+}: {
+  db: Database;
+  conversationId: string;
+  afterSeq: number;
+}): Promise<number> {
+  const previous = sql`lag(${messages.authorType}) over (order by ${messages.seq})`;
+  const ordered = db
+    .select({ authorType: messages.authorType, previous: sql<string | null>`${previous}`.as("previous") })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), gt(messages.seq, afterSeq), isNull(messages.summarizedBy)))
+    .as("ordered");
+  const [row] = await db
+    .select({ turns: sql<number>`count(*)::int` })
+    .from(ordered)
+    .where(and(eq(ordered.authorType, "user"), or(isNull(ordered.previous), sql`${ordered.previous} <> 'user'`)));
+  return row?.turns ?? 0;
+}
+
+/** Every unsummarised message after `afterSeq`, in seq order (only loaded when a summary is about to be made). */
+export async function listUnsummarisedMessages({
+  db,
+  conversationId,
+  afterSeq,
+}: {
+  db: Database;
+  conversationId: string;
+  afterSeq: number;
+}): Promise<Message[]> {
+  return db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), gt(messages.seq, afterSeq), isNull(messages.summarizedBy)))
+    .orderBy(asc(messages.seq));
+}
+
+/** All summaries of a conversation, newest first (active, superseded and reverted ones). */
+export async function listSummaries({ db, conversationId }: { db: Database; conversationId: string }): Promise<Summary[]> {
+  return db
+    .select()
+    .from(summaries)
+    .where(eq(summaries.conversationId, conversationId))
+    .orderBy(desc(summaries.createdAt), desc(summaries.id));
+}
+
+export async function getSummary({
+  db,
+  conversationId,
+  summaryId,
+}: {
+  db: Database;
+  conversationId: string;
+  summaryId: string;
+}): Promise<Summary> {
+  const [row] = await db
+    .select()
+    .from(summaries)
+    .where(and(eq(summaries.id, summaryId), eq(summaries.conversationId, conversationId)))
+    .limit(1);
+  if (!row) throw notFound("Summary");
+  return row;
+}
+
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+async function lockConversation(tx: Transaction, conversationId: string): Promise<void> {
+  const [row] = await tx
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(eq(conversations.id, conversationId))
+    .for("update");
+  if (!row) throw notFound("Conversation");
+}
+
+async function activeSummaryIn(tx: Transaction, conversationId: string): Promise<Summary | null> {
+  const [row] = await tx
+    .select()
+    .from(summaries)
+    .where(and(eq(summaries.conversationId, conversationId), isNull(summaries.supersededBy)))
+    .orderBy(desc(summaries.createdAt), desc(summaries.id))
+    .limit(1);
+  return row ?? null;
+}
+
+export interface NewSummary {
+  conversationId: string;
+  content: string;
+  coversThroughSeq: number;
+  messageCount: number;
+  modelId: string | null;
+  tokensBefore: number;
+  tokensAfter: number;
+  trigger: Summary["trigger"];
+  createdAt: Date;
+}
+
+/**
+ * Store a summary, all or nothing: insert it, supersede the previous active one, mark every unsummarised message
+ * up to `coversThroughSeq` as covered by it, and replace the conversation's session_summary memory. Returns null
+ * (and changes nothing) when the active summary is no longer `expectedPreviousId`: another summary won the race.
+ */
+export async function storeSummary({
+  db,
+  summary,
+  expectedPreviousId,
+  memoryOwner,
+}: {
+  db: Database;
+  summary: NewSummary;
+  expectedPreviousId: string | null;
+  memoryOwner: { userId: string; personaId: string };
+}): Promise<{ summary: Summary; markedMessages: number } | null> {
+  return db.transaction(async (tx) => {
+    await lockConversation(tx, summary.conversationId);
+    const previous = await activeSummaryIn(tx, summary.conversationId);
+    if ((previous?.id ?? null) !== expectedPreviousId) return null;
+
+    const [row] = await tx.insert(summaries).values(summary).returning();
+    if (previous) await tx.update(summaries).set({ supersededBy: row.id }).where(eq(summaries.id, previous.id));
+    const marked = await tx
+      .update(messages)
+      .set({ summarizedBy: row.id })
+      .where(
+        and(
+          eq(messages.conversationId, summary.conversationId),
+          lte(messages.seq, summary.coversThroughSeq),
+          isNull(messages.summarizedBy),
+        ),
+      )
+      .returning({ id: messages.id });
+    await deactivateSessionSummaryMemories(tx, summary.conversationId);
+    await tx.insert(memories).values({
+      scope: "user_persona",
+      userId: memoryOwner.userId,
+      personaId: memoryOwner.personaId,
+      conversationId: summary.conversationId,
+      summaryId: row.id,
+      area: "session_summary",
+      content: summary.content,
+      createdAt: summary.createdAt,
+      updatedAt: summary.createdAt,
+    });
+    return { summary: row, markedMessages: marked.length };
+  });
+}
+
+async function deactivateSessionSummaryMemories(tx: Transaction, conversationId: string): Promise<void> {
+  await tx
+    .update(memories)
+    .set({ active: false, updatedAt: new Date() })
+    .where(
+      and(eq(memories.conversationId, conversationId), eq(memories.area, "session_summary"), eq(memories.active, true)),
+    );
+}
+
+function onlyActive(action: string): AppError {
+  return new AppError("conflict", `Only the active summary can be ${action}: this one is no longer in use.`);
+}
+
+/** Change the active summary's text (and its session_summary memory). The next payload's SUMMARY item says it. */
+export async function updateSummaryContent({
+  db,
+  conversationId,
+  summaryId,
+  content,
+}: {
+  db: Database;
+  conversationId: string;
+  summaryId: string;
+  content: string;
+}): Promise<Summary> {
+  return db.transaction(async (tx) => {
+    await lockConversation(tx, conversationId);
+    const active = await activeSummaryIn(tx, conversationId);
+    if (active?.id !== summaryId) throw onlyActive("edited");
+    const [row] = await tx.update(summaries).set({ content }).where(eq(summaries.id, summaryId)).returning();
+    await tx
+      .update(memories)
+      .set({ content, updatedAt: new Date() })
+      .where(and(eq(memories.summaryId, summaryId), eq(memories.area, "session_summary")));
+    return row;
+  });
+}
+
+/**
+ * Undo the active summary: it is superseded (pointing at the summary it restores, or at itself when there is none),
+ * the messages it marked are unmarked, and the summary it had superseded becomes active again with its memory.
+ */
+export async function revertSummary({
+  db,
+  conversationId,
+  summaryId,
+}: {
+  db: Database;
+  conversationId: string;
+  summaryId: string;
+}): Promise<{ reverted: Summary; restored: Summary | null; unmarkedMessages: number }> {
+  return db.transaction(async (tx) => {
+    await lockConversation(tx, conversationId);
+    const active = await activeSummaryIn(tx, conversationId);
+    if (!active || active.id !== summaryId) throw onlyActive("reverted");
+    // The summary this one replaced: superseded by it and older (a newer one pointing here was itself reverted).
+    const [previous] = await tx
+      .select()
+      .from(summaries)
+      .where(
+        and(
+          eq(summaries.conversationId, conversationId),
+          eq(summaries.supersededBy, active.id),
+          lt(summaries.createdAt, active.createdAt),
+        ),
+      )
+      .orderBy(desc(summaries.createdAt), desc(summaries.id))
+      .limit(1);
+
+    const [reverted] = await tx
+      .update(summaries)
+      .set({ supersededBy: previous?.id ?? active.id })
+      .where(eq(summaries.id, active.id))
+      .returning();
+    const unmarked = await tx
+      .update(messages)
+      .set({ summarizedBy: null })
+      .where(and(eq(messages.conversationId, conversationId), eq(messages.summarizedBy, active.id)))
+      .returning({ id: messages.id });
+    await deactivateSessionSummaryMemories(tx, conversationId);
+
+    let restored: Summary | null = null;
+    if (previous) {
+      [restored] = await tx.update(summaries).set({ supersededBy: null }).where(eq(summaries.id, previous.id)).returning();
+      await tx
+        .update(memories)
+        .set({ active: true, updatedAt: new Date() })
+        .where(and(eq(memories.summaryId, previous.id), eq(memories.area, "session_summary")));
+    }
+    return { reverted, restored, unmarkedMessages: unmarked.length };
+  });
+}

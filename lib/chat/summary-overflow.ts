@@ -1,0 +1,56 @@
+// The in-loop fallback (SPEC §7.1): when the first model's budget would still have to drop whole turns after
+// trimming, or cannot fit the context at all, summarise then (unless the mode is manual) and build again once,
+// rather than silently losing the oldest turns. The summary events go first in the turn's trace.
+
+import type { Database } from "@/db/client";
+import type { Conversation, Model, Persona } from "@/db/schema";
+import { ContextBudgetError, resolveForModel } from "@/lib/context/resolve-for-model";
+import type { BaseContext, TraceEvent } from "@/lib/context/types";
+import type { TurnInput } from "./load-turn-input";
+import { toModelDescriptor } from "./stored-rows";
+import { summariseConversation } from "./summarise";
+
+export interface BuiltTurn {
+  turnInput: TurnInput;
+  base: BaseContext;
+}
+
+export async function summariseOnOverflow({
+  db,
+  conversation,
+  persona,
+  modelRows,
+  summaryEvents,
+  build,
+}: {
+  db: Database;
+  conversation: Conversation;
+  persona: Persona;
+  /** The turn's models, first one first: the budget is checked against the first. */
+  modelRows: Model[];
+  /** Events of the summary made before the turn (maybeSummariseBeforeTurn). */
+  summaryEvents: TraceEvent[];
+  /** Loads the turn input and builds phase A. */
+  build: () => Promise<BuiltTurn>;
+}): Promise<BuiltTurn> {
+  let built = await build();
+  const events = [...summaryEvents];
+  const firstModel = modelRows[0];
+  if (firstModel && built.turnInput.settings.summary.mode !== "manual" && wouldDropTurns(built.base, firstModel, persona.toolNames)) {
+    const outcome = await summariseConversation({ db, conversation, persona, trigger: "overflow" });
+    events.push(...outcome.events);
+    if (outcome.status === "summarised") built = await build();
+  }
+  if (events.length === 0) return built;
+  return { turnInput: built.turnInput, base: { ...built.base, trace: [...events, ...built.base.trace] } };
+}
+
+function wouldDropTurns(base: BaseContext, modelRow: Model, enabledToolNames: string[]): boolean {
+  try {
+    const resolved = resolveForModel(base, toModelDescriptor(modelRow), { enabledToolNames });
+    return resolved.trace.some((event) => event.stage === "budget" && event.action === "dropped-oldest-turns");
+  } catch (error) {
+    if (error instanceof ContextBudgetError) return true;
+    throw error;
+  }
+}

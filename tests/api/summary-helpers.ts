@@ -1,0 +1,140 @@
+// Helpers shared by the summary-*.test.ts files: the summaries routes called in-process, the conversation's
+// settings override, the preview, and what is stored (summary rows, message marks, session_summary memories).
+import { asc, eq } from "drizzle-orm";
+import * as compactRoute from "@/app/api/conversations/[id]/compact/route";
+import * as previewRoute from "@/app/api/conversations/[id]/preview/route";
+import * as conversationRoute from "@/app/api/conversations/[id]/route";
+import * as summaryRoute from "@/app/api/conversations/[id]/summaries/[summaryId]/route";
+import * as revertRoute from "@/app/api/conversations/[id]/summaries/[summaryId]/revert/route";
+import * as summariesRoute from "@/app/api/conversations/[id]/summaries/route";
+import { getDb } from "@/db/client";
+import { memories, messages, summaries } from "@/db/schema";
+import type { SettingsOverride } from "@/lib/context/settings";
+import type { SummaryView } from "@/lib/chat/summary-view";
+import { call, type TestUser } from "../api-client";
+
+export async function setOverride(user: TestUser, conversationId: string, settingsOverride: SettingsOverride): Promise<void> {
+  const response = await call(conversationRoute.PATCH, `/api/conversations/${conversationId}`, {
+    user,
+    method: "PATCH",
+    params: { id: conversationId },
+    body: { settingsOverride },
+  });
+  if (response.status !== 200) throw new Error(`PATCH failed: ${response.status} ${await response.text()}`);
+}
+
+export function compact(user: TestUser | null, conversationId: string, body?: unknown): Promise<Response> {
+  return call(compactRoute.POST, `/api/conversations/${conversationId}/compact`, {
+    user,
+    method: "POST",
+    params: { id: conversationId },
+    body,
+  });
+}
+
+/** POST /compact that must succeed: the new summary. */
+export async function compactOk(user: TestUser, conversationId: string, body?: unknown): Promise<SummaryView> {
+  const response = await compact(user, conversationId, body);
+  if (response.status !== 201) throw new Error(`compact failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { summary: SummaryView }).summary;
+}
+
+export function getSummaries(user: TestUser | null, conversationId: string): Promise<Response> {
+  return call(summariesRoute.GET, `/api/conversations/${conversationId}/summaries`, { user, params: { id: conversationId } });
+}
+
+export async function summaryList(user: TestUser, conversationId: string): Promise<{ summaries: SummaryView[]; activeSummaryId: string | null }> {
+  const response = await getSummaries(user, conversationId);
+  if (response.status !== 200) throw new Error(`list failed: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+export function getSummary(user: TestUser | null, conversationId: string, summaryId: string): Promise<Response> {
+  return call(summaryRoute.GET, `/api/conversations/${conversationId}/summaries/${summaryId}`, {
+    user,
+    params: { id: conversationId, summaryId },
+  });
+}
+
+export function putSummary(user: TestUser | null, conversationId: string, summaryId: string, body: unknown): Promise<Response> {
+  return call(summaryRoute.PUT, `/api/conversations/${conversationId}/summaries/${summaryId}`, {
+    user,
+    method: "PUT",
+    params: { id: conversationId, summaryId },
+    body,
+  });
+}
+
+export function revert(user: TestUser | null, conversationId: string, summaryId: string): Promise<Response> {
+  return call(revertRoute.POST, `/api/conversations/${conversationId}/summaries/${summaryId}/revert`, {
+    user,
+    method: "POST",
+    params: { id: conversationId, summaryId },
+  });
+}
+
+export interface PreviewItem {
+  id: string;
+  tag: string;
+  role: string;
+  parts: Array<{ type: string; text?: string }>;
+  sourceMessageIds: string[];
+}
+
+export async function preview(user: TestUser, conversationId: string, text: string) {
+  const response = await call(previewRoute.POST, `/api/conversations/${conversationId}/preview`, {
+    user,
+    params: { id: conversationId },
+    body: { text },
+  });
+  if (response.status !== 200) throw new Error(`preview failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { preview: { items: PreviewItem[]; trace: Array<Record<string, unknown>>; request: { body: string } } }).preview;
+}
+
+export function itemText(item: Pick<PreviewItem, "parts">): string {
+  return item.parts
+    .filter((part) => part.type === "text")
+    .map((part) => part.text ?? "")
+    .join("\n");
+}
+
+/** The texts of the SUMMARY items of a payload (one, or none). */
+export function summaryTexts(items: Array<Pick<PreviewItem, "tag" | "parts">>): string[] {
+  return items.filter((item) => item.tag === "SUMMARY").map(itemText);
+}
+
+/** [seq, summarizedBy] of every stored message, in seq order. */
+export async function messageMarks(conversationId: string): Promise<Array<[number, string | null]>> {
+  const db = await getDb();
+  const rows = await db
+    .select({ seq: messages.seq, summarizedBy: messages.summarizedBy })
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .orderBy(asc(messages.seq));
+  return rows.map((row) => [row.seq, row.summarizedBy]);
+}
+
+export async function summaryRows(conversationId: string) {
+  const db = await getDb();
+  return db.select().from(summaries).where(eq(summaries.conversationId, conversationId)).orderBy(asc(summaries.createdAt));
+}
+
+/** The conversation's session_summary memories, oldest first: [summaryId, active, content]. */
+export async function sessionMemories(conversationId: string): Promise<Array<[string | null, boolean, string]>> {
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(memories)
+    .where(eq(memories.conversationId, conversationId))
+    .orderBy(asc(memories.createdAt));
+  return rows.filter((row) => row.area === "session_summary").map((row) => [row.summaryId, row.active, row.content]);
+}
+
+/** Everything a failed or refused request must leave unchanged. */
+export async function summaryState(conversationId: string) {
+  return {
+    summaries: (await summaryRows(conversationId)).map((row) => ({ id: row.id, content: row.content, supersededBy: row.supersededBy })),
+    marks: await messageMarks(conversationId),
+    memories: await sessionMemories(conversationId),
+  };
+}
