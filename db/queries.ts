@@ -1,7 +1,7 @@
 // Small server-side query functions, one verb and noun each, with named arguments. Routes and the turn runner
 // use only these, so every access rule lives in one place.
 
-import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, inArray, isNull, or, sql } from "drizzle-orm";
 import { AppError, notFound } from "@/lib/errors";
 import type { StoredPart } from "@/lib/context/types";
 import type { Database } from "./client";
@@ -28,22 +28,26 @@ import {
 // ---------------------------------------------------------------------------------------------------------------
 // Conversations
 
-export async function listConversations({ db, userId }: { db: Database; userId: string }) {
+export async function listConversations({ db, userId, titleQuery }: { db: Database; userId: string; titleQuery?: string }) {
   const memberOf = db
     .select({ conversationId: participants.conversationId })
     .from(participants)
     .where(eq(participants.userId, userId));
+  const readable = or(eq(conversations.ownerId, userId), inArray(conversations.id, memberOf));
+  // The title filter matches the words literally: LIKE wildcards in what the user typed are escaped.
+  const titleFilter = titleQuery ? ilike(conversations.title, `%${titleQuery.replace(/[\\%_]/g, "\\$&")}%`) : undefined;
   return db
     .select({
       id: conversations.id,
       title: conversations.title,
       personaId: conversations.personaId,
+      ownerId: conversations.ownerId,
       visibility: conversations.visibility,
       createdAt: conversations.createdAt,
       updatedAt: conversations.updatedAt,
     })
     .from(conversations)
-    .where(or(eq(conversations.ownerId, userId), inArray(conversations.id, memberOf)))
+    .where(titleFilter ? and(readable, titleFilter) : readable)
     .orderBy(desc(conversations.updatedAt));
 }
 
@@ -330,6 +334,37 @@ export async function listTurnsWithAttempts({ db, conversationId }: { db: Databa
   if (turnRows.length === 0) return [];
   const attemptRows = await db
     .select()
+    .from(attempts)
+    .where(inArray(attempts.turnId, turnRows.map((turn) => turn.id)))
+    .orderBy(asc(attempts.attemptNumber));
+  return turnRows.map((turn) => ({ ...turn, attempts: attemptRows.filter((attempt) => attempt.turnId === turn.id) }));
+}
+
+/**
+ * Turns with their attempts' light columns only (no items, trace, settings or request bodies): the inspector's
+ * index of a conversation, whose size does not grow with the payloads. Full attempts come from getAttempt….
+ */
+export async function listTurnSummaries({ db, conversationId }: { db: Database; conversationId: string }) {
+  const turnRows = await db
+    .select()
+    .from(turns)
+    .where(eq(turns.conversationId, conversationId))
+    .orderBy(asc(turns.createdAt), asc(turns.id));
+  if (turnRows.length === 0) return [];
+  const attemptRows = await db
+    .select({
+      id: attempts.id,
+      turnId: attempts.turnId,
+      attemptNumber: attempts.attemptNumber,
+      stepNumber: attempts.stepNumber,
+      modelId: attempts.modelId,
+      status: attempts.status,
+      error: attempts.error,
+      usage: sql<Record<string, number> | null>`${attempts.response} -> 'usage'`,
+      timings: attempts.timings,
+      settingsVersion: attempts.settingsVersion,
+      createdAt: attempts.createdAt,
+    })
     .from(attempts)
     .where(inArray(attempts.turnId, turnRows.map((turn) => turn.id)))
     .orderBy(asc(attempts.attemptNumber));

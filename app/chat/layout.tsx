@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { ChatShell } from "@/components/chat/chat-shell";
 import { ConversationSidebar } from "@/components/chat/conversation-sidebar";
 import { requirePageUser } from "@/lib/session";
 
@@ -7,9 +8,10 @@ export const dynamic = "force-dynamic";
 export default async function ChatLayout({ children }: { children: ReactNode }) {
   const user = await requirePageUser();
   return (
-    <div className="flex h-full">
-      <ConversationSidebar userName={user.name} isAdmin={user.role === "admin"} />
-      <div className="flex min-w-0 flex-1 flex-col">{children}</div>
-    </div>
+    <ChatShell
+      sidebar={<ConversationSidebar userId={user.id} userName={user.name} isAdmin={user.role === "admin"} />}
+    >
+      {children}
+    </ChatShell>
   );
 }

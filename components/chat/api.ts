@@ -1,11 +1,46 @@
 "use client";
-// Small typed fetchers for the chat UI. Errors carry the server's `{ error: { message } }` text.
+// Typed fetchers and query keys for the chat UI. Errors carry the server's `{ error: { message } }` text.
+import type { SettingsOverride } from "@/lib/context/settings";
 
 export interface ConversationSummary {
   id: string;
   title: string;
   personaId: string;
+  ownerId: string;
+  visibility: "private" | "room";
+  createdAt: string;
   updatedAt: string;
+}
+
+export interface ConversationDetail {
+  conversation: {
+    id: string;
+    title: string;
+    ownerId: string;
+    personaId: string;
+    isOwner: boolean;
+    instructions: string | null;
+    settingsOverride: SettingsOverride;
+  };
+  persona: { id: string; name: string; avatar: string | null; modelId: string };
+}
+
+export interface PersonaOption {
+  id: string;
+  name: string;
+  avatar: string | null;
+  modelId: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | null,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
 }
 
 export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
@@ -15,9 +50,51 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
   });
   if (!response.ok) {
     const body = await response.json().catch(() => null);
-    throw new Error(body?.error?.message ?? `Request failed with status ${response.status}`);
+    throw new ApiError(
+      body?.error?.message ?? `Request failed with status ${response.status}`,
+      response.status,
+      body?.error?.code ?? null,
+    );
   }
   return response.status === 204 ? (undefined as T) : ((await response.json()) as T);
 }
 
+/** Every conversation list query starts with this key, so one invalidation refreshes all searches. */
 export const conversationsKey = ["conversations"] as const;
+export const conversationKey = (id: string) => ["conversation", id] as const;
+export const turnsKey = (id: string) => ["turns", id] as const;
+export const personasKey = ["personas"] as const;
+
+export function listConversations(query: string) {
+  const search = query.trim() ? `?q=${encodeURIComponent(query.trim())}` : "";
+  return fetchJson<{ conversations: ConversationSummary[] }>(`/api/conversations${search}`);
+}
+
+export function getConversation(id: string) {
+  return fetchJson<ConversationDetail>(`/api/conversations/${id}`);
+}
+
+export function updateConversation(
+  id: string,
+  changes: { title?: string; instructions?: string | null; settingsOverride?: SettingsOverride },
+) {
+  return fetchJson<{ conversation: ConversationDetail["conversation"] }>(`/api/conversations/${id}`, {
+    method: "PATCH",
+    body: JSON.stringify(changes),
+  });
+}
+
+export function deleteConversation(id: string) {
+  return fetchJson<void>(`/api/conversations/${id}`, { method: "DELETE" });
+}
+
+export function createConversation(personaId?: string) {
+  return fetchJson<{ id: string }>("/api/conversations", {
+    method: "POST",
+    body: JSON.stringify(personaId ? { personaId } : {}),
+  });
+}
+
+export function listPersonas() {
+  return fetchJson<{ personas: PersonaOption[] }>("/api/personas");
+}

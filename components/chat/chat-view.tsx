@@ -1,25 +1,39 @@
 "use client";
-// One conversation: the transcript and the composer, streaming through useChat.
+// One conversation: header, transcript and composer, streaming through useChat; the prompt inspector beside it.
 import { useChat } from "@ai-sdk/react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { DefaultChatTransport } from "ai";
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
+import { InspectorPanel, type InspectorTarget } from "@/components/inspector/inspector-panel";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import { type ConversationDetail, conversationKey, conversationsKey, getConversation, turnsKey } from "./api";
+import { ChatHeader } from "./chat-header";
 import { Composer } from "./composer";
+import { ConversationSettings } from "./conversation-settings";
+import { messageText } from "./message-item";
 import { MessageList } from "./message-list";
+import { revealMessage } from "./reveal-message";
+
+/** Below this width the inspector is a drawer over the transcript (Tailwind's lg breakpoint). */
+const SIDE_BY_SIDE_MIN_WIDTH = 1024;
 
 export function ChatView({
   conversationId,
-  title,
-  personaName,
-  modelId,
+  initialDetail,
   initialMessages,
 }: {
   conversationId: string;
-  title: string;
-  personaName: string;
-  modelId: string;
+  initialDetail: ConversationDetail;
   initialMessages: ChatUIMessage[];
 }) {
+  const queryClient = useQueryClient();
+  const detail = useQuery({
+    queryKey: conversationKey(conversationId),
+    queryFn: () => getConversation(conversationId),
+    initialData: initialDetail,
+    staleTime: 30_000,
+  }).data;
+
   const transport = useMemo(
     () =>
       new DefaultChatTransport<ChatUIMessage>({
@@ -31,44 +45,113 @@ export function ChatView({
       }),
     [],
   );
-  const { messages, sendMessage, status, stop, error } = useChat<ChatUIMessage>({
+  const [stoppedIds, setStoppedIds] = useState<ReadonlySet<string>>(new Set());
+  const { messages, sendMessage, status, stop, error, clearError } = useChat<ChatUIMessage>({
     id: conversationId,
     messages: initialMessages,
     transport,
+    onFinish: ({ message, isAbort }) => {
+      if (isAbort) setStoppedIds((current) => new Set(current).add(message.id));
+      // The turn's attempts are recorded by now: refresh the inspector, the preview and the list order.
+      void queryClient.invalidateQueries({ queryKey: turnsKey(conversationId) });
+      void queryClient.invalidateQueries({ queryKey: ["preview", conversationId] });
+      void queryClient.invalidateQueries({ queryKey: conversationsKey });
+    },
   });
-  const [draft, setDraft] = useState("");
 
+  const [draft, setDraft] = useState("");
+  const [inspector, setInspector] = useState<InspectorTarget | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [pinVersion, setPinVersion] = useState(0);
+  const busy = status === "submitted" || status === "streaming";
+
+  const send = useCallback(
+    (text: string) => {
+      clearError();
+      setPinVersion((version) => version + 1);
+      void sendMessage({ text });
+    },
+    [clearError, sendMessage],
+  );
+
+  // Regenerate and retry send the last user message again as a new turn: the API has no regenerate, and the
+  // stored transcript then shows exactly what happened.
+  const lastUserText = useMemo(() => {
+    const last = messages.findLast((message) => message.role === "user");
+    return last ? messageText(last) : "";
+  }, [messages]);
+  const resend = useCallback(() => {
+    if (lastUserText.trim()) send(lastUserText);
+  }, [lastUserText, send]);
+
+  const onInspect = useCallback((messageId: string) => {
+    setInspector((current) =>
+      current?.kind === "reply" && current.messageId === messageId ? null : { kind: "reply", messageId },
+    );
+  }, []);
+  const onRevealMessage = useCallback((messageId: string) => {
+    // On a small screen the drawer covers the transcript: close it so the message can be seen.
+    if (window.innerWidth < SIDE_BY_SIDE_MIN_WIDTH) setInspector(null);
+    requestAnimationFrame(() => revealMessage(messageId));
+  }, []);
+
+  const streamingMessageId = status === "streaming" ? messages.at(-1)?.id : undefined;
   return (
-    <main className="flex min-h-0 flex-1 flex-col" data-testid="chat-view" data-status={status}>
-      <header className="flex items-center justify-between border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
-        <div className="min-w-0">
-          <h1 className="truncate font-medium" data-testid="conversation-title">
-            {title}
-          </h1>
-          <p className="text-xs text-zinc-500">
-            {personaName} · <span data-testid="model-id">{modelId}</span>
-            {modelId.startsWith("offline:") && " (offline model)"}
-          </p>
-        </div>
-      </header>
-      <MessageList messages={messages} personaName={personaName} status={status} />
-      {error && (
-        <p role="alert" className="mx-4 mb-2 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-200" data-testid="chat-error">
-          {error.message}
-        </p>
+    <div className="flex min-h-0 flex-1">
+      <main className="flex min-w-0 flex-1 flex-col" data-testid="chat-view" data-status={status}>
+        <ChatHeader
+          title={detail.conversation.title}
+          personaName={detail.persona.name}
+          modelId={detail.persona.modelId}
+          isOwner={detail.conversation.isOwner}
+          previewOpen={inspector?.kind === "preview"}
+          onPreview={() =>
+            setInspector((current) => (current?.kind === "preview" ? null : { kind: "preview" }))
+          }
+          onSettings={() => setSettingsOpen(true)}
+        />
+        <MessageList
+          messages={messages}
+          personaName={detail.persona.name}
+          status={status}
+          error={error}
+          stoppedIds={stoppedIds}
+          inspectedMessageId={inspector?.kind === "reply" ? inspector.messageId : null}
+          onInspect={onInspect}
+          onRegenerate={resend}
+          onRetry={resend}
+          pinVersion={pinVersion}
+        />
+        <Composer
+          value={draft}
+          onChange={setDraft}
+          busy={busy}
+          onStop={stop}
+          onSend={() => {
+            const text = draft.trim();
+            if (!text) return;
+            setDraft("");
+            send(text);
+          }}
+        />
+      </main>
+      {inspector && (
+        <InspectorPanel
+          conversationId={conversationId}
+          target={inspector}
+          replyStreaming={inspector.kind === "reply" && inspector.messageId === streamingMessageId}
+          draft={draft}
+          onClose={() => setInspector(null)}
+          onRevealMessage={onRevealMessage}
+        />
       )}
-      <Composer
-        value={draft}
-        onChange={setDraft}
-        busy={status === "submitted" || status === "streaming"}
-        onStop={stop}
-        onSend={() => {
-          const text = draft.trim();
-          if (!text) return;
-          setDraft("");
-          void sendMessage({ text });
-        }}
-      />
-    </main>
+      {detail.conversation.isOwner && (
+        <ConversationSettings
+          conversationId={conversationId}
+          open={settingsOpen}
+          onClose={() => setSettingsOpen(false)}
+        />
+      )}
+    </div>
   );
 }

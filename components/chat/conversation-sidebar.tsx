@@ -1,17 +1,59 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
+// The conversation list: search by title, new, rename inline, delete with a confirm; the account and theme below.
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
+import { useState } from "react";
+import { CloseIcon, LogOutIcon, LogoIcon, PlusIcon, SearchIcon } from "@/components/ui/icons";
+import { ThemeToggle } from "@/components/ui/theme-toggle";
 import { authClient } from "@/lib/auth-client";
-import { type ConversationSummary, conversationsKey, fetchJson } from "./api";
-import { NewConversationButton } from "./new-conversation-button";
+import { type ConversationSummary, conversationsKey, listConversations } from "./api";
+import { useChatShell } from "./chat-shell";
+import { ConversationListItem } from "./conversation-list-item";
+import { useDebouncedValue } from "./use-debounced-value";
 
-export function ConversationSidebar({ userName, isAdmin }: { userName: string; isAdmin: boolean }) {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Today / Yesterday / Previous 7 days / Older, by last activity. */
+function groupByRecency(
+  conversations: ConversationSummary[],
+): { label: string; items: ConversationSummary[] }[] {
+  const startOfToday = new Date();
+  startOfToday.setHours(0, 0, 0, 0);
+  const groups = new Map<string, ConversationSummary[]>();
+  for (const conversation of conversations) {
+    const updated = new Date(conversation.updatedAt).getTime();
+    const label =
+      updated >= startOfToday.getTime()
+        ? "Today"
+        : updated >= startOfToday.getTime() - DAY_MS
+          ? "Yesterday"
+          : updated >= startOfToday.getTime() - 7 * DAY_MS
+            ? "Previous 7 days"
+            : "Older";
+    groups.set(label, [...(groups.get(label) ?? []), conversation]);
+  }
+  return [...groups].map(([label, items]) => ({ label, items }));
+}
+
+export function ConversationSidebar({
+  userId,
+  userName,
+  isAdmin,
+}: {
+  userId: string;
+  userName: string;
+  isAdmin: boolean;
+}) {
   const router = useRouter();
   const params = useParams<{ id?: string }>();
-  const { data, isLoading } = useQuery({
-    queryKey: conversationsKey,
-    queryFn: () => fetchJson<{ conversations: ConversationSummary[] }>("/api/conversations"),
+  const { closeSidebar } = useChatShell();
+  const [search, setSearch] = useState("");
+  const query = useDebouncedValue(search.trim(), 200);
+  const { data, isLoading, isFetching, error } = useQuery({
+    queryKey: [...conversationsKey, query],
+    queryFn: () => listConversations(query),
+    placeholderData: keepPreviousData,
   });
 
   async function signOut() {
@@ -20,36 +62,113 @@ export function ConversationSidebar({ userName, isAdmin }: { userName: string; i
     router.refresh();
   }
 
+  const conversations = data?.conversations ?? [];
   return (
-    <aside className="hidden w-64 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50 md:flex dark:border-zinc-800 dark:bg-zinc-900" data-testid="sidebar">
-      <div className="flex items-center justify-between p-3">
-        <Link href="/chat" className="font-semibold">
+    <aside
+      className="flex h-full w-full flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/60"
+      data-testid="sidebar"
+      aria-label="Conversations"
+    >
+      <div className="flex items-center justify-between gap-2 px-3 pt-3 pb-2">
+        <Link href="/chat" className="flex items-center gap-2 font-semibold tracking-tight">
+          <LogoIcon size={20} className="text-indigo-600 dark:text-indigo-400" />
           Glassbox
         </Link>
-        <NewConversationButton className="button-ghost" />
-      </div>
-      <nav className="flex-1 overflow-y-auto px-2" data-testid="conversation-list">
-        {isLoading && <p className="px-2 text-sm text-zinc-500">Loading…</p>}
-        {data?.conversations.map((conversation) => (
+        <div className="flex items-center gap-1">
           <Link
-            key={conversation.id}
-            href={`/chat/${conversation.id}`}
-            data-testid="conversation-link"
-            className={`block truncate rounded-lg px-2 py-1.5 text-sm ${
-              params.id === conversation.id ? "bg-zinc-200 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-800/60"
-            }`}
+            href="/chat"
+            className="icon-button"
+            aria-label="New conversation"
+            title="New conversation"
+            data-testid="sidebar-new-conversation"
           >
-            {conversation.title}
+            <PlusIcon />
           </Link>
+          <button
+            type="button"
+            className="icon-button md:hidden"
+            aria-label="Close sidebar"
+            onClick={closeSidebar}
+            data-testid="close-sidebar"
+          >
+            <CloseIcon />
+          </button>
+        </div>
+      </div>
+      <div className="px-3 pb-2">
+        <label className="relative block">
+          <span className="sr-only">Search conversations by title</span>
+          <SearchIcon className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-zinc-400" />
+          <input
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            placeholder="Search titles"
+            maxLength={200}
+            className="block w-full rounded-lg border border-zinc-200 bg-white py-1.5 pr-2 pl-8 text-sm outline-none placeholder:text-zinc-400 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/20 dark:border-zinc-700 dark:bg-zinc-900"
+            data-testid="conversation-search"
+          />
+        </label>
+      </div>
+      <nav
+        className="scrollbar-thin flex-1 overflow-y-auto px-2 pb-2"
+        data-testid="conversation-list"
+        data-loading={isLoading || isFetching || undefined}
+        aria-busy={isFetching}
+      >
+        {isLoading && <p className="px-2 py-1 text-sm text-zinc-500">Loading…</p>}
+        {error && <p className="px-2 py-1 text-sm text-red-600">{error.message}</p>}
+        {!isLoading && conversations.length === 0 && (
+          <p className="px-2 py-1 text-sm text-zinc-500" data-testid="conversation-list-empty">
+            {query ? `No conversation titles match “${query}”.` : "No conversations yet."}
+          </p>
+        )}
+        {groupByRecency(conversations).map((group) => (
+          <section key={group.label} className="mt-2 first:mt-0">
+            <h2 className="px-2 pt-1 pb-1 text-[11px] font-medium text-zinc-400 dark:text-zinc-500">
+              {group.label}
+            </h2>
+            <ul className="space-y-px">
+              {group.items.map((conversation) => (
+                <ConversationListItem
+                  key={conversation.id}
+                  conversation={conversation}
+                  active={params.id === conversation.id}
+                  canEdit={conversation.ownerId === userId}
+                />
+              ))}
+            </ul>
+          </section>
         ))}
       </nav>
-      <div className="flex items-center justify-between border-t border-zinc-200 p-3 text-sm dark:border-zinc-800">
-        <span className="truncate" data-testid="user-name">
-          {userName}
-          {isAdmin && <span className="ml-1 rounded bg-indigo-100 px-1 text-xs text-indigo-700 dark:bg-indigo-900 dark:text-indigo-200">admin</span>}
+      <div className="flex items-center gap-1 border-t border-zinc-200 px-3 py-2 text-sm dark:border-zinc-800">
+        <span className="flex min-w-0 flex-1 items-center gap-2">
+          <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-xs font-semibold text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
+            {userName.slice(0, 1).toUpperCase()}
+          </span>
+          <span className="truncate" data-testid="user-name">
+            {userName}
+          </span>
+          {isAdmin && (
+            <Link
+              href="/admin"
+              className="chip bg-indigo-100 text-indigo-700 hover:underline dark:bg-indigo-950 dark:text-indigo-300"
+              data-testid="admin-link"
+            >
+              admin
+            </Link>
+          )}
         </span>
-        <button type="button" onClick={signOut} className="button-ghost" data-testid="sign-out">
-          Sign out
+        <ThemeToggle />
+        <button
+          type="button"
+          onClick={signOut}
+          className="icon-button"
+          aria-label="Sign out"
+          title="Sign out"
+          data-testid="sign-out"
+        >
+          <LogOutIcon />
         </button>
       </div>
     </aside>

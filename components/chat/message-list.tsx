@@ -1,56 +1,150 @@
 "use client";
+// The transcript: messages, a divider where the summary takes over, the in-place error with a retry, and a
+// "jump to latest" pill when the reader has scrolled up.
 import type { ChatStatus } from "ai";
-import { useEffect, useRef } from "react";
+import { Fragment, useEffect, useMemo, useRef } from "react";
+import { AlertIcon, ArrowDownIcon, RefreshIcon } from "@/components/ui/icons";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import { MessageItem, messageText } from "./message-item";
+import { useStickToBottom } from "./use-stick-to-bottom";
+
+/**
+ * The stored id of each message. A user message sent in this session has a client id; the server names the stored
+ * one in the metadata of the reply that follows it, and the inspector's source links use stored ids.
+ */
+function storedIds(messages: ChatUIMessage[]): string[] {
+  return messages.map((message, index) => {
+    const next = messages[index + 1];
+    if (message.role === "user" && next?.role === "assistant" && next.metadata?.userMessageId)
+      return next.metadata.userMessageId;
+    return message.id;
+  });
+}
 
 export function MessageList({
   messages,
   personaName,
   status,
+  error,
+  stoppedIds,
+  inspectedMessageId,
+  onInspect,
+  onRegenerate,
+  onRetry,
+  pinVersion,
 }: {
   messages: ChatUIMessage[];
   personaName: string;
   status: ChatStatus;
+  error: Error | undefined;
+  stoppedIds: ReadonlySet<string>;
+  inspectedMessageId: string | null;
+  onInspect: (messageId: string) => void;
+  onRegenerate: () => void;
+  onRetry: () => void;
+  /** Bumped when the user sends: the view jumps back to the bottom. */
+  pinVersion: number;
 }) {
-  const endRef = useRef<HTMLDivElement>(null);
-  const lastText = messages.at(-1)?.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+  const scroller = useRef<HTMLDivElement>(null);
+  const last = messages.at(-1);
+  const contentVersion = `${messages.length}:${last ? messageText(last).length : 0}:${status}:${error ? 1 : 0}`;
+  const { atBottom, scrollToBottom } = useStickToBottom(scroller, contentVersion);
+  // Sending a message brings the reader back to the bottom.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the user sends
   useEffect(() => {
-    endRef.current?.scrollIntoView({ block: "end" });
-  }, [messages.length, lastText]);
+    if (pinVersion > 0) scrollToBottom("auto");
+  }, [pinVersion]);
+  const ids = useMemo(() => storedIds(messages), [messages]);
+  const busy = status === "submitted" || status === "streaming";
+  const lastAssistantIndex = messages.findLastIndex((message) => message.role === "assistant");
+  const lastSummarizedIndex = messages.findLastIndex((message) => message.metadata?.summarized);
 
   return (
-    <div className="min-h-0 flex-1 overflow-y-auto" data-testid="message-list">
-      <div className="mx-auto max-w-3xl space-y-4 p-4">
-        {messages.map((message) => {
-          const text = message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
-          const isAssistant = message.role === "assistant";
-          return (
-            <article
-              key={message.id}
-              data-testid="message"
-              data-role={message.role}
-              data-message-id={message.id}
-              className={isAssistant ? "" : "flex justify-end"}
+    <div className="relative min-h-0 flex-1">
+      <div ref={scroller} className="h-full overflow-y-auto" data-testid="message-list">
+        <div className="mx-auto max-w-3xl space-y-6 px-4 py-6">
+          {messages.length === 0 && (
+            <p className="pt-16 text-center text-sm text-zinc-400" data-testid="empty-transcript">
+              Say hello to {personaName}. Each reply can be inspected down to the bytes that were sent.
+            </p>
+          )}
+          {messages.map((message, index) => (
+            <Fragment key={message.id}>
+              <MessageItem
+                message={message}
+                storedId={ids[index]}
+                personaName={personaName}
+                streaming={busy && index === messages.length - 1 && message.role === "assistant"}
+                stopped={stoppedIds.has(message.id)}
+                inspected={inspectedMessageId === ids[index]}
+                canRegenerate={!busy && index === lastAssistantIndex && index === messages.length - 1}
+                onInspect={onInspect}
+                onRegenerate={onRegenerate}
+              />
+              {index === lastSummarizedIndex && index < messages.length - 1 && (
+                <div
+                  className="flex items-center gap-3 text-[11px] text-amber-700 dark:text-amber-300"
+                  data-testid="summary-divider"
+                >
+                  <span className="h-px flex-1 bg-amber-300/70 dark:bg-amber-700/60" />
+                  Messages above reach the model only through the summary
+                  <span className="h-px flex-1 bg-amber-300/70 dark:bg-amber-700/60" />
+                </div>
+              )}
+            </Fragment>
+          ))}
+          {status === "submitted" && (
+            <div
+              className="flex gap-1 pl-7"
+              data-testid="thinking"
+              role="status"
+              aria-label="Waiting for the reply"
             >
-              <div
-                className={
-                  isAssistant
-                    ? "max-w-full"
-                    : "max-w-[85%] rounded-2xl bg-indigo-600 px-4 py-2 text-white"
-                }
-              >
-                {isAssistant && <p className="mb-1 text-xs font-medium text-zinc-500">{message.metadata?.authorName ?? personaName}</p>}
-                <p className="whitespace-pre-wrap break-words text-sm leading-relaxed" data-testid="message-text">
-                  {text}
+              <span className="size-1.5 animate-pulse-dot rounded-full bg-zinc-400" />
+              <span className="size-1.5 animate-pulse-dot rounded-full bg-zinc-400 [animation-delay:150ms]" />
+              <span className="size-1.5 animate-pulse-dot rounded-full bg-zinc-400 [animation-delay:300ms]" />
+            </div>
+          )}
+          {error && !busy && (
+            <div
+              role="alert"
+              className="flex items-start gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
+              data-testid="chat-error"
+            >
+              <AlertIcon className="mt-0.5 shrink-0" />
+              <div className="min-w-0 flex-1">
+                <p className="font-medium">The reply did not come through.</p>
+                <p
+                  className="mt-0.5 break-words text-red-700 dark:text-red-300"
+                  data-testid="chat-error-message"
+                >
+                  {error.message}
                 </p>
-                {message.metadata?.status === "interrupted" && <p className="mt-1 text-xs text-amber-600">Interrupted</p>}
               </div>
-            </article>
-          );
-        })}
-        {status === "submitted" && <p className="text-sm text-zinc-500" data-testid="thinking">…</p>}
-        <div ref={endRef} />
+              <button
+                type="button"
+                onClick={onRetry}
+                className="button-secondary shrink-0"
+                data-testid="retry-button"
+              >
+                <RefreshIcon />
+                Retry
+              </button>
+            </div>
+          )}
+        </div>
       </div>
+      {!atBottom && (
+        <button
+          type="button"
+          onClick={() => scrollToBottom()}
+          className="absolute bottom-3 left-1/2 inline-flex -translate-x-1/2 items-center gap-1.5 rounded-full border border-zinc-200 bg-white/95 px-3 py-1.5 text-xs font-medium text-zinc-700 shadow-md backdrop-blur hover:bg-white dark:border-zinc-700 dark:bg-zinc-900/95 dark:text-zinc-200"
+          data-testid="jump-to-latest"
+        >
+          <ArrowDownIcon size={14} />
+          {busy ? "New text below" : "Jump to latest"}
+        </button>
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 // Page object for the chat: intent-named steps over data-testid attributes.
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 export class ChatPage {
   constructor(readonly page: Page) {}
@@ -21,7 +21,9 @@ export class ChatPage {
     await expect(this.page).toHaveURL(/\/chat$/);
   }
 
+  /** From the start screen (/chat): starts a conversation with the selected persona (the default one). */
   async newConversation(): Promise<string> {
+    if (!/\/chat$/.test(this.page.url())) await this.page.goto("/chat");
     await this.page.getByTestId("chat-empty").getByTestId("new-conversation").click();
     await expect(this.page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
     return this.page.url().split("/").pop() as string;
@@ -32,12 +34,141 @@ export class ChatPage {
     await this.page.getByTestId("composer-input").press("Enter");
   }
 
+  /** Send and wait until the reply has finished streaming. */
+  async sendAndWait(text: string) {
+    const before = await this.messages("assistant").count();
+    await this.send(text);
+    await expect(this.messages("assistant")).toHaveCount(before + 1);
+    await this.waitUntilReady();
+  }
+
   messages(role: "user" | "assistant") {
     return this.page.locator(`[data-testid="message"][data-role="${role}"]`);
   }
 
   async waitUntilReady() {
     await expect(this.page.getByTestId("chat-view")).toHaveAttribute("data-status", "ready");
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Sidebar
+
+  sidebar(): Locator {
+    return this.page.getByTestId("sidebar");
+  }
+
+  conversationItems(): Locator {
+    return this.page.getByTestId("conversation-item");
+  }
+
+  conversationItem(id: string): Locator {
+    return this.page.locator(`[data-testid="conversation-item"][data-conversation-id="${id}"]`);
+  }
+
+  async searchConversations(query: string) {
+    await this.page.getByTestId("conversation-search").fill(query);
+  }
+
+  async renameConversation(id: string, title: string) {
+    const item = this.conversationItem(id);
+    await item.hover();
+    await item.getByTestId("rename-conversation").click();
+    const input = this.page.getByTestId("rename-input");
+    await input.fill(title);
+    await input.press("Enter");
+    await expect(this.conversationItem(id).getByTestId("conversation-link")).toHaveText(title);
+  }
+
+  async deleteConversation(id: string) {
+    const item = this.conversationItem(id);
+    await item.hover();
+    await item.getByTestId("delete-conversation").click();
+    await this.page.getByTestId("confirm-delete-confirm").click();
+    await expect(this.conversationItem(id)).toHaveCount(0);
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Inspector
+
+  inspector(): InspectorPanel {
+    return new InspectorPanel(this.page);
+  }
+
+  /** Opens the inspector on the assistant reply at `index` (default: the last one). */
+  async inspectReply(index = -1): Promise<InspectorPanel> {
+    const replies = this.messages("assistant");
+    const reply = index < 0 ? replies.nth((await replies.count()) + index) : replies.nth(index);
+    await reply.getByTestId("inspect-button").click();
+    const panel = this.inspector();
+    await expect(panel.root).toBeVisible();
+    await expect(panel.root.getByTestId("turn-header")).toBeVisible();
+    return panel;
+  }
+
+  async openPreview(): Promise<InspectorPanel> {
+    await this.page.getByTestId("preview-button").click();
+    const panel = this.inspector();
+    await expect(panel.root.getByTestId("payload-preview")).toBeVisible();
+    await expect(panel.items().first()).toBeVisible();
+    return panel;
+  }
+}
+
+export class InspectorPanel {
+  readonly root: Locator;
+
+  constructor(readonly page: Page) {
+    this.root = page.getByTestId("inspector");
+  }
+
+  items(): Locator {
+    return this.root.getByTestId("inspector-item");
+  }
+
+  attemptTabs(): Locator {
+    return this.root.getByTestId("attempt-tab");
+  }
+
+  async showView(view: "payload" | "raw" | "diff") {
+    await this.root.getByTestId(`tab-${view}`).click();
+  }
+
+  /** Each card as { id, tag, role, text } in the order shown. */
+  async itemSummaries(): Promise<{ id: string; tag: string; role: string; text: string }[]> {
+    return this.items().evaluateAll((cards) =>
+      cards.map((card) => ({
+        id: card.getAttribute("data-item-id") ?? "",
+        tag: card.getAttribute("data-tag") ?? "",
+        role: card.getAttribute("data-role") ?? "",
+        text: [...card.querySelectorAll('[data-testid="item-text"]')]
+          .map((part) => part.textContent ?? "")
+          .join("\n"),
+      })),
+    );
+  }
+
+  /** The raw body exactly as shown in "Exact bytes" mode. */
+  async exactBody(): Promise<string> {
+    await this.showView("raw");
+    await this.root.getByTestId("raw-mode-exact").click();
+    return (await this.root.getByTestId("raw-body").textContent()) ?? "";
+  }
+
+  async prettyBody(): Promise<string> {
+    await this.showView("raw");
+    await this.root.getByTestId("raw-mode-pretty").click();
+    return (await this.root.getByTestId("raw-body").textContent()) ?? "";
+  }
+
+  async curlCommand(): Promise<string> {
+    await this.showView("raw");
+    await this.root.getByTestId("copy-curl").click();
+    return (await this.root.getByTestId("curl-command").textContent()) ?? "";
+  }
+
+  async close() {
+    await this.root.getByTestId("inspector-close").click();
+    await expect(this.root).toHaveCount(0);
   }
 }
 

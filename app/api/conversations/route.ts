@@ -1,13 +1,17 @@
 import { getDb } from "@/db/client";
 import { createConversation, getDefaultPersona, getPersona, listConversations } from "@/db/queries";
 import { readJson, requireUser, route } from "@/lib/api/route";
-import { createConversationSchema } from "./schema";
+import { AppError } from "@/lib/errors";
+import { createConversationSchema, listConversationsQuerySchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (request: Request) => {
   const user = await requireUser(request);
-  return Response.json({ conversations: await listConversations({ db: await getDb(), userId: user.id }) });
+  const parsed = listConversationsQuerySchema.safeParse({ q: new URL(request.url).searchParams.get("q") ?? undefined });
+  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0].message);
+  const conversations = await listConversations({ db: await getDb(), userId: user.id, titleQuery: parsed.data.q });
+  return Response.json({ conversations });
 });
 
 export const POST = route(async (request: Request) => {

@@ -15,3 +15,13 @@ export const updateConversationSchema = z
     settingsOverride: settingsOverrideSchema.optional(),
   })
   .strict();
+
+/** `GET /api/conversations?q=…`: an optional title filter. */
+export const listConversationsQuerySchema = z.object({
+  q: z
+    .string()
+    .trim()
+    .max(200, { error: "q must be at most 200 characters" })
+    .optional()
+    .transform((value) => value || undefined),
+});

@@ -1,9 +1,9 @@
 import { notFound } from "next/navigation";
+import { ChatView } from "@/components/chat/chat-view";
 import { getDb } from "@/db/client";
 import { getPersona, getReadableConversation, listMessages } from "@/db/queries";
-import { ChatView } from "@/components/chat/chat-view";
-import { AppError } from "@/lib/errors";
 import { toUIMessage } from "@/lib/chat/ui-messages";
+import { AppError } from "@/lib/errors";
 import { requirePageUser } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
@@ -15,22 +15,35 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   const { id } = await params;
   if (!UUID.test(id)) notFound();
   const db = await getDb();
-  const conversation = await getReadableConversation({ db, conversationId: id, userId: user.id }).catch((error) => {
-    if (error instanceof AppError && error.code === "not_found") return null;
-    throw error;
-  });
+  const conversation = await getReadableConversation({ db, conversationId: id, userId: user.id }).catch(
+    (error) => {
+      if (error instanceof AppError && error.code === "not_found") return null;
+      throw error;
+    },
+  );
   if (!conversation) notFound();
   const [persona, messages] = await Promise.all([
     getPersona({ db, personaId: conversation.personaId }),
     listMessages({ db, conversationId: id }),
   ]);
+  // The same shape as GET /api/conversations/:id, so the client cache starts warm.
+  const initialDetail = {
+    conversation: {
+      id: conversation.id,
+      title: conversation.title,
+      ownerId: conversation.ownerId,
+      personaId: conversation.personaId,
+      isOwner: conversation.ownerId === user.id,
+      instructions: conversation.instructions,
+      settingsOverride: conversation.settingsOverride,
+    },
+    persona: { id: persona.id, name: persona.name, avatar: persona.avatar, modelId: persona.modelId },
+  };
   return (
     <ChatView
       key={conversation.id}
       conversationId={conversation.id}
-      title={conversation.title}
-      personaName={persona.name}
-      modelId={persona.modelId}
+      initialDetail={initialDetail}
       initialMessages={messages.map(toUIMessage)}
     />
   );

@@ -1,7 +1,8 @@
 import { getDb } from "@/db/client";
-import { getReadableConversation, listTurnsWithAttempts } from "@/db/queries";
+import { getReadableConversation, listTurnSummaries, listTurnsWithAttempts } from "@/db/queries";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { toAttemptViews } from "@/lib/chat/attempt-view";
+import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -10,6 +11,11 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   const conversationId = parseId((await params).id, "Conversation");
   const db = await getDb();
   await getReadableConversation({ db, conversationId, userId: user.id });
+  // `?fields=summary`: each attempt without its items, trace and bodies (the inspector's index; full attempts
+  // come from GET /api/attempts/:id), so the answer stays small however large the payloads are.
+  const fields = new URL(request.url).searchParams.get("fields");
+  if (fields !== null && fields !== "summary") throw new AppError("bad_request", "fields must be summary when given");
+  if (fields === "summary") return Response.json({ turns: await listTurnSummaries({ db, conversationId }) });
   const turnRows = await listTurnsWithAttempts({ db, conversationId });
   const views = await toAttemptViews({ db, conversationId, attemptRows: turnRows.flatMap((turn) => turn.attempts) });
   const viewsById = new Map(views.map((view) => [view.id, view]));

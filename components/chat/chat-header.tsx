@@ -1,0 +1,64 @@
+"use client";
+// The conversation's header: title, persona and model, and the doors to the preview and the settings.
+import { SlidersIcon, SparkIcon } from "@/components/ui/icons";
+import { MenuButton } from "./menu-button";
+
+export function ChatHeader({
+  title,
+  personaName,
+  modelId,
+  isOwner,
+  previewOpen,
+  onPreview,
+  onSettings,
+}: {
+  title: string;
+  personaName: string;
+  modelId: string;
+  isOwner: boolean;
+  previewOpen: boolean;
+  onPreview: () => void;
+  onSettings: () => void;
+}) {
+  return (
+    <header className="flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200 px-2 sm:px-4 dark:border-zinc-800">
+      <MenuButton />
+      <div className="min-w-0 flex-1">
+        <h1 className="truncate text-sm font-semibold" data-testid="conversation-title">
+          {title}
+        </h1>
+        <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">
+          {personaName} ·{" "}
+          <span className="font-mono" data-testid="model-id">
+            {modelId}
+          </span>
+          {modelId.startsWith("offline:") && <span data-testid="offline-label"> (offline model)</span>}
+        </p>
+      </div>
+      <button
+        type="button"
+        onClick={onPreview}
+        className={`button-ghost-sm h-8 ${previewOpen ? "bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300" : ""}`}
+        data-testid="preview-button"
+        aria-pressed={previewOpen}
+        title="Preview the payload your next message would produce"
+      >
+        <SparkIcon />
+        <span className="hidden sm:inline">Preview next payload</span>
+        <span className="sm:hidden">Preview</span>
+      </button>
+      {isOwner && (
+        <button
+          type="button"
+          onClick={onSettings}
+          className="icon-button"
+          aria-label="Conversation settings"
+          title="Conversation settings"
+          data-testid="conversation-settings-button"
+        >
+          <SlidersIcon />
+        </button>
+      )}
+    </header>
+  );
+}

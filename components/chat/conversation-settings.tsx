@@ -1,0 +1,163 @@
+"use client";
+// The owner's per-conversation settings: the context note (text, depth, role) and instructions. Saved with
+// PATCH /api/conversations/:id; the server validates ranges and its message is shown as is.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { Dialog } from "@/components/ui/dialog";
+import { SETTING_HELP, type SettingsOverride } from "@/lib/context/settings";
+import { conversationKey, getConversation, turnsKey, updateConversation } from "./api";
+
+type NoteRole = "user" | "system" | "assistant";
+
+export function ConversationSettings({
+  conversationId,
+  open,
+  onClose,
+}: {
+  conversationId: string;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const detail = useQuery({
+    queryKey: conversationKey(conversationId),
+    queryFn: () => getConversation(conversationId),
+    enabled: open,
+  });
+  const [noteText, setNoteText] = useState("");
+  const [depth, setDepth] = useState("4");
+  const [role, setRole] = useState<NoteRole>("user");
+  const [instructions, setInstructions] = useState("");
+
+  const loaded = detail.data?.conversation;
+  useEffect(() => {
+    if (!open || !loaded) return;
+    const note = loaded.settingsOverride.contextNote ?? {};
+    setNoteText(note.text ?? "");
+    setDepth(String(note.depth ?? 4));
+    setRole((note.role as NoteRole | undefined) ?? "user");
+    setInstructions(loaded.instructions ?? "");
+  }, [open, loaded]);
+
+  const save = useMutation({
+    mutationFn: () => {
+      const override: SettingsOverride = loaded?.settingsOverride ?? {};
+      const depthNumber = depth.trim() === "" ? Number.NaN : Number(depth);
+      return updateConversation(conversationId, {
+        instructions: instructions.trim() ? instructions : null,
+        settingsOverride: {
+          ...override,
+          contextNote: { ...override.contextNote, text: noteText, depth: depthNumber, role },
+        },
+      });
+    },
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: conversationKey(conversationId) }),
+        queryClient.invalidateQueries({ queryKey: ["preview", conversationId] }),
+        queryClient.invalidateQueries({ queryKey: turnsKey(conversationId) }),
+      ]);
+      onClose();
+    },
+  });
+
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Conversation settings"
+      testId="conversation-settings"
+      className="max-w-lg"
+    >
+      {detail.isLoading && <p className="text-sm text-zinc-500">Loading…</p>}
+      {detail.error && <p className="text-sm text-red-600">{detail.error.message}</p>}
+      {loaded && (
+        <form
+          noValidate
+          className="space-y-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            save.mutate();
+          }}
+        >
+          <fieldset className="space-y-3 rounded-xl border border-zinc-200 p-3 dark:border-zinc-800">
+            <legend className="px-1 text-xs font-semibold">Context note</legend>
+            <label className="block">
+              <span className="label-text">Text</span>
+              <textarea
+                value={noteText}
+                onChange={(event) => setNoteText(event.target.value)}
+                rows={3}
+                maxLength={4_000}
+                placeholder="e.g. Keep answers under 100 words."
+                className="input resize-y"
+                data-testid="settings-note-text"
+              />
+              <span className="mt-1 block text-[11px] text-zinc-500">
+                {SETTING_HELP["contextNote.text"]} Sent as “[System: …]”.
+              </span>
+            </label>
+            <div className="grid grid-cols-2 gap-3">
+              <label className="block">
+                <span className="label-text">Depth</span>
+                <input
+                  type="number"
+                  min={0}
+                  max={1_000}
+                  value={depth}
+                  onChange={(event) => setDepth(event.target.value)}
+                  className="input"
+                  data-testid="settings-note-depth"
+                />
+              </label>
+              <label className="block">
+                <span className="label-text">Role</span>
+                <select
+                  value={role}
+                  onChange={(event) => setRole(event.target.value as NoteRole)}
+                  className="input"
+                  data-testid="settings-note-role"
+                >
+                  <option value="user">user</option>
+                  <option value="system">system</option>
+                  <option value="assistant">assistant</option>
+                </select>
+              </label>
+            </div>
+            <p className="text-[11px] text-zinc-500">{SETTING_HELP["contextNote.depth"]}</p>
+          </fieldset>
+          <label className="block">
+            <span className="label-text">Instructions</span>
+            <textarea
+              value={instructions}
+              onChange={(event) => setInstructions(event.target.value)}
+              rows={4}
+              maxLength={4_000}
+              placeholder="Instructions for this conversation only, added to the system prompt."
+              className="input resize-y"
+              data-testid="settings-instructions"
+            />
+          </label>
+          {save.error && (
+            <p role="alert" className="text-sm text-red-600" data-testid="settings-error">
+              {save.error.message}
+            </p>
+          )}
+          <div className="flex justify-end gap-2">
+            <button type="button" className="button-secondary" onClick={onClose}>
+              Cancel
+            </button>
+            <button
+              type="submit"
+              className="button-primary"
+              disabled={save.isPending}
+              data-testid="settings-save"
+            >
+              {save.isPending ? "Saving…" : "Save"}
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}

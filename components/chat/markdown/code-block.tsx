@@ -1,0 +1,34 @@
+"use client";
+// A fenced code block: language label, copy button, light highlighting.
+import { CopyButton } from "@/components/ui/copy-button";
+import { highlightCode } from "./highlight-code";
+
+export function CodeBlock({ code, language }: { code: string; language: string }) {
+  const tokens = highlightCode(code, language);
+  return (
+    <div
+      className="code-surface overflow-hidden"
+      data-testid="code-block"
+      data-language={language || undefined}
+    >
+      <div className="flex items-center justify-between border-b border-zinc-200 px-3 py-1 text-[11px] text-zinc-500 dark:border-zinc-800">
+        <span className="font-sans">{language || "text"}</span>
+        <CopyButton text={code} testId="copy-code" />
+      </div>
+      <pre className="overflow-x-auto p-3">
+        <code>
+          {tokens.map((token, index) =>
+            token.type === "plain" ? (
+              token.text
+            ) : (
+              // biome-ignore lint/suspicious/noArrayIndexKey: tokens are positional and never reorder
+              <span key={index} className={`token-${token.type}`}>
+                {token.text}
+              </span>
+            ),
+          )}
+        </code>
+      </pre>
+    </div>
+  );
+}

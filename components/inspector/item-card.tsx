@@ -1,0 +1,105 @@
+"use client";
+// One context item as sent: position, role, tag (colour and description), sender, tokens, the parts, the
+// messages it came from (click to find them in the transcript) and the trace events that touched it.
+import { memo } from "react";
+import { formatCount } from "@/components/ui/format";
+import { TAG_DESCRIPTIONS } from "@/lib/context/tags";
+import type { ContextItem, TraceEvent } from "@/lib/context/types";
+import { ItemParts } from "./item-parts";
+import { stageLabel } from "./stages";
+import { TagChip } from "./tag-chip";
+import { tagStyle } from "./tag-style";
+
+const ROLE_STYLE: Record<string, string> = {
+  system: "text-slate-600 dark:text-slate-300",
+  user: "text-sky-700 dark:text-sky-300",
+  assistant: "text-indigo-700 dark:text-indigo-300",
+  tool: "text-emerald-700 dark:text-emerald-300",
+};
+
+export const ItemCard = memo(function ItemCard({
+  item,
+  position,
+  highlighted,
+  events,
+  onRevealMessage,
+  onFocusEvent,
+}: {
+  item: ContextItem;
+  position: number;
+  highlighted: boolean;
+  events: { event: TraceEvent; index: number }[];
+  onRevealMessage: (messageId: string) => void;
+  onFocusEvent: (index: number) => void;
+}) {
+  const notice = item.tag === "MEDIA_NOTICE" || item.tag === "PERSONA_USER_BLOCKS";
+  return (
+    <div
+      className={`rounded-lg border border-l-[3px] border-zinc-200 px-3 py-2 transition-shadow dark:border-zinc-800 ${tagStyle(item.tag).edge} ${
+        notice ? "bg-amber-50/70 dark:bg-amber-950/20" : "bg-white dark:bg-zinc-900"
+      } ${highlighted ? "shadow-[0_0_0_2px] shadow-indigo-500/70 dark:shadow-indigo-400/70" : ""}`}
+      data-testid="inspector-item"
+      data-item-id={item.id}
+      data-tag={item.tag}
+      data-role={item.role}
+      data-highlighted={highlighted || undefined}
+    >
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-[11px]">
+        <span className="font-mono text-zinc-400 tabular-nums" data-testid="item-position">
+          #{position}
+        </span>
+        <span className={`font-mono font-semibold ${ROLE_STYLE[item.role] ?? ""}`} data-testid="item-role">
+          {item.role}
+        </span>
+        <TagChip tag={item.tag} />
+        {item.sender && <span className="truncate text-zinc-500 dark:text-zinc-400">{item.sender.name}</span>}
+        <span
+          className="ml-auto font-mono text-zinc-500 tabular-nums dark:text-zinc-400"
+          data-testid="item-tokens"
+        >
+          {formatCount(item.tokens)} tok
+        </span>
+      </div>
+      <p
+        className="mt-0.5 truncate text-[11px] text-zinc-400 dark:text-zinc-500"
+        data-testid="item-description"
+      >
+        {TAG_DESCRIPTIONS[item.tag]}
+      </p>
+      <ItemParts parts={item.parts} />
+      {(item.sourceMessageIds.length > 0 || events.length > 0) && (
+        <div className="mt-2 flex flex-wrap items-center gap-1">
+          {item.sourceMessageIds.map((messageId, index) => (
+            <button
+              key={messageId}
+              type="button"
+              onClick={() => onRevealMessage(messageId)}
+              className="chip bg-zinc-100 font-mono text-zinc-600 hover:bg-indigo-50 hover:text-indigo-700 dark:bg-zinc-800 dark:text-zinc-300 dark:hover:bg-indigo-950 dark:hover:text-indigo-300"
+              data-testid="source-link"
+              data-message-id={messageId}
+              title="Show this message in the transcript"
+            >
+              ↗ {item.sourceMessageIds.length > 1 ? `source ${index + 1}` : "source"} · {messageId.slice(-6)}
+            </button>
+          ))}
+          {events.map(({ event, index }) => (
+            <button
+              key={index}
+              type="button"
+              onClick={() => onFocusEvent(index)}
+              className={`chip font-mono ${
+                event.level === "warning"
+                  ? "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200"
+                  : "bg-indigo-50 text-indigo-700 dark:bg-indigo-950/60 dark:text-indigo-300"
+              }`}
+              title={event.reason}
+              data-testid="item-trace-chip"
+            >
+              {stageLabel(event.stage)}: {event.action}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,138 @@
+"use client";
+// The parts of one context item: text (folded when long, notices highlighted), media as thumbnails or tiles,
+// tool calls and results, reasoning.
+import type { ReactNode } from "react";
+import { FoldedText } from "@/components/ui/folded-text";
+import { ImageIcon } from "@/components/ui/icons";
+import type { ItemPart } from "@/lib/context/types";
+
+const NOTICE = /\[System: [^\]\n]*\]/g;
+
+/** Text with `[System: …]` notices marked, so omissions and injections stand out. */
+export function withNotices(text: string): ReactNode {
+  const nodes: ReactNode[] = [];
+  let last = 0;
+  for (const match of text.matchAll(NOTICE)) {
+    const start = match.index ?? 0;
+    if (start > last) nodes.push(text.slice(last, start));
+    nodes.push(
+      <mark
+        key={start}
+        className="rounded bg-amber-100 px-0.5 text-amber-950 dark:bg-amber-500/20 dark:text-amber-100"
+        data-testid="notice"
+      >
+        {match[0]}
+      </mark>,
+    );
+    last = start + match[0].length;
+  }
+  if (last < text.length) nodes.push(text.slice(last));
+  return nodes;
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return String(value);
+  }
+}
+
+/** A data URL with real bytes (not an elided marker) or an http(s) URL can be shown. */
+function displayableImage(url: string): boolean {
+  return (/^data:image\//.test(url) && !url.includes("[elided-media")) || /^https?:\/\//.test(url);
+}
+
+function MediaTile({ label, detail, url }: { label: string; detail: string; url?: string }) {
+  return (
+    <span
+      className="inline-flex items-center gap-2 rounded-lg border border-zinc-200 bg-zinc-50 p-1.5 pr-3 text-[11px] dark:border-zinc-800 dark:bg-zinc-900"
+      data-testid="media-part"
+    >
+      {url && displayableImage(url) ? (
+        // biome-ignore lint/performance/noImgElement: data URLs and remote thumbnails, not optimisable assets
+        <img
+          src={url}
+          alt={label}
+          className="size-14 rounded object-cover"
+          data-testid="media-thumbnail"
+          loading="lazy"
+        />
+      ) : (
+        <span className="flex size-14 items-center justify-center rounded bg-zinc-200/70 text-zinc-500 dark:bg-zinc-800">
+          <ImageIcon size={20} />
+        </span>
+      )}
+      <span className="min-w-0">
+        <span className="block font-mono font-medium">{label}</span>
+        <span className="block text-zinc-500">{detail}</span>
+      </span>
+    </span>
+  );
+}
+
+export function ItemParts({ parts }: { parts: ItemPart[] }) {
+  return (
+    <div className="mt-1.5 space-y-1.5">
+      {parts.map((part, index) => {
+        const key = index;
+        switch (part.type) {
+          case "text":
+            return (
+              <FoldedText
+                key={key}
+                text={part.text}
+                render={withNotices}
+                className="text-[13px] leading-5 break-words whitespace-pre-wrap text-zinc-800 dark:text-zinc-200"
+                testId="item-text"
+              />
+            );
+          case "reasoning":
+            return (
+              <FoldedText
+                key={key}
+                text={part.text}
+                className="border-l-2 border-purple-300 pl-2 text-[13px] leading-5 whitespace-pre-wrap text-zinc-600 italic dark:border-purple-800 dark:text-zinc-400"
+                testId="item-reasoning"
+              />
+            );
+          case "tool-call":
+            return (
+              <div key={key} className="code-surface px-2 py-1.5" data-testid="item-tool-call">
+                <span className="text-teal-700 dark:text-teal-300">→ {part.toolName}</span>
+                <span className="text-zinc-400"> · {part.toolCallId}</span>
+                <FoldedText text={stringify(part.input)} className="break-words whitespace-pre-wrap" />
+              </div>
+            );
+          case "tool-result":
+            return (
+              <div key={key} className="code-surface px-2 py-1.5" data-testid="item-tool-result">
+                <span className="text-emerald-700 dark:text-emerald-300">← {part.toolName}</span>
+                <span className="text-zinc-400"> · {part.toolCallId}</span>
+                <FoldedText text={stringify(part.output)} className="break-words whitespace-pre-wrap" />
+              </div>
+            );
+          case "media":
+            return (
+              <MediaTile
+                key={key}
+                label={part.descriptor.handle}
+                detail={`${part.descriptor.mime} · ${part.descriptor.state === "render" ? "to render" : "outside the media window"}`}
+                url={part.descriptor.url}
+              />
+            );
+          default:
+            return (
+              <MediaTile
+                key={key}
+                label={part.handle}
+                detail={`${part.type} · ${part.mediaType}`}
+                url={part.url}
+              />
+            );
+        }
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,226 @@
+"use client";
+// One payload (an attempt's or a preview's) in three views: the items with their token bar and trace side by
+// side, the raw request, and the diff against the previous turn. Everything scrolls in one container; the view
+// tabs stay pinned at its top.
+import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
+import { Tabs } from "@/components/ui/tabs";
+import { VirtualList, type VirtualListHandle } from "@/components/ui/virtual-list";
+import type { ContextItem, ItemTag, TraceEvent } from "@/lib/context/types";
+import { ItemCard } from "./item-card";
+import { PayloadDiffView } from "./payload-diff-view";
+import { RawRequest } from "./raw-request";
+import { TokenBar } from "./token-bar";
+import { TracePanel } from "./trace-panel";
+import { attemptPayload, type PayloadView } from "./types";
+import { useAttempt } from "./use-inspector-data";
+
+type View = "payload" | "raw" | "diff";
+
+/** For each trace event, the ids of the items it touched: by item id, or through the messages it names. */
+function itemsTouchedByEvents(items: ContextItem[], trace: TraceEvent[]): string[][] {
+  const itemIds = new Set(items.map((item) => item.id));
+  const itemsByMessage = new Map<string, string[]>();
+  for (const item of items) {
+    for (const messageId of item.sourceMessageIds)
+      itemsByMessage.set(messageId, [...(itemsByMessage.get(messageId) ?? []), item.id]);
+  }
+  return trace.map((event) => {
+    const touched = new Set<string>();
+    for (const id of event.itemIds ?? []) if (itemIds.has(id)) touched.add(id);
+    for (const messageId of event.messageIds ?? [])
+      for (const id of itemsByMessage.get(messageId) ?? []) touched.add(id);
+    return [...touched];
+  });
+}
+
+/** The diff view, with the previous turn's payload fetched only when the diff is opened. */
+function DiffAgainstAttempt({
+  current,
+  previousAttemptId,
+  previousLabel,
+}: {
+  current: PayloadView;
+  previousAttemptId: string | null;
+  previousLabel: string;
+}) {
+  const previous = useAttempt(previousAttemptId);
+  if (previousAttemptId && !previous.data) {
+    return (
+      <p className="text-sm text-zinc-500" data-testid="diff-loading">
+        {previous.error ? previous.error.message : "Loading the previous payload…"}
+      </p>
+    );
+  }
+  return (
+    <PayloadDiffView
+      current={current}
+      previous={previous.data ? attemptPayload(previous.data) : null}
+      previousLabel={previousLabel}
+    />
+  );
+}
+
+export function PayloadSections({
+  payload,
+  previousAttemptId,
+  previousLabel,
+  header,
+  requests,
+  downloadName,
+  usageNote,
+  onRevealMessage,
+}: {
+  payload: PayloadView;
+  /** The attempt to diff against (the previous turn's), or null on the first turn. */
+  previousAttemptId: string | null;
+  previousLabel: string;
+  header?: ReactNode;
+  requests?: { url: string; status: number | null; body: string }[];
+  downloadName: string;
+  usageNote: string;
+  onRevealMessage: (messageId: string) => void;
+}) {
+  const [view, setView] = useState<View>("payload");
+  const [tagFilter, setTagFilter] = useState<ItemTag | null>(null);
+  const [hovered, setHovered] = useState<number | null>(null);
+  const [pinned, setPinned] = useState<number | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+  const list = useRef<VirtualListHandle>(null);
+
+  const touched = useMemo(() => itemsTouchedByEvents(payload.items, payload.trace), [payload]);
+  const eventsByItem = useMemo(() => {
+    const map = new Map<string, { event: TraceEvent; index: number }[]>();
+    touched.forEach((ids, index) => {
+      for (const id of ids) map.set(id, [...(map.get(id) ?? []), { event: payload.trace[index], index }]);
+    });
+    return map;
+  }, [touched, payload.trace]);
+  const positions = useMemo(
+    () => new Map(payload.items.map((item, index) => [item, index + 1])),
+    [payload.items],
+  );
+  const shownItems = useMemo(
+    () => (tagFilter ? payload.items.filter((item) => item.tag === tagFilter) : payload.items),
+    [payload.items, tagFilter],
+  );
+  const active = hovered ?? pinned;
+  const highlighted = useMemo(() => new Set(active === null ? [] : touched[active]), [active, touched]);
+
+  const pin = useCallback(
+    (index: number) => {
+      const next = pinned === index ? null : index;
+      setPinned(next);
+      if (next === null) return;
+      const first = touched[next][0];
+      if (!first) return;
+      setView("payload");
+      setTagFilter(null);
+      const position = payload.items.findIndex((item) => item.id === first);
+      requestAnimationFrame(() => list.current?.scrollToIndex(position));
+    },
+    [pinned, touched, payload.items],
+  );
+  const focusEvent = useCallback((index: number) => {
+    setPinned(index);
+    document
+      .querySelector(`[data-testid="trace-event"][data-event-index="${index}"]`)
+      ?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }, []);
+
+  const getKey = useCallback((item: ContextItem, index: number) => `${item.id}#${index}`, []);
+  const renderItem = useCallback(
+    (item: ContextItem) => (
+      <ItemCard
+        item={item}
+        position={positions.get(item) ?? 0}
+        highlighted={highlighted.has(item.id)}
+        events={eventsByItem.get(item.id) ?? []}
+        onRevealMessage={onRevealMessage}
+        onFocusEvent={focusEvent}
+      />
+    ),
+    [positions, highlighted, eventsByItem, onRevealMessage, focusEvent],
+  );
+
+  return (
+    <div
+      ref={scroller}
+      className="scrollbar-thin min-h-0 flex-1 overflow-y-auto"
+      data-testid="inspector-body"
+    >
+      {header}
+      <div className="sticky top-0 z-10 border-b border-zinc-200 bg-white/95 px-3 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/95">
+        <Tabs<View>
+          label="Payload views"
+          selected={view}
+          onSelect={setView}
+          tabs={[
+            { id: "payload", label: `Payload · ${payload.items.length} items`, testId: "tab-payload" },
+            { id: "raw", label: "Raw request", testId: "tab-raw" },
+            { id: "diff", label: "Diff", testId: "tab-diff" },
+          ]}
+        />
+      </div>
+      <div className="p-3">
+        {view === "payload" && (
+          <div className="space-y-4">
+            <TokenBar payload={payload} activeTag={tagFilter} onTag={setTagFilter} usageNote={usageNote} />
+            <div className="@container">
+              <div className="grid gap-4 @min-[40rem]:grid-cols-[minmax(0,1fr)_16rem]">
+                <div className="@min-[40rem]:sticky @min-[40rem]:top-12 @min-[40rem]:col-start-2 @min-[40rem]:row-start-1 @min-[40rem]:max-h-[calc(100dvh-8rem)] @min-[40rem]:self-start @min-[40rem]:overflow-y-auto scrollbar-thin">
+                  <TracePanel
+                    trace={payload.trace}
+                    touchedCount={(index) => touched[index].length}
+                    pinnedIndex={pinned}
+                    onHover={setHovered}
+                    onPin={pin}
+                  />
+                </div>
+                <div className="min-w-0 @min-[40rem]:col-start-1 @min-[40rem]:row-start-1">
+                  <h3 className="section-title mb-2 flex items-center gap-2">
+                    Items in the order sent
+                    {tagFilter && (
+                      <button
+                        type="button"
+                        onClick={() => setTagFilter(null)}
+                        className="chip bg-indigo-100 font-mono normal-case text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
+                        data-testid="clear-tag-filter"
+                      >
+                        only {tagFilter} ✕
+                      </button>
+                    )}
+                  </h3>
+                  <VirtualList
+                    items={shownItems}
+                    getKey={getKey}
+                    renderItem={renderItem}
+                    scrollContainer={scroller}
+                    handle={list}
+                    estimateHeight={140}
+                    testId="inspector-items"
+                  />
+                </div>
+              </div>
+            </div>
+          </div>
+        )}
+        {view === "raw" && (
+          <RawRequest
+            provider={payload.provider}
+            request={payload.request}
+            requests={requests}
+            downloadName={downloadName}
+            scrollContainer={scroller}
+          />
+        )}
+        {view === "diff" && (
+          <DiffAgainstAttempt
+            current={payload}
+            previousAttemptId={previousAttemptId}
+            previousLabel={previousLabel}
+          />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+"use client";
+// The exact request body the provider received: pretty-printed or byte for byte, with copy, download and
+// "copy as cURL" (host and key as placeholders, the exact body).
+import { type RefObject, useMemo, useState } from "react";
+import { copyText, downloadText } from "@/components/ui/clipboard";
+import { CopyButton } from "@/components/ui/copy-button";
+import { formatBytes } from "@/components/ui/format";
+import { CheckIcon, DownloadIcon, TerminalIcon } from "@/components/ui/icons";
+import type { ProviderName } from "@/lib/context/types";
+import { curlCommand } from "./curl-command";
+import { JsonText } from "./json-lines";
+
+function prettyJson(body: string): string | null {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return null;
+  }
+}
+
+export function RawRequest({
+  provider,
+  request,
+  requests,
+  downloadName,
+  scrollContainer,
+}: {
+  provider: ProviderName | null;
+  request: { url: string; body: string } | null;
+  /** Every HTTP request of the attempt (SDK retries), when there was more than one. */
+  requests?: { url: string; status: number | null; body: string }[];
+  downloadName: string;
+  scrollContainer: RefObject<HTMLElement | null>;
+}) {
+  const [mode, setMode] = useState<"pretty" | "exact">("pretty");
+  const [requestIndex, setRequestIndex] = useState<number | null>(null);
+  const [curlShown, setCurlShown] = useState(false);
+  const [curlCopied, setCurlCopied] = useState(false);
+  const chosen = requestIndex !== null && requests?.[requestIndex] ? requests[requestIndex] : request;
+  const pretty = useMemo(() => (chosen ? prettyJson(chosen.body) : null), [chosen]);
+  const curl = useMemo(() => (chosen ? curlCommand(provider, chosen) : null), [provider, chosen]);
+
+  if (!chosen) {
+    return (
+      <p
+        className="rounded-lg bg-zinc-50 px-3 py-2 text-sm text-zinc-500 dark:bg-zinc-900"
+        data-testid="raw-request-missing"
+      >
+        No HTTP request was made: the attempt failed before the provider was called.
+      </p>
+    );
+  }
+
+  const bytes = new TextEncoder().encode(chosen.body).length;
+  const shown = mode === "pretty" && pretty !== null ? pretty : chosen.body;
+  return (
+    <section className="space-y-2" data-testid="raw-request">
+      <div className="flex flex-wrap items-center gap-2 text-xs">
+        <span className="chip bg-zinc-900 font-mono text-white dark:bg-zinc-100 dark:text-zinc-900">
+          POST
+        </span>
+        <code
+          className="min-w-0 flex-1 truncate font-mono text-zinc-600 dark:text-zinc-300"
+          data-testid="raw-url"
+          title={chosen.url}
+        >
+          {chosen.url}
+        </code>
+        <span className="text-zinc-400 tabular-nums" data-testid="raw-size">
+          {formatBytes(bytes)}
+        </span>
+      </div>
+      {requests && requests.length > 1 && (
+        <div className="flex flex-wrap items-center gap-1 text-[11px]">
+          <span className="text-zinc-500">HTTP requests in this attempt:</span>
+          {requests.map((entry, index) => (
+            <button
+              // biome-ignore lint/suspicious/noArrayIndexKey: requests are positional
+              key={index}
+              type="button"
+              onClick={() => setRequestIndex(index)}
+              className={`chip font-mono ${(requestIndex ?? requests.length - 1) === index ? "bg-indigo-100 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200" : "bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300"}`}
+              data-testid="http-request-tab"
+            >
+              #{index + 1} · {entry.status ?? "no response"}
+            </button>
+          ))}
+        </div>
+      )}
+      <div className="flex flex-wrap items-center gap-1">
+        <div className="mr-1 inline-flex rounded-lg border border-zinc-200 p-0.5 text-[11px] dark:border-zinc-800">
+          {(["pretty", "exact"] as const).map((option) => (
+            <button
+              key={option}
+              type="button"
+              aria-pressed={mode === option}
+              onClick={() => setMode(option)}
+              disabled={option === "pretty" && pretty === null}
+              className={`rounded-md px-2 py-0.5 font-medium ${mode === option ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800"}`}
+              data-testid={`raw-mode-${option}`}
+              title={option === "exact" ? "The bytes exactly as sent" : "Indented for reading"}
+            >
+              {option === "pretty" ? "Pretty" : "Exact bytes"}
+            </button>
+          ))}
+        </div>
+        <CopyButton text={chosen.body} label="Copy body" testId="copy-body" />
+        <button
+          type="button"
+          className="button-ghost-sm"
+          onClick={() => downloadText(downloadName, chosen.body)}
+          data-testid="download-body"
+        >
+          <DownloadIcon />
+          Download .json
+        </button>
+        <button
+          type="button"
+          className="button-ghost-sm"
+          disabled={!curl}
+          title={
+            curl ? "A shell command that replays this request" : "The offline model is not called over HTTP"
+          }
+          onClick={async () => {
+            if (!curl) return;
+            setCurlShown(true);
+            await copyText(curl.command);
+            setCurlCopied(true);
+            setTimeout(() => setCurlCopied(false), 1_500);
+          }}
+          data-testid="copy-curl"
+        >
+          {curlCopied ? <CheckIcon className="text-emerald-600" /> : <TerminalIcon />}
+          {curlCopied ? "Copied" : "Copy as cURL"}
+        </button>
+      </div>
+      {curlShown && curl && (
+        <div className="space-y-1" data-testid="curl-panel">
+          <p className="text-[11px] text-zinc-500">
+            Set{" "}
+            {curl.variables.map((name, index) => (
+              <span key={name}>
+                {index > 0 && " and optionally "}
+                <code className="font-mono">${name}</code>
+              </span>
+            ))}{" "}
+            first. The body is the exact recorded bytes.
+          </p>
+          <pre
+            className="code-surface max-h-48 overflow-auto p-2 break-all whitespace-pre-wrap"
+            data-testid="curl-command"
+          >
+            {curl.command}
+          </pre>
+        </div>
+      )}
+      <JsonText text={shown} scrollContainer={scrollContainer} testId="raw-body" />
+    </section>
+  );
+}

@@ -1,0 +1,115 @@
+// The API shapes the inspector reads (SPEC §6.5): turns with their attempts, and the preview's dry run. They
+// mirror lib/chat/attempt-view.ts and lib/chat/preview-turn.ts as JSON (dates are strings).
+import type { ResolvedSettings } from "@/lib/context/settings";
+import type { ContextItem, ProviderName, TraceEvent } from "@/lib/context/types";
+
+export interface BudgetView {
+  usableTokens: number;
+  totalTokens: number;
+  reservedOutputTokens: number;
+  contextWindow: number;
+}
+
+export interface UsageView {
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+}
+
+export interface AttemptView {
+  id: string;
+  turnId: string;
+  attemptNumber: number;
+  stepNumber: number;
+  modelId: string;
+  provider: ProviderName | null;
+  status: "ok" | "error" | "aborted";
+  error: { code: string; message: string; status?: number } | null;
+  items: ContextItem[];
+  trace: TraceEvent[];
+  settings: ResolvedSettings;
+  settingsVersion: number;
+  budget: BudgetView | null;
+  request: { url: string; body: string } | null;
+  requests: { url: string; status: number | null; body: string }[];
+  response: { text: string; finishReason: string | null; usage: UsageView | null } | null;
+  usage: UsageView | null;
+  timings: { queuedAt: string; firstByteMs?: number; firstTokenMs?: number; doneMs?: number };
+  createdAt: string;
+}
+
+/** An attempt as listed by `GET /turns?fields=summary`: everything but the payload. */
+export type AttemptSummaryView = Pick<
+  AttemptView,
+  | "id"
+  | "turnId"
+  | "attemptNumber"
+  | "stepNumber"
+  | "modelId"
+  | "status"
+  | "error"
+  | "usage"
+  | "timings"
+  | "settingsVersion"
+  | "createdAt"
+>;
+
+export interface TurnSummaryView extends Omit<TurnView, "attempts"> {
+  attempts: AttemptSummaryView[];
+}
+
+export interface TurnView {
+  id: string;
+  conversationId: string;
+  userMessageId: string | null;
+  assistantMessageId: string | null;
+  status: "running" | "ok" | "error" | "aborted";
+  settingsVersion: number;
+  createdAt: string;
+  attempts: AttemptView[];
+}
+
+export interface PreviewView {
+  modelId: string;
+  provider: ProviderName;
+  settingsVersion: number;
+  settings: ResolvedSettings;
+  items: ContextItem[];
+  trace: TraceEvent[];
+  budget: BudgetView;
+  request: { url: string; body: string };
+}
+
+/** What the payload views need, from an attempt or a preview alike. */
+export interface PayloadView {
+  modelId: string;
+  provider: ProviderName | null;
+  items: ContextItem[];
+  trace: TraceEvent[];
+  budget: BudgetView | null;
+  usage: UsageView | null;
+  request: { url: string; body: string } | null;
+}
+
+export function attemptPayload(attempt: AttemptView): PayloadView {
+  return {
+    modelId: attempt.modelId,
+    provider: attempt.provider,
+    items: attempt.items,
+    trace: attempt.trace,
+    budget: attempt.budget,
+    usage: attempt.usage,
+    request: attempt.request,
+  };
+}
+
+export function previewPayload(preview: PreviewView): PayloadView {
+  return { ...preview, usage: null };
+}
+
+/** The attempt that stands for a turn: the one that succeeded, else the last one tried. */
+export function representativeAttempt<Attempt extends { status: string }>(turn: {
+  attempts: Attempt[];
+}): Attempt | null {
+  return turn.attempts.findLast((attempt) => attempt.status === "ok") ?? turn.attempts.at(-1) ?? null;
+}

@@ -1,0 +1,35 @@
+"use client";
+// The backdrop behind a panel that is a drawer on small screens: tap outside or press Escape to close.
+import { useEffect } from "react";
+
+export function DrawerBackdrop({
+  open,
+  onClose,
+  hideFrom,
+  testId,
+}: {
+  open: boolean;
+  onClose: () => void;
+  /** The breakpoint from which the panel is part of the layout and needs no backdrop. */
+  hideFrom: "md" | "lg";
+  testId?: string;
+}) {
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      // A modal dialog on top handles its own Escape.
+      if (event.key === "Escape" && !document.querySelector("dialog[open]")) onClose();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open, onClose]);
+  if (!open) return null;
+  return (
+    <div
+      aria-hidden="true"
+      onClick={onClose}
+      data-testid={testId}
+      className={`fixed inset-0 z-30 bg-zinc-950/40 backdrop-blur-[1px] ${hideFrom === "md" ? "md:hidden" : "lg:hidden"}`}
+    />
+  );
+}

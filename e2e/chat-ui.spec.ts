@@ -1,0 +1,318 @@
+// The chat UI around the inspector: sidebar search, rename and delete; persona picker; theme; the composer's
+// keys; streaming with stop; errors in place with retry; regenerate; auto-scroll that respects the reader;
+// safe markdown; the owner's settings; and a phone-sized screen.
+import { expect, type Page, test } from "@playwright/test";
+import { fakeProviderClient } from "./fake-providers/client";
+import { ChatPage, uniqueEmail } from "./pages/chat-page";
+
+const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
+
+test.beforeEach(async () => {
+  await fake.reset();
+});
+
+async function register(page: Page, name: string) {
+  const chat = new ChatPage(page);
+  await chat.register({ name, email: uniqueEmail(name.toLowerCase()), password: "correct horse battery" });
+  return chat;
+}
+
+async function createTitled(page: Page, title: string): Promise<string> {
+  const response = await page.request.post("/api/conversations", { data: { title } });
+  expect(response.status()).toBe(201);
+  return (await response.json()).id;
+}
+
+test("sidebar: search by title, rename inline, delete after a confirm", async ({ page }) => {
+  const chat = await register(page, "Sidebar");
+  const lisbon = await createTitled(page, "Trip to Lisbon");
+  const recipes = await createTitled(page, "Weeknight recipes");
+  const packing = await createTitled(page, "Lisbon packing list");
+  await page.goto("/chat");
+  await expect(chat.conversationItems()).toHaveCount(3);
+
+  await chat.searchConversations("lisbon");
+  await expect(chat.conversationItems().getByTestId("conversation-link")).toHaveText([
+    "Lisbon packing list",
+    "Trip to Lisbon",
+  ]);
+  await chat.searchConversations("no such title");
+  await expect(chat.conversationItems()).toHaveCount(0);
+  await expect(page.getByTestId("conversation-list-empty")).toContainText("no such title");
+  await chat.searchConversations("");
+  await expect(chat.conversationItems()).toHaveCount(3);
+
+  // Rename: Enter saves; Escape abandons.
+  await chat.renameConversation(recipes, "Dinner ideas");
+  const renamed = await (await page.request.get(`/api/conversations/${recipes}`)).json();
+  expect(renamed.conversation.title).toBe("Dinner ideas");
+  await chat.conversationItem(lisbon).hover();
+  await chat.conversationItem(lisbon).getByTestId("rename-conversation").click();
+  await page.getByTestId("rename-input").fill("Not saved");
+  await page.getByTestId("rename-input").press("Escape");
+  await expect(chat.conversationItem(lisbon).getByTestId("conversation-link")).toHaveText("Trip to Lisbon");
+  await chat.searchConversations("dinner");
+  await expect(chat.conversationItems().getByTestId("conversation-link")).toHaveText(["Dinner ideas"]);
+  await chat.searchConversations("");
+
+  // Delete asks first; cancelling keeps it.
+  await page.goto(`/chat/${packing}`);
+  await chat.conversationItem(packing).hover();
+  await chat.conversationItem(packing).getByTestId("delete-conversation").click();
+  await expect(page.getByTestId("confirm-delete")).toContainText("Lisbon packing list");
+  await page.getByTestId("confirm-delete-cancel").click();
+  await expect(chat.conversationItem(packing)).toHaveCount(1);
+  await chat.deleteConversation(packing);
+  await expect(page).toHaveURL(/\/chat$/);
+  expect((await page.request.get(`/api/conversations/${packing}`)).status()).toBe(404);
+  await expect(chat.conversationItems()).toHaveCount(2);
+});
+
+test("the start screen preselects the default persona and starts a conversation with it", async ({
+  page,
+}) => {
+  const chat = await register(page, "Picker");
+  const options = page.getByTestId("persona-option");
+  await expect(options.first()).toHaveAttribute("data-selected", "true");
+  const personaName = await options.first().getAttribute("data-persona-name");
+  await chat.newConversation();
+  await expect(page.getByTestId("conversation-title")).toHaveText("New conversation");
+  await expect(page.getByTestId("chat-view")).toContainText(personaName as string);
+  await expect(page.getByTestId("model-id")).toHaveText("openai:gpt-4.1-mini");
+});
+
+test("the theme toggle switches light and dark and remembers the choice", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await register(page, "Theme");
+  const html = page.locator("html");
+  await expect(html).not.toHaveClass(/dark/);
+  await page.getByTestId("theme-toggle").click();
+  await expect(html).toHaveClass(/dark/);
+  expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
+  await page.reload();
+  await expect(html).toHaveClass(/dark/);
+  await expect(page.getByTestId("theme-toggle")).toHaveAttribute("data-theme", "dark");
+  await page.getByTestId("theme-toggle").click();
+  await expect(html).not.toHaveClass(/dark/);
+  await page.reload();
+  await expect(html).not.toHaveClass(/dark/);
+});
+
+test("Enter sends and Shift+Enter adds a line; the provider receives both lines", async ({ page }) => {
+  const chat = await register(page, "Keys");
+  await chat.newConversation();
+  const input = page.getByTestId("composer-input");
+  await input.click();
+  await page.keyboard.type("line one");
+  await page.keyboard.press("Shift+Enter");
+  await page.keyboard.type("line two");
+  await expect(input).toHaveValue("line one\nline two");
+  await expect(chat.messages("user")).toHaveCount(0);
+  await page.keyboard.press("Enter");
+  await expect(chat.messages("user").getByTestId("message-text")).toHaveText("line one\nline two", {
+    useInnerText: true,
+  });
+  await chat.waitUntilReady();
+  await expect(input).toHaveValue("");
+  const [received] = await fake.requests("openai-chat");
+  expect(JSON.parse(received.body).messages.at(-1)).toEqual({ role: "user", content: "line one\nline two" });
+});
+
+test("streaming shows a stop button; stopping keeps what arrived and the server still stores the whole reply", async ({
+  page,
+}) => {
+  const chat = await register(page, "Stop");
+  await chat.newConversation();
+  const words = Array.from({ length: 40 }, (_, index) => `word${index}`).join(" ");
+  await fake.script({ kind: "text", text: words, chunks: 40, chunkDelayMs: 100 });
+  await chat.send("Count slowly");
+  await expect(page.getByTestId("stop-button")).toBeVisible();
+  await expect(chat.messages("assistant").getByTestId("message-text")).toContainText("word3");
+  await page.getByTestId("stop-button").click();
+  await chat.waitUntilReady();
+  await expect(page.getByTestId("send-button")).toBeVisible();
+  await expect(chat.messages("assistant").getByTestId("stopped-chip")).toBeVisible();
+  const shown = (await chat.messages("assistant").getByTestId("message-text").textContent()) ?? "";
+  expect(shown.length).toBeLessThan(words.length);
+
+  // The generation is not tied to the browser: after it ends, a reload shows all of it.
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return chat.messages("assistant").getByTestId("message-text").textContent();
+      },
+      { timeout: 15_000, intervals: [1_000] },
+    )
+    .toBe(words);
+});
+
+test("a failed turn shows its error in place; retry sends the message again and gets a reply", async ({
+  page,
+}) => {
+  const chat = await register(page, "Errors");
+  await chat.newConversation();
+  await fake.script({ kind: "error", status: 500, message: "upstream exploded", times: 3 });
+  await chat.send("Will this work?");
+  await expect(page.getByTestId("chat-error")).toBeVisible();
+  await expect(page.getByTestId("chat-error-message")).not.toBeEmpty();
+  await expect(chat.messages("assistant")).toHaveCount(1);
+
+  // Its inspector shows every attempt that failed.
+  const panel = await chat.inspectReply();
+  await expect(panel.attemptTabs()).toHaveCount(3);
+  await expect(panel.root.locator('[data-testid="attempt-tab"][data-status="error"]')).toHaveCount(3);
+  await panel.close();
+
+  await fake.script({ kind: "text", text: "Now it works." });
+  await page.getByTestId("retry-button").click();
+  await expect(page.getByTestId("chat-error")).toHaveCount(0);
+  await expect(chat.messages("assistant").last().getByTestId("message-text")).toHaveText("Now it works.");
+  await expect(chat.messages("user").getByTestId("message-text")).toHaveText([
+    "Will this work?",
+    "Will this work?",
+  ]);
+});
+
+test("regenerate sends the last message again as a new turn", async ({ page }) => {
+  const chat = await register(page, "Again");
+  await chat.newConversation();
+  await fake.script({ kind: "text", text: "First take." });
+  await chat.sendAndWait("Tell me a fact");
+  await expect(chat.messages("assistant").getByTestId("regenerate-button")).toHaveCount(1);
+  await fake.script({ kind: "text", text: "Second take." });
+  await chat.messages("assistant").last().getByTestId("regenerate-button").click();
+  await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText([
+    "First take.",
+    "Second take.",
+  ]);
+  await chat.waitUntilReady();
+  // Only the newest reply offers to regenerate.
+  await expect(chat.messages("assistant").first().getByTestId("regenerate-button")).toHaveCount(0);
+  const requests = await fake.requests("openai-chat");
+  expect(requests.map((request) => JSON.parse(request.body).messages.at(-1).content)).toEqual([
+    "Tell me a fact",
+    "Tell me a fact",
+  ]);
+});
+
+test("auto-scroll follows the stream until the reader scrolls up, then offers a jump to the latest", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1000, height: 700 });
+  const chat = await register(page, "Scroll");
+  await chat.newConversation();
+  const lines = Array.from({ length: 120 }, (_, index) => `Line ${index + 1} of a long answer.`).join("\n\n");
+  await fake.script({ kind: "text", text: lines, chunks: 60, chunkDelayMs: 60 });
+  await chat.send("Write a lot");
+  const list = page.getByTestId("message-list");
+  await expect(chat.messages("assistant").getByTestId("message-text")).toContainText("Line 20 of");
+  const distanceFromBottom = () =>
+    list.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+  expect(await distanceFromBottom()).toBeLessThan(80);
+  await expect(page.getByTestId("jump-to-latest")).toHaveCount(0);
+
+  await list.evaluate((element) => element.scrollTo({ top: 0 }));
+  await expect(page.getByTestId("jump-to-latest")).toBeVisible();
+  await expect(chat.messages("assistant").getByTestId("message-text")).toContainText("Line 60 of");
+  // New text did not pull the reader down.
+  expect(await list.evaluate((element) => element.scrollTop)).toBeLessThan(50);
+
+  await page.getByTestId("jump-to-latest").click();
+  await expect(page.getByTestId("jump-to-latest")).toHaveCount(0);
+  await expect.poll(distanceFromBottom).toBeLessThan(80);
+  await chat.waitUntilReady();
+  expect(await distanceFromBottom()).toBeLessThan(80);
+});
+
+test("replies render markdown safely: no raw HTML, no script links", async ({ page }) => {
+  const chat = await register(page, "Safe");
+  await chat.newConversation();
+  await fake.script({
+    kind: "text",
+    text: 'Look: <img src=x onerror="window.__xss=1"> and [click me](javascript:window.__xss=2) and [docs](https://example.com).\n\n| a | b |\n|---|---|\n| 1 | 2 |',
+  });
+  await chat.sendAndWait("Try to break out");
+  const reply = chat.messages("assistant").getByTestId("message-text");
+  await expect(reply).toContainText('<img src=x onerror="window.__xss=1">');
+  await expect(reply.locator("img")).toHaveCount(0);
+  await expect(reply.locator("a")).toHaveCount(1);
+  await expect(reply.locator("a")).toHaveAttribute("href", "https://example.com");
+  await expect(reply.locator("a")).toHaveAttribute("rel", /noopener/);
+  await expect(reply).toContainText("click me");
+  await expect(reply.locator("table td")).toHaveText(["1", "2"]);
+  expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+});
+
+test("the owner's conversation settings (note and instructions) reach the next payload", async ({ page }) => {
+  const chat = await register(page, "Owner");
+  const conversationId = await chat.newConversation();
+  await page.getByTestId("conversation-settings-button").click();
+  const dialog = page.getByTestId("conversation-settings");
+  await dialog.getByTestId("settings-note-text").fill("Answer in French.");
+  await dialog.getByTestId("settings-note-depth").fill("0");
+  await dialog.getByTestId("settings-note-role").selectOption("system");
+  await dialog.getByTestId("settings-instructions").fill("Be brief.");
+  await dialog.getByTestId("settings-save").click();
+  await expect(dialog).toBeHidden();
+
+  const stored = await (await page.request.get(`/api/conversations/${conversationId}`)).json();
+  expect(stored.conversation.instructions).toBe("Be brief.");
+  expect(stored.conversation.settingsOverride.contextNote).toMatchObject({
+    text: "Answer in French.",
+    depth: 0,
+    role: "system",
+  });
+
+  const panel = await chat.openPreview();
+  const note = panel.root.locator('[data-testid="inspector-item"][data-tag="CONTEXT_NOTE"]');
+  await expect(note).toHaveAttribute("data-role", "system");
+  await expect(note.getByTestId("item-text")).toHaveText("[System: Answer in French.]");
+  await expect(
+    panel.root
+      .locator('[data-testid="inspector-item"][data-tag="CONVERSATION_INSTRUCTIONS"]')
+      .getByTestId("item-text"),
+  ).toHaveText("# CONVERSATION INSTRUCTIONS\nBe brief.", { useInnerText: true });
+
+  // An out-of-range depth is refused with the server's message and nothing changes.
+  await page.getByTestId("conversation-settings-button").click();
+  await dialog.getByTestId("settings-note-depth").fill("5000");
+  await dialog.getByTestId("settings-save").click();
+  await expect(dialog.getByTestId("settings-error")).toHaveText(
+    "settingsOverride.contextNote.depth: contextNote.depth must be a whole number from 0 to 1000",
+  );
+  const unchanged = await (await page.request.get(`/api/conversations/${conversationId}`)).json();
+  expect(unchanged.conversation.settingsOverride.contextNote.depth).toBe(0);
+});
+
+test("on a phone-sized screen the sidebar and the inspector open as drawers", async ({ browser }) => {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+  });
+  const page = await context.newPage();
+  const chat = await register(page, "Phone");
+  await chat.newConversation();
+
+  const sidebar = page.getByTestId("sidebar");
+  await expect(sidebar).not.toBeInViewport();
+  await page.getByTestId("open-sidebar").click();
+  await expect(sidebar).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId("conversation-search")).toBeVisible();
+  await page.getByTestId("close-sidebar").click();
+  await expect(sidebar).not.toBeInViewport();
+
+  await chat.sendAndWait("Hello from a phone");
+  const panel = await chat.inspectReply();
+  const box = await panel.root.boundingBox();
+  expect(box?.x).toBe(0);
+  expect(box?.width).toBe(390);
+  await expect(panel.items()).toHaveCount(2);
+  await expect(panel.root.getByTestId("token-bar")).toBeInViewport();
+  await panel.showView("raw");
+  await expect(panel.root.getByTestId("raw-body")).toBeVisible();
+  await panel.close();
+  await expect(page.getByTestId("composer-input")).toBeVisible();
+  await context.close();
+});
