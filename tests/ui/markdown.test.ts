@@ -1,172 +1,74 @@
-// The chat's markdown parser: what models write renders as structure, and nothing unsafe survives as a link.
+// The chat's markdown: what models write renders as structure (react-markdown + GFM), and nothing unsafe
+// survives: no raw HTML, no script links, no fetched images.
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
 import { highlightCode } from "@/components/chat/markdown/highlight-code";
-import {
-  type Block,
-  type Inline,
-  parseInline,
-  parseMarkdown,
-  safeHref,
-} from "@/components/chat/markdown/parse-markdown";
+import { Markdown, safeHref } from "@/components/chat/markdown/markdown";
 
-/** The visible text of inline nodes, links as [text](href). */
-function plain(nodes: Inline[]): string {
-  return nodes
-    .map((node) => {
-      switch (node.type) {
-        case "text":
-          return node.text;
-        case "code":
-          return `\`${node.text}\``;
-        case "break":
-          return "\n";
-        case "link":
-          return `[${plain(node.children)}](${node.href})`;
-        default:
-          return `<${node.type}>${plain(node.children)}</${node.type}>`;
-      }
-    })
-    .join("");
+/** Rendered HTML, with the newlines react-markdown puts between block tags removed. */
+function render(text: string): string {
+  return renderToStaticMarkup(createElement(Markdown, { text })).replace(/\n(?=<)|(?<=>)\n/g, "");
 }
 
-function shape(blocks: Block[]): unknown[] {
-  return blocks.map((block) => {
-    switch (block.type) {
-      case "paragraph":
-        return ["p", plain(block.children)];
-      case "heading":
-        return [`h${block.level}`, plain(block.children)];
-      case "code":
-        return ["code", block.language, block.text, block.closed];
-      case "quote":
-        return ["quote", shape(block.children)];
-      case "list":
-        return [block.ordered ? `ol@${block.start}` : "ul", block.items.map(shape)];
-      case "rule":
-        return ["hr"];
-      case "table":
-        return ["table", block.align, block.header.map(plain), block.rows.map((row) => row.map(plain))];
-      default:
-        return [];
-    }
-  });
-}
-
-describe("blocks", () => {
+describe("structure", () => {
   test.each([
-    {
-      name: "paragraphs keep line breaks",
-      source: "one\ntwo\n\nthree",
-      expected: [
-        ["p", "one\ntwo"],
-        ["p", "three"],
-      ],
-    },
-    {
-      name: "headings",
-      source: "# Title\n### Sub ###",
-      expected: [
-        ["h1", "Title"],
-        ["h3", "Sub"],
-      ],
-    },
-    {
-      name: "a fenced block keeps its text verbatim",
-      source: "```ts\nconst a = 1;\n\n<b>x</b>\n```\nafter",
-      expected: [
-        ["code", "ts", "const a = 1;\n\n<b>x</b>", true],
-        ["p", "after"],
-      ],
-    },
-    {
-      name: "an unclosed fence while streaming runs to the end",
-      source: "```py\nprint(1)",
-      expected: [["code", "py", "print(1)", false]],
-    },
-    { name: "a rule", source: "a\n\n---\n\nb", expected: [["p", "a"], ["hr"], ["p", "b"]] },
-    { name: "a block quote", source: "> quoted\n> more", expected: [["quote", [["p", "quoted\nmore"]]]] },
-    {
-      name: "nested lists",
-      source: "- one\n- two\n  - two.a\n  - two.b\n- three",
-      expected: [
-        [
-          "ul",
-          [
-            [["p", "one"]],
-            [
-              ["p", "two"],
-              ["ul", [[["p", "two.a"]], [["p", "two.b"]]]],
-            ],
-            [["p", "three"]],
-          ],
-        ],
-      ],
-    },
-    {
-      name: "an ordered list keeps its start",
-      source: "3. c\n4. d",
-      expected: [["ol@3", [[["p", "c"]], [["p", "d"]]]]],
-    },
-    {
-      name: "a GFM table with alignment",
-      source: "| a | b |\n|:--|--:|\n| 1 | 2 |\n| x \\| y | |",
-      expected: [
-        [
-          "table",
-          ["left", "right"],
-          ["a", "b"],
-          [
-            ["1", "2"],
-            ["x | y", ""],
-          ],
-        ],
-      ],
-    },
-  ])("$name", ({ source, expected }) => {
-    expect(shape(parseMarkdown(source))).toEqual(expected);
+    { name: "paragraphs", source: "one\n\nthree", contains: ["<p>one</p>", "<p>three</p>"] },
+    { name: "headings", source: "# Title\n\n## Sub", contains: ["<h1>Title</h1>", "<h2>Sub</h2>"] },
+    { name: "emphasis and inline code", source: "**bold** _it_ `x < y`", contains: ["<strong>bold</strong>", "<em>it</em>", "<code>x &lt; y</code>"] },
+    { name: "nested lists", source: "- a\n  - b\n- c", contains: ["<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>"] },
+    { name: "an ordered list keeps its start", source: "3. three\n4. four", contains: ['<ol start="3">'] },
+    { name: "a GFM table with alignment", source: "| a | b |\n|:--|--:|\n| 1 | 2 |", contains: ["<table>", '<th style="text-align:left">a</th>', '<td style="text-align:right">2</td>'] },
+    { name: "strikethrough", source: "~~gone~~", contains: ["<del>gone</del>"] },
+    { name: "a fenced block keeps its text verbatim", source: "```ts\nconst a = 1 < 2;\n```", contains: ['data-testid="code-block"', 'data-language="ts"', "&lt;"] },
+  ])("$name", ({ source, contains }) => {
+    const html = render(source);
+    for (const fragment of contains) expect(html).toContain(fragment);
   });
 });
 
-describe("inline", () => {
-  test.each([
-    {
-      source: "**bold** and *em* and ~~gone~~",
-      expected: "<strong>bold</strong> and <em>em</em> and <del>gone</del>",
-    },
-    { source: "snake_case_name stays", expected: "snake_case_name stays" },
-    { source: "2 * 3 * 4", expected: "2 * 3 * 4" },
-    { source: "use `a **b**` here", expected: "use `a **b**` here" },
-    { source: "``code with ` tick``", expected: "`code with ` tick`" },
-    { source: "\\*not em\\*", expected: "*not em*" },
-    { source: "see [docs](https://example.com/a?b=1)", expected: "see [docs](https://example.com/a?b=1)" },
-    {
-      source: "[wiki](https://en.wikipedia.org/wiki/Rust_(language)) ok",
-      expected: "[wiki](https://en.wikipedia.org/wiki/Rust_(language)) ok",
-    },
-    {
-      source: "visit https://example.com/path.",
-      expected: "visit [https://example.com/path](https://example.com/path).",
-    },
-    { source: "<https://a.example>", expected: "[https://a.example](https://a.example)" },
-    { source: "![cat](https://img.example/cat.png)", expected: "[image: cat](https://img.example/cat.png)" },
-    { source: "<script>alert(1)</script>", expected: "<script>alert(1)</script>" },
-  ])("$source", ({ source, expected }) => {
-    expect(plain(parseInline(source))).toBe(expected);
+describe("safety", () => {
+  test("raw HTML is shown as text, never rendered as elements", () => {
+    const html = render('<script>alert(1)</script><img src=x onerror="alert(2)"> <b>bold?</b>');
+    expect(html).not.toContain("<script");
+    expect(html).not.toContain("<img");
+    expect(html).not.toContain("<b>");
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
   });
 
   test.each([
-    "javascript:alert(1)",
-    "JAVASCRIPT:alert(1)",
-    " javascript:alert(1)",
-    "data:text/html;base64,PHNjcmlwdD4=",
-    "vbscript:msgbox",
-    "//evil.example/x",
-    "file:///etc/passwd",
-  ])("an unsafe link target %s becomes plain text", (href) => {
-    expect(safeHref(href)).toBeNull();
-    const nodes = parseInline(`[click](${href})`);
-    expect(nodes.some((node) => node.type === "link")).toBe(false);
-    expect(plain(nodes)).toBe("click");
+    ["[x](javascript:alert(1))", "javascript:"],
+    ["[x](data:text/html,<script>alert(1)</script>)", "data:"],
+    ["[x](vbscript:msgbox)", "vbscript:"],
+  ])("an unsafe link target is dropped: %s", (source, scheme) => {
+    const html = render(source);
+    expect(html).not.toContain(scheme);
+    expect(html).toContain("<span>x</span>");
+  });
+
+  test("safe links open in a new tab without a referrer", () => {
+    expect(render("[docs](https://example.com/a)")).toContain(
+      '<a href="https://example.com/a" target="_blank" rel="noopener noreferrer nofollow">docs</a>',
+    );
+    expect(render("[home](/chat)")).toContain('<a href="/chat">home</a>');
+  });
+
+  test("images in replies become links, never fetched", () => {
+    const html = render("![a cat](https://example.com/cat.png)");
+    expect(html).not.toContain("<img");
+    expect(html).toContain('<a href="https://example.com/cat.png"');
+  });
+
+  test.each([
+    ["https://example.com", "https://example.com/"],
+    ["mailto:a@example.com", "mailto:a@example.com"],
+    ["/chat/1", "/chat/1"],
+    ["//evil.example", null],
+    ["javascript:alert(1)", null],
+    ["  JAVASCRIPT:alert(1)", null],
+    ["", null],
+  ])("safeHref(%j) = %j", (href, expected) => {
+    expect(safeHref(href)).toBe(expected);
   });
 });
 

@@ -1,116 +1,68 @@
 "use client";
-// Renders the parsed markdown tree as React elements. Text is always a React text node: nothing here sets HTML.
-import { Fragment, memo, type ReactNode } from "react";
+// Markdown for chat messages with react-markdown + GFM. Safe by construction: raw HTML in the text is never
+// rendered (react-markdown skips it), link targets pass through `safeHref`, and images in replies become links
+// instead of being fetched. Fenced code gets the copy button and light highlighting of CodeBlock.
+import { memo } from "react";
+import ReactMarkdown, { type Components } from "react-markdown";
+import remarkGfm from "remark-gfm";
 import { CodeBlock } from "./code-block";
-import { type Block, type Inline, parseMarkdown } from "./parse-markdown";
 
-function renderInline(nodes: Inline[]): ReactNode[] {
-  return nodes.map((node, index) => {
-    const key = index;
-    switch (node.type) {
-      case "text":
-        return <Fragment key={key}>{node.text}</Fragment>;
-      case "code":
-        return <code key={key}>{node.text}</code>;
-      case "strong":
-        return <strong key={key}>{renderInline(node.children)}</strong>;
-      case "em":
-        return <em key={key}>{renderInline(node.children)}</em>;
-      case "del":
-        return <del key={key}>{renderInline(node.children)}</del>;
-      case "break":
-        return <br key={key} />;
-      case "link": {
-        const external = !node.href.startsWith("/") && !node.href.startsWith("#");
-        return (
-          <a
-            key={key}
-            href={node.href}
-            {...(external ? { target: "_blank", rel: "noopener noreferrer nofollow" } : {})}
-          >
-            {renderInline(node.children)}
-          </a>
-        );
-      }
-      default:
-        return null;
-    }
-  });
+/** Only http(s), mailto and same-site links survive; anything else (javascript:, data:, vbscript:) is dropped. */
+export function safeHref(href: string | null | undefined): string | null {
+  if (!href) return null;
+  const trimmed = href.trim();
+  if (trimmed.startsWith("/") && !trimmed.startsWith("//")) return trimmed;
+  if (trimmed.startsWith("#")) return trimmed;
+  try {
+    const url = new URL(trimmed);
+    return ["http:", "https:", "mailto:"].includes(url.protocol) ? url.toString() : null;
+  } catch {
+    return null;
+  }
 }
 
-function renderBlocks(blocks: Block[], tight = false): ReactNode[] {
-  return blocks.map((block, index) => {
-    const key = index;
-    switch (block.type) {
-      case "paragraph":
-        return tight ? (
-          <Fragment key={key}>{renderInline(block.children)}</Fragment>
-        ) : (
-          <p key={key}>{renderInline(block.children)}</p>
-        );
-      case "heading": {
-        const Tag = `h${block.level}` as const;
-        return <Tag key={key}>{renderInline(block.children)}</Tag>;
-      }
-      case "code":
-        return <CodeBlock key={key} code={block.text} language={block.language} />;
-      case "quote":
-        return <blockquote key={key}>{renderBlocks(block.children)}</blockquote>;
-      case "rule":
-        return <hr key={key} />;
-      case "list": {
-        const items = block.items.map((item, itemIndex) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: list items have no identity but their position
-          <li key={itemIndex}>{renderBlocks(item, item.length === 1)}</li>
-        ));
-        return block.ordered ? (
-          <ol key={key} start={block.start === 1 ? undefined : block.start}>
-            {items}
-          </ol>
-        ) : (
-          <ul key={key}>{items}</ul>
-        );
-      }
-      case "table":
-        return (
-          <table key={key}>
-            <thead>
-              <tr>
-                {block.header.map((cell, column) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: columns are positional
-                  <th key={column} style={{ textAlign: block.align[column] ?? undefined }}>
-                    {renderInline(cell)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {block.rows.map((row, rowIndex) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
-                <tr key={rowIndex}>
-                  {row.map((cell, column) => (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: columns are positional
-                    <td key={column} style={{ textAlign: block.align[column] ?? undefined }}>
-                      {renderInline(cell)}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        );
-      default:
-        return null;
+const components: Components = {
+  a({ href, children }) {
+    const safe = safeHref(href);
+    if (!safe) return <span>{children}</span>;
+    const external = !safe.startsWith("/") && !safe.startsWith("#");
+    return (
+      <a href={safe} {...(external ? { target: "_blank", rel: "noopener noreferrer nofollow" } : {})}>
+        {children}
+      </a>
+    );
+  },
+  img({ src, alt }) {
+    const safe = typeof src === "string" ? safeHref(src) : null;
+    const label = alt || "image";
+    return safe ? (
+      <a href={safe} target="_blank" rel="noopener noreferrer nofollow">
+        [{label}]
+      </a>
+    ) : (
+      <span>[{label}]</span>
+    );
+  },
+  pre({ children }) {
+    return <>{children}</>;
+  },
+  code({ className, children }) {
+    const language = /language-([\w+-]+)/.exec(className ?? "")?.[1];
+    const text = String(children ?? "");
+    // Fenced blocks carry a language class or end with a newline; inline code does neither.
+    if (language !== undefined || text.includes("\n")) {
+      return <CodeBlock code={text.replace(/\n$/, "")} language={language ?? ""} />;
     }
-  });
-}
+    return <code>{children}</code>;
+  },
+};
 
-export const Markdown = memo(function Markdown({
-  text,
-  className = "",
-}: {
-  text: string;
-  className?: string;
-}) {
-  return <div className={`markdown ${className}`}>{renderBlocks(parseMarkdown(text))}</div>;
+export const Markdown = memo(function Markdown({ text, className = "" }: { text: string; className?: string }) {
+  return (
+    <div className={`markdown ${className}`}>
+      <ReactMarkdown remarkPlugins={[remarkGfm]} components={components} urlTransform={(url) => url}>
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
 });
