@@ -1,5 +1,6 @@
 "use client";
 // The conversation's header: title, persona and model, and the doors to the preview and the settings.
+import type { ReactNode } from "react";
 import { SlidersIcon, SparkIcon } from "@/components/ui/icons";
 import { MenuButton } from "./menu-button";
 
@@ -11,6 +12,7 @@ export function ChatHeader({
   previewOpen,
   onPreview,
   onSettings,
+  compactAction,
 }: {
   title: string;
   personaName: string;
@@ -19,6 +21,8 @@ export function ChatHeader({
   previewOpen: boolean;
   onPreview: () => void;
   onSettings: () => void;
+  /** "Compact now", for the owner or an admin. */
+  compactAction?: ReactNode;
 }) {
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200 px-2 sm:px-4 dark:border-zinc-800">
@@ -35,6 +39,7 @@ export function ChatHeader({
           {modelId.startsWith("offline:") && <span data-testid="offline-label"> (offline model)</span>}
         </p>
       </div>
+      {compactAction}
       <button
         type="button"
         onClick={onPreview}

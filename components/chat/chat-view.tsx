@@ -3,7 +3,7 @@
 import { useChat } from "@ai-sdk/react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { DefaultChatTransport } from "ai";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { InspectorPanel, type InspectorTarget } from "@/components/inspector/inspector-panel";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
 import { type ConversationDetail, conversationKey, conversationsKey, getConversation, turnsKey } from "./api";
@@ -13,6 +13,9 @@ import { ConversationSettings } from "./conversation-settings";
 import { messageText } from "./message-item";
 import { MessageList } from "./message-list";
 import { revealMessage } from "./reveal-message";
+import { listSummaries, loadTranscript, type SummaryList, summariesKey } from "./summary-api";
+import { SummaryCompactButton } from "./summary-compact-button";
+import { SummaryPanel } from "./summary-panel";
 
 /** Below this width the inspector is a drawer over the transcript (Tailwind's lg breakpoint). */
 const SIDE_BY_SIDE_MIN_WIDTH = 1024;
@@ -21,10 +24,15 @@ export function ChatView({
   conversationId,
   initialDetail,
   initialMessages,
+  initialSummaries,
+  canManageSummaries,
 }: {
   conversationId: string;
   initialDetail: ConversationDetail;
   initialMessages: ChatUIMessage[];
+  initialSummaries: SummaryList;
+  /** The owner or an admin: may compact, edit and revert summaries. */
+  canManageSummaries: boolean;
 }) {
   const queryClient = useQueryClient();
   const detail = useQuery({
@@ -46,7 +54,7 @@ export function ChatView({
     [],
   );
   const [stoppedIds, setStoppedIds] = useState<ReadonlySet<string>>(new Set());
-  const { messages, sendMessage, status, stop, error, clearError } = useChat<ChatUIMessage>({
+  const { messages, setMessages, sendMessage, status, stop, error, clearError } = useChat<ChatUIMessage>({
     id: conversationId,
     messages: initialMessages,
     transport,
@@ -56,6 +64,8 @@ export function ChatView({
       void queryClient.invalidateQueries({ queryKey: turnsKey(conversationId) });
       void queryClient.invalidateQueries({ queryKey: ["preview", conversationId] });
       void queryClient.invalidateQueries({ queryKey: conversationsKey });
+      // The turn may have summarised older messages (token or turn mode): the transcript follows below.
+      void queryClient.invalidateQueries({ queryKey: summariesKey(conversationId) });
     },
   });
 
@@ -64,6 +74,37 @@ export function ChatView({
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [pinVersion, setPinVersion] = useState(0);
   const busy = status === "submitted" || status === "streaming";
+
+  // Summaries: the transcript marks what the active summary covers, so it is reloaded whenever that changes.
+  const activeSummaryId =
+    useQuery({
+      queryKey: summariesKey(conversationId),
+      queryFn: () => listSummaries(conversationId),
+      initialData: initialSummaries,
+      staleTime: 30_000,
+    }).data.activeSummaryId ?? null;
+  const [summaryOpen, setSummaryOpen] = useState(false);
+  /** The active summary the shown transcript's marks belong to. */
+  const transcriptSummaryId = useRef(activeSummaryId);
+  const syncTranscript = useCallback(
+    async (summaryId: string | null) => {
+      transcriptSummaryId.current = summaryId;
+      setMessages(await loadTranscript(conversationId));
+    },
+    [conversationId, setMessages],
+  );
+  useEffect(() => {
+    // Never swap the messages under a streaming reply: this runs again when the turn is over.
+    if (busy || activeSummaryId === transcriptSummaryId.current) return;
+    // A failed reload keeps the transcript as it was: the marks are only a display aid, and a reload fixes them.
+    syncTranscript(activeSummaryId).catch(() => {});
+  }, [activeSummaryId, busy, syncTranscript]);
+  const afterSummaryChange = useCallback(async () => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: summariesKey(conversationId) }),
+      queryClient.invalidateQueries({ queryKey: ["preview", conversationId] }),
+    ]);
+  }, [conversationId, queryClient]);
 
   const send = useCallback(
     (text: string) => {
@@ -109,6 +150,18 @@ export function ChatView({
             setInspector((current) => (current?.kind === "preview" ? null : { kind: "preview" }))
           }
           onSettings={() => setSettingsOpen(true)}
+          compactAction={
+            canManageSummaries && (
+              <SummaryCompactButton
+                conversationId={conversationId}
+                disabled={busy}
+                onCompacted={async (summary) => {
+                  await syncTranscript(summary.id);
+                  await afterSummaryChange();
+                }}
+              />
+            )
+          }
         />
         <MessageList
           messages={messages}
@@ -121,6 +174,7 @@ export function ChatView({
           onRegenerate={resend}
           onRetry={resend}
           pinVersion={pinVersion}
+          onViewSummary={() => setSummaryOpen(true)}
         />
         <Composer
           value={draft}
@@ -145,6 +199,18 @@ export function ChatView({
           onRevealMessage={onRevealMessage}
         />
       )}
+      <SummaryPanel
+        conversationId={conversationId}
+        open={summaryOpen}
+        onClose={() => setSummaryOpen(false)}
+        messages={messages}
+        canManage={canManageSummaries}
+        onEdited={afterSummaryChange}
+        onReverted={async (restoredSummaryId) => {
+          await syncTranscript(restoredSummaryId);
+          await afterSummaryChange();
+        }}
+      />
       {detail.conversation.isOwner && (
         <ConversationSettings
           conversationId={conversationId}

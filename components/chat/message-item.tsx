@@ -35,14 +35,17 @@ export const MessageItem = memo(function MessageItem({
 }) {
   const text = messageText(message);
   const status = message.metadata?.status;
+  // Covered by the active summary: still shown, muted, since the model now sees it only through the summary.
+  const summarized = message.metadata?.summarized === true;
 
   if (message.role === "user") {
     return (
       <article
-        className="group flex flex-col items-end"
+        className={`group flex flex-col items-end ${summarized ? "opacity-60 transition-opacity hover:opacity-100" : ""}`}
         data-testid="message"
         data-role="user"
         data-message-id={storedId}
+        data-summarized={summarized || undefined}
       >
         <div
           data-bubble
@@ -62,10 +65,11 @@ export const MessageItem = memo(function MessageItem({
   const failed = status === "error";
   return (
     <article
-      className="group"
+      className={`group ${summarized ? "opacity-60 transition-opacity hover:opacity-100" : ""}`}
       data-testid="message"
       data-role="assistant"
       data-message-id={storedId}
+      data-summarized={summarized || undefined}
       data-status={streaming ? "streaming" : (status ?? "complete")}
       data-inspected={inspected || undefined}
     >

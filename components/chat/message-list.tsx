@@ -6,6 +6,7 @@ import { Fragment, useEffect, useMemo, useRef } from "react";
 import { AlertIcon, ArrowDownIcon, RefreshIcon } from "@/components/ui/icons";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
 import { MessageItem, messageText } from "./message-item";
+import { SummaryDivider } from "./summary-divider";
 import { useStickToBottom } from "./use-stick-to-bottom";
 
 /**
@@ -32,6 +33,7 @@ export function MessageList({
   onRegenerate,
   onRetry,
   pinVersion,
+  onViewSummary,
 }: {
   messages: ChatUIMessage[];
   personaName: string;
@@ -44,6 +46,8 @@ export function MessageList({
   onRetry: () => void;
   /** Bumped when the user sends: the view jumps back to the bottom. */
   pinVersion: number;
+  /** Opens the summary panel from the divider. */
+  onViewSummary?: () => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const last = messages.at(-1);
@@ -82,14 +86,7 @@ export function MessageList({
                 onRegenerate={onRegenerate}
               />
               {index === lastSummarizedIndex && index < messages.length - 1 && (
-                <div
-                  className="flex items-center gap-3 text-[11px] text-amber-700 dark:text-amber-300"
-                  data-testid="summary-divider"
-                >
-                  <span className="h-px flex-1 bg-amber-300/70 dark:bg-amber-700/60" />
-                  Messages above reach the model only through the summary
-                  <span className="h-px flex-1 bg-amber-300/70 dark:bg-amber-700/60" />
-                </div>
+                <SummaryDivider afterMessageId={ids[index]} onViewSummary={onViewSummary} />
               )}
             </Fragment>
           ))}

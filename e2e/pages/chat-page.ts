@@ -105,12 +105,84 @@ export class ChatPage {
     return panel;
   }
 
+  // -------------------------------------------------------------------------------------------------------------
+  // Summaries
+
+  /** Sends user messages straight to POST /api/chat (faster than typing), each waiting for its whole reply. */
+  async seedTurns(conversationId: string, texts: readonly string[]) {
+    for (const text of texts) {
+      const response = await this.page.request.post("/api/chat", {
+        data: { id: conversationId, message: { role: "user", parts: [{ type: "text", text }] } },
+      });
+      expect(response.status()).toBe(200);
+      await response.body();
+    }
+  }
+
+  /** Clicks "Compact now" and waits until the request is over (the transcript is refreshed by then on success). */
+  async compactNow() {
+    const button = this.page.getByTestId("compact-now");
+    await button.click();
+    await expect(button).not.toHaveAttribute("data-state", "pending");
+  }
+
+  summaryDivider(): Locator {
+    return this.page.getByTestId("summary-divider");
+  }
+
+  summarizedMessages(): Locator {
+    return this.page.locator('[data-testid="message"][data-summarized="true"]');
+  }
+
+  /** Opens the summary panel from the transcript's divider. */
+  async openSummary(): Promise<SummaryPanel> {
+    await this.summaryDivider().getByTestId("view-summary").click();
+    const panel = new SummaryPanel(this.page);
+    await expect(panel.root).toBeVisible();
+    return panel;
+  }
+
   async openPreview(): Promise<InspectorPanel> {
     await this.page.getByTestId("preview-button").click();
     const panel = this.inspector();
     await expect(panel.root.getByTestId("payload-preview")).toBeVisible();
     await expect(panel.items().first()).toBeVisible();
     return panel;
+  }
+}
+
+export class SummaryPanel {
+  readonly root: Locator;
+
+  constructor(readonly page: Page) {
+    this.root = page.getByTestId("summary-panel");
+  }
+
+  content(): Locator {
+    return this.root.getByTestId("summary-content");
+  }
+
+  historyItems(): Locator {
+    return this.root.getByTestId("summary-history-item");
+  }
+
+  async edit(text: string) {
+    await this.root.getByTestId("summary-edit").click();
+    await this.root.getByTestId("summary-textarea").fill(text);
+    await this.root.getByTestId("summary-save").click();
+    await expect(this.content()).toHaveText(text);
+  }
+
+  /** Revert, confirmed. */
+  async revert() {
+    await this.root.getByTestId("summary-revert").click();
+    await this.root.getByTestId("summary-revert-confirm").click();
+    await expect(this.root.getByTestId("summary-revert-confirmation")).toHaveCount(0);
+  }
+
+  async close() {
+    await this.root.getByRole("button", { name: "Close" }).click();
+    await expect(this.root).not.toBeVisible();
   }
 }
 

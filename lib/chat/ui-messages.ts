@@ -7,6 +7,8 @@ export interface ChatMessageMetadata {
   status?: Message["status"];
   seq?: number;
   summarized?: boolean;
+  /** The summary that covers it (null when the model still sees it verbatim). */
+  summarizedBy?: string | null;
   userMessageId?: string;
   assistantMessageId?: string;
 }
@@ -26,6 +28,7 @@ export function toUIMessage(message: Pick<Message, "id" | "authorType" | "author
       status: message.status,
       seq: message.seq,
       summarized: message.summarizedBy !== null,
+      summarizedBy: message.summarizedBy,
     },
     parts: text ? [{ type: "text", text }] : [],
   };

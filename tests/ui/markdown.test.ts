@@ -60,7 +60,7 @@ describe("safety", () => {
   });
 
   test.each([
-    ["https://example.com", "https://example.com/"],
+    ["https://example.com", "https://example.com"],
     ["mailto:a@example.com", "mailto:a@example.com"],
     ["/chat/1", "/chat/1"],
     ["//evil.example", null],

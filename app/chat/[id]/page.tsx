@@ -2,6 +2,8 @@ import { notFound } from "next/navigation";
 import { ChatView } from "@/components/chat/chat-view";
 import { getDb } from "@/db/client";
 import { getPersona, getReadableConversation, listMessages } from "@/db/queries";
+import { listSummaries } from "@/db/summary-queries";
+import { toSummaryViews } from "@/lib/chat/summary-view";
 import { toUIMessage } from "@/lib/chat/ui-messages";
 import { AppError } from "@/lib/errors";
 import { requirePageUser } from "@/lib/session";
@@ -22,10 +24,17 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
     },
   );
   if (!conversation) notFound();
-  const [persona, messages] = await Promise.all([
+  const [persona, messages, summaryRows] = await Promise.all([
     getPersona({ db, personaId: conversation.personaId }),
     listMessages({ db, conversationId: id }),
+    listSummaries({ db, conversationId: id }),
   ]);
+  // The same shape as GET /api/conversations/:id/summaries.
+  const summaries = toSummaryViews(summaryRows);
+  const initialSummaries = {
+    summaries,
+    activeSummaryId: summaries.find((summary) => summary.isActive)?.id ?? null,
+  };
   // The same shape as GET /api/conversations/:id, so the client cache starts warm.
   const initialDetail = {
     conversation: {
@@ -45,6 +54,8 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       conversationId={conversation.id}
       initialDetail={initialDetail}
       initialMessages={messages.map(toUIMessage)}
+      initialSummaries={initialSummaries}
+      canManageSummaries={conversation.ownerId === user.id || user.role === "admin"}
     />
   );
 }

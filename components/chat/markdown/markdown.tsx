@@ -15,7 +15,7 @@ export function safeHref(href: string | null | undefined): string | null {
   if (trimmed.startsWith("#")) return trimmed;
   try {
     const url = new URL(trimmed);
-    return ["http:", "https:", "mailto:"].includes(url.protocol) ? url.toString() : null;
+    return ["http:", "https:", "mailto:"].includes(url.protocol) ? trimmed : null;
   } catch {
     return null;
   }

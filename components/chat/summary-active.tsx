@@ -1,0 +1,190 @@
+"use client";
+// The active summary: what the model sees in place of the older messages. The owner or an admin can edit its text
+// (the next payload's SUMMARY item says the new text) or revert it (the previous summary, or none, comes back).
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { PencilIcon, RefreshIcon } from "@/components/ui/icons";
+import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import { revertSummary, type SummaryView, updateSummary } from "./summary-api";
+import { SummaryFacts } from "./summary-facts";
+
+export function SummaryActive({
+  conversationId,
+  summary,
+  previous,
+  messages,
+  canManage,
+  onEdited,
+  onReverted,
+}: {
+  conversationId: string;
+  summary: SummaryView;
+  /** The summary this one replaced (restored by a revert), if any. */
+  previous: SummaryView | null;
+  messages: readonly ChatUIMessage[];
+  canManage: boolean;
+  onEdited: () => Promise<void>;
+  /** Called with the summary the revert made active again (null when none is). */
+  onReverted: (restoredSummaryId: string | null) => Promise<void>;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(summary.content);
+  const [confirmingRevert, setConfirmingRevert] = useState(false);
+
+  const save = useMutation({
+    mutationFn: () => updateSummary(conversationId, summary.id, draft),
+    onSuccess: async () => {
+      await onEdited();
+      setEditing(false);
+    },
+  });
+  const revert = useMutation({
+    mutationFn: () => revertSummary(conversationId, summary.id),
+    onSuccess: async ({ restored }) => {
+      await onReverted(restored?.id ?? null);
+    },
+  });
+  const unchanged = draft.trim() === summary.content.trim();
+
+  return (
+    <section className="space-y-3" data-testid="summary-active" data-summary-id={summary.id}>
+      <SummaryFacts summary={summary} messages={messages} />
+      {editing ? (
+        <form
+          noValidate
+          className="space-y-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            save.mutate();
+          }}
+        >
+          <label className="label-text" htmlFor="summary-textarea">
+            Summary text (sent to the model as the SUMMARY item)
+          </label>
+          <textarea
+            id="summary-textarea"
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+            rows={10}
+            className="input font-mono text-xs leading-5"
+            data-testid="summary-textarea"
+            // biome-ignore lint/a11y/noAutofocus: the user just asked to edit this text
+            autoFocus
+          />
+          {save.error && (
+            <p
+              className="text-sm text-red-600 dark:text-red-400"
+              role="alert"
+              data-testid="summary-save-error"
+            >
+              {save.error.message}
+            </p>
+          )}
+          <div className="flex justify-end gap-2">
+            <button
+              type="button"
+              className="button-secondary"
+              onClick={() => {
+                setEditing(false);
+                save.reset();
+              }}
+              data-testid="summary-cancel-edit"
+            >
+              Cancel
+            </button>
+            <button
+              type="submit"
+              className="button-primary py-1.5"
+              disabled={save.isPending || unchanged}
+              data-testid="summary-save"
+            >
+              {save.isPending ? "Saving…" : "Save"}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div
+          className="max-h-80 overflow-y-auto rounded-lg border border-amber-200 bg-amber-50/60 px-3 py-2 text-sm leading-relaxed whitespace-pre-wrap text-zinc-800 dark:border-amber-900/60 dark:bg-amber-950/20 dark:text-zinc-200"
+          data-testid="summary-content"
+        >
+          {summary.content}
+        </div>
+      )}
+      {canManage && !editing && (
+        <div className="flex flex-wrap items-center gap-2">
+          <button
+            type="button"
+            className="button-secondary"
+            onClick={() => {
+              setDraft(summary.content);
+              setConfirmingRevert(false);
+              setEditing(true);
+            }}
+            data-testid="summary-edit"
+          >
+            <PencilIcon size={14} />
+            Edit
+          </button>
+          <button
+            type="button"
+            className="button-secondary"
+            onClick={() => setConfirmingRevert(true)}
+            disabled={confirmingRevert}
+            data-testid="summary-revert"
+          >
+            <RefreshIcon size={14} />
+            Revert
+          </button>
+        </div>
+      )}
+      {confirmingRevert && (
+        <div
+          role="alertdialog"
+          aria-labelledby="summary-revert-question"
+          className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-100"
+          data-testid="summary-revert-confirmation"
+        >
+          <p id="summary-revert-question" className="font-medium">
+            Revert this summary?
+          </p>
+          <p className="mt-0.5 text-xs" data-testid="summary-revert-consequence">
+            {previous
+              ? `The previous summary (${previous.messageCount} ${previous.messageCount === 1 ? "message" : "messages"}, through #${previous.coversThroughSeq}) becomes active again; the messages after it are sent verbatim.`
+              : "No summary will be active: the model sees the messages it covered verbatim again."}
+          </p>
+          {revert.error && (
+            <p
+              className="mt-1 text-xs text-red-700 dark:text-red-300"
+              role="alert"
+              data-testid="summary-revert-error"
+            >
+              {revert.error.message}
+            </p>
+          )}
+          <div className="mt-2 flex justify-end gap-2">
+            <button
+              type="button"
+              className="button-secondary"
+              onClick={() => {
+                setConfirmingRevert(false);
+                revert.reset();
+              }}
+              data-testid="summary-revert-cancel"
+            >
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button-danger"
+              onClick={() => revert.mutate()}
+              disabled={revert.isPending}
+              data-testid="summary-revert-confirm"
+            >
+              {revert.isPending ? "Reverting…" : "Revert"}
+            </button>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+"use client";
+// Typed fetchers and the query key for summaries (SPEC §7.1): list, compact now, edit, revert, and the transcript
+// reload that shows which messages a summary now covers.
+import type { Message } from "@/db/schema";
+import type { SummaryView } from "@/lib/chat/summary-view";
+import { type ChatUIMessage, toUIMessage } from "@/lib/chat/ui-messages";
+import { fetchJson } from "./api";
+
+export type { SummaryView };
+
+export interface SummaryList {
+  summaries: SummaryView[];
+  activeSummaryId: string | null;
+}
+
+export const summariesKey = (conversationId: string) => ["summaries", conversationId] as const;
+
+export function listSummaries(conversationId: string) {
+  return fetchJson<SummaryList>(`/api/conversations/${conversationId}/summaries`);
+}
+
+/** No body: the conversation's own summary.keepRecentTurns applies. */
+export function compactConversation(conversationId: string) {
+  return fetchJson<{ summary: SummaryView }>(`/api/conversations/${conversationId}/compact`, {
+    method: "POST",
+  });
+}
+
+export function updateSummary(conversationId: string, summaryId: string, content: string) {
+  return fetchJson<{ summary: SummaryView }>(`/api/conversations/${conversationId}/summaries/${summaryId}`, {
+    method: "PUT",
+    body: JSON.stringify({ content }),
+  });
+}
+
+export function revertSummary(conversationId: string, summaryId: string) {
+  return fetchJson<{ reverted: SummaryView; restored: SummaryView | null; unmarkedMessages: number }>(
+    `/api/conversations/${conversationId}/summaries/${summaryId}/revert`,
+    { method: "POST" },
+  );
+}
+
+type TranscriptRow = Pick<
+  Message,
+  "id" | "authorType" | "authorName" | "parts" | "status" | "seq" | "summarizedBy"
+>;
+
+/** The stored transcript, every message (summarised or not), as the chat renders it. */
+export async function loadTranscript(conversationId: string): Promise<ChatUIMessage[]> {
+  const { messages } = await fetchJson<{ messages: TranscriptRow[] }>(
+    `/api/conversations/${conversationId}/messages`,
+  );
+  return messages.map(toUIMessage);
+}

@@ -1,0 +1,90 @@
+"use client";
+// "Compact now": summarise the older turns whatever summary.mode says (POST /compact). Progress shows on the
+// button; a 409 (nothing to summarise) or a 422 (the summariser failed, nothing changed) is shown right under it
+// with the server's own message.
+import { useMutation } from "@tanstack/react-query";
+import { AlertIcon, CloseIcon } from "@/components/ui/icons";
+import { compactConversation, type SummaryView } from "./summary-api";
+
+export function SummaryCompactButton({
+  conversationId,
+  disabled,
+  onCompacted,
+}: {
+  conversationId: string;
+  /** While a reply streams: the summary would race the turn that is being stored. */
+  disabled: boolean;
+  onCompacted: (summary: SummaryView) => void | Promise<void>;
+}) {
+  const compact = useMutation({
+    mutationFn: () => compactConversation(conversationId),
+    onSuccess: ({ summary }) => onCompacted(summary),
+  });
+  const pending = compact.isPending;
+  return (
+    <div className="relative">
+      <button
+        type="button"
+        onClick={() => compact.mutate()}
+        disabled={disabled || pending}
+        className="button-ghost-sm h-8"
+        data-testid="compact-now"
+        data-state={pending ? "pending" : compact.isError ? "error" : "idle"}
+        aria-busy={pending}
+        title="Summarise the older turns now: the model then sees them only as a summary"
+      >
+        {pending ? (
+          <span
+            className="size-3.5 animate-spin rounded-full border-2 border-current border-t-transparent"
+            aria-hidden="true"
+          />
+        ) : (
+          <CompactIcon />
+        )}
+        <span className="hidden sm:inline">{pending ? "Summarising…" : "Compact now"}</span>
+        <span className="sm:hidden">{pending ? "…" : "Compact"}</span>
+      </button>
+      {compact.error && !pending && (
+        <div
+          role="alert"
+          className="absolute top-full right-0 z-30 mt-2 flex w-72 items-start max-sm:fixed max-sm:top-14 max-sm:right-2 max-sm:left-2 max-sm:w-auto gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-800 shadow-lg dark:border-red-900/60 dark:bg-red-950 dark:text-red-200"
+          data-testid="compact-error"
+        >
+          <AlertIcon size={14} className="mt-0.5 shrink-0" />
+          <p className="min-w-0 flex-1 break-words" data-testid="compact-error-message">
+            {compact.error.message}
+          </p>
+          <button
+            type="button"
+            onClick={() => compact.reset()}
+            className="-mt-0.5 -mr-1 shrink-0 rounded p-0.5 hover:bg-red-100 dark:hover:bg-red-900"
+            aria-label="Dismiss"
+            data-testid="compact-error-dismiss"
+          >
+            <CloseIcon size={12} />
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Lines folding into one: the icon for "compact". */
+function CompactIcon() {
+  return (
+    <svg
+      width={16}
+      height={16}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.75}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d="M4 5h16M4 9h16M8 15l4 4 4-4M12 19v-6" />
+    </svg>
+  );
+}
