@@ -5,7 +5,7 @@
 // tool output is pruned to head + note + tail; reasoning follows `reasoning.persist`. A missing artifact is a trace
 // warning, never an error: the text still replays. Items left with no parts at all are dropped here.
 
-import { hasArtifactParts, messageLayout, ownMessageId } from "./role-mapping";
+import { hasArtifactParts, ownMessageId } from "./role-mapping";
 import type { ResolvedSettings } from "./settings";
 import { plural, traceEvent, traceWarning } from "./trace";
 import type { ContextItem, ItemPart, ItemRole, StoredArtifact, StoredMessage, TraceEvent } from "./types";
@@ -133,9 +133,14 @@ function normalise(artifact: StoredArtifact): Replayable | null {
 const TAG_OF = { call: "TOOL_CALL", output: "TOOL_RESULT", reasoning: "REASONING" } as const;
 const ROLE_OF = { call: "assistant", output: "tool", reasoning: "assistant" } as const;
 
+/** Finds a stored artifact by id: a Map, or anything with the same `get`. */
+export interface ArtifactLookup {
+  get(artifactId: string): StoredArtifact | undefined;
+}
+
 interface ReplayContext {
   settings: ResolvedSettings;
-  artifactsById: ReadonlyMap<string, StoredArtifact>;
+  artifactsById: ArtifactLookup;
   trace: TraceEvent[];
   replayedReasoningIds: string[];
 }
@@ -186,10 +191,16 @@ function mainItem(
   mediaParts: readonly ItemPart[],
   firstText: ItemPart | undefined,
 ): ContextItem | null {
-  const parts = mediaParts.slice();
-  if (firstText !== undefined) parts.push(firstText);
+  let parts: ItemPart[];
+  if (mediaParts.length === 0) parts = firstText === undefined ? [] : [firstText];
+  else {
+    parts = mediaParts.slice();
+    if (firstText !== undefined) parts.push(firstText);
+  }
   return parts.length === 0 ? null : { ...item, parts, tokens: 0 };
 }
+
+const NO_PARTS: readonly ItemPart[] = [];
 
 /**
  * Expand one assistant message item into its text pieces and artifact items, in part order. Bookkeeping for
@@ -207,19 +218,29 @@ function expandMessage(
   // 1. Load and normalise in part order; missing, non-replayable and malformed ones are reported and skipped.
   let missing: string[] | null = null;
   let notReplayable: string[] | null = null;
+  let notReplayableTypes: Set<string> | null = null;
   let malformed: string[] | null = null;
-  const replayables: Replayable[] = [];
+  // The replayable behind each artifact part, in part order (null when it is missing, dropped or an orphan), so
+  // the layout walk below takes them in turn instead of looking them up again. Sized up front: this runs for
+  // every assistant message with artifacts.
+  let artifactParts = 0;
+  for (const part of message.parts) if (part.type === "artifact") artifactParts++;
+  const byPart: (Replayable | null)[] = new Array(artifactParts);
+  let partSlot = 0;
   for (const part of message.parts) {
     if (part.type !== "artifact") continue;
     const artifact = artifactsById.get(part.artifactId);
+    let replayable: Replayable | null = null;
     if (artifact === undefined) missing = appendTo(missing, part.artifactId);
-    else if (!REPLAYABLE_ARTIFACT_TYPES.has(artifact.type))
+    else if (!REPLAYABLE_ARTIFACT_TYPES.has(artifact.type)) {
       notReplayable = appendTo(notReplayable, artifact.id);
-    else {
-      const replayable = normalise(artifact);
+      notReplayableTypes ??= new Set();
+      notReplayableTypes.add(artifact.type);
+    } else {
+      replayable = normalise(artifact);
       if (replayable === null) malformed = appendTo(malformed, artifact.id);
-      else replayables.push(replayable);
     }
+    byPart[partSlot++] = replayable;
   }
   if (missing !== null) {
     reportArtifacts(
@@ -233,7 +254,7 @@ function expandMessage(
     );
   }
   if (notReplayable !== null) {
-    const types = [...new Set(notReplayable.map((id) => (artifactsById.get(id) as StoredArtifact).type))];
+    const types = [...(notReplayableTypes as Set<string>)];
     reportArtifacts(
       context,
       item,
@@ -260,48 +281,69 @@ function expandMessage(
   // 2. Keep only calls and outputs that pair up within this message.
   const callNames = new Map<string, string>();
   let outputIds: Set<string> | null = null;
-  for (const replayable of replayables) {
+  for (const replayable of byPart) {
+    if (replayable === null) continue;
     if (replayable.kind === "call") callNames.set(replayable.callId, replayable.name);
     else if (replayable.kind === "output") {
       outputIds ??= new Set();
       outputIds.add(replayable.callId);
     }
   }
-  const kept = new Map<string, Replayable>();
-  let orphans: string[] | null = null;
-  for (const replayable of replayables) {
+  let orphanIds: string[] | null = null;
+  for (let index = 0; index < byPart.length; index++) {
+    const replayable = byPart[index];
+    if (replayable === null) continue;
     const paired =
       replayable.kind === "reasoning" ||
       (replayable.kind === "call"
         ? outputIds?.has(replayable.callId) === true
         : callNames.has(replayable.callId));
-    if (paired) kept.set(replayable.artifact.id, replayable);
-    else orphans = appendTo(orphans, replayable.artifact.id);
+    if (paired) continue;
+    orphanIds = appendTo(orphanIds, replayable.artifact.id);
+    byPart[index] = null;
   }
-  if (orphans !== null) {
+  if (orphanIds !== null) {
     reportArtifacts(
       context,
       item,
       message.id,
       "dropped-orphan-tool-artifacts",
-      `${plural(orphans.length, "tool artifact")} without a matching call or output in the message`,
-      orphans,
+      `${plural(orphanIds.length, "tool artifact")} without a matching call or output in the message`,
+      orphanIds,
       false,
     );
   }
 
   // 3. Walk the layout: text pieces come from the item (label and media already applied), artifacts in between;
   //    consecutive artifacts of one kind share an item (parallel calls, their outputs).
-  const textParts: ItemPart[] = [];
-  const mediaParts: ItemPart[] = [];
-  for (const part of item.parts) (part.type === "text" ? textParts : mediaParts).push(part);
+  let textParts: readonly ItemPart[] = item.parts;
+  let mediaParts: readonly ItemPart[] = NO_PARTS;
+  // Usually the item is all text (an assistant turn without media): its parts are the text parts as they are.
+  if (item.parts.some((part) => part.type !== "text")) {
+    textParts = item.parts.filter((part) => part.type === "text");
+    mediaParts = item.parts.filter((part) => part.type !== "text");
+  }
   let nextText = 0;
   let mainEmitted = false;
+  let pieceParts = 0;
+  let pieceHasText = false;
   let group: ContextItem | null = null;
   let groupKind: Replayable["kind"] | null = null;
   let skippedReasoning: string[] | null = null;
-  for (const entry of messageLayout(message)) {
-    if (entry.kind === "text") {
+  // The message's layout (role-mapping's messageLayout) walked over its parts without building it: a text piece is a run of
+  // text parts between artifacts, and counts when it is not one empty text.
+  const parts = message.parts;
+  let artifactIndex = 0;
+  for (let partIndex = 0; partIndex <= parts.length; partIndex++) {
+    const part = partIndex < parts.length ? parts[partIndex] : null;
+    if (part !== null && part.type === "media") continue;
+    if (part !== null && part.type === "text") {
+      pieceParts++;
+      if (part.text !== "") pieceHasText = true;
+      continue;
+    }
+    // An artifact part or the end: the text piece before it, if any.
+    if (pieceParts > 1 || pieceHasText) {
       group = null;
       groupKind = null;
       if (!mainEmitted) {
@@ -309,10 +351,12 @@ function expandMessage(
         const main = mainItem(item, mediaParts, textParts[nextText++]);
         if (main !== null) out.push(main);
       } else if (nextText < textParts.length) out.push(textPieceItem(item, textParts[nextText], nextText++));
-      continue;
     }
-    const replayable = kept.get(entry.artifactId);
-    if (replayable === undefined) continue;
+    pieceParts = 0;
+    pieceHasText = false;
+    if (part === null) break;
+    const replayable = byPart[artifactIndex++];
+    if (replayable === null) continue;
     if (replayable.kind === "reasoning" && settings.reasoning.persist === "disabled") {
       skippedReasoning = appendTo(skippedReasoning, replayable.artifact.id);
       continue;
@@ -415,13 +459,28 @@ function toPart(
   }
 }
 
+/** The item's own stored message: from the caller's `sources` when given, else looked up by id. */
+function sourceOf(
+  item: ContextItem,
+  index: number,
+  sources: readonly (StoredMessage | null)[] | undefined,
+  messagesById: ReadonlyMap<string, StoredMessage>,
+): StoredMessage | undefined {
+  if (sources !== undefined) return sources[index] ?? undefined;
+  const messageId = ownMessageId(item);
+  return messageId === null ? undefined : messagesById.get(messageId);
+}
+
 export function replayArtifacts(args: {
   items: readonly ContextItem[];
   messagesById: ReadonlyMap<string, StoredMessage>;
-  artifactsById: ReadonlyMap<string, StoredArtifact>;
+  artifactsById: ArtifactLookup;
   settings: ResolvedSettings;
   /** The current input (a user turn) follows these items; it counts as the newest turn. Default true. */
   currentInputFollows?: boolean;
+  /** Optional: each item's source message (null for notices and collapsed runs), parallel to `items`, as
+   *  `messagesById` gives it for the item's own message id; saves a lookup per item. */
+  sources?: readonly (StoredMessage | null)[];
 }): { items: ContextItem[]; trace: TraceEvent[]; replayedReasoningIds: string[] } {
   const { items, messagesById, settings } = args;
   const context: ReplayContext = {
@@ -441,10 +500,14 @@ export function replayArtifacts(args: {
   const skippedArtifactItems: string[] = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    const messageId = ownMessageId(item);
-    const message = messageId === null ? undefined : messagesById.get(messageId);
+    const message = sourceOf(item, i, args.sources, messagesById);
     const withArtifacts = message !== undefined && hasArtifactParts(message);
-    if (withArtifacts && item.role === "assistant" && message.authorType === "persona") {
+    if (
+      message !== undefined &&
+      withArtifacts &&
+      item.role === "assistant" &&
+      message.authorType === "persona"
+    ) {
       const before = out.length;
       expandMessage(item, message, turns[i] < pruneBeforeTurn, context, out);
       if (out.length === before) emptyItems.push(item.id);

@@ -12,6 +12,7 @@
 import type { ResolvedSettings } from "./settings";
 import { reservedOutputTokens } from "./settings";
 import { countItemTokens, countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
+import { plural } from "./trace";
 import type { ContextItem, ItemPart, ItemTag, ModelDescriptor, TraceEvent } from "./types";
 
 export interface BudgetInfo {
@@ -105,32 +106,52 @@ export function usableTokenBudget(
 // Turns
 
 function sharesSource(a: ContextItem, b: ContextItem): boolean {
-  for (const id of a.sourceMessageIds) if (b.sourceMessageIds.includes(id)) return true;
+  const ids = a.sourceMessageIds;
+  const others = b.sourceMessageIds;
+  // Items carved from one message often share the very array.
+  if (ids === others) return ids.length > 0;
+  for (const id of ids) for (const other of others) if (id === other) return true;
   return false;
 }
 
+interface TurnScan {
+  /** Turn starts, seed 004 style: see below. Index 0 opens the leading "turn 0". */
+  starts: number[];
+  /** The turn holding the last current input, or -1. */
+  currentTurn: number;
+  /** 1 for items never dropped (isPinned), computed once. */
+  pinned: Uint8Array;
+}
+
 /**
- * Turn starts, seed 004 style: a dialogue user item after a non-user item opens a turn (consecutive user items
- * share one). An item carved from its neighbour (relocated media, a media notice) shares its source message and
- * counts as that neighbour. Pinned user items (summary, notes, system text) sit inside turns; the current input
- * always opens its own, so older unanswered messages stay droppable. Tool items follow their call, so a turn keeps
- * its tool pairs. Index 0 opens the leading "turn 0".
+ * One pass over the items. Turn starts, seed 004 style: a dialogue user item after a non-user item opens a turn
+ * (consecutive user items share one). An item carved from its neighbour (relocated media, a media notice) shares
+ * its source message and counts as that neighbour. Pinned user items (summary, notes, system text) sit inside
+ * turns; the current input always opens its own, so older unanswered messages stay droppable. Tool items follow
+ * their call, so a turn keeps its tool pairs.
  */
-function turnStarts(items: readonly ContextItem[]): number[] {
+function scanTurns(items: readonly ContextItem[]): TurnScan {
   const starts = [0];
+  const pinned = new Uint8Array(items.length);
+  let currentTurn = -1;
   let previousCountsAsUser = false;
   for (let index = 0; index < items.length; index += 1) {
     const item = items[index];
+    const isPinnedItem = isPinned(item);
+    if (isPinnedItem) pinned[index] = 1;
     if (item.role !== "user") {
+      // A current input that is not a user item (never in practice) still marks the turn it sits in.
+      if (item.tag === "CURRENT_INPUT") currentTurn = starts.length - 1;
       previousCountsAsUser = false;
       continue;
     }
     if (item.tag === "CURRENT_INPUT") {
       if (index > 0) starts.push(index);
+      currentTurn = starts.length - 1;
       previousCountsAsUser = true;
       continue;
     }
-    if (isPinned(item)) {
+    if (isPinnedItem) {
       previousCountsAsUser = false;
       continue;
     }
@@ -139,7 +160,7 @@ function turnStarts(items: readonly ContextItem[]): number[] {
     if (index > 0 && !previousCountsAsUser) starts.push(index);
     previousCountsAsUser = true;
   }
-  return starts;
+  return { starts, currentTurn, pinned };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -254,6 +275,27 @@ function hasToolResult(item: ContextItem): boolean {
 
 // ---------------------------------------------------------------------------------------------------------------
 // The stage
+//
+// Counting is lazy and newest first. The cuts keep the newest turns that fit, so whether a turn is kept depends
+// only on the counts of the turns after it, the pinned items and the current turn: those are counted exactly.
+// When those alone already overflow, every older turn goes whole and is never tokenised (with a long history
+// that is most of it: tokenising it all would cost far more than every other stage together). The drop event
+// then adds up the tokens that were counted anyway and says how many dropped items were never tokenised
+// (`counts.uncountedItems`); everything else about the cuts is exactly as if all had been counted.
+// When the walk reaches the oldest turn without overflowing, everything has been counted and the cuts run exactly
+// as described at the top of this file: the result is the same either way, item for item and trim for trim.
+
+interface BudgetState {
+  /** Exact count of every item that is kept (and of some dropped ones), after the trims applied so far. */
+  tokens: Float64Array;
+  dropped: Uint8Array;
+  trimMasks: Uint8Array;
+  trimRecords: TrimRecord[];
+  total: number;
+  dropEvent: TraceEvent | null;
+}
+
+const ignoreTrim = () => {};
 
 export function fitToBudget(
   items: readonly ContextItem[],
@@ -261,18 +303,18 @@ export function fitToBudget(
   settings: ResolvedSettings,
 ): BudgetResult {
   const { usable, reserved } = usableTokenBudget(model, settings);
-  const working: ContextItem[] = new Array(items.length);
-  const tokens = new Float64Array(items.length);
-  let total = 0;
-  let essential = 0;
-  for (let index = 0; index < items.length; index += 1) {
-    const item = items[index];
-    const count = item.tokens > 0 ? item.tokens : countItemTokens(item, model.tokenizer);
-    working[index] = count === item.tokens ? item : { ...item, tokens: count };
-    tokens[index] = count;
-    total += count;
-    if (isSystemItem(item) || item.tag === "CURRENT_INPUT") essential += count;
-  }
+  const size = items.length;
+  const tokenizer = model.tokenizer;
+  const tokens = new Float64Array(size);
+  const known = new Uint8Array(size);
+  const countAt = (index: number): number => {
+    if (known[index] === 0) {
+      const item = items[index];
+      tokens[index] = item.tokens > 0 ? item.tokens : countItemTokens(item, tokenizer);
+      known[index] = 1;
+    }
+    return tokens[index];
+  };
 
   const info = (totalTokens: number): BudgetInfo => ({
     usableTokens: usable,
@@ -280,8 +322,6 @@ export function fitToBudget(
     reservedOutputTokens: reserved,
     contextWindow: model.contextWindow,
   });
-  if (total <= usable) return { items: working, events: [], budget: info(total) };
-
   const errorDetails = (requiredTokens: number): ContextBudgetErrorDetails => ({
     modelId: model.id,
     requiredTokens,
@@ -291,6 +331,43 @@ export function fitToBudget(
     safetyMarginPercent: settings.budget.safetyMarginPercent,
   });
   const limits = `only ${usable} of the ${model.contextWindow}-token window are usable (${reserved} reserved for output, ${settings.budget.safetyMarginPercent}% safety margin)`;
+
+  // The system items and the current input must fit whatever is cut (they are a subset of the total, so checking
+  // them first gives the same answer as checking after the total).
+  let essential = 0;
+  for (let index = 0; index < size; index += 1) {
+    const item = items[index];
+    if (isSystemItem(item) || item.tag === "CURRENT_INPUT") essential += countAt(index);
+  }
+
+  const { starts, currentTurn, pinned } = scanTurns(items);
+  const turnEnd = (turn: number) => (turn + 1 < starts.length ? starts[turn + 1] : size);
+  /** An item's count after the first trim pass (which trims every long result when the walk below overflows). */
+  const firstPassCountAt = (index: number): number => {
+    const count = countAt(index);
+    const item = items[index];
+    if (!hasToolResult(item)) return count;
+    return planPass(item, count, 0, FIRST_PASS, tokenizer, ignoreTrim) ?? count;
+  };
+
+  // Newest first: the items that are never dropped, then whole turns, until they overflow.
+  let suffix = 0;
+  for (let turn = 0; turn < starts.length; turn += 1) {
+    const end = turnEnd(turn);
+    for (let index = starts[turn]; index < end; index += 1)
+      if (turn === currentTurn || pinned[index] === 1) suffix += firstPassCountAt(index);
+  }
+  /** The newest turn that has to go (every older one goes too); -1 when the walk reaches the oldest turn. */
+  let boundary = -1;
+  if (suffix > usable) boundary = starts.length - 1;
+  for (let turn = starts.length - 1; turn >= 0 && boundary === -1; turn -= 1) {
+    if (turn === currentTurn) continue;
+    const end = turnEnd(turn);
+    for (let index = starts[turn]; index < end; index += 1)
+      if (pinned[index] === 0) suffix += firstPassCountAt(index);
+    if (suffix > usable) boundary = turn;
+  }
+
   if (essential > usable) {
     throw new ContextBudgetError(
       `Context too large for ${model.id}: the current input and system prompt need ${essential} tokens but ${limits}.`,
@@ -298,87 +375,36 @@ export function fitToBudget(
     );
   }
 
-  let dropEvent: TraceEvent | null = null;
-  const dropped = new Uint8Array(items.length);
-  const trimMasks = new Uint8Array(items.length);
-  const trimRecords: TrimRecord[] = [];
-
-  /** Trim oldest first and stop as soon as the items fit: the newest results stay whole the longest. */
-  const trimPass = (pass: TrimPass, passBit: number) => {
-    for (let index = 0; index < working.length && total > usable; index += 1) {
-      if (dropped[index] || !hasToolResult(working[index])) continue;
-      const firstRecord = trimRecords.length;
-      const next = planPass(
-        working[index],
-        tokens[index],
-        trimMasks[index],
-        passBit,
-        model.tokenizer,
-        (toolCallId, originalLength) => {
-          trimRecords.push({
-            itemIndex: index,
-            toolCallId,
-            originalLength,
-            maxChars: pass.maxChars,
-            savedTokens: 0,
-          });
-        },
-      );
-      if (next === null) continue;
-      const saved = tokens[index] - next;
-      const trimmedHere = trimRecords.length - firstRecord;
-      for (let record = firstRecord; record < trimRecords.length; record += 1) {
-        trimRecords[record].savedTokens = Math.round(saved / trimmedHere);
-      }
-      trimMasks[index] |= passBit;
-      tokens[index] = next;
-      total -= saved;
-    }
-  };
-
-  trimPass(FIRST_TRIM, FIRST_PASS);
-
-  if (total > usable) {
-    const starts = turnStarts(working);
-    let currentTurn = -1;
-    for (let turn = 0; turn < starts.length; turn += 1) {
-      const end = turn + 1 < starts.length ? starts[turn + 1] : working.length;
-      for (let index = starts[turn]; index < end; index += 1)
-        if (working[index].tag === "CURRENT_INPUT") currentTurn = turn;
-    }
-    const droppedItemIds: string[] = [];
-    const droppedMessageIds: string[] = [];
-    let droppedTurns = 0;
-    let droppedTokens = 0;
-    for (let turn = 0; turn < starts.length && total > usable; turn += 1) {
-      if (turn === currentTurn) continue;
-      const end = turn + 1 < starts.length ? starts[turn + 1] : working.length;
-      let droppedAny = false;
-      for (let index = starts[turn]; index < end; index += 1) {
-        if (isPinned(working[index])) continue;
-        dropped[index] = 1;
-        droppedAny = true;
-        total -= tokens[index];
-        droppedTokens += tokens[index];
-        droppedItemIds.push(working[index].id);
-        for (const id of working[index].sourceMessageIds) droppedMessageIds.push(id);
-      }
-      if (droppedAny) droppedTurns += 1;
-    }
-    if (droppedTurns > 0) {
-      dropEvent = {
-        stage: "budget",
-        action: "dropped-oldest-turns",
-        reason: `dropped the ${droppedTurns} oldest turn(s) (${droppedTokens} tokens) to fit ${usable} usable tokens`,
-        level: "warning",
-        itemIds: droppedItemIds,
-        messageIds: droppedMessageIds,
-        counts: { turns: droppedTurns, items: droppedItemIds.length, tokens: droppedTokens },
-      };
-    }
+  let state: BudgetState;
+  if (boundary === -1) {
+    // Everything is counted: the plain algorithm.
+    let total = 0;
+    for (let index = 0; index < size; index += 1) total += countAt(index);
+    if (total <= usable)
+      return { items: keptItems(items, tokens, null, null), events: [], budget: info(total) };
+    state = {
+      tokens,
+      dropped: new Uint8Array(size),
+      trimMasks: new Uint8Array(size),
+      trimRecords: [],
+      total,
+      dropEvent: null,
+    };
+    trimPass(items, state, usable, FIRST_TRIM, FIRST_PASS, tokenizer);
+    if (state.total > usable) dropOldestTurns(items, state, { starts, currentTurn, pinned }, usable);
+  } else {
+    state = dropThroughBoundary(
+      items,
+      tokens,
+      known,
+      { starts, currentTurn, pinned },
+      boundary,
+      usable,
+      tokenizer,
+    );
   }
 
-  if (total > usable) trimPass(SECOND_TRIM, SECOND_PASS);
+  if (state.total > usable) trimPass(items, state, usable, SECOND_TRIM, SECOND_PASS, tokenizer);
 
   // Trims inside turns that were dropped later reach no one: report only the surviving ones, in the order the
   // cuts happened (first trim pass, the drop, second trim pass).
@@ -386,8 +412,8 @@ export function fitToBudget(
     stage: "budget",
     action: "trimmed-tool-result",
     reason: `tool result of ${record.originalLength} chars trimmed to ${record.maxChars} (head and tail kept) to fit the budget`,
-    itemIds: [working[record.itemIndex].id],
-    messageIds: working[record.itemIndex].sourceMessageIds,
+    itemIds: [items[record.itemIndex].id],
+    messageIds: items[record.itemIndex].sourceMessageIds,
     counts: {
       originalChars: record.originalLength,
       maxChars: record.maxChars,
@@ -395,26 +421,237 @@ export function fitToBudget(
     },
     details: { toolCallId: record.toolCallId },
   });
-  const surviving = trimRecords.filter((record) => !dropped[record.itemIndex]);
-  const events: TraceEvent[] = [
-    ...surviving.filter((record) => record.maxChars === FIRST_TRIM.maxChars).map(trimEvent),
-    ...(dropEvent ? [dropEvent] : []),
-    ...surviving.filter((record) => record.maxChars === SECOND_TRIM.maxChars).map(trimEvent),
-  ];
+  const events: TraceEvent[] = [];
+  for (const record of state.trimRecords)
+    if (!state.dropped[record.itemIndex] && record.maxChars === FIRST_TRIM.maxChars)
+      events.push(trimEvent(record));
+  if (state.dropEvent) events.push(state.dropEvent);
+  for (const record of state.trimRecords)
+    if (!state.dropped[record.itemIndex] && record.maxChars === SECOND_TRIM.maxChars)
+      events.push(trimEvent(record));
 
-  if (total > usable) {
+  if (state.total > usable) {
     throw new ContextBudgetError(
-      `Context too large for ${model.id}: after trimming tool results and dropping every droppable turn, ${total} tokens remain but ${limits}.`,
-      errorDetails(total),
+      `Context too large for ${model.id}: after trimming tool results and dropping every droppable turn, ${state.total} tokens remain but ${limits}.`,
+      errorDetails(state.total),
     );
+  }
+  return {
+    items: keptItems(items, state.tokens, state.dropped, state.trimMasks),
+    events,
+    budget: info(state.total),
+  };
+}
+
+/** Trim oldest first and stop as soon as the items fit: the newest results stay whole the longest. */
+function trimPass(
+  items: readonly ContextItem[],
+  state: BudgetState,
+  usable: number,
+  pass: TrimPass,
+  passBit: number,
+  tokenizer: ModelDescriptor["tokenizer"],
+): void {
+  const { tokens, dropped, trimMasks, trimRecords } = state;
+  for (let index = 0; index < items.length && state.total > usable; index += 1) {
+    if (dropped[index] || !hasToolResult(items[index])) continue;
+    const firstRecord = trimRecords.length;
+    const next = planPass(
+      items[index],
+      tokens[index],
+      trimMasks[index],
+      passBit,
+      tokenizer,
+      (toolCallId, originalLength) => {
+        trimRecords.push({
+          itemIndex: index,
+          toolCallId,
+          originalLength,
+          maxChars: pass.maxChars,
+          savedTokens: 0,
+        });
+      },
+    );
+    if (next === null) continue;
+    const saved = tokens[index] - next;
+    const trimmedHere = trimRecords.length - firstRecord;
+    for (let record = firstRecord; record < trimRecords.length; record += 1) {
+      trimRecords[record].savedTokens = Math.round(saved / trimmedHere);
+    }
+    trimMasks[index] |= passBit;
+    tokens[index] = next;
+    state.total -= saved;
+  }
+}
+
+interface DropTally {
+  itemIds: string[];
+  messageIds: string[];
+  turns: number;
+  /** Tokens of the dropped items that were counted (all of them, unless some were never tokenised; then the counts
+   *  known without tokenising: those of the walk after the first trim pass, and cached ones as they were). */
+  tokens: number;
+  /** Dropped items never tokenised (the lazy path): their tokens are not in `tokens`. */
+  uncountedItems: number;
+}
+
+function dropEventOf(tally: DropTally, usable: number): TraceEvent | null {
+  if (tally.turns === 0) return null;
+  const amount =
+    tally.uncountedItems > 0
+      ? `${tally.tokens} tokens counted, ${plural(tally.uncountedItems, "item")} never tokenised`
+      : `${tally.tokens} tokens`;
+  const counts: Record<string, number> = {
+    turns: tally.turns,
+    items: tally.itemIds.length,
+    tokens: tally.tokens,
+  };
+  if (tally.uncountedItems > 0) counts.uncountedItems = tally.uncountedItems;
+  return {
+    stage: "budget",
+    action: "dropped-oldest-turns",
+    reason: `dropped the ${tally.turns} oldest turn(s) (${amount}) to fit ${usable} usable tokens`,
+    level: "warning",
+    itemIds: tally.itemIds,
+    messageIds: tally.messageIds,
+    counts,
+  };
+}
+
+function newDropTally(): DropTally {
+  return { itemIds: [], messageIds: [], turns: 0, tokens: 0, uncountedItems: 0 };
+}
+
+function recordDrop(tally: DropTally, item: ContextItem, tokens: number): void {
+  tally.itemIds.push(item.id);
+  for (const id of item.sourceMessageIds) tally.messageIds.push(id);
+  tally.tokens += tokens;
+}
+
+/** With every item counted: drop the oldest whole turns until the items fit. */
+function dropOldestTurns(
+  items: readonly ContextItem[],
+  state: BudgetState,
+  scan: TurnScan,
+  usable: number,
+): void {
+  const { starts, currentTurn, pinned } = scan;
+  const tally = newDropTally();
+  for (let turn = 0; turn < starts.length && state.total > usable; turn += 1) {
+    if (turn === currentTurn) continue;
+    const end = turn + 1 < starts.length ? starts[turn + 1] : items.length;
+    let droppedAny = false;
+    for (let index = starts[turn]; index < end; index += 1) {
+      if (pinned[index] === 1) continue;
+      state.dropped[index] = 1;
+      droppedAny = true;
+      state.total -= state.tokens[index];
+      recordDrop(tally, items[index], state.tokens[index]);
+    }
+    if (droppedAny) tally.turns += 1;
+  }
+  state.dropEvent = dropEventOf(tally, usable);
+}
+
+/**
+ * The turns up to `boundary` (all but the current one) go, which is where the plain algorithm stops too: with them
+ * the items overflow even after the first trim pass, without them they fit it. So the first pass trims every long
+ * result of what is kept, and the dropped items need no count.
+ */
+function dropThroughBoundary(
+  items: readonly ContextItem[],
+  tokens: Float64Array,
+  known: Uint8Array,
+  scan: TurnScan,
+  boundary: number,
+  usable: number,
+  tokenizer: ModelDescriptor["tokenizer"],
+): BudgetState {
+  const { starts, currentTurn, pinned } = scan;
+  const size = items.length;
+  const state: BudgetState = {
+    tokens,
+    dropped: new Uint8Array(size),
+    trimMasks: new Uint8Array(size),
+    trimRecords: [],
+    total: 0,
+    dropEvent: null,
+  };
+  const tally = newDropTally();
+  for (let turn = 0; turn <= boundary; turn += 1) {
+    if (turn === currentTurn) continue;
+    const end = turn + 1 < starts.length ? starts[turn + 1] : size;
+    let droppedAny = false;
+    for (let index = starts[turn]; index < end; index += 1) {
+      const item = items[index];
+      if (pinned[index] === 1) continue;
+      state.dropped[index] = 1;
+      droppedAny = true;
+      // Only what is known without tokenising is added up (not even the parts of a dropped item are read, which is
+      // what the lazy path saves): counts made by the walk above, after the first trim pass, and cached counts.
+      if (known[index] === 1) {
+        const count = tokens[index];
+        recordDrop(
+          tally,
+          item,
+          hasToolResult(item)
+            ? (planPass(item, count, 0, FIRST_PASS, tokenizer, ignoreTrim) ?? count)
+            : count,
+        );
+      } else if (item.tokens > 0) recordDrop(tally, item, item.tokens);
+      else {
+        recordDrop(tally, item, 0);
+        tally.uncountedItems += 1;
+      }
+    }
+    if (droppedAny) tally.turns += 1;
   }
 
-  const kept: ContextItem[] = [];
-  for (let index = 0; index < working.length; index += 1) {
-    if (dropped[index]) continue;
-    kept.push(
-      trimMasks[index] === 0 ? working[index] : applyTrims(working[index], trimMasks[index], tokens[index]),
-    );
+  // The first trim pass over what is kept, oldest first (it never stops early here: see above).
+  for (let index = 0; index < size; index += 1) {
+    if (state.dropped[index]) continue;
+    const item = items[index];
+    if (hasToolResult(item)) {
+      const firstRecord = state.trimRecords.length;
+      const next = planPass(item, tokens[index], 0, FIRST_PASS, tokenizer, (toolCallId, originalLength) => {
+        state.trimRecords.push({
+          itemIndex: index,
+          toolCallId,
+          originalLength,
+          maxChars: FIRST_TRIM.maxChars,
+          savedTokens: 0,
+        });
+      });
+      if (next !== null) {
+        const saved = tokens[index] - next;
+        const trimmedHere = state.trimRecords.length - firstRecord;
+        for (let record = firstRecord; record < state.trimRecords.length; record += 1) {
+          state.trimRecords[record].savedTokens = Math.round(saved / trimmedHere);
+        }
+        state.trimMasks[index] = FIRST_PASS;
+        tokens[index] = next;
+      }
+    }
+    state.total += tokens[index];
   }
-  return { items: kept, events, budget: info(total) };
+  state.dropEvent = dropEventOf(tally, usable);
+  return state;
+}
+
+/** What is sent: every item not dropped, with its count, trimmed where a pass trimmed it. */
+function keptItems(
+  items: readonly ContextItem[],
+  tokens: Float64Array,
+  dropped: Uint8Array | null,
+  trimMasks: Uint8Array | null,
+): ContextItem[] {
+  const kept: ContextItem[] = [];
+  for (let index = 0; index < items.length; index += 1) {
+    if (dropped?.[index]) continue;
+    const item = items[index];
+    const count = tokens[index];
+    if (trimMasks !== null && trimMasks[index] !== 0) kept.push(applyTrims(item, trimMasks[index], count));
+    else kept.push(count === item.tokens ? item : { ...item, tokens: count });
+  }
+  return kept;
 }

@@ -19,7 +19,7 @@
 // (system items, notes, summary, media, tool items, notices) keeps 0, and phase B's budget stage counts it for the
 // attempt's tokenizer. Pass `{ tokenizer: null }` to leave every count at 0, or the primary model's tokenizer.
 
-import { replayArtifacts } from "./artifact-replay";
+import { type ArtifactLookup, replayArtifacts } from "./artifact-replay";
 import { collapseRuns } from "./collapse-runs";
 import { activeContextNotes, injectContextNotes } from "./context-notes";
 import { appendCurrentInput, excludeCurrentInput } from "./current-input";
@@ -49,23 +49,18 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
   const trace: TraceEvent[] = [];
   const tokenizer = options.tokenizer === undefined ? "o200k_base" : options.tokenizer;
 
-  // Lookups by id, built once: every stage finds messages, attachments and artifacts in O(1).
-  const messagesById = new Map<string, StoredMessage>();
-  for (const message of input.messages) messagesById.set(message.id, message);
-  messagesById.set(input.currentInput.id, input.currentInput);
+  // Lookups by id, built once. Messages need none: each item carries its source message along (`sources`), and
+  // the one lookup left (the note's trace reason) scans from the newest message.
+  const messageLookup = { get: (messageId: string) => findMessage(input, messageId) };
   const attachmentsById = new Map<string, StoredAttachment>();
   for (const attachment of input.attachments) attachmentsById.set(attachment.id, attachment);
-  const artifactsById = new Map<string, StoredArtifact>();
-  for (const artifact of input.artifacts) artifactsById.set(artifact.id, artifact);
+  const artifactsById = sequentialArtifacts(input.artifacts);
 
   // What counts as history: not the current input (stage 11 puts it last), nothing the summary covers (stage 10).
-  const withoutInput = excludeCurrentInput(input.messages, input.currentInput);
-  pushAll(trace, withoutInput.trace);
-  const uncovered = dropCoveredMessages(withoutInput.messages, input.summary);
-  pushAll(trace, uncovered.trace);
+  const history = historyMessages(input, trace);
 
   // 2. Collapse runs of pure-text messages by one author.
-  const collapsed = collapseRuns(uncovered.messages);
+  const collapsed = collapseRuns(history);
   pushAll(trace, collapsed.trace);
 
   // 3. Blocked users' turns become notices.
@@ -84,7 +79,7 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
     currentInput: input.currentInput,
     persona: input.persona,
     participants: input.participants,
-    allMessages: uncovered.messages,
+    allMessages: history,
     impersonateUserId: input.impersonateUserId,
     settings,
     tokenizer,
@@ -95,19 +90,24 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
   const media = applyMediaBudget({
     history: mapped.history,
     current: mapped.current,
-    messagesById,
+    messagesById: EMPTY_MESSAGES,
     attachmentsById,
     settings,
+    sources: {
+      history: loadedSources(mapped.historySources, blocked.originals),
+      current: input.currentInput,
+    },
   });
   pushAll(trace, media.trace);
 
   // 6. Artifacts replayed between the assistant's text pieces; empty items dropped.
   const replayed = replayArtifacts({
     items: media.history,
-    messagesById,
+    messagesById: EMPTY_MESSAGES,
     artifactsById,
     settings,
     currentInputFollows: true,
+    sources: media.historySources,
   });
   pushAll(trace, replayed.trace);
 
@@ -126,7 +126,7 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
     notes,
     settings: settings.contextNote,
     userTurnNumber: input.userTurnNumber,
-    messagesById,
+    messagesById: messageLookup,
   });
   pushAll(trace, noted.trace);
 
@@ -154,6 +154,88 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
   pushAll(trace, final.trace);
 
   return { items: final.items, trace, settings };
+}
+
+/**
+ * The loaded messages without the current input and without what the summary covers, in one pass for the usual
+ * case (the input stored as the newest message, nothing covered); anything else goes through the two stages.
+ */
+function historyMessages(input: BuildInput, trace: TraceEvent[]): StoredMessage[] {
+  const { messages, currentInput, summary } = input;
+  const last = messages.length - 1;
+  let inputAt = -1;
+  let covered = false;
+  for (let index = 0; index < messages.length && !covered; index++) {
+    const message = messages[index];
+    if (message.id === currentInput.id) {
+      if (inputAt === -1) inputAt = index;
+      continue;
+    }
+    covered = message.summarizedBy !== null || (summary !== null && message.seq <= summary.coversThroughSeq);
+  }
+  if (!covered && inputAt === -1) return messages as StoredMessage[];
+  if (!covered && inputAt === last) {
+    // The same event the stage reports, made by the stage.
+    pushAll(trace, excludeCurrentInput([currentInput], currentInput).trace);
+    return messages.slice(0, last);
+  }
+  const withoutInput = excludeCurrentInput(messages, currentInput);
+  pushAll(trace, withoutInput.trace);
+  const uncovered = dropCoveredMessages(withoutInput.messages, summary);
+  pushAll(trace, uncovered.trace);
+  return uncovered.messages;
+}
+
+/** Stages given `sources` never look messages up by id. */
+const EMPTY_MESSAGES: ReadonlyMap<string, StoredMessage> = new Map();
+
+/**
+ * The loaded message each history item was made from, as a lookup by id would give it: stage 3 hands on a copy of
+ * a message whose reply annotation it dropped, and its original is what later stages see.
+ */
+function loadedSources(
+  sources: (StoredMessage | null)[],
+  originals: ReadonlyMap<StoredMessage, StoredMessage> | null,
+): (StoredMessage | null)[] {
+  if (originals === null) return sources;
+  return sources.map((source) => (source === null ? null : (originals.get(source) ?? source)));
+}
+
+/** How far ahead of its cursor a sequential lookup looks before it falls back to a map. */
+const SEQUENTIAL_LOOKAHEAD = 32;
+
+/**
+ * Artifacts by id without indexing them all: the loader gives them in the order they happened (ULIDs) and stage 6
+ * asks for them in that order, so a cursor that looks a little ahead finds each one. Anything else (another
+ * order, a missing id) falls back to a map, built on first need. Ids are unique, so both give the same artifact.
+ */
+function sequentialArtifacts(artifacts: readonly StoredArtifact[]): ArtifactLookup {
+  let cursor = 0;
+  let byId: Map<string, StoredArtifact> | null = null;
+  return {
+    get(artifactId) {
+      const end = Math.min(artifacts.length, cursor + SEQUENTIAL_LOOKAHEAD);
+      for (let index = cursor; index < end; index++) {
+        if (artifacts[index].id === artifactId) {
+          cursor = index + 1;
+          return artifacts[index];
+        }
+      }
+      if (byId === null) {
+        byId = new Map();
+        for (const artifact of artifacts) byId.set(artifact.id, artifact);
+      }
+      return byId.get(artifactId);
+    },
+  };
+}
+
+/** A message by id as a map of the loaded messages and the current input would give it (the input wins). */
+function findMessage(input: BuildInput, messageId: string): StoredMessage | undefined {
+  if (input.currentInput.id === messageId) return input.currentInput;
+  for (let index = input.messages.length - 1; index >= 0; index--)
+    if (input.messages[index].id === messageId) return input.messages[index];
+  return undefined;
 }
 
 /** Append without spreading into arguments (a long trace would overflow the call stack). */

@@ -48,14 +48,20 @@ export function collapseRuns(messages: readonly StoredMessage[]): {
   const entries: HistoryEntry[] = [];
   const trace: TraceEvent[] = [];
   let runStart = 0;
+  // Whether the message after the current run is pure text, carried over so each message is checked once.
+  let nextPureText = messages.length > 0 && isPureText(messages[0]);
   while (runStart < messages.length) {
     const first = messages[runStart];
     let runEnd = runStart + 1;
-    if (isPureText(first)) {
-      while (runEnd < messages.length && isPureText(messages[runEnd]) && sameAuthor(first, messages[runEnd]))
+    const firstPureText = nextPureText;
+    nextPureText = runEnd < messages.length && isPureText(messages[runEnd]);
+    if (firstPureText) {
+      while (runEnd < messages.length && nextPureText && sameAuthor(first, messages[runEnd])) {
         runEnd++;
+        nextPureText = runEnd < messages.length && isPureText(messages[runEnd]);
+      }
     }
-    const run = messages.slice(runStart, runEnd);
+    const run = runEnd === runStart + 1 ? [first] : messages.slice(runStart, runEnd);
     entries.push({ kind: "message", messages: run });
     if (run.length > 1) {
       trace.push(

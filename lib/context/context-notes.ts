@@ -49,16 +49,29 @@ export function contextNoteText(text: string): string {
   return `[System: ${text}]`;
 }
 
-/** Where each history message starts: items from one stored message (and its tool items) form one group. */
-function messageGroupStarts(items: readonly ContextItem[]): number[] {
-  const starts: number[] = [];
-  let previousKey: string | null = null;
-  for (let i = 0; i < items.length; i++) {
-    const key = items[i].sourceMessageIds[0] ?? items[i].id;
-    if (key !== previousKey) starts.push(i);
-    previousKey = key;
+/** Items from one stored message (and its tool items) form one group: the key they share. */
+function groupKey(item: ContextItem): string {
+  return item.sourceMessageIds[0] ?? item.id;
+}
+
+function startsGroup(items: readonly ContextItem[], index: number): boolean {
+  return index === 0 || groupKey(items[index]) !== groupKey(items[index - 1]);
+}
+
+/** How many history messages (groups) there are; counted without keeping where each starts. */
+function countMessageGroups(items: readonly ContextItem[]): number {
+  let count = 0;
+  for (let i = 0; i < items.length; i++) if (startsGroup(items, i)) count++;
+  return count;
+}
+
+/** Where the group `fromEnd` groups before the end starts (1: the last group), walking back from the end. */
+function groupStartFromEnd(items: readonly ContextItem[], fromEnd: number): number {
+  let seen = 0;
+  for (let i = items.length - 1; i >= 0; i--) {
+    if (startsGroup(items, i) && ++seen === fromEnd) return i;
   }
-  return starts;
+  return 0;
 }
 
 export function injectContextNotes(args: {
@@ -66,8 +79,8 @@ export function injectContextNotes(args: {
   notes: readonly ActiveNote[];
   settings: ResolvedSettings["contextNote"];
   userTurnNumber: number;
-  /** For readable trace reasons ("before message #812"); optional. */
-  messagesById?: ReadonlyMap<string, { seq: number }>;
+  /** For readable trace reasons ("before message #812"); optional. Anything with a `get` by message id. */
+  messagesById?: { get(messageId: string): { seq: number } | undefined };
 }): { items: ContextItem[]; trace: TraceEvent[] } {
   const { notes, settings } = args;
   if (notes.length === 0) return { items: args.items as ContextItem[], trace: [] };
@@ -86,10 +99,10 @@ export function injectContextNotes(args: {
     };
   }
 
-  const starts = messageGroupStarts(args.items);
-  const messageCount = starts.length;
+  const messageCount = countMessageGroups(args.items);
   const target = Math.max(0, messageCount - settings.depth);
-  const insertAt = target === messageCount ? args.items.length : starts[target];
+  const insertAt =
+    target === messageCount ? args.items.length : groupStartFromEnd(args.items, messageCount - target);
   const role: ItemRole = settings.role;
   const noteItems: ContextItem[] = notes.map((note) => ({
     id: note.id,
@@ -99,7 +112,7 @@ export function injectContextNotes(args: {
     sourceMessageIds: [],
     tokens: 0,
   }));
-  const items = [...args.items.slice(0, insertAt), ...noteItems, ...args.items.slice(insertAt)];
+  const items = args.items.slice(0, insertAt).concat(noteItems, args.items.slice(insertAt));
 
   let where: string;
   if (insertAt === args.items.length)

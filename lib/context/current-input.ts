@@ -10,16 +10,22 @@ export function excludeCurrentInput(
   messages: readonly StoredMessage[],
   currentInput: StoredMessage,
 ): { messages: StoredMessage[]; trace: TraceEvent[] } {
-  let found = false;
-  for (const message of messages) {
-    if (message.id === currentInput.id) {
-      found = true;
+  let firstMatch = -1;
+  for (let index = 0; index < messages.length; index++) {
+    if (messages[index].id === currentInput.id) {
+      firstMatch = index;
       break;
     }
   }
-  if (!found) return { messages: messages as StoredMessage[], trace: [] };
-  const history: StoredMessage[] = [];
-  for (const message of messages) if (message.id !== currentInput.id) history.push(message);
+  if (firstMatch === -1) return { messages: messages as StoredMessage[], trace: [] };
+  let history: StoredMessage[];
+  // The route stores the input before loading, so it is usually the newest message: one copy, no filtering.
+  if (firstMatch === messages.length - 1) history = messages.slice(0, firstMatch);
+  else {
+    history = messages.slice(0, firstMatch);
+    for (let index = firstMatch + 1; index < messages.length; index++)
+      if (messages[index].id !== currentInput.id) history.push(messages[index]);
+  }
   return {
     messages: history,
     trace: [
@@ -40,9 +46,15 @@ export function appendCurrentInput(
   items: readonly ContextItem[],
   current: ContextItem,
 ): { items: ContextItem[]; trace: TraceEvent[] } {
-  const out: ContextItem[] = [];
+  let firstDuplicate = -1;
+  for (let index = 0; index < items.length && firstDuplicate === -1; index++)
+    if (items[index].id === current.id) firstDuplicate = index;
+  // Usually there is no copy: one array of the final size.
+  if (firstDuplicate === -1) return { items: items.concat([current]), trace: [] };
+  const out: ContextItem[] = items.slice(0, firstDuplicate);
   let duplicates = 0;
-  for (const item of items) {
+  for (let index = firstDuplicate; index < items.length; index++) {
+    const item = items[index];
     if (item.id === current.id) duplicates++;
     else out.push(item);
   }

@@ -99,20 +99,38 @@ function hasMediaParts(message: StoredMessage): boolean {
   return false;
 }
 
+/**
+ * The stored message each item was made from, when it is exactly one stored message (null for notices and
+ * collapsed runs): what `messagesById` gives for the item's own message id, precomputed by the caller.
+ */
+export interface ItemSources {
+  history: readonly (StoredMessage | null)[];
+  current: StoredMessage | null;
+}
+
 export function applyMediaBudget(args: {
   history: readonly ContextItem[];
   current: ContextItem;
   messagesById: ReadonlyMap<string, StoredMessage>;
   attachmentsById: ReadonlyMap<string, StoredAttachment>;
   settings: ResolvedSettings;
-}): { history: ContextItem[]; current: ContextItem; trace: TraceEvent[] } {
-  const { messagesById, attachmentsById } = args;
+  /** Optional: each item's source message, parallel to `history`, so no item is looked up by id. */
+  sources?: ItemSources;
+}): {
+  history: ContextItem[];
+  current: ContextItem;
+  trace: TraceEvent[];
+  /** Each output history item's source message (null for notices), parallel to `history`. */
+  historySources: (StoredMessage | null)[];
+} {
+  const { messagesById, attachmentsById, sources } = args;
   const effectiveWindow = Math.min(args.settings.media.window, args.settings.history.messageFetchLimit);
   const imageMessageLimit = args.settings.media.imageMessageLimit;
   const total = args.history.length + 1;
   const itemAt = (index: number) => (index === args.history.length ? args.current : args.history[index]);
 
-  const plans = new Map<number, MediaPlan>();
+  const plans: (MediaPlan | undefined)[] = new Array(total);
+  const messages: (StoredMessage | null)[] = new Array(total);
   const seenCountedShas = new Set<string>();
   let renderedImageMessages = 0;
   // Messages newer than the item being looked at, counting the messages inside collapsed items and notices.
@@ -120,7 +138,13 @@ export function applyMediaBudget(args: {
 
   for (let index = total - 1; index >= 0; index--) {
     const item = itemAt(index);
-    const message = sourceMessage(item, messagesById);
+    const message =
+      sources === undefined
+        ? sourceMessage(item, messagesById)
+        : index === args.history.length
+          ? sources.current
+          : sources.history[index];
+    messages[index] = message;
     const rank = newerMessages + 1;
     newerMessages += item.sourceMessageIds.length;
     if (message === null || !hasMediaParts(message)) continue;
@@ -184,11 +208,12 @@ export function applyMediaBudget(args: {
       });
     }
     for (const sha of newShas) seenCountedShas.add(sha);
-    plans.set(index, plan);
+    plans[index] = plan;
   }
 
   const trace: TraceEvent[] = [];
   const history: ContextItem[] = [];
+  const historySources: (StoredMessage | null)[] = [];
   let current = args.current;
   const outOfWindowItems: string[] = [];
   const outOfWindowMessages: string[] = [];
@@ -199,18 +224,26 @@ export function applyMediaBudget(args: {
   // Walk oldest first so items and trace events come out in conversation order.
   for (let index = 0; index < total; index++) {
     const item = itemAt(index);
-    const plan = plans.get(index);
+    const plan = plans[index];
     if (plan === undefined) {
-      if (index < args.history.length) history.push(item);
+      if (index < args.history.length) {
+        history.push(item);
+        historySources.push(messages[index]);
+      }
       continue;
     }
     const messageId = item.sourceMessageIds[0];
-    const message = messagesById.get(messageId) as StoredMessage;
+    // A planned item is exactly one stored message: the one the backward pass found.
+    const message = messages[index] as StoredMessage;
     const { notice, replaced } = applyPlan(item, message, plan);
     if (index === args.history.length) current = replaced;
     else {
-      if (notice !== null) history.push(notice);
+      if (notice !== null) {
+        history.push(notice);
+        historySources.push(null);
+      }
       history.push(replaced);
+      historySources.push(message);
     }
 
     if (plan.omitted > 0) {
@@ -293,7 +326,7 @@ export function applyMediaBudget(args: {
       ),
     );
   }
-  return { history, current, trace };
+  return { history, current, trace, historySources };
 }
 
 /**

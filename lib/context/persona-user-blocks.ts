@@ -88,12 +88,18 @@ export function applyPersonaUserBlocks(args: {
   personaId: string;
   personaName: string;
   now: string;
-}): { entries: HistoryEntry[]; trace: TraceEvent[] } {
+}): {
+  entries: HistoryEntry[];
+  trace: TraceEvent[];
+  /** The loaded message behind each copy made without its reply annotation (null when none was made). */
+  originals: Map<StoredMessage, StoredMessage> | null;
+} {
   const blockedUsers = new Map<string, PersonaUserBlock>();
   for (const block of activeBlocksFor(args.blocks, args.personaId, args.now)) {
     if (block.blockType === "block") blockedUsers.set(block.userId, block);
   }
-  if (blockedUsers.size === 0) return { entries: args.entries.slice(), trace: [] };
+  if (blockedUsers.size === 0) return { entries: args.entries.slice(), trace: [], originals: null };
+  let originals: Map<StoredMessage, StoredMessage> | null = null;
 
   const trace: TraceEvent[] = [];
   const entries: HistoryEntry[] = [];
@@ -152,7 +158,10 @@ export function applyPersonaUserBlocks(args: {
       !hiddenMessageIds.has(message.replyToMessageId)
     )
       continue;
-    entries[i] = { kind: "message", messages: [withoutReplyAnnotation(message)] };
+    const copy = withoutReplyAnnotation(message);
+    originals ??= new Map();
+    originals.set(copy, message);
+    entries[i] = { kind: "message", messages: [copy] };
     trace.push(
       traceEvent(
         "blocks",
@@ -165,5 +174,5 @@ export function applyPersonaUserBlocks(args: {
       ),
     );
   }
-  return { entries, trace };
+  return { entries, trace, originals };
 }

@@ -149,9 +149,18 @@ export function messageLayout(message: StoredMessage): LayoutEntry[] {
   return layout;
 }
 
+/** The text pieces of messageLayout, without building the layout. */
 export function textSegments(message: StoredMessage): string[] {
   const segments: string[] = [];
-  for (const entry of messageLayout(message)) if (entry.kind === "text") segments.push(entry.text);
+  let current: string | null = null;
+  for (const part of message.parts) {
+    if (part.type === "text") current = current === null ? part.text : `${current}\n${part.text}`;
+    else if (part.type === "artifact") {
+      if (current !== null && current !== "") segments.push(current);
+      current = null;
+    }
+  }
+  if (current !== null && current !== "") segments.push(current);
   return segments;
 }
 
@@ -165,7 +174,32 @@ interface MappingContext {
   impersonateUserId: string | null | undefined;
   labels: boolean;
   tokenizer: TokenizerName | null;
+  /** Tokens of "Name: " per author name, counted once per build. */
   labelTokens: Map<string, number>;
+  /** One sender object per author, shared by that author's items (items are never mutated). */
+  senders: Map<string, ItemSender[]>;
+}
+
+/** The author's shared sender object: same values as senderOf, one allocation per author instead of per item. */
+function sharedSender(message: StoredMessage, context: MappingContext): ItemSender {
+  const key = message.authorUserId ?? message.authorPersonaId ?? message.authorName;
+  let list = context.senders.get(key);
+  if (list === undefined) {
+    list = [];
+    context.senders.set(key, list);
+  }
+  for (const sender of list) {
+    if (
+      sender.type === message.authorType &&
+      sender.name === message.authorName &&
+      sender.userId === message.authorUserId &&
+      sender.personaId === message.authorPersonaId
+    )
+      return sender;
+  }
+  const sender = senderOf(message);
+  list.push(sender);
+  return sender;
 }
 
 function decorate(
@@ -196,11 +230,11 @@ function cachedTokens(messages: readonly StoredMessage[], context: MappingContex
     total += cached;
   }
   if (context.labels) {
-    const label = `${first.authorName}: `;
-    let labelCount = context.labelTokens.get(label);
+    // Keyed by the name: the label string is only built the first time a name is seen.
+    let labelCount = context.labelTokens.get(first.authorName);
     if (labelCount === undefined) {
-      labelCount = countTextTokens(label, tokenizer);
-      context.labelTokens.set(label, labelCount);
+      labelCount = countTextTokens(`${first.authorName}: `, tokenizer);
+      context.labelTokens.set(first.authorName, labelCount);
     }
     total += labelCount;
   }
@@ -214,7 +248,8 @@ function messageItem(
   context: MappingContext,
 ): ContextItem {
   const first = messages[0];
-  const parts: ItemPart[] = [];
+  // Parts arrays are made at their final size (an empty array grown by push reserves room for 17).
+  let parts: ItemPart[];
   if (messages.length > 1) {
     // A collapsed run of pure-text messages: one text, one label.
     // System notices are wrapped one by one, so each stays a whole `[System: …]` line.
@@ -224,15 +259,16 @@ function messageItem(
       const next = messageText(messages[i]);
       text = `${text}\n${notices ? systemNoticeText(next) : next}`;
     }
-    parts.push({ type: "text", text: notices ? text : decorate(first, text, true, context) });
+    parts = [{ type: "text", text: notices ? text : decorate(first, text, true, context) }];
   } else if (role === "assistant" && hasArtifactParts(first)) {
     // Text pieces stay apart so stage 6 can put the tool calls back between them.
     const segments = textSegments(first);
-    for (let i = 0; i < segments.length; i++)
-      parts.push({ type: "text", text: decorate(first, segments[i], i === 0, context) });
+    parts = segments.map(
+      (segment, i): ItemPart => ({ type: "text", text: decorate(first, segment, i === 0, context) }),
+    );
   } else {
     const text = messageText(first);
-    if (text !== "") parts.push({ type: "text", text: decorate(first, text, true, context) });
+    parts = text !== "" ? [{ type: "text", text: decorate(first, text, true, context) }] : [];
   }
   return {
     id: messageItemId(first.id),
@@ -240,7 +276,7 @@ function messageItem(
     tag,
     parts,
     sourceMessageIds: messages.length === 1 ? [first.id] : messages.map((message) => message.id),
-    sender: senderOf(first),
+    sender: sharedSender(first, context),
     tokens: cachedTokens(messages, context),
   };
 }
@@ -260,7 +296,13 @@ export function mapRoles(args: {
   impersonateUserId?: string | null;
   settings: ResolvedSettings;
   tokenizer?: TokenizerName | null;
-}): { history: ContextItem[]; current: ContextItem; trace: TraceEvent[] } {
+}): {
+  history: ContextItem[];
+  current: ContextItem;
+  trace: TraceEvent[];
+  /** The message each history item is exactly (null for notices and collapsed runs), parallel to `history`. */
+  historySources: (StoredMessage | null)[];
+} {
   const trace: TraceEvent[] = [];
   const labels = speakerLabelsOn({
     mode: args.settings.history.speakerLabels,
@@ -275,11 +317,14 @@ export function mapRoles(args: {
     labels: labels.on,
     tokenizer: args.tokenizer === undefined ? null : args.tokenizer,
     labelTokens: new Map(),
+    senders: new Map(),
   };
 
   const history: ContextItem[] = new Array(args.entries.length);
+  const historySources: (StoredMessage | null)[] = new Array(args.entries.length);
   for (let i = 0; i < args.entries.length; i++) {
     const entry = args.entries[i];
+    historySources[i] = entry.kind === "message" && entry.messages.length === 1 ? entry.messages[0] : null;
     if (entry.kind === "notice") {
       history[i] = {
         id: entry.id,
@@ -322,5 +367,5 @@ export function mapRoles(args: {
       ),
     );
   }
-  return { history, current, trace };
+  return { history, current, trace, historySources };
 }

@@ -83,7 +83,7 @@ export function placeSummary(
     tokens: 0,
   };
   return {
-    items: [...items.slice(0, insertAt), item, ...items.slice(insertAt)],
+    items: items.slice(0, insertAt).concat([item], items.slice(insertAt)),
     trace: [
       traceEvent(
         "summary",

@@ -129,5 +129,5 @@ export function prependSystemPrompt(
   args: Parameters<typeof buildSystemItems>[0],
 ): { items: ContextItem[]; trace: TraceEvent[] } {
   const system = buildSystemItems(args);
-  return { items: [...system.items, ...items], trace: system.trace };
+  return { items: system.items.concat(items), trace: system.trace };
 }

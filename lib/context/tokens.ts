@@ -14,13 +14,16 @@ export const TOKENS_PER_MESSAGE = 4;
 export const TOKENS_PER_IMAGE = 765;
 const TOKENS_PER_OTHER_MEDIA = 258;
 
+/** People may type "<|endoftext|>": count special-token text as ordinary text instead of throwing. */
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
 export function countTextTokens(text: string, tokenizer: TokenizerName): number {
   if (text.length === 0) return 0;
   switch (tokenizer) {
     case "o200k_base":
-      return countO200k(text);
+      return countO200k(text, PLAIN_TEXT);
     case "cl100k_base":
-      return countCl100k(text);
+      return countCl100k(text, PLAIN_TEXT);
     case "estimate":
       return Math.ceil(text.length / ESTIMATE_CHARS_PER_TOKEN);
   }

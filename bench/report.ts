@@ -1,0 +1,238 @@
+// The benchmark's output: a readable table on stdout and `bench-results.json` at the repository root (nested
+// objects, so dotted paths such as `pipeline.ms_10000` resolve). Targets are SPEC §9's.
+
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import type { PeerFigures } from "./peers";
+import type { DefaultSettingsFigure, PipelineFigure } from "./pipeline";
+import { round, type Sample } from "./stats";
+import type { TurnOverheadResult } from "./turn-overhead";
+
+export interface BenchInputs {
+  environment: Record<string, unknown>;
+  pipeline: PipelineFigure[];
+  defaults: DefaultSettingsFigure[];
+  peers: PeerFigures;
+  turn: TurnOverheadResult;
+}
+
+interface Target {
+  value: number | null;
+  target: string;
+  met: boolean | null;
+}
+
+function figure(figures: readonly PipelineFigure[], messages: number): PipelineFigure {
+  const found = figures.find((entry) => entry.messages === messages);
+  if (!found) throw new Error(`no pipeline figure for ${messages} messages`);
+  return found;
+}
+
+function sampleJson(sample: Sample | null) {
+  return sample === null
+    ? null
+    : { median: round(sample.median), min: round(sample.min), max: round(sample.max), runs: sample.runs };
+}
+
+function check(value: number | null, target: string, met: (value: number) => boolean): Target {
+  return { value: value === null ? null : round(value), target, met: value === null ? null : met(value) };
+}
+
+export function buildResults(inputs: BenchInputs) {
+  const { pipeline, defaults, peers, turn } = inputs;
+  const ms = (messages: number) => figure(pipeline, messages).total.median;
+  const glassbox10k = ms(10_000);
+  const glassbox2k = ms(2_000);
+  const defaultMedians = defaults.map((entry) => entry.total.median);
+  const ratios = {
+    scaling_100000_over_10000: round(ms(100_000) / glassbox10k),
+    /** AI SDK time over Glassbox time at 10 000 messages: ≥ 1 means Glassbox is no slower. */
+    aisdk_over_glassbox: round(peers.aiSdk.sample.median / glassbox10k),
+    /** The same the other way round, as SPEC §9 states it (target ≤ 1.0). */
+    glassbox_over_aisdk: round(glassbox10k / peers.aiSdk.sample.median),
+    langchain_over_glassbox_2000: peers.langChain
+      ? round(peers.langChain.sample.median / glassbox2k, 0)
+      : null,
+    default_settings_max_over_min: round(Math.max(...defaultMedians) / Math.min(...defaultMedians)),
+  };
+  const targets = {
+    "pipeline.ms_10000": check(glassbox10k, "≤ 15 ms", (value) => value <= 15),
+    "ratios.scaling_100000_over_10000": check(
+      ratios.scaling_100000_over_10000,
+      "≤ 12",
+      (value) => value <= 12,
+    ),
+    "ratios.glassbox_over_aisdk": check(ratios.glassbox_over_aisdk, "≤ 1.0", (value) => value <= 1),
+    "ratios.langchain_over_glassbox_2000": check(
+      ratios.langchain_over_glassbox_2000,
+      "≥ 100",
+      (value) => value >= 100,
+    ),
+    "default_settings (flat with history length)": check(
+      ratios.default_settings_max_over_min,
+      "max/min of the medians ≤ 1.5 (noise), no growth",
+      (value) => value <= 1.5,
+    ),
+    "turn.pre_provider_ms": check(turn.preProvider?.median ?? null, "≤ 25 ms", (value) => value <= 25),
+    "turn.ttft_added_ms": check(turn.ttftAdded, "≤ 20 ms", (value) => value <= 20),
+  };
+
+  return {
+    generatedAt: new Date().toISOString(),
+    environment: inputs.environment,
+    pipeline: {
+      ms_1000: round(ms(1_000)),
+      ms_2000: round(ms(2_000)),
+      ms_10000: round(glassbox10k),
+      ms_100000: round(ms(100_000)),
+      detail: Object.fromEntries(
+        pipeline.map((entry) => [
+          `messages_${entry.messages}`,
+          {
+            total: sampleJson(entry.total),
+            phase_a: sampleJson(entry.phaseA),
+            phase_b: sampleJson(entry.phaseB),
+            items_built: entry.itemsBuilt,
+            items_sent: entry.itemsSent,
+            tokens_sent: entry.tokensSent,
+            usable_tokens: entry.usableTokens,
+            turns_dropped_by_budget: entry.droppedTurns,
+            fetch_limit: entry.messages,
+            settings_built_without_schema: entry.bypassedSchema,
+          },
+        ]),
+      ),
+    },
+    default_settings: {
+      ...Object.fromEntries(
+        defaults.map((entry) => [`ms_${entry.storedMessages}`, round(entry.total.median)]),
+      ),
+      loaded_messages: defaults[0]?.loadedMessages ?? null,
+      detail: Object.fromEntries(
+        defaults.map((entry) => [`stored_${entry.storedMessages}`, sampleJson(entry.total)]),
+      ),
+    },
+    peers: {
+      aisdk_ms_10000: round(peers.aiSdk.sample.median),
+      langchain_ms_2000: peers.langChain ? round(peers.langChain.sample.median) : null,
+      detail: {
+        aisdk_10000: { ...sampleJson(peers.aiSdk.sample), model_messages: peers.aiSdk.modelMessages },
+        langchain_2000: peers.langChain
+          ? {
+              ...sampleJson(peers.langChain.sample),
+              messages_in: peers.langChain.messagesIn,
+              messages_kept: peers.langChain.kept,
+            }
+          : { skipped: peers.langChainSkipped },
+      },
+    },
+    turn: {
+      pre_provider_ms: turn.preProvider ? round(turn.preProvider.median) : null,
+      ttft_added_ms: turn.ttftAdded,
+      detail: {
+        skipped: turn.skipped,
+        stored_messages: turn.storedMessages,
+        turns: turn.turns,
+        pre_provider: sampleJson(turn.preProvider),
+        route_first_token: sampleJson(turn.routeFirstToken),
+        direct_first_token: sampleJson(turn.directFirstToken),
+        provider_requests_per_turn: turn.requestsPerTurn,
+      },
+    },
+    ratios,
+    targets,
+  };
+}
+
+export type BenchResults = ReturnType<typeof buildResults>;
+
+export function writeResults(results: BenchResults, root: string): string {
+  const file = path.join(root, "bench-results.json");
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  return file;
+}
+
+function pad(text: string, width: number, right = false): string {
+  return right ? text.padStart(width) : text.padEnd(width);
+}
+
+function ms(value: number | null | undefined): string {
+  return value === null || value === undefined ? "—" : value.toFixed(2);
+}
+
+function spread(sample: Sample | null): string {
+  return sample === null ? "" : `${sample.min.toFixed(2)}–${sample.max.toFixed(2)} (${sample.runs} runs)`;
+}
+
+export function printTable(inputs: BenchInputs, results: BenchResults): void {
+  const lines: string[] = [];
+  const row = (label: string, median: string, range: string, note = "") =>
+    lines.push(`${pad(label, 46)} ${pad(median, 10, true)}  ${pad(range, 34)} ${note}`);
+  lines.push("");
+  lines.push("Glassbox benchmark (SPEC §9) — medians in ms, min–max over the runs after warm-up");
+  lines.push("-".repeat(118));
+  row("case", "median", "min–max", "notes");
+  lines.push("-".repeat(118));
+  for (const entry of inputs.pipeline) {
+    row(
+      `pipeline A+B, ${entry.messages.toLocaleString("en")} messages`,
+      ms(entry.total.median),
+      spread(entry.total),
+      `A ${ms(entry.phaseA.median)} + B ${ms(entry.phaseB.median)}; ${entry.itemsBuilt} items → ${entry.itemsSent} sent, ${entry.tokensSent}/${entry.usableTokens} tokens${entry.bypassedSchema ? "; fetch limit set without the schema" : ""}`,
+    );
+  }
+  for (const entry of inputs.defaults) {
+    row(
+      `default settings, ${entry.storedMessages.toLocaleString("en")} stored`,
+      ms(entry.total.median),
+      spread(entry.total),
+      `the loader hands the newest ${entry.loadedMessages}`,
+    );
+  }
+  row(
+    "AI SDK convert + prune, 10,000 messages",
+    ms(inputs.peers.aiSdk.sample.median),
+    spread(inputs.peers.aiSdk.sample),
+  );
+  if (inputs.peers.langChain)
+    row(
+      "LangChain trimMessages, 2,000 messages",
+      ms(inputs.peers.langChain.sample.median),
+      spread(inputs.peers.langChain.sample),
+      `${inputs.peers.langChain.messagesIn} LangChain messages in, ${inputs.peers.langChain.kept} kept`,
+    );
+  else row("LangChain trimMessages, 2,000 messages", "—", "", inputs.peers.langChainSkipped ?? "");
+  const turn = inputs.turn;
+  if (turn.skipped) row("turn overhead", "—", "", turn.skipped);
+  else {
+    row(
+      "turn: server time before the provider",
+      ms(turn.preProvider?.median),
+      spread(turn.preProvider),
+      `${turn.storedMessages} stored messages, Postgres`,
+    );
+    row(
+      "turn: first token through the route",
+      ms(turn.routeFirstToken?.median),
+      spread(turn.routeFirstToken),
+    );
+    row(
+      "turn: first token, direct streamText",
+      ms(turn.directFirstToken?.median),
+      spread(turn.directFirstToken),
+    );
+    row("turn: first token added by the app", ms(turn.ttftAdded), "", "route median − direct median");
+  }
+  lines.push("-".repeat(118));
+  lines.push("Ratios");
+  for (const [key, value] of Object.entries(results.ratios)) lines.push(`  ${pad(key, 44)} ${value ?? "—"}`);
+  lines.push("Targets");
+  for (const [key, target] of Object.entries(results.targets)) {
+    const verdict = target.met === null ? "not measured" : target.met ? "met" : "NOT MET";
+    lines.push(
+      `  ${pad(key, 44)} ${pad(target.value === null ? "—" : String(target.value), 10, true)}  ${pad(target.target, 34)} ${verdict}`,
+    );
+  }
+  lines.push("");
+  console.log(lines.join("\n"));
+}

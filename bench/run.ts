@@ -1,0 +1,135 @@
+// `npm run bench`: SPEC §9 in one run — the pipeline over 1 000 / 2 000 / 10 000 / 100 000 stored messages, the same
+// build with default settings, the AI SDK and LangChain peers on the same messages, and the turn overhead on
+// Postgres. Prints a table and writes bench-results.json at the repository root.
+//
+// Knobs (environment): BENCH_LANGCHAIN_RUNS (default 1; 0 skips it: it takes tens of seconds),
+// BENCH_TURNS (default 20), BENCH_SKIP_TURN=1, BENCH_SEMI_SPACE_MB (default 256; 0 keeps node's default).
+// `npm run bench` re-runs itself in a node with --expose-gc (a full collection before every timed run, outside the
+// timed region) and a larger young generation (--max-semi-space-size=256): a 100 000-message build allocates a
+// few hundred MB that all stays alive until the build ends, and with node's default or 64 MB semi-spaces
+// the scavenger copies and promotes it several times over (100 000 then costs 16–18× 10 000 instead of ~10×).
+
+import { spawnSync } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
+import { generateConversation } from "./conversation-generator";
+import { measureAiSdk, measureLangChain, type PeerFigures, toLangChainMessages, toUIMessages } from "./peers";
+import {
+  type DefaultSettingsFigure,
+  measureDefaultSettings,
+  measurePipeline,
+  type PipelineFigure,
+} from "./pipeline";
+import { buildResults, printTable, writeResults } from "./report";
+import { gcBetweenRuns } from "./stats";
+import { measureTurnOverhead, type TurnOverheadResult } from "./turn-overhead";
+
+const SIZES = [1_000, 2_000, 10_000, 100_000];
+
+function runsFor(size: number): { runs: number; warmup: number } {
+  return size >= 100_000 ? { runs: 7, warmup: 2 } : { runs: 15, warmup: 5 };
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+async function main(): Promise<void> {
+  const root = path.resolve(import.meta.dirname, "..");
+  const startedAt = performance.now();
+  const loadBefore = os.loadavg();
+
+  const pipeline: PipelineFigure[] = [];
+  const defaults: DefaultSettingsFigure[] = [];
+  let aiSdk: PeerFigures["aiSdk"] | null = null;
+  let langChain: PeerFigures["langChain"] = null;
+  let langChainSkipped: string | null = null;
+  const langChainRuns = Number(process.env.BENCH_LANGCHAIN_RUNS ?? 1);
+
+  for (const size of SIZES) {
+    log(`generating ${size} messages`);
+    let conversation: ReturnType<typeof generateConversation> | null = generateConversation({
+      messageCount: size,
+    });
+    log(`pipeline at ${size}`);
+    pipeline.push(measurePipeline(conversation, runsFor(size)));
+    if (size === 1_000 || size === 10_000 || size === 100_000) {
+      defaults.push(measureDefaultSettings(conversation, { runs: 15, warmup: 5 }));
+    }
+    if (size === 10_000) {
+      log("AI SDK peer at 10000");
+      aiSdk = await measureAiSdk(toUIMessages(conversation), { runs: 15, warmup: 5 });
+    }
+    if (size === 2_000) {
+      if (langChainRuns > 0) {
+        log(`LangChain peer at 2000 (${langChainRuns} run(s); this takes a while)`);
+        const messages = toLangChainMessages(conversation);
+        const result = await measureLangChain(messages, { runs: langChainRuns });
+        langChain = { ...result, messagesIn: messages.length };
+      } else langChainSkipped = "skipped (BENCH_LANGCHAIN_RUNS=0)";
+    }
+    conversation = null;
+  }
+  if (aiSdk === null) throw new Error("the AI SDK peer was not measured");
+
+  let turn: TurnOverheadResult;
+  if (process.env.BENCH_SKIP_TURN === "1") {
+    turn = {
+      skipped: "skipped (BENCH_SKIP_TURN=1)",
+      storedMessages: 1_000,
+      turns: 0,
+      preProvider: null,
+      routeFirstToken: null,
+      directFirstToken: null,
+      ttftAdded: null,
+      requestsPerTurn: null,
+    };
+  } else {
+    log("turn overhead on Postgres");
+    turn = await measureTurnOverhead({ turns: Number(process.env.BENCH_TURNS ?? 20) });
+  }
+
+  const environment = {
+    node: process.version,
+    cpus: os.cpus().length,
+    execArgv: process.execArgv,
+    nodeOptions: process.env.NODE_OPTIONS ?? "",
+    gcBetweenRuns,
+    loadAverageBefore: loadBefore.map((value) => Number(value.toFixed(2))),
+    loadAverageAfter: os.loadavg().map((value) => Number(value.toFixed(2))),
+    durationSeconds: Math.round((performance.now() - startedAt) / 1000),
+    note: "2 shared cores: other processes run alongside; compare medians with their min–max spread.",
+  };
+  const inputs = { environment, pipeline, defaults, peers: { aiSdk, langChain, langChainSkipped }, turn };
+  const results = buildResults(inputs);
+  printTable(inputs, results);
+  const file = writeResults(results, root);
+  log(
+    `wrote ${path.relative(root, file)} in ${environment.durationSeconds} s (load average ${environment.loadAverageBefore.join(" ")} → ${environment.loadAverageAfter.join(" ")})`,
+  );
+}
+
+/**
+ * `npm run bench` starts plain `tsx bench/run.ts`: re-run this file once in a child node with the GC flags (the
+ * tsx loader flags are in execArgv), unless they are already on.
+ */
+function relaunchWithFlags(): boolean {
+  if (process.env.BENCH_CHILD === "1" || gcBetweenRuns) return false;
+  const semiSpace = Number(process.env.BENCH_SEMI_SPACE_MB ?? 256);
+  const flags = ["--expose-gc", ...(semiSpace > 0 ? [`--max-semi-space-size=${semiSpace}`] : [])];
+  const child = spawnSync(process.execPath, [...process.execArgv, ...flags, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, BENCH_CHILD: "1" },
+  });
+  process.exit(child.status ?? 1);
+}
+
+if (!relaunchWithFlags()) {
+  main().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
