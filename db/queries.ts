@@ -135,6 +135,8 @@ export async function deleteConversation({ db, conversationId }: { db: Database;
 // Messages
 
 export interface NewMessage {
+  /** Preset when the caller needs the id before the row exists (the streamed reply announces it first). */
+  id?: string;
   conversationId: string;
   authorType: Message["authorType"];
   authorUserId?: string | null;

@@ -12,12 +12,17 @@ export class ReplyPersistence {
   private text = "";
   private flushedLength = 0;
   private lastFlushAt = Date.now();
-  private pending: Promise<void> = Promise.resolve();
+  private pending: Promise<void>;
 
+  /** `rowReady` resolves once the message row exists: writes wait for it, so the row can be inserted while the
+   *  model call is already under way. */
   constructor(
     private readonly db: Database,
     private readonly messageId: string,
-  ) {}
+    rowReady: Promise<void> = Promise.resolve(),
+  ) {
+    this.pending = rowReady;
+  }
 
   get currentText(): string {
     return this.text;

@@ -34,9 +34,15 @@ export async function runAttempts({
   enabledToolNames,
   reply,
   writer,
+  turnReady = Promise.resolve(),
+  firstResolved,
 }: {
   db: Database;
   turnId: string;
+  /** Resolves once the turn row exists; attempts are recorded after it (the row is inserted during the call). */
+  turnReady?: Promise<void>;
+  /** Phase B for the first model, when the caller already resolved it (pure, so it can be reused as is). */
+  firstResolved?: ResolvedContext;
   base: BaseContext;
   settingsVersion: number;
   modelRows: Model[];
@@ -55,10 +61,14 @@ export async function runAttempts({
       const started = performance.now();
       let resolved: ResolvedContext;
       try {
-        resolved = resolveForModel(base, model, { enabledToolNames });
+        resolved =
+          attemptNumber === 1 && firstResolved && firstResolved.model.id === model.id
+            ? firstResolved
+            : resolveForModel(base, model, { enabledToolNames });
       } catch (error) {
         if (!(error instanceof ContextBudgetError)) throw error;
         lastError = { code: "context_too_large", message: error.message };
+        await turnReady;
         await recordAttempt(db, {
           turnId, attemptNumber, modelId: model.id, status: "error", error: lastError, resolved: null, base,
           settingsVersion, requests: [], response: null, timings: { queuedAt: queuedAt.toISOString() },
@@ -111,7 +121,8 @@ export async function runAttempts({
           : [offlineRequest(model.providerModelName, requestBody, queuedAt.getTime())];
       const failed = streamError !== null;
       const error = failed ? describeError(streamError) : null;
-      await recordAttempt(db, {
+      await turnReady;
+        await recordAttempt(db, {
         turnId, attemptNumber, modelId: model.id, status: failed ? "error" : "ok", error, resolved, base,
         settingsVersion, requests,
         response: { text, finishReason, usage },

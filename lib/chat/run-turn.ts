@@ -4,6 +4,7 @@
 
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { eq } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
 import {
   appendMessage,
@@ -12,7 +13,7 @@ import {
   getReadableConversation,
   listActiveBlocks,
 } from "@/db/queries";
-import { type Message, type Model, turns } from "@/db/schema";
+import { type Model, turns } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import { buildContext } from "@/lib/context/build-context";
 import { AppError } from "@/lib/errors";
@@ -35,8 +36,10 @@ export interface TurnRequest {
 export async function runChatTurn({ db, user, conversationId, text }: TurnRequest): Promise<Response> {
   const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
   const persona = await getPersona({ db, personaId: conversation.personaId });
-  await refuseIfMuted(db, persona.id, persona.name, user.id);
-  const modelRows = await usableModels(db, [persona.modelId, ...persona.fallbackModelIds]);
+  const [, modelRows] = await Promise.all([
+    refuseIfMuted(db, persona.id, persona.name, user.id),
+    usableModels(db, [persona.modelId, ...persona.fallbackModelIds]),
+  ]);
   if (modelRows.length === 0) {
     throw new AppError(
       "model_unavailable",
@@ -60,47 +63,72 @@ export async function runChatTurn({ db, user, conversationId, text }: TurnReques
   });
 
   // Summarise old turns when the policy says so (SPEC §7.1), then build; summarise again if it still overflows.
-  const summaryEvents = await maybeSummariseBeforeTurn({ db, conversation, persona });
+  // The summary check and the usual load run side by side; in the rare turn that does summarise, the load is
+  // simply done again.
   const build = async () => {
     const input = await loadTurnInput({ db, conversation, persona, currentMessage: userMessage, requesterId: user.id });
     return { turnInput: input, base: buildContext(input.buildInput) };
   };
-  const { turnInput, base } = await summariseOnOverflow({ db, conversation, persona, modelRows, summaryEvents, build });
-
-  const assistantMessage = await appendMessage({
+  const [summaryBeforeTurn, speculativeBuild] = await Promise.all([
+    maybeSummariseBeforeTurn({ db, conversation, persona }),
+    build(),
+  ]);
+  const { turnInput, base, firstResolved } = await summariseOnOverflow({
     db,
-    message: {
-      conversationId,
-      authorType: "persona",
-      authorPersonaId: persona.id,
-      authorName: persona.name,
-      parts: [],
-      status: "streaming",
-      replyToMessageId: userMessage.id,
-    },
+    conversation,
+    persona,
+    modelRows,
+    summaryEvents: summaryBeforeTurn.events,
+    build,
+    prebuilt: summaryBeforeTurn.summarised ? undefined : speculativeBuild,
   });
-  const [turn] = await db
-    .insert(turns)
-    .values({
+
+  // The reply's row and the turn's row are written while the model call is already under way: the ids are
+  // known now, writes of the reply wait for its row, and attempts are recorded after the turn row exists.
+  const assistantMessageId = uuidv7();
+  const turnId = uuidv7();
+  const rowsReady = (async () => {
+    await appendMessage({
+      db,
+      message: {
+        id: assistantMessageId,
+        conversationId,
+        authorType: "persona",
+        authorPersonaId: persona.id,
+        authorName: persona.name,
+        parts: [],
+        status: "streaming",
+        replyToMessageId: userMessage.id,
+      },
+    });
+    await db.insert(turns).values({
+      id: turnId,
       conversationId,
       userMessageId: userMessage.id,
-      assistantMessageId: assistantMessage.id,
+      assistantMessageId,
       status: "running",
       settingsVersion: turnInput.settingsVersion,
-    })
-    .returning();
+    });
+  })();
+  rowsReady.catch((error) => logger.error({ err: error, turnId }, "could not store the reply's rows"));
 
-  const reply = new ReplyPersistence(db, assistantMessage.id);
+  const reply = new ReplyPersistence(db, assistantMessageId, rowsReady);
 
   const stream = createUIMessageStream({
     execute: async ({ writer }) => {
       const out = safeWriter(writer);
-      out.write({ type: "start", messageId: assistantMessage.id, messageMetadata: metadataFor(userMessage, assistantMessage) });
+      out.write({
+        type: "start",
+        messageId: assistantMessageId,
+        messageMetadata: { userMessageId: userMessage.id, assistantMessageId },
+      });
       try {
         const outcome = await runAttempts({
           db,
-          turnId: turn.id,
+          turnId,
+          turnReady: rowsReady,
           base,
+          firstResolved,
           settingsVersion: turnInput.settingsVersion,
           modelRows,
           enabledToolNames: persona.toolNames,
@@ -112,22 +140,18 @@ export async function runChatTurn({ db, user, conversationId, text }: TurnReques
         await db
           .update(turns)
           .set({ status: outcome.status === "ok" ? "ok" : "error" })
-          .where(eq(turns.id, turn.id));
+          .where(eq(turns.id, turnId));
         if (outcome.error) out.write({ type: "error", errorText: outcome.error.message });
         out.write({ type: "finish", finishReason: outcome.status === "ok" ? "stop" : "error" });
       } catch (error) {
-        logger.error({ err: error, turnId: turn.id }, "turn failed");
+        logger.error({ err: error, turnId }, "turn failed");
         await reply.finish("error").catch(() => {});
-        await db.update(turns).set({ status: "error" }).where(eq(turns.id, turn.id)).catch(() => {});
+        await db.update(turns).set({ status: "error" }).where(eq(turns.id, turnId)).catch(() => {});
         out.write({ type: "error", errorText: "The reply failed on the server." });
       }
     },
   });
   return createUIMessageStreamResponse({ stream });
-}
-
-function metadataFor(userMessage: Message, assistantMessage: Message) {
-  return { userMessageId: userMessage.id, assistantMessageId: assistantMessage.id, seq: assistantMessage.seq };
 }
 
 async function refuseIfMuted(db: Database, personaId: string, personaName: string, userId: string) {

@@ -205,12 +205,14 @@ export async function maybeSummariseBeforeTurn({
   conversation: Conversation;
   persona: Persona;
   now?: Date;
-}): Promise<TraceEvent[]> {
+}): Promise<{ events: TraceEvent[]; summarised: boolean }> {
   try {
-    return (await summariseConversation({ db, conversation, persona, trigger: "auto", now })).events;
+    const outcome = await summariseConversation({ db, conversation, persona, trigger: "auto", now });
+    return { events: outcome.events, summarised: outcome.status === "summarised" };
   } catch (error) {
     logger.error({ err: error, conversationId: conversation.id }, "summary before turn failed");
-    return [failedEvent(`summarising failed on the server: ${error instanceof Error ? error.message : String(error)}`)];
+    const reason = `summarising failed on the server: ${error instanceof Error ? error.message : String(error)}`;
+    return { events: [failedEvent(reason)], summarised: false };
   }
 }
 

@@ -4,7 +4,7 @@
 
 import type { Database } from "@/db/client";
 import type { Conversation, Model, Persona } from "@/db/schema";
-import { ContextBudgetError, resolveForModel } from "@/lib/context/resolve-for-model";
+import { ContextBudgetError, type ResolvedContext, resolveForModel } from "@/lib/context/resolve-for-model";
 import type { BaseContext, TraceEvent } from "@/lib/context/types";
 import type { TurnInput } from "./load-turn-input";
 import { toModelDescriptor } from "./stored-rows";
@@ -15,6 +15,11 @@ export interface BuiltTurn {
   base: BaseContext;
 }
 
+export interface CheckedTurn extends BuiltTurn {
+  /** Phase B for the first model, already done by the check: the first attempt reuses it. */
+  firstResolved?: ResolvedContext;
+}
+
 export async function summariseOnOverflow({
   db,
   conversation,
@@ -22,6 +27,7 @@ export async function summariseOnOverflow({
   modelRows,
   summaryEvents,
   build,
+  prebuilt,
 }: {
   db: Database;
   conversation: Conversation;
@@ -32,25 +38,41 @@ export async function summariseOnOverflow({
   summaryEvents: TraceEvent[];
   /** Loads the turn input and builds phase A. */
   build: () => Promise<BuiltTurn>;
-}): Promise<BuiltTurn> {
-  let built = await build();
+  /** A build already made (when nothing was summarised since it was loaded). */
+  prebuilt?: BuiltTurn;
+}): Promise<CheckedTurn> {
+  let built = prebuilt ?? (await build());
   const events = [...summaryEvents];
   const firstModel = modelRows[0];
-  if (firstModel && built.turnInput.settings.summary.mode !== "manual" && wouldDropTurns(built.base, firstModel, persona.toolNames)) {
-    const outcome = await summariseConversation({ db, conversation, persona, trigger: "overflow" });
-    events.push(...outcome.events);
-    if (outcome.status === "summarised") built = await build();
+  let firstResolved: ResolvedContext | undefined;
+  if (firstModel && built.turnInput.settings.summary.mode !== "manual") {
+    const check = checkBudget(built.base, firstModel, persona.toolNames);
+    firstResolved = check.resolved;
+    if (check.wouldDropTurns) {
+      const outcome = await summariseConversation({ db, conversation, persona, trigger: "overflow" });
+      events.push(...outcome.events);
+      if (outcome.status === "summarised") {
+        built = await build();
+        firstResolved = undefined;
+      }
+    }
   }
-  if (events.length === 0) return built;
+  if (events.length === 0) return { ...built, firstResolved };
+  // The trace gains the summary events, so the first attempt resolves afresh to carry them.
   return { turnInput: built.turnInput, base: { ...built.base, trace: [...events, ...built.base.trace] } };
 }
 
-function wouldDropTurns(base: BaseContext, modelRow: Model, enabledToolNames: string[]): boolean {
+function checkBudget(
+  base: BaseContext,
+  modelRow: Model,
+  enabledToolNames: string[],
+): { wouldDropTurns: boolean; resolved?: ResolvedContext } {
   try {
     const resolved = resolveForModel(base, toModelDescriptor(modelRow), { enabledToolNames });
-    return resolved.trace.some((event) => event.stage === "budget" && event.action === "dropped-oldest-turns");
+    const drops = resolved.trace.some((event) => event.stage === "budget" && event.action === "dropped-oldest-turns");
+    return { wouldDropTurns: drops, resolved: drops ? undefined : resolved };
   } catch (error) {
-    if (error instanceof ContextBudgetError) return true;
+    if (error instanceof ContextBudgetError) return { wouldDropTurns: true };
     throw error;
   }
 }
