@@ -2,6 +2,7 @@
 // the newest `messageFetchLimit` unsummarised messages after it, their media and artifacts, persona, memories,
 // blocks, participants and the resolved settings. Cost does not grow with the length of the history.
 
+import { and, count, eq, gt, isNull, lt } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import {
   getActiveSummary,
@@ -14,10 +15,10 @@ import {
   listParticipants,
   loadAttachmentData,
 } from "@/db/queries";
-import type { Conversation, Message, Persona } from "@/db/schema";
+import { type Conversation, type Message, messages as messagesTable, type Persona } from "@/db/schema";
+import { TOOL_CATALOG } from "@/lib/chat/tools";
 import { type ResolvedSettings, resolveSettings, type SettingsOverride } from "@/lib/context/settings";
 import type { BuildInput, StoredMessage } from "@/lib/context/types";
-import { TOOL_CATALOG } from "@/lib/chat/tools";
 import { toStoredArtifact, toStoredAttachment, toStoredMessage, toStoredSummary } from "./stored-rows";
 
 export interface TurnInput {
@@ -74,20 +75,32 @@ export async function loadTurnInput({
     listActiveBlocks({ db, personaId: persona.id, now }),
   ]);
   const resolved = resolveTurnSettings(globalSettings.settings, persona, conversation);
-  const settings = settingsOverride ? resolveSettings(resolved.settings, settingsOverride) : resolved.settings;
+  const settings = settingsOverride
+    ? resolveSettings(resolved.settings, settingsOverride)
+    : resolved.settings;
 
   // The fetch limit counts the message being answered. A stored one is in the window already; a draft takes
   // the place of the oldest message, so a preview loads exactly the window the real turn will.
   const historyLimit = settings.history.messageFetchLimit - (currentMessageStored ? 0 : 1);
-  const rows =
+  const afterSeq = summaryRow?.coversThroughSeq ?? 0;
+  // One row beyond the limit says whether older unsummarised messages were left out; only then are they counted.
+  const fetched =
     historyLimit > 0
-      ? await listHistoryWindow({
-          db,
-          conversationId: conversation.id,
-          afterSeq: summaryRow?.coversThroughSeq ?? 0,
-          limit: historyLimit,
-        })
+      ? await listHistoryWindow({ db, conversationId: conversation.id, afterSeq, limit: historyLimit + 1 })
       : [];
+  const rows = fetched.length > historyLimit ? fetched.slice(fetched.length - historyLimit) : fetched;
+  const loadedWindow =
+    fetched.length > rows.length && rows.length > 0
+      ? {
+          omittedBeforeSeq: rows[0].seq,
+          omittedCount: await countOlderUnsummarised({
+            db,
+            conversationId: conversation.id,
+            afterSeq,
+            beforeSeq: rows[0].seq,
+          }),
+        }
+      : null;
   const messages = rows.map(toStoredMessage);
   const messageIds = messages.map((message) => message.id);
   const [attachmentRows, artifactRows] = await Promise.all([
@@ -96,7 +109,10 @@ export async function loadTurnInput({
   ]);
 
   // Only media inside the media window can be rendered: load bytes for those alone.
-  const mediaWindowStart = Math.max(0, messages.length - Math.min(settings.media.window, settings.history.messageFetchLimit));
+  const mediaWindowStart = Math.max(
+    0,
+    messages.length - Math.min(settings.media.window, settings.history.messageFetchLimit),
+  );
   const renderableMessageIds = new Set(messageIds.slice(mediaWindowStart));
   const renderable = attachmentRows.filter((row) => row.messageId && renderableMessageIds.has(row.messageId));
   const data = await loadAttachmentData({ db, storageKeys: renderable.map((row) => row.storageKey) });
@@ -143,8 +159,35 @@ export async function loadTurnInput({
       currentInput,
       userTurnNumber,
       now: now.toISOString(),
+      loadedWindow,
     },
   };
+}
+
+/** Unsummarised messages after the summary and before the loaded window: what the fetch limit left out. */
+async function countOlderUnsummarised({
+  db,
+  conversationId,
+  afterSeq,
+  beforeSeq,
+}: {
+  db: Database;
+  conversationId: string;
+  afterSeq: number;
+  beforeSeq: number;
+}): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(messagesTable)
+    .where(
+      and(
+        eq(messagesTable.conversationId, conversationId),
+        gt(messagesTable.seq, afterSeq),
+        lt(messagesTable.seq, beforeSeq),
+        isNull(messagesTable.summarizedBy),
+      ),
+    );
+  return Number(row?.total ?? 0);
 }
 
 /** User turns in the loaded window, the current one included: consecutive user messages share a turn. */

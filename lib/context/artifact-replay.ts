@@ -5,7 +5,7 @@
 // tool output is pruned to head + note + tail; reasoning follows `reasoning.persist`. A missing artifact is a trace
 // warning, never an error: the text still replays. Items left with no parts at all are dropped here.
 
-import { hasArtifactParts, ownMessageId } from "./role-mapping";
+import { hasArtifactParts, hasText, ownMessageId } from "./role-mapping";
 import type { ResolvedSettings } from "./settings";
 import { plural, traceEvent, traceWarning } from "./trace";
 import type { ContextItem, ItemPart, ItemRole, StoredArtifact, StoredMessage, TraceEvent } from "./types";
@@ -325,25 +325,23 @@ function expandMessage(
   }
   let nextText = 0;
   let mainEmitted = false;
-  let pieceParts = 0;
   let pieceHasText = false;
   let group: ContextItem | null = null;
   let groupKind: Replayable["kind"] | null = null;
   let skippedReasoning: string[] | null = null;
   // The message's layout (role-mapping's messageLayout) walked over its parts without building it: a text piece is a run of
-  // text parts between artifacts, and counts when it is not one empty text.
+  // text parts between artifacts, and counts when it is not blank (role-mapping's hasText).
   const parts = message.parts;
   let artifactIndex = 0;
   for (let partIndex = 0; partIndex <= parts.length; partIndex++) {
     const part = partIndex < parts.length ? parts[partIndex] : null;
     if (part !== null && part.type === "media") continue;
     if (part !== null && part.type === "text") {
-      pieceParts++;
-      if (part.text !== "") pieceHasText = true;
+      if (!pieceHasText && hasText(part.text)) pieceHasText = true;
       continue;
     }
     // An artifact part or the end: the text piece before it, if any.
-    if (pieceParts > 1 || pieceHasText) {
+    if (pieceHasText) {
       group = null;
       groupKind = null;
       if (!mainEmitted) {
@@ -352,7 +350,6 @@ function expandMessage(
         if (main !== null) out.push(main);
       } else if (nextText < textParts.length) out.push(textPieceItem(item, textParts[nextText], nextText++));
     }
-    pieceParts = 0;
     pieceHasText = false;
     if (part === null) break;
     const replayable = byPart[artifactIndex++];

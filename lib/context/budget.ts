@@ -9,11 +9,12 @@
 // count is scaled from its own count by the share of characters kept, so no cut ever re-counts the list or
 // re-tokenises text (LangChain's `trimMessages` recounts on every cut and goes quadratic).
 
+import { CONVERSATION_START_ID } from "./normalise-strict";
 import type { ResolvedSettings } from "./settings";
 import { reservedOutputTokens } from "./settings";
 import { countItemTokens, countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural } from "./trace";
-import type { ContextItem, ItemPart, ItemTag, ModelDescriptor, TraceEvent } from "./types";
+import type { ContextItem, ItemPart, ItemTag, ModelDescriptor, TokenizerName, TraceEvent } from "./types";
 
 export interface BudgetInfo {
   usableTokens: number;
@@ -81,14 +82,32 @@ export function isSystemItem(item: ContextItem): boolean {
   return item.role === "system" || SYSTEM_TAGS.has(item.tag);
 }
 
-/** Never dropped: system items, the summary, the current input, context notes (configured instructions). */
+/**
+ * Never dropped: system items, the summary, the current input, context notes (configured instructions), and a
+ * strict model's conversation-start turn (dropping it only makes realignment put it back, over budget).
+ */
 export function isPinned(item: ContextItem): boolean {
   return (
     isSystemItem(item) ||
     item.tag === "SUMMARY" ||
     item.tag === "CURRENT_INPUT" ||
-    item.tag === "CONTEXT_NOTE"
+    item.tag === "CONTEXT_NOTE" ||
+    item.id === CONVERSATION_START_ID
   );
+}
+
+/**
+ * The items with counts the attempt's tokenizer can trust: when phase A counted with another tokenizer (a fallback
+ * model of another family), every cached count is cleared so this stage counts the item for the attempt's own
+ * tokenizer (the counts can differ several-fold for non-Latin script). The same array when nothing needs it.
+ */
+export function countsForTokenizer(
+  items: readonly ContextItem[],
+  countedWith: TokenizerName | null | undefined,
+  tokenizer: TokenizerName,
+): readonly ContextItem[] {
+  if (countedWith === undefined || countedWith === null || countedWith === tokenizer) return items;
+  return items.map((item) => (item.tokens > 0 ? { ...item, tokens: 0 } : item));
 }
 
 export function usableTokenBudget(

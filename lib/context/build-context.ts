@@ -29,6 +29,7 @@ import { applyPersonaUserBlocks } from "./persona-user-blocks";
 import { mapRoles } from "./role-mapping";
 import { dropCoveredMessages, placeSummary } from "./summary-placement";
 import { prependSystemPrompt } from "./system-prompt";
+import { plural, traceEvent } from "./trace";
 import type {
   BaseContext,
   BuildInput,
@@ -55,6 +56,10 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
   const attachmentsById = new Map<string, StoredAttachment>();
   for (const attachment of input.attachments) attachmentsById.set(attachment.id, attachment);
   const artifactsById = sequentialArtifacts(input.artifacts);
+
+  // 1. What the loader left out: older unsummarised messages beyond the fetch limit.
+  const loadEvent = fetchLimitEvent(input);
+  if (loadEvent !== null) trace.push(loadEvent);
 
   // What counts as history: not the current input (stage 11 puts it last), nothing the summary covers (stage 10).
   const history = historyMessages(input, trace);
@@ -153,7 +158,7 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
   const final = appendCurrentInput(summarised.items, media.current);
   pushAll(trace, final.trace);
 
-  return { items: final.items, trace, settings };
+  return { items: final.items, trace, settings, tokenizer };
 }
 
 /**
@@ -184,6 +189,22 @@ function historyMessages(input: BuildInput, trace: TraceEvent[]): StoredMessage[
   const uncovered = dropCoveredMessages(withoutInput.messages, summary);
   pushAll(trace, uncovered.trace);
   return uncovered.messages;
+}
+
+/** The loader's fetch-limit slide, when it left older unsummarised messages out. */
+function fetchLimitEvent(input: BuildInput): TraceEvent | null {
+  const window = input.loadedWindow;
+  if (!window || window.omittedCount <= 0) return null;
+  const limit = input.settings.history.messageFetchLimit;
+  return traceEvent(
+    "load",
+    "fetch-limit",
+    `${plural(window.omittedCount, "older message")} not loaded (history.messageFetchLimit ${limit})`,
+    {
+      counts: { omitted: window.omittedCount, messageFetchLimit: limit },
+      details: { omittedBeforeSeq: window.omittedBeforeSeq },
+    },
+  );
 }
 
 /** Stages given `sources` never look messages up by id. */

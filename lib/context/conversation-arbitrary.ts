@@ -979,11 +979,18 @@ export function loadInput(stored: StoredConversation): BuildInput {
   const uncovered = stored.messages.filter((message) => message.summarizedBy === null);
   const limit = stored.settings.history.messageFetchLimit;
   let loaded: StoredMessage[];
-  if (stored.currentStored) loaded = uncovered.slice(-limit);
-  else {
-    const history = uncovered.slice(0, -1);
-    loaded = limit - 1 > 0 ? history.slice(-(limit - 1)) : [];
+  let candidates: StoredMessage[];
+  if (stored.currentStored) {
+    candidates = uncovered;
+    loaded = uncovered.slice(-limit);
+  } else {
+    candidates = uncovered.slice(0, -1);
+    loaded = limit - 1 > 0 ? candidates.slice(-(limit - 1)) : [];
   }
+  // As the route's loader reports it: older unsummarised messages the fetch limit left out.
+  const omittedCount = candidates.length - loaded.length;
+  const loadedWindow =
+    omittedCount > 0 && loaded.length > 0 ? { omittedBeforeSeq: loaded[0].seq, omittedCount } : null;
   if (stored.mistakenlyLoaded > 0) {
     const covered = stored.messages.filter((message) => message.summarizedBy !== null);
     loaded = [...covered.slice(-stored.mistakenlyLoaded), ...loaded];
@@ -1009,6 +1016,7 @@ export function loadInput(stored: StoredConversation): BuildInput {
     impersonateUserId: stored.impersonateUserId,
     userTurnNumber: countUserTurns(loaded, currentInput),
     now: NOW,
+    loadedWindow,
   };
   if (stored.maxToolSteps !== undefined) input.maxToolSteps = stored.maxToolSteps;
   return input;

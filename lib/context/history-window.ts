@@ -68,6 +68,21 @@ export function stripUnresolvedToolParts(items: readonly ContextItem[]): {
   return { items: out, strippedCallIds: [...stripped], touchedItemIds: touched };
 }
 
+const MEDIA_NOTICE_SUFFIX = ":media-notice";
+
+/**
+ * A window start that does not cut an assistant turn's omitted-images notice (the user item just before the turn,
+ * `msg:<id>:media-notice`) off its turn: moved back onto the notice, or, when that would pass the expansion cap,
+ * forward past the turn. Only the items at the boundary are looked at.
+ */
+function keepNoticeWithTurn(items: readonly ContextItem[], start: number, capStart: number): number {
+  if (start <= 0 || start >= items.length) return start;
+  const before = items[start - 1];
+  if (!before.id.endsWith(MEDIA_NOTICE_SUFFIX) || before.id !== `${items[start].id}${MEDIA_NOTICE_SUFFIX}`)
+    return start;
+  return start - 1 >= capStart ? start - 1 : start + 1;
+}
+
 export function windowHistory(
   items: readonly ContextItem[],
   maxItems: number | null,
@@ -101,6 +116,7 @@ export function windowHistory(
   const capStart = Math.max(0, total - MAX_EXPANSION_MULTIPLE * maxItems);
   const capped = start < capStart;
   if (capped) start = capStart;
+  start = keepNoticeWithTurn(items, start, capStart);
 
   // Head anchor: the first system item among the first few keeps its place when the window starts after it.
   let anchorIndex = -1;

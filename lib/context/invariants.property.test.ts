@@ -14,15 +14,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildContext } from "./build-context";
 import {
+  appendTurn,
+  blueprintArbitrary,
   type ConversationBlueprint,
   type GeneratedConversation,
   HUMANS,
-  OTHER_PERSONAS,
-  PERSONA_NAME,
-  appendTurn,
-  blueprintArbitrary,
   loadInput,
   materialise,
+  OTHER_PERSONAS,
+  PERSONA_NAME,
 } from "./conversation-arbitrary";
 import { omittedImagesNotice } from "./media-budget";
 import { blockedRunNoticeText } from "./persona-user-blocks";
@@ -60,23 +60,9 @@ const RUNS = Number(process.env.CONTEXT_PROPERTY_RUNS ?? 300);
 // for minutes); a passing run cut short on a very busy machine passes with fewer runs.
 const PARAMETERS = { seed: SEED, numRuns: RUNS, interruptAfterTimeLimit: 15_000 } as const;
 
-/**
- * Open bugs the properties found that they would otherwise trip over. Each has a scenario test under "findings"
- * below that pins today's behaviour, so it fails once the bug is fixed: then assert the fixed behaviour there and
- * set the flag here to false. While a flag is true, the properties tolerate exactly the case it names.
- */
-const OPEN_BUGS = {
-  /** A fallback with another tokenizer trusts phase A's counts of the primary model's tokenizer. */
-  F1: true,
-  /** A blank stored text gets a speaker label and is sent as a message with nothing to say ("Ada:  "). */
-  F2: true,
-  /** The loader's fetch-limit slide moves the prefix and no trace event says so. */
-  F4: true,
-  /** The history window can cut an assistant turn's omitted-images notice off the turn it belongs to. */
-  F5: true,
-  /** The budget drops a strict model's "[System: Conversation start]" turn, realignment puts it back, over budget. */
-  F9: true,
-} as const;
+// Open bugs the properties found were pinned by the "findings" scenario tests below and tolerated by the
+// properties through an OPEN_BUGS flag each; F1, F2, F4, F5, F6 and F9 are fixed, their tolerances gone, and their
+// scenario tests now assert the fixed behaviour.
 
 // ---------------------------------------------------------------------------------------------------------------
 // Running the pipeline
@@ -212,8 +198,7 @@ function expectNoEmptyMessage(messages: readonly ModelMessage[]): void {
     const sendable = message.content.filter(
       (part) =>
         !(part.type === "text" || part.type === "reasoning") ||
-        // F2 (open): a blank stored text is sent labelled, "Ada:  ", see the findings below.
-        !(isBlank(part.text) || (OPEN_BUGS.F2 ? false : isLabelOnly(part.text))),
+        !(isBlank(part.text) || isLabelOnly(part.text)),
     );
     expect(sendable.length, `message ${index} (${message.role}) has nothing to send`).toBeGreaterThan(0);
   });
@@ -233,7 +218,6 @@ function expectValidPayload(
   conversation: GeneratedConversation,
   currentMarker: string,
   frontierCallId: string | null = null,
-  countedWith: ModelDescriptor["tokenizer"] = conversation.primary.tokenizer,
 ): void {
   const { request, model } = resolved;
   const { messages } = request;
@@ -259,38 +243,33 @@ function expectValidPayload(
   // the estimates the budget makes on purpose (it never re-tokenises): a cached message count is within a couple
   // of tokens of a recount (labels and joins are counted apart), and a trimmed tool result's count is scaled by the
   // share of characters kept (its marker tokenises denser than prose: up to about a tenth more).
-  // F9 (open): the conversation-start turn the budget dropped came back after it, see the findings below.
-  const restart = resolved.items.find((item) => item.id === "conversation-start");
-  const restartedOverBudget =
-    OPEN_BUGS.F9 &&
-    restart !== undefined &&
-    resolved.trace.some(
-      (event) => eventKey(event) === "budget/dropped-oldest-turns" && event.itemIds?.includes(restart.id),
-    );
-  const overshoot = restartedOverBudget ? (restart?.tokens ?? 0) : 0;
-  expect(resolved.budget.totalTokens).toBeLessThanOrEqual(resolved.budget.usableTokens + overshoot);
-  // F1 (open): a fallback with another tokenizer trusts phase A's counts of the primary's, see the findings below.
-  if (!OPEN_BUGS.F1 || countedWith === model.tokenizer) {
-    const trimmed = new Set(
-      resolved.trace.flatMap((event) =>
-        event.action === "trimmed-tool-result" ? (event.itemIds ?? []) : [],
-      ),
-    );
-    let recount = 0;
-    let allowance = overshoot;
-    for (const item of resolved.items) {
-      recount += countItemTokens(item, model.tokenizer);
-      if (item.sourceMessageIds.length > 0) allowance += 2;
-      if (trimmed.has(item.id)) allowance += Math.ceil(item.tokens * 0.15);
-    }
-    expect(recount, "an independent recount of what is sent").toBeLessThanOrEqual(
-      resolved.budget.usableTokens + allowance,
-    );
+  expect(resolved.budget.totalTokens).toBeLessThanOrEqual(resolved.budget.usableTokens);
+  const trimmed = new Set(
+    resolved.trace.flatMap((event) => (event.action === "trimmed-tool-result" ? (event.itemIds ?? []) : [])),
+  );
+  let recount = 0;
+  let allowance = 0;
+  for (const item of resolved.items) {
+    recount += countItemTokens(item, model.tokenizer);
+    if (item.sourceMessageIds.length > 0) allowance += 2;
+    if (trimmed.has(item.id)) allowance += Math.ceil(item.tokens * 0.15);
   }
+  expect(recount, "an independent recount of what is sent").toBeLessThanOrEqual(
+    resolved.budget.usableTokens + allowance,
+  );
   // Media: within the per-request cap; nothing a model cannot see.
   const media = mediaParts(messages);
   const images = media.filter((part) => part.mediaType.startsWith("image/"));
-  expect(images.length).toBeLessThanOrEqual(conversation.input.settings.media.maxImagesPerRequest);
+  // Stickers and emoji take no slot of the per-request cap (§3).
+  const uncounted = new Set(
+    conversation.input.attachments
+      .filter((attachment) => attachment.isSticker || attachment.isEmoji)
+      .map((attachment) => attachment.id),
+  );
+  const countedImages = resolved.items.flatMap((item) =>
+    item.parts.filter((part) => part.type === "image" && !uncounted.has(part.attachmentId)),
+  );
+  expect(countedImages.length).toBeLessThanOrEqual(conversation.input.settings.media.maxImagesPerRequest);
   if (!model.capabilities.vision) expect(images).toEqual([]);
   if (!model.capabilities.video)
     expect(media.filter((part) => part.mediaType.startsWith("video/"))).toEqual([]);
@@ -534,13 +513,7 @@ function expectOmissionsVisible(input: BuildInput, base: BaseContext, resolved: 
     const key = eventKey(event);
     if (key === "media-budget/omitted-images") {
       const messageId = event.messageIds?.[0] as string;
-      // F5 (open): the window dropped the notice item of an assistant turn and kept the turn.
-      const noticeItemId = event.itemIds?.find((id) => id.endsWith(":media-notice"));
-      const noticeCut =
-        noticeItemId !== undefined &&
-        !base.items.some((item) => item.id === noticeItemId) &&
-        trace.some((other) => eventKey(other) === "window/windowed");
-      if (sentSources.has(messageId) && !(OPEN_BUGS.F5 && noticeCut))
+      if (sentSources.has(messageId))
         expect(payload, `omitted-images notice for ${messageId}`).toContain(
           omittedImagesNotice(event.counts?.images ?? 0),
         );
@@ -644,6 +617,8 @@ function explainsDivergence(
           item.sourceMessageIds.some((messageId) => namesMessage(event, messageId, names))),
     );
   switch (event.stage) {
+    case "load":
+      return key === "load/fetch-limit";
     case "window":
     case "notes":
     case "budget":
@@ -904,14 +879,15 @@ describe("SPEC §5.4 invariants over random conversations", () => {
           const loadSlid = before.input.messages.some(
             (message) => !stillLoaded.has(message.id) && !coveredNow.has(message.id),
           );
+          // F4: the loader's fetch window slid (older messages no longer loaded): the load stage says so.
+          if (loadSlid && newInput.messages.length > 0)
+            expect(newBase.trace.map(eventKey)).toContain("load/fetch-limit");
           for (const model of [before.primary, before.fallback]) {
             const old = attempt(oldBase, model, before.enabledToolNames);
             const next = attempt(newBase, model, before.enabledToolNames);
             if (old instanceof ContextBudgetError || next instanceof ContextBudgetError) continue;
             const at = firstDivergence(old.request.messages, next.request.messages, stablePrefixLength(old));
             if (at === -1) continue;
-            // F4 (open): the loader's fetch window slid (older messages no longer loaded) and no event says so.
-            if (OPEN_BUGS.F4 && loadSlid) continue;
             const bothInputs = {
               ...newInput,
               messages: [...before.input.messages, ...newInput.messages],
@@ -945,8 +921,8 @@ describe("SPEC §5.4 invariants over random conversations", () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// Findings: the properties' failures, shrunk to minimal scenarios. An open bug's test pins today's (wrong)
-// behaviour, so it fails once the bug is fixed: then assert the fixed behaviour and clear its OPEN_BUGS flag.
+// Findings: the properties' failures, shrunk to minimal scenarios. A fixed bug's test asserts the fixed behaviour
+// (it pinned the wrong one while the bug was open).
 // A "SPEC gap" is behaviour that is deliberate but moves the payload prefix without being one of the stages
 // SPEC §5.4 names (window slide, new summary, note at depth, media window); its test pins that the trace says so.
 
@@ -995,10 +971,10 @@ function resolveScenario(input: BuildInput, model = scenarioModel()): ResolvedCo
 }
 
 describe("findings: counts and empty messages", () => {
-  it("F1 (open bug): a fallback with another tokenizer is budgeted with the primary's cached counts, and overflows", () => {
+  it("F1 (fixed): a fallback with another tokenizer recounts phase A's counts of the primary's, and fits", () => {
     // The persona's model is a Gemini ("estimate"); phase A fills item counts from the messages' cached estimate
-    // counts; the OpenAI fallback (o200k) re-resolves the same base and trusts them. 300 characters of non-Latin
-    // script are 113 tokens by the estimate and 750 by o200k.
+    // counts and records that tokenizer; the OpenAI fallback (o200k) re-resolves the same base, and the budget
+    // counts for o200k instead. 300 characters of non-Latin script are 113 tokens by the estimate and 750 by o200k.
     const script = "𝂌ဢ".repeat(150);
     const current = userMessage(3, "and?", { tokenCounts: cachedCounts("and?") });
     const input = buildInput({
@@ -1011,22 +987,27 @@ describe("findings: counts and empty messages", () => {
       settings: { budget: { reservedOutputTokens: 0, safetyMarginPercent: 0 } },
     });
     const base = buildContext(input, { tokenizer: "estimate" });
+    expect(base.tokenizer).toBe("estimate");
     const fallback = scenarioModel({ id: "gpt-fallback", tokenizer: "o200k_base", contextWindow: 200 });
     const resolved = resolveForModel(base, fallback);
-    // Today: the budget believes everything fits (140 of 200 tokens), cuts nothing, and sends 778.
     expect(resolved.budget.usableTokens).toBe(200);
-    expect(resolved.budget.totalTokens).toBeLessThanOrEqual(200);
-    expect(resolved.trace.map(eventKey)).toEqual(["current-input/moved-current-input"]);
-    expect(recount(resolved)).toBeGreaterThan(3 * 200);
-    // Counted for the fallback's own tokenizer, the same input drops the old turn and fits.
+    expect(resolved.trace.map(eventKey)).toContain("budget/dropped-oldest-turns");
+    expect(recount(resolved)).toBeLessThanOrEqual(resolved.budget.usableTokens);
+    expect(resolved.budget.totalTokens).toBe(recount(resolved));
+    // The same as counting for the fallback's own tokenizer in phase A.
     const own = resolveScenario(input, fallback);
-    expect(own.trace.map(eventKey)).toContain("budget/dropped-oldest-turns");
-    expect(recount(own)).toBeLessThanOrEqual(own.budget.usableTokens);
+    expect(own.request).toEqual(resolved.request);
+    // The primary keeps its cached counts (no recount): it sees everything fit.
+    const primary = resolveForModel(
+      base,
+      scenarioModel({ id: "gemini", tokenizer: "estimate", contextWindow: 200 }),
+    );
+    expect(primary.trace.map(eventKey)).toEqual(["current-input/moved-current-input"]);
   });
 
-  it("F2 (open bug): a blank stored message is sent as a bare speaker label", () => {
+  it("F2 (fixed): a blank stored message is not sent, not even as a bare speaker label", () => {
     // A whitespace-only message (Bob's, or an assistant reply that streamed only a newline before failing) in a
-    // room: the label is put on a text with nothing in it, and the message is not empty any more.
+    // room: blank text counts as no text, so the item is left empty and dropped, and the trace says so.
     const current = userMessage(4, "what now?");
     const resolved = resolveScenario(
       buildInput({
@@ -1041,14 +1022,15 @@ describe("findings: counts and empty messages", () => {
     );
     expect(resolved.request.messages).toEqual([
       { role: "user", content: [{ type: "text", text: "Ada: hi" }] },
-      { role: "user", content: [{ type: "text", text: "Bob:  " }] }, // should not be sent at all
       { role: "assistant", content: [{ type: "text", text: "Aria: hello" }] },
       { role: "user", content: [{ type: "text", text: "Ada: what now?" }] },
     ]);
     expect(resolved.trace.map(eventKey)).toEqual([
       "current-input/moved-current-input",
       "roles/speaker-labels-on",
+      "artifacts/dropped-empty",
     ]);
+    expect(resolved.trace[2]).toMatchObject({ itemIds: ["msg:m2"] });
   });
 });
 
@@ -1090,7 +1072,7 @@ describe("findings: the prefix moves", () => {
     );
   });
 
-  it("F4 (open bug): the loader's fetch-limit slide moves the prefix and no trace event says so", () => {
+  it("F4 (fixed): the loader's fetch-limit slide moves the prefix, and a load trace event says so", () => {
     const settings = { history: { messageFetchLimit: 5 } };
     const stored = [
       ...alternatingMessages(4),
@@ -1098,16 +1080,24 @@ describe("findings: the prefix moves", () => {
       personaMessage(6, "a6"),
       userMessage(7, "u7"),
     ];
-    // Turn 1 loads m1–m5 (m5 the input); turn 2 loads the newest five, m3–m7.
+    // Turn 1 loads m1–m5 (m5 the input); turn 2 loads the newest five, m3–m7, and the loader says m1–m2 were not.
     const before = resolveScenario(
       buildInput({ messages: stored.slice(0, 5), currentInput: stored[4], settings }),
     );
-    const after = resolveScenario(
-      buildInput({ messages: stored.slice(2), currentInput: stored[6], settings }),
-    );
+    const after = resolveScenario({
+      ...buildInput({ messages: stored.slice(2), currentInput: stored[6], settings }),
+      loadedWindow: { omittedBeforeSeq: 3, omittedCount: 2 },
+    });
     expect(firstDivergence(before.request.messages, after.request.messages, 4)).toBe(0);
-    // Today nothing names m1 and m2, which are no longer sent; a fix needs the loader to say what it left out.
-    expect(after.trace.map(eventKey)).toEqual(["current-input/moved-current-input"]);
+    expect(after.trace.map(eventKey)).toEqual(["load/fetch-limit", "current-input/moved-current-input"]);
+    expect(after.trace[0]).toEqual({
+      stage: "load",
+      action: "fetch-limit",
+      reason: "2 older messages not loaded (history.messageFetchLimit 5)",
+      counts: { omitted: 2, messageFetchLimit: 5 },
+      details: { omittedBeforeSeq: 3 },
+    });
+    expect(before.trace.map(eventKey)).not.toContain("load/fetch-limit");
   });
 
   it("F7 (SPEC gap): a tool output ageing past tools.outputRetentionTurns is pruned, rewriting an earlier message", () => {
@@ -1181,9 +1171,10 @@ describe("findings: the prefix moves", () => {
 });
 
 describe("findings: omissions", () => {
-  it("F5 (open bug): the history window cuts an assistant turn's omitted-images notice off the turn it belongs to", () => {
+  it("F5 (fixed): the history window keeps an assistant turn's omitted-images notice with the turn it belongs to", () => {
     // imageMessageLimit 0: Aria's image is omitted, and the notice goes into a user item just before her turn.
-    // maxItems 2 keeps [Aria's turn, "wow"] (a user and an assistant: no widening), so the notice falls outside.
+    // maxItems 2 would keep [Aria's turn, "wow"] (a user and an assistant: no widening); the window moves its start
+    // back onto the notice, so the turn is sent with it.
     const current = userMessage(4, "nice");
     const input = buildInput({
       messages: [
@@ -1199,21 +1190,21 @@ describe("findings: omissions", () => {
     const base = buildContext(input);
     expect(base.trace.find((event) => event.action === "windowed")?.details).toEqual({
       firstDroppedItemId: "msg:m1",
-      lastDroppedItemId: "msg:m2:media-notice",
+      lastDroppedItemId: "msg:m1",
     });
     const resolved = resolveForModel(base, scenarioModel());
-    // Today: Aria's turn is sent, the notice that one of its images was left out is not.
-    expect(resolved.request.messages).toEqual([
-      { role: "assistant", content: [{ type: "text", text: "look" }] },
-      { role: "user", content: [{ type: "text", text: "wow" }] },
-      { role: "user", content: [{ type: "text", text: "nice" }] },
+    expect(resolved.items.filter((item) => item.role !== "system").map((item) => item.id)).toEqual([
+      "msg:m2:media-notice",
+      "msg:m2",
+      "msg:m3",
+      "msg:m4",
     ]);
-    expect(sentTexts(resolved.request).join("\n")).not.toContain(omittedImagesNotice(1));
+    expect(sentTexts(resolved.request).join("\n")).toContain(omittedImagesNotice(1));
   });
 
-  it("F6 (open bug): a sticker takes a per-request image slot, and a real photo is left out for it", () => {
-    // §3: emoji and stickers are not counted against image budgets. Phase A follows it (imageMessageLimit), but
-    // phase B's media.maxImagesPerRequest counts every image descriptor, newest first, stickers included.
+  it("F6 (fixed): a sticker takes no per-request image slot, and the real photo is sent", () => {
+    // §3: emoji and stickers are not counted against image budgets: phase A's imageMessageLimit, and phase B's
+    // media.maxImagesPerRequest (the descriptor says whether the image is counted).
     const current = userMessage(3, "haha", { media: ["sticker"] });
     const resolved = resolveScenario(
       buildInput({
@@ -1226,18 +1217,17 @@ describe("findings: omissions", () => {
     const images = resolved.items.flatMap((item) =>
       item.parts.flatMap((part) => (part.type === "image" ? [part.attachmentId] : [])),
     );
-    expect(images).toEqual(["sticker"]);
-    expect(sentTexts(resolved.request).join("\n")).toContain(
-      "[System: 1 image (ID: media_1) omitted due to the per-request image limit of 1. Do not claim to see it.]",
-    );
+    expect(images).toEqual(["photo", "sticker"]);
+    expect(sentTexts(resolved.request).join("\n")).not.toContain("per-request image limit");
+    expect(resolved.trace.map(eventKey)).not.toContain("media-resolution/omitted-images-request-limit");
   });
 });
 
 describe("findings: the budget", () => {
-  it("F9 (open bug): a strict model's conversation-start turn dropped by the budget comes back after it, over budget", () => {
+  it("F9 (fixed): a strict model's conversation-start turn is never dropped by the budget, and the request fits", () => {
     // A strict-alternation model and an assistant-role note at the top: normalisation puts "[System: Conversation
-    // start]" before the note. One token over: the budget drops that turn (the oldest droppable one) and stops;
-    // realignment, after the budget, inserts it again. No error, and the request is over the usable budget.
+    // start]" before the note. One token over: the budget keeps that turn (it is pinned) and drops the oldest
+    // dialogue turn instead, so realignment has nothing to put back and the request is within the usable budget.
     const gemma = (contextWindow: number) =>
       scenarioModel(
         {
@@ -1266,17 +1256,17 @@ describe("findings: the budget", () => {
       "system:SYSTEM_PROMPT",
       "conversation-start",
       "note:persona",
-      "msg:m1",
-      "msg:m2",
       "msg:m3",
     ]);
-    expect(tight.trace.slice(-3).map((event) => `${eventKey(event)} ${event.itemIds?.join(",")}`)).toEqual([
+    expect(tight.trace.slice(-2).map((event) => `${eventKey(event)} ${event.itemIds?.join(",")}`)).toEqual([
       "normalise/inserted-conversation-start note:persona",
-      "budget/dropped-oldest-turns conversation-start",
-      "normalise/inserted-conversation-start note:persona",
+      "budget/dropped-oldest-turns msg:m1,msg:m2",
     ]);
-    // Today: sent over budget, with no ContextBudgetError.
-    expect(tight.budget).toMatchObject({ usableTokens: fits - 1, totalTokens: fits });
+    expect(tight.budget.usableTokens).toBe(fits - 1);
+    expect(tight.budget.totalTokens).toBeLessThanOrEqual(fits - 1);
+    // Too tight for the pinned items (the conversation-start turn among them): an error, never an over-budget send.
+    const pinnedOnly = tight.budget.totalTokens;
+    expect(() => resolveForModel(base, gemma(pinnedOnly - 1))).toThrow(ContextBudgetError);
   });
 });
 

@@ -82,6 +82,7 @@ describe("media budget (stage 5)", () => {
         attributedTo: null,
         senderName: "Ada",
         messageSeq: 1,
+        counted: true,
       },
     ]);
     expect(result.trace).toEqual([]);

@@ -205,6 +205,7 @@ export function applyMediaBudget(args: {
         attributedTo,
         senderName: message.authorName,
         messageSeq: message.seq,
+        counted,
       });
     }
     for (const sha of newShas) seenCountedShas.add(sha);

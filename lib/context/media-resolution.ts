@@ -155,6 +155,12 @@ function decideImages(
     const fromAssistant = items[index].role === "assistant";
     for (const descriptor of descriptors) {
       if (descriptor.kind !== "image" || descriptor.state !== "render") continue;
+      // A sticker takes no slot of the per-request cap (SPEC §3): it is sent whenever its turn's images are.
+      if (descriptor.counted === false) {
+        if (!fromAssistant) verdicts.set(descriptor, "send");
+        else assistantImagesNewestFirst.push(descriptor);
+        continue;
+      }
       if (fromAssistant) {
         assistantImagesNewestFirst.push(descriptor);
       } else if (used < limit) {
@@ -168,6 +174,7 @@ function decideImages(
   const assistantAllowed = settings.media.imageInputSelection === "user_then_assistant";
   for (const descriptor of assistantImagesNewestFirst) {
     if (!assistantAllowed) verdicts.set(descriptor, "not-user-turn");
+    else if (descriptor.counted === false) verdicts.set(descriptor, "send");
     else if (used < limit) {
       verdicts.set(descriptor, "send");
       used += 1;

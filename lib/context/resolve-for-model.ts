@@ -2,7 +2,7 @@
 // 000's per-attempt resolver. Pure and deterministic: the base is never mutated (a fallback model re-resolves the
 // same base), and the same inputs give byte-identical output.
 
-import { type BudgetInfo, fitToBudget } from "./budget";
+import { type BudgetInfo, countsForTokenizer, fitToBudget } from "./budget";
 import { resolveMedia } from "./media-resolution";
 import { enforceAlternation, normaliseForModel } from "./normalise-strict";
 import { type SerialisedRequest, serialiseRequest } from "./serialise";
@@ -36,20 +36,30 @@ export function resolveForModel(
   options: ResolveOptions = {},
 ): ResolvedContext {
   const { settings } = base;
-  const media = resolveMedia(base.items, model, settings, { enabledToolNames: options.enabledToolNames });
+  // Phase A's cached counts are for one tokenizer; another model's attempt has them counted afresh (stage 14).
+  const counted = countsForTokenizer(base.items, base.tokenizer, model.tokenizer);
+  const media = resolveMedia(counted, model, settings, { enabledToolNames: options.enabledToolNames });
   // Pairing first: dropping an orphan output can leave two same-role turns side by side, which the strict
   // normalisation must still see to merge them.
   const paired = pairToolCalls(media.items);
   const normalised = normaliseForModel(paired.items, model);
-  const budgeted = fitToBudget(normalised.items, model, settings);
+  let budgeted = fitToBudget(normalised.items, model, settings);
   // Dropped turns can leave two user turns side by side; strict models get them merged again.
-  const realigned = enforceAlternation(budgeted.items, model);
+  let realigned = enforceAlternation(budgeted.items, model);
+  const budgetEvents = [...budgeted.events, ...realigned.events];
+  let totalTokens = sumTokens(realigned.items);
+  if (totalTokens > budgeted.budget.usableTokens) {
+    // Realignment added a turn (a conversation-start before a pinned assistant note the budget left first): the
+    // budget runs once more on the realigned items, where that turn is pinned, so the result fits or throws.
+    budgeted = fitToBudget(realigned.items, model, settings);
+    realigned = enforceAlternation(budgeted.items, model);
+    budgetEvents.push(...budgeted.events, ...realigned.events);
+    totalTokens = sumTokens(realigned.items);
+  }
   // The budget stage returns a fresh array, and merging builds another: safe to hand out as the caller's own.
   const items = realigned.items as ContextItem[];
   const stops = buildStopSequences(items, model, settings);
   const serialised = serialiseRequest(items, model, settings, stops.stopSequences);
-  let totalTokens = 0;
-  for (const item of items) totalTokens += item.tokens;
   return {
     items,
     trace: [
@@ -57,8 +67,7 @@ export function resolveForModel(
       ...media.events,
       ...paired.events,
       ...normalised.events,
-      ...budgeted.events,
-      ...realigned.events,
+      ...budgetEvents,
       ...stops.events,
       ...serialised.events,
     ],
@@ -66,4 +75,10 @@ export function resolveForModel(
     budget: { ...budgeted.budget, totalTokens },
     model,
   };
+}
+
+function sumTokens(items: readonly ContextItem[]): number {
+  let total = 0;
+  for (const item of items) total += item.tokens;
+  return total;
 }

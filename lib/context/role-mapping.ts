@@ -131,8 +131,16 @@ export function systemNoticeText(text: string): string {
 export type LayoutEntry = { kind: "text"; text: string } | { kind: "artifact"; artifactId: string };
 
 /**
+ * Whether a text has anything to say: a blank (empty or whitespace-only) text counts as no text, so it is never
+ * labelled and sent as a message with nothing in it ("Bob:  ").
+ */
+export function hasText(text: string): boolean {
+  return /\S/.test(text);
+}
+
+/**
  * A message's text split at its artifact parts: the pieces of text written around tool calls, with the artifacts
- * between them. Consecutive text parts join with a newline; media parts do not split; empty pieces are left out.
+ * between them. Consecutive text parts join with a newline; media parts do not split; blank pieces are left out.
  */
 export function messageLayout(message: StoredMessage): LayoutEntry[] {
   const layout: LayoutEntry[] = [];
@@ -140,12 +148,12 @@ export function messageLayout(message: StoredMessage): LayoutEntry[] {
   for (const part of message.parts) {
     if (part.type === "text") current = current === null ? part.text : `${current}\n${part.text}`;
     else if (part.type === "artifact") {
-      if (current !== null && current !== "") layout.push({ kind: "text", text: current });
+      if (current !== null && hasText(current)) layout.push({ kind: "text", text: current });
       current = null;
       layout.push({ kind: "artifact", artifactId: part.artifactId });
     }
   }
-  if (current !== null && current !== "") layout.push({ kind: "text", text: current });
+  if (current !== null && hasText(current)) layout.push({ kind: "text", text: current });
   return layout;
 }
 
@@ -156,11 +164,11 @@ export function textSegments(message: StoredMessage): string[] {
   for (const part of message.parts) {
     if (part.type === "text") current = current === null ? part.text : `${current}\n${part.text}`;
     else if (part.type === "artifact") {
-      if (current !== null && current !== "") segments.push(current);
+      if (current !== null && hasText(current)) segments.push(current);
       current = null;
     }
   }
-  if (current !== null && current !== "") segments.push(current);
+  if (current !== null && hasText(current)) segments.push(current);
   return segments;
 }
 
@@ -254,12 +262,21 @@ function messageItem(
     // A collapsed run of pure-text messages: one text, one label.
     // System notices are wrapped one by one, so each stays a whole `[System: …]` line.
     const notices = first.authorType === "system" || first.authorType === "tool";
-    let text = notices ? systemNoticeText(messageText(first)) : messageText(first);
-    for (let i = 1; i < messages.length; i++) {
-      const next = messageText(messages[i]);
-      text = `${text}\n${notices ? systemNoticeText(next) : next}`;
+    let text: string;
+    if (notices) {
+      // A blank notice would be an empty "[System: ]" line: left out.
+      text = "";
+      for (const message of messages) {
+        const next = messageText(message);
+        if (hasText(next)) text = text === "" ? systemNoticeText(next) : `${text}\n${systemNoticeText(next)}`;
+      }
+    } else {
+      text = messageText(first);
+      for (let i = 1; i < messages.length; i++) text = `${text}\n${messageText(messages[i])}`;
     }
-    parts = [{ type: "text", text: notices ? text : decorate(first, text, true, context) }];
+    parts = hasText(text)
+      ? [{ type: "text", text: notices ? text : decorate(first, text, true, context) }]
+      : [];
   } else if (role === "assistant" && hasArtifactParts(first)) {
     // Text pieces stay apart so stage 6 can put the tool calls back between them.
     const segments = textSegments(first);
@@ -268,7 +285,7 @@ function messageItem(
     );
   } else {
     const text = messageText(first);
-    parts = text !== "" ? [{ type: "text", text: decorate(first, text, true, context) }] : [];
+    parts = hasText(text) ? [{ type: "text", text: decorate(first, text, true, context) }] : [];
   }
   return {
     id: messageItemId(first.id),

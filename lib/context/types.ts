@@ -160,6 +160,12 @@ export interface BuildInput {
   userTurnNumber: number;
   /** ISO time used in notices (the summary marker's date); passed in so builds are deterministic. */
   now: string;
+  /**
+   * Set by the loader when older unsummarised messages exist beyond `history.messageFetchLimit` and were not
+   * loaded: the seq of the oldest loaded message and how many before it were left out. Phase A reports it as a
+   * `load/fetch-limit` trace event (the fetch window sliding moves the payload prefix). Absent or null: none.
+   */
+  loadedWindow?: { omittedBeforeSeq: number; omittedCount: number } | null;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -203,13 +209,24 @@ export interface MediaDescriptor {
   attributedTo?: string | null;
   senderName: string;
   messageSeq: number;
+  /**
+   * Whether the image counts against the image budgets (`media.imageMessageLimit`, `media.maxImagesPerRequest`):
+   * stickers and emoji do not (SPEC §3). Absent (a hand-built descriptor): counted.
+   */
+  counted?: boolean;
 }
 
 export type ItemPart =
   | { type: "text"; text: string }
   /** Phase A placeholder for media, resolved in phase B. */
   | { type: "media"; descriptor: MediaDescriptor }
-  | { type: "image" | "video" | "audio" | "file"; mediaType: string; url: string; attachmentId: string; handle: string }
+  | {
+      type: "image" | "video" | "audio" | "file";
+      mediaType: string;
+      url: string;
+      attachmentId: string;
+      handle: string;
+    }
   | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown }
   | { type: "tool-result"; toolCallId: string; toolName: string; output: unknown }
   | { type: "reasoning"; text: string; providerMetadata?: Record<string, unknown> };
@@ -273,6 +290,12 @@ export interface BaseContext {
   items: ContextItem[];
   trace: TraceEvent[];
   settings: ResolvedSettings;
+  /**
+   * The tokenizer the items' non-zero `tokens` were counted with (phase A's cached counts); null when phase A
+   * left every count at 0. Phase B recounts the items of an attempt whose model uses another tokenizer. Absent
+   * (a hand-built base): the counts are trusted as they are.
+   */
+  tokenizer?: TokenizerName | null;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

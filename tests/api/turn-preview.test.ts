@@ -30,6 +30,7 @@ interface Preview {
   modelId: string;
   items: Array<{ tag: string }>;
   request: { url: string; body: string };
+  trace: Array<{ stage: string; action: string; reason: string }>;
 }
 
 async function preview(
@@ -111,6 +112,14 @@ describe("preview, then the real turn", () => {
     // The window holds the current message and the two before it: the fetch limit counts the new message too.
     const body = JSON.parse(received.body) as { messages: Array<{ role: string; content: unknown }> };
     expect(JSON.stringify(body.messages)).not.toContain("Two");
+    // The slide is in the trace: the loader counted the unsummarised messages it left out (One, Two, their replies).
+    expect(dryRun.trace).toContainEqual(
+      expect.objectContaining({
+        stage: "load",
+        action: "fetch-limit",
+        reason: "4 older messages not loaded (history.messageFetchLimit 3)",
+      }),
+    );
   });
 
   test("a preview for another model builds that model's wire format", async () => {
