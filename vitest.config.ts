@@ -8,6 +8,8 @@ export default defineConfig({
     include: ["lib/**/*.test.ts", "db/**/*.test.ts", "tests/**/*.test.ts", "e2e/fake-providers/**/*.test.ts", "app/**/*.test.ts"],
     exclude: ["e2e/**/*.spec.ts", "node_modules/**"],
     globalSetup: ["tests/global-setup.ts"],
+    // Embedded PGlite is one process's database: without DATABASE_URL, test files take turns instead of sharing it.
+    fileParallelism: Boolean(process.env.DATABASE_URL),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
