@@ -2,7 +2,6 @@
 // the newest `messageFetchLimit` unsummarised messages after it, their media and artifacts, persona, memories,
 // blocks, participants and the resolved settings. Cost does not grow with the length of the history.
 
-import { and, count, eq, gt, isNull, lt } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import {
   getActiveSummary,
@@ -15,7 +14,7 @@ import {
   listParticipants,
   loadAttachmentData,
 } from "@/db/queries";
-import { type Conversation, type Message, messages as messagesTable, type Persona } from "@/db/schema";
+import type { Conversation, Message, Persona } from "@/db/schema";
 import { TOOL_CATALOG } from "@/lib/chat/tools";
 import { type ResolvedSettings, resolveSettings, type SettingsOverride } from "@/lib/context/settings";
 import type { BuildInput, StoredMessage } from "@/lib/context/types";
@@ -83,7 +82,7 @@ export async function loadTurnInput({
   // the place of the oldest message, so a preview loads exactly the window the real turn will.
   const historyLimit = settings.history.messageFetchLimit - (currentMessageStored ? 0 : 1);
   const afterSeq = summaryRow?.coversThroughSeq ?? 0;
-  // One row beyond the limit says whether older unsummarised messages were left out; only then are they counted.
+  // One row beyond the limit says whether older unsummarised messages were left out.
   const fetched =
     historyLimit > 0
       ? await listHistoryWindow({ db, conversationId: conversation.id, afterSeq, limit: historyLimit + 1 })
@@ -93,12 +92,9 @@ export async function loadTurnInput({
     fetched.length > rows.length && rows.length > 0
       ? {
           omittedBeforeSeq: rows[0].seq,
-          omittedCount: await countOlderUnsummarised({
-            db,
-            conversationId: conversation.id,
-            afterSeq,
-            beforeSeq: rows[0].seq,
-          }),
+          // Seqs come from a per-conversation counter with no gaps, and everything after the active summary is
+          // unsummarised: the count is arithmetic, so this costs no query and does not grow with the history.
+          omittedCount: rows[0].seq - afterSeq - 1,
         }
       : null;
   const messages = rows.map(toStoredMessage);
@@ -162,32 +158,6 @@ export async function loadTurnInput({
       loadedWindow,
     },
   };
-}
-
-/** Unsummarised messages after the summary and before the loaded window: what the fetch limit left out. */
-async function countOlderUnsummarised({
-  db,
-  conversationId,
-  afterSeq,
-  beforeSeq,
-}: {
-  db: Database;
-  conversationId: string;
-  afterSeq: number;
-  beforeSeq: number;
-}): Promise<number> {
-  const [row] = await db
-    .select({ total: count() })
-    .from(messagesTable)
-    .where(
-      and(
-        eq(messagesTable.conversationId, conversationId),
-        gt(messagesTable.seq, afterSeq),
-        lt(messagesTable.seq, beforeSeq),
-        isNull(messagesTable.summarizedBy),
-      ),
-    );
-  return Number(row?.total ?? 0);
 }
 
 /** User turns in the loaded window, the current one included: consecutive user messages share a turn. */
