@@ -1,28 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ContextBudgetError, fitToBudget, isPinned, trimToolText, usableTokenBudget } from "./budget";
 import { defaultSettings, type ResolvedSettings } from "./settings";
+import { modelDescriptor } from "./test-fixtures";
 import { countItemTokens } from "./tokens";
 import type { ContextItem, ItemPart, ModelDescriptor } from "./types";
 
 function model(contextWindow: number, maxOutputTokens = 1_000): ModelDescriptor {
-  return {
-    id: "budget-model",
-    provider: "openai",
-    providerModelName: "m",
-    apiKind: "chat",
-    capabilities: {
-      vision: true,
-      video: false,
-      tools: true,
-      reasoning: false,
-      systemInstruction: true,
-      strictAlternation: false,
-      maxStopSequences: 4,
-    },
-    contextWindow,
-    maxOutputTokens,
-    tokenizer: "estimate",
-  };
+  return modelDescriptor({ id: "budget-model", contextWindow, maxOutputTokens });
 }
 /** No reserve and no margin: usable = the context window, so the arithmetic below is plain. */
 function exact(): ResolvedSettings {

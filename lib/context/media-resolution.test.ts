@@ -7,6 +7,7 @@ import {
   resolveMedia,
 } from "./media-resolution";
 import { defaultSettings, type ResolvedSettings } from "./settings";
+import { modelDescriptor } from "./test-fixtures";
 import { TOKENS_PER_IMAGE } from "./tokens";
 import type { ContextItem, ItemPart, MediaDescriptor, ModelCapabilities, ModelDescriptor } from "./types";
 
@@ -14,25 +15,7 @@ const PNG =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 function model(capabilities: Partial<ModelCapabilities> = {}, id = "test-model"): ModelDescriptor {
-  return {
-    id,
-    provider: "openai",
-    providerModelName: id,
-    apiKind: "chat",
-    capabilities: {
-      vision: true,
-      video: false,
-      tools: true,
-      reasoning: false,
-      systemInstruction: true,
-      strictAlternation: false,
-      maxStopSequences: 4,
-      ...capabilities,
-    },
-    contextWindow: 128_000,
-    maxOutputTokens: 4_096,
-    tokenizer: "estimate",
-  };
+  return modelDescriptor({ id, providerModelName: id }, capabilities);
 }
 
 function media(handle: string, overrides: Partial<MediaDescriptor> = {}): MediaDescriptor {

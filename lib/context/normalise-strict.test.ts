@@ -5,31 +5,23 @@ import {
   relocatedMediaNotice,
   SYSTEM_AS_USER_PREFIX,
 } from "./normalise-strict";
+import { modelDescriptor } from "./test-fixtures";
 import type { ContextItem, ItemPart, ModelCapabilities, ModelDescriptor } from "./types";
 
 const PNG =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 function model(capabilities: Partial<ModelCapabilities> = {}): ModelDescriptor {
-  return {
-    id: "strict-model",
-    provider: "openai-compatible",
-    providerModelName: "strict-model",
-    apiKind: "chat",
-    capabilities: {
-      vision: true,
-      video: false,
-      tools: true,
-      reasoning: false,
-      systemInstruction: true,
-      strictAlternation: true,
-      maxStopSequences: 4,
-      ...capabilities,
+  return modelDescriptor(
+    {
+      id: "strict-model",
+      provider: "openai-compatible",
+      providerModelName: "strict-model",
+      contextWindow: 32_000,
+      maxOutputTokens: 2_048,
     },
-    contextWindow: 32_000,
-    maxOutputTokens: 2_048,
-    tokenizer: "estimate",
-  };
+    { strictAlternation: true, ...capabilities },
+  );
 }
 const lenient = model({ strictAlternation: false });
 

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ContextBudgetError, resolveForModel } from "./resolve-for-model";
 import { defaultSettings, type ResolvedSettings } from "./settings";
+import { modelDescriptor } from "./test-fixtures";
 import type {
   BaseContext,
   ContextItem,
@@ -21,26 +22,16 @@ function model(
   capabilities: Partial<ModelCapabilities> = {},
   extra: Partial<ModelDescriptor> = {},
 ): ModelDescriptor {
-  return {
-    id: "model-a",
-    provider: "openai",
-    providerModelName: "gpt-4.1-mini",
-    apiKind: "chat",
-    capabilities: {
-      vision: true,
-      video: false,
-      tools: true,
-      reasoning: false,
-      systemInstruction: true,
-      strictAlternation: false,
-      maxStopSequences: 4,
-      ...capabilities,
+  return modelDescriptor(
+    {
+      id: "model-a",
+      providerModelName: "gpt-4.1-mini",
+      maxOutputTokens: 16_384,
+      tokenizer: "o200k_base",
+      ...extra,
     },
-    contextWindow: 128_000,
-    maxOutputTokens: 16_384,
-    tokenizer: "o200k_base",
-    ...extra,
-  };
+    capabilities,
+  );
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { reasoningEffortFor, serialiseRequest, thinkingProviderOptions, toolResultOutput } from "./serialise";
 import { defaultSettings, type ResolvedSettings } from "./settings";
+import { modelDescriptor } from "./test-fixtures";
 import type { ContextItem, ItemPart, ModelCapabilities, ModelDescriptor, ProviderName } from "./types";
 
 const PNG =
@@ -11,25 +12,7 @@ function model(
   capabilities: Partial<ModelCapabilities> = {},
   maxOutputTokens = 16_384,
 ): ModelDescriptor {
-  return {
-    id: `${provider}-model`,
-    provider,
-    providerModelName: "m",
-    apiKind: "chat",
-    capabilities: {
-      vision: true,
-      video: false,
-      tools: true,
-      reasoning: false,
-      systemInstruction: true,
-      strictAlternation: false,
-      maxStopSequences: 4,
-      ...capabilities,
-    },
-    contextWindow: 128_000,
-    maxOutputTokens,
-    tokenizer: "estimate",
-  };
+  return modelDescriptor({ id: `${provider}-model`, provider, maxOutputTokens }, capabilities);
 }
 function settings(change: (value: ResolvedSettings) => void = () => {}): ResolvedSettings {
   const value = defaultSettings();

@@ -1,27 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { defaultSettings, type ResolvedSettings } from "./settings";
 import { buildStopSequences, otherSpeakerNames, speakerStopString } from "./stop-strings";
+import { modelDescriptor } from "./test-fixtures";
 import type { ContextItem, ItemSender, ModelDescriptor } from "./types";
 
 function model(maxStopSequences: number): ModelDescriptor {
-  return {
-    id: `model-${maxStopSequences}`,
-    provider: "openai",
-    providerModelName: "m",
-    apiKind: "chat",
-    capabilities: {
-      vision: false,
-      video: false,
-      tools: false,
-      reasoning: false,
-      systemInstruction: true,
-      strictAlternation: false,
-      maxStopSequences,
-    },
-    contextWindow: 8_000,
-    maxOutputTokens: 1_000,
-    tokenizer: "estimate",
-  };
+  return modelDescriptor(
+    { id: `model-${maxStopSequences}`, contextWindow: 8_000, maxOutputTokens: 1_000 },
+    { vision: false, tools: false, maxStopSequences },
+  );
 }
 function settings(stop: Partial<ResolvedSettings["stop"]>): ResolvedSettings {
   const base = defaultSettings();

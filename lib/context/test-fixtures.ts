@@ -10,6 +10,8 @@ import type {
   BuildInput,
   ContextItem,
   ItemPart,
+  ModelCapabilities,
+  ModelDescriptor,
   PersonaInfo,
   PersonaUserBlock,
   StoredArtifact,
@@ -333,4 +335,31 @@ export function viewItems(items: readonly ContextItem[]): ItemView[] {
 export function firstText(item: ContextItem): string {
   for (const part of item.parts) if (part.type === "text") return part.text;
   return "";
+}
+
+/** A model descriptor for tests: a plain vision-capable OpenAI chat model unless told otherwise. */
+export function modelDescriptor(
+  overrides: Partial<Omit<ModelDescriptor, "capabilities">> = {},
+  capabilities: Partial<ModelCapabilities> = {},
+): ModelDescriptor {
+  return {
+    id: "test-model",
+    provider: "openai",
+    providerModelName: "m",
+    apiKind: "chat",
+    capabilities: {
+      vision: true,
+      video: false,
+      tools: true,
+      reasoning: false,
+      systemInstruction: true,
+      strictAlternation: false,
+      maxStopSequences: 4,
+      ...capabilities,
+    },
+    contextWindow: 128_000,
+    maxOutputTokens: 4_096,
+    tokenizer: "estimate",
+    ...overrides,
+  };
 }

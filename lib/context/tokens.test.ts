@@ -11,13 +11,27 @@ describe("token counting", () => {
     expect(countTextTokens(text, tokenizer)).toBe(expected);
   });
 
-  test.each(["o200k_base", "cl100k_base"] as const)("%s counts special-token text as plain text, never throws", (tokenizer) => {
-    const count = countTextTokens("before <|endoftext|> after <|im_start|>", tokenizer);
-    expect(count).toBeGreaterThan(5);
-  });
+  test.each(["o200k_base", "cl100k_base"] as const)(
+    "%s counts special-token text as plain text, never throws",
+    (tokenizer) => {
+      const count = countTextTokens("before <|endoftext|> after <|im_start|>", tokenizer);
+      expect(count).toBeGreaterThan(5);
+    },
+  );
 
   test("an item costs its parts plus the per-message framing", () => {
-    const item = { parts: [{ type: "text" as const, text: "Hello, world!" }, { type: "image" as const, mediaType: "image/png", url: "data:", attachmentId: "a", handle: "media_1" }] };
+    const item = {
+      parts: [
+        { type: "text" as const, text: "Hello, world!" },
+        {
+          type: "image" as const,
+          mediaType: "image/png",
+          url: "data:",
+          attachmentId: "a",
+          handle: "media_1",
+        },
+      ],
+    };
     expect(countItemTokens(item, "o200k_base")).toBe(TOKENS_PER_MESSAGE + 4 + TOKENS_PER_IMAGE);
   });
 });
