@@ -3,7 +3,8 @@
 // for good. One row per persona × user: setting one again replaces it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { adminFetch, adminKeys, errorsFrom, type PersonaRow, type UserRow } from "./admin-api";
+import { adminFetch, adminKeys, errorsFrom } from "./admin-api";
+import { PersonaSelect, UserSelect, usePersonas, useUsers } from "./entity-selects";
 
 interface BlockRow {
   id: string;
@@ -24,14 +25,8 @@ export function BlockManager() {
     queryKey: adminKeys.blocks,
     queryFn: () => adminFetch<{ blocks: BlockRow[] }>("/api/admin/blocks"),
   });
-  const personas = useQuery({
-    queryKey: adminKeys.personas,
-    queryFn: () => adminFetch<{ personas: PersonaRow[] }>("/api/admin/personas"),
-  });
-  const users = useQuery({
-    queryKey: adminKeys.users,
-    queryFn: () => adminFetch<{ users: UserRow[] }>("/api/admin/users"),
-  });
+  const personas = usePersonas();
+  const users = useUsers();
   const [form, setForm] = useState({
     personaId: "",
     userId: "",
@@ -117,36 +112,16 @@ export function BlockManager() {
           setBlock.mutate();
         }}
       >
-        <label className="text-sm">
-          Persona
-          <select
-            className="input"
-            value={form.personaId}
-            onChange={(event) => setForm({ ...form, personaId: event.target.value })}
-            data-testid="block-persona"
-          >
-            {personas.data?.personas.map((persona) => (
-              <option key={persona.id} value={persona.id}>
-                {persona.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-sm">
-          User
-          <select
-            className="input"
-            value={form.userId}
-            onChange={(event) => setForm({ ...form, userId: event.target.value })}
-            data-testid="block-user"
-          >
-            {users.data?.users.map((user) => (
-              <option key={user.id} value={user.id}>
-                {user.name} ({user.email})
-              </option>
-            ))}
-          </select>
-        </label>
+        <PersonaSelect
+          value={form.personaId}
+          onChange={(value) => setForm({ ...form, personaId: value })}
+          testId="block-persona"
+        />
+        <UserSelect
+          value={form.userId}
+          onChange={(value) => setForm({ ...form, userId: value })}
+          testId="block-user"
+        />
         <label className="text-sm">
           Type
           <select

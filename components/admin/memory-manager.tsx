@@ -3,7 +3,8 @@
 // Active memories reach the payload as the CORE_MEMORIES item of the users and personas they belong to.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { adminFetch, adminKeys, errorsFrom, type PersonaRow, type UserRow } from "./admin-api";
+import { adminFetch, adminKeys, errorsFrom } from "./admin-api";
+import { PersonaSelect, UserSelect, usePersonas, useUsers } from "./entity-selects";
 
 interface MemoryRow {
   id: string;
@@ -25,14 +26,8 @@ export function MemoryManager() {
     queryKey: adminKeys.memories(query),
     queryFn: () => adminFetch<{ memories: MemoryRow[] }>(`/api/admin/memories${query ? `?${query}` : ""}`),
   });
-  const personas = useQuery({
-    queryKey: adminKeys.personas,
-    queryFn: () => adminFetch<{ personas: PersonaRow[] }>("/api/admin/personas"),
-  });
-  const users = useQuery({
-    queryKey: adminKeys.users,
-    queryFn: () => adminFetch<{ users: UserRow[] }>("/api/admin/users"),
-  });
+  const personas = usePersonas();
+  const users = useUsers();
   const [form, setForm] = useState({ scope: "user", userId: "", personaId: "", area: "fact", content: "" });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["admin", "memories"] });
   const add = useMutation({
@@ -66,38 +61,18 @@ export function MemoryManager() {
     <div className="space-y-6" data-testid="memory-manager">
       <h1 className="text-xl font-semibold">Memories</h1>
       <div className="flex flex-wrap gap-2">
-        <label className="text-sm">
-          User
-          <select
-            className="input"
-            value={filters.userId}
-            onChange={(event) => setFilters({ ...filters, userId: event.target.value })}
-            data-testid="memory-filter-user"
-          >
-            <option value="">Any</option>
-            {users.data?.users.map((user) => (
-              <option key={user.id} value={user.id}>
-                {user.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-sm">
-          Persona
-          <select
-            className="input"
-            value={filters.personaId}
-            onChange={(event) => setFilters({ ...filters, personaId: event.target.value })}
-            data-testid="memory-filter-persona"
-          >
-            <option value="">Any</option>
-            {personas.data?.personas.map((persona) => (
-              <option key={persona.id} value={persona.id}>
-                {persona.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <UserSelect
+          value={filters.userId}
+          onChange={(value) => setFilters({ ...filters, userId: value })}
+          testId="memory-filter-user"
+          anyLabel="Any"
+        />
+        <PersonaSelect
+          value={filters.personaId}
+          onChange={(value) => setFilters({ ...filters, personaId: value })}
+          testId="memory-filter-persona"
+          anyLabel="Any"
+        />
       </div>
       {(change.error || remove.error) && (
         <p role="alert" className="text-sm text-red-600" data-testid="memory-row-error">
@@ -137,38 +112,18 @@ export function MemoryManager() {
           </select>
         </label>
         {form.scope !== "persona" && (
-          <label className="text-sm">
-            User
-            <select
-              className="input"
-              value={form.userId}
-              onChange={(event) => setForm({ ...form, userId: event.target.value })}
-              data-testid="memory-user"
-            >
-              {users.data?.users.map((user) => (
-                <option key={user.id} value={user.id}>
-                  {user.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <UserSelect
+            value={form.userId}
+            onChange={(value) => setForm({ ...form, userId: value })}
+            testId="memory-user"
+          />
         )}
         {form.scope !== "user" && (
-          <label className="text-sm">
-            Persona
-            <select
-              className="input"
-              value={form.personaId}
-              onChange={(event) => setForm({ ...form, personaId: event.target.value })}
-              data-testid="memory-persona"
-            >
-              {personas.data?.personas.map((persona) => (
-                <option key={persona.id} value={persona.id}>
-                  {persona.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <PersonaSelect
+            value={form.personaId}
+            onChange={(value) => setForm({ ...form, personaId: value })}
+            testId="memory-persona"
+          />
         )}
         <label className="text-sm">
           Area
