@@ -6,6 +6,7 @@
 
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { defaultSettings, type ResolvedSettings } from "@/lib/context/settings";
+import { artifactTokenCounts } from "@/lib/context/token-cache";
 import type {
   BuildInput,
   ParticipantInfo,
@@ -278,6 +279,7 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
       status: "complete",
       summarizedBy: null,
       tokenCounts: { o200k_base: textTokens, estimate: Math.ceil(textLength / 4) },
+      segmentTokenCounts: null,
       createdAt: new Date(baseTime + seq * 30_000).toISOString(),
     };
     messages.push(message);
@@ -347,9 +349,13 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
     const parts: StoredPart[] = [];
     let tokens = 0;
     let length = 0;
+    // Every text piece here has artifacts between it and the next: each is a segment of its own.
+    const segments: { o200k_base: number[]; estimate: number[] } = { o200k_base: [], estimate: [] };
     const addText = () => {
       const piece = paragraph(random, pool, sentenceCount(random));
       parts.push({ type: "text", text: piece.text });
+      segments.o200k_base.push(piece.tokens);
+      segments.estimate.push(Math.ceil(piece.text.length / 4));
       // The stored count is of the text parts joined with newlines (one token each for the joins, near enough).
       tokens += piece.tokens + (length > 0 ? 1 : 0);
       length += piece.text.length + (length > 0 ? 1 : 0);
@@ -362,6 +368,8 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
         messageId,
         type,
         payload,
+        // Counted as the app counts what it writes.
+        tokenCounts: artifactTokenCounts({ type, payload }),
         createdAt: new Date(baseTime + index * 30_000).toISOString(),
       });
       parts.push({ type: "artifact", artifactId: id });
@@ -402,7 +410,8 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
     }
     addText();
     if (random.chance(0.01)) addImages(index, 1, parts);
-    push(personaAuthor, parts, tokens, length);
+    const message = push(personaAuthor, parts, tokens, length);
+    if (parts.some((part) => part.type === "artifact")) message.segmentTokenCounts = segments;
   };
 
   while (messages.length < total) {

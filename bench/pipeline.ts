@@ -3,6 +3,7 @@
 // the bounded window the loader hands it (flat, whatever the history length).
 
 import { buildContext } from "@/lib/context/build-context";
+import { attemptBudgetsFor } from "@/lib/context/history-reach";
 import { resolveForModel } from "@/lib/context/resolve-for-model";
 import { defaultSettings, type ResolvedSettings, settingsSchema } from "@/lib/context/settings";
 import type { BuildInput, ModelDescriptor } from "@/lib/context/types";
@@ -30,6 +31,11 @@ export function settingsForSize(size: number): { settings: ResolvedSettings; byp
   return { settings, bypassedSchema: true };
 }
 
+/** As the turn runner builds: with the usable budget of the model the turn calls. */
+export function withAttemptBudgets(input: BuildInput, models: ModelDescriptor[] = [BENCH_MODEL]): BuildInput {
+  return { ...input, attemptBudgets: attemptBudgetsFor(models, input.settings) };
+}
+
 /** The whole of phase A and phase B: what the timed region runs. */
 export function buildAndResolve(input: BuildInput, model: ModelDescriptor = BENCH_MODEL) {
   const base = buildContext(input);
@@ -55,7 +61,7 @@ export function measurePipeline(
 ): PipelineFigure {
   const size = conversation.messages.length;
   const { settings, bypassedSchema } = settingsForSize(size);
-  const input = buildInputFor(conversation, settings);
+  const input = withAttemptBudgets(buildInputFor(conversation, settings));
 
   const total = timeSync(() => buildAndResolve(input), { runs, warmup });
   // The phases apart, for the breakdown (not part of the headline figure).
@@ -96,7 +102,9 @@ export function measureDefaultSettings(
   { runs, warmup }: { runs: number; warmup: number },
 ): DefaultSettingsFigure {
   const settings = defaultSettings();
-  const input = buildInputFor(conversation, settings, { newest: settings.history.messageFetchLimit });
+  const input = withAttemptBudgets(
+    buildInputFor(conversation, settings, { newest: settings.history.messageFetchLimit }),
+  );
   const total = timeSync(() => buildAndResolve(input), { runs, warmup });
   return { storedMessages: conversation.messages.length, loadedMessages: input.messages.length, total };
 }

@@ -2,14 +2,15 @@
 // use only these, so every access rule lives in one place.
 
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, or, sql } from "drizzle-orm";
-import { AppError, notFound } from "@/lib/errors";
+import { messageTokenCounts } from "@/lib/context/token-cache";
 import type { StoredPart } from "@/lib/context/types";
+import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
 import {
   artifacts,
-  attempts,
   attachmentBlobs,
   attachments,
+  attempts,
   type Conversation,
   conversations,
   type Message,
@@ -17,8 +18,8 @@ import {
   messages,
   models,
   participants,
-  personaUserBlocks,
   personas,
+  personaUserBlocks,
   settingsVersions,
   summaries,
   turns,
@@ -28,14 +29,24 @@ import {
 // ---------------------------------------------------------------------------------------------------------------
 // Conversations
 
-export async function listConversations({ db, userId, titleQuery }: { db: Database; userId: string; titleQuery?: string }) {
+export async function listConversations({
+  db,
+  userId,
+  titleQuery,
+}: {
+  db: Database;
+  userId: string;
+  titleQuery?: string;
+}) {
   const memberOf = db
     .select({ conversationId: participants.conversationId })
     .from(participants)
     .where(eq(participants.userId, userId));
   const readable = or(eq(conversations.ownerId, userId), inArray(conversations.id, memberOf));
   // The title filter matches the words literally: LIKE wildcards in what the user typed are escaped.
-  const titleFilter = titleQuery ? ilike(conversations.title, `%${titleQuery.replace(/[\\%_]/g, "\\$&")}%`) : undefined;
+  const titleFilter = titleQuery
+    ? ilike(conversations.title, `%${titleQuery.replace(/[\\%_]/g, "\\$&")}%`)
+    : undefined;
   return db
     .select({
       id: conversations.id,
@@ -117,7 +128,9 @@ export async function updateConversation({
 }: {
   db: Database;
   conversationId: string;
-  changes: Partial<Pick<Conversation, "title" | "settingsOverride" | "instructions" | "personaId" | "visibility">>;
+  changes: Partial<
+    Pick<Conversation, "title" | "settingsOverride" | "instructions" | "personaId" | "visibility">
+  >;
 }): Promise<Conversation> {
   const [updated] = await db
     .update(conversations)
@@ -145,11 +158,19 @@ export interface NewMessage {
   parts: StoredPart[];
   status: Message["status"];
   replyToMessageId?: string | null;
-  tokenCounts?: Record<string, number>;
 }
 
-/** Insert a message with the next seq of its conversation, in one transaction (the seq is the one sort key). */
-export async function appendMessage({ db, message }: { db: Database; message: NewMessage }): Promise<Message> {
+/**
+ * Insert a message with the next seq of its conversation, in one transaction (the seq is the one sort key). Its
+ * token counts are cached here, at write time, so no later turn tokenises it again.
+ */
+export async function appendMessage({
+  db,
+  message,
+}: {
+  db: Database;
+  message: NewMessage;
+}): Promise<Message> {
   return db.transaction(async (tx) => {
     const [counter] = await tx
       .update(conversations)
@@ -159,7 +180,7 @@ export async function appendMessage({ db, message }: { db: Database; message: Ne
     if (!counter) throw notFound("Conversation");
     const [row] = await tx
       .insert(messages)
-      .values({ ...message, tokenCounts: message.tokenCounts ?? {}, seq: counter.seq })
+      .values({ ...message, ...messageTokenCounts(message.parts), seq: counter.seq })
       .returning();
     return row;
   });
@@ -170,20 +191,21 @@ export async function updateMessage({
   messageId,
   parts,
   status,
-  tokenCounts,
+  countTokens = false,
 }: {
   db: Database;
   messageId: string;
   parts?: StoredPart[];
   status?: Message["status"];
-  tokenCounts?: Record<string, number>;
+  /** Cache the new parts' token counts (once the text is final). */
+  countTokens?: boolean;
 }) {
   await db
     .update(messages)
     .set({
       ...(parts ? { parts } : {}),
       ...(status ? { status } : {}),
-      ...(tokenCounts ? { tokenCounts } : {}),
+      ...(countTokens && parts ? messageTokenCounts(parts) : {}),
       updatedAt: new Date(),
     })
     .where(eq(messages.id, messageId));
@@ -191,7 +213,11 @@ export async function updateMessage({
 
 /** The full transcript, summarized or not, in seq order. */
 export async function listMessages({ db, conversationId }: { db: Database; conversationId: string }) {
-  return db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(asc(messages.seq));
+  return db
+    .select()
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .orderBy(asc(messages.seq));
 }
 
 /**
@@ -213,7 +239,11 @@ export async function listHistoryWindow({
     .select()
     .from(messages)
     .where(
-      and(eq(messages.conversationId, conversationId), gt(messages.seq, afterSeq), isNull(messages.summarizedBy)),
+      and(
+        eq(messages.conversationId, conversationId),
+        gt(messages.seq, afterSeq),
+        isNull(messages.summarizedBy),
+      ),
     )
     .orderBy(desc(messages.seq))
     .limit(limit);
@@ -227,7 +257,11 @@ export async function listAttachmentsForMessages({ db, messageIds }: { db: Datab
 
 export async function listArtifactsForMessages({ db, messageIds }: { db: Database; messageIds: string[] }) {
   if (messageIds.length === 0) return [];
-  return db.select().from(artifacts).where(inArray(artifacts.messageId, messageIds)).orderBy(asc(artifacts.id));
+  return db
+    .select()
+    .from(artifacts)
+    .where(inArray(artifacts.messageId, messageIds))
+    .orderBy(asc(artifacts.id));
 }
 
 export async function getActiveSummary({ db, conversationId }: { db: Database; conversationId: string }) {
@@ -277,7 +311,15 @@ export async function getCurrentSettings({ db }: { db: Database }) {
 // ---------------------------------------------------------------------------------------------------------------
 // What a turn loads besides messages
 
-export async function listActiveMemories({ db, userId, personaId }: { db: Database; userId: string; personaId: string }) {
+export async function listActiveMemories({
+  db,
+  userId,
+  personaId,
+}: {
+  db: Database;
+  userId: string;
+  personaId: string;
+}) {
   return db
     .select()
     .from(memories)
@@ -287,7 +329,11 @@ export async function listActiveMemories({ db, userId, personaId }: { db: Databa
         or(
           and(eq(memories.scope, "user"), eq(memories.userId, userId)),
           and(eq(memories.scope, "persona"), eq(memories.personaId, personaId)),
-          and(eq(memories.scope, "user_persona"), eq(memories.userId, userId), eq(memories.personaId, personaId)),
+          and(
+            eq(memories.scope, "user_persona"),
+            eq(memories.userId, userId),
+            eq(memories.personaId, personaId),
+          ),
         ),
       ),
     )
@@ -295,7 +341,15 @@ export async function listActiveMemories({ db, userId, personaId }: { db: Databa
 }
 
 /** Blocks of a persona that have not expired. */
-export async function listActiveBlocks({ db, personaId, now }: { db: Database; personaId: string; now: Date }) {
+export async function listActiveBlocks({
+  db,
+  personaId,
+  now,
+}: {
+  db: Database;
+  personaId: string;
+  now: Date;
+}) {
   return db
     .select({ block: personaUserBlocks, userName: user.name })
     .from(personaUserBlocks)
@@ -310,7 +364,12 @@ export async function listActiveBlocks({ db, personaId, now }: { db: Database; p
 
 export async function listParticipants({ db, conversationId }: { db: Database; conversationId: string }) {
   return db
-    .select({ userId: participants.userId, name: user.name, role: participants.role, joinedAt: participants.joinedAt })
+    .select({
+      userId: participants.userId,
+      name: user.name,
+      role: participants.role,
+      joinedAt: participants.joinedAt,
+    })
     .from(participants)
     .innerJoin(user, eq(user.id, participants.userId))
     .where(eq(participants.conversationId, conversationId))
@@ -320,14 +379,23 @@ export async function listParticipants({ db, conversationId }: { db: Database; c
 /** Base64 bytes of stored attachments, keyed by storage key. */
 export async function loadAttachmentData({ db, storageKeys }: { db: Database; storageKeys: string[] }) {
   if (storageKeys.length === 0) return new Map<string, string>();
-  const rows = await db.select().from(attachmentBlobs).where(inArray(attachmentBlobs.storageKey, storageKeys));
+  const rows = await db
+    .select()
+    .from(attachmentBlobs)
+    .where(inArray(attachmentBlobs.storageKey, storageKeys));
   return new Map(rows.map((row) => [row.storageKey, row.data]));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Turns and attempts
 
-export async function listTurnsWithAttempts({ db, conversationId }: { db: Database; conversationId: string }) {
+export async function listTurnsWithAttempts({
+  db,
+  conversationId,
+}: {
+  db: Database;
+  conversationId: string;
+}) {
   const turnRows = await db
     .select()
     .from(turns)
@@ -337,9 +405,17 @@ export async function listTurnsWithAttempts({ db, conversationId }: { db: Databa
   const attemptRows = await db
     .select()
     .from(attempts)
-    .where(inArray(attempts.turnId, turnRows.map((turn) => turn.id)))
+    .where(
+      inArray(
+        attempts.turnId,
+        turnRows.map((turn) => turn.id),
+      ),
+    )
     .orderBy(asc(attempts.attemptNumber));
-  return turnRows.map((turn) => ({ ...turn, attempts: attemptRows.filter((attempt) => attempt.turnId === turn.id) }));
+  return turnRows.map((turn) => ({
+    ...turn,
+    attempts: attemptRows.filter((attempt) => attempt.turnId === turn.id),
+  }));
 }
 
 /**
@@ -368,9 +444,17 @@ export async function listTurnSummaries({ db, conversationId }: { db: Database; 
       createdAt: attempts.createdAt,
     })
     .from(attempts)
-    .where(inArray(attempts.turnId, turnRows.map((turn) => turn.id)))
+    .where(
+      inArray(
+        attempts.turnId,
+        turnRows.map((turn) => turn.id),
+      ),
+    )
     .orderBy(asc(attempts.attemptNumber));
-  return turnRows.map((turn) => ({ ...turn, attempts: attemptRows.filter((attempt) => attempt.turnId === turn.id) }));
+  return turnRows.map((turn) => ({
+    ...turn,
+    attempts: attemptRows.filter((attempt) => attempt.turnId === turn.id),
+  }));
 }
 
 /** An attempt with the conversation it belongs to, for the access check. */

@@ -105,7 +105,9 @@ export const models = pgTable("models", {
   provider: text("provider", { enum: ["openai", "openai-compatible", "google", "offline"] }).notNull(),
   providerModelName: text("providerModelName").notNull(),
   label: text("label").notNull(),
-  apiKind: text("apiKind", { enum: ["chat", "responses"] }).notNull().default("chat"),
+  apiKind: text("apiKind", { enum: ["chat", "responses"] })
+    .notNull()
+    .default("chat"),
   capabilities: jsonb("capabilities").$type<ModelCapabilities>().notNull(),
   contextWindow: integer("contextWindow").notNull(),
   maxOutputTokens: integer("maxOutputTokens").notNull(),
@@ -144,7 +146,9 @@ export const conversations = pgTable(
       .notNull()
       .references(() => personas.id),
     title: text("title").notNull(),
-    visibility: text("visibility", { enum: ["private", "room"] }).notNull().default("private"),
+    visibility: text("visibility", { enum: ["private", "room"] })
+      .notNull()
+      .default("private"),
     /** Conversation-level overrides: the context note, instructions and any §4 key. */
     settingsOverride: jsonb("settingsOverride").$type<SettingsOverride>().notNull().default({}),
     instructions: text("instructions"),
@@ -165,7 +169,9 @@ export const participants = pgTable(
     userId: text("userId")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
-    role: text("role", { enum: ["owner", "member"] }).notNull().default("member"),
+    role: text("role", { enum: ["owner", "member"] })
+      .notNull()
+      .default("member"),
     joinedAt: timestamp("joinedAt", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -213,6 +219,8 @@ export const messages = pgTable(
     summarizedBy: uuid("summarizedBy").references(() => summaries.id, { onDelete: "set null" }),
     /** Token counts of the text per tokenizer family, cached at write time. */
     tokenCounts: jsonb("tokenCounts").$type<Record<string, number>>().notNull().default({}),
+    /** For text split by tool calls: each segment's count per tokenizer family, cached at write time. */
+    segmentTokenCounts: jsonb("segmentTokenCounts").$type<Record<string, number[]>>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -267,6 +275,8 @@ export const artifacts = pgTable(
       .references(() => messages.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    /** Tokens of the part it replays as, per tokenizer family, cached at write time (`artifactTokenCounts`). */
+    tokenCounts: jsonb("tokenCounts").$type<Record<string, number>>().notNull().default({}),
     createdAt: createdAt(),
   },
   (table) => [index("artifacts_message_idx").on(table.messageId)],

@@ -6,13 +6,15 @@ import { getModel, getPersona, getReadableConversation } from "@/db/queries";
 import type { Conversation, Message, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import { buildContext } from "@/lib/context/build-context";
+import { attemptBudgetsFor } from "@/lib/context/history-reach";
 import { ContextBudgetError, resolveForModel } from "@/lib/context/resolve-for-model";
 import type { SettingsOverride } from "@/lib/context/settings";
+import { messageTokenCounts } from "@/lib/context/token-cache";
 import { AppError } from "@/lib/errors";
 import { isProviderConfigured } from "@/lib/providers/language-model";
 import { loadTurnInput } from "./load-turn-input";
 import { previewRequest } from "./model-call";
-import { toModelDescriptor, tokenCountsFor } from "./stored-rows";
+import { toModelDescriptor } from "./stored-rows";
 
 export const PREVIEW_MESSAGE_ID = "00000000-0000-7000-8000-000000000000";
 
@@ -40,7 +42,10 @@ export async function previewTurn({
   const modelRow = await getModel({ db, modelId: chosenModelId });
   if (!modelRow) throw new AppError("not_found", `Model ${chosenModelId} not found`);
   if (!isProviderConfigured(modelRow.provider)) {
-    throw new AppError("model_unavailable", `Model ${modelRow.id}'s provider is not configured on the server.`);
+    throw new AppError(
+      "model_unavailable",
+      `Model ${modelRow.id}'s provider is not configured on the server.`,
+    );
   }
 
   const parts = [{ type: "text" as const, text }];
@@ -57,15 +62,23 @@ export async function previewTurn({
     replyToMessageId: null,
     status: "complete",
     summarizedBy: null,
-    tokenCounts: tokenCountsFor(parts),
+    ...messageTokenCounts(parts),
     createdAt: now,
     updatedAt: now,
   };
   const turnInput = await loadTurnInput({
-    db, conversation: withPreviewNote(conversation, settings), persona, currentMessage: draft, currentMessageStored: false, requesterId: user.id, settingsOverride: settings, now,
+    db,
+    conversation: withPreviewNote(conversation, settings),
+    persona,
+    currentMessage: draft,
+    currentMessageStored: false,
+    requesterId: user.id,
+    settingsOverride: settings,
+    now,
   });
-  const base = buildContext(turnInput.buildInput);
   const model = toModelDescriptor(modelRow);
+  const attemptBudgets = attemptBudgetsFor([model], turnInput.buildInput.settings);
+  const base = buildContext({ ...turnInput.buildInput, attemptBudgets });
   try {
     const resolved = resolveForModel(base, model, { enabledToolNames: persona.toolNames });
     const request = await previewRequest(model, resolved);
@@ -93,5 +106,8 @@ function withPreviewNote(conversation: Conversation, settings: SettingsOverride 
   const text = settings?.contextNote?.text;
   if (text === undefined) return conversation;
   const override = conversation.settingsOverride as SettingsOverride;
-  return { ...conversation, settingsOverride: { ...override, contextNote: { ...override.contextNote, text } } };
+  return {
+    ...conversation,
+    settingsOverride: { ...override, contextNote: { ...override.contextNote, text } },
+  };
 }

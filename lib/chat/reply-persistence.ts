@@ -4,7 +4,6 @@
 import type { Database } from "@/db/client";
 import { updateMessage } from "@/db/queries";
 import type { Message } from "@/db/schema";
-import { tokenCountsFor } from "./stored-rows";
 
 export const FLUSH_INTERVAL_MS = 500;
 
@@ -51,7 +50,7 @@ export class ReplyPersistence {
         messageId: this.messageId,
         parts: text ? [{ type: "text", text }] : [],
         status,
-        ...(status === "streaming" ? {} : { tokenCounts: tokenCountsFor([{ type: "text", text }]) }),
+        countTokens: status !== "streaming",
       }),
     );
     return this.pending;

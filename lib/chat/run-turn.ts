@@ -6,25 +6,20 @@ import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
-import {
-  appendMessage,
-  getModel,
-  getPersona,
-  getReadableConversation,
-  listActiveBlocks,
-} from "@/db/queries";
+import { appendMessage, getModel, getPersona, getReadableConversation, listActiveBlocks } from "@/db/queries";
 import { type Model, turns } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import { buildContext } from "@/lib/context/build-context";
+import { attemptBudgetsFor } from "@/lib/context/history-reach";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { isProviderConfigured } from "@/lib/providers/language-model";
 import { loadTurnInput } from "./load-turn-input";
 import { ReplyPersistence } from "./reply-persistence";
 import { runAttempts, safeWriter } from "./run-attempts";
+import { toModelDescriptor } from "./stored-rows";
 import { maybeSummariseBeforeTurn } from "./summarise";
 import { summariseOnOverflow } from "./summary-overflow";
-import { tokenCountsFor } from "./stored-rows";
 
 export interface TurnRequest {
   db: Database;
@@ -58,7 +53,6 @@ export async function runChatTurn({ db, user, conversationId, text }: TurnReques
       authorName: user.name,
       parts,
       status: "complete",
-      tokenCounts: tokenCountsFor(parts),
     },
   });
 
@@ -66,8 +60,16 @@ export async function runChatTurn({ db, user, conversationId, text }: TurnReques
   // The summary check and the usual load run side by side; in the rare turn that does summarise, the load is
   // simply done again.
   const build = async () => {
-    const input = await loadTurnInput({ db, conversation, persona, currentMessage: userMessage, requesterId: user.id });
-    return { turnInput: input, base: buildContext(input.buildInput) };
+    const input = await loadTurnInput({
+      db,
+      conversation,
+      persona,
+      currentMessage: userMessage,
+      requesterId: user.id,
+    });
+    // History that none of the turn's models could take is not built (the payload is the same either way).
+    const attemptBudgets = attemptBudgetsFor(modelRows.map(toModelDescriptor), input.buildInput.settings);
+    return { turnInput: input, base: buildContext({ ...input.buildInput, attemptBudgets }) };
   };
   const [summaryBeforeTurn, speculativeBuild] = await Promise.all([
     maybeSummariseBeforeTurn({ db, conversation, persona }),
@@ -146,7 +148,11 @@ export async function runChatTurn({ db, user, conversationId, text }: TurnReques
       } catch (error) {
         logger.error({ err: error, turnId }, "turn failed");
         await reply.finish("error").catch(() => {});
-        await db.update(turns).set({ status: "error" }).where(eq(turns.id, turnId)).catch(() => {});
+        await db
+          .update(turns)
+          .set({ status: "error" })
+          .where(eq(turns.id, turnId))
+          .catch(() => {});
         out.write({ type: "error", errorText: "The reply failed on the server." });
       }
     },
@@ -162,11 +168,16 @@ async function refuseIfMuted(db: Database, personaId: string, personaName: strin
   const verb = mute.block.blockType === "block" ? "blocked" : "muted";
   const until = mute.block.expiresAt ? ` until ${mute.block.expiresAt.toISOString()}` : "";
   const reason = mute.block.reason ? ` Reason: ${mute.block.reason}` : "";
-  throw new AppError("muted", `${personaName} has ${verb} you${until}, so it will not reply to you.${reason}`);
+  throw new AppError(
+    "muted",
+    `${personaName} has ${verb} you${until}, so it will not reply to you.${reason}`,
+  );
 }
 
 /** The persona's model then its fallbacks, keeping those that exist and whose provider is configured. */
 async function usableModels(db: Database, modelIds: string[]): Promise<Model[]> {
   const rows = await Promise.all(modelIds.map((modelId) => getModel({ db, modelId })));
-  return rows.filter((row): row is Model => row !== null && row.enabled && isProviderConfigured(row.provider));
+  return rows.filter(
+    (row): row is Model => row !== null && row.enabled && isProviderConfigured(row.provider),
+  );
 }

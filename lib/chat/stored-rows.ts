@@ -1,7 +1,6 @@
 // Database rows → the pipeline's plain input types, and token counts cached at write time.
 
 import type { Artifact, Attachment, Message, Model, Summary } from "@/db/schema";
-import { countTextTokens } from "@/lib/context/tokens";
 import type {
   ModelDescriptor,
   StoredArtifact,
@@ -9,7 +8,6 @@ import type {
   StoredMessage,
   StoredPart,
   StoredSummary,
-  TokenizerName,
 } from "@/lib/context/types";
 
 export function toStoredMessage(row: Message): StoredMessage {
@@ -25,6 +23,7 @@ export function toStoredMessage(row: Message): StoredMessage {
     status: row.status,
     summarizedBy: row.summarizedBy,
     tokenCounts: row.tokenCounts as StoredMessage["tokenCounts"],
+    segmentTokenCounts: row.segmentTokenCounts as StoredMessage["segmentTokenCounts"],
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -52,6 +51,7 @@ export function toStoredArtifact(row: Artifact): StoredArtifact {
     messageId: row.messageId,
     type: row.type,
     payload: row.payload,
+    tokenCounts: row.tokenCounts as StoredArtifact["tokenCounts"],
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -84,12 +84,4 @@ export function textOfParts(parts: StoredPart[]): string {
     .filter((part): part is Extract<StoredPart, { type: "text" }> => part.type === "text")
     .map((part) => part.text)
     .join("\n");
-}
-
-/** The tokenizers a message is counted with when written; others are counted on demand. */
-const CACHED_TOKENIZERS: TokenizerName[] = ["o200k_base", "estimate"];
-
-export function tokenCountsFor(parts: StoredPart[]): Record<string, number> {
-  const text = textOfParts(parts);
-  return Object.fromEntries(CACHED_TOKENIZERS.map((tokenizer) => [tokenizer, countTextTokens(text, tokenizer)]));
 }

@@ -15,13 +15,21 @@ import {
   userMessage,
   viewItems,
 } from "./test-fixtures";
-import type { StoredArtifact, StoredMessage } from "./types";
+import { artifactTokenCounts, messageTokenCounts } from "./token-cache";
+import { countItemTokens, countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
+import type { ContextItem, StoredArtifact, StoredMessage, TokenizerName } from "./types";
 
 function runReplay(
   messages: StoredMessage[],
   artifacts: StoredArtifact[],
   settings: SettingsOverride = {},
-  options: { labels?: boolean } = {},
+  options: {
+    labels?: boolean;
+    /** The tokenizer of both stages (stage 4's message counts and stage 6's); absent: none, as before. */
+    tokenizer?: TokenizerName;
+    /** Count stage 4 with `tokenizer` but call stage 6 without one. */
+    replayWithoutTokenizer?: boolean;
+  } = {},
 ) {
   deepFreeze(messages);
   deepFreeze(artifacts);
@@ -37,12 +45,16 @@ function runReplay(
     participants: [],
     allMessages: messages,
     settings: resolved,
+    tokenizer: options.tokenizer ?? null,
   });
   const result = replayArtifacts({
     items: mapped.history,
     messagesById: new Map(messages.map((message) => [message.id, message])),
     artifactsById: new Map(artifacts.map((artifact) => [artifact.id, artifact])),
     settings: resolved,
+    ...(options.tokenizer !== undefined && !options.replayWithoutTokenizer
+      ? { tokenizer: options.tokenizer }
+      : {}),
   });
   return { ...result, view: viewItems(result.items) };
 }
@@ -329,6 +341,254 @@ describe("artifact replay (stage 6)", () => {
     expect(pruneToolOutput(`ab  ${"x".repeat(10)}  cd`, { head: 4, tail: 4, retentionTurns: 1 })).toEqual({
       text: "ab\n...\n[tool output pruned: removed 10 chars, older than 1 turn]\n...\ncd",
       removed: 10,
+      note: "...\n[tool output pruned: removed 10 chars, older than 1 turn]\n...",
+      keptChars: 4,
+    });
+  });
+
+  describe("cached token counts (tokenizer o200k_base)", () => {
+    const o200k = (text: string) => countTextTokens(text, "o200k_base");
+    /** A message with hand-picked cached counts: whole text, and its segments when split. */
+    const cachedMessage = (message: StoredMessage, tokens: number, segments?: number[]): StoredMessage => ({
+      ...message,
+      tokenCounts: { o200k_base: tokens },
+      segmentTokenCounts: segments === undefined ? null : { o200k_base: segments },
+    });
+    const cachedArtifact = (artifact: StoredArtifact, tokens: number | null): StoredArtifact =>
+      tokens === null ? artifact : { ...artifact, tokenCounts: { o200k_base: tokens } };
+    /** Cached the way the writers cache them. */
+    const writtenMessage = (message: StoredMessage): StoredMessage => ({
+      ...message,
+      ...messageTokenCounts(message.parts),
+    });
+    const writtenArtifact = (artifact: StoredArtifact): StoredArtifact => ({
+      ...artifact,
+      tokenCounts: artifactTokenCounts(artifact),
+    });
+    const tokensById = (items: readonly { id: string; tokens: number }[]) =>
+      Object.fromEntries(items.map((item) => [item.id, item.tokens]));
+
+    /** toolTurn(2) with cached counts: segments 3 and 4, reasoning 2, call 9, output 1. */
+    function cachedToolTurn() {
+      const turn = toolTurn(2);
+      const [reasoning, call, output] = turn.artifacts;
+      return {
+        messages: [cachedMessage(userMessage(1, "weather?"), 2), cachedMessage(turn.message, 8, [3, 4])],
+        artifacts: [cachedArtifact(reasoning, 2), cachedArtifact(call, 9), cachedArtifact(output, 1)],
+      };
+    }
+
+    it("counts groups, text pieces and the main item from the cache", () => {
+      const { messages, artifacts } = cachedToolTurn();
+      const result = runReplay(messages, artifacts, {}, { tokenizer: "o200k_base" });
+      expect(tokensById(result.items)).toEqual({
+        "msg:m1": TOKENS_PER_MESSAGE + 2,
+        // Stage 4's count (framing + 3 + 4) less the second piece's segment.
+        "msg:m2": TOKENS_PER_MESSAGE + 3,
+        "artifact:r2": TOKENS_PER_MESSAGE + 2,
+        "artifact:c2": TOKENS_PER_MESSAGE + 9,
+        "artifact:o2": TOKENS_PER_MESSAGE + 1,
+        "msg:m2:text:1": TOKENS_PER_MESSAGE + 4,
+      });
+      expect(result.items.map((item) => item.id)).toEqual([
+        "msg:m1",
+        "msg:m2",
+        "artifact:r2",
+        "artifact:c2",
+        "artifact:o2",
+        "msg:m2:text:1",
+      ]);
+    });
+
+    it("the label stays with the main item", () => {
+      const { messages, artifacts } = cachedToolTurn();
+      const result = runReplay(messages, artifacts, {}, { tokenizer: "o200k_base", labels: true });
+      expect(tokensById(result.items)).toEqual({
+        "msg:m1": TOKENS_PER_MESSAGE + 2 + o200k("Ada: "),
+        "msg:m2": TOKENS_PER_MESSAGE + 3 + o200k("Aria: "),
+        "artifact:r2": TOKENS_PER_MESSAGE + 2,
+        "artifact:c2": TOKENS_PER_MESSAGE + 9,
+        "artifact:o2": TOKENS_PER_MESSAGE + 1,
+        "msg:m2:text:1": TOKENS_PER_MESSAGE + 4,
+      });
+    });
+
+    it("every text piece gets its own segment; the main item keeps only the first", () => {
+      const message = cachedMessage(
+        personaMessage(2, "", {
+          parts: [
+            { type: "text", text: "One." },
+            { type: "artifact", artifactId: "c1" },
+            { type: "artifact", artifactId: "o1" },
+            { type: "text", text: "Two." },
+            { type: "artifact", artifactId: "r1" },
+            { type: "text", text: "Three." },
+          ],
+        }),
+        20,
+        [5, 6, 7],
+      );
+      const artifacts = [
+        cachedArtifact(functionCallArtifact("c1", "m2", "k1", "f", {}), 11),
+        cachedArtifact(functionOutputArtifact("o1", "m2", "k1", "ok"), 12),
+        cachedArtifact(reasoningArtifact("r1", "m2", "hmm"), 13),
+      ];
+      const result = runReplay([userMessage(1, "go"), message], artifacts, {}, { tokenizer: "o200k_base" });
+      expect(tokensById(result.items.slice(1))).toEqual({
+        "msg:m2": TOKENS_PER_MESSAGE + 5,
+        "artifact:c1": TOKENS_PER_MESSAGE + 11,
+        "artifact:o1": TOKENS_PER_MESSAGE + 12,
+        "msg:m2:text:1": TOKENS_PER_MESSAGE + 6,
+        "artifact:r1": TOKENS_PER_MESSAGE + 13,
+        "msg:m2:text:2": TOKENS_PER_MESSAGE + 7,
+      });
+      // Nothing is counted twice: the pieces add up to stage 4's count of the message, one framing each.
+      const pieces = result.items.filter(
+        (item) => item.tag === "DIALOGUE_HISTORY" && item.id.startsWith("msg:m2"),
+      );
+      expect(pieces.reduce((sum, item) => sum + item.tokens, 0)).toBe(3 * TOKENS_PER_MESSAGE + 5 + 6 + 7);
+    });
+
+    /** Two parallel calls then their outputs, then text; `calls` and `outputs` are the cached counts. */
+    function parallelTurn(calls: [number | null, number | null], outputs: [number | null, number | null]) {
+      const message = cachedMessage(
+        personaMessage(2, "", {
+          parts: [
+            { type: "artifact", artifactId: "c1" },
+            { type: "artifact", artifactId: "c2" },
+            { type: "artifact", artifactId: "o1" },
+            { type: "artifact", artifactId: "o2" },
+            { type: "text", text: "Both done." },
+          ],
+        }),
+        3,
+        [3],
+      );
+      const artifacts = [
+        cachedArtifact(functionCallArtifact("c1", "m2", "k1", "a", {}), calls[0]),
+        cachedArtifact(functionCallArtifact("c2", "m2", "k2", "b", { x: 1 }), calls[1]),
+        cachedArtifact(functionOutputArtifact("o1", "m2", "k1", { ok: true }), outputs[0]),
+        cachedArtifact(functionOutputArtifact("o2", "m2", "k2", "fine"), outputs[1]),
+      ];
+      const result = runReplay([userMessage(1, "go"), message], artifacts, {}, { tokenizer: "o200k_base" });
+      return tokensById(result.items.slice(1));
+    }
+
+    it("a group sums its parts' cached counts under one framing", () => {
+      expect(parallelTurn([5, 7], [3, 2])).toEqual({
+        "artifact:c1": TOKENS_PER_MESSAGE + 5 + 7,
+        "artifact:o1": TOKENS_PER_MESSAGE + 3 + 2,
+        "msg:m2": TOKENS_PER_MESSAGE + 3,
+      });
+    });
+
+    it("a group with one uncached artifact is 0, whichever one it is", () => {
+      expect(parallelTurn([5, null], [3, 2])).toEqual({
+        "artifact:c1": 0,
+        "artifact:o1": TOKENS_PER_MESSAGE + 3 + 2,
+        "msg:m2": TOKENS_PER_MESSAGE + 3,
+      });
+      expect(parallelTurn([5, 7], [null, 2])).toEqual({
+        "artifact:c1": TOKENS_PER_MESSAGE + 5 + 7,
+        "artifact:o1": 0,
+        "msg:m2": TOKENS_PER_MESSAGE + 3,
+      });
+      // Cached for another tokenizer only counts as uncached.
+      const turn = toolTurn(2);
+      const [reasoning, call, output] = turn.artifacts;
+      const result = runReplay(
+        [userMessage(1, "go"), cachedMessage(turn.message, 8, [3, 4])],
+        [reasoning, { ...call, tokenCounts: { estimate: 9 } }, cachedArtifact(output, 1)],
+        {},
+        { tokenizer: "o200k_base" },
+      );
+      expect(tokensById(result.items)["artifact:c2"]).toBe(0);
+      expect(tokensById(result.items)["artifact:r2"]).toBe(0);
+      expect(tokensById(result.items)["artifact:o2"]).toBe(TOKENS_PER_MESSAGE + 1);
+    });
+
+    it("counts cached at write time match a full recount of every replayed item", () => {
+      const turn = toolTurn(2, {
+        forecast: [
+          { day: "Mon", high: 24 },
+          { day: "Tue", high: 22 },
+        ],
+      });
+      const result = runReplay(
+        [writtenMessage(userMessage(1, "What is the weather in Lisbon?")), writtenMessage(turn.message)],
+        turn.artifacts.map(writtenArtifact),
+        {},
+        { tokenizer: "o200k_base" },
+      );
+      expect(result.items).toHaveLength(6);
+      for (const item of result.items) {
+        expect(item.tokens, item.id).toBeGreaterThan(TOKENS_PER_MESSAGE);
+        expect(item.tokens, item.id).toBe(countItemTokens(item, "o200k_base"));
+      }
+    });
+
+    it("a pruned old output is counted from the cache: head and tail scaled, plus the note", () => {
+      const rows: string[] = [];
+      for (let i = 0; i < 40; i++)
+        rows.push(
+          `${i + 1}. Lisbon day ${i + 1}: high ${18 + (i % 9)}°C, low ${11 + (i % 5)}°C, wind ${5 + ((i * 7) % 23)} km/h`,
+        );
+      const long = rows.join("\n");
+      expect(long.length).toBeGreaterThan(1_500);
+      const old = toolTurn(2, long);
+      const recent = toolTurn(4, long);
+      const result = runReplay(
+        [
+          writtenMessage(userMessage(1, "first")),
+          writtenMessage(old.message),
+          writtenMessage(userMessage(3, "second")),
+          writtenMessage(recent.message),
+        ],
+        [...old.artifacts, ...recent.artifacts].map(writtenArtifact),
+        { tools: { outputRetentionTurns: 2 } },
+        { tokenizer: "o200k_base" },
+      );
+      const outputOf = (item: ContextItem) => (item.parts[0] as { output: unknown }).output;
+      const [pruned, kept] = result.items.filter((item) => item.tag === "TOOL_RESULT");
+      expect([pruned.id, kept.id]).toEqual(["artifact:o2", "artifact:o4"]);
+      expect(outputOf(pruned)).toContain("[tool output pruned: removed");
+      expect(outputOf(kept)).toBe(long);
+
+      const cached = o200k(long);
+      const cut = pruneToolOutput(long, { head: 256, tail: 128, retentionTurns: 2 });
+      expect(cut.keptChars).toBe(256 + 128);
+      expect(outputOf(pruned)).toBe(cut.text);
+      expect(pruned.tokens).toBe(
+        TOKENS_PER_MESSAGE + Math.ceil((cached * cut.keptChars) / long.length) + o200k(`\n${cut.note}\n`),
+      );
+      const recount = countItemTokens(pruned, "o200k_base");
+      expect(Math.abs(pruned.tokens - recount)).toBeLessThanOrEqual(0.15 * recount);
+      // Far below the whole output's count; the recent output keeps it whole.
+      expect(pruned.tokens).toBeLessThan(cached / 2);
+      expect(kept.tokens).toBe(TOKENS_PER_MESSAGE + cached);
+    });
+
+    it("without a tokenizer every count stays 0, as before", () => {
+      const { messages, artifacts } = cachedToolTurn();
+      const none = runReplay(messages, artifacts);
+      expect(none.items).toHaveLength(6);
+      expect(none.items.every((item) => item.tokens === 0)).toBe(true);
+      // Stage 4 counted, stage 6 called without a tokenizer: the expanded message's items are left for later,
+      // the untouched user item keeps its count.
+      const replayOnly = runReplay(
+        messages,
+        artifacts,
+        {},
+        { tokenizer: "o200k_base", replayWithoutTokenizer: true },
+      );
+      expect(tokensById(replayOnly.items)).toEqual({
+        "msg:m1": TOKENS_PER_MESSAGE + 2,
+        "msg:m2": 0,
+        "artifact:r2": 0,
+        "artifact:c2": 0,
+        "artifact:o2": 0,
+        "msg:m2:text:1": 0,
+      });
     });
   });
 });

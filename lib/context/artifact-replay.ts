@@ -5,10 +5,19 @@
 // tool output is pruned to head + note + tail; reasoning follows `reasoning.persist`. A missing artifact is a trace
 // warning, never an error: the text still replays. Items left with no parts at all are dropped here.
 
-import { hasArtifactParts, hasText, ownMessageId } from "./role-mapping";
+import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./role-mapping";
 import type { ResolvedSettings } from "./settings";
+import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural, traceEvent, traceWarning } from "./trace";
-import type { ContextItem, ItemPart, ItemRole, StoredArtifact, StoredMessage, TraceEvent } from "./types";
+import type {
+  ContextItem,
+  ItemPart,
+  ItemRole,
+  StoredArtifact,
+  StoredMessage,
+  TokenizerName,
+  TraceEvent,
+} from "./types";
 
 /** Only these artifact types are sent back to a model; everything else (provider-run tools) is not replayable. */
 export const REPLAYABLE_ARTIFACT_TYPES: ReadonlySet<string> = new Set([
@@ -61,13 +70,13 @@ export function toolOutputText(output: unknown): string {
 export function pruneToolOutput(
   text: string,
   options: { head: number; tail: number; retentionTurns: number },
-): { text: string; removed: number } {
+): { text: string; removed: number; note: string; keptChars: number } {
   const head = text.slice(0, options.head).trimEnd();
   const tail =
     options.tail > 0 ? text.slice(Math.max(options.head, text.length - options.tail)).trimStart() : "";
   const removed = Math.max(0, text.length - options.head - options.tail);
   const note = `...\n[tool output pruned: removed ${plural(removed, "char")}, older than ${plural(options.retentionTurns, "turn")}]\n...`;
-  return { text: `${head}\n${note}\n${tail}`, removed };
+  return { text: `${head}\n${note}\n${tail}`, removed, note, keptChars: head.length + tail.length };
 }
 
 type Replayable =
@@ -130,6 +139,34 @@ function normalise(artifact: StoredArtifact): Replayable | null {
   }
 }
 
+/**
+ * The part a stored artifact replays as, unpruned; null for a type never replayed or a malformed artifact. What
+ * `artifactTokenCounts` counts at write time.
+ */
+export function replayedArtifactPart(artifact: Pick<StoredArtifact, "type" | "payload">): ItemPart | null {
+  if (!REPLAYABLE_ARTIFACT_TYPES.has(artifact.type)) return null;
+  const replayable = normalise(artifact as StoredArtifact);
+  if (replayable === null) return null;
+  switch (replayable.kind) {
+    case "call":
+      return {
+        type: "tool-call",
+        toolCallId: replayable.callId,
+        toolName: replayable.name,
+        input: replayable.input,
+      };
+    case "output":
+      return {
+        type: "tool-result",
+        toolCallId: replayable.callId,
+        toolName: replayable.name ?? "unknown",
+        output: replayable.output,
+      };
+    case "reasoning":
+      return { type: "reasoning", text: replayable.text };
+  }
+}
+
 const TAG_OF = { call: "TOOL_CALL", output: "TOOL_RESULT", reasoning: "REASONING" } as const;
 const ROLE_OF = { call: "assistant", output: "tool", reasoning: "assistant" } as const;
 
@@ -140,6 +177,10 @@ export interface ArtifactLookup {
 
 interface ReplayContext {
   settings: ResolvedSettings;
+  /** Which cached counts fill `item.tokens` (null: none). */
+  tokenizer: TokenizerName | null;
+  /** Tokens of a pruned output's note by its length (see prunedOutputTokens). */
+  noteTokens: Map<number, number>;
   artifactsById: ArtifactLookup;
   trace: TraceEvent[];
   replayedReasoningIds: string[];
@@ -172,14 +213,22 @@ function reportArtifacts(
 }
 
 /** A text piece of a split assistant message after the first: "msg:<id>:text:<k>". */
-function textPieceItem(item: ContextItem, part: ItemPart, piece: number): ContextItem {
+function textPieceItem(
+  item: ContextItem,
+  part: ItemPart,
+  piece: number,
+  segmentTokens: readonly number[] | undefined,
+): ContextItem {
   const piecesItem: ContextItem = {
     id: `${item.id}:text:${piece}`,
     role: item.role,
     tag: item.tag,
     parts: [part],
     sourceMessageIds: item.sourceMessageIds,
-    tokens: 0,
+    tokens:
+      segmentTokens !== undefined && piece < segmentTokens.length
+        ? TOKENS_PER_MESSAGE + segmentTokens[piece]
+        : 0,
   };
   if (item.sender !== undefined) piecesItem.sender = item.sender;
   return piecesItem;
@@ -190,6 +239,7 @@ function mainItem(
   item: ContextItem,
   mediaParts: readonly ItemPart[],
   firstText: ItemPart | undefined,
+  segmentTokens: readonly number[] | undefined,
 ): ContextItem | null {
   let parts: ItemPart[];
   if (mediaParts.length === 0) parts = firstText === undefined ? [] : [firstText];
@@ -197,7 +247,14 @@ function mainItem(
     parts = mediaParts.slice();
     if (firstText !== undefined) parts.push(firstText);
   }
-  return parts.length === 0 ? null : { ...item, parts, tokens: 0 };
+  if (parts.length === 0) return null;
+  // The message's count (stage 4: framing, label, every segment) less the other pieces' segments.
+  let tokens = 0;
+  if (item.tokens > 0 && mediaParts.length === 0 && firstText !== undefined && segmentTokens !== undefined) {
+    tokens = item.tokens;
+    for (let piece = 1; piece < segmentTokens.length; piece++) tokens -= segmentTokens[piece];
+  }
+  return { ...item, parts, tokens };
 }
 
 const NO_PARTS: readonly ItemPart[] = [];
@@ -323,6 +380,12 @@ function expandMessage(
     textParts = item.parts.filter((part) => part.type === "text");
     mediaParts = item.parts.filter((part) => part.type !== "text");
   }
+  // The message's cached segment counts, when they match its segments (a count per piece of text).
+  let segmentTokens: readonly number[] | undefined;
+  if (context.tokenizer !== null) {
+    const cached = message.segmentTokenCounts?.[context.tokenizer];
+    if (cached !== undefined && cached.length === textSegments(message).length) segmentTokens = cached;
+  }
   let nextText = 0;
   let mainEmitted = false;
   let pieceHasText = false;
@@ -346,9 +409,10 @@ function expandMessage(
       groupKind = null;
       if (!mainEmitted) {
         mainEmitted = true;
-        const main = mainItem(item, mediaParts, textParts[nextText++]);
+        const main = mainItem(item, mediaParts, textParts[nextText++], segmentTokens);
         if (main !== null) out.push(main);
-      } else if (nextText < textParts.length) out.push(textPieceItem(item, textParts[nextText], nextText++));
+      } else if (nextText < textParts.length)
+        out.push(textPieceItem(item, textParts[nextText], nextText++, segmentTokens));
     }
     pieceHasText = false;
     if (part === null) break;
@@ -360,33 +424,36 @@ function expandMessage(
     }
     if (!mainEmitted && mediaParts.length > 0) {
       mainEmitted = true;
-      const main = mainItem(item, mediaParts, undefined);
+      const main = mainItem(item, mediaParts, undefined, segmentTokens);
       if (main !== null) out.push(main);
     }
-    const replayedPart = toPart(replayable, callNames, isOld, item, context);
+    const replayed = toPart(replayable, callNames, isOld, item, context);
     if (replayable.kind === "reasoning") context.replayedReasoningIds.push(replayable.artifact.id);
     if (group !== null && groupKind === replayable.kind) {
-      group.parts.push(replayedPart);
+      group.parts.push(replayed.part);
+      // A group is counted only when every part is (0: the budget counts it).
+      group.tokens = group.tokens > 0 && replayed.tokens !== null ? group.tokens + replayed.tokens : 0;
       continue;
     }
     group = {
       id: `artifact:${replayable.artifact.id}`,
       role: ROLE_OF[replayable.kind],
       tag: TAG_OF[replayable.kind],
-      parts: [replayedPart],
+      parts: [replayed.part],
       sourceMessageIds: item.sourceMessageIds,
-      tokens: 0,
+      tokens: replayed.tokens === null ? 0 : TOKENS_PER_MESSAGE + replayed.tokens,
     };
     if (item.sender !== undefined) group.sender = item.sender;
     groupKind = replayable.kind;
     out.push(group);
   }
   if (!mainEmitted) {
-    const main = mainItem(item, mediaParts, textParts[nextText++]);
+    const main = mainItem(item, mediaParts, textParts[nextText++], segmentTokens);
     if (main !== null) out.push(main);
   }
   // Text the stage before added beyond the message's own pieces stays with the message.
-  while (nextText < textParts.length) out.push(textPieceItem(item, textParts[nextText], nextText++));
+  while (nextText < textParts.length)
+    out.push(textPieceItem(item, textParts[nextText], nextText++, segmentTokens));
   if (skippedReasoning !== null) {
     reportArtifacts(
       context,
@@ -400,25 +467,32 @@ function expandMessage(
   }
 }
 
+/** The replayed part and its cached count (null: not cached for the build's tokenizer, counted later). */
 function toPart(
   replayable: Replayable,
   callNames: ReadonlyMap<string, string>,
   isOld: boolean,
   item: ContextItem,
   context: ReplayContext,
-): ItemPart {
+): { part: ItemPart; tokens: number | null } {
+  const cached =
+    context.tokenizer === null ? undefined : replayable.artifact.tokenCounts?.[context.tokenizer];
+  const tokens = cached === undefined ? null : cached;
   switch (replayable.kind) {
     case "call":
       return {
-        type: "tool-call",
-        toolCallId: replayable.callId,
-        toolName: replayable.name,
-        input: replayable.input,
+        part: {
+          type: "tool-call",
+          toolCallId: replayable.callId,
+          toolName: replayable.name,
+          input: replayable.input,
+        },
+        tokens,
       };
     case "reasoning": {
       const part: ItemPart = { type: "reasoning", text: replayable.text };
       if (replayable.providerMetadata) part.providerMetadata = replayable.providerMetadata;
-      return part;
+      return { part, tokens };
     }
     case "output": {
       const toolName = callNames.get(replayable.callId) ?? replayable.name ?? "unknown";
@@ -448,12 +522,38 @@ function toPart(
               },
             ),
           );
-          return { type: "tool-result", toolCallId: replayable.callId, toolName, output: pruned.text };
+          return {
+            part: { type: "tool-result", toolCallId: replayable.callId, toolName, output: pruned.text },
+            tokens: tokens === null ? null : prunedOutputTokens(tokens, text.length, pruned, context),
+          };
         }
       }
-      return { type: "tool-result", toolCallId: replayable.callId, toolName, output: replayable.output };
+      return {
+        part: { type: "tool-result", toolCallId: replayable.callId, toolName, output: replayable.output },
+        tokens,
+      };
     }
   }
+}
+
+/**
+ * A pruned output's count without tokenising it: the head and tail scaled from the whole output's cached count by
+ * the characters they keep, plus the note's own count. Notes differ only in the number of characters removed, so
+ * notes of one length have the same digit groups and the same count: each length is counted once per build.
+ */
+function prunedOutputTokens(
+  cached: number,
+  originalLength: number,
+  pruned: { note: string; keptChars: number },
+  context: ReplayContext,
+): number {
+  const tokenizer = context.tokenizer as TokenizerName;
+  let noteTokens = context.noteTokens.get(pruned.note.length);
+  if (noteTokens === undefined) {
+    noteTokens = countTextTokens(`\n${pruned.note}\n`, tokenizer);
+    context.noteTokens.set(pruned.note.length, noteTokens);
+  }
+  return Math.ceil((cached * pruned.keptChars) / Math.max(1, originalLength)) + noteTokens;
 }
 
 /** The item's own stored message: from the caller's `sources` when given, else looked up by id. */
@@ -473,6 +573,8 @@ export function replayArtifacts(args: {
   messagesById: ReadonlyMap<string, StoredMessage>;
   artifactsById: ArtifactLookup;
   settings: ResolvedSettings;
+  /** Which cached counts (artifacts', split messages' segments) fill `item.tokens`; null or absent: none. */
+  tokenizer?: TokenizerName | null;
   /** The current input (a user turn) follows these items; it counts as the newest turn. Default true. */
   currentInputFollows?: boolean;
   /** Optional: each item's source message (null for notices and collapsed runs), parallel to `items`, as
@@ -483,6 +585,8 @@ export function replayArtifacts(args: {
   const context: ReplayContext = {
     settings,
     artifactsById: args.artifactsById,
+    tokenizer: args.tokenizer ?? null,
+    noteTokens: new Map(),
     trace: [],
     replayedReasoningIds: [],
   };

@@ -23,6 +23,7 @@ import { type ArtifactLookup, replayArtifacts } from "./artifact-replay";
 import { collapseRuns } from "./collapse-runs";
 import { activeContextNotes, injectContextNotes } from "./context-notes";
 import { appendCurrentInput, excludeCurrentInput } from "./current-input";
+import { cutUnreachableHistory } from "./history-reach";
 import { windowHistory } from "./history-window";
 import { applyMediaBudget } from "./media-budget";
 import { applyPersonaUserBlocks } from "./persona-user-blocks";
@@ -64,8 +65,20 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
   // What counts as history: not the current input (stage 11 puts it last), nothing the summary covers (stage 10).
   const history = historyMessages(input, trace);
 
+  // History no attempt could send is not built: the budget (stage 14) would drop it whole whatever the model.
+  const reachable = cutUnreachableHistory({
+    history,
+    budgets: input.attemptBudgets,
+    personaId: input.persona.id,
+    impersonateUserId: input.impersonateUserId,
+    blocks: input.blocks,
+    now: input.now,
+    settings,
+  });
+  pushAll(trace, reachable.trace);
+
   // 2. Collapse runs of pure-text messages by one author.
-  const collapsed = collapseRuns(history);
+  const collapsed = collapseRuns(reachable.history);
   pushAll(trace, collapsed.trace);
 
   // 3. Blocked users' turns become notices.
@@ -75,6 +88,7 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
     personaId: input.persona.id,
     personaName: input.persona.name,
     now: input.now,
+    hiddenElsewhere: reachable.hiddenMessageIds,
   });
   pushAll(trace, blocked.trace);
 
@@ -111,6 +125,7 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
     messagesById: EMPTY_MESSAGES,
     artifactsById,
     settings,
+    tokenizer,
     currentInputFollows: true,
     sources: media.historySources,
   });
@@ -168,11 +183,13 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
 function historyMessages(input: BuildInput, trace: TraceEvent[]): StoredMessage[] {
   const { messages, currentInput, summary } = input;
   const last = messages.length - 1;
-  let inputAt = -1;
+  // Message ids are unique: when the newest message is the input, no other is, and ids need no comparing.
+  const inputIsNewest = last >= 0 && messages[last].id === currentInput.id;
+  let inputAt = inputIsNewest ? last : -1;
   let covered = false;
   for (let index = 0; index < messages.length && !covered; index++) {
     const message = messages[index];
-    if (message.id === currentInput.id) {
+    if (inputIsNewest ? index === last : message.id === currentInput.id) {
       if (inputAt === -1) inputAt = index;
       continue;
     }
@@ -226,9 +243,11 @@ function loadedSources(
 const SEQUENTIAL_LOOKAHEAD = 32;
 
 /**
- * Artifacts by id without indexing them all: the loader gives them in the order they happened (ULIDs) and stage 6
- * asks for them in that order, so a cursor that looks a little ahead finds each one. Anything else (another
- * order, a missing id) falls back to a map, built on first need. Ids are unique, so both give the same artifact.
+ * Artifacts by id without indexing them all: the loader gives them in the order they happened (sorted by their
+ * ULIDs) and stage 6 asks for them in that order, so a cursor that looks a little ahead finds each one; a miss
+ * (the first ask after history was cut before the build, say) is looked up by binary search over the sorted ids.
+ * Anything else (another order, a missing id) falls back to a map, built on first need. Ids are unique, so all
+ * three give the same artifact.
  */
 function sequentialArtifacts(artifacts: readonly StoredArtifact[]): ArtifactLookup {
   let cursor = 0;
@@ -242,6 +261,11 @@ function sequentialArtifacts(artifacts: readonly StoredArtifact[]): ArtifactLook
           return artifacts[index];
         }
       }
+      const found = binarySearchById(artifacts, artifactId);
+      if (found !== -1) {
+        cursor = found + 1;
+        return artifacts[found];
+      }
       if (byId === null) {
         byId = new Map();
         for (const artifact of artifacts) byId.set(artifact.id, artifact);
@@ -249,6 +273,20 @@ function sequentialArtifacts(artifacts: readonly StoredArtifact[]): ArtifactLook
       return byId.get(artifactId);
     },
   };
+}
+
+/** The index of `id` in a list sorted by id, or -1 (also when the list is not sorted where it looks). */
+function binarySearchById(list: readonly { id: string }[], id: string): number {
+  let low = 0;
+  let high = list.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const candidate = list[middle].id;
+    if (candidate === id) return middle;
+    if (candidate < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
 }
 
 /** A message by id as a map of the loaded messages and the current input would give it (the input wins). */

@@ -30,7 +30,7 @@ export function sameAuthor(a: StoredMessage, b: StoredMessage): boolean {
 }
 
 /** A message's text parts joined by newlines ("" when it has none). */
-export function messageText(message: StoredMessage): string {
+export function messageText(message: Pick<StoredMessage, "parts">): string {
   let text = "";
   let first = true;
   for (const part of message.parts) {

@@ -8,9 +8,8 @@
 // note and reasoning text carries one too, so a test can tell exactly which stored text reached the payload.
 
 import fc from "fast-check";
-import { messageText } from "./collapse-runs";
 import { defaultSettings, type ResolvedSettings, settingsSchema } from "./settings";
-import { countTextTokens } from "./tokens";
+import { artifactTokenCounts, messageTokenCounts } from "./token-cache";
 import type {
   BuildInput,
   MemoryInfo,
@@ -571,14 +570,8 @@ function withMarker(text: string, seq: number, part: number): string {
   return text.trim() === "" ? text : `${text} ${textMarker(seq, part)}`;
 }
 
-function tokenCountsFor(message: StoredMessage): StoredMessage["tokenCounts"] {
-  const text = messageText(message);
-  return {
-    o200k_base: countTextTokens(text, "o200k_base"),
-    cl100k_base: countTextTokens(text, "cl100k_base"),
-    estimate: countTextTokens(text, "estimate"),
-  };
-}
+/** Every tokenizer the property tests' models use: the cache holds what a writer would have counted. */
+const ALL_TOKENIZERS = ["o200k_base", "cl100k_base", "estimate"] as const;
 
 /** Builds messages, attachment rows and artifact rows from the blueprint, seq by seq. */
 class ConversationWriter {
@@ -609,7 +602,17 @@ class ConversationWriter {
       tokenCounts: {},
       createdAt: timeFor(seq),
     };
-    if (extra.cacheTokens) message.tokenCounts = tokenCountsFor(message);
+    if (extra.cacheTokens) {
+      const counts = messageTokenCounts(parts, ALL_TOKENIZERS);
+      message.tokenCounts = counts.tokenCounts;
+      if (counts.segmentTokenCounts !== null) message.segmentTokenCounts = counts.segmentTokenCounts;
+      // The message's artifacts were written just before it: counted at write time too.
+      for (let index = this.artifacts.length - 1; index >= 0; index--) {
+        const artifact = this.artifacts[index];
+        if (artifact.messageId !== message.id) break;
+        artifact.tokenCounts = artifactTokenCounts(artifact, ALL_TOKENIZERS);
+      }
+    }
     this.messages.push(message);
     return message;
   }

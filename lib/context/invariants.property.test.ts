@@ -242,10 +242,15 @@ function expectValidPayload(
   // Budget: the pipeline's own estimate fits. An independent recount of what is sent may differ from it only by
   // the estimates the budget makes on purpose (it never re-tokenises): a cached message count is within a couple
   // of tokens of a recount (labels and joins are counted apart), and a trimmed tool result's count is scaled by the
-  // share of characters kept (its marker tokenises denser than prose: up to about a tenth more).
+  // share of characters kept (its marker tokenises denser than prose: up to about a tenth more); so is the head and
+  // tail of an output that stage 6 pruned from its cached count.
   expect(resolved.budget.totalTokens).toBeLessThanOrEqual(resolved.budget.usableTokens);
   const trimmed = new Set(
-    resolved.trace.flatMap((event) => (event.action === "trimmed-tool-result" ? (event.itemIds ?? []) : [])),
+    resolved.trace.flatMap((event) =>
+      event.action === "trimmed-tool-result" || event.action === "pruned-tool-output"
+        ? (event.itemIds ?? [])
+        : [],
+    ),
   );
   let recount = 0;
   let allowance = 0;

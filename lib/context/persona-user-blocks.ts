@@ -88,6 +88,8 @@ export function applyPersonaUserBlocks(args: {
   personaId: string;
   personaName: string;
   now: string;
+  /** Blocked users' messages that are hidden but not among the entries (cut before the build, history-reach). */
+  hiddenElsewhere?: ReadonlySet<string> | null;
 }): {
   entries: HistoryEntry[];
   trace: TraceEvent[];
@@ -155,7 +157,7 @@ export function applyPersonaUserBlocks(args: {
     if (
       entry.messages.length !== 1 ||
       message.replyToMessageId === null ||
-      !hiddenMessageIds.has(message.replyToMessageId)
+      !(hiddenMessageIds.has(message.replyToMessageId) || args.hiddenElsewhere?.has(message.replyToMessageId))
     )
       continue;
     const copy = withoutReplyAnnotation(message);

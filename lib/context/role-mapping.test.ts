@@ -232,6 +232,84 @@ describe("role mapping (stage 4)", () => {
     ).toBe(0);
   });
 
+  describe("cached counts of a message split around its tool calls", () => {
+    /** Aria's turn: two text pieces around a call and its output, with the pieces' counts cached. */
+    const split = (
+      segmentTokenCounts: StoredMessage["segmentTokenCounts"],
+      extraParts: StoredMessage["parts"] = [],
+    ): StoredMessage => ({
+      ...personaMessage(2, "", {
+        parts: [
+          { type: "text", text: "Let me check." },
+          { type: "artifact", artifactId: "c1" },
+          { type: "artifact", artifactId: "o1" },
+          { type: "text", text: "It is sunny." },
+          ...extraParts,
+        ],
+        tokenCounts: { o200k_base: 50 },
+      }),
+      segmentTokenCounts,
+    });
+    const splitTokens = (message: StoredMessage, options: Parameters<typeof map>[1] = {}) =>
+      map([userMessage(1, "weather?"), message], { tokenizer: "o200k_base", ...options }).history[1].tokens;
+
+    it("frames the sum of its segment counts, plus the label when labels are on", () => {
+      const message = split({ o200k_base: [3, 5] });
+      expect(splitTokens(message, { labels: "never" })).toBe(TOKENS_PER_MESSAGE + 3 + 5);
+      expect(splitTokens(message, { labels: "auto" })).toBe(TOKENS_PER_MESSAGE + 3 + 5);
+      expect(splitTokens(message, { labels: "always" })).toBe(
+        TOKENS_PER_MESSAGE + 3 + 5 + countTextTokens("Aria: ", "o200k_base"),
+      );
+    });
+
+    it("is 0 when the cached segments do not match the message's segments", () => {
+      expect(splitTokens(split({ o200k_base: [8] }))).toBe(0);
+      expect(splitTokens(split({ o200k_base: [3, 5, 2] }))).toBe(0);
+      // Cached for another tokenizer only, or not at all: the whole-text count is not used instead.
+      expect(splitTokens(split({ estimate: [3, 5] }))).toBe(0);
+      expect(splitTokens(split(null))).toBe(0);
+      expect(splitTokens(split(undefined))).toBe(0);
+    });
+
+    it("is 0 for a split message with media, and for one with no text at all", () => {
+      expect(splitTokens(split({ o200k_base: [3, 5] }, [{ type: "media", attachmentId: "i1" }]))).toBe(0);
+      const artifactsOnly: StoredMessage = {
+        ...personaMessage(2, "", { artifacts: ["c1", "o1"], tokenCounts: { o200k_base: 0 } }),
+        segmentTokenCounts: { o200k_base: [] },
+      };
+      expect(splitTokens(artifactsOnly)).toBe(0);
+    });
+
+    it("is 0 with no tokenizer", () => {
+      expect(splitTokens(split({ o200k_base: [3, 5] }), { tokenizer: null })).toBe(0);
+    });
+
+    it("a message with artifacts that is not split (a user's turn) uses its whole count", () => {
+      const userTurn = userMessage(1, "mine", { artifacts: ["c9"], tokenCounts: { o200k_base: 6 } });
+      expect(map([userTurn], { tokenizer: "o200k_base", labels: "never" }).history[0].tokens).toBe(
+        TOKENS_PER_MESSAGE + 6,
+      );
+      expect(map([userTurn], { tokenizer: "o200k_base", labels: "always" }).history[0].tokens).toBe(
+        TOKENS_PER_MESSAGE + 6 + countTextTokens("Ada: ", "o200k_base"),
+      );
+      // The persona's split turn becomes a user's when impersonating: one piece, the whole count.
+      const flipped = map([split({ o200k_base: [3, 5] })], {
+        tokenizer: "o200k_base",
+        labels: "never",
+        impersonate: ADA.userId,
+      }).history[0];
+      expect(flipped.parts).toEqual([{ type: "text", text: "Let me check.\nIt is sunny." }]);
+      expect(flipped.tokens).toBe(TOKENS_PER_MESSAGE + 50);
+      // With media it is left for later, like any media message.
+      const withMedia = userMessage(1, "mine", {
+        media: ["i1"],
+        artifacts: ["c9"],
+        tokenCounts: { o200k_base: 6 },
+      });
+      expect(map([withMedia], { tokenizer: "o200k_base" }).history[0].tokens).toBe(0);
+    });
+  });
+
   it("helpers", () => {
     expect(roleFor(personaMessage(1, "x"), PERSONA.id, null)).toBe("assistant");
     expect(roleFor(personaMessage(1, "x"), PERSONA.id, ADA.userId)).toBe("user");

@@ -74,12 +74,25 @@ export function speakerLabelsOn(args: {
 }): { on: boolean; humans: number; personas: number } {
   const humans = new Set<string>();
   const personas = new Set<string>([args.persona.id]);
+  // This looks at every loaded message: the author just added is skipped without hashing it again.
+  let lastHuman: string | null = null;
+  let lastPersona: string | null = null;
   const count = (message: StoredMessage) => {
-    if (message.authorType === "user" && message.authorUserId !== null) humans.add(message.authorUserId);
-    if (message.authorType === "persona" && message.authorPersonaId !== null)
-      personas.add(message.authorPersonaId);
+    if (message.authorType === "user") {
+      const userId = message.authorUserId;
+      if (userId !== null && userId !== lastHuman) {
+        humans.add(userId);
+        lastHuman = userId;
+      }
+    } else if (message.authorType === "persona") {
+      const personaId = message.authorPersonaId;
+      if (personaId !== null && personaId !== lastPersona) {
+        personas.add(personaId);
+        lastPersona = personaId;
+      }
+    }
   };
-  for (const message of args.messages) count(message);
+  for (let index = 0; index < args.messages.length; index++) count(args.messages[index]);
   if (args.currentInput) count(args.currentInput);
   for (const participant of args.participants) humans.add(participant.userId);
   const on = args.mode === "always" || (args.mode === "auto" && (humans.size > 1 || personas.size > 1));
@@ -158,7 +171,7 @@ export function messageLayout(message: StoredMessage): LayoutEntry[] {
 }
 
 /** The text pieces of messageLayout, without building the layout. */
-export function textSegments(message: StoredMessage): string[] {
+export function textSegments(message: Pick<StoredMessage, "parts">): string[] {
   const segments: string[] = [];
   let current: string | null = null;
   for (const part of message.parts) {
@@ -172,7 +185,7 @@ export function textSegments(message: StoredMessage): string[] {
   return segments;
 }
 
-export function hasArtifactParts(message: StoredMessage): boolean {
+export function hasArtifactParts(message: Pick<StoredMessage, "parts">): boolean {
   for (const part of message.parts) if (part.type === "artifact") return true;
   return false;
 }
@@ -221,21 +234,38 @@ function decorate(
 }
 
 /**
- * Cached token count of a pure-text item (one message or a collapsed run) under the chosen tokenizer: the
- * messages' cached counts, a newline token between collapsed messages, the label, and the per-message framing.
- * 0 (count later) when a message has no cached count or the text is rewritten (system notices).
+ * Cached token count of a text item (one message or a collapsed run) under the chosen tokenizer: the messages'
+ * cached counts, a newline token between collapsed messages, the label, and the per-message framing. An assistant
+ * message split around its tool calls (`split`) adds up its cached segment counts instead. 0 (count later) when a
+ * count is missing, the message carries media (stage 5 rewrites it) or its text is rewritten (system notices).
  */
-function cachedTokens(messages: readonly StoredMessage[], context: MappingContext): number {
+function cachedTokens(
+  messages: readonly StoredMessage[],
+  context: MappingContext,
+  splitSegments: number | null,
+): number {
   const tokenizer = context.tokenizer;
   if (tokenizer === null) return 0;
   const first = messages[0];
   if (first.authorType === "system" || first.authorType === "tool") return 0;
   let total = TOKENS_PER_MESSAGE + (messages.length - 1);
-  for (const message of messages) {
-    if (!isPureText(message)) return 0;
-    const cached = message.tokenCounts?.[tokenizer];
-    if (cached === undefined) return 0;
-    total += cached;
+  if (splitSegments !== null) {
+    const segments = first.segmentTokenCounts?.[tokenizer];
+    if (
+      segments === undefined ||
+      segments.length !== splitSegments ||
+      splitSegments === 0 ||
+      hasMediaParts(first)
+    )
+      return 0;
+    for (const count of segments) total += count;
+  } else {
+    for (const message of messages) {
+      if (messages.length > 1 ? !isPureText(message) : hasMediaParts(message)) return 0;
+      const cached = message.tokenCounts?.[tokenizer];
+      if (cached === undefined) return 0;
+      total += cached;
+    }
   }
   if (context.labels) {
     // Keyed by the name: the label string is only built the first time a name is seen.
@@ -249,6 +279,11 @@ function cachedTokens(messages: readonly StoredMessage[], context: MappingContex
   return total;
 }
 
+function hasMediaParts(message: StoredMessage): boolean {
+  for (const part of message.parts) if (part.type === "media") return true;
+  return false;
+}
+
 function messageItem(
   messages: StoredMessage[],
   tag: "DIALOGUE_HISTORY" | "CURRENT_INPUT",
@@ -256,6 +291,7 @@ function messageItem(
   context: MappingContext,
 ): ContextItem {
   const first = messages[0];
+  let splitSegments: number | null = null;
   // Parts arrays are made at their final size (an empty array grown by push reserves room for 17).
   let parts: ItemPart[];
   if (messages.length > 1) {
@@ -280,6 +316,7 @@ function messageItem(
   } else if (role === "assistant" && hasArtifactParts(first)) {
     // Text pieces stay apart so stage 6 can put the tool calls back between them.
     const segments = textSegments(first);
+    splitSegments = segments.length;
     parts = segments.map(
       (segment, i): ItemPart => ({ type: "text", text: decorate(first, segment, i === 0, context) }),
     );
@@ -294,7 +331,7 @@ function messageItem(
     parts,
     sourceMessageIds: messages.length === 1 ? [first.id] : messages.map((message) => message.id),
     sender: sharedSender(first, context),
-    tokens: cachedTokens(messages, context),
+    tokens: cachedTokens(messages, context, splitSegments),
   };
 }
 

@@ -34,6 +34,9 @@ export interface StoredMessage {
   /** Token counts of the message's text per tokenizer, cached at write time by the caller; a missing entry is
    *  counted when needed. */
   tokenCounts?: Partial<Record<TokenizerName, number>>;
+  /** For a message whose text is split by artifacts (text written around tool calls): the count of each text
+   *  segment (role-mapping's `textSegments`) per tokenizer, cached at write time like `tokenCounts`. */
+  segmentTokenCounts?: Partial<Record<TokenizerName, number[]>> | null;
   createdAt: string;
 }
 
@@ -77,6 +80,9 @@ export interface StoredArtifact {
    * reasoning: { text, providerMetadata? }
    */
   payload: Record<string, unknown>;
+  /** Tokens of the part it replays (a call's name and arguments, an output, reasoning text) per tokenizer, cached
+   *  at write time (`artifactTokenCounts`); a missing entry is counted when needed. */
+  tokenCounts?: Partial<Record<TokenizerName, number>>;
   createdAt: string;
 }
 
@@ -166,6 +172,20 @@ export interface BuildInput {
    * `load/fetch-limit` trace event (the fetch window sliding moves the payload prefix). Absent or null: none.
    */
   loadedWindow?: { omittedBeforeSeq: number; omittedCount: number } | null;
+  /**
+   * The usable token budget of every model this turn may call (first model, fallbacks), for each one's tokenizer.
+   * When given, history that none of them could send is not built (see history-reach.ts); the payload of every
+   * attempt is the same as without it. Absent: everything loaded is built.
+   */
+  attemptBudgets?: readonly AttemptBudget[] | null;
+}
+
+/** One model's usable context (after the output reserve and safety margin) under its tokenizer. */
+export interface AttemptBudget {
+  tokenizer: TokenizerName;
+  usableTokens: number;
+  /** A strict-alternation model merges the oldest user turn into what precedes it (see history-reach.ts). */
+  strictAlternation: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
