@@ -224,6 +224,7 @@ async function storeConversation(db: Database, owner: { id: string; name: string
     replyToMessageId: message.replyToMessageId,
     status: message.status,
     tokenCounts: message.tokenCounts as Record<string, number>,
+    segmentTokenCounts: (message.segmentTokenCounts ?? null) as Record<string, number[]> | null,
     createdAt: new Date(message.createdAt),
   }));
   for (let start = 0; start < messageRows.length; start += 250)
@@ -262,6 +263,7 @@ async function storeConversation(db: Database, owner: { id: string; name: string
         messageId: artifact.messageId,
         type: artifact.type,
         payload: artifact.payload,
+        tokenCounts: (artifact.tokenCounts ?? {}) as Record<string, number>,
         createdAt: new Date(artifact.createdAt),
       })),
     );

@@ -403,3 +403,4 @@ export type Memory = InferSelectModel<typeof memories>;
 export type PersonaUserBlockRow = InferSelectModel<typeof personaUserBlocks>;
 export type Turn = InferSelectModel<typeof turns>;
 export type Attempt = InferSelectModel<typeof attempts>;
+export type SettingsVersion = InferSelectModel<typeof settingsVersions>;

@@ -19,11 +19,14 @@ import { TOOL_CATALOG } from "@/lib/chat/tools";
 import { type ResolvedSettings, resolveSettings, type SettingsOverride } from "@/lib/context/settings";
 import type { BuildInput, StoredMessage } from "@/lib/context/types";
 import { toStoredArtifact, toStoredAttachment, toStoredMessage, toStoredSummary } from "./stored-rows";
+import type { PreloadedSummaryInputs } from "./summarise";
 
 export interface TurnInput {
   buildInput: BuildInput;
   settings: ResolvedSettings;
   settingsVersion: number;
+  /** The rows the summary check before the turn needs, so it loads nothing again (see summarise.ts). */
+  summaryInputs: Omit<PreloadedSummaryInputs, "personaModel">;
 }
 
 /** Resolve conversation → persona → global per key. Note texts stack instead (SPEC §4), so the resolved
@@ -57,8 +60,8 @@ export async function loadTurnInput({
   db: Database;
   conversation: Conversation;
   persona: Persona;
-  /** The user's message being answered (already stored). */
-  currentMessage: Message;
+  /** The user's message being answered: stored, or being stored (its row once the insert is done). */
+  currentMessage: Message | Promise<Message>;
   /** False for a preview's draft, which is not stored: it still takes its place in the fetch window. */
   currentMessageStored?: boolean;
   requesterId: string;
@@ -78,23 +81,30 @@ export async function loadTurnInput({
     ? resolveSettings(resolved.settings, settingsOverride)
     : resolved.settings;
 
-  // The fetch limit counts the message being answered. A stored one is in the window already; a draft takes
-  // the place of the oldest message, so a preview loads exactly the window the real turn will.
-  const historyLimit = settings.history.messageFetchLimit - (currentMessageStored ? 0 : 1);
+  // The fetch limit counts the message being answered: the window is it and the newest `limit − 1` messages
+  // before it. The window is fetched while the message may still be being stored (the turn runner starts this
+  // load beside the insert), so it may or may not be among the rows: two rows beyond the others' limit cover both
+  // cases and say whether older unsummarised messages were left out. A preview's draft is never stored.
+  const othersLimit = Math.max(0, settings.history.messageFetchLimit - 1);
   const afterSeq = summaryRow?.coversThroughSeq ?? 0;
-  // One row beyond the limit says whether older unsummarised messages were left out.
-  const fetched =
-    historyLimit > 0
-      ? await listHistoryWindow({ db, conversationId: conversation.id, afterSeq, limit: historyLimit + 1 })
-      : [];
-  const rows = fetched.length > historyLimit ? fetched.slice(fetched.length - historyLimit) : fetched;
+  const fetched = await listHistoryWindow({
+    db,
+    conversationId: conversation.id,
+    afterSeq,
+    limit: othersLimit + 2,
+  });
+  const current = await currentMessage;
+  const older = fetched.filter((row) => row.id !== current.id && row.seq < current.seq);
+  const others = older.length > othersLimit ? older.slice(older.length - othersLimit) : older;
+  const rows = currentMessageStored ? [...others, current] : others;
+  const oldestLoaded = rows[0];
   const loadedWindow =
-    fetched.length > rows.length && rows.length > 0
+    older.length > others.length && oldestLoaded !== undefined
       ? {
-          omittedBeforeSeq: rows[0].seq,
+          omittedBeforeSeq: oldestLoaded.seq,
           // Seqs come from a per-conversation counter with no gaps, and everything after the active summary is
           // unsummarised: the count is arithmetic, so this costs no query and does not grow with the history.
-          omittedCount: rows[0].seq - afterSeq - 1,
+          omittedCount: oldestLoaded.seq - afterSeq - 1,
         }
       : null;
   const messages = rows.map(toStoredMessage);
@@ -117,13 +127,14 @@ export async function loadTurnInput({
     return toStoredAttachment(row, base64 ? `data:${row.mime};base64,${base64}` : `attachment://${row.id}`);
   });
 
-  const currentInput: StoredMessage = toStoredMessage(currentMessage);
+  const currentInput: StoredMessage = toStoredMessage(current);
   const userTurnNumber = countUserTurns(messages, currentInput);
   const toolNames = new Set(persona.toolNames);
 
   return {
     settings,
     settingsVersion: globalSettings.version,
+    summaryInputs: { globalSettings, activeSummary: summaryRow, windowRows: rows },
     buildInput: {
       conversationId: conversation.id,
       persona: { id: persona.id, name: persona.name, systemPrompt: persona.systemPrompt },

@@ -7,19 +7,19 @@ import { eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
 import { appendMessage, getModel, getPersona, getReadableConversation, listActiveBlocks } from "@/db/queries";
-import { type Model, turns } from "@/db/schema";
+import { type Message, type Model, type Persona, turns } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import { buildContext } from "@/lib/context/build-context";
 import { attemptBudgetsFor } from "@/lib/context/history-reach";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { isProviderConfigured } from "@/lib/providers/language-model";
-import { loadTurnInput } from "./load-turn-input";
+import { loadTurnInput, type TurnInput } from "./load-turn-input";
 import { ReplyPersistence } from "./reply-persistence";
 import { runAttempts, safeWriter } from "./run-attempts";
 import { toModelDescriptor } from "./stored-rows";
 import { maybeSummariseBeforeTurn } from "./summarise";
-import { summariseOnOverflow } from "./summary-overflow";
+import { type BuiltTurn, summariseOnOverflow } from "./summary-overflow";
 
 export interface TurnRequest {
   db: Database;
@@ -31,50 +31,56 @@ export interface TurnRequest {
 export async function runChatTurn({ db, user, conversationId, text }: TurnRequest): Promise<Response> {
   const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
   const persona = await getPersona({ db, personaId: conversation.personaId });
-  const [, modelRows] = await Promise.all([
+  // Who may ask and which models may answer are checked first: nothing is stored for a turn that is refused.
+  const checked = Promise.all([
     refuseIfMuted(db, persona.id, persona.name, user.id),
-    usableModels(db, [persona.modelId, ...persona.fallbackModelIds]),
+    turnModels(db, persona),
   ]);
-  if (modelRows.length === 0) {
-    throw new AppError(
-      "model_unavailable",
-      `Persona ${persona.name} has no usable model: ${persona.modelId} is unknown or its provider is not configured.`,
-    );
-  }
-
-  // The user's words are stored before anything can fail downstream.
+  // Then the user's words are stored before anything can fail downstream. The turn's load starts at once, beside
+  // the checks and the insert (it takes the stored row once the insert is done).
   const parts = [{ type: "text" as const, text }];
-  const userMessage = await appendMessage({
-    db,
-    message: {
-      conversationId,
-      authorType: "user",
-      authorUserId: user.id,
-      authorName: user.name,
-      parts,
-      status: "complete",
-    },
-  });
-
-  // Summarise old turns when the policy says so (SPEC §7.1), then build; summarise again if it still overflows.
-  // The summary check and the usual load run side by side; in the rare turn that does summarise, the load is
-  // simply done again.
-  const build = async () => {
-    const input = await loadTurnInput({
+  const stored = checked.then(([, models]) => {
+    if (models.usable.length === 0) {
+      throw new AppError(
+        "model_unavailable",
+        `Persona ${persona.name} has no usable model: ${persona.modelId} is unknown or its provider is not configured.`,
+      );
+    }
+    return appendMessage({
       db,
-      conversation,
-      persona,
-      currentMessage: userMessage,
-      requesterId: user.id,
+      message: {
+        conversationId,
+        authorType: "user",
+        authorUserId: user.id,
+        authorName: user.name,
+        parts,
+        status: "complete",
+      },
     });
+  });
+  const load = (currentMessage: Message | Promise<Message>) =>
+    loadTurnInput({ db, conversation, persona, currentMessage, requesterId: user.id });
+  const [[, { personaModel, usable: modelRows }], userMessage, firstInput] = await Promise.all([
+    checked,
+    stored,
+    load(stored),
+  ]);
+
+  // Build once; summarise old turns when the policy says so (SPEC §7.1), deciding from what was just loaded; in
+  // the rare turn that does summarise, load and build again. Summarise again if it still overflows.
+  const buildFrom = (input: TurnInput): BuiltTurn => {
     // History that none of the turn's models could take is not built (the payload is the same either way).
     const attemptBudgets = attemptBudgetsFor(modelRows.map(toModelDescriptor), input.buildInput.settings);
     return { turnInput: input, base: buildContext({ ...input.buildInput, attemptBudgets }) };
   };
-  const [summaryBeforeTurn, speculativeBuild] = await Promise.all([
-    maybeSummariseBeforeTurn({ db, conversation, persona }),
-    build(),
-  ]);
+  const build = async () => buildFrom(await load(userMessage));
+  const firstBuild = buildFrom(firstInput);
+  const summaryBeforeTurn = await maybeSummariseBeforeTurn({
+    db,
+    conversation,
+    persona,
+    preloaded: { ...firstBuild.turnInput.summaryInputs, personaModel },
+  });
   const { turnInput, base, firstResolved } = await summariseOnOverflow({
     db,
     conversation,
@@ -82,7 +88,7 @@ export async function runChatTurn({ db, user, conversationId, text }: TurnReques
     modelRows,
     summaryEvents: summaryBeforeTurn.events,
     build,
-    prebuilt: summaryBeforeTurn.summarised ? undefined : speculativeBuild,
+    prebuilt: summaryBeforeTurn.summarised ? undefined : firstBuild,
   });
 
   // The reply's row and the turn's row are written while the model call is already under way: the ids are
@@ -174,10 +180,19 @@ async function refuseIfMuted(db: Database, personaId: string, personaName: strin
   );
 }
 
-/** The persona's model then its fallbacks, keeping those that exist and whose provider is configured. */
-async function usableModels(db: Database, modelIds: string[]): Promise<Model[]> {
-  const rows = await Promise.all(modelIds.map((modelId) => getModel({ db, modelId })));
-  return rows.filter(
+/**
+ * The persona's own model row (null when it does not exist), and the models a turn may call: the persona's model
+ * then its fallbacks, keeping those that exist, are enabled and whose provider is configured.
+ */
+async function turnModels(
+  db: Database,
+  persona: Persona,
+): Promise<{ personaModel: Model | null; usable: Model[] }> {
+  const rows = await Promise.all(
+    [persona.modelId, ...persona.fallbackModelIds].map((modelId) => getModel({ db, modelId })),
+  );
+  const usable = rows.filter(
     (row): row is Model => row !== null && row.enabled && isProviderConfigured(row.provider),
   );
+  return { personaModel: rows[0], usable };
 }

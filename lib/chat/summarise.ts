@@ -5,13 +5,24 @@
 // trace warning for the turn's inspector.
 
 import type { Database } from "@/db/client";
-import { getActiveSummary, getCurrentSettings, getModel, listArtifactsForMessages, listHistoryWindow } from "@/db/queries";
-import type { Conversation, Message, Persona, Summary } from "@/db/schema";
+import {
+  getActiveSummary,
+  getCurrentSettings,
+  getModel,
+  listArtifactsForMessages,
+  listHistoryWindow,
+} from "@/db/queries";
+import type { Conversation, Message, Model, Persona, SettingsVersion, Summary } from "@/db/schema";
 import { countUnsummarisedUserTurns, listUnsummarisedMessages, storeSummary } from "@/db/summary-queries";
 import { messageText } from "@/lib/context/collapse-runs";
 import type { ResolvedSettings } from "@/lib/context/settings";
-import { buildSummariserInput, planSummary, type SummaryPlan, truncateForSummary } from "@/lib/context/summary-plan";
 import { summaryMarkerText } from "@/lib/context/summary-placement";
+import {
+  buildSummariserInput,
+  planSummary,
+  type SummaryPlan,
+  truncateForSummary,
+} from "@/lib/context/summary-plan";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "@/lib/context/tokens";
 import { plural, traceEvent, traceWarning } from "@/lib/context/trace";
 import type { StoredMessage, TokenizerName, TraceEvent } from "@/lib/context/types";
@@ -37,7 +48,24 @@ export interface SummaryOutcome {
 }
 
 /** Used for the token estimate when the persona's model row is gone (the summary can still be made). */
-const FALLBACK_ESTIMATE_MODEL = { contextWindow: 128_000, maxOutputTokens: 4_096, tokenizer: "o200k_base" as TokenizerName };
+const FALLBACK_ESTIMATE_MODEL = {
+  contextWindow: 128_000,
+  maxOutputTokens: 4_096,
+  tokenizer: "o200k_base" as TokenizerName,
+};
+
+/**
+ * The rows a turn has just loaded that the summary check needs: with them, deciding whether to summarise costs no
+ * query (token mode; turn mode still counts the turns). `windowRows` is the turn's window, newest
+ * `history.messageFetchLimit` unsummarised messages with the stored current input, in seq order.
+ */
+export interface PreloadedSummaryInputs {
+  globalSettings: SettingsVersion;
+  activeSummary: Summary | null;
+  windowRows: Message[];
+  /** The persona's own model row (its window and tokenizer drive the estimate), null when it does not exist. */
+  personaModel: Model | null;
+}
 
 export async function summariseConversation({
   db,
@@ -46,6 +74,7 @@ export async function summariseConversation({
   trigger,
   now = new Date(),
   keepRecentTurns,
+  preloaded,
 }: {
   db: Database;
   conversation: Conversation;
@@ -54,13 +83,20 @@ export async function summariseConversation({
   now?: Date;
   /** A one-off keepRecentTurns for a manual compact. */
   keepRecentTurns?: number;
+  /** What the turn already loaded (its settings, active summary and window): not loaded again. */
+  preloaded?: PreloadedSummaryInputs;
 }): Promise<SummaryOutcome> {
-  const [globalSettings, active, personaModel] = await Promise.all([
-    getCurrentSettings({ db }),
-    getActiveSummary({ db, conversationId: conversation.id }),
-    getModel({ db, modelId: persona.modelId }),
-  ]);
-  const settings = withKeep(resolveTurnSettings(globalSettings.settings, persona, conversation).settings, keepRecentTurns);
+  const [globalSettings, active, personaModel] = preloaded
+    ? [preloaded.globalSettings, preloaded.activeSummary, preloaded.personaModel]
+    : await Promise.all([
+        getCurrentSettings({ db }),
+        getActiveSummary({ db, conversationId: conversation.id }),
+        getModel({ db, modelId: persona.modelId }),
+      ]);
+  const settings = withKeep(
+    resolveTurnSettings(globalSettings.settings, persona, conversation).settings,
+    keepRecentTurns,
+  );
   const estimateModel = personaModel ?? FALLBACK_ESTIMATE_MODEL;
   const previous = active ? toStoredSummary(active) : null;
   const afterSeq = active?.coversThroughSeq ?? 0;
@@ -105,7 +141,9 @@ export async function summariseConversation({
   } else {
     // Token mode estimates what a turn would send: the same bounded window the turn loads.
     const limit = settings.history.messageFetchLimit;
-    const windowRows = await listHistoryWindow({ db, conversationId: conversation.id, afterSeq, limit });
+    const windowRows =
+      preloaded?.windowRows ??
+      (await listHistoryWindow({ db, conversationId: conversation.id, afterSeq, limit }));
     const windowed = plan(windowRows, false);
     if (!windowed.plan.shouldSummarise) return skipped(windowed.plan.reason);
     deciding = windowed.plan;
@@ -115,27 +153,42 @@ export async function summariseConversation({
         ? windowed
         : plan(await listUnsummarisedMessages({ db, conversationId: conversation.id, afterSeq }), true);
   }
-  if (!decided.plan.shouldSummarise || decided.plan.coversThroughSeq === null) return skipped(decided.plan.reason);
+  if (!decided.plan.shouldSummarise || decided.plan.coversThroughSeq === null)
+    return skipped(decided.plan.reason);
 
   const coverIds = new Set(decided.plan.coverMessageIds);
   const covered = decided.messages.filter((message) => coverIds.has(message.id));
   const summaryModelId = settings.summary.modelId ?? persona.modelId;
   const summaryModelRow = await getModel({ db, modelId: summaryModelId });
   if (!summaryModelRow?.enabled || !isProviderConfigured(summaryModelRow.provider)) {
-    return failed(`the summary model ${summaryModelId} is unknown, disabled or its provider is not configured`);
+    return failed(
+      `the summary model ${summaryModelId} is unknown, disabled or its provider is not configured`,
+    );
   }
   const summaryModel = toModelDescriptor(summaryModelRow);
   const inputMessages = newestWithinChars(covered, Math.max(20_000, summaryModel.contextWindow * 2));
-  const artifactRows = await listArtifactsForMessages({ db, messageIds: inputMessages.map((message) => message.id) });
-  const input = buildSummariserInput({ messages: inputMessages, previousSummary: previous, artifacts: artifactRows.map(toStoredArtifact) });
+  const artifactRows = await listArtifactsForMessages({
+    db,
+    messageIds: inputMessages.map((message) => message.id),
+  });
+  const input = buildSummariserInput({
+    messages: inputMessages,
+    previousSummary: previous,
+    artifacts: artifactRows.map(toStoredArtifact),
+  });
 
   let content: string;
   try {
-    content = (await callSummariser({ model: summaryModel, input, messages: covered, previousSummary: previous })).trim();
+    content = (
+      await callSummariser({ model: summaryModel, input, messages: covered, previousSummary: previous })
+    ).trim();
   } catch (error) {
     // The message only: the error object carries the request body, which is conversation content.
     const message = error instanceof Error ? error.message : String(error);
-    logger.warn({ error: message, conversationId: conversation.id, modelId: summaryModel.id }, "summary failed");
+    logger.warn(
+      { error: message, conversationId: conversation.id, modelId: summaryModel.id },
+      "summary failed",
+    );
     return failed(`the summary model ${summaryModel.id} failed: ${message}`);
   }
   if (content === "") return failed(`the summary model ${summaryModel.id} returned an empty summary`);
@@ -145,7 +198,8 @@ export async function summariseConversation({
   let tokensBefore = previous ? TOKENS_PER_MESSAGE + countTextTokens(previous.content, tokenizer) : 0;
   for (const message of covered) tokensBefore += messageTokens(message, tokenizer);
   const tokensAfter =
-    TOKENS_PER_MESSAGE + countTextTokens(summaryMarkerText({ content, createdAt: now.toISOString(), messageCount }), tokenizer);
+    TOKENS_PER_MESSAGE +
+    countTextTokens(summaryMarkerText({ content, createdAt: now.toISOString(), messageCount }), tokenizer);
   const stored = await storeSummary({
     db,
     expectedPreviousId: active?.id ?? null,
@@ -162,7 +216,8 @@ export async function summariseConversation({
       createdAt: now,
     },
   });
-  if (!stored) return failed("another summary of this conversation was stored meanwhile; this one was dropped");
+  if (!stored)
+    return failed("another summary of this conversation was stored meanwhile; this one was dropped");
 
   const first = covered[0]?.seq ?? decided.plan.coversThroughSeq;
   return {
@@ -184,7 +239,11 @@ export async function summariseConversation({
             thresholdTokens: deciding.thresholdTokens,
             userTurns: deciding.userTurns,
           },
-          details: { summaryId: stored.summary.id, trigger: stored.summary.trigger, modelId: summaryModel.id },
+          details: {
+            summaryId: stored.summary.id,
+            trigger: stored.summary.trigger,
+            modelId: summaryModel.id,
+          },
         },
       ),
     ],
@@ -200,14 +259,23 @@ export async function maybeSummariseBeforeTurn({
   conversation,
   persona,
   now = new Date(),
+  preloaded,
 }: {
   db: Database;
   conversation: Conversation;
   persona: Persona;
   now?: Date;
+  preloaded?: PreloadedSummaryInputs;
 }): Promise<{ events: TraceEvent[]; summarised: boolean }> {
   try {
-    const outcome = await summariseConversation({ db, conversation, persona, trigger: "auto", now });
+    const outcome = await summariseConversation({
+      db,
+      conversation,
+      persona,
+      trigger: "auto",
+      now,
+      preloaded,
+    });
     return { events: outcome.events, summarised: outcome.status === "summarised" };
   } catch (error) {
     logger.error({ err: error, conversationId: conversation.id }, "summary before turn failed");
@@ -247,7 +315,10 @@ export function systemTokens(
 }
 
 function messageTokens(message: StoredMessage, tokenizer: TokenizerName): number {
-  return TOKENS_PER_MESSAGE + (message.tokenCounts?.[tokenizer] ?? countTextTokens(messageText(message), tokenizer));
+  return (
+    TOKENS_PER_MESSAGE +
+    (message.tokenCounts?.[tokenizer] ?? countTextTokens(messageText(message), tokenizer))
+  );
 }
 
 /**

@@ -1,0 +1,103 @@
+// The turn's load runs beside the insert of the message it answers (run-turn.ts): whether the insert lands before
+// or after the window query, the turn sees the same window: the message last, the newest `messageFetchLimit − 1`
+// before it, the omitted count right. Real Postgres (or PGlite), real queries.
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, test } from "vitest";
+import { getDb } from "@/db/client";
+import { appendMessage, getPersona, getReadableConversation } from "@/db/queries";
+import { conversations, type Message } from "@/db/schema";
+import { loadTurnInput } from "@/lib/chat/load-turn-input";
+import { signUp, type TestUser } from "../api-client";
+import { createConversation, insertPersona } from "../fixtures/personas";
+
+let ada: TestUser;
+
+beforeAll(async () => {
+  ada = await signUp("Ada");
+});
+
+/** A conversation of `count` alternating messages, fetch limit 5 (set on the conversation). */
+async function conversationWith(count: number) {
+  const db = await getDb();
+  const persona = await insertPersona({ modelId: "offline:echo" });
+  const conversationId = await createConversation(ada, persona);
+  await db
+    .update(conversations)
+    .set({ settingsOverride: { history: { messageFetchLimit: 5 } } })
+    .where(eq(conversations.id, conversationId));
+  for (let index = 1; index <= count; index++) {
+    await appendMessage({
+      db,
+      message: {
+        conversationId,
+        authorType: index % 2 === 1 ? "user" : "persona",
+        authorUserId: index % 2 === 1 ? ada.id : null,
+        authorPersonaId: index % 2 === 1 ? null : persona.id,
+        authorName: index % 2 === 1 ? "Ada" : persona.name,
+        parts: [{ type: "text", text: `message ${index}` }],
+        status: "complete",
+      },
+    });
+  }
+  const conversation = await getReadableConversation({ db, conversationId, userId: ada.id });
+  return { db, conversation, persona: await getPersona({ db, personaId: persona.id }) };
+}
+
+function appendQuestion(db: Awaited<ReturnType<typeof getDb>>, conversationId: string): Promise<Message> {
+  return appendMessage({
+    db,
+    message: {
+      conversationId,
+      authorType: "user",
+      authorUserId: ada.id,
+      authorName: "Ada",
+      parts: [{ type: "text", text: "the question" }],
+      status: "complete",
+    },
+  });
+}
+
+describe("loadTurnInput beside the insert", () => {
+  test.each([
+    { when: "stored before the load starts", timing: "before" as const },
+    { when: "stored while the window is read", timing: "during" as const },
+    { when: "stored only after the window was read", timing: "after" as const },
+  ])("the message $when: same window, same omitted count", async ({ timing }) => {
+    const { db, conversation, persona } = await conversationWith(9);
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let current: Message | Promise<Message>;
+    if (timing === "before") current = await appendQuestion(db, conversation.id);
+    else if (timing === "during") current = appendQuestion(db, conversation.id);
+    // "after": the insert starts only once the load has read its window and waits for the row.
+    else current = gate.then(() => appendQuestion(db, conversation.id));
+
+    const loading = loadTurnInput({ db, conversation, persona, currentMessage: current, requesterId: ada.id });
+    if (timing === "after") setTimeout(release, 50);
+    const { buildInput, summaryInputs } = await loading;
+
+    const seqs = buildInput.messages.map((message) => message.seq);
+    // Fetch limit 5: the question (seq 10) and the four messages before it.
+    expect(seqs).toEqual([6, 7, 8, 9, 10]);
+    expect(buildInput.currentInput.seq).toBe(10);
+    expect(buildInput.currentInput.id).toBe(buildInput.messages[4].id);
+    expect(buildInput.loadedWindow).toEqual({ omittedBeforeSeq: 6, omittedCount: 5 });
+    // The summary check before the turn decides on the same rows.
+    expect(summaryInputs.windowRows.map((row) => row.seq)).toEqual(seqs);
+  });
+
+  test("a short history: nothing omitted", async () => {
+    const { db, conversation, persona } = await conversationWith(2);
+    const { buildInput } = await loadTurnInput({
+      db,
+      conversation,
+      persona,
+      currentMessage: appendQuestion(db, conversation.id),
+      requesterId: ada.id,
+    });
+    expect(buildInput.messages.map((message) => message.seq)).toEqual([1, 2, 3]);
+    expect(buildInput.loadedWindow).toBeNull();
+  });
+});
