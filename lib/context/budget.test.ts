@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ContextBudgetError, fitToBudget, isPinned, trimToolText, usableTokenBudget } from "./budget";
+import { ContextBudgetError, fitToBudget, trimToolText, usableTokenBudget } from "./budget";
+import { isPinned } from "./pinned";
 import { defaultSettings, type ResolvedSettings } from "./settings";
 import { modelDescriptor } from "./test-fixtures";
 import { countItemTokens } from "./tokens";

@@ -9,12 +9,12 @@
 // count is scaled from its own count by the share of characters kept, so no cut ever re-counts the list or
 // re-tokenises text (LangChain's `trimMessages` recounts on every cut and goes quadratic).
 
-import { CONVERSATION_START_ID } from "./normalise-strict";
+import { isPinned, isSystemItem } from "./pinned";
 import type { ResolvedSettings } from "./settings";
 import { reservedOutputTokens } from "./settings";
 import { countItemTokens, countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural } from "./trace";
-import type { ContextItem, ItemPart, ItemTag, ModelDescriptor, TokenizerName, TraceEvent } from "./types";
+import type { ContextItem, ItemPart, ModelDescriptor, TokenizerName, TraceEvent } from "./types";
 
 export interface BudgetInfo {
   usableTokens: number;
@@ -66,34 +66,6 @@ export function trimToolText(
 ): string {
   const head = Math.max(MIN_HEAD_CHARS, maxChars - tailChars);
   return `${text.slice(0, head)}\n\n[... trimmed ${originalLength} chars to ${maxChars} ...]\n\n${text.slice(text.length - tailChars)}`;
-}
-
-const SYSTEM_TAGS: ReadonlySet<ItemTag> = new Set<ItemTag>([
-  "SYSTEM_PROMPT",
-  "TOOL_RULES",
-  "CORE_MEMORIES",
-  "KEY_CONTEXT_REMINDER",
-  "CONVERSATION_INSTRUCTIONS",
-  "PERSONA_USER_BLOCKS",
-]);
-
-/** System items and system text sent as a user turn (models without a system role). */
-export function isSystemItem(item: ContextItem): boolean {
-  return item.role === "system" || SYSTEM_TAGS.has(item.tag);
-}
-
-/**
- * Never dropped: system items, the summary, the current input, context notes (configured instructions), and a
- * strict model's conversation-start turn (dropping it only makes realignment put it back, over budget).
- */
-export function isPinned(item: ContextItem): boolean {
-  return (
-    isSystemItem(item) ||
-    item.tag === "SUMMARY" ||
-    item.tag === "CURRENT_INPUT" ||
-    item.tag === "CONTEXT_NOTE" ||
-    item.id === CONVERSATION_START_ID
-  );
 }
 
 /**

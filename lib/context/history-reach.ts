@@ -15,8 +15,9 @@
 // (property-tested); only the trace is shorter, and says how many messages were not built.
 //
 // Where the oldest history changes what the newest becomes, there is no cut:
-// - a strict-alternation model among the attempts: it merges the first dialogue turn into the pinned user item
-//   before it (the summary, or system text sent as a user turn), so the oldest user message is never dropped;
+// - a strict-alternation model among the attempts: when the loaded history opens with an assistant turn it gets a
+//   pinned conversation-start turn, whose tokens the budget sets aside before it keeps any turn, so the oldest
+//   message can change how many of the newest fit;
 // - a history window (`history.maxItems`): it keeps a leading anchor and counts items from the head;
 // - a context note could land at the top: the cut leaves more message runs than the note's depth, so a note's
 //   place, counted from the newest item, is the same item in both builds.

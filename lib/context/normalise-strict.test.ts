@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   CONVERSATION_START_TEXT,
+  enforceAlternation,
   normaliseForModel,
   relocatedMediaNotice,
   SYSTEM_AS_USER_PREFIX,
@@ -115,17 +116,46 @@ describe("merge same-role runs (strict alternation)", () => {
     expect(out.items[4].parts).toEqual([{ type: "text", text: "it is noon\nanything else?" }]);
   });
 
-  it("keeps the current input's identity when it merges with the history before it", () => {
+  it("keeps the current input's identity when it merges with the history before it (after the budget)", () => {
     const items = [
       item("a1", "assistant", [text("hi")]),
       item("u1", "user", [text("earlier")]),
       item("input", "user", [text("now")], { tag: "CURRENT_INPUT" }),
     ];
-    const out = normaliseForModel(items, model());
+    const out = enforceAlternation(items, model());
     const last = out.items[out.items.length - 1];
     expect(last).toMatchObject({ id: "input", tag: "CURRENT_INPUT", sourceMessageIds: ["u1", "input"] });
     expect(last.parts).toEqual([{ type: "text", text: "earlier\nnow" }]);
   });
+
+  it.each([
+    { pinned: "CURRENT_INPUT" as const, before: false },
+    { pinned: "SUMMARY" as const, before: true },
+    { pinned: "CONTEXT_NOTE" as const, before: true },
+  ])(
+    "before the budget, a droppable user turn does not merge into the $pinned item",
+    ({ pinned, before }) => {
+      const pinnedItem = item("p", "user", [text("pinned")], { tag: pinned });
+      const history = item("u1", "user", [text("earlier")]);
+      const items = [
+        item("a0", "assistant", [text("hi")]),
+        ...(before ? [pinnedItem, history] : [history, pinnedItem]),
+      ];
+      // Merged, the dialogue turn would take the pinned tag and the budget could never drop it.
+      expect(shape(normaliseForModel(items, model()).items)).toEqual(
+        before
+          ? ["user:conversation-start", "assistant:a0", "user:p", "user:u1"]
+          : ["user:conversation-start", "assistant:a0", "user:u1", "user:p"],
+      );
+      // Pinned items still merge with each other (system text sent as a user turn and the summary, say).
+      const twoPinned = [
+        item("s", "user", [text("system text")], { tag: "SYSTEM_PROMPT" }),
+        item("sum", "user", [text("summary")], { tag: "SUMMARY" }),
+        item("a1", "assistant", [text("hi")]),
+      ];
+      expect(shape(normaliseForModel(twoPinned, model()).items)).toEqual(["user:sum", "assistant:a1"]);
+    },
+  );
 
   it("derives a merged item's tokens from its parts' counts instead of re-tokenising", () => {
     const items = [

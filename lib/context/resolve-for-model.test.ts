@@ -350,6 +350,48 @@ function checkToolPairing(messages: ModelMessage[]): void {
   }
 }
 
+describe("strict models and the budget", () => {
+  // A strict model merges same-role neighbours. Merged before the budget, the first user turn after the summary
+  // would become part of the summary item, which the budget never drops: one huge old message would then make
+  // every attempt fail. Pinned and droppable items stay apart until the budget has run.
+  const strict = model({ strictAlternation: true }, { contextWindow: 8_000, maxOutputTokens: 1_000 });
+  const base = (): BaseContext => ({
+    items: [
+      item("system", "system", [text("You are Aria.")], {
+        tag: "SYSTEM_PROMPT",
+        sourceMessageIds: [],
+        tokens: 10,
+      }),
+      item("summary", "user", [text("Summary of earlier turns.")], { tag: "SUMMARY", tokens: 20 }),
+      item("u1", "user", [text("a very long paste")], { tokens: 50_000 }),
+      item("a1", "assistant", [text("Noted.")], { tokens: 10 }),
+      item("u2", "user", [text("And now?")], { tokens: 10 }),
+      item("a2", "assistant", [text("Now this.")], { tokens: 10 }),
+      item("input", "user", [text(INPUT_TEXT)], { tag: "CURRENT_INPUT", tokens: 10 }),
+    ],
+    trace: [],
+    settings: defaultSettings(),
+  });
+
+  it("drops an oversized first turn after the summary instead of failing", () => {
+    const resolved = resolveForModel(base(), strict);
+    // u1 and a1 go as a turn; u2, left beside the summary, merges into it after the budget.
+    expect(resolved.items.map((entry) => [entry.id, entry.sourceMessageIds])).toEqual([
+      ["system", []],
+      ["summary", ["summary", "u2"]],
+      ["a2", ["a2"]],
+      ["input", ["input"]],
+    ]);
+    const sent = JSON.stringify(resolved.request.messages);
+    expect(sent).not.toContain("a very long paste");
+    expect(sent).toContain("Summary of earlier turns.");
+    expect(sent).toContain(INPUT_TEXT);
+    const drop = resolved.trace.find((event) => event.action === "dropped-oldest-turns");
+    expect(drop?.itemIds).toContain("u1");
+    expect(resolved.budget.totalTokens).toBeLessThanOrEqual(resolved.budget.usableTokens);
+  });
+});
+
 describe("phase B invariants over random conversations", () => {
   it("holds §5.4 for every model shape", () => {
     fc.assert(
