@@ -255,6 +255,47 @@ export async function listAttachmentsForMessages({ db, messageIds }: { db: Datab
   return db.select().from(attachments).where(inArray(attachments.messageId, messageIds));
 }
 
+/**
+ * `reasoning.persist = next_reply` (seed 004): once the reply is done, the reasoning replayed for it is deleted,
+ * and the messages' references to it with it (so later turns do not report it missing). Only reasoning artifacts
+ * of this conversation are touched. Returns how many were deleted.
+ */
+export async function deleteReplayedReasoning({
+  db,
+  conversationId,
+  artifactIds,
+}: {
+  db: Database;
+  conversationId: string;
+  artifactIds: string[];
+}): Promise<number> {
+  if (artifactIds.length === 0) return 0;
+  return db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(artifacts)
+      .where(
+        and(
+          eq(artifacts.conversationId, conversationId),
+          eq(artifacts.type, "reasoning"),
+          inArray(artifacts.id, artifactIds),
+        ),
+      )
+      .returning({ id: artifacts.id, messageId: artifacts.messageId });
+    const gone = new Set(deleted.map((row) => row.id));
+    const messageIds = [...new Set(deleted.map((row) => row.messageId))];
+    if (messageIds.length === 0) return 0;
+    const rows = await tx.select().from(messages).where(inArray(messages.id, messageIds));
+    for (const row of rows) {
+      const parts = row.parts.filter((part) => part.type !== "artifact" || !gone.has(part.artifactId));
+      await tx
+        .update(messages)
+        .set({ parts, ...messageTokenCounts(parts), updatedAt: new Date() })
+        .where(eq(messages.id, row.id));
+    }
+    return deleted.length;
+  });
+}
+
 export async function listArtifactsForMessages({ db, messageIds }: { db: Database; messageIds: string[] }) {
   if (messageIds.length === 0) return [];
   return db

@@ -6,11 +6,19 @@ import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
-import { appendMessage, getModel, getPersona, getReadableConversation, listActiveBlocks } from "@/db/queries";
+import {
+  appendMessage,
+  deleteReplayedReasoning,
+  getModel,
+  getPersona,
+  getReadableConversation,
+  listActiveBlocks,
+} from "@/db/queries";
 import { type Message, type Model, type Persona, turns } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import { buildContext } from "@/lib/context/build-context";
 import { attemptBudgetsFor } from "@/lib/context/history-reach";
+import type { TraceEvent } from "@/lib/context/types";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { isProviderConfigured } from "@/lib/providers/language-model";
@@ -149,6 +157,7 @@ export async function runChatTurn({ db, user, conversationId, text }: TurnReques
           .update(turns)
           .set({ status: outcome.status === "ok" ? "ok" : "error" })
           .where(eq(turns.id, turnId));
+        if (outcome.status === "ok") await deleteReasoningReplayedOnce(db, conversationId, base.trace);
         if (outcome.error) out.write({ type: "error", errorText: outcome.error.message });
         out.write({ type: "finish", finishReason: outcome.status === "ok" ? "stop" : "error" });
       } catch (error) {
@@ -164,6 +173,21 @@ export async function runChatTurn({ db, user, conversationId, text }: TurnReques
     },
   });
   return createUIMessageStreamResponse({ stream });
+}
+
+/** With `reasoning.persist = next_reply`, what stage 6 replayed for this reply is deleted once it is done. */
+async function deleteReasoningReplayedOnce(db: Database, conversationId: string, trace: TraceEvent[]) {
+  const event = trace.find(
+    (entry) => entry.stage === "artifacts" && entry.action === "replayed-reasoning-once",
+  );
+  const artifactIds = event?.details?.artifactIds;
+  if (!Array.isArray(artifactIds) || artifactIds.length === 0) return;
+  try {
+    await deleteReplayedReasoning({ db, conversationId, artifactIds: artifactIds as string[] });
+  } catch (error) {
+    // The reply is stored; the reasoning simply stays until the next reply tries again.
+    logger.error({ err: error, conversationId }, "could not delete the reasoning replayed once");
+  }
 }
 
 async function refuseIfMuted(db: Database, personaId: string, personaName: string, userId: string) {
