@@ -195,6 +195,8 @@ export interface GeneratorOptions {
   summaryCovers?: number;
   /** Media URL for an attachment: the loader gives data: URLs inside the media window, storage refs outside. */
   mediaUrl?: (attachment: { id: string; mime: string; messageIndex: number; messageCount: number }) => string;
+  /** Ids from another space, for conversations stored side by side in one database (default 0: the usual ids). */
+  idSpace?: number;
 }
 
 export interface GeneratedConversation {
@@ -246,6 +248,8 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
   const summaryCovers = options.summaryCovers ?? 100;
   const mediaUrl = options.mediaUrl ?? loaderLikeMediaUrl;
   const total = options.messageCount;
+  const space = options.idSpace ?? 0;
+  const idFor = (kind: number, counter: number) => uuidFor(kind + 8 * space, counter);
 
   const messages: StoredMessage[] = [];
   const attachments: StoredAttachment[] = [];
@@ -267,7 +271,7 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
     const seq = summaryCovers + index + 1;
     // Same keys in the same order for every message, like rows mapped from the database.
     const message: StoredMessage = {
-      id: uuidFor(1, seq),
+      id: idFor(1, seq),
       seq,
       authorType: author.authorType,
       authorUserId: author.authorUserId,
@@ -300,10 +304,10 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
   };
 
   const addImages = (messageIndex: number, count: number, parts: StoredPart[]) => {
-    const messageId = uuidFor(1, summaryCovers + messageIndex + 1);
+    const messageId = idFor(1, summaryCovers + messageIndex + 1);
     for (let index = 0; index < count; index++) {
       attachmentCounter++;
-      const id = uuidFor(2, attachmentCounter);
+      const id = idFor(2, attachmentCounter);
       const emoji = random.chance(0.05);
       // One image in eight is a re-post of a recent one (same sha256): the duplicate rule has work to do.
       const imageNumber = random.chance(0.125)
@@ -345,7 +349,7 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
 
   const assistantTurn = () => {
     const index = messages.length;
-    const messageId = uuidFor(1, summaryCovers + index + 1);
+    const messageId = idFor(1, summaryCovers + index + 1);
     const parts: StoredPart[] = [];
     let tokens = 0;
     let length = 0;
@@ -362,7 +366,7 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
     };
     const newArtifact = (type: string, payload: Record<string, unknown>) => {
       artifactCounter++;
-      const id = artifactIdFor(artifactCounter);
+      const id = artifactIdFor(artifactCounter + space * 1_000_000);
       artifacts.push({
         id,
         messageId,
@@ -447,7 +451,7 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
   const summary: StoredSummary | null =
     summaryCovers > 0
       ? {
-          id: uuidFor(3, 1),
+          id: idFor(3, 1),
           content: paragraph(random, pool, 12).text,
           coversThroughSeq: summaryCovers,
           messageCount: summaryCovers,
@@ -461,7 +465,7 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
     artifacts: StoredArtifact[];
   };
   return {
-    conversationId: uuidFor(4, 1),
+    conversationId: idFor(4, 1),
     persona,
     participants,
     messages: stored.messages,

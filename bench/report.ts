@@ -3,6 +3,7 @@
 
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import type { ConcurrencyResult } from "./concurrency";
 import type { PeerFigures } from "./peers";
 import type { DefaultSettingsFigure, PipelineFigure } from "./pipeline";
 import { round, type Sample } from "./stats";
@@ -14,6 +15,7 @@ export interface BenchInputs {
   defaults: DefaultSettingsFigure[];
   peers: PeerFigures;
   turn: TurnOverheadResult;
+  concurrency: ConcurrencyResult;
 }
 
 interface Target {
@@ -39,7 +41,7 @@ function check(value: number | null, target: string, met: (value: number) => boo
 }
 
 export function buildResults(inputs: BenchInputs) {
-  const { pipeline, defaults, peers, turn } = inputs;
+  const { pipeline, defaults, peers, turn, concurrency } = inputs;
   const ms = (messages: number) => figure(pipeline, messages).total.median;
   const glassbox10k = ms(10_000);
   const glassbox2k = ms(2_000);
@@ -75,6 +77,10 @@ export function buildResults(inputs: BenchInputs) {
     ),
     "turn.pre_provider_ms": check(turn.preProvider?.median ?? null, "≤ 25 ms", (value) => value <= 25),
     "turn.ttft_added_ms": check(turn.ttftAdded, "≤ 20 ms", (value) => value <= 20),
+    "concurrency.errors": check(concurrency.errors, "0", (value) => value === 0),
+    "concurrency.lost": check(concurrency.lost, "0", (value) => value === 0),
+    "concurrency.p99_added_gap_ms": check(concurrency.addedGapP99, "≤ 50 ms", (value) => value <= 50),
+    "concurrency.peak_rss_mb": check(concurrency.peakRssMb, "≤ 500 MB", (value) => value <= 500),
   };
 
   return {
@@ -137,6 +143,29 @@ export function buildResults(inputs: BenchInputs) {
         route_first_token: sampleJson(turn.routeFirstToken),
         direct_first_token: sampleJson(turn.directFirstToken),
         provider_requests_per_turn: turn.requestsPerTurn,
+      },
+    },
+    concurrency: {
+      turns: concurrency.turns,
+      errors: concurrency.errors,
+      lost: concurrency.lost,
+      p99_added_gap_ms: concurrency.addedGapP99,
+      peak_rss_mb: concurrency.peakRssMb,
+      detail: {
+        skipped: concurrency.skipped,
+        stored_messages_per_conversation: concurrency.storedMessages,
+        chunks_per_reply: concurrency.chunksPerReply,
+        provider_chunk_delay_ms: concurrency.chunkDelayMs,
+        gaps_measured: concurrency.gapsMeasured,
+        p50_added_gap_ms: concurrency.addedGapP50,
+        max_added_gap_ms: concurrency.addedGapMax,
+        first_token_ms: { median: concurrency.firstTokenMedian, max: concurrency.firstTokenMax },
+        wall_ms: concurrency.wallMs,
+        rss_before_mb: concurrency.rssBeforeMb,
+        heap_used_before_mb: concurrency.heapUsedBeforeMb,
+        peak_heap_used_mb: concurrency.peakHeapUsedMb,
+        provider_requests: concurrency.providerRequests,
+        failures: concurrency.failures,
       },
     },
     ratios,
@@ -222,6 +251,34 @@ export function printTable(inputs: BenchInputs, results: BenchResults): void {
       spread(turn.directFirstToken),
     );
     row("turn: first token added by the app", ms(turn.ttftAdded), "", "route median − direct median");
+  }
+  const concurrency = inputs.concurrency;
+  if (concurrency.skipped) row("concurrency", "—", "", concurrency.skipped);
+  else {
+    row(
+      `concurrency: ${concurrency.turns} turns at once, added gap p99`,
+      ms(concurrency.addedGapP99),
+      `p50 ${ms(concurrency.addedGapP50)}, max ${ms(concurrency.addedGapMax)}`,
+      `${concurrency.gapsMeasured} gaps; ${concurrency.chunksPerReply} chunks ${concurrency.chunkDelayMs} ms apart per reply`,
+    );
+    row(
+      "concurrency: first token",
+      ms(concurrency.firstTokenMedian),
+      `max ${ms(concurrency.firstTokenMax)}`,
+      `all ${concurrency.turns} streams ended in ${concurrency.wallMs} ms`,
+    );
+    row(
+      "concurrency: errors / lost",
+      `${concurrency.errors} / ${concurrency.lost}`,
+      "",
+      concurrency.failures.length > 0 ? concurrency.failures[0] : "every reply stored complete, full text",
+    );
+    row(
+      "concurrency: peak RSS (MB)",
+      String(concurrency.peakRssMb),
+      `${concurrency.rssBeforeMb} before (after a full GC)`,
+      `heap used ${concurrency.heapUsedBeforeMb} → peak ${concurrency.peakHeapUsedMb} MB; sampled every 20 ms`,
+    );
   }
   lines.push("-".repeat(118));
   lines.push("Ratios");

@@ -1,9 +1,11 @@
 // `npm run bench`: SPEC §9 in one run — the pipeline over 1 000 / 2 000 / 10 000 / 100 000 stored messages, the same
-// build with default settings, the AI SDK and LangChain peers on the same messages, and the turn overhead on
-// Postgres. Prints a table and writes bench-results.json at the repository root.
+// build with default settings, the AI SDK and LangChain peers on the same messages, and the turn overhead and
+// concurrency (50 streaming turns at once) on Postgres. Prints a table and writes bench-results.json at the
+// repository root.
 //
 // Knobs (environment): BENCH_LANGCHAIN_RUNS (default 1; 0 skips it: it takes tens of seconds),
-// BENCH_TURNS (default 20), BENCH_SKIP_TURN=1, BENCH_SEMI_SPACE_MB (default 256; 0 keeps node's default).
+// BENCH_TURNS (default 20), BENCH_SKIP_TURN=1, BENCH_CONCURRENT_TURNS (default 50), BENCH_SKIP_CONCURRENCY=1,
+// BENCH_SEMI_SPACE_MB (default 256; 0 keeps node's default; the concurrency run is in a child without it).
 // `npm run bench` re-runs itself in a node with --expose-gc (a full collection before every timed run, outside the
 // timed region) and a larger young generation (--max-semi-space-size=256): a 100 000-message build allocates a
 // few hundred MB that all stays alive until the build ends, and with node's default or 64 MB semi-spaces
@@ -12,6 +14,7 @@
 import { spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
+import { type ConcurrencyResult, concurrencySkipped, measureConcurrency } from "./concurrency";
 import { generateConversation } from "./conversation-generator";
 import { measureAiSdk, measureLangChain, type PeerFigures, toLangChainMessages, toUIMessages } from "./peers";
 import {
@@ -90,6 +93,15 @@ async function main(): Promise<void> {
     turn = await measureTurnOverhead({ turns: Number(process.env.BENCH_TURNS ?? 20) });
   }
 
+  const concurrentTurns = Number(process.env.BENCH_CONCURRENT_TURNS ?? 50);
+  let concurrency: ConcurrencyResult;
+  if (process.env.BENCH_SKIP_CONCURRENCY === "1") {
+    concurrency = concurrencySkipped("skipped (BENCH_SKIP_CONCURRENCY=1)", concurrentTurns);
+  } else {
+    log(`concurrency: ${concurrentTurns} streaming turns at once, on Postgres`);
+    concurrency = await measureConcurrency({ turns: concurrentTurns });
+  }
+
   const environment = {
     node: process.version,
     cpus: os.cpus().length,
@@ -101,7 +113,14 @@ async function main(): Promise<void> {
     durationSeconds: Math.round((performance.now() - startedAt) / 1000),
     note: "2 shared cores: other processes run alongside; compare medians with their min–max spread.",
   };
-  const inputs = { environment, pipeline, defaults, peers: { aiSdk, langChain, langChainSkipped }, turn };
+  const inputs = {
+    environment,
+    pipeline,
+    defaults,
+    peers: { aiSdk, langChain, langChainSkipped },
+    turn,
+    concurrency,
+  };
   const results = buildResults(inputs);
   printTable(inputs, results);
   const file = writeResults(results, root);

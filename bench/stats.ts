@@ -18,7 +18,8 @@ export function summarise(values: readonly number[]): Sample {
   return { median: median(values), min: Math.min(...values), max: Math.max(...values), runs: values.length };
 }
 
-const collectGarbage = (globalThis as { gc?: () => void }).gc;
+/** node --expose-gc's full collection, or undefined without the flag. */
+export const collectGarbage = (globalThis as { gc?: () => void }).gc;
 
 /** Whether runs start from a collected heap (node --expose-gc). */
 export const gcBetweenRuns = typeof collectGarbage === "function";
@@ -66,4 +67,10 @@ export function lastResult(): unknown {
 export function round(value: number, decimals = 2): number {
   const factor = 10 ** decimals;
   return Math.round(value * factor) / factor;
+}
+
+/** The nearest-rank percentile (p in 0–100) of a non-empty list. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }

@@ -7,7 +7,7 @@
 // Route turns and direct calls alternate, so both see the same machine load.
 
 import type { BuildInput } from "@/lib/context/types";
-import { generateConversation } from "./conversation-generator";
+import { type AppBench, setUpAppBench } from "./app-setup";
 import { median, round, type Sample, summarise } from "./stats";
 
 export interface TurnOverheadResult {
@@ -84,42 +84,23 @@ export interface TurnBench {
   close(): Promise<void>;
 }
 
-/** A fresh database with the stored conversation, the fake providers, and the app pointed at both. */
+/** The app in-process (see app-setup.ts) with the stored conversation, and a hook on the fake server's requests. */
 export async function setUpTurnBench(baseUrl: string): Promise<TurnBench> {
-  const { createFreshDatabase, dropDatabase } = await import("@/tests/database");
-  const { startFakeProviders } = await import("@/e2e/fake-providers/server");
-  const database = await createFreshDatabase(baseUrl, "bench");
-  const providers = await startFakeProviders({ port: 0 });
-  // Everything the app reads from the environment is set before its modules load (the database handle and the
-  // auth instance are created on first use from these).
-  process.env.DATABASE_URL = database.url;
-  process.env.OPENAI_API_KEY = "bench-key";
-  process.env.OPENAI_BASE_URL = `${providers.url}/v1`;
-  process.env.CHAT_RATE_LIMIT_PER_MINUTE = "1000000";
-  process.env.LOG_LEVEL ??= "warn";
-
-  // When each provider request reached the fake server: a hook on its live request list.
-  const arrivals: number[] = [];
-  const requests = providers.requests;
-  const push = requests.push.bind(requests);
-  requests.push = (...items) => {
-    for (let index = 0; index < items.length; index++) arrivals.push(performance.now());
-    return push(...items);
-  };
-
-  const { databaseHandle, getDb } = await import("@/db/client");
-  const close = async () => {
-    await providers.close();
-    await databaseHandle().close();
-    await dropDatabase(baseUrl, database.name);
-  };
+  const app = await setUpAppBench(baseUrl);
   try {
-    const chatRoute = await import("@/app/api/chat/route");
-    const { signUp, call } = await import("@/tests/api-client");
-    const db = await getDb();
-    const user = await signUp("Ada");
-    const { conversationId } = await storeConversation(db, { id: user.id, name: user.name });
-    const direct = await directCall(db, conversationId, user.id);
+    // When each provider request reached the fake server: a hook on its live request list.
+    const arrivals: number[] = [];
+    const requests = app.providers.requests;
+    const push = requests.push.bind(requests);
+    requests.push = (...items) => {
+      for (let index = 0; index < items.length; index++) arrivals.push(performance.now());
+      return push(...items);
+    };
+
+    const user = await app.signUp("Ada");
+    const persona = await app.createPersona();
+    const conversationId = await app.storeConversation({ persona, owner: user, messages: STORED_MESSAGES });
+    const direct = await directCall(app.db, conversationId, user.id);
     const reply = {
       kind: "text" as const,
       text: "Sure: take tram 28 early in the morning.",
@@ -129,14 +110,11 @@ export async function setUpTurnBench(baseUrl: string): Promise<TurnBench> {
 
     return {
       async routeTurn(text) {
-        providers.script(reply);
+        app.providers.script(reply);
         const arrivalsBefore = arrivals.length;
         const requestsBefore = requests.length;
         const start = performance.now();
-        const response = await call(chatRoute.POST, "/api/chat", {
-          user,
-          body: { id: conversationId, message: { role: "user", parts: [{ type: "text", text }] } },
-        });
+        const response = await app.chatTurn(user, conversationId, text);
         if (!response.ok || !response.body)
           throw new Error(`chat turn failed: ${response.status} ${await response.text()}`);
         const firstToken = await firstTextDelta(response.body);
@@ -149,7 +127,7 @@ export async function setUpTurnBench(baseUrl: string): Promise<TurnBench> {
         };
       },
       async directTurn() {
-        providers.script(reply);
+        app.providers.script(reply);
         const start = performance.now();
         const result = direct.stream();
         let first = 0;
@@ -157,10 +135,10 @@ export async function setUpTurnBench(baseUrl: string): Promise<TurnBench> {
           if (part.type === "text-delta" && first === 0) first = performance.now();
         return first - start;
       },
-      close,
+      close: app.close,
     };
   } catch (error) {
-    await close();
+    await app.close();
     throw error;
   }
 }
@@ -182,98 +160,7 @@ async function firstTextDelta(body: ReadableStream<Uint8Array>): Promise<number>
   return first;
 }
 
-type Database = Awaited<ReturnType<typeof import("@/db/client").getDb>>;
-
-/** A persona on the 128k OpenAI model and a 1 000-message conversation with media and tool artifacts, stored directly. */
-async function storeConversation(db: Database, owner: { id: string; name: string }) {
-  const schema = await import("@/db/schema");
-  const { eq } = await import("drizzle-orm");
-  const { createConversation } = await import("@/db/queries");
-  const [persona] = await db
-    .insert(schema.personas)
-    .values({
-      name: "Aria",
-      systemPrompt: "You are Aria, a travel planner. Be concise and keep the user's budget in mind.",
-      modelId: "openai:gpt-4o",
-    })
-    .returning();
-  const conversation = await createConversation({
-    db,
-    ownerId: owner.id,
-    personaId: persona.id,
-    title: "Lisbon in May",
-  });
-  const generated = generateConversation({
-    messageCount: STORED_MESSAGES,
-    seed: 4,
-    persona: { id: persona.id, name: persona.name, systemPrompt: persona.systemPrompt },
-    owner: { userId: owner.id, name: owner.name },
-    room: null,
-    summaryCovers: 0,
-    mediaUrl: ({ id }) => `attachment://${id}`,
-  });
-  const messageRows = generated.messages.map((message) => ({
-    id: message.id,
-    conversationId: conversation.id,
-    seq: message.seq,
-    authorType: message.authorType,
-    authorUserId: message.authorUserId,
-    authorPersonaId: message.authorPersonaId,
-    authorName: message.authorName,
-    parts: message.parts,
-    replyToMessageId: message.replyToMessageId,
-    status: message.status,
-    tokenCounts: message.tokenCounts as Record<string, number>,
-    segmentTokenCounts: (message.segmentTokenCounts ?? null) as Record<string, number[]> | null,
-    createdAt: new Date(message.createdAt),
-  }));
-  for (let start = 0; start < messageRows.length; start += 250)
-    await db.insert(schema.messages).values(messageRows.slice(start, start + 250));
-  const pngBase64 =
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
-  if (generated.attachments.length > 0) {
-    await db
-      .insert(schema.attachmentBlobs)
-      .values(
-        generated.attachments.map((attachment) => ({ storageKey: `db:${attachment.id}`, data: pngBase64 })),
-      );
-    await db.insert(schema.attachments).values(
-      generated.attachments.map((attachment) => ({
-        id: attachment.id,
-        conversationId: conversation.id,
-        messageId: attachment.messageId,
-        kind: attachment.kind,
-        mime: attachment.mime,
-        filename: attachment.filename ?? null,
-        sizeBytes: attachment.sizeBytes,
-        sha256: attachment.sha256,
-        width: attachment.width ?? null,
-        height: attachment.height ?? null,
-        isEmoji: attachment.isEmoji,
-        isSticker: attachment.isSticker,
-        storageKey: `db:${attachment.id}`,
-      })),
-    );
-  }
-  for (let start = 0; start < generated.artifacts.length; start += 250) {
-    await db.insert(schema.artifacts).values(
-      generated.artifacts.slice(start, start + 250).map((artifact) => ({
-        id: artifact.id,
-        conversationId: conversation.id,
-        messageId: artifact.messageId,
-        type: artifact.type,
-        payload: artifact.payload,
-        tokenCounts: (artifact.tokenCounts ?? {}) as Record<string, number>,
-        createdAt: new Date(artifact.createdAt),
-      })),
-    );
-  }
-  await db
-    .update(schema.conversations)
-    .set({ lastSeq: generated.messages[generated.messages.length - 1].seq })
-    .where(eq(schema.conversations.id, conversation.id));
-  return { conversationId: conversation.id };
-}
+type Database = AppBench["db"];
 
 /**
  * The direct call: the app's own model-call code (`streamModelCall`, which calls `streamText`) without the request

@@ -1,0 +1,197 @@
+// The app in-process for the route benchmarks (turn overhead, concurrency): a fresh Postgres database, the fake
+// providers on a free port, the app's environment pointed at both, the real POST /api/chat route handler, and
+// conversations stored directly from the generator. One set-up per process: the app keeps one database handle
+// (and the auth instance built on it) for the life of the process.
+
+import type { FakeProviders } from "@/e2e/fake-providers/server";
+import type { TestUser } from "@/tests/api-client";
+import { generateConversation } from "./conversation-generator";
+
+type Database = Awaited<ReturnType<typeof import("@/db/client").getDb>>;
+
+export interface BenchPersona {
+  id: string;
+  name: string;
+  systemPrompt: string;
+}
+
+export interface AppBench {
+  db: Database;
+  providers: FakeProviders;
+  signUp(name: string): Promise<TestUser>;
+  /** A persona on the 128k OpenAI model. */
+  createPersona(): Promise<BenchPersona>;
+  /** A conversation of `messages` generated messages (media and tool artifacts included) stored directly. */
+  storeConversation(options: {
+    persona: BenchPersona;
+    owner: TestUser;
+    messages: number;
+    /** Distinct for each conversation stored in the same database (the generator's ids are derived from it). */
+    idSpace?: number;
+  }): Promise<string>;
+  /** One turn through POST /api/chat (not read). */
+  chatTurn(user: TestUser, conversationId: string, text: string): Promise<Response>;
+  close(): Promise<void>;
+}
+
+const APP_ENVIRONMENT = [
+  "DATABASE_URL",
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "CHAT_RATE_LIMIT_PER_MINUTE",
+  "LOG_LEVEL",
+  "GLASSBOX_TEST",
+] as const;
+
+export async function setUpAppBench(baseUrl: string): Promise<AppBench> {
+  const { createFreshDatabase, dropDatabase } = await import("@/tests/database");
+  const { startFakeProviders } = await import("@/e2e/fake-providers/server");
+  const database = await createFreshDatabase(baseUrl, "bench");
+  const providers = await startFakeProviders({ port: 0 });
+  // Everything the app reads from the environment is set before its modules load (the database handle and the
+  // auth instance are created on first use from these); close() puts the environment back.
+  const savedEnvironment = Object.fromEntries(APP_ENVIRONMENT.map((key) => [key, process.env[key]]));
+  process.env.DATABASE_URL = database.url;
+  process.env.OPENAI_API_KEY = "bench-key";
+  process.env.OPENAI_BASE_URL = `${providers.url}/v1`;
+  process.env.CHAT_RATE_LIMIT_PER_MINUTE = "1000000";
+  // As under tests: better-auth's own limit on sign-ups off (the concurrency run signs up one user per turn).
+  process.env.GLASSBOX_TEST = "1";
+  process.env.LOG_LEVEL ??= "warn";
+
+  const { databaseHandle, getDb } = await import("@/db/client");
+  const close = async () => {
+    await providers.close();
+    await databaseHandle().close();
+    await dropDatabase(baseUrl, database.name);
+    for (const [key, value] of Object.entries(savedEnvironment)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
+  try {
+    const chatRoute = await import("@/app/api/chat/route");
+    const { signUp, call } = await import("@/tests/api-client");
+    const db = await getDb();
+    return {
+      db,
+      providers,
+      signUp,
+      createPersona: () => createPersona(db),
+      storeConversation: (options) => storeConversation(db, options),
+      chatTurn: (user, conversationId, text) =>
+        call(chatRoute.POST, "/api/chat", {
+          user,
+          body: { id: conversationId, message: { role: "user", parts: [{ type: "text", text }] } },
+        }),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function createPersona(db: Database): Promise<BenchPersona> {
+  const schema = await import("@/db/schema");
+  const [persona] = await db
+    .insert(schema.personas)
+    .values({
+      name: "Aria",
+      systemPrompt: "You are Aria, a travel planner. Be concise and keep the user's budget in mind.",
+      modelId: "openai:gpt-4o",
+    })
+    .returning();
+  return { id: persona.id, name: persona.name, systemPrompt: persona.systemPrompt };
+}
+
+async function storeConversation(
+  db: Database,
+  {
+    persona,
+    owner,
+    messages,
+    idSpace = 0,
+  }: { persona: BenchPersona; owner: TestUser; messages: number; idSpace?: number },
+): Promise<string> {
+  const schema = await import("@/db/schema");
+  const { eq } = await import("drizzle-orm");
+  const { createConversation } = await import("@/db/queries");
+  const conversation = await createConversation({
+    db,
+    ownerId: owner.id,
+    personaId: persona.id,
+    title: "Lisbon in May",
+  });
+  const generated = generateConversation({
+    messageCount: messages,
+    seed: 4,
+    persona,
+    owner: { userId: owner.id, name: owner.name },
+    room: null,
+    summaryCovers: 0,
+    mediaUrl: ({ id }) => `attachment://${id}`,
+    idSpace,
+  });
+  const messageRows = generated.messages.map((message) => ({
+    id: message.id,
+    conversationId: conversation.id,
+    seq: message.seq,
+    authorType: message.authorType,
+    authorUserId: message.authorUserId,
+    authorPersonaId: message.authorPersonaId,
+    authorName: message.authorName,
+    parts: message.parts,
+    replyToMessageId: message.replyToMessageId,
+    status: message.status,
+    tokenCounts: message.tokenCounts as Record<string, number>,
+    segmentTokenCounts: (message.segmentTokenCounts ?? null) as Record<string, number[]> | null,
+    createdAt: new Date(message.createdAt),
+  }));
+  for (let start = 0; start < messageRows.length; start += 250)
+    await db.insert(schema.messages).values(messageRows.slice(start, start + 250));
+  const pngBase64 =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+  if (generated.attachments.length > 0) {
+    await db
+      .insert(schema.attachmentBlobs)
+      .values(
+        generated.attachments.map((attachment) => ({ storageKey: `db:${attachment.id}`, data: pngBase64 })),
+      );
+    await db.insert(schema.attachments).values(
+      generated.attachments.map((attachment) => ({
+        id: attachment.id,
+        conversationId: conversation.id,
+        messageId: attachment.messageId,
+        kind: attachment.kind,
+        mime: attachment.mime,
+        filename: attachment.filename ?? null,
+        sizeBytes: attachment.sizeBytes,
+        sha256: attachment.sha256,
+        width: attachment.width ?? null,
+        height: attachment.height ?? null,
+        isEmoji: attachment.isEmoji,
+        isSticker: attachment.isSticker,
+        storageKey: `db:${attachment.id}`,
+      })),
+    );
+  }
+  for (let start = 0; start < generated.artifacts.length; start += 250) {
+    await db.insert(schema.artifacts).values(
+      generated.artifacts.slice(start, start + 250).map((artifact) => ({
+        id: artifact.id,
+        conversationId: conversation.id,
+        messageId: artifact.messageId,
+        type: artifact.type,
+        payload: artifact.payload,
+        tokenCounts: (artifact.tokenCounts ?? {}) as Record<string, number>,
+        createdAt: new Date(artifact.createdAt),
+      })),
+    );
+  }
+  await db
+    .update(schema.conversations)
+    .set({ lastSeq: generated.messages[generated.messages.length - 1].seq })
+    .where(eq(schema.conversations.id, conversation.id));
+  return conversation.id;
+}

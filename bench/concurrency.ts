@@ -1,0 +1,368 @@
+// The concurrency part of SPEC §9, on Postgres: N users (50 by default), each with a stored conversation, start a
+// turn through the real POST /api/chat route handler at the same moment; the fake provider streams each reply in
+// CHUNKS pieces, CHUNK_DELAY_MS apart.
+// - errors: turns answered with a non-200, whose stream broke, carried an error event or no finish event, or whose
+//   streamed text is not the reply the provider sent.
+// - lost: scripted replies not stored exactly once, `complete`, with the full text, after the user's message and
+//   in reply to it (checked in the rows once every stream has ended).
+// - added gap: the time between consecutive text chunks as the client reads them, minus the provider's own delay
+//   between them; p99 over every gap of every turn. The fake provider and the client share the process with the
+//   app, so their own delays count as the app's: an upper bound.
+// - memory: the process's RSS (and heap used) sampled every 20 ms from just before the turns start until the last
+//   stream ends; the peak in MB. One full collection before the turns start, so the set-up's garbage (50 generated
+//   conversations) is not counted; the fake provider, the client and tsx still are.
+// It runs in a child node without the pipeline's --max-semi-space-size=256 (which lets the young generation grow to
+// hundreds of MB): node's default heap sizing, as the server runs, a fresh heap, and its own database handle (the
+// app keeps one per process).
+
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { type AppBench, setUpAppBench } from "./app-setup";
+import { collectGarbage, median, percentile, round } from "./stats";
+
+export interface ConcurrencyResult {
+  skipped: string | null;
+  turns: number;
+  storedMessages: number;
+  chunksPerReply: number;
+  chunkDelayMs: number;
+  errors: number | null;
+  lost: number | null;
+  /** The first few failures, described. */
+  failures: string[];
+  gapsMeasured: number;
+  addedGapP50: number | null;
+  addedGapP99: number | null;
+  addedGapMax: number | null;
+  firstTokenMedian: number | null;
+  firstTokenMax: number | null;
+  /** From the moment the turns start to the end of the last stream. */
+  wallMs: number | null;
+  rssBeforeMb: number | null;
+  peakRssMb: number | null;
+  heapUsedBeforeMb: number | null;
+  peakHeapUsedMb: number | null;
+  providerRequests: number | null;
+}
+
+/** Stored messages per conversation: more than the default fetch window (80), so each turn loads a full one. */
+const STORED_MESSAGES = 200;
+const CHUNKS = 50;
+const CHUNK_DELAY_MS = 20;
+const SAMPLE_EVERY_MS = 20;
+/** A turn that has not ended by then counts as an error (its reader is cancelled). */
+const TURN_DEADLINE_MS = 60_000;
+const CHILD_FLAG = "BENCH_CONCURRENCY_CHILD";
+
+export function concurrencySkipped(reason: string, turns: number): ConcurrencyResult {
+  return {
+    skipped: reason,
+    turns,
+    storedMessages: STORED_MESSAGES,
+    chunksPerReply: CHUNKS,
+    chunkDelayMs: CHUNK_DELAY_MS,
+    errors: null,
+    lost: null,
+    failures: [],
+    gapsMeasured: 0,
+    addedGapP50: null,
+    addedGapP99: null,
+    addedGapMax: null,
+    firstTokenMedian: null,
+    firstTokenMax: null,
+    wallMs: null,
+    rssBeforeMb: null,
+    peakRssMb: null,
+    heapUsedBeforeMb: null,
+    peakHeapUsedMb: null,
+    providerRequests: null,
+  };
+}
+
+/** Runs the measurement in a child node (see the top of this file) and returns its result. */
+export async function measureConcurrency({
+  turns = 50,
+}: {
+  turns?: number;
+} = {}): Promise<ConcurrencyResult> {
+  if (!process.env.DATABASE_URL)
+    return concurrencySkipped("DATABASE_URL is not set: concurrency is measured on Postgres only", turns);
+  if (process.env[CHILD_FLAG] === "1") throw new Error("measureConcurrency called inside its own child");
+  // The loader flags (tsx's --require and --import) and --expose-gc are passed on, not the semi-space size.
+  const execArgv: string[] = ["--expose-gc"];
+  for (let index = 0; index < process.execArgv.length; index++) {
+    const flag = process.execArgv[index];
+    if ((flag === "--require" || flag === "--import") && index + 1 < process.execArgv.length)
+      execArgv.push(flag, process.execArgv[++index]);
+    else if (flag.startsWith("--require=") || flag.startsWith("--import=")) execArgv.push(flag);
+  }
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv,
+    env: { ...process.env, [CHILD_FLAG]: "1", BENCH_CONCURRENT_TURNS: String(turns) },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  return new Promise((resolve, reject) => {
+    let result: ConcurrencyResult | null = null;
+    child.on("message", (message) => {
+      result = message as ConcurrencyResult;
+    });
+    child.on("error", reject);
+    child.on("close", (code) =>
+      result ? resolve(result) : reject(new Error(`the concurrency run exited with code ${code}`)),
+    );
+  });
+}
+
+/** In the child: set up, run the turns at once, check the rows. */
+async function runConcurrency(baseUrl: string, turns: number): Promise<ConcurrencyResult> {
+  const app = await setUpAppBench(baseUrl);
+  try {
+    const persona = await app.createPersona();
+    const users = await Promise.all(
+      Array.from({ length: turns }, (_, index) => app.signUp(`User ${index + 1}`)),
+    );
+    const conversationIds: string[] = [];
+    for (const [index, user] of users.entries())
+      conversationIds.push(
+        await app.storeConversation({ persona, owner: user, messages: STORED_MESSAGES, idSpace: index + 1 }),
+      );
+    // Warm-up, one turn at a time on a conversation of its own: the route's code is compiled before the burst.
+    const warmUpConversation = await app.storeConversation({
+      persona,
+      owner: users[0],
+      messages: STORED_MESSAGES,
+      idSpace: turns + 1,
+    });
+    for (let index = 0; index < 3; index++) {
+      app.providers.script(scriptedReply(`Warm-up ${index}.`));
+      const turn = await readTurn(await app.chatTurn(users[0], warmUpConversation, `Warm-up ${index}`));
+      if (turn.failure) throw new Error(`warm-up turn failed: ${turn.failure}`);
+    }
+
+    const texts = Array.from({ length: turns }, (_, index) => replyText(index));
+    app.providers.script(...texts.map(scriptedReply));
+    const requestsBefore = app.providers.requests.length;
+    const seqBefore = await lastSeqs(app, conversationIds);
+    collectGarbage?.();
+    const memory = sampleMemory();
+    const start = performance.now();
+    const results = await Promise.all(
+      users.map(async (user, index) => {
+        try {
+          return await readTurn(
+            await app.chatTurn(user, conversationIds[index], `Question ${index}: trams or taxis?`),
+            start,
+          );
+        } catch (error) {
+          return failedTurn(`the route threw: ${String(error)}`);
+        }
+      }),
+    );
+    const wallMs = performance.now() - start;
+    const peaks = memory.stop();
+    const providerRequests = app.providers.requests.length - requestsBefore;
+
+    const failures: string[] = [];
+    let errors = 0;
+    const gaps: number[] = [];
+    const firstTokens: number[] = [];
+    for (const [index, turn] of results.entries()) {
+      const failure =
+        turn.failure ??
+        (texts.includes(turn.text) ? null : `streamed text is not a scripted reply: ${turn.text}`);
+      if (failure) {
+        errors++;
+        failures.push(`turn ${index}: ${failure}`);
+      }
+      for (let chunk = 1; chunk < turn.deltaTimes.length; chunk++)
+        gaps.push(turn.deltaTimes[chunk] - turn.deltaTimes[chunk - 1] - CHUNK_DELAY_MS);
+      if (turn.deltaTimes.length > 0) firstTokens.push(turn.deltaTimes[0]);
+    }
+    const stored = await storedReplies(
+      app,
+      conversationIds,
+      seqBefore,
+      results.map((turn) => turn.text),
+    );
+    failures.push(...stored.failures);
+    const lost = texts.filter(
+      (text) => stored.complete.filter((found) => found === text).length !== 1,
+    ).length;
+
+    return {
+      ...concurrencySkipped("", turns),
+      skipped: null,
+      errors,
+      lost,
+      failures: failures.slice(0, 5),
+      gapsMeasured: gaps.length,
+      addedGapP50: gaps.length ? round(percentile(gaps, 50)) : null,
+      addedGapP99: gaps.length ? round(percentile(gaps, 99)) : null,
+      addedGapMax: gaps.length ? round(Math.max(...gaps)) : null,
+      firstTokenMedian: firstTokens.length ? round(median(firstTokens)) : null,
+      firstTokenMax: firstTokens.length ? round(Math.max(...firstTokens)) : null,
+      wallMs: round(wallMs, 0),
+      rssBeforeMb: round(peaks.rssBefore / 2 ** 20, 1),
+      peakRssMb: round(peaks.rss / 2 ** 20, 1),
+      heapUsedBeforeMb: round(peaks.heapUsedBefore / 2 ** 20, 1),
+      peakHeapUsedMb: round(peaks.heapUsed / 2 ** 20, 1),
+      providerRequests,
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+/** A distinct reply per turn (so a reply stored in the wrong conversation, or twice, shows), about 600 characters. */
+function replyText(index: number): string {
+  return (
+    `Reply ${index}: take tram 28 from Martim Moniz before nine, walk down through Alfama to the river, ` +
+    "have lunch at the Time Out market, then the 15E tram to Belém for the monastery and the tower. Custard " +
+    "tarts at the old bakery are worth the queue. In the evening, the Bairro Alto is lively but loud; the " +
+    "viewpoint at São Pedro de Alcântara is quieter at sunset. A 24-hour Carris pass covers trams, buses and " +
+    "the funiculars, and costs less than three single tickets. Taxis are cheap for short hops uphill."
+  );
+}
+
+function scriptedReply(text: string) {
+  return { kind: "text" as const, text, chunks: CHUNKS, chunkDelayMs: CHUNK_DELAY_MS };
+}
+
+interface TurnRead {
+  failure: string | null;
+  text: string;
+  /** When each text chunk was read, in ms from the start of the burst. */
+  deltaTimes: number[];
+}
+
+function failedTurn(failure: string): TurnRead {
+  return { failure, text: "", deltaTimes: [] };
+}
+
+/** Read a UI message stream to its end: the text chunks with the time each was read, and what went wrong. */
+async function readTurn(response: Response, start = performance.now()): Promise<TurnRead> {
+  if (!response.ok || !response.body)
+    return failedTurn(`status ${response.status}: ${(await response.text()).slice(0, 200)}`);
+  const reader = response.body.getReader();
+  const deadline = setTimeout(() => void reader.cancel(), TURN_DEADLINE_MS);
+  const decoder = new TextDecoder();
+  const deltaTimes: number[] = [];
+  let text = "";
+  let buffered = "";
+  let finished = false;
+  let errorText: string | null = null;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const now = performance.now() - start;
+      buffered += decoder.decode(value, { stream: true });
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      for (const line of lines) {
+        if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
+        const event = JSON.parse(line.slice(6)) as { type: string; delta?: string; errorText?: string };
+        if (event.type === "text-delta") {
+          deltaTimes.push(now);
+          text += event.delta ?? "";
+        } else if (event.type === "finish") finished = true;
+        else if (event.type === "error") errorText = event.errorText ?? "error event";
+      }
+    }
+  } catch (error) {
+    return { failure: `the stream broke: ${String(error)}`, text, deltaTimes };
+  } finally {
+    clearTimeout(deadline);
+  }
+  const failure = errorText
+    ? `error event: ${errorText}`
+    : finished
+      ? null
+      : `no finish event (deadline ${TURN_DEADLINE_MS} ms)`;
+  return { failure, text, deltaTimes };
+}
+
+/** Peak RSS and heap used, sampled every SAMPLE_EVERY_MS until stop(). */
+function sampleMemory() {
+  const before = process.memoryUsage();
+  const peaks = {
+    rssBefore: before.rss,
+    heapUsedBefore: before.heapUsed,
+    rss: before.rss,
+    heapUsed: before.heapUsed,
+  };
+  const sample = () => {
+    const usage = process.memoryUsage();
+    peaks.rss = Math.max(peaks.rss, usage.rss);
+    peaks.heapUsed = Math.max(peaks.heapUsed, usage.heapUsed);
+  };
+  const timer = setInterval(sample, SAMPLE_EVERY_MS);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peaks;
+    },
+  };
+}
+
+async function lastSeqs(app: AppBench, conversationIds: string[]): Promise<Map<string, number>> {
+  const { conversations } = await import("@/db/schema");
+  const { inArray } = await import("drizzle-orm");
+  const rows = await app.db
+    .select({ id: conversations.id, lastSeq: conversations.lastSeq })
+    .from(conversations)
+    .where(inArray(conversations.id, conversationIds));
+  return new Map(rows.map((row) => [row.id, Number(row.lastSeq)]));
+}
+
+/**
+ * The rows each turn added: its user message then the persona's reply to it. Returns the text of every reply
+ * stored `complete`, in reply to its user message, with the text its client read; and what is wrong with the others.
+ */
+async function storedReplies(
+  app: AppBench,
+  conversationIds: string[],
+  seqBefore: Map<string, number>,
+  streamedTexts: string[],
+): Promise<{ complete: string[]; failures: string[] }> {
+  const { messages } = await import("@/db/schema");
+  const { and, asc, eq, gt } = await import("drizzle-orm");
+  const complete: string[] = [];
+  const failures: string[] = [];
+  for (const [index, conversationId] of conversationIds.entries()) {
+    const rows = await app.db
+      .select()
+      .from(messages)
+      .where(
+        and(
+          eq(messages.conversationId, conversationId),
+          gt(messages.seq, seqBefore.get(conversationId) ?? 0),
+        ),
+      )
+      .orderBy(asc(messages.seq));
+    const [userMessage, reply, ...extra] = rows;
+    const replyText = (reply?.parts ?? []).map((part) => (part.type === "text" ? part.text : "")).join("");
+    if (userMessage?.authorType !== "user") failures.push(`turn ${index}: user message not stored`);
+    else if (reply?.authorType !== "persona" || reply.replyToMessageId !== userMessage.id)
+      failures.push(`turn ${index}: no reply stored`);
+    else if (reply.status !== "complete") failures.push(`turn ${index}: reply stored as ${reply.status}`);
+    else if (replyText !== streamedTexts[index])
+      failures.push(`turn ${index}: the stored text differs from the streamed one`);
+    else complete.push(replyText);
+    if (extra.length > 0) failures.push(`turn ${index}: ${extra.length} unexpected extra message(s)`);
+  }
+  return { complete, failures };
+}
+
+if (process.env[CHILD_FLAG] === "1" && process.send) {
+  const send = process.send.bind(process);
+  const baseUrl = process.env.DATABASE_URL ?? "";
+  runConcurrency(baseUrl, Number(process.env.BENCH_CONCURRENT_TURNS ?? 50)).then(
+    (result) => send(result, () => process.exit(0)),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
