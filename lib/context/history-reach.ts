@@ -7,12 +7,12 @@
 // The test is a lower bound, so the cut is never wrong: a message's cached text count (of the segments that are
 // sent, when tool calls split it), less a little slack for how joins tokenise, is never more than what its items
 // cost after every stage. Messages that a stage may shrink (a blocked user's, which become one short notice;
-// blank text, which is not sent) or that have no cached count count 0. Tool calls, outputs,
-// media, labels and framing are left out of the bound (they only add). The cut falls at a turn start (a user-side
-// message right after an assistant-side one), so runs, blocks, turn ages and notes see the same newest messages
-// as without it; `hiddenMessageIds` carries what stage 3 needs from the cut part (a reply to a blocked user's
-// message loses its annotation either way). The payload of every attempt is the same with or without the cut
-// (property-tested); only the trace is shorter, and says how many messages were not built.
+// blank text, which is not sent) or that have no cached count count 0. Tool calls, outputs, media, labels and
+// framing are left out of the bound (they only add). The cut falls at a turn start (a user-side message right
+// after an assistant-side one), so runs, blocks, turn ages and notes see the same newest messages as without it;
+// `hiddenMessageIds` carries what stage 3 needs from the cut part (a reply to a blocked user's message loses its
+// annotation either way). The payload of every attempt is the same with or without the cut (property-tested);
+// only the trace is shorter, and says how many messages were not built.
 //
 // Where the oldest history changes what the newest becomes, there is no cut:
 // - a strict-alternation model among the attempts: when the loaded history opens with an assistant turn it gets a
