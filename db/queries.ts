@@ -1,12 +1,15 @@
 // Small server-side query functions, one verb and noun each, with named arguments. Routes and the turn runner
 // use only these, so every access rule lives in one place.
 
+import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, or, sql } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
 import { messageTokenCounts } from "@/lib/context/token-cache";
 import type { StoredPart } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
 import {
+  type Attachment,
   artifacts,
   attachmentBlobs,
   attachments,
@@ -164,12 +167,21 @@ export interface NewMessage {
  * Insert a message with the next seq of its conversation, in one transaction (the seq is the one sort key). Its
  * token counts are cached here, at write time, so no later turn tokenises it again.
  */
+/**
+ * Insert a message with the next seq of its conversation, in one transaction (the seq is the one sort key). Its
+ * token counts are cached here, at write time, so no later turn tokenises it again. With `attach`, the images its
+ * media parts name become this message's in the same transaction: an unsent upload of that user is linked; one
+ * already sent in this conversation (a message sent again) is copied for this message. Anything else is refused
+ * and nothing is stored.
+ */
 export async function appendMessage({
   db,
   message,
+  attach,
 }: {
   db: Database;
   message: NewMessage;
+  attach?: { attachmentIds: string[]; userId: string };
 }): Promise<Message> {
   return db.transaction(async (tx) => {
     const [counter] = await tx
@@ -178,12 +190,96 @@ export async function appendMessage({
       .where(eq(conversations.id, message.conversationId))
       .returning({ seq: conversations.lastSeq });
     if (!counter) throw notFound("Conversation");
+    const messageId = message.id ?? uuidv7();
+    let parts = message.parts;
+    let afterInsert: (() => Promise<void>) | null = null;
+    if (attach && attach.attachmentIds.length > 0) {
+      const plan = await planAttachments(tx, {
+        ...attach,
+        conversationId: message.conversationId,
+        messageId,
+      });
+      parts = parts.map((part) =>
+        part.type === "media"
+          ? { ...part, attachmentId: plan.idFor.get(part.attachmentId) ?? part.attachmentId }
+          : part,
+      );
+      afterInsert = plan.apply;
+    }
     const [row] = await tx
       .insert(messages)
-      .values({ ...message, ...messageTokenCounts(message.parts), seq: counter.seq })
+      .values({ ...message, id: messageId, parts, ...messageTokenCounts(parts), seq: counter.seq })
       .returning();
+    await afterInsert?.();
     return row;
   });
+}
+
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** Check the named images and say how each becomes the new message's (see appendMessage). */
+async function planAttachments(
+  tx: Transaction,
+  {
+    attachmentIds,
+    userId,
+    conversationId,
+    messageId,
+  }: { attachmentIds: string[]; userId: string; conversationId: string; messageId: string },
+): Promise<{ idFor: Map<string, string>; apply: () => Promise<void> }> {
+  const rows = await tx
+    .select()
+    .from(attachments)
+    .where(and(eq(attachments.conversationId, conversationId), inArray(attachments.id, attachmentIds)));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const toLink: string[] = [];
+  const copies: (typeof attachments.$inferInsert)[] = [];
+  const idFor = new Map<string, string>();
+  for (const attachmentId of attachmentIds) {
+    const row = byId.get(attachmentId);
+    const pendingOfUser = row?.messageId === null && row.uploadedBy === userId;
+    if (!row || (row.messageId === null && !pendingOfUser) || idFor.has(attachmentId)) {
+      throw new AppError(
+        "bad_request",
+        `message.parts: image ${attachmentId} is not an image you uploaded to this conversation (or it is named twice).`,
+      );
+    }
+    if (pendingOfUser) {
+      toLink.push(row.id);
+      idFor.set(row.id, row.id);
+    } else {
+      const { id: _id, createdAt: _createdAt, ...fields } = row;
+      const copyId = uuidv7();
+      copies.push({ ...fields, id: copyId, messageId });
+      idFor.set(row.id, copyId);
+    }
+  }
+  const apply = async () => {
+    if (toLink.length > 0) {
+      const linked = await tx
+        .update(attachments)
+        .set({ messageId })
+        .where(and(inArray(attachments.id, toLink), isNull(attachments.messageId)))
+        .returning({ id: attachments.id });
+      // Another message took one of them meanwhile: refuse rather than share it.
+      if (linked.length !== toLink.length)
+        throw new AppError(
+          "conflict",
+          "message.parts: an image was just sent with another message; attach it again.",
+        );
+    }
+    if (copies.length > 0) await tx.insert(attachments).values(copies);
+  };
+  return { idFor, apply };
+}
+
+/** The type and name of every attachment of a conversation's messages, for the transcript. */
+export async function listMessageMedia({ db, conversationId }: { db: Database; conversationId: string }) {
+  const rows = await db
+    .select({ id: attachments.id, mime: attachments.mime, filename: attachments.filename })
+    .from(attachments)
+    .where(eq(attachments.conversationId, conversationId));
+  return new Map(rows.map((row) => [row.id, { mime: row.mime, filename: row.filename }]));
 }
 
 export async function updateMessage({
@@ -425,6 +521,84 @@ export async function loadAttachmentData({ db, storageKeys }: { db: Database; st
     .from(attachmentBlobs)
     .where(inArray(attachmentBlobs.storageKey, storageKeys));
   return new Map(rows.map((row) => [row.storageKey, row.data]));
+}
+
+/**
+ * An uploaded file, not yet part of a message (messageId stays null until one is sent with it). The bytes are
+ * stored once per sha256, so the same picture uploaded twice is two attachments over one blob.
+ */
+export async function storeUpload({
+  db,
+  conversationId,
+  uploadedBy,
+  bytes,
+  mime,
+  kind,
+  filename,
+  width,
+  height,
+}: {
+  db: Database;
+  conversationId: string;
+  uploadedBy: string;
+  bytes: Uint8Array;
+  mime: string;
+  kind: Attachment["kind"];
+  filename: string | null;
+  width: number | null;
+  height: number | null;
+}): Promise<Attachment> {
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const storageKey = `db:${sha256}`;
+  return db.transaction(async (tx) => {
+    const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+    await tx.insert(attachmentBlobs).values({ storageKey, data }).onConflictDoNothing();
+    const [attachment] = await tx
+      .insert(attachments)
+      .values({
+        conversationId,
+        uploadedBy,
+        kind,
+        mime,
+        filename,
+        sizeBytes: bytes.byteLength,
+        sha256,
+        width,
+        height,
+        storageKey,
+      })
+      .returning();
+    return attachment;
+  });
+}
+
+/**
+ * An attachment and its base64 bytes, only for someone who may read its conversation (the rule of
+ * getReadableConversation, applied by it). Null otherwise, so a caller cannot tell "not yours" from "none".
+ */
+export async function getReadableAttachment({
+  db,
+  attachmentId,
+  userId,
+}: {
+  db: Database;
+  attachmentId: string;
+  userId: string;
+}) {
+  const [row] = await db
+    .select({ attachment: attachments, data: attachmentBlobs.data })
+    .from(attachments)
+    .innerJoin(attachmentBlobs, eq(attachmentBlobs.storageKey, attachments.storageKey))
+    .where(eq(attachments.id, attachmentId))
+    .limit(1);
+  if (!row) return null;
+  try {
+    await getReadableConversation({ db, conversationId: row.attachment.conversationId, userId });
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") return null;
+    throw error;
+  }
+  return row;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

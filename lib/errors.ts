@@ -9,6 +9,7 @@ export type ErrorCode =
   | "not_found"
   | "conflict"
   | "payload_too_large"
+  | "unsupported_media_type"
   | "rate_limited"
   | "muted"
   | "context_too_large"
@@ -23,6 +24,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   muted: 403,
   context_too_large: 422,

@@ -36,7 +36,7 @@ export async function signUp(name = "Tester"): Promise<TestUser> {
 export interface CallOptions {
   method?: string;
   user?: TestUser | null;
-  /** A value is sent as JSON; a string is sent as is (for malformed bodies). */
+  /** A value is sent as JSON; a string is sent as is (for malformed bodies); FormData is sent as multipart. */
   body?: unknown;
   params?: Record<string, string>;
   headers?: Record<string, string>;
@@ -45,8 +45,10 @@ export interface CallOptions {
 export async function call(handler: Handler, path: string, options: CallOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { origin: ORIGIN, host: "localhost:3000", ...(options.headers ?? {}) };
   if (options.user) headers.cookie = options.user.cookie;
-  let body: string | undefined;
-  if (options.body !== undefined) {
+  let body: string | FormData | undefined;
+  if (options.body instanceof FormData) {
+    body = options.body; // the Request sets the multipart content-type with its boundary
+  } else if (options.body !== undefined) {
     headers["content-type"] ??= "application/json";
     body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
   }

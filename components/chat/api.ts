@@ -98,3 +98,30 @@ export function createConversation(personaId?: string) {
 export function listPersonas() {
   return fetchJson<{ personas: PersonaOption[] }>("/api/personas");
 }
+
+/** An image uploaded for the next message: sent as a file part whose url is the attachment's own route. */
+export interface UploadedAttachment {
+  id: string;
+  mime: string;
+  filename: string | null;
+  url: string;
+}
+
+/** POST the file as multipart; the server sniffs its type and refuses anything but JPEG, PNG, GIF and WebP. */
+export async function uploadAttachment(conversationId: string, file: File): Promise<UploadedAttachment> {
+  const form = new FormData();
+  form.append("file", file);
+  const response = await fetch(`/api/conversations/${conversationId}/attachments`, {
+    method: "POST",
+    body: form,
+  });
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    throw new ApiError(
+      body?.error?.message ?? `Upload failed with status ${response.status}`,
+      response.status,
+      body?.error?.code ?? null,
+    );
+  }
+  return (body as { attachment: UploadedAttachment }).attachment;
+}

@@ -2,15 +2,16 @@
 // One conversation: header, transcript and composer, streaming through useChat; the prompt inspector beside it.
 import { useChat } from "@ai-sdk/react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { DefaultChatTransport } from "ai";
+import { DefaultChatTransport, type FileUIPart } from "ai";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { InspectorPanel, type InspectorTarget } from "@/components/inspector/inspector-panel";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
 import { type ConversationDetail, conversationKey, conversationsKey, getConversation, turnsKey } from "./api";
+import { useAttachmentPicker } from "./attachment-picker";
 import { ChatHeader } from "./chat-header";
 import { Composer } from "./composer";
 import { ConversationSettings } from "./conversation-settings";
-import { messageText } from "./message-item";
+import { messageFiles, messageText } from "./message-item";
 import { MessageList } from "./message-list";
 import { revealMessage } from "./reveal-message";
 import { listSummaries, loadTranscript, type SummaryList, summariesKey } from "./summary-api";
@@ -70,6 +71,7 @@ export function ChatView({
   });
 
   const [draft, setDraft] = useState("");
+  const picker = useAttachmentPicker(conversationId);
   const [inspector, setInspector] = useState<InspectorTarget | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [pinVersion, setPinVersion] = useState(0);
@@ -107,23 +109,23 @@ export function ChatView({
   }, [conversationId, queryClient]);
 
   const send = useCallback(
-    (text: string) => {
+    (text: string, files: FileUIPart[]) => {
       clearError();
       setPinVersion((version) => version + 1);
-      void sendMessage({ text });
+      void sendMessage(text ? { text, files } : { files });
     },
     [clearError, sendMessage],
   );
 
-  // Regenerate and retry send the last user message again as a new turn: the API has no regenerate, and the
-  // stored transcript then shows exactly what happened.
-  const lastUserText = useMemo(() => {
-    const last = messages.findLast((message) => message.role === "user");
-    return last ? messageText(last) : "";
-  }, [messages]);
+  // Regenerate and retry send the last user message again as a new turn, its images too: the API has no
+  // regenerate, and the stored transcript then shows exactly what happened.
+  const lastUser = useMemo(() => messages.findLast((message) => message.role === "user"), [messages]);
   const resend = useCallback(() => {
-    if (lastUserText.trim()) send(lastUserText);
-  }, [lastUserText, send]);
+    if (!lastUser) return;
+    const text = messageText(lastUser);
+    const files = messageFiles(lastUser);
+    if (text.trim() || files.length > 0) send(text, files);
+  }, [lastUser, send]);
 
   const onInspect = useCallback((messageId: string) => {
     setInspector((current) =>
@@ -181,11 +183,23 @@ export function ChatView({
           onChange={setDraft}
           busy={busy}
           onStop={stop}
+          attachments={picker.pending}
+          onAddFiles={picker.add}
+          onRemoveAttachment={picker.remove}
           onSend={() => {
             const text = draft.trim();
-            if (!text) return;
+            const files = picker.ready.map(
+              (attachment): FileUIPart => ({
+                type: "file",
+                mediaType: attachment.mime,
+                url: attachment.url,
+                ...(attachment.filename ? { filename: attachment.filename } : {}),
+              }),
+            );
+            if (!text && files.length === 0) return;
             setDraft("");
-            send(text);
+            picker.clear();
+            send(text, files);
           }}
         />
       </main>

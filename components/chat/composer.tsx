@@ -1,7 +1,9 @@
 "use client";
-// Keyboard first: Enter sends, Shift+Enter adds a line. The box grows with its text up to a limit.
+// Keyboard first: Enter sends, Shift+Enter adds a line. The box grows with its text up to a limit. Images are
+// attached with the image button (or pasted): they upload at once and show as chips above the box.
 import { useLayoutEffect, useRef } from "react";
-import { ArrowUpIcon, StopIcon } from "@/components/ui/icons";
+import { ArrowUpIcon, CloseIcon, ImageIcon, StopIcon } from "@/components/ui/icons";
+import { ACCEPTED_IMAGE_TYPES, type PendingAttachment } from "./attachment-picker";
 
 export function Composer({
   value,
@@ -9,14 +11,25 @@ export function Composer({
   onSend,
   onStop,
   busy,
+  attachments,
+  onAddFiles,
+  onRemoveAttachment,
 }: {
   value: string;
   onChange: (value: string) => void;
   onSend: () => void;
   onStop: () => void;
   busy: boolean;
+  attachments: PendingAttachment[];
+  onAddFiles: (files: File[]) => void;
+  onRemoveAttachment: (key: string) => void;
 }) {
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const uploading = attachments.some((entry) => entry.state === "uploading");
+  const hasImages = attachments.some((entry) => entry.state === "ready");
+  // A message needs text or an image, and waits for its uploads.
+  const canSend = (value.trim() !== "" || hasImages) && !uploading;
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-measure whenever the text changes
   useLayoutEffect(() => {
     const element = textarea.current;
@@ -30,11 +43,71 @@ export function Composer({
       className="px-3 pb-3 sm:px-4"
       onSubmit={(event) => {
         event.preventDefault();
-        if (!busy) onSend();
+        if (!busy && canSend) onSend();
       }}
     >
       <div className="mx-auto max-w-3xl">
+        {attachments.length > 0 && (
+          <ul className="mb-2 flex flex-wrap gap-2" data-testid="composer-attachments">
+            {attachments.map((entry) => (
+              <li
+                key={entry.key}
+                className="flex items-center gap-2 rounded-lg border border-zinc-200 bg-white py-1 pr-1 pl-1 text-xs dark:border-zinc-700 dark:bg-zinc-900"
+                data-testid="composer-attachment"
+                data-state={entry.state}
+              >
+                {entry.state === "ready" ? (
+                  // biome-ignore lint/performance/noImgElement: a private attachment route, not a static asset
+                  <img src={entry.attachment.url} alt={entry.name} className="size-8 rounded object-cover" />
+                ) : (
+                  <span className="flex size-8 items-center justify-center rounded bg-zinc-100 dark:bg-zinc-800">
+                    <ImageIcon size={14} />
+                  </span>
+                )}
+                <span className="max-w-40 truncate">{entry.name}</span>
+                {entry.state === "uploading" && <span className="text-zinc-400">uploading…</span>}
+                {entry.state === "failed" && (
+                  <span className="max-w-64 text-red-700 dark:text-red-300" data-testid="attachment-error">
+                    {entry.error}
+                  </span>
+                )}
+                <button
+                  type="button"
+                  className="button-ghost-sm"
+                  onClick={() => onRemoveAttachment(entry.key)}
+                  aria-label={`Remove ${entry.name}`}
+                  data-testid="remove-attachment"
+                >
+                  <CloseIcon size={12} />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
         <div className="flex items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/20 dark:border-zinc-700 dark:bg-zinc-900">
+          <input
+            ref={fileInput}
+            type="file"
+            accept={ACCEPTED_IMAGE_TYPES}
+            multiple
+            hidden
+            data-testid="attach-input"
+            onChange={(event) => {
+              const files = [...(event.target.files ?? [])];
+              event.target.value = "";
+              if (files.length > 0) onAddFiles(files);
+            }}
+          />
+          <button
+            type="button"
+            onClick={() => fileInput.current?.click()}
+            className="inline-flex size-9 shrink-0 items-center justify-center rounded-xl text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 dark:hover:bg-zinc-800 dark:hover:text-zinc-200"
+            aria-label="Attach images"
+            title="Attach images (JPEG, PNG, GIF, WebP)"
+            data-testid="attach-button"
+          >
+            <ImageIcon />
+          </button>
           <textarea
             ref={textarea}
             value={value}
@@ -42,7 +115,14 @@ export function Composer({
             onKeyDown={(event) => {
               if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
                 event.preventDefault();
-                if (!busy) onSend();
+                if (!busy && canSend) onSend();
+              }
+            }}
+            onPaste={(event) => {
+              const files = [...event.clipboardData.files].filter((file) => file.type.startsWith("image/"));
+              if (files.length > 0) {
+                event.preventDefault();
+                onAddFiles(files);
               }
             }}
             rows={1}
@@ -69,7 +149,7 @@ export function Composer({
               aria-label="Send"
               title="Send"
               data-testid="send-button"
-              disabled={!value.trim()}
+              disabled={!canSend}
             >
               <ArrowUpIcon />
             </button>

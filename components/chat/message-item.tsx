@@ -4,11 +4,17 @@
 import { memo } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { AlertIcon, InspectIcon, RefreshIcon } from "@/components/ui/icons";
+import type { FileUIPart } from "ai";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
 import { Markdown } from "./markdown/markdown";
 
 export function messageText(message: ChatUIMessage): string {
   return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+/** The images a message carries (uploaded attachments, as file parts). */
+export function messageFiles(message: ChatUIMessage): FileUIPart[] {
+  return message.parts.filter((part): part is FileUIPart => part.type === "file");
 }
 
 export const MessageItem = memo(function MessageItem({
@@ -34,6 +40,7 @@ export const MessageItem = memo(function MessageItem({
   onRegenerate: () => void;
 }) {
   const text = messageText(message);
+  const files = messageFiles(message);
   const status = message.metadata?.status;
   // Covered by the active summary: still shown, muted, since the model now sees it only through the summary.
   const summarized = message.metadata?.summarized === true;
@@ -51,9 +58,31 @@ export const MessageItem = memo(function MessageItem({
           data-bubble
           className="max-w-[85%] rounded-2xl rounded-br-md bg-zinc-100 px-4 py-2 text-sm leading-relaxed text-zinc-900 dark:bg-zinc-800 dark:text-zinc-100"
         >
-          <p className="break-words whitespace-pre-wrap" data-testid="message-text">
-            {text}
-          </p>
+          {files.length > 0 && (
+            <div className={`flex flex-wrap justify-end gap-1.5 ${text ? "mb-1.5" : ""}`}>
+              {files.map((file) => (
+                <a
+                  key={file.url}
+                  href={file.url}
+                  target="_blank"
+                  rel="noreferrer"
+                  data-testid="message-image"
+                >
+                  {/* biome-ignore lint/performance/noImgElement: a private attachment route, not a static asset */}
+                  <img
+                    src={file.url}
+                    alt={file.filename ?? "attached image"}
+                    className="max-h-60 min-h-16 w-auto max-w-full rounded-lg border border-zinc-200 object-contain dark:border-zinc-700"
+                  />
+                </a>
+              ))}
+            </div>
+          )}
+          {text && (
+            <p className="break-words whitespace-pre-wrap" data-testid="message-text">
+              {text}
+            </p>
+          )}
         </div>
         <div className="mt-1 flex opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 max-md:opacity-100">
           <CopyButton text={text} testId="copy-message" label="Copy message" iconOnly />

@@ -47,8 +47,10 @@ type TranscriptRow = Pick<
 
 /** The stored transcript, every message (summarised or not), as the chat renders it. */
 export async function loadTranscript(conversationId: string): Promise<ChatUIMessage[]> {
-  const { messages } = await fetchJson<{ messages: TranscriptRow[] }>(
-    `/api/conversations/${conversationId}/messages`,
-  );
-  return messages.map(toUIMessage);
+  const { messages, media } = await fetchJson<{
+    messages: TranscriptRow[];
+    media: Record<string, { mime: string; filename: string | null }>;
+  }>(`/api/conversations/${conversationId}/messages`);
+  const lookup = new Map(Object.entries(media));
+  return messages.map((message) => toUIMessage(message, lookup));
 }

@@ -18,7 +18,7 @@ import { type Message, type Model, type Persona, turns } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import { buildContext } from "@/lib/context/build-context";
 import { attemptBudgetsFor } from "@/lib/context/history-reach";
-import type { TraceEvent } from "@/lib/context/types";
+import type { StoredPart, TraceEvent } from "@/lib/context/types";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { isProviderConfigured } from "@/lib/providers/language-model";
@@ -34,9 +34,17 @@ export interface TurnRequest {
   user: SessionUser;
   conversationId: string;
   text: string;
+  /** Images uploaded for this message (POST /api/conversations/:id/attachments), in order. */
+  attachmentIds?: string[];
 }
 
-export async function runChatTurn({ db, user, conversationId, text }: TurnRequest): Promise<Response> {
+export async function runChatTurn({
+  db,
+  user,
+  conversationId,
+  text,
+  attachmentIds = [],
+}: TurnRequest): Promise<Response> {
   const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
   const persona = await getPersona({ db, personaId: conversation.personaId });
   // Who may ask and which models may answer are checked first: nothing is stored for a turn that is refused.
@@ -46,7 +54,10 @@ export async function runChatTurn({ db, user, conversationId, text }: TurnReques
   ]);
   // Then the user's words are stored before anything can fail downstream. The turn's load starts at once, beside
   // the checks and the insert (it takes the stored row once the insert is done).
-  const parts = [{ type: "text" as const, text }];
+  const parts: StoredPart[] = [
+    ...(text ? [{ type: "text" as const, text }] : []),
+    ...attachmentIds.map((attachmentId) => ({ type: "media" as const, attachmentId })),
+  ];
   const stored = checked.then(([, models]) => {
     if (models.usable.length === 0) {
       throw new AppError(
@@ -64,6 +75,8 @@ export async function runChatTurn({ db, user, conversationId, text }: TurnReques
         parts,
         status: "complete",
       },
+      // The images become this message's in the same transaction, or nothing is stored.
+      attach: { attachmentIds, userId: user.id },
     });
   });
   const load = (currentMessage: Message | Promise<Message>) =>

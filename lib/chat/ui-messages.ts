@@ -1,6 +1,7 @@
 // Stored messages → the AI SDK UIMessage shape useChat renders. Metadata carries what the chat shows besides text.
-import type { UIMessage } from "ai";
+import type { FileUIPart, UIMessage } from "ai";
 import type { Message } from "@/db/schema";
+import { attachmentUrl } from "@/lib/media/attachment-view";
 
 export interface ChatMessageMetadata {
   authorName?: string;
@@ -15,11 +16,28 @@ export interface ChatMessageMetadata {
 
 export type ChatUIMessage = UIMessage<ChatMessageMetadata>;
 
-export function toUIMessage(message: Pick<Message, "id" | "authorType" | "authorName" | "parts" | "status" | "seq" | "summarizedBy">): ChatUIMessage {
+/** What the transcript needs to show a stored message's media: each attachment's type and name, by id. */
+export type MediaLookup = ReadonlyMap<string, { mime: string; filename: string | null }>;
+
+export function toUIMessage(
+  message: Pick<Message, "id" | "authorType" | "authorName" | "parts" | "status" | "seq" | "summarizedBy">,
+  media: MediaLookup = new Map(),
+): ChatUIMessage {
   const text = message.parts
     .filter((part) => part.type === "text")
     .map((part) => (part as { text: string }).text)
     .join("\n");
+  const files: FileUIPart[] = [];
+  for (const part of message.parts) {
+    if (part.type !== "media") continue;
+    const attachment = media.get(part.attachmentId);
+    files.push({
+      type: "file",
+      mediaType: attachment?.mime ?? "application/octet-stream",
+      url: attachmentUrl(part.attachmentId),
+      ...(attachment?.filename ? { filename: attachment.filename } : {}),
+    });
+  }
   return {
     id: message.id,
     role: message.authorType === "persona" ? "assistant" : "user",
@@ -30,6 +48,6 @@ export function toUIMessage(message: Pick<Message, "id" | "authorType" | "author
       summarized: message.summarizedBy !== null,
       summarizedBy: message.summarizedBy,
     },
-    parts: text ? [{ type: "text", text }] : [],
+    parts: [...files, ...(text ? [{ type: "text" as const, text }] : [])],
   };
 }

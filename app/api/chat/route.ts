@@ -3,7 +3,7 @@ import { readJson, requireUser, route } from "@/lib/api/route";
 import { runChatTurn } from "@/lib/chat/run-turn";
 import { AppError } from "@/lib/errors";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
-import { chatRequestSchema, MAX_MESSAGE_CHARS, messageText } from "./schema";
+import { attachmentIds, chatRequestSchema, MAX_MESSAGE_CHARS, messageText } from "./schema";
 
 export const dynamic = "force-dynamic";
 
@@ -12,9 +12,15 @@ export const POST = route(async (request: Request) => {
   await enforceRateLimit(chatTurnPolicy(), user.id);
   const body = await readJson(request, chatRequestSchema);
   const text = messageText(body);
-  if (!text.trim()) throw new AppError("bad_request", "message: the message has no text.");
-  if (text.length > MAX_MESSAGE_CHARS) {
-    throw new AppError("bad_request", `message: the text is ${text.length} characters; the limit is ${MAX_MESSAGE_CHARS}.`);
+  const imageIds = attachmentIds(body);
+  if (!text.trim() && imageIds.length === 0) {
+    throw new AppError("bad_request", "message: the message has no text and no image.");
   }
-  return runChatTurn({ db: await getDb(), user, conversationId: body.id, text });
+  if (text.length > MAX_MESSAGE_CHARS) {
+    throw new AppError(
+      "bad_request",
+      `message: the text is ${text.length} characters; the limit is ${MAX_MESSAGE_CHARS}.`,
+    );
+  }
+  return runChatTurn({ db: await getDb(), user, conversationId: body.id, text, attachmentIds: imageIds });
 });

@@ -1,9 +1,16 @@
 import { z } from "zod";
+import { AppError } from "@/lib/errors";
 
 /** The longest message a user can send, in characters. */
 export const MAX_MESSAGE_CHARS = 20_000;
 
+/** Images a message may carry; each is uploaded first (POST /api/conversations/:id/attachments). */
+export const MAX_MESSAGE_IMAGES = 10;
+
 const textPart = z.object({ type: z.literal("text"), text: z.string() });
+const filePart = z
+  .object({ type: z.literal("file"), url: z.string(), mediaType: z.string().optional() })
+  .loose();
 
 export const chatRequestSchema = z.object({
   id: z.uuid({ error: "id must be a conversation id" }),
@@ -11,7 +18,9 @@ export const chatRequestSchema = z.object({
     id: z.string().max(200).optional(),
     role: z.literal("user", { error: "message.role must be user" }),
     parts: z
-      .array(z.union([textPart, z.object({ type: z.string() }).loose()]), { error: "message.parts must be a list" })
+      .array(z.union([textPart, filePart, z.object({ type: z.string() }).loose()]), {
+        error: "message.parts must be a list",
+      })
       .min(1, { error: "message.parts must not be empty" }),
   }),
   trigger: z.enum(["submit-message", "regenerate-message"]).optional(),
@@ -26,4 +35,34 @@ export function messageText(request: ChatRequest): string {
     .filter((part): part is z.infer<typeof textPart> => part.type === "text" && typeof part.text === "string")
     .map((part) => part.text)
     .join("\n");
+}
+
+const ATTACHMENT_URL =
+  /^\/api\/attachments\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/**
+ * The attachment ids of the message's file parts, in order. A file must be an upload of this app (its url is the
+ * attachment's route): inline data and remote URLs are refused with a message that says how to send an image.
+ */
+export function attachmentIds(request: ChatRequest): string[] {
+  const ids: string[] = [];
+  for (const part of request.message.parts) {
+    if (part.type !== "file") continue;
+    const url = typeof part.url === "string" ? part.url : "";
+    const match = ATTACHMENT_URL.exec(url);
+    if (!match) {
+      throw new AppError(
+        "bad_request",
+        "message.parts: a file must be uploaded first (POST /api/conversations/:id/attachments) and sent by its url.",
+      );
+    }
+    ids.push(match[1].toLowerCase());
+  }
+  if (ids.length > MAX_MESSAGE_IMAGES) {
+    throw new AppError(
+      "bad_request",
+      `message.parts: ${ids.length} images; a message carries at most ${MAX_MESSAGE_IMAGES}.`,
+    );
+  }
+  return ids;
 }

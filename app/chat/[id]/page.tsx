@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { ChatView } from "@/components/chat/chat-view";
 import { getDb } from "@/db/client";
-import { getPersona, getReadableConversation, listMessages } from "@/db/queries";
+import { getPersona, getReadableConversation, listMessageMedia, listMessages } from "@/db/queries";
 import { listSummaries } from "@/db/summary-queries";
 import { toSummaryViews } from "@/lib/chat/summary-view";
 import { toUIMessage } from "@/lib/chat/ui-messages";
@@ -24,9 +24,10 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
     },
   );
   if (!conversation) notFound();
-  const [persona, messages, summaryRows] = await Promise.all([
+  const [persona, messages, media, summaryRows] = await Promise.all([
     getPersona({ db, personaId: conversation.personaId }),
     listMessages({ db, conversationId: id }),
+    listMessageMedia({ db, conversationId: id }),
     listSummaries({ db, conversationId: id }),
   ]);
   // The same shape as GET /api/conversations/:id/summaries.
@@ -53,7 +54,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       key={conversation.id}
       conversationId={conversation.id}
       initialDetail={initialDetail}
-      initialMessages={messages.map(toUIMessage)}
+      initialMessages={messages.map((message) => toUIMessage(message, media))}
       initialSummaries={initialSummaries}
       canManageSummaries={conversation.ownerId === user.id || user.role === "admin"}
     />

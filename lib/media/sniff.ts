@@ -1,0 +1,104 @@
+// What an uploaded file really is, from its bytes alone: the name and the declared type are whatever the client
+// says, so they decide nothing. Only the four raster formats every model and browser takes are recognised; SVG
+// (script inside an "image"), PDF, text and everything else is null, and the upload route refuses it.
+
+export const IMAGE_MIMES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
+export type ImageMime = (typeof IMAGE_MIMES)[number];
+
+export interface SniffedImage {
+  kind: "image";
+  mime: ImageMime;
+  /** From the header when it is cheap to read; null when the header does not say (or says 0). */
+  width: number | null;
+  height: number | null;
+}
+
+type Sniffer = (bytes: Buffer) => SniffedImage | null;
+
+const SNIFFERS: Sniffer[] = [sniffJpeg, sniffPng, sniffGif, sniffWebp];
+
+export function sniffImage(input: Uint8Array): SniffedImage | null {
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  for (const sniff of SNIFFERS) {
+    const found = sniff(bytes);
+    if (found) return found;
+  }
+  return null;
+}
+
+function image(mime: ImageMime, width: number | null, height: number | null): SniffedImage {
+  return { kind: "image", mime, width: width || null, height: height || null };
+}
+
+function startsWith(bytes: Buffer, signature: readonly number[], at = 0): boolean {
+  if (bytes.length < at + signature.length) return false;
+  return signature.every((byte, index) => bytes[at + index] === byte);
+}
+
+function ascii(bytes: Buffer, at: number, length: number): string {
+  return bytes.length < at + length ? "" : bytes.toString("latin1", at, at + length);
+}
+
+// PNG: 8-byte signature, then the IHDR chunk (length, "IHDR", width, height as big-endian 32-bit).
+function sniffPng(bytes: Buffer): SniffedImage | null {
+  if (!startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return null;
+  if (ascii(bytes, 12, 4) !== "IHDR" || bytes.length < 24) return image("image/png", null, null);
+  return image("image/png", bytes.readUInt32BE(16), bytes.readUInt32BE(20));
+}
+
+// GIF: "GIF87a" or "GIF89a", then the logical screen width and height as little-endian 16-bit.
+function sniffGif(bytes: Buffer): SniffedImage | null {
+  const signature = ascii(bytes, 0, 6);
+  if (signature !== "GIF87a" && signature !== "GIF89a") return null;
+  if (bytes.length < 10) return image("image/gif", null, null);
+  return image("image/gif", bytes.readUInt16LE(6), bytes.readUInt16LE(8));
+}
+
+// WebP: "RIFF" <size> "WEBP", then the first chunk says which of the three bitstreams follows.
+function sniffWebp(bytes: Buffer): SniffedImage | null {
+  if (ascii(bytes, 0, 4) !== "RIFF" || ascii(bytes, 8, 4) !== "WEBP") return null;
+  const chunk = ascii(bytes, 12, 4);
+  const data = 20; // chunk payload, after its 4-byte type and 4-byte size
+  // Lossy: 3-byte frame tag, start code 9D 01 2A, then 14-bit width and height (top 2 bits are scaling).
+  if (chunk === "VP8 " && startsWith(bytes, [0x9d, 0x01, 0x2a], data + 3) && bytes.length >= data + 10) {
+    return image("image/webp", bytes.readUInt16LE(data + 6) & 0x3fff, bytes.readUInt16LE(data + 8) & 0x3fff);
+  }
+  // Lossless: signature byte 0x2F, then width − 1 and height − 1 packed as two 14-bit fields.
+  if (chunk === "VP8L" && bytes[data] === 0x2f && bytes.length >= data + 5) {
+    const packed = bytes.readUInt32LE(data + 1);
+    return image("image/webp", (packed & 0x3fff) + 1, ((packed >>> 14) & 0x3fff) + 1);
+  }
+  // Extended: flags and 3 reserved bytes, then canvas width − 1 and height − 1 as little-endian 24-bit.
+  if (chunk === "VP8X" && bytes.length >= data + 10) {
+    return image("image/webp", bytes.readUIntLE(data + 4, 3) + 1, bytes.readUIntLE(data + 7, 3) + 1);
+  }
+  return image("image/webp", null, null);
+}
+
+// JPEG: FF D8 FF, then segments (FF <marker> <16-bit length> …) until a start-of-frame gives height and width.
+// Every SOFn has the same layout; C4 (DHT), C8 (JPG) and CC (DAC) share the range but are not frames.
+function sniffJpeg(bytes: Buffer): SniffedImage | null {
+  if (!startsWith(bytes, [0xff, 0xd8, 0xff])) return null;
+  let at = 2;
+  while (at + 4 <= bytes.length) {
+    if (bytes[at] !== 0xff) break; // not a marker where one must be: stop looking, the signature still holds
+    const marker = bytes[at + 1];
+    if (marker === 0xff) {
+      at += 1; // fill byte before a marker
+      continue;
+    }
+    if (marker === 0xd9 || marker === 0xda) break; // end of image, or start of scan: no frame header before it
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      at += 2; // markers that stand alone, without a length
+      continue;
+    }
+    const length = bytes.readUInt16BE(at + 2);
+    const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+    if (isFrame && at + 9 <= bytes.length) {
+      return image("image/jpeg", bytes.readUInt16BE(at + 7), bytes.readUInt16BE(at + 5));
+    }
+    if (length < 2) break;
+    at += 2 + length;
+  }
+  return image("image/jpeg", null, null);
+}
