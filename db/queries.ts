@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, or, sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
-import { messageTokenCounts } from "@/lib/context/token-cache";
+import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
 import type { StoredPart } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
@@ -282,6 +282,43 @@ export async function listMessageMedia({ db, conversationId }: { db: Database; c
   return new Map(rows.map((row) => [row.id, { mime: row.mime, filename: row.filename }]));
 }
 
+/**
+ * The end of a reply that used tools: its artifacts (tool calls, outputs), each with its cached token count, and the
+ * message's final parts, which name them between the text pieces, in one transaction.
+ */
+export async function finishReplyWithArtifacts({
+  db,
+  messageId,
+  conversationId,
+  parts,
+  artifacts: replayed,
+  status,
+}: {
+  db: Database;
+  messageId: string;
+  conversationId: string;
+  parts: StoredPart[];
+  artifacts: { id: string; type: string; payload: Record<string, unknown> }[];
+  status: Message["status"];
+}) {
+  await db.transaction(async (tx) => {
+    if (replayed.length > 0) {
+      await tx.insert(artifacts).values(
+        replayed.map((artifact) => ({
+          ...artifact,
+          conversationId,
+          messageId,
+          tokenCounts: artifactTokenCounts(artifact) as Record<string, number>,
+        })),
+      );
+    }
+    await tx
+      .update(messages)
+      .set({ parts, status, ...messageTokenCounts(parts), updatedAt: new Date() })
+      .where(eq(messages.id, messageId));
+  });
+}
+
 export async function updateMessage({
   db,
   messageId,
@@ -447,6 +484,27 @@ export async function getCurrentSettings({ db }: { db: Database }) {
 
 // ---------------------------------------------------------------------------------------------------------------
 // What a turn loads besides messages
+
+/** A memory the `remember` tool stores: about this user, for this persona. */
+export async function storeToolMemory({
+  db,
+  userId,
+  personaId,
+  area,
+  content,
+}: {
+  db: Database;
+  userId: string;
+  personaId: string;
+  area: string;
+  content: string;
+}) {
+  const [row] = await db
+    .insert(memories)
+    .values({ scope: "user_persona", userId, personaId, area, content, active: true })
+    .returning();
+  return row;
+}
 
 export async function listActiveMemories({
   db,

@@ -15,7 +15,7 @@ import {
   loadAttachmentData,
 } from "@/db/queries";
 import type { Conversation, Message, Persona } from "@/db/schema";
-import { TOOL_CATALOG } from "@/lib/chat/tools";
+import { MAX_TOOL_STEPS, runnableToolNames, TOOL_CATALOG } from "@/lib/chat/tools";
 import { type ResolvedSettings, resolveSettings, type SettingsOverride } from "@/lib/context/settings";
 import type { BuildInput, StoredMessage } from "@/lib/context/types";
 import { toStoredArtifact, toStoredAttachment, toStoredMessage, toStoredSummary } from "./stored-rows";
@@ -129,7 +129,7 @@ export async function loadTurnInput({
 
   const currentInput: StoredMessage = toStoredMessage(current);
   const userTurnNumber = countUserTurns(messages, currentInput);
-  const toolNames = new Set(persona.toolNames);
+  const toolNames = new Set(runnableToolNames(persona.toolNames));
 
   return {
     settings,
@@ -159,6 +159,7 @@ export async function loadTurnInput({
         summaryId: row.summaryId,
       })),
       tools: TOOL_CATALOG.filter((tool) => toolNames.has(tool.name)),
+      ...(toolNames.size > 0 ? { maxToolSteps: MAX_TOOL_STEPS } : {}),
       settings,
       personaNote: resolved.personaNote,
       conversationNote: resolved.conversationNote,

@@ -1,24 +1,32 @@
 // The one place a resolved context becomes a model call: real turns stream it, previews capture the exact body
 // the provider would receive and stop before anything is sent.
 
-import { streamText } from "ai";
+import { isStepCount, streamText, type ToolSet } from "ai";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import type { ModelDescriptor } from "@/lib/context/types";
 import { languageModelFor } from "@/lib/providers/language-model";
 import { OFFLINE_PROVIDER } from "@/lib/providers/offline-model";
 import type { CapturedRequest } from "@/lib/providers/request-capture";
+import { MAX_TOOL_STEPS } from "./tools";
 
 export function streamModelCall({
   model,
   resolved,
   fetch,
   abortSignal,
+  tools,
+  maxSteps = 1,
 }: {
   model: ModelDescriptor;
   resolved: ResolvedContext;
   fetch?: typeof globalThis.fetch;
   abortSignal?: AbortSignal;
+  /** The reply's tools (SPEC §7.4), offered only to a model that supports tools. */
+  tools?: ToolSet;
+  /** Model calls the tool loop may make in this attempt. */
+  maxSteps?: number;
 }) {
+  const withTools = tools !== undefined && model.capabilities.tools;
   const providerOptions =
     model.provider === "offline"
       ? { ...resolved.request.providerOptions, [OFFLINE_PROVIDER]: offlineDescription(resolved) }
@@ -34,6 +42,7 @@ export function streamModelCall({
     onError: () => {}, // the runner records every error on its attempt; the SDK default would print it to stderr
     include: { requestBody: true },
     abortSignal,
+    ...(withTools ? { tools, stopWhen: isStepCount(maxSteps) } : {}),
   });
 }
 
@@ -63,7 +72,11 @@ class PreviewStop extends Error {}
  * The exact request a real attempt would send, without sending it: the provider package builds the body and
  * hands it to our fetch, which keeps it and stops there. Same code path as a turn, no model called.
  */
-export async function previewRequest(model: ModelDescriptor, resolved: ResolvedContext): Promise<CapturedRequest> {
+export async function previewRequest(
+  model: ModelDescriptor,
+  resolved: ResolvedContext,
+  tools?: ToolSet,
+): Promise<CapturedRequest> {
   let captured: CapturedRequest | null = null;
   const stoppingFetch: typeof fetch = async (input, init) => {
     const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
@@ -79,7 +92,7 @@ export async function previewRequest(model: ModelDescriptor, resolved: ResolvedC
     throw new PreviewStop("preview: request captured, not sent");
   };
   if (model.provider === "offline") {
-    const result = streamModelCall({ model, resolved });
+    const result = streamModelCall({ model, resolved, tools, maxSteps: MAX_TOOL_STEPS });
     const controller = new AbortController();
     let body: unknown;
     for await (const part of result.fullStream) {
@@ -91,7 +104,7 @@ export async function previewRequest(model: ModelDescriptor, resolved: ResolvedC
     }
     return offlineRequest(model.providerModelName, body, Date.now());
   }
-  const result = streamModelCall({ model, resolved, fetch: stoppingFetch });
+  const result = streamModelCall({ model, resolved, fetch: stoppingFetch, tools, maxSteps: MAX_TOOL_STEPS });
   try {
     await result.consumeStream();
   } catch {

@@ -15,6 +15,7 @@ import { isProviderConfigured } from "@/lib/providers/language-model";
 import { loadTurnInput } from "./load-turn-input";
 import { previewRequest } from "./model-call";
 import { toModelDescriptor } from "./stored-rows";
+import { runnableToolNames, toolSetFor } from "./tools";
 
 export const PREVIEW_MESSAGE_ID = "00000000-0000-7000-8000-000000000000";
 
@@ -80,8 +81,10 @@ export async function previewTurn({
   const attemptBudgets = attemptBudgetsFor([model], turnInput.buildInput.settings);
   const base = buildContext({ ...turnInput.buildInput, attemptBudgets });
   try {
-    const resolved = resolveForModel(base, model, { enabledToolNames: persona.toolNames });
-    const request = await previewRequest(model, resolved);
+    const resolved = resolveForModel(base, model, { enabledToolNames: runnableToolNames(persona.toolNames) });
+    // The same tool definitions as the real turn, so the body is the same; nothing runs (nothing is sent).
+    const tools = toolSetFor(persona.toolNames, { db, userId: user.id, personaId: persona.id });
+    const request = await previewRequest(model, resolved, tools);
     return {
       modelId: model.id,
       provider: model.provider,

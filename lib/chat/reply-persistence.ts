@@ -1,14 +1,26 @@
 // Persists the assistant reply while it streams: at most every FLUSH_INTERVAL_MS of new text (so a server crash
-// loses at most that much), then once more with the final status.
+// loses at most that much), then once more with the final status. A reply that used tools ends with its tool calls
+// and outputs stored as artifacts, named in the message's parts between the text written around them (SPEC §7.4),
+// so later turns replay them (stage 6).
 
+import { ulid } from "ulid";
 import type { Database } from "@/db/client";
-import { updateMessage } from "@/db/queries";
+import { finishReplyWithArtifacts, updateMessage } from "@/db/queries";
 import type { Message } from "@/db/schema";
+import type { StoredPart } from "@/lib/context/types";
 
 export const FLUSH_INTERVAL_MS = 500;
 
+interface ReplyArtifact {
+  id: string;
+  type: "function_call" | "function_call_output";
+  payload: Record<string, unknown>;
+}
+
 export class ReplyPersistence {
   private text = "";
+  /** The reply in order: text pieces and the artifacts between them. */
+  private pieces: ({ kind: "text"; text: string } | { kind: "artifact"; artifact: ReplyArtifact })[] = [];
   private flushedLength = 0;
   private lastFlushAt = Date.now();
   private pending: Promise<void>;
@@ -17,6 +29,7 @@ export class ReplyPersistence {
    *  model call is already under way. */
   constructor(
     private readonly db: Database,
+    private readonly conversationId: string,
     private readonly messageId: string,
     rowReady: Promise<void> = Promise.resolve(),
   ) {
@@ -30,12 +43,30 @@ export class ReplyPersistence {
   /** Append streamed text; writes to the database when enough time has passed since the last write. */
   append(delta: string): void {
     this.text += delta;
+    const last = this.pieces.at(-1);
+    if (last?.kind === "text") last.text += delta;
+    else this.pieces.push({ kind: "text", text: delta });
     if (Date.now() - this.lastFlushAt >= FLUSH_INTERVAL_MS) this.flush("streaming");
   }
 
-  /** Drop text of a failed attempt that never reached the user's screen as a final reply. */
+  /** A tool call the model made; the text after it is a new piece. */
+  toolCall(callId: string, name: string, input: unknown): void {
+    this.addArtifact("function_call", { callId, name, arguments: JSON.stringify(input ?? {}) });
+  }
+
+  /** A tool's output (or its error, as the output the model was given). */
+  toolOutput(callId: string, name: string, output: unknown): void {
+    this.addArtifact("function_call_output", { callId, name, output });
+  }
+
+  private addArtifact(type: ReplyArtifact["type"], payload: Record<string, unknown>): void {
+    this.pieces.push({ kind: "artifact", artifact: { id: ulid(), type, payload } });
+  }
+
+  /** Drop what a failed attempt streamed: it never reached the user's screen as a final reply. */
   reset(): void {
     this.text = "";
+    this.pieces = [];
   }
 
   private flush(status: Message["status"]): Promise<void> {
@@ -43,17 +74,36 @@ export class ReplyPersistence {
     this.lastFlushAt = Date.now();
     this.flushedLength = this.text.length;
     const text = this.text;
+    const artifacts = this.pieces.flatMap((piece) => (piece.kind === "artifact" ? [piece.artifact] : []));
     // Writes are chained so an older snapshot can never land after a newer one.
-    this.pending = this.pending.then(() =>
-      updateMessage({
+    this.pending = this.pending.then(() => {
+      // While streaming, and for a reply without tools, the text is the message.
+      if (status === "streaming" || artifacts.length === 0) {
+        return updateMessage({
+          db: this.db,
+          messageId: this.messageId,
+          parts: text ? [{ type: "text", text }] : [],
+          status,
+          countTokens: status !== "streaming",
+        });
+      }
+      return finishReplyWithArtifacts({
         db: this.db,
         messageId: this.messageId,
-        parts: text ? [{ type: "text", text }] : [],
+        conversationId: this.conversationId,
+        parts: this.storedParts(),
+        artifacts,
         status,
-        countTokens: status !== "streaming",
-      }),
-    );
+      });
+    });
     return this.pending;
+  }
+
+  private storedParts(): StoredPart[] {
+    return this.pieces.flatMap((piece): StoredPart[] => {
+      if (piece.kind === "artifact") return [{ type: "artifact", artifactId: piece.artifact.id }];
+      return piece.text ? [{ type: "text", text: piece.text }] : [];
+    });
   }
 
   finish(status: Exclude<Message["status"], "streaming">): Promise<void> {

@@ -2,7 +2,7 @@
 // retry-after, then each fallback model. Phase B runs per attempt, so each model gets its own resolution and wire
 // format. Every attempt is recorded as it ends, failed ones included. Text streams to the writer as it arrives.
 
-import { APICallError, type UIMessageStreamWriter } from "ai";
+import { APICallError, type ToolSet, type UIMessageStreamWriter } from "ai";
 import type { Database } from "@/db/client";
 import type { Model } from "@/db/schema";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "@/lib/context/resolve-for-model";
@@ -12,6 +12,7 @@ import { offlineRequest, streamModelCall } from "./model-call";
 import { type AttemptUsage, recordAttempt } from "./record-attempt";
 import type { ReplyPersistence } from "./reply-persistence";
 import { toModelDescriptor } from "./stored-rows";
+import { MAX_TOOL_STEPS } from "./tools";
 
 /** Retries per model after the first try, for retryable errors (429, 5xx) that happen before any text. */
 const RETRIES_PER_MODEL = Number(process.env.GLASSBOX_RETRIES_PER_MODEL ?? 2);
@@ -36,6 +37,7 @@ export async function runAttempts({
   writer,
   turnReady = Promise.resolve(),
   firstResolved,
+  tools,
 }: {
   db: Database;
   turnId: string;
@@ -49,9 +51,14 @@ export async function runAttempts({
   enabledToolNames: string[];
   reply: ReplyPersistence;
   writer: SafeWriter;
+  /** The reply's tools; the tool loop runs within each attempt, up to MAX_TOOL_STEPS model calls. */
+  tools?: ToolSet;
 }): Promise<AttemptsOutcome> {
   let attemptNumber = 0;
-  let lastError: { code: string; message: string } = { code: "no_model", message: "No usable model is configured." };
+  let lastError: { code: string; message: string } = {
+    code: "no_model",
+    message: "No usable model is configured.",
+  };
 
   for (const modelRow of modelRows) {
     const model = toModelDescriptor(modelRow);
@@ -70,14 +77,29 @@ export async function runAttempts({
         lastError = { code: "context_too_large", message: error.message };
         await turnReady;
         await recordAttempt(db, {
-          turnId, attemptNumber, modelId: model.id, status: "error", error: lastError, resolved: null, base,
-          settingsVersion, requests: [], response: null, timings: { queuedAt: queuedAt.toISOString() },
+          turnId,
+          attemptNumber,
+          modelId: model.id,
+          status: "error",
+          error: lastError,
+          resolved: null,
+          base,
+          settingsVersion,
+          requests: [],
+          response: null,
+          timings: { queuedAt: queuedAt.toISOString() },
         });
         break; // this model cannot take the input: try the next one
       }
 
       const capture = createRequestCapture();
-      const result = streamModelCall({ model, resolved, fetch: capture.fetch });
+      const result = streamModelCall({
+        model,
+        resolved,
+        fetch: capture.fetch,
+        tools,
+        maxSteps: MAX_TOOL_STEPS,
+      });
 
       let text = "";
       let firstTokenMs: number | undefined;
@@ -88,27 +110,35 @@ export async function runAttempts({
       const textId = `text-${attemptNumber}`;
 
       try {
-      for await (const part of result.fullStream) {
-        if (part.type === "start-step") requestBody = part.request.body;
-        else if (part.type === "text-delta") {
-          if (firstTokenMs === undefined) {
-            firstTokenMs = performance.now() - started;
-            writer.write({ type: "text-start", id: textId });
+        for await (const part of result.fullStream) {
+          if (part.type === "start-step") requestBody = part.request.body;
+          else if (part.type === "text-delta") {
+            if (firstTokenMs === undefined) {
+              firstTokenMs = performance.now() - started;
+              writer.write({ type: "text-start", id: textId });
+            }
+            text += part.text;
+            reply.append(part.text);
+            writer.write({ type: "text-delta", id: textId, delta: part.text });
+          } else if (part.type === "tool-call") {
+            reply.toolCall(part.toolCallId, part.toolName, part.input);
+          } else if (part.type === "tool-result") {
+            reply.toolOutput(part.toolCallId, part.toolName, part.output);
+          } else if (part.type === "tool-error") {
+            // The model is told the tool failed; the error is what it was given as the output.
+            const message = part.error instanceof Error ? part.error.message : String(part.error);
+            reply.toolOutput(part.toolCallId, part.toolName, { error: message });
+          } else if (part.type === "finish") {
+            finishReason = part.finishReason;
+            usage = {
+              inputTokens: part.totalUsage.inputTokens,
+              outputTokens: part.totalUsage.outputTokens,
+              cachedInputTokens: part.totalUsage.inputTokenDetails?.cacheReadTokens,
+            };
+          } else if (part.type === "error") {
+            streamError = part.error;
           }
-          text += part.text;
-          reply.append(part.text);
-          writer.write({ type: "text-delta", id: textId, delta: part.text });
-        } else if (part.type === "finish") {
-          finishReason = part.finishReason;
-          usage = {
-            inputTokens: part.totalUsage.inputTokens,
-            outputTokens: part.totalUsage.outputTokens,
-            cachedInputTokens: part.totalUsage.inputTokenDetails?.cacheReadTokens,
-          };
-        } else if (part.type === "error") {
-          streamError = part.error;
         }
-      }
       } catch (error) {
         // A stream cut mid-way surfaces as a throw from the iterator, not as an error part.
         streamError = error;
@@ -122,9 +152,16 @@ export async function runAttempts({
       const failed = streamError !== null;
       const error = failed ? describeError(streamError) : null;
       await turnReady;
-        await recordAttempt(db, {
-        turnId, attemptNumber, modelId: model.id, status: failed ? "error" : "ok", error, resolved, base,
-        settingsVersion, requests,
+      await recordAttempt(db, {
+        turnId,
+        attemptNumber,
+        modelId: model.id,
+        status: failed ? "error" : "ok",
+        error,
+        resolved,
+        base,
+        settingsVersion,
+        requests,
         response: { text, finishReason, usage },
         timings: {
           queuedAt: queuedAt.toISOString(),

@@ -28,6 +28,7 @@ import { runAttempts, safeWriter } from "./run-attempts";
 import { toModelDescriptor } from "./stored-rows";
 import { maybeSummariseBeforeTurn } from "./summarise";
 import { type BuiltTurn, summariseOnOverflow } from "./summary-overflow";
+import { runnableToolNames, toolSetFor } from "./tools";
 
 export interface TurnRequest {
   db: Database;
@@ -141,7 +142,7 @@ export async function runChatTurn({
   })();
   rowsReady.catch((error) => logger.error({ err: error, turnId }, "could not store the reply's rows"));
 
-  const reply = new ReplyPersistence(db, assistantMessageId, rowsReady);
+  const reply = new ReplyPersistence(db, conversationId, assistantMessageId, rowsReady);
 
   const stream = createUIMessageStream({
     execute: async ({ writer }) => {
@@ -160,7 +161,8 @@ export async function runChatTurn({
           firstResolved,
           settingsVersion: turnInput.settingsVersion,
           modelRows,
-          enabledToolNames: persona.toolNames,
+          enabledToolNames: runnableToolNames(persona.toolNames),
+          tools: toolSetFor(persona.toolNames, { db, userId: user.id, personaId: persona.id }),
           reply,
           writer: out,
         });

@@ -9,6 +9,7 @@ import type { BaseContext, TraceEvent } from "@/lib/context/types";
 import type { TurnInput } from "./load-turn-input";
 import { toModelDescriptor } from "./stored-rows";
 import { summariseConversation } from "./summarise";
+import { runnableToolNames } from "./tools";
 
 export interface BuiltTurn {
   turnInput: TurnInput;
@@ -46,7 +47,7 @@ export async function summariseOnOverflow({
   const firstModel = modelRows[0];
   let firstResolved: ResolvedContext | undefined;
   if (firstModel && built.turnInput.settings.summary.mode !== "manual") {
-    const check = checkBudget(built.base, firstModel, persona.toolNames);
+    const check = checkBudget(built.base, firstModel, runnableToolNames(persona.toolNames));
     firstResolved = check.resolved;
     if (check.wouldDropTurns) {
       const outcome = await summariseConversation({ db, conversation, persona, trigger: "overflow" });
@@ -69,7 +70,9 @@ function checkBudget(
 ): { wouldDropTurns: boolean; resolved?: ResolvedContext } {
   try {
     const resolved = resolveForModel(base, toModelDescriptor(modelRow), { enabledToolNames });
-    const drops = resolved.trace.some((event) => event.stage === "budget" && event.action === "dropped-oldest-turns");
+    const drops = resolved.trace.some(
+      (event) => event.stage === "budget" && event.action === "dropped-oldest-turns",
+    );
     return { wouldDropTurns: drops, resolved: drops ? undefined : resolved };
   } catch (error) {
     if (error instanceof ContextBudgetError) return { wouldDropTurns: true };

@@ -1,0 +1,159 @@
+// The tool loop (SPEC §7.4): a persona's enabled tools are offered to a model that supports tools; the calls run
+// in a loop of at most MAX_TOOL_STEPS model calls; the calls and outputs are stored as artifacts (with their token
+// counts cached) between the reply's text pieces, and the next turn replays them (stage 6). Fake OpenAI server.
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { getDb } from "@/db/client";
+import { artifacts, memories } from "@/db/schema";
+import { MAX_TOOL_STEPS } from "@/lib/chat/tools";
+import { signUp, type TestUser } from "../api-client";
+import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { createConversation, insertPersona } from "../fixtures/personas";
+import { fetchTurns, runTurn, storedMessages } from "../fixtures/turns";
+
+let env: FakeProviderEnv;
+let ada: TestUser;
+
+beforeAll(async () => {
+  env = await startFakeProviderEnv();
+  ada = await signUp("Ada");
+});
+
+afterAll(async () => {
+  await env.close();
+});
+
+beforeEach(() => {
+  env.providers.reset();
+});
+
+interface ChatBody {
+  tools?: Array<{ type: string; function: { name: string } }>;
+  messages: Array<{
+    role: string;
+    content?: unknown;
+    tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+    tool_call_id?: string;
+  }>;
+}
+
+const body = (index: number) => JSON.parse(env.providers.requests[index].body) as ChatBody;
+
+describe("the tool loop", () => {
+  test("current_time: called, run, answered; stored as artifacts between the text; replayed next turn", async () => {
+    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", toolNames: ["current_time"] });
+    const conversationId = await createConversation(ada, persona);
+    env.providers.script(
+      { kind: "tool-call", toolName: "current_time", input: {}, id: "call_time_1" },
+      { kind: "text", text: "It is just past noon (UTC)." },
+    );
+
+    const { text } = await runTurn(ada, conversationId, "What time is it?");
+    expect(text).toBe("It is just past noon (UTC).");
+
+    // Two model calls: the tool is offered; the second call carries the call and the tool's output.
+    expect(env.providers.requests).toHaveLength(2);
+    expect(body(0).tools?.map((entry) => entry.function.name)).toEqual(["current_time"]);
+    const second = body(1).messages;
+    const call = second.find((message) => message.tool_calls)?.tool_calls?.[0];
+    expect(call).toMatchObject({ id: "call_time_1", function: { name: "current_time" } });
+    const output = second.find((message) => message.role === "tool");
+    expect(output?.tool_call_id).toBe("call_time_1");
+    expect(String(output?.content)).toMatch(/"utc":"\d{4}-\d\d-\d\dT/);
+
+    // Stored: call and output artifacts, named in the reply's parts before its text, counts cached.
+    const [, reply] = await storedMessages(conversationId);
+    expect(reply.status).toBe("complete");
+    const db = await getDb();
+    const rows = await db.select().from(artifacts).where(eq(artifacts.messageId, reply.id));
+    const byType = Object.fromEntries(rows.map((row) => [row.type, row]));
+    expect(byType.function_call.payload).toEqual({
+      callId: "call_time_1",
+      name: "current_time",
+      arguments: "{}",
+    });
+    expect(byType.function_call_output.payload).toMatchObject({
+      callId: "call_time_1",
+      name: "current_time",
+    });
+    expect(byType.function_call.tokenCounts.o200k_base).toBeGreaterThan(0);
+    expect(byType.function_call_output.tokenCounts.o200k_base).toBeGreaterThan(0);
+    expect(reply.parts).toEqual([
+      { type: "artifact", artifactId: byType.function_call.id },
+      { type: "artifact", artifactId: byType.function_call_output.id },
+      { type: "text", text: "It is just past noon (UTC)." },
+    ]);
+
+    // The next turn replays the call and its output before the reply's text.
+    env.providers.reset();
+    env.providers.script({ kind: "text", text: "You're welcome." });
+    await runTurn(ada, conversationId, "Thanks!");
+    const replayed = body(0).messages;
+    const replayedCall = replayed.findIndex((message) => message.tool_calls?.[0]?.id === "call_time_1");
+    expect(replayedCall).toBeGreaterThan(-1);
+    expect(replayed[replayedCall + 1]).toMatchObject({ role: "tool", tool_call_id: "call_time_1" });
+    expect(JSON.stringify(replayed[replayedCall + 2])).toContain("It is just past noon (UTC).");
+    // The inspector's items for that turn show the replayed tool call and result.
+    const { turns } = await fetchTurns(ada, conversationId);
+    const tags = turns[1].attempts[0].items.map((item) => item.tag);
+    expect(tags).toEqual(expect.arrayContaining(["TOOL_CALL", "TOOL_RESULT"]));
+  });
+
+  test("remember: stores a memory for this user and persona, which the next turn's system prompt carries", async () => {
+    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", toolNames: ["remember"] });
+    const conversationId = await createConversation(ada, persona);
+    env.providers.script(
+      {
+        kind: "tool-call",
+        toolName: "remember",
+        input: { content: "Ada is vegetarian.", area: "preference" },
+      },
+      { kind: "text", text: "Noted." },
+    );
+    await runTurn(ada, conversationId, "I'm vegetarian, remember that.");
+    const db = await getDb();
+    const stored = await db
+      .select()
+      .from(memories)
+      .where(and(eq(memories.userId, ada.id), eq(memories.personaId, persona.id)));
+    expect(stored).toMatchObject([
+      { scope: "user_persona", area: "preference", content: "Ada is vegetarian." },
+    ]);
+
+    env.providers.reset();
+    env.providers.script({ kind: "text", text: "Try the grilled vegetables." });
+    await runTurn(ada, conversationId, "What should I order?");
+    expect(JSON.stringify(body(0).messages[0])).toContain("Ada is vegetarian.");
+  });
+
+  test(`the loop stops after ${MAX_TOOL_STEPS} model calls`, async () => {
+    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", toolNames: ["current_time"] });
+    const conversationId = await createConversation(ada, persona);
+    env.providers.script({
+      kind: "tool-call",
+      toolName: "current_time",
+      input: {},
+      times: MAX_TOOL_STEPS + 3,
+    });
+    await runTurn(ada, conversationId, "Keep checking the time.");
+    expect(env.providers.requests).toHaveLength(MAX_TOOL_STEPS);
+    const [, reply] = await storedMessages(conversationId);
+    expect(reply.status).toBe("complete");
+    expect(reply.parts.filter((part) => part.type === "artifact")).toHaveLength(2 * MAX_TOOL_STEPS);
+  });
+
+  test("a model without tool support is offered none; a persona without tools offers none", async () => {
+    const blind = await insertPersona({ modelId: "openai-compatible:local", toolNames: ["current_time"] });
+    const first = await createConversation(ada, blind);
+    env.providers.script({ kind: "text", text: "Hello." });
+    await runTurn(ada, first, "Hi");
+    expect(body(0).tools).toBeUndefined();
+
+    env.providers.reset();
+    const plain = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
+    const second = await createConversation(ada, plain);
+    env.providers.script({ kind: "text", text: "Hello." });
+    await runTurn(ada, second, "Hi");
+    expect(body(0).tools).toBeUndefined();
+  });
+});
