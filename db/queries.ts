@@ -485,6 +485,31 @@ export async function getCurrentSettings({ db }: { db: Database }) {
 // ---------------------------------------------------------------------------------------------------------------
 // What a turn loads besides messages
 
+/** The images of the message with this seq in a conversation, with their base64 bytes (for `analyze_image`). */
+export async function listMessageImages({
+  db,
+  conversationId,
+  seq,
+}: {
+  db: Database;
+  conversationId: string;
+  seq: number;
+}) {
+  return db
+    .select({ mime: attachments.mime, data: attachmentBlobs.data })
+    .from(attachments)
+    .innerJoin(messages, eq(messages.id, attachments.messageId))
+    .innerJoin(attachmentBlobs, eq(attachmentBlobs.storageKey, attachments.storageKey))
+    .where(
+      and(
+        eq(attachments.conversationId, conversationId),
+        eq(messages.seq, seq),
+        eq(attachments.kind, "image"),
+      ),
+    )
+    .orderBy(asc(attachments.createdAt));
+}
+
 /** A memory the `remember` tool stores: about this user, for this persona. */
 export async function storeToolMemory({
   db,

@@ -83,7 +83,13 @@ export async function previewTurn({
   try {
     const resolved = resolveForModel(base, model, { enabledToolNames: runnableToolNames(persona.toolNames) });
     // The same tool definitions as the real turn, so the body is the same; nothing runs (nothing is sent).
-    const tools = toolSetFor(persona.toolNames, { db, userId: user.id, personaId: persona.id });
+    const tools = toolSetFor(persona.toolNames, {
+      db,
+      userId: user.id,
+      personaId: persona.id,
+      conversationId,
+      personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
+    });
     const request = await previewRequest(model, resolved, tools);
     return {
       modelId: model.id,

@@ -162,7 +162,13 @@ export async function runChatTurn({
           settingsVersion: turnInput.settingsVersion,
           modelRows,
           enabledToolNames: runnableToolNames(persona.toolNames),
-          tools: toolSetFor(persona.toolNames, { db, userId: user.id, personaId: persona.id }),
+          tools: toolSetFor(persona.toolNames, {
+            db,
+            userId: user.id,
+            personaId: persona.id,
+            conversationId,
+            personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
+          }),
           reply,
           writer: out,
         });

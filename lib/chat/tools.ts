@@ -1,11 +1,15 @@
 // The built-in tools a persona can enable (SPEC §7.4): described for the system prompt's tool section, and run in
-// the reply's tool loop. Each is small and safe: it reads the clock, or stores a memory for the person asking.
+// the reply's tool loop. Each is small and safe: it reads the clock, stores a memory for the person asking, or has
+// a model that can see describe an image of this conversation (for a model that cannot).
 
-import { type ToolSet, tool } from "ai";
+import { generateText, type ToolSet, tool } from "ai";
 import { z } from "zod";
 import type { Database } from "@/db/client";
-import { storeToolMemory } from "@/db/queries";
+import { getModel, listMessageImages, listModels, storeToolMemory } from "@/db/queries";
+import type { Model } from "@/db/schema";
 import type { ToolInfo } from "@/lib/context/types";
+import { isProviderConfigured, languageModelFor } from "@/lib/providers/language-model";
+import { toModelDescriptor } from "./stored-rows";
 
 export const TOOL_CATALOG: ToolInfo[] = [
   {
@@ -35,10 +39,17 @@ export interface ToolContext {
   db: Database;
   userId: string;
   personaId: string;
+  conversationId: string;
+  /** The persona's model then its fallbacks: the first of them that can see describes images. */
+  personaModelIds: string[];
   now?: () => Date;
 }
 
-/** The tools that run here, by name. `analyze_image` is described but not run yet: it is never offered. */
+export const ANALYZE_IMAGE_PROMPT =
+  "Describe this image for someone who cannot see it: what it shows, any text in it, and details that could matter to a question about it. Be factual and concise.";
+const ANALYSIS_TIMEOUT_MS = 60_000;
+
+/** The tools that run here, by name. */
 const RUNNABLE: Record<string, (context: ToolContext) => ToolSet[string]> = {
   current_time: ({ now = () => new Date() }) =>
     tool({
@@ -58,7 +69,62 @@ const RUNNABLE: Record<string, (context: ToolContext) => ToolSet[string]> = {
         return { stored: true, memoryId: memory.id };
       },
     }),
+  analyze_image: (context) =>
+    tool({
+      description:
+        "Describes an image from the conversation by its media handle (e.g. media_2) with a vision model.",
+      inputSchema: z.object({
+        mediaId: z
+          .string()
+          .regex(/^media_\d+$/, "a media handle such as media_2")
+          .describe("The media handle from the conversation, e.g. media_2."),
+      }),
+      execute: async ({ mediaId }) => describeImages(context, Number(mediaId.slice("media_".length))),
+    }),
 };
+
+/** The images of one message, described by a model that can see (persona's own models first). */
+async function describeImages(context: ToolContext, seq: number) {
+  const images = await listMessageImages({ db: context.db, conversationId: context.conversationId, seq });
+  if (images.length === 0) return { error: `No image has the handle media_${seq} in this conversation.` };
+  const vision = await visionModel(context);
+  if (!vision)
+    return { error: "No model that can see images is configured, so the image cannot be described." };
+  const result = await generateText({
+    model: languageModelFor(toModelDescriptor(vision)),
+    messages: [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: ANALYZE_IMAGE_PROMPT },
+          ...images.map((image) => ({
+            type: "file" as const,
+            mediaType: image.mime,
+            data: `data:${image.mime};base64,${image.data}`,
+          })),
+        ],
+      },
+    ],
+    maxRetries: 0,
+    abortSignal: AbortSignal.timeout(ANALYSIS_TIMEOUT_MS),
+  });
+  return { mediaId: `media_${seq}`, describedBy: vision.id, description: result.text };
+}
+
+/** The first usable model that can see: the persona's own, then any other (never the offline model). */
+async function visionModel({ db, personaModelIds }: ToolContext): Promise<Model | null> {
+  const usable = (row: Model | null): row is Model =>
+    row !== null &&
+    row.enabled &&
+    row.capabilities.vision &&
+    row.provider !== "offline" &&
+    isProviderConfigured(row.provider);
+  for (const modelId of personaModelIds) {
+    const row = await getModel({ db, modelId });
+    if (usable(row)) return row;
+  }
+  return (await listModels({ db })).find(usable) ?? null;
+}
 
 /** The persona's enabled tools that can run, in catalog order. */
 export function runnableToolNames(enabled: readonly string[]): string[] {

@@ -4,9 +4,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
-import { artifacts, memories } from "@/db/schema";
+import { artifacts, memories, models } from "@/db/schema";
 import { MAX_TOOL_STEPS } from "@/lib/chat/tools";
 import { signUp, type TestUser } from "../api-client";
+import { insertImageMessage } from "../fixtures/attachments";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages } from "../fixtures/turns";
@@ -140,6 +141,79 @@ describe("the tool loop", () => {
     const [, reply] = await storedMessages(conversationId);
     expect(reply.status).toBe("complete");
     expect(reply.parts.filter((part) => part.type === "artifact")).toHaveLength(2 * MAX_TOOL_STEPS);
+  });
+
+  test("analyze_image: a blind model asks, a model that can see describes the image, the answer uses it", async () => {
+    const db = await getDb();
+    // A model with tools but no vision, on the OpenAI-compatible server; the persona falls back to one that sees.
+    await db
+      .insert(models)
+      .values({
+        id: "openai-compatible:blind-tools",
+        provider: "openai-compatible",
+        providerModelName: "blind-tools",
+        label: "Blind model with tools",
+        capabilities: {
+          vision: false,
+          video: false,
+          tools: true,
+          reasoning: false,
+          systemInstruction: true,
+          strictAlternation: false,
+          maxStopSequences: 4,
+        },
+        contextWindow: 32_768,
+        maxOutputTokens: 2_048,
+        tokenizer: "estimate",
+      })
+      .onConflictDoNothing();
+    const persona = await insertPersona({
+      modelId: "openai-compatible:blind-tools",
+      fallbackModelIds: ["openai:gpt-4.1-mini"],
+      toolNames: ["analyze_image"],
+    });
+    const conversationId = await createConversation(ada, persona);
+    const { message } = await insertImageMessage({ conversationId, user: ada, text: "Here is my drawing." });
+    const handle = `media_${message.seq}`;
+    env.providers.script(
+      {
+        kind: "tool-call",
+        toolName: "analyze_image",
+        input: { mediaId: handle },
+        match: { path: "/compat/" },
+      },
+      { kind: "text", text: "A small square of coloured pixels.", match: { path: "/v1/chat" } },
+      {
+        kind: "text",
+        text: "Your drawing is a small square of coloured pixels.",
+        match: { path: "/compat/" },
+      },
+    );
+
+    const { text } = await runTurn(ada, conversationId, "What did I draw?");
+    expect(text).toBe("Your drawing is a small square of coloured pixels.");
+    const [first, analysis, answer] = env.providers.requests;
+    // The blind model was told about the image and offered the tool, never given the bytes.
+    expect(first.path).toContain("/compat/");
+    expect(first.body).toContain(`${handle}) contains an image`);
+    expect(first.body).toContain("analyze_image");
+    expect(first.body).not.toContain("data:image/png;base64");
+    // The model that can see got the image and the description prompt.
+    expect(analysis.path).toContain("/v1/chat/completions");
+    expect(analysis.body).toContain("data:image/png;base64,");
+    expect(analysis.body).toContain("Describe this image");
+    // The blind model's answer came with the description as the tool's output.
+    expect(answer.body).toContain("A small square of coloured pixels.");
+    const [, , reply] = await storedMessages(conversationId);
+    const outputs = await db
+      .select()
+      .from(artifacts)
+      .where(and(eq(artifacts.messageId, reply.id), eq(artifacts.type, "function_call_output")));
+    expect(outputs[0].payload.output).toMatchObject({
+      mediaId: handle,
+      describedBy: "openai:gpt-4.1-mini",
+      description: "A small square of coloured pixels.",
+    });
   });
 
   test("a model without tool support is offered none; a persona without tools offers none", async () => {
