@@ -273,6 +273,30 @@ async function planAttachments(
   return { idFor, apply };
 }
 
+/** The tools each reply of a conversation called, in the order it called them, by message id (the transcript). */
+export async function listToolNamesByMessage({
+  db,
+  conversationId,
+}: {
+  db: Database;
+  conversationId: string;
+}) {
+  const rows = await db
+    .select({ messageId: artifacts.messageId, payload: artifacts.payload })
+    .from(artifacts)
+    .where(and(eq(artifacts.conversationId, conversationId), eq(artifacts.type, "function_call")))
+    .orderBy(asc(artifacts.id));
+  const byMessage = new Map<string, string[]>();
+  for (const row of rows) {
+    const name = typeof row.payload.name === "string" ? row.payload.name : null;
+    if (name === null) continue;
+    const names = byMessage.get(row.messageId) ?? [];
+    if (!names.includes(name)) names.push(name);
+    byMessage.set(row.messageId, names);
+  }
+  return byMessage;
+}
+
 /** The type and name of every attachment of a conversation's messages, for the transcript. */
 export async function listMessageMedia({ db, conversationId }: { db: Database; conversationId: string }) {
   const rows = await db

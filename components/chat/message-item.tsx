@@ -1,10 +1,10 @@
 "use client";
+import type { FileUIPart } from "ai";
 // One message in the transcript. Assistant replies render as markdown with their actions (copy, inspect the
 // payload, regenerate the last one); user messages are shown as typed.
 import { memo } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { AlertIcon, InspectIcon, RefreshIcon } from "@/components/ui/icons";
-import type { FileUIPart } from "ai";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
 import { Markdown } from "./markdown/markdown";
 
@@ -135,6 +135,18 @@ export const MessageItem = memo(function MessageItem({
             !failed && <p className="text-sm text-zinc-400 italic">(empty reply)</p>
           )}
         </div>
+        {(message.metadata?.toolNames?.length ?? 0) > 0 && (
+          <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400" data-testid="message-tools">
+            Used{" "}
+            {message.metadata?.toolNames?.map((name, index) => (
+              <span key={name}>
+                {index > 0 && ", "}
+                <code className="font-mono">{name}</code>
+              </span>
+            ))}
+            {" · "}inspect to see the calls and their outputs
+          </p>
+        )}
         {streaming && (
           <span
             className="mt-1 inline-flex gap-1"

@@ -47,10 +47,14 @@ type TranscriptRow = Pick<
 
 /** The stored transcript, every message (summarised or not), as the chat renders it. */
 export async function loadTranscript(conversationId: string): Promise<ChatUIMessage[]> {
-  const { messages, media } = await fetchJson<{
+  const transcript = await fetchJson<{
     messages: TranscriptRow[];
     media: Record<string, { mime: string; filename: string | null }>;
+    toolNames: Record<string, string[]>;
   }>(`/api/conversations/${conversationId}/messages`);
-  const lookup = new Map(Object.entries(media));
-  return messages.map((message) => toUIMessage(message, lookup));
+  const extras = {
+    media: new Map(Object.entries(transcript.media)),
+    toolNames: new Map(Object.entries(transcript.toolNames)),
+  };
+  return transcript.messages.map((message) => toUIMessage(message, extras));
 }

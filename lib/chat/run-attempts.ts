@@ -108,6 +108,8 @@ export async function runAttempts({
       let usage: AttemptUsage | null = null;
       let requestBody: unknown;
       const textId = `text-${attemptNumber}`;
+      // The tools this attempt called, shown under the reply as they are used.
+      const toolNames: string[] = [];
 
       try {
         for await (const part of result.fullStream) {
@@ -122,6 +124,10 @@ export async function runAttempts({
             writer.write({ type: "text-delta", id: textId, delta: part.text });
           } else if (part.type === "tool-call") {
             reply.toolCall(part.toolCallId, part.toolName, part.input);
+            if (!toolNames.includes(part.toolName)) {
+              toolNames.push(part.toolName);
+              writer.write({ type: "message-metadata", messageMetadata: { toolNames: [...toolNames] } });
+            }
           } else if (part.type === "tool-result") {
             reply.toolOutput(part.toolCallId, part.toolName, part.output);
           } else if (part.type === "tool-error") {

@@ -12,6 +12,8 @@ export interface ChatMessageMetadata {
   summarizedBy?: string | null;
   userMessageId?: string;
   assistantMessageId?: string;
+  /** The tools the reply called, in order of first use. */
+  toolNames?: string[];
 }
 
 export type ChatUIMessage = UIMessage<ChatMessageMetadata>;
@@ -19,9 +21,16 @@ export type ChatUIMessage = UIMessage<ChatMessageMetadata>;
 /** What the transcript needs to show a stored message's media: each attachment's type and name, by id. */
 export type MediaLookup = ReadonlyMap<string, { mime: string; filename: string | null }>;
 
+/** What the transcript shows besides the stored message itself. */
+export interface TranscriptExtras {
+  media?: MediaLookup;
+  /** The tools each reply called, by message id. */
+  toolNames?: ReadonlyMap<string, string[]>;
+}
+
 export function toUIMessage(
   message: Pick<Message, "id" | "authorType" | "authorName" | "parts" | "status" | "seq" | "summarizedBy">,
-  media: MediaLookup = new Map(),
+  { media = new Map(), toolNames }: TranscriptExtras = {},
 ): ChatUIMessage {
   const text = message.parts
     .filter((part) => part.type === "text")
@@ -47,6 +56,7 @@ export function toUIMessage(
       seq: message.seq,
       summarized: message.summarizedBy !== null,
       summarizedBy: message.summarizedBy,
+      ...(toolNames?.has(message.id) ? { toolNames: toolNames.get(message.id) } : {}),
     },
     parts: [...files, ...(text ? [{ type: "text" as const, text }] : [])],
   };

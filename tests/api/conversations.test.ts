@@ -64,7 +64,7 @@ describe("conversations", () => {
   test("the transcript lists every message in seq order", async () => {
     const id = await createConversation(ada);
     const response = await call(messagesRoute.GET, `/api/conversations/${id}/messages`, { user: ada, params: { id } });
-    expect(await response.json()).toEqual({ messages: [], media: {} });
+    expect(await response.json()).toEqual({ messages: [], media: {}, toolNames: {} });
   });
 });
 

@@ -3,10 +3,11 @@
 // counts cached) between the reply's text pieces, and the next turn replays them (stage 6). Fake OpenAI server.
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
 import { getDb } from "@/db/client";
 import { artifacts, memories, models } from "@/db/schema";
 import { MAX_TOOL_STEPS } from "@/lib/chat/tools";
-import { signUp, type TestUser } from "../api-client";
+import { call, signUp, type TestUser } from "../api-client";
 import { insertImageMessage } from "../fixtures/attachments";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
@@ -49,15 +50,20 @@ describe("the tool loop", () => {
       { kind: "text", text: "It is just past noon (UTC)." },
     );
 
-    const { text } = await runTurn(ada, conversationId, "What time is it?");
+    const { text, chunks } = await runTurn(ada, conversationId, "What time is it?");
     expect(text).toBe("It is just past noon (UTC).");
+    // The chat is told which tools the reply used as it uses them.
+    expect(chunks).toContainEqual({
+      type: "message-metadata",
+      messageMetadata: { toolNames: ["current_time"] },
+    });
 
     // Two model calls: the tool is offered; the second call carries the call and the tool's output.
     expect(env.providers.requests).toHaveLength(2);
     expect(body(0).tools?.map((entry) => entry.function.name)).toEqual(["current_time"]);
     const second = body(1).messages;
-    const call = second.find((message) => message.tool_calls)?.tool_calls?.[0];
-    expect(call).toMatchObject({ id: "call_time_1", function: { name: "current_time" } });
+    const toolCall = second.find((message) => message.tool_calls)?.tool_calls?.[0];
+    expect(toolCall).toMatchObject({ id: "call_time_1", function: { name: "current_time" } });
     const output = second.find((message) => message.role === "tool");
     expect(output?.tool_call_id).toBe("call_time_1");
     expect(String(output?.content)).toMatch(/"utc":"\d{4}-\d\d-\d\dT/);
@@ -94,6 +100,14 @@ describe("the tool loop", () => {
     expect(replayedCall).toBeGreaterThan(-1);
     expect(replayed[replayedCall + 1]).toMatchObject({ role: "tool", tool_call_id: "call_time_1" });
     expect(JSON.stringify(replayed[replayedCall + 2])).toContain("It is just past noon (UTC).");
+    // After a reload, the transcript names the tools the reply used.
+    const transcript = await call(messagesRoute.GET, `/api/conversations/${conversationId}/messages`, {
+      user: ada,
+      params: { id: conversationId },
+    });
+    expect(((await transcript.json()) as { toolNames: Record<string, string[]> }).toolNames).toEqual({
+      [reply.id]: ["current_time"],
+    });
     // The inspector's items for that turn show the replayed tool call and result.
     const { turns } = await fetchTurns(ada, conversationId);
     const tags = turns[1].attempts[0].items.map((item) => item.tag);

@@ -1,7 +1,13 @@
 import { notFound } from "next/navigation";
 import { ChatView } from "@/components/chat/chat-view";
 import { getDb } from "@/db/client";
-import { getPersona, getReadableConversation, listMessageMedia, listMessages } from "@/db/queries";
+import {
+  getPersona,
+  getReadableConversation,
+  listMessageMedia,
+  listMessages,
+  listToolNamesByMessage,
+} from "@/db/queries";
 import { listSummaries } from "@/db/summary-queries";
 import { toSummaryViews } from "@/lib/chat/summary-view";
 import { toUIMessage } from "@/lib/chat/ui-messages";
@@ -24,10 +30,11 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
     },
   );
   if (!conversation) notFound();
-  const [persona, messages, media, summaryRows] = await Promise.all([
+  const [persona, messages, media, toolNames, summaryRows] = await Promise.all([
     getPersona({ db, personaId: conversation.personaId }),
     listMessages({ db, conversationId: id }),
     listMessageMedia({ db, conversationId: id }),
+    listToolNamesByMessage({ db, conversationId: id }),
     listSummaries({ db, conversationId: id }),
   ]);
   // The same shape as GET /api/conversations/:id/summaries.
@@ -54,7 +61,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       key={conversation.id}
       conversationId={conversation.id}
       initialDetail={initialDetail}
-      initialMessages={messages.map((message) => toUIMessage(message, media))}
+      initialMessages={messages.map((message) => toUIMessage(message, { media, toolNames }))}
       initialSummaries={initialSummaries}
       canManageSummaries={conversation.ownerId === user.id || user.role === "admin"}
     />
