@@ -125,3 +125,10 @@ export async function uploadAttachment(conversationId: string, file: File): Prom
   }
   return (body as { attachment: UploadedAttachment }).attachment;
 }
+
+/** A draft of the user's next message in their own voice ("Write as me"); nothing is stored. */
+export function writeAsMe(conversationId: string) {
+  return fetchJson<{ draft: string; modelId: string }>(`/api/conversations/${conversationId}/write-as-me`, {
+    method: "POST",
+  });
+}

@@ -6,7 +6,14 @@ import { DefaultChatTransport, type FileUIPart } from "ai";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { InspectorPanel, type InspectorTarget } from "@/components/inspector/inspector-panel";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
-import { type ConversationDetail, conversationKey, conversationsKey, getConversation, turnsKey } from "./api";
+import {
+  type ConversationDetail,
+  conversationKey,
+  conversationsKey,
+  getConversation,
+  turnsKey,
+  writeAsMe,
+} from "./api";
 import { useAttachmentPicker } from "./attachment-picker";
 import { ChatHeader } from "./chat-header";
 import { Composer } from "./composer";
@@ -186,6 +193,7 @@ export function ChatView({
           attachments={picker.pending}
           onAddFiles={picker.add}
           onRemoveAttachment={picker.remove}
+          onWriteAsMe={async () => (await writeAsMe(conversationId)).draft}
           onSend={() => {
             const text = draft.trim();
             const files = picker.ready.map(

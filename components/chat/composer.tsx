@@ -1,8 +1,8 @@
 "use client";
 // Keyboard first: Enter sends, Shift+Enter adds a line. The box grows with its text up to a limit. Images are
 // attached with the image button (or pasted): they upload at once and show as chips above the box.
-import { useLayoutEffect, useRef } from "react";
-import { ArrowUpIcon, CloseIcon, ImageIcon, StopIcon } from "@/components/ui/icons";
+import { useLayoutEffect, useRef, useState } from "react";
+import { ArrowUpIcon, CloseIcon, ImageIcon, SparkIcon, StopIcon } from "@/components/ui/icons";
 import { ACCEPTED_IMAGE_TYPES, type PendingAttachment } from "./attachment-picker";
 
 export function Composer({
@@ -14,6 +14,7 @@ export function Composer({
   attachments,
   onAddFiles,
   onRemoveAttachment,
+  onWriteAsMe,
 }: {
   value: string;
   onChange: (value: string) => void;
@@ -23,7 +24,23 @@ export function Composer({
   attachments: PendingAttachment[];
   onAddFiles: (files: File[]) => void;
   onRemoveAttachment: (key: string) => void;
+  /** "Write as me": resolves to a draft of the user's next message, which replaces the box's text. */
+  onWriteAsMe: () => Promise<string>;
 }) {
+  const [drafting, setDrafting] = useState(false);
+  const [draftError, setDraftError] = useState<string | null>(null);
+  const writeAsMe = async () => {
+    setDrafting(true);
+    setDraftError(null);
+    try {
+      onChange(await onWriteAsMe());
+      textarea.current?.focus();
+    } catch (error) {
+      setDraftError(error instanceof Error ? error.message : String(error));
+    } finally {
+      setDrafting(false);
+    }
+  };
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const uploading = attachments.some((entry) => entry.state === "uploading");
@@ -108,6 +125,18 @@ export function Composer({
           >
             <ImageIcon />
           </button>
+          <button
+            type="button"
+            onClick={writeAsMe}
+            disabled={busy || drafting}
+            className="inline-flex size-9 shrink-0 items-center justify-center rounded-xl text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 disabled:opacity-50 dark:hover:bg-zinc-800 dark:hover:text-zinc-200"
+            aria-label="Write as me: draft my next message"
+            title="Write as me: draft my next message in my own voice, to edit before sending"
+            data-testid="write-as-me"
+            data-state={drafting ? "drafting" : "idle"}
+          >
+            <SparkIcon className={drafting ? "animate-pulse" : undefined} />
+          </button>
           <textarea
             ref={textarea}
             value={value}
@@ -155,6 +184,11 @@ export function Composer({
             </button>
           )}
         </div>
+        {draftError && (
+          <p className="mt-1.5 px-2 text-xs text-red-700 dark:text-red-300" data-testid="write-as-me-error">
+            {draftError}
+          </p>
+        )}
         <p className="mt-1.5 hidden px-2 text-[11px] text-zinc-400 sm:block dark:text-zinc-500">
           <kbd className="kbd">Enter</kbd> to send · <kbd className="kbd">Shift</kbd>+
           <kbd className="kbd">Enter</kbd> for a new line

@@ -19,6 +19,40 @@ import { runnableToolNames, toolSetFor } from "./tools";
 
 export const PREVIEW_MESSAGE_ID = "00000000-0000-7000-8000-000000000000";
 
+/**
+ * A message that is built into a context but never stored (a preview's draft, "write as me"'s instruction): it
+ * takes the next seq and its place in the fetch window, as the stored one would.
+ */
+export function unsentMessage({
+  conversation,
+  author,
+  text,
+  now,
+}: {
+  conversation: Pick<Conversation, "id" | "lastSeq">;
+  author: Pick<Message, "authorType" | "authorName"> & { authorUserId?: string | null };
+  text: string;
+  now: Date;
+}): Message {
+  const parts = [{ type: "text" as const, text }];
+  return {
+    id: PREVIEW_MESSAGE_ID,
+    conversationId: conversation.id,
+    seq: conversation.lastSeq + 1,
+    authorType: author.authorType,
+    authorUserId: author.authorUserId ?? null,
+    authorPersonaId: null,
+    authorName: author.authorName,
+    parts,
+    replyToMessageId: null,
+    status: "complete",
+    summarizedBy: null,
+    ...messageTokenCounts(parts),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 export async function previewTurn({
   db,
   user,
@@ -49,24 +83,13 @@ export async function previewTurn({
     );
   }
 
-  const parts = [{ type: "text" as const, text }];
   const now = new Date();
-  const draft: Message = {
-    id: PREVIEW_MESSAGE_ID,
-    conversationId,
-    seq: conversation.lastSeq + 1,
-    authorType: "user",
-    authorUserId: user.id,
-    authorPersonaId: null,
-    authorName: user.name,
-    parts,
-    replyToMessageId: null,
-    status: "complete",
-    summarizedBy: null,
-    ...messageTokenCounts(parts),
-    createdAt: now,
-    updatedAt: now,
-  };
+  const draft = unsentMessage({
+    conversation,
+    author: { authorType: "user", authorUserId: user.id, authorName: user.name },
+    text,
+    now,
+  });
   const turnInput = await loadTurnInput({
     db,
     conversation: withPreviewNote(conversation, settings),

@@ -229,7 +229,7 @@ async function refuseIfMuted(db: Database, personaId: string, personaName: strin
  * The persona's own model row (null when it does not exist), and the models a turn may call: the persona's model
  * then its fallbacks, keeping those that exist, are enabled and whose provider is configured.
  */
-async function turnModels(
+export async function turnModels(
   db: Database,
   persona: Persona,
 ): Promise<{ personaModel: Model | null; usable: Model[] }> {

@@ -1,0 +1,37 @@
+// "Write as me" (SPEC §7.3) from the composer: the draft of the user's next message lands in the box for them to
+// edit and send; nothing is posted until they do.
+import { expect, test } from "@playwright/test";
+import { fakeProviderClient } from "./fake-providers/client";
+import { ChatPage, uniqueEmail } from "./pages/chat-page";
+
+const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
+
+test.beforeEach(async () => {
+  await fake.reset();
+});
+
+test("write as me fills the composer with a draft in my voice; sending it is my choice", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.register({ name: "Ada", email: uniqueEmail("ada-draft"), password: "correct horse battery" });
+  await chat.newConversation();
+  await fake.script({ kind: "text", text: "Happy to help plan Lisbon. Which dates?" });
+  await chat.sendAndWait("Help me plan a trip to Lisbon.");
+
+  await fake.clear();
+  await fake.script({ kind: "text", text: "The 12th to the 16th of May, please." });
+  await page.getByTestId("write-as-me").click();
+  await expect(page.getByTestId("composer-input")).toHaveValue("The 12th to the 16th of May, please.");
+  // Nothing was posted: still one message of mine.
+  await expect(chat.messages("user")).toHaveCount(1);
+  const [request] = await fake.requests();
+  expect(request.body).toContain("Write Ada's next message in this conversation");
+
+  // Edited and sent like any message.
+  await page.getByTestId("composer-input").fill("The 12th to the 16th of May, with a river view.");
+  await fake.script({ kind: "text", text: "Noted." });
+  await page.getByTestId("composer-input").press("Enter");
+  await expect(chat.messages("user")).toHaveCount(2);
+  await expect(chat.messages("user").last().getByTestId("message-text")).toHaveText(
+    "The 12th to the 16th of May, with a river view.",
+  );
+});
