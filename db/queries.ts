@@ -620,6 +620,61 @@ export async function listParticipants({ db, conversationId }: { db: Database; c
     .orderBy(asc(participants.joinedAt));
 }
 
+/**
+ * Invite someone into a conversation by the email of their account (the owner's call; SPEC §7.3 rooms): they can
+ * read it and write in it from then on, and the conversation becomes a room. 404 when no account has the email,
+ * 409 when they are in it already.
+ */
+export async function inviteParticipant({
+  db,
+  conversationId,
+  email,
+}: {
+  db: Database;
+  conversationId: string;
+  email: string;
+}) {
+  const [invitee] = await db
+    .select({ id: user.id, name: user.name })
+    .from(user)
+    .where(eq(sql`lower(${user.email})`, email.trim().toLowerCase()))
+    .limit(1);
+  if (!invitee) throw new AppError("not_found", `No account has the email ${email.trim()}.`);
+  return db.transaction(async (tx) => {
+    const [added] = await tx
+      .insert(participants)
+      .values({ conversationId, userId: invitee.id, role: "member" })
+      .onConflictDoNothing()
+      .returning();
+    if (!added) throw new AppError("conflict", `${invitee.name} is in this conversation already.`);
+    await tx.update(conversations).set({ visibility: "room" }).where(eq(conversations.id, conversationId));
+    return { userId: invitee.id, name: invitee.name, role: added.role, joinedAt: added.joinedAt };
+  });
+}
+
+/** Take a member out of a conversation (the owner cannot be removed). Their messages stay. */
+export async function removeParticipant({
+  db,
+  conversationId,
+  userId,
+}: {
+  db: Database;
+  conversationId: string;
+  userId: string;
+}) {
+  const [removed] = await db
+    .delete(participants)
+    .where(
+      and(
+        eq(participants.conversationId, conversationId),
+        eq(participants.userId, userId),
+        eq(participants.role, "member"),
+      ),
+    )
+    .returning({ userId: participants.userId });
+  if (!removed) throw notFound("Member");
+}
+
 /** Base64 bytes of stored attachments, keyed by storage key. */
 export async function loadAttachmentData({ db, storageKeys }: { db: Database; storageKeys: string[] }) {
   if (storageKeys.length === 0) return new Map<string, string>();

@@ -19,6 +19,8 @@ export interface ConversationDetail {
     ownerId: string;
     personaId: string;
     isOwner: boolean;
+    /** "room" once someone has been invited. */
+    visibility: "private" | "room";
     instructions: string | null;
     settingsOverride: SettingsOverride;
   };
@@ -130,5 +132,32 @@ export async function uploadAttachment(conversationId: string, file: File): Prom
 export function writeAsMe(conversationId: string) {
   return fetchJson<{ draft: string; modelId: string }>(`/api/conversations/${conversationId}/write-as-me`, {
     method: "POST",
+  });
+}
+
+export interface Participant {
+  userId: string;
+  name: string;
+  role: "owner" | "member";
+  joinedAt: string;
+}
+
+export const participantsKey = (conversationId: string) => ["participants", conversationId] as const;
+
+export function listParticipants(conversationId: string) {
+  return fetchJson<{ participants: Participant[] }>(`/api/conversations/${conversationId}/participants`);
+}
+
+/** The owner invites an account by email; the conversation becomes a room. */
+export function inviteParticipant(conversationId: string, email: string) {
+  return fetchJson<{ participant: Participant }>(`/api/conversations/${conversationId}/participants`, {
+    method: "POST",
+    body: JSON.stringify({ email }),
+  });
+}
+
+export function removeParticipant(conversationId: string, userId: string) {
+  return fetchJson<void>(`/api/conversations/${conversationId}/participants/${encodeURIComponent(userId)}`, {
+    method: "DELETE",
   });
 }

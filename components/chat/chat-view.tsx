@@ -34,6 +34,7 @@ export function ChatView({
   initialMessages,
   initialSummaries,
   canManageSummaries,
+  userName,
 }: {
   conversationId: string;
   initialDetail: ConversationDetail;
@@ -41,6 +42,8 @@ export function ChatView({
   initialSummaries: SummaryList;
   /** The owner or an admin: may compact, edit and revert summaries. */
   canManageSummaries: boolean;
+  /** The signed-in user's name, shown on what they send in a room. */
+  userName: string;
 }) {
   const queryClient = useQueryClient();
   const detail = useQuery({
@@ -119,9 +122,10 @@ export function ChatView({
     (text: string, files: FileUIPart[]) => {
       clearError();
       setPinVersion((version) => version + 1);
-      void sendMessage(text ? { text, files } : { files });
+      const metadata = { authorName: userName };
+      void sendMessage(text ? { text, files, metadata } : { files, metadata });
     },
-    [clearError, sendMessage],
+    [clearError, sendMessage, userName],
   );
 
   // Regenerate and retry send the last user message again as a new turn, its images too: the API has no
@@ -175,6 +179,7 @@ export function ChatView({
         <MessageList
           messages={messages}
           personaName={detail.persona.name}
+          showAuthors={detail.conversation.visibility === "room"}
           status={status}
           error={error}
           stoppedIds={stoppedIds}

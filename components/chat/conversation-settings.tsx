@@ -1,11 +1,12 @@
 "use client";
-// The owner's per-conversation settings: the context note (text, depth, role) and instructions. Saved with
-// PATCH /api/conversations/:id; the server validates ranges and its message is shown as is.
+// The owner's per-conversation settings: who is in it (rooms), the context note (text, depth, role) and
+// instructions. Saved with PATCH /api/conversations/:id; the server validates ranges and its message is shown as is.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Dialog } from "@/components/ui/dialog";
 import { SETTING_HELP, type SettingsOverride } from "@/lib/context/settings";
 import { conversationKey, getConversation, turnsKey, updateConversation } from "./api";
+import { ConversationPeople } from "./conversation-people";
 
 type NoteRole = "user" | "system" | "assistant";
 
@@ -71,10 +72,11 @@ export function ConversationSettings({
     >
       {detail.isLoading && <p className="text-sm text-zinc-500">Loading…</p>}
       {detail.error && <p className="text-sm text-red-600">{detail.error.message}</p>}
+      {loaded && <ConversationPeople conversationId={conversationId} />}
       {loaded && (
         <form
           noValidate
-          className="space-y-4"
+          className="mt-4 space-y-4"
           onSubmit={(event) => {
             event.preventDefault();
             save.mutate();

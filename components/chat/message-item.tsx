@@ -21,6 +21,7 @@ export const MessageItem = memo(function MessageItem({
   message,
   storedId,
   personaName,
+  showAuthor = false,
   streaming,
   stopped,
   inspected,
@@ -32,6 +33,8 @@ export const MessageItem = memo(function MessageItem({
   /** The id the server stored it under (differs from the client id for a just-sent user message). */
   storedId: string;
   personaName: string;
+  /** Show who wrote a user message (rooms, where several people write). */
+  showAuthor?: boolean;
   streaming: boolean;
   stopped: boolean;
   inspected: boolean;
@@ -54,6 +57,14 @@ export const MessageItem = memo(function MessageItem({
         data-message-id={storedId}
         data-summarized={summarized || undefined}
       >
+        {showAuthor && message.metadata?.authorName && (
+          <span
+            className="mb-1 text-xs font-medium text-zinc-600 dark:text-zinc-400"
+            data-testid="message-author"
+          >
+            {message.metadata.authorName}
+          </span>
+        )}
         <div
           data-bubble
           className="max-w-[85%] rounded-2xl rounded-br-md bg-zinc-100 px-4 py-2 text-sm leading-relaxed text-zinc-900 dark:bg-zinc-800 dark:text-zinc-100"

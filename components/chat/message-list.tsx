@@ -25,6 +25,7 @@ function storedIds(messages: ChatUIMessage[]): string[] {
 export function MessageList({
   messages,
   personaName,
+  showAuthors = false,
   status,
   error,
   stoppedIds,
@@ -37,6 +38,8 @@ export function MessageList({
 }: {
   messages: ChatUIMessage[];
   personaName: string;
+  /** A room: user messages show who wrote them. */
+  showAuthors?: boolean;
   status: ChatStatus;
   error: Error | undefined;
   stoppedIds: ReadonlySet<string>;
@@ -78,6 +81,7 @@ export function MessageList({
                 message={message}
                 storedId={ids[index]}
                 personaName={personaName}
+                showAuthor={showAuthors}
                 streaming={busy && index === messages.length - 1 && message.role === "assistant"}
                 stopped={stoppedIds.has(message.id)}
                 inspected={inspectedMessageId === ids[index]}

@@ -51,6 +51,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       ownerId: conversation.ownerId,
       personaId: conversation.personaId,
       isOwner: conversation.ownerId === user.id,
+      visibility: conversation.visibility,
       instructions: conversation.instructions,
       settingsOverride: conversation.settingsOverride,
     },
@@ -64,6 +65,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       initialMessages={messages.map((message) => toUIMessage(message, { media, toolNames }))}
       initialSummaries={initialSummaries}
       canManageSummaries={conversation.ownerId === user.id || user.role === "admin"}
+      userName={user.name}
     />
   );
 }

@@ -1,0 +1,8 @@
+import { z } from "zod";
+
+/** `POST /api/conversations/:id/participants`: invite an account by its email. */
+export const inviteSchema = z
+  .object({
+    email: z.email({ error: "email must be an email address" }).max(320, { error: "email is too long" }),
+  })
+  .strict();

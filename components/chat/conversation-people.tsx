@@ -1,0 +1,106 @@
+"use client";
+// Who is in the conversation, for its owner (SPEC §7.3 rooms): invite an account by email, take a member out.
+// Invited people can read and write here; the persona answers whoever writes, and sees everyone's name.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { CloseIcon } from "@/components/ui/icons";
+import {
+  conversationKey,
+  conversationsKey,
+  inviteParticipant,
+  listParticipants,
+  participantsKey,
+  removeParticipant,
+} from "./api";
+
+export function ConversationPeople({ conversationId }: { conversationId: string }) {
+  const queryClient = useQueryClient();
+  const people = useQuery({
+    queryKey: participantsKey(conversationId),
+    queryFn: () => listParticipants(conversationId),
+  });
+  const [email, setEmail] = useState("");
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: participantsKey(conversationId) }),
+      queryClient.invalidateQueries({ queryKey: conversationKey(conversationId) }),
+      queryClient.invalidateQueries({ queryKey: conversationsKey }),
+    ]);
+  const invite = useMutation({
+    mutationFn: () => inviteParticipant(conversationId, email.trim()),
+    onSuccess: async () => {
+      setEmail("");
+      await refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (userId: string) => removeParticipant(conversationId, userId),
+    onSuccess: refresh,
+  });
+
+  return (
+    <section
+      className="space-y-2 rounded-xl border border-zinc-200 p-3 dark:border-zinc-800"
+      data-testid="people"
+    >
+      <h3 className="text-xs font-semibold">People</h3>
+      <ul className="space-y-1 text-sm" data-testid="people-list">
+        {people.data?.participants.map((person) => (
+          <li
+            key={person.userId}
+            className="flex items-center gap-2"
+            data-testid="person"
+            data-role={person.role}
+          >
+            <span className="flex-1 truncate">{person.name}</span>
+            <span className="text-xs text-zinc-500">{person.role}</span>
+            {person.role === "member" && (
+              <button
+                type="button"
+                className="button-ghost-sm"
+                onClick={() => remove.mutate(person.userId)}
+                aria-label={`Remove ${person.name}`}
+                data-testid="remove-person"
+              >
+                <CloseIcon size={12} />
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form
+        className="flex gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (email.trim()) invite.mutate();
+        }}
+      >
+        <input
+          type="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          placeholder="Invite by email"
+          className="input flex-1"
+          data-testid="invite-email"
+          aria-label="Email of the account to invite"
+        />
+        <button
+          type="submit"
+          className="button-secondary"
+          disabled={invite.isPending}
+          data-testid="invite-submit"
+        >
+          Invite
+        </button>
+      </form>
+      {(invite.error ?? remove.error) && (
+        <p role="alert" className="text-sm text-red-600" data-testid="people-error">
+          {(invite.error ?? remove.error)?.message}
+        </p>
+      )}
+      <p className="text-[11px] text-zinc-500">
+        Invited people can read and write here. The persona answers whoever writes and sees everyone's name.
+      </p>
+    </section>
+  );
+}

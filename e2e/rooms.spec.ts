@@ -1,0 +1,59 @@
+// Rooms (SPEC §7.3), two people in two browsers: Ada invites Bob by email from the conversation's settings; Bob
+// finds the conversation in his list, sees who wrote what, writes himself and gets the persona's answer; Ada sees
+// his message under his name.
+import { expect, test } from "@playwright/test";
+import { fakeProviderClient } from "./fake-providers/client";
+import { ChatPage, uniqueEmail } from "./pages/chat-page";
+
+const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
+
+test.beforeEach(async () => {
+  await fake.reset();
+});
+
+test("Ada invites Bob; Bob reads, writes and is answered; both see each other's names", async ({
+  browser,
+}) => {
+  const bobContext = await browser.newContext();
+  const adaContext = await browser.newContext();
+  try {
+    const bob = new ChatPage(await bobContext.newPage());
+    const bobEmail = uniqueEmail("bob-room");
+    await bob.register({ name: "Bob", email: bobEmail, password: "correct horse battery" });
+
+    const ada = new ChatPage(await adaContext.newPage());
+    await ada.register({ name: "Ada", email: uniqueEmail("ada-room"), password: "correct horse battery" });
+    const conversationId = await ada.newConversation();
+    await fake.script({ kind: "text", text: "Lisbon it is. Who is coming?" });
+    await ada.sendAndWait("Planning Lisbon with Bob.");
+
+    await ada.page.getByTestId("conversation-settings-button").click();
+    await ada.page.getByTestId("invite-email").fill(bobEmail);
+    await ada.page.getByTestId("invite-submit").click();
+    await expect(ada.page.getByTestId("person")).toHaveCount(2);
+    await expect(ada.page.getByTestId("person").last()).toContainText("Bob");
+    await ada.page.keyboard.press("Escape");
+
+    // Bob finds the room in his list and sees who wrote what.
+    await bob.page.goto("/chat");
+    await bob.conversationItem(conversationId).getByTestId("conversation-link").click();
+    await expect(bob.page).toHaveURL(new RegExp(`/chat/${conversationId}$`));
+    await expect(bob.messages("user").first().getByTestId("message-author")).toHaveText("Ada");
+    await fake.script({ kind: "text", text: "Welcome, Bob." });
+    await bob.sendAndWait("Count me in, I like river views.");
+    await expect(bob.messages("user").last().getByTestId("message-author")).toHaveText("Bob");
+    await expect(bob.messages("assistant").last().getByTestId("message-text")).toHaveText("Welcome, Bob.");
+    // The model saw both names.
+    const requests = await fake.requests();
+    expect(requests.at(-1)?.body).toContain("Bob: Count me in, I like river views.");
+
+    await ada.page.reload();
+    await expect(ada.messages("user").last().getByTestId("message-author")).toHaveText("Bob");
+    await expect(ada.messages("user").last().getByTestId("message-text")).toHaveText(
+      "Count me in, I like river views.",
+    );
+  } finally {
+    await bobContext.close();
+    await adaContext.close();
+  }
+});
