@@ -675,6 +675,17 @@ export async function removeParticipant({
   if (!removed) throw notFound("Member");
 }
 
+/** The conversation's turn whose reply is still being written, if any (the newest). */
+export async function getRunningTurn({ db, conversationId }: { db: Database; conversationId: string }) {
+  const [row] = await db
+    .select({ id: turns.id, assistantMessageId: turns.assistantMessageId })
+    .from(turns)
+    .where(and(eq(turns.conversationId, conversationId), eq(turns.status, "running")))
+    .orderBy(desc(turns.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
 /** Base64 bytes of stored attachments, keyed by storage key. */
 export async function loadAttachmentData({ db, storageKeys }: { db: Database; storageKeys: string[] }) {
   if (storageKeys.length === 0) return new Map<string, string>();

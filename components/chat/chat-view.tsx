@@ -35,6 +35,7 @@ export function ChatView({
   initialSummaries,
   canManageSummaries,
   userName,
+  resumeStream = false,
 }: {
   conversationId: string;
   initialDetail: ConversationDetail;
@@ -44,6 +45,8 @@ export function ChatView({
   canManageSummaries: boolean;
   /** The signed-in user's name, shown on what they send in a room. */
   userName: string;
+  /** The server can resume a reply that is still streaming (REDIS_URL): reconnect to it on load. */
+  resumeStream?: boolean;
 }) {
   const queryClient = useQueryClient();
   const detail = useQuery({
@@ -61,6 +64,7 @@ export function ChatView({
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
           body: { id, message: messages[messages.length - 1], trigger, messageId },
         }),
+        prepareReconnectToStreamRequest: ({ id }) => ({ api: `/api/chat/${id}/stream` }),
       }),
     [],
   );
@@ -69,6 +73,7 @@ export function ChatView({
     id: conversationId,
     messages: initialMessages,
     transport,
+    resume: resumeStream,
     onFinish: ({ message, isAbort }) => {
       if (isAbort) setStoppedIds((current) => new Set(current).add(message.id));
       // The turn's attempts are recorded by now: refresh the inspector, the preview and the list order.

@@ -2,7 +2,12 @@
 // attempts, stream the reply as an AI SDK UI message stream and persist it as it streams. The generation is not
 // tied to the browser: if the client disconnects, the reply still completes and is stored.
 
-import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
+import {
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  JsonToSseTransformStream,
+  UI_MESSAGE_STREAM_HEADERS,
+} from "ai";
 import { eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
@@ -24,6 +29,7 @@ import { logger } from "@/lib/logger";
 import { isProviderConfigured } from "@/lib/providers/language-model";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
 import { ReplyPersistence } from "./reply-persistence";
+import { resumableStreams } from "./resumable-streams";
 import { runAttempts, safeWriter } from "./run-attempts";
 import { toModelDescriptor } from "./stored-rows";
 import { maybeSummariseBeforeTurn } from "./summarise";
@@ -193,6 +199,17 @@ export async function runChatTurn({
       }
     },
   });
+  // With Redis, the stream is published under the turn's id so any instance can resume it (SPEC §8).
+  const streams = resumableStreams();
+  if (streams) {
+    const published = await streams.resumableStream(turnId, () =>
+      stream.pipeThrough(new JsonToSseTransformStream()),
+    );
+    if (published)
+      return new Response(published.pipeThrough(new TextEncoderStream()), {
+        headers: UI_MESSAGE_STREAM_HEADERS,
+      });
+  }
   return createUIMessageStreamResponse({ stream });
 }
 

@@ -9,6 +9,7 @@ import {
   listToolNamesByMessage,
 } from "@/db/queries";
 import { listSummaries } from "@/db/summary-queries";
+import { resumableStreams } from "@/lib/chat/resumable-streams";
 import { toSummaryViews } from "@/lib/chat/summary-view";
 import { toUIMessage } from "@/lib/chat/ui-messages";
 import { AppError } from "@/lib/errors";
@@ -57,15 +58,24 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
     },
     persona: { id: persona.id, name: persona.name, avatar: persona.avatar, modelId: persona.modelId },
   };
+  // A reply still streaming is resumed from the start (SPEC §8): its partial stored copy is left out so it is not
+  // shown twice. Without Redis there is nothing to resume, and the partial copy is what there is.
+  const resumeStream = resumableStreams() !== null;
+  const last = messages.at(-1);
+  const shown =
+    resumeStream && last?.authorType === "persona" && last.status === "streaming"
+      ? messages.slice(0, -1)
+      : messages;
   return (
     <ChatView
       key={conversation.id}
       conversationId={conversation.id}
       initialDetail={initialDetail}
-      initialMessages={messages.map((message) => toUIMessage(message, { media, toolNames }))}
+      initialMessages={shown.map((message) => toUIMessage(message, { media, toolNames }))}
       initialSummaries={initialSummaries}
       canManageSummaries={conversation.ownerId === user.id || user.role === "admin"}
       userName={user.name}
+      resumeStream={resumeStream}
     />
   );
 }

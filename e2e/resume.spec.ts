@@ -1,0 +1,131 @@
+// Resumable replies across instances (SPEC §8): two app servers on two ports share one Postgres and one Redis. A
+// reply starts streaming from A; the client goes away; B resumes the same reply from its start and follows it to
+// the end, and the reply is stored complete. Needs the e2e Postgres (E2E_DATABASE_URL: PGlite cannot be shared by
+// two servers) and Redis (REDIS_URL, default the local one).
+import { type ChildProcess, spawn } from "node:child_process";
+import { expect, test } from "@playwright/test";
+import { fakeProviderClient } from "./fake-providers/client";
+import { uniqueEmail } from "./pages/chat-page";
+
+const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
+const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
+const fake = fakeProviderClient(FAKE_URL);
+const REPLY = "Lisbon in May: trams at dawn, fado at night, and pastries in between, one chunk at a time.";
+
+test.skip(!process.env.E2E_DATABASE_URL, "two servers need one shared Postgres (E2E_DATABASE_URL)");
+
+const servers: ChildProcess[] = [];
+
+async function startServer(port: number): Promise<string> {
+  const origin = `http://127.0.0.1:${port}`;
+  const server = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
+      GLASSBOX_TEST: "1",
+      CHAT_RATE_LIMIT_PER_MINUTE: "1000",
+      AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e-secret",
+      DATABASE_URL: process.env.E2E_DATABASE_URL,
+      REDIS_URL: process.env.E2E_REDIS_URL ?? "redis://127.0.0.1:6379",
+      OPENAI_API_KEY: "sk-fake-e2e",
+      OPENAI_BASE_URL: `${FAKE_URL}/v1`,
+    },
+    stdio: "ignore",
+  });
+  servers.push(server);
+  for (let tries = 0; tries < 150; tries++) {
+    try {
+      if ((await fetch(`${origin}/sign-in`)).ok) return origin;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the server on ${origin} did not start`);
+}
+
+test.afterAll(() => {
+  for (const server of servers) server.kill("SIGTERM");
+});
+
+/** The text a UI message stream (SSE) carried, from its text-delta chunks, and whether it finished. */
+function readSse(body: string): { text: string; finished: boolean } {
+  let text = "";
+  let finished = false;
+  for (const line of body.split("\n")) {
+    if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
+    const chunk = JSON.parse(line.slice("data: ".length)) as { type: string; delta?: string };
+    if (chunk.type === "text-delta") text += chunk.delta ?? "";
+    if (chunk.type === "finish") finished = true;
+  }
+  return { text, finished };
+}
+
+test("a reply started on server A is resumed on server B from its start to its end", async () => {
+  test.setTimeout(120_000);
+  const [a, b] = await Promise.all([startServer(APP_PORT + 11), startServer(APP_PORT + 12)]);
+  await fake.reset();
+
+  // Sign up on A; the session cookie works on B (same database, same secret).
+  const signUp = await fetch(`${a}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: a },
+    body: JSON.stringify({
+      name: "Ada",
+      email: uniqueEmail("ada-resume"),
+      password: "correct horse battery",
+    }),
+  });
+  expect(signUp.status).toBe(200);
+  const cookie = signUp.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+  const created = await fetch(`${a}/api/conversations`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie, origin: a },
+    body: JSON.stringify({ title: "Resume me" }),
+  });
+  expect(created.status).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+
+  // A slow reply: 24 chunks, 120 ms apart (about 3 s).
+  await fake.script({ kind: "text", text: REPLY, chunks: 24, chunkDelayMs: 120 });
+  const started = await fetch(`${a}/api/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie, origin: a },
+    body: JSON.stringify({
+      id,
+      message: { role: "user", parts: [{ type: "text", text: "Tell me about Lisbon." }] },
+    }),
+  });
+  expect(started.status).toBe(200);
+  // Read until the reply has begun, then go away from A.
+  const reader = started.body?.getReader();
+  if (!reader) throw new Error("no body");
+  let seen = "";
+  while (!seen.includes('"text-delta"')) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the stream ended before any text");
+    seen += new TextDecoder().decode(value);
+  }
+  await reader.cancel();
+
+  // B resumes it: the whole reply from its start, to its finish.
+  const resumed = await fetch(`${b}/api/chat/${id}/stream`, { headers: { cookie } });
+  expect(resumed.status).toBe(200);
+  const { text, finished } = readSse(await resumed.text());
+  expect(text).toBe(REPLY);
+  expect(finished).toBe(true);
+
+  // Stored complete; nothing left to resume.
+  await expect
+    .poll(async () => {
+      const response = await fetch(`${b}/api/conversations/${id}/messages`, { headers: { cookie } });
+      const { messages } = (await response.json()) as { messages: { authorType: string; status: string }[] };
+      return messages.at(-1)?.status;
+    })
+    .toBe("complete");
+  expect((await fetch(`${b}/api/chat/${id}/stream`, { headers: { cookie } })).status).toBe(204);
+});
