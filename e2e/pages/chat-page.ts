@@ -120,9 +120,14 @@ export class ChatPage {
   }
 
   /** Clicks "Compact now" and waits until the request is over (the transcript is refreshed by then on success). */
+  /** Click "Compact now" and wait for the server's answer (not only for the button: it may not be pending yet). */
   async compactNow() {
     const button = this.page.getByTestId("compact-now");
+    const answered = this.page.waitForResponse(
+      (response) => response.request().method() === "POST" && response.url().endsWith("/compact"),
+    );
     await button.click();
+    await answered;
     await expect(button).not.toHaveAttribute("data-state", "pending");
   }
 
