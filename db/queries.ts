@@ -777,6 +777,25 @@ export async function getReadableAttachment({
 // ---------------------------------------------------------------------------------------------------------------
 // Turns and attempts
 
+/** A conversation's turns in order, each with its attempts as `loadAttempts` selects them (one query for all). */
+async function turnsWithAttempts<Row extends { turnId: string }>(
+  db: Database,
+  conversationId: string,
+  loadAttempts: (turnIds: string[]) => Promise<Row[]>,
+) {
+  const turnRows = await db
+    .select()
+    .from(turns)
+    .where(eq(turns.conversationId, conversationId))
+    .orderBy(asc(turns.createdAt), asc(turns.id));
+  if (turnRows.length === 0) return [];
+  const attemptRows = await loadAttempts(turnRows.map((turn) => turn.id));
+  return turnRows.map((turn) => ({
+    ...turn,
+    attempts: attemptRows.filter((attempt) => attempt.turnId === turn.id),
+  }));
+}
+
 export async function listTurnsWithAttempts({
   db,
   conversationId,
@@ -784,26 +803,9 @@ export async function listTurnsWithAttempts({
   db: Database;
   conversationId: string;
 }) {
-  const turnRows = await db
-    .select()
-    .from(turns)
-    .where(eq(turns.conversationId, conversationId))
-    .orderBy(asc(turns.createdAt), asc(turns.id));
-  if (turnRows.length === 0) return [];
-  const attemptRows = await db
-    .select()
-    .from(attempts)
-    .where(
-      inArray(
-        attempts.turnId,
-        turnRows.map((turn) => turn.id),
-      ),
-    )
-    .orderBy(asc(attempts.attemptNumber));
-  return turnRows.map((turn) => ({
-    ...turn,
-    attempts: attemptRows.filter((attempt) => attempt.turnId === turn.id),
-  }));
+  return turnsWithAttempts(db, conversationId, (turnIds) =>
+    db.select().from(attempts).where(inArray(attempts.turnId, turnIds)).orderBy(asc(attempts.attemptNumber)),
+  );
 }
 
 /**
@@ -811,38 +813,25 @@ export async function listTurnsWithAttempts({
  * index of a conversation, whose size does not grow with the payloads. Full attempts come from getAttempt….
  */
 export async function listTurnSummaries({ db, conversationId }: { db: Database; conversationId: string }) {
-  const turnRows = await db
-    .select()
-    .from(turns)
-    .where(eq(turns.conversationId, conversationId))
-    .orderBy(asc(turns.createdAt), asc(turns.id));
-  if (turnRows.length === 0) return [];
-  const attemptRows = await db
-    .select({
-      id: attempts.id,
-      turnId: attempts.turnId,
-      attemptNumber: attempts.attemptNumber,
-      stepNumber: attempts.stepNumber,
-      modelId: attempts.modelId,
-      status: attempts.status,
-      error: attempts.error,
-      usage: sql<Record<string, number> | null>`${attempts.response} -> 'usage'`,
-      timings: attempts.timings,
-      settingsVersion: attempts.settingsVersion,
-      createdAt: attempts.createdAt,
-    })
-    .from(attempts)
-    .where(
-      inArray(
-        attempts.turnId,
-        turnRows.map((turn) => turn.id),
-      ),
-    )
-    .orderBy(asc(attempts.attemptNumber));
-  return turnRows.map((turn) => ({
-    ...turn,
-    attempts: attemptRows.filter((attempt) => attempt.turnId === turn.id),
-  }));
+  return turnsWithAttempts(db, conversationId, (turnIds) =>
+    db
+      .select({
+        id: attempts.id,
+        turnId: attempts.turnId,
+        attemptNumber: attempts.attemptNumber,
+        stepNumber: attempts.stepNumber,
+        modelId: attempts.modelId,
+        status: attempts.status,
+        error: attempts.error,
+        usage: sql<Record<string, number> | null>`${attempts.response} -> 'usage'`,
+        timings: attempts.timings,
+        settingsVersion: attempts.settingsVersion,
+        createdAt: attempts.createdAt,
+      })
+      .from(attempts)
+      .where(inArray(attempts.turnId, turnIds))
+      .orderBy(asc(attempts.attemptNumber)),
+  );
 }
 
 /** An attempt with the conversation it belongs to, for the access check. */

@@ -40,6 +40,7 @@ import {
   functionOutputArtifact,
   imageAttachment,
   MALLORY,
+  modelDescriptor,
   personaMessage,
   userMessage,
 } from "./test-fixtures";
@@ -931,30 +932,15 @@ describe("SPEC §5.4 invariants over random conversations", () => {
 // A "SPEC gap" is behaviour that is deliberate but moves the payload prefix without being one of the stages
 // SPEC §5.4 names (window slide, new summary, note at depth, media window); its test pins that the trace says so.
 
+/** The scenarios' model: the shared test model on o200k, named so the findings' traces read clearly. */
 function scenarioModel(
   overrides: Partial<Omit<ModelDescriptor, "capabilities">> = {},
   capabilities: Partial<ModelDescriptor["capabilities"]> = {},
 ): ModelDescriptor {
-  return {
-    id: "scenario-model",
-    provider: "openai",
-    providerModelName: "gpt-4.1-mini",
-    apiKind: "chat",
-    capabilities: {
-      vision: true,
-      video: false,
-      tools: true,
-      reasoning: false,
-      systemInstruction: true,
-      strictAlternation: false,
-      maxStopSequences: 4,
-      ...capabilities,
-    },
-    contextWindow: 128_000,
-    maxOutputTokens: 4_096,
-    tokenizer: "o200k_base",
-    ...overrides,
-  };
+  return modelDescriptor(
+    { id: "scenario-model", providerModelName: "gpt-4.1-mini", tokenizer: "o200k_base", ...overrides },
+    capabilities,
+  );
 }
 
 function cachedCounts(text: string): StoredMessage["tokenCounts"] {
