@@ -5,7 +5,13 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     environment: "node",
-    include: ["lib/**/*.test.ts", "db/**/*.test.ts", "tests/**/*.test.ts", "e2e/fake-providers/**/*.test.ts", "app/**/*.test.ts"],
+    include: [
+      "lib/**/*.test.ts",
+      "db/**/*.test.ts",
+      "tests/**/*.test.ts",
+      "e2e/fake-providers/**/*.test.ts",
+      "app/**/*.test.ts",
+    ],
     exclude: ["e2e/**/*.spec.ts", "node_modules/**"],
     globalSetup: ["tests/global-setup.ts"],
     // Embedded PGlite is one process's database: without DATABASE_URL, test files take turns instead of sharing it.

@@ -13,13 +13,37 @@ export const DEFAULT_PERSONA_NAME = "Glassbox Guide";
 export async function seedDatabase(db: Database, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // The built-in list, plus one row per model named in OPENAI_COMPATIBLE_MODELS.
   const builtInIds = new Set(MODEL_CATALOG.map((model) => model.id));
-  const compatible = compatibleCatalogModels(compatibleModelNames(env)).filter((model) => !builtInIds.has(model.id));
+  const compatible = compatibleCatalogModels(compatibleModelNames(env)).filter(
+    (model) => !builtInIds.has(model.id),
+  );
   const catalog = [...MODEL_CATALOG, ...compatible];
   await db
     .insert(models)
-    .values(catalog.map(({ id, label, provider, providerModelName, apiKind, capabilities, contextWindow, maxOutputTokens, tokenizer }) => ({
-      id, label, provider, providerModelName, apiKind, capabilities, contextWindow, maxOutputTokens, tokenizer,
-    })))
+    .values(
+      catalog.map(
+        ({
+          id,
+          label,
+          provider,
+          providerModelName,
+          apiKind,
+          capabilities,
+          contextWindow,
+          maxOutputTokens,
+          tokenizer,
+        }) => ({
+          id,
+          label,
+          provider,
+          providerModelName,
+          apiKind,
+          capabilities,
+          contextWindow,
+          maxOutputTokens,
+          tokenizer,
+        }),
+      ),
+    )
     .onConflictDoNothing();
 
   const [{ personaCount }] = await db.select({ personaCount: sql<number>`count(*)::int` }).from(personas);
@@ -32,10 +56,7 @@ export async function seedDatabase(db: Database, env: NodeJS.ProcessEnv = proces
     });
   }
 
-  await db
-    .insert(settingsVersions)
-    .values({ version: 1, settings: defaultSettings() })
-    .onConflictDoNothing();
+  await db.insert(settingsVersions).values({ version: 1, settings: defaultSettings() }).onConflictDoNothing();
 }
 
 /** The offline model unless a real provider is configured. */

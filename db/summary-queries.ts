@@ -7,7 +7,15 @@ import type { SessionUser } from "@/lib/api/route";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
 import { getReadableConversation } from "./queries";
-import { type Conversation, conversations, type Message, memories, messages, type Summary, summaries } from "./schema";
+import {
+  type Conversation,
+  conversations,
+  type Message,
+  memories,
+  messages,
+  type Summary,
+  summaries,
+} from "./schema";
 
 /** The conversation for the summaries API: readers may look, only the owner or an admin may change. */
 export async function getConversationForSummaries({
@@ -50,12 +58,20 @@ export async function countUnsummarisedUserTurns({
   const ordered = db
     .select({ authorType: messages.authorType, previous: sql<string | null>`${previous}`.as("previous") })
     .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), gt(messages.seq, afterSeq), isNull(messages.summarizedBy)))
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        gt(messages.seq, afterSeq),
+        isNull(messages.summarizedBy),
+      ),
+    )
     .as("ordered");
   const [row] = await db
     .select({ turns: sql<number>`count(*)::int` })
     .from(ordered)
-    .where(and(eq(ordered.authorType, "user"), or(isNull(ordered.previous), sql`${ordered.previous} <> 'user'`)));
+    .where(
+      and(eq(ordered.authorType, "user"), or(isNull(ordered.previous), sql`${ordered.previous} <> 'user'`)),
+    );
   return row?.turns ?? 0;
 }
 
@@ -72,12 +88,24 @@ export async function listUnsummarisedMessages({
   return db
     .select()
     .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), gt(messages.seq, afterSeq), isNull(messages.summarizedBy)))
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        gt(messages.seq, afterSeq),
+        isNull(messages.summarizedBy),
+      ),
+    )
     .orderBy(asc(messages.seq));
 }
 
 /** All summaries of a conversation, newest first (active, superseded and reverted ones). */
-export async function listSummaries({ db, conversationId }: { db: Database; conversationId: string }): Promise<Summary[]> {
+export async function listSummaries({
+  db,
+  conversationId,
+}: {
+  db: Database;
+  conversationId: string;
+}): Promise<Summary[]> {
   return db
     .select()
     .from(summaries)
@@ -158,7 +186,8 @@ export async function storeSummary({
     if ((previous?.id ?? null) !== expectedPreviousId) return null;
 
     const [row] = await tx.insert(summaries).values(summary).returning();
-    if (previous) await tx.update(summaries).set({ supersededBy: row.id }).where(eq(summaries.id, previous.id));
+    if (previous)
+      await tx.update(summaries).set({ supersededBy: row.id }).where(eq(summaries.id, previous.id));
     const marked = await tx
       .update(messages)
       .set({ summarizedBy: row.id })
@@ -191,7 +220,11 @@ async function deactivateSessionSummaryMemories(tx: Transaction, conversationId:
     .update(memories)
     .set({ active: false, updatedAt: new Date() })
     .where(
-      and(eq(memories.conversationId, conversationId), eq(memories.area, "session_summary"), eq(memories.active, true)),
+      and(
+        eq(memories.conversationId, conversationId),
+        eq(memories.area, "session_summary"),
+        eq(memories.active, true),
+      ),
     );
 }
 
@@ -269,7 +302,11 @@ export async function revertSummary({
 
     let restored: Summary | null = null;
     if (previous) {
-      [restored] = await tx.update(summaries).set({ supersededBy: null }).where(eq(summaries.id, previous.id)).returning();
+      [restored] = await tx
+        .update(summaries)
+        .set({ supersededBy: null })
+        .where(eq(summaries.id, previous.id))
+        .returning();
       await tx
         .update(memories)
         .set({ active: true, updatedAt: new Date() })

@@ -18,7 +18,9 @@ test("register, chat with a streamed reply, reload, sign out and be refused", as
   await chat.send("Hi there, model!");
 
   await expect(chat.messages("user")).toHaveText(["Hi there, model!"]);
-  await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText("Hello Ada, streamed in pieces.");
+  await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText(
+    "Hello Ada, streamed in pieces.",
+  );
   await chat.waitUntilReady();
 
   // The provider received the user's words in a real OpenAI chat-completions request.
@@ -28,7 +30,9 @@ test("register, chat with a streamed reply, reload, sign out and be refused", as
 
   await page.reload();
   await expect(chat.messages("user")).toHaveText(["Hi there, model!"]);
-  await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText("Hello Ada, streamed in pieces.");
+  await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText(
+    "Hello Ada, streamed in pieces.",
+  );
 
   await page.getByTestId("sign-out").click();
   await expect(page).toHaveURL(/\/sign-in$/);

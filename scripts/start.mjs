@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: build when the sources are newer than the last build, make sure there is an auth secret, then
 // serve on PORT (default 3000). With no DATABASE_URL the embedded database lives in .data/.
-import { spawnSync, spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: every suite. Vitest (unit + integration, real Postgres when DATABASE_URL is set, else PGlite),
-// then a production build and Playwright end-to-end tests in Chromium. Ends with one line: `N passed, N failed`.
+// `npm test`: every suite. Lint (Biome), the type check, Vitest (unit + integration, real Postgres when
+// DATABASE_URL is set, else PGlite), then a production build and Playwright end-to-end tests in Chromium. Ends with one line: `N passed, N failed`.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,15 +35,27 @@ function readJson(file) {
 }
 
 if (!only) {
-  // Type errors anywhere, tests included, fail the run (the build checks only the app's own files).
-  if (run(bin("tsc"), ["--noEmit", "-p", "."]) === 0) passed += 1;
-  else failed += 1;
+  // Lint and format (Biome) and type errors anywhere, tests included, fail the run (the build checks only the
+  // app's own files). Each counts as one test.
+  for (const [command, args] of [
+    [bin("biome"), ["check", "."]],
+    [bin("tsc"), ["--noEmit", "-p", "."]],
+  ]) {
+    if (run(command, args) === 0) passed += 1;
+    else failed += 1;
+  }
 }
 
 if (only !== "e2e") {
   const vitestJson = path.join(resultsDir, "vitest.json");
   rmSync(vitestJson, { force: true });
-  const status = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`, ...filters]);
+  const status = run(bin("vitest"), [
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${vitestJson}`,
+    ...filters,
+  ]);
   const report = readJson(vitestJson);
   if (report) {
     passed += report.numPassedTests;
@@ -55,7 +67,9 @@ if (only !== "e2e") {
 if (only !== "unit") {
   const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!existsSync(chromium)) {
-    console.error(`Chromium not found at ${chromium}: install Debian's chromium package or set CHROMIUM_PATH.`);
+    console.error(
+      `Chromium not found at ${chromium}: install Debian's chromium package or set CHROMIUM_PATH.`,
+    );
     broken = true;
   } else if (run(bin("next"), ["build"]) !== 0) {
     broken = true;

@@ -43,7 +43,11 @@ export interface CallOptions {
 }
 
 export async function call(handler: Handler, path: string, options: CallOptions = {}): Promise<Response> {
-  const headers: Record<string, string> = { origin: ORIGIN, host: "localhost:3000", ...(options.headers ?? {}) };
+  const headers: Record<string, string> = {
+    origin: ORIGIN,
+    host: "localhost:3000",
+    ...(options.headers ?? {}),
+  };
   if (options.user) headers.cookie = options.user.cookie;
   let body: string | FormData | undefined;
   if (options.body instanceof FormData) {
@@ -52,13 +56,18 @@ export async function call(handler: Handler, path: string, options: CallOptions 
     headers["content-type"] ??= "application/json";
     body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
   }
-  const request = new Request(`${ORIGIN}${path}`, { method: options.method ?? (body ? "POST" : "GET"), headers, body });
+  const request = new Request(`${ORIGIN}${path}`, {
+    method: options.method ?? (body ? "POST" : "GET"),
+    headers,
+    body,
+  });
   return handler(request, { params: Promise.resolve(options.params ?? {}) as Promise<never> });
 }
 
 export async function expectError(response: Response, status: number, code: string): Promise<string> {
   const text = await response.text();
-  if (response.status !== status) throw new Error(`expected ${status} ${code}, got ${response.status}: ${text}`);
+  if (response.status !== status)
+    throw new Error(`expected ${status} ${code}, got ${response.status}: ${text}`);
   const parsed = JSON.parse(text) as { error: { code: string; message: string } };
   if (parsed.error.code !== code) throw new Error(`expected code ${code}, got ${parsed.error.code}: ${text}`);
   if (!parsed.error.message) throw new Error("error without a message");

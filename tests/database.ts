@@ -1,7 +1,10 @@
 // Fresh databases for test runs on a real Postgres server.
 import postgres from "postgres";
 
-export async function createFreshDatabase(baseUrl: string, purpose: string): Promise<{ url: string; name: string }> {
+export async function createFreshDatabase(
+  baseUrl: string,
+  purpose: string,
+): Promise<{ url: string; name: string }> {
   const name = `glassbox_${purpose}_${Date.now()}_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
   try {

@@ -40,17 +40,33 @@ export function AuthForm({ mode }: { mode: "sign-in" | "sign-up" }) {
       >
         <div>
           <h1 className="text-2xl font-semibold">Glassbox</h1>
-          <p className="text-sm text-zinc-500">{isSignUp ? "Create an account" : "Sign in to your account"}</p>
+          <p className="text-sm text-zinc-500">
+            {isSignUp ? "Create an account" : "Sign in to your account"}
+          </p>
         </div>
         {isSignUp && (
           <label className="block text-sm">
             Name
-            <input name="name" required maxLength={100} className="input" data-testid="name-input" autoComplete="name" />
+            <input
+              name="name"
+              required
+              maxLength={100}
+              className="input"
+              data-testid="name-input"
+              autoComplete="name"
+            />
           </label>
         )}
         <label className="block text-sm">
           Email
-          <input name="email" type="email" required className="input" data-testid="email-input" autoComplete="email" />
+          <input
+            name="email"
+            type="email"
+            required
+            className="input"
+            data-testid="email-input"
+            autoComplete="email"
+          />
         </label>
         <label className="block text-sm">
           Password

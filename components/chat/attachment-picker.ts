@@ -2,7 +2,7 @@
 // The images picked for the next message: each uploads at once (so the message itself stays small), shows as a
 // chip while it does, and can be removed before sending. A refused file shows the server's reason.
 import { useCallback, useState } from "react";
-import { uploadAttachment, type UploadedAttachment } from "./api";
+import { type UploadedAttachment, uploadAttachment } from "./api";
 
 export const ACCEPTED_IMAGE_TYPES = "image/png,image/jpeg,image/gif,image/webp";
 

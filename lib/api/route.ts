@@ -3,6 +3,7 @@
 
 import type { z } from "zod";
 import { databaseHandle } from "@/db/client";
+import { readBodyUpTo } from "@/lib/api/read-body";
 import { getAuth } from "@/lib/auth";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
@@ -46,21 +47,32 @@ export async function requireAdmin(request: Request): Promise<SessionUser> {
 /** Default cap on JSON bodies; routes that accept more say so. */
 export const MAX_JSON_BYTES = 256 * 1024;
 
-/** Read and validate a JSON body: size first, then syntax, then the schema, each with a message that says what. */
+/**
+ * Read and validate a JSON body: size first (capped while it streams in), then syntax, then the schema, each with
+ * a message that says what.
+ */
 export async function readJson<Schema extends z.ZodType>(
   request: Request,
   schema: Schema,
   { maxBytes = MAX_JSON_BYTES }: { maxBytes?: number } = {},
 ): Promise<z.infer<Schema>> {
-  const declaredLength = Number(request.headers.get("content-length") ?? "0");
-  if (declaredLength > maxBytes) throw tooLarge(maxBytes);
-  const raw = await request.text();
-  if (Buffer.byteLength(raw) > maxBytes) throw tooLarge(maxBytes);
+  const body = await readBodyUpTo(request, maxBytes, () => tooLarge(maxBytes));
+  let raw: string;
+  try {
+    raw = new TextDecoder("utf-8", { fatal: true }).decode(body);
+  } catch {
+    throw new AppError("invalid_json", "The request body is not valid UTF-8 text.");
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch {
     throw new AppError("invalid_json", "The request body is not valid JSON.");
+  }
+  const nulAt = pathOfStringWithNul(parsed, []);
+  if (nulAt) {
+    const where = nulAt.length ? `${nulAt.join(".")}: ` : "";
+    throw new AppError("bad_request", `${where}text must not contain NUL (\\u0000) characters.`);
   }
   const result = schema.safeParse(parsed);
   if (!result.success) {
@@ -71,8 +83,31 @@ export async function readJson<Schema extends z.ZodType>(
   return result.data;
 }
 
+/** Postgres refuses NUL in text: find the first string (or key) that holds one, so it is a 400, never a 500. */
+function pathOfStringWithNul(value: unknown, path: (string | number)[]): (string | number)[] | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const found = pathOfStringWithNul(value[index], [...path, index]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === "object") {
+    for (const [key, child] of Object.entries(value)) {
+      if (key.includes("\u0000")) return [...path, key.replaceAll("\u0000", "\\u0000")];
+      const found = pathOfStringWithNul(child, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
 function tooLarge(maxBytes: number): AppError {
-  return new AppError("payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1024)} KB.`);
+  return new AppError(
+    "payload_too_large",
+    `The request body is larger than ${Math.round(maxBytes / 1024)} KB.`,
+  );
 }
 
 /** Route params validated as a UUID: anything else is simply not found. */

@@ -17,11 +17,19 @@ export async function toAttemptViews({
   conversationId: string;
   attemptRows: Attempt[];
 }) {
-  const sha256s = [...new Set(attemptRows.flatMap((row) => row.requests.flatMap((request) => request.elidedMedia.map((m) => m.sha256))))];
+  const sha256s = [
+    ...new Set(
+      attemptRows.flatMap((row) =>
+        row.requests.flatMap((request) => request.elidedMedia.map((m) => m.sha256)),
+      ),
+    ),
+  ];
   const media = await loadConversationMediaBySha256({ db, conversationId, sha256s });
   const modelIds = [...new Set(attemptRows.map((row) => row.modelId))];
   const modelRows = await Promise.all(modelIds.map((modelId) => getModel({ db, modelId })));
-  const modelsById = new Map(modelRows.filter((row): row is Model => row !== null).map((row) => [row.id, row]));
+  const modelsById = new Map(
+    modelRows.filter((row): row is Model => row !== null).map((row) => [row.id, row]),
+  );
   return attemptRows.map((row) => {
     const requests = row.requests.map((request) => ({
       url: request.url,
@@ -62,5 +70,10 @@ function budgetOf(row: Attempt, model: Model | undefined) {
   if (!model) return null;
   const { usable, reserved } = usableTokenBudget(toModelDescriptor(model), row.settings);
   const totalTokens = (row.items as { tokens?: number }[]).reduce((sum, item) => sum + (item.tokens ?? 0), 0);
-  return { usableTokens: usable, totalTokens, reservedOutputTokens: reserved, contextWindow: model.contextWindow };
+  return {
+    usableTokens: usable,
+    totalTokens,
+    reservedOutputTokens: reserved,
+    contextWindow: model.contextWindow,
+  };
 }

@@ -254,7 +254,7 @@ export async function turnModels(
     [persona.modelId, ...persona.fallbackModelIds].map((modelId) => getModel({ db, modelId })),
   );
   const usable = rows.filter(
-    (row): row is Model => row !== null && row.enabled && isProviderConfigured(row.provider),
+    (row): row is Model => row?.enabled === true && isProviderConfigured(row.provider),
   );
   return { personaModel: rows[0], usable };
 }

@@ -3,7 +3,7 @@
 // extractive summariser, so compaction works without a provider key.
 
 import { generateText } from "ai";
-import type { StoredMessage, StoredSummary, ModelDescriptor } from "@/lib/context/types";
+import type { ModelDescriptor, StoredMessage, StoredSummary } from "@/lib/context/types";
 import { languageModelFor } from "@/lib/providers/language-model";
 import { offlineSummary } from "@/lib/providers/offline-summary";
 

@@ -29,7 +29,8 @@ export function toSummaryViews(rows: readonly Summary[]): SummaryView[] {
     let state: SummaryState = "active";
     if (row.supersededBy !== null) {
       const replacedAt = createdAtById.get(row.supersededBy);
-      const replacedByNewer = row.supersededBy !== row.id && replacedAt !== undefined && replacedAt > row.createdAt.getTime();
+      const replacedByNewer =
+        row.supersededBy !== row.id && replacedAt !== undefined && replacedAt > row.createdAt.getTime();
       state = replacedByNewer ? "superseded" : "reverted";
     }
     return {

@@ -114,8 +114,7 @@ async function describeImages(context: ToolContext, seq: number) {
 /** The first usable model that can see: the persona's own, then any other (never the offline model). */
 async function visionModel({ db, personaModelIds }: ToolContext): Promise<Model | null> {
   const usable = (row: Model | null): row is Model =>
-    row !== null &&
-    row.enabled &&
+    row?.enabled === true &&
     row.capabilities.vision &&
     row.provider !== "offline" &&
     isProviderConfigured(row.provider);

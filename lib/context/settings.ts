@@ -5,7 +5,11 @@ import { z } from "zod";
 
 function integerIn(key: string, min: number, max: number) {
   const message = `${key} must be a whole number from ${min} to ${max}`;
-  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
+  return z
+    .number({ error: message })
+    .int({ error: message })
+    .min(min, { error: message })
+    .max(max, { error: message });
 }
 
 function oneOf<const T extends readonly [string, ...string[]]>(key: string, values: T) {
@@ -28,9 +32,10 @@ export const settingsSchema = z.object({
     window: integerIn("media.window", 0, 1_000).default(10),
     imageMessageLimit: integerIn("media.imageMessageLimit", 0, 100).default(3),
     maxImagesPerRequest: integerIn("media.maxImagesPerRequest", 0, 20).default(5),
-    imageInputSelection: oneOf("media.imageInputSelection", ["user_turn_only", "user_then_assistant"]).default(
+    imageInputSelection: oneOf("media.imageInputSelection", [
+      "user_turn_only",
       "user_then_assistant",
-    ),
+    ]).default("user_then_assistant"),
   }),
   contextNote: z.object({
     text: textUpTo("contextNote.text", 4_000).default(""),
@@ -85,7 +90,10 @@ type WithoutDefaults<Shape extends z.ZodRawShape> = {
  *  must carry only the keys it names, or it would reset every other key of the section to its default. */
 function withoutDefaults<Shape extends z.ZodRawShape>(shape: Shape): WithoutDefaults<Shape> {
   return Object.fromEntries(
-    Object.entries(shape).map(([key, field]) => [key, field instanceof z.ZodDefault ? field.unwrap() : field]),
+    Object.entries(shape).map(([key, field]) => [
+      key,
+      field instanceof z.ZodDefault ? field.unwrap() : field,
+    ]),
   ) as WithoutDefaults<Shape>;
 }
 
@@ -133,9 +141,14 @@ export function defaultSettings(): ResolvedSettings {
  * Resolve per key: the first layer that sets a key wins, in the order given (conversation, persona, global).
  * Overrides must already be validated; keys set to undefined do not count as set.
  */
-export function resolveSettings(global: ResolvedSettings, ...overridesMostSpecificFirst: (SettingsOverride | null | undefined)[]): ResolvedSettings {
+export function resolveSettings(
+  global: ResolvedSettings,
+  ...overridesMostSpecificFirst: (SettingsOverride | null | undefined)[]
+): ResolvedSettings {
   const resolved = structuredClone(global) as Record<string, unknown>;
-  const layers = overridesMostSpecificFirst.filter((layer): layer is SettingsOverride => layer != null).reverse();
+  const layers = overridesMostSpecificFirst
+    .filter((layer): layer is SettingsOverride => layer != null)
+    .reverse();
   for (const layer of layers) {
     for (const section of SECTION_KEYS) {
       const value = (layer as Record<string, unknown>)[section];
@@ -162,26 +175,34 @@ export function reservedOutputTokens(settings: ResolvedSettings, modelMaxOutputT
 export const SETTING_HELP: Record<string, string> = {
   "history.messageFetchLimit": "How many of the newest unsummarised messages are loaded for a turn.",
   "history.maxItems": "Cap on history items sent; the window keeps the newest. Empty means no cap.",
-  "history.speakerLabels": "Prefix turns with 'Name: '. Auto turns them on with more than one human or persona.",
-  "media.window": "Only media in the newest N messages can be shown to the model; older media becomes a notice.",
-  "media.imageMessageLimit": "How many of the newest messages with images render their images (emoji and stickers aside).",
+  "history.speakerLabels":
+    "Prefix turns with 'Name: '. Auto turns them on with more than one human or persona.",
+  "media.window":
+    "Only media in the newest N messages can be shown to the model; older media becomes a notice.",
+  "media.imageMessageLimit":
+    "How many of the newest messages with images render their images (emoji and stickers aside).",
   "media.maxImagesPerRequest": "Hard cap on images in one request, newest first.",
-  "media.imageInputSelection": "Which turns may contribute images: only the user's, or the user's then the assistant's.",
+  "media.imageInputSelection":
+    "Which turns may contribute images: only the user's, or the user's then the assistant's.",
   "contextNote.text": "A note injected into the history at a depth (the author's note).",
-  "contextNote.depth": "How many items from the end the note goes; 0 is the very end, ≥ the history length the top.",
+  "contextNote.depth":
+    "How many items from the end the note goes; 0 is the very end, ≥ the history length the top.",
   "contextNote.role": "The role the note is sent with.",
   "contextNote.frequency": "Inject the note every N user turns; 0 never.",
   "summary.mode": "When to summarise old turns: by token use, by turn count, or only when asked.",
-  "summary.thresholdPercent": "Token mode: summarise when the estimate reaches this share of the usable window.",
+  "summary.thresholdPercent":
+    "Token mode: summarise when the estimate reaches this share of the usable window.",
   "summary.turnThreshold": "Turn mode: summarise when this many user turns are unsummarised.",
   "summary.keepRecentTurns": "How many recent user turns stay verbatim after a summary.",
   "summary.modelId": "The model that writes summaries; empty means the persona's model.",
-  "tools.outputRetentionTurns": "Tool outputs older than this many turns are pruned to head and tail; 0 keeps all.",
+  "tools.outputRetentionTurns":
+    "Tool outputs older than this many turns are pruned to head and tail; 0 keeps all.",
   "tools.pruneMinChars": "Only tool outputs at least this long are pruned.",
   "tools.pruneHead": "Characters kept from the start of a pruned tool output.",
   "tools.pruneTail": "Characters kept from the end of a pruned tool output.",
   "reasoning.persist": "Replay stored reasoning for the whole conversation, only the next reply, or never.",
-  "budget.reservedOutputTokens": "Tokens kept free for the reply. Empty means the model's max output, capped at 4 096.",
+  "budget.reservedOutputTokens":
+    "Tokens kept free for the reply. Empty means the model's max output, capped at 4 096.",
   "budget.safetyMarginPercent": "Extra share of the window left unused to absorb token-estimate error.",
   "stop.strings": "Strings that end the reply; capped at what the model accepts.",
   "stop.speakerPattern": "Also stop at a new line starting with a participant's name and a colon.",

@@ -42,7 +42,9 @@ export function countPartTokens(part: ItemPart, tokenizer: TokenizerName): numbe
     case "media":
       return TOKENS_PER_OTHER_MEDIA;
     case "tool-call":
-      return countTextTokens(part.toolName, tokenizer) + countTextTokens(stringifyForCount(part.input), tokenizer);
+      return (
+        countTextTokens(part.toolName, tokenizer) + countTextTokens(stringifyForCount(part.input), tokenizer)
+      );
     case "tool-result":
       return countTextTokens(stringifyForCount(part.output), tokenizer);
   }

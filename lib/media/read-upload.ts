@@ -3,6 +3,7 @@
 // multipart syntax, then the form's schema; each failure a 4xx that says which.
 
 import type { z } from "zod";
+import { readBodyUpTo } from "@/lib/api/read-body";
 import { AppError } from "@/lib/errors";
 
 /** The largest file an upload may carry (SPEC §7.2). */
@@ -28,9 +29,7 @@ export async function readUploadForm<Schema extends z.ZodType>(
     throw new AppError("bad_request", "Send the file as multipart/form-data, in a field named file.");
   }
   const maxBodyBytes = maxFileBytes + MULTIPART_OVERHEAD_BYTES;
-  const declaredLength = Number(request.headers.get("content-length") ?? "0");
-  if (declaredLength > maxBodyBytes) throw uploadTooLarge(maxFileBytes);
-  const body = await readBodyUpTo(request, maxBodyBytes, maxFileBytes);
+  const body = await readBodyUpTo(request, maxBodyBytes, () => uploadTooLarge(maxFileBytes));
   let form: FormData;
   try {
     form = await new Response(body, { headers: { "content-type": contentType } }).formData();
@@ -54,35 +53,6 @@ function formFields(form: FormData): Record<string, FormDataEntryValue[]> {
     fields[name] = [...(fields[name] ?? []), value];
   }
   return fields;
-}
-
-async function readBodyUpTo(
-  request: Request,
-  maxBodyBytes: number,
-  maxFileBytes: number,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBodyBytes) {
-        await reader.cancel().catch(() => {});
-        throw uploadTooLarge(maxFileBytes);
-      }
-      chunks.push(value);
-    }
-  }
-  const body = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return body;
 }
 
 function formatMegabytes(bytes: number): string {

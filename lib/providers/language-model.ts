@@ -23,15 +23,24 @@ export function isProviderConfigured(provider: ModelDescriptor["provider"], env 
   }
 }
 
-export function languageModelFor(model: ModelDescriptor, { fetch }: { fetch?: typeof globalThis.fetch } = {}): LanguageModelV4 {
+export function languageModelFor(
+  model: ModelDescriptor,
+  { fetch }: { fetch?: typeof globalThis.fetch } = {},
+): LanguageModelV4 {
   const providers = configuredProviders();
   switch (model.provider) {
     case "offline":
       return createOfflineModel(model.providerModelName);
     case "openai": {
       if (!providers.openai) throw unconfigured(model, "OPENAI_API_KEY");
-      const openai = createOpenAI({ apiKey: providers.openai.apiKey, baseURL: providers.openai.baseURL, fetch });
-      return model.apiKind === "responses" ? openai.responses(model.providerModelName) : openai.chat(model.providerModelName);
+      const openai = createOpenAI({
+        apiKey: providers.openai.apiKey,
+        baseURL: providers.openai.baseURL,
+        fetch,
+      });
+      return model.apiKind === "responses"
+        ? openai.responses(model.providerModelName)
+        : openai.chat(model.providerModelName);
     }
     case "openai-compatible": {
       if (!providers.openaiCompatible) throw unconfigured(model, "OPENAI_COMPATIBLE_BASE_URL");
@@ -45,12 +54,19 @@ export function languageModelFor(model: ModelDescriptor, { fetch }: { fetch?: ty
     }
     case "google": {
       if (!providers.google) throw unconfigured(model, "GOOGLE_GENERATIVE_AI_API_KEY");
-      const google = createGoogle({ apiKey: providers.google.apiKey, baseURL: providers.google.baseURL, fetch });
+      const google = createGoogle({
+        apiKey: providers.google.apiKey,
+        baseURL: providers.google.baseURL,
+        fetch,
+      });
       return google(model.providerModelName);
     }
   }
 }
 
 function unconfigured(model: ModelDescriptor, variable: string): AppError {
-  return new AppError("model_unavailable", `Model ${model.id} needs ${variable}, which is not set on the server.`);
+  return new AppError(
+    "model_unavailable",
+    `Model ${model.id} needs ${variable}, which is not set on the server.`,
+  );
 }

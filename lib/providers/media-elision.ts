@@ -16,7 +16,7 @@ const DATA_URL = /data:([a-z]+\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]+={0,2})/g;
 const GEMINI_INLINE = /("mimeType":"([a-z]+\/[a-z0-9.+-]+)","data":")([A-Za-z0-9+/]+={0,2})"/g;
 const MARKER = /\[elided-media sha256=([0-9a-f]{64}) bytes=(\d+)\]/g;
 
-function describe(base64: string, mime: string, found: Map<string, ElidedMedia>): string {
+function elisionMarker(base64: string, mime: string, found: Map<string, ElidedMedia>): string {
   const bytes = Buffer.from(base64, "base64");
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   found.set(sha256, { sha256, mime, bytes: bytes.length });
@@ -26,10 +26,12 @@ function describe(base64: string, mime: string, found: Map<string, ElidedMedia>)
 export function elideMedia(body: string): { body: string; media: ElidedMedia[] } {
   const found = new Map<string, ElidedMedia>();
   const withoutDataUrls = body.replace(DATA_URL, (match, mime: string, base64: string) =>
-    base64.length < MIN_BASE64_LENGTH ? match : `data:${mime};base64,${describe(base64, mime, found)}`,
+    base64.length < MIN_BASE64_LENGTH ? match : `data:${mime};base64,${elisionMarker(base64, mime, found)}`,
   );
-  const elided = withoutDataUrls.replace(GEMINI_INLINE, (match, prefix: string, mime: string, base64: string) =>
-    base64.length < MIN_BASE64_LENGTH ? match : `${prefix}${describe(base64, mime, found)}"`,
+  const elided = withoutDataUrls.replace(
+    GEMINI_INLINE,
+    (match, prefix: string, mime: string, base64: string) =>
+      base64.length < MIN_BASE64_LENGTH ? match : `${prefix}${elisionMarker(base64, mime, found)}"`,
   );
   return { body: elided, media: [...found.values()] };
 }

@@ -38,7 +38,9 @@ function previousLines(summary: StoredSummary | null | undefined): { lines: stri
     return { lines: [`- Earlier: ${firstSentence(content)}`], omitted: 0 };
   }
   const omittedMatch = OMITTED_LINE.exec(bullets[0]);
-  return omittedMatch ? { lines: bullets.slice(1), omitted: Number(omittedMatch[1]) } : { lines: bullets, omitted: 0 };
+  return omittedMatch
+    ? { lines: bullets.slice(1), omitted: Number(omittedMatch[1]) }
+    : { lines: bullets, omitted: 0 };
 }
 
 /**
@@ -59,7 +61,8 @@ export function offlineSummary({
   for (const message of messages) {
     const isUser = message.authorType === "user";
     const text = isUser ? textOf(message).trim() : "";
-    if (isUser && !previousWasUser && text !== "") lines.push(`- ${message.authorName}: ${firstSentence(text)}`);
+    if (isUser && !previousWasUser && text !== "")
+      lines.push(`- ${message.authorName}: ${firstSentence(text)}`);
     previousWasUser = isUser && (previousWasUser || text !== "");
   }
   const condensed = (previousSummary?.messageCount ?? 0) + messages.length;
@@ -67,7 +70,10 @@ export function offlineSummary({
   const room = previous.omitted > 0 || lines.length > MAX_LINES ? MAX_LINES - 1 : MAX_LINES;
   const dropped = Math.max(0, lines.length - room);
   const omitted = previous.omitted + dropped;
-  const shown = omitted > 0 ? [`- (${omitted} earlier point${omitted === 1 ? "" : "s"} omitted)`, ...lines.slice(dropped)] : lines;
+  const shown =
+    omitted > 0
+      ? [`- (${omitted} earlier point${omitted === 1 ? "" : "s"} omitted)`, ...lines.slice(dropped)]
+      : lines;
   const header = `${OFFLINE_SUMMARY_HEADER} ${condensed} message${condensed === 1 ? "" : "s"}:`;
   return [header, ...shown].join("\n");
 }

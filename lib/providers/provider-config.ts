@@ -8,7 +8,9 @@ export interface ProviderConfig {
 
 export function configuredProviders(env: NodeJS.ProcessEnv = process.env): ProviderConfig {
   return {
-    openai: env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL || undefined } : null,
+    openai: env.OPENAI_API_KEY
+      ? { apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL || undefined }
+      : null,
     google: env.GOOGLE_GENERATIVE_AI_API_KEY
       ? { apiKey: env.GOOGLE_GENERATIVE_AI_API_KEY, baseURL: env.GOOGLE_BASE_URL || undefined }
       : null,

@@ -4,6 +4,7 @@
 // nothing is stored. Fake OpenAI server, real route, real database.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import * as chatRoute from "@/app/api/chat/route";
 import * as uploadRoute from "@/app/api/conversations/[id]/attachments/route";
 import { getDb } from "@/db/client";
 import { attachments } from "@/db/schema";
@@ -12,7 +13,6 @@ import { call, expectError, readUIStream, signUp, type TestUser } from "../api-c
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, storedMessages } from "../fixtures/turns";
-import * as chatRoute from "@/app/api/chat/route";
 
 let env: FakeProviderEnv;
 let ada: TestUser;

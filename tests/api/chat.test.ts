@@ -21,17 +21,27 @@ async function createConversation(user: TestUser) {
 }
 
 function chatBody(conversationId: string, text: string) {
-  return { id: conversationId, message: { id: "client-1", role: "user", parts: [{ type: "text", text }] }, trigger: "submit-message" };
+  return {
+    id: conversationId,
+    message: { id: "client-1", role: "user", parts: [{ type: "text", text }] },
+    trigger: "submit-message",
+  };
 }
 
 describe("POST /api/chat with the offline model", () => {
   test("persists the user message first, streams the reply and stores it complete", async () => {
     const conversationId = await createConversation(ada);
-    const response = await call(chatRoute.POST, "/api/chat", { user: ada, body: chatBody(conversationId, "Hello offline world") });
+    const response = await call(chatRoute.POST, "/api/chat", {
+      user: ada,
+      body: chatBody(conversationId, "Hello offline world"),
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
     const chunks = await readUIStream(response);
-    const streamed = chunks.filter((chunk) => chunk.type === "text-delta").map((chunk) => chunk.delta).join("");
+    const streamed = chunks
+      .filter((chunk) => chunk.type === "text-delta")
+      .map((chunk) => chunk.delta)
+      .join("");
     expect(streamed).toContain('Your last message: "Hello offline world"');
     expect(chunks.at(-1)).toMatchObject({ type: "finish", finishReason: "stop" });
 
@@ -55,11 +65,16 @@ describe("POST /api/chat with the offline model", () => {
 
   test("a second turn sees the first in its history", async () => {
     const conversationId = await createConversation(ada);
-    await readUIStream(await call(chatRoute.POST, "/api/chat", { user: ada, body: chatBody(conversationId, "First") }));
+    await readUIStream(
+      await call(chatRoute.POST, "/api/chat", { user: ada, body: chatBody(conversationId, "First") }),
+    );
     const chunks = await readUIStream(
       await call(chatRoute.POST, "/api/chat", { user: ada, body: chatBody(conversationId, "Second") }),
     );
-    const streamed = chunks.filter((chunk) => chunk.type === "text-delta").map((chunk) => chunk.delta).join("");
+    const streamed = chunks
+      .filter((chunk) => chunk.type === "text-delta")
+      .map((chunk) => chunk.delta)
+      .join("");
     expect(streamed).toContain('Your last message: "Second"');
     expect(streamed).toMatch(/I got 4 messages/);
     const db = await getDb();
@@ -68,16 +83,62 @@ describe("POST /api/chat with the offline model", () => {
 });
 
 describe("POST /api/chat refuses bad input and stores nothing", () => {
-  const cases: Array<{ name: string; body: (id: string) => unknown; status: number; code: string; message?: RegExp }> = [
+  const cases: Array<{
+    name: string;
+    body: (id: string) => unknown;
+    status: number;
+    code: string;
+    message?: RegExp;
+  }> = [
     { name: "malformed JSON", body: () => '{"id": ', status: 400, code: "invalid_json" },
     { name: "missing message", body: (id) => ({ id }), status: 400, code: "bad_request", message: /message/ },
-    { name: "id that is not a UUID", body: () => chatBody("nope", "hi"), status: 400, code: "bad_request", message: /conversation id/ },
-    { name: "message parts of the wrong type", body: (id) => ({ id, message: { role: "user", parts: "hi" } }), status: 400, code: "bad_request", message: /parts must be a list/ },
-    { name: "assistant role", body: (id) => ({ id, message: { role: "assistant", parts: [{ type: "text", text: "x" }] } }), status: 400, code: "bad_request", message: /role must be user/ },
-    { name: "empty text", body: (id) => chatBody(id, "   "), status: 400, code: "bad_request", message: /no text/ },
-    { name: "text over the limit", body: (id) => chatBody(id, "x".repeat(20_001)), status: 400, code: "bad_request", message: /limit is 20000/ },
-    { name: "a 1 MB message", body: (id) => chatBody(id, "x".repeat(1024 * 1024)), status: 413, code: "payload_too_large" },
-    { name: "unknown conversation", body: () => chatBody("0190aaaa-0000-7000-8000-000000000000", "hi"), status: 404, code: "not_found" },
+    {
+      name: "id that is not a UUID",
+      body: () => chatBody("nope", "hi"),
+      status: 400,
+      code: "bad_request",
+      message: /conversation id/,
+    },
+    {
+      name: "message parts of the wrong type",
+      body: (id) => ({ id, message: { role: "user", parts: "hi" } }),
+      status: 400,
+      code: "bad_request",
+      message: /parts must be a list/,
+    },
+    {
+      name: "assistant role",
+      body: (id) => ({ id, message: { role: "assistant", parts: [{ type: "text", text: "x" }] } }),
+      status: 400,
+      code: "bad_request",
+      message: /role must be user/,
+    },
+    {
+      name: "empty text",
+      body: (id) => chatBody(id, "   "),
+      status: 400,
+      code: "bad_request",
+      message: /no text/,
+    },
+    {
+      name: "text over the limit",
+      body: (id) => chatBody(id, "x".repeat(20_001)),
+      status: 400,
+      code: "bad_request",
+      message: /limit is 20000/,
+    },
+    {
+      name: "a 1 MB message",
+      body: (id) => chatBody(id, "x".repeat(1024 * 1024)),
+      status: 413,
+      code: "payload_too_large",
+    },
+    {
+      name: "unknown conversation",
+      body: () => chatBody("0190aaaa-0000-7000-8000-000000000000", "hi"),
+      status: 404,
+      code: "not_found",
+    },
   ];
 
   test.each(cases)("$name", async ({ body, status, code, message }) => {
@@ -90,19 +151,29 @@ describe("POST /api/chat refuses bad input and stores nothing", () => {
 
   test("someone else's conversation is not found and gets no message", async () => {
     const conversationId = await createConversation(ada);
-    await expectError(await call(chatRoute.POST, "/api/chat", { user: bob, body: chatBody(conversationId, "intrude") }), 404, "not_found");
+    await expectError(
+      await call(chatRoute.POST, "/api/chat", { user: bob, body: chatBody(conversationId, "intrude") }),
+      404,
+      "not_found",
+    );
     expect(await listMessages({ db: await getDb(), conversationId })).toEqual([]);
   });
 
   test("no session is a 401", async () => {
     const conversationId = await createConversation(ada);
-    await expectError(await call(chatRoute.POST, "/api/chat", { body: chatBody(conversationId, "hi") }), 401, "unauthorized");
+    await expectError(
+      await call(chatRoute.POST, "/api/chat", { body: chatBody(conversationId, "hi") }),
+      401,
+      "unauthorized",
+    );
   });
 
   test("script in text is stored as text, never interpreted", async () => {
     const conversationId = await createConversation(ada);
     const payload = "<script>alert(1)</script><img src=x onerror=alert(2)>";
-    await readUIStream(await call(chatRoute.POST, "/api/chat", { user: ada, body: chatBody(conversationId, payload) }));
+    await readUIStream(
+      await call(chatRoute.POST, "/api/chat", { user: ada, body: chatBody(conversationId, payload) }),
+    );
     const [stored] = await listMessages({ db: await getDb(), conversationId });
     expect(stored.parts).toEqual([{ type: "text", text: payload }]);
   });
@@ -116,20 +187,29 @@ describe("rate limits", () => {
       const carol = await signUp("Carol");
       const conversationId = await createConversation(carol);
       for (const text of ["one", "two"]) {
-        const ok = await call(chatRoute.POST, "/api/chat", { user: carol, body: chatBody(conversationId, text) });
+        const ok = await call(chatRoute.POST, "/api/chat", {
+          user: carol,
+          body: chatBody(conversationId, text),
+        });
         expect(ok.status).toBe(200);
         await readUIStream(ok);
       }
-      const refused = await call(chatRoute.POST, "/api/chat", { user: carol, body: chatBody(conversationId, "three") });
+      const refused = await call(chatRoute.POST, "/api/chat", {
+        user: carol,
+        body: chatBody(conversationId, "three"),
+      });
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(await expectError(refused, 429, "rate_limited")).toMatch(/at most 2 per 60 seconds/);
-      expect((await listMessages({ db: await getDb(), conversationId })).map((m) => m.parts)).not.toContainEqual([
-        { type: "text", text: "three" },
-      ]);
+      expect(
+        (await listMessages({ db: await getDb(), conversationId })).map((m) => m.parts),
+      ).not.toContainEqual([{ type: "text", text: "three" }]);
 
       const dave = await signUp("Dave");
       const daveConversation = await createConversation(dave);
-      const daveResponse = await call(chatRoute.POST, "/api/chat", { user: dave, body: chatBody(daveConversation, "hi") });
+      const daveResponse = await call(chatRoute.POST, "/api/chat", {
+        user: dave,
+        body: chatBody(daveConversation, "hi"),
+      });
       expect(daveResponse.status).toBe(200);
       await readUIStream(daveResponse);
     } finally {

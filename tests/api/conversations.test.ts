@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
+import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
 import { listMessages } from "@/db/queries";
@@ -34,11 +34,18 @@ describe("conversations", () => {
     expect(body.persona.name).toBe("Glassbox Guide");
 
     const renamed = await call(conversationRoute.PATCH, `/api/conversations/${id}`, {
-      user: ada, method: "PATCH", params: { id }, body: { title: "Renamed" },
+      user: ada,
+      method: "PATCH",
+      params: { id },
+      body: { title: "Renamed" },
     });
     expect((await renamed.json()).conversation.title).toBe("Renamed");
 
-    const deleted = await call(conversationRoute.DELETE, `/api/conversations/${id}`, { user: ada, method: "DELETE", params: { id } });
+    const deleted = await call(conversationRoute.DELETE, `/api/conversations/${id}`, {
+      user: ada,
+      method: "DELETE",
+      params: { id },
+    });
     expect(deleted.status).toBe(204);
     const gone = await call(conversationRoute.GET, `/api/conversations/${id}`, { user: ada, params: { id } });
     await expectError(gone, 404, "not_found");
@@ -48,35 +55,87 @@ describe("conversations", () => {
     const id = await createConversation(ada, { title: "Private" });
     const asBob = { user: bob, params: { id } };
     await expectError(await call(conversationRoute.GET, `/api/conversations/${id}`, asBob), 404, "not_found");
-    await expectError(await call(messagesRoute.GET, `/api/conversations/${id}/messages`, asBob), 404, "not_found");
     await expectError(
-      await call(conversationRoute.PATCH, `/api/conversations/${id}`, { ...asBob, method: "PATCH", body: { title: "Mine now" } }),
+      await call(messagesRoute.GET, `/api/conversations/${id}/messages`, asBob),
       404,
       "not_found",
     );
-    await expectError(await call(conversationRoute.DELETE, `/api/conversations/${id}`, { ...asBob, method: "DELETE" }), 404, "not_found");
+    await expectError(
+      await call(conversationRoute.PATCH, `/api/conversations/${id}`, {
+        ...asBob,
+        method: "PATCH",
+        body: { title: "Mine now" },
+      }),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await call(conversationRoute.DELETE, `/api/conversations/${id}`, { ...asBob, method: "DELETE" }),
+      404,
+      "not_found",
+    );
     const list = await (await call(conversationsRoute.GET, "/api/conversations", { user: bob })).json();
     expect(list.conversations.map((c: { id: string }) => c.id)).not.toContain(id);
-    const read = await (await call(conversationRoute.GET, `/api/conversations/${id}`, { user: ada, params: { id } })).json();
+    const read = await (
+      await call(conversationRoute.GET, `/api/conversations/${id}`, { user: ada, params: { id } })
+    ).json();
     expect(read.conversation.title).toBe("Private");
   });
 
   test("the transcript lists every message in seq order", async () => {
     const id = await createConversation(ada);
-    const response = await call(messagesRoute.GET, `/api/conversations/${id}/messages`, { user: ada, params: { id } });
+    const response = await call(messagesRoute.GET, `/api/conversations/${id}/messages`, {
+      user: ada,
+      params: { id },
+    });
     expect(await response.json()).toEqual({ messages: [], media: {}, toolNames: {} });
   });
 });
 
 describe("bad input gets a clear 4xx and stores nothing", () => {
   const cases: Array<{ name: string; body: unknown; status: number; code: string; message?: RegExp }> = [
-    { name: "malformed JSON", body: "{not json", status: 400, code: "invalid_json", message: /not valid JSON/ },
-    { name: "title of the wrong type", body: { title: 5 }, status: 400, code: "bad_request", message: /title must be text/ },
-    { name: "empty title", body: { title: "   " }, status: 400, code: "bad_request", message: /title must not be empty/ },
+    {
+      name: "malformed JSON",
+      body: "{not json",
+      status: 400,
+      code: "invalid_json",
+      message: /not valid JSON/,
+    },
+    {
+      name: "title of the wrong type",
+      body: { title: 5 },
+      status: 400,
+      code: "bad_request",
+      message: /title must be text/,
+    },
+    {
+      name: "empty title",
+      body: { title: "   " },
+      status: 400,
+      code: "bad_request",
+      message: /title must not be empty/,
+    },
     { name: "unknown key", body: { owner: "x" }, status: 400, code: "bad_request", message: /owner/ },
-    { name: "persona id that is not an id", body: { personaId: "abc" }, status: 400, code: "bad_request", message: /personaId/ },
-    { name: "unknown persona", body: { personaId: "0190aaaa-0000-7000-8000-000000000000" }, status: 404, code: "not_found", message: /Persona/ },
-    { name: "1 MB body", body: JSON.stringify({ title: "x".repeat(1024 * 1024) }), status: 413, code: "payload_too_large" },
+    {
+      name: "persona id that is not an id",
+      body: { personaId: "abc" },
+      status: 400,
+      code: "bad_request",
+      message: /personaId/,
+    },
+    {
+      name: "unknown persona",
+      body: { personaId: "0190aaaa-0000-7000-8000-000000000000" },
+      status: 404,
+      code: "not_found",
+      message: /Persona/,
+    },
+    {
+      name: "1 MB body",
+      body: JSON.stringify({ title: "x".repeat(1024 * 1024) }),
+      status: 413,
+      code: "payload_too_large",
+    },
   ];
 
   test.each(cases)("POST /api/conversations: $name", async ({ body, status, code, message }) => {
@@ -91,23 +150,43 @@ describe("bad input gets a clear 4xx and stores nothing", () => {
   test("no session: 401 on every conversation route", async () => {
     const id = "0190aaaa-0000-7000-8000-000000000000";
     await expectError(await call(conversationsRoute.GET, "/api/conversations"), 401, "unauthorized");
-    await expectError(await call(conversationsRoute.POST, "/api/conversations", { body: {} }), 401, "unauthorized");
-    await expectError(await call(conversationRoute.GET, `/api/conversations/${id}`, { params: { id } }), 401, "unauthorized");
-    await expectError(await call(messagesRoute.GET, `/api/conversations/${id}/messages`, { params: { id } }), 401, "unauthorized");
+    await expectError(
+      await call(conversationsRoute.POST, "/api/conversations", { body: {} }),
+      401,
+      "unauthorized",
+    );
+    await expectError(
+      await call(conversationRoute.GET, `/api/conversations/${id}`, { params: { id } }),
+      401,
+      "unauthorized",
+    );
+    await expectError(
+      await call(messagesRoute.GET, `/api/conversations/${id}/messages`, { params: { id } }),
+      401,
+      "unauthorized",
+    );
   });
 
   test("an id that is not a UUID is simply not found", async () => {
-    const response = await call(conversationRoute.GET, "/api/conversations/../../etc", { user: ada, params: { id: "../../etc" } });
+    const response = await call(conversationRoute.GET, "/api/conversations/../../etc", {
+      user: ada,
+      params: { id: "../../etc" },
+    });
     await expectError(response, 404, "not_found");
   });
 
   test("PATCH with an out-of-range override names the key and its range", async () => {
     const id = await createConversation(ada);
     const response = await call(conversationRoute.PATCH, `/api/conversations/${id}`, {
-      user: ada, method: "PATCH", params: { id }, body: { settingsOverride: { contextNote: { depth: 5000 } } },
+      user: ada,
+      method: "PATCH",
+      params: { id },
+      body: { settingsOverride: { contextNote: { depth: 5000 } } },
     });
     const message = await expectError(response, 400, "bad_request");
-    expect(message).toBe("settingsOverride.contextNote.depth: contextNote.depth must be a whole number from 0 to 1000");
+    expect(message).toBe(
+      "settingsOverride.contextNote.depth: contextNote.depth must be a whole number from 0 to 1000",
+    );
     const db = await getDb();
     expect(await listMessages({ db, conversationId: id })).toEqual([]);
   });

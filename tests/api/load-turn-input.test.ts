@@ -74,7 +74,13 @@ describe("loadTurnInput beside the insert", () => {
     // "after": the insert starts only once the load has read its window and waits for the row.
     else current = gate.then(() => appendQuestion(db, conversation.id));
 
-    const loading = loadTurnInput({ db, conversation, persona, currentMessage: current, requesterId: ada.id });
+    const loading = loadTurnInput({
+      db,
+      conversation,
+      persona,
+      currentMessage: current,
+      requesterId: ada.id,
+    });
     if (timing === "after") setTimeout(release, 50);
     const { buildInput, summaryInputs } = await loading;
 

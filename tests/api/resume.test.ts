@@ -14,7 +14,10 @@ beforeAll(async () => {
 });
 
 function resume(user: TestUser | null, conversationId: string) {
-  return call(streamRoute.GET, `/api/chat/${conversationId}/stream`, { user, params: { id: conversationId } });
+  return call(streamRoute.GET, `/api/chat/${conversationId}/stream`, {
+    user,
+    params: { id: conversationId },
+  });
 }
 
 describe("resume without Redis", () => {

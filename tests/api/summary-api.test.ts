@@ -6,9 +6,9 @@ import { beforeAll, describe, expect, test } from "vitest";
 import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
 import { getDb } from "@/db/client";
 import { messages, participants } from "@/db/schema";
+import type { SummaryView } from "@/lib/chat/summary-view";
 import { summaryMarkerText } from "@/lib/context/summary-placement";
 import { countTextTokens } from "@/lib/context/tokens";
-import type { SummaryView } from "@/lib/chat/summary-view";
 import { call, expectError, promoteToAdmin, signUp, type TestUser } from "../api-client";
 import { createConversation } from "../fixtures/personas";
 import { fetchTurns, runTurn } from "../fixtures/turns";
@@ -18,7 +18,6 @@ import {
   getSummaries,
   getSummary,
   itemText,
-  summaryTexts,
   messageMarks,
   preview,
   putSummary,
@@ -26,6 +25,7 @@ import {
   sessionMemories,
   summaryList,
   summaryState,
+  summaryTexts,
 } from "./summary-helpers";
 
 let ada: TestUser;
@@ -58,13 +58,23 @@ function tagShape(items: Array<{ tag: string; role: string }>): string[] {
 }
 
 function marker(summary: SummaryView): string {
-  return summaryMarkerText({ content: summary.content, createdAt: summary.createdAt, messageCount: summary.messageCount });
+  return summaryMarkerText({
+    content: summary.content,
+    createdAt: summary.createdAt,
+    messageCount: summary.messageCount,
+  });
 }
 
 async function storedTokens(conversationId: string, throughSeq: number): Promise<number> {
   const db = await getDb();
-  const rows = await db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(asc(messages.seq));
-  return rows.filter((row) => row.seq <= throughSeq).reduce((sum, row) => sum + 4 + (row.tokenCounts.o200k_base ?? 0), 0);
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .orderBy(asc(messages.seq));
+  return rows
+    .filter((row) => row.seq <= throughSeq)
+    .reduce((sum, row) => sum + 4 + (row.tokenCounts.o200k_base ?? 0), 0);
 }
 
 describe("manual compaction, chaining, edit and revert", () => {
@@ -87,13 +97,24 @@ describe("manual compaction, chaining, edit and revert", () => {
     expect(s1.tokensBefore).toBe(await storedTokens(id, 4));
     expect(s1.tokensAfter).toBe(4 + countTextTokens(marker(s1), "o200k_base"));
     expect(await messageMarks(id)).toEqual([
-      [1, s1.id], [2, s1.id], [3, s1.id], [4, s1.id], [5, null], [6, null], [7, null], [8, null],
+      [1, s1.id],
+      [2, s1.id],
+      [3, s1.id],
+      [4, s1.id],
+      [5, null],
+      [6, null],
+      [7, null],
+      [8, null],
     ]);
     expect(await sessionMemories(id)).toEqual([[s1.id, true, s1.content]]);
 
     // The transcript still has every message, each saying whether a summary covers it.
-    const transcript = await (await call(messagesRoute.GET, `/api/conversations/${id}/messages`, { user: ada, params: { id } })).json();
-    expect(transcript.messages.map((m: { seq: number; summarizedBy: string | null }) => [m.seq, m.summarizedBy])).toEqual(await messageMarks(id));
+    const transcript = await (
+      await call(messagesRoute.GET, `/api/conversations/${id}/messages`, { user: ada, params: { id } })
+    ).json();
+    expect(
+      transcript.messages.map((m: { seq: number; summarizedBy: string | null }) => [m.seq, m.summarizedBy]),
+    ).toEqual(await messageMarks(id));
 
     // 2. Only two user turns are left unsummarised: nothing to do, nothing changed.
     const before = await summaryState(id);
@@ -119,9 +140,18 @@ describe("manual compaction, chaining, edit and revert", () => {
       [s1.id, "superseded", s2.id],
     ]);
     expect(await messageMarks(id)).toEqual([
-      [1, s1.id], [2, s1.id], [3, s1.id], [4, s1.id],
-      [5, s2.id], [6, s2.id], [7, s2.id], [8, s2.id],
-      [9, null], [10, null], [11, null], [12, null],
+      [1, s1.id],
+      [2, s1.id],
+      [3, s1.id],
+      [4, s1.id],
+      [5, s2.id],
+      [6, s2.id],
+      [7, s2.id],
+      [8, s2.id],
+      [9, null],
+      [10, null],
+      [11, null],
+      [12, null],
     ]);
     expect(await sessionMemories(id)).toEqual([
       [s1.id, false, s1.content],
@@ -132,10 +162,24 @@ describe("manual compaction, chaining, edit and revert", () => {
 
     // The next payload: system, SUMMARY (s2's marker), the kept turns (seq 9–12), the input once, last.
     let next = await preview(ada, id, "Seven.");
-    expect(tagShape(next.items)).toEqual(["SYSTEM", "SUMMARY", "DIALOGUE_HISTORY", "DIALOGUE_HISTORY", "DIALOGUE_HISTORY", "DIALOGUE_HISTORY", "CURRENT_INPUT"]);
+    expect(tagShape(next.items)).toEqual([
+      "SYSTEM",
+      "SUMMARY",
+      "DIALOGUE_HISTORY",
+      "DIALOGUE_HISTORY",
+      "DIALOGUE_HISTORY",
+      "DIALOGUE_HISTORY",
+      "CURRENT_INPUT",
+    ]);
     expect(summaryTexts(next.items)).toEqual([marker(s2)]);
-    expect(next.items.filter((item) => item.tag === "DIALOGUE_HISTORY").flatMap((item) => item.sourceMessageIds)).toEqual(
-      (await getDb().then((db) => db.select().from(messages).where(eq(messages.conversationId, id)).orderBy(asc(messages.seq))))
+    expect(
+      next.items.filter((item) => item.tag === "DIALOGUE_HISTORY").flatMap((item) => item.sourceMessageIds),
+    ).toEqual(
+      (
+        await getDb().then((db) =>
+          db.select().from(messages).where(eq(messages.conversationId, id)).orderBy(asc(messages.seq)),
+        )
+      )
         .filter((m) => m.seq >= 9)
         .map((m) => m.id),
     );
@@ -143,7 +187,11 @@ describe("manual compaction, chaining, edit and revert", () => {
     // 4. Edit the active summary: the next payload (preview and a real turn) says the new text.
     const edited = await putSummary(ada, id, s2.id, { content: "  Edited: Ada counted from one to four.  " });
     expect(edited.status).toBe(200);
-    expect((await edited.json()).summary).toMatchObject({ id: s2.id, content: "Edited: Ada counted from one to four.", state: "active" });
+    expect((await edited.json()).summary).toMatchObject({
+      id: s2.id,
+      content: "Edited: Ada counted from one to four.",
+      state: "active",
+    });
     expect(await sessionMemories(id)).toEqual([
       [s1.id, false, s1.content],
       [s2.id, true, "Edited: Ada counted from one to four."],
@@ -158,17 +206,32 @@ describe("manual compaction, chaining, edit and revert", () => {
     expect(sent.request?.body).toContain("Edited: Ada counted from one to four.");
     expect(sent.request?.body).not.toContain("- Ada: Three.");
     // A superseded summary cannot be edited.
-    expect(await expectError(await putSummary(ada, id, s1.id, { content: "No." }), 409, "conflict")).toMatch(/Only the active summary can be edited/);
+    expect(await expectError(await putSummary(ada, id, s1.id, { content: "No." }), 409, "conflict")).toMatch(
+      /Only the active summary can be edited/,
+    );
 
     // 5. Revert s2: s1 is active again, the messages s2 covered are unmarked, s1's memory is back.
     const reverted = await revert(ada, id, s2.id);
     expect(reverted.status).toBe(200);
     const revertBody = await reverted.json();
-    expect(revertBody.reverted).toMatchObject({ id: s2.id, state: "reverted", supersededBy: s1.id, isActive: false });
-    expect(revertBody.restored).toMatchObject({ id: s1.id, state: "active", supersededBy: null, isActive: true });
+    expect(revertBody.reverted).toMatchObject({
+      id: s2.id,
+      state: "reverted",
+      supersededBy: s1.id,
+      isActive: false,
+    });
+    expect(revertBody.restored).toMatchObject({
+      id: s1.id,
+      state: "active",
+      supersededBy: null,
+      isActive: true,
+    });
     expect(revertBody.unmarkedMessages).toBe(4);
     expect(await messageMarks(id)).toEqual([
-      [1, s1.id], [2, s1.id], [3, s1.id], [4, s1.id],
+      [1, s1.id],
+      [2, s1.id],
+      [3, s1.id],
+      [4, s1.id],
       ...[5, 6, 7, 8, 9, 10, 11, 12, 13, 14].map((seq) => [seq, null]),
     ]);
     expect(await sessionMemories(id)).toEqual([
@@ -177,7 +240,12 @@ describe("manual compaction, chaining, edit and revert", () => {
     ]);
     next = await preview(ada, id, "Eight.");
     expect(summaryTexts(next.items)).toEqual([marker(s1)]);
-    expect(tagShape(next.items)).toEqual(["SYSTEM", "SUMMARY", ...Array(10).fill("DIALOGUE_HISTORY"), "CURRENT_INPUT"]);
+    expect(tagShape(next.items)).toEqual([
+      "SYSTEM",
+      "SUMMARY",
+      ...Array(10).fill("DIALOGUE_HISTORY"),
+      "CURRENT_INPUT",
+    ]);
 
     // 6. Revert s1: there is no earlier summary, so every message is unmarked and no summary is sent.
     const revertedAgain = await (await revert(ada, id, s1.id)).json();
@@ -194,7 +262,9 @@ describe("manual compaction, chaining, edit and revert", () => {
       [s2.id, "reverted"],
       [s1.id, "reverted"],
     ]);
-    expect(await expectError(await revert(ada, id, s1.id), 409, "conflict")).toMatch(/Only the active summary can be reverted/);
+    expect(await expectError(await revert(ada, id, s1.id), 409, "conflict")).toMatch(
+      /Only the active summary can be reverted/,
+    );
 
     // 7. A fresh compact starts over: it does not chain from reverted summaries.
     const s3 = await compactOk(ada, id, { keepRecentTurns: 2 });
@@ -208,16 +278,29 @@ describe("manual compaction, chaining, edit and revert", () => {
 
   test("compact without a body uses the conversation's keepRecentTurns; an empty conversation has nothing to summarise", async () => {
     const empty = await createConversation(ada);
-    expect(await expectError(await compact(ada, empty), 409, "conflict")).toMatch(/^Nothing to summarise: .*only 0 user turns/);
+    expect(await expectError(await compact(ada, empty), 409, "conflict")).toMatch(
+      /^Nothing to summarise: .*only 0 user turns/,
+    );
     // An empty body is no body (a bare fetch from the Compact button), not malformed JSON.
-    expect(await expectError(await compact(ada, empty, ""), 409, "conflict")).toMatch(/^Nothing to summarise: /);
-    expect(await expectError(await compact(ada, empty, {}), 409, "conflict")).toMatch(/^Nothing to summarise: /);
+    expect(await expectError(await compact(ada, empty, ""), 409, "conflict")).toMatch(
+      /^Nothing to summarise: /,
+    );
+    expect(await expectError(await compact(ada, empty, {}), 409, "conflict")).toMatch(
+      /^Nothing to summarise: /,
+    );
     expect(await summaryState(empty)).toEqual({ summaries: [], marks: [], memories: [] });
 
-    const id = await conversationWithTurns(ada, Array.from({ length: 17 }, (_, index) => `Question ${index + 1}. Details.`));
+    const id = await conversationWithTurns(
+      ada,
+      Array.from({ length: 17 }, (_, index) => `Question ${index + 1}. Details.`),
+    );
     const summary = await compactOk(ada, id);
     // Default keepRecentTurns is 15: turns 1–2 (seq 1–4) are covered.
-    expect(summary).toMatchObject({ coversThroughSeq: 4, messageCount: 4, content: "Summary of 4 messages:\n- Ada: Question 1.\n- Ada: Question 2." });
+    expect(summary).toMatchObject({
+      coversThroughSeq: 4,
+      messageCount: 4,
+      content: "Summary of 4 messages:\n- Ada: Question 1.\n- Ada: Question 2.",
+    });
   });
 });
 
@@ -247,7 +330,9 @@ describe("who may read and change summaries", () => {
       await putSummary(carol, id, summary.id, { content: "Carol's version." }),
       await revert(carol, id, summary.id),
     ]) {
-      expect(await expectError(response, 403, "forbidden")).toBe("Only the conversation's owner or an admin can change its summaries.");
+      expect(await expectError(response, 403, "forbidden")).toBe(
+        "Only the conversation's owner or an admin can change its summaries.",
+      );
     }
     expect(await summaryState(id)).toEqual(before);
 
@@ -257,7 +342,9 @@ describe("who may read and change summaries", () => {
     expect((await edited.json()).summary.content).toBe("Moderated summary.");
     expect((await revert(dan, id, summary.id)).status).toBe(200);
     expect((await messageMarks(id)).every(([, mark]) => mark === null)).toBe(true);
-    expect((await compactOk(dan, id, { keepRecentTurns: 1 })).content).toBe("Summary of 4 messages:\n- Ada: Alpha.\n- Ada: Beta.");
+    expect((await compactOk(dan, id, { keepRecentTurns: 1 })).content).toBe(
+      "Summary of 4 messages:\n- Ada: Alpha.\n- Ada: Beta.",
+    );
   });
 
   test("no session: 401 on every summary route", async () => {
@@ -283,15 +370,46 @@ describe("bad input gets a clear 4xx and changes nothing", () => {
     otherSummary = await compactOk(ada, otherId, { keepRecentTurns: 1 });
   });
 
-  const compactCases: Array<{ name: string; body: unknown; status: number; code: string; message: RegExp }> = [
-    { name: "malformed JSON", body: "{keep", status: 400, code: "invalid_json", message: /not valid JSON/ },
-    { name: "keepRecentTurns 0", body: { keepRecentTurns: 0 }, status: 400, code: "bad_request", message: /^keepRecentTurns: keepRecentTurns must be a whole number from 1 to 20$/ },
-    { name: "keepRecentTurns 21", body: { keepRecentTurns: 21 }, status: 400, code: "bad_request", message: /from 1 to 20/ },
-    { name: "keepRecentTurns as text", body: { keepRecentTurns: "2" }, status: 400, code: "bad_request", message: /from 1 to 20/ },
-    { name: "keepRecentTurns 1.5", body: { keepRecentTurns: 1.5 }, status: 400, code: "bad_request", message: /from 1 to 20/ },
-    { name: "an unknown key", body: { force: true }, status: 400, code: "bad_request", message: /force/ },
-    { name: "a 1 MB body", body: JSON.stringify({ pad: "x".repeat(1024 * 1024) }), status: 413, code: "payload_too_large", message: /larger than/ },
-  ];
+  const compactCases: Array<{ name: string; body: unknown; status: number; code: string; message: RegExp }> =
+    [
+      { name: "malformed JSON", body: "{keep", status: 400, code: "invalid_json", message: /not valid JSON/ },
+      {
+        name: "keepRecentTurns 0",
+        body: { keepRecentTurns: 0 },
+        status: 400,
+        code: "bad_request",
+        message: /^keepRecentTurns: keepRecentTurns must be a whole number from 1 to 20$/,
+      },
+      {
+        name: "keepRecentTurns 21",
+        body: { keepRecentTurns: 21 },
+        status: 400,
+        code: "bad_request",
+        message: /from 1 to 20/,
+      },
+      {
+        name: "keepRecentTurns as text",
+        body: { keepRecentTurns: "2" },
+        status: 400,
+        code: "bad_request",
+        message: /from 1 to 20/,
+      },
+      {
+        name: "keepRecentTurns 1.5",
+        body: { keepRecentTurns: 1.5 },
+        status: 400,
+        code: "bad_request",
+        message: /from 1 to 20/,
+      },
+      { name: "an unknown key", body: { force: true }, status: 400, code: "bad_request", message: /force/ },
+      {
+        name: "a 1 MB body",
+        body: JSON.stringify({ pad: "x".repeat(1024 * 1024) }),
+        status: 413,
+        code: "payload_too_large",
+        message: /larger than/,
+      },
+    ];
 
   test.each(compactCases)("POST /compact: $name", async ({ body, status, code, message }) => {
     const before = await summaryState(id);
@@ -300,13 +418,55 @@ describe("bad input gets a clear 4xx and changes nothing", () => {
   });
 
   const editCases: Array<{ name: string; body: unknown; status: number; code: string; message: RegExp }> = [
-    { name: "malformed JSON", body: '{"content": ', status: 400, code: "invalid_json", message: /not valid JSON/ },
-    { name: "no content", body: {}, status: 400, code: "bad_request", message: /^content: content must be text$/ },
-    { name: "empty content", body: { content: "" }, status: 400, code: "bad_request", message: /content must not be empty/ },
-    { name: "blank content", body: { content: "   \n " }, status: 400, code: "bad_request", message: /content must not be empty/ },
-    { name: "content of the wrong type", body: { content: 42 }, status: 400, code: "bad_request", message: /content must be text/ },
-    { name: "content over the limit", body: { content: "x".repeat(20_001) }, status: 400, code: "bad_request", message: /at most 20000 characters/ },
-    { name: "an unknown key", body: { content: "ok", coversThroughSeq: 99 }, status: 400, code: "bad_request", message: /coversThroughSeq/ },
+    {
+      name: "malformed JSON",
+      body: '{"content": ',
+      status: 400,
+      code: "invalid_json",
+      message: /not valid JSON/,
+    },
+    {
+      name: "no content",
+      body: {},
+      status: 400,
+      code: "bad_request",
+      message: /^content: content must be text$/,
+    },
+    {
+      name: "empty content",
+      body: { content: "" },
+      status: 400,
+      code: "bad_request",
+      message: /content must not be empty/,
+    },
+    {
+      name: "blank content",
+      body: { content: "   \n " },
+      status: 400,
+      code: "bad_request",
+      message: /content must not be empty/,
+    },
+    {
+      name: "content of the wrong type",
+      body: { content: 42 },
+      status: 400,
+      code: "bad_request",
+      message: /content must be text/,
+    },
+    {
+      name: "content over the limit",
+      body: { content: "x".repeat(20_001) },
+      status: 400,
+      code: "bad_request",
+      message: /at most 20000 characters/,
+    },
+    {
+      name: "an unknown key",
+      body: { content: "ok", coversThroughSeq: 99 },
+      status: 400,
+      code: "bad_request",
+      message: /coversThroughSeq/,
+    },
   ];
 
   test.each(editCases)("PUT /summaries/:id: $name", async ({ body, status, code, message }) => {
@@ -319,7 +479,9 @@ describe("bad input gets a clear 4xx and changes nothing", () => {
     const conversationId = await conversationWithTurns(ada, ["Hi.", "Again."]);
     const own = await compactOk(ada, conversationId, { keepRecentTurns: 1 });
     const payload = "<script>alert(1)</script>";
-    expect((await (await putSummary(ada, conversationId, own.id, { content: payload })).json()).summary.content).toBe(payload);
+    expect(
+      (await (await putSummary(ada, conversationId, own.id, { content: payload })).json()).summary.content,
+    ).toBe(payload);
   });
 
   test("ids: not a UUID, unknown, or another conversation's summary are not found", async () => {
@@ -336,7 +498,8 @@ describe("bad input gets a clear 4xx and changes nothing", () => {
       ["Conversation not found", await getSummaries(ada, unknown)],
       ["Conversation not found", await putSummary(ada, unknown, summary.id, { content: "x" })],
     ];
-    for (const [message, response] of cases) expect(await expectError(response, 404, "not_found")).toBe(message);
+    for (const [message, response] of cases)
+      expect(await expectError(response, 404, "not_found")).toBe(message);
     expect([await summaryState(id), await summaryState(otherId)]).toEqual(before);
   });
 });

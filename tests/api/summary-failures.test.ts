@@ -41,7 +41,8 @@ describe("a summary that fails or comes back empty changes nothing", () => {
     {
       name: "a 500 from the provider",
       reply: { kind: "error", status: 500, message: "upstream exploded" },
-      reason: /^the summary model openai:gpt-4\.1-mini failed: .*upstream exploded.*; nothing was summarised$/,
+      reason:
+        /^the summary model openai:gpt-4\.1-mini failed: .*upstream exploded.*; nothing was summarised$/,
     },
   ];
 
@@ -77,22 +78,33 @@ describe("a summary that fails or comes back empty changes nothing", () => {
     env.providers.script(reply);
     const stateBefore = await summaryState(id);
     const message = await expectError(await compact(ada, id), 422, "model_unavailable");
-    expect(message).toMatch(/^The summary could not be made: the summary model openai:gpt-4\.1-mini (returned an empty summary|failed: .*)\. Nothing was changed\.$/);
+    expect(message).toMatch(
+      /^The summary could not be made: the summary model openai:gpt-4\.1-mini (returned an empty summary|failed: .*)\. Nothing was changed\.$/,
+    );
     expect(await summaryState(id)).toEqual(stateBefore);
 
     // The next turn tries again and, with a working provider, summarises turns 1–4 (keeping 5 and 6).
     await runTurn(ada, id, "Question 6.");
     const [summary] = await summaryRows(id);
-    expect(summary).toMatchObject({ trigger: "turn", coversThroughSeq: 8, messageCount: 8, modelId: "openai:gpt-4.1-mini" });
+    expect(summary).toMatchObject({
+      trigger: "turn",
+      coversThroughSeq: 8,
+      messageCount: 8,
+      modelId: "openai:gpt-4.1-mini",
+    });
     expect(summary.content).toMatch(/^Fake openai-chat reply to: "/);
-    const users = (await storedMessages(id)).filter((message) => message.authorType === "user" && message.summarizedBy === null);
+    const users = (await storedMessages(id)).filter(
+      (message) => message.authorType === "user" && message.summarizedBy === null,
+    );
     expect(users.map(textOf)).toEqual(["Question 5.", "Question 6."]);
   });
 
   test("a summary model that does not exist is a warning, not a failed turn", async () => {
     const persona = await insertPersona({ modelId: "offline:echo" });
     const id = await createConversation(ada, persona);
-    await setOverride(ada, id, { summary: { mode: "turn", turnThreshold: 5, keepRecentTurns: 2, modelId: "openai:no-such-model" } });
+    await setOverride(ada, id, {
+      summary: { mode: "turn", turnThreshold: 5, keepRecentTurns: 2, modelId: "openai:no-such-model" },
+    });
     for (let turn = 1; turn <= 5; turn++) await runTurn(ada, id, `Question ${turn}.`);
     const { turns } = await fetchTurns(ada, id);
     expect(turns[turns.length - 1].status).toBe("ok");
@@ -100,7 +112,8 @@ describe("a summary that fails or comes back empty changes nothing", () => {
       stage: "summary",
       action: "summary-failed",
       level: "warning",
-      reason: "the summary model openai:no-such-model is unknown, disabled or its provider is not configured; nothing was summarised",
+      reason:
+        "the summary model openai:no-such-model is unknown, disabled or its provider is not configured; nothing was summarised",
     });
     expect(await summaryRows(id)).toEqual([]);
   });
@@ -123,7 +136,8 @@ describe("in-loop fallback: summarise rather than drop turns", () => {
         const trace = turns[turns.length - 1].attempts[0].trace;
         const summarised = trace.find((event) => event.action === "summarised");
         const dropped = trace.find((event) => event.action === "dropped-oldest-turns");
-        if (summarised || dropped) return { id, turn, summarised, dropped, attempt: turns[turns.length - 1].attempts[0] };
+        if (summarised || dropped)
+          return { id, turn, summarised, dropped, attempt: turns[turns.length - 1].attempts[0] };
       }
       throw new Error("the budget never overflowed");
     };
@@ -132,16 +146,15 @@ describe("in-loop fallback: summarise rather than drop turns", () => {
     expect(summarising.turn).toBeGreaterThanOrEqual(4);
     expect(summarising.dropped).toBeUndefined();
     expect(summarising.summarised?.reason).toMatch(
-      new RegExp(`^the context did not fit the model's budget: summarised ${2 * (summarising.turn - 2)} messages \\(#1–#${2 * (summarising.turn - 2)}\\), kept the last 2 user turns from #${2 * summarising.turn - 3}$`),
+      new RegExp(
+        `^the context did not fit the model's budget: summarised ${2 * (summarising.turn - 2)} messages \\(#1–#${2 * (summarising.turn - 2)}\\), kept the last 2 user turns from #${2 * summarising.turn - 3}$`,
+      ),
     );
     const [summary] = await summaryRows(summarising.id);
     expect(summary).toMatchObject({ trigger: "token", coversThroughSeq: 2 * (summarising.turn - 2) });
-    expect(summarising.attempt.items.map((item) => item.tag).filter((tag) => tag !== "SYSTEM_PROMPT")).toEqual([
-      "SUMMARY",
-      "DIALOGUE_HISTORY",
-      "DIALOGUE_HISTORY",
-      "CURRENT_INPUT",
-    ]);
+    expect(
+      summarising.attempt.items.map((item) => item.tag).filter((tag) => tag !== "SYSTEM_PROMPT"),
+    ).toEqual(["SUMMARY", "DIALOGUE_HISTORY", "DIALOGUE_HISTORY", "CURRENT_INPUT"]);
 
     // Manual mode with the same messages: no summary; the budget drops the oldest turns at the same turn.
     const dropping = await run("manual");

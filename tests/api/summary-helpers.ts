@@ -4,16 +4,20 @@ import { asc, eq } from "drizzle-orm";
 import * as compactRoute from "@/app/api/conversations/[id]/compact/route";
 import * as previewRoute from "@/app/api/conversations/[id]/preview/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
-import * as summaryRoute from "@/app/api/conversations/[id]/summaries/[summaryId]/route";
 import * as revertRoute from "@/app/api/conversations/[id]/summaries/[summaryId]/revert/route";
+import * as summaryRoute from "@/app/api/conversations/[id]/summaries/[summaryId]/route";
 import * as summariesRoute from "@/app/api/conversations/[id]/summaries/route";
 import { getDb } from "@/db/client";
 import { memories, messages, summaries } from "@/db/schema";
-import type { SettingsOverride } from "@/lib/context/settings";
 import type { SummaryView } from "@/lib/chat/summary-view";
+import type { SettingsOverride } from "@/lib/context/settings";
 import { call, type TestUser } from "../api-client";
 
-export async function setOverride(user: TestUser, conversationId: string, settingsOverride: SettingsOverride): Promise<void> {
+export async function setOverride(
+  user: TestUser,
+  conversationId: string,
+  settingsOverride: SettingsOverride,
+): Promise<void> {
   const response = await call(conversationRoute.PATCH, `/api/conversations/${conversationId}`, {
     user,
     method: "PATCH",
@@ -33,30 +37,49 @@ export function compact(user: TestUser | null, conversationId: string, body?: un
 }
 
 /** POST /compact that must succeed: the new summary. */
-export async function compactOk(user: TestUser, conversationId: string, body?: unknown): Promise<SummaryView> {
+export async function compactOk(
+  user: TestUser,
+  conversationId: string,
+  body?: unknown,
+): Promise<SummaryView> {
   const response = await compact(user, conversationId, body);
   if (response.status !== 201) throw new Error(`compact failed: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { summary: SummaryView }).summary;
 }
 
 export function getSummaries(user: TestUser | null, conversationId: string): Promise<Response> {
-  return call(summariesRoute.GET, `/api/conversations/${conversationId}/summaries`, { user, params: { id: conversationId } });
+  return call(summariesRoute.GET, `/api/conversations/${conversationId}/summaries`, {
+    user,
+    params: { id: conversationId },
+  });
 }
 
-export async function summaryList(user: TestUser, conversationId: string): Promise<{ summaries: SummaryView[]; activeSummaryId: string | null }> {
+export async function summaryList(
+  user: TestUser,
+  conversationId: string,
+): Promise<{ summaries: SummaryView[]; activeSummaryId: string | null }> {
   const response = await getSummaries(user, conversationId);
   if (response.status !== 200) throw new Error(`list failed: ${response.status} ${await response.text()}`);
   return response.json();
 }
 
-export function getSummary(user: TestUser | null, conversationId: string, summaryId: string): Promise<Response> {
+export function getSummary(
+  user: TestUser | null,
+  conversationId: string,
+  summaryId: string,
+): Promise<Response> {
   return call(summaryRoute.GET, `/api/conversations/${conversationId}/summaries/${summaryId}`, {
     user,
     params: { id: conversationId, summaryId },
   });
 }
 
-export function putSummary(user: TestUser | null, conversationId: string, summaryId: string, body: unknown): Promise<Response> {
+export function putSummary(
+  user: TestUser | null,
+  conversationId: string,
+  summaryId: string,
+  body: unknown,
+): Promise<Response> {
   return call(summaryRoute.PUT, `/api/conversations/${conversationId}/summaries/${summaryId}`, {
     user,
     method: "PUT",
@@ -88,7 +111,11 @@ export async function preview(user: TestUser, conversationId: string, text: stri
     body: { text },
   });
   if (response.status !== 200) throw new Error(`preview failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { preview: { items: PreviewItem[]; trace: Array<Record<string, unknown>>; request: { body: string } } }).preview;
+  return (
+    (await response.json()) as {
+      preview: { items: PreviewItem[]; trace: Array<Record<string, unknown>>; request: { body: string } };
+    }
+  ).preview;
 }
 
 export function itemText(item: Pick<PreviewItem, "parts">): string {
@@ -116,24 +143,36 @@ export async function messageMarks(conversationId: string): Promise<Array<[numbe
 
 export async function summaryRows(conversationId: string) {
   const db = await getDb();
-  return db.select().from(summaries).where(eq(summaries.conversationId, conversationId)).orderBy(asc(summaries.createdAt));
+  return db
+    .select()
+    .from(summaries)
+    .where(eq(summaries.conversationId, conversationId))
+    .orderBy(asc(summaries.createdAt));
 }
 
 /** The conversation's session_summary memories, oldest first: [summaryId, active, content]. */
-export async function sessionMemories(conversationId: string): Promise<Array<[string | null, boolean, string]>> {
+export async function sessionMemories(
+  conversationId: string,
+): Promise<Array<[string | null, boolean, string]>> {
   const db = await getDb();
   const rows = await db
     .select()
     .from(memories)
     .where(eq(memories.conversationId, conversationId))
     .orderBy(asc(memories.createdAt));
-  return rows.filter((row) => row.area === "session_summary").map((row) => [row.summaryId, row.active, row.content]);
+  return rows
+    .filter((row) => row.area === "session_summary")
+    .map((row) => [row.summaryId, row.active, row.content]);
 }
 
 /** Everything a failed or refused request must leave unchanged. */
 export async function summaryState(conversationId: string) {
   return {
-    summaries: (await summaryRows(conversationId)).map((row) => ({ id: row.id, content: row.content, supersededBy: row.supersededBy })),
+    summaries: (await summaryRows(conversationId)).map((row) => ({
+      id: row.id,
+      content: row.content,
+      supersededBy: row.supersededBy,
+    })),
     marks: await messageMarks(conversationId),
     memories: await sessionMemories(conversationId),
   };

@@ -5,7 +5,11 @@ import type { StoredMessage, StoredSummary } from "@/lib/context/types";
 import { firstSentence, offlineSummary } from "@/lib/providers/offline-summary";
 
 let seq = 0;
-function message(authorType: StoredMessage["authorType"], text: string | null, authorName = authorType === "user" ? "Ada" : "Guide"): StoredMessage {
+function message(
+  authorType: StoredMessage["authorType"],
+  text: string | null,
+  authorName = authorType === "user" ? "Ada" : "Guide",
+): StoredMessage {
   seq += 1;
   return {
     id: `m${seq}`,
@@ -53,15 +57,23 @@ describe("offlineSummary", () => {
       message("persona", "Nice."),
     ];
     expect(offlineSummary({ messages })).toBe(
-      ["Summary of 8 messages:", "- Ada: Hello there.", "- Ada: I want pasta.", "- Ada: This photo is my kitchen."].join("\n"),
+      [
+        "Summary of 8 messages:",
+        "- Ada: Hello there.",
+        "- Ada: I want pasta.",
+        "- Ada: This photo is my kitchen.",
+      ].join("\n"),
     );
   });
 
   test("chains onto an offline summary's lines and counts every message condensed so far", () => {
     const previous = summary("Summary of 4 messages:\n- Ada: One.\n- Ada: Two.", 4);
-    expect(offlineSummary({ messages: [message("user", "Three."), message("persona", "3")], previousSummary: previous })).toBe(
-      "Summary of 6 messages:\n- Ada: One.\n- Ada: Two.\n- Ada: Three.",
-    );
+    expect(
+      offlineSummary({
+        messages: [message("user", "Three."), message("persona", "3")],
+        previousSummary: previous,
+      }),
+    ).toBe("Summary of 6 messages:\n- Ada: One.\n- Ada: Two.\n- Ada: Three.");
   });
 
   test("an edited (non-offline) previous summary becomes one 'Earlier' line", () => {
@@ -73,16 +85,29 @@ describe("offlineSummary", () => {
 
   test("over 40 lines the oldest give way, and the count carries over to the next summary", () => {
     const turns = (from: number, count: number) =>
-      Array.from({ length: count }, (_, k) => [message("user", `Point ${from + k}.`), message("persona", "ok")]).flat();
+      Array.from({ length: count }, (_, k) => [
+        message("user", `Point ${from + k}.`),
+        message("persona", "ok"),
+      ]).flat();
     const first = offlineSummary({ messages: turns(1, 45) });
     const firstLines = first.split("\n");
     expect(firstLines).toHaveLength(41);
-    expect(firstLines.slice(0, 3)).toEqual(["Summary of 90 messages:", "- (6 earlier points omitted)", "- Ada: Point 7."]);
+    expect(firstLines.slice(0, 3)).toEqual([
+      "Summary of 90 messages:",
+      "- (6 earlier points omitted)",
+      "- Ada: Point 7.",
+    ]);
     expect(firstLines.at(-1)).toBe("- Ada: Point 45.");
 
-    const second = offlineSummary({ messages: turns(46, 2), previousSummary: summary(first, 90) }).split("\n");
+    const second = offlineSummary({ messages: turns(46, 2), previousSummary: summary(first, 90) }).split(
+      "\n",
+    );
     expect(second).toHaveLength(41);
-    expect(second.slice(0, 3)).toEqual(["Summary of 94 messages:", "- (8 earlier points omitted)", "- Ada: Point 9."]);
+    expect(second.slice(0, 3)).toEqual([
+      "Summary of 94 messages:",
+      "- (8 earlier points omitted)",
+      "- Ada: Point 9.",
+    ]);
     expect(second.at(-1)).toBe("- Ada: Point 47.");
   });
 

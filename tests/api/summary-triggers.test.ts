@@ -7,15 +7,27 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { getActiveSummary } from "@/db/queries";
 import { artifacts, type Message, messages } from "@/db/schema";
-import { SUMMARISER_PROMPT_PREFIX, SUMMARISER_SYSTEM_PROMPT, TOKEN_ESTIMATE_PADDING } from "@/lib/context/summary-plan";
 import { summaryMarkerText } from "@/lib/context/summary-placement";
+import {
+  SUMMARISER_PROMPT_PREFIX,
+  SUMMARISER_SYSTEM_PROMPT,
+  TOKEN_ESTIMATE_PADDING,
+} from "@/lib/context/summary-plan";
 import { countTextTokens } from "@/lib/context/tokens";
 import { signUp, type TestUser } from "../api-client";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
 import { insertModel } from "../fixtures/models";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { type AttemptView, fetchTurns, runTurn, storedMessages, textOf } from "../fixtures/turns";
-import { compact, itemText, messageMarks, preview, sessionMemories, setOverride, summaryRows } from "./summary-helpers";
+import {
+  compact,
+  itemText,
+  messageMarks,
+  preview,
+  sessionMemories,
+  setOverride,
+  summaryRows,
+} from "./summary-helpers";
 
 let env: FakeProviderEnv;
 let ada: TestUser;
@@ -57,7 +69,13 @@ async function unsummarisedUserTexts(conversationId: string): Promise<string[]> 
   const rows = await db
     .select()
     .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), eq(messages.authorType, "user"), isNull(messages.summarizedBy)))
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        eq(messages.authorType, "user"),
+        isNull(messages.summarizedBy),
+      ),
+    )
     .orderBy(asc(messages.seq));
   return rows.map(textOf);
 }
@@ -69,116 +87,168 @@ describe("turn mode: a 60-turn conversation, threshold 20, keep 5", () => {
     { name: "a summariser on a fake OpenAI server", summaryModelId: "openai:gpt-4.1-mini" },
   ];
 
-  test.each(SCENARIOS)("with $name", async ({ summaryModelId }) => {
-    env.providers.reset();
-    const persona = await insertPersona({ modelId: "offline:echo", name: "Guide" });
-    const id = await createConversation(ada, persona);
-    await setOverride(ada, id, { summary: { mode: "turn", turnThreshold: 20, keepRecentTurns: 5, modelId: summaryModelId } });
-
-    const triggered: number[] = [];
-    for (let turn = 1; turn <= 60; turn++) {
-      await runTurn(ada, id, userText(turn));
-      const rows = await summaryRows(id);
-      if (rows.length === triggered.length) continue;
-      triggered.push(turn);
-      // The kept user turns are exactly the last five, the current one included.
-      expect(await unsummarisedUserTexts(id)).toEqual([turn - 4, turn - 3, turn - 2, turn - 1, turn].map(userText));
-    }
-    // 20 unsummarised user turns at turn 20; 15 are summarised, 5 kept, so the next 20 are reached at 35, then 50.
-    expect(triggered).toEqual([20, 35, 50]);
-
-    const rows = await summaryRows(id);
-    const [s1, s2, s3] = rows;
-    const modelId = summaryModelId ?? "offline:echo";
-    expect(rows.map((row) => [row.trigger, row.coversThroughSeq, row.messageCount, row.modelId, row.supersededBy])).toEqual([
-      ["turn", 30, 30, modelId, s2.id],
-      ["turn", 60, 60, modelId, s3.id],
-      ["turn", 90, 90, modelId, null],
-    ]);
-    const marks = await messageMarks(id);
-    expect(marks).toHaveLength(120);
-    expect(marks).toEqual(
-      marks.map(([seq]) => [seq, seq <= 30 ? s1.id : seq <= 60 ? s2.id : seq <= 90 ? s3.id : null]),
-    );
-    expect(await sessionMemories(id)).toEqual([
-      [s1.id, false, s1.content],
-      [s2.id, false, s2.content],
-      [s3.id, true, s3.content],
-    ]);
-
-    // Summaries chain: each summariser input starts with the previous summary.
-    if (summaryModelId === null) {
-      const line = (turn: number) => `- Ada: Turn ${turn} question.`;
-      const lines = (from: number, through: number) => Array.from({ length: through - from + 1 }, (_, k) => line(from + k));
-      expect(s1.content).toBe(["Summary of 30 messages:", ...lines(1, 15)].join("\n"));
-      expect(s2.content).toBe(["Summary of 60 messages:", ...lines(1, 30)].join("\n"));
-      // 45 points would pass the 40-line cap: the oldest give way to a count.
-      expect(s3.content).toBe(["Summary of 90 messages:", "- (6 earlier points omitted)", ...lines(7, 45)].join("\n"));
-    } else {
-      const summaryRequests = env.providers.requests;
-      expect(summaryRequests.map((request) => request.path)).toEqual(Array(3).fill("/v1/chat/completions"));
-      const prompts = summaryRequests.map((request) => {
-        const body = JSON.parse(request.body) as { stream?: boolean; messages: Array<{ role: string; content: string }> };
-        expect(body.stream).toBeFalsy();
-        expect(body.messages.map((message) => message.role)).toEqual(["system", "user"]);
-        expect(body.messages[0].content).toBe(SUMMARISER_SYSTEM_PROMPT);
-        return body.messages[1].content;
+  test.each(SCENARIOS)(
+    "with $name",
+    async ({ summaryModelId }) => {
+      env.providers.reset();
+      const persona = await insertPersona({ modelId: "offline:echo", name: "Guide" });
+      const id = await createConversation(ada, persona);
+      await setOverride(ada, id, {
+        summary: { mode: "turn", turnThreshold: 20, keepRecentTurns: 5, modelId: summaryModelId },
       });
-      const userBlocks = (prompt: string) => [...prompt.matchAll(/\[USER\] Ada: Turn (\d+) question\./g)].map((match) => Number(match[1]));
-      const range = (from: number, through: number) => Array.from({ length: through - from + 1 }, (_, k) => from + k);
-      // The user turns each summary covers (the previous summary, which quotes the prompt it came from, left out).
-      const withoutPrevious = prompts.map((prompt, index) => (index === 0 ? prompt : prompt.replace(rows[index - 1].content, "")));
-      expect(withoutPrevious.map(userBlocks)).toEqual([range(1, 15), range(16, 30), range(31, 45)]);
-      expect(prompts[0].startsWith(`${SUMMARISER_PROMPT_PREFIX}[USER] Ada: ${userText(1)}\n\n[ASSISTANT] Guide: `)).toBe(true);
-      expect(prompts[1].startsWith(`${SUMMARISER_PROMPT_PREFIX}[PREVIOUS SUMMARY]: ${s1.content}\n\n[USER] Ada: ${userText(16)}`)).toBe(true);
-      expect(prompts[2].startsWith(`${SUMMARISER_PROMPT_PREFIX}[PREVIOUS SUMMARY]: ${s2.content}\n\n[USER] Ada: ${userText(31)}`)).toBe(true);
-      for (const row of rows) expect(row.content).toMatch(/^Fake openai-chat reply to: "/);
-    }
 
-    // After a reload, each payload is: system, SUMMARY, the kept turns in seq order, the current input once, last.
-    const stored = await storedMessages(id);
-    const { turns } = await fetchTurns(ada, id);
-    const attemptOf = (turn: number): AttemptView => turns[turn - 1].attempts[0];
-    const marker = (row: typeof s1) =>
-      summaryMarkerText({ content: row.content, createdAt: row.createdAt.toISOString(), messageCount: row.messageCount });
+      const triggered: number[] = [];
+      for (let turn = 1; turn <= 60; turn++) {
+        await runTurn(ada, id, userText(turn));
+        const rows = await summaryRows(id);
+        if (rows.length === triggered.length) continue;
+        triggered.push(turn);
+        // The kept user turns are exactly the last five, the current one included.
+        expect(await unsummarisedUserTexts(id)).toEqual(
+          [turn - 4, turn - 3, turn - 2, turn - 1, turn].map(userText),
+        );
+      }
+      // 20 unsummarised user turns at turn 20; 15 are summarised, 5 kept, so the next 20 are reached at 35, then 50.
+      expect(triggered).toEqual([20, 35, 50]);
 
-    const cases: Array<{ turn: number; summary: typeof s1; historyFromSeq: number }> = [
-      { turn: 20, summary: s1, historyFromSeq: 31 }, // the summarising turn itself
-      { turn: 21, summary: s1, historyFromSeq: 31 }, // the next turn, loaded afresh from the database
-      { turn: 34, summary: s1, historyFromSeq: 31 },
-      { turn: 35, summary: s2, historyFromSeq: 61 },
-      { turn: 60, summary: s3, historyFromSeq: 91 },
-    ];
-    for (const { turn, summary, historyFromSeq } of cases) {
-      const attempt = attemptOf(turn);
-      const currentSeq = 2 * turn - 1;
-      const historyCount = currentSeq - historyFromSeq;
-      expect(tagShape(attempt.items)).toEqual(["SYSTEM", "SUMMARY", ...history(historyCount), "CURRENT_INPUT"]);
-      expect(attempt.items.filter((item) => item.tag === "SUMMARY").map(itemText)).toEqual([marker(summary)]);
-      expect(attempt.items.filter((item) => item.tag === "DIALOGUE_HISTORY").flatMap((item) => item.sourceMessageIds)).toEqual(
-        idsOfSeqs(stored, historyFromSeq, currentSeq - 1),
+      const rows = await summaryRows(id);
+      const [s1, s2, s3] = rows;
+      const modelId = summaryModelId ?? "offline:echo";
+      expect(
+        rows.map((row) => [
+          row.trigger,
+          row.coversThroughSeq,
+          row.messageCount,
+          row.modelId,
+          row.supersededBy,
+        ]),
+      ).toEqual([
+        ["turn", 30, 30, modelId, s2.id],
+        ["turn", 60, 60, modelId, s3.id],
+        ["turn", 90, 90, modelId, null],
+      ]);
+      const marks = await messageMarks(id);
+      expect(marks).toHaveLength(120);
+      expect(marks).toEqual(
+        marks.map(([seq]) => [seq, seq <= 30 ? s1.id : seq <= 60 ? s2.id : seq <= 90 ? s3.id : null]),
       );
-      expect(attempt.items.at(-1)?.sourceMessageIds).toEqual(idsOfSeqs(stored, currentSeq, currentSeq));
-      expect(attempt.items.filter((item) => itemText(item).includes(userText(turn)))).toHaveLength(1);
-      expect(occurrences(attempt.request?.body ?? "", userText(turn))).toBe(1);
-    }
-    // The summarising turn says so first in its trace.
-    expect(attemptOf(20).trace[0]).toEqual({
-      stage: "summary",
-      action: "summarised",
-      reason: "20 user turns reaches the threshold of 20: summarised 30 messages (#1–#30), kept the last 5 user turns from #31",
-      counts: expect.objectContaining({ messages: 30, coversThroughSeq: 30, userTurns: 20 }),
-      details: { summaryId: s1.id, trigger: "turn", modelId },
-    });
-    expect(attemptOf(21).trace.filter((event) => event.action === "summarised")).toEqual([]);
+      expect(await sessionMemories(id)).toEqual([
+        [s1.id, false, s1.content],
+        [s2.id, false, s2.content],
+        [s3.id, true, s3.content],
+      ]);
 
-    // The preview builds the same way: the draft appears once, last, after the kept turns 46–60.
-    const next = await preview(ada, id, "A draft question.");
-    expect(tagShape(next.items)).toEqual(["SYSTEM", "SUMMARY", ...history(30), "CURRENT_INPUT"]);
-    expect(itemText(next.items[next.items.findIndex((item) => item.tag === "SUMMARY")])).toBe(marker(s3));
-    expect(itemText(next.items[next.items.length - 1])).toContain("A draft question.");
-    expect(occurrences(next.request.body, "A draft question.")).toBe(1);
-  }, 120_000);
+      // Summaries chain: each summariser input starts with the previous summary.
+      if (summaryModelId === null) {
+        const line = (turn: number) => `- Ada: Turn ${turn} question.`;
+        const lines = (from: number, through: number) =>
+          Array.from({ length: through - from + 1 }, (_, k) => line(from + k));
+        expect(s1.content).toBe(["Summary of 30 messages:", ...lines(1, 15)].join("\n"));
+        expect(s2.content).toBe(["Summary of 60 messages:", ...lines(1, 30)].join("\n"));
+        // 45 points would pass the 40-line cap: the oldest give way to a count.
+        expect(s3.content).toBe(
+          ["Summary of 90 messages:", "- (6 earlier points omitted)", ...lines(7, 45)].join("\n"),
+        );
+      } else {
+        const summaryRequests = env.providers.requests;
+        expect(summaryRequests.map((request) => request.path)).toEqual(Array(3).fill("/v1/chat/completions"));
+        const prompts = summaryRequests.map((request) => {
+          const body = JSON.parse(request.body) as {
+            stream?: boolean;
+            messages: Array<{ role: string; content: string }>;
+          };
+          expect(body.stream).toBeFalsy();
+          expect(body.messages.map((message) => message.role)).toEqual(["system", "user"]);
+          expect(body.messages[0].content).toBe(SUMMARISER_SYSTEM_PROMPT);
+          return body.messages[1].content;
+        });
+        const userBlocks = (prompt: string) =>
+          [...prompt.matchAll(/\[USER\] Ada: Turn (\d+) question\./g)].map((match) => Number(match[1]));
+        const range = (from: number, through: number) =>
+          Array.from({ length: through - from + 1 }, (_, k) => from + k);
+        // The user turns each summary covers (the previous summary, which quotes the prompt it came from, left out).
+        const withoutPrevious = prompts.map((prompt, index) =>
+          index === 0 ? prompt : prompt.replace(rows[index - 1].content, ""),
+        );
+        expect(withoutPrevious.map(userBlocks)).toEqual([range(1, 15), range(16, 30), range(31, 45)]);
+        expect(
+          prompts[0].startsWith(
+            `${SUMMARISER_PROMPT_PREFIX}[USER] Ada: ${userText(1)}\n\n[ASSISTANT] Guide: `,
+          ),
+        ).toBe(true);
+        expect(
+          prompts[1].startsWith(
+            `${SUMMARISER_PROMPT_PREFIX}[PREVIOUS SUMMARY]: ${s1.content}\n\n[USER] Ada: ${userText(16)}`,
+          ),
+        ).toBe(true);
+        expect(
+          prompts[2].startsWith(
+            `${SUMMARISER_PROMPT_PREFIX}[PREVIOUS SUMMARY]: ${s2.content}\n\n[USER] Ada: ${userText(31)}`,
+          ),
+        ).toBe(true);
+        for (const row of rows) expect(row.content).toMatch(/^Fake openai-chat reply to: "/);
+      }
+
+      // After a reload, each payload is: system, SUMMARY, the kept turns in seq order, the current input once, last.
+      const stored = await storedMessages(id);
+      const { turns } = await fetchTurns(ada, id);
+      const attemptOf = (turn: number): AttemptView => turns[turn - 1].attempts[0];
+      const marker = (row: typeof s1) =>
+        summaryMarkerText({
+          content: row.content,
+          createdAt: row.createdAt.toISOString(),
+          messageCount: row.messageCount,
+        });
+
+      const cases: Array<{ turn: number; summary: typeof s1; historyFromSeq: number }> = [
+        { turn: 20, summary: s1, historyFromSeq: 31 }, // the summarising turn itself
+        { turn: 21, summary: s1, historyFromSeq: 31 }, // the next turn, loaded afresh from the database
+        { turn: 34, summary: s1, historyFromSeq: 31 },
+        { turn: 35, summary: s2, historyFromSeq: 61 },
+        { turn: 60, summary: s3, historyFromSeq: 91 },
+      ];
+      for (const { turn, summary, historyFromSeq } of cases) {
+        const attempt = attemptOf(turn);
+        const currentSeq = 2 * turn - 1;
+        const historyCount = currentSeq - historyFromSeq;
+        expect(tagShape(attempt.items)).toEqual([
+          "SYSTEM",
+          "SUMMARY",
+          ...history(historyCount),
+          "CURRENT_INPUT",
+        ]);
+        expect(attempt.items.filter((item) => item.tag === "SUMMARY").map(itemText)).toEqual([
+          marker(summary),
+        ]);
+        expect(
+          attempt.items
+            .filter((item) => item.tag === "DIALOGUE_HISTORY")
+            .flatMap((item) => item.sourceMessageIds),
+        ).toEqual(idsOfSeqs(stored, historyFromSeq, currentSeq - 1));
+        expect(attempt.items.at(-1)?.sourceMessageIds).toEqual(idsOfSeqs(stored, currentSeq, currentSeq));
+        expect(attempt.items.filter((item) => itemText(item).includes(userText(turn)))).toHaveLength(1);
+        expect(occurrences(attempt.request?.body ?? "", userText(turn))).toBe(1);
+      }
+      // The summarising turn says so first in its trace.
+      expect(attemptOf(20).trace[0]).toEqual({
+        stage: "summary",
+        action: "summarised",
+        reason:
+          "20 user turns reaches the threshold of 20: summarised 30 messages (#1–#30), kept the last 5 user turns from #31",
+        counts: expect.objectContaining({ messages: 30, coversThroughSeq: 30, userTurns: 20 }),
+        details: { summaryId: s1.id, trigger: "turn", modelId },
+      });
+      expect(attemptOf(21).trace.filter((event) => event.action === "summarised")).toEqual([]);
+
+      // The preview builds the same way: the draft appears once, last, after the kept turns 46–60.
+      const next = await preview(ada, id, "A draft question.");
+      expect(tagShape(next.items)).toEqual(["SYSTEM", "SUMMARY", ...history(30), "CURRENT_INPUT"]);
+      expect(itemText(next.items[next.items.findIndex((item) => item.tag === "SUMMARY")])).toBe(marker(s3));
+      expect(itemText(next.items[next.items.length - 1])).toContain("A draft question.");
+      expect(occurrences(next.request.body, "A draft question.")).toBe(1);
+    },
+    120_000,
+  );
 });
 
 describe("the summariser's input", () => {
@@ -194,14 +264,29 @@ describe("the summariser's input", () => {
     const stored = await storedMessages(id);
     const db = await getDb();
     await db.insert(artifacts).values([
-      { id: "01JTESTARTIFACT0000000000A", conversationId: id, messageId: stored[3].id, type: "function_call", payload: { callId: "c1", name: "current_time", arguments: "{}" } },
-      { id: "01JTESTARTIFACT0000000000B", conversationId: id, messageId: stored[3].id, type: "function_call_output", payload: { callId: "c1", output: "12:00" } },
+      {
+        id: "01JTESTARTIFACT0000000000A",
+        conversationId: id,
+        messageId: stored[3].id,
+        type: "function_call",
+        payload: { callId: "c1", name: "current_time", arguments: "{}" },
+      },
+      {
+        id: "01JTESTARTIFACT0000000000B",
+        conversationId: id,
+        messageId: stored[3].id,
+        type: "function_call_output",
+        payload: { callId: "c1", output: "12:00" },
+      },
     ]);
 
     const response = await compact(ada, id, { keepRecentTurns: 1 });
     expect(response.status).toBe(201);
     expect(env.providers.requests).toHaveLength(1);
-    const body = JSON.parse(env.providers.requests[0].body) as { messages: Array<{ role: string; content: string }>; tools?: unknown };
+    const body = JSON.parse(env.providers.requests[0].body) as {
+      messages: Array<{ role: string; content: string }>;
+      tools?: unknown;
+    };
     expect(body.tools).toBeUndefined();
     expect(body.messages[0]).toEqual({ role: "system", content: SUMMARISER_SYSTEM_PROMPT });
     expect(body.messages[1].content).toBe(
@@ -218,7 +303,11 @@ describe("the summariser's input", () => {
 describe("token mode: a model with a 2 000-token window", () => {
   test("summarises at the first turn whose estimate reaches 64% of the usable window", async () => {
     const model = await insertModel({ provider: "offline", contextWindow: 2_000, maxOutputTokens: 500 });
-    const persona = await insertPersona({ modelId: model.id, name: "Tiny", systemPrompt: "You are a terse test persona." });
+    const persona = await insertPersona({
+      modelId: model.id,
+      name: "Tiny",
+      systemPrompt: "You are a terse test persona.",
+    });
     const id = await createConversation(ada, persona);
     await setOverride(ada, id, { summary: { keepRecentTurns: 2 } });
     // usable = (2 000 − 500 reserved) × (1 − 20%) = 1 200; threshold = 64% of it.
@@ -253,7 +342,11 @@ describe("token mode: a model with a 2 000-token window", () => {
           counts: expect.objectContaining({ estimatedTokens: estimate, thresholdTokens: 768 }),
           details: expect.objectContaining({ trigger: "token" }),
         });
-        expect(event.reason).toMatch(new RegExp(`^estimated ${estimate} tokens reaches the threshold of 768 \\(64% of the usable window\\): `));
+        expect(event.reason).toMatch(
+          new RegExp(
+            `^estimated ${estimate} tokens reaches the threshold of 768 \\(64% of the usable window\\): `,
+          ),
+        );
         expect(await unsummarisedUserTexts(id)).toEqual([userText(turn - 1), userText(turn)]);
       }
     }

@@ -4,7 +4,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { createDatabase } from "@/db/client";
-import { appendMessage, createConversation, getDefaultPersona, listHistoryWindow, listModels } from "@/db/queries";
+import {
+  appendMessage,
+  createConversation,
+  getDefaultPersona,
+  listHistoryWindow,
+  listModels,
+} from "@/db/queries";
 import { user } from "@/db/schema";
 
 const dir = mkdtempSync(path.join(tmpdir(), "glassbox-pglite-smoke-"));
@@ -29,7 +35,14 @@ test("PGlite migrates, seeds, and assigns strictly increasing seqs", async () =>
   for (const text of ["one", "two", "three"]) {
     await appendMessage({
       db,
-      message: { conversationId: conversation.id, authorType: "user", authorUserId: "u1", authorName: "Ada", parts: [{ type: "text", text }], status: "complete" },
+      message: {
+        conversationId: conversation.id,
+        authorType: "user",
+        authorUserId: "u1",
+        authorName: "Ada",
+        parts: [{ type: "text", text }],
+        status: "complete",
+      },
     });
   }
   const window = await listHistoryWindow({ db, conversationId: conversation.id, afterSeq: 0, limit: 2 });

@@ -15,12 +15,28 @@ describe("structure", () => {
   test.each([
     { name: "paragraphs", source: "one\n\nthree", contains: ["<p>one</p>", "<p>three</p>"] },
     { name: "headings", source: "# Title\n\n## Sub", contains: ["<h1>Title</h1>", "<h2>Sub</h2>"] },
-    { name: "emphasis and inline code", source: "**bold** _it_ `x < y`", contains: ["<strong>bold</strong>", "<em>it</em>", "<code>x &lt; y</code>"] },
-    { name: "nested lists", source: "- a\n  - b\n- c", contains: ["<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>"] },
+    {
+      name: "emphasis and inline code",
+      source: "**bold** _it_ `x < y`",
+      contains: ["<strong>bold</strong>", "<em>it</em>", "<code>x &lt; y</code>"],
+    },
+    {
+      name: "nested lists",
+      source: "- a\n  - b\n- c",
+      contains: ["<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>"],
+    },
     { name: "an ordered list keeps its start", source: "3. three\n4. four", contains: ['<ol start="3">'] },
-    { name: "a GFM table with alignment", source: "| a | b |\n|:--|--:|\n| 1 | 2 |", contains: ["<table>", '<th style="text-align:left">a</th>', '<td style="text-align:right">2</td>'] },
+    {
+      name: "a GFM table with alignment",
+      source: "| a | b |\n|:--|--:|\n| 1 | 2 |",
+      contains: ["<table>", '<th style="text-align:left">a</th>', '<td style="text-align:right">2</td>'],
+    },
     { name: "strikethrough", source: "~~gone~~", contains: ["<del>gone</del>"] },
-    { name: "a fenced block keeps its text verbatim", source: "```ts\nconst a = 1 < 2;\n```", contains: ['data-testid="code-block"', 'data-language="ts"', "&lt;"] },
+    {
+      name: "a fenced block keeps its text verbatim",
+      source: "```ts\nconst a = 1 < 2;\n```",
+      contains: ['data-testid="code-block"', 'data-language="ts"', "&lt;"],
+    },
   ])("$name", ({ source, contains }) => {
     const html = render(source);
     for (const fragment of contains) expect(html).toContain(fragment);

@@ -8,9 +8,15 @@ export const dynamic = "force-dynamic";
 
 export const GET = route(async (request: Request) => {
   const user = await requireUser(request);
-  const parsed = listConversationsQuerySchema.safeParse({ q: new URL(request.url).searchParams.get("q") ?? undefined });
+  const parsed = listConversationsQuerySchema.safeParse({
+    q: new URL(request.url).searchParams.get("q") ?? undefined,
+  });
   if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0].message);
-  const conversations = await listConversations({ db: await getDb(), userId: user.id, titleQuery: parsed.data.q });
+  const conversations = await listConversations({
+    db: await getDb(),
+    userId: user.id,
+    titleQuery: parsed.data.q,
+  });
   return Response.json({ conversations });
 });
 
@@ -18,7 +24,9 @@ export const POST = route(async (request: Request) => {
   const user = await requireUser(request);
   const body = await readJson(request, createConversationSchema);
   const db = await getDb();
-  const persona = body.personaId ? await getPersona({ db, personaId: body.personaId }) : await getDefaultPersona({ db });
+  const persona = body.personaId
+    ? await getPersona({ db, personaId: body.personaId })
+    : await getDefaultPersona({ db });
   const conversation = await createConversation({
     db,
     ownerId: user.id,

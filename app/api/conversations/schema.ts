@@ -4,14 +4,28 @@ import { settingsOverrideSchema } from "@/lib/context/settings";
 export const createConversationSchema = z
   .object({
     personaId: z.uuid({ error: "personaId must be a persona id" }).optional(),
-    title: z.string({ error: "title must be text" }).trim().min(1, { error: "title must not be empty" }).max(200, { error: "title must be at most 200 characters" }).optional(),
+    title: z
+      .string({ error: "title must be text" })
+      .trim()
+      .min(1, { error: "title must not be empty" })
+      .max(200, { error: "title must be at most 200 characters" })
+      .optional(),
   })
   .strict();
 
 export const updateConversationSchema = z
   .object({
-    title: z.string({ error: "title must be text" }).trim().min(1, { error: "title must not be empty" }).max(200, { error: "title must be at most 200 characters" }).optional(),
-    instructions: z.string({ error: "instructions must be text" }).max(4_000, { error: "instructions must be at most 4000 characters" }).nullable().optional(),
+    title: z
+      .string({ error: "title must be text" })
+      .trim()
+      .min(1, { error: "title must not be empty" })
+      .max(200, { error: "title must be at most 200 characters" })
+      .optional(),
+    instructions: z
+      .string({ error: "instructions must be text" })
+      .max(4_000, { error: "instructions must be at most 4000 characters" })
+      .nullable()
+      .optional(),
     settingsOverride: settingsOverrideSchema.optional(),
   })
   .strict();

@@ -57,7 +57,13 @@ const components: Components = {
   },
 };
 
-export const Markdown = memo(function Markdown({ text, className = "" }: { text: string; className?: string }) {
+export const Markdown = memo(function Markdown({
+  text,
+  className = "",
+}: {
+  text: string;
+  className?: string;
+}) {
   return (
     <div className={`markdown ${className}`}>
       <ReactMarkdown remarkPlugins={[remarkGfm]} components={components} urlTransform={(url) => url}>

@@ -1,5 +1,11 @@
 import { getDb } from "@/db/client";
-import { deleteConversation, getOwnedConversation, getPersona, getReadableConversation, updateConversation } from "@/db/queries";
+import {
+  deleteConversation,
+  getOwnedConversation,
+  getPersona,
+  getReadableConversation,
+  updateConversation,
+} from "@/db/queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { updateConversationSchema } from "../schema";
 

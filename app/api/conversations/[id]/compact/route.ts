@@ -26,9 +26,13 @@ export const POST = route(async (request: Request, { params }: { params: Promise
     trigger: "manual",
     keepRecentTurns: body.keepRecentTurns,
   });
-  if (outcome.status === "skipped") throw new AppError("conflict", `Nothing to summarise: ${outcome.reason}.`);
+  if (outcome.status === "skipped")
+    throw new AppError("conflict", `Nothing to summarise: ${outcome.reason}.`);
   if (outcome.status === "failed" || !outcome.summary) {
-    throw new AppError("model_unavailable", `The summary could not be made: ${outcome.reason}. Nothing was changed.`);
+    throw new AppError(
+      "model_unavailable",
+      `The summary could not be made: ${outcome.reason}. Nothing was changed.`,
+    );
   }
   const [summary] = toSummaryViews([outcome.summary]);
   return Response.json({ summary }, { status: 201 });

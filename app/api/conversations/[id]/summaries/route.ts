@@ -12,5 +12,8 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   const db = await getDb();
   await getConversationForSummaries({ db, conversationId, user, write: false });
   const summaries = toSummaryViews(await listSummaries({ db, conversationId }));
-  return Response.json({ summaries, activeSummaryId: summaries.find((summary) => summary.isActive)?.id ?? null });
+  return Response.json({
+    summaries,
+    activeSummaryId: summaries.find((summary) => summary.isActive)?.id ?? null,
+  });
 });

@@ -14,10 +14,15 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   // `?fields=summary`: each attempt without its items, trace and bodies (the inspector's index; full attempts
   // come from GET /api/attempts/:id), so the answer stays small however large the payloads are.
   const fields = new URL(request.url).searchParams.get("fields");
-  if (fields !== null && fields !== "summary") throw new AppError("bad_request", "fields must be summary when given");
+  if (fields !== null && fields !== "summary")
+    throw new AppError("bad_request", "fields must be summary when given");
   if (fields === "summary") return Response.json({ turns: await listTurnSummaries({ db, conversationId }) });
   const turnRows = await listTurnsWithAttempts({ db, conversationId });
-  const views = await toAttemptViews({ db, conversationId, attemptRows: turnRows.flatMap((turn) => turn.attempts) });
+  const views = await toAttemptViews({
+    db,
+    conversationId,
+    attemptRows: turnRows.flatMap((turn) => turn.attempts),
+  });
   const viewsById = new Map(views.map((view) => [view.id, view]));
   return Response.json({
     turns: turnRows.map(({ attempts, ...turn }) => ({

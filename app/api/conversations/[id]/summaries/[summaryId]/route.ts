@@ -1,7 +1,12 @@
 // GET one summary; PUT { content } edits the active summary (the owner or an admin): the next payload's SUMMARY
 // item says the new text.
 import { getDb } from "@/db/client";
-import { getConversationForSummaries, getSummary, listSummaries, updateSummaryContent } from "@/db/summary-queries";
+import {
+  getConversationForSummaries,
+  getSummary,
+  listSummaries,
+  updateSummaryContent,
+} from "@/db/summary-queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { toSummaryViews } from "@/lib/chat/summary-view";
 import { updateSummarySchema } from "./schema";
