@@ -161,18 +161,17 @@ export interface NewMessage {
   parts: StoredPart[];
   status: Message["status"];
   replyToMessageId?: string | null;
+  /** The id the client gave a user's message: the same id twice is refused (409), never stored twice. */
+  clientMessageId?: string | null;
 }
 
-/**
- * Insert a message with the next seq of its conversation, in one transaction (the seq is the one sort key). Its
- * token counts are cached here, at write time, so no later turn tokenises it again.
- */
 /**
  * Insert a message with the next seq of its conversation, in one transaction (the seq is the one sort key). Its
  * token counts are cached here, at write time, so no later turn tokenises it again. With `attach`, the images its
  * media parts name become this message's in the same transaction: an unsent upload of that user is linked; one
  * already sent in this conversation (a message sent again) is copied for this message. Anything else is refused
- * and nothing is stored.
+ * and nothing is stored. A reply (a persona message with `replyToMessageId`) becomes the chosen variant: the
+ * earlier replies to the same message stay, unchosen.
  */
 export async function appendMessage({
   db,
@@ -183,36 +182,87 @@ export async function appendMessage({
   message: NewMessage;
   attach?: { attachmentIds: string[]; userId: string };
 }): Promise<Message> {
-  return db.transaction(async (tx) => {
-    const [counter] = await tx
-      .update(conversations)
-      .set({ lastSeq: sql`${conversations.lastSeq} + 1`, updatedAt: new Date() })
-      .where(eq(conversations.id, message.conversationId))
-      .returning({ seq: conversations.lastSeq });
-    if (!counter) throw notFound("Conversation");
-    const messageId = message.id ?? uuidv7();
-    let parts = message.parts;
-    let afterInsert: (() => Promise<void>) | null = null;
-    if (attach && attach.attachmentIds.length > 0) {
-      const plan = await planAttachments(tx, {
-        ...attach,
-        conversationId: message.conversationId,
-        messageId,
-      });
-      parts = parts.map((part) =>
-        part.type === "media"
-          ? { ...part, attachmentId: plan.idFor.get(part.attachmentId) ?? part.attachmentId }
-          : part,
+  return db
+    .transaction(async (tx) => {
+      if (message.authorType === "persona" && message.replyToMessageId) {
+        await tx
+          .update(messages)
+          .set({ chosen: false })
+          .where(
+            and(
+              eq(messages.conversationId, message.conversationId),
+              eq(messages.replyToMessageId, message.replyToMessageId),
+              eq(messages.authorType, "persona"),
+            ),
+          );
+      }
+      return insertMessage(tx, message, attach);
+    })
+    .catch((error) => {
+      if (isUniqueViolation(error, "messages_client_id_idx")) {
+        throw new AppError(
+          "conflict",
+          "This message was already sent (its id is stored): it is not sent again.",
+        );
+      }
+      throw error;
+    });
+}
+
+/** Postgres's unique_violation on the named index (drizzle wraps the driver's error as its cause). */
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  for (let current = error; current instanceof Error || typeof current === "object"; ) {
+    const fields = current as {
+      code?: string;
+      constraint_name?: string;
+      constraint?: string;
+      message?: string;
+      cause?: unknown;
+    };
+    if (fields?.code === "23505") {
+      return [fields.constraint_name, fields.constraint, fields.message].some((text) =>
+        text?.includes(constraint),
       );
-      afterInsert = plan.apply;
     }
-    const [row] = await tx
-      .insert(messages)
-      .values({ ...message, id: messageId, parts, ...messageTokenCounts(parts), seq: counter.seq })
-      .returning();
-    await afterInsert?.();
-    return row;
-  });
+    if (!fields?.cause) return false;
+    current = fields.cause;
+  }
+  return false;
+}
+
+async function insertMessage(
+  tx: Transaction,
+  message: NewMessage,
+  attach: { attachmentIds: string[]; userId: string } | undefined,
+): Promise<Message> {
+  const [counter] = await tx
+    .update(conversations)
+    .set({ lastSeq: sql`${conversations.lastSeq} + 1`, updatedAt: new Date() })
+    .where(eq(conversations.id, message.conversationId))
+    .returning({ seq: conversations.lastSeq });
+  if (!counter) throw notFound("Conversation");
+  const messageId = message.id ?? uuidv7();
+  let parts = message.parts;
+  let afterInsert: (() => Promise<void>) | null = null;
+  if (attach && attach.attachmentIds.length > 0) {
+    const plan = await planAttachments(tx, {
+      ...attach,
+      conversationId: message.conversationId,
+      messageId,
+    });
+    parts = parts.map((part) =>
+      part.type === "media"
+        ? { ...part, attachmentId: plan.idFor.get(part.attachmentId) ?? part.attachmentId }
+        : part,
+    );
+    afterInsert = plan.apply;
+  }
+  const [row] = await tx
+    .insert(messages)
+    .values({ ...message, id: messageId, parts, ...messageTokenCounts(parts), seq: counter.seq })
+    .returning();
+  await afterInsert?.();
+  return row;
 }
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -400,6 +450,8 @@ export async function listHistoryWindow({
         eq(messages.conversationId, conversationId),
         gt(messages.seq, afterSeq),
         isNull(messages.summarizedBy),
+        // A reply variant the user did not choose is kept but never sent.
+        eq(messages.chosen, true),
       ),
     )
     .orderBy(desc(messages.seq))

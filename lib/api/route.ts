@@ -54,7 +54,14 @@ export const MAX_JSON_BYTES = 256 * 1024;
 export async function readJson<Schema extends z.ZodType>(
   request: Request,
   schema: Schema,
-  { maxBytes = MAX_JSON_BYTES }: { maxBytes?: number } = {},
+  {
+    maxBytes = MAX_JSON_BYTES,
+    whenEmpty,
+  }: {
+    maxBytes?: number;
+    /** For routes whose body is optional: the value an empty (or blank) body stands for. */
+    whenEmpty?: unknown;
+  } = {},
 ): Promise<z.infer<Schema>> {
   const body = await readBodyUpTo(request, maxBytes, () => tooLarge(maxBytes));
   let raw: string;
@@ -65,7 +72,7 @@ export async function readJson<Schema extends z.ZodType>(
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw);
+    parsed = whenEmpty !== undefined && raw.trim() === "" ? whenEmpty : JSON.parse(raw);
   } catch {
     throw new AppError("invalid_json", "The request body is not valid JSON.");
   }

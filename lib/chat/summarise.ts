@@ -65,6 +65,8 @@ export interface PreloadedSummaryInputs {
   windowRows: Message[];
   /** The persona's own model row (its window and tokenizer drive the estimate), null when it does not exist. */
   personaModel: Model | null;
+  /** Unsummarised messages the turn's load left out (beyond `history.messageFetchLimit`), 0 when none. */
+  omittedByFetchLimit?: number;
 }
 
 export async function summariseConversation({
@@ -130,6 +132,12 @@ export async function summariseConversation({
     deciding = decided.plan;
   } else if (settings.summary.mode === "manual") {
     return skipped("summary mode is manual: only the Compact button or API summarises");
+  } else if ((preloaded?.omittedByFetchLimit ?? 0) > 0) {
+    // Messages past the fetch limit would leave the model's view with no trace in the payload: summarise them
+    // first, whatever the token or turn count says.
+    decided = plan(await listUnsummarisedMessages({ db, conversationId: conversation.id, afterSeq }), true);
+    why = `${plural(preloaded?.omittedByFetchLimit ?? 0, "older message")} no longer fit history.messageFetchLimit (${settings.history.messageFetchLimit})`;
+    deciding = decided.plan;
   } else if (settings.summary.mode === "turn") {
     const turns = await countUnsummarisedUserTurns({ db, conversationId: conversation.id, afterSeq });
     if (turns < settings.summary.turnThreshold) {

@@ -7,7 +7,7 @@ import type { ResolvedSettings } from "./settings";
 // Inputs: what is stored
 
 export type AuthorType = "user" | "persona" | "system" | "tool";
-export type MessageStatus = "complete" | "streaming" | "interrupted" | "error";
+export type MessageStatus = "complete" | "streaming" | "stopped" | "interrupted" | "error";
 
 /** One ordered part of a stored message. Media and artifacts are referred to by id, in the order they happened. */
 export type StoredPart =
