@@ -6,6 +6,10 @@ import type { ModelViewStart } from "./transcript";
 
 export interface ChatMessageMetadata {
   authorName?: string;
+  /** The person who wrote a user message (who may edit it). */
+  authorUserId?: string | null;
+  /** A reply: the user message it answers. */
+  replyToMessageId?: string | null;
   status?: Message["status"];
   seq?: number;
   summarized?: boolean;
@@ -43,7 +47,7 @@ export type TranscriptMessage = Pick<
   Message,
   "id" | "authorType" | "authorName" | "parts" | "status" | "seq" | "summarizedBy"
 > &
-  Partial<Pick<Message, "replyToMessageId" | "editedAt">>;
+  Partial<Pick<Message, "replyToMessageId" | "editedAt" | "authorUserId">>;
 
 export function toUIMessage(
   message: TranscriptMessage,
@@ -74,6 +78,8 @@ export function toUIMessage(
     role: message.authorType === "persona" ? "assistant" : "user",
     metadata: {
       authorName: message.authorName,
+      ...(message.authorUserId ? { authorUserId: message.authorUserId } : {}),
+      ...(message.replyToMessageId ? { replyToMessageId: message.replyToMessageId } : {}),
       status: message.status,
       seq: message.seq,
       summarized: message.summarizedBy !== null,

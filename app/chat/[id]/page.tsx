@@ -68,6 +68,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       initialMessages={shown.map((message) => toUIMessage(message, transcript))}
       initialSummaries={initialSummaries}
       canManageSummaries={conversation.ownerId === user.id || user.role === "admin"}
+      userId={user.id}
       userName={user.name}
       resumeStream={resumeStream}
     />
