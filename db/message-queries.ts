@@ -113,6 +113,20 @@ export async function getReplyToRegenerate({
       "This reply's message is summarised: the model sees it only as a summary.",
     );
   }
+  await refuseUnlessLatestExchange(db, conversationId, userMessage, "regenerated");
+  return { reply, userMessage };
+}
+
+/**
+ * Only the latest exchange's reply can change (a new variant, or another one chosen): a reply further up would
+ * change what every later turn was answering. Branch from it instead.
+ */
+async function refuseUnlessLatestExchange(
+  db: Database | Transaction,
+  conversationId: string,
+  userMessage: Pick<Message, "id" | "seq">,
+  what: "regenerated" | "chosen",
+): Promise<void> {
   // Anything chosen after the user message, other than its own replies, means the exchange is not the latest.
   const [later] = await db
     .select({ id: messages.id })
@@ -129,10 +143,9 @@ export async function getReplyToRegenerate({
   if (later) {
     throw new AppError(
       "conflict",
-      "Only the latest reply can be regenerated: branch from this message to take another path.",
+      `Only the latest reply's variants can be ${what}: branch from this message to take another path.`,
     );
   }
-  return { reply, userMessage };
 }
 
 export interface ReplyVariant {
@@ -195,6 +208,12 @@ export async function chooseReplyVariant({
     if (variant.authorType !== "persona" || !variant.replyToMessageId) {
       throw new AppError("bad_request", "chosen: only a reply of the persona has variants to choose from.");
     }
+    const answered = await getMessageInConversation({
+      db: tx,
+      conversationId,
+      messageId: variant.replyToMessageId,
+    });
+    await refuseUnlessLatestExchange(tx, conversationId, answered, "chosen");
     await tx
       .update(messages)
       .set({ chosen: false })

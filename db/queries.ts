@@ -183,21 +183,7 @@ export async function appendMessage({
   attach?: { attachmentIds: string[]; userId: string };
 }): Promise<Message> {
   return db
-    .transaction(async (tx) => {
-      if (message.authorType === "persona" && message.replyToMessageId) {
-        await tx
-          .update(messages)
-          .set({ chosen: false })
-          .where(
-            and(
-              eq(messages.conversationId, message.conversationId),
-              eq(messages.replyToMessageId, message.replyToMessageId),
-              eq(messages.authorType, "persona"),
-            ),
-          );
-      }
-      return insertMessage(tx, message, attach);
-    })
+    .transaction(async (tx) => insertMessage(tx, message, attach))
     .catch((error) => {
       if (isUniqueViolation(error, "messages_client_id_idx")) {
         throw new AppError(
@@ -241,6 +227,20 @@ async function insertMessage(
     .where(eq(conversations.id, message.conversationId))
     .returning({ seq: conversations.lastSeq });
   if (!counter) throw notFound("Conversation");
+  // After the counter's row lock: a reply inserted at the same time by another transaction is committed by now,
+  // so it is un-chosen too (done before the lock, two concurrent regenerates would both stay chosen).
+  if (message.authorType === "persona" && message.replyToMessageId) {
+    await tx
+      .update(messages)
+      .set({ chosen: false })
+      .where(
+        and(
+          eq(messages.conversationId, message.conversationId),
+          eq(messages.replyToMessageId, message.replyToMessageId),
+          eq(messages.authorType, "persona"),
+        ),
+      );
+  }
   const messageId = message.id ?? uuidv7();
   let parts = message.parts;
   let afterInsert: (() => Promise<void>) | null = null;

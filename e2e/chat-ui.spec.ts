@@ -392,3 +392,29 @@ test("on a phone-sized screen the sidebar and the inspector open as drawers", as
   await expect(page.getByTestId("composer-input")).toBeVisible();
   await context.close();
 });
+
+test("a fetch-limit overflow in manual summary mode: the transcript marks where the model's view begins", async ({
+  page,
+}) => {
+  const chat = await register(page, "Window");
+  await chat.newConversation();
+  const conversationId = page.url().split("/chat/")[1];
+  const patched = await page.request.patch(`/api/conversations/${conversationId}`, {
+    data: { settingsOverride: { history: { messageFetchLimit: 4 }, summary: { mode: "manual" } } },
+  });
+  expect(patched.status()).toBe(200);
+  for (const question of ["one", "two", "three"]) await chat.sendAndWait(`Question ${question}`);
+  await page.reload();
+  // The last turn loaded its question and the three messages before it: the first question was not sent, and
+  // the transcript says so above the first reply.
+  const divider = page.getByTestId("model-view-divider");
+  await expect(divider).toBeVisible();
+  await expect(divider).toContainText(
+    "The model sees from here: 1 earlier message was not sent (fetch limit)",
+  );
+  const firstReply = chat.messages("assistant").first();
+  await expect(divider).toHaveAttribute(
+    "data-before-message-id",
+    (await firstReply.getAttribute("data-message-id")) ?? "",
+  );
+});

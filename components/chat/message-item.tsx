@@ -70,6 +70,7 @@ export const MessageItem = memo(function MessageItem({
   showAuthor?: boolean;
   streaming: boolean;
   inspected: boolean;
+  /** The latest reply: it can get a new variant, or another of its variants can be chosen. */
   canRegenerate: boolean;
   canEdit: boolean;
   canBranch: boolean;
@@ -285,11 +286,19 @@ export const MessageItem = memo(function MessageItem({
         {!streaming && !editing && (
           <div className="mt-1.5 -ml-2 flex flex-wrap items-center gap-0.5 text-zinc-600 opacity-80 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 max-md:opacity-100 dark:text-zinc-300">
             {variants && (
-              <span className="mr-1 inline-flex items-center" data-testid="variant-pager">
+              <span
+                className="mr-1 inline-flex items-center"
+                data-testid="variant-pager"
+                title={
+                  canRegenerate
+                    ? undefined
+                    : "Only the latest reply's variant can be changed: branch from here to take another path"
+                }
+              >
                 <button
                   type="button"
                   className="button-ghost-sm px-1"
-                  disabled={variants.index === 0}
+                  disabled={!canRegenerate || variants.index === 0}
                   onClick={() => void actions.onChooseVariant(variants.ids[variants.index - 1])}
                   aria-label="Previous variant"
                   data-testid="variant-previous"
@@ -302,7 +311,7 @@ export const MessageItem = memo(function MessageItem({
                 <button
                   type="button"
                   className="button-ghost-sm px-1"
-                  disabled={variants.index === variants.ids.length - 1}
+                  disabled={!canRegenerate || variants.index === variants.ids.length - 1}
                   onClick={() => void actions.onChooseVariant(variants.ids[variants.index + 1])}
                   aria-label="Next variant"
                   data-testid="variant-next"

@@ -18,17 +18,19 @@ import { MAX_TOOL_STEPS } from "./tools";
 const RETRIES_PER_MODEL = Number(process.env.GLASSBOX_RETRIES_PER_MODEL ?? 2);
 const RETRY_BASE_DELAY_MS = Number(process.env.GLASSBOX_RETRY_BASE_MS ?? 1_000);
 /** Never wait longer than this for one retry: a longer retry-after fails the model at once (the next one runs). */
-const RETRY_MAX_DELAY_MS = Number(process.env.GLASSBOX_RETRY_MAX_DELAY_MS ?? 20_000);
+const RETRY_MAX_DELAY_MS = 20_000;
 
 /**
  * How long a provider may keep an attempt waiting: for its first chunk (no headers, or headers and no content),
  * and between chunks once it streams. Past either, the attempt fails with a clear error and retries and fallbacks
  * run. Without these, a provider that stalls holds the turn for undici's five minutes.
  */
-export const PROVIDER_TIMEOUTS = {
-  firstChunkMs: Number(process.env.PROVIDER_FIRST_CHUNK_TIMEOUT_MS ?? 60_000),
-  chunkMs: Number(process.env.PROVIDER_CHUNK_TIMEOUT_MS ?? 30_000),
-};
+export function providerTimeouts() {
+  return {
+    firstChunkMs: Number(process.env.PROVIDER_FIRST_CHUNK_TIMEOUT_MS ?? 60_000),
+    chunkMs: Number(process.env.PROVIDER_CHUNK_TIMEOUT_MS ?? 30_000),
+  };
+}
 
 export interface AttemptsOutcome {
   /** `stopped`: the user stopped the reply (the provider request was aborted). */
@@ -108,14 +110,22 @@ export async function runAttempts({
       }
 
       const capture = createRequestCapture();
+      const timeouts = providerTimeouts();
+      // The SDK's firstChunkMs starts once the provider has answered with headers: a provider that sends nothing
+      // at all would hold the attempt forever. This timer covers the wait from the request on, until content.
+      const firstChunk = new AbortController();
+      const firstChunkTimer = setTimeout(
+        () => firstChunk.abort(new Error("first chunk timeout")),
+        timeouts.firstChunkMs,
+      );
       const result = streamModelCall({
         model,
         resolved,
         fetch: capture.fetch,
         tools,
         maxSteps: MAX_TOOL_STEPS,
-        abortSignal: stopSignal,
-        timeout: PROVIDER_TIMEOUTS,
+        abortSignal: stopSignal ? AbortSignal.any([stopSignal, firstChunk.signal]) : firstChunk.signal,
+        timeout: timeouts,
       });
 
       let text = "";
@@ -131,6 +141,7 @@ export async function runAttempts({
 
       try {
         for await (const part of result.fullStream) {
+          if (part.type !== "start" && part.type !== "start-step") clearTimeout(firstChunkTimer);
           if (part.type === "start-step") requestBody = part.request.body;
           else if (part.type === "text-delta") {
             if (firstTokenMs === undefined) {
@@ -171,6 +182,10 @@ export async function runAttempts({
         // A stream cut mid-way surfaces as a throw from the iterator, not as an error part.
         if (stopSignal?.aborted) stopped = true;
         else streamError = error;
+      }
+      clearTimeout(firstChunkTimer);
+      if (firstChunk.signal.aborted && !stopped) {
+        streamError = new ProviderTimeoutError(`nothing within ${timeouts.firstChunkMs} ms of the request`);
       }
       if (firstTokenMs !== undefined) writer.write({ type: "text-end", id: textId });
 
@@ -283,11 +298,12 @@ function retryDelayMs(error: unknown, retry: number): number | null {
   return Math.min(RETRY_BASE_DELAY_MS * 2 ** retry, RETRY_MAX_DELAY_MS);
 }
 
-/** The provider sent nothing for longer than PROVIDER_TIMEOUTS allow. */
+/** The provider sent nothing for longer than providerTimeouts() allow. */
 class ProviderTimeoutError extends Error {
   constructor(reason: string | undefined) {
+    const { firstChunkMs, chunkMs } = providerTimeouts();
     super(
-      `The provider sent nothing for too long (${reason ?? "timed out"}); first chunk within ${PROVIDER_TIMEOUTS.firstChunkMs} ms and then a chunk at least every ${PROVIDER_TIMEOUTS.chunkMs} ms are allowed.`,
+      `The provider sent nothing for too long (${reason ?? "timed out"}): the first chunk may take ${firstChunkMs} ms, and then ${chunkMs} ms between chunks.`,
     );
     this.name = "ProviderTimeoutError";
   }

@@ -31,7 +31,7 @@ import { isProviderConfigured } from "@/lib/providers/language-model";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
 import { ReplyPersistence } from "./reply-persistence";
 import { resumableStreams } from "./resumable-streams";
-import { runAttempts, safeWriter } from "./run-attempts";
+import { runAttempts, type SafeWriter, safeWriter } from "./run-attempts";
 import { toModelDescriptor } from "./stored-rows";
 import { maybeSummariseBeforeTurn } from "./summarise";
 import { type BuiltTurn, summariseOnOverflow } from "./summary-overflow";
@@ -187,7 +187,9 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
 
   const stream = createUIMessageStream({
     execute: async ({ writer }) => {
-      const out = safeWriter(writer);
+      // Nothing reaches the client before the reply's and the turn's rows exist: once the user sees the reply,
+      // Stop finds the running turn and edits and regenerates are refused (409) until it ends.
+      const out = writeOnceReady(safeWriter(writer), rowsReady);
       out.write({
         type: "start",
         messageId: assistantMessageId,
@@ -247,6 +249,23 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
       });
   }
   return createUIMessageStreamResponse({ stream });
+}
+
+/** A writer that holds chunks back until `ready` settles, then passes them on in order. */
+function writeOnceReady(writer: SafeWriter, ready: Promise<void>): SafeWriter {
+  let queue: Parameters<SafeWriter["write"]>[0][] | null = [];
+  const flush = () => {
+    const held = queue ?? [];
+    queue = null;
+    for (const chunk of held) writer.write(chunk);
+  };
+  ready.then(flush, flush);
+  return {
+    write(chunk) {
+      if (queue) queue.push(chunk);
+      else writer.write(chunk);
+    },
+  };
 }
 
 /** While a turn runs, its instance says so every HEARTBEAT_INTERVAL_MS; a turn whose heartbeat stops is recovered. */

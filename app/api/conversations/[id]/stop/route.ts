@@ -20,8 +20,11 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const conversationId = parseId((await params).id, "Conversation");
   const body = await readJson(request, stopRequestSchema, { whenEmpty: {} });
   const db = await getDb();
-  await getReadableConversation({ db, conversationId, userId: user.id });
-  const turn = await getRunningTurn({ db, conversationId });
+  // Both at once (a stop should reach the provider fast); nothing is stopped unless the caller may read it.
+  const [, turn] = await Promise.all([
+    getReadableConversation({ db, conversationId, userId: user.id }),
+    getRunningTurn({ db, conversationId }),
+  ]);
   if (!turn) throw new AppError("conflict", "No reply is being written in this conversation.");
   const outcome = await stopTurn({ db, turnId: turn.id, shownChars: body.shownChars });
   return Response.json({ turnId: turn.id, messageId: turn.assistantMessageId, ...outcome });
