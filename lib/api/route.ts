@@ -1,11 +1,13 @@
-// The small frame every API route runs in: the database is ready, errors become `{ error: { code, message } }`
+// The small frame every API route runs in: a state-changing request comes from this app's own pages (same
+// origin, a body no cross-site form can send), the database is ready, errors become `{ error: { code, message } }`
 // with a 4xx status (never a 500 for bad input), and the session is checked in one place.
 
 import type { z } from "zod";
 import { databaseHandle } from "@/db/client";
 import { readBodyUpTo } from "@/lib/api/read-body";
+import { guardStateChange } from "@/lib/api/same-origin";
 import { getAuth } from "@/lib/auth";
-import { AppError } from "@/lib/errors";
+import { AppError, databaseUnavailable, isDatabaseUnavailable } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 
 export interface SessionUser {
@@ -20,10 +22,15 @@ type Handler<Context> = (request: Request, context: Context) => Promise<Response
 export function route<Context>(handler: Handler<Context>): Handler<Context> {
   return async (request, context) => {
     try {
+      guardStateChange(request);
       await databaseHandle().ready;
       return await handler(request, context);
     } catch (error) {
       if (error instanceof AppError) return error.toResponse();
+      if (isDatabaseUnavailable(error)) {
+        logger.warn({ err: error, url: request.url, method: request.method }, "database unavailable");
+        return databaseUnavailable(error).toResponse();
+      }
       logger.error({ err: error, url: request.url, method: request.method }, "unhandled route error");
       return new AppError("internal", "Something went wrong on the server.").toResponse();
     }
@@ -56,6 +63,14 @@ export async function readJson<Schema extends z.ZodType>(
   schema: Schema,
   { maxBytes = MAX_JSON_BYTES }: { maxBytes?: number } = {},
 ): Promise<z.infer<Schema>> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(contentType.trim())) {
+    await request.body?.cancel().catch(() => {});
+    throw new AppError(
+      "unsupported_media_type",
+      `Send the request body as application/json${contentType ? `, not ${contentType.split(";")[0]}` : ""}.`,
+    );
+  }
   const body = await readBodyUpTo(request, maxBytes, () => tooLarge(maxBytes));
   let raw: string;
   try {

@@ -26,7 +26,11 @@ export async function readUploadForm<Schema extends z.ZodType>(
 ): Promise<z.infer<Schema>> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) {
-    throw new AppError("bad_request", "Send the file as multipart/form-data, in a field named file.");
+    await request.body?.cancel().catch(() => {});
+    throw new AppError(
+      "unsupported_media_type",
+      "Send the file as multipart/form-data, in a field named file.",
+    );
   }
   const maxBodyBytes = maxFileBytes + MULTIPART_OVERHEAD_BYTES;
   const body = await readBodyUpTo(request, maxBodyBytes, () => uploadTooLarge(maxFileBytes));
