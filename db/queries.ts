@@ -555,32 +555,30 @@ export async function storeToolMemory({
   return row;
 }
 
+/**
+ * The memories a turn may use: the persona's own, and unless `includePrivate` is false (a room, where others read
+ * the payload), the user's private ones (user and user × persona scope).
+ */
 export async function listActiveMemories({
   db,
   userId,
   personaId,
+  includePrivate = true,
 }: {
   db: Database;
   userId: string;
   personaId: string;
+  includePrivate?: boolean;
 }) {
+  const personaScope = and(eq(memories.scope, "persona"), eq(memories.personaId, personaId));
+  const privateScopes = [
+    and(eq(memories.scope, "user"), eq(memories.userId, userId)),
+    and(eq(memories.scope, "user_persona"), eq(memories.userId, userId), eq(memories.personaId, personaId)),
+  ];
   return db
     .select()
     .from(memories)
-    .where(
-      and(
-        eq(memories.active, true),
-        or(
-          and(eq(memories.scope, "user"), eq(memories.userId, userId)),
-          and(eq(memories.scope, "persona"), eq(memories.personaId, personaId)),
-          and(
-            eq(memories.scope, "user_persona"),
-            eq(memories.userId, userId),
-            eq(memories.personaId, personaId),
-          ),
-        ),
-      ),
-    )
+    .where(and(eq(memories.active, true), includePrivate ? or(personaScope, ...privateScopes) : personaScope))
     .orderBy(asc(memories.createdAt));
 }
 
