@@ -772,6 +772,56 @@ export async function getReadableAttachment({
   return row;
 }
 
+/** An attachment the user may read, without its bytes (they are read in slices, see readAttachmentBytes). */
+export async function getReadableAttachmentInfo({
+  db,
+  attachmentId,
+  userId,
+}: {
+  db: Database;
+  attachmentId: string;
+  userId: string;
+}) {
+  const [row] = await db.select().from(attachments).where(eq(attachments.id, attachmentId)).limit(1);
+  if (!row) return null;
+  try {
+    await getReadableConversation({ db, conversationId: row.conversationId, userId });
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") return null;
+    throw error;
+  }
+  return row;
+}
+
+/**
+ * Bytes `start` to `end` (inclusive) of a stored blob, read from its base64 text without loading the rest:
+ * every 4 base64 characters are 3 bytes, so the slice of text that covers the range is cut in SQL and decoded.
+ */
+export async function readAttachmentBytes({
+  db,
+  storageKey,
+  start,
+  end,
+}: {
+  db: Database;
+  storageKey: string;
+  start: number;
+  end: number;
+}): Promise<Buffer> {
+  const firstGroup = Math.floor(start / 3);
+  const lastGroup = Math.floor(end / 3);
+  const [row] = await db
+    .select({
+      text: sql<string>`substr(${attachmentBlobs.data}, ${firstGroup * 4 + 1}::int, ${(lastGroup - firstGroup + 1) * 4}::int)`,
+    })
+    .from(attachmentBlobs)
+    .where(eq(attachmentBlobs.storageKey, storageKey));
+  if (!row) throw notFound("Attachment");
+  const decoded = Buffer.from(row.text, "base64");
+  const offset = start - firstGroup * 3;
+  return decoded.subarray(offset, offset + (end - start + 1));
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Turns and attempts
 

@@ -10,6 +10,7 @@ export type ErrorCode =
   | "conflict"
   | "payload_too_large"
   | "unsupported_media_type"
+  | "range_not_satisfiable"
   | "rate_limited"
   | "muted"
   | "context_too_large"
@@ -26,6 +27,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  range_not_satisfiable: 416,
   rate_limited: 429,
   muted: 403,
   context_too_large: 422,

@@ -40,6 +40,15 @@ export async function readUploadForm<Schema extends z.ZodType>(
   } catch {
     throw new AppError("bad_request", "The request body is not valid multipart/form-data.");
   }
+  for (const [name, value] of form.entries()) {
+    const text = typeof value === "string" ? value : value.name;
+    if (name.includes("\u0000") || text.includes("\u0000")) {
+      throw new AppError(
+        "bad_request",
+        `${name.replaceAll("\u0000", "")}: text must not contain NUL (\\u0000) characters.`,
+      );
+    }
+  }
   const result = schema.safeParse(formFields(form));
   if (!result.success) {
     const issue = result.error.issues[0];
