@@ -22,6 +22,7 @@ type Handler<Context> = (request: Request, context: Context) => Promise<Response
 export function route<Context>(handler: Handler<Context>): Handler<Context> {
   return async (request, context) => {
     try {
+      checkAddress(request.url);
       guardStateChange(request);
       await databaseHandle().ready;
       return await handler(request, context);
@@ -35,6 +36,26 @@ export function route<Context>(handler: Handler<Context>): Handler<Context> {
       return new AppError("internal", "Something went wrong on the server.").toResponse();
     }
   };
+}
+
+/**
+ * The address itself: malformed percent-encoding is a 400 (not the framework's 500), and so is NUL anywhere in the
+ * path or the query, which Postgres would refuse as text.
+ */
+function checkAddress(url: string): void {
+  const { pathname, search } = new URL(url);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname) + decodeURIComponent(search.replaceAll("+", " "));
+  } catch {
+    throw new AppError(
+      "bad_request",
+      "The address has malformed percent-encoding (a % not followed by two hex digits).",
+    );
+  }
+  if (decoded.includes("\u0000")) {
+    throw new AppError("bad_request", "The address must not contain NUL (%00) characters.");
+  }
 }
 
 export async function requireUser(request: Request): Promise<SessionUser> {
