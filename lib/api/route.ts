@@ -105,11 +105,8 @@ export async function readJson<Schema extends z.ZodType>(
   } catch {
     throw new AppError("invalid_json", "The request body is not valid JSON.");
   }
-  const nulAt = pathOfStringWithNul(parsed, []);
-  if (nulAt) {
-    const where = nulAt.length ? `${nulAt.join(".")}: ` : "";
-    throw new AppError("bad_request", `${where}text must not contain NUL (\\u0000) characters.`);
-  }
+  const problem = jsonShapeProblem(parsed);
+  if (problem) throw new AppError("bad_request", problem);
   const result = schema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
@@ -119,21 +116,38 @@ export async function readJson<Schema extends z.ZodType>(
   return result.data;
 }
 
-/** Postgres refuses NUL in text: find the first string (or key) that holds one, so it is a 400, never a 500. */
-function pathOfStringWithNul(value: unknown, path: (string | number)[]): (string | number)[] | null {
-  if (typeof value === "string") return value.includes("\u0000") ? path : null;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      const found = pathOfStringWithNul(value[index], [...path, index]);
-      if (found) return found;
+/** Deeper than any body this app takes; deeper still costs stack in the validators for nothing. */
+const MAX_JSON_DEPTH = 64;
+
+/**
+ * What no route accepts in any JSON body, found without recursion: nesting deeper than MAX_JSON_DEPTH, and NUL in
+ * a string or a key (Postgres refuses NUL in text: a 400 here, never a 500 later). Null when neither.
+ */
+function jsonShapeProblem(root: unknown): string | null {
+  const pending: Array<{ value: unknown; path: (string | number)[] }> = [{ value: root, path: [] }];
+  while (pending.length > 0) {
+    const { value, path } = pending.pop() as { value: unknown; path: (string | number)[] };
+    const where = path.length ? `${path.join(".")}: ` : "";
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) return `${where}text must not contain NUL (\\u0000) characters.`;
+      continue;
     }
-    return null;
-  }
-  if (value !== null && typeof value === "object") {
-    for (const [key, child] of Object.entries(value)) {
-      if (key.includes("\u0000")) return [...path, key.replaceAll("\u0000", "\\u0000")];
-      const found = pathOfStringWithNul(child, [...path, key]);
-      if (found) return found;
+    if (value === null || typeof value !== "object") continue;
+    if (path.length >= MAX_JSON_DEPTH) {
+      return `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`;
+    }
+    if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--)
+        pending.push({ value: value[index], path: [...path, index] });
+      continue;
+    }
+    const entries = Object.entries(value);
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const [key, child] = entries[index];
+      if (key.includes("\u0000")) {
+        return `${[...path, key.replaceAll("\u0000", "\\u0000")].join(".")}: text must not contain NUL (\\u0000) characters.`;
+      }
+      pending.push({ value: child, path: [...path, key] });
     }
   }
   return null;

@@ -21,6 +21,33 @@ async function databaseAnswers(): Promise<boolean> {
   }
 }
 
+/**
+ * better-auth answers `{ code, message }`; the app's clients read `{ error: { code, message } }`. Both are sent,
+ * so better-auth's own client (which reads the first) and everything else (the second) say the same thing.
+ */
+async function withAppErrorFormat(response: Response): Promise<Response> {
+  if (!response.headers.get("content-type")?.includes("application/json")) return response;
+  const text = await response.text();
+  let body: { code?: unknown; message?: unknown; error?: unknown } | null = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON after all: passed on as it came
+  }
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  if (!body || typeof body !== "object" || body.error !== undefined) {
+    return new Response(text, { status: response.status, headers });
+  }
+  const message =
+    typeof body.message === "string" && body.message ? body.message : response.statusText || "Refused.";
+  const code = typeof body.code === "string" ? body.code.toLowerCase() : `http_${response.status}`;
+  return new Response(JSON.stringify({ ...body, message, error: { code, message } }), {
+    status: response.status,
+    headers,
+  });
+}
+
 async function handle(request: Request, method: "GET" | "POST"): Promise<Response> {
   try {
     guardStateChange(request, ["json"]);
@@ -28,7 +55,8 @@ async function handle(request: Request, method: "GET" | "POST"): Promise<Respons
     const response = await toNextJsHandler(getAuth())[method](request);
     // better-auth turns every thrown error into a 500 of its own; say so when the cause is an outage.
     if (response.status >= 500 && !(await databaseAnswers())) return databaseUnavailable().toResponse();
-    return servedOverHttps(request) ? withSecureCookies(response) : response;
+    const answered = response.status >= 400 ? await withAppErrorFormat(response) : response;
+    return servedOverHttps(request) ? withSecureCookies(answered) : answered;
   } catch (error) {
     if (error instanceof AppError) return error.toResponse();
     if (isDatabaseUnavailable(error)) return databaseUnavailable(error).toResponse();
