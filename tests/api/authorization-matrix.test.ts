@@ -325,7 +325,7 @@ const ROWS: Row[] = [
   {
     route: "conversations/[id]/participants",
     method: "POST",
-    expected: { none: 401, stranger: 404, member: 403, owner: 404, admin: 404 },
+    expected: { none: 401, stranger: 404, member: 403, owner: 202, admin: 404 },
     target: (fx) => ({
       params: { id: fx.conversationId },
       path: `/api/conversations/${fx.conversationId}/participants`,
@@ -402,6 +402,24 @@ const ROWS: Row[] = [
     body: INVALID,
   },
   {
+    // Each caller answers for themself, in a room where the member (only) has a pending invitation.
+    route: "conversations/[id]/participants/[userId]",
+    method: "PATCH",
+    expected: { none: 401, stranger: 404, member: 200, owner: 404, admin: 404 },
+    target: async (fx, role) => {
+      const id = await roomOf(fx, "invited");
+      const userId = role === "none" ? fx.users.member.id : fx.users[role].id;
+      return { params: { id, userId }, path: `/api/conversations/${id}/participants/${userId}` };
+    },
+    body: { status: "accepted" },
+  },
+  {
+    route: "invitations",
+    method: "GET",
+    expected: signedIn,
+    target: () => ({ params: {}, path: "/api/invitations" }),
+  },
+  {
     route: "personas",
     method: "GET",
     expected: signedIn,
@@ -442,7 +460,7 @@ function routeFiles(): Array<{ route: string; file: string }> {
 
 let fx: Fixtures;
 
-async function roomOf(fixtures: Fixtures): Promise<string> {
+async function roomOf(fixtures: Fixtures, memberRole: "member" | "invited" = "member"): Promise<string> {
   const conversationsRoute = await import("@/app/api/conversations/route");
   const created = await call(conversationsRoute.POST, "/api/conversations", {
     user: fixtures.users.owner,
@@ -452,7 +470,7 @@ async function roomOf(fixtures: Fixtures): Promise<string> {
   const db = await getDb();
   await db
     .insert(participants)
-    .values({ conversationId: id, userId: fixtures.users.member.id, role: "member" });
+    .values({ conversationId: id, userId: fixtures.users.member.id, role: memberRole });
   return id;
 }
 
