@@ -56,7 +56,7 @@ test.describe("a page on another port of the same host", () => {
 
   test.beforeAll(async () => {
     // The attacker's page: a text/plain form to POST /api/conversations, and no-cors fetches to the same.
-    attacker = createServer((request, response) => {
+    attacker = createServer((_request, response) => {
       response.setHeader("content-type", "text/html");
       response.end(`<!doctype html>
         <form id="form" method="POST" action="${APP}/api/conversations" enctype="text/plain">
@@ -105,7 +105,7 @@ test.describe("a page on another port of the same host", () => {
     // The framed app: the browser refuses to render it (frame-ancestors 'none').
     const frame = page.frame({ url: /\/chat/ });
     const framedText = frame
-      ? await frame.evaluate(() => document.body?.innerText ?? "").catch(() => "")
+      ? await frame.evaluate(() => document.body?.textContent ?? "").catch(() => "")
       : "";
     expect(framedText).not.toContain("Glassbox");
 
