@@ -172,7 +172,8 @@ export const participants = pgTable(
     userId: text("userId")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
-    role: text("role", { enum: ["owner", "member"] })
+    /** "invited": asked in by the owner, not yet accepted; such a row grants nothing until it becomes "member". */
+    role: text("role", { enum: ["owner", "member", "invited"] })
       .notNull()
       .default("member"),
     joinedAt: timestamp("joinedAt", { withTimezone: true }).notNull().defaultNow(),

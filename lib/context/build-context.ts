@@ -61,6 +61,15 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
   // 1. What the loader left out: older unsummarised messages beyond the fetch limit.
   const loadEvent = fetchLimitEvent(input);
   if (loadEvent !== null) trace.push(loadEvent);
+  if (input.privateMemoriesWithheld) {
+    trace.push(
+      traceEvent(
+        "load",
+        "private-memories-withheld",
+        "a room: the sender's private memories are not used, because every member of the room can read this payload; only the persona's own memories are",
+      ),
+    );
+  }
 
   // What counts as history: not the current input (stage 11 puts it last), nothing the summary covers (stage 10).
   const history = historyMessages(input, trace);

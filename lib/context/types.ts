@@ -173,6 +173,12 @@ export interface BuildInput {
    */
   loadedWindow?: { omittedBeforeSeq: number; omittedCount: number } | null;
   /**
+   * Set by the loader in a room (a conversation others read too): the requester's private memories (user and
+   * user × persona scope) were not loaded, so that no other member reads them in the payload. Phase A reports it
+   * as a `load/private-memories-withheld` trace event.
+   */
+  privateMemoriesWithheld?: boolean;
+  /**
    * The usable token budget of every model this turn may call (first model, fallbacks), for each one's tokenizer.
    * When given, history that none of them could send is not built (see history-reach.ts); the payload of every
    * attempt is the same as without it. Absent: everything loaded is built.
