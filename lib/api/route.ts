@@ -92,14 +92,15 @@ export async function readJson<Schema extends z.ZodType>(
   } = {},
 ): Promise<z.infer<Schema>> {
   const contentType = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\s*(;|$)/i.test(contentType.trim())) {
+  const isJson = /^application\/json\s*(;|$)/i.test(contentType.trim());
+  // A route whose body is optional also takes no body at all, with no content type.
+  const mayBeEmpty = whenEmpty !== undefined && contentType.trim() === "";
+  if (!isJson && !mayBeEmpty) {
     await request.body?.cancel().catch(() => {});
-    throw new AppError(
-      "unsupported_media_type",
-      `Send the request body as application/json${contentType ? `, not ${contentType.split(";")[0]}` : ""}.`,
-    );
+    throw unsupportedMediaType(contentType);
   }
   const body = await readBodyUpTo(request, maxBytes, () => tooLarge(maxBytes));
+  if (!isJson && body.byteLength > 0) throw unsupportedMediaType(contentType);
   let raw: string;
   try {
     raw = new TextDecoder("utf-8", { fatal: true }).decode(body);
@@ -158,6 +159,13 @@ function jsonShapeProblem(root: unknown): string | null {
     }
   }
   return null;
+}
+
+function unsupportedMediaType(contentType: string): AppError {
+  return new AppError(
+    "unsupported_media_type",
+    `Send the request body as application/json${contentType ? `, not ${contentType.split(";")[0]}` : ""}.`,
+  );
 }
 
 function tooLarge(maxBytes: number): AppError {

@@ -7,6 +7,7 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
+import { listMessages } from "@/db/queries";
 import { participants, summaries } from "@/db/schema";
 import { TEST_IMAGES } from "@/lib/media/test-images";
 import { call, promoteToAdmin, signUp, type TestUser } from "../api-client";
@@ -392,6 +393,52 @@ const ROWS: Row[] = [
     }),
   },
   {
+    // Nothing runs in the fixture conversation: who may stop gets 409, everyone else what they always get.
+    route: "conversations/[id]/stop",
+    method: "POST",
+    expected: roomReader(409),
+    target: (fx) => ({
+      params: { id: fx.conversationId },
+      path: `/api/conversations/${fx.conversationId}/stop`,
+    }),
+    body: {},
+  },
+  {
+    route: "conversations/[id]/branch",
+    method: "POST",
+    expected: roomReader(400),
+    target: (fx) => ({
+      params: { id: fx.conversationId },
+      path: `/api/conversations/${fx.conversationId}/branch`,
+    }),
+    body: INVALID,
+  },
+  {
+    route: "conversations/[id]/messages/[messageId]",
+    method: "GET",
+    expected: roomReader(200),
+    target: async (fx) => {
+      const messageId = await firstMessageOf(fx.conversationId);
+      return {
+        params: { id: fx.conversationId, messageId },
+        path: `/api/conversations/${fx.conversationId}/messages/${messageId}`,
+      };
+    },
+  },
+  {
+    route: "conversations/[id]/messages/[messageId]",
+    method: "PATCH",
+    expected: roomReader(400),
+    target: async (fx) => {
+      const messageId = await firstMessageOf(fx.conversationId);
+      return {
+        params: { id: fx.conversationId, messageId },
+        path: `/api/conversations/${fx.conversationId}/messages/${messageId}`,
+      };
+    },
+    body: INVALID,
+  },
+  {
     route: "conversations/[id]/write-as-me",
     method: "POST",
     expected: roomReader(200),
@@ -541,12 +588,24 @@ function uploadForm(): FormData {
   return form;
 }
 
+/** The first stored message of a conversation (the fixture conversation has had a turn). */
+async function firstMessageOf(conversationId: string): Promise<string> {
+  const [first] = await listMessages({ db: await getDb(), conversationId });
+  if (!first) throw new Error("the fixture conversation has no message");
+  return first.id;
+}
+
 function bodyFor(row: Row): unknown {
   if (row.body === "UPLOAD") return uploadForm();
   if (row.body === "CHAT_BODY") {
     return {
       id: fx.conversationId,
-      message: { id: "m", role: "user", parts: [{ type: "text", text: "A turn of the matrix." }] },
+      // A fresh message id per call: the same id twice is refused (409) by design.
+      message: {
+        id: crypto.randomUUID(),
+        role: "user",
+        parts: [{ type: "text", text: "A turn of the matrix." }],
+      },
       trigger: "submit-message",
     };
   }

@@ -2,8 +2,9 @@
 // conversation's request equals the original's at that point), and the fetch limit (nothing leaves the model's
 // view unmarked: manual mode marks it in the transcript, token mode summarises first).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import * as participantsRoute from "@/app/api/conversations/[id]/participants/route";
-import { call, expectError, signUp, type TestUser } from "../api-client";
+import { getDb } from "@/db/client";
+import { participants } from "@/db/schema";
+import { expectError, signUp, type TestUser } from "../api-client";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, postChat, runTurn, storedMessages, textOf, UIStreamReader } from "../fixtures/turns";
@@ -128,13 +129,8 @@ describe("edit in place", () => {
 
   test("who may edit and choose: a stranger gets 404, a participant who is not the author 403", async () => {
     const conversationId = await newConversation();
-    const invited = await call(participantsRoute.POST, `/api/conversations/${conversationId}/participants`, {
-      user: ada,
-      method: "POST",
-      params: { id: conversationId },
-      body: { email: bob.email },
-    });
-    expect(invited.status).toBe(201);
+    // Bob is a member of the room (he was invited and accepted).
+    await (await getDb()).insert(participants).values({ conversationId, userId: bob.id, role: "member" });
     await runTurn(ada, conversationId, "Ada asks.");
     const [adaQuestion, adaReply] = await storedMessages(conversationId);
 

@@ -75,9 +75,9 @@ describe("provider timeouts", () => {
       ["gemini", false],
     ]);
     for (const request of requests.slice(0, 3)) {
-      const heldMs = (request.closedByClientAt as number) - request.receivedAt;
-      expect(heldMs).toBeGreaterThanOrEqual(250);
-      expect(heldMs).toBeLessThan(2_000);
+      // Closed by the client within the timeout's reach (the timer starts before the request leaves, so how long
+      // the server held it is only bounded above; the attempt's own clock bounds it below).
+      expect((request.closedByClientAt as number) - request.receivedAt).toBeLessThan(2_000);
     }
 
     const { turns } = await fetchTurns(ada, conversationId);
@@ -91,6 +91,9 @@ describe("provider timeouts", () => {
       ["google:gemini-2.5-flash", "ok", null],
     ]);
     expect(turns[0].attempts[0].error?.message).toContain("the first chunk may take 300 ms");
+    for (const attempt of turns[0].attempts.slice(0, 3)) {
+      expect(attempt.timings.doneMs as number).toBeGreaterThanOrEqual(300);
+    }
     const messages = await storedMessages(conversationId);
     expect(messages.map((message) => [message.status, textOf(message)])).toEqual([
       ["complete", "Anyone there?"],

@@ -16,9 +16,9 @@ const branchRequestSchema = z.strictObject({
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const user = await requireUser(request);
   const conversationId = parseId((await params).id, "Conversation");
-  const { messageId } = await readJson(request, branchRequestSchema);
   const db = await getDb();
   const source = await getReadableConversation({ db, conversationId, userId: user.id });
+  const { messageId } = await readJson(request, branchRequestSchema);
   const branch = await branchConversation({ db, source, messageId, ownerId: user.id });
   return Response.json({ id: branch.id, title: branch.title }, { status: 201 });
 });

@@ -41,9 +41,9 @@ export const PATCH = route(async (request: Request, { params }: Params) => {
   const { id, messageId: rawMessageId } = await params;
   const conversationId = parseId(id, "Conversation");
   const messageId = parseId(rawMessageId, "Message");
-  const change = await readJson(request, messageChangeSchema);
   const db = await getDb();
   const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
+  const change = await readJson(request, messageChangeSchema);
   const message = await getMessageInConversation({ db, conversationId, messageId });
   await refuseWhileTurnRuns({ db, conversationId, action: "change a message" });
   let updated: Message;
