@@ -17,7 +17,7 @@ test("register, chat with a streamed reply, reload, sign out and be refused", as
   await fake.script({ kind: "text", text: "Hello Ada, streamed in pieces.", chunks: 6, chunkDelayMs: 40 });
   await chat.send("Hi there, model!");
 
-  await expect(chat.messages("user")).toHaveText(["Hi there, model!"]);
+  await expect(chat.messages("user").getByTestId("message-text")).toHaveText(["Hi there, model!"]);
   await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText(
     "Hello Ada, streamed in pieces.",
   );
@@ -29,7 +29,7 @@ test("register, chat with a streamed reply, reload, sign out and be refused", as
   expect(JSON.parse(received.body).messages.at(-1)).toEqual({ role: "user", content: "Hi there, model!" });
 
   await page.reload();
-  await expect(chat.messages("user")).toHaveText(["Hi there, model!"]);
+  await expect(chat.messages("user").getByTestId("message-text")).toHaveText(["Hi there, model!"]);
   await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText(
     "Hello Ada, streamed in pieces.",
   );
