@@ -5,8 +5,9 @@
 // tool output is pruned to head + note + tail; reasoning follows `reasoning.persist`. A missing artifact is a trace
 // warning, never an error: the text still replays. Items left with no parts at all are dropped here.
 
-import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./role-mapping";
+import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./messages";
 import type { ResolvedSettings } from "./settings";
+import { REPLAYABLE_ARTIFACT_TYPES, type Replayable, readReplayable } from "./stored-artifacts";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural, traceEvent, traceWarning } from "./trace";
 import type {
@@ -18,13 +19,6 @@ import type {
   TokenizerName,
   TraceEvent,
 } from "./types";
-
-/** Only these artifact types are sent back to a model; everything else (provider-run tools) is not replayable. */
-export const REPLAYABLE_ARTIFACT_TYPES: ReadonlySet<string> = new Set([
-  "function_call",
-  "function_call_output",
-  "reasoning",
-]);
 
 /**
  * Turn index of each item, as seed 004 counts turns: a user item starts a new turn unless the previous dialogue
@@ -77,94 +71,6 @@ export function pruneToolOutput(
   const removed = Math.max(0, text.length - options.head - options.tail);
   const note = `...\n[tool output pruned: removed ${plural(removed, "char")}, older than ${plural(options.retentionTurns, "turn")}]\n...`;
   return { text: `${head}\n${note}\n${tail}`, removed, note, keptChars: head.length + tail.length };
-}
-
-type Replayable =
-  | { kind: "call"; artifact: StoredArtifact; callId: string; name: string; input: unknown }
-  | { kind: "output"; artifact: StoredArtifact; callId: string; name: string | null; output: unknown }
-  | { kind: "reasoning"; artifact: StoredArtifact; text: string; providerMetadata?: Record<string, unknown> };
-
-function nonEmptyString(value: unknown): value is string {
-  return typeof value === "string" && value !== "";
-}
-
-/** Tool-call arguments as the model wrote them: parse a JSON string when it parses, else keep the string. */
-function parseArguments(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
-/** Normalise a stored artifact (seed 004's normalize_persisted_item); null when it is malformed. */
-function normalise(artifact: StoredArtifact): Replayable | null {
-  const payload = artifact.payload;
-  switch (artifact.type) {
-    case "function_call":
-      if (
-        !nonEmptyString(payload.callId) ||
-        !nonEmptyString(payload.name) ||
-        payload.arguments === undefined ||
-        payload.arguments === null
-      )
-        return null;
-      return {
-        kind: "call",
-        artifact,
-        callId: payload.callId,
-        name: payload.name,
-        input: parseArguments(payload.arguments),
-      };
-    case "function_call_output":
-      if (!nonEmptyString(payload.callId)) return null;
-      return {
-        kind: "output",
-        artifact,
-        callId: payload.callId,
-        name: nonEmptyString(payload.name) ? payload.name : null,
-        output: payload.output ?? "",
-      };
-    case "reasoning": {
-      if (typeof payload.text !== "string") return null;
-      const reasoning: Replayable = { kind: "reasoning", artifact, text: payload.text };
-      if (payload.providerMetadata && typeof payload.providerMetadata === "object") {
-        reasoning.providerMetadata = payload.providerMetadata as Record<string, unknown>;
-      }
-      return reasoning;
-    }
-    default:
-      return null;
-  }
-}
-
-/**
- * The part a stored artifact replays as, unpruned; null for a type never replayed or a malformed artifact. What
- * `artifactTokenCounts` counts at write time.
- */
-export function replayedArtifactPart(artifact: Pick<StoredArtifact, "type" | "payload">): ItemPart | null {
-  if (!REPLAYABLE_ARTIFACT_TYPES.has(artifact.type)) return null;
-  const replayable = normalise(artifact as StoredArtifact);
-  if (replayable === null) return null;
-  switch (replayable.kind) {
-    case "call":
-      return {
-        type: "tool-call",
-        toolCallId: replayable.callId,
-        toolName: replayable.name,
-        input: replayable.input,
-      };
-    case "output":
-      return {
-        type: "tool-result",
-        toolCallId: replayable.callId,
-        toolName: replayable.name ?? "unknown",
-        output: replayable.output,
-      };
-    case "reasoning":
-      return { type: "reasoning", text: replayable.text };
-  }
 }
 
 const TAG_OF = { call: "TOOL_CALL", output: "TOOL_RESULT", reasoning: "REASONING" } as const;
@@ -294,7 +200,7 @@ function expandMessage(
       notReplayableTypes ??= new Set();
       notReplayableTypes.add(artifact.type);
     } else {
-      replayable = normalise(artifact);
+      replayable = readReplayable(artifact);
       if (replayable === null) malformed = appendTo(malformed, artifact.id);
     }
     byPart[partSlot++] = replayable;

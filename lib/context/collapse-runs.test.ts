@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { collapseRuns, isPureText, messageText, sameAuthor } from "./collapse-runs";
+import { collapseRuns } from "./collapse-runs";
+import { isPureText, messageText, sameAuthor } from "./messages";
 import {
   BOB,
   deepFreeze,

@@ -23,9 +23,8 @@
 //   place, counted from the newest item, is the same item in both builds.
 
 import { usableTokenBudget } from "./budget";
-import { sameAuthor } from "./collapse-runs";
+import { hasArtifactParts, hasText, roleFor, sameAuthor } from "./messages";
 import { activeBlocksFor } from "./persona-user-blocks";
-import { hasArtifactParts, hasText, roleFor } from "./role-mapping";
 import type { ResolvedSettings } from "./settings";
 import { plural, traceEvent } from "./trace";
 import type {

@@ -3,7 +3,7 @@
 // 4 × maxItems; keep a leading system anchor that fell outside; then strip tool calls and outputs left without
 // their pair. Arrays at or under the cap pass through unchanged (the same array). Storage is never touched.
 
-import { ownMessageId } from "./role-mapping";
+import { ownMessageId } from "./messages";
 import { plural, traceEvent } from "./trace";
 import type { ContextItem, ItemPart, TraceEvent } from "./types";
 

@@ -6,7 +6,7 @@
 //
 // One backward pass over the items, newest first: O(items + media parts).
 
-import { ownMessageId } from "./role-mapping";
+import { ownMessageId } from "./messages";
 import type { ResolvedSettings } from "./settings";
 import { plural, traceEvent, traceWarning } from "./trace";
 import type {

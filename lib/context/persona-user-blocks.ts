@@ -3,7 +3,7 @@
 // lose their reply annotation. A `mute` only stops the user from triggering the persona (the route refuses the
 // turn, see isMuted). Both are listed on the PERSONA_USER_BLOCKS system card, rebuilt every turn.
 
-import type { HistoryEntry } from "./collapse-runs";
+import type { HistoryEntry } from "./messages";
 import { plural, traceEvent } from "./trace";
 import type { ItemSender, PersonaUserBlock, StoredMessage, TraceEvent } from "./types";
 

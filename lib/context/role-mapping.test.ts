@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { collapseRuns } from "./collapse-runs";
+import { messageLayout, roleFor } from "./messages";
 import { applyPersonaUserBlocks } from "./persona-user-blocks";
 import {
   labelText,
   mapRoles,
-  messageLayout,
-  roleFor,
   speakerLabelsOn,
   splitLeadingSystemBlocks,
   systemNoticeText,

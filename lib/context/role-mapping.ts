@@ -2,7 +2,16 @@
 // personas and every human are users. When generating as a user (impersonation), that user's messages become the
 // assistant's and the persona's become user turns. Every item keeps `sender` metadata, whatever the labels.
 
-import { type HistoryEntry, isPureText, messageText } from "./collapse-runs";
+import {
+  type HistoryEntry,
+  hasArtifactParts,
+  hasText,
+  isPureText,
+  messageItemId,
+  messageText,
+  roleFor,
+  textSegments,
+} from "./messages";
 import type { ResolvedSettings } from "./settings";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { traceEvent } from "./trace";
@@ -17,39 +26,6 @@ import type {
   TokenizerName,
   TraceEvent,
 } from "./types";
-
-/** The id of the item a stored message becomes. Stable across builds. */
-export function messageItemId(messageId: string): string {
-  return `msg:${messageId}`;
-}
-
-const MESSAGE_ITEM_PREFIX = "msg:";
-
-/**
- * The stored message an item was made from, when the item is exactly that message's own item (not a notice, a
- * collapsed run, a text piece or a tool item). Compares without building the id string: this runs per item.
- */
-export function ownMessageId(item: { id: string; sourceMessageIds: readonly string[] }): string | null {
-  if (item.sourceMessageIds.length !== 1) return null;
-  const messageId = item.sourceMessageIds[0];
-  const id = item.id;
-  return id.length === messageId.length + MESSAGE_ITEM_PREFIX.length &&
-    id.startsWith(MESSAGE_ITEM_PREFIX) &&
-    id.endsWith(messageId)
-    ? messageId
-    : null;
-}
-
-export function roleFor(
-  message: StoredMessage,
-  personaId: string,
-  impersonateUserId: string | null | undefined,
-): ItemRole {
-  if (impersonateUserId) {
-    return message.authorType === "user" && message.authorUserId === impersonateUserId ? "assistant" : "user";
-  }
-  return message.authorType === "persona" && message.authorPersonaId === personaId ? "assistant" : "user";
-}
 
 /** Who wrote the message. Always the same four keys (null when not applicable), so every sender has one shape. */
 export function senderOf(message: StoredMessage): ItemSender {
@@ -138,56 +114,6 @@ export function labelText(name: string, text: string): string {
 /** Stored system and tool messages are shown as system notices, never labelled and never as a system role. */
 export function systemNoticeText(text: string): string {
   return text.startsWith(SYSTEM_BLOCK_START) ? text : `[System: ${text}]`;
-}
-
-/** A message's shape for replay: its text pieces and artifacts in the order they happened. */
-export type LayoutEntry = { kind: "text"; text: string } | { kind: "artifact"; artifactId: string };
-
-/**
- * Whether a text has anything to say: a blank (empty or whitespace-only) text counts as no text, so it is never
- * labelled and sent as a message with nothing in it ("Bob:  ").
- */
-export function hasText(text: string): boolean {
-  return /\S/.test(text);
-}
-
-/**
- * A message's text split at its artifact parts: the pieces of text written around tool calls, with the artifacts
- * between them. Consecutive text parts join with a newline; media parts do not split; blank pieces are left out.
- */
-export function messageLayout(message: StoredMessage): LayoutEntry[] {
-  const layout: LayoutEntry[] = [];
-  let current: string | null = null;
-  for (const part of message.parts) {
-    if (part.type === "text") current = current === null ? part.text : `${current}\n${part.text}`;
-    else if (part.type === "artifact") {
-      if (current !== null && hasText(current)) layout.push({ kind: "text", text: current });
-      current = null;
-      layout.push({ kind: "artifact", artifactId: part.artifactId });
-    }
-  }
-  if (current !== null && hasText(current)) layout.push({ kind: "text", text: current });
-  return layout;
-}
-
-/** The text pieces of messageLayout, without building the layout. */
-export function textSegments(message: Pick<StoredMessage, "parts">): string[] {
-  const segments: string[] = [];
-  let current: string | null = null;
-  for (const part of message.parts) {
-    if (part.type === "text") current = current === null ? part.text : `${current}\n${part.text}`;
-    else if (part.type === "artifact") {
-      if (current !== null && hasText(current)) segments.push(current);
-      current = null;
-    }
-  }
-  if (current !== null && hasText(current)) segments.push(current);
-  return segments;
-}
-
-export function hasArtifactParts(message: Pick<StoredMessage, "parts">): boolean {
-  for (const part of message.parts) if (part.type === "artifact") return true;
-  return false;
 }
 
 interface MappingContext {

@@ -4,7 +4,7 @@
 // keepRecentTurns user turns, and everything after the first of them, verbatim, and covers everything before; the
 // previous summary's content goes into the summariser input, so summaries chain.
 
-import { messageText } from "./collapse-runs";
+import { messageText } from "./messages";
 import { type ResolvedSettings, reservedOutputTokens } from "./settings";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import type { StoredArtifact, StoredMessage, StoredSummary, TokenizerName } from "./types";

@@ -3,9 +3,8 @@
 // artifact replays as. The pipeline reads these (`tokenCounts`, `segmentTokenCounts`) instead of re-tokenising
 // history; a tokenizer missing from the cache is counted when needed.
 
-import { replayedArtifactPart } from "./artifact-replay";
-import { messageText } from "./collapse-runs";
-import { hasArtifactParts, textSegments } from "./role-mapping";
+import { hasArtifactParts, messageText, textSegments } from "./messages";
+import { replayedArtifactPart } from "./stored-artifacts";
 import { countPartTokens, countTextTokens } from "./tokens";
 import type { StoredArtifact, StoredPart, TokenizerName } from "./types";
 
