@@ -1,8 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { computeTurnIndices, pruneToolOutput, replayArtifacts, toolOutputText } from "./artifact-replay";
-import { collapseRuns } from "./collapse-runs";
-import { mapRoles } from "./role-mapping";
-import type { SettingsOverride } from "./settings";
 import {
   artifactOfType,
   deepFreeze,
@@ -14,7 +10,11 @@ import {
   settingsWith,
   userMessage,
   viewItems,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { computeTurnIndices, pruneToolOutput, replayArtifacts, toolOutputText } from "./artifact-replay";
+import { collapseRuns } from "./collapse-runs";
+import { mapRoles } from "./role-mapping";
+import type { SettingsOverride } from "./settings";
 import { artifactTokenCounts, messageTokenCounts } from "./token-cache";
 import { countItemTokens, countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import type { ContextItem, StoredArtifact, StoredMessage, TokenizerName } from "./types";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { modelDescriptor } from "@/tests/context/fixtures";
 import { ContextBudgetError, fitToBudget, trimToolText, usableTokenBudget } from "./budget";
 import { isPinned } from "./pinned";
 import { defaultSettings, type ResolvedSettings } from "./settings";
-import { modelDescriptor } from "./test-fixtures";
 import { countItemTokens } from "./tokens";
 import type { ContextItem, ItemPart, ModelDescriptor } from "./types";
 

@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { collapseRuns } from "./collapse-runs";
-import { isPureText, messageText, sameAuthor } from "./messages";
 import {
   BOB,
   deepFreeze,
@@ -8,7 +6,9 @@ import {
   personaMessage,
   systemMessage,
   userMessage,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { collapseRuns } from "./collapse-runs";
+import { isPureText, messageText, sameAuthor } from "./messages";
 import type { StoredMessage } from "./types";
 
 const ids = (entries: ReturnType<typeof collapseRuns>["entries"]) =>

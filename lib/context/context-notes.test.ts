@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { settingsWith, viewItems } from "@/tests/context/fixtures";
 import { activeContextNotes, contextNoteText, injectContextNotes, noteIsDue } from "./context-notes";
-import { settingsWith, viewItems } from "./test-fixtures";
 import type { ContextItem } from "./types";
 
 const message = (

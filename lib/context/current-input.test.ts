@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { deepFreeze, personaMessage, userMessage } from "@/tests/context/fixtures";
 import { appendCurrentInput, excludeCurrentInput } from "./current-input";
-import { deepFreeze, personaMessage, userMessage } from "./test-fixtures";
 import type { ContextItem } from "./types";
 
 const item = (id: string, tag: ContextItem["tag"] = "DIALOGUE_HISTORY"): ContextItem => ({

@@ -1,9 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildContext } from "./build-context";
-import { blueprintArbitrary, materialise } from "./conversation-arbitrary";
-import { attemptBudgetsFor, cutUnreachableHistory, JOIN_SLACK_TOKENS } from "./history-reach";
-import { ContextBudgetError, type ResolvedContext, resolveForModel } from "./resolve-for-model";
+import { blueprintArbitrary, materialise } from "@/tests/context/conversation-arbitrary";
 import {
   ADA,
   blockRecord,
@@ -14,7 +11,10 @@ import {
   personaMessage,
   settingsWith,
   userMessage,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { buildContext } from "./build-context";
+import { attemptBudgetsFor, cutUnreachableHistory, JOIN_SLACK_TOKENS } from "./history-reach";
+import { ContextBudgetError, type ResolvedContext, resolveForModel } from "./resolve-for-model";
 import type { AttemptBudget, BuildInput, ModelDescriptor, StoredMessage } from "./types";
 
 /** A message whose cached estimate count is `tokens`. */

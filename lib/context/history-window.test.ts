@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { deepFreeze } from "@/tests/context/fixtures";
 import { MAX_EXPANSION_MULTIPLE, stripUnresolvedToolParts, windowHistory } from "./history-window";
-import { deepFreeze } from "./test-fixtures";
 import type { ContextItem } from "./types";
 
 const user = (n: number): ContextItem => ({

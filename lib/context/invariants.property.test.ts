@@ -12,7 +12,6 @@ import { isDeepStrictEqual } from "node:util";
 import type { ModelMessage } from "ai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildContext } from "./build-context";
 import {
   appendTurn,
   blueprintArbitrary,
@@ -23,12 +22,7 @@ import {
   materialise,
   OTHER_PERSONAS,
   PERSONA_NAME,
-} from "./conversation-arbitrary";
-import { omittedImagesNotice } from "./media-budget";
-import { blockedRunNoticeText } from "./persona-user-blocks";
-import { ContextBudgetError, type ResolvedContext, resolveForModel } from "./resolve-for-model";
-import { serialiseRequest } from "./serialise";
-import { defaultSettings, resolveSettings, type SettingsOverride, settingsOverrideSchema } from "./settings";
+} from "@/tests/context/conversation-arbitrary";
 import {
   ADA,
   alternatingMessages,
@@ -43,7 +37,13 @@ import {
   modelDescriptor,
   personaMessage,
   userMessage,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { buildContext } from "./build-context";
+import { omittedImagesNotice } from "./media-budget";
+import { blockedRunNoticeText } from "./persona-user-blocks";
+import { ContextBudgetError, type ResolvedContext, resolveForModel } from "./resolve-for-model";
+import { serialiseRequest } from "./serialise";
+import { defaultSettings, resolveSettings, type SettingsOverride, settingsOverrideSchema } from "./settings";
 import { countItemTokens, countTextTokens } from "./tokens";
 import type {
   BaseContext,
@@ -1359,9 +1359,8 @@ describe("SPEC §4–§5 rules without another test in lib/context", () => {
 
   it("§5 the pipeline is framework-free and deterministic: no Next.js, database, clock, randomness or environment", () => {
     const directory = path.dirname(fileURLToPath(import.meta.url));
-    const testSupport = new Set(["test-fixtures.ts", "conversation-arbitrary.ts"]);
     const sources = readdirSync(directory).filter(
-      (name) => name.endsWith(".ts") && !name.endsWith(".test.ts") && !testSupport.has(name),
+      (name) => name.endsWith(".ts") && !name.endsWith(".test.ts"),
     );
     expect(sources).toContain("build-context.ts");
     const allowedPackages = [

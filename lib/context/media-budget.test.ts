@@ -1,8 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { collapseRuns } from "./collapse-runs";
-import { applyMediaBudget, attributionHint, mediaOnlyText, omittedImagesNotice } from "./media-budget";
-import { mapRoles } from "./role-mapping";
-import type { SettingsOverride } from "./settings";
 import {
   deepFreeze,
   imageAttachment,
@@ -12,7 +8,11 @@ import {
   userMessage,
   videoAttachment,
   viewItems,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { collapseRuns } from "./collapse-runs";
+import { applyMediaBudget, attributionHint, mediaOnlyText, omittedImagesNotice } from "./media-budget";
+import { mapRoles } from "./role-mapping";
+import type { SettingsOverride } from "./settings";
 import type { StoredAttachment, StoredMessage } from "./types";
 
 function runMedia(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { modelDescriptor } from "@/tests/context/fixtures";
 import {
   blindImageNotice,
   mediaCountPhrase,
@@ -7,7 +8,6 @@ import {
   resolveMedia,
 } from "./media-resolution";
 import { defaultSettings, type ResolvedSettings } from "./settings";
-import { modelDescriptor } from "./test-fixtures";
 import { TOKENS_PER_IMAGE } from "./tokens";
 import type { ContextItem, ItemPart, MediaDescriptor, ModelCapabilities, ModelDescriptor } from "./types";
 

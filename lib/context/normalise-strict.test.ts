@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { modelDescriptor } from "@/tests/context/fixtures";
 import {
   CONVERSATION_START_TEXT,
   enforceAlternation,
@@ -6,7 +7,6 @@ import {
   relocatedMediaNotice,
   SYSTEM_AS_USER_PREFIX,
 } from "./normalise-strict";
-import { modelDescriptor } from "./test-fixtures";
 import type { ContextItem, ItemPart, ModelCapabilities, ModelDescriptor } from "./types";
 
 const PNG =

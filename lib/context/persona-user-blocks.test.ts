@@ -1,13 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { collapseRuns } from "./collapse-runs";
-import {
-  activeBlocksFor,
-  applyPersonaUserBlocks,
-  blockedRunNoticeText,
-  isBlockActive,
-  isMuted,
-  personaUserBlocksCardText,
-} from "./persona-user-blocks";
 import {
   BOB,
   blockRecord,
@@ -17,7 +8,16 @@ import {
   PERSONA,
   personaMessage,
   userMessage,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { collapseRuns } from "./collapse-runs";
+import {
+  activeBlocksFor,
+  applyPersonaUserBlocks,
+  blockedRunNoticeText,
+  isBlockActive,
+  isMuted,
+  personaUserBlocksCardText,
+} from "./persona-user-blocks";
 import type { StoredMessage } from "./types";
 
 function run(messages: StoredMessage[], blocks = [blockRecord()]) {

@@ -1,9 +1,9 @@
 import type { ModelMessage } from "ai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { modelDescriptor } from "@/tests/context/fixtures";
 import { ContextBudgetError, resolveForModel } from "./resolve-for-model";
 import { defaultSettings, type ResolvedSettings } from "./settings";
-import { modelDescriptor } from "./test-fixtures";
 import type {
   BaseContext,
   ContextItem,

@@ -1,14 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { collapseRuns } from "./collapse-runs";
-import { messageLayout, roleFor } from "./messages";
-import { applyPersonaUserBlocks } from "./persona-user-blocks";
-import {
-  labelText,
-  mapRoles,
-  speakerLabelsOn,
-  splitLeadingSystemBlocks,
-  systemNoticeText,
-} from "./role-mapping";
 import {
   ADA,
   BOB,
@@ -23,7 +13,17 @@ import {
   systemMessage,
   userMessage,
   viewItems,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { collapseRuns } from "./collapse-runs";
+import { messageLayout, roleFor } from "./messages";
+import { applyPersonaUserBlocks } from "./persona-user-blocks";
+import {
+  labelText,
+  mapRoles,
+  speakerLabelsOn,
+  splitLeadingSystemBlocks,
+  systemNoticeText,
+} from "./role-mapping";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import type { StoredMessage } from "./types";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { modelDescriptor } from "@/tests/context/fixtures";
 import { reasoningEffortFor, serialiseRequest, thinkingProviderOptions, toolResultOutput } from "./serialise";
 import { defaultSettings, type ResolvedSettings } from "./settings";
-import { modelDescriptor } from "./test-fixtures";
 import type { ContextItem, ItemPart, ModelCapabilities, ModelDescriptor, ProviderName } from "./types";
 
 const PNG =

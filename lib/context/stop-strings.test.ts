@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { modelDescriptor } from "@/tests/context/fixtures";
 import { defaultSettings, type ResolvedSettings } from "./settings";
 import { buildStopSequences, otherSpeakerNames, speakerStopString } from "./stop-strings";
-import { modelDescriptor } from "./test-fixtures";
 import type { ContextItem, ItemSender, ModelDescriptor } from "./types";
 
 function model(maxStopSequences: number): ModelDescriptor {

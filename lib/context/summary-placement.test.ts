@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { deepFreeze, personaMessage, summaryRecord, userMessage } from "@/tests/context/fixtures";
 import { dropCoveredMessages, formatSummaryDate, placeSummary, summaryMarkerText } from "./summary-placement";
-import { deepFreeze, personaMessage, summaryRecord, userMessage } from "./test-fixtures";
 import type { ContextItem } from "./types";
 
 const item = (id: string, role: ContextItem["role"] = "user"): ContextItem => ({

@@ -1,4 +1,12 @@
 import { describe, expect, it } from "vitest";
+import {
+  BOB,
+  functionCallArtifact,
+  personaMessage,
+  settingsWith,
+  summaryRecord,
+  userMessage,
+} from "@/tests/context/fixtures";
 import type { SettingsOverride } from "./settings";
 import {
   buildSummariserInput,
@@ -8,14 +16,6 @@ import {
   usableWindow,
   userTurnStarts,
 } from "./summary-plan";
-import {
-  BOB,
-  functionCallArtifact,
-  personaMessage,
-  settingsWith,
-  summaryRecord,
-  userMessage,
-} from "./test-fixtures";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import type { StoredMessage } from "./types";
 

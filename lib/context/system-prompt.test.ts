@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
+import {
+  blockRecord,
+  CONVERSATION_ID,
+  NOW,
+  PERSONA,
+  summaryRecord,
+  viewItems,
+} from "@/tests/context/fixtures";
 import { buildSystemItems, coreMemoriesText, prependSystemPrompt, toolRulesText } from "./system-prompt";
-import { blockRecord, CONVERSATION_ID, NOW, PERSONA, summaryRecord, viewItems } from "./test-fixtures";
 import type { MemoryInfo, ToolInfo } from "./types";
 
 const tools: ToolInfo[] = [

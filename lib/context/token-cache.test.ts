@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { buildContext } from "./build-context";
 import {
   artifactOfType,
   buildInput,
@@ -9,7 +8,8 @@ import {
   personaMessage,
   reasoningArtifact,
   userMessage,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { buildContext } from "./build-context";
 import { artifactTokenCounts, CACHED_TOKENIZERS, messageTokenCounts } from "./token-cache";
 import { countItemTokens, countPartTokens, countTextTokens } from "./tokens";
 import type { StoredArtifact, StoredMessage, StoredPart } from "./types";

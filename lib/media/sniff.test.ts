@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { TEST_IMAGES } from "@/tests/fixtures/images";
 import { type SniffedImage, sniffImage } from "./sniff";
-import { TEST_IMAGES } from "./test-images";
 
 const bytes = (...parts: Array<string | number[]>) =>
   Buffer.concat(

@@ -5,7 +5,12 @@
 // Conventions: a message with seq N has id "m<N>" and createdAt 2026-01-01 + N minutes (UTC); the conversation
 // is "c1" with persona Aria ("p-aria"), owner Ada ("u-ada"). Everything is deterministic.
 
-import { defaultSettings, type ResolvedSettings, resolveSettings, type SettingsOverride } from "./settings";
+import {
+  defaultSettings,
+  type ResolvedSettings,
+  resolveSettings,
+  type SettingsOverride,
+} from "@/lib/context/settings";
 import type {
   BuildInput,
   ContextItem,
@@ -20,7 +25,7 @@ import type {
   StoredPart,
   StoredSummary,
   TokenizerName,
-} from "./types";
+} from "@/lib/context/types";
 
 export const CONVERSATION_ID = "c1";
 export const PERSONA: PersonaInfo = {
@@ -362,4 +367,17 @@ export function modelDescriptor(
     tokenizer: "estimate",
     ...overrides,
   };
+}
+
+/** User turns in the loaded window, the current one included (as the turn loader counts them; the bench and the property tests share this). */
+export function countUserTurns(messages: readonly StoredMessage[], currentInput: StoredMessage): number {
+  let turns = 0;
+  let previousWasUser = false;
+  for (const message of messages) {
+    const isUser = message.authorType === "user";
+    if (isUser && !previousWasUser) turns++;
+    previousWasUser = isUser;
+  }
+  const loaded = messages.some((message) => message.id === currentInput.id);
+  return loaded ? turns : turns + (previousWasUser ? 0 : 1);
 }
