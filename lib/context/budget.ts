@@ -9,9 +9,12 @@
 // count is scaled from its own count by the share of characters kept, so no cut ever re-counts the list or
 // re-tokenises text (LangChain's `trimMessages` recounts on every cut and goes quadratic).
 
+import { enforceAlternation } from "./normalise-strict";
+import type { BudgetedItems, PhaseBContext } from "./phases";
 import { isPinned, isSystemItem } from "./pinned";
 import type { ResolvedSettings } from "./settings";
 import { reservedOutputTokens } from "./settings";
+import { appendAll, type Stage } from "./stage";
 import { countItemTokens, countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural } from "./trace";
 import type { ContextItem, ItemPart, ModelDescriptor, TokenizerName, TraceEvent } from "./types";
@@ -646,3 +649,42 @@ function keptItems(
   }
   return kept;
 }
+
+function sumTokens(items: readonly ContextItem[]): number {
+  let total = 0;
+  for (const item of items) total += item.tokens;
+  return total;
+}
+
+/** Phase B: phase A's cached counts are for one tokenizer; another model's attempt has them counted afresh. */
+export const recountStage: Stage<readonly ContextItem[], readonly ContextItem[], PhaseBContext> = {
+  name: "recount",
+  run: (items, { countedWith, model }) => ({
+    value: countsForTokenizer(items, countedWith, model.tokenizer),
+    trace: [],
+  }),
+};
+
+/**
+ * Phase B: the items cut to the attempt's budget. Dropped turns can leave two user turns side by side, so strict
+ * models get them merged again after every fit. Throws ContextBudgetError when even the current input cannot fit.
+ */
+export const budgetStage: Stage<readonly ContextItem[], BudgetedItems, PhaseBContext> = {
+  name: "budget",
+  run(items, { model, settings }) {
+    let budgeted = fitToBudget(items, model, settings);
+    let realigned = enforceAlternation(budgeted.items, model);
+    const trace = [...budgeted.events, ...realigned.trace];
+    let totalTokens = sumTokens(realigned.value);
+    if (totalTokens > budgeted.budget.usableTokens) {
+      // Realignment added a turn (a conversation-start before a pinned assistant note the budget left first): the
+      // budget runs once more on the realigned items, where that turn is pinned, so the result fits or throws.
+      budgeted = fitToBudget(realigned.value, model, settings);
+      realigned = enforceAlternation(budgeted.items, model);
+      appendAll(trace, budgeted.events);
+      appendAll(trace, realigned.trace);
+      totalTokens = sumTokens(realigned.value);
+    }
+    return { value: { items: realigned.value, budget: { ...budgeted.budget, totalTokens } }, trace };
+  },
+};

@@ -3,7 +3,9 @@
 // attempt's model can see them, or notices that keep the `media_N` handle when it cannot. Pure: the base items are
 // never mutated, so a fallback model resolves the same base differently.
 
+import type { PhaseBContext } from "./phases";
 import type { ResolvedSettings } from "./settings";
+import type { Stage, StageResult } from "./stage";
 import { countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import type { ContextItem, ItemPart, MediaDescriptor, ModelDescriptor, TraceEvent } from "./types";
 
@@ -13,12 +15,6 @@ export const IMAGE_ANALYSIS_TOOL = "analyze_image";
 export interface MediaResolutionOptions {
   /** Names of the tools enabled for this attempt; decides whether blind notices mention the analysis tool. */
   enabledToolNames?: readonly string[];
-}
-
-/** What a phase-B stage returns. The items array may be its input when the stage changed nothing. */
-export interface StageResult {
-  items: readonly ContextItem[];
-  events: TraceEvent[];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -416,7 +412,7 @@ export function resolveMedia(
   model: ModelDescriptor,
   settings: ResolvedSettings,
   options: MediaResolutionOptions = {},
-): StageResult {
+): StageResult<readonly ContextItem[]> {
   const descriptorsByItem: (MediaDescriptor[] | null)[] = new Array(items.length);
   let anyMedia = false;
   for (let index = 0; index < items.length; index += 1) {
@@ -424,7 +420,7 @@ export function resolveMedia(
     descriptorsByItem[index] = carriesMedia(item) ? descriptorsOf(item) : null;
     if (descriptorsByItem[index]) anyMedia = true;
   }
-  if (!anyMedia) return { items, events: [] };
+  if (!anyMedia) return { value: items, trace: [] };
 
   const analysisToolEnabled = (options.enabledToolNames ?? []).includes(IMAGE_ANALYSIS_TOOL);
   const verdicts = model.capabilities.vision ? decideImages(descriptorsByItem, items, settings) : new Map();
@@ -476,5 +472,12 @@ export function resolveMedia(
       tokens: adjustedTokens(item.tokens, placeholders, added, count),
     });
   }
-  return { items: resolved, events: tallyEvents(tally, model, settings, analysisToolEnabled) };
+  return { value: resolved, trace: tallyEvents(tally, model, settings, analysisToolEnabled) };
 }
+
+/** Phase B: media placeholders become media parts or notices for the attempt's model. */
+export const mediaResolutionStage: Stage<readonly ContextItem[], readonly ContextItem[], PhaseBContext> = {
+  name: "media-resolution",
+  run: (items, { model, settings, enabledToolNames }) =>
+    resolveMedia(items, model, settings, { enabledToolNames }),
+};

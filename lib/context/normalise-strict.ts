@@ -6,8 +6,9 @@
 // wiring) and a leading assistant turn gets a `[System: Conversation start]` user turn before it. Pure: changed
 // items are new objects.
 
-import type { StageResult } from "./media-resolution";
+import type { PhaseBContext } from "./phases";
 import { CONVERSATION_START_ID, isPinned } from "./pinned";
+import type { Stage, StageResult } from "./stage";
 import { countItemTokens, countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import type { ContextItem, ItemPart, ItemTag, ModelDescriptor, TraceEvent } from "./types";
 
@@ -363,20 +364,29 @@ export function enforceAlternation(
   items: readonly ContextItem[],
   model: ModelDescriptor,
   { beforeBudget = false }: { beforeBudget?: boolean } = {},
-): StageResult {
-  if (!model.capabilities.strictAlternation) return { items, events: [] };
+): StageResult<readonly ContextItem[]> {
+  if (!model.capabilities.strictAlternation) return { value: items, trace: [] };
   const events: TraceEvent[] = [];
   const needed = removeNeedlessConversationStart(items, events);
   const merged = mergeSameRoleRuns(needed, events, beforeBudget);
-  return { items: ensureLeadingUserTurn(merged, model, events), events };
+  return { value: ensureLeadingUserTurn(merged, model, events), trace: events };
 }
 
-export function normaliseForModel(items: readonly ContextItem[], model: ModelDescriptor): StageResult {
+export function normaliseForModel(
+  items: readonly ContextItem[],
+  model: ModelDescriptor,
+): StageResult<readonly ContextItem[]> {
   const events: TraceEvent[] = [];
   let current = dropEmptyItems(items, events);
   current = interiorSystemToUser(current, events);
   if (!model.capabilities.systemInstruction) current = systemToFirstUserTurn(current, model, events);
   current = relocateAssistantMedia(current, model, events);
   const alternation = enforceAlternation(current, model, { beforeBudget: true });
-  return { items: alternation.items, events: [...events, ...alternation.events] };
+  return { value: alternation.value, trace: [...events, ...alternation.trace] };
 }
+
+/** Phase B: the items in a shape the attempt's model accepts (system role, alternation, media in user turns). */
+export const normaliseStage: Stage<readonly ContextItem[], readonly ContextItem[], PhaseBContext> = {
+  name: "normalise",
+  run: (items, { model }) => normaliseForModel(items, model),
+};

@@ -6,8 +6,10 @@
 // thinking as `providerOptions.openai.reasoningEffort` / `providerOptions.google.thinkingConfig.thinkingBudget`.
 
 import type { AssistantContent, JSONValue, ModelMessage, ToolContent, UserContent } from "ai";
+import type { ItemsWithStops, PhaseBContext, SerialisedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
 import { reservedOutputTokens } from "./settings";
+import type { Stage } from "./stage";
 import type { ContextItem, ItemPart, ModelDescriptor, TraceEvent } from "./types";
 
 /** AI SDK's provider options shape (`SharedV4ProviderOptions`), which `ai` does not re-export. */
@@ -244,3 +246,12 @@ export function serialiseRequest(
     events,
   };
 }
+
+/** Phase B: the items become the AI SDK call's arguments. */
+export const serialiseStage: Stage<ItemsWithStops, SerialisedItems, PhaseBContext> = {
+  name: "serialise",
+  run({ items, budget, stopSequences }, { model, settings }) {
+    const { request, events } = serialiseRequest(items, model, settings, stopSequences);
+    return { value: { items, budget, request }, trace: events };
+  },
+};

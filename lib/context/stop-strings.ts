@@ -3,7 +3,9 @@
 // someone else's line; the newline prefix still lets a reply start with "Name:". De-duplicated in order, then
 // capped at what the model accepts (OpenAI 4, Gemini 5), which the seed never did; the dropped ones are traced.
 
+import type { BudgetedItems, ItemsWithStops, PhaseBContext } from "./phases";
 import type { ResolvedSettings } from "./settings";
+import type { Stage } from "./stage";
 import type { ContextItem, ModelDescriptor, TraceEvent } from "./types";
 
 export interface StopStringsResult {
@@ -76,3 +78,12 @@ export function buildStopSequences(
     ],
   };
 }
+
+/** Phase B: the stop sequences for the attempt, from the settings and the other speakers' names. */
+export const stopStringsStage: Stage<BudgetedItems, ItemsWithStops, PhaseBContext> = {
+  name: "stop-strings",
+  run(budgeted, { model, settings }) {
+    const { stopSequences, events } = buildStopSequences(budgeted.items, model, settings);
+    return { value: { ...budgeted, stopSequences }, trace: events };
+  },
+};

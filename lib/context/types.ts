@@ -305,6 +305,12 @@ export interface TraceEvent {
   details?: Record<string, unknown>;
 }
 
+/** How long one stage of a phase took, in milliseconds (0 when the caller passed no clock). */
+export interface StageTiming {
+  stage: string;
+  ms: number;
+}
+
 /** The phase-A result: capability-neutral items and what each stage did. Never mutated by phase B. */
 export interface BaseContext {
   items: ContextItem[];
@@ -316,6 +322,8 @@ export interface BaseContext {
    * (a hand-built base): the counts are trusted as they are.
    */
   tokenizer?: TokenizerName | null;
+  /** Phase A's stages in the order they ran, with their times. Absent on a hand-built base. */
+  stageTimings?: StageTiming[];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
