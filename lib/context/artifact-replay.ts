@@ -6,7 +6,9 @@
 // warning, never an error: the text still replays. Items left with no parts at all are dropped here.
 
 import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./messages";
+import { type HistoryItems, NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
+import type { Stage } from "./stage";
 import { REPLAYABLE_ARTIFACT_TYPES, type Replayable, readReplayable } from "./stored-artifacts";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural, traceEvent, traceWarning } from "./trace";
@@ -569,3 +571,20 @@ export function replayArtifacts(args: {
   }
   return { items: out, trace, replayedReasoningIds: context.replayedReasoningIds };
 }
+
+/** Phase A: tool calls, outputs and reasoning replayed between the assistant's text pieces; empty items dropped. */
+export const artifactsStage: Stage<SourcedItems, HistoryItems, PhaseAContext> = {
+  name: "artifacts",
+  run({ items, sources, current }, { settings, tokenizer, artifactsById }) {
+    const replayed = replayArtifacts({
+      items,
+      messagesById: NO_MESSAGES,
+      artifactsById,
+      settings,
+      tokenizer,
+      currentInputFollows: true,
+      sources,
+    });
+    return { value: { items: replayed.items, current }, trace: replayed.trace };
+  },
+};

@@ -2,6 +2,8 @@
 // a burst of short lines reads as one turn. Messages with media or artifacts always stay on their own.
 
 import { type HistoryEntry, isPureText, sameAuthor } from "./messages";
+import type { CollapsedHistory, PhaseAContext, ReachableHistory } from "./phases";
+import type { Stage } from "./stage";
 import { traceEvent } from "./trace";
 import type { StoredMessage, TraceEvent } from "./types";
 
@@ -48,3 +50,12 @@ export function collapseRuns(messages: readonly StoredMessage[]): {
   }
   return { entries, trace };
 }
+
+/** Phase A: runs of pure-text messages by one author become one entry. */
+export const collapseStage: Stage<ReachableHistory, CollapsedHistory, PhaseAContext> = {
+  name: "collapse",
+  run({ loaded, history, hiddenMessageIds }) {
+    const { entries, trace } = collapseRuns(history);
+    return { value: { loaded, entries, hiddenMessageIds }, trace };
+  },
+};

@@ -4,7 +4,9 @@
 // with it, so a note never splits a call from its output): depth ≥ n puts it at the top, depth 0 at the end.
 // It is sent as `[System: note]` with the configured role, once per build, on the turns `frequency` selects.
 
+import type { HistoryItems, PhaseAContext } from "./phases";
 import type { ResolvedSettings } from "./settings";
+import type { Stage } from "./stage";
 import { traceEvent } from "./trace";
 import type { ContextItem, ItemRole, TraceEvent } from "./types";
 
@@ -138,3 +140,23 @@ export function injectContextNotes(args: {
   );
   return { items, trace };
 }
+
+/** Phase A: the active context notes injected at their depth, when due this turn. */
+export const notesStage: Stage<HistoryItems, HistoryItems, PhaseAContext> = {
+  name: "notes",
+  run({ items, current }, { input, settings, messagesById }) {
+    const notes = activeContextNotes({
+      personaNote: input.personaNote,
+      conversationNote: input.conversationNote,
+      globalNote: settings.contextNote.text,
+    });
+    const noted = injectContextNotes({
+      items,
+      notes,
+      settings: settings.contextNote,
+      userTurnNumber: input.userTurnNumber,
+      messagesById,
+    });
+    return { value: { items: noted.items, current }, trace: noted.trace };
+  },
+};

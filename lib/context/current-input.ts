@@ -2,6 +2,8 @@
 // the loaded messages often contain it; it is taken out of the history by id before any other stage (so it is
 // never collapsed, windowed or noted as history), and put back at the very end (seed 002's duplicate-prompt bug).
 
+import type { HistoryItems, PhaseAContext } from "./phases";
+import type { Stage } from "./stage";
 import { traceEvent } from "./trace";
 import type { ContextItem, StoredMessage, TraceEvent } from "./types";
 
@@ -72,3 +74,12 @@ export function appendCurrentInput(
         ];
   return { items: out, trace };
 }
+
+/** Phase A: the current input last, once. */
+export const currentInputStage: Stage<HistoryItems, ContextItem[], PhaseAContext> = {
+  name: "current-input",
+  run({ items, current }) {
+    const appended = appendCurrentInput(items, current);
+    return { value: appended.items, trace: appended.trace };
+  },
+};

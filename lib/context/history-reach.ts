@@ -25,7 +25,9 @@
 import { usableTokenBudget } from "./budget";
 import { hasArtifactParts, hasText, roleFor, sameAuthor } from "./messages";
 import { activeBlocksFor } from "./persona-user-blocks";
+import type { PhaseAContext, ReachableHistory } from "./phases";
 import type { ResolvedSettings } from "./settings";
+import type { Stage } from "./stage";
 import { plural, traceEvent } from "./trace";
 import type {
   AttemptBudget,
@@ -172,3 +174,23 @@ function quotedBlockedMessages(
   }
   return hidden;
 }
+
+/** Phase A: history no model of the turn could take is not built (the budget would drop it whole anyway). */
+export const reachStage: Stage<readonly StoredMessage[], ReachableHistory, PhaseAContext> = {
+  name: "reach",
+  run(loaded, { input, settings }) {
+    const reached = cutUnreachableHistory({
+      history: loaded,
+      budgets: input.attemptBudgets,
+      personaId: input.persona.id,
+      impersonateUserId: input.impersonateUserId,
+      blocks: input.blocks,
+      now: input.now,
+      settings,
+    });
+    return {
+      value: { loaded, history: reached.history, hiddenMessageIds: reached.hiddenMessageIds },
+      trace: reached.trace,
+    };
+  },
+};

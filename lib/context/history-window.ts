@@ -4,6 +4,8 @@
 // their pair. Arrays at or under the cap pass through unchanged (the same array). Storage is never touched.
 
 import { ownMessageId } from "./messages";
+import type { HistoryItems, PhaseAContext } from "./phases";
+import type { Stage } from "./stage";
 import { plural, traceEvent } from "./trace";
 import type { ContextItem, ItemPart, TraceEvent } from "./types";
 
@@ -176,3 +178,12 @@ export function windowHistory(
   }
   return { items: stripped.items, trace };
 }
+
+/** Phase A: at most `history.maxItems` history items, cut where no tool pair or anchor is split. */
+export const windowStage: Stage<HistoryItems, HistoryItems, PhaseAContext> = {
+  name: "window",
+  run({ items, current }, { settings }) {
+    const windowed = windowHistory(items, settings.history.maxItems);
+    return { value: { items: windowed.items, current }, trace: windowed.trace };
+  },
+};

@@ -7,7 +7,9 @@
 // One backward pass over the items, newest first: O(items + media parts).
 
 import { ownMessageId } from "./messages";
+import { NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
+import type { Stage } from "./stage";
 import { plural, traceEvent, traceWarning } from "./trace";
 import type {
   ContextItem,
@@ -391,3 +393,22 @@ function appendToFirstText(parts: readonly ItemPart[], extra: string): ItemPart[
   else result[index] = { type: "text", text: `${(result[index] as { text: string }).text}\n${extra}` };
   return result;
 }
+
+/** Phase A: which images are sent, by the image budgets; the current input is the newest message of the window. */
+export const mediaBudgetStage: Stage<SourcedItems, SourcedItems, PhaseAContext> = {
+  name: "media-budget",
+  run({ items, sources, current }, { input, settings, attachmentsById }) {
+    const media = applyMediaBudget({
+      history: items,
+      current,
+      messagesById: NO_MESSAGES,
+      attachmentsById,
+      settings,
+      sources: { history: sources, current: input.currentInput },
+    });
+    return {
+      value: { items: media.history, sources: media.historySources, current: media.current },
+      trace: media.trace,
+    };
+  },
+};

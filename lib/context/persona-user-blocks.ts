@@ -4,6 +4,8 @@
 // turn, see isMuted). Both are listed on the PERSONA_USER_BLOCKS system card, rebuilt every turn.
 
 import type { HistoryEntry } from "./messages";
+import type { CollapsedHistory, PhaseAContext, VisibleHistory } from "./phases";
+import type { Stage } from "./stage";
 import { plural, traceEvent } from "./trace";
 import type { ItemSender, PersonaUserBlock, StoredMessage, TraceEvent } from "./types";
 
@@ -178,3 +180,22 @@ export function applyPersonaUserBlocks(args: {
   }
   return { entries, trace, originals };
 }
+
+/** Phase A: blocked users' turns become notices; muted users' turns are left out. */
+export const blocksStage: Stage<CollapsedHistory, VisibleHistory, PhaseAContext> = {
+  name: "blocks",
+  run({ loaded, entries, hiddenMessageIds }, { input }) {
+    const blocked = applyPersonaUserBlocks({
+      entries,
+      blocks: input.blocks,
+      personaId: input.persona.id,
+      personaName: input.persona.name,
+      now: input.now,
+      hiddenElsewhere: hiddenMessageIds,
+    });
+    return {
+      value: { loaded, entries: blocked.entries, originals: blocked.originals },
+      trace: blocked.trace,
+    };
+  },
+};

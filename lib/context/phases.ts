@@ -63,6 +63,9 @@ export interface SourcedItems {
   current: ContextItem;
 }
 
+/** For stages given each item's source message: they never look messages up by id. */
+export const NO_MESSAGES: ReadonlyMap<string, StoredMessage> = new Map();
+
 /** History items, and the current input's item held apart. */
 export interface HistoryItems {
   items: readonly ContextItem[];

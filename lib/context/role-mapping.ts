@@ -12,7 +12,9 @@ import {
   roleFor,
   textSegments,
 } from "./messages";
+import type { PhaseAContext, SourcedItems, VisibleHistory } from "./phases";
 import type { ResolvedSettings } from "./settings";
+import type { Stage } from "./stage";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { traceEvent } from "./trace";
 import type {
@@ -348,4 +350,44 @@ export function mapRoles(args: {
     );
   }
   return { history, current, trace, historySources };
+}
+
+/**
+ * Phase A: entries become items with roles, speaker labels and sender metadata; the current input becomes its
+ * item here, held apart until the last stage.
+ */
+export const rolesStage: Stage<VisibleHistory, SourcedItems, PhaseAContext> = {
+  name: "roles",
+  run({ loaded, entries, originals }, { input, settings, tokenizer }) {
+    const mapped = mapRoles({
+      entries,
+      currentInput: input.currentInput,
+      persona: input.persona,
+      participants: input.participants,
+      allMessages: loaded,
+      impersonateUserId: input.impersonateUserId,
+      settings,
+      tokenizer,
+    });
+    return {
+      value: {
+        items: mapped.history,
+        sources: loadedSources(mapped.historySources, originals),
+        current: mapped.current,
+      },
+      trace: mapped.trace,
+    };
+  },
+};
+
+/**
+ * The loaded message each history item was made from, as a lookup by id would give it: the blocks stage hands on a
+ * copy of a message whose reply annotation it dropped, and its original is what later stages see.
+ */
+function loadedSources(
+  sources: (StoredMessage | null)[],
+  originals: ReadonlyMap<StoredMessage, StoredMessage> | null,
+): (StoredMessage | null)[] {
+  if (originals === null) return sources;
+  return sources.map((source) => (source === null ? null : (originals.get(source) ?? source)));
 }

@@ -4,6 +4,8 @@
 // messages the summary already covers (seq ≤ coversThroughSeq, or marked summarizedBy) are dropped before any
 // other stage, so nothing is seen twice.
 
+import type { HistoryItems, PhaseAContext } from "./phases";
+import type { Stage } from "./stage";
 import { plural, traceEvent, traceWarning } from "./trace";
 import type { ContextItem, StoredMessage, StoredSummary, TraceEvent } from "./types";
 
@@ -97,3 +99,12 @@ export function placeSummary(
     ],
   };
 }
+
+/** Phase A: the summary of older turns right after the system items. */
+export const summaryStage: Stage<HistoryItems, HistoryItems, PhaseAContext> = {
+  name: "summary",
+  run({ items, current }, { input }) {
+    const summarised = placeSummary(items, input.summary);
+    return { value: { items: summarised.items, current }, trace: summarised.trace };
+  },
+};

@@ -5,6 +5,8 @@
 // conversation has an active summary (it is already in the history: seed 002's "seen twice" risk, fixed).
 
 import { activeBlocksFor, personaUserBlocksCardText } from "./persona-user-blocks";
+import type { HistoryItems, PhaseAContext } from "./phases";
+import type { Stage } from "./stage";
 import { plural, traceEvent } from "./trace";
 import type {
   ContextItem,
@@ -131,3 +133,23 @@ export function prependSystemPrompt(
   const system = buildSystemItems(args);
   return { items: system.items.concat(items), trace: system.trace };
 }
+
+/** Phase A: the system-prompt items first. */
+export const systemPromptStage: Stage<HistoryItems, HistoryItems, PhaseAContext> = {
+  name: "system-prompt",
+  run({ items, current }, { input, settings }) {
+    const withSystem = prependSystemPrompt(items, {
+      persona: input.persona,
+      tools: input.tools,
+      maxToolSteps: input.maxToolSteps,
+      memories: input.memories,
+      conversationId: input.conversationId,
+      summary: input.summary,
+      keyContextReminder: settings.keyContextReminder,
+      conversationInstructions: input.conversationInstructions,
+      blocks: input.blocks,
+      now: input.now,
+    });
+    return { value: { items: withSystem.items, current }, trace: withSystem.trace };
+  },
+};
