@@ -168,8 +168,10 @@ function mainItem(
 const NO_PARTS: readonly ItemPart[] = [];
 
 /**
- * Expand one assistant message item into its text pieces and artifact items, in part order. Bookkeeping for
- * problems is only allocated when there is a problem: this runs for every assistant message with artifacts.
+ * Expand one assistant message item into its text pieces and artifact items, in part order: its artifacts are
+ * read (problems reported), calls and outputs that do not pair up within the message are dropped, and the rest is
+ * laid out between the text pieces. Bookkeeping for problems is only allocated when there is a problem: this runs
+ * for every assistant message with artifacts.
  */
 function expandMessage(
   item: ContextItem,
@@ -178,23 +180,33 @@ function expandMessage(
   context: ReplayContext,
   out: ContextItem[],
 ): void {
-  const { settings, artifactsById } = context;
+  const byPart = readArtifactParts(item, message, context);
+  const callNames = dropUnpairedToolArtifacts(byPart, item, message, context);
+  layOutMessage({ item, message, byPart, callNames, isOld }, context, out);
+}
 
-  // 1. Load and normalise in part order; missing, non-replayable and malformed ones are reported and skipped.
+/**
+ * The replayable behind each artifact part, in part order (null when it is missing, never replayed or malformed;
+ * each kind of problem is reported once for the message), so the layout walk takes them in turn instead of
+ * looking them up again.
+ */
+function readArtifactParts(
+  item: ContextItem,
+  message: StoredMessage,
+  context: ReplayContext,
+): (Replayable | null)[] {
   let missing: string[] | null = null;
   let notReplayable: string[] | null = null;
   let notReplayableTypes: Set<string> | null = null;
   let malformed: string[] | null = null;
-  // The replayable behind each artifact part, in part order (null when it is missing, dropped or an orphan), so
-  // the layout walk below takes them in turn instead of looking them up again. Sized up front: this runs for
-  // every assistant message with artifacts.
+  // Sized up front: this runs for every assistant message with artifacts.
   let artifactParts = 0;
   for (const part of message.parts) if (part.type === "artifact") artifactParts++;
   const byPart: (Replayable | null)[] = new Array(artifactParts);
   let partSlot = 0;
   for (const part of message.parts) {
     if (part.type !== "artifact") continue;
-    const artifact = artifactsById.get(part.artifactId);
+    const artifact = context.artifactsById.get(part.artifactId);
     let replayable: Replayable | null = null;
     if (artifact === undefined) missing = appendTo(missing, part.artifactId);
     else if (!REPLAYABLE_ARTIFACT_TYPES.has(artifact.type)) {
@@ -242,8 +254,19 @@ function expandMessage(
       true,
     );
   }
+  return byPart;
+}
 
-  // 2. Keep only calls and outputs that pair up within this message.
+/**
+ * Keep only calls and outputs that pair up within this message (the others become null in `byPart`, reported
+ * once). Returns each kept call's tool name by call id, which names an output that did not record one.
+ */
+function dropUnpairedToolArtifacts(
+  byPart: (Replayable | null)[],
+  item: ContextItem,
+  message: StoredMessage,
+  context: ReplayContext,
+): Map<string, string> {
   const callNames = new Map<string, string>();
   let outputIds: Set<string> | null = null;
   for (const replayable of byPart) {
@@ -278,30 +301,39 @@ function expandMessage(
       false,
     );
   }
+  return callNames;
+}
 
-  // 3. Walk the layout: text pieces come from the item (label and media already applied), artifacts in between;
-  //    consecutive artifacts of one kind share an item (parallel calls, their outputs).
-  let textParts: readonly ItemPart[] = item.parts;
-  let mediaParts: readonly ItemPart[] = NO_PARTS;
-  // Usually the item is all text (an assistant turn without media): its parts are the text parts as they are.
-  if (item.parts.some((part) => part.type !== "text")) {
-    textParts = item.parts.filter((part) => part.type === "text");
-    mediaParts = item.parts.filter((part) => part.type !== "text");
-  }
-  // The message's cached segment counts, when they match its segments (a count per piece of text).
-  let segmentTokens: readonly number[] | undefined;
-  if (context.tokenizer !== null) {
-    const cached = message.segmentTokenCounts?.[context.tokenizer];
-    if (cached !== undefined && cached.length === textSegments(message).length) segmentTokens = cached;
-  }
+/** One assistant message to lay out: its item, and its artifacts as read and paired. */
+interface MessageToLayOut {
+  item: ContextItem;
+  message: StoredMessage;
+  /** The replayable behind each artifact part, in part order; null: not replayed. */
+  byPart: readonly (Replayable | null)[];
+  callNames: ReadonlyMap<string, string>;
+  /** Older than `tools.outputRetentionTurns`: long tool outputs are pruned. */
+  isOld: boolean;
+}
+
+/**
+ * Walk the message's layout: text pieces come from the item (label and media already applied), artifacts in
+ * between; consecutive artifacts of one kind share an item (parallel calls, their outputs).
+ */
+function layOutMessage(
+  { item, message, byPart, callNames, isOld }: MessageToLayOut,
+  context: ReplayContext,
+  out: ContextItem[],
+): void {
+  const { textParts, mediaParts } = splitItemParts(item);
+  const segmentTokens = cachedSegmentTokens(message, context.tokenizer);
   let nextText = 0;
   let mainEmitted = false;
   let pieceHasText = false;
   let group: ContextItem | null = null;
   let groupKind: Replayable["kind"] | null = null;
   let skippedReasoning: string[] | null = null;
-  // The message's layout (role-mapping's messageLayout) walked over its parts without building it: a text piece is a run of
-  // text parts between artifacts, and counts when it is not blank (role-mapping's hasText).
+  // The message's layout (messageLayout in messages.ts) walked over its parts without building it: a text piece is
+  // a run of text parts between artifacts, and counts when it is not blank (hasText).
   const parts = message.parts;
   let artifactIndex = 0;
   for (let partIndex = 0; partIndex <= parts.length; partIndex++) {
@@ -326,7 +358,7 @@ function expandMessage(
     if (part === null) break;
     const replayable = byPart[artifactIndex++];
     if (replayable === null) continue;
-    if (replayable.kind === "reasoning" && settings.reasoning.persist === "disabled") {
+    if (replayable.kind === "reasoning" && context.settings.reasoning.persist === "disabled") {
       skippedReasoning = appendTo(skippedReasoning, replayable.artifact.id);
       continue;
     }
@@ -343,15 +375,7 @@ function expandMessage(
       group.tokens = group.tokens > 0 && replayed.tokens !== null ? group.tokens + replayed.tokens : 0;
       continue;
     }
-    group = {
-      id: `artifact:${replayable.artifact.id}`,
-      role: ROLE_OF[replayable.kind],
-      tag: TAG_OF[replayable.kind],
-      parts: [replayed.part],
-      sourceMessageIds: item.sourceMessageIds,
-      tokens: replayed.tokens === null ? 0 : TOKENS_PER_MESSAGE + replayed.tokens,
-    };
-    if (item.sender !== undefined) group.sender = item.sender;
+    group = artifactItem(item, replayable, replayed);
     groupKind = replayable.kind;
     out.push(group);
   }
@@ -373,6 +397,48 @@ function expandMessage(
       false,
     );
   }
+}
+
+/** The item's text parts (one per text piece) and its media parts. */
+function splitItemParts(item: ContextItem): {
+  textParts: readonly ItemPart[];
+  mediaParts: readonly ItemPart[];
+} {
+  // Usually the item is all text (an assistant turn without media): its parts are the text parts as they are.
+  if (!item.parts.some((part) => part.type !== "text"))
+    return { textParts: item.parts, mediaParts: NO_PARTS };
+  return {
+    textParts: item.parts.filter((part) => part.type === "text"),
+    mediaParts: item.parts.filter((part) => part.type !== "text"),
+  };
+}
+
+/** The message's cached segment counts, when they match its segments (a count per piece of text). */
+function cachedSegmentTokens(
+  message: StoredMessage,
+  tokenizer: TokenizerName | null,
+): readonly number[] | undefined {
+  if (tokenizer === null) return undefined;
+  const cached = message.segmentTokenCounts?.[tokenizer];
+  return cached !== undefined && cached.length === textSegments(message).length ? cached : undefined;
+}
+
+/** The item that starts a group of consecutive artifacts of one kind: "artifact:<first artifact's id>". */
+function artifactItem(
+  item: ContextItem,
+  replayable: Replayable,
+  replayed: { part: ItemPart; tokens: number | null },
+): ContextItem {
+  const group: ContextItem = {
+    id: `artifact:${replayable.artifact.id}`,
+    role: ROLE_OF[replayable.kind],
+    tag: TAG_OF[replayable.kind],
+    parts: [replayed.part],
+    sourceMessageIds: item.sourceMessageIds,
+    tokens: replayed.tokens === null ? 0 : TOKENS_PER_MESSAGE + replayed.tokens,
+  };
+  if (item.sender !== undefined) group.sender = item.sender;
+  return group;
 }
 
 /** The replayed part and its cached count (null: not cached for the build's tokenizer, counted later). */
