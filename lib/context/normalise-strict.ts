@@ -10,6 +10,7 @@ import type { PhaseBContext } from "./phases";
 import { CONVERSATION_START_ID, isPinned } from "./pinned";
 import type { Stage, StageResult } from "./stage";
 import { countItemTokens, countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
+import { itemsEvent } from "./trace";
 import type { ContextItem, ItemPart, ItemTag, ModelDescriptor, TraceEvent } from "./types";
 
 export const CONVERSATION_START_TEXT = "[System: Conversation start]";
@@ -80,15 +81,15 @@ function dropEmptyItems(items: readonly ContextItem[], events: TraceEvent[]): re
     if (hasSendablePart(item)) out.push(item);
     else dropped.push(item.id);
   }
-  if (dropped.length > 0) {
-    events.push({
-      stage: "normalise",
-      action: "dropped-empty-items",
-      reason: `${dropped.length} item(s) with nothing to send were left out (no empty message is sent)`,
-      itemIds: dropped,
-      counts: { items: dropped.length },
-    });
-  }
+  // The first empty item is among them, so there is always something to report.
+  events.push(
+    itemsEvent(
+      "normalise",
+      "dropped-empty-items",
+      `${dropped.length} item(s) with nothing to send were left out (no empty message is sent)`,
+      dropped,
+    ),
+  );
   return out;
 }
 
@@ -111,13 +112,14 @@ function interiorSystemToUser(items: readonly ContextItem[], events: TraceEvent[
     } else out.push(item);
   }
   if (moved.length > 0) {
-    events.push({
-      stage: "normalise",
-      action: "system-item-as-user",
-      reason: `${moved.length} system item(s) inside the dialogue sent as user turns, so the system block stays one and first`,
-      itemIds: moved,
-      counts: { items: moved.length },
-    });
+    events.push(
+      itemsEvent(
+        "normalise",
+        "system-item-as-user",
+        `${moved.length} system item(s) inside the dialogue sent as user turns, so the system block stays one and first`,
+        moved,
+      ),
+    );
   }
   return out;
 }
@@ -143,13 +145,14 @@ function systemToFirstUserTurn(
       tokens: countItemTokens({ parts }, model.tokenizer),
     });
   }
-  events.push({
-    stage: "normalise",
-    action: "system-to-first-user-turn",
-    reason: `${model.id} has no system instructions: ${systemItems.length} system item(s) sent as the first user turn`,
-    itemIds: systemItems.map((item) => item.id),
-    counts: { items: systemItems.length },
-  });
+  events.push(
+    itemsEvent(
+      "normalise",
+      "system-to-first-user-turn",
+      `${model.id} has no system instructions: ${systemItems.length} system item(s) sent as the first user turn`,
+      systemItems.map((item) => item.id),
+    ),
+  );
   return rest;
 }
 

@@ -10,6 +10,7 @@ import type { ItemsWithStops, PhaseBContext, SerialisedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
 import { reservedOutputTokens } from "./settings";
 import type { Stage } from "./stage";
+import { itemsEvent } from "./trace";
 import type { ContextItem, ItemPart, ModelDescriptor, TraceEvent } from "./types";
 
 /** AI SDK's provider options shape (`SharedV4ProviderOptions`), which `ai` does not re-export. */
@@ -92,68 +93,61 @@ function toolResultPart(part: Extract<ItemPart, { type: "tool-result" }>): ToolP
   };
 }
 
+/** The parts both sides send the same way. */
+type SharedPart = { type: "text"; text: string } | ReturnType<typeof filePart>;
+
+/**
+ * Text, media and tool results go out the same way from either side (tool results into the tool message that
+ * follows); false for the parts only one side sends.
+ */
+function pushSharedPart(
+  part: ItemPart,
+  parts: { push(part: SharedPart): number },
+  toolParts: ToolPart[],
+): boolean {
+  switch (part.type) {
+    case "text":
+      if (!isBlankText(part.text)) parts.push({ type: "text", text: part.text });
+      return true;
+    case "image":
+    case "video":
+    case "audio":
+    case "file":
+      parts.push(filePart(part));
+      return true;
+    case "tool-result":
+      toolParts.push(toolResultPart(part));
+      return true;
+    default:
+      return false;
+  }
+}
+
 function userParts(item: ContextItem, toolParts: ToolPart[]): UserPart[] {
   const parts: UserPart[] = [];
-  for (const part of item.parts) {
-    switch (part.type) {
-      case "text":
-        if (!isBlankText(part.text)) parts.push({ type: "text", text: part.text });
-        break;
-      case "image":
-      case "video":
-      case "audio":
-      case "file":
-        parts.push(filePart(part));
-        break;
-      case "tool-result":
-        toolParts.push(toolResultPart(part));
-        break;
-      // Reasoning and tool calls are the model's own; unresolved media placeholders cannot be sent.
-      default:
-        break;
-    }
-  }
+  // Reasoning and tool calls are the model's own; unresolved media placeholders cannot be sent.
+  for (const part of item.parts) pushSharedPart(part, parts, toolParts);
   return parts;
 }
 
 function assistantParts(item: ContextItem, toolParts: ToolPart[]): AssistantPart[] {
   const parts: AssistantPart[] = [];
   for (const part of item.parts) {
-    switch (part.type) {
-      case "text":
-        if (!isBlankText(part.text)) parts.push({ type: "text", text: part.text });
-        break;
-      case "reasoning":
-        if (isBlankText(part.text)) break;
-        parts.push(
-          part.providerMetadata
-            ? {
-                type: "reasoning",
-                text: part.text,
-                providerOptions: part.providerMetadata as ProviderOptions,
-              }
-            : { type: "reasoning", text: part.text },
-        );
-        break;
-      case "tool-call":
-        parts.push({
-          type: "tool-call",
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          input: toolInput(part.input),
-        });
-        break;
-      case "tool-result":
-        toolParts.push(toolResultPart(part));
-        break;
-      case "image":
-      case "video":
-      case "audio":
-      case "file":
-        parts.push(filePart(part));
-        break;
-      default:
-        break;
+    if (pushSharedPart(part, parts, toolParts)) continue;
+    if (part.type === "reasoning") {
+      if (isBlankText(part.text)) continue;
+      parts.push(
+        part.providerMetadata
+          ? { type: "reasoning", text: part.text, providerOptions: part.providerMetadata as ProviderOptions }
+          : { type: "reasoning", text: part.text },
+      );
+    } else if (part.type === "tool-call") {
+      parts.push({
+        type: "tool-call",
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: toolInput(part.input),
+      });
     }
   }
   return parts;
@@ -208,13 +202,14 @@ export function serialiseRequest(
 
   const events: TraceEvent[] = [];
   if (skipped.length > 0) {
-    events.push({
-      stage: "serialise",
-      action: "skipped-empty-items",
-      reason: `${skipped.length} item(s) had nothing sendable and were left out (no empty message is sent)`,
-      itemIds: skipped,
-      counts: { items: skipped.length },
-    });
+    events.push(
+      itemsEvent(
+        "serialise",
+        "skipped-empty-items",
+        `${skipped.length} item(s) had nothing sendable and were left out (no empty message is sent)`,
+        skipped,
+      ),
+    );
   }
   const providerOptions = thinkingProviderOptions(model, settings);
   if (settings.thinking.enabled) {

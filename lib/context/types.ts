@@ -193,13 +193,18 @@ export interface AttemptBudget {
 
 export type ItemRole = "system" | "user" | "assistant" | "tool";
 
-export const ITEM_TAGS = [
+/** The tags of the system-prompt items: sent as the system block, never dropped by the budget. */
+export const SYSTEM_ITEM_TAGS = [
   "SYSTEM_PROMPT",
   "TOOL_RULES",
   "CORE_MEMORIES",
   "KEY_CONTEXT_REMINDER",
   "CONVERSATION_INSTRUCTIONS",
   "PERSONA_USER_BLOCKS",
+] as const;
+
+export const ITEM_TAGS = [
+  ...SYSTEM_ITEM_TAGS,
   "SUMMARY",
   "DIALOGUE_HISTORY",
   "MEDIA_NOTICE",
