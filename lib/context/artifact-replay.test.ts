@@ -25,9 +25,9 @@ function runReplay(
   settings: SettingsOverride = {},
   options: {
     labels?: boolean;
-    /** The tokenizer of both stages (stage 4's message counts and stage 6's); absent: none, as before. */
+    /** The tokenizer of both stages (role mapping's message counts and artifact replay's); absent: none, as before. */
     tokenizer?: TokenizerName;
-    /** Count stage 4 with `tokenizer` but call stage 6 without one. */
+    /** Count role mapping with `tokenizer` but call artifact replay without one. */
     replayWithoutTokenizer?: boolean;
   } = {},
 ) {
@@ -79,7 +79,7 @@ function toolTurn(seq: number, output: unknown = "sunny") {
   return { message, artifacts };
 }
 
-describe("artifact replay (stage 6)", () => {
+describe("artifact replay", () => {
   it("replays reasoning, the call and its output between the text pieces, in part order", () => {
     const turn = toolTurn(2);
     const result = runReplay(
@@ -383,7 +383,7 @@ describe("artifact replay (stage 6)", () => {
       const result = runReplay(messages, artifacts, {}, { tokenizer: "o200k_base" });
       expect(tokensById(result.items)).toEqual({
         "msg:m1": TOKENS_PER_MESSAGE + 2,
-        // Stage 4's count (framing + 3 + 4) less the second piece's segment.
+        // Role mapping's count (framing + 3 + 4) less the second piece's segment.
         "msg:m2": TOKENS_PER_MESSAGE + 3,
         "artifact:r2": TOKENS_PER_MESSAGE + 2,
         "artifact:c2": TOKENS_PER_MESSAGE + 9,
@@ -442,7 +442,7 @@ describe("artifact replay (stage 6)", () => {
         "artifact:r1": TOKENS_PER_MESSAGE + 13,
         "msg:m2:text:2": TOKENS_PER_MESSAGE + 7,
       });
-      // Nothing is counted twice: the pieces add up to stage 4's count of the message, one framing each.
+      // Nothing is counted twice: the pieces add up to role mapping's count of the message, one framing each.
       const pieces = result.items.filter(
         (item) => item.tag === "DIALOGUE_HISTORY" && item.id.startsWith("msg:m2"),
       );
@@ -573,7 +573,7 @@ describe("artifact replay (stage 6)", () => {
       const none = runReplay(messages, artifacts);
       expect(none.items).toHaveLength(6);
       expect(none.items.every((item) => item.tokens === 0)).toBe(true);
-      // Stage 4 counted, stage 6 called without a tokenizer: the expanded message's items are left for later,
+      // Role mapping counted, artifact replay called without a tokenizer: the expanded message's items are left for later,
       // the untouched user item keeps its count.
       const replayOnly = runReplay(
         messages,

@@ -1,9 +1,10 @@
-// Stage 6 (seed 004): artifact replay. Each assistant message's stored artifacts come back in the order they
-// happened, between the pieces of its text: reasoning, tool calls and tool outputs. Types that are never replayed
-// (web search, image generation, file search, shell, …: anything but function calls, outputs and reasoning) are
-// dropped; a call without its output (or an output without its call) within the message is dropped; an old, long
-// tool output is pruned to head + note + tail; reasoning follows `reasoning.persist`. A missing artifact is a trace
-// warning, never an error: the text still replays. Items left with no parts at all are dropped here.
+// Phase A's artifact replay (docs/architecture.md#artifact-replay). Each assistant message's stored artifacts
+// come back in the order they happened, between the pieces of its text: reasoning, tool calls and tool outputs.
+// Types that are never replayed (web search, image generation, file search, shell, …: anything but function
+// calls, outputs and reasoning) are dropped; a call without its output (or an output without its call) within the
+// message is dropped; an old, long tool output is pruned to head + note + tail; reasoning follows
+// `reasoning.persist`. A missing artifact is a trace warning, never an error: the text still replays. Items left
+// with no parts at all are dropped here.
 
 import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./messages";
 import { type HistoryItems, NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
@@ -23,10 +24,11 @@ import type {
 } from "./types";
 
 /**
- * Turn index of each item, as seed 004 counts turns: a user item starts a new turn unless the previous dialogue
- * item was also a user's (consecutive user messages share a turn); an assistant item before any user is turn 0;
- * tool items inherit the current turn. `totalTurns` includes the current input's turn when it follows
- * (`currentInputFollows`: the current input is a user message, so it opens a turn unless the last item was a user's).
+ * Turn index of each item, counted as the Open WebUI pipe counts turns: a user item starts a new turn unless the
+ * previous dialogue item was also a user's (consecutive user messages share a turn); an assistant item before any
+ * user is turn 0; tool items inherit the current turn. `totalTurns` includes the current input's turn when it
+ * follows (`currentInputFollows`: the current input is a user message, so it opens a turn unless the last item
+ * was a user's).
  */
 export function computeTurnIndices(
   roles: readonly ItemRole[],
@@ -59,7 +61,7 @@ export function toolOutputText(output: unknown): string {
 }
 
 /**
- * Head + note + tail (seed 004's `_prune_tool_output`): the first `head` characters (trailing space trimmed),
+ * Head + note + tail, the Open WebUI pipe's pruning: the first `head` characters (trailing space trimmed),
  * "...\n[tool output pruned: removed N chars, older than K turns]\n...", then the last `tail` characters
  * (leading space trimmed), joined by newlines. N is what was cut from the middle.
  */
@@ -156,7 +158,7 @@ function mainItem(
     if (firstText !== undefined) parts.push(firstText);
   }
   if (parts.length === 0) return null;
-  // The message's count (stage 4: framing, label, every segment) less the other pieces' segments.
+  // The message's count (role mapping: framing, label, every segment) less the other pieces' segments.
   let tokens = 0;
   if (item.tokens > 0 && mediaParts.length === 0 && firstText !== undefined && segmentTokens !== undefined) {
     tokens = item.tokens;
@@ -638,7 +640,9 @@ export function replayArtifacts(args: {
   return { items: out, trace, replayedReasoningIds: context.replayedReasoningIds };
 }
 
-/** Phase A: tool calls, outputs and reasoning replayed between the assistant's text pieces; empty items dropped. */
+/**
+ * Phase A: tool calls, outputs and reasoning replayed between the assistant's text pieces; empty items dropped.
+ */
 export const artifactsStage: Stage<SourcedItems, HistoryItems, PhaseAContext> = {
   name: "artifacts",
   run({ items, sources, current }, { settings, tokenizer, artifactsById }) {

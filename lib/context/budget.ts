@@ -1,9 +1,9 @@
-// Stage 14 (phase B, per attempt): the token budget, after seed 002 (Coqui / php-agents `fitWithinBudget`).
+// Phase B's token budget (docs/architecture.md#budget), after the PHP agent's budget fitting.
 // usable = (contextWindow − reservedOutputTokens) × (1 − safetyMargin). When the items exceed it: trim old tool
 // results (> 500 chars → 400 head + 100 tail), then drop the oldest whole turns, then trim again (> 200 → 150 +
 // 50). Never the current input, the summary, system items or context notes. If the current input and the system
 // items alone do not fit, the attempt fails with a ContextBudgetError instead of silently sending nothing
-// (TomoriBot #67).
+// (the Discord bot's bug of sending an empty request).
 //
 // O(n): every item is counted once (non-zero counts are trusted), a running total is kept, and a trimmed result's
 // count is scaled from its own count by the share of characters kept, so no cut ever re-counts the list or
@@ -34,7 +34,9 @@ export interface BudgetResult {
 
 export interface ContextBudgetErrorDetails {
   modelId: string;
-  /** Tokens that cannot be cut: the current input, system items (and, after every cut, whatever else is pinned). */
+  /**
+   * Tokens that cannot be cut: the current input, system items (and, after every cut, whatever else is pinned).
+   */
   requiredTokens: number;
   usableTokens: number;
   contextWindow: number;
@@ -54,13 +56,15 @@ export class ContextBudgetError extends Error {
   }
 }
 
-/** Seed 002's two trim passes: results longer than `maxChars` keep `maxChars − tailChars` head and the tail. */
+/**
+ * The PHP agent's two trim passes: results longer than `maxChars` keep `maxChars − tailChars` head and the tail.
+ */
 export const FIRST_TRIM = { maxChars: 500, tailChars: 100 } as const;
 export const SECOND_TRIM = { maxChars: 200, tailChars: 50 } as const;
 /** php-agents never keeps less than this much head. */
 const MIN_HEAD_CHARS = 50;
 
-/** head + `[... trimmed N chars to M ...]` + tail, seed 002's marker; N is the original length. */
+/** head + `[... trimmed N chars to M ...]` + tail, the PHP agent's marker; N is the original length. */
 export function trimToolText(
   text: string,
   maxChars: number,
@@ -109,7 +113,7 @@ function sharesSource(a: ContextItem, b: ContextItem): boolean {
 }
 
 interface TurnScan {
-  /** Turn starts, seed 004 style: see below. Index 0 opens the leading "turn 0". */
+  /** Turn starts, counted as in artifact replay: see below. Index 0 opens the leading "turn 0". */
   starts: number[];
   /** The turn holding the last current input, or -1. */
   currentTurn: number;
@@ -118,11 +122,11 @@ interface TurnScan {
 }
 
 /**
- * One pass over the items. Turn starts, seed 004 style: a dialogue user item after a non-user item opens a turn
- * (consecutive user items share one). An item carved from its neighbour (relocated media, a media notice) shares
- * its source message and counts as that neighbour. Pinned user items (summary, notes, system text) sit inside
- * turns; the current input always opens its own, so older unanswered messages stay droppable. Tool items follow
- * their call, so a turn keeps its tool pairs.
+ * One pass over the items. Turn starts, counted as in artifact replay: a dialogue user item after a non-user item
+ * opens a turn (consecutive user items share one). An item carved from its neighbour (relocated media, a media
+ * notice) shares its source message and counts as that neighbour. Pinned user items (summary, notes, system text)
+ * sit inside turns; the current input always opens its own, so older unanswered messages stay droppable. Tool
+ * items follow their call, so a turn keeps its tool pairs.
  */
 function scanTurns(items: readonly ContextItem[]): TurnScan {
   const starts = [0];
@@ -246,7 +250,9 @@ function planPass(
   return fixedTokens + Math.ceil(variable * (after / Math.max(1, before)));
 }
 
-/** Build the planned trims: trimming the original with the last pass equals trimming twice (same head and tail). */
+/**
+ * Build the planned trims: trimming the original with the last pass equals trimming twice (same head and tail).
+ */
 function applyTrims(item: ContextItem, mask: number, tokens: number): ContextItem {
   const parts = item.parts.map((part): ItemPart => {
     if (part.type !== "tool-result") return part;

@@ -1,8 +1,8 @@
 // Phase A of the context pipeline: a stored conversation, loaded by the caller, becomes capability-neutral context
 // items plus a trace of what every stage did, by the stages of PHASE_A in order. Pure and deterministic: no clock
 // (unless the caller passes one to time the stages), no randomness, no global state, inputs never mutated (only
-// new arrays and shallow item copies are made). Item ids and token counts: docs/architecture.md, "The context
-// pipeline".
+// new arrays and shallow item copies are made). Item ids and token counts: docs/architecture.md#item-ids and
+// docs/architecture.md#token-counts.
 
 import { type ArtifactLookup, artifactsStage } from "./artifact-replay";
 import { collapseStage } from "./collapse-runs";
@@ -72,10 +72,10 @@ const SEQUENTIAL_LOOKAHEAD = 32;
 
 /**
  * Artifacts by id without indexing them all: the loader gives them in the order they happened (sorted by their
- * ULIDs) and the artifacts stage asks for them in that order, so a cursor that looks a little ahead finds each one; a miss
- * (the first ask after history was cut before the build, say) is looked up by binary search over the sorted ids.
- * Anything else (another order, a missing id) falls back to a map, built on first need. Ids are unique, so all
- * three give the same artifact.
+ * ULIDs) and the artifacts stage asks for them in that order, so a cursor that looks a little ahead finds each
+ * one; a miss (the first ask after history was cut before the build, say) is looked up by binary search over the
+ * sorted ids. Anything else (another order, a missing id) falls back to a map, built on first need. Ids are
+ * unique, so all three give the same artifact.
  */
 function sequentialArtifacts(artifacts: readonly StoredArtifact[]): ArtifactLookup {
   let cursor = 0;

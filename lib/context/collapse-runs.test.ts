@@ -16,7 +16,7 @@ const ids = (entries: ReturnType<typeof collapseRuns>["entries"]) =>
     entry.kind === "message" ? entry.messages.map((message) => message.id).join("+") : entry.id,
   );
 
-describe("collapseRuns (stage 2)", () => {
+describe("collapseRuns", () => {
   const table: { name: string; messages: StoredMessage[]; expected: string[]; events: number }[] = [
     { name: "empty history", messages: [], expected: [], events: 0 },
     {

@@ -1,5 +1,6 @@
-// Stage 2 (seed 000): consecutive messages by the same author that are pure text become one history entry, so
-// a burst of short lines reads as one turn. Messages with media or artifacts always stay on their own.
+// Phase A's collapse stage (docs/architecture.md#collapse-runs): consecutive messages by the same author that are
+// pure text become one history entry, so a burst of short lines reads as one turn. Messages with media or
+// artifacts always stay on their own.
 
 import { type HistoryEntry, isPureText, sameAuthor } from "./messages";
 import type { CollapsedHistory, PhaseAContext, ReachableHistory } from "./phases";

@@ -30,7 +30,7 @@ function inject(
 }
 const order = (items: ContextItem[]) => items.map((item) => item.id);
 
-describe("context notes (stage 8)", () => {
+describe("context notes", () => {
   it.each([
     {
       name: "default depth 4 in a history of 6 goes before message 3",

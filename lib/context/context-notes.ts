@@ -1,8 +1,9 @@
-// Stage 8 (seed 000 + SillyTavern): context notes (the author's note). The persona's and the conversation's notes
-// stack (persona first); the global note is used only when neither exists. Each note goes before the history
-// message at `target = max(0, n − depth)`, n counting history messages (a message's tool calls and outputs move
-// with it, so a note never splits a call from its output): depth ≥ n puts it at the top, depth 0 at the end.
-// It is sent as `[System: note]` with the configured role, once per build, on the turns `frequency` selects.
+// Phase A's context notes (docs/architecture.md#context-notes), SillyTavern's author's note. The persona's and
+// the conversation's notes stack (persona first); the global note is used only when neither exists. Each note
+// goes before the history message at `target = max(0, n − depth)`, n counting history messages (a message's tool
+// calls and outputs move with it, so a note never splits a call from its output): depth ≥ n puts it at the top,
+// depth 0 at the end. It is sent as `[System: note]` with the configured role, once per build, on the turns
+// `frequency` selects.
 
 import type { HistoryItems, PhaseAContext } from "./phases";
 import type { ResolvedSettings } from "./settings";

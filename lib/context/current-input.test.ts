@@ -12,7 +12,7 @@ const item = (id: string, tag: ContextItem["tag"] = "DIALOGUE_HISTORY"): Context
   tokens: 0,
 });
 
-describe("current input (stage 11)", () => {
+describe("current input", () => {
   it("takes the current input out of the loaded messages by id", () => {
     const current = userMessage(3, "now");
     const messages = deepFreeze([userMessage(1, "a"), personaMessage(2, "b"), current]);

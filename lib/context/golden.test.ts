@@ -1,4 +1,4 @@
-// Golden payloads (SPEC §10): named scenarios, each a hand-built phase-A result, resolved for an OpenAI chat model,
+// Golden payloads: named scenarios, each a hand-built phase-A result, resolved for an OpenAI chat model,
 // an OpenAI Responses model and a Gemini model, then turned into wire bodies by the real provider packages. The
 // bodies are pinned as pretty-printed JSON files in __golden__/ and reviewed when they change.
 

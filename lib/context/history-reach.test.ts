@@ -128,7 +128,7 @@ describe("cutUnreachableHistory", () => {
     expect(cut(history, [budget(97)]).history[0].seq).toBe(9);
   });
 
-  it("counts a blocked user's messages as 0 (stage 3 turns them into one short notice)", () => {
+  it("counts a blocked user's messages as 0 (the blocks stage turns them into one short notice)", () => {
     const messages = [
       counted(userMessage(1, "u1"), 100),
       counted(personaMessage(2, "a2"), 100),
@@ -150,7 +150,7 @@ describe("cutUnreachableHistory", () => {
     expect(unblocked.history.map((message) => message.seq)).toEqual([3, 4, 5]);
   });
 
-  it("tells stage 3 which cut messages of a blocked user a kept message replies to", () => {
+  it("tells the blocks stage which cut messages of a blocked user a kept message replies to", () => {
     const messages = [
       counted(userMessage(1, "spam", { author: MALLORY }), 100),
       counted(userMessage(2, "ok"), 100),

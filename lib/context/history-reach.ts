@@ -1,8 +1,8 @@
-// Before stage 2: history that no attempt of this turn could send is not built. Stage 14 keeps the newest turns
-// that fit and drops every older turn whole, so once the messages from some turn onward already need more than
-// the usable budget of every model the turn may call, every older message is certain to be dropped, whatever the
-// model. Building them would only be thrown away: with a long history and the fetch limit lifted that is most of
-// the work of both phases.
+// Phase A's reach stage (docs/architecture.md#reach): history that no attempt of this turn could send is not
+// built. The budget stage keeps the newest turns that fit and drops every older turn whole, so once the messages
+// from some turn onward already need more than the usable budget of every model the turn may call, every older
+// message is certain to be dropped, whatever the model. Building them would only be thrown away: with a long
+// history and the fetch limit lifted that is most of the work of both phases.
 //
 // The test is a lower bound, so the cut is never wrong: a message's cached text count (of the segments that are
 // sent, when tool calls split it), less a little slack for how joins tokenise, is never more than what its items
@@ -10,9 +10,9 @@
 // blank text, which is not sent) or that have no cached count count 0. Tool calls, outputs, media, labels and
 // framing are left out of the bound (they only add). The cut falls at a turn start (a user-side message right
 // after an assistant-side one), so runs, blocks, turn ages and notes see the same newest messages as without it;
-// `hiddenMessageIds` carries what stage 3 needs from the cut part (a reply to a blocked user's message loses its
-// annotation either way). The payload of every attempt is the same with or without the cut (property-tested);
-// only the trace is shorter, and says how many messages were not built.
+// `hiddenMessageIds` carries what the blocks stage needs from the cut part (a reply to a blocked user's message
+// loses its annotation either way). The payload of every attempt is the same with or without the cut
+// (property-tested); only the trace is shorter, and says how many messages were not built.
 //
 // Where the oldest history changes what the newest becomes, there is no cut:
 // - a strict-alternation model among the attempts: when the loaded history opens with an assistant turn it gets a
@@ -147,8 +147,9 @@ function hasSentText(message: StoredMessage): boolean {
 }
 
 /**
- * The cut messages of blocked users that a kept message replies to (stage 3 drops those reply annotations). Replies
- * mostly quote recent messages, so the cut part is searched newest first and only until every quote is found.
+ * The cut messages of blocked users that a kept message replies to (the blocks stage drops those reply
+ * annotations). Replies mostly quote recent messages, so the cut part is searched newest first and only until
+ * every quote is found.
  */
 function quotedBlockedMessages(
   history: readonly StoredMessage[],

@@ -61,7 +61,7 @@ function alternating(pairs: number): ContextItem[] {
 
 const ids = (items: ContextItem[]) => items.map((item) => item.id);
 
-describe("history window (stage 7)", () => {
+describe("history window", () => {
   it("caps to the trailing maxItems", () => {
     const result = windowHistory(deepFreeze(alternating(5)), 4);
     expect(ids(result.items)).toEqual(["msg:u4", "msg:a4", "msg:u5", "msg:a5"]);

@@ -1,7 +1,8 @@
-// Stage 7 (seed 001, current generation): the history window. With more than `history.maxItems` items, keep the
-// trailing ones; widen the start until the window holds a user and an assistant message, but never beyond
-// 4 × maxItems; keep a leading system anchor that fell outside; then strip tool calls and outputs left without
-// their pair. Arrays at or under the cap pass through unchanged (the same array). Storage is never touched.
+// Phase A's history window (docs/architecture.md#history-window), after the agent framework's window layer. With
+// more than `history.maxItems` items, keep the trailing ones; widen the start until the window holds a user and
+// an assistant message, but never beyond 4 × maxItems; keep a leading system anchor that fell outside; then strip
+// tool calls and outputs left without their pair. Arrays at or under the cap pass through unchanged (the same
+// array). Storage is never touched.
 
 import { ownMessageId } from "./messages";
 import type { HistoryItems, PhaseAContext } from "./phases";

@@ -61,7 +61,7 @@ function imageConversation(count: number) {
   return { messages, attachments };
 }
 
-describe("media budget (stage 5)", () => {
+describe("media budget", () => {
   it("an in-window image becomes a render descriptor with the message's media_<seq> handle, before the text", () => {
     const result = runMedia([userMessage(1, "look", { media: ["i1"] })], [imageAttachment("i1", "m1")]);
     expect(result.view[0]).toEqual({

@@ -1,8 +1,9 @@
-// Stage 5 (seed 000): the media budget, decided once per turn and capability-neutral. It only decides which media
-// *may* be shown: media in the newest `min(media.window, messageFetchLimit)` messages renders, older media becomes
-// an out-of-window descriptor; only the newest `imageMessageLimit` messages carrying counted images render their
-// images (the budget counts messages, not images; emoji and stickers are not counted), and a duplicate image
-// renders only at its newest occurrence. Whether the attempt's model can see anything is phase B's business.
+// Phase A's media budget (docs/architecture.md#media-budget), decided once per turn and capability-neutral. It
+// only decides which media *may* be shown: media in the newest `min(media.window, messageFetchLimit)` messages
+// renders, older media becomes an out-of-window descriptor; only the newest `imageMessageLimit` messages carrying
+// counted images render their images (the budget counts messages, not images; emoji and stickers are not
+// counted), and a duplicate image renders only at its newest occurrence. Whether the attempt's model can see
+// anything is phase B's business.
 //
 // One backward pass over the items, newest first: O(items + media parts).
 
@@ -405,9 +406,10 @@ function pushTallyEvents(trace: TraceEvent[], tally: MediaTally, effectiveWindow
 }
 
 /**
- * The item with its media: [media placeholders…, omitted-images notice (user turns), text…]. On an assistant
- * turn the notice goes into a user item just before it (seed 000: the model's own turn never carries system
- * notices). A reply or forward gets the attribution hint appended to its text, unless its media is out of window.
+ * The item with its media: [media placeholders…, omitted-images notice (user turns), text…]. On an assistant turn
+ * the notice goes into a user item just before it (as in the Discord bot: the model's own turn never carries
+ * system notices). A reply or forward gets the attribution hint appended to its text, unless its media is out of
+ * window.
  */
 function applyPlan(
   item: ContextItem,

@@ -63,13 +63,13 @@ function texts(entry: ContextItem): string[] {
 }
 
 describe("notice texts", () => {
-  it("labels ids as seed 000 does", () => {
+  it("labels ids as the Discord bot does", () => {
     expect(mediaIdLabel([])).toBe("ID: unknown");
     expect(mediaIdLabel(["media_1"])).toBe("ID: media_1");
     expect(mediaIdLabel(["media_1", "media_2", "media_1"])).toBe("IDs: media_1, media_2");
   });
 
-  it("counts media with the seed's wording", () => {
+  it("counts media with the Discord bot's wording", () => {
     expect(mediaCountPhrase([media("media_1")])).toBe("1 image");
     expect(mediaCountPhrase([media("media_1"), media("media_2")])).toBe("2 images");
     expect(mediaCountPhrase([media("media_1", { mime: "image/gif" })])).toBe("1 GIF");

@@ -5,8 +5,8 @@
 import type { ItemRole, ItemSender, StoredMessage } from "./types";
 
 /**
- * One unit of history between stages 2 and 4: a stored message (or a collapsed run of pure-text messages by one
- * author), or a notice that stands in for messages (e.g. blocked users' turns).
+ * One unit of history between the collapse and role-mapping stages: a stored message (or a collapsed run of
+ * pure-text messages by one author), or a notice that stands in for messages (e.g. blocked users' turns).
  */
 export type HistoryEntry =
   | { kind: "message"; messages: StoredMessage[] }

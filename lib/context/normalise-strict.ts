@@ -1,4 +1,5 @@
-// Stage 13 (phase B, per attempt): strict-provider normalisation, after seed 003's `strictChatCompat`.
+// Phase B's strict normalisation (docs/architecture.md#strict-normalisation), after the Discord bot's strict-chat
+// compatibility.
 // In order: items with nothing to send go; system items after the dialogue has started become user items (one
 // system block, first); for models without a system role the system block becomes the first user turn; media on
 // assistant turns moves into a following user item with a "sent by" notice (always, as in the seed: providers
@@ -38,7 +39,8 @@ function textOf(item: ContextItem): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Relocation notice (seed 003 wording, including its tested asymmetry: no trailing period without a sender)
+// Relocation notice (the Discord bot's wording, including its tested asymmetry: no trailing period without a
+// sender)
 
 export function relocatedMediaNotice(
   media: readonly MediaItemPart[],
@@ -62,7 +64,10 @@ function isSendable(part: ItemPart): boolean {
   return part.type !== "media";
 }
 
-/** Items with nothing to send would vanish at serialisation; drop them first so alternation is judged on what is sent. */
+/**
+ * Items with nothing to send would vanish at serialisation; drop them first so alternation is judged on what is
+ * sent.
+ */
 function hasSendablePart(item: ContextItem): boolean {
   for (const part of item.parts) if (isSendable(part)) return true;
   return false;
@@ -124,7 +129,7 @@ function interiorSystemToUser(items: readonly ContextItem[], events: TraceEvent[
   return out;
 }
 
-/** For models without a system role (Gemma < 4): the system block becomes the first user turn (seed 003). */
+/** For models without a system role (Gemma < 4): the system block becomes the first user turn. */
 function systemToFirstUserTurn(
   items: readonly ContextItem[],
   model: ModelDescriptor,
@@ -246,7 +251,7 @@ function mergeRun(run: readonly ContextItem[]): ContextItem {
     for (let index = 0; index < item.parts.length; index += 1) {
       const part = item.parts[index];
       const previous = parts[parts.length - 1];
-      // Text meeting text at an item boundary joins with a newline, as seed 003 joins all-text runs.
+      // Text meeting text at an item boundary joins with a newline, as the Discord bot joins all-text runs.
       if (index === 0 && part.type === "text" && previous?.type === "text") {
         parts[parts.length - 1] = { type: "text", text: `${previous.text}\n${part.text}` };
       } else parts.push(part);
@@ -310,7 +315,7 @@ function mergeSameRoleRuns(
   return out;
 }
 
-/** Strict providers want the dialogue to open with a user turn (seed 003 `ensureLeadingUserTurn`). */
+/** Strict providers want the dialogue to open with a user turn (as the Discord bot's strict chat does). */
 function ensureLeadingUserTurn(
   items: readonly ContextItem[],
   model: ModelDescriptor,

@@ -38,7 +38,7 @@ const view = (entries: ReturnType<typeof run>["entries"]) =>
       : entry.messages.map((message) => message.id).join("+"),
   );
 
-describe("persona user blocks (stage 3)", () => {
+describe("persona user blocks", () => {
   it("replaces a run of a blocked user's messages with one notice", () => {
     const result = run([
       userMessage(1, "hi"),

@@ -1,7 +1,8 @@
-// Stage 3 (seed 000): persona user blocks. A `block` hides the blocked user's turns from this persona's context:
-// each run of their consecutive messages becomes one `[System: …]` notice, and replies quoting those messages
-// lose their reply annotation. A `mute` only stops the user from triggering the persona (the route refuses the
-// turn, see isMuted). Both are listed on the PERSONA_USER_BLOCKS system card, rebuilt every turn.
+// Phase A's persona user blocks (docs/architecture.md#persona-user-blocks). A `block` hides the blocked user's
+// turns from this persona's context: each run of their consecutive messages becomes one `[System: …]` notice, and
+// replies quoting those messages lose their reply annotation. A `mute` only stops the user from triggering the
+// persona (the route refuses the turn, see isMuted). Both are listed on the PERSONA_USER_BLOCKS system card,
+// rebuilt every turn.
 
 import type { HistoryEntry } from "./messages";
 import type { CollapsedHistory, PhaseAContext, VisibleHistory } from "./phases";

@@ -175,7 +175,7 @@ describe("resolveForModel", () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// SPEC §5.4 invariants as properties over random conversations
+// The invariants (docs/architecture.md#invariants) as properties over random conversations
 
 type Step =
   | { kind: "user"; text: string; images: number; speaker: number }
@@ -393,7 +393,7 @@ describe("strict models and the budget", () => {
 });
 
 describe("phase B invariants over random conversations", () => {
-  it("holds §5.4 for every model shape", () => {
+  it("holds the invariants for every model shape", () => {
     fc.assert(
       fc.property(
         fc.array(stepArbitrary, { maxLength: 40 }),

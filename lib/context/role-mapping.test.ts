@@ -57,7 +57,7 @@ function map(
   });
 }
 
-describe("role mapping (stage 4)", () => {
+describe("role mapping", () => {
   it("persona → assistant, other personas and humans → user, labels off for one human and one persona", () => {
     const result = map([userMessage(1, "hi"), personaMessage(2, "hello")]);
     expect(viewItems(result.history)).toEqual([

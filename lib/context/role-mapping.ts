@@ -1,6 +1,7 @@
-// Stage 4 (seed 000): role mapping and speaker labels. The conversation's persona speaks as the assistant; other
-// personas and every human are users. When generating as a user (impersonation), that user's messages become the
-// assistant's and the persona's become user turns. Every item keeps `sender` metadata, whatever the labels.
+// Phase A's role mapping and speaker labels (docs/architecture.md#role-mapping). The conversation's persona
+// speaks as the assistant; other personas and every human are users. When generating as a user (impersonation),
+// that user's messages become the assistant's and the persona's become user turns. Every item keeps `sender`
+// metadata, whatever the labels.
 
 import {
   type HistoryEntry,
@@ -165,7 +166,8 @@ function decorate(
  * Cached token count of a text item (one message or a collapsed run) under the chosen tokenizer: the messages'
  * cached counts, a newline token between collapsed messages, the label, and the per-message framing. An assistant
  * message split around its tool calls (`split`) adds up its cached segment counts instead. 0 (count later) when a
- * count is missing, the message carries media (stage 5 rewrites it) or its text is rewritten (system notices).
+ * count is missing, the message carries media (the media budget rewrites it) or its text is rewritten (system
+ * notices).
  */
 function cachedTokens(
   messages: readonly StoredMessage[],
@@ -242,7 +244,7 @@ function messageItem(
       ? [{ type: "text", text: notices ? text : decorate(first, text, true, context) }]
       : [];
   } else if (role === "assistant" && hasArtifactParts(first)) {
-    // Text pieces stay apart so stage 6 can put the tool calls back between them.
+    // Text pieces stay apart so artifact replay can put the tool calls back between them.
     const segments = textSegments(first);
     splitSegments = segments.length;
     parts = segments.map(
@@ -265,8 +267,8 @@ function messageItem(
 
 /**
  * Map history entries and the current input to items. Items may still have no parts (a media-only or
- * artifact-only message): stages 5 and 6 fill them, and stage 6 drops the ones left empty.
- * `tokenizer` selects which cached per-message count fills `item.tokens` (null: leave every count at 0).
+ * artifact-only message): the media budget and artifact replay fill them, and artifact replay drops the ones left
+ * empty. `tokenizer` selects which cached per-message count fills `item.tokens` (null: leave every count at 0).
  */
 export function mapRoles(args: {
   entries: readonly HistoryEntry[];

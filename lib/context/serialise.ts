@@ -1,9 +1,9 @@
-// Stage 16 (phase B, per attempt): items → the AI SDK 7 call arguments. System items become `instructions` (one
-// system block, first: a system message inside `messages` throws in AI SDK 7); the rest map to ModelMessages in
-// one pass. The provider package then writes the wire body (captured exactly by the caller, SPEC §6.2).
-// Shapes checked against node_modules/ai, @ai-sdk/openai and @ai-sdk/google .d.ts: file parts
-// `{ type: "file", mediaType, data }`, tool results in `role: "tool"` messages with `output: { type, value }`,
-// thinking as `providerOptions.openai.reasoningEffort` / `providerOptions.google.thinkingConfig.thinkingBudget`.
+// Phase B's serialisation (docs/architecture.md#serialise): items → the AI SDK 7 call arguments. System items
+// become `instructions` (one system block, first: a system message inside `messages` throws in AI SDK 7); the
+// rest map to ModelMessages in one pass. The provider package then writes the wire body (captured exactly by the
+// caller). Shapes checked against node_modules/ai, @ai-sdk/openai and @ai-sdk/google .d.ts: file parts `{ type:
+// "file", mediaType, data }`, tool results in `role: "tool"` messages with `output: { type, value }`, thinking as
+// `providerOptions.openai.reasoningEffort` / `providerOptions.google.thinkingConfig.thinkingBudget`.
 
 import type { AssistantContent, JSONValue, ModelMessage, ToolContent, UserContent } from "ai";
 import type { ItemsWithStops, PhaseBContext, SerialisedItems } from "./phases";

@@ -1,7 +1,8 @@
-// Stage 15 (phase B, per attempt): stop sequences, after seed 003's `buildProviderStopStrings`. The configured
-// strings first, then (opt-in) `"\n" + name + ":"` for every other participant, so the model stops before writing
-// someone else's line; the newline prefix still lets a reply start with "Name:". De-duplicated in order, then
-// capped at what the model accepts (OpenAI 4, Gemini 5), which the seed never did; the dropped ones are traced.
+// Phase B's stop sequences (docs/architecture.md#stop-strings), after the Discord bot's provider stop strings.
+// The configured strings first, then (opt-in) `"\n" + name + ":"` for every other participant, so the model stops
+// before writing someone else's line; the newline prefix still lets a reply start with "Name:". De-duplicated in
+// order, then capped at what the model accepts (OpenAI 4, Gemini 5), which the seed never did; the dropped ones
+// are traced.
 
 import type { BudgetedItems, ItemsWithStops, PhaseBContext } from "./phases";
 import type { ResolvedSettings } from "./settings";
@@ -13,7 +14,7 @@ export interface StopStringsResult {
   events: TraceEvent[];
 }
 
-/** `"\n" + name + ":"` with runs of whitespace in the name collapsed, as in seed 003. */
+/** `"\n" + name + ":"` with runs of whitespace in the name collapsed, as the Discord bot does. */
 export function speakerStopString(name: string): string {
   return `\n${canonicalName(name)}:`;
 }

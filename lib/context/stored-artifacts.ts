@@ -29,7 +29,10 @@ function parseArguments(value: unknown): unknown {
   }
 }
 
-/** A stored artifact as something replayable (seed 004's normalize_persisted_item); null when it is malformed. */
+/**
+ * A stored artifact as something replayable (as the Open WebUI pipe normalises persisted items); null when it is
+ * malformed.
+ */
 export function readReplayable(artifact: StoredArtifact): Replayable | null {
   const payload = artifact.payload;
   switch (artifact.type) {

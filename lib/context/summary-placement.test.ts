@@ -12,7 +12,7 @@ const item = (id: string, role: ContextItem["role"] = "user"): ContextItem => ({
   tokens: 0,
 });
 
-describe("summary placement (stage 10)", () => {
+describe("summary placement", () => {
   it("the marker text: date, messages condensed, the summary, and the focus line", () => {
     expect(summaryMarkerText(summaryRecord({ coversThroughSeq: 40, messageCount: 40 }))).toBe(
       "[CONVERSATION SUMMARY - 2026-02-01 09:30] (40 messages condensed)\n\nEarlier, Ada planned a trip to Lisbon.\n\nFocus on the most recent messages below for the user's current intent. This summary provides background context only.",
@@ -73,7 +73,7 @@ describe("summary placement (stage 10)", () => {
   });
 
   it("after a reload, covered messages loaded by mistake are dropped by seq, whatever their timestamps", () => {
-    // The summary was written after the kept messages (createdAt later), as in seed 002's reload bug.
+    // The summary was written after the kept messages (createdAt later), as in the PHP agent's reload bug.
     const summary = summaryRecord({ coversThroughSeq: 2, createdAt: "2027-01-01T00:00:00.000Z" });
     const messages = deepFreeze([
       userMessage(1, "old"),

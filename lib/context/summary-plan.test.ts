@@ -55,7 +55,7 @@ function plan(
   });
 }
 
-describe("summary planning (§7.1)", () => {
+describe("summary planning", () => {
   it("usable window = (context − reserved output) × (1 − safety margin); threshold = its thresholdPercent", () => {
     expect(usableWindow(settingsWith(), MODEL)).toBe(7_200);
     expect(usableWindow(settingsWith(), { contextWindow: 128_000, maxOutputTokens: 16_384 })).toBe(

@@ -40,8 +40,8 @@ function build(overrides: Partial<Parameters<typeof buildSystemItems>[0]> = {}) 
   });
 }
 
-describe("system prompt (stage 9)", () => {
-  it("all parts, in seed 002 order, as separate system items with their tags", () => {
+describe("system prompt", () => {
+  it("all parts, in the PHP agent's order, as separate system items with their tags", () => {
     const result = build({
       tools,
       maxToolSteps: 5,

@@ -1,8 +1,9 @@
-// Stage 9 (seed 002 order): the system prompt, rebuilt fresh every turn and never taken from stored history.
-// Separate system-role items, so the inspector can show and cost each part: the persona's prompt; the tool-loop
-// iteration budget and tool usage rules; # CORE MEMORIES; # KEY CONTEXT REMINDER; the conversation's
-// instructions; the persona-user-blocks card. A session_summary memory of this conversation is left out when the
-// conversation has an active summary (it is already in the history: seed 002's "seen twice" risk, fixed).
+// Phase A's system prompt (docs/architecture.md#system-prompt), in the PHP agent's order: rebuilt fresh every
+// turn and never taken from stored history. Separate system-role items, so the inspector can show and cost each
+// part: the persona's prompt; the tool-loop iteration budget and tool usage rules; # CORE MEMORIES; # KEY CONTEXT
+// REMINDER; the conversation's instructions; the persona-user-blocks card. A session_summary memory of this
+// conversation is left out when the conversation has an active summary (it is already in the history: the PHP
+// agent's "seen twice" risk, fixed).
 
 import { activeBlocksFor, personaUserBlocksCardText } from "./persona-user-blocks";
 import type { HistoryItems, PhaseAContext } from "./phases";
@@ -125,7 +126,7 @@ export function buildSystemItems(args: {
   return { items, trace };
 }
 
-/** Stage 9 on a list: the system items first, then everything else. */
+/** The system items first, then everything else. */
 export function prependSystemPrompt(
   items: readonly ContextItem[],
   args: Parameters<typeof buildSystemItems>[0],

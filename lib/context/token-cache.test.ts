@@ -16,7 +16,7 @@ import type { StoredArtifact, StoredMessage, StoredPart } from "./types";
 
 const o200k = (text: string) => countTextTokens(text, "o200k_base");
 
-describe("cached token counts (SPEC §9)", () => {
+describe("cached token counts", () => {
   it("caches the OpenAI tokenizer and the estimate", () => {
     expect(CACHED_TOKENIZERS).toEqual(["o200k_base", "estimate"]);
   });

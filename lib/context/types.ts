@@ -236,7 +236,7 @@ export interface MediaDescriptor {
   messageSeq: number;
   /**
    * Whether the image counts against the image budgets (`media.imageMessageLimit`, `media.maxImagesPerRequest`):
-   * stickers and emoji do not (SPEC §3). Absent (a hand-built descriptor): counted.
+   * stickers and emoji do not. Absent (a hand-built descriptor): counted.
    */
   counted?: boolean;
 }

@@ -1,8 +1,9 @@
-// A fast-check arbitrary of random stored conversations for the property tests of SPEC §5.4. It generates a plain
-// blueprint (good shrinking), then `materialise` turns it into what the route would store and load: messages with
-// unique text markers, attachments, artifacts, a summary, blocks, notes, settings within the schema's ranges, and
-// two models with random capabilities. `loadInput` plays the route's loader (summary cut, fetch limit, current
-// input stored or a draft), and `appendTurn` adds a reply and a new user message, for prefix stability.
+// A fast-check arbitrary of random stored conversations for the property tests of the pipeline's invariants. It
+// generates a plain blueprint (good shrinking), then `materialise` turns it into what the route would store and
+// load: messages with unique text markers, attachments, artifacts, a summary, blocks, notes, settings within the
+// schema's ranges, and two models with random capabilities. `loadInput` plays the route's loader (summary cut,
+// fetch limit, current input stored or a draft), and `appendTurn` adds a reply and a new user message, for prefix
+// stability.
 //
 // Every non-blank stored text part ends with a marker `⟦m<seq>.<k>⟧` (the current input's is `⟦m<seq>.0⟧`), every
 // note and reasoning text carries one too, so a test can tell exactly which stored text reached the payload.
