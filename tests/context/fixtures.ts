@@ -342,6 +342,17 @@ export function firstText(item: ContextItem): string {
   return "";
 }
 
+/** What a test model can do unless told otherwise: see images, call tools, take a system role, 4 stop strings. */
+export const TEST_MODEL_CAPABILITIES: Readonly<ModelCapabilities> = {
+  vision: true,
+  video: false,
+  tools: true,
+  reasoning: false,
+  systemInstruction: true,
+  strictAlternation: false,
+  maxStopSequences: 4,
+};
+
 /** A model descriptor for tests: a plain vision-capable OpenAI chat model unless told otherwise. */
 export function modelDescriptor(
   overrides: Partial<Omit<ModelDescriptor, "capabilities">> = {},
@@ -352,16 +363,7 @@ export function modelDescriptor(
     provider: "openai",
     providerModelName: "m",
     apiKind: "chat",
-    capabilities: {
-      vision: true,
-      video: false,
-      tools: true,
-      reasoning: false,
-      systemInstruction: true,
-      strictAlternation: false,
-      maxStopSequences: 4,
-      ...capabilities,
-    },
+    capabilities: { ...TEST_MODEL_CAPABILITIES, ...capabilities },
     contextWindow: 128_000,
     maxOutputTokens: 4_096,
     tokenizer: "estimate",
