@@ -91,10 +91,12 @@ export interface BudgetedItems {
   budget: BudgetInfo;
 }
 
+/** The budgeted items and the stop sequences the request will carry. */
 export interface ItemsWithStops extends BudgetedItems {
   stopSequences: string[];
 }
 
+/** The items as sent and the AI SDK call arguments made from them. */
 export interface SerialisedItems extends BudgetedItems {
   request: SerialisedRequest;
 }

@@ -41,11 +41,11 @@ export class StageList<Input, Output, Context> {
   static startingWith<Input, Output, Context>(
     stage: Stage<Input, Output, Context>,
   ): StageList<Input, Output, Context> {
-    return new StageList<Input, Output, Context>([stage as AnyStage<Context>]);
+    return new StageList<Input, Output, Context>([stage]);
   }
 
   followedBy<Next>(stage: Stage<Output, Next, Context>): StageList<Input, Next, Context> {
-    return new StageList<Input, Next, Context>([...this.stages, stage as AnyStage<Context>]);
+    return new StageList<Input, Next, Context>([...this.stages, stage]);
   }
 
   /** The stages' names, in the order they run. */
