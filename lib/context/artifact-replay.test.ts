@@ -37,7 +37,7 @@ function runReplay(
     ...settings,
     history: { speakerLabels: options.labels ? "always" : "never" },
   });
-  const { entries } = collapseRuns(messages);
+  const { value: entries } = collapseRuns(messages);
   const mapped = mapRoles({
     entries,
     currentInput: userMessage(1_000, "now"),

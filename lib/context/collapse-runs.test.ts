@@ -11,7 +11,7 @@ import { collapseRuns } from "./collapse-runs";
 import { isPureText, messageText, sameAuthor } from "./messages";
 import type { StoredMessage } from "./types";
 
-const ids = (entries: ReturnType<typeof collapseRuns>["entries"]) =>
+const ids = (entries: ReturnType<typeof collapseRuns>["value"]) =>
   entries.map((entry) =>
     entry.kind === "message" ? entry.messages.map((message) => message.id).join("+") : entry.id,
   );
@@ -79,7 +79,7 @@ describe("collapseRuns", () => {
   ];
   it.each(table)("$name", ({ messages, expected, events }) => {
     const result = collapseRuns(deepFreeze(messages));
-    expect(ids(result.entries)).toEqual(expected);
+    expect(ids(result.value)).toEqual(expected);
     expect(result.trace).toHaveLength(events);
   });
 

@@ -4,17 +4,14 @@
 
 import { type HistoryEntry, isPureText, sameAuthor } from "./messages";
 import type { CollapsedHistory, PhaseAContext, ReachableHistory } from "./phases";
-import type { Stage } from "./stage";
+import type { Stage, StageResult } from "./stage";
 import { traceEvent } from "./trace";
 import type { StoredMessage, TraceEvent } from "./types";
 
 // lib/chat/summarise.ts reads message text from here; the helper itself lives with the other message helpers.
 export { messageText } from "./messages";
 
-export function collapseRuns(messages: readonly StoredMessage[]): {
-  entries: HistoryEntry[];
-  trace: TraceEvent[];
-} {
+export function collapseRuns(messages: readonly StoredMessage[]): StageResult<HistoryEntry[]> {
   const entries: HistoryEntry[] = [];
   const trace: TraceEvent[] = [];
   let runStart = 0;
@@ -49,14 +46,14 @@ export function collapseRuns(messages: readonly StoredMessage[]): {
     }
     runStart = runEnd;
   }
-  return { entries, trace };
+  return { value: entries, trace };
 }
 
 /** Phase A: runs of pure-text messages by one author become one entry. */
 export const collapseStage: Stage<ReachableHistory, CollapsedHistory, PhaseAContext> = {
   name: "collapse",
   run({ loaded, history, hiddenMessageIds }) {
-    const { entries, trace } = collapseRuns(history);
+    const { value: entries, trace } = collapseRuns(history);
     return { value: { loaded, entries, hiddenMessageIds }, trace };
   },
 };

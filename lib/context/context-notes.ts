@@ -7,9 +7,9 @@
 
 import type { HistoryItems, PhaseAContext } from "./phases";
 import type { ResolvedSettings } from "./settings";
-import type { Stage } from "./stage";
+import type { Stage, StageResult } from "./stage";
 import { traceEvent } from "./trace";
-import type { ContextItem, ItemRole, TraceEvent } from "./types";
+import type { ContextItem, ItemRole } from "./types";
 
 export type NoteSource = "persona" | "conversation" | "global";
 
@@ -84,16 +84,16 @@ export function injectContextNotes(args: {
   userTurnNumber: number;
   /** For readable trace reasons ("before message #812"); optional. Anything with a `get` by message id. */
   messagesById?: { get(messageId: string): { seq: number } | undefined };
-}): { items: ContextItem[]; trace: TraceEvent[] } {
+}): StageResult<ContextItem[]> {
   const { notes, settings } = args;
-  if (notes.length === 0) return { items: args.items as ContextItem[], trace: [] };
+  if (notes.length === 0) return { value: args.items as ContextItem[], trace: [] };
   if (!noteIsDue(settings.frequency, args.userTurnNumber)) {
     const why =
       settings.frequency === 0
         ? "frequency 0 (never)"
         : `frequency ${settings.frequency}: user turn ${args.userTurnNumber} is not a multiple`;
     return {
-      items: args.items as ContextItem[],
+      value: args.items as ContextItem[],
       trace: [
         traceEvent("notes", "skipped-note", `context note not injected this turn, ${why}`, {
           details: { notes: notes.map((note) => note.id) },
@@ -139,7 +139,7 @@ export function injectContextNotes(args: {
       },
     ),
   );
-  return { items, trace };
+  return { value: items, trace };
 }
 
 /** Phase A: the active context notes injected at their depth, when due this turn. */
@@ -158,6 +158,6 @@ export const notesStage: Stage<HistoryItems, HistoryItems, PhaseAContext> = {
       userTurnNumber: input.userTurnNumber,
       messagesById,
     });
-    return { value: { items: noted.items, current }, trace: noted.trace };
+    return { value: { items: noted.value, current }, trace: noted.trace };
   },
 };

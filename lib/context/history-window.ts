@@ -6,7 +6,7 @@
 
 import { ownMessageId } from "./messages";
 import type { HistoryItems, PhaseAContext } from "./phases";
-import type { Stage } from "./stage";
+import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent } from "./trace";
 import type { ContextItem, ItemPart, TraceEvent } from "./types";
 
@@ -89,9 +89,9 @@ function keepNoticeWithTurn(items: readonly ContextItem[], start: number, capSta
 export function windowHistory(
   items: readonly ContextItem[],
   maxItems: number | null,
-): { items: ContextItem[]; trace: TraceEvent[] } {
+): StageResult<ContextItem[]> {
   const total = items.length;
-  if (maxItems === null || total <= maxItems) return { items: items as ContextItem[], trace: [] };
+  if (maxItems === null || total <= maxItems) return { value: items as ContextItem[], trace: [] };
 
   const trace: TraceEvent[] = [];
   const trailingStart = total - maxItems;
@@ -131,7 +131,7 @@ export function windowHistory(
     }
   }
   // Widening reached back to the start: everything stays.
-  if (start === 0 || (start === 1 && anchorIndex === 0)) return { items: items as ContextItem[], trace: [] };
+  if (start === 0 || (start === 1 && anchorIndex === 0)) return { value: items as ContextItem[], trace: [] };
   const windowed = anchorIndex === -1 ? items.slice(start) : [items[anchorIndex], ...items.slice(start)];
   const stripped = stripUnresolvedToolParts(windowed);
 
@@ -177,7 +177,7 @@ export function windowHistory(
       ),
     );
   }
-  return { items: stripped.items, trace };
+  return { value: stripped.items, trace };
 }
 
 /** Phase A: at most `history.maxItems` history items, cut where no tool pair or anchor is split. */
@@ -185,6 +185,6 @@ export const windowStage: Stage<HistoryItems, HistoryItems, PhaseAContext> = {
   name: "window",
   run({ items, current }, { settings }) {
     const windowed = windowHistory(items, settings.history.maxItems);
-    return { value: { items: windowed.items, current }, trace: windowed.trace };
+    return { value: { items: windowed.value, current }, trace: windowed.trace };
   },
 };

@@ -52,9 +52,9 @@ function historyMessages(
   }
   const withoutInput = excludeCurrentInput(messages, currentInput);
   appendAll(trace, withoutInput.trace);
-  const uncovered = dropCoveredMessages(withoutInput.messages, summary);
+  const uncovered = dropCoveredMessages(withoutInput.value, summary);
   appendAll(trace, uncovered.trace);
-  return uncovered.messages;
+  return uncovered.value;
 }
 
 /** The loader's fetch-limit slide, when it left older unsummarised messages out. */

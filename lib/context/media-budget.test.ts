@@ -25,7 +25,7 @@ function runMedia(
   deepFreeze(attachments);
   const currentInput = current ?? userMessage(1_000, "now?");
   const resolved = settingsWith(settings);
-  const { entries } = collapseRuns(messages);
+  const { value: entries } = collapseRuns(messages);
   const mapped = mapRoles({
     entries,
     currentInput,

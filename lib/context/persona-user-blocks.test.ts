@@ -21,7 +21,7 @@ import {
 import type { StoredMessage } from "./types";
 
 function run(messages: StoredMessage[], blocks = [blockRecord()]) {
-  const { entries } = collapseRuns(deepFreeze(messages));
+  const { value: entries } = collapseRuns(deepFreeze(messages));
   return applyPersonaUserBlocks({
     entries,
     blocks: deepFreeze(blocks),

@@ -37,7 +37,7 @@ function map(
   } = {},
 ) {
   deepFreeze(messages);
-  const { entries } = collapseRuns(messages);
+  const { value: entries } = collapseRuns(messages);
   const blocked = applyPersonaUserBlocks({
     entries,
     blocks: [blockRecord()],

@@ -37,14 +37,14 @@ describe("summary placement", () => {
       ],
       summary,
     );
-    expect(result.items.map((each) => each.id)).toEqual([
+    expect(result.value.map((each) => each.id)).toEqual([
       "system:SYSTEM_PROMPT",
       "system:TOOL_RULES",
       "summary:s1",
       "note:persona",
       "msg:m41",
     ]);
-    expect(result.items[2]).toEqual({
+    expect(result.value[2]).toEqual({
       id: "summary:s1",
       role: "user",
       tag: "SUMMARY",
@@ -65,11 +65,11 @@ describe("summary placement", () => {
 
   it("first when there is no system item; nothing for no summary or an empty one", () => {
     expect(
-      placeSummary([item("msg:m1")], summaryRecord({ coversThroughSeq: 0 })).items.map((each) => each.id),
+      placeSummary([item("msg:m1")], summaryRecord({ coversThroughSeq: 0 })).value.map((each) => each.id),
     ).toEqual(["summary:s1", "msg:m1"]);
     const items = [item("msg:m1")];
-    expect(placeSummary(items, null)).toEqual({ items, trace: [] });
-    expect(placeSummary(items, summaryRecord({ coversThroughSeq: 1, content: " " })).items).toBe(items);
+    expect(placeSummary(items, null)).toEqual({ value: items, trace: [] });
+    expect(placeSummary(items, summaryRecord({ coversThroughSeq: 1, content: " " })).value).toBe(items);
   });
 
   it("after a reload, covered messages loaded by mistake are dropped by seq, whatever their timestamps", () => {
@@ -82,7 +82,7 @@ describe("summary placement", () => {
       personaMessage(4, "kept reply", { summarizedBy: null }),
     ]);
     const result = dropCoveredMessages(messages, summary);
-    expect(result.messages.map((message) => message.id)).toEqual(["m3", "m4"]);
+    expect(result.value.map((message) => message.id)).toEqual(["m3", "m4"]);
     expect(result.trace).toEqual([
       {
         stage: "summary",
@@ -97,12 +97,11 @@ describe("summary placement", () => {
 
   it("drops messages marked summarizedBy even without an active summary; same array when nothing is covered", () => {
     expect(
-      dropCoveredMessages(
-        [userMessage(1, "x", { summarizedBy: "s0" }), userMessage(2, "y")],
-        null,
-      ).messages.map((message) => message.id),
+      dropCoveredMessages([userMessage(1, "x", { summarizedBy: "s0" }), userMessage(2, "y")], null).value.map(
+        (message) => message.id,
+      ),
     ).toEqual(["m2"]);
     const messages = [userMessage(5, "x")];
-    expect(dropCoveredMessages(messages, summaryRecord({ coversThroughSeq: 4 })).messages).toBe(messages);
+    expect(dropCoveredMessages(messages, summaryRecord({ coversThroughSeq: 4 })).value).toBe(messages);
   });
 });

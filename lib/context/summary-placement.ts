@@ -5,9 +5,9 @@
 // coversThroughSeq, or marked summarizedBy) are dropped before any other stage, so nothing is seen twice.
 
 import type { HistoryItems, PhaseAContext } from "./phases";
-import type { Stage } from "./stage";
+import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent, traceWarning } from "./trace";
-import type { ContextItem, StoredMessage, StoredSummary, TraceEvent } from "./types";
+import type { ContextItem, StoredMessage, StoredSummary } from "./types";
 
 export function summaryItemId(summary: StoredSummary): string {
   return `summary:${summary.id}`;
@@ -35,7 +35,7 @@ export function summaryMarkerText(
 export function dropCoveredMessages(
   messages: readonly StoredMessage[],
   summary: StoredSummary | null,
-): { messages: StoredMessage[]; trace: TraceEvent[] } {
+): StageResult<StoredMessage[]> {
   const covered = (message: StoredMessage) =>
     message.summarizedBy !== null || (summary !== null && message.seq <= summary.coversThroughSeq);
   let any = false;
@@ -45,7 +45,7 @@ export function dropCoveredMessages(
       break;
     }
   }
-  if (!any) return { messages: messages as StoredMessage[], trace: [] };
+  if (!any) return { value: messages as StoredMessage[], trace: [] };
   const kept: StoredMessage[] = [];
   const dropped: string[] = [];
   for (const message of messages) {
@@ -53,7 +53,7 @@ export function dropCoveredMessages(
     else kept.push(message);
   }
   return {
-    messages: kept,
+    value: kept,
     trace: [
       traceWarning(
         "summary",
@@ -72,8 +72,8 @@ export function dropCoveredMessages(
 export function placeSummary(
   items: readonly ContextItem[],
   summary: StoredSummary | null,
-): { items: ContextItem[]; trace: TraceEvent[] } {
-  if (summary === null || summary.content.trim() === "") return { items: items as ContextItem[], trace: [] };
+): StageResult<ContextItem[]> {
+  if (summary === null || summary.content.trim() === "") return { value: items as ContextItem[], trace: [] };
   let insertAt = 0;
   while (insertAt < items.length && items[insertAt].role === "system") insertAt++;
   const item: ContextItem = {
@@ -85,7 +85,7 @@ export function placeSummary(
     tokens: 0,
   };
   return {
-    items: items.slice(0, insertAt).concat([item], items.slice(insertAt)),
+    value: items.slice(0, insertAt).concat([item], items.slice(insertAt)),
     trace: [
       traceEvent(
         "summary",
@@ -105,6 +105,6 @@ export const summaryStage: Stage<HistoryItems, HistoryItems, PhaseAContext> = {
   name: "summary",
   run({ items, current }, { input }) {
     const summarised = placeSummary(items, input.summary);
-    return { value: { items: summarised.items, current }, trace: summarised.trace };
+    return { value: { items: summarised.value, current }, trace: summarised.trace };
   },
 };

@@ -50,7 +50,7 @@ describe("system prompt", () => {
       conversationInstructions: "Answer in Portuguese.",
       blocks: [blockRecord()],
     });
-    expect(viewItems(result.items)).toEqual([
+    expect(viewItems(result.value)).toEqual([
       {
         id: "system:SYSTEM_PROMPT",
         role: "system",
@@ -101,7 +101,7 @@ describe("system prompt", () => {
 
   it("leaves out this conversation's session_summary memory when a summary is in the history", () => {
     const result = build({ memories, summary: summaryRecord({ coversThroughSeq: 10 }) });
-    expect(viewItems(result.items)[1].text).toBe(
+    expect(viewItems(result.value)[1].text).toBe(
       "# CORE MEMORIES\n- Ada lives in Porto.\n- Summary of another chat.",
     );
     expect(result.trace).toEqual([
@@ -116,8 +116,8 @@ describe("system prompt", () => {
   });
 
   it("only the persona prompt when nothing else is set; nothing at all for an empty prompt", () => {
-    expect(build().items.map((item) => item.tag)).toEqual(["SYSTEM_PROMPT"]);
-    expect(build({ persona: { ...PERSONA, systemPrompt: "  " } }).items).toEqual([]);
+    expect(build().value.map((item) => item.tag)).toEqual(["SYSTEM_PROMPT"]);
+    expect(build({ persona: { ...PERSONA, systemPrompt: "  " } }).value).toEqual([]);
   });
 
   it("no iteration budget for a single tool step; no tool section without tools", () => {
@@ -129,7 +129,7 @@ describe("system prompt", () => {
 
   it("inactive blocks leave the card out", () => {
     expect(
-      build({ blocks: [blockRecord({ expiresAt: "2026-01-01T00:00:00.000Z" })] }).items.map(
+      build({ blocks: [blockRecord({ expiresAt: "2026-01-01T00:00:00.000Z" })] }).value.map(
         (item) => item.tag,
       ),
     ).toEqual(["SYSTEM_PROMPT"]);
@@ -156,6 +156,6 @@ describe("system prompt", () => {
       blocks: [],
       now: NOW,
     });
-    expect(result.items.map((item) => item.id)).toEqual(["system:SYSTEM_PROMPT", "msg:m1"]);
+    expect(result.value.map((item) => item.id)).toEqual(["system:SYSTEM_PROMPT", "msg:m1"]);
   });
 });

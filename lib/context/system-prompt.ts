@@ -7,7 +7,7 @@
 
 import { activeBlocksFor, personaUserBlocksCardText } from "./persona-user-blocks";
 import type { HistoryItems, PhaseAContext } from "./phases";
-import type { Stage } from "./stage";
+import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent } from "./trace";
 import type {
   ContextItem,
@@ -78,7 +78,7 @@ export function buildSystemItems(args: {
   conversationInstructions?: string | null;
   blocks: readonly PersonaUserBlock[];
   now: string;
-}): { items: ContextItem[]; trace: TraceEvent[] } {
+}): StageResult<ContextItem[]> {
   const items: ContextItem[] = [];
   const trace: TraceEvent[] = [];
 
@@ -123,16 +123,16 @@ export function buildSystemItems(args: {
   if (blocks.length > 0)
     items.push(systemItem("PERSONA_USER_BLOCKS", personaUserBlocksCardText(blocks, args.persona.name)));
 
-  return { items, trace };
+  return { value: items, trace };
 }
 
 /** The system items first, then everything else. */
 export function prependSystemPrompt(
   items: readonly ContextItem[],
   args: Parameters<typeof buildSystemItems>[0],
-): { items: ContextItem[]; trace: TraceEvent[] } {
+): StageResult<ContextItem[]> {
   const system = buildSystemItems(args);
-  return { items: system.items.concat(items), trace: system.trace };
+  return { value: system.value.concat(items), trace: system.trace };
 }
 
 /** Phase A: the system-prompt items first. */
@@ -151,6 +151,6 @@ export const systemPromptStage: Stage<HistoryItems, HistoryItems, PhaseAContext>
       blocks: input.blocks,
       now: input.now,
     });
-    return { value: { items: withSystem.items, current }, trace: withSystem.trace };
+    return { value: { items: withSystem.value, current }, trace: withSystem.trace };
   },
 };
