@@ -129,7 +129,7 @@ function sentItems(resolved: ResolvedContext): ContextItem[] {
 function messageSources(resolved: ResolvedContext, settings: BaseContext["settings"]): ContextItem[] {
   const sources: ContextItem[] = [];
   for (const item of resolved.items) {
-    const { messages } = serialiseRequest([item], resolved.model, settings).request;
+    const { messages } = serialiseRequest([item], resolved.model, settings).value;
     for (let index = 0; index < messages.length; index++) sources.push(item);
   }
   return sources;

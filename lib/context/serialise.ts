@@ -9,7 +9,7 @@ import type { AssistantContent, JSONValue, ModelMessage, ToolContent, UserConten
 import type { ItemsWithStops, PhaseBContext, SerialisedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
 import { reservedOutputTokens } from "./settings";
-import type { Stage } from "./stage";
+import type { Stage, StageResult } from "./stage";
 import { itemsEvent } from "./trace";
 import type { ContextItem, ItemPart, ModelDescriptor, TraceEvent } from "./types";
 
@@ -22,11 +22,6 @@ export interface SerialisedRequest {
   providerOptions: ProviderOptions;
   stopSequences: string[] | undefined;
   maxOutputTokens: number | undefined;
-}
-
-export interface SerialiseResult {
-  request: SerialisedRequest;
-  events: TraceEvent[];
 }
 
 type UserPart = Exclude<UserContent, string>[number];
@@ -164,7 +159,7 @@ export function serialiseRequest(
   model: ModelDescriptor,
   settings: ResolvedSettings,
   stopSequences: readonly string[] = [],
-): SerialiseResult {
+): StageResult<SerialisedRequest> {
   const instructions: string[] = [];
   const messages: ModelMessage[] = [];
   const skipped: string[] = [];
@@ -231,14 +226,14 @@ export function serialiseRequest(
 
   const reserved = reservedOutputTokens(settings, model.maxOutputTokens);
   return {
-    request: {
+    value: {
       instructions: instructions.length > 0 ? instructions.join("\n\n") : undefined,
       messages,
       providerOptions,
       stopSequences: stopSequences.length > 0 ? [...stopSequences] : undefined,
       maxOutputTokens: reserved > 0 ? reserved : undefined,
     },
-    events,
+    trace: events,
   };
 }
 
@@ -246,7 +241,7 @@ export function serialiseRequest(
 export const serialiseStage: Stage<ItemsWithStops, SerialisedItems, PhaseBContext> = {
   name: "serialise",
   run({ items, budget, stopSequences }, { model, settings }) {
-    const { request, events } = serialiseRequest(items, model, settings, stopSequences);
-    return { value: { items, budget, request }, trace: events };
+    const { value: request, trace } = serialiseRequest(items, model, settings, stopSequences);
+    return { value: { items, budget, request }, trace };
   },
 };

@@ -6,13 +6,8 @@
 
 import type { BudgetedItems, ItemsWithStops, PhaseBContext } from "./phases";
 import type { ResolvedSettings } from "./settings";
-import type { Stage } from "./stage";
-import type { ContextItem, ModelDescriptor, TraceEvent } from "./types";
-
-export interface StopStringsResult {
-  stopSequences: string[];
-  events: TraceEvent[];
-}
+import type { Stage, StageResult } from "./stage";
+import type { ContextItem, ModelDescriptor } from "./types";
 
 /** `"\n" + name + ":"` with runs of whitespace in the name collapsed, as the Discord bot does. */
 export function speakerStopString(name: string): string {
@@ -49,7 +44,7 @@ export function buildStopSequences(
   items: readonly ContextItem[],
   model: ModelDescriptor,
   settings: ResolvedSettings,
-): StopStringsResult {
+): StageResult<string[]> {
   const candidates = [...settings.stop.strings];
   if (settings.stop.speakerPattern)
     for (const name of otherSpeakerNames(items)) candidates.push(speakerStopString(name));
@@ -63,11 +58,11 @@ export function buildStopSequences(
   }
 
   const limit = Math.max(0, model.capabilities.maxStopSequences);
-  if (unique.length <= limit) return { stopSequences: unique, events: [] };
+  if (unique.length <= limit) return { value: unique, trace: [] };
   const dropped = unique.slice(limit);
   return {
-    stopSequences: unique.slice(0, limit),
-    events: [
+    value: unique.slice(0, limit),
+    trace: [
       {
         stage: "stop-strings",
         action: "dropped-stop-strings",
@@ -84,7 +79,7 @@ export function buildStopSequences(
 export const stopStringsStage: Stage<BudgetedItems, ItemsWithStops, PhaseBContext> = {
   name: "stop-strings",
   run(budgeted, { model, settings }) {
-    const { stopSequences, events } = buildStopSequences(budgeted.items, model, settings);
-    return { value: { ...budgeted, stopSequences }, trace: events };
+    const { value: stopSequences, trace } = buildStopSequences(budgeted.items, model, settings);
+    return { value: { ...budgeted, stopSequences }, trace };
   },
 };
