@@ -14,7 +14,7 @@ import type { BudgetedItems, PhaseBContext } from "./phases";
 import { isPinned, isSystemItem } from "./pinned";
 import type { ResolvedSettings } from "./settings";
 import { reservedOutputTokens } from "./settings";
-import { appendAll, type Stage } from "./stage";
+import { appendAll, type Stage, type StageResult } from "./stage";
 import { countItemTokens, countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural } from "./trace";
 import type { ContextItem, ItemPart, ModelDescriptor, TokenizerName, TraceEvent } from "./types";
@@ -24,12 +24,6 @@ export interface BudgetInfo {
   totalTokens: number;
   reservedOutputTokens: number;
   contextWindow: number;
-}
-
-export interface BudgetResult {
-  items: ContextItem[];
-  events: TraceEvent[];
-  budget: BudgetInfo;
 }
 
 export interface ContextBudgetErrorDetails {
@@ -301,7 +295,7 @@ export function fitToBudget(
   items: readonly ContextItem[],
   model: ModelDescriptor,
   settings: ResolvedSettings,
-): BudgetResult {
+): StageResult<BudgetedItems> {
   const { usable, reserved } = usableTokenBudget(model, settings);
   const size = items.length;
   const tokenizer = model.tokenizer;
@@ -381,7 +375,7 @@ export function fitToBudget(
     let total = 0;
     for (let index = 0; index < size; index += 1) total += countAt(index);
     if (total <= usable)
-      return { items: keptItems(items, tokens, null, null), events: [], budget: info(total) };
+      return { value: { items: keptItems(items, tokens, null, null), budget: info(total) }, trace: [] };
     state = {
       tokens,
       dropped: new Uint8Array(size),
@@ -437,9 +431,11 @@ export function fitToBudget(
     );
   }
   return {
-    items: keptItems(items, state.tokens, state.dropped, state.trimMasks),
-    events,
-    budget: info(state.total),
+    value: {
+      items: keptItems(items, state.tokens, state.dropped, state.trimMasks),
+      budget: info(state.total),
+    },
+    trace: events,
   };
 }
 
@@ -679,18 +675,18 @@ export const budgetStage: Stage<readonly ContextItem[], BudgetedItems, PhaseBCon
   name: "budget",
   run(items, { model, settings }) {
     let budgeted = fitToBudget(items, model, settings);
-    let realigned = enforceAlternation(budgeted.items, model);
-    const trace = [...budgeted.events, ...realigned.trace];
+    let realigned = enforceAlternation(budgeted.value.items, model);
+    const trace = [...budgeted.trace, ...realigned.trace];
     let totalTokens = sumTokens(realigned.value);
-    if (totalTokens > budgeted.budget.usableTokens) {
+    if (totalTokens > budgeted.value.budget.usableTokens) {
       // Realignment added a turn (a conversation-start before a pinned assistant note the budget left first): the
       // budget runs once more on the realigned items, where that turn is pinned, so the result fits or throws.
       budgeted = fitToBudget(realigned.value, model, settings);
-      realigned = enforceAlternation(budgeted.items, model);
-      appendAll(trace, budgeted.events);
+      realigned = enforceAlternation(budgeted.value.items, model);
+      appendAll(trace, budgeted.trace);
       appendAll(trace, realigned.trace);
       totalTokens = sumTokens(realigned.value);
     }
-    return { value: { items: realigned.value, budget: { ...budgeted.budget, totalTokens } }, trace };
+    return { value: { items: realigned.value, budget: { ...budgeted.value.budget, totalTokens } }, trace };
   },
 };
