@@ -48,7 +48,7 @@ function runReplay(
     tokenizer: options.tokenizer ?? null,
   });
   const result = replayArtifacts({
-    items: mapped.history,
+    items: mapped.value.history,
     messagesById: new Map(messages.map((message) => [message.id, message])),
     artifactsById: new Map(artifacts.map((artifact) => [artifact.id, artifact])),
     settings: resolved,
@@ -56,7 +56,7 @@ function runReplay(
       ? { tokenizer: options.tokenizer }
       : {}),
   });
-  return { ...result, view: viewItems(result.items) };
+  return { ...result, view: viewItems(result.value.items) };
 }
 
 /** An assistant message: text, reasoning, a call, its output, then more text. */
@@ -101,13 +101,13 @@ describe("artifact replay", () => {
       { id: "artifact:o2", role: "tool", tag: "TOOL_RESULT", text: "«result:call2:sunny»" },
       { id: "msg:m2:text:1", role: "assistant", tag: "DIALOGUE_HISTORY", text: "Done 2." },
     ]);
-    expect(result.items[4].parts[0]).toEqual({
+    expect(result.value.items[4].parts[0]).toEqual({
       type: "tool-result",
       toolCallId: "call2",
       toolName: "weather",
       output: "sunny",
     });
-    expect(result.items.every((item) => item.sourceMessageIds.length === 1)).toBe(true);
+    expect(result.value.items.every((item) => item.sourceMessageIds.length === 1)).toBe(true);
     expect(result.trace).toEqual([]);
   });
 
@@ -240,7 +240,7 @@ describe("artifact replay", () => {
       { tools: { outputRetentionTurns: 2 } },
     );
     // Turns: m1 → 0, m3 → 1, current input → 2; 3 turns, keep the last 2: turn 0 is old.
-    const outputs = result.items
+    const outputs = result.value.items
       .filter((item) => item.tag === "TOOL_RESULT")
       .map((item) => (item.parts[0] as { output: unknown }).output);
     expect(outputs[0]).toBe(
@@ -275,7 +275,9 @@ describe("artifact replay", () => {
       old.artifacts,
       settings,
     );
-    const output = result.items.find((item) => item.tag === "TOOL_RESULT")?.parts[0] as { output: string };
+    const output = result.value.items.find((item) => item.tag === "TOOL_RESULT")?.parts[0] as {
+      output: string;
+    };
     expect(output.output).toHaveLength(length);
     expect(result.trace).toEqual([]);
   });
@@ -285,7 +287,9 @@ describe("artifact replay", () => {
     const result = runReplay([userMessage(1, "a"), old.message, userMessage(3, "b")], old.artifacts, {
       tools: { outputRetentionTurns: 1 },
     });
-    const output = result.items.find((item) => item.tag === "TOOL_RESULT")?.parts[0] as { output: string };
+    const output = result.value.items.find((item) => item.tag === "TOOL_RESULT")?.parts[0] as {
+      output: string;
+    };
     expect(output.output.startsWith('{"rows":"yyy')).toBe(true);
     expect(output.output).toContain("[tool output pruned: removed 527 chars, older than 1 turn]");
   });
@@ -297,10 +301,10 @@ describe("artifact replay", () => {
   ])("reasoning.persist = $persist", ({ persist, reasoning, actions }) => {
     const turn = toolTurn(2);
     const result = runReplay([userMessage(1, "q"), turn.message], turn.artifacts, { reasoning: { persist } });
-    expect(result.items.filter((item) => item.tag === "REASONING")).toHaveLength(reasoning);
+    expect(result.value.items.filter((item) => item.tag === "REASONING")).toHaveLength(reasoning);
     expect(result.trace.map((event) => event.action)).toEqual(actions);
     if (persist === "next_reply") expect(result.trace[0].details).toEqual({ artifactIds: ["r2"] });
-    expect(result.replayedReasoningIds).toEqual(reasoning === 1 ? ["r2"] : []);
+    expect(result.value.replayedReasoningIds).toEqual(reasoning === 1 ? ["r2"] : []);
   });
 
   it("drops messages with nothing to send, and does not replay artifacts on a user turn", () => {
@@ -381,7 +385,7 @@ describe("artifact replay", () => {
     it("counts groups, text pieces and the main item from the cache", () => {
       const { messages, artifacts } = cachedToolTurn();
       const result = runReplay(messages, artifacts, {}, { tokenizer: "o200k_base" });
-      expect(tokensById(result.items)).toEqual({
+      expect(tokensById(result.value.items)).toEqual({
         "msg:m1": TOKENS_PER_MESSAGE + 2,
         // Role mapping's count (framing + 3 + 4) less the second piece's segment.
         "msg:m2": TOKENS_PER_MESSAGE + 3,
@@ -390,7 +394,7 @@ describe("artifact replay", () => {
         "artifact:o2": TOKENS_PER_MESSAGE + 1,
         "msg:m2:text:1": TOKENS_PER_MESSAGE + 4,
       });
-      expect(result.items.map((item) => item.id)).toEqual([
+      expect(result.value.items.map((item) => item.id)).toEqual([
         "msg:m1",
         "msg:m2",
         "artifact:r2",
@@ -403,7 +407,7 @@ describe("artifact replay", () => {
     it("the label stays with the main item", () => {
       const { messages, artifacts } = cachedToolTurn();
       const result = runReplay(messages, artifacts, {}, { tokenizer: "o200k_base", labels: true });
-      expect(tokensById(result.items)).toEqual({
+      expect(tokensById(result.value.items)).toEqual({
         "msg:m1": TOKENS_PER_MESSAGE + 2 + o200k("Ada: "),
         "msg:m2": TOKENS_PER_MESSAGE + 3 + o200k("Aria: "),
         "artifact:r2": TOKENS_PER_MESSAGE + 2,
@@ -434,7 +438,7 @@ describe("artifact replay", () => {
         cachedArtifact(reasoningArtifact("r1", "m2", "hmm"), 13),
       ];
       const result = runReplay([userMessage(1, "go"), message], artifacts, {}, { tokenizer: "o200k_base" });
-      expect(tokensById(result.items.slice(1))).toEqual({
+      expect(tokensById(result.value.items.slice(1))).toEqual({
         "msg:m2": TOKENS_PER_MESSAGE + 5,
         "artifact:c1": TOKENS_PER_MESSAGE + 11,
         "artifact:o1": TOKENS_PER_MESSAGE + 12,
@@ -443,7 +447,7 @@ describe("artifact replay", () => {
         "msg:m2:text:2": TOKENS_PER_MESSAGE + 7,
       });
       // Nothing is counted twice: the pieces add up to role mapping's count of the message, one framing each.
-      const pieces = result.items.filter(
+      const pieces = result.value.items.filter(
         (item) => item.tag === "DIALOGUE_HISTORY" && item.id.startsWith("msg:m2"),
       );
       expect(pieces.reduce((sum, item) => sum + item.tokens, 0)).toBe(3 * TOKENS_PER_MESSAGE + 5 + 6 + 7);
@@ -471,7 +475,7 @@ describe("artifact replay", () => {
         cachedArtifact(functionOutputArtifact("o2", "m2", "k2", "fine"), outputs[1]),
       ];
       const result = runReplay([userMessage(1, "go"), message], artifacts, {}, { tokenizer: "o200k_base" });
-      return tokensById(result.items.slice(1));
+      return tokensById(result.value.items.slice(1));
     }
 
     it("a group sums its parts' cached counts under one framing", () => {
@@ -502,9 +506,9 @@ describe("artifact replay", () => {
         {},
         { tokenizer: "o200k_base" },
       );
-      expect(tokensById(result.items)["artifact:c2"]).toBe(0);
-      expect(tokensById(result.items)["artifact:r2"]).toBe(0);
-      expect(tokensById(result.items)["artifact:o2"]).toBe(TOKENS_PER_MESSAGE + 1);
+      expect(tokensById(result.value.items)["artifact:c2"]).toBe(0);
+      expect(tokensById(result.value.items)["artifact:r2"]).toBe(0);
+      expect(tokensById(result.value.items)["artifact:o2"]).toBe(TOKENS_PER_MESSAGE + 1);
     });
 
     it("counts cached at write time match a full recount of every replayed item", () => {
@@ -520,8 +524,8 @@ describe("artifact replay", () => {
         {},
         { tokenizer: "o200k_base" },
       );
-      expect(result.items).toHaveLength(6);
-      for (const item of result.items) {
+      expect(result.value.items).toHaveLength(6);
+      for (const item of result.value.items) {
         expect(item.tokens, item.id).toBeGreaterThan(TOKENS_PER_MESSAGE);
         expect(item.tokens, item.id).toBe(countItemTokens(item, "o200k_base"));
       }
@@ -549,7 +553,7 @@ describe("artifact replay", () => {
         { tokenizer: "o200k_base" },
       );
       const outputOf = (item: ContextItem) => (item.parts[0] as { output: unknown }).output;
-      const [pruned, kept] = result.items.filter((item) => item.tag === "TOOL_RESULT");
+      const [pruned, kept] = result.value.items.filter((item) => item.tag === "TOOL_RESULT");
       expect([pruned.id, kept.id]).toEqual(["artifact:o2", "artifact:o4"]);
       expect(outputOf(pruned)).toContain("[tool output pruned: removed");
       expect(outputOf(kept)).toBe(long);
@@ -571,8 +575,8 @@ describe("artifact replay", () => {
     it("without a tokenizer every count stays 0, as before", () => {
       const { messages, artifacts } = cachedToolTurn();
       const none = runReplay(messages, artifacts);
-      expect(none.items).toHaveLength(6);
-      expect(none.items.every((item) => item.tokens === 0)).toBe(true);
+      expect(none.value.items).toHaveLength(6);
+      expect(none.value.items.every((item) => item.tokens === 0)).toBe(true);
       // Role mapping counted, artifact replay called without a tokenizer: the expanded message's items are left for later,
       // the untouched user item keeps its count.
       const replayOnly = runReplay(
@@ -581,7 +585,7 @@ describe("artifact replay", () => {
         {},
         { tokenizer: "o200k_base", replayWithoutTokenizer: true },
       );
-      expect(tokensById(replayOnly.items)).toEqual({
+      expect(tokensById(replayOnly.value.items)).toEqual({
         "msg:m1": TOKENS_PER_MESSAGE + 2,
         "msg:m2": 0,
         "artifact:r2": 0,

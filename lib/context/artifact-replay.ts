@@ -9,7 +9,7 @@
 import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./messages";
 import { type HistoryItems, NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
-import type { Stage } from "./stage";
+import type { Stage, StageResult } from "./stage";
 import { REPLAYABLE_ARTIFACT_TYPES, type Replayable, readReplayable } from "./stored-artifacts";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural, traceEvent, traceWarning } from "./trace";
@@ -556,7 +556,11 @@ export function replayArtifacts(args: {
   /** Optional: each item's source message (null for notices and collapsed runs), parallel to `items`, as
    *  `messagesById` gives it for the item's own message id; saves a lookup per item. */
   sources?: readonly (StoredMessage | null)[];
-}): { items: ContextItem[]; trace: TraceEvent[]; replayedReasoningIds: string[] } {
+}): StageResult<{
+  items: ContextItem[];
+  /** Reasoning replayed for this reply only (`reasoning.persist` = next_reply): to delete after the reply. */
+  replayedReasoningIds: string[];
+}> {
   const { items, messagesById, settings } = args;
   const context: ReplayContext = {
     settings,
@@ -637,7 +641,7 @@ export function replayArtifacts(args: {
       ),
     );
   }
-  return { items: out, trace, replayedReasoningIds: context.replayedReasoningIds };
+  return { value: { items: out, replayedReasoningIds: context.replayedReasoningIds }, trace };
 }
 
 /**
@@ -655,6 +659,6 @@ export const artifactsStage: Stage<SourcedItems, HistoryItems, PhaseAContext> = 
       currentInputFollows: true,
       sources,
     });
-    return { value: { items: replayed.items, current }, trace: replayed.trace };
+    return { value: { items: replayed.value.items, current }, trace: replayed.trace };
   },
 };

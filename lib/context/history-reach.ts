@@ -27,16 +27,9 @@ import { hasArtifactParts, hasText, roleFor, sameAuthor } from "./messages";
 import { activeBlocksFor } from "./persona-user-blocks";
 import type { PhaseAContext, ReachableHistory } from "./phases";
 import type { ResolvedSettings } from "./settings";
-import type { Stage } from "./stage";
+import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent } from "./trace";
-import type {
-  AttemptBudget,
-  ModelDescriptor,
-  PersonaUserBlock,
-  StoredMessage,
-  TokenizerName,
-  TraceEvent,
-} from "./types";
+import type { AttemptBudget, ModelDescriptor, PersonaUserBlock, StoredMessage, TokenizerName } from "./types";
 
 /** Tokens a message's count may lose when its text is joined to others or wrapped (a newline merging, say). */
 export const JOIN_SLACK_TOKENS = 2;
@@ -64,9 +57,9 @@ export function cutUnreachableHistory(args: {
   blocks: readonly PersonaUserBlock[];
   now: string;
   settings: Pick<ResolvedSettings, "history" | "contextNote">;
-}): { history: readonly StoredMessage[]; hiddenMessageIds: ReadonlySet<string> | null; trace: TraceEvent[] } {
+}): StageResult<{ history: readonly StoredMessage[]; hiddenMessageIds: ReadonlySet<string> | null }> {
   const { history, budgets, personaId, impersonateUserId } = args;
-  const unchanged = { history, hiddenMessageIds: null, trace: [] };
+  const unchanged = { value: { history, hiddenMessageIds: null }, trace: [] };
   if (!budgets || budgets.length === 0 || history.length < 2) return unchanged;
   if (args.settings.history.maxItems !== null) return unchanged;
   for (const budget of budgets) if (budget.strictAlternation) return unchanged;
@@ -122,7 +115,7 @@ export function cutUnreachableHistory(args: {
       details: { throughSeq: history[cut - 1].seq },
     },
   );
-  return { history: history.slice(cut), hiddenMessageIds, trace: [event] };
+  return { value: { history: history.slice(cut), hiddenMessageIds }, trace: [event] };
 }
 
 /**
@@ -190,7 +183,7 @@ export const reachStage: Stage<readonly StoredMessage[], ReachableHistory, Phase
       settings,
     });
     return {
-      value: { loaded, history: reached.history, hiddenMessageIds: reached.hiddenMessageIds },
+      value: { loaded, ...reached.value },
       trace: reached.trace,
     };
   },

@@ -10,7 +10,7 @@
 import { ownMessageId } from "./messages";
 import { NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
-import type { Stage } from "./stage";
+import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent, traceWarning } from "./trace";
 import type {
   ContextItem,
@@ -121,10 +121,9 @@ export interface MediaBudgetArgs {
   sources?: ItemSources;
 }
 
-export interface MediaBudgetResult {
+export interface BudgetedMediaItems {
   history: ContextItem[];
   current: ContextItem;
-  trace: TraceEvent[];
   /** Each output history item's source message (null for notices), parallel to `history`. */
   historySources: (StoredMessage | null)[];
 }
@@ -134,7 +133,7 @@ export interface MediaBudgetResult {
  * from the newest message); then oldest first, the plans are applied so items and events come out in
  * conversation order.
  */
-export function applyMediaBudget(args: MediaBudgetArgs): MediaBudgetResult {
+export function applyMediaBudget(args: MediaBudgetArgs): StageResult<BudgetedMediaItems> {
   const effectiveWindow = Math.min(args.settings.media.window, args.settings.history.messageFetchLimit);
   const planned = planMedia(args, effectiveWindow);
   return applyPlans(args, planned, effectiveWindow);
@@ -269,7 +268,7 @@ function applyPlans(
   args: MediaBudgetArgs,
   planned: PlannedMedia,
   effectiveWindow: number,
-): MediaBudgetResult {
+): StageResult<BudgetedMediaItems> {
   const { plans, messages } = planned;
   const imageMessageLimit = args.settings.media.imageMessageLimit;
   const trace: TraceEvent[] = [];
@@ -320,7 +319,7 @@ function applyPlans(
     }
   }
   pushTallyEvents(trace, tally, effectiveWindow);
-  return { history, current, trace, historySources };
+  return { value: { history, current, historySources }, trace };
 }
 
 /** One message's events: images omitted by the budget, duplicates dropped, attachments missing. */
@@ -480,8 +479,9 @@ export const mediaBudgetStage: Stage<SourcedItems, SourcedItems, PhaseAContext> 
       settings,
       sources: { history: sources, current: input.currentInput },
     });
+    const { history, historySources, current: currentWithMedia } = media.value;
     return {
-      value: { items: media.history, sources: media.historySources, current: media.current },
+      value: { items: history, sources: historySources, current: currentWithMedia },
       trace: media.trace,
     };
   },

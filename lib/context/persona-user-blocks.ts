@@ -6,7 +6,7 @@
 
 import type { HistoryEntry } from "./messages";
 import type { CollapsedHistory, PhaseAContext, VisibleHistory } from "./phases";
-import type { Stage } from "./stage";
+import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent } from "./trace";
 import type { ItemSender, PersonaUserBlock, StoredMessage, TraceEvent } from "./types";
 
@@ -93,17 +93,17 @@ export function applyPersonaUserBlocks(args: {
   now: string;
   /** Blocked users' messages that are hidden but not among the entries (cut before the build, history-reach). */
   hiddenElsewhere?: ReadonlySet<string> | null;
-}): {
+}): StageResult<{
   entries: HistoryEntry[];
-  trace: TraceEvent[];
   /** The loaded message behind each copy made without its reply annotation (null when none was made). */
   originals: Map<StoredMessage, StoredMessage> | null;
-} {
+}> {
   const blockedUsers = new Map<string, PersonaUserBlock>();
   for (const block of activeBlocksFor(args.blocks, args.personaId, args.now)) {
     if (block.blockType === "block") blockedUsers.set(block.userId, block);
   }
-  if (blockedUsers.size === 0) return { entries: args.entries.slice(), trace: [], originals: null };
+  if (blockedUsers.size === 0)
+    return { value: { entries: args.entries.slice(), originals: null }, trace: [] };
   let originals: Map<StoredMessage, StoredMessage> | null = null;
 
   const trace: TraceEvent[] = [];
@@ -179,7 +179,7 @@ export function applyPersonaUserBlocks(args: {
       ),
     );
   }
-  return { entries, trace, originals };
+  return { value: { entries, originals }, trace };
 }
 
 /** Phase A: blocked users' turns become notices; muted users' turns are left out. */
@@ -195,7 +195,7 @@ export const blocksStage: Stage<CollapsedHistory, VisibleHistory, PhaseAContext>
       hiddenElsewhere: hiddenMessageIds,
     });
     return {
-      value: { loaded, entries: blocked.entries, originals: blocked.originals },
+      value: { loaded, ...blocked.value },
       trace: blocked.trace,
     };
   },

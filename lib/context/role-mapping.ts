@@ -15,7 +15,7 @@ import {
 } from "./messages";
 import type { PhaseAContext, SourcedItems, VisibleHistory } from "./phases";
 import type { ResolvedSettings } from "./settings";
-import type { Stage } from "./stage";
+import type { Stage, StageResult } from "./stage";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { traceEvent } from "./trace";
 import type {
@@ -280,13 +280,12 @@ export function mapRoles(args: {
   impersonateUserId?: string | null;
   settings: ResolvedSettings;
   tokenizer?: TokenizerName | null;
-}): {
+}): StageResult<{
   history: ContextItem[];
   current: ContextItem;
-  trace: TraceEvent[];
   /** The message each history item is exactly (null for notices and collapsed runs), parallel to `history`. */
   historySources: (StoredMessage | null)[];
-} {
+}> {
   const trace: TraceEvent[] = [];
   const labels = speakerLabelsOn({
     mode: args.settings.history.speakerLabels,
@@ -351,7 +350,7 @@ export function mapRoles(args: {
       ),
     );
   }
-  return { history, current, trace, historySources };
+  return { value: { history, current, historySources }, trace };
 }
 
 /**
@@ -371,12 +370,9 @@ export const rolesStage: Stage<VisibleHistory, SourcedItems, PhaseAContext> = {
       settings,
       tokenizer,
     });
+    const { history, historySources, current } = mapped.value;
     return {
-      value: {
-        items: mapped.history,
-        sources: loadedSources(mapped.historySources, originals),
-        current: mapped.current,
-      },
+      value: { items: history, sources: loadedSources(historySources, originals), current },
       trace: mapped.trace,
     };
   },
