@@ -17,6 +17,9 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"], ["json", { outputFile: "test-results/playwright.json" }]] : "list",
   use: {
     baseURL: `http://127.0.0.1:${APP_PORT}`,
+    // The app refuses state-changing requests without this origin (CSRF guard); a browser sends it by itself,
+    // Playwright's API client (page.request) does not. Specs that test cross-origin requests clear it.
+    extraHTTPHeaders: { origin: `http://127.0.0.1:${APP_PORT}` },
     browserName: "chromium",
     trace: "retain-on-failure",
     launchOptions: {

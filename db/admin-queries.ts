@@ -1,7 +1,7 @@
 // Query functions for the admin area (SPEC §6.5): the policy's versions, personas, models, blocks, memories and
 // user roles. Same style as queries.ts: one verb and noun each, named arguments, refusals as AppError.
 
-import { and, asc, count, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
 import type { ModelCapabilities } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
@@ -465,4 +465,44 @@ export async function personaExists({
     .where(eq(personas.id, personaId))
     .limit(1);
   return Boolean(row);
+}
+
+/** Serialises the first-admin decision across concurrent sign-ups (any constant unique to this use). */
+const FIRST_ADMIN_LOCK = 0x61646d6e; // "admn"
+
+/**
+ * Make a newly created account the admin when there is no admin yet and no account older than it: the first
+ * account registered. Decided under a transaction-scoped advisory lock, so of any number of sign-ups at once on an
+ * empty database exactly one becomes admin. Returns whether this account did.
+ */
+export async function promoteIfFirstAccount({
+  db,
+  userId,
+}: {
+  db: Database;
+  userId: string;
+}): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_ADMIN_LOCK})`);
+    const [newcomer] = await tx
+      .select({ id: user.id, createdAt: user.createdAt })
+      .from(user)
+      .where(eq(user.id, userId));
+    if (!newcomer) return false;
+    const [anyAdmin] = await tx.select({ id: user.id }).from(user).where(eq(user.role, "admin")).limit(1);
+    if (anyAdmin) return false;
+    const [older] = await tx
+      .select({ id: user.id })
+      .from(user)
+      .where(
+        or(
+          lt(user.createdAt, newcomer.createdAt),
+          and(eq(user.createdAt, newcomer.createdAt), lt(user.id, newcomer.id)),
+        ),
+      )
+      .limit(1);
+    if (older) return false;
+    await tx.update(user).set({ role: "admin", updatedAt: new Date() }).where(eq(user.id, userId));
+    return true;
+  });
 }

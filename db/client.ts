@@ -1,6 +1,9 @@
 // One database handle for the process: postgres.js when DATABASE_URL is set (production, tests), else embedded
 // PGlite on disk in .data/ (zero set-up for a first run). The handle is created synchronously (better-auth needs
-// it at import time); migrations run once in `ready`, which every entry point awaits before its first query.
+// it at import time); migrations run in `ready`, which every entry point awaits before its first query. A failed
+// migration (the database was down at start-up) is not kept: the next `ready` after a short pause tries again,
+// so the app recovers when the database does, without a restart. Connecting and each statement are bounded in
+// time, so a database that does not answer makes a request fail (503) within seconds instead of hanging.
 
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -19,29 +22,86 @@ export type Database = PostgresJsDatabase<typeof schema>;
 export interface DatabaseHandle {
   db: Database;
   driver: "postgres" | "pglite";
-  /** Resolves once migrations and seed data are in place. */
-  ready: Promise<void>;
+  /** Resolves once migrations and seed data are in place; after a failure, a later read tries again. */
+  readonly ready: Promise<void>;
   close(): Promise<void>;
 }
 
 const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
 
+/** Seconds to wait for a connection before the request fails (DATABASE_CONNECT_TIMEOUT_SECONDS, default 5). */
+const CONNECT_TIMEOUT_SECONDS = Number(process.env.DATABASE_CONNECT_TIMEOUT_SECONDS ?? 5);
+/** Longest one statement may run before Postgres cancels it (DATABASE_STATEMENT_TIMEOUT_MS, default 10 000). */
+const STATEMENT_TIMEOUT_MS = Number(process.env.DATABASE_STATEMENT_TIMEOUT_MS ?? 10_000);
+/** Pause between migration attempts while the database is unreachable, so a burst of requests is one attempt. */
+const MIGRATION_RETRY_PAUSE_MS = 1_000;
+
+/**
+ * `ready` as a promise that is made again after a failure: callers that arrive while an attempt runs share it;
+ * the first caller after a failed attempt (and a short pause) starts a new one.
+ */
+function retryingReady(migrate: () => Promise<void>): { readonly ready: Promise<void> } {
+  let current: Promise<void> | null = null;
+  let failedAt = 0;
+  const attempt = () => {
+    const promise = migrate().catch((error: unknown) => {
+      failedAt = Date.now();
+      throw error;
+    });
+    current = promise;
+    return promise;
+  };
+  attempt().catch(() => {}); // start at once; a failure here is reported to whoever awaits `ready`
+  return {
+    get ready() {
+      if (current && failedAt && Date.now() - failedAt >= MIGRATION_RETRY_PAUSE_MS) {
+        failedAt = 0;
+        return attempt();
+      }
+      return current ?? attempt();
+    },
+  };
+}
+
 export function createDatabase(options: { url?: string; pgliteDir?: string } = {}): DatabaseHandle {
   const url = options.url ?? process.env.DATABASE_URL;
   if (url) {
-    const client = postgres(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
+    const client = postgres(url, {
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      onnotice: () => {},
+      connect_timeout: CONNECT_TIMEOUT_SECONDS,
+      connection: { statement_timeout: STATEMENT_TIMEOUT_MS },
+    });
     const db = drizzlePostgres({ client, schema });
-    const ready = migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER }).then(() => seedDatabase(db));
-    return { db, driver: "postgres", ready, close: () => client.end({ timeout: 5 }) };
+    const readiness = retryingReady(() =>
+      migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER }).then(() => seedDatabase(db)),
+    );
+    return {
+      db,
+      driver: "postgres",
+      get ready() {
+        return readiness.ready;
+      },
+      close: () => client.end({ timeout: 5 }),
+    };
   }
   const dir = options.pgliteDir ?? process.env.PGLITE_DIR ?? path.join(process.cwd(), ".data", "pglite");
   mkdirSync(dir, { recursive: true });
   const client = new PGlite(dir);
   const db = drizzlePglite({ client, schema });
-  const ready = client.waitReady
-    .then(() => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }))
-    .then(() => seedDatabase(db as unknown as Database));
-  return { db: db as unknown as Database, driver: "pglite", ready, close: () => client.close() };
+  const readiness = retryingReady(() =>
+    client.waitReady
+      .then(() => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }))
+      .then(() => seedDatabase(db as unknown as Database)),
+  );
+  return {
+    db: db as unknown as Database,
+    driver: "pglite",
+    get ready() {
+      return readiness.ready;
+    },
+    close: () => client.close(),
+  };
 }
 
 // Next.js may evaluate this module more than once (route bundles, dev reloads): keep one handle per process.

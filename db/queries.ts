@@ -2,7 +2,7 @@
 // use only these, so every access rule lives in one place.
 
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, gt, ilike, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
 import type { StoredPart } from "@/lib/context/types";
@@ -44,7 +44,7 @@ export async function listConversations({
   const memberOf = db
     .select({ conversationId: participants.conversationId })
     .from(participants)
-    .where(eq(participants.userId, userId));
+    .where(and(eq(participants.userId, userId), ne(participants.role, "invited")));
   const readable = or(eq(conversations.ownerId, userId), inArray(conversations.id, memberOf));
   // The title filter matches the words literally: LIKE wildcards in what the user typed are escaped.
   const titleFilter = titleQuery
@@ -98,7 +98,11 @@ export async function getReadableConversation({
     .from(conversations)
     .leftJoin(
       participants,
-      and(eq(participants.conversationId, conversations.id), eq(participants.userId, userId)),
+      and(
+        eq(participants.conversationId, conversations.id),
+        eq(participants.userId, userId),
+        ne(participants.role, "invited"),
+      ),
     )
     .where(
       and(
@@ -161,18 +165,17 @@ export interface NewMessage {
   parts: StoredPart[];
   status: Message["status"];
   replyToMessageId?: string | null;
+  /** The id the client gave a user's message: the same id twice is refused (409), never stored twice. */
+  clientMessageId?: string | null;
 }
 
-/**
- * Insert a message with the next seq of its conversation, in one transaction (the seq is the one sort key). Its
- * token counts are cached here, at write time, so no later turn tokenises it again.
- */
 /**
  * Insert a message with the next seq of its conversation, in one transaction (the seq is the one sort key). Its
  * token counts are cached here, at write time, so no later turn tokenises it again. With `attach`, the images its
  * media parts name become this message's in the same transaction: an unsent upload of that user is linked; one
  * already sent in this conversation (a message sent again) is copied for this message. Anything else is refused
- * and nothing is stored.
+ * and nothing is stored. A reply (a persona message with `replyToMessageId`) becomes the chosen variant: the
+ * earlier replies to the same message stay, unchosen.
  */
 export async function appendMessage({
   db,
@@ -183,36 +186,87 @@ export async function appendMessage({
   message: NewMessage;
   attach?: { attachmentIds: string[]; userId: string };
 }): Promise<Message> {
-  return db.transaction(async (tx) => {
-    const [counter] = await tx
-      .update(conversations)
-      .set({ lastSeq: sql`${conversations.lastSeq} + 1`, updatedAt: new Date() })
-      .where(eq(conversations.id, message.conversationId))
-      .returning({ seq: conversations.lastSeq });
-    if (!counter) throw notFound("Conversation");
-    const messageId = message.id ?? uuidv7();
-    let parts = message.parts;
-    let afterInsert: (() => Promise<void>) | null = null;
-    if (attach && attach.attachmentIds.length > 0) {
-      const plan = await planAttachments(tx, {
-        ...attach,
-        conversationId: message.conversationId,
-        messageId,
-      });
-      parts = parts.map((part) =>
-        part.type === "media"
-          ? { ...part, attachmentId: plan.idFor.get(part.attachmentId) ?? part.attachmentId }
-          : part,
+  return db
+    .transaction(async (tx) => insertMessage(tx, message, attach))
+    .catch((error) => {
+      if (isUniqueViolation(error, "messages_client_id_idx")) {
+        throw new AppError(
+          "conflict",
+          "This message was already sent (its id is stored): it is not sent again.",
+        );
+      }
+      throw error;
+    });
+}
+
+/** Postgres's unique_violation on the named index (drizzle wraps the driver's error as its cause). */
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  for (let current = error; current instanceof Error || typeof current === "object"; ) {
+    const fields = current as {
+      code?: string;
+      constraint_name?: string;
+      constraint?: string;
+      message?: string;
+      cause?: unknown;
+    };
+    if (fields?.code === "23505") {
+      return [fields.constraint_name, fields.constraint, fields.message].some((text) =>
+        text?.includes(constraint),
       );
-      afterInsert = plan.apply;
     }
-    const [row] = await tx
-      .insert(messages)
-      .values({ ...message, id: messageId, parts, ...messageTokenCounts(parts), seq: counter.seq })
-      .returning();
-    await afterInsert?.();
-    return row;
-  });
+    if (!fields?.cause) return false;
+    current = fields.cause;
+  }
+  return false;
+}
+
+async function insertMessage(
+  tx: Transaction,
+  message: NewMessage,
+  attach: { attachmentIds: string[]; userId: string } | undefined,
+): Promise<Message> {
+  const [counter] = await tx
+    .update(conversations)
+    .set({ lastSeq: sql`${conversations.lastSeq} + 1`, updatedAt: new Date() })
+    .where(eq(conversations.id, message.conversationId))
+    .returning({ seq: conversations.lastSeq });
+  if (!counter) throw notFound("Conversation");
+  // After the counter's row lock: a reply inserted at the same time by another transaction is committed by now,
+  // so it is un-chosen too (done before the lock, two concurrent regenerates would both stay chosen).
+  if (message.authorType === "persona" && message.replyToMessageId) {
+    await tx
+      .update(messages)
+      .set({ chosen: false })
+      .where(
+        and(
+          eq(messages.conversationId, message.conversationId),
+          eq(messages.replyToMessageId, message.replyToMessageId),
+          eq(messages.authorType, "persona"),
+        ),
+      );
+  }
+  const messageId = message.id ?? uuidv7();
+  let parts = message.parts;
+  let afterInsert: (() => Promise<void>) | null = null;
+  if (attach && attach.attachmentIds.length > 0) {
+    const plan = await planAttachments(tx, {
+      ...attach,
+      conversationId: message.conversationId,
+      messageId,
+    });
+    parts = parts.map((part) =>
+      part.type === "media"
+        ? { ...part, attachmentId: plan.idFor.get(part.attachmentId) ?? part.attachmentId }
+        : part,
+    );
+    afterInsert = plan.apply;
+  }
+  const [row] = await tx
+    .insert(messages)
+    .values({ ...message, id: messageId, parts, ...messageTokenCounts(parts), seq: counter.seq })
+    .returning();
+  await afterInsert?.();
+  return row;
 }
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -400,6 +454,8 @@ export async function listHistoryWindow({
         eq(messages.conversationId, conversationId),
         gt(messages.seq, afterSeq),
         isNull(messages.summarizedBy),
+        // A reply variant the user did not choose is kept but never sent.
+        eq(messages.chosen, true),
       ),
     )
     .orderBy(desc(messages.seq))
@@ -555,32 +611,30 @@ export async function storeToolMemory({
   return row;
 }
 
+/**
+ * The memories a turn may use: the persona's own, and unless `includePrivate` is false (a room, where others read
+ * the payload), the user's private ones (user and user × persona scope).
+ */
 export async function listActiveMemories({
   db,
   userId,
   personaId,
+  includePrivate = true,
 }: {
   db: Database;
   userId: string;
   personaId: string;
+  includePrivate?: boolean;
 }) {
+  const personaScope = and(eq(memories.scope, "persona"), eq(memories.personaId, personaId));
+  const privateScopes = [
+    and(eq(memories.scope, "user"), eq(memories.userId, userId)),
+    and(eq(memories.scope, "user_persona"), eq(memories.userId, userId), eq(memories.personaId, personaId)),
+  ];
   return db
     .select()
     .from(memories)
-    .where(
-      and(
-        eq(memories.active, true),
-        or(
-          and(eq(memories.scope, "user"), eq(memories.userId, userId)),
-          and(eq(memories.scope, "persona"), eq(memories.personaId, personaId)),
-          and(
-            eq(memories.scope, "user_persona"),
-            eq(memories.userId, userId),
-            eq(memories.personaId, personaId),
-          ),
-        ),
-      ),
-    )
+    .where(and(eq(memories.active, true), includePrivate ? or(personaScope, ...privateScopes) : personaScope))
     .orderBy(asc(memories.createdAt));
 }
 
@@ -616,14 +670,15 @@ export async function listParticipants({ db, conversationId }: { db: Database; c
     })
     .from(participants)
     .innerJoin(user, eq(user.id, participants.userId))
-    .where(eq(participants.conversationId, conversationId))
+    .where(and(eq(participants.conversationId, conversationId), ne(participants.role, "invited")))
     .orderBy(asc(participants.joinedAt));
 }
 
 /**
- * Invite someone into a conversation by the email of their account (the owner's call; SPEC §7.3 rooms): they can
- * read it and write in it from then on, and the conversation becomes a room. 404 when no account has the email,
- * 409 when they are in it already.
+ * Invite someone into a conversation by the email of their account (the owner's call; SPEC §7.3 rooms). The
+ * invitation is pending until the invited account accepts it; until then it grants nothing. Whether the email
+ * has an account, or is in the conversation already, is not told: the inviter gets the same answer either way,
+ * and an unknown email stores nothing.
  */
 export async function inviteParticipant({
   db,
@@ -633,26 +688,88 @@ export async function inviteParticipant({
   db: Database;
   conversationId: string;
   email: string;
-}) {
+}): Promise<void> {
   const [invitee] = await db
-    .select({ id: user.id, name: user.name })
+    .select({ id: user.id })
     .from(user)
     .where(eq(sql`lower(${user.email})`, email.trim().toLowerCase()))
     .limit(1);
-  if (!invitee) throw new AppError("not_found", `No account has the email ${email.trim()}.`);
+  if (!invitee) return;
+  await db
+    .insert(participants)
+    .values({ conversationId, userId: invitee.id, role: "invited" })
+    .onConflictDoNothing();
+}
+
+/** The invitations waiting for this user's answer, newest first, with who asked and to what. */
+export async function listInvitations({ db, userId }: { db: Database; userId: string }) {
+  return db
+    .select({
+      conversationId: conversations.id,
+      title: conversations.title,
+      invitedBy: user.name,
+      invitedAt: participants.joinedAt,
+    })
+    .from(participants)
+    .innerJoin(conversations, eq(conversations.id, participants.conversationId))
+    .innerJoin(user, eq(user.id, conversations.ownerId))
+    .where(and(eq(participants.userId, userId), eq(participants.role, "invited")))
+    .orderBy(desc(participants.joinedAt));
+}
+
+/** Accept a pending invitation: the user becomes a member and the conversation a room. 404 when none is pending. */
+export async function acceptInvitation({
+  db,
+  conversationId,
+  userId,
+}: {
+  db: Database;
+  conversationId: string;
+  userId: string;
+}) {
   return db.transaction(async (tx) => {
-    const [added] = await tx
-      .insert(participants)
-      .values({ conversationId, userId: invitee.id, role: "member" })
-      .onConflictDoNothing()
+    const [accepted] = await tx
+      .update(participants)
+      .set({ role: "member", joinedAt: new Date() })
+      .where(
+        and(
+          eq(participants.conversationId, conversationId),
+          eq(participants.userId, userId),
+          eq(participants.role, "invited"),
+        ),
+      )
       .returning();
-    if (!added) throw new AppError("conflict", `${invitee.name} is in this conversation already.`);
+    if (!accepted) throw notFound("Invitation");
     await tx.update(conversations).set({ visibility: "room" }).where(eq(conversations.id, conversationId));
-    return { userId: invitee.id, name: invitee.name, role: added.role, joinedAt: added.joinedAt };
+    const [named] = await tx.select({ name: user.name }).from(user).where(eq(user.id, userId));
+    return { userId, name: named?.name ?? "", role: accepted.role, joinedAt: accepted.joinedAt };
   });
 }
 
-/** Take a member out of a conversation (the owner cannot be removed). Their messages stay. */
+/** Decline a pending invitation (the invited user's call). 404 when none is pending. */
+export async function declineInvitation({
+  db,
+  conversationId,
+  userId,
+}: {
+  db: Database;
+  conversationId: string;
+  userId: string;
+}) {
+  const [declined] = await db
+    .delete(participants)
+    .where(
+      and(
+        eq(participants.conversationId, conversationId),
+        eq(participants.userId, userId),
+        eq(participants.role, "invited"),
+      ),
+    )
+    .returning({ userId: participants.userId });
+  if (!declined) throw notFound("Invitation");
+}
+
+/** Take a member out of a conversation, or withdraw a pending invitation (the owner cannot be removed). */
 export async function removeParticipant({
   db,
   conversationId,
@@ -668,7 +785,7 @@ export async function removeParticipant({
       and(
         eq(participants.conversationId, conversationId),
         eq(participants.userId, userId),
-        eq(participants.role, "member"),
+        ne(participants.role, "owner"),
       ),
     )
     .returning({ userId: participants.userId });
@@ -772,6 +889,56 @@ export async function getReadableAttachment({
     throw error;
   }
   return row;
+}
+
+/** An attachment the user may read, without its bytes (they are read in slices, see readAttachmentBytes). */
+export async function getReadableAttachmentInfo({
+  db,
+  attachmentId,
+  userId,
+}: {
+  db: Database;
+  attachmentId: string;
+  userId: string;
+}) {
+  const [row] = await db.select().from(attachments).where(eq(attachments.id, attachmentId)).limit(1);
+  if (!row) return null;
+  try {
+    await getReadableConversation({ db, conversationId: row.conversationId, userId });
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") return null;
+    throw error;
+  }
+  return row;
+}
+
+/**
+ * Bytes `start` to `end` (inclusive) of a stored blob, read from its base64 text without loading the rest:
+ * every 4 base64 characters are 3 bytes, so the slice of text that covers the range is cut in SQL and decoded.
+ */
+export async function readAttachmentBytes({
+  db,
+  storageKey,
+  start,
+  end,
+}: {
+  db: Database;
+  storageKey: string;
+  start: number;
+  end: number;
+}): Promise<Buffer> {
+  const firstGroup = Math.floor(start / 3);
+  const lastGroup = Math.floor(end / 3);
+  const [row] = await db
+    .select({
+      text: sql<string>`substr(${attachmentBlobs.data}, ${firstGroup * 4 + 1}::int, ${(lastGroup - firstGroup + 1) * 4}::int)`,
+    })
+    .from(attachmentBlobs)
+    .where(eq(attachmentBlobs.storageKey, storageKey));
+  if (!row) throw notFound("Attachment");
+  const decoded = Buffer.from(row.text, "base64");
+  const offset = start - firstGroup * 3;
+  return decoded.subarray(offset, offset + (end - start + 1));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -154,6 +154,9 @@ export const conversations = pgTable(
     instructions: text("instructions"),
     /** The last seq handed out; bumped in the same transaction that inserts a message. */
     lastSeq: bigint("lastSeq", { mode: "number" }).notNull().default(0),
+    /** A branch: the conversation and message it was copied from ("branch from here"). */
+    branchedFromConversationId: uuid("branchedFromConversationId"),
+    branchedFromMessageId: uuid("branchedFromMessageId"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -169,7 +172,8 @@ export const participants = pgTable(
     userId: text("userId")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
-    role: text("role", { enum: ["owner", "member"] })
+    /** "invited": asked in by the owner, not yet accepted; such a row grants nothing until it becomes "member". */
+    role: text("role", { enum: ["owner", "member", "invited"] })
       .notNull()
       .default("member"),
     joinedAt: timestamp("joinedAt", { withTimezone: true }).notNull().defaultNow(),
@@ -215,7 +219,22 @@ export const messages = pgTable(
     authorName: text("authorName").notNull(),
     parts: jsonb("parts").$type<StoredPart[]>().notNull(),
     replyToMessageId: uuid("replyToMessageId"),
-    status: text("status", { enum: ["complete", "streaming", "interrupted", "error"] }).notNull(),
+    /**
+     * complete; streaming (being written); stopped (the user stopped it: the text they saw); interrupted (the
+     * stream broke, or the server died mid-reply); error (every attempt failed).
+     */
+    status: text("status", {
+      enum: ["complete", "streaming", "stopped", "interrupted", "error"],
+    }).notNull(),
+    /**
+     * Replies to one user message are variants of one reply (regenerate); exactly one is chosen, and only the
+     * chosen one is shown in the transcript's path and sent to the model. Always true for other messages.
+     */
+    chosen: boolean("chosen").notNull().default(true),
+    /** The id the client gave the message (useChat's), so sending it again never stores it twice. */
+    clientMessageId: text("clientMessageId"),
+    /** Set when someone edited the message in place; earlier versions are in message_versions. */
+    editedAt: timestamp("editedAt", { withTimezone: true, mode: "date" }),
     summarizedBy: uuid("summarizedBy").references(() => summaries.id, { onDelete: "set null" }),
     /** Token counts of the text per tokenizer family, cached at write time. */
     tokenCounts: jsonb("tokenCounts").$type<Record<string, number>>().notNull().default({}),
@@ -224,7 +243,27 @@ export const messages = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [uniqueIndex("messages_conversation_seq_idx").on(table.conversationId, table.seq)],
+  (table) => [
+    uniqueIndex("messages_conversation_seq_idx").on(table.conversationId, table.seq),
+    uniqueIndex("messages_client_id_idx").on(table.conversationId, table.clientMessageId),
+    index("messages_reply_to_idx").on(table.replyToMessageId),
+  ],
+);
+
+/** Earlier versions of a message edited in place, newest last; restoring one makes it current again. */
+export const messageVersions = pgTable(
+  "message_versions",
+  {
+    id: id(),
+    messageId: uuid("messageId")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    parts: jsonb("parts").$type<StoredPart[]>().notNull(),
+    /** Who replaced this version (the editor of the next one). */
+    replacedBy: text("replacedBy").references(() => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (table) => [index("message_versions_message_idx").on(table.messageId, table.createdAt)],
 );
 
 export const attachments = pgTable(
@@ -334,11 +373,18 @@ export const turns = pgTable(
       .references(() => conversations.id, { onDelete: "cascade" }),
     userMessageId: uuid("userMessageId").references(() => messages.id, { onDelete: "set null" }),
     assistantMessageId: uuid("assistantMessageId").references(() => messages.id, { onDelete: "set null" }),
-    status: text("status", { enum: ["running", "ok", "error", "aborted"] }).notNull(),
+    /** running; ok; error; stopped (by the user); interrupted (the process died while it ran). */
+    status: text("status", { enum: ["running", "ok", "error", "stopped", "interrupted"] }).notNull(),
     settingsVersion: integer("settingsVersion").notNull(),
+    /** The app instance running it, and when it last said it still is: a dead instance's turns are recovered. */
+    instanceId: text("instanceId"),
+    heartbeatAt: timestamp("heartbeatAt", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
   },
-  (table) => [index("turns_conversation_idx").on(table.conversationId, table.createdAt)],
+  (table) => [
+    index("turns_conversation_idx").on(table.conversationId, table.createdAt),
+    index("turns_status_idx").on(table.status),
+  ],
 );
 
 export interface RecordedRequest {
@@ -360,7 +406,8 @@ export const attempts = pgTable(
     attemptNumber: integer("attemptNumber").notNull(),
     stepNumber: integer("stepNumber").notNull().default(0),
     modelId: text("modelId").notNull(),
-    status: text("status", { enum: ["ok", "error", "aborted"] }).notNull(),
+    /** ok; error; stopped (the user stopped the reply: the provider request was aborted). */
+    status: text("status", { enum: ["ok", "error", "stopped"] }).notNull(),
     error: jsonb("error").$type<{ code: string; message: string; status?: number } | null>(),
     items: jsonb("items").$type<unknown[]>().notNull(),
     trace: jsonb("trace").$type<unknown[]>().notNull(),
@@ -396,6 +443,7 @@ export type Model = InferSelectModel<typeof models>;
 export type Persona = InferSelectModel<typeof personas>;
 export type Conversation = InferSelectModel<typeof conversations>;
 export type Message = InferSelectModel<typeof messages>;
+export type MessageVersion = InferSelectModel<typeof messageVersions>;
 export type Attachment = InferSelectModel<typeof attachments>;
 export type Artifact = InferSelectModel<typeof artifacts>;
 export type Summary = InferSelectModel<typeof summaries>;

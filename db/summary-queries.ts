@@ -63,6 +63,7 @@ export async function countUnsummarisedUserTurns({
         eq(messages.conversationId, conversationId),
         gt(messages.seq, afterSeq),
         isNull(messages.summarizedBy),
+        eq(messages.chosen, true),
       ),
     )
     .as("ordered");
@@ -93,6 +94,7 @@ export async function listUnsummarisedMessages({
         eq(messages.conversationId, conversationId),
         gt(messages.seq, afterSeq),
         isNull(messages.summarizedBy),
+        eq(messages.chosen, true),
       ),
     )
     .orderBy(asc(messages.seq));

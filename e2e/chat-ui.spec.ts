@@ -118,44 +118,55 @@ test("Enter sends and Shift+Enter adds a line; the provider receives both lines"
   expect(JSON.parse(received.body).messages.at(-1)).toEqual({ role: "user", content: "line one\nline two" });
 });
 
-test("streaming shows a stop button; stopping keeps what arrived and the server still stores the whole reply", async ({
+test("stop aborts the provider call, keeps exactly what was shown, and the next turn sends that text", async ({
   page,
 }) => {
   const chat = await register(page, "Stop");
   await chat.newConversation();
-  const words = Array.from({ length: 40 }, (_, index) => `word${index}`).join(" ");
-  await fake.script({ kind: "text", text: words, chunks: 40, chunkDelayMs: 100 });
+  const words = Array.from({ length: 60 }, (_, index) => `word${index}`).join(" ");
+  await fake.script({ kind: "text", text: words, chunks: 60, chunkDelayMs: 100 });
   await chat.send("Count slowly");
   await expect(page.getByTestId("stop-button")).toBeVisible();
-  await expect(chat.messages("assistant").getByTestId("message-text")).toContainText("word3");
+  await expect(chat.messages("assistant").getByTestId("message-text")).toContainText("word14");
+  const clickedAt = Date.now();
   await page.getByTestId("stop-button").click();
   await chat.waitUntilReady();
   await expect(page.getByTestId("send-button")).toBeVisible();
   await expect(chat.messages("assistant").getByTestId("stopped-chip")).toBeVisible();
   const shown = (await chat.messages("assistant").getByTestId("message-text").textContent()) ?? "";
   expect(shown.length).toBeLessThan(words.length);
+  expect(words.startsWith(shown.trim())).toBe(true);
 
-  // The generation is not tied to the browser: after it ends, a reload shows all of it.
-  await expect
-    .poll(
-      async () => {
-        await page.reload();
-        return chat.messages("assistant").getByTestId("message-text").textContent();
-      },
-      { timeout: 15_000, intervals: [1_000] },
-    )
-    .toBe(words);
+  // The provider's connection was closed at once: it stops generating (and billing).
+  const [request] = await fake.requests("openai-chat");
+  expect(request.closedByClientAt).not.toBeNull();
+  expect((request.closedByClientAt ?? 0) - clickedAt).toBeLessThan(1_000);
+
+  // A reload shows the same stopped text, not the rest of the generation.
+  await page.waitForTimeout(1_000);
+  await page.reload();
+  await expect(chat.messages("assistant").getByTestId("stopped-chip")).toBeVisible();
+  await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText(shown);
+
+  // The next turn sends the model exactly the text the user saw.
+  await fake.script({ kind: "text", text: "Understood." });
+  await chat.sendAndWait("Why did you stop?");
+  const [, next] = await fake.requests("openai-chat");
+  const sent = JSON.parse(next.body).messages as { role: string; content: string }[];
+  // (Markdown drops the trailing space of the last word shown; the stored text keeps it.)
+  expect(
+    sent.filter((message) => message.role === "assistant").map((message) => message.content.trimEnd()),
+  ).toEqual([shown.trim()]);
 });
 
-test("a failed turn shows its error in place; retry sends the message again and gets a reply", async ({
+test("a failed reply says so in place; Retry replaces it with a new reply to the same message", async ({
   page,
 }) => {
   const chat = await register(page, "Errors");
   await chat.newConversation();
   await fake.script({ kind: "error", status: 500, message: "upstream exploded", times: 3 });
   await chat.send("Will this work?");
-  await expect(page.getByTestId("chat-error")).toBeVisible();
-  await expect(page.getByTestId("chat-error-message")).not.toBeEmpty();
+  await expect(chat.messages("assistant").getByTestId("message-failed")).toBeVisible();
   await expect(chat.messages("assistant")).toHaveCount(1);
 
   // Its inspector shows every attempt that failed.
@@ -165,35 +176,100 @@ test("a failed turn shows its error in place; retry sends the message again and 
   await panel.close();
 
   await fake.script({ kind: "text", text: "Now it works." });
-  await page.getByTestId("retry-button").click();
-  await expect(page.getByTestId("chat-error")).toHaveCount(0);
-  await expect(chat.messages("assistant").last().getByTestId("message-text")).toHaveText("Now it works.");
-  await expect(chat.messages("user").getByTestId("message-text")).toHaveText([
-    "Will this work?",
-    "Will this work?",
-  ]);
+  await chat.messages("assistant").getByTestId("retry-reply").click();
+  await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText("Now it works.");
+  await chat.waitUntilReady();
+  // One user message, one reply: the failed reply was replaced, and the model got the question once.
+  await expect(chat.messages("user").getByTestId("message-text")).toHaveText(["Will this work?"]);
+  await expect(chat.messages("assistant")).toHaveCount(1);
+  await page.reload();
+  await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText("Now it works.");
+  await expect(chat.messages("assistant").getByTestId("variant-pager")).toHaveCount(0);
+  const requests = await fake.requests("openai-chat");
+  const last = JSON.parse(requests.at(-1)?.body ?? "{}").messages as { role: string; content: string }[];
+  expect(last.filter((message) => message.content === "Will this work?")).toHaveLength(1);
 });
 
-test("regenerate sends the last message again as a new turn", async ({ page }) => {
+test("regenerate makes variants of the same reply; flipping chooses what later turns send", async ({
+  page,
+}) => {
   const chat = await register(page, "Again");
   await chat.newConversation();
   await fake.script({ kind: "text", text: "First take." });
   await chat.sendAndWait("Tell me a fact");
   await expect(chat.messages("assistant").getByTestId("regenerate-button")).toHaveCount(1);
-  await fake.script({ kind: "text", text: "Second take." });
-  await chat.messages("assistant").last().getByTestId("regenerate-button").click();
-  await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText([
-    "First take.",
-    "Second take.",
-  ]);
-  await chat.waitUntilReady();
-  // Only the newest reply offers to regenerate.
-  await expect(chat.messages("assistant").first().getByTestId("regenerate-button")).toHaveCount(0);
+  for (const take of ["Second take.", "Third take."]) {
+    await fake.script({ kind: "text", text: take });
+    await chat.messages("assistant").last().getByTestId("regenerate-button").click();
+    await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText(take);
+    await chat.waitUntilReady();
+  }
+  // One user message, one reply on screen, three variants behind it.
+  await expect(chat.messages("user")).toHaveCount(1);
+  await expect(chat.messages("assistant").getByTestId("variant-position")).toHaveText("3 / 3");
+  await chat.messages("assistant").getByTestId("variant-previous").click();
+  await expect(chat.messages("assistant").getByTestId("variant-position")).toHaveText("2 / 3");
+  await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText("Second take.");
+  await page.reload();
+  await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText("Second take.");
+
+  // Every request held the question once; the next turn sends the chosen variant.
+  await fake.script({ kind: "text", text: "Noted." });
+  await chat.sendAndWait("And another?");
   const requests = await fake.requests("openai-chat");
-  expect(requests.map((request) => JSON.parse(request.body).messages.at(-1).content)).toEqual([
-    "Tell me a fact",
-    "Tell me a fact",
+  for (const request of requests) {
+    const sent = JSON.parse(request.body).messages as { role: string; content: string }[];
+    expect(sent.filter((message) => message.content === "Tell me a fact")).toHaveLength(1);
+  }
+  const lastSent = JSON.parse(requests.at(-1)?.body ?? "{}").messages as { role: string; content: string }[];
+  expect(
+    lastSent.filter((message) => message.role === "assistant").map((message) => message.content),
+  ).toEqual(["Second take."]);
+});
+
+test("edit the last message and regenerate: the next body carries the edit; the earlier version is kept", async ({
+  page,
+}) => {
+  const chat = await register(page, "Editor");
+  await chat.newConversation();
+  await fake.script({ kind: "text", text: "Paris." });
+  await chat.sendAndWait("Capital of Frence?");
+  await fake.script({ kind: "text", text: "Paris, in France." });
+  await chat.messages("user").getByTestId("edit-message").click();
+  await page.getByTestId("message-editor-text").fill("Capital of France?");
+  await page.getByTestId("message-editor-save-regenerate").click();
+  await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText("Paris, in France.");
+  await chat.waitUntilReady();
+  await expect(chat.messages("user").getByTestId("message-text")).toHaveText("Capital of France?");
+  const requests = await fake.requests("openai-chat");
+  const sent = JSON.parse(requests.at(-1)?.body ?? "{}").messages as { role: string; content: string }[];
+  expect(sent.at(-1)).toEqual({ role: "user", content: "Capital of France?" });
+  expect(JSON.stringify(sent)).not.toContain("Frence");
+
+  await chat.messages("user").getByTestId("edited-chip").click();
+  await expect(page.getByTestId("message-version")).toHaveText(/Capital of Frence\?/);
+});
+
+test("branch from a message: a new conversation with the messages up to it", async ({ page }) => {
+  const chat = await register(page, "Brancher");
+  await chat.newConversation();
+  await fake.script([
+    { kind: "text", text: "One." },
+    { kind: "text", text: "Two." },
   ]);
+  await chat.sendAndWait("First question");
+  await chat.sendAndWait("Second question");
+  const originalUrl = page.url();
+  await chat.messages("assistant").first().getByTestId("branch-message").click();
+  await expect(page).not.toHaveURL(originalUrl);
+  await expect(chat.messages("user").getByTestId("message-text")).toHaveText(["First question"]);
+  await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText(["One."]);
+  await fake.script({ kind: "text", text: "Another path." });
+  await chat.sendAndWait("A different second question");
+  const requests = await fake.requests("openai-chat");
+  const sent = JSON.parse(requests.at(-1)?.body ?? "{}").messages as { role: string; content: string }[];
+  expect(sent.map((message) => message.content)).not.toContain("Second question");
+  expect(sent.map((message) => message.content)).toContain("One.");
 });
 
 test("auto-scroll follows the stream until the reader scrolls up, then offers a jump to the latest", async ({
@@ -315,4 +391,30 @@ test("on a phone-sized screen the sidebar and the inspector open as drawers", as
   await panel.close();
   await expect(page.getByTestId("composer-input")).toBeVisible();
   await context.close();
+});
+
+test("a fetch-limit overflow in manual summary mode: the transcript marks where the model's view begins", async ({
+  page,
+}) => {
+  const chat = await register(page, "Window");
+  await chat.newConversation();
+  const conversationId = page.url().split("/chat/")[1];
+  const patched = await page.request.patch(`/api/conversations/${conversationId}`, {
+    data: { settingsOverride: { history: { messageFetchLimit: 4 }, summary: { mode: "manual" } } },
+  });
+  expect(patched.status()).toBe(200);
+  for (const question of ["one", "two", "three"]) await chat.sendAndWait(`Question ${question}`);
+  await page.reload();
+  // The last turn loaded its question and the three messages before it: the first question was not sent, and
+  // the transcript says so above the first reply.
+  const divider = page.getByTestId("model-view-divider");
+  await expect(divider).toBeVisible();
+  await expect(divider).toContainText(
+    "The model sees from here: 1 earlier message was not sent (fetch limit)",
+  );
+  const firstReply = chat.messages("assistant").first();
+  await expect(divider).toHaveAttribute(
+    "data-before-message-id",
+    (await firstReply.getAttribute("data-message-id")) ?? "",
+  );
 });

@@ -1,6 +1,6 @@
 // Rooms (SPEC §7.3), two people in two browsers: Ada invites Bob by email from the conversation's settings; Bob
-// finds the conversation in his list, sees who wrote what, writes himself and gets the persona's answer; Ada sees
-// his message under his name.
+// accepts on his invitations page, finds the conversation in his list, sees who wrote what, writes himself and
+// gets the persona's answer; Ada sees his message under his name.
 import { expect, test } from "@playwright/test";
 import { fakeProviderClient } from "./fake-providers/client";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
@@ -30,11 +30,16 @@ test("Ada invites Bob; Bob reads, writes and is answered; both see each other's 
     await ada.page.getByTestId("conversation-settings-button").click();
     await ada.page.getByTestId("invite-email").fill(bobEmail);
     await ada.page.getByTestId("invite-submit").click();
-    await expect(ada.page.getByTestId("person")).toHaveCount(2);
-    await expect(ada.page.getByTestId("person").last()).toContainText("Bob");
+    // Pending until Bob accepts; the answer does not say whether the email has an account.
+    await expect(ada.page.getByTestId("invite-sent")).toBeVisible();
+    await expect(ada.page.getByTestId("person")).toHaveCount(1);
     await ada.page.keyboard.press("Escape");
 
-    // Bob finds the room in his list and sees who wrote what.
+    // Bob accepts on his invitations page, lands in the room and sees who wrote what.
+    await bob.page.goto("/invitations");
+    await expect(bob.page.getByTestId("invitation")).toContainText("Ada invited you");
+    await bob.page.getByTestId("accept-invitation").click();
+    await expect(bob.page).toHaveURL(new RegExp(`/chat/${conversationId}$`));
     await bob.page.goto("/chat");
     await bob.conversationItem(conversationId).getByTestId("conversation-link").click();
     await expect(bob.page).toHaveURL(new RegExp(`/chat/${conversationId}$`));

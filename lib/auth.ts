@@ -1,22 +1,118 @@
 // Accounts and cookie sessions with better-auth (email + password, roles via the admin plugin). The account whose
-// email is ADMIN_EMAIL becomes admin; without ADMIN_EMAIL, the first account registered does.
+// email is ADMIN_EMAIL becomes admin; without ADMIN_EMAIL, the first account registered does, decided under a
+// lock once the account exists, so sign-ups at the same moment make one admin. Names and passwords follow
+// lib/account-rules.ts on every path that sets them; better-auth's admin endpoints keep the last-admin rule.
 
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { admin } from "better-auth/plugins";
-import { count } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { promoteIfFirstAccount, setUserRole } from "@/db/admin-queries";
 import { databaseHandle } from "@/db/client";
 import * as schema from "@/db/schema";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, nameProblem, passwordProblem } from "@/lib/account-rules";
+import { trustedProxyList } from "@/lib/api/client-address";
+import { AppError } from "@/lib/errors";
 
 const DEVELOPMENT_SECRET = "glassbox-development-secret-change-me-in-production";
 
-async function roleForNewAccount(email: string): Promise<"admin" | "user"> {
-  const adminEmail = process.env.ADMIN_EMAIL?.trim().toLowerCase();
-  if (adminEmail) return email.toLowerCase() === adminEmail ? "admin" : "user";
-  const [{ users }] = await databaseHandle().db.select({ users: count() }).from(schema.user);
-  return users === 0 ? "admin" : "user";
+function adminEmail(): string | undefined {
+  return process.env.ADMIN_EMAIL?.trim().toLowerCase() || undefined;
 }
+
+type Body = Record<string, unknown>;
+
+function refuse(message: string, status: "BAD_REQUEST" | "CONFLICT" = "BAD_REQUEST"): never {
+  throw new APIError(status, { message });
+}
+
+function checkName(name: unknown) {
+  const problem = nameProblem(name);
+  if (problem) refuse(problem);
+}
+
+function checkPassword(password: unknown, userInputs: unknown[] = []) {
+  if (typeof password !== "string") refuse("Enter a password.");
+  const problem = passwordProblem(
+    password,
+    userInputs.filter((input): input is string => typeof input === "string"),
+  );
+  if (problem) refuse(problem);
+}
+
+async function isAdminAccount(userId: unknown): Promise<boolean> {
+  if (typeof userId !== "string") return false;
+  const [row] = await databaseHandle()
+    .db.select({ role: schema.user.role })
+    .from(schema.user)
+    .where(eq(schema.user.id, userId));
+  return row?.role === "admin";
+}
+
+/**
+ * Runs before each better-auth endpoint: the account rules, and the last-admin rule for the admin endpoints. A
+ * role change by an admin goes through the app's own locked query (the same one the admin page uses), so two
+ * demotions at once cannot leave no admin; better-auth then writes the same role again.
+ */
+const beforeEndpoint = createAuthMiddleware(async (ctx) => {
+  const body = (ctx.body ?? {}) as Body;
+  switch (ctx.path) {
+    case "/sign-up/email":
+      checkName(body.name);
+      checkPassword(body.password, [body.name, body.email]);
+      return;
+    case "/update-user":
+      if (body.name !== undefined) checkName(body.name);
+      return;
+    case "/change-password":
+    case "/reset-password":
+      checkPassword(body.newPassword);
+      return;
+    case "/admin/create-user":
+      checkName(body.name);
+      checkPassword(body.password, [body.name, body.email]);
+      return;
+    case "/admin/set-user-password":
+      checkPassword(body.newPassword);
+      return;
+    case "/admin/update-user": {
+      const data = (body.data ?? {}) as Body;
+      if (data.role !== undefined) refuse("Change a role with the role setting, not by editing the user.");
+      if (data.name !== undefined) checkName(data.name);
+      return;
+    }
+    case "/admin/set-role": {
+      const session = await getSessionFromCtx(ctx);
+      // Not an admin: better-auth's own check refuses the request next.
+      if ((session?.user as { role?: string } | undefined)?.role !== "admin") return;
+      const role = Array.isArray(body.role) ? body.role : [body.role];
+      if (role.length !== 1 || (role[0] !== "admin" && role[0] !== "user")) {
+        refuse('role: use "admin" or "user".');
+      }
+      if (typeof body.userId !== "string") refuse("userId: say whose role to set.");
+      try {
+        await setUserRole({ db: databaseHandle().db, userId: body.userId, role: role[0] });
+      } catch (error) {
+        if (error instanceof AppError && error.code === "conflict") refuse(error.message, "CONFLICT");
+        if (error instanceof AppError && error.code === "not_found")
+          throw new APIError("NOT_FOUND", { message: error.message });
+        throw error;
+      }
+      return;
+    }
+    case "/admin/remove-user":
+    case "/admin/ban-user":
+      if (await isAdminAccount(body.userId)) {
+        refuse(
+          "This account is an admin: make it a user first (at least one admin must remain).",
+          "CONFLICT",
+        );
+      }
+      return;
+  }
+});
 
 function createAuth() {
   return betterAuth({
@@ -35,14 +131,32 @@ function createAuth() {
       protocol: "http",
       fallback: `http://localhost:${process.env.PORT ?? 3000}`,
     },
-    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+    },
     // Our own limiter guards the chat; better-auth's covers sign-in attempts. Off under tests, which sign up many users.
     rateLimit: { enabled: process.env.GLASSBOX_TEST !== "1" },
+    advanced: {
+      // The client address for sign-in limits. The server drops forwarding headers from peers outside
+      // TRUSTED_PROXIES (instrumentation.ts), so this header is the peer itself or a chain our proxies built.
+      ipAddress: { ipAddressHeaders: ["x-forwarded-for"], trustedProxies: trustedProxyList() },
+    },
     telemetry: { enabled: false },
+    hooks: { before: beforeEndpoint },
     databaseHooks: {
       user: {
         create: {
-          before: async (newUser) => ({ data: { ...newUser, role: await roleForNewAccount(newUser.email) } }),
+          before: async (newUser) => {
+            const configured = adminEmail();
+            const role = configured && newUser.email.toLowerCase() === configured ? "admin" : "user";
+            return { data: { ...newUser, role } };
+          },
+          after: async (created) => {
+            if (!adminEmail()) await promoteIfFirstAccount({ db: databaseHandle().db, userId: created.id });
+          },
         },
       },
     },

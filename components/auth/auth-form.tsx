@@ -74,12 +74,19 @@ export function AuthForm({ mode }: { mode: "sign-in" | "sign-up" }) {
             name="password"
             type="password"
             required
-            minLength={8}
+            minLength={isSignUp ? 10 : undefined}
+            maxLength={128}
             className="input"
             data-testid="password-input"
             autoComplete={isSignUp ? "new-password" : "current-password"}
+            aria-describedby={isSignUp ? "password-rules" : undefined}
           />
         </label>
+        {isSignUp && (
+          <p id="password-rules" className="text-xs text-zinc-500">
+            At least 10 characters, and not a common password: a few unrelated words make a strong one.
+          </p>
+        )}
         {error && (
           <p role="alert" className="text-sm text-red-600" data-testid="auth-error">
             {error}

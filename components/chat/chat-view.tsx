@@ -3,6 +3,7 @@
 import { useChat } from "@ai-sdk/react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { DefaultChatTransport, type FileUIPart } from "ai";
+import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { InspectorPanel, type InspectorTarget } from "@/components/inspector/inspector-panel";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
@@ -18,7 +19,8 @@ import { useAttachmentPicker } from "./attachment-picker";
 import { ChatHeader } from "./chat-header";
 import { Composer } from "./composer";
 import { ConversationSettings } from "./conversation-settings";
-import { messageFiles, messageText } from "./message-item";
+import { branchFrom, chooseVariant, editMessage, restoreMessageVersion, stopReply } from "./message-api";
+import { type MessageActions, messageFiles, messageText } from "./message-item";
 import { MessageList } from "./message-list";
 import { revealMessage } from "./reveal-message";
 import { listSummaries, loadTranscript, type SummaryList, summariesKey } from "./summary-api";
@@ -34,6 +36,7 @@ export function ChatView({
   initialMessages,
   initialSummaries,
   canManageSummaries,
+  userId,
   userName,
   resumeStream = false,
 }: {
@@ -43,6 +46,8 @@ export function ChatView({
   initialSummaries: SummaryList;
   /** The owner or an admin: may compact, edit and revert summaries. */
   canManageSummaries: boolean;
+  /** The signed-in user: they edit their own messages. */
+  userId: string;
   /** The signed-in user's name, shown on what they send in a room. */
   userName: string;
   /** The server can resume a reply that is still streaming (REDIS_URL): reconnect to it on load. */
@@ -68,22 +73,25 @@ export function ChatView({
       }),
     [],
   );
-  const [stoppedIds, setStoppedIds] = useState<ReadonlySet<string>>(new Set());
-  const { messages, setMessages, sendMessage, status, stop, error, clearError } = useChat<ChatUIMessage>({
-    id: conversationId,
-    messages: initialMessages,
-    transport,
-    resume: resumeStream,
-    onFinish: ({ message, isAbort }) => {
-      if (isAbort) setStoppedIds((current) => new Set(current).add(message.id));
-      // The turn's attempts are recorded by now: refresh the inspector, the preview and the list order.
-      void queryClient.invalidateQueries({ queryKey: turnsKey(conversationId) });
-      void queryClient.invalidateQueries({ queryKey: ["preview", conversationId] });
-      void queryClient.invalidateQueries({ queryKey: conversationsKey });
-      // The turn may have summarised older messages (token or turn mode): the transcript follows below.
-      void queryClient.invalidateQueries({ queryKey: summariesKey(conversationId) });
-    },
-  });
+  // After a turn, the stored transcript replaces the streamed one: stored ids, variants, the final status.
+  const reloadAfterTurn = useRef<() => void>(() => {});
+  const { messages, setMessages, sendMessage, regenerate, status, stop, error, clearError } =
+    useChat<ChatUIMessage>({
+      id: conversationId,
+      messages: initialMessages,
+      transport,
+      resume: resumeStream,
+      onFinish: ({ isAbort }) => {
+        // The turn's attempts are recorded by now: refresh the inspector, the preview and the list order.
+        void queryClient.invalidateQueries({ queryKey: turnsKey(conversationId) });
+        void queryClient.invalidateQueries({ queryKey: ["preview", conversationId] });
+        void queryClient.invalidateQueries({ queryKey: conversationsKey });
+        // The turn may have summarised older messages (token or turn mode): the transcript follows below.
+        void queryClient.invalidateQueries({ queryKey: summariesKey(conversationId) });
+        // A stop reloads once the server has stored what the user saw (see stopNow).
+        if (!isAbort) reloadAfterTurn.current();
+      },
+    });
 
   const [draft, setDraft] = useState("");
   const picker = useAttachmentPicker(conversationId);
@@ -122,32 +130,86 @@ export function ChatView({
       queryClient.invalidateQueries({ queryKey: ["preview", conversationId] }),
     ]);
   }, [conversationId, queryClient]);
+  const reloadTranscript = useCallback(async () => {
+    await syncTranscript(transcriptSummaryId.current);
+    void queryClient.invalidateQueries({ queryKey: turnsKey(conversationId) });
+    void queryClient.invalidateQueries({ queryKey: ["preview", conversationId] });
+  }, [conversationId, queryClient, syncTranscript]);
+  reloadAfterTurn.current = () => {
+    reloadTranscript().catch(() => {});
+  };
 
   const send = useCallback(
     (text: string, files: FileUIPart[]) => {
       clearError();
       setPinVersion((version) => version + 1);
-      const metadata = { authorName: userName };
+      const metadata = { authorName: userName, authorUserId: userId };
       void sendMessage(text ? { text, files, metadata } : { files, metadata });
     },
-    [clearError, sendMessage, userName],
+    [clearError, sendMessage, userName, userId],
   );
 
-  // Regenerate and retry send the last user message again as a new turn, its images too: the API has no
-  // regenerate, and the stored transcript then shows exactly what happened.
-  const lastUser = useMemo(() => messages.findLast((message) => message.role === "user"), [messages]);
-  const resend = useCallback(() => {
-    if (!lastUser) return;
-    const text = messageText(lastUser);
-    const files = messageFiles(lastUser);
+  // The request was refused before anything was stored (rate limit, a lost connection): send it again.
+  const retryRequest = useCallback(() => {
+    const lastMessage = messages.at(-1);
+    if (lastMessage?.role !== "user") return;
+    const text = messageText(lastMessage);
+    const files = messageFiles(lastMessage);
+    setMessages(messages.slice(0, -1));
     if (text.trim() || files.length > 0) send(text, files);
-  }, [lastUser, send]);
+  }, [messages, send, setMessages]);
 
-  const onInspect = useCallback((messageId: string) => {
-    setInspector((current) =>
-      current?.kind === "reply" && current.messageId === messageId ? null : { kind: "reply", messageId },
-    );
-  }, []);
+  // Stop: the server keeps exactly the text shown now. The request goes out first, then the stream is closed.
+  const stopNow = useCallback(async () => {
+    const lastMessage = messages.at(-1);
+    const shownChars = lastMessage?.role === "assistant" ? messageText(lastMessage).length : 0;
+    const stopped = stopReply(conversationId, shownChars);
+    await stop();
+    // 409: the reply had already ended by itself; either way the stored transcript is what counts.
+    await stopped.catch(() => {});
+    await reloadTranscript().catch(() => {});
+  }, [conversationId, messages, reloadTranscript, stop]);
+
+  const router = useRouter();
+  const actions = useMemo<MessageActions>(
+    () => ({
+      onInspect: (messageId) =>
+        setInspector((current) =>
+          current?.kind === "reply" && current.messageId === messageId ? null : { kind: "reply", messageId },
+        ),
+      onRegenerate: (replyId) => {
+        clearError();
+        void regenerate({ messageId: replyId });
+      },
+      onChooseVariant: async (variantId) => {
+        await chooseVariant(conversationId, variantId);
+        await reloadTranscript();
+      },
+      onEdit: async (messageId, text, regenerateReply) => {
+        await editMessage(conversationId, messageId, text);
+        await reloadTranscript();
+        if (!regenerateReply) return;
+        // The reply to the edited message, now the latest: a new variant answers the edited text.
+        const reply = messagesRef.current.find(
+          (message) => message.role === "assistant" && message.metadata?.replyToMessageId === messageId,
+        );
+        if (reply) void regenerate({ messageId: reply.id });
+      },
+      onRestoreVersion: async (messageId, versionId) => {
+        await restoreMessageVersion(conversationId, messageId, versionId);
+        await reloadTranscript();
+      },
+      onBranch: async (messageId) => {
+        const branch = await branchFrom(conversationId, messageId);
+        await queryClient.invalidateQueries({ queryKey: conversationsKey });
+        router.push(`/chat/${branch.id}`);
+      },
+    }),
+    [clearError, conversationId, queryClient, regenerate, reloadTranscript, router],
+  );
+  const messagesRef = useRef(messages);
+  messagesRef.current = messages;
+
   const onRevealMessage = useCallback((messageId: string) => {
     // On a small screen the drawer covers the transcript: close it so the message can be seen.
     if (window.innerWidth < SIDE_BY_SIDE_MIN_WIDTH) setInspector(null);
@@ -183,15 +245,16 @@ export function ChatView({
         />
         <MessageList
           messages={messages}
+          conversationId={conversationId}
+          userId={userId}
+          isOwner={detail.conversation.isOwner}
           personaName={detail.persona.name}
           showAuthors={detail.conversation.visibility === "room"}
           status={status}
           error={error}
-          stoppedIds={stoppedIds}
           inspectedMessageId={inspector?.kind === "reply" ? inspector.messageId : null}
-          onInspect={onInspect}
-          onRegenerate={resend}
-          onRetry={resend}
+          actions={actions}
+          onRetryRequest={retryRequest}
           pinVersion={pinVersion}
           onViewSummary={() => setSummaryOpen(true)}
         />
@@ -199,7 +262,7 @@ export function ChatView({
           value={draft}
           onChange={setDraft}
           busy={busy}
-          onStop={stop}
+          onStop={() => void stopNow()}
           attachments={picker.pending}
           onAddFiles={picker.add}
           onRemoveAttachment={picker.remove}

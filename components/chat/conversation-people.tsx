@@ -1,6 +1,8 @@
 "use client";
 // Who is in the conversation, for its owner (SPEC §7.3 rooms): invite an account by email, take a member out.
-// Invited people can read and write here; the persona answers whoever writes, and sees everyone's name.
+// An invitation waits for the invited account to accept it (on its Invitations page); the answer to an invite
+// never says whether the email has an account. Members can read and write here; the persona answers whoever
+// writes, and sees everyone's name.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { CloseIcon } from "@/components/ui/icons";
@@ -20,6 +22,7 @@ export function ConversationPeople({ conversationId }: { conversationId: string 
     queryFn: () => listParticipants(conversationId),
   });
   const [email, setEmail] = useState("");
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: participantsKey(conversationId) }),
@@ -29,6 +32,7 @@ export function ConversationPeople({ conversationId }: { conversationId: string 
   const invite = useMutation({
     mutationFn: () => inviteParticipant(conversationId, email.trim()),
     onSuccess: async () => {
+      setSentTo(email.trim());
       setEmail("");
       await refresh();
     },
@@ -93,13 +97,19 @@ export function ConversationPeople({ conversationId }: { conversationId: string 
           Invite
         </button>
       </form>
+      {sentTo && !invite.error && (
+        <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="invite-sent">
+          Invitation sent to {sentTo}. If it belongs to an account, they can accept it on their Invitations
+          page (/invitations) and appear here once they do.
+        </p>
+      )}
       {(invite.error ?? remove.error) && (
         <p role="alert" className="text-sm text-red-600" data-testid="people-error">
           {(invite.error ?? remove.error)?.message}
         </p>
       )}
       <p className="text-[11px] text-zinc-500">
-        Invited people can read and write here. The persona answers whoever writes and sees everyone's name.
+        Members can read and write here. The persona answers whoever writes and sees everyone's name.
       </p>
     </section>
   );

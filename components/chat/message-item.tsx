@@ -1,12 +1,15 @@
 "use client";
-import type { FileUIPart } from "ai";
 // One message in the transcript. Assistant replies render as markdown with their actions (copy, inspect the
-// payload, regenerate the last one); user messages are shown as typed.
-import { memo } from "react";
+// payload, regenerate the latest, flip between its variants, edit, branch from it); user messages are shown as
+// typed, with copy, edit and branch. A failed reply says so once and offers Retry.
+import type { FileUIPart } from "ai";
+import { memo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
-import { AlertIcon, InspectIcon, RefreshIcon } from "@/components/ui/icons";
+import { AlertIcon, ChevronRightIcon, InspectIcon, PencilIcon, RefreshIcon } from "@/components/ui/icons";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
 import { Markdown } from "./markdown/markdown";
+import { MessageEditor } from "./message-editor";
+import { MessageVersions } from "./message-versions";
 
 export function messageText(message: ChatUIMessage): string {
   return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
@@ -17,36 +20,107 @@ export function messageFiles(message: ChatUIMessage): FileUIPart[] {
   return message.parts.filter((part): part is FileUIPart => part.type === "file");
 }
 
+export interface MessageActions {
+  onInspect: (messageId: string) => void;
+  /** A new variant of this reply (or a retry of a failed one). */
+  onRegenerate: (replyId: string) => void;
+  onChooseVariant: (variantId: string) => Promise<void>;
+  onEdit: (messageId: string, text: string, regenerate: boolean) => Promise<void>;
+  onRestoreVersion: (messageId: string, versionId: string) => Promise<void>;
+  onBranch: (messageId: string) => Promise<void>;
+}
+
+const BranchIcon = () => (
+  <svg
+    width="16"
+    height="16"
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    aria-hidden
+  >
+    <circle cx="6" cy="5" r="2" />
+    <circle cx="6" cy="19" r="2" />
+    <circle cx="18" cy="7" r="2" />
+    <path d="M6 7v10M18 9c0 5-6 4-11 8" />
+  </svg>
+);
+
 export const MessageItem = memo(function MessageItem({
   message,
   storedId,
+  conversationId,
   personaName,
   showAuthor = false,
   streaming,
-  stopped,
   inspected,
   canRegenerate,
-  onInspect,
-  onRegenerate,
+  canEdit,
+  canBranch,
+  isLatestUserMessage,
+  actions,
 }: {
   message: ChatUIMessage;
   /** The id the server stored it under (differs from the client id for a just-sent user message). */
   storedId: string;
+  conversationId: string;
   personaName: string;
   /** Show who wrote a user message (rooms, where several people write). */
   showAuthor?: boolean;
   streaming: boolean;
-  stopped: boolean;
   inspected: boolean;
+  /** The latest reply: it can get a new variant, or another of its variants can be chosen. */
   canRegenerate: boolean;
-  onInspect: (messageId: string) => void;
-  onRegenerate: () => void;
+  canEdit: boolean;
+  canBranch: boolean;
+  /** The user's latest message: editing it offers "Save and regenerate". */
+  isLatestUserMessage: boolean;
+  actions: MessageActions;
 }) {
+  const [editing, setEditing] = useState(false);
   const text = messageText(message);
   const files = messageFiles(message);
   const status = message.metadata?.status;
   // Covered by the active summary: still shown, muted, since the model now sees it only through the summary.
   const summarized = message.metadata?.summarized === true;
+  const edited = message.metadata?.edited === true;
+  const saveEdit = async (newText: string, regenerate: boolean) => {
+    await actions.onEdit(storedId, newText, regenerate);
+    setEditing(false);
+  };
+  const editButton = canEdit && !summarized && (
+    <button
+      type="button"
+      className="button-ghost-sm"
+      onClick={() => setEditing(true)}
+      data-testid="edit-message"
+      title="Edit this message in place (the earlier version is kept)"
+    >
+      <PencilIcon size={14} />
+      Edit
+    </button>
+  );
+  const branchButton = canBranch && (
+    <button
+      type="button"
+      className="button-ghost-sm"
+      onClick={() => void actions.onBranch(storedId)}
+      data-testid="branch-message"
+      title="A new conversation with the messages up to this one"
+    >
+      <BranchIcon />
+      Branch
+    </button>
+  );
+  const versions = edited && (
+    <MessageVersions
+      conversationId={conversationId}
+      messageId={storedId}
+      canRestore={canEdit}
+      onRestore={(versionId) => actions.onRestoreVersion(storedId, versionId)}
+    />
+  );
 
   if (message.role === "user") {
     return (
@@ -65,44 +139,60 @@ export const MessageItem = memo(function MessageItem({
             {message.metadata.authorName}
           </span>
         )}
-        <div
-          data-bubble
-          className="max-w-[85%] rounded-2xl rounded-br-md bg-zinc-100 px-4 py-2 text-sm leading-relaxed text-zinc-900 dark:bg-zinc-800 dark:text-zinc-100"
-        >
-          {files.length > 0 && (
-            <div className={`flex flex-wrap justify-end gap-1.5 ${text ? "mb-1.5" : ""}`}>
-              {files.map((file) => (
-                <a
-                  key={file.url}
-                  href={file.url}
-                  target="_blank"
-                  rel="noreferrer"
-                  data-testid="message-image"
-                >
-                  {/* biome-ignore lint/performance/noImgElement: a private attachment route, not a static asset */}
-                  <img
-                    src={file.url}
-                    alt={file.filename ?? "attached image"}
-                    className="max-h-60 min-h-16 w-auto max-w-full rounded-lg border border-zinc-200 object-contain dark:border-zinc-700"
-                  />
-                </a>
-              ))}
-            </div>
-          )}
-          {text && (
-            <p className="break-words whitespace-pre-wrap" data-testid="message-text">
-              {text}
-            </p>
-          )}
-        </div>
-        <div className="mt-1 flex opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 max-md:opacity-100">
-          <CopyButton text={text} testId="copy-message" label="Copy message" iconOnly />
-        </div>
+        {editing ? (
+          <MessageEditor
+            initialText={text}
+            offerRegenerate={isLatestUserMessage}
+            onSave={saveEdit}
+            onCancel={() => setEditing(false)}
+          />
+        ) : (
+          <div
+            data-bubble
+            className="max-w-[85%] rounded-2xl rounded-br-md bg-zinc-100 px-4 py-2 text-sm leading-relaxed text-zinc-900 dark:bg-zinc-800 dark:text-zinc-100"
+          >
+            {files.length > 0 && (
+              <div className={`flex flex-wrap justify-end gap-1.5 ${text ? "mb-1.5" : ""}`}>
+                {files.map((file) => (
+                  <a
+                    key={file.url}
+                    href={file.url}
+                    target="_blank"
+                    rel="noreferrer"
+                    data-testid="message-image"
+                  >
+                    {/* biome-ignore lint/performance/noImgElement: a private attachment route, not a static asset */}
+                    <img
+                      src={file.url}
+                      alt={file.filename ?? "attached image"}
+                      className="max-h-60 min-h-16 w-auto max-w-full rounded-lg border border-zinc-200 object-contain dark:border-zinc-700"
+                    />
+                  </a>
+                ))}
+              </div>
+            )}
+            {text && (
+              <p className="break-words whitespace-pre-wrap" data-testid="message-text">
+                {text}
+              </p>
+            )}
+          </div>
+        )}
+        {!editing && (
+          <div className="mt-1 flex items-center gap-0.5 text-zinc-600 opacity-70 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 max-md:opacity-100 dark:text-zinc-300">
+            {versions}
+            <CopyButton text={text} testId="copy-message" label="Copy message" iconOnly />
+            {editButton}
+            {branchButton}
+          </div>
+        )}
       </article>
     );
   }
 
   const failed = status === "error";
+  const stopped = status === "stopped";
+  const variants = message.metadata?.variants;
   return (
     <article
       className={`group ${summarized ? "opacity-60 transition-opacity hover:opacity-100" : ""}`}
@@ -114,22 +204,26 @@ export const MessageItem = memo(function MessageItem({
       data-inspected={inspected || undefined}
     >
       <div className="mb-1 flex items-center gap-2 text-xs">
-        <span className="flex size-5 items-center justify-center rounded-full bg-indigo-600 text-[10px] font-semibold text-white">
+        <span className="flex size-5 items-center justify-center rounded-full bg-indigo-700 text-[10px] font-semibold text-white">
           {(message.metadata?.authorName ?? personaName).slice(0, 1).toUpperCase()}
         </span>
         <span className="font-medium text-zinc-700 dark:text-zinc-300">
           {message.metadata?.authorName ?? personaName}
         </span>
         {status === "interrupted" && (
-          <span className="chip bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          <span
+            className="chip bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+            data-testid="interrupted-chip"
+            title="The reply broke off before it was finished: this is what was stored"
+          >
             interrupted
           </span>
         )}
         {stopped && !streaming && (
           <span
-            className="chip bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300"
+            className="chip bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200"
             data-testid="stopped-chip"
-            title="The server still finishes and stores the reply: reload to see all of it."
+            title="You stopped this reply: the model will see the text shown here"
           >
             stopped
           </span>
@@ -139,15 +233,26 @@ export const MessageItem = memo(function MessageItem({
         data-bubble
         className={`rounded-xl pl-7 ${inspected ? "relative before:absolute before:inset-y-0 before:left-2 before:w-0.5 before:rounded before:bg-indigo-500" : ""}`}
       >
-        <div data-testid="message-text">
-          {text ? (
-            <Markdown text={text} />
-          ) : streaming ? null : (
-            !failed && <p className="text-sm text-zinc-400 italic">(empty reply)</p>
-          )}
-        </div>
+        {editing ? (
+          <MessageEditor
+            initialText={text}
+            offerRegenerate={false}
+            onSave={saveEdit}
+            onCancel={() => setEditing(false)}
+          />
+        ) : (
+          <div data-testid="message-text">
+            {text ? (
+              <Markdown text={text} />
+            ) : streaming || failed ? null : (
+              <p className="text-sm text-zinc-600 italic dark:text-zinc-300">
+                {stopped ? "(stopped before any text)" : "(empty reply)"}
+              </p>
+            )}
+          </div>
+        )}
         {(message.metadata?.toolNames?.length ?? 0) > 0 && (
-          <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400" data-testid="message-tools">
+          <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-300" data-testid="message-tools">
             Used{" "}
             {message.metadata?.toolNames?.map((name, index) => (
               <span key={name}>
@@ -170,7 +275,7 @@ export const MessageItem = memo(function MessageItem({
             <span className="size-1.5 animate-pulse-dot rounded-full bg-zinc-400 [animation-delay:300ms]" />
           </span>
         )}
-        {failed && (
+        {failed && !streaming && (
           <p
             className="mt-1 flex items-center gap-1.5 text-sm text-red-700 dark:text-red-300"
             data-testid="message-failed"
@@ -178,13 +283,48 @@ export const MessageItem = memo(function MessageItem({
             <AlertIcon size={14} /> This reply failed. Inspect it to see each attempt and its error.
           </p>
         )}
-        {!streaming && (
-          <div className="mt-1.5 -ml-2 flex flex-wrap items-center gap-0.5 text-zinc-500 opacity-70 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 max-md:opacity-100">
+        {!streaming && !editing && (
+          <div className="mt-1.5 -ml-2 flex flex-wrap items-center gap-0.5 text-zinc-600 opacity-80 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 max-md:opacity-100 dark:text-zinc-300">
+            {variants && (
+              <span
+                className="mr-1 inline-flex items-center"
+                data-testid="variant-pager"
+                title={
+                  canRegenerate
+                    ? undefined
+                    : "Only the latest reply's variant can be changed: branch from here to take another path"
+                }
+              >
+                <button
+                  type="button"
+                  className="button-ghost-sm px-1"
+                  disabled={!canRegenerate || variants.index === 0}
+                  onClick={() => void actions.onChooseVariant(variants.ids[variants.index - 1])}
+                  aria-label="Previous variant"
+                  data-testid="variant-previous"
+                >
+                  <ChevronRightIcon size={14} className="rotate-180" />
+                </button>
+                <span className="tabular-nums text-xs" data-testid="variant-position">
+                  {variants.index + 1} / {variants.ids.length}
+                </span>
+                <button
+                  type="button"
+                  className="button-ghost-sm px-1"
+                  disabled={!canRegenerate || variants.index === variants.ids.length - 1}
+                  onClick={() => void actions.onChooseVariant(variants.ids[variants.index + 1])}
+                  aria-label="Next variant"
+                  data-testid="variant-next"
+                >
+                  <ChevronRightIcon size={14} />
+                </button>
+              </span>
+            )}
             {text && <CopyButton text={text} testId="copy-message" />}
             <button
               type="button"
               className={`button-ghost-sm ${inspected ? "bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300" : ""}`}
-              onClick={() => onInspect(storedId)}
+              onClick={() => actions.onInspect(storedId)}
               data-testid="inspect-button"
               aria-pressed={inspected}
             >
@@ -195,14 +335,21 @@ export const MessageItem = memo(function MessageItem({
               <button
                 type="button"
                 className="button-ghost-sm"
-                onClick={onRegenerate}
-                data-testid="regenerate-button"
-                title="Send your last message again as a new turn"
+                onClick={() => actions.onRegenerate(storedId)}
+                data-testid={failed ? "retry-reply" : "regenerate-button"}
+                title={
+                  failed
+                    ? "Run the reply again; the failed one is replaced"
+                    : "Write another variant of this reply; the others are kept"
+                }
               >
                 <RefreshIcon />
-                Regenerate
+                {failed ? "Retry" : "Regenerate"}
               </button>
             )}
+            {editButton}
+            {branchButton}
+            {versions}
           </div>
         )}
       </div>

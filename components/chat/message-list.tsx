@@ -5,8 +5,13 @@ import type { ChatStatus } from "ai";
 import { Fragment, useEffect, useMemo, useRef } from "react";
 import { AlertIcon, ArrowDownIcon, RefreshIcon } from "@/components/ui/icons";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
-import { MessageItem, messageText } from "./message-item";
+import { describeChatError } from "./chat-errors";
+import { type MessageActions, MessageItem, messageText } from "./message-item";
+import { ModelViewDivider } from "./model-view-divider";
 import { SummaryDivider } from "./summary-divider";
+
+const STORED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 import { useStickToBottom } from "./use-stick-to-bottom";
 
 /**
@@ -24,29 +29,34 @@ function storedIds(messages: ChatUIMessage[]): string[] {
 
 export function MessageList({
   messages,
+  conversationId,
+  userId,
+  isOwner,
   personaName,
   showAuthors = false,
   status,
   error,
-  stoppedIds,
   inspectedMessageId,
-  onInspect,
-  onRegenerate,
-  onRetry,
+  actions,
+  onRetryRequest,
   pinVersion,
   onViewSummary,
 }: {
   messages: ChatUIMessage[];
+  conversationId: string;
+  /** The reader: they edit their own messages. */
+  userId: string;
+  /** The owner also edits the persona's replies. */
+  isOwner: boolean;
   personaName: string;
   /** A room: user messages show who wrote them. */
   showAuthors?: boolean;
   status: ChatStatus;
   error: Error | undefined;
-  stoppedIds: ReadonlySet<string>;
   inspectedMessageId: string | null;
-  onInspect: (messageId: string) => void;
-  onRegenerate: () => void;
-  onRetry: () => void;
+  actions: MessageActions;
+  /** Send the last message again after the request itself was refused (nothing was stored). */
+  onRetryRequest: () => void;
   /** Bumped when the user sends: the view jumps back to the bottom. */
   pinVersion: number;
   /** Opens the summary panel from the divider. */
@@ -64,7 +74,11 @@ export function MessageList({
   const ids = useMemo(() => storedIds(messages), [messages]);
   const busy = status === "submitted" || status === "streaming";
   const lastAssistantIndex = messages.findLastIndex((message) => message.role === "assistant");
+  const lastUserIndex = messages.findLastIndex((message) => message.role === "user");
   const lastSummarizedIndex = messages.findLastIndex((message) => message.metadata?.summarized);
+  // A failed reply offers Retry in place; the banner is for a request refused before anything was stored.
+  const chatError = error ? describeChatError(error) : null;
+  const replyFailedInPlace = last?.role === "assistant" && !busy;
 
   return (
     <div className="relative min-h-0 flex-1">
@@ -75,25 +89,36 @@ export function MessageList({
               Say hello to {personaName}. Each reply can be inspected down to the bytes that were sent.
             </p>
           )}
-          {messages.map((message, index) => (
-            <Fragment key={message.id}>
-              <MessageItem
-                message={message}
-                storedId={ids[index]}
-                personaName={personaName}
-                showAuthor={showAuthors}
-                streaming={busy && index === messages.length - 1 && message.role === "assistant"}
-                stopped={stoppedIds.has(message.id)}
-                inspected={inspectedMessageId === ids[index]}
-                canRegenerate={!busy && index === lastAssistantIndex && index === messages.length - 1}
-                onInspect={onInspect}
-                onRegenerate={onRegenerate}
-              />
-              {index === lastSummarizedIndex && index < messages.length - 1 && (
-                <SummaryDivider afterMessageId={ids[index]} onViewSummary={onViewSummary} />
-              )}
-            </Fragment>
-          ))}
+          {messages.map((message, index) => {
+            const stored = STORED_ID.test(ids[index]);
+            const mine = message.role === "user" && message.metadata?.authorUserId === userId;
+            return (
+              <Fragment key={ids[index]}>
+                {message.metadata?.modelViewStart && (
+                  <ModelViewDivider beforeMessageId={ids[index]} start={message.metadata.modelViewStart} />
+                )}
+                <MessageItem
+                  message={message}
+                  storedId={ids[index]}
+                  conversationId={conversationId}
+                  personaName={personaName}
+                  showAuthor={showAuthors}
+                  streaming={busy && index === messages.length - 1 && message.role === "assistant"}
+                  inspected={inspectedMessageId === ids[index]}
+                  canRegenerate={
+                    !busy && stored && index === lastAssistantIndex && index === messages.length - 1
+                  }
+                  canEdit={!busy && stored && (mine || (message.role === "assistant" && isOwner))}
+                  canBranch={!busy && stored}
+                  isLatestUserMessage={index === lastUserIndex}
+                  actions={actions}
+                />
+                {index === lastSummarizedIndex && index < messages.length - 1 && (
+                  <SummaryDivider afterMessageId={ids[index]} onViewSummary={onViewSummary} />
+                )}
+              </Fragment>
+            );
+          })}
           {status === "submitted" && (
             <div
               className="flex gap-1 pl-7"
@@ -106,7 +131,7 @@ export function MessageList({
               <span className="size-1.5 animate-pulse-dot rounded-full bg-zinc-400 [animation-delay:300ms]" />
             </div>
           )}
-          {error && !busy && (
+          {chatError && !busy && !(replyFailedInPlace && chatError.code === null) && (
             <div
               role="alert"
               className="flex items-start gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
@@ -114,23 +139,25 @@ export function MessageList({
             >
               <AlertIcon className="mt-0.5 shrink-0" />
               <div className="min-w-0 flex-1">
-                <p className="font-medium">The reply did not come through.</p>
+                <p className="font-medium">{chatError.title}</p>
                 <p
                   className="mt-0.5 break-words text-red-700 dark:text-red-300"
                   data-testid="chat-error-message"
                 >
-                  {error.message}
+                  {chatError.message}
                 </p>
               </div>
-              <button
-                type="button"
-                onClick={onRetry}
-                className="button-secondary shrink-0"
-                data-testid="retry-button"
-              >
-                <RefreshIcon />
-                Retry
-              </button>
+              {chatError.retryable && (
+                <button
+                  type="button"
+                  onClick={onRetryRequest}
+                  className="button-secondary shrink-0"
+                  data-testid="retry-button"
+                >
+                  <RefreshIcon />
+                  Retry
+                </button>
+              )}
             </div>
           )}
         </div>

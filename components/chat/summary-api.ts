@@ -1,9 +1,9 @@
 "use client";
 // Typed fetchers and the query key for summaries (SPEC §7.1): list, compact now, edit, revert, and the transcript
 // reload that shows which messages a summary now covers.
-import type { Message } from "@/db/schema";
 import type { SummaryView } from "@/lib/chat/summary-view";
-import { type ChatUIMessage, toUIMessage } from "@/lib/chat/ui-messages";
+import type { ModelViewStart } from "@/lib/chat/transcript";
+import { type ChatUIMessage, type TranscriptMessage, toUIMessage } from "@/lib/chat/ui-messages";
 import { fetchJson } from "./api";
 
 export type { SummaryView };
@@ -40,21 +40,20 @@ export function revertSummary(conversationId: string, summaryId: string) {
   );
 }
 
-type TranscriptRow = Pick<
-  Message,
-  "id" | "authorType" | "authorName" | "parts" | "status" | "seq" | "summarizedBy"
->;
-
-/** The stored transcript, every message (summarised or not), as the chat renders it. */
+/** The stored transcript, every message of the chosen path (summarised or not), as the chat renders it. */
 export async function loadTranscript(conversationId: string): Promise<ChatUIMessage[]> {
   const transcript = await fetchJson<{
-    messages: TranscriptRow[];
+    messages: TranscriptMessage[];
     media: Record<string, { mime: string; filename: string | null }>;
     toolNames: Record<string, string[]>;
+    variants: Record<string, { id: string }[]>;
+    modelView: ModelViewStart | null;
   }>(`/api/conversations/${conversationId}/messages`);
   const extras = {
     media: new Map(Object.entries(transcript.media)),
     toolNames: new Map(Object.entries(transcript.toolNames)),
+    variants: new Map(Object.entries(transcript.variants)),
+    modelView: transcript.modelView,
   };
   return transcript.messages.map((message) => toUIMessage(message, extras));
 }

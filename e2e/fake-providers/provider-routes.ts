@@ -61,6 +61,11 @@ export async function handleProviderRequest(
     body,
     model,
     receivedAt: Date.now(),
+    closedByClientAt: null,
+  });
+  // The client went away before the reply was complete: a stopped or timed-out call shows here.
+  response.on("close", () => {
+    if (!response.writableFinished) recorded.closedByClientAt = Date.now();
   });
 
   if (found === null) {

@@ -26,7 +26,12 @@ export interface ErrorPlan {
   retryAfterSeconds?: number;
 }
 
-export type ReplyPlan = AnswerPlan | ErrorPlan;
+/** Send nothing, not even headers, until the client goes away. */
+export interface HangPlan {
+  kind: "hang";
+}
+
+export type ReplyPlan = AnswerPlan | ErrorPlan | HangPlan;
 
 export interface PlanInput {
   protocol: Protocol;
@@ -82,6 +87,8 @@ export function planReply(reply: ScriptedReply | undefined, input: PlanInput): R
         firstTokenDelayMs: reply.firstTokenDelayMs ?? 0,
       };
     }
+    case "hang":
+      return { kind: "hang" };
     case "error":
       return {
         kind: "error",

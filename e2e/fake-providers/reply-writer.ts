@@ -19,6 +19,7 @@ export interface ReplyTarget {
 }
 
 export async function writeReply(plan: ReplyPlan, target: ReplyTarget): Promise<void> {
+  if (plan.kind === "hang") return hang(target.signal);
   if (plan.kind === "error") return writeError(plan, target);
   if (target.streaming) return writeStream(plan, target);
   return writeJson(plan, target);
@@ -98,6 +99,14 @@ async function writeStream(
   const tailDelay = chunksToSend.length === 0 ? plan.firstTokenDelayMs : plan.chunkDelayMs;
   if (!(await sleep(tailDelay, signal))) return;
   if (await writeFlushed(response, stream.tail)) response.end();
+}
+
+/** Holds the request open with nothing sent until the client (or the server's close) gives up. */
+function hang(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
 }
 
 /** Ends the connection without a finish event, final chunk or [DONE], as a dropped upstream would. */

@@ -37,6 +37,8 @@ const targetShape = {
 };
 
 export const scriptedReplySchema = z.discriminatedUnion("kind", [
+  // Sends nothing at all, not even headers, until the client gives up: a provider that hangs.
+  z.object({ kind: z.literal("hang"), ...targetShape }).strict(),
   z
     .object({
       kind: z.literal("text"),

@@ -21,6 +21,8 @@ export interface RecordedRequest {
   model: string | null;
   /** Epoch milliseconds. */
   receivedAt: number;
+  /** When the client closed the connection before the reply was finished (a stop, a timeout), else null. */
+  closedByClientAt: number | null;
 }
 
 /** Token counts in provider-neutral terms; `inputTokens` includes the cached ones, as every provider reports. */

@@ -1,11 +1,13 @@
-// The small frame every API route runs in: the database is ready, errors become `{ error: { code, message } }`
+// The small frame every API route runs in: a state-changing request comes from this app's own pages (same
+// origin, a body no cross-site form can send), the database is ready, errors become `{ error: { code, message } }`
 // with a 4xx status (never a 500 for bad input), and the session is checked in one place.
 
 import type { z } from "zod";
 import { databaseHandle } from "@/db/client";
 import { readBodyUpTo } from "@/lib/api/read-body";
+import { guardStateChange } from "@/lib/api/same-origin";
 import { getAuth } from "@/lib/auth";
-import { AppError } from "@/lib/errors";
+import { AppError, databaseUnavailable, isDatabaseUnavailable } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 
 export interface SessionUser {
@@ -20,14 +22,40 @@ type Handler<Context> = (request: Request, context: Context) => Promise<Response
 export function route<Context>(handler: Handler<Context>): Handler<Context> {
   return async (request, context) => {
     try {
+      checkAddress(request.url);
+      guardStateChange(request);
       await databaseHandle().ready;
       return await handler(request, context);
     } catch (error) {
       if (error instanceof AppError) return error.toResponse();
+      if (isDatabaseUnavailable(error)) {
+        logger.warn({ err: error, url: request.url, method: request.method }, "database unavailable");
+        return databaseUnavailable(error).toResponse();
+      }
       logger.error({ err: error, url: request.url, method: request.method }, "unhandled route error");
       return new AppError("internal", "Something went wrong on the server.").toResponse();
     }
   };
+}
+
+/**
+ * The address itself: malformed percent-encoding is a 400 (not the framework's 500), and so is NUL anywhere in the
+ * path or the query, which Postgres would refuse as text.
+ */
+function checkAddress(url: string): void {
+  const { pathname, search } = new URL(url);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname) + decodeURIComponent(search.replaceAll("+", " "));
+  } catch {
+    throw new AppError(
+      "bad_request",
+      "The address has malformed percent-encoding (a % not followed by two hex digits).",
+    );
+  }
+  if (decoded.includes("\u0000")) {
+    throw new AppError("bad_request", "The address must not contain NUL (%00) characters.");
+  }
 }
 
 export async function requireUser(request: Request): Promise<SessionUser> {
@@ -54,9 +82,25 @@ export const MAX_JSON_BYTES = 256 * 1024;
 export async function readJson<Schema extends z.ZodType>(
   request: Request,
   schema: Schema,
-  { maxBytes = MAX_JSON_BYTES }: { maxBytes?: number } = {},
+  {
+    maxBytes = MAX_JSON_BYTES,
+    whenEmpty,
+  }: {
+    maxBytes?: number;
+    /** For routes whose body is optional: the value an empty (or blank) body stands for. */
+    whenEmpty?: unknown;
+  } = {},
 ): Promise<z.infer<Schema>> {
+  const contentType = request.headers.get("content-type") ?? "";
+  const isJson = /^application\/json\s*(;|$)/i.test(contentType.trim());
+  // A route whose body is optional also takes no body at all, with no content type.
+  const mayBeEmpty = whenEmpty !== undefined && contentType.trim() === "";
+  if (!isJson && !mayBeEmpty) {
+    await request.body?.cancel().catch(() => {});
+    throw unsupportedMediaType(contentType);
+  }
   const body = await readBodyUpTo(request, maxBytes, () => tooLarge(maxBytes));
+  if (!isJson && body.byteLength > 0) throw unsupportedMediaType(contentType);
   let raw: string;
   try {
     raw = new TextDecoder("utf-8", { fatal: true }).decode(body);
@@ -65,15 +109,12 @@ export async function readJson<Schema extends z.ZodType>(
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw);
+    parsed = whenEmpty !== undefined && raw.trim() === "" ? whenEmpty : JSON.parse(raw);
   } catch {
     throw new AppError("invalid_json", "The request body is not valid JSON.");
   }
-  const nulAt = pathOfStringWithNul(parsed, []);
-  if (nulAt) {
-    const where = nulAt.length ? `${nulAt.join(".")}: ` : "";
-    throw new AppError("bad_request", `${where}text must not contain NUL (\\u0000) characters.`);
-  }
+  const problem = jsonShapeProblem(parsed);
+  if (problem) throw new AppError("bad_request", problem);
   const result = schema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
@@ -83,24 +124,48 @@ export async function readJson<Schema extends z.ZodType>(
   return result.data;
 }
 
-/** Postgres refuses NUL in text: find the first string (or key) that holds one, so it is a 400, never a 500. */
-function pathOfStringWithNul(value: unknown, path: (string | number)[]): (string | number)[] | null {
-  if (typeof value === "string") return value.includes("\u0000") ? path : null;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      const found = pathOfStringWithNul(value[index], [...path, index]);
-      if (found) return found;
+/** Deeper than any body this app takes; deeper still costs stack in the validators for nothing. */
+const MAX_JSON_DEPTH = 64;
+
+/**
+ * What no route accepts in any JSON body, found without recursion: nesting deeper than MAX_JSON_DEPTH, and NUL in
+ * a string or a key (Postgres refuses NUL in text: a 400 here, never a 500 later). Null when neither.
+ */
+function jsonShapeProblem(root: unknown): string | null {
+  const pending: Array<{ value: unknown; path: (string | number)[] }> = [{ value: root, path: [] }];
+  while (pending.length > 0) {
+    const { value, path } = pending.pop() as { value: unknown; path: (string | number)[] };
+    const where = path.length ? `${path.join(".")}: ` : "";
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) return `${where}text must not contain NUL (\\u0000) characters.`;
+      continue;
     }
-    return null;
-  }
-  if (value !== null && typeof value === "object") {
-    for (const [key, child] of Object.entries(value)) {
-      if (key.includes("\u0000")) return [...path, key.replaceAll("\u0000", "\\u0000")];
-      const found = pathOfStringWithNul(child, [...path, key]);
-      if (found) return found;
+    if (value === null || typeof value !== "object") continue;
+    if (path.length >= MAX_JSON_DEPTH) {
+      return `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`;
+    }
+    if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--)
+        pending.push({ value: value[index], path: [...path, index] });
+      continue;
+    }
+    const entries = Object.entries(value);
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const [key, child] = entries[index];
+      if (key.includes("\u0000")) {
+        return `${[...path, key.replaceAll("\u0000", "\\u0000")].join(".")}: text must not contain NUL (\\u0000) characters.`;
+      }
+      pending.push({ value: child, path: [...path, key] });
     }
   }
   return null;
+}
+
+function unsupportedMediaType(contentType: string): AppError {
+  return new AppError(
+    "unsupported_media_type",
+    `Send the request body as application/json${contentType ? `, not ${contentType.split(";")[0]}` : ""}.`,
+  );
 }
 
 function tooLarge(maxBytes: number): AppError {

@@ -73,7 +73,14 @@ export async function loadTurnInput({
     getCurrentSettings({ db }),
     getActiveSummary({ db, conversationId: conversation.id }),
     listParticipants({ db, conversationId: conversation.id }),
-    listActiveMemories({ db, userId: requesterId, personaId: persona.id }),
+    // In a room every member reads the turns and their attempts, raw request included: the requester's private
+    // memories (user and user × persona scope) stay out, only the persona's own go in.
+    listActiveMemories({
+      db,
+      userId: requesterId,
+      personaId: persona.id,
+      includePrivate: conversation.visibility !== "room",
+    }),
     listActiveBlocks({ db, personaId: persona.id, now }),
   ]);
   const resolved = resolveTurnSettings(globalSettings.settings, persona, conversation);
@@ -168,6 +175,7 @@ export async function loadTurnInput({
       userTurnNumber,
       now: now.toISOString(),
       loadedWindow,
+      privateMemoriesWithheld: conversation.visibility === "room",
     },
   };
 }

@@ -16,6 +16,7 @@ export function streamModelCall({
   abortSignal,
   tools,
   maxSteps = 1,
+  timeout,
 }: {
   model: ModelDescriptor;
   resolved: ResolvedContext;
@@ -25,6 +26,8 @@ export function streamModelCall({
   tools?: ToolSet;
   /** Model calls the tool loop may make in this attempt. */
   maxSteps?: number;
+  /** How long the provider may take to its first chunk, and between chunks. */
+  timeout?: { firstChunkMs: number; chunkMs: number };
 }) {
   const withTools = tools !== undefined && model.capabilities.tools;
   const providerOptions =
@@ -42,6 +45,7 @@ export function streamModelCall({
     onError: () => {}, // the runner records every error on its attempt; the SDK default would print it to stderr
     include: { requestBody: true },
     abortSignal,
+    ...(timeout ? { timeout } : {}),
     ...(withTools ? { tools, stopWhen: isStepCount(maxSteps) } : {}),
   });
 }

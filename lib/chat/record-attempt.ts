@@ -19,7 +19,7 @@ export interface AttemptRecord {
   attemptNumber: number;
   stepNumber?: number;
   modelId: string;
-  status: "ok" | "error" | "aborted";
+  status: "ok" | "error" | "stopped";
   error: { code: string; message: string; status?: number } | null;
   /** Null when phase B itself refused (the input does not fit the model). */
   resolved: ResolvedContext | null;

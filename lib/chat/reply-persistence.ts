@@ -1,15 +1,20 @@
 // Persists the assistant reply while it streams: at most every FLUSH_INTERVAL_MS of new text (so a server crash
-// loses at most that much), then once more with the final status. A reply that used tools ends with its tool calls
-// and outputs stored as artifacts, named in the message's parts between the text written around them (SPEC §7.4),
-// so later turns replay them (stage 6).
+// loses at most that much), then once more with the final status. A failed write never blocks the ones after it,
+// and the final one is retried, so the final status is written even after a database hiccup mid-stream. A reply
+// that used tools ends with its tool calls and outputs stored as artifacts, named in the message's parts between
+// the text written around them, so later turns replay them (docs/architecture.md, "Tools").
 
 import { ulid } from "ulid";
 import type { Database } from "@/db/client";
 import { finishReplyWithArtifacts, updateMessage } from "@/db/queries";
 import type { Message } from "@/db/schema";
 import type { StoredPart } from "@/lib/context/types";
+import { logger } from "@/lib/logger";
 
 export const FLUSH_INTERVAL_MS = 500;
+
+/** Waits between tries of the final write (a short database outage should not leave the reply `streaming`). */
+const FINAL_WRITE_RETRY_DELAYS_MS = [100, 500, 2_000];
 
 interface ReplyArtifact {
   id: string;
@@ -69,14 +74,37 @@ export class ReplyPersistence {
     this.pieces = [];
   }
 
+  /**
+   * Keep only the first `chars` characters of the reply's text (what the user saw when they pressed Stop) and the
+   * tool calls made before that point.
+   */
+  truncateText(chars: number): void {
+    if (chars >= this.text.length) return;
+    let left = Math.max(0, chars);
+    const kept: typeof this.pieces = [];
+    for (const piece of this.pieces) {
+      // Past the cut, nothing was seen: neither text nor the tool calls made after the last character shown.
+      if (left === 0) break;
+      if (piece.kind === "artifact") {
+        kept.push(piece);
+        continue;
+      }
+      const text = piece.text.slice(0, left);
+      left -= text.length;
+      kept.push({ kind: "text", text });
+    }
+    this.pieces = kept;
+    this.text = this.text.slice(0, Math.max(0, chars));
+  }
+
   private flush(status: Message["status"]): Promise<void> {
     if (status === "streaming" && this.text.length === this.flushedLength) return this.pending;
     this.lastFlushAt = Date.now();
     this.flushedLength = this.text.length;
     const text = this.text;
     const artifacts = this.pieces.flatMap((piece) => (piece.kind === "artifact" ? [piece.artifact] : []));
-    // Writes are chained so an older snapshot can never land after a newer one.
-    this.pending = this.pending.then(() => {
+    const parts = this.storedParts();
+    const write = () => {
       // While streaming, and for a reply without tools, the text is the message.
       if (status === "streaming" || artifacts.length === 0) {
         return updateMessage({
@@ -91,11 +119,20 @@ export class ReplyPersistence {
         db: this.db,
         messageId: this.messageId,
         conversationId: this.conversationId,
-        parts: this.storedParts(),
+        parts,
         artifacts,
         status,
       });
-    });
+    };
+    // Writes are chained so an older snapshot can never land after a newer one; a failed one is logged and the
+    // chain goes on (the next snapshot holds everything it held).
+    this.pending = this.pending
+      .catch(() => {})
+      .then(status === "streaming" ? write : () => withRetries(write))
+      .catch((error) => {
+        logger.error({ err: error, messageId: this.messageId, status }, "could not store the reply");
+        if (status !== "streaming") throw error;
+      });
     return this.pending;
   }
 
@@ -108,5 +145,18 @@ export class ReplyPersistence {
 
   finish(status: Exclude<Message["status"], "streaming">): Promise<void> {
     return this.flush(status);
+  }
+}
+
+async function withRetries(write: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      const delay = FINAL_WRITE_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
   }
 }

@@ -8,9 +8,9 @@ import {
   JsonToSseTransformStream,
   UI_MESSAGE_STREAM_HEADERS,
 } from "ai";
-import { eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
+import { findMessageByClientId, getReplyToRegenerate, refuseWhileTurnRuns } from "@/db/message-queries";
 import {
   appendMessage,
   deleteReplayedReasoning,
@@ -19,7 +19,8 @@ import {
   getReadableConversation,
   listActiveBlocks,
 } from "@/db/queries";
-import { type Message, type Model, type Persona, turns } from "@/db/schema";
+import type { Message, Model, Persona } from "@/db/schema";
+import { finishTurn, HEARTBEAT_INTERVAL_MS, insertTurn, touchTurnHeartbeat } from "@/db/turn-queries";
 import type { SessionUser } from "@/lib/api/route";
 import { buildContext } from "@/lib/context/build-context";
 import { attemptBudgetsFor } from "@/lib/context/history-reach";
@@ -30,48 +31,62 @@ import { isProviderConfigured } from "@/lib/providers/language-model";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
 import { ReplyPersistence } from "./reply-persistence";
 import { resumableStreams } from "./resumable-streams";
-import { runAttempts, safeWriter } from "./run-attempts";
+import { runAttempts, type SafeWriter, safeWriter } from "./run-attempts";
 import { toModelDescriptor } from "./stored-rows";
 import { maybeSummariseBeforeTurn } from "./summarise";
 import { type BuiltTurn, summariseOnOverflow } from "./summary-overflow";
 import { runnableToolNames, toolSetFor } from "./tools";
+import { instanceId } from "./turn-recovery";
+import { registerRunningTurn } from "./turn-stops";
+
+/** What starts a turn: a new message of the user, or a new variant of the latest reply (regenerate, retry). */
+export type TurnAction =
+  | {
+      kind: "submit";
+      text: string;
+      /** Images uploaded for this message (POST /api/conversations/:id/attachments), in order. */
+      attachmentIds?: string[];
+      /** The client's id for the message: the same id twice never stores a second message. */
+      clientMessageId?: string;
+    }
+  | { kind: "regenerate"; replyMessageId: string };
 
 export interface TurnRequest {
   db: Database;
   user: SessionUser;
   conversationId: string;
-  text: string;
-  /** Images uploaded for this message (POST /api/conversations/:id/attachments), in order. */
-  attachmentIds?: string[];
+  action: TurnAction;
 }
 
-export async function runChatTurn({
-  db,
-  user,
-  conversationId,
-  text,
-  attachmentIds = [],
-}: TurnRequest): Promise<Response> {
+export async function runChatTurn({ db, user, conversationId, action }: TurnRequest): Promise<Response> {
   const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
   const persona = await getPersona({ db, personaId: conversation.personaId });
   // Who may ask and which models may answer are checked first: nothing is stored for a turn that is refused.
   const checked = Promise.all([
     refuseIfMuted(db, persona.id, persona.name, user.id),
     turnModels(db, persona),
+    action.kind === "submit" && action.clientMessageId
+      ? refuseIfAlreadySent(db, conversationId, action.clientMessageId)
+      : refuseWhileTurnRuns({ db, conversationId, action: "regenerate" }),
   ]);
-  // Then the user's words are stored before anything can fail downstream. The turn's load starts at once, beside
-  // the checks and the insert (it takes the stored row once the insert is done).
-  const parts: StoredPart[] = [
-    ...(text ? [{ type: "text" as const, text }] : []),
-    ...attachmentIds.map((attachmentId) => ({ type: "media" as const, attachmentId })),
-  ];
-  const stored = checked.then(([, models]) => {
+  // Then the user's words are stored before anything can fail downstream (a regenerate answers a stored message).
+  // The turn's load starts at once, beside the checks and the insert (it takes the stored row once it exists).
+  const stored = checked.then(async ([, models]) => {
     if (models.usable.length === 0) {
       throw new AppError(
         "model_unavailable",
         `Persona ${persona.name} has no usable model: ${persona.modelId} is unknown or its provider is not configured.`,
       );
     }
+    if (action.kind === "regenerate") {
+      return (await getReplyToRegenerate({ db, conversationId, replyMessageId: action.replyMessageId }))
+        .userMessage;
+    }
+    const attachmentIds = action.attachmentIds ?? [];
+    const parts: StoredPart[] = [
+      ...(action.text ? [{ type: "text" as const, text: action.text }] : []),
+      ...attachmentIds.map((attachmentId) => ({ type: "media" as const, attachmentId })),
+    ];
     return appendMessage({
       db,
       message: {
@@ -81,11 +96,14 @@ export async function runChatTurn({
         authorName: user.name,
         parts,
         status: "complete",
+        clientMessageId: action.clientMessageId ?? null,
       },
       // The images become this message's in the same transaction, or nothing is stored.
       attach: { attachmentIds, userId: user.id },
     });
   });
+  // A refusal above must not also surface as an unhandled rejection of the load that waits on it.
+  stored.catch(() => {});
   const load = (currentMessage: Message | Promise<Message>) =>
     loadTurnInput({ db, conversation, persona, currentMessage, requesterId: user.id });
   const [[, { personaModel, usable: modelRows }], userMessage, firstInput] = await Promise.all([
@@ -107,7 +125,11 @@ export async function runChatTurn({
     db,
     conversation,
     persona,
-    preloaded: { ...firstBuild.turnInput.summaryInputs, personaModel },
+    preloaded: {
+      ...firstBuild.turnInput.summaryInputs,
+      personaModel,
+      omittedByFetchLimit: firstBuild.turnInput.buildInput.loadedWindow?.omittedCount ?? 0,
+    },
   });
   const { turnInput, base, firstResolved } = await summariseOnOverflow({
     db,
@@ -124,6 +146,7 @@ export async function runChatTurn({
   const assistantMessageId = uuidv7();
   const turnId = uuidv7();
   const rowsReady = (async () => {
+    // A reply becomes the chosen variant of the replies to its message (a regenerate's earlier ones stay).
     await appendMessage({
       db,
       message: {
@@ -137,22 +160,36 @@ export async function runChatTurn({
         replyToMessageId: userMessage.id,
       },
     });
-    await db.insert(turns).values({
-      id: turnId,
-      conversationId,
-      userMessageId: userMessage.id,
-      assistantMessageId,
-      status: "running",
-      settingsVersion: turnInput.settingsVersion,
+    await insertTurn({
+      db,
+      turn: {
+        id: turnId,
+        conversationId,
+        userMessageId: userMessage.id,
+        assistantMessageId,
+        settingsVersion: turnInput.settingsVersion,
+        instanceId: instanceId(),
+      },
     });
   })();
   rowsReady.catch((error) => logger.error({ err: error, turnId }, "could not store the reply's rows"));
 
   const reply = new ReplyPersistence(db, conversationId, assistantMessageId, rowsReady);
 
+  // Stop (from this instance or another) aborts the provider request; the reply keeps what the user saw.
+  const stopController = new AbortController();
+  let shownChars: number | undefined;
+  const unregister = registerRunningTurn(turnId, (request) => {
+    shownChars = request.shownChars;
+    stopController.abort(new Error("stopped by the user"));
+  });
+  const heartbeat = startTurnHeartbeat(db, turnId, rowsReady);
+
   const stream = createUIMessageStream({
     execute: async ({ writer }) => {
-      const out = safeWriter(writer);
+      // Nothing reaches the client before the reply's and the turn's rows exist: once the user sees the reply,
+      // Stop finds the running turn and edits and regenerates are refused (409) until it ends.
+      const out = writeOnceReady(safeWriter(writer), rowsReady);
       out.write({
         type: "start",
         messageId: assistantMessageId,
@@ -177,25 +214,26 @@ export async function runChatTurn({
           }),
           reply,
           writer: out,
+          stopSignal: stopController.signal,
         });
+        if (outcome.status === "stopped" && shownChars !== undefined) reply.truncateText(shownChars);
         const messageStatus = outcome.status === "ok" ? "complete" : outcome.status;
         await reply.finish(messageStatus);
-        await db
-          .update(turns)
-          .set({ status: outcome.status === "ok" ? "ok" : "error" })
-          .where(eq(turns.id, turnId));
+        await finishTurn({ db, turnId, status: outcome.status });
         if (outcome.status === "ok") await deleteReasoningReplayedOnce(db, conversationId, base.trace);
         if (outcome.error) out.write({ type: "error", errorText: outcome.error.message });
-        out.write({ type: "finish", finishReason: outcome.status === "ok" ? "stop" : "error" });
+        out.write({
+          type: "finish",
+          finishReason: outcome.status === "ok" || outcome.status === "stopped" ? "stop" : "error",
+        });
       } catch (error) {
         logger.error({ err: error, turnId }, "turn failed");
         await reply.finish("error").catch(() => {});
-        await db
-          .update(turns)
-          .set({ status: "error" })
-          .where(eq(turns.id, turnId))
-          .catch(() => {});
+        await finishTurn({ db, turnId, status: "error" }).catch(() => {});
         out.write({ type: "error", errorText: "The reply failed on the server." });
+      } finally {
+        clearInterval(heartbeat);
+        unregister();
       }
     },
   });
@@ -211,6 +249,39 @@ export async function runChatTurn({
       });
   }
   return createUIMessageStreamResponse({ stream });
+}
+
+/** A writer that holds chunks back until `ready` settles, then passes them on in order. */
+function writeOnceReady(writer: SafeWriter, ready: Promise<void>): SafeWriter {
+  let queue: Parameters<SafeWriter["write"]>[0][] | null = [];
+  const flush = () => {
+    const held = queue ?? [];
+    queue = null;
+    for (const chunk of held) writer.write(chunk);
+  };
+  ready.then(flush, flush);
+  return {
+    write(chunk) {
+      if (queue) queue.push(chunk);
+      else writer.write(chunk);
+    },
+  };
+}
+
+/** While a turn runs, its instance says so every HEARTBEAT_INTERVAL_MS; a turn whose heartbeat stops is recovered. */
+function startTurnHeartbeat(db: Database, turnId: string, rowsReady: Promise<void>) {
+  return setInterval(() => {
+    rowsReady
+      .then(() => touchTurnHeartbeat({ db, turnId }))
+      .catch((error) => logger.warn({ err: error, turnId }, "could not record the turn's heartbeat"));
+  }, HEARTBEAT_INTERVAL_MS);
+}
+
+async function refuseIfAlreadySent(db: Database, conversationId: string, clientMessageId: string) {
+  const existing = await findMessageByClientId({ db, conversationId, clientMessageId });
+  if (existing) {
+    throw new AppError("conflict", "This message was already sent (its id is stored): it is not sent again.");
+  }
 }
 
 /** With `reasoning.persist = next_reply`, what stage 6 replayed for this reply is deleted once it is done. */

@@ -65,6 +65,8 @@ export interface PreloadedSummaryInputs {
   windowRows: Message[];
   /** The persona's own model row (its window and tokenizer drive the estimate), null when it does not exist. */
   personaModel: Model | null;
+  /** Unsummarised messages the turn's load left out (beyond `history.messageFetchLimit`), 0 when none. */
+  omittedByFetchLimit?: number;
 }
 
 export async function summariseConversation({
@@ -102,14 +104,18 @@ export async function summariseConversation({
   const afterSeq = active?.coversThroughSeq ?? 0;
 
   const promptTokens = systemTokens(persona, conversation, settings, estimateModel.tokenizer);
-  const plan = (rows: Message[], manual: boolean): { messages: StoredMessage[]; plan: SummaryPlan } => {
+  const plan = (
+    rows: Message[],
+    manual: boolean,
+    keep?: number,
+  ): { messages: StoredMessage[]; plan: SummaryPlan } => {
     const messages = rows.map(toStoredMessage);
     return {
       messages,
       plan: planSummary({
         messages,
         summary: previous,
-        settings,
+        settings: withKeep(settings, keep),
         model: estimateModel,
         systemTokens: promptTokens,
         // The stored current input is among the messages: counted once there, and always kept.
@@ -124,12 +130,31 @@ export async function summariseConversation({
   let why: string;
   /** The plan that decided (token mode decides on the window, then covers every unsummarised message). */
   let deciding: SummaryPlan;
+  /** How many recent user turns stay verbatim (fewer than keepRecentTurns when the fetch limit forces it). */
+  let keptTurns = settings.summary.keepRecentTurns;
   if (trigger !== "auto") {
     decided = plan(await listUnsummarisedMessages({ db, conversationId: conversation.id, afterSeq }), true);
     why = trigger === "manual" ? "summary requested" : "the context did not fit the model's budget";
     deciding = decided.plan;
   } else if (settings.summary.mode === "manual") {
     return skipped("summary mode is manual: only the Compact button or API summarises");
+  } else if ((preloaded?.omittedByFetchLimit ?? 0) > 0) {
+    // Messages past the fetch limit would leave the model's view with no trace in the payload: summarise them
+    // first, whatever the token or turn count says.
+    // The turns kept verbatim are at most those the load still holds: a keepRecentTurns larger than the fetch
+    // window would otherwise leave nothing to summarise, and the omitted messages would be lost unsummarised.
+    const rows = await listUnsummarisedMessages({ db, conversationId: conversation.id, afterSeq });
+    const windowFromSeq = Math.min(...(preloaded?.windowRows ?? []).map((row) => row.seq));
+    const turnsInWindow = rows.filter(
+      (row, index) =>
+        row.seq >= windowFromSeq &&
+        row.authorType === "user" &&
+        (index === 0 || rows[index - 1].authorType !== "user"),
+    ).length;
+    keptTurns = Math.max(1, Math.min(settings.summary.keepRecentTurns, turnsInWindow));
+    decided = plan(rows, true, keptTurns);
+    why = `${plural(preloaded?.omittedByFetchLimit ?? 0, "older message")} no longer fit history.messageFetchLimit (${settings.history.messageFetchLimit})`;
+    deciding = decided.plan;
   } else if (settings.summary.mode === "turn") {
     const turns = await countUnsummarisedUserTurns({ db, conversationId: conversation.id, afterSeq });
     if (turns < settings.summary.turnThreshold) {
@@ -228,7 +253,7 @@ export async function summariseConversation({
       traceEvent(
         "summary",
         "summarised",
-        `${why}: summarised ${plural(covered.length, "message")} (#${first}–#${decided.plan.coversThroughSeq}), kept the last ${settings.summary.keepRecentTurns} user turns from #${decided.plan.keptFromSeq}`,
+        `${why}: summarised ${plural(covered.length, "message")} (#${first}–#${decided.plan.coversThroughSeq}), kept the last ${keptTurns} user turns from #${decided.plan.keptFromSeq}`,
         {
           counts: {
             messages: covered.length,

@@ -2,9 +2,14 @@
 import type { FileUIPart, UIMessage } from "ai";
 import type { Message } from "@/db/schema";
 import { attachmentUrl } from "@/lib/media/attachment-view";
+import type { ModelViewStart } from "./transcript";
 
 export interface ChatMessageMetadata {
   authorName?: string;
+  /** The person who wrote a user message (who may edit it). */
+  authorUserId?: string | null;
+  /** A reply: the user message it answers. */
+  replyToMessageId?: string | null;
   status?: Message["status"];
   seq?: number;
   summarized?: boolean;
@@ -14,6 +19,12 @@ export interface ChatMessageMetadata {
   assistantMessageId?: string;
   /** The tools the reply called, in order of first use. */
   toolNames?: string[];
+  /** A reply with several variants (regenerate): their ids, oldest first, and which one this is. */
+  variants?: { ids: string[]; index: number };
+  /** Edited in place after it was sent (earlier versions are kept). */
+  edited?: boolean;
+  /** The latest request began here: the messages above it (not summarised) were not sent, for these reasons. */
+  modelViewStart?: { hiddenCount: number; reasons: { kind: string; text: string }[] };
 }
 
 export type ChatUIMessage = UIMessage<ChatMessageMetadata>;
@@ -26,12 +37,27 @@ export interface TranscriptExtras {
   media?: MediaLookup;
   /** The tools each reply called, by message id. */
   toolNames?: ReadonlyMap<string, string[]>;
+  /** The variants of each regenerated reply, by the id of the user message it answers. */
+  variants?: ReadonlyMap<string, { id: string }[]>;
+  /** Where the model's view began in the latest request, when it left older messages out. */
+  modelView?: ModelViewStart | null;
 }
 
+export type TranscriptMessage = Pick<
+  Message,
+  "id" | "authorType" | "authorName" | "parts" | "status" | "seq" | "summarizedBy"
+> &
+  Partial<Pick<Message, "replyToMessageId" | "editedAt" | "authorUserId">>;
+
 export function toUIMessage(
-  message: Pick<Message, "id" | "authorType" | "authorName" | "parts" | "status" | "seq" | "summarizedBy">,
-  { media = new Map(), toolNames }: TranscriptExtras = {},
+  message: TranscriptMessage,
+  { media = new Map(), toolNames, variants, modelView }: TranscriptExtras = {},
 ): ChatUIMessage {
+  const siblings =
+    message.authorType === "persona" && message.replyToMessageId
+      ? variants?.get(message.replyToMessageId)
+      : undefined;
+  const variantIndex = siblings?.findIndex((variant) => variant.id === message.id) ?? -1;
   const text = message.parts
     .filter((part) => part.type === "text")
     .map((part) => (part as { text: string }).text)
@@ -52,11 +78,20 @@ export function toUIMessage(
     role: message.authorType === "persona" ? "assistant" : "user",
     metadata: {
       authorName: message.authorName,
+      ...(message.authorUserId ? { authorUserId: message.authorUserId } : {}),
+      ...(message.replyToMessageId ? { replyToMessageId: message.replyToMessageId } : {}),
       status: message.status,
       seq: message.seq,
       summarized: message.summarizedBy !== null,
       summarizedBy: message.summarizedBy,
       ...(toolNames?.has(message.id) ? { toolNames: toolNames.get(message.id) } : {}),
+      ...(siblings && variantIndex >= 0
+        ? { variants: { ids: siblings.map((variant) => variant.id), index: variantIndex } }
+        : {}),
+      ...(message.editedAt ? { edited: true } : {}),
+      ...(modelView?.firstMessageId === message.id
+        ? { modelViewStart: { hiddenCount: modelView.hiddenCount, reasons: modelView.reasons } }
+        : {}),
     },
     parts: [...files, ...(text ? [{ type: "text" as const, text }] : [])],
   };

@@ -17,6 +17,7 @@ export const loadStage: Stage<readonly StoredMessage[], readonly StoredMessage[]
     const trace: TraceEvent[] = [];
     const loadEvent = fetchLimitEvent(input);
     if (loadEvent !== null) trace.push(loadEvent);
+    if (input.privateMemoriesWithheld) trace.push(privateMemoriesWithheldEvent());
     const history = historyMessages(messages, input, trace);
     return { value: history, trace };
   },
@@ -55,6 +56,15 @@ function historyMessages(
   const uncovered = dropCoveredMessages(withoutInput.value, summary);
   appendAll(trace, uncovered.trace);
   return uncovered.value;
+}
+
+/** In a room every member can read the payload, so the loader left the sender's private memories out. */
+function privateMemoriesWithheldEvent(): TraceEvent {
+  return traceEvent(
+    "load",
+    "private-memories-withheld",
+    "a room: the sender's private memories are not used, because every member of the room can read this payload; only the persona's own memories are",
+  );
 }
 
 /** The loader's fetch-limit slide, when it left older unsummarised messages out. */

@@ -7,7 +7,7 @@ import type { ResolvedSettings } from "./settings";
 // Inputs: what is stored
 
 export type AuthorType = "user" | "persona" | "system" | "tool";
-export type MessageStatus = "complete" | "streaming" | "interrupted" | "error";
+export type MessageStatus = "complete" | "streaming" | "stopped" | "interrupted" | "error";
 
 /** One ordered part of a stored message. Media and artifacts are referred to by id, in the order they happened. */
 export type StoredPart =
@@ -172,6 +172,12 @@ export interface BuildInput {
    * `load/fetch-limit` trace event (the fetch window sliding moves the payload prefix). Absent or null: none.
    */
   loadedWindow?: { omittedBeforeSeq: number; omittedCount: number } | null;
+  /**
+   * Set by the loader in a room (a conversation others read too): the requester's private memories (user and
+   * user × persona scope) were not loaded, so that no other member reads them in the payload. Phase A reports it
+   * as a `load/private-memories-withheld` trace event.
+   */
+  privateMemoriesWithheld?: boolean;
   /**
    * The usable token budget of every model this turn may call (first model, fallbacks), for each one's tokenizer.
    * When given, history that none of them could send is not built (see history-reach.ts); the payload of every

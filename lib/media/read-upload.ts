@@ -26,7 +26,11 @@ export async function readUploadForm<Schema extends z.ZodType>(
 ): Promise<z.infer<Schema>> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) {
-    throw new AppError("bad_request", "Send the file as multipart/form-data, in a field named file.");
+    await request.body?.cancel().catch(() => {});
+    throw new AppError(
+      "unsupported_media_type",
+      "Send the file as multipart/form-data, in a field named file.",
+    );
   }
   const maxBodyBytes = maxFileBytes + MULTIPART_OVERHEAD_BYTES;
   const body = await readBodyUpTo(request, maxBodyBytes, () => uploadTooLarge(maxFileBytes));
@@ -35,6 +39,15 @@ export async function readUploadForm<Schema extends z.ZodType>(
     form = await new Response(body, { headers: { "content-type": contentType } }).formData();
   } catch {
     throw new AppError("bad_request", "The request body is not valid multipart/form-data.");
+  }
+  for (const [name, value] of form.entries()) {
+    const text = typeof value === "string" ? value : value.name;
+    if (name.includes("\u0000") || text.includes("\u0000")) {
+      throw new AppError(
+        "bad_request",
+        `${name.replaceAll("\u0000", "")}: text must not contain NUL (\\u0000) characters.`,
+      );
+    }
   }
   const result = schema.safeParse(formFields(form));
   if (!result.success) {

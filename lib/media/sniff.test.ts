@@ -1,15 +1,22 @@
 import { describe, expect, it } from "vitest";
+import { AppError } from "@/lib/errors";
 import { TEST_IMAGES } from "@/tests/fixtures/images";
-import { type SniffedImage, sniffImage } from "./sniff";
+import { type SniffedImage, sniffImage, sniffImageType } from "./sniff";
 
-const bytes = (...parts: Array<string | number[]>) =>
+const bytes = (...parts: Array<string | number[] | Buffer>) =>
   Buffer.concat(
-    parts.map((part) => (typeof part === "string" ? Buffer.from(part, "latin1") : Buffer.from(part))),
+    parts.map((part) =>
+      typeof part === "string"
+        ? Buffer.from(part, "latin1")
+        : Buffer.isBuffer(part)
+          ? part
+          : Buffer.from(part),
+    ),
   );
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-describe("sniffImage recognises the four image types by their bytes", () => {
+describe("sniffImageType recognises the four image types by their bytes", () => {
   const cases: Array<{ name: string; input: Buffer; expected: SniffedImage }> = [
     { name: "JPEG, baseline (SOF0)", input: TEST_IMAGES.jpegBaseline, expected: image("image/jpeg", 3, 2) },
     {
@@ -61,17 +68,17 @@ describe("sniffImage recognises the four image types by their bytes", () => {
   ];
 
   it.each(cases)("$name", ({ input, expected }) => {
-    expect(sniffImage(input)).toEqual(expected);
+    expect(sniffImageType(input)).toEqual(expected);
   });
 
   it("reads a Uint8Array that is a view into a larger buffer", () => {
     const padded = Buffer.concat([Buffer.from("padding"), TEST_IMAGES.png]);
     const view = new Uint8Array(padded.buffer, padded.byteOffset + 7, TEST_IMAGES.png.length);
-    expect(sniffImage(view)).toEqual(image("image/png", 3, 2));
+    expect(sniffImageType(view)).toEqual(image("image/png", 3, 2));
   });
 });
 
-describe("sniffImage refuses everything else", () => {
+describe("sniffImageType refuses everything else", () => {
   const cases: Array<{ name: string; input: Buffer }> = [
     { name: "empty", input: bytes() },
     { name: "SVG", input: TEST_IMAGES.svg },
@@ -95,7 +102,115 @@ describe("sniffImage refuses everything else", () => {
   ];
 
   it.each(cases)("$name", ({ input }) => {
+    expect(sniffImageType(input)).toBeNull();
     expect(sniffImage(input)).toBeNull();
+  });
+});
+
+describe("sniffImage accepts only whole images, with the dimensions a decoder reads", () => {
+  const whole: Array<[keyof typeof TEST_IMAGES, SniffedImage["mime"]]> = [
+    ["jpegBaseline", "image/jpeg"],
+    ["jpegProgressive", "image/jpeg"],
+    ["png", "image/png"],
+    ["gif", "image/gif"],
+    ["webpLossy", "image/webp"],
+    ["webpLossless", "image/webp"],
+    ["webpExtended", "image/webp"],
+  ];
+  it.each(whole)("%s is a whole %s, 3×2", (name, mime) => {
+    expect(sniffImage(TEST_IMAGES[name])).toEqual(image(mime, 3, 2));
+  });
+
+  const png = TEST_IMAGES.png;
+  const damagedCrc = Buffer.from(png);
+  damagedCrc[20] ^= 0xff; // a byte of the IHDR chunk's data
+  const riffWithSize = (body: Buffer) => {
+    const header = Buffer.alloc(8);
+    header.write("RIFF", 0, "latin1");
+    header.writeUInt32LE(body.length, 4);
+    return Buffer.concat([header, body]);
+  };
+  const refused: Array<{ name: string; input: Buffer; message: RegExp }> = [
+    { name: "an 8-byte PNG signature", input: bytes(PNG_SIGNATURE), message: /PNG.*truncated/ },
+    {
+      name: "a PNG followed by HTML",
+      input: bytes(png, "<html><script>alert(1)</script></html>"),
+      message: /PNG.*after the end/,
+    },
+    {
+      name: "a PNG cut in half",
+      input: png.subarray(0, Math.floor(png.length / 2)),
+      message: /PNG.*truncated/,
+    },
+    {
+      name: "a PNG without its end chunk",
+      input: png.subarray(0, png.length - 12),
+      message: /PNG.*truncated/,
+    },
+    { name: "a PNG with a damaged header chunk", input: damagedCrc, message: /damaged IHDR/ },
+    {
+      name: "a bare RIFF…WEBP header",
+      input: bytes("RIFF", [4, 0, 0, 0], "WEBP"),
+      message: /WebP.*(no image|truncated)/,
+    },
+    {
+      name: "a RIFF…WEBP header claiming more than there is",
+      input: bytes("RIFF", [0, 1, 0, 0], "WEBPVP8 "),
+      message: /WebP.*truncated/,
+    },
+    {
+      name: "a WebP with an unknown first chunk",
+      input: riffWithSize(bytes("WEBPXXXX", [0, 0, 0, 0])),
+      message: /WebP.*image chunk/,
+    },
+    {
+      name: "a WebP followed by HTML",
+      input: bytes(TEST_IMAGES.webpLossy, "<html>"),
+      message: /WebP.*after the end/,
+    },
+    { name: "a JPEG signature only", input: bytes([0xff, 0xd8, 0xff, 0xe0]), message: /JPEG.*truncated/ },
+    {
+      name: "a JPEG without its end marker",
+      input: TEST_IMAGES.jpegBaseline.subarray(0, TEST_IMAGES.jpegBaseline.length - 2),
+      message: /JPEG.*truncated/,
+    },
+    {
+      name: "a JPEG followed by HTML",
+      input: bytes(TEST_IMAGES.jpegBaseline, "<html>"),
+      message: /JPEG.*after the end/,
+    },
+    {
+      name: "a JPEG header with no scan",
+      input: bytes([0xff, 0xd8, 0xff, 0xd9]),
+      message: /JPEG.*before any image data/,
+    },
+    { name: "a GIF signature only", input: bytes("GIF89a"), message: /GIF.*truncated/ },
+    {
+      name: "a GIF header only",
+      input: bytes("GIF87a", [0x40, 0x01, 0xf0, 0x00]),
+      message: /GIF.*truncated/,
+    },
+    {
+      name: "a GIF followed by HTML",
+      input: bytes(TEST_IMAGES.gif, "<html>"),
+      message: /GIF.*after the end/,
+    },
+    {
+      name: "a GIF with no image",
+      input: bytes("GIF89a", [3, 0, 2, 0, 0, 0, 0, 0x3b]),
+      message: /GIF.*no image/,
+    },
+  ];
+  it.each(refused)("$name: 415 that says what is wrong", ({ input, message }) => {
+    let thrown: unknown;
+    try {
+      sniffImage(input);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(AppError);
+    expect((thrown as AppError).status).toBe(415);
+    expect((thrown as AppError).message).toMatch(message);
   });
 });
 

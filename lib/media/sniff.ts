@@ -1,6 +1,12 @@
 // What an uploaded file really is, from its bytes alone: the name and the declared type are whatever the client
 // says, so they decide nothing. Only the four raster formats every model and browser takes are recognised; SVG
-// (script inside an "image"), PDF, text and everything else is null, and the upload route refuses it.
+// (script inside an "image"), PDF, text and everything else is null, and the upload route refuses it. A file that
+// starts like one of the four must also be one, whole: `sniffImage` walks its structure to the end (see
+// verify-image.ts) and reads its dimensions with image-size, and refuses it with a 415 that says what is wrong.
+
+import { imageSize } from "image-size";
+import { AppError } from "@/lib/errors";
+import { imageStructureProblem } from "./verify-image";
 
 export const IMAGE_MIMES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
 export type ImageMime = (typeof IMAGE_MIMES)[number];
@@ -17,13 +23,56 @@ type Sniffer = (bytes: Buffer) => SniffedImage | null;
 
 const SNIFFERS: Sniffer[] = [sniffJpeg, sniffPng, sniffGif, sniffWebp];
 
-export function sniffImage(input: Uint8Array): SniffedImage | null {
+/** The type the first bytes say, with what the header says of the size: no proof that the rest is there. */
+export function sniffImageType(input: Uint8Array): SniffedImage | null {
   const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   for (const sniff of SNIFFERS) {
     const found = sniff(bytes);
     if (found) return found;
   }
   return null;
+}
+
+const FORMAT_NAMES: Record<ImageMime, string> = {
+  "image/jpeg": "JPEG",
+  "image/png": "PNG",
+  "image/gif": "GIF",
+  "image/webp": "WebP",
+};
+
+/** image-size's name for each type, to check that the decoder read the file as the type the bytes claim. */
+const DECODER_TYPES: Record<ImageMime, string> = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/gif": "gif",
+  "image/webp": "webp",
+};
+
+/**
+ * A whole image of one of the four types, with its dimensions; null when the bytes are not one of the four at
+ * all. Throws a 415 AppError when they start like one but are not a whole, readable image of it.
+ */
+export function sniffImage(input: Uint8Array): SniffedImage | null {
+  const found = sniffImageType(input);
+  if (!found) return null;
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  const format = FORMAT_NAMES[found.mime];
+  const problem = imageStructureProblem(bytes, found.mime);
+  if (problem) throw notAWholeImage(`The file starts like a ${format} image but ${problem}.`);
+  let decoded: { width?: number; height?: number; type?: string };
+  try {
+    decoded = imageSize(input);
+  } catch {
+    throw notAWholeImage(`The file starts like a ${format} image but its size cannot be read.`);
+  }
+  if (decoded.type !== DECODER_TYPES[found.mime] || !decoded.width || !decoded.height) {
+    throw notAWholeImage(`The file starts like a ${format} image but does not say its width and height.`);
+  }
+  return image(found.mime, decoded.width, decoded.height);
+}
+
+function notAWholeImage(message: string): AppError {
+  return new AppError("unsupported_media_type", `${message} Upload a complete JPEG, PNG, GIF or WebP file.`);
 }
 
 function image(mime: ImageMime, width: number | null, height: number | null): SniffedImage {

@@ -68,7 +68,7 @@ async function listBlocks(): Promise<BlockRow[]> {
 function chatBody(conversationId: string, text: string) {
   return {
     id: conversationId,
-    message: { id: "client-1", role: "user", parts: [{ type: "text", text }] },
+    message: { id: crypto.randomUUID(), role: "user", parts: [{ type: "text", text }] },
     trigger: "submit-message",
   };
 }

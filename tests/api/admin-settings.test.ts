@@ -425,7 +425,7 @@ describe("the policy reaches the next turn", () => {
 function chatBody(conversationId: string, text: string) {
   return {
     id: conversationId,
-    message: { id: "client-1", role: "user", parts: [{ type: "text", text }] },
+    message: { id: crypto.randomUUID(), role: "user", parts: [{ type: "text", text }] },
     trigger: "submit-message",
   };
 }

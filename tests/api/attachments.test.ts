@@ -229,8 +229,8 @@ describe("POST /api/conversations/:id/attachments", () => {
       {
         name: "a JSON body",
         body: () => ({ file: "x" }),
-        status: 400,
-        code: "bad_request",
+        status: 415,
+        code: "unsupported_media_type",
         message: /multipart/,
       },
       {

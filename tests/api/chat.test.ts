@@ -23,7 +23,7 @@ async function createConversation(user: TestUser) {
 function chatBody(conversationId: string, text: string) {
   return {
     id: conversationId,
-    message: { id: "client-1", role: "user", parts: [{ type: "text", text }] },
+    message: { id: crypto.randomUUID(), role: "user", parts: [{ type: "text", text }] },
     trigger: "submit-message",
   };
 }

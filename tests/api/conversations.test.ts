@@ -88,7 +88,13 @@ describe("conversations", () => {
       user: ada,
       params: { id },
     });
-    expect(await response.json()).toEqual({ messages: [], media: {}, toolNames: {} });
+    expect(await response.json()).toEqual({
+      messages: [],
+      media: {},
+      toolNames: {},
+      variants: {},
+      modelView: null,
+    });
   });
 });
 

@@ -212,7 +212,7 @@ describe("a stream cut mid-way", () => {
       ["persona", "interrupted", partial],
     ]);
     const { turns } = await fetchTurns(ada, conversationId);
-    expect(turns[0].status).toBe("error");
+    expect(turns[0].status).toBe("interrupted");
     const [attempt] = turns[0].attempts;
     expect(turns[0].attempts).toHaveLength(1);
     expect(attempt.status).toBe("error");

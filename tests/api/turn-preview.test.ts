@@ -95,6 +95,9 @@ describe("preview, then the real turn", () => {
         instructions: "Answer in one line.",
         settingsOverride: {
           history: { messageFetchLimit: 3, speakerLabels: "always" },
+          // Manual summaries: otherwise the fetch-limit overflow is summarised before the turn (issue 11), and
+          // this test is about the bounded window itself.
+          summary: { mode: "manual" },
           contextNote: { text: "Remember the fox.", depth: 1, frequency: 2 },
           stop: { strings: ["\nUser:"], speakerPattern: true },
         },

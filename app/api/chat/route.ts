@@ -1,9 +1,9 @@
 import { getDb } from "@/db/client";
 import { readJson, requireUser, route } from "@/lib/api/route";
-import { runChatTurn } from "@/lib/chat/run-turn";
+import { runChatTurn, type TurnAction } from "@/lib/chat/run-turn";
 import { AppError } from "@/lib/errors";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
-import { attachmentIds, chatRequestSchema, MAX_MESSAGE_CHARS, messageText } from "./schema";
+import { attachmentIds, type ChatRequest, chatRequestSchema, MAX_MESSAGE_CHARS, messageText } from "./schema";
 
 export const dynamic = "force-dynamic";
 
@@ -11,8 +11,26 @@ export const POST = route(async (request: Request) => {
   const user = await requireUser(request);
   await enforceRateLimit(chatTurnPolicy(), user.id);
   const body = await readJson(request, chatRequestSchema);
-  const text = messageText(body);
-  const imageIds = attachmentIds(body);
+  return runChatTurn({ db: await getDb(), user, conversationId: body.id, action: turnAction(body) });
+});
+
+/**
+ * The AI SDK's conventions: `regenerate-message` names the reply to make a new variant of (its user message is
+ * the stored one, whatever the body carries); `submit-message` (the default) sends a new message.
+ */
+function turnAction(body: ChatRequest): TurnAction {
+  if (body.trigger === "regenerate-message") {
+    if (!body.messageId) {
+      throw new AppError(
+        "bad_request",
+        "messageId: regenerate-message needs the id of the reply to regenerate.",
+      );
+    }
+    return { kind: "regenerate", replyMessageId: body.messageId };
+  }
+  if (!body.message) throw new AppError("bad_request", "message: submit-message needs the message to send.");
+  const text = messageText(body.message);
+  const imageIds = attachmentIds(body.message);
   if (!text.trim() && imageIds.length === 0) {
     throw new AppError("bad_request", "message: the message has no text and no image.");
   }
@@ -22,5 +40,5 @@ export const POST = route(async (request: Request) => {
       `message: the text is ${text.length} characters; the limit is ${MAX_MESSAGE_CHARS}.`,
     );
   }
-  return runChatTurn({ db: await getDb(), user, conversationId: body.id, text, attachmentIds: imageIds });
-});
+  return { kind: "submit", text, attachmentIds: imageIds, clientMessageId: body.message.id };
+}

@@ -12,26 +12,35 @@ const filePart = z
   .object({ type: z.literal("file"), url: z.string(), mediaType: z.string().optional() })
   .loose();
 
+const chatMessageSchema = z.object({
+  id: z.string().min(1).max(200).optional(),
+  role: z.literal("user", { error: "message.role must be user" }),
+  parts: z
+    .array(z.union([textPart, filePart, z.object({ type: z.string() }).loose()]), {
+      error: "message.parts must be a list",
+    })
+    .min(1, { error: "message.parts must not be empty" }),
+});
+
 export const chatRequestSchema = z.object({
   id: z.uuid({ error: "id must be a conversation id" }),
-  message: z.object({
-    id: z.string().max(200).optional(),
-    role: z.literal("user", { error: "message.role must be user" }),
-    parts: z
-      .array(z.union([textPart, filePart, z.object({ type: z.string() }).loose()]), {
-        error: "message.parts must be a list",
-      })
-      .min(1, { error: "message.parts must not be empty" }),
-  }),
-  trigger: z.enum(["submit-message", "regenerate-message"]).optional(),
-  messageId: z.string().optional(),
+  /** The new message (submit-message); a regenerate may carry the last user message too, and it is not used. */
+  message: chatMessageSchema.optional(),
+  trigger: z
+    .enum(["submit-message", "regenerate-message"], {
+      error: "trigger must be submit-message or regenerate-message",
+    })
+    .optional(),
+  /** With regenerate-message: the id of the reply to make a new variant of. */
+  messageId: z.uuid({ error: "messageId must be the id of a stored reply" }).optional(),
 });
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
+type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 /** The message's text: its text parts joined. */
-export function messageText(request: ChatRequest): string {
-  return request.message.parts
+export function messageText(message: ChatMessage): string {
+  return message.parts
     .filter((part): part is z.infer<typeof textPart> => part.type === "text" && typeof part.text === "string")
     .map((part) => part.text)
     .join("\n");
@@ -44,9 +53,9 @@ const ATTACHMENT_URL =
  * The attachment ids of the message's file parts, in order. A file must be an upload of this app (its url is the
  * attachment's route): inline data and remote URLs are refused with a message that says how to send an image.
  */
-export function attachmentIds(request: ChatRequest): string[] {
+export function attachmentIds(message: ChatMessage): string[] {
   const ids: string[] = [];
-  for (const part of request.message.parts) {
+  for (const part of message.parts) {
     if (part.type !== "file") continue;
     const url = typeof part.url === "string" ? part.url : "";
     const match = ATTACHMENT_URL.exec(url);

@@ -1,16 +1,11 @@
 import { notFound } from "next/navigation";
 import { ChatView } from "@/components/chat/chat-view";
 import { getDb } from "@/db/client";
-import {
-  getPersona,
-  getReadableConversation,
-  listMessageMedia,
-  listMessages,
-  listToolNamesByMessage,
-} from "@/db/queries";
+import { getPersona, getReadableConversation } from "@/db/queries";
 import { listSummaries } from "@/db/summary-queries";
 import { resumableStreams } from "@/lib/chat/resumable-streams";
 import { toSummaryViews } from "@/lib/chat/summary-view";
+import { loadTranscript } from "@/lib/chat/transcript";
 import { toUIMessage } from "@/lib/chat/ui-messages";
 import { AppError } from "@/lib/errors";
 import { requirePageUser } from "@/lib/session";
@@ -31,13 +26,12 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
     },
   );
   if (!conversation) notFound();
-  const [persona, messages, media, toolNames, summaryRows] = await Promise.all([
+  const [persona, transcript, summaryRows] = await Promise.all([
     getPersona({ db, personaId: conversation.personaId }),
-    listMessages({ db, conversationId: id }),
-    listMessageMedia({ db, conversationId: id }),
-    listToolNamesByMessage({ db, conversationId: id }),
+    loadTranscript({ db, conversationId: id }),
     listSummaries({ db, conversationId: id }),
   ]);
+  const { messages } = transcript;
   // The same shape as GET /api/conversations/:id/summaries.
   const summaries = toSummaryViews(summaryRows);
   const initialSummaries = {
@@ -71,9 +65,10 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       key={conversation.id}
       conversationId={conversation.id}
       initialDetail={initialDetail}
-      initialMessages={shown.map((message) => toUIMessage(message, { media, toolNames }))}
+      initialMessages={shown.map((message) => toUIMessage(message, transcript))}
       initialSummaries={initialSummaries}
       canManageSummaries={conversation.ownerId === user.id || user.role === "admin"}
+      userId={user.id}
       userName={user.name}
       resumeStream={resumeStream}
     />

@@ -15,7 +15,8 @@ export const dynamic = "force-dynamic";
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const user = await requireUser(request);
   const conversationId = parseId((await params).id, "Conversation");
-  const body = await readCompactBody(request);
+  // No body, or an empty one, means "use the conversation's settings".
+  const body = await readJson(request, compactRequestSchema, { whenEmpty: {} });
   const db = await getDb();
   const conversation = await getConversationForSummaries({ db, conversationId, user, write: true });
   const persona = await getPersona({ db, personaId: conversation.personaId });
@@ -37,11 +38,3 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const [summary] = toSummaryViews([outcome.summary]);
   return Response.json({ summary }, { status: 201 });
 });
-
-/** No body, or an empty one, means "use the conversation's settings"; anything else must be valid JSON. */
-async function readCompactBody(request: Request) {
-  const declaredLength = request.headers.get("content-length");
-  if (request.body === null || declaredLength === "0") return {};
-  if (declaredLength === null && (await request.clone().text()).trim() === "") return {};
-  return readJson(request, compactRequestSchema);
-}

@@ -1,11 +1,10 @@
+// GET /api/conversations/:id/messages: the transcript. Every message of the chosen path (summarised or not) in seq
+// order, the media and tools they name, the variants of each regenerated reply, and where the model's view began
+// in the latest request when it left older messages out.
 import { getDb } from "@/db/client";
-import {
-  getReadableConversation,
-  listMessageMedia,
-  listMessages,
-  listToolNamesByMessage,
-} from "@/db/queries";
+import { getReadableConversation } from "@/db/queries";
 import { parseId, requireUser, route } from "@/lib/api/route";
+import { loadTranscript } from "@/lib/chat/transcript";
 
 export const dynamic = "force-dynamic";
 
@@ -14,16 +13,15 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   const conversationId = parseId((await params).id, "Conversation");
   const db = await getDb();
   await getReadableConversation({ db, conversationId, userId: user.id });
-  const [rows, media, toolNames] = await Promise.all([
-    listMessages({ db, conversationId }),
-    listMessageMedia({ db, conversationId }),
-    listToolNamesByMessage({ db, conversationId }),
-  ]);
+  const transcript = await loadTranscript({ db, conversationId });
   return Response.json({
-    messages: rows.map(({ tokenCounts, segmentTokenCounts, ...message }) => message),
+    messages: transcript.messages,
     // The type and name of each attachment the messages' media parts name, by id.
-    media: Object.fromEntries(media),
+    media: Object.fromEntries(transcript.media),
     // The tools each reply called, by message id.
-    toolNames: Object.fromEntries(toolNames),
+    toolNames: Object.fromEntries(transcript.toolNames),
+    // The variants of each reply that has several, by the id of the user message it answers.
+    variants: Object.fromEntries(transcript.variants),
+    modelView: transcript.modelView,
   });
 });

@@ -1,6 +1,7 @@
-// The people of a conversation (SPEC §7.3 rooms). GET: everyone who may read it sees who is in it. POST: the owner
-// invites an account by email; it can then read and write in the conversation, which becomes a room. 201 with the
-// new participant; 404 for an unknown email; 409 when they are in it already.
+// The people of a conversation (SPEC §7.3 rooms). GET: everyone who may read it sees who is in it (members who
+// accepted, and the owner). POST: the owner invites an account by email. 202 whatever the email: the invitation
+// waits for the invited account to accept it (GET /api/invitations), and the answer never says whether an account
+// has that email or is in the conversation already.
 import { getDb } from "@/db/client";
 import {
   getOwnedConversation,
@@ -29,6 +30,16 @@ export const POST = route(async (request: Request, { params }: Context) => {
   const body = await readJson(request, inviteSchema);
   const db = await getDb();
   await getOwnedConversation({ db, conversationId, userId: user.id });
-  const participant = await inviteParticipant({ db, conversationId, email: body.email });
-  return Response.json({ participant }, { status: 201 });
+  const email = body.email.trim();
+  await inviteParticipant({ db, conversationId, email });
+  return Response.json(
+    {
+      invitation: {
+        email,
+        status: "sent",
+        message: `If ${email} has an account, they can accept the invitation from their Invitations page; they appear here once they do.`,
+      },
+    },
+    { status: 202 },
+  );
 });

@@ -6,3 +6,8 @@ export const inviteSchema = z
     email: z.email({ error: "email must be an email address" }).max(320, { error: "email is too long" }),
   })
   .strict();
+
+/** `PATCH /api/conversations/:id/participants/:userId`: the invited user accepts. */
+export const invitationAnswerSchema = z
+  .object({ status: z.literal("accepted", { error: 'status must be "accepted" (decline with DELETE)' }) })
+  .strict();

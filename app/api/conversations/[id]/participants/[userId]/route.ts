@@ -1,23 +1,54 @@
-// DELETE /api/conversations/:id/participants/:userId: the owner takes a member out, or a member leaves. The owner
-// cannot be removed; what they wrote stays in the conversation. 204; 404 when there is no such member.
+// DELETE /api/conversations/:id/participants/:userId: the owner takes a member out, a member leaves, or the
+// invited user declines an invitation. The owner cannot be removed; what they wrote stays in the conversation.
+// PATCH with { status: "accepted" }: the invited user accepts, and becomes a member. 204/200; 404 when there is
+// no such member or invitation (the same answer for a conversation the caller may not see).
 import { getDb } from "@/db/client";
-import { getReadableConversation, removeParticipant } from "@/db/queries";
-import { parseId, requireUser, route } from "@/lib/api/route";
+import {
+  acceptInvitation,
+  declineInvitation,
+  getReadableConversation,
+  removeParticipant,
+} from "@/db/queries";
+import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { AppError } from "@/lib/errors";
+import { invitationAnswerSchema } from "../schema";
 
 export const dynamic = "force-dynamic";
 
-export const DELETE = route(
-  async (request: Request, { params }: { params: Promise<{ id: string; userId: string }> }) => {
-    const user = await requireUser(request);
-    const { id, userId } = await params;
-    const conversationId = parseId(id, "Conversation");
-    const db = await getDb();
-    const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
-    if (conversation.ownerId !== user.id && userId !== user.id) {
-      throw new AppError("forbidden", "Only the owner can take someone else out of the conversation.");
+type Context = { params: Promise<{ id: string; userId: string }> };
+
+export const DELETE = route(async (request: Request, { params }: Context) => {
+  const user = await requireUser(request);
+  const { id, userId } = await params;
+  const conversationId = parseId(id, "Conversation");
+  const db = await getDb();
+  let conversation: Awaited<ReturnType<typeof getReadableConversation>>;
+  try {
+    conversation = await getReadableConversation({ db, conversationId, userId: user.id });
+  } catch (error) {
+    // Not readable yet: perhaps an invitation to this conversation, which its invitee may decline.
+    if (error instanceof AppError && error.code === "not_found" && userId === user.id) {
+      await declineInvitation({ db, conversationId, userId: user.id }).catch(() => {
+        throw error;
+      });
+      return new Response(null, { status: 204 });
     }
-    await removeParticipant({ db, conversationId: conversation.id, userId });
-    return new Response(null, { status: 204 });
-  },
-);
+    throw error;
+  }
+  if (conversation.ownerId !== user.id && userId !== user.id) {
+    throw new AppError("forbidden", "Only the owner can take someone else out of the conversation.");
+  }
+  await removeParticipant({ db, conversationId: conversation.id, userId });
+  return new Response(null, { status: 204 });
+});
+
+export const PATCH = route(async (request: Request, { params }: Context) => {
+  const user = await requireUser(request);
+  const { id, userId } = await params;
+  const conversationId = parseId(id, "Conversation");
+  await readJson(request, invitationAnswerSchema);
+  if (userId !== user.id) throw new AppError("not_found", "Invitation not found");
+  const db = await getDb();
+  const participant = await acceptInvitation({ db, conversationId, userId: user.id });
+  return Response.json({ participant });
+});

@@ -1,0 +1,108 @@
+// GET /api/conversations/:id/messages/:messageId: the message and its earlier versions (edits), oldest first.
+// PATCH: edit its text in place (the version it replaces is kept), restore an earlier version, or choose this
+// reply variant. A user edits their own messages; the owner edits the persona's replies; the owner or the person
+// a reply answers chooses among its variants. Nothing changes while a reply is being written (409).
+import { getDb } from "@/db/client";
+import {
+  chooseReplyVariant,
+  editMessageText,
+  getMessageInConversation,
+  listMessageVersions,
+  refuseWhileTurnRuns,
+  restoreMessageVersion,
+} from "@/db/message-queries";
+import { getReadableConversation } from "@/db/queries";
+import type { Conversation, Message } from "@/db/schema";
+import { parseId, readJson, requireUser, route, type SessionUser } from "@/lib/api/route";
+import { AppError } from "@/lib/errors";
+import { messageChangeSchema } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+type Params = { params: Promise<{ id: string; messageId: string }> };
+
+export const GET = route(async (request: Request, { params }: Params) => {
+  const user = await requireUser(request);
+  const { id, messageId } = await params;
+  const conversationId = parseId(id, "Conversation");
+  const db = await getDb();
+  await getReadableConversation({ db, conversationId, userId: user.id });
+  const message = await getMessageInConversation({
+    db,
+    conversationId,
+    messageId: parseId(messageId, "Message"),
+  });
+  const versions = await listMessageVersions({ db, messageId: message.id });
+  return Response.json({ message: withoutCounts(message), versions });
+});
+
+export const PATCH = route(async (request: Request, { params }: Params) => {
+  const user = await requireUser(request);
+  const { id, messageId: rawMessageId } = await params;
+  const conversationId = parseId(id, "Conversation");
+  const messageId = parseId(rawMessageId, "Message");
+  const db = await getDb();
+  const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
+  const change = await readJson(request, messageChangeSchema);
+  const message = await getMessageInConversation({ db, conversationId, messageId });
+  await refuseWhileTurnRuns({ db, conversationId, action: "change a message" });
+  let updated: Message;
+  if ("chosen" in change) {
+    await refuseUnlessMayChoose(db, conversation, message, user);
+    updated = await chooseReplyVariant({ db, conversationId, messageId });
+  } else {
+    refuseUnlessMayEdit(conversation, message, user);
+    updated =
+      "text" in change
+        ? await editMessageText({
+            db,
+            conversationId,
+            messageId,
+            text: change.text.trim(),
+            editorId: user.id,
+          })
+        : await restoreMessageVersion({
+            db,
+            conversationId,
+            messageId,
+            versionId: change.restoreVersionId,
+            editorId: user.id,
+          });
+  }
+  const versions = await listMessageVersions({ db, messageId });
+  return Response.json({ message: withoutCounts(updated), versions });
+});
+
+function refuseUnlessMayEdit(conversation: Conversation, message: Message, user: SessionUser) {
+  if (message.authorType === "user" && message.authorUserId === user.id) return;
+  if (message.authorType === "persona" && conversation.ownerId === user.id) return;
+  throw new AppError(
+    "forbidden",
+    message.authorType === "persona"
+      ? "Only the conversation's owner can edit the persona's replies."
+      : "You can edit only your own messages.",
+  );
+}
+
+async function refuseUnlessMayChoose(
+  db: Awaited<ReturnType<typeof getDb>>,
+  conversation: Conversation,
+  message: Message,
+  user: SessionUser,
+) {
+  if (conversation.ownerId === user.id || !message.replyToMessageId) return;
+  const answered = await getMessageInConversation({
+    db,
+    conversationId: conversation.id,
+    messageId: message.replyToMessageId,
+  }).catch(() => null);
+  if (answered?.authorUserId === user.id) return;
+  throw new AppError(
+    "forbidden",
+    "Only the owner, or the person this reply answers, can choose its variant.",
+  );
+}
+
+function withoutCounts({ tokenCounts: _tokenCounts, segmentTokenCounts: _segments, ...message }: Message) {
+  return message;
+}

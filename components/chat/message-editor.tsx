@@ -1,0 +1,84 @@
+"use client";
+// Editing a message in place: the text in a box, Save (and, for the latest message of the user, Save and
+// regenerate), Cancel or Escape. The server keeps the version it replaces.
+import { useEffect, useRef, useState } from "react";
+
+export function MessageEditor({
+  initialText,
+  offerRegenerate,
+  onSave,
+  onCancel,
+}: {
+  initialText: string;
+  /** The latest message of the user: offer to regenerate the reply to the edited text at once. */
+  offerRegenerate: boolean;
+  onSave: (text: string, regenerate: boolean) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [text, setText] = useState(initialText);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    box.current?.focus();
+    box.current?.setSelectionRange(initialText.length, initialText.length);
+  }, [initialText]);
+  const save = async (regenerate: boolean) => {
+    setSaving(true);
+    setError(null);
+    try {
+      await onSave(text.trim(), regenerate);
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+      setSaving(false);
+    }
+  };
+  const unchanged = text.trim() === initialText.trim();
+  return (
+    <div className="w-full max-w-[85%] space-y-2" data-testid="message-editor">
+      <textarea
+        ref={box}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") onCancel();
+          if (event.key === "Enter" && (event.metaKey || event.ctrlKey) && !unchanged) void save(false);
+        }}
+        rows={Math.min(12, Math.max(3, text.split("\n").length + 1))}
+        aria-label="Edit the message"
+        className="w-full rounded-xl border border-zinc-300 bg-white px-3 py-2 text-sm leading-relaxed text-zinc-900 focus:border-indigo-500 focus:outline-none dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-100"
+        data-testid="message-editor-text"
+      />
+      {error && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="message-editor-error">
+          {error}
+        </p>
+      )}
+      <div className="flex flex-wrap justify-end gap-2">
+        <button type="button" className="button-secondary" onClick={onCancel} disabled={saving}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="button-secondary"
+          onClick={() => void save(false)}
+          disabled={saving || unchanged || !text.trim()}
+          data-testid="message-editor-save"
+        >
+          Save
+        </button>
+        {offerRegenerate && (
+          <button
+            type="button"
+            className="button-primary"
+            onClick={() => void save(true)}
+            disabled={saving || unchanged || !text.trim()}
+            data-testid="message-editor-save-regenerate"
+          >
+            Save and regenerate
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

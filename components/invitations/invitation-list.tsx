@@ -1,0 +1,118 @@
+"use client";
+// The invitations waiting for the signed-in user: a conversation's owner asked them in; accepting makes them a
+// member (they can read and write there), declining removes the invitation. Nothing is shared before they accept.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+
+interface Invitation {
+  conversationId: string;
+  title: string | null;
+  invitedBy: string;
+  invitedAt: string;
+}
+
+const invitationsKey = ["invitations"] as const;
+
+async function answer(url: string, init: RequestInit): Promise<void> {
+  const response = await fetch(url, { ...init, headers: { "content-type": "application/json" } });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new Error(body?.error?.message ?? `Request failed with status ${response.status}`);
+  }
+}
+
+export function InvitationList() {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const invitations = useQuery({
+    queryKey: invitationsKey,
+    queryFn: async () => {
+      const response = await fetch("/api/invitations");
+      if (!response.ok) throw new Error(`Could not load invitations (${response.status})`);
+      return ((await response.json()) as { invitations: Invitation[] }).invitations;
+    },
+  });
+  const self = async () => {
+    const response = await fetch("/api/auth/get-session");
+    return ((await response.json()) as { user: { id: string } }).user.id;
+  };
+  const accept = useMutation({
+    mutationFn: async (conversationId: string) => {
+      const userId = await self();
+      await answer(`/api/conversations/${conversationId}/participants/${encodeURIComponent(userId)}`, {
+        method: "PATCH",
+        body: JSON.stringify({ status: "accepted" }),
+      });
+      return conversationId;
+    },
+    onSuccess: async (conversationId) => {
+      await queryClient.invalidateQueries({ queryKey: invitationsKey });
+      await queryClient.invalidateQueries({ queryKey: ["conversations"] });
+      router.push(`/chat/${conversationId}`);
+    },
+  });
+  const decline = useMutation({
+    mutationFn: async (conversationId: string) => {
+      const userId = await self();
+      await answer(`/api/conversations/${conversationId}/participants/${encodeURIComponent(userId)}`, {
+        method: "DELETE",
+      });
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: invitationsKey }),
+  });
+
+  return (
+    <main className="mx-auto max-w-xl space-y-4 p-6" data-testid="invitations">
+      <div className="flex items-center justify-between">
+        <h1 className="text-xl font-semibold">Invitations</h1>
+        <Link href="/chat" className="text-sm underline">
+          Back to the chat
+        </Link>
+      </div>
+      {invitations.isPending && <p className="text-sm text-zinc-500">Loading…</p>}
+      {invitations.data?.length === 0 && (
+        <p className="text-sm text-zinc-500" data-testid="no-invitations">
+          No invitations are waiting for you.
+        </p>
+      )}
+      <ul className="space-y-2">
+        {invitations.data?.map((invitation) => (
+          <li
+            key={invitation.conversationId}
+            className="flex items-center gap-3 rounded-xl border border-zinc-200 p-3 dark:border-zinc-800"
+            data-testid="invitation"
+          >
+            <div className="min-w-0 flex-1">
+              <p className="truncate text-sm font-medium">{invitation.title || "Untitled conversation"}</p>
+              <p className="text-xs text-zinc-500">{invitation.invitedBy} invited you</p>
+            </div>
+            <button
+              type="button"
+              className="button-primary"
+              disabled={accept.isPending}
+              onClick={() => accept.mutate(invitation.conversationId)}
+              data-testid="accept-invitation"
+            >
+              Accept
+            </button>
+            <button
+              type="button"
+              className="button-secondary"
+              disabled={decline.isPending}
+              onClick={() => decline.mutate(invitation.conversationId)}
+              data-testid="decline-invitation"
+            >
+              Decline
+            </button>
+          </li>
+        ))}
+      </ul>
+      {(accept.error ?? decline.error ?? invitations.error) && (
+        <p role="alert" className="text-sm text-red-600">
+          {(accept.error ?? decline.error ?? invitations.error)?.message}
+        </p>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,95 @@
+// Turn rows: started, kept alive, finished, and recovered when the instance running them died
+// (docs/architecture.md, "A turn, step by step").
+
+import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import type { Database } from "./client";
+import { messages, type Turn, turns } from "./schema";
+
+/** How often a running turn's instance records that it is alive. */
+export const HEARTBEAT_INTERVAL_MS = 10_000;
+/** A running turn whose heartbeat is older than this belongs to a dead instance. */
+export const HEARTBEAT_STALE_MS = 45_000;
+
+export async function insertTurn({
+  db,
+  turn,
+}: {
+  db: Database;
+  turn: Pick<Turn, "id" | "conversationId" | "userMessageId" | "assistantMessageId" | "settingsVersion"> & {
+    instanceId: string;
+  };
+}) {
+  await db.insert(turns).values({ ...turn, status: "running", heartbeatAt: new Date() });
+}
+
+export async function touchTurnHeartbeat({ db, turnId }: { db: Database; turnId: string }) {
+  await db
+    .update(turns)
+    .set({ heartbeatAt: new Date() })
+    .where(and(eq(turns.id, turnId), eq(turns.status, "running")));
+}
+
+/** The turn's final status; a reply that stopped short of ok still counts as the turn's outcome. */
+export async function finishTurn({
+  db,
+  turnId,
+  status,
+}: {
+  db: Database;
+  turnId: string;
+  status: "ok" | "error" | "interrupted" | "stopped";
+}) {
+  await db.update(turns).set({ status, heartbeatAt: null }).where(eq(turns.id, turnId));
+}
+
+/**
+ * Turns left `running` by a dead process, and their replies left `streaming`, become `interrupted`, keeping the
+ * text that was stored. A turn is abandoned when it was started by this very instance in an earlier life (its id
+ * is stable across restarts), or when its heartbeat is older than HEARTBEAT_STALE_MS, or missing. Returns how many
+ * turns it recovered.
+ */
+export async function recoverAbandonedTurns({
+  db,
+  instanceId,
+  runningHere,
+  now = new Date(),
+}: {
+  db: Database;
+  instanceId: string;
+  /** Turns this process is running now: never touched. */
+  runningHere: ReadonlySet<string>;
+  now?: Date;
+}): Promise<number> {
+  const staleBefore = new Date(now.getTime() - HEARTBEAT_STALE_MS);
+  const candidates = await db
+    .select({ id: turns.id, assistantMessageId: turns.assistantMessageId })
+    .from(turns)
+    .where(
+      and(
+        eq(turns.status, "running"),
+        or(eq(turns.instanceId, instanceId), isNull(turns.heartbeatAt), lt(turns.heartbeatAt, staleBefore)),
+      ),
+    );
+  const abandoned = candidates.filter((turn) => !runningHere.has(turn.id));
+  if (abandoned.length === 0) return 0;
+  const turnIds = abandoned.map((turn) => turn.id);
+  const replyIds = abandoned.flatMap((turn) => (turn.assistantMessageId ? [turn.assistantMessageId] : []));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(turns)
+      .set({ status: "interrupted", heartbeatAt: null })
+      .where(and(inArray(turns.id, turnIds), eq(turns.status, "running")));
+    if (replyIds.length > 0) {
+      await tx
+        .update(messages)
+        .set({ status: "interrupted", updatedAt: now })
+        .where(and(inArray(messages.id, replyIds), eq(messages.status, "streaming")));
+    }
+  });
+  return abandoned.length;
+}
+
+export async function getTurnStatus({ db, turnId }: { db: Database; turnId: string }) {
+  const [row] = await db.select({ status: turns.status }).from(turns).where(eq(turns.id, turnId));
+  return row?.status ?? null;
+}

@@ -1,0 +1,29 @@
+// Stop a running turn and wait (briefly) until its reply is stored: the caller can then read the stopped reply.
+
+import type { Database } from "@/db/client";
+import { getTurnStatus } from "@/db/turn-queries";
+import { requestStop } from "./turn-stops";
+
+/** How long the stop request waits for another instance to store the stopped reply. */
+const REMOTE_STOP_WAIT_MS = 5_000;
+const POLL_INTERVAL_MS = 50;
+
+export async function stopTurn({
+  db,
+  turnId,
+  shownChars,
+}: {
+  db: Database;
+  turnId: string;
+  shownChars?: number;
+}): Promise<{ status: string }> {
+  const stoppedHere = await requestStop({ turnId, shownChars });
+  if (stoppedHere) return { status: (await getTurnStatus({ db, turnId })) ?? "stopped" };
+  // Another instance runs it (the stop went out on Redis), or its instance died: wait for the stored outcome.
+  const deadline = Date.now() + REMOTE_STOP_WAIT_MS;
+  for (;;) {
+    const status = await getTurnStatus({ db, turnId });
+    if (status !== "running" || Date.now() > deadline) return { status: status ?? "unknown" };
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+  }
+}

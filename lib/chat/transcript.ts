@@ -1,0 +1,93 @@
+// The transcript a reader sees: the chosen path of the conversation (every message, summarised or not, with the
+// variant of each reply the user chose), the other variants of each reply, and where the model's view begins when
+// the latest request left older messages out (docs/architecture.md, "Nothing leaves the model's view unmarked").
+
+import type { Database } from "@/db/client";
+import { getLatestAttemptView, listReplyVariants, type ReplyVariant } from "@/db/message-queries";
+import { listMessageMedia, listMessages, listToolNamesByMessage } from "@/db/queries";
+import type { Message } from "@/db/schema";
+
+/** Why the model did not see the messages before `firstMessageId` in the latest request. */
+export interface ModelViewStart {
+  firstMessageId: string;
+  /** Messages of the chosen path, not summarised, that came before it and were not sent. */
+  hiddenCount: number;
+  reasons: { kind: "fetch-limit" | "window" | "budget"; text: string }[];
+}
+
+export interface Transcript {
+  messages: Omit<Message, "tokenCounts" | "segmentTokenCounts">[];
+  media: Map<string, { mime: string; filename: string | null }>;
+  toolNames: Map<string, string[]>;
+  /** By the user message the reply answers: its variants, oldest first (only replies with several). */
+  variants: Map<string, ReplyVariant[]>;
+  modelView: ModelViewStart | null;
+}
+
+export async function loadTranscript({
+  db,
+  conversationId,
+}: {
+  db: Database;
+  conversationId: string;
+}): Promise<Transcript> {
+  const [rows, media, toolNames, variants, latest] = await Promise.all([
+    listMessages({ db, conversationId }),
+    listMessageMedia({ db, conversationId }),
+    listToolNamesByMessage({ db, conversationId }),
+    listReplyVariants({ db, conversationId }),
+    getLatestAttemptView({ db, conversationId }),
+  ]);
+  const chosen = rows
+    .filter((row) => row.chosen)
+    .map(({ tokenCounts: _tokenCounts, segmentTokenCounts: _segments, ...message }) => message);
+  return {
+    messages: chosen,
+    media,
+    toolNames,
+    variants,
+    modelView: latest ? modelViewStart(chosen, latest.items, latest.trace) : null,
+  };
+}
+
+interface TraceLike {
+  stage?: string;
+  action?: string;
+  reason?: string;
+}
+
+/** The reasons the pipeline gave for leaving history out, by the trace actions that say so. */
+const HIDING_ACTIONS: Record<string, ModelViewStart["reasons"][number]["kind"]> = {
+  "load/fetch-limit": "fetch-limit",
+  "window/windowed": "window",
+  "budget/dropped-oldest-turns": "budget",
+  "budget/not-built": "budget",
+};
+
+/**
+ * The first message of the chosen path the latest request sent, when unsummarised messages before it were left
+ * out, with the pipeline's reasons. Null when the model saw everything not summarised.
+ */
+export function modelViewStart(
+  messages: Pick<Message, "id" | "seq" | "summarizedBy" | "authorType">[],
+  items: unknown[],
+  trace: unknown[],
+): ModelViewStart | null {
+  const sent = new Set<string>();
+  for (const item of items as { sourceMessageIds?: unknown }[]) {
+    if (!Array.isArray(item?.sourceMessageIds)) continue;
+    for (const id of item.sourceMessageIds) if (typeof id === "string") sent.add(id);
+  }
+  const unsummarised = messages.filter((message) => message.summarizedBy === null);
+  const firstSent = unsummarised.findIndex((message) => sent.has(message.id));
+  if (firstSent <= 0) return null;
+  const reasons: ModelViewStart["reasons"] = [];
+  for (const event of trace as TraceLike[]) {
+    const kind = HIDING_ACTIONS[`${event?.stage}/${event?.action}`];
+    if (kind && !reasons.some((reason) => reason.kind === kind)) {
+      reasons.push({ kind, text: event.reason ?? kind });
+    }
+  }
+  if (reasons.length === 0) return null;
+  return { firstMessageId: unsummarised[firstSent].id, hiddenCount: firstSent, reasons };
+}

@@ -1,0 +1,104 @@
+// Stopping a running turn from any instance (docs/architecture.md, "Stop"). Each process keeps the turns it is
+// running, with the function that stops one. A stop request for a turn this process runs stops it at once; for a
+// turn another instance runs, it is published on Redis (when REDIS_URL is set), and the instance running it
+// stops it. A disconnect is not a stop: only this path aborts the provider request.
+
+import { createClient } from "redis";
+import { logger } from "@/lib/logger";
+
+/** What the stop request knows of what the user saw: the reply's text is cut to this many characters. */
+export interface StopRequest {
+  turnId: string;
+  shownChars?: number;
+}
+
+interface RunningTurn {
+  stop(request: StopRequest): void;
+  /** Resolves once the turn has stored its final state. */
+  settled: Promise<void>;
+}
+
+const STOP_CHANNEL = "glassbox:turn-stops";
+
+const globalForStops = globalThis as unknown as {
+  glassboxRunningTurns?: Map<string, RunningTurn>;
+  glassboxStopBus?: Promise<StopBus | null>;
+};
+
+function runningTurns(): Map<string, RunningTurn> {
+  globalForStops.glassboxRunningTurns ??= new Map();
+  return globalForStops.glassboxRunningTurns;
+}
+
+/** The ids of the turns this process is running now. */
+export function turnsRunningHere(): ReadonlySet<string> {
+  return new Set(runningTurns().keys());
+}
+
+/** Register a turn this process runs; returns the function to call once it has stored its final state. */
+export function registerRunningTurn(turnId: string, stop: RunningTurn["stop"]): () => void {
+  let markSettled: () => void = () => {};
+  const settled = new Promise<void>((resolve) => {
+    markSettled = resolve;
+  });
+  runningTurns().set(turnId, { stop, settled });
+  // Listen for stops from other instances from the first turn on.
+  void stopBus();
+  return () => {
+    runningTurns().delete(turnId);
+    markSettled();
+  };
+}
+
+/**
+ * Stop a turn wherever it runs. Resolves `true` once this process has stopped it and stored the result, `false`
+ * when the turn is not running here (it was published for the other instances when Redis is configured).
+ */
+export async function requestStop(request: StopRequest): Promise<boolean> {
+  const local = runningTurns().get(request.turnId);
+  if (local) {
+    local.stop(request);
+    await local.settled;
+    return true;
+  }
+  const bus = await stopBus();
+  await bus?.publish(request);
+  return false;
+}
+
+interface StopBus {
+  publish(request: StopRequest): Promise<void>;
+}
+
+function stopBus(): Promise<StopBus | null> {
+  globalForStops.glassboxStopBus ??= connectStopBus(process.env.REDIS_URL);
+  return globalForStops.glassboxStopBus;
+}
+
+async function connectStopBus(url: string | undefined): Promise<StopBus | null> {
+  if (!url) return null;
+  try {
+    const publisher = createClient({ url });
+    const subscriber = publisher.duplicate();
+    for (const client of [publisher, subscriber]) {
+      client.on("error", (error) => logger.warn({ err: error }, "redis error (turn stops)"));
+    }
+    await Promise.all([publisher.connect(), subscriber.connect()]);
+    await subscriber.subscribe(STOP_CHANNEL, (payload) => {
+      try {
+        const request = JSON.parse(payload) as StopRequest;
+        runningTurns().get(request.turnId)?.stop(request);
+      } catch (error) {
+        logger.warn({ err: error }, "ignored a malformed stop message");
+      }
+    });
+    return {
+      async publish(request) {
+        await publisher.publish(STOP_CHANNEL, JSON.stringify(request));
+      },
+    };
+  } catch (error) {
+    logger.error({ err: error }, "could not connect to Redis for turn stops: stops reach this instance only");
+    return null;
+  }
+}

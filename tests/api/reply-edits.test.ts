@@ -1,0 +1,378 @@
+// Issue 11 on the wire: edits in place (versions kept and restorable, who may edit), branches (the new
+// conversation's request equals the original's at that point), and the fetch limit (nothing leaves the model's
+// view unmarked: manual mode marks it in the transcript, token mode summarises first).
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { getDb } from "@/db/client";
+import { participants } from "@/db/schema";
+import { expectError, signUp, type TestUser } from "../api-client";
+import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { createConversation, insertPersona } from "../fixtures/personas";
+import { fetchTurns, postChat, runTurn, storedMessages, textOf, UIStreamReader } from "../fixtures/turns";
+import {
+  branch,
+  chatRequests,
+  getMessage,
+  patchMessage,
+  regenerate,
+  transcript,
+  wireHistory,
+} from "./reply-helpers";
+import { compactOk, setOverride, summaryRows } from "./summary-helpers";
+
+let env: FakeProviderEnv;
+let ada: TestUser;
+let bob: TestUser;
+let eve: TestUser;
+
+beforeAll(async () => {
+  env = await startFakeProviderEnv();
+  ada = await signUp("Ada");
+  bob = await signUp("Bob");
+  eve = await signUp("Eve");
+});
+
+afterAll(async () => {
+  await env.close();
+});
+
+beforeEach(() => {
+  env.providers.reset();
+});
+
+async function newConversation() {
+  const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
+  return createConversation(ada, persona);
+}
+
+interface MessageAnswer {
+  message: { id: string; parts: Array<{ type: string; text?: string }>; editedAt: string | null };
+  versions: Array<{ id: string; parts: Array<{ type: string; text?: string }> }>;
+}
+
+describe("edit in place", () => {
+  test("an edited user message is what the regenerate sends; the old version is kept and restorable", async () => {
+    const conversationId = await newConversation();
+    await runTurn(ada, conversationId, "Original question alpha.");
+    const [question, reply] = await storedMessages(conversationId);
+
+    const edited = await patchMessage(ada, conversationId, question.id, {
+      text: "  Edited question beta.  ",
+    });
+    expect(edited.status).toBe(200);
+    const editedBody = (await edited.json()) as MessageAnswer;
+    expect(editedBody.message.parts).toEqual([{ type: "text", text: "Edited question beta." }]);
+    expect(editedBody.message.editedAt).not.toBeNull();
+    expect(editedBody.versions.map((version) => version.parts)).toEqual([
+      [{ type: "text", text: "Original question alpha." }],
+    ]);
+
+    env.providers.reset();
+    await regenerate(ada, conversationId, reply.id);
+    const [afterEdit] = env.providers.requests;
+    expect(wireHistory(afterEdit)).toEqual([["user", "Edited question beta."]]);
+    expect(afterEdit.body).not.toContain("alpha");
+
+    const fetched = await getMessage(ada, conversationId, question.id);
+    expect(fetched.status).toBe(200);
+    const { versions } = (await fetched.json()) as MessageAnswer;
+    expect(versions.map((version) => version.parts)).toEqual([
+      [{ type: "text", text: "Original question alpha." }],
+    ]);
+
+    const restored = await patchMessage(ada, conversationId, question.id, {
+      restoreVersionId: versions[0].id,
+    });
+    expect(restored.status).toBe(200);
+    const restoredBody = (await restored.json()) as MessageAnswer;
+    expect(restoredBody.message.parts).toEqual([{ type: "text", text: "Original question alpha." }]);
+    // The edited text is now the earlier version; the restored one is current, not also a version.
+    expect(restoredBody.versions.map((version) => version.parts)).toEqual([
+      [{ type: "text", text: "Edited question beta." }],
+    ]);
+
+    env.providers.reset();
+    const latest = (await storedMessages(conversationId)).at(-1);
+    await regenerate(ada, conversationId, latest?.id as string);
+    expect(wireHistory(env.providers.requests[0])).toEqual([["user", "Original question alpha."]]);
+
+    // The owner edits the persona's reply: the next turn sends the edited reply.
+    const chosenReply = (await storedMessages(conversationId)).filter((row) => row.chosen).at(-1);
+    const replyEdit = await patchMessage(ada, conversationId, chosenReply?.id as string, {
+      text: "An answer the owner wrote.",
+    });
+    expect(replyEdit.status).toBe(200);
+    env.providers.reset();
+    await runTurn(ada, conversationId, "Go on.");
+    expect(wireHistory(env.providers.requests[0])).toEqual([
+      ["user", "Original question alpha."],
+      ["assistant", "An answer the owner wrote."],
+      ["user", "Go on."],
+    ]);
+
+    // Bad changes.
+    await expectError(
+      await patchMessage(ada, conversationId, question.id, { text: "   " }),
+      400,
+      "bad_request",
+    );
+    await expectError(
+      await patchMessage(ada, conversationId, question.id, { text: "x", chosen: true }),
+      400,
+      "bad_request",
+    );
+    await expectError(
+      await patchMessage(ada, conversationId, question.id, { restoreVersionId: crypto.randomUUID() }),
+      404,
+      "not_found",
+    );
+  });
+
+  test("who may edit and choose: a stranger gets 404, a participant who is not the author 403", async () => {
+    const conversationId = await newConversation();
+    // Bob is a member of the room (he was invited and accepted).
+    await (await getDb()).insert(participants).values({ conversationId, userId: bob.id, role: "member" });
+    await runTurn(ada, conversationId, "Ada asks.");
+    const [adaQuestion, adaReply] = await storedMessages(conversationId);
+
+    await expectError(
+      await patchMessage(eve, conversationId, adaQuestion.id, { text: "Hijack." }),
+      404,
+      "not_found",
+    );
+    await expectError(await getMessage(eve, conversationId, adaQuestion.id), 404, "not_found");
+    await expectError(
+      await patchMessage(bob, conversationId, adaQuestion.id, { text: "Hijack." }),
+      403,
+      "forbidden",
+    );
+    await expectError(
+      await patchMessage(bob, conversationId, adaReply.id, { text: "Hijack." }),
+      403,
+      "forbidden",
+    );
+
+    // A second variant of the reply to Ada: Bob may not choose between them; Ada (owner) may.
+    await regenerate(ada, conversationId, adaReply.id);
+    await expectError(
+      await patchMessage(bob, conversationId, adaReply.id, { chosen: true }),
+      403,
+      "forbidden",
+    );
+    await expectError(
+      await patchMessage(eve, conversationId, adaReply.id, { chosen: true }),
+      404,
+      "not_found",
+    );
+
+    // Bob's own message: he edits it, and chooses among the replies to it; Ada may not edit it.
+    await runTurn(bob, conversationId, "Bob asks.");
+    const rows = await storedMessages(conversationId);
+    const bobQuestion = rows.find((row) => textOf(row) === "Bob asks.");
+    const bobReply = rows.at(-1);
+    await expectError(
+      await patchMessage(ada, conversationId, bobQuestion?.id as string, { text: "Ada rewrites Bob." }),
+      403,
+      "forbidden",
+    );
+    expect(
+      (await patchMessage(bob, conversationId, bobQuestion?.id as string, { text: "Bob asks again." }))
+        .status,
+    ).toBe(200);
+    await regenerate(bob, conversationId, bobReply?.id as string);
+    expect((await patchMessage(bob, conversationId, bobReply?.id as string, { chosen: true })).status).toBe(
+      200,
+    );
+  });
+
+  test("editing while a reply is written, and editing a summarised message: 409", async () => {
+    const conversationId = await newConversation();
+    for (const text of ["One.", "Two.", "Three."]) await runTurn(ada, conversationId, text);
+    env.providers.script({ kind: "text", text: "slow slow slow", chunks: 3, chunkDelayMs: 150 });
+    const reader = new UIStreamReader(await postChat(ada, conversationId, "Four."));
+    await reader.readDeltas(1);
+    const [first] = await storedMessages(conversationId);
+    await expectError(await patchMessage(ada, conversationId, first.id, { text: "Now." }), 409, "conflict");
+    await reader.drain();
+
+    env.providers.reset();
+    await compactOk(ada, conversationId, { keepRecentTurns: 1 });
+    const rows = await storedMessages(conversationId);
+    expect(rows[0].summarizedBy).not.toBeNull();
+    const message = await expectError(
+      await patchMessage(ada, conversationId, rows[0].id, { text: "Rewrite history." }),
+      409,
+      "conflict",
+    );
+    expect(message).toContain("summarised");
+    expect(textOf((await storedMessages(conversationId))[0])).toBe("One.");
+  });
+});
+
+describe("branch from here", () => {
+  test("the branch's first request equals the original's request at that point, byte for byte", async () => {
+    const conversationId = await newConversation();
+    for (const text of ["First exchange.", "Second exchange.", "Third exchange."]) {
+      await runTurn(ada, conversationId, text);
+    }
+    const originalRequests = chatRequests(env.providers.requests);
+    expect(originalRequests).toHaveLength(3);
+    const original = await storedMessages(conversationId);
+    expect(original).toHaveLength(6);
+
+    const response = await branch(ada, conversationId, original[3].id);
+    expect(response.status).toBe(201);
+    const { id: branchId } = (await response.json()) as { id: string };
+    expect(branchId).not.toBe(conversationId);
+    const copied = await storedMessages(branchId);
+    expect(copied.map((row) => [row.seq, row.authorType, textOf(row), row.status])).toEqual(
+      original.slice(0, 4).map((row) => [row.seq, row.authorType, textOf(row), row.status]),
+    );
+    for (const row of copied) expect(original.map((source) => source.id)).not.toContain(row.id);
+    expect(copied[1].replyToMessageId).toBe(copied[0].id);
+    expect(copied[3].replyToMessageId).toBe(copied[2].id);
+    expect(await storedMessages(conversationId)).toEqual(original);
+
+    env.providers.reset();
+    await runTurn(ada, branchId, "Third exchange.");
+    const [branchRequest] = chatRequests(env.providers.requests);
+    expect(branchRequest.body).toBe(originalRequests[2].body);
+    expect((await storedMessages(branchId)).map((row) => row.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await storedMessages(conversationId)).toEqual(original);
+
+    // A stranger cannot branch it; a message of another conversation is not found.
+    await expectError(await branch(eve, conversationId, original[3].id), 404, "not_found");
+    await expectError(await branch(ada, branchId, original[3].id), 404, "not_found");
+  });
+
+  test("a branch follows the chosen path: an unchosen variant is refused, the chosen one copied", async () => {
+    const conversationId = await newConversation();
+    env.providers.script({ kind: "text", text: "Old answer." }, { kind: "text", text: "New answer." });
+    await runTurn(ada, conversationId, "Question.");
+    const [, oldReply] = await storedMessages(conversationId);
+    await regenerate(ada, conversationId, oldReply.id);
+    await expectError(await branch(ada, conversationId, oldReply.id), 409, "conflict");
+    const newReply = (await storedMessages(conversationId)).at(-1);
+    const response = await branch(ada, conversationId, newReply?.id as string);
+    expect(response.status).toBe(201);
+    const { id: branchId } = (await response.json()) as { id: string };
+    expect((await storedMessages(branchId)).map((row) => [textOf(row), row.chosen])).toEqual([
+      ["Question.", true],
+      ["New answer.", true],
+    ]);
+  });
+});
+
+/** The unsummarised messages of the chosen path before the turn's own that its last attempt did not send. */
+async function silentlyHidden(conversationId: string, turnIndex: number): Promise<string[]> {
+  const { turns } = await fetchTurns(ada, conversationId);
+  const turn = turns[turnIndex];
+  const attempt = turn.attempts.at(-1);
+  const sent = new Set(attempt?.items.flatMap((item) => item.sourceMessageIds) ?? []);
+  const rows = await storedMessages(conversationId);
+  const userMessage = rows.find((row) => row.id === turn.userMessageId);
+  return rows
+    .filter(
+      (row) =>
+        row.chosen &&
+        row.summarizedBy === null &&
+        row.seq <= (userMessage?.seq ?? 0) &&
+        row.id !== turn.assistantMessageId &&
+        // The current input is sent last, exactly once (counted on the wire), without a source id.
+        row.id !== turn.userMessageId &&
+        !sent.has(row.id),
+    )
+    .map((row) => `${row.seq}:${textOf(row)}`);
+}
+
+describe("the fetch limit", () => {
+  test("manual mode: the transcript marks where the model's view began, with the fetch limit as the reason", async () => {
+    const conversationId = await newConversation();
+    await setOverride(ada, conversationId, {
+      history: { messageFetchLimit: 6 },
+      summary: { mode: "manual" },
+    });
+    for (let index = 1; index <= 5; index++) await runTurn(ada, conversationId, `Exchange ${index}.`);
+
+    const rows = await storedMessages(conversationId);
+    expect(rows).toHaveLength(10);
+    const last = chatRequests(env.providers.requests).at(-1);
+    // The 5th turn loaded 6 of its 9 messages (seqs 4–9): seqs 1–3 were left out, and the payload opens with the
+    // reply to exchange 2 (an orphan assistant turn: the pipeline's business, noted in the report).
+    expect(wireHistory(last as never)).toEqual([
+      ["assistant", 'Fake openai-chat reply to: "Exchange 2."'],
+      ["user", "Exchange 3."],
+      ["assistant", 'Fake openai-chat reply to: "Exchange 3."'],
+      ["user", "Exchange 4."],
+      ["assistant", 'Fake openai-chat reply to: "Exchange 4."'],
+      ["user", "Exchange 5."],
+    ]);
+    expect(await summaryRows(conversationId)).toEqual([]);
+    expect(await silentlyHidden(conversationId, 4)).toEqual([
+      "1:Exchange 1.",
+      '2:Fake openai-chat reply to: "Exchange 1."',
+      "3:Exchange 2.",
+    ]);
+    const view = await transcript(ada, conversationId);
+    expect(view.modelView).toEqual({
+      firstMessageId: rows[3].id,
+      hiddenCount: 3,
+      reasons: [{ kind: "fetch-limit", text: "3 older messages not loaded (history.messageFetchLimit 6)" }],
+    });
+  });
+
+  test("a 60-turn thread with the default settings: every message is sent, summarised or marked", async () => {
+    const conversationId = await newConversation();
+    for (let index = 1; index <= 60; index++) {
+      await runTurn(ada, conversationId, `Turn ${index}.`);
+      // Checked as each turn ends: a later summary must not hide an earlier silent loss.
+      expect({ index, hidden: await silentlyHidden(conversationId, index - 1) }).toEqual({
+        index,
+        hidden: [],
+      });
+    }
+    const summaries = await summaryRows(conversationId);
+    // 80 messages fill the default fetch limit at turn 41: the overflow is summarised there, not dropped.
+    expect(summaries.length).toBeGreaterThanOrEqual(1);
+    const { turns } = await fetchTurns(ada, conversationId);
+    const firstSummarised = turns.findIndex((turn) =>
+      turn.attempts.some((attempt) =>
+        attempt.trace.some((event) => event.stage === "summary" && event.action === "summarised"),
+      ),
+    );
+    expect(firstSummarised).toBe(40);
+    expect((await transcript(ada, conversationId)).modelView).toBeNull();
+  }, 180_000);
+
+  test("token mode: an overflow past the fetch limit summarises first; nothing is left out silently", async () => {
+    const conversationId = await newConversation();
+    await setOverride(ada, conversationId, { history: { messageFetchLimit: 6 } });
+    for (let index = 1; index <= 6; index++) {
+      await runTurn(ada, conversationId, `Exchange ${index}.`);
+      expect({ index, hidden: await silentlyHidden(conversationId, index - 1) }).toEqual({
+        index,
+        hidden: [],
+      });
+    }
+    const summaries = await summaryRows(conversationId);
+    expect(summaries.length).toBeGreaterThanOrEqual(1);
+    const { turns } = await fetchTurns(ada, conversationId);
+    const summarised = turns.flatMap((turn) =>
+      turn.attempts.flatMap((attempt) =>
+        attempt.trace.filter((event) => event.stage === "summary" && event.action === "summarised"),
+      ),
+    );
+    expect(summarised.length).toBeGreaterThanOrEqual(1);
+    expect(summarised[0].reason).toBe(
+      "1 older message no longer fit history.messageFetchLimit (6): summarised 2 messages (#1–#2), kept the last 3 user turns from #3",
+    );
+    const view = await transcript(ada, conversationId);
+    expect(view.modelView).toBeNull();
+    // No user message went out twice in one request.
+    for (const request of chatRequests(env.providers.requests)) {
+      const userTexts = wireHistory(request)
+        .filter(([role]) => role === "user")
+        .map(([, text]) => text);
+      expect(new Set(userTexts).size).toBe(userTexts.length);
+    }
+  });
+});

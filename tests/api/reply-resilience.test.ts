@@ -1,0 +1,315 @@
+// Issue 11 on the wire: a provider that sends nothing fails the attempt with `provider_timeout` and the fallback
+// answers; a stall between chunks keeps the text the user saw (interrupted, no retry); a retry-after beyond the cap
+// fails over at once; turns of a dead instance are recovered by their heartbeat.
+import { eq, inArray } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { getDb } from "@/db/client";
+import { appendMessage } from "@/db/queries";
+import { messages as messagesTable, turns as turnsTable } from "@/db/schema";
+import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
+import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
+import { registerRunningTurn } from "@/lib/chat/turn-stops";
+import { signUp, type TestUser } from "../api-client";
+import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { createConversation, insertPersona } from "../fixtures/personas";
+import { fetchTurns, runTurn, storedMessages, textOf } from "../fixtures/turns";
+
+let env: FakeProviderEnv;
+let ada: TestUser;
+const savedEnv: Record<string, string | undefined> = {};
+
+beforeAll(async () => {
+  env = await startFakeProviderEnv();
+  ada = await signUp("Ada");
+});
+
+afterAll(async () => {
+  await env.close();
+});
+
+beforeEach(() => {
+  env.providers.reset();
+});
+
+/** Sets environment variables for one test; afterEach puts them back. */
+function setEnv(values: Record<string, string>) {
+  for (const [name, value] of Object.entries(values)) {
+    if (!(name in savedEnv)) savedEnv[name] = process.env[name];
+    process.env[name] = value;
+  }
+}
+
+afterEach(() => {
+  for (const [name, value] of Object.entries(savedEnv)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+    delete savedEnv[name];
+  }
+});
+
+describe("provider timeouts", () => {
+  test("a provider that sends nothing: provider_timeout on each try, then the fallback answers", async () => {
+    setEnv({ PROVIDER_FIRST_CHUNK_TIMEOUT_MS: "300" });
+    const persona = await insertPersona({
+      modelId: "openai:gpt-4.1-mini",
+      fallbackModelIds: ["google:gemini-2.5-flash"],
+    });
+    const conversationId = await createConversation(ada, persona);
+    env.providers.script(
+      { kind: "hang", protocol: "openai-chat", times: 3 },
+      { kind: "text", text: "Gemini answers.", protocol: "gemini" },
+    );
+
+    const started = Date.now();
+    const { text } = await runTurn(ada, conversationId, "Anyone there?");
+    const tookMs = Date.now() - started;
+    expect(text).toBe("Gemini answers.");
+    expect(tookMs).toBeLessThan(5_000);
+
+    const requests = env.providers.requests;
+    expect(requests.map((request) => [request.protocol, request.closedByClientAt !== null])).toEqual([
+      ["openai-chat", true],
+      ["openai-chat", true],
+      ["openai-chat", true],
+      ["gemini", false],
+    ]);
+    for (const request of requests.slice(0, 3)) {
+      // Closed by the client within the timeout's reach (the timer starts before the request leaves, so how long
+      // the server held it is only bounded above; the attempt's own clock bounds it below).
+      expect((request.closedByClientAt as number) - request.receivedAt).toBeLessThan(2_000);
+    }
+
+    const { turns } = await fetchTurns(ada, conversationId);
+    expect(turns[0].status).toBe("ok");
+    expect(
+      turns[0].attempts.map((attempt) => [attempt.modelId, attempt.status, attempt.error?.code ?? null]),
+    ).toEqual([
+      ["openai:gpt-4.1-mini", "error", "provider_timeout"],
+      ["openai:gpt-4.1-mini", "error", "provider_timeout"],
+      ["openai:gpt-4.1-mini", "error", "provider_timeout"],
+      ["google:gemini-2.5-flash", "ok", null],
+    ]);
+    expect(turns[0].attempts[0].error?.message).toContain("the first chunk may take 300 ms");
+    for (const attempt of turns[0].attempts.slice(0, 3)) {
+      expect(attempt.timings.doneMs as number).toBeGreaterThanOrEqual(300);
+    }
+    const messages = await storedMessages(conversationId);
+    expect(messages.map((message) => [message.status, textOf(message)])).toEqual([
+      ["complete", "Anyone there?"],
+      ["complete", "Gemini answers."],
+    ]);
+  });
+
+  test("a stall between chunks: the reply is interrupted with the text so far, and not retried", async () => {
+    setEnv({ PROVIDER_CHUNK_TIMEOUT_MS: "250" });
+    const persona = await insertPersona({
+      modelId: "openai:gpt-4.1-mini",
+      fallbackModelIds: ["google:gemini-2.5-flash"],
+    });
+    const conversationId = await createConversation(ada, persona);
+    const text = "First words then a long silence follows here.";
+    env.providers.script({ kind: "text", text, chunks: 4, chunkDelayMs: 3_000 });
+
+    const started = Date.now();
+    const { text: streamed, chunks } = await runTurn(ada, conversationId, "Talk slowly.");
+    expect(Date.now() - started).toBeLessThan(2_500);
+    const firstPiece = splitIntoPieces(text, 4)[0];
+    expect(streamed).toBe(firstPiece);
+    expect(chunks.filter((chunk) => chunk.type === "error")).toHaveLength(1);
+
+    expect(env.providers.requests).toHaveLength(1);
+    expect(env.providers.requests[0].closedByClientAt).not.toBeNull();
+    const { turns } = await fetchTurns(ada, conversationId);
+    expect(turns[0].status).toBe("interrupted");
+    expect(turns[0].attempts.map((attempt) => [attempt.status, attempt.error?.code])).toEqual([
+      ["error", "provider_timeout"],
+    ]);
+    const messages = await storedMessages(conversationId);
+    expect(messages.map((message) => [message.status, textOf(message)])).toEqual([
+      ["complete", "Talk slowly."],
+      ["interrupted", firstPiece],
+    ]);
+  });
+
+  test("a 429 asking for an hour fails over at once to the fallback", async () => {
+    const persona = await insertPersona({
+      modelId: "openai:gpt-4.1-mini",
+      fallbackModelIds: ["google:gemini-2.5-flash"],
+    });
+    const conversationId = await createConversation(ada, persona);
+    env.providers.script(
+      { kind: "error", status: 429, retryAfterSeconds: 3600, message: "Slow down", protocol: "openai-chat" },
+      { kind: "text", text: "Gemini steps in.", protocol: "gemini" },
+    );
+    const started = Date.now();
+    const { text } = await runTurn(ada, conversationId, "Quick question.");
+    const tookMs = Date.now() - started;
+    expect(text).toBe("Gemini steps in.");
+    expect(tookMs).toBeLessThan(2_000);
+    expect(env.providers.requests.map((request) => request.protocol)).toEqual(["openai-chat", "gemini"]);
+    const { turns } = await fetchTurns(ada, conversationId);
+    expect(
+      turns[0].attempts.map((attempt) => [attempt.modelId, attempt.status, attempt.error?.code ?? null]),
+    ).toEqual([
+      ["openai:gpt-4.1-mini", "error", "rate_limited"],
+      ["google:gemini-2.5-flash", "ok", null],
+    ]);
+  });
+
+  test("a 429 asking for an hour with no fallback: the turn fails at once and says the wait is too long", async () => {
+    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
+    const conversationId = await createConversation(ada, persona);
+    env.providers.script({ kind: "error", status: 429, retryAfterSeconds: 3600, message: "Slow down" });
+    const started = Date.now();
+    const { chunks } = await runTurn(ada, conversationId, "Quick question.");
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(env.providers.requests).toHaveLength(1);
+    expect(chunks.filter((chunk) => chunk.type === "error")).toEqual([
+      {
+        type: "error",
+        errorText:
+          "openai:gpt-4.1-mini is rate limited and asked to wait 3600 s, longer than the 20 s a reply waits: try again later.",
+      },
+    ]);
+    const { turns } = await fetchTurns(ada, conversationId);
+    expect(turns[0].status).toBe("error");
+    expect(turns[0].attempts.map((attempt) => attempt.error?.code)).toEqual(["rate_limited"]);
+    expect((await storedMessages(conversationId)).map((message) => message.status)).toEqual([
+      "complete",
+      "error",
+    ]);
+  });
+});
+
+describe("turn recovery", () => {
+  async function abandonedTurn({
+    instanceId,
+    heartbeatAt,
+    replyText,
+  }: {
+    instanceId: string;
+    heartbeatAt: Date | null;
+    replyText: string;
+  }) {
+    const db = await getDb();
+    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
+    const conversationId = await createConversation(ada, persona);
+    const question = await appendMessage({
+      db,
+      message: {
+        conversationId,
+        authorType: "user",
+        authorUserId: ada.id,
+        authorName: ada.name,
+        parts: [{ type: "text", text: "Are you still there?" }],
+        status: "complete",
+      },
+    });
+    const reply = await appendMessage({
+      db,
+      message: {
+        conversationId,
+        authorType: "persona",
+        authorPersonaId: persona.id,
+        authorName: persona.name,
+        parts: [{ type: "text", text: replyText }],
+        status: "streaming",
+        replyToMessageId: question.id,
+      },
+    });
+    const turnId = uuidv7();
+    await db.insert(turnsTable).values({
+      id: turnId,
+      conversationId,
+      userMessageId: question.id,
+      assistantMessageId: reply.id,
+      status: "running",
+      settingsVersion: 1,
+      instanceId,
+      heartbeatAt,
+    });
+    return { turnId, replyId: reply.id };
+  }
+
+  async function states(turnIds: string[], replyIds: string[]) {
+    const db = await getDb();
+    const turnRows = await db
+      .select({ id: turnsTable.id, status: turnsTable.status })
+      .from(turnsTable)
+      .where(inArray(turnsTable.id, turnIds));
+    const replyRows = await db.select().from(messagesTable).where(inArray(messagesTable.id, replyIds));
+    return {
+      turns: turnIds.map((id) => turnRows.find((row) => row.id === id)?.status),
+      replies: replyIds.map((id) => {
+        const row = replyRows.find((candidate) => candidate.id === id);
+        return row ? [row.status, textOf(row)] : null;
+      }),
+    };
+  }
+
+  test("a stale heartbeat, or this instance's earlier life: interrupted with the text kept; live turns untouched", async () => {
+    // A unique id for this instance: the database is shared with other test files running turns right now.
+    const here = `reply-resilience-${uuidv7()}`;
+    setEnv({ INSTANCE_ID: here });
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+
+    const stale = await abandonedTurn({
+      instanceId: "dead-host:3000",
+      heartbeatAt: minutesAgo(5),
+      replyText: "Half a rep",
+    });
+    const earlierLife = await abandonedTurn({
+      instanceId: here,
+      heartbeatAt: new Date(),
+      replyText: "Before the crash",
+    });
+    const live = await abandonedTurn({
+      instanceId: "live-host:3000",
+      heartbeatAt: new Date(),
+      replyText: "Still going",
+    });
+    const runningHere = await abandonedTurn({
+      instanceId: here,
+      heartbeatAt: new Date(),
+      replyText: "Mine, now",
+    });
+    const unregister = registerRunningTurn(runningHere.turnId, () => {});
+
+    try {
+      const recovered = await sweepAbandonedTurns(await getDb());
+      expect(recovered).toBeGreaterThanOrEqual(2);
+      const all = [stale, earlierLife, live, runningHere];
+      expect(
+        await states(
+          all.map((entry) => entry.turnId),
+          all.map((entry) => entry.replyId),
+        ),
+      ).toEqual({
+        turns: ["interrupted", "interrupted", "running", "running"],
+        replies: [
+          ["interrupted", "Half a rep"],
+          ["interrupted", "Before the crash"],
+          ["streaming", "Still going"],
+          ["streaming", "Mine, now"],
+        ],
+      });
+      // A second sweep finds nothing more of these.
+      await sweepAbandonedTurns(await getDb());
+      expect((await states([live.turnId], [live.replyId])).turns).toEqual(["running"]);
+    } finally {
+      unregister();
+      const db = await getDb();
+      await db
+        .update(turnsTable)
+        .set({ status: "interrupted" })
+        .where(inArray(turnsTable.id, [live.turnId, runningHere.turnId]));
+    }
+    // The recovered conversation takes new turns.
+    const db = await getDb();
+    const [row] = await db.select().from(turnsTable).where(eq(turnsTable.id, stale.turnId));
+    env.providers.script({ kind: "text", text: "Back again." });
+    const { text } = await runTurn(ada, row.conversationId, "Hello again.");
+    expect(text).toBe("Back again.");
+  });
+});
