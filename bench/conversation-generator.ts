@@ -18,6 +18,7 @@ import type {
   StoredSummary,
   ToolInfo,
 } from "@/lib/context/types";
+import { countUserTurns } from "@/tests/context/fixtures";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Seeded randomness (mulberry32): small, fast, and the same sequence on every machine.
@@ -476,18 +477,6 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
   };
 }
 
-/** User turns in the window, the current one included: consecutive user messages share a turn (as the loader counts). */
-export function countUserTurns(messages: readonly StoredMessage[]): number {
-  let turns = 0;
-  let previousWasUser = false;
-  for (const message of messages) {
-    const isUser = message.authorType === "user";
-    if (isUser && !previousWasUser) turns++;
-    previousWasUser = isUser;
-  }
-  return turns;
-}
-
 export const BENCH_TOOLS: ToolInfo[] = [
   { name: "web_lookup", description: "Searches the web.", rules: "Cite what you found." },
   { name: "hotel_search", description: "Finds hotels by city and dates." },
@@ -576,7 +565,7 @@ export function buildInputFor(
     conversationInstructions: "Answer in English.",
     currentInput,
     impersonateUserId: null,
-    userTurnNumber: countUserTurns(messages),
+    userTurnNumber: countUserTurns(messages, currentInput),
     now: "2026-03-01T12:00:00.000Z",
   };
 }

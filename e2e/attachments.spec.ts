@@ -2,7 +2,7 @@
 // question, sees it in the transcript (and again after a reload), and the provider receives it as image input;
 // a file that is not an image is refused in the composer with the server's reason, and nothing is sent.
 import { expect, type Page, test } from "@playwright/test";
-import { TEST_IMAGES } from "../lib/media/test-images";
+import { TEST_IMAGES } from "../tests/fixtures/images";
 import { fakeProviderClient } from "./fake-providers/client";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 

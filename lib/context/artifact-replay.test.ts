@@ -1,8 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { computeTurnIndices, pruneToolOutput, replayArtifacts, toolOutputText } from "./artifact-replay";
-import { collapseRuns } from "./collapse-runs";
-import { mapRoles } from "./role-mapping";
-import type { SettingsOverride } from "./settings";
 import {
   artifactOfType,
   deepFreeze,
@@ -14,7 +10,11 @@ import {
   settingsWith,
   userMessage,
   viewItems,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { computeTurnIndices, pruneToolOutput, replayArtifacts, toolOutputText } from "./artifact-replay";
+import { collapseRuns } from "./collapse-runs";
+import { mapRoles } from "./role-mapping";
+import type { SettingsOverride } from "./settings";
 import { artifactTokenCounts, messageTokenCounts } from "./token-cache";
 import { countItemTokens, countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import type { ContextItem, StoredArtifact, StoredMessage, TokenizerName } from "./types";
@@ -25,9 +25,9 @@ function runReplay(
   settings: SettingsOverride = {},
   options: {
     labels?: boolean;
-    /** The tokenizer of both stages (stage 4's message counts and stage 6's); absent: none, as before. */
+    /** The tokenizer of both stages (role mapping's message counts and artifact replay's); absent: none, as before. */
     tokenizer?: TokenizerName;
-    /** Count stage 4 with `tokenizer` but call stage 6 without one. */
+    /** Count role mapping with `tokenizer` but call artifact replay without one. */
     replayWithoutTokenizer?: boolean;
   } = {},
 ) {
@@ -37,7 +37,7 @@ function runReplay(
     ...settings,
     history: { speakerLabels: options.labels ? "always" : "never" },
   });
-  const { entries } = collapseRuns(messages);
+  const { value: entries } = collapseRuns(messages);
   const mapped = mapRoles({
     entries,
     currentInput: userMessage(1_000, "now"),
@@ -48,7 +48,7 @@ function runReplay(
     tokenizer: options.tokenizer ?? null,
   });
   const result = replayArtifacts({
-    items: mapped.history,
+    items: mapped.value.history,
     messagesById: new Map(messages.map((message) => [message.id, message])),
     artifactsById: new Map(artifacts.map((artifact) => [artifact.id, artifact])),
     settings: resolved,
@@ -56,7 +56,7 @@ function runReplay(
       ? { tokenizer: options.tokenizer }
       : {}),
   });
-  return { ...result, view: viewItems(result.items) };
+  return { ...result, view: viewItems(result.value.items) };
 }
 
 /** An assistant message: text, reasoning, a call, its output, then more text. */
@@ -79,7 +79,7 @@ function toolTurn(seq: number, output: unknown = "sunny") {
   return { message, artifacts };
 }
 
-describe("artifact replay (stage 6)", () => {
+describe("artifact replay", () => {
   it("replays reasoning, the call and its output between the text pieces, in part order", () => {
     const turn = toolTurn(2);
     const result = runReplay(
@@ -101,13 +101,13 @@ describe("artifact replay (stage 6)", () => {
       { id: "artifact:o2", role: "tool", tag: "TOOL_RESULT", text: "«result:call2:sunny»" },
       { id: "msg:m2:text:1", role: "assistant", tag: "DIALOGUE_HISTORY", text: "Done 2." },
     ]);
-    expect(result.items[4].parts[0]).toEqual({
+    expect(result.value.items[4].parts[0]).toEqual({
       type: "tool-result",
       toolCallId: "call2",
       toolName: "weather",
       output: "sunny",
     });
-    expect(result.items.every((item) => item.sourceMessageIds.length === 1)).toBe(true);
+    expect(result.value.items.every((item) => item.sourceMessageIds.length === 1)).toBe(true);
     expect(result.trace).toEqual([]);
   });
 
@@ -240,7 +240,7 @@ describe("artifact replay (stage 6)", () => {
       { tools: { outputRetentionTurns: 2 } },
     );
     // Turns: m1 → 0, m3 → 1, current input → 2; 3 turns, keep the last 2: turn 0 is old.
-    const outputs = result.items
+    const outputs = result.value.items
       .filter((item) => item.tag === "TOOL_RESULT")
       .map((item) => (item.parts[0] as { output: unknown }).output);
     expect(outputs[0]).toBe(
@@ -275,7 +275,9 @@ describe("artifact replay (stage 6)", () => {
       old.artifacts,
       settings,
     );
-    const output = result.items.find((item) => item.tag === "TOOL_RESULT")?.parts[0] as { output: string };
+    const output = result.value.items.find((item) => item.tag === "TOOL_RESULT")?.parts[0] as {
+      output: string;
+    };
     expect(output.output).toHaveLength(length);
     expect(result.trace).toEqual([]);
   });
@@ -285,7 +287,9 @@ describe("artifact replay (stage 6)", () => {
     const result = runReplay([userMessage(1, "a"), old.message, userMessage(3, "b")], old.artifacts, {
       tools: { outputRetentionTurns: 1 },
     });
-    const output = result.items.find((item) => item.tag === "TOOL_RESULT")?.parts[0] as { output: string };
+    const output = result.value.items.find((item) => item.tag === "TOOL_RESULT")?.parts[0] as {
+      output: string;
+    };
     expect(output.output.startsWith('{"rows":"yyy')).toBe(true);
     expect(output.output).toContain("[tool output pruned: removed 527 chars, older than 1 turn]");
   });
@@ -297,10 +301,10 @@ describe("artifact replay (stage 6)", () => {
   ])("reasoning.persist = $persist", ({ persist, reasoning, actions }) => {
     const turn = toolTurn(2);
     const result = runReplay([userMessage(1, "q"), turn.message], turn.artifacts, { reasoning: { persist } });
-    expect(result.items.filter((item) => item.tag === "REASONING")).toHaveLength(reasoning);
+    expect(result.value.items.filter((item) => item.tag === "REASONING")).toHaveLength(reasoning);
     expect(result.trace.map((event) => event.action)).toEqual(actions);
     if (persist === "next_reply") expect(result.trace[0].details).toEqual({ artifactIds: ["r2"] });
-    expect(result.replayedReasoningIds).toEqual(reasoning === 1 ? ["r2"] : []);
+    expect(result.value.replayedReasoningIds).toEqual(reasoning === 1 ? ["r2"] : []);
   });
 
   it("drops messages with nothing to send, and does not replay artifacts on a user turn", () => {
@@ -381,16 +385,16 @@ describe("artifact replay (stage 6)", () => {
     it("counts groups, text pieces and the main item from the cache", () => {
       const { messages, artifacts } = cachedToolTurn();
       const result = runReplay(messages, artifacts, {}, { tokenizer: "o200k_base" });
-      expect(tokensById(result.items)).toEqual({
+      expect(tokensById(result.value.items)).toEqual({
         "msg:m1": TOKENS_PER_MESSAGE + 2,
-        // Stage 4's count (framing + 3 + 4) less the second piece's segment.
+        // Role mapping's count (framing + 3 + 4) less the second piece's segment.
         "msg:m2": TOKENS_PER_MESSAGE + 3,
         "artifact:r2": TOKENS_PER_MESSAGE + 2,
         "artifact:c2": TOKENS_PER_MESSAGE + 9,
         "artifact:o2": TOKENS_PER_MESSAGE + 1,
         "msg:m2:text:1": TOKENS_PER_MESSAGE + 4,
       });
-      expect(result.items.map((item) => item.id)).toEqual([
+      expect(result.value.items.map((item) => item.id)).toEqual([
         "msg:m1",
         "msg:m2",
         "artifact:r2",
@@ -403,7 +407,7 @@ describe("artifact replay (stage 6)", () => {
     it("the label stays with the main item", () => {
       const { messages, artifacts } = cachedToolTurn();
       const result = runReplay(messages, artifacts, {}, { tokenizer: "o200k_base", labels: true });
-      expect(tokensById(result.items)).toEqual({
+      expect(tokensById(result.value.items)).toEqual({
         "msg:m1": TOKENS_PER_MESSAGE + 2 + o200k("Ada: "),
         "msg:m2": TOKENS_PER_MESSAGE + 3 + o200k("Aria: "),
         "artifact:r2": TOKENS_PER_MESSAGE + 2,
@@ -434,7 +438,7 @@ describe("artifact replay (stage 6)", () => {
         cachedArtifact(reasoningArtifact("r1", "m2", "hmm"), 13),
       ];
       const result = runReplay([userMessage(1, "go"), message], artifacts, {}, { tokenizer: "o200k_base" });
-      expect(tokensById(result.items.slice(1))).toEqual({
+      expect(tokensById(result.value.items.slice(1))).toEqual({
         "msg:m2": TOKENS_PER_MESSAGE + 5,
         "artifact:c1": TOKENS_PER_MESSAGE + 11,
         "artifact:o1": TOKENS_PER_MESSAGE + 12,
@@ -442,8 +446,8 @@ describe("artifact replay (stage 6)", () => {
         "artifact:r1": TOKENS_PER_MESSAGE + 13,
         "msg:m2:text:2": TOKENS_PER_MESSAGE + 7,
       });
-      // Nothing is counted twice: the pieces add up to stage 4's count of the message, one framing each.
-      const pieces = result.items.filter(
+      // Nothing is counted twice: the pieces add up to role mapping's count of the message, one framing each.
+      const pieces = result.value.items.filter(
         (item) => item.tag === "DIALOGUE_HISTORY" && item.id.startsWith("msg:m2"),
       );
       expect(pieces.reduce((sum, item) => sum + item.tokens, 0)).toBe(3 * TOKENS_PER_MESSAGE + 5 + 6 + 7);
@@ -471,7 +475,7 @@ describe("artifact replay (stage 6)", () => {
         cachedArtifact(functionOutputArtifact("o2", "m2", "k2", "fine"), outputs[1]),
       ];
       const result = runReplay([userMessage(1, "go"), message], artifacts, {}, { tokenizer: "o200k_base" });
-      return tokensById(result.items.slice(1));
+      return tokensById(result.value.items.slice(1));
     }
 
     it("a group sums its parts' cached counts under one framing", () => {
@@ -502,9 +506,9 @@ describe("artifact replay (stage 6)", () => {
         {},
         { tokenizer: "o200k_base" },
       );
-      expect(tokensById(result.items)["artifact:c2"]).toBe(0);
-      expect(tokensById(result.items)["artifact:r2"]).toBe(0);
-      expect(tokensById(result.items)["artifact:o2"]).toBe(TOKENS_PER_MESSAGE + 1);
+      expect(tokensById(result.value.items)["artifact:c2"]).toBe(0);
+      expect(tokensById(result.value.items)["artifact:r2"]).toBe(0);
+      expect(tokensById(result.value.items)["artifact:o2"]).toBe(TOKENS_PER_MESSAGE + 1);
     });
 
     it("counts cached at write time match a full recount of every replayed item", () => {
@@ -520,8 +524,8 @@ describe("artifact replay (stage 6)", () => {
         {},
         { tokenizer: "o200k_base" },
       );
-      expect(result.items).toHaveLength(6);
-      for (const item of result.items) {
+      expect(result.value.items).toHaveLength(6);
+      for (const item of result.value.items) {
         expect(item.tokens, item.id).toBeGreaterThan(TOKENS_PER_MESSAGE);
         expect(item.tokens, item.id).toBe(countItemTokens(item, "o200k_base"));
       }
@@ -549,7 +553,7 @@ describe("artifact replay (stage 6)", () => {
         { tokenizer: "o200k_base" },
       );
       const outputOf = (item: ContextItem) => (item.parts[0] as { output: unknown }).output;
-      const [pruned, kept] = result.items.filter((item) => item.tag === "TOOL_RESULT");
+      const [pruned, kept] = result.value.items.filter((item) => item.tag === "TOOL_RESULT");
       expect([pruned.id, kept.id]).toEqual(["artifact:o2", "artifact:o4"]);
       expect(outputOf(pruned)).toContain("[tool output pruned: removed");
       expect(outputOf(kept)).toBe(long);
@@ -571,9 +575,9 @@ describe("artifact replay (stage 6)", () => {
     it("without a tokenizer every count stays 0, as before", () => {
       const { messages, artifacts } = cachedToolTurn();
       const none = runReplay(messages, artifacts);
-      expect(none.items).toHaveLength(6);
-      expect(none.items.every((item) => item.tokens === 0)).toBe(true);
-      // Stage 4 counted, stage 6 called without a tokenizer: the expanded message's items are left for later,
+      expect(none.value.items).toHaveLength(6);
+      expect(none.value.items.every((item) => item.tokens === 0)).toBe(true);
+      // Role mapping counted, artifact replay called without a tokenizer: the expanded message's items are left for later,
       // the untouched user item keeps its count.
       const replayOnly = runReplay(
         messages,
@@ -581,7 +585,7 @@ describe("artifact replay (stage 6)", () => {
         {},
         { tokenizer: "o200k_base", replayWithoutTokenizer: true },
       );
-      expect(tokensById(replayOnly.items)).toEqual({
+      expect(tokensById(replayOnly.value.items)).toEqual({
         "msg:m1": TOKENS_PER_MESSAGE + 2,
         "msg:m2": 0,
         "artifact:r2": 0,

@@ -1,12 +1,16 @@
-// Stage 6 (seed 004): artifact replay. Each assistant message's stored artifacts come back in the order they
-// happened, between the pieces of its text: reasoning, tool calls and tool outputs. Types that are never replayed
-// (web search, image generation, file search, shell, …: anything but function calls, outputs and reasoning) are
-// dropped; a call without its output (or an output without its call) within the message is dropped; an old, long
-// tool output is pruned to head + note + tail; reasoning follows `reasoning.persist`. A missing artifact is a trace
-// warning, never an error: the text still replays. Items left with no parts at all are dropped here.
+// Phase A's artifact replay (docs/architecture.md#artifact-replay). Each assistant message's stored artifacts
+// come back in the order they happened, between the pieces of its text: reasoning, tool calls and tool outputs.
+// Types that are never replayed (web search, image generation, file search, shell, …: anything but function
+// calls, outputs and reasoning) are dropped; a call without its output (or an output without its call) within the
+// message is dropped; an old, long tool output is pruned to head + note + tail; reasoning follows
+// `reasoning.persist`. A missing artifact is a trace warning, never an error: the text still replays. Items left
+// with no parts at all are dropped here.
 
-import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./role-mapping";
+import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./messages";
+import { type HistoryItems, NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
+import type { Stage, StageResult } from "./stage";
+import { REPLAYABLE_ARTIFACT_TYPES, type Replayable, readReplayable } from "./stored-artifacts";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural, traceEvent, traceWarning } from "./trace";
 import type {
@@ -19,18 +23,12 @@ import type {
   TraceEvent,
 } from "./types";
 
-/** Only these artifact types are sent back to a model; everything else (provider-run tools) is not replayable. */
-export const REPLAYABLE_ARTIFACT_TYPES: ReadonlySet<string> = new Set([
-  "function_call",
-  "function_call_output",
-  "reasoning",
-]);
-
 /**
- * Turn index of each item, as seed 004 counts turns: a user item starts a new turn unless the previous dialogue
- * item was also a user's (consecutive user messages share a turn); an assistant item before any user is turn 0;
- * tool items inherit the current turn. `totalTurns` includes the current input's turn when it follows
- * (`currentInputFollows`: the current input is a user message, so it opens a turn unless the last item was a user's).
+ * Turn index of each item, counted as the Open WebUI pipe counts turns: a user item starts a new turn unless the
+ * previous dialogue item was also a user's (consecutive user messages share a turn); an assistant item before any
+ * user is turn 0; tool items inherit the current turn. `totalTurns` includes the current input's turn when it
+ * follows (`currentInputFollows`: the current input is a user message, so it opens a turn unless the last item
+ * was a user's).
  */
 export function computeTurnIndices(
   roles: readonly ItemRole[],
@@ -63,7 +61,7 @@ export function toolOutputText(output: unknown): string {
 }
 
 /**
- * Head + note + tail (seed 004's `_prune_tool_output`): the first `head` characters (trailing space trimmed),
+ * Head + note + tail, the Open WebUI pipe's pruning: the first `head` characters (trailing space trimmed),
  * "...\n[tool output pruned: removed N chars, older than K turns]\n...", then the last `tail` characters
  * (leading space trimmed), joined by newlines. N is what was cut from the middle.
  */
@@ -77,94 +75,6 @@ export function pruneToolOutput(
   const removed = Math.max(0, text.length - options.head - options.tail);
   const note = `...\n[tool output pruned: removed ${plural(removed, "char")}, older than ${plural(options.retentionTurns, "turn")}]\n...`;
   return { text: `${head}\n${note}\n${tail}`, removed, note, keptChars: head.length + tail.length };
-}
-
-type Replayable =
-  | { kind: "call"; artifact: StoredArtifact; callId: string; name: string; input: unknown }
-  | { kind: "output"; artifact: StoredArtifact; callId: string; name: string | null; output: unknown }
-  | { kind: "reasoning"; artifact: StoredArtifact; text: string; providerMetadata?: Record<string, unknown> };
-
-function nonEmptyString(value: unknown): value is string {
-  return typeof value === "string" && value !== "";
-}
-
-/** Tool-call arguments as the model wrote them: parse a JSON string when it parses, else keep the string. */
-function parseArguments(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
-/** Normalise a stored artifact (seed 004's normalize_persisted_item); null when it is malformed. */
-function normalise(artifact: StoredArtifact): Replayable | null {
-  const payload = artifact.payload;
-  switch (artifact.type) {
-    case "function_call":
-      if (
-        !nonEmptyString(payload.callId) ||
-        !nonEmptyString(payload.name) ||
-        payload.arguments === undefined ||
-        payload.arguments === null
-      )
-        return null;
-      return {
-        kind: "call",
-        artifact,
-        callId: payload.callId,
-        name: payload.name,
-        input: parseArguments(payload.arguments),
-      };
-    case "function_call_output":
-      if (!nonEmptyString(payload.callId)) return null;
-      return {
-        kind: "output",
-        artifact,
-        callId: payload.callId,
-        name: nonEmptyString(payload.name) ? payload.name : null,
-        output: payload.output ?? "",
-      };
-    case "reasoning": {
-      if (typeof payload.text !== "string") return null;
-      const reasoning: Replayable = { kind: "reasoning", artifact, text: payload.text };
-      if (payload.providerMetadata && typeof payload.providerMetadata === "object") {
-        reasoning.providerMetadata = payload.providerMetadata as Record<string, unknown>;
-      }
-      return reasoning;
-    }
-    default:
-      return null;
-  }
-}
-
-/**
- * The part a stored artifact replays as, unpruned; null for a type never replayed or a malformed artifact. What
- * `artifactTokenCounts` counts at write time.
- */
-export function replayedArtifactPart(artifact: Pick<StoredArtifact, "type" | "payload">): ItemPart | null {
-  if (!REPLAYABLE_ARTIFACT_TYPES.has(artifact.type)) return null;
-  const replayable = normalise(artifact as StoredArtifact);
-  if (replayable === null) return null;
-  switch (replayable.kind) {
-    case "call":
-      return {
-        type: "tool-call",
-        toolCallId: replayable.callId,
-        toolName: replayable.name,
-        input: replayable.input,
-      };
-    case "output":
-      return {
-        type: "tool-result",
-        toolCallId: replayable.callId,
-        toolName: replayable.name ?? "unknown",
-        output: replayable.output,
-      };
-    case "reasoning":
-      return { type: "reasoning", text: replayable.text };
-  }
 }
 
 const TAG_OF = { call: "TOOL_CALL", output: "TOOL_RESULT", reasoning: "REASONING" } as const;
@@ -248,7 +158,7 @@ function mainItem(
     if (firstText !== undefined) parts.push(firstText);
   }
   if (parts.length === 0) return null;
-  // The message's count (stage 4: framing, label, every segment) less the other pieces' segments.
+  // The message's count (role mapping: framing, label, every segment) less the other pieces' segments.
   let tokens = 0;
   if (item.tokens > 0 && mediaParts.length === 0 && firstText !== undefined && segmentTokens !== undefined) {
     tokens = item.tokens;
@@ -260,8 +170,10 @@ function mainItem(
 const NO_PARTS: readonly ItemPart[] = [];
 
 /**
- * Expand one assistant message item into its text pieces and artifact items, in part order. Bookkeeping for
- * problems is only allocated when there is a problem: this runs for every assistant message with artifacts.
+ * Expand one assistant message item into its text pieces and artifact items, in part order: its artifacts are
+ * read (problems reported), calls and outputs that do not pair up within the message are dropped, and the rest is
+ * laid out between the text pieces. Bookkeeping for problems is only allocated when there is a problem: this runs
+ * for every assistant message with artifacts.
  */
 function expandMessage(
   item: ContextItem,
@@ -270,23 +182,33 @@ function expandMessage(
   context: ReplayContext,
   out: ContextItem[],
 ): void {
-  const { settings, artifactsById } = context;
+  const byPart = readArtifactParts(item, message, context);
+  const callNames = dropUnpairedToolArtifacts(byPart, item, message, context);
+  layOutMessage({ item, message, byPart, callNames, isOld }, context, out);
+}
 
-  // 1. Load and normalise in part order; missing, non-replayable and malformed ones are reported and skipped.
+/**
+ * The replayable behind each artifact part, in part order (null when it is missing, never replayed or malformed;
+ * each kind of problem is reported once for the message), so the layout walk takes them in turn instead of
+ * looking them up again.
+ */
+function readArtifactParts(
+  item: ContextItem,
+  message: StoredMessage,
+  context: ReplayContext,
+): (Replayable | null)[] {
   let missing: string[] | null = null;
   let notReplayable: string[] | null = null;
   let notReplayableTypes: Set<string> | null = null;
   let malformed: string[] | null = null;
-  // The replayable behind each artifact part, in part order (null when it is missing, dropped or an orphan), so
-  // the layout walk below takes them in turn instead of looking them up again. Sized up front: this runs for
-  // every assistant message with artifacts.
+  // Sized up front: this runs for every assistant message with artifacts.
   let artifactParts = 0;
   for (const part of message.parts) if (part.type === "artifact") artifactParts++;
   const byPart: (Replayable | null)[] = new Array(artifactParts);
   let partSlot = 0;
   for (const part of message.parts) {
     if (part.type !== "artifact") continue;
-    const artifact = artifactsById.get(part.artifactId);
+    const artifact = context.artifactsById.get(part.artifactId);
     let replayable: Replayable | null = null;
     if (artifact === undefined) missing = appendTo(missing, part.artifactId);
     else if (!REPLAYABLE_ARTIFACT_TYPES.has(artifact.type)) {
@@ -294,7 +216,7 @@ function expandMessage(
       notReplayableTypes ??= new Set();
       notReplayableTypes.add(artifact.type);
     } else {
-      replayable = normalise(artifact);
+      replayable = readReplayable(artifact);
       if (replayable === null) malformed = appendTo(malformed, artifact.id);
     }
     byPart[partSlot++] = replayable;
@@ -334,8 +256,19 @@ function expandMessage(
       true,
     );
   }
+  return byPart;
+}
 
-  // 2. Keep only calls and outputs that pair up within this message.
+/**
+ * Keep only calls and outputs that pair up within this message (the others become null in `byPart`, reported
+ * once). Returns each kept call's tool name by call id, which names an output that did not record one.
+ */
+function dropUnpairedToolArtifacts(
+  byPart: (Replayable | null)[],
+  item: ContextItem,
+  message: StoredMessage,
+  context: ReplayContext,
+): Map<string, string> {
   const callNames = new Map<string, string>();
   let outputIds: Set<string> | null = null;
   for (const replayable of byPart) {
@@ -370,30 +303,39 @@ function expandMessage(
       false,
     );
   }
+  return callNames;
+}
 
-  // 3. Walk the layout: text pieces come from the item (label and media already applied), artifacts in between;
-  //    consecutive artifacts of one kind share an item (parallel calls, their outputs).
-  let textParts: readonly ItemPart[] = item.parts;
-  let mediaParts: readonly ItemPart[] = NO_PARTS;
-  // Usually the item is all text (an assistant turn without media): its parts are the text parts as they are.
-  if (item.parts.some((part) => part.type !== "text")) {
-    textParts = item.parts.filter((part) => part.type === "text");
-    mediaParts = item.parts.filter((part) => part.type !== "text");
-  }
-  // The message's cached segment counts, when they match its segments (a count per piece of text).
-  let segmentTokens: readonly number[] | undefined;
-  if (context.tokenizer !== null) {
-    const cached = message.segmentTokenCounts?.[context.tokenizer];
-    if (cached !== undefined && cached.length === textSegments(message).length) segmentTokens = cached;
-  }
+/** One assistant message to lay out: its item, and its artifacts as read and paired. */
+interface MessageToLayOut {
+  item: ContextItem;
+  message: StoredMessage;
+  /** The replayable behind each artifact part, in part order; null: not replayed. */
+  byPart: readonly (Replayable | null)[];
+  callNames: ReadonlyMap<string, string>;
+  /** Older than `tools.outputRetentionTurns`: long tool outputs are pruned. */
+  isOld: boolean;
+}
+
+/**
+ * Walk the message's layout: text pieces come from the item (label and media already applied), artifacts in
+ * between; consecutive artifacts of one kind share an item (parallel calls, their outputs).
+ */
+function layOutMessage(
+  { item, message, byPart, callNames, isOld }: MessageToLayOut,
+  context: ReplayContext,
+  out: ContextItem[],
+): void {
+  const { textParts, mediaParts } = splitItemParts(item);
+  const segmentTokens = cachedSegmentTokens(message, context.tokenizer);
   let nextText = 0;
   let mainEmitted = false;
   let pieceHasText = false;
   let group: ContextItem | null = null;
   let groupKind: Replayable["kind"] | null = null;
   let skippedReasoning: string[] | null = null;
-  // The message's layout (role-mapping's messageLayout) walked over its parts without building it: a text piece is a run of
-  // text parts between artifacts, and counts when it is not blank (role-mapping's hasText).
+  // The message's layout (messageLayout in messages.ts) walked over its parts without building it: a text piece is
+  // a run of text parts between artifacts, and counts when it is not blank (hasText).
   const parts = message.parts;
   let artifactIndex = 0;
   for (let partIndex = 0; partIndex <= parts.length; partIndex++) {
@@ -418,7 +360,7 @@ function expandMessage(
     if (part === null) break;
     const replayable = byPart[artifactIndex++];
     if (replayable === null) continue;
-    if (replayable.kind === "reasoning" && settings.reasoning.persist === "disabled") {
+    if (replayable.kind === "reasoning" && context.settings.reasoning.persist === "disabled") {
       skippedReasoning = appendTo(skippedReasoning, replayable.artifact.id);
       continue;
     }
@@ -435,15 +377,7 @@ function expandMessage(
       group.tokens = group.tokens > 0 && replayed.tokens !== null ? group.tokens + replayed.tokens : 0;
       continue;
     }
-    group = {
-      id: `artifact:${replayable.artifact.id}`,
-      role: ROLE_OF[replayable.kind],
-      tag: TAG_OF[replayable.kind],
-      parts: [replayed.part],
-      sourceMessageIds: item.sourceMessageIds,
-      tokens: replayed.tokens === null ? 0 : TOKENS_PER_MESSAGE + replayed.tokens,
-    };
-    if (item.sender !== undefined) group.sender = item.sender;
+    group = artifactItem(item, replayable, replayed);
     groupKind = replayable.kind;
     out.push(group);
   }
@@ -465,6 +399,48 @@ function expandMessage(
       false,
     );
   }
+}
+
+/** The item's text parts (one per text piece) and its media parts. */
+function splitItemParts(item: ContextItem): {
+  textParts: readonly ItemPart[];
+  mediaParts: readonly ItemPart[];
+} {
+  // Usually the item is all text (an assistant turn without media): its parts are the text parts as they are.
+  if (!item.parts.some((part) => part.type !== "text"))
+    return { textParts: item.parts, mediaParts: NO_PARTS };
+  return {
+    textParts: item.parts.filter((part) => part.type === "text"),
+    mediaParts: item.parts.filter((part) => part.type !== "text"),
+  };
+}
+
+/** The message's cached segment counts, when they match its segments (a count per piece of text). */
+function cachedSegmentTokens(
+  message: StoredMessage,
+  tokenizer: TokenizerName | null,
+): readonly number[] | undefined {
+  if (tokenizer === null) return undefined;
+  const cached = message.segmentTokenCounts?.[tokenizer];
+  return cached !== undefined && cached.length === textSegments(message).length ? cached : undefined;
+}
+
+/** The item that starts a group of consecutive artifacts of one kind: "artifact:<first artifact's id>". */
+function artifactItem(
+  item: ContextItem,
+  replayable: Replayable,
+  replayed: { part: ItemPart; tokens: number | null },
+): ContextItem {
+  const group: ContextItem = {
+    id: `artifact:${replayable.artifact.id}`,
+    role: ROLE_OF[replayable.kind],
+    tag: TAG_OF[replayable.kind],
+    parts: [replayed.part],
+    sourceMessageIds: item.sourceMessageIds,
+    tokens: replayed.tokens === null ? 0 : TOKENS_PER_MESSAGE + replayed.tokens,
+  };
+  if (item.sender !== undefined) group.sender = item.sender;
+  return group;
 }
 
 /** The replayed part and its cached count (null: not cached for the build's tokenizer, counted later). */
@@ -580,7 +556,11 @@ export function replayArtifacts(args: {
   /** Optional: each item's source message (null for notices and collapsed runs), parallel to `items`, as
    *  `messagesById` gives it for the item's own message id; saves a lookup per item. */
   sources?: readonly (StoredMessage | null)[];
-}): { items: ContextItem[]; trace: TraceEvent[]; replayedReasoningIds: string[] } {
+}): StageResult<{
+  items: ContextItem[];
+  /** Reasoning replayed for this reply only (`reasoning.persist` = next_reply): to delete after the reply. */
+  replayedReasoningIds: string[];
+}> {
   const { items, messagesById, settings } = args;
   const context: ReplayContext = {
     settings,
@@ -661,5 +641,24 @@ export function replayArtifacts(args: {
       ),
     );
   }
-  return { items: out, trace, replayedReasoningIds: context.replayedReasoningIds };
+  return { value: { items: out, replayedReasoningIds: context.replayedReasoningIds }, trace };
 }
+
+/**
+ * Phase A: tool calls, outputs and reasoning replayed between the assistant's text pieces; empty items dropped.
+ */
+export const artifactsStage: Stage<SourcedItems, HistoryItems, PhaseAContext> = {
+  name: "artifacts",
+  run({ items, sources, current }, { settings, tokenizer, artifactsById }) {
+    const replayed = replayArtifacts({
+      items,
+      messagesById: NO_MESSAGES,
+      artifactsById,
+      settings,
+      tokenizer,
+      currentInputFollows: true,
+      sources,
+    });
+    return { value: { items: replayed.value.items, current }, trace: replayed.trace };
+  },
+};

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { modelDescriptor } from "@/tests/context/fixtures";
 import { ContextBudgetError, fitToBudget, trimToolText, usableTokenBudget } from "./budget";
 import { isPinned } from "./pinned";
 import { defaultSettings, type ResolvedSettings } from "./settings";
-import { modelDescriptor } from "./test-fixtures";
 import { countItemTokens } from "./tokens";
 import type { ContextItem, ItemPart, ModelDescriptor } from "./types";
 
@@ -67,7 +67,7 @@ describe("usable budget", () => {
 });
 
 describe("trimToolText", () => {
-  it("keeps 400 head + 100 tail with seed 002's marker", () => {
+  it("keeps 400 head + 100 tail with the PHP agent's marker", () => {
     const trimmed = trimToolText(long(2_000), 500, 100);
     expect(trimmed.startsWith(`HEAD${"x".repeat(396)}\n\n[... trimmed 2000 chars to 500 ...]\n\n`)).toBe(
       true,
@@ -81,12 +81,12 @@ describe("fitToBudget", () => {
   it("counts uncounted items, trusts counted ones, and changes nothing when the items fit", () => {
     const items = [system, item("u1", "user", [text("hello there")], 0), input];
     const out = fitToBudget(items, model(1_000), exact());
-    expect(out.events).toEqual([]);
-    expect(out.items[0]).toBe(system);
-    expect(out.items[1].tokens).toBe(countItemTokens(items[1], "estimate"));
-    expect(out.budget).toEqual({
+    expect(out.trace).toEqual([]);
+    expect(out.value.items[0]).toBe(system);
+    expect(out.value.items[1].tokens).toBe(countItemTokens(items[1], "estimate"));
+    expect(out.value.budget).toEqual({
       usableTokens: 1_000,
-      totalTokens: 20 + out.items[1].tokens,
+      totalTokens: 20 + out.value.items[1].tokens,
       reservedOutputTokens: 0,
       contextWindow: 1_000,
     });
@@ -96,13 +96,13 @@ describe("fitToBudget", () => {
     const items = [system, ...turn(1, 2_000, 500), ...turn(2, 2_000, 500), input];
     // 20 + 2 × 530 = 1 080; trimming t1 (2 000 → ~540 chars) saves ~365 tokens.
     const out = fitToBudget(items, model(1_000), exact());
-    expect(ids(out.items)).toEqual(ids(items));
-    const t1 = out.items.find((entry) => entry.id === "t1");
-    const t2 = out.items.find((entry) => entry.id === "t2");
+    expect(ids(out.value.items)).toEqual(ids(items));
+    const t1 = out.value.items.find((entry) => entry.id === "t1");
+    const t2 = out.value.items.find((entry) => entry.id === "t2");
     expect(JSON.stringify(t1?.parts[0])).toContain("[... trimmed 2000 chars to 500 ...]");
     expect(t2).toBe(items[7]);
-    expect(out.budget.totalTokens).toBeLessThanOrEqual(1_000);
-    expect(out.events).toMatchObject([
+    expect(out.value.budget.totalTokens).toBeLessThanOrEqual(1_000);
+    expect(out.trace).toMatchObject([
       {
         stage: "budget",
         action: "trimmed-tool-result",
@@ -122,14 +122,14 @@ describe("fitToBudget", () => {
       input,
     ];
     const out = fitToBudget(items, model(150), exact());
-    expect(ids(out.items)).toEqual(["sys", "summary", "u3", "a3", "t3", "r3", "input"]);
-    const drop = out.events.find((event) => event.action === "dropped-oldest-turns");
+    expect(ids(out.value.items)).toEqual(["sys", "summary", "u3", "a3", "t3", "r3", "input"]);
+    const drop = out.trace.find((event) => event.action === "dropped-oldest-turns");
     expect(drop).toMatchObject({
       counts: { turns: 2, items: 8 },
       itemIds: ["u1", "a1", "t1", "r1", "u2", "a2", "t2", "r2"],
     });
     // Trims of results that were dropped afterwards reach no one and are not reported.
-    expect(out.events.filter((event) => event.action === "trimmed-tool-result")).toEqual([]);
+    expect(out.trace.filter((event) => event.action === "trimmed-tool-result")).toEqual([]);
   });
 
   it("trims again to 150 + 50 when dropping turns was not enough", () => {
@@ -142,12 +142,12 @@ describe("fitToBudget", () => {
       item("t9", "tool", [result("c9", long(3_000))], 750),
     ];
     const out = fitToBudget(items, model(120), exact());
-    expect(ids(out.items)).toEqual(["sys", "input", "a9", "t9"]);
-    const output = (out.items[3].parts[0] as { output: string }).output;
+    expect(ids(out.value.items)).toEqual(["sys", "input", "a9", "t9"]);
+    const output = (out.value.items[3].parts[0] as { output: string }).output;
     expect(output).toContain("[... trimmed 3000 chars to 200 ...]");
     expect(output.startsWith(`HEAD${"x".repeat(146)}\n\n`)).toBe(true);
     expect(output.endsWith(`${"x".repeat(46)}TAIL`)).toBe(true);
-    expect(out.events.map((event) => `${event.action}:${event.counts?.maxChars ?? ""}`)).toEqual([
+    expect(out.trace.map((event) => `${event.action}:${event.counts?.maxChars ?? ""}`)).toEqual([
       "trimmed-tool-result:500",
       "dropped-oldest-turns:",
       "trimmed-tool-result:200",
@@ -161,7 +161,7 @@ describe("fitToBudget", () => {
       input,
     ];
     const out = fitToBudget(items, model(300), exact());
-    expect(typeof (out.items[1].parts[0] as { output: unknown }).output).toBe("string");
+    expect(typeof (out.value.items[1].parts[0] as { output: unknown }).output).toBe("string");
   });
 
   it("fails with a typed error when the current input and system items alone do not fit", () => {
@@ -216,7 +216,7 @@ describe("fitToBudget", () => {
       input,
     ];
     const out = fitToBudget(items, model(100), exact());
-    expect(ids(out.items)).toEqual(["u2", "a2", "input"]);
+    expect(ids(out.value.items)).toEqual(["u2", "a2", "input"]);
   });
 
   it("drops consecutive user messages as one turn, but never with the current input", () => {
@@ -228,14 +228,14 @@ describe("fitToBudget", () => {
       input,
     ];
     const some = fitToBudget(items, model(150), exact());
-    expect(ids(some.items)).toEqual(["u3", "input"]);
-    expect(some.events.find((event) => event.action === "dropped-oldest-turns")?.counts).toMatchObject({
+    expect(ids(some.value.items)).toEqual(["u3", "input"]);
+    expect(some.trace.find((event) => event.action === "dropped-oldest-turns")?.counts).toMatchObject({
       turns: 1,
       items: 3,
     });
     const most = fitToBudget(items, model(50), exact());
-    expect(ids(most.items)).toEqual(["input"]);
-    expect(most.events.find((event) => event.action === "dropped-oldest-turns")?.counts).toMatchObject({
+    expect(ids(most.value.items)).toEqual(["input"]);
+    expect(most.trace.find((event) => event.action === "dropped-oldest-turns")?.counts).toMatchObject({
       turns: 2,
       items: 4,
     });
@@ -254,8 +254,8 @@ describe("fitToBudget", () => {
       input,
     ];
     const out = fitToBudget(items, model(35), exact());
-    expect(ids(out.items)).toEqual(["u3", "input"]);
-    expect(fitToBudget(items, model(45), exact()).items.map((entry) => entry.id)).toEqual([
+    expect(ids(out.value.items)).toEqual(["u3", "input"]);
+    expect(fitToBudget(items, model(45), exact()).value.items.map((entry) => entry.id)).toEqual([
       "a2:media-notice",
       "a2",
       "u3",

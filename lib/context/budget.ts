@@ -1,17 +1,20 @@
-// Stage 14 (phase B, per attempt): the token budget, after seed 002 (Coqui / php-agents `fitWithinBudget`).
+// Phase B's token budget (docs/architecture.md#budget), after the PHP agent's budget fitting.
 // usable = (contextWindow − reservedOutputTokens) × (1 − safetyMargin). When the items exceed it: trim old tool
 // results (> 500 chars → 400 head + 100 tail), then drop the oldest whole turns, then trim again (> 200 → 150 +
 // 50). Never the current input, the summary, system items or context notes. If the current input and the system
 // items alone do not fit, the attempt fails with a ContextBudgetError instead of silently sending nothing
-// (TomoriBot #67).
+// (the Discord bot's bug of sending an empty request).
 //
 // O(n): every item is counted once (non-zero counts are trusted), a running total is kept, and a trimmed result's
 // count is scaled from its own count by the share of characters kept, so no cut ever re-counts the list or
 // re-tokenises text (LangChain's `trimMessages` recounts on every cut and goes quadratic).
 
+import { enforceAlternation } from "./normalise-strict";
+import type { BudgetedItems, PhaseBContext } from "./phases";
 import { isPinned, isSystemItem } from "./pinned";
 import type { ResolvedSettings } from "./settings";
 import { reservedOutputTokens } from "./settings";
+import { appendAll, type Stage, type StageResult } from "./stage";
 import { countItemTokens, countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural } from "./trace";
 import type { ContextItem, ItemPart, ModelDescriptor, TokenizerName, TraceEvent } from "./types";
@@ -23,15 +26,11 @@ export interface BudgetInfo {
   contextWindow: number;
 }
 
-export interface BudgetResult {
-  items: ContextItem[];
-  events: TraceEvent[];
-  budget: BudgetInfo;
-}
-
 export interface ContextBudgetErrorDetails {
   modelId: string;
-  /** Tokens that cannot be cut: the current input, system items (and, after every cut, whatever else is pinned). */
+  /**
+   * Tokens that cannot be cut: the current input, system items (and, after every cut, whatever else is pinned).
+   */
   requiredTokens: number;
   usableTokens: number;
   contextWindow: number;
@@ -51,13 +50,15 @@ export class ContextBudgetError extends Error {
   }
 }
 
-/** Seed 002's two trim passes: results longer than `maxChars` keep `maxChars − tailChars` head and the tail. */
+/**
+ * The PHP agent's two trim passes: results longer than `maxChars` keep `maxChars − tailChars` head and the tail.
+ */
 export const FIRST_TRIM = { maxChars: 500, tailChars: 100 } as const;
 export const SECOND_TRIM = { maxChars: 200, tailChars: 50 } as const;
 /** php-agents never keeps less than this much head. */
 const MIN_HEAD_CHARS = 50;
 
-/** head + `[... trimmed N chars to M ...]` + tail, seed 002's marker; N is the original length. */
+/** head + `[... trimmed N chars to M ...]` + tail, the PHP agent's marker; N is the original length. */
 export function trimToolText(
   text: string,
   maxChars: number,
@@ -106,7 +107,7 @@ function sharesSource(a: ContextItem, b: ContextItem): boolean {
 }
 
 interface TurnScan {
-  /** Turn starts, seed 004 style: see below. Index 0 opens the leading "turn 0". */
+  /** Turn starts, counted as in artifact replay: see below. Index 0 opens the leading "turn 0". */
   starts: number[];
   /** The turn holding the last current input, or -1. */
   currentTurn: number;
@@ -115,11 +116,11 @@ interface TurnScan {
 }
 
 /**
- * One pass over the items. Turn starts, seed 004 style: a dialogue user item after a non-user item opens a turn
- * (consecutive user items share one). An item carved from its neighbour (relocated media, a media notice) shares
- * its source message and counts as that neighbour. Pinned user items (summary, notes, system text) sit inside
- * turns; the current input always opens its own, so older unanswered messages stay droppable. Tool items follow
- * their call, so a turn keeps its tool pairs.
+ * One pass over the items. Turn starts, counted as in artifact replay: a dialogue user item after a non-user item
+ * opens a turn (consecutive user items share one). An item carved from its neighbour (relocated media, a media
+ * notice) shares its source message and counts as that neighbour. Pinned user items (summary, notes, system text)
+ * sit inside turns; the current input always opens its own, so older unanswered messages stay droppable. Tool
+ * items follow their call, so a turn keeps its tool pairs.
  */
 function scanTurns(items: readonly ContextItem[]): TurnScan {
   const starts = [0];
@@ -243,7 +244,9 @@ function planPass(
   return fixedTokens + Math.ceil(variable * (after / Math.max(1, before)));
 }
 
-/** Build the planned trims: trimming the original with the last pass equals trimming twice (same head and tail). */
+/**
+ * Build the planned trims: trimming the original with the last pass equals trimming twice (same head and tail).
+ */
 function applyTrims(item: ContextItem, mask: number, tokens: number): ContextItem {
   const parts = item.parts.map((part): ItemPart => {
     if (part.type !== "tool-result") return part;
@@ -292,7 +295,7 @@ export function fitToBudget(
   items: readonly ContextItem[],
   model: ModelDescriptor,
   settings: ResolvedSettings,
-): BudgetResult {
+): StageResult<BudgetedItems> {
   const { usable, reserved } = usableTokenBudget(model, settings);
   const size = items.length;
   const tokenizer = model.tokenizer;
@@ -372,7 +375,7 @@ export function fitToBudget(
     let total = 0;
     for (let index = 0; index < size; index += 1) total += countAt(index);
     if (total <= usable)
-      return { items: keptItems(items, tokens, null, null), events: [], budget: info(total) };
+      return { value: { items: keptItems(items, tokens, null, null), budget: info(total) }, trace: [] };
     state = {
       tokens,
       dropped: new Uint8Array(size),
@@ -428,9 +431,11 @@ export function fitToBudget(
     );
   }
   return {
-    items: keptItems(items, state.tokens, state.dropped, state.trimMasks),
-    events,
-    budget: info(state.total),
+    value: {
+      items: keptItems(items, state.tokens, state.dropped, state.trimMasks),
+      budget: info(state.total),
+    },
+    trace: events,
   };
 }
 
@@ -646,3 +651,42 @@ function keptItems(
   }
   return kept;
 }
+
+function sumTokens(items: readonly ContextItem[]): number {
+  let total = 0;
+  for (const item of items) total += item.tokens;
+  return total;
+}
+
+/** Phase B: phase A's cached counts are for one tokenizer; another model's attempt has them counted afresh. */
+export const recountStage: Stage<readonly ContextItem[], readonly ContextItem[], PhaseBContext> = {
+  name: "recount",
+  run: (items, { countedWith, model }) => ({
+    value: countsForTokenizer(items, countedWith, model.tokenizer),
+    trace: [],
+  }),
+};
+
+/**
+ * Phase B: the items cut to the attempt's budget. Dropped turns can leave two user turns side by side, so strict
+ * models get them merged again after every fit. Throws ContextBudgetError when even the current input cannot fit.
+ */
+export const budgetStage: Stage<readonly ContextItem[], BudgetedItems, PhaseBContext> = {
+  name: "budget",
+  run(items, { model, settings }) {
+    let budgeted = fitToBudget(items, model, settings);
+    let realigned = enforceAlternation(budgeted.value.items, model);
+    const trace = [...budgeted.trace, ...realigned.trace];
+    let totalTokens = sumTokens(realigned.value);
+    if (totalTokens > budgeted.value.budget.usableTokens) {
+      // Realignment added a turn (a conversation-start before a pinned assistant note the budget left first): the
+      // budget runs once more on the realigned items, where that turn is pinned, so the result fits or throws.
+      budgeted = fitToBudget(realigned.value, model, settings);
+      realigned = enforceAlternation(budgeted.value.items, model);
+      appendAll(trace, budgeted.trace);
+      appendAll(trace, realigned.trace);
+      totalTokens = sumTokens(realigned.value);
+    }
+    return { value: { items: realigned.value, budget: { ...budgeted.value.budget, totalTokens } }, trace };
+  },
+};

@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { buildContext } from "./build-context";
-import { summaryMarkerText } from "./summary-placement";
 import {
   ADA,
   alternatingMessages,
@@ -18,7 +16,9 @@ import {
   summaryRecord,
   userMessage,
   viewItems,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { buildContext } from "./build-context";
+import { summaryMarkerText } from "./summary-placement";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import type { BuildInput, ContextItem, StoredArtifact, StoredAttachment, StoredMessage } from "./types";
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { collapseRuns, isPureText, messageText, sameAuthor } from "./collapse-runs";
 import {
   BOB,
   deepFreeze,
@@ -7,15 +6,17 @@ import {
   personaMessage,
   systemMessage,
   userMessage,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { collapseRuns } from "./collapse-runs";
+import { isPureText, messageText, sameAuthor } from "./messages";
 import type { StoredMessage } from "./types";
 
-const ids = (entries: ReturnType<typeof collapseRuns>["entries"]) =>
+const ids = (entries: ReturnType<typeof collapseRuns>["value"]) =>
   entries.map((entry) =>
     entry.kind === "message" ? entry.messages.map((message) => message.id).join("+") : entry.id,
   );
 
-describe("collapseRuns (stage 2)", () => {
+describe("collapseRuns", () => {
   const table: { name: string; messages: StoredMessage[]; expected: string[]; events: number }[] = [
     { name: "empty history", messages: [], expected: [], events: 0 },
     {
@@ -78,7 +79,7 @@ describe("collapseRuns (stage 2)", () => {
   ];
   it.each(table)("$name", ({ messages, expected, events }) => {
     const result = collapseRuns(deepFreeze(messages));
-    expect(ids(result.entries)).toEqual(expected);
+    expect(ids(result.value)).toEqual(expected);
     expect(result.trace).toHaveLength(events);
   });
 

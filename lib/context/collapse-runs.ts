@@ -1,50 +1,17 @@
-// Stage 2 (seed 000): consecutive messages by the same author that are pure text become one history entry, so
-// a burst of short lines reads as one turn. Messages with media or artifacts always stay on their own.
+// Phase A's collapse stage (docs/architecture.md#collapse-runs): consecutive messages by the same author that are
+// pure text become one history entry, so a burst of short lines reads as one turn. Messages with media or
+// artifacts always stay on their own.
 
+import { type HistoryEntry, isPureText, sameAuthor } from "./messages";
+import type { CollapsedHistory, PhaseAContext, ReachableHistory } from "./phases";
+import type { Stage, StageResult } from "./stage";
 import { traceEvent } from "./trace";
-import type { ItemSender, StoredMessage, TraceEvent } from "./types";
+import type { StoredMessage, TraceEvent } from "./types";
 
-/**
- * One unit of history between stages 2 and 4: a stored message (or a collapsed run of pure-text messages by one
- * author), or a notice that stands in for messages (e.g. blocked users' turns).
- */
-export type HistoryEntry =
-  | { kind: "message"; messages: StoredMessage[] }
-  | { kind: "notice"; id: string; text: string; sourceMessageIds: string[]; sender: ItemSender };
+// lib/chat/summarise.ts reads message text from here; the helper itself lives with the other message helpers.
+export { messageText } from "./messages";
 
-/** Pure text: at least one part, and every part is text. */
-export function isPureText(message: StoredMessage): boolean {
-  if (message.parts.length === 0) return false;
-  for (const part of message.parts) if (part.type !== "text") return false;
-  return true;
-}
-
-/** Same author: same kind of author, same user or persona, and the same shown name. */
-export function sameAuthor(a: StoredMessage, b: StoredMessage): boolean {
-  return (
-    a.authorType === b.authorType &&
-    a.authorUserId === b.authorUserId &&
-    a.authorPersonaId === b.authorPersonaId &&
-    a.authorName === b.authorName
-  );
-}
-
-/** A message's text parts joined by newlines ("" when it has none). */
-export function messageText(message: Pick<StoredMessage, "parts">): string {
-  let text = "";
-  let first = true;
-  for (const part of message.parts) {
-    if (part.type !== "text") continue;
-    text = first ? part.text : `${text}\n${part.text}`;
-    first = false;
-  }
-  return text;
-}
-
-export function collapseRuns(messages: readonly StoredMessage[]): {
-  entries: HistoryEntry[];
-  trace: TraceEvent[];
-} {
+export function collapseRuns(messages: readonly StoredMessage[]): StageResult<HistoryEntry[]> {
   const entries: HistoryEntry[] = [];
   const trace: TraceEvent[] = [];
   let runStart = 0;
@@ -79,5 +46,14 @@ export function collapseRuns(messages: readonly StoredMessage[]): {
     }
     runStart = runEnd;
   }
-  return { entries, trace };
+  return { value: entries, trace };
 }
+
+/** Phase A: runs of pure-text messages by one author become one entry. */
+export const collapseStage: Stage<ReachableHistory, CollapsedHistory, PhaseAContext> = {
+  name: "collapse",
+  run({ loaded, history, hiddenMessageIds }) {
+    const { value: entries, trace } = collapseRuns(history);
+    return { value: { loaded, entries, hiddenMessageIds }, trace };
+  },
+};

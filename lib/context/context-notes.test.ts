@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { settingsWith, viewItems } from "@/tests/context/fixtures";
 import { activeContextNotes, contextNoteText, injectContextNotes, noteIsDue } from "./context-notes";
-import { settingsWith, viewItems } from "./test-fixtures";
 import type { ContextItem } from "./types";
 
 const message = (
@@ -30,7 +30,7 @@ function inject(
 }
 const order = (items: ContextItem[]) => items.map((item) => item.id);
 
-describe("context notes (stage 8)", () => {
+describe("context notes", () => {
   it.each([
     {
       name: "default depth 4 in a history of 6 goes before message 3",
@@ -70,7 +70,7 @@ describe("context notes (stage 8)", () => {
     { name: "empty history", depth: 4, n: 0, expected: ["note:persona"], where: "into an empty history" },
   ])("$name", ({ depth, n, expected, where }) => {
     const result = inject(history(n), { depth });
-    expect(order(result.items)).toEqual(expected);
+    expect(order(result.value)).toEqual(expected);
     expect(result.trace).toEqual([
       {
         stage: "notes",
@@ -84,7 +84,7 @@ describe("context notes (stage 8)", () => {
 
   it("the note is [System: note] with the configured role and tag CONTEXT_NOTE", () => {
     for (const role of ["user", "system", "assistant"] as const) {
-      const note = inject(history(2), { depth: 0, role }).items[2];
+      const note = inject(history(2), { depth: 0, role }).value[2];
       expect(viewItems([note])).toEqual([
         { id: "note:persona", role, tag: "CONTEXT_NOTE", text: "[System: Stay in character.]" },
       ]);
@@ -95,7 +95,7 @@ describe("context notes (stage 8)", () => {
   it("stacks the persona note and the conversation note, persona first, at the same place", () => {
     const notes = activeContextNotes({ personaNote: "P", conversationNote: "C", globalNote: "G" });
     const result = inject(history(4), { depth: 2 }, 1, notes);
-    expect(viewItems(result.items).map((item) => item.text)).toEqual([
+    expect(viewItems(result.value).map((item) => item.text)).toEqual([
       "m1",
       "m2",
       "[System: P]",
@@ -147,7 +147,7 @@ describe("context notes (stage 8)", () => {
       tokens: 0,
     };
     const items = [message(1), toolCall, toolResult, message(2), message(3)];
-    expect(order(inject(items, { depth: 2 }).items)).toEqual([
+    expect(order(inject(items, { depth: 2 }).value)).toEqual([
       "msg:m1",
       "note:persona",
       "artifact:c",
@@ -155,7 +155,7 @@ describe("context notes (stage 8)", () => {
       "msg:m2",
       "msg:m3",
     ]);
-    expect(order(inject(items, { depth: 1 }).items)).toEqual([
+    expect(order(inject(items, { depth: 1 }).value)).toEqual([
       "msg:m1",
       "artifact:c",
       "artifact:o",
@@ -176,7 +176,7 @@ describe("context notes (stage 8)", () => {
   ])("frequency $frequency on user turn $turn: due = $due", ({ frequency, turn, due }) => {
     expect(noteIsDue(frequency, turn)).toBe(due);
     const result = inject(history(3), { frequency, depth: 0 }, turn);
-    expect(result.items.some((item) => item.tag === "CONTEXT_NOTE")).toBe(due);
+    expect(result.value.some((item) => item.tag === "CONTEXT_NOTE")).toBe(due);
     if (!due) {
       expect(result.trace).toEqual([
         {
@@ -197,7 +197,7 @@ describe("context notes (stage 8)", () => {
       settings: settingsWith().contextNote,
       userTurnNumber: 1,
     });
-    expect(result.items).toBe(items);
+    expect(result.value).toBe(items);
     expect(result.trace).toEqual([]);
     expect(contextNoteText("x")).toBe("[System: x]");
   });

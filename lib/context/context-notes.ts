@@ -1,12 +1,15 @@
-// Stage 8 (seed 000 + SillyTavern): context notes (the author's note). The persona's and the conversation's notes
-// stack (persona first); the global note is used only when neither exists. Each note goes before the history
-// message at `target = max(0, n − depth)`, n counting history messages (a message's tool calls and outputs move
-// with it, so a note never splits a call from its output): depth ≥ n puts it at the top, depth 0 at the end.
-// It is sent as `[System: note]` with the configured role, once per build, on the turns `frequency` selects.
+// Phase A's context notes (docs/architecture.md#context-notes), SillyTavern's author's note. The persona's and
+// the conversation's notes stack (persona first); the global note is used only when neither exists. Each note
+// goes before the history message at `target = max(0, n − depth)`, n counting history messages (a message's tool
+// calls and outputs move with it, so a note never splits a call from its output): depth ≥ n puts it at the top,
+// depth 0 at the end. It is sent as `[System: note]` with the configured role, once per build, on the turns
+// `frequency` selects.
 
+import type { HistoryItems, PhaseAContext } from "./phases";
 import type { ResolvedSettings } from "./settings";
+import type { Stage, StageResult } from "./stage";
 import { traceEvent } from "./trace";
-import type { ContextItem, ItemRole, TraceEvent } from "./types";
+import type { ContextItem, ItemRole } from "./types";
 
 export type NoteSource = "persona" | "conversation" | "global";
 
@@ -81,16 +84,16 @@ export function injectContextNotes(args: {
   userTurnNumber: number;
   /** For readable trace reasons ("before message #812"); optional. Anything with a `get` by message id. */
   messagesById?: { get(messageId: string): { seq: number } | undefined };
-}): { items: ContextItem[]; trace: TraceEvent[] } {
+}): StageResult<ContextItem[]> {
   const { notes, settings } = args;
-  if (notes.length === 0) return { items: args.items as ContextItem[], trace: [] };
+  if (notes.length === 0) return { value: args.items as ContextItem[], trace: [] };
   if (!noteIsDue(settings.frequency, args.userTurnNumber)) {
     const why =
       settings.frequency === 0
         ? "frequency 0 (never)"
         : `frequency ${settings.frequency}: user turn ${args.userTurnNumber} is not a multiple`;
     return {
-      items: args.items as ContextItem[],
+      value: args.items as ContextItem[],
       trace: [
         traceEvent("notes", "skipped-note", `context note not injected this turn, ${why}`, {
           details: { notes: notes.map((note) => note.id) },
@@ -136,5 +139,25 @@ export function injectContextNotes(args: {
       },
     ),
   );
-  return { items, trace };
+  return { value: items, trace };
 }
+
+/** Phase A: the active context notes injected at their depth, when due this turn. */
+export const notesStage: Stage<HistoryItems, HistoryItems, PhaseAContext> = {
+  name: "notes",
+  run({ items, current }, { input, settings, messagesById }) {
+    const notes = activeContextNotes({
+      personaNote: input.personaNote,
+      conversationNote: input.conversationNote,
+      globalNote: settings.contextNote.text,
+    });
+    const noted = injectContextNotes({
+      items,
+      notes,
+      settings: settings.contextNote,
+      userTurnNumber: input.userTurnNumber,
+      messagesById,
+    });
+    return { value: { items: noted.value, current }, trace: noted.trace };
+  },
+};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { deepFreeze, personaMessage, userMessage } from "@/tests/context/fixtures";
 import { appendCurrentInput, excludeCurrentInput } from "./current-input";
-import { deepFreeze, personaMessage, userMessage } from "./test-fixtures";
 import type { ContextItem } from "./types";
 
 const item = (id: string, tag: ContextItem["tag"] = "DIALOGUE_HISTORY"): ContextItem => ({
@@ -12,12 +12,12 @@ const item = (id: string, tag: ContextItem["tag"] = "DIALOGUE_HISTORY"): Context
   tokens: 0,
 });
 
-describe("current input (stage 11)", () => {
+describe("current input", () => {
   it("takes the current input out of the loaded messages by id", () => {
     const current = userMessage(3, "now");
     const messages = deepFreeze([userMessage(1, "a"), personaMessage(2, "b"), current]);
     const result = excludeCurrentInput(messages, current);
-    expect(result.messages.map((message) => message.id)).toEqual(["m1", "m2"]);
+    expect(result.value.map((message) => message.id)).toEqual(["m1", "m2"]);
     expect(result.trace).toEqual([
       {
         stage: "current-input",
@@ -30,18 +30,18 @@ describe("current input (stage 11)", () => {
 
   it("leaves the messages alone when the current input is not among them", () => {
     const messages = [userMessage(1, "a")];
-    expect(excludeCurrentInput(messages, userMessage(2, "now"))).toEqual({ messages, trace: [] });
-    expect(excludeCurrentInput(messages, userMessage(2, "now")).messages).toBe(messages);
+    expect(excludeCurrentInput(messages, userMessage(2, "now"))).toEqual({ value: messages, trace: [] });
+    expect(excludeCurrentInput(messages, userMessage(2, "now")).value).toBe(messages);
   });
 
   it("appends the current input last, exactly once", () => {
     const current = item("msg:m9", "CURRENT_INPUT");
     expect(appendCurrentInput([item("a"), item("b")], current)).toEqual({
-      items: [item("a"), item("b"), current],
+      value: [item("a"), item("b"), current],
       trace: [],
     });
     const withCopy = appendCurrentInput([item("a"), item("msg:m9"), item("b")], current);
-    expect(withCopy.items.map((each) => each.id)).toEqual(["a", "b", "msg:m9"]);
+    expect(withCopy.value.map((each) => each.id)).toEqual(["a", "b", "msg:m9"]);
     expect(withCopy.trace.map((event) => event.action)).toEqual(["dropped-duplicate-input"]);
   });
 });

@@ -1,15 +1,18 @@
-// Stage 11: the current input goes last, exactly once. The route stores the user's message before building, so
-// the loaded messages often contain it; it is taken out of the history by id before any other stage (so it is
-// never collapsed, windowed or noted as history), and put back at the very end (seed 002's duplicate-prompt bug).
+// The current input goes last, exactly once (docs/architecture.md#current-input). The route stores the user's
+// message before building, so the loaded messages often contain it; it is taken out of the history by id before
+// any other stage (so it is never collapsed, windowed or noted as history), and put back at the very end (the PHP
+// agent's duplicate-prompt bug).
 
+import type { HistoryItems, PhaseAContext } from "./phases";
+import type { Stage, StageResult } from "./stage";
 import { traceEvent } from "./trace";
-import type { ContextItem, StoredMessage, TraceEvent } from "./types";
+import type { ContextItem, StoredMessage } from "./types";
 
 /** The loaded messages without the current input. Returns the same array when it is not among them. */
 export function excludeCurrentInput(
   messages: readonly StoredMessage[],
   currentInput: StoredMessage,
-): { messages: StoredMessage[]; trace: TraceEvent[] } {
+): StageResult<StoredMessage[]> {
   let firstMatch = -1;
   for (let index = 0; index < messages.length; index++) {
     if (messages[index].id === currentInput.id) {
@@ -17,7 +20,7 @@ export function excludeCurrentInput(
       break;
     }
   }
-  if (firstMatch === -1) return { messages: messages as StoredMessage[], trace: [] };
+  if (firstMatch === -1) return { value: messages as StoredMessage[], trace: [] };
   let history: StoredMessage[];
   // The route stores the input before loading, so it is usually the newest message: one copy, no filtering.
   if (firstMatch === messages.length - 1) history = messages.slice(0, firstMatch);
@@ -27,7 +30,7 @@ export function excludeCurrentInput(
       if (messages[index].id !== currentInput.id) history.push(messages[index]);
   }
   return {
-    messages: history,
+    value: history,
     trace: [
       traceEvent(
         "current-input",
@@ -45,12 +48,12 @@ export function excludeCurrentInput(
 export function appendCurrentInput(
   items: readonly ContextItem[],
   current: ContextItem,
-): { items: ContextItem[]; trace: TraceEvent[] } {
+): StageResult<ContextItem[]> {
   let firstDuplicate = -1;
   for (let index = 0; index < items.length && firstDuplicate === -1; index++)
     if (items[index].id === current.id) firstDuplicate = index;
   // Usually there is no copy: one array of the final size.
-  if (firstDuplicate === -1) return { items: items.concat([current]), trace: [] };
+  if (firstDuplicate === -1) return { value: items.concat([current]), trace: [] };
   const out: ContextItem[] = items.slice(0, firstDuplicate);
   let duplicates = 0;
   for (let index = firstDuplicate; index < items.length; index++) {
@@ -70,5 +73,11 @@ export function appendCurrentInput(
             { itemIds: [current.id] },
           ),
         ];
-  return { items: out, trace };
+  return { value: out, trace };
 }
+
+/** Phase A: the current input last, once. */
+export const currentInputStage: Stage<HistoryItems, ContextItem[], PhaseAContext> = {
+  name: "current-input",
+  run: ({ items, current }) => appendCurrentInput(items, current),
+};

@@ -1,4 +1,4 @@
-// Golden payloads (SPEC §10): named scenarios, each a hand-built phase-A result, resolved for an OpenAI chat model,
+// Golden payloads: named scenarios, each a hand-built phase-A result, resolved for an OpenAI chat model,
 // an OpenAI Responses model and a Gemini model, then turned into wire bodies by the real provider packages. The
 // bodies are pinned as pretty-printed JSON files in __golden__/ and reviewed when they change.
 
@@ -6,6 +6,7 @@ import { createGoogle } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
+import { TEST_MODEL_CAPABILITIES } from "@/tests/context/fixtures";
 import { resolveForModel } from "./resolve-for-model";
 import { defaultSettings, type ResolvedSettings } from "./settings";
 import type {
@@ -29,15 +30,7 @@ const PNG =
 type Protocol = "openai-chat" | "openai-responses" | "gemini";
 const PROTOCOLS: Protocol[] = ["openai-chat", "openai-responses", "gemini"];
 
-const BASE_CAPABILITIES: ModelCapabilities = {
-  vision: true,
-  video: false,
-  tools: true,
-  reasoning: false,
-  systemInstruction: true,
-  strictAlternation: false,
-  maxStopSequences: 4,
-};
+const BASE_CAPABILITIES = TEST_MODEL_CAPABILITIES;
 
 function modelFor(protocol: Protocol): ModelDescriptor {
   if (protocol === "gemini") {

@@ -1,9 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildContext } from "./build-context";
-import { blueprintArbitrary, materialise } from "./conversation-arbitrary";
-import { attemptBudgetsFor, cutUnreachableHistory, JOIN_SLACK_TOKENS } from "./history-reach";
-import { ContextBudgetError, type ResolvedContext, resolveForModel } from "./resolve-for-model";
+import { blueprintArbitrary, materialise } from "@/tests/context/conversation-arbitrary";
 import {
   ADA,
   blockRecord,
@@ -14,7 +11,10 @@ import {
   personaMessage,
   settingsWith,
   userMessage,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { buildContext } from "./build-context";
+import { attemptBudgetsFor, cutUnreachableHistory, JOIN_SLACK_TOKENS } from "./history-reach";
+import { ContextBudgetError, type ResolvedContext, resolveForModel } from "./resolve-for-model";
 import type { AttemptBudget, BuildInput, ModelDescriptor, StoredMessage } from "./types";
 
 /** A message whose cached estimate count is `tokens`. */
@@ -72,12 +72,12 @@ describe("cutUnreachableHistory", () => {
   ])("usable $usable: $reason", ({ usable, firstKept }) => {
     const result = cut(history, [budget(usable)]);
     if (firstKept === null) {
-      expect(result.history).toBe(history);
+      expect(result.value.history).toBe(history);
       expect(result.trace).toEqual([]);
       return;
     }
-    expect(result.history[0].seq).toBe(firstKept);
-    expect(result.history.at(-1)?.seq).toBe(9);
+    expect(result.value.history[0].seq).toBe(firstKept);
+    expect(result.value.history.at(-1)?.seq).toBe(9);
     expect(result.trace).toEqual([
       expect.objectContaining({
         stage: "budget",
@@ -100,35 +100,36 @@ describe("cutUnreachableHistory", () => {
       counted(userMessage(6, "u6"), 100),
     ];
     const result = cut(messages, [budget(98 * 3 - 1)]);
-    expect(result.history.map((message) => message.seq)).toEqual([3, 4, 5, 6]);
+    expect(result.value.history.map((message) => message.seq)).toEqual([3, 4, 5, 6]);
   });
 
   it("needs every budget exceeded: a fallback with a bigger window keeps what it could send", () => {
-    expect(cut(history, [budget(100), budget(10_000)]).history).toBe(history);
-    expect(cut(history, [budget(100), budget(150)]).history[0].seq).toBe(7);
+    expect(cut(history, [budget(100), budget(10_000)]).value.history).toBe(history);
+    expect(cut(history, [budget(100), budget(150)]).value.history[0].seq).toBe(7);
   });
 
   it("counts a tokenizer's own cache: a message cached only for another tokenizer bounds at 0", () => {
     const mixed = history.map((message) => ({ ...message, tokenCounts: { o200k_base: 100 } }));
-    expect(cut(mixed, [budget(10)]).history).toBe(mixed);
+    expect(cut(mixed, [budget(10)]).value.history).toBe(mixed);
     expect(
-      cut(mixed, [{ tokenizer: "o200k_base", usableTokens: 10, strictAlternation: false }]).history[0].seq,
+      cut(mixed, [{ tokenizer: "o200k_base", usableTokens: 10, strictAlternation: false }]).value.history[0]
+        .seq,
     ).toBe(9);
   });
 
   it("does nothing without budgets (the caller gave none)", () => {
-    expect(cut(history, null).history).toBe(history);
-    expect(cut(history, []).history).toBe(history);
+    expect(cut(history, null).value.history).toBe(history);
+    expect(cut(history, []).value.history).toBe(history);
   });
 
   it("leaves the slack out of each message's bound", () => {
     expect(JOIN_SLACK_TOKENS).toBe(2);
     // u9 bounds at exactly 98: a budget of 98 is not exceeded by it, 97 is.
-    expect(cut(history, [budget(98)]).history[0].seq).toBe(7);
-    expect(cut(history, [budget(97)]).history[0].seq).toBe(9);
+    expect(cut(history, [budget(98)]).value.history[0].seq).toBe(7);
+    expect(cut(history, [budget(97)]).value.history[0].seq).toBe(9);
   });
 
-  it("counts a blocked user's messages as 0 (stage 3 turns them into one short notice)", () => {
+  it("counts a blocked user's messages as 0 (the blocks stage turns them into one short notice)", () => {
     const messages = [
       counted(userMessage(1, "u1"), 100),
       counted(personaMessage(2, "a2"), 100),
@@ -145,12 +146,12 @@ describe("cutUnreachableHistory", () => {
       settings: SETTINGS,
     });
     // At the turn start u3 the bound is a4 + u5 = 196 (Mallory's 5 000 tokens count 0): not over 200, no cut.
-    expect(result.history).toBe(messages);
+    expect(result.value.history).toBe(messages);
     const unblocked = cut(messages, [budget(200)]);
-    expect(unblocked.history.map((message) => message.seq)).toEqual([3, 4, 5]);
+    expect(unblocked.value.history.map((message) => message.seq)).toEqual([3, 4, 5]);
   });
 
-  it("tells stage 3 which cut messages of a blocked user a kept message replies to", () => {
+  it("tells the blocks stage which cut messages of a blocked user a kept message replies to", () => {
     const messages = [
       counted(userMessage(1, "spam", { author: MALLORY }), 100),
       counted(userMessage(2, "ok"), 100),
@@ -167,33 +168,33 @@ describe("cutUnreachableHistory", () => {
       now: NOW,
       settings: SETTINGS,
     });
-    expect(result.history[0].seq).toBe(4);
-    expect([...(result.hiddenMessageIds ?? [])]).toEqual(["m1"]);
+    expect(result.value.history[0].seq).toBe(4);
+    expect([...(result.value.hiddenMessageIds ?? [])]).toEqual(["m1"]);
   });
 
   it("follows impersonation: the impersonated user's messages are the assistant side", () => {
     // Generating as Ada: Ada → assistant, Aria → user. Turn starts are Aria's messages after Ada's.
     // From a8 on (a turn start: after u7) the bound is 196, over 195.
     const result = cut(history, [budget(98 * 2 - 1)], { impersonateUserId: ADA.userId });
-    expect(result.history[0].seq).toBe(8);
-    expect(cut(history, [budget(98 * 2 - 1)]).history[0].seq).toBe(7);
+    expect(result.value.history[0].seq).toBe(8);
+    expect(cut(history, [budget(98 * 2 - 1)]).value.history[0].seq).toBe(7);
   });
 
   it("leaves more runs of messages than the note depth, so a note never moves to the top", () => {
     // Depth 2: at least 3 runs must stay. u9 alone (1 run) and a8 u9 (2) are not enough; u7 a8 u9 is.
     const result = cut(history, [budget(50)], {}, settingsWith({ contextNote: { depth: 2 } }));
-    expect(result.history.map((message) => message.seq)).toEqual([7, 8, 9]);
+    expect(result.value.history.map((message) => message.seq)).toEqual([7, 8, 9]);
     // A run of blank messages becomes no item and does not count.
     const blankEnd = [...history.slice(0, 8), counted(userMessage(9, "   "), 100)];
     const blank = cut(blankEnd, [budget(50)], {}, settingsWith({ contextNote: { depth: 2 } }));
-    expect(blank.history[0].seq).toBe(5);
+    expect(blank.value.history[0].seq).toBe(5);
   });
 
   it("does not cut for a strict-alternation model or with a history window", () => {
-    expect(cut(history, [{ ...budget(50), strictAlternation: true }]).history).toBe(history);
+    expect(cut(history, [{ ...budget(50), strictAlternation: true }]).value.history).toBe(history);
     expect(
       cut(history, [budget(50)], {}, settingsWith({ contextNote: { depth: 0 }, history: { maxItems: 50 } }))
-        .history,
+        .value.history,
     ).toBe(history);
   });
 

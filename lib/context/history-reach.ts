@@ -1,8 +1,8 @@
-// Before stage 2: history that no attempt of this turn could send is not built. Stage 14 keeps the newest turns
-// that fit and drops every older turn whole, so once the messages from some turn onward already need more than
-// the usable budget of every model the turn may call, every older message is certain to be dropped, whatever the
-// model. Building them would only be thrown away: with a long history and the fetch limit lifted that is most of
-// the work of both phases.
+// Phase A's reach stage (docs/architecture.md#reach): history that no attempt of this turn could send is not
+// built. The budget stage keeps the newest turns that fit and drops every older turn whole, so once the messages
+// from some turn onward already need more than the usable budget of every model the turn may call, every older
+// message is certain to be dropped, whatever the model. Building them would only be thrown away: with a long
+// history and the fetch limit lifted that is most of the work of both phases.
 //
 // The test is a lower bound, so the cut is never wrong: a message's cached text count (of the segments that are
 // sent, when tool calls split it), less a little slack for how joins tokenise, is never more than what its items
@@ -10,9 +10,9 @@
 // blank text, which is not sent) or that have no cached count count 0. Tool calls, outputs, media, labels and
 // framing are left out of the bound (they only add). The cut falls at a turn start (a user-side message right
 // after an assistant-side one), so runs, blocks, turn ages and notes see the same newest messages as without it;
-// `hiddenMessageIds` carries what stage 3 needs from the cut part (a reply to a blocked user's message loses its
-// annotation either way). The payload of every attempt is the same with or without the cut (property-tested);
-// only the trace is shorter, and says how many messages were not built.
+// `hiddenMessageIds` carries what the blocks stage needs from the cut part (a reply to a blocked user's message
+// loses its annotation either way). The payload of every attempt is the same with or without the cut
+// (property-tested); only the trace is shorter, and says how many messages were not built.
 //
 // Where the oldest history changes what the newest becomes, there is no cut:
 // - a strict-alternation model among the attempts: when the loaded history opens with an assistant turn it gets a
@@ -23,19 +23,13 @@
 //   place, counted from the newest item, is the same item in both builds.
 
 import { usableTokenBudget } from "./budget";
-import { sameAuthor } from "./collapse-runs";
+import { hasArtifactParts, hasText, roleFor, sameAuthor } from "./messages";
 import { activeBlocksFor } from "./persona-user-blocks";
-import { hasArtifactParts, hasText, roleFor } from "./role-mapping";
+import type { PhaseAContext, ReachableHistory } from "./phases";
 import type { ResolvedSettings } from "./settings";
+import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent } from "./trace";
-import type {
-  AttemptBudget,
-  ModelDescriptor,
-  PersonaUserBlock,
-  StoredMessage,
-  TokenizerName,
-  TraceEvent,
-} from "./types";
+import type { AttemptBudget, ModelDescriptor, PersonaUserBlock, StoredMessage, TokenizerName } from "./types";
 
 /** Tokens a message's count may lose when its text is joined to others or wrapped (a newline merging, say). */
 export const JOIN_SLACK_TOKENS = 2;
@@ -63,9 +57,9 @@ export function cutUnreachableHistory(args: {
   blocks: readonly PersonaUserBlock[];
   now: string;
   settings: Pick<ResolvedSettings, "history" | "contextNote">;
-}): { history: readonly StoredMessage[]; hiddenMessageIds: ReadonlySet<string> | null; trace: TraceEvent[] } {
+}): StageResult<{ history: readonly StoredMessage[]; hiddenMessageIds: ReadonlySet<string> | null }> {
   const { history, budgets, personaId, impersonateUserId } = args;
-  const unchanged = { history, hiddenMessageIds: null, trace: [] };
+  const unchanged = { value: { history, hiddenMessageIds: null }, trace: [] };
   if (!budgets || budgets.length === 0 || history.length < 2) return unchanged;
   if (args.settings.history.maxItems !== null) return unchanged;
   for (const budget of budgets) if (budget.strictAlternation) return unchanged;
@@ -121,7 +115,7 @@ export function cutUnreachableHistory(args: {
       details: { throughSeq: history[cut - 1].seq },
     },
   );
-  return { history: history.slice(cut), hiddenMessageIds, trace: [event] };
+  return { value: { history: history.slice(cut), hiddenMessageIds }, trace: [event] };
 }
 
 /**
@@ -146,8 +140,9 @@ function hasSentText(message: StoredMessage): boolean {
 }
 
 /**
- * The cut messages of blocked users that a kept message replies to (stage 3 drops those reply annotations). Replies
- * mostly quote recent messages, so the cut part is searched newest first and only until every quote is found.
+ * The cut messages of blocked users that a kept message replies to (the blocks stage drops those reply
+ * annotations). Replies mostly quote recent messages, so the cut part is searched newest first and only until
+ * every quote is found.
  */
 function quotedBlockedMessages(
   history: readonly StoredMessage[],
@@ -173,3 +168,23 @@ function quotedBlockedMessages(
   }
   return hidden;
 }
+
+/** Phase A: history no model of the turn could take is not built (the budget would drop it whole anyway). */
+export const reachStage: Stage<readonly StoredMessage[], ReachableHistory, PhaseAContext> = {
+  name: "reach",
+  run(loaded, { input, settings }) {
+    const reached = cutUnreachableHistory({
+      history: loaded,
+      budgets: input.attemptBudgets,
+      personaId: input.persona.id,
+      impersonateUserId: input.impersonateUserId,
+      blocks: input.blocks,
+      now: input.now,
+      settings,
+    });
+    return {
+      value: { loaded, ...reached.value },
+      trace: reached.trace,
+    };
+  },
+};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { deepFreeze } from "@/tests/context/fixtures";
 import { MAX_EXPANSION_MULTIPLE, stripUnresolvedToolParts, windowHistory } from "./history-window";
-import { deepFreeze } from "./test-fixtures";
 import type { ContextItem } from "./types";
 
 const user = (n: number): ContextItem => ({
@@ -61,10 +61,10 @@ function alternating(pairs: number): ContextItem[] {
 
 const ids = (items: ContextItem[]) => items.map((item) => item.id);
 
-describe("history window (stage 7)", () => {
+describe("history window", () => {
   it("caps to the trailing maxItems", () => {
     const result = windowHistory(deepFreeze(alternating(5)), 4);
-    expect(ids(result.items)).toEqual(["msg:u4", "msg:a4", "msg:u5", "msg:a5"]);
+    expect(ids(result.value)).toEqual(["msg:u4", "msg:a4", "msg:u5", "msg:a5"]);
     expect(result.trace).toEqual([
       {
         stage: "window",
@@ -83,46 +83,46 @@ describe("history window (stage 7)", () => {
   ])("passes arrays at or under the cap unchanged, same reference: $name", ({ maxItems, length }) => {
     const items = alternating(length / 2);
     const result = windowHistory(items, maxItems);
-    expect(result.items).toBe(items);
+    expect(result.value).toBe(items);
     expect(result.trace).toEqual([]);
   });
 
   it("returns a fresh array at max + 1", () => {
     const items = alternating(5).slice(0, 9);
     const result = windowHistory(items, 8);
-    expect(result.items).not.toBe(items);
-    expect(result.items).toHaveLength(8);
+    expect(result.value).not.toBe(items);
+    expect(result.value).toHaveLength(8);
   });
 
   it("custom maxItems", () => {
-    expect(ids(windowHistory(alternating(5), 2).items)).toEqual(["msg:u5", "msg:a5"]);
+    expect(ids(windowHistory(alternating(5), 2).value)).toEqual(["msg:u5", "msg:a5"]);
   });
 
   it("widens back for a missing user message", () => {
     const items = [user(1), assistant(1), assistant(2), assistant(3), assistant(4)];
     const result = windowHistory(items, 2);
-    expect(ids(result.items)).toEqual(["msg:u1", "msg:a1", "msg:a2", "msg:a3", "msg:a4"]);
+    expect(ids(result.value)).toEqual(["msg:u1", "msg:a1", "msg:a2", "msg:a3", "msg:a4"]);
     expect(result.trace).toEqual([]); // widened back to the start: nothing dropped
   });
 
   it("widens back for a missing assistant message and says so", () => {
     const items = [user(0), assistant(1), user(2), user(3), user(4)];
     const result = windowHistory(items, 2);
-    expect(ids(result.items)).toEqual(["msg:a1", "msg:u2", "msg:u3", "msg:u4"]);
+    expect(ids(result.value)).toEqual(["msg:a1", "msg:u2", "msg:u3", "msg:u4"]);
     expect(result.trace[0].reason).toBe("windowed 5 → 2 items (expanded to 4 for the minimum exchange)");
     expect(result.trace[0].counts).toEqual({ before: 5, after: 4, maxItems: 2, dropped: 1, widenedBy: 2 });
   });
 
   it("does not widen when both roles are present", () => {
-    expect(ids(windowHistory(alternating(4), 2).items)).toEqual(["msg:u4", "msg:a4"]);
+    expect(ids(windowHistory(alternating(4), 2).value)).toEqual(["msg:u4", "msg:a4"]);
   });
 
   it("tool items do not count as an exchange; widening is capped at 4 × maxItems (a tool-only burst)", () => {
     const items: ContextItem[] = [user(0), assistant(0)];
     for (let i = 1; i <= 20; i++) items.push(call(i), output(i));
     const result = windowHistory(items, 4);
-    expect(result.items.length).toBeLessThanOrEqual(MAX_EXPANSION_MULTIPLE * 4);
-    expect(ids(result.items)[0]).toBe("artifact:c13");
+    expect(result.value.length).toBeLessThanOrEqual(MAX_EXPANSION_MULTIPLE * 4);
+    expect(ids(result.value)[0]).toBe("artifact:c13");
     expect(result.trace[0].reason).toBe(
       "windowed 42 → 4 items (expanded to 16 for the minimum exchange) (expansion capped at 4 × 4; the window may lack a user or assistant message)",
     );
@@ -140,20 +140,20 @@ describe("history window (stage 7)", () => {
   ])("keeps a leading system anchor that fell outside: $name", ({ anchor }) => {
     const items = [anchor, ...alternating(5)];
     const result = windowHistory(items, 4);
-    expect(ids(result.items)).toEqual([anchor.id, "msg:u4", "msg:a4", "msg:u5", "msg:a5"]);
+    expect(ids(result.value)).toEqual([anchor.id, "msg:u4", "msg:a4", "msg:u5", "msg:a5"]);
     expect(result.trace.map((event) => event.action)).toEqual(["windowed", "kept-anchor"]);
   });
 
   it("looks for the anchor among the first 4 items only", () => {
     const items = [...alternating(2), storedSystem(), ...alternating(5)];
-    expect(ids(windowHistory(items, 2).items)).toEqual(["msg:u5", "msg:a5"]);
+    expect(ids(windowHistory(items, 2).value)).toEqual(["msg:u5", "msg:a5"]);
   });
 
   it("strips a call whose output is just past the slice start, and an output left behind", () => {
     // [u1, a1, c2, o2, c3, a3, u4, a4]: window 5 starts at o2's... take maxItems 5 → [o2, c3, a3, u4, a4]
     const items = [user(1), assistant(1), call(2), output(2), call(3), assistant(3), user(4), assistant(4)];
     const result = windowHistory(items, 5);
-    expect(ids(result.items)).toEqual(["msg:a3", "msg:u4", "msg:a4"]);
+    expect(ids(result.value)).toEqual(["msg:a3", "msg:u4", "msg:a4"]);
     expect(result.trace[1]).toEqual({
       stage: "window",
       action: "stripped-orphan-tool-parts",
@@ -178,7 +178,7 @@ describe("history window (stage 7)", () => {
       user(3),
     ];
     for (let max = 2; max <= items.length; max++) {
-      const result = windowHistory(items, max).items;
+      const result = windowHistory(items, max).value;
       expect(result[result.length - 1].id).toBe("msg:u3");
       const calls = result.flatMap((item) =>
         item.parts

@@ -1,9 +1,12 @@
-// Stage 7 (seed 001, current generation): the history window. With more than `history.maxItems` items, keep the
-// trailing ones; widen the start until the window holds a user and an assistant message, but never beyond
-// 4 × maxItems; keep a leading system anchor that fell outside; then strip tool calls and outputs left without
-// their pair. Arrays at or under the cap pass through unchanged (the same array). Storage is never touched.
+// Phase A's history window (docs/architecture.md#history-window), after the agent framework's window layer. With
+// more than `history.maxItems` items, keep the trailing ones; widen the start until the window holds a user and
+// an assistant message, but never beyond 4 × maxItems; keep a leading system anchor that fell outside; then strip
+// tool calls and outputs left without their pair. Arrays at or under the cap pass through unchanged (the same
+// array). Storage is never touched.
 
-import { ownMessageId } from "./role-mapping";
+import { ownMessageId } from "./messages";
+import type { HistoryItems, PhaseAContext } from "./phases";
+import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent } from "./trace";
 import type { ContextItem, ItemPart, TraceEvent } from "./types";
 
@@ -86,9 +89,9 @@ function keepNoticeWithTurn(items: readonly ContextItem[], start: number, capSta
 export function windowHistory(
   items: readonly ContextItem[],
   maxItems: number | null,
-): { items: ContextItem[]; trace: TraceEvent[] } {
+): StageResult<ContextItem[]> {
   const total = items.length;
-  if (maxItems === null || total <= maxItems) return { items: items as ContextItem[], trace: [] };
+  if (maxItems === null || total <= maxItems) return { value: items as ContextItem[], trace: [] };
 
   const trace: TraceEvent[] = [];
   const trailingStart = total - maxItems;
@@ -128,7 +131,7 @@ export function windowHistory(
     }
   }
   // Widening reached back to the start: everything stays.
-  if (start === 0 || (start === 1 && anchorIndex === 0)) return { items: items as ContextItem[], trace: [] };
+  if (start === 0 || (start === 1 && anchorIndex === 0)) return { value: items as ContextItem[], trace: [] };
   const windowed = anchorIndex === -1 ? items.slice(start) : [items[anchorIndex], ...items.slice(start)];
   const stripped = stripUnresolvedToolParts(windowed);
 
@@ -174,5 +177,14 @@ export function windowHistory(
       ),
     );
   }
-  return { items: stripped.items, trace };
+  return { value: stripped.items, trace };
 }
+
+/** Phase A: at most `history.maxItems` history items, cut where no tool pair or anchor is split. */
+export const windowStage: Stage<HistoryItems, HistoryItems, PhaseAContext> = {
+  name: "window",
+  run({ items, current }, { settings }) {
+    const windowed = windowHistory(items, settings.history.maxItems);
+    return { value: { items: windowed.value, current }, trace: windowed.trace };
+  },
+};

@@ -1,9 +1,10 @@
-// SPEC §5.4 invariants as properties over random stored conversations (conversation-arbitrary.ts), for phase A
-// (`buildContext`) followed by phase B (`resolveForModel`) for the persona's model and a fallback. The seed is
-// fixed; CONTEXT_PROPERTY_SEED / CONTEXT_PROPERTY_RUNS override it for exploring locally.
+// The pipeline's invariants (docs/architecture.md#invariants) as properties over random stored conversations
+// (tests/context/conversation-arbitrary.ts), for phase A (`buildContext`) followed by phase B (`resolveForModel`)
+// for the persona's model and a fallback. The seed is fixed; CONTEXT_PROPERTY_SEED / CONTEXT_PROPERTY_RUNS
+// override it for exploring locally.
 //
 // Below the properties: minimal counterexamples the properties found (each marked with the finding it pins), and
-// scenario tests for §4–§5 rules no other test in lib/context covered.
+// scenario tests for settings and pipeline rules no other test in lib/context covered.
 
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -12,7 +13,6 @@ import { isDeepStrictEqual } from "node:util";
 import type { ModelMessage } from "ai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildContext } from "./build-context";
 import {
   appendTurn,
   blueprintArbitrary,
@@ -23,12 +23,7 @@ import {
   materialise,
   OTHER_PERSONAS,
   PERSONA_NAME,
-} from "./conversation-arbitrary";
-import { omittedImagesNotice } from "./media-budget";
-import { blockedRunNoticeText } from "./persona-user-blocks";
-import { ContextBudgetError, type ResolvedContext, resolveForModel } from "./resolve-for-model";
-import { serialiseRequest } from "./serialise";
-import { defaultSettings, resolveSettings, type SettingsOverride, settingsOverrideSchema } from "./settings";
+} from "@/tests/context/conversation-arbitrary";
 import {
   ADA,
   alternatingMessages,
@@ -43,7 +38,13 @@ import {
   modelDescriptor,
   personaMessage,
   userMessage,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { buildContext } from "./build-context";
+import { omittedImagesNotice } from "./media-budget";
+import { blockedRunNoticeText } from "./persona-user-blocks";
+import { ContextBudgetError, type ResolvedContext, resolveForModel } from "./resolve-for-model";
+import { serialiseRequest } from "./serialise";
+import { defaultSettings, resolveSettings, type SettingsOverride, settingsOverrideSchema } from "./settings";
 import { countItemTokens, countTextTokens } from "./tokens";
 import type {
   BaseContext,
@@ -128,7 +129,7 @@ function sentItems(resolved: ResolvedContext): ContextItem[] {
 function messageSources(resolved: ResolvedContext, settings: BaseContext["settings"]): ContextItem[] {
   const sources: ContextItem[] = [];
   for (const item of resolved.items) {
-    const { messages } = serialiseRequest([item], resolved.model, settings).request;
+    const { messages } = serialiseRequest([item], resolved.model, settings).value;
     for (let index = 0; index < messages.length; index++) sources.push(item);
   }
   return sources;
@@ -139,7 +140,7 @@ function isBlank(text: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The payload invariants (§5.4 bullets 2–4, budget, media)
+// The payload invariants (docs/architecture.md#invariants: input last, one system block, tool pairs, budget, media)
 
 function expectToolPairsWhole(messages: readonly ModelMessage[], frontierCallId: string | null): void {
   const calls = new Set<string>();
@@ -244,7 +245,7 @@ function expectValidPayload(
   // the estimates the budget makes on purpose (it never re-tokenises): a cached message count is within a couple
   // of tokens of a recount (labels and joins are counted apart), and a trimmed tool result's count is scaled by the
   // share of characters kept (its marker tokenises denser than prose: up to about a tenth more); so is the head and
-  // tail of an output that stage 6 pruned from its cached count.
+  // tail of an output that artifact replay pruned from its cached count.
   expect(resolved.budget.totalTokens).toBeLessThanOrEqual(resolved.budget.usableTokens);
   const trimmed = new Set(
     resolved.trace.flatMap((event) =>
@@ -266,7 +267,7 @@ function expectValidPayload(
   // Media: within the per-request cap; nothing a model cannot see.
   const media = mediaParts(messages);
   const images = media.filter((part) => part.mediaType.startsWith("image/"));
-  // Stickers and emoji take no slot of the per-request cap (§3).
+  // Stickers and emoji take no slot of the per-request cap (they are not counted images).
   const uncounted = new Set(
     conversation.input.attachments
       .filter((attachment) => attachment.isSticker || attachment.isEmoji)
@@ -424,8 +425,8 @@ function textMarkers(message: StoredMessage): string[] {
 }
 
 /**
- * §5.4 "every omission is visible twice": whatever loaded message text, attachment or artifact is not in the
- * payload is named by a trace event of a stage that omits such things; and where the seeds give a notice, the
+ * The invariant "every omission is visible": whatever loaded message text, attachment or artifact is not in the
+ * payload is named by a trace event of a stage that omits such things; and where a stage gives a notice, the
  * notice is in the payload for every message that is still sent.
  */
 function expectOmissionsVisible(input: BuildInput, base: BaseContext, resolved: ResolvedContext): void {
@@ -605,7 +606,7 @@ interface TurnChange {
 
 /**
  * Whether the event explains a divergence at the messages made from `at` (the old and the new item there): a stage
- * SPEC §5.4 names (window slide, new summary, note at depth, media window; and the budget's cuts), or one that
+ * docs/architecture.md#invariants names (window slide, new summary, note at depth, media window; and the budget's cuts), or one that
  * moves the prefix by design without being named (findings F3, F7, F8 below).
  */
 function explainsDivergence(
@@ -634,7 +635,7 @@ function explainsDivergence(
     case "media-budget":
     case "media-resolution":
       return namesAt();
-    // Not named by SPEC §5.4, but they move earlier bytes by design: F3, F8 and F7 below.
+    // Not named among the invariants, but they move earlier bytes by design: F3, F8 and F7 below.
     case "collapse":
       return namesAt();
     case "roles":
@@ -681,7 +682,7 @@ function underStableConditions(blueprint: ConversationBlueprint): ConversationBl
 // ---------------------------------------------------------------------------------------------------------------
 // The properties
 
-describe("SPEC §5.4 invariants over random conversations", () => {
+describe("invariants over random conversations", () => {
   it("deterministic; stored messages untouched; input last and once; one system block; no empty message; tool pairs whole; within budget; media within limits", () => {
     fc.assert(
       fc.property(blueprintArbitrary, (blueprint) => {
@@ -817,7 +818,7 @@ describe("SPEC §5.4 invariants over random conversations", () => {
             expect(next.request.instructions).toBe(old.request.instructions);
             const at = firstDivergence(old.request.messages, next.request.messages, stablePrefixLength(old));
             if (at === -1) continue;
-            // F3 (SPEC gap, see the findings): the previous input, now history, joins its author's preceding run.
+            // F3 (a named gap, see below): the previous input, now history, joins its author's preceding run.
             const names = naming(newInput, [oldBase.items, newBase.items, old.items, next.items], next.trace);
             const items = [
               messageSources(old, oldBase.settings)[at],
@@ -929,8 +930,8 @@ describe("SPEC §5.4 invariants over random conversations", () => {
 // ---------------------------------------------------------------------------------------------------------------
 // Findings: the properties' failures, shrunk to minimal scenarios. A fixed bug's test asserts the fixed behaviour
 // (it pinned the wrong one while the bug was open).
-// A "SPEC gap" is behaviour that is deliberate but moves the payload prefix without being one of the stages
-// SPEC §5.4 names (window slide, new summary, note at depth, media window); its test pins that the trace says so.
+// A "named gap" is behaviour that is deliberate but moves the payload prefix without being one of the stages
+// the invariants name (window slide, new summary, note at depth, media window); its test pins that the trace says so.
 
 /** The scenarios' model: the shared test model on o200k, named so the findings' traces read clearly. */
 function scenarioModel(
@@ -1026,7 +1027,7 @@ describe("findings: counts and empty messages", () => {
 });
 
 describe("findings: the prefix moves", () => {
-  it("F3 (SPEC gap): the previous input joins its author's run once it is history, rewriting the message before it", () => {
+  it("F3 (named gap): the previous input joins its author's run once it is history, rewriting the message before it", () => {
     // Ada wrote twice in a row (the reply to "two" failed). Her newest message is the current input, kept apart;
     // one turn later it is history, pure text by the same author, and collapses into "two".
     const history = [userMessage(1, "one"), personaMessage(2, "reply"), userMessage(3, "two")];
@@ -1091,7 +1092,7 @@ describe("findings: the prefix moves", () => {
     expect(before.trace.map(eventKey)).not.toContain("load/fetch-limit");
   });
 
-  it("F7 (SPEC gap): a tool output ageing past tools.outputRetentionTurns is pruned, rewriting an earlier message", () => {
+  it("F7 (named gap): a tool output ageing past tools.outputRetentionTurns is pruned, rewriting an earlier message", () => {
     const settings = { tools: { outputRetentionTurns: 2 } };
     const output = "sunny and warm ".repeat(80);
     const artifacts = [
@@ -1126,7 +1127,7 @@ describe("findings: the prefix moves", () => {
     );
   });
 
-  it("F8 (SPEC gap): auto speaker labels turn on when a second human first speaks, rewriting every earlier message", () => {
+  it("F8 (named gap): auto speaker labels turn on when a second human first speaks, rewriting every earlier message", () => {
     const history = [userMessage(1, "hi"), personaMessage(2, "hello")];
     const firstInput = userMessage(3, "how are you?");
     const before = resolveScenario(
@@ -1194,7 +1195,7 @@ describe("findings: omissions", () => {
   });
 
   it("F6 (fixed): a sticker takes no per-request image slot, and the real photo is sent", () => {
-    // §3: emoji and stickers are not counted against image budgets: phase A's imageMessageLimit, and phase B's
+    // Emoji and stickers are not counted against image budgets: phase A's imageMessageLimit, and phase B's
     // media.maxImagesPerRequest (the descriptor says whether the image is counted).
     const current = userMessage(3, "haha", { media: ["sticker"] });
     const resolved = resolveScenario(
@@ -1262,10 +1263,10 @@ describe("findings: the budget", () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// SPEC §4–§5 rules no other test in lib/context covered (the review is in the report that came with this file)
+// Settings and pipeline rules no other test in lib/context covered
 
-describe("SPEC §4–§5 rules without another test in lib/context", () => {
-  it("§4 resolution is per key: conversation override, then persona override, then the global default", () => {
+describe("settings and pipeline rules without another test in lib/context", () => {
+  it("settings: resolution is per key: conversation override, then persona override, then the global default", () => {
     const global = defaultSettings();
     const persona: SettingsOverride = {
       history: { maxItems: 40, speakerLabels: "always" },
@@ -1317,7 +1318,7 @@ describe("SPEC §4–§5 rules without another test in lib/context", () => {
       message: "keyContextReminder must be at most 2000 characters",
     },
   ])(
-    "§4 an out-of-range value is refused with a message naming the key and its range: $message",
+    "settings: an out-of-range value is refused with a message naming the key and its range: $message",
     ({ override, message }) => {
       const result = settingsOverrideSchema.safeParse(override);
       expect(result.success).toBe(false);
@@ -1325,7 +1326,7 @@ describe("SPEC §4–§5 rules without another test in lib/context", () => {
     },
   );
 
-  it("§4 an explicit budget.reservedOutputTokens is used as it is; only the default is capped at 4 096", () => {
+  it("settings: an explicit budget.reservedOutputTokens is used as it is; only the default is capped at 4 096", () => {
     const model = scenarioModel({ contextWindow: 100_000, maxOutputTokens: 16_384 });
     const current = userMessage(1, "hi");
     const explicit = resolveScenario(
@@ -1341,7 +1342,7 @@ describe("SPEC §4–§5 rules without another test in lib/context", () => {
     expect(byDefault.budget.reservedOutputTokens).toBe(4_096);
   });
 
-  it("§4 auto speaker labels count a blocked human: their turns are hidden, the conversation is still a room", () => {
+  it("settings: auto speaker labels count a blocked human: their turns are hidden, the conversation is still a room", () => {
     const current = userMessage(3, "anyone?");
     const resolved = resolveScenario(
       buildInput({
@@ -1357,11 +1358,10 @@ describe("SPEC §4–§5 rules without another test in lib/context", () => {
     ]);
   });
 
-  it("§5 the pipeline is framework-free and deterministic: no Next.js, database, clock, randomness or environment", () => {
+  it("the pipeline is framework-free and deterministic: no Next.js, database, clock, randomness or environment", () => {
     const directory = path.dirname(fileURLToPath(import.meta.url));
-    const testSupport = new Set(["test-fixtures.ts", "conversation-arbitrary.ts"]);
     const sources = readdirSync(directory).filter(
-      (name) => name.endsWith(".ts") && !name.endsWith(".test.ts") && !testSupport.has(name),
+      (name) => name.endsWith(".ts") && !name.endsWith(".test.ts"),
     );
     expect(sources).toContain("build-context.ts");
     const allowedPackages = [

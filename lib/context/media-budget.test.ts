@@ -1,8 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { collapseRuns } from "./collapse-runs";
-import { applyMediaBudget, attributionHint, mediaOnlyText, omittedImagesNotice } from "./media-budget";
-import { mapRoles } from "./role-mapping";
-import type { SettingsOverride } from "./settings";
 import {
   deepFreeze,
   imageAttachment,
@@ -12,7 +8,11 @@ import {
   userMessage,
   videoAttachment,
   viewItems,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { collapseRuns } from "./collapse-runs";
+import { applyMediaBudget, attributionHint, mediaOnlyText, omittedImagesNotice } from "./media-budget";
+import { mapRoles } from "./role-mapping";
+import type { SettingsOverride } from "./settings";
 import type { StoredAttachment, StoredMessage } from "./types";
 
 function runMedia(
@@ -25,7 +25,7 @@ function runMedia(
   deepFreeze(attachments);
   const currentInput = current ?? userMessage(1_000, "now?");
   const resolved = settingsWith(settings);
-  const { entries } = collapseRuns(messages);
+  const { value: entries } = collapseRuns(messages);
   const mapped = mapRoles({
     entries,
     currentInput,
@@ -37,13 +37,17 @@ function runMedia(
   const messagesById = new Map([...messages, currentInput].map((message) => [message.id, message]));
   const attachmentsById = new Map(attachments.map((attachment) => [attachment.id, attachment]));
   const result = applyMediaBudget({
-    history: mapped.history,
-    current: mapped.current,
+    history: mapped.value.history,
+    current: mapped.value.current,
     messagesById,
     attachmentsById,
     settings: resolved,
   });
-  return { ...result, view: viewItems(result.history), currentView: viewItems([result.current])[0] };
+  return {
+    ...result,
+    view: viewItems(result.value.history),
+    currentView: viewItems([result.value.current])[0],
+  };
 }
 
 /** n user messages with one image each at seqs 1, 3, 5, … with persona replies between. */
@@ -61,7 +65,7 @@ function imageConversation(count: number) {
   return { messages, attachments };
 }
 
-describe("media budget (stage 5)", () => {
+describe("media budget", () => {
   it("an in-window image becomes a render descriptor with the message's media_<seq> handle, before the text", () => {
     const result = runMedia([userMessage(1, "look", { media: ["i1"] })], [imageAttachment("i1", "m1")]);
     expect(result.view[0]).toEqual({
@@ -70,7 +74,7 @@ describe("media budget (stage 5)", () => {
       tag: "DIALOGUE_HISTORY",
       text: "«media:media_1:render:i1» | look",
     });
-    expect(result.history[0].mediaDescriptors).toEqual([
+    expect(result.value.history[0].mediaDescriptors).toEqual([
       {
         handle: "media_1",
         attachmentId: "i1",
@@ -307,7 +311,7 @@ describe("media budget (stage 5)", () => {
       "«media:media_1:render:r1» | see this\n[System: This image (Media ID: media_1) was included in the message being replied to, sent by Bob]",
       "«media:media_2:render:f1» | «media:media_2:render:f2» | fwd\n[System: These media files (Media ID: media_2) were attached to the forwarded message from Carol]",
     ]);
-    expect(result.history[0].mediaDescriptors?.[0].attributedTo).toBe("Bob");
+    expect(result.value.history[0].mediaDescriptors?.[0].attributedTo).toBe("Bob");
   });
 
   it("a media-only message says who sent it", () => {

@@ -1,13 +1,16 @@
-// Stage 5 (seed 000): the media budget, decided once per turn and capability-neutral. It only decides which media
-// *may* be shown: media in the newest `min(media.window, messageFetchLimit)` messages renders, older media becomes
-// an out-of-window descriptor; only the newest `imageMessageLimit` messages carrying counted images render their
-// images (the budget counts messages, not images; emoji and stickers are not counted), and a duplicate image
-// renders only at its newest occurrence. Whether the attempt's model can see anything is phase B's business.
+// Phase A's media budget (docs/architecture.md#media-budget), decided once per turn and capability-neutral. It
+// only decides which media *may* be shown: media in the newest `min(media.window, messageFetchLimit)` messages
+// renders, older media becomes an out-of-window descriptor; only the newest `imageMessageLimit` messages carrying
+// counted images render their images (the budget counts messages, not images; emoji and stickers are not
+// counted), and a duplicate image renders only at its newest occurrence. Whether the attempt's model can see
+// anything is phase B's business.
 //
 // One backward pass over the items, newest first: O(items + media parts).
 
-import { ownMessageId } from "./role-mapping";
+import { ownMessageId } from "./messages";
+import { NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
+import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent, traceWarning } from "./trace";
 import type {
   ContextItem,
@@ -108,7 +111,7 @@ export interface ItemSources {
   current: StoredMessage | null;
 }
 
-export function applyMediaBudget(args: {
+export interface MediaBudgetArgs {
   history: readonly ContextItem[];
   current: ContextItem;
   messagesById: ReadonlyMap<string, StoredMessage>;
@@ -116,118 +119,176 @@ export function applyMediaBudget(args: {
   settings: ResolvedSettings;
   /** Optional: each item's source message, parallel to `history`, so no item is looked up by id. */
   sources?: ItemSources;
-}): {
+}
+
+export interface BudgetedMediaItems {
   history: ContextItem[];
   current: ContextItem;
-  trace: TraceEvent[];
   /** Each output history item's source message (null for notices), parallel to `history`. */
   historySources: (StoredMessage | null)[];
-} {
-  const { messagesById, attachmentsById, sources } = args;
-  const effectiveWindow = Math.min(args.settings.media.window, args.settings.history.messageFetchLimit);
-  const imageMessageLimit = args.settings.media.imageMessageLimit;
-  const total = args.history.length + 1;
-  const itemAt = (index: number) => (index === args.history.length ? args.current : args.history[index]);
+}
 
+/**
+ * Two passes: newest first, each message's media is planned against the window and the image budget (both count
+ * from the newest message); then oldest first, the plans are applied so items and events come out in
+ * conversation order.
+ */
+export function applyMediaBudget(args: MediaBudgetArgs): StageResult<BudgetedMediaItems> {
+  const effectiveWindow = Math.min(args.settings.media.window, args.settings.history.messageFetchLimit);
+  const planned = planMedia(args, effectiveWindow);
+  return applyPlans(args, planned, effectiveWindow);
+}
+
+/** Each item's media plan and source message, parallel to the history with the current input last. */
+interface PlannedMedia {
+  /** undefined: the item carries no media. */
+  plans: (MediaPlan | undefined)[];
+  messages: (StoredMessage | null)[];
+}
+
+/** What the backward pass has used of the image budget so far. */
+interface ImageBudget {
+  /** `media.imageMessageLimit`: how many messages (newest first) may render their counted images. */
+  limit: number;
+  renderedMessages: number;
+  /** Counted images already rendered by a newer message: an older copy is a duplicate. */
+  seenShas: Set<string>;
+}
+
+function planMedia(args: MediaBudgetArgs, effectiveWindow: number): PlannedMedia {
+  const { history, current, messagesById, attachmentsById, sources } = args;
+  const total = history.length + 1;
   const plans: (MediaPlan | undefined)[] = new Array(total);
   const messages: (StoredMessage | null)[] = new Array(total);
-  const seenCountedShas = new Set<string>();
-  let renderedImageMessages = 0;
+  const budget: ImageBudget = {
+    limit: args.settings.media.imageMessageLimit,
+    renderedMessages: 0,
+    seenShas: new Set(),
+  };
   // Messages newer than the item being looked at, counting the messages inside collapsed items and notices.
   let newerMessages = 0;
-
   for (let index = total - 1; index >= 0; index--) {
-    const item = itemAt(index);
+    const isCurrent = index === history.length;
+    const item = isCurrent ? current : history[index];
     const message =
       sources === undefined
         ? sourceMessage(item, messagesById)
-        : index === args.history.length
+        : isCurrent
           ? sources.current
           : sources.history[index];
     messages[index] = message;
     const rank = newerMessages + 1;
     newerMessages += item.sourceMessageIds.length;
     if (message === null || !hasMediaParts(message)) continue;
-
-    const inWindow = rank <= effectiveWindow;
-    const plan: MediaPlan = {
-      descriptors: [],
-      omitted: 0,
-      duplicates: [],
-      outOfWindow: !inWindow,
-      missing: [],
-      emoji: 0,
-    };
-    const attachments: StoredAttachment[] = [];
-    let hasCounted = false;
-    for (const part of message.parts) {
-      if (part.type !== "media") continue;
-      const attachment = attachmentsById.get(part.attachmentId);
-      if (attachment === undefined) {
-        plan.missing.push(part.attachmentId);
-        continue;
-      }
-      if (attachment.isEmoji) {
-        plan.emoji++;
-        continue;
-      }
-      attachments.push(attachment);
-      if (isCountedImage(attachment)) hasCounted = true;
-    }
-    // The budget counts messages with counted images, newest first, inside the window only.
-    const rendersImages = inWindow && hasCounted && renderedImageMessages < imageMessageLimit;
-    if (rendersImages) renderedImageMessages++;
-
-    const handle = mediaHandle(message);
-    const attributedTo = message.forwardedFromName ?? null;
-    const newShas: string[] = [];
-    for (const attachment of attachments) {
-      const counted = isCountedImage(attachment);
-      if (inWindow && counted) {
-        if (!rendersImages) {
-          plan.omitted++;
-          continue;
-        }
-        if (seenCountedShas.has(attachment.sha256)) {
-          plan.duplicates.push(attachment.id);
-          continue;
-        }
-        newShas.push(attachment.sha256);
-      }
-      plan.descriptors.push({
-        handle,
-        attachmentId: attachment.id,
-        kind: attachment.kind,
-        mime: attachment.mime,
-        url: attachment.url,
-        sha256: attachment.sha256,
-        state: inWindow ? "render" : "out_of_window",
-        attributedTo,
-        senderName: message.authorName,
-        messageSeq: message.seq,
-        counted,
-      });
-    }
-    for (const sha of newShas) seenCountedShas.add(sha);
-    plans[index] = plan;
+    plans[index] = planMessageMedia(message, rank <= effectiveWindow, attachmentsById, budget);
   }
+  return { plans, messages };
+}
 
+/** One message's media: rendered, out of window, omitted by the image budget, a duplicate, missing or emoji. */
+function planMessageMedia(
+  message: StoredMessage,
+  inWindow: boolean,
+  attachmentsById: ReadonlyMap<string, StoredAttachment>,
+  budget: ImageBudget,
+): MediaPlan {
+  const plan: MediaPlan = {
+    descriptors: [],
+    omitted: 0,
+    duplicates: [],
+    outOfWindow: !inWindow,
+    missing: [],
+    emoji: 0,
+  };
+  const attachments: StoredAttachment[] = [];
+  let hasCounted = false;
+  for (const part of message.parts) {
+    if (part.type !== "media") continue;
+    const attachment = attachmentsById.get(part.attachmentId);
+    if (attachment === undefined) {
+      plan.missing.push(part.attachmentId);
+      continue;
+    }
+    if (attachment.isEmoji) {
+      plan.emoji++;
+      continue;
+    }
+    attachments.push(attachment);
+    if (isCountedImage(attachment)) hasCounted = true;
+  }
+  // The budget counts messages with counted images, newest first, inside the window only.
+  const rendersImages = inWindow && hasCounted && budget.renderedMessages < budget.limit;
+  if (rendersImages) budget.renderedMessages++;
+
+  const handle = mediaHandle(message);
+  const attributedTo = message.forwardedFromName ?? null;
+  const newShas: string[] = [];
+  for (const attachment of attachments) {
+    const counted = isCountedImage(attachment);
+    if (inWindow && counted) {
+      if (!rendersImages) {
+        plan.omitted++;
+        continue;
+      }
+      if (budget.seenShas.has(attachment.sha256)) {
+        plan.duplicates.push(attachment.id);
+        continue;
+      }
+      newShas.push(attachment.sha256);
+    }
+    plan.descriptors.push({
+      handle,
+      attachmentId: attachment.id,
+      kind: attachment.kind,
+      mime: attachment.mime,
+      url: attachment.url,
+      sha256: attachment.sha256,
+      state: inWindow ? "render" : "out_of_window",
+      attributedTo,
+      senderName: message.authorName,
+      messageSeq: message.seq,
+      counted,
+    });
+  }
+  // A message's own repeats of an image all render: only a newer message's copy makes one a duplicate.
+  for (const sha of newShas) budget.seenShas.add(sha);
+  return plan;
+}
+
+/** Media left out across the whole history, reported once at the end rather than per message. */
+interface MediaTally {
+  outOfWindowItems: string[];
+  outOfWindowMessages: string[];
+  outOfWindowMedia: number;
+  emojiMessages: string[];
+  emojiCount: number;
+}
+
+function applyPlans(
+  args: MediaBudgetArgs,
+  planned: PlannedMedia,
+  effectiveWindow: number,
+): StageResult<BudgetedMediaItems> {
+  const { plans, messages } = planned;
+  const imageMessageLimit = args.settings.media.imageMessageLimit;
   const trace: TraceEvent[] = [];
   const history: ContextItem[] = [];
   const historySources: (StoredMessage | null)[] = [];
   let current = args.current;
-  const outOfWindowItems: string[] = [];
-  const outOfWindowMessages: string[] = [];
-  let outOfWindowMedia = 0;
-  const emojiMessages: string[] = [];
-  let emojiCount = 0;
+  const tally: MediaTally = {
+    outOfWindowItems: [],
+    outOfWindowMessages: [],
+    outOfWindowMedia: 0,
+    emojiMessages: [],
+    emojiCount: 0,
+  };
 
-  // Walk oldest first so items and trace events come out in conversation order.
-  for (let index = 0; index < total; index++) {
-    const item = itemAt(index);
+  for (let index = 0; index < plans.length; index++) {
+    const isCurrent = index === args.history.length;
+    const item = isCurrent ? args.current : args.history[index];
     const plan = plans[index];
     if (plan === undefined) {
-      if (index < args.history.length) {
+      if (!isCurrent) {
         history.push(item);
         historySources.push(messages[index]);
       }
@@ -237,7 +298,7 @@ export function applyMediaBudget(args: {
     // A planned item is exactly one stored message: the one the backward pass found.
     const message = messages[index] as StoredMessage;
     const { notice, replaced } = applyPlan(item, message, plan);
-    if (index === args.history.length) current = replaced;
+    if (isCurrent) current = replaced;
     else {
       if (notice !== null) {
         history.push(notice);
@@ -246,94 +307,108 @@ export function applyMediaBudget(args: {
       history.push(replaced);
       historySources.push(message);
     }
-
-    if (plan.omitted > 0) {
-      trace.push(
-        traceEvent(
-          "media-budget",
-          "omitted-images",
-          `omitted ${plural(plan.omitted, "image")} (limit: ${plural(imageMessageLimit, "message")} with images)`,
-          {
-            itemIds: notice === null ? [item.id] : [notice.id, item.id],
-            messageIds: [messageId],
-            counts: { images: plan.omitted, limit: imageMessageLimit },
-          },
-        ),
-      );
-    }
-    if (plan.duplicates.length > 0) {
-      trace.push(
-        traceEvent(
-          "media-budget",
-          "dropped-duplicate-image",
-          `dropped ${plural(plan.duplicates.length, "duplicate image")}: a newer message has the same image`,
-          {
-            itemIds: [item.id],
-            messageIds: [messageId],
-            counts: { images: plan.duplicates.length },
-            details: { attachmentIds: plan.duplicates },
-          },
-        ),
-      );
-    }
-    if (plan.missing.length > 0) {
-      trace.push(
-        traceWarning(
-          "media-budget",
-          "missing-attachment",
-          `${plural(plan.missing.length, "attachment")} not found; the message replays without it`,
-          {
-            itemIds: [item.id],
-            messageIds: [messageId],
-            details: { attachmentIds: plan.missing },
-          },
-        ),
-      );
-    }
+    pushPlanEvents(trace, plan, { item, notice, messageId, imageMessageLimit });
     if (plan.outOfWindow && plan.descriptors.length > 0) {
-      outOfWindowItems.push(item.id);
-      outOfWindowMessages.push(messageId);
-      outOfWindowMedia += plan.descriptors.length;
+      tally.outOfWindowItems.push(item.id);
+      tally.outOfWindowMessages.push(messageId);
+      tally.outOfWindowMedia += plan.descriptors.length;
     }
     if (plan.emoji > 0) {
-      emojiMessages.push(messageId);
-      emojiCount += plan.emoji;
+      tally.emojiMessages.push(messageId);
+      tally.emojiCount += plan.emoji;
     }
   }
-  if (outOfWindowMedia > 0) {
+  pushTallyEvents(trace, tally, effectiveWindow);
+  return { value: { history, current, historySources }, trace };
+}
+
+/** One message's events: images omitted by the budget, duplicates dropped, attachments missing. */
+function pushPlanEvents(
+  trace: TraceEvent[],
+  plan: MediaPlan,
+  where: { item: ContextItem; notice: ContextItem | null; messageId: string; imageMessageLimit: number },
+): void {
+  const { item, notice, messageId, imageMessageLimit } = where;
+  if (plan.omitted > 0) {
+    trace.push(
+      traceEvent(
+        "media-budget",
+        "omitted-images",
+        `omitted ${plural(plan.omitted, "image")} (limit: ${plural(imageMessageLimit, "message")} with images)`,
+        {
+          itemIds: notice === null ? [item.id] : [notice.id, item.id],
+          messageIds: [messageId],
+          counts: { images: plan.omitted, limit: imageMessageLimit },
+        },
+      ),
+    );
+  }
+  if (plan.duplicates.length > 0) {
+    trace.push(
+      traceEvent(
+        "media-budget",
+        "dropped-duplicate-image",
+        `dropped ${plural(plan.duplicates.length, "duplicate image")}: a newer message has the same image`,
+        {
+          itemIds: [item.id],
+          messageIds: [messageId],
+          counts: { images: plan.duplicates.length },
+          details: { attachmentIds: plan.duplicates },
+        },
+      ),
+    );
+  }
+  if (plan.missing.length > 0) {
+    trace.push(
+      traceWarning(
+        "media-budget",
+        "missing-attachment",
+        `${plural(plan.missing.length, "attachment")} not found; the message replays without it`,
+        {
+          itemIds: [item.id],
+          messageIds: [messageId],
+          details: { attachmentIds: plan.missing },
+        },
+      ),
+    );
+  }
+}
+
+function pushTallyEvents(trace: TraceEvent[], tally: MediaTally, effectiveWindow: number): void {
+  if (tally.outOfWindowMedia > 0) {
     trace.push(
       traceEvent(
         "media-budget",
         "out-of-window-media",
-        `${plural(outOfWindowMedia, "media item")} outside the media window of ${plural(effectiveWindow, "message")}`,
+        `${plural(tally.outOfWindowMedia, "media item")} outside the media window of ${plural(effectiveWindow, "message")}`,
         {
-          itemIds: outOfWindowItems,
-          messageIds: outOfWindowMessages,
-          counts: { media: outOfWindowMedia, window: effectiveWindow },
+          itemIds: tally.outOfWindowItems,
+          messageIds: tally.outOfWindowMessages,
+          counts: { media: tally.outOfWindowMedia, window: effectiveWindow },
         },
       ),
     );
   }
-  if (emojiCount > 0) {
+  if (tally.emojiCount > 0) {
     trace.push(
       traceEvent(
         "media-budget",
         "skipped-emoji",
-        `${plural(emojiCount, "emoji attachment")} not sent as media (emoji stay text)`,
+        `${plural(tally.emojiCount, "emoji attachment")} not sent as media (emoji stay text)`,
         {
-          messageIds: emojiMessages,
-          counts: { emoji: emojiCount },
+          messageIds: tally.emojiMessages,
+          counts: { emoji: tally.emojiCount },
         },
       ),
     );
   }
-  return { history, current, trace, historySources };
 }
 
 /**
- * The item with its media: [media placeholders…, omitted-images notice (user turns), text…]. On an assistant
- * turn the notice goes into a user item just before it (seed 000: the model's own turn never carries system
- * notices). A reply or forward gets the attribution hint appended to its text, unless its media is out of window.
+ * The item with its media: [media placeholders…, omitted-images notice (user turns), text…]. On an assistant turn
+ * the notice goes into a user item just before it (as in the Discord bot: the model's own turn never carries
+ * system notices). A reply or forward gets the attribution hint appended to its text, unless its media is out of
+ * window.
  */
 function applyPlan(
   item: ContextItem,
@@ -391,3 +466,23 @@ function appendToFirstText(parts: readonly ItemPart[], extra: string): ItemPart[
   else result[index] = { type: "text", text: `${(result[index] as { text: string }).text}\n${extra}` };
   return result;
 }
+
+/** Phase A: which images are sent, by the image budgets; the current input is the newest message of the window. */
+export const mediaBudgetStage: Stage<SourcedItems, SourcedItems, PhaseAContext> = {
+  name: "media-budget",
+  run({ items, sources, current }, { input, settings, attachmentsById }) {
+    const media = applyMediaBudget({
+      history: items,
+      current,
+      messagesById: NO_MESSAGES,
+      attachmentsById,
+      settings,
+      sources: { history: sources, current: input.currentInput },
+    });
+    const { history, historySources, current: currentWithMedia } = media.value;
+    return {
+      value: { items: history, sources: historySources, current: currentWithMedia },
+      trace: media.trace,
+    };
+  },
+};

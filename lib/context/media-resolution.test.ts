@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { modelDescriptor } from "@/tests/context/fixtures";
 import {
   blindImageNotice,
   mediaCountPhrase,
@@ -7,7 +8,6 @@ import {
   resolveMedia,
 } from "./media-resolution";
 import { defaultSettings, type ResolvedSettings } from "./settings";
-import { modelDescriptor } from "./test-fixtures";
 import { TOKENS_PER_IMAGE } from "./tokens";
 import type { ContextItem, ItemPart, MediaDescriptor, ModelCapabilities, ModelDescriptor } from "./types";
 
@@ -63,13 +63,13 @@ function texts(entry: ContextItem): string[] {
 }
 
 describe("notice texts", () => {
-  it("labels ids as seed 000 does", () => {
+  it("labels ids as the Discord bot does", () => {
     expect(mediaIdLabel([])).toBe("ID: unknown");
     expect(mediaIdLabel(["media_1"])).toBe("ID: media_1");
     expect(mediaIdLabel(["media_1", "media_2", "media_1"])).toBe("IDs: media_1, media_2");
   });
 
-  it("counts media with the seed's wording", () => {
+  it("counts media with the Discord bot's wording", () => {
     expect(mediaCountPhrase([media("media_1")])).toBe("1 image");
     expect(mediaCountPhrase([media("media_1"), media("media_2")])).toBe("2 images");
     expect(mediaCountPhrase([media("media_1", { mime: "image/gif" })])).toBe("1 GIF");
@@ -104,7 +104,11 @@ describe("resolveMedia", () => {
         mediaDescriptors: [image, video],
       }),
     ];
-    const { items, events } = resolveMedia(base, model({ vision: true, video: true }), settingsWith());
+    const { value: items, trace: events } = resolveMedia(
+      base,
+      model({ vision: true, video: true }),
+      settingsWith(),
+    );
     expect(items).toHaveLength(1);
     expect(items[0].parts).toEqual([
       { type: "image", mediaType: "image/png", url: PNG, attachmentId: "att-media_1", handle: "media_1" },
@@ -124,7 +128,7 @@ describe("resolveMedia", () => {
 
   it("tells a blind model to use analyze_image when that tool is enabled", () => {
     const base = [item("m1", "user", [placeholder(media("media_1")), text("what is this?")])];
-    const { items } = resolveMedia(base, model({ vision: false }), settingsWith(), {
+    const { value: items } = resolveMedia(base, model({ vision: false }), settingsWith(), {
       enabledToolNames: ["analyze_image"],
     });
     expect(texts(items[0])).toEqual([
@@ -135,7 +139,7 @@ describe("resolveMedia", () => {
 
   it("tells a blind model without the tool not to claim to see the image", () => {
     const base = [item("m1", "user", [placeholder(media("media_1"))])];
-    const { items, events } = resolveMedia(base, model({ vision: false }), settingsWith(), {
+    const { value: items, trace: events } = resolveMedia(base, model({ vision: false }), settingsWith(), {
       enabledToolNames: ["current_time"],
     });
     expect(texts(items[0])).toEqual([
@@ -151,7 +155,7 @@ describe("resolveMedia", () => {
 
   it("gives a blind-video notice on a model without video", () => {
     const base = [item("m1", "user", [placeholder(media("media_3", { kind: "video", mime: "video/mp4" }))])];
-    const { items } = resolveMedia(base, model({ vision: true, video: false }), settingsWith());
+    const { value: items } = resolveMedia(base, model({ vision: true, video: false }), settingsWith());
     expect(texts(items[0])).toEqual([
       "[System: This message (ID: media_3) contains a video. Current model cannot see videos, please do not describe or claim to see the video contents.]",
     ]);
@@ -164,13 +168,13 @@ describe("resolveMedia", () => {
     ];
     const base = [item("m1", "user", [text("old"), ...old.map(placeholder)])];
     const viewer = resolveMedia(base, model({ vision: true, video: true }), settingsWith());
-    expect(texts(viewer.items[0])).toEqual([
+    expect(texts(viewer.value[0])).toEqual([
       "[System: This message (IDs: media_1, media_2) contained 1 image and 1 video, but it is outside the current media context window. Ask the user to reply to that message if you need to see them. The media IDs can still be used with tools that accept media references.]",
       "old",
     ]);
     const blind = resolveMedia(base, model({ vision: true, video: false }), settingsWith());
-    expect(texts(blind.items[0])[0]).toContain("cannot be viewed by the current model");
-    expect(blind.events.map((event) => event.action)).toEqual(["out-of-window-notice"]);
+    expect(texts(blind.value[0])[0]).toContain("cannot be viewed by the current model");
+    expect(blind.trace.map((event) => event.action)).toEqual(["out-of-window-notice"]);
   });
 
   it("orders 2 images + 1 video on an image-only model as [image, image, video notice, text]", () => {
@@ -180,7 +184,7 @@ describe("resolveMedia", () => {
       placeholder(media("media_2")),
       placeholder(media("media_3", { kind: "video", mime: "video/mp4" })),
     ];
-    const { items } = resolveMedia(
+    const { value: items } = resolveMedia(
       [item("m1", "user", parts)],
       model({ vision: true, video: false }),
       settingsWith(),
@@ -193,7 +197,7 @@ describe("resolveMedia", () => {
   it("moves a model-authored item's notices into a preceding user item", () => {
     const sender = { type: "persona" as const, name: "Tomori" };
     const base = [item("a1", "assistant", [text("here it is"), placeholder(media("media_5"))], { sender })];
-    const { items } = resolveMedia(base, model({ vision: false }), settingsWith());
+    const { value: items } = resolveMedia(base, model({ vision: false }), settingsWith());
     expect(items.map((entry) => [entry.id, entry.role, entry.tag])).toEqual([
       ["a1:media-notice", "user", "MEDIA_NOTICE"],
       ["a1", "assistant", "DIALOGUE_HISTORY"],
@@ -205,7 +209,7 @@ describe("resolveMedia", () => {
 
   it("drops an image-only model item once its image became a notice", () => {
     const base = [item("a1", "assistant", [placeholder(media("media_5"))])];
-    const { items } = resolveMedia(base, model({ vision: false }), settingsWith());
+    const { value: items } = resolveMedia(base, model({ vision: false }), settingsWith());
     expect(items.map((entry) => entry.id)).toEqual(["a1:media-notice"]);
   });
 
@@ -220,15 +224,15 @@ describe("resolveMedia", () => {
     const vision = resolveMedia(base, model({ vision: true }), settingsWith());
     const blind = resolveMedia(base, model({ vision: false }), settingsWith());
     const again = resolveMedia(base, model({ vision: true }), settingsWith());
-    expect(vision.items[0].parts[0].type).toBe("image");
-    expect(blind.items[0].parts[0].type).toBe("text");
+    expect(vision.value[0].parts[0].type).toBe("image");
+    expect(blind.value[0].parts[0].type).toBe("text");
     expect(JSON.stringify(again)).toBe(JSON.stringify(vision));
     expect(JSON.stringify(base)).toBe(snapshot);
   });
 
   it("adjusts a counted item's tokens instead of zeroing them", () => {
     const base = [item("m1", "user", [text("hi"), placeholder(media("media_1"))], { tokens: 300 })];
-    const { items } = resolveMedia(base, model({ vision: true }), settingsWith());
+    const { value: items } = resolveMedia(base, model({ vision: true }), settingsWith());
     expect(items[0].tokens).toBe(300 - 258 + TOKENS_PER_IMAGE);
   });
 
@@ -237,7 +241,11 @@ describe("resolveMedia", () => {
       item("m1", "user", [placeholder(media("media_1")), placeholder(media("media_2"))]),
       item("m2", "user", [placeholder(media("media_3")), placeholder(media("media_4"))]),
     ];
-    const { items, events } = resolveMedia(base, model(), settingsWith({ maxImagesPerRequest: 3 }));
+    const { value: items, trace: events } = resolveMedia(
+      base,
+      model(),
+      settingsWith({ maxImagesPerRequest: 3 }),
+    );
     expect(items[1].parts.map((part) => part.type)).toEqual(["image", "image"]);
     expect(items[0].parts.map((part) => part.type)).toEqual(["image", "text"]);
     expect(texts(items[0])).toEqual([
@@ -250,7 +258,7 @@ describe("resolveMedia", () => {
 
   it("sends no image at all with a limit of 0", () => {
     const base = [item("m1", "user", [placeholder(media("media_1")), placeholder(media("media_2"))])];
-    const { items } = resolveMedia(base, model(), settingsWith({ maxImagesPerRequest: 0 }));
+    const { value: items } = resolveMedia(base, model(), settingsWith({ maxImagesPerRequest: 0 }));
     expect(texts(items[0])).toEqual([
       "[System: 2 images (IDs: media_1, media_2) omitted due to the per-request image limit of 0. Do not claim to see them.]",
     ]);
@@ -262,7 +270,7 @@ describe("resolveMedia", () => {
       item("a1", "assistant", [placeholder(media("media_2"))]),
       item("u2", "user", [placeholder(media("media_3"))]),
     ];
-    const { items } = resolveMedia(base, model(), settingsWith({ maxImagesPerRequest: 2 }));
+    const { value: items } = resolveMedia(base, model(), settingsWith({ maxImagesPerRequest: 2 }));
     const byId = Object.fromEntries(items.map((entry) => [entry.id, entry.parts.map((part) => part.type)]));
     expect(byId).toEqual({ u1: ["image"], "a1:media-notice": ["text"], u2: ["image"] });
   });
@@ -272,7 +280,7 @@ describe("resolveMedia", () => {
       item("a1", "assistant", [text("drawn"), placeholder(media("media_2"))]),
       item("u2", "user", [placeholder(media("media_3"))]),
     ];
-    const { items, events } = resolveMedia(
+    const { value: items, trace: events } = resolveMedia(
       base,
       model(),
       settingsWith({ imageInputSelection: "user_turn_only" }),
@@ -289,7 +297,7 @@ describe("resolveMedia", () => {
     const first = media("media_1");
     const second = media("media_2");
     const base = [item("m1", "user", [placeholder(first), text("x")], { mediaDescriptors: [first, second] })];
-    const { items } = resolveMedia(base, model(), settingsWith());
+    const { value: items } = resolveMedia(base, model(), settingsWith());
     expect(items[0].parts.map((part) => (part.type === "image" ? part.handle : part.type))).toEqual([
       "media_1",
       "media_2",
@@ -299,7 +307,7 @@ describe("resolveMedia", () => {
 
   it("turns audio into a notice", () => {
     const base = [item("m1", "user", [placeholder(media("media_7", { kind: "audio", mime: "audio/mpeg" }))])];
-    const { items } = resolveMedia(base, model(), settingsWith());
+    const { value: items } = resolveMedia(base, model(), settingsWith());
     expect(texts(items[0])).toEqual([
       "[System: This message (ID: media_7) contains an audio clip (audio/mpeg) that cannot be sent to the current model. Do not claim to know its contents.]",
     ]);
@@ -307,7 +315,7 @@ describe("resolveMedia", () => {
 
   it("says nothing and keeps the item objects when there is no media", () => {
     const base = [item("m1", "user", [text("hello")])];
-    const { items, events } = resolveMedia(base, model(), settingsWith());
+    const { value: items, trace: events } = resolveMedia(base, model(), settingsWith());
     expect(items[0]).toBe(base[0]);
     expect(events).toEqual([]);
   });

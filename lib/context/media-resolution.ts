@@ -1,13 +1,15 @@
-// Stage 12 (phase B, per attempt): media resolution, after seed 000's `mediaResolver` plus seed 004's per-request
-// image cap. Phase A leaves capability-neutral `media` placeholders; here they become image/video parts when the
-// attempt's model can see them, or notices that keep the `media_N` handle when it cannot. Pure: the base items are
-// never mutated, so a fallback model resolves the same base differently.
+// Phase B's media resolution (docs/architecture.md#media-resolution), after the Discord bot's media resolver plus
+// the Open WebUI pipe's per-request image cap. Phase A leaves capability-neutral `media` placeholders; here they
+// become image/video parts when the attempt's model can see them, or notices that keep the `media_N` handle when
+// it cannot. Pure: the base items are never mutated, so a fallback model resolves the same base differently.
 
+import type { PhaseBContext } from "./phases";
 import type { ResolvedSettings } from "./settings";
+import type { Stage, StageResult } from "./stage";
 import { countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import type { ContextItem, ItemPart, MediaDescriptor, ModelDescriptor, TraceEvent } from "./types";
 
-/** The built-in tool a blind model is pointed to (SPEC §7.4). */
+/** The built-in tool a blind model is pointed to. */
 export const IMAGE_ANALYSIS_TOOL = "analyze_image";
 
 export interface MediaResolutionOptions {
@@ -15,14 +17,8 @@ export interface MediaResolutionOptions {
   enabledToolNames?: readonly string[];
 }
 
-/** What a phase-B stage returns. The items array may be its input when the stage changed nothing. */
-export interface StageResult {
-  items: readonly ContextItem[];
-  events: TraceEvent[];
-}
-
 // ---------------------------------------------------------------------------------------------------------------
-// Notice texts (seed 000 wording where it has one)
+// Notice texts (the Discord bot's wording where it has one)
 
 /** `ID: media_1` or `IDs: media_1, media_2`, de-duplicated; `ID: unknown` when there is none. */
 export function mediaIdLabel(handles: readonly string[]): string {
@@ -155,7 +151,8 @@ function decideImages(
     const fromAssistant = items[index].role === "assistant";
     for (const descriptor of descriptors) {
       if (descriptor.kind !== "image" || descriptor.state !== "render") continue;
-      // A sticker takes no slot of the per-request cap (SPEC §3): it is sent whenever its turn's images are.
+      // A sticker takes no slot of the per-request cap (stickers are not counted images): it is sent whenever its
+      // turn's images are.
       if (descriptor.counted === false) {
         if (!fromAssistant) verdicts.set(descriptor, "send");
         else assistantImagesNewestFirst.push(descriptor);
@@ -274,7 +271,7 @@ function note(tally: Tally, key: keyof Omit<Tally, "itemIds">, handle: string, i
   tally.itemIds[key].add(itemId);
 }
 
-/** Resolve one item's media into media parts (first) and notices (after them), seed 000's part order. */
+/** Resolve one item's media into media parts (first) and notices (after them), the Discord bot's part order. */
 function resolveItemMedia(
   item: ContextItem,
   descriptors: MediaDescriptor[],
@@ -408,15 +405,15 @@ function tallyEvents(
 }
 
 /**
- * Descriptors → media parts or notices for this attempt's model. User items get `[media…, notices…, rest…]`;
- * an assistant item's notices go into a preceding user item (the model did not write them), seed 000's order.
+ * Descriptors → media parts or notices for this attempt's model. User items get `[media…, notices…, rest…]`; an
+ * assistant item's notices go into a preceding user item (the model did not write them), the Discord bot's order.
  */
 export function resolveMedia(
   items: readonly ContextItem[],
   model: ModelDescriptor,
   settings: ResolvedSettings,
   options: MediaResolutionOptions = {},
-): StageResult {
+): StageResult<readonly ContextItem[]> {
   const descriptorsByItem: (MediaDescriptor[] | null)[] = new Array(items.length);
   let anyMedia = false;
   for (let index = 0; index < items.length; index += 1) {
@@ -424,7 +421,7 @@ export function resolveMedia(
     descriptorsByItem[index] = carriesMedia(item) ? descriptorsOf(item) : null;
     if (descriptorsByItem[index]) anyMedia = true;
   }
-  if (!anyMedia) return { items, events: [] };
+  if (!anyMedia) return { value: items, trace: [] };
 
   const analysisToolEnabled = (options.enabledToolNames ?? []).includes(IMAGE_ANALYSIS_TOOL);
   const verdicts = model.capabilities.vision ? decideImages(descriptorsByItem, items, settings) : new Map();
@@ -476,5 +473,12 @@ export function resolveMedia(
       tokens: adjustedTokens(item.tokens, placeholders, added, count),
     });
   }
-  return { items: resolved, events: tallyEvents(tally, model, settings, analysisToolEnabled) };
+  return { value: resolved, trace: tallyEvents(tally, model, settings, analysisToolEnabled) };
 }
+
+/** Phase B: media placeholders become media parts or notices for the attempt's model. */
+export const mediaResolutionStage: Stage<readonly ContextItem[], readonly ContextItem[], PhaseBContext> = {
+  name: "media-resolution",
+  run: (items, { model, settings, enabledToolNames }) =>
+    resolveMedia(items, model, settings, { enabledToolNames }),
+};

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { modelDescriptor } from "@/tests/context/fixtures";
 import {
   CONVERSATION_START_TEXT,
   enforceAlternation,
@@ -6,7 +7,6 @@ import {
   relocatedMediaNotice,
   SYSTEM_AS_USER_PREFIX,
 } from "./normalise-strict";
-import { modelDescriptor } from "./test-fixtures";
 import type { ContextItem, ItemPart, ModelCapabilities, ModelDescriptor } from "./types";
 
 const PNG =
@@ -59,7 +59,7 @@ const shape = (items: readonly ContextItem[]) => items.map((entry) => `${entry.r
 
 describe("merge same-role runs (strict alternation)", () => {
   it("leaves an empty list empty", () => {
-    expect(normaliseForModel([], model())).toEqual({ items: [], events: [] });
+    expect(normaliseForModel([], model())).toEqual({ value: [], trace: [] });
   });
 
   it("leaves an already alternating conversation unchanged, item for item", () => {
@@ -69,11 +69,11 @@ describe("merge same-role runs (strict alternation)", () => {
       item("u2", "user", [text("c")]),
     ];
     const out = normaliseForModel(items, model());
-    expect(out.items).toEqual(items);
-    out.items.forEach((entry, index) => {
+    expect(out.value).toEqual(items);
+    out.value.forEach((entry, index) => {
       expect(entry).toBe(items[index]);
     });
-    expect(out.events).toEqual([]);
+    expect(out.trace).toEqual([]);
   });
 
   it("joins text runs with a newline and keeps the first item's metadata", () => {
@@ -84,11 +84,11 @@ describe("merge same-role runs (strict alternation)", () => {
       item("a1", "assistant", [text("ok")]),
     ];
     const out = normaliseForModel(items, model());
-    expect(shape(out.items)).toEqual(["user:u1", "assistant:a1"]);
-    expect(out.items[0].parts).toEqual([{ type: "text", text: "one\ntwo" }]);
-    expect(out.items[0].sender).toEqual(sender);
-    expect(out.items[0].sourceMessageIds).toEqual(["u1", "u2"]);
-    expect(out.events).toMatchObject([
+    expect(shape(out.value)).toEqual(["user:u1", "assistant:a1"]);
+    expect(out.value[0].parts).toEqual([{ type: "text", text: "one\ntwo" }]);
+    expect(out.value[0].sender).toEqual(sender);
+    expect(out.value[0].sourceMessageIds).toEqual(["u1", "u2"]);
+    expect(out.trace).toMatchObject([
       { stage: "normalise", action: "merged-same-role", itemIds: ["u1", "u2"] },
     ]);
   });
@@ -99,7 +99,7 @@ describe("merge same-role runs (strict alternation)", () => {
       item("u2", "user", [image("media_2"), text("and this")]),
     ];
     const out = normaliseForModel(items, model());
-    expect(out.items[0].parts.map((part) => part.type)).toEqual(["text", "image", "image", "text"]);
+    expect(out.value[0].parts.map((part) => part.type)).toEqual(["text", "image", "image", "text"]);
   });
 
   it("never merges across tool calls or results", () => {
@@ -112,8 +112,8 @@ describe("merge same-role runs (strict alternation)", () => {
       item("a4", "assistant", [text("anything else?")]),
     ];
     const out = normaliseForModel(items, model());
-    expect(shape(out.items)).toEqual(["user:u1", "assistant:a1", "assistant:a2", "tool:t1", "assistant:a3"]);
-    expect(out.items[4].parts).toEqual([{ type: "text", text: "it is noon\nanything else?" }]);
+    expect(shape(out.value)).toEqual(["user:u1", "assistant:a1", "assistant:a2", "tool:t1", "assistant:a3"]);
+    expect(out.value[4].parts).toEqual([{ type: "text", text: "it is noon\nanything else?" }]);
   });
 
   it("keeps the current input's identity when it merges with the history before it (after the budget)", () => {
@@ -123,7 +123,7 @@ describe("merge same-role runs (strict alternation)", () => {
       item("input", "user", [text("now")], { tag: "CURRENT_INPUT" }),
     ];
     const out = enforceAlternation(items, model());
-    const last = out.items[out.items.length - 1];
+    const last = out.value[out.value.length - 1];
     expect(last).toMatchObject({ id: "input", tag: "CURRENT_INPUT", sourceMessageIds: ["u1", "input"] });
     expect(last.parts).toEqual([{ type: "text", text: "earlier\nnow" }]);
   });
@@ -142,7 +142,7 @@ describe("merge same-role runs (strict alternation)", () => {
         ...(before ? [pinnedItem, history] : [history, pinnedItem]),
       ];
       // Merged, the dialogue turn would take the pinned tag and the budget could never drop it.
-      expect(shape(normaliseForModel(items, model()).items)).toEqual(
+      expect(shape(normaliseForModel(items, model()).value)).toEqual(
         before
           ? ["user:conversation-start", "assistant:a0", "user:p", "user:u1"]
           : ["user:conversation-start", "assistant:a0", "user:u1", "user:p"],
@@ -153,7 +153,7 @@ describe("merge same-role runs (strict alternation)", () => {
         item("sum", "user", [text("summary")], { tag: "SUMMARY" }),
         item("a1", "assistant", [text("hi")]),
       ];
-      expect(shape(normaliseForModel(twoPinned, model()).items)).toEqual(["user:sum", "assistant:a1"]);
+      expect(shape(normaliseForModel(twoPinned, model()).value)).toEqual(["user:sum", "assistant:a1"]);
     },
   );
 
@@ -162,12 +162,12 @@ describe("merge same-role runs (strict alternation)", () => {
       item("u1", "user", [text("one")], { tokens: 10 }),
       item("u2", "user", [text("two")], { tokens: 20 }),
     ];
-    expect(normaliseForModel(items, model()).items[0].tokens).toBe(26);
+    expect(normaliseForModel(items, model()).value[0].tokens).toBe(26);
   });
 
   it("does not merge for a lenient model", () => {
     const items = [item("u1", "user", [text("one")]), item("u2", "user", [text("two")])];
-    expect(shape(normaliseForModel(items, lenient).items)).toEqual(["user:u1", "user:u2"]);
+    expect(shape(normaliseForModel(items, lenient).value)).toEqual(["user:u1", "user:u2"]);
   });
 });
 
@@ -175,14 +175,14 @@ describe("leading user turn", () => {
   it("prepends [System: Conversation start] before a leading assistant turn", () => {
     const items = [item("a1", "assistant", [text("Hello, I am Tomori.")]), item("u1", "user", [text("hi")])];
     const out = normaliseForModel(items, model());
-    expect(shape(out.items)).toEqual(["user:conversation-start", "assistant:a1", "user:u1"]);
-    expect(out.items[0].parts).toEqual([{ type: "text", text: CONVERSATION_START_TEXT }]);
-    expect(out.events.map((event) => event.action)).toEqual(["inserted-conversation-start"]);
+    expect(shape(out.value)).toEqual(["user:conversation-start", "assistant:a1", "user:u1"]);
+    expect(out.value[0].parts).toEqual([{ type: "text", text: CONVERSATION_START_TEXT }]);
+    expect(out.trace.map((event) => event.action)).toEqual(["inserted-conversation-start"]);
   });
 
   it("is a no-op when the dialogue opens with a user turn", () => {
     const items = [item("u1", "user", [text("hi")]), item("a1", "assistant", [text("hello")])];
-    expect(shape(normaliseForModel(items, model()).items)).toEqual(["user:u1", "assistant:a1"]);
+    expect(shape(normaliseForModel(items, model()).value)).toEqual(["user:u1", "assistant:a1"]);
   });
 
   it("skips leading system items", () => {
@@ -190,7 +190,7 @@ describe("leading user turn", () => {
       item("sys", "system", [text("be kind")], { tag: "SYSTEM_PROMPT" }),
       item("a1", "assistant", [text("hello")]),
     ];
-    expect(shape(normaliseForModel(items, model()).items)).toEqual([
+    expect(shape(normaliseForModel(items, model()).value)).toEqual([
       "system:sys",
       "user:conversation-start",
       "assistant:a1",
@@ -199,12 +199,12 @@ describe("leading user turn", () => {
 
   it("is not applied for a lenient model", () => {
     const items = [item("a1", "assistant", [text("hello")])];
-    expect(shape(normaliseForModel(items, lenient).items)).toEqual(["assistant:a1"]);
+    expect(shape(normaliseForModel(items, lenient).value)).toEqual(["assistant:a1"]);
   });
 });
 
 describe("assistant media relocation (always on)", () => {
-  it("words the notice singular, plural and without a sender, as seed 003", () => {
+  it("words the notice singular, plural and without a sender, as the Discord bot does", () => {
     const one = [image("media_1")] as Parameters<typeof relocatedMediaNotice>[0];
     const two = [image("media_1"), image("media_2")] as Parameters<typeof relocatedMediaNotice>[0];
     expect(relocatedMediaNotice(one, "Tomori")).toBe("[System: The following image was sent by Tomori.]");
@@ -220,21 +220,21 @@ describe("assistant media relocation (always on)", () => {
       item("u2", "user", [text("nice")]),
     ];
     const out = normaliseForModel(items, lenient);
-    expect(shape(out.items)).toEqual(["user:u1", "assistant:a1", "user:a1:media", "user:u2"]);
-    expect(out.items[1].parts).toEqual([{ type: "text", text: "done" }]);
-    expect(out.items[1].tokens).toBe(800 - 765);
-    expect(out.items[2]).toMatchObject({ tag: "DIALOGUE_HISTORY", sourceMessageIds: ["a1"], sender });
-    expect(out.items[2].parts).toEqual([
+    expect(shape(out.value)).toEqual(["user:u1", "assistant:a1", "user:a1:media", "user:u2"]);
+    expect(out.value[1].parts).toEqual([{ type: "text", text: "done" }]);
+    expect(out.value[1].tokens).toBe(800 - 765);
+    expect(out.value[2]).toMatchObject({ tag: "DIALOGUE_HISTORY", sourceMessageIds: ["a1"], sender });
+    expect(out.value[2].parts).toEqual([
       { type: "text", text: "[System: The following image was sent by Tomori.]" },
       image("media_1"),
     ]);
-    expect(out.events.map((event) => event.action)).toEqual(["relocated-assistant-media"]);
+    expect(out.trace.map((event) => event.action)).toEqual(["relocated-assistant-media"]);
   });
 
   it("turns an image-only model turn into a single user item", () => {
     const items = [item("u1", "user", [text("draw")]), item("a1", "assistant", [image("media_1")])];
     const out = normaliseForModel(items, lenient);
-    expect(shape(out.items)).toEqual(["user:u1", "user:a1:media"]);
+    expect(shape(out.value)).toEqual(["user:u1", "user:a1:media"]);
   });
 
   it("places the relocated item after the turn's tool results, so pairs stay adjacent", () => {
@@ -244,7 +244,7 @@ describe("assistant media relocation (always on)", () => {
       item("t1", "tool", [result("c1")]),
       item("a2", "assistant", [text("done")]),
     ];
-    expect(shape(normaliseForModel(items, lenient).items)).toEqual([
+    expect(shape(normaliseForModel(items, lenient).value)).toEqual([
       "user:u1",
       "assistant:a1",
       "tool:t1",
@@ -265,7 +265,7 @@ describe("assistant media relocation (always on)", () => {
       [item("a1", "assistant", [video], { sender: { type: "persona", name: "Tomori" } })],
       lenient,
     );
-    expect(out.items[0].parts[0]).toEqual({
+    expect(out.value[0].parts[0]).toEqual({
       type: "text",
       text: "[System: The following video was sent by Tomori.]",
     });
@@ -278,8 +278,8 @@ describe("assistant media relocation (always on)", () => {
       item("u2", "user", [text("nice")]),
     ];
     const out = normaliseForModel(items, model());
-    expect(shape(out.items)).toEqual(["user:u1", "assistant:a1", "user:a1:media"]);
-    expect(out.items[2].parts.map((part) => part.type)).toEqual(["text", "image", "text"]);
+    expect(shape(out.value)).toEqual(["user:u1", "assistant:a1", "user:a1:media"]);
+    expect(out.value[2].parts.map((part) => part.type)).toEqual(["text", "image", "text"]);
   });
 });
 
@@ -292,8 +292,8 @@ describe("system items", () => {
       item("a1", "assistant", [text("hello")]),
     ];
     const out = normaliseForModel(items, lenient);
-    expect(shape(out.items)).toEqual(["system:sys", "user:u1", "user:note", "assistant:a1"]);
-    expect(out.events.map((event) => event.action)).toEqual(["system-item-as-user"]);
+    expect(shape(out.value)).toEqual(["system:sys", "user:u1", "user:note", "assistant:a1"]);
+    expect(out.trace.map((event) => event.action)).toEqual(["system-item-as-user"]);
   });
 
   it("moves the system block into the first user turn for a model without system instructions", () => {
@@ -303,12 +303,12 @@ describe("system items", () => {
       item("u1", "user", [text("hi")]),
     ];
     const out = normaliseForModel(items, model({ systemInstruction: false, strictAlternation: false }));
-    expect(shape(out.items)).toEqual(["user:system-as-user", "user:u1"]);
-    expect(out.items[0].tag).toBe("SYSTEM_PROMPT");
-    expect(out.items[0].parts).toEqual([
+    expect(shape(out.value)).toEqual(["user:system-as-user", "user:u1"]);
+    expect(out.value[0].tag).toBe("SYSTEM_PROMPT");
+    expect(out.value[0].parts).toEqual([
       { type: "text", text: `${SYSTEM_AS_USER_PREFIX}\n\nYou are Tomori.\n\n# CORE MEMORIES\n- likes tea` },
     ]);
-    expect(out.events.map((event) => event.action)).toEqual(["system-to-first-user-turn"]);
+    expect(out.trace.map((event) => event.action)).toEqual(["system-to-first-user-turn"]);
   });
 
   it("merges that turn with the first user turn for a strict model, so no conversation-start is needed", () => {
@@ -318,6 +318,6 @@ describe("system items", () => {
       item("u1", "user", [text("hi")]),
     ];
     const out = normaliseForModel(items, model({ systemInstruction: false }));
-    expect(shape(out.items)).toEqual(["user:system-as-user", "assistant:a1", "user:u1"]);
+    expect(shape(out.value)).toEqual(["user:system-as-user", "assistant:a1", "user:u1"]);
   });
 });

@@ -1,4 +1,5 @@
-// Stage 13 (phase B, per attempt): strict-provider normalisation, after seed 003's `strictChatCompat`.
+// Phase B's strict normalisation (docs/architecture.md#strict-normalisation), after the Discord bot's strict-chat
+// compatibility.
 // In order: items with nothing to send go; system items after the dialogue has started become user items (one
 // system block, first); for models without a system role the system block becomes the first user turn; media on
 // assistant turns moves into a following user item with a "sent by" notice (always, as in the seed: providers
@@ -6,9 +7,11 @@
 // wiring) and a leading assistant turn gets a `[System: Conversation start]` user turn before it. Pure: changed
 // items are new objects.
 
-import type { StageResult } from "./media-resolution";
+import type { PhaseBContext } from "./phases";
 import { CONVERSATION_START_ID, isPinned } from "./pinned";
+import type { Stage, StageResult } from "./stage";
 import { countItemTokens, countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
+import { itemsEvent } from "./trace";
 import type { ContextItem, ItemPart, ItemTag, ModelDescriptor, TraceEvent } from "./types";
 
 export const CONVERSATION_START_TEXT = "[System: Conversation start]";
@@ -36,7 +39,8 @@ function textOf(item: ContextItem): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Relocation notice (seed 003 wording, including its tested asymmetry: no trailing period without a sender)
+// Relocation notice (the Discord bot's wording, including its tested asymmetry: no trailing period without a
+// sender)
 
 export function relocatedMediaNotice(
   media: readonly MediaItemPart[],
@@ -60,7 +64,10 @@ function isSendable(part: ItemPart): boolean {
   return part.type !== "media";
 }
 
-/** Items with nothing to send would vanish at serialisation; drop them first so alternation is judged on what is sent. */
+/**
+ * Items with nothing to send would vanish at serialisation; drop them first so alternation is judged on what is
+ * sent.
+ */
 function hasSendablePart(item: ContextItem): boolean {
   for (const part of item.parts) if (isSendable(part)) return true;
   return false;
@@ -79,15 +86,15 @@ function dropEmptyItems(items: readonly ContextItem[], events: TraceEvent[]): re
     if (hasSendablePart(item)) out.push(item);
     else dropped.push(item.id);
   }
-  if (dropped.length > 0) {
-    events.push({
-      stage: "normalise",
-      action: "dropped-empty-items",
-      reason: `${dropped.length} item(s) with nothing to send were left out (no empty message is sent)`,
-      itemIds: dropped,
-      counts: { items: dropped.length },
-    });
-  }
+  // The first empty item is among them, so there is always something to report.
+  events.push(
+    itemsEvent(
+      "normalise",
+      "dropped-empty-items",
+      `${dropped.length} item(s) with nothing to send were left out (no empty message is sent)`,
+      dropped,
+    ),
+  );
   return out;
 }
 
@@ -110,18 +117,19 @@ function interiorSystemToUser(items: readonly ContextItem[], events: TraceEvent[
     } else out.push(item);
   }
   if (moved.length > 0) {
-    events.push({
-      stage: "normalise",
-      action: "system-item-as-user",
-      reason: `${moved.length} system item(s) inside the dialogue sent as user turns, so the system block stays one and first`,
-      itemIds: moved,
-      counts: { items: moved.length },
-    });
+    events.push(
+      itemsEvent(
+        "normalise",
+        "system-item-as-user",
+        `${moved.length} system item(s) inside the dialogue sent as user turns, so the system block stays one and first`,
+        moved,
+      ),
+    );
   }
   return out;
 }
 
-/** For models without a system role (Gemma < 4): the system block becomes the first user turn (seed 003). */
+/** For models without a system role (Gemma < 4): the system block becomes the first user turn. */
 function systemToFirstUserTurn(
   items: readonly ContextItem[],
   model: ModelDescriptor,
@@ -142,13 +150,14 @@ function systemToFirstUserTurn(
       tokens: countItemTokens({ parts }, model.tokenizer),
     });
   }
-  events.push({
-    stage: "normalise",
-    action: "system-to-first-user-turn",
-    reason: `${model.id} has no system instructions: ${systemItems.length} system item(s) sent as the first user turn`,
-    itemIds: systemItems.map((item) => item.id),
-    counts: { items: systemItems.length },
-  });
+  events.push(
+    itemsEvent(
+      "normalise",
+      "system-to-first-user-turn",
+      `${model.id} has no system instructions: ${systemItems.length} system item(s) sent as the first user turn`,
+      systemItems.map((item) => item.id),
+    ),
+  );
   return rest;
 }
 
@@ -242,7 +251,7 @@ function mergeRun(run: readonly ContextItem[]): ContextItem {
     for (let index = 0; index < item.parts.length; index += 1) {
       const part = item.parts[index];
       const previous = parts[parts.length - 1];
-      // Text meeting text at an item boundary joins with a newline, as seed 003 joins all-text runs.
+      // Text meeting text at an item boundary joins with a newline, as the Discord bot joins all-text runs.
       if (index === 0 && part.type === "text" && previous?.type === "text") {
         parts[parts.length - 1] = { type: "text", text: `${previous.text}\n${part.text}` };
       } else parts.push(part);
@@ -306,7 +315,7 @@ function mergeSameRoleRuns(
   return out;
 }
 
-/** Strict providers want the dialogue to open with a user turn (seed 003 `ensureLeadingUserTurn`). */
+/** Strict providers want the dialogue to open with a user turn (as the Discord bot's strict chat does). */
 function ensureLeadingUserTurn(
   items: readonly ContextItem[],
   model: ModelDescriptor,
@@ -363,20 +372,29 @@ export function enforceAlternation(
   items: readonly ContextItem[],
   model: ModelDescriptor,
   { beforeBudget = false }: { beforeBudget?: boolean } = {},
-): StageResult {
-  if (!model.capabilities.strictAlternation) return { items, events: [] };
+): StageResult<readonly ContextItem[]> {
+  if (!model.capabilities.strictAlternation) return { value: items, trace: [] };
   const events: TraceEvent[] = [];
   const needed = removeNeedlessConversationStart(items, events);
   const merged = mergeSameRoleRuns(needed, events, beforeBudget);
-  return { items: ensureLeadingUserTurn(merged, model, events), events };
+  return { value: ensureLeadingUserTurn(merged, model, events), trace: events };
 }
 
-export function normaliseForModel(items: readonly ContextItem[], model: ModelDescriptor): StageResult {
+export function normaliseForModel(
+  items: readonly ContextItem[],
+  model: ModelDescriptor,
+): StageResult<readonly ContextItem[]> {
   const events: TraceEvent[] = [];
   let current = dropEmptyItems(items, events);
   current = interiorSystemToUser(current, events);
   if (!model.capabilities.systemInstruction) current = systemToFirstUserTurn(current, model, events);
   current = relocateAssistantMedia(current, model, events);
   const alternation = enforceAlternation(current, model, { beforeBudget: true });
-  return { items: alternation.items, events: [...events, ...alternation.events] };
+  return { value: alternation.value, trace: [...events, ...alternation.trace] };
 }
+
+/** Phase B: the items in a shape the attempt's model accepts (system role, alternation, media in user turns). */
+export const normaliseStage: Stage<readonly ContextItem[], readonly ContextItem[], PhaseBContext> = {
+  name: "normalise",
+  run: (items, { model }) => normaliseForModel(items, model),
+};

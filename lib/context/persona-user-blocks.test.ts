@@ -1,13 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { collapseRuns } from "./collapse-runs";
-import {
-  activeBlocksFor,
-  applyPersonaUserBlocks,
-  blockedRunNoticeText,
-  isBlockActive,
-  isMuted,
-  personaUserBlocksCardText,
-} from "./persona-user-blocks";
 import {
   BOB,
   blockRecord,
@@ -17,11 +8,20 @@ import {
   PERSONA,
   personaMessage,
   userMessage,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { collapseRuns } from "./collapse-runs";
+import {
+  activeBlocksFor,
+  applyPersonaUserBlocks,
+  blockedRunNoticeText,
+  isBlockActive,
+  isMuted,
+  personaUserBlocksCardText,
+} from "./persona-user-blocks";
 import type { StoredMessage } from "./types";
 
 function run(messages: StoredMessage[], blocks = [blockRecord()]) {
-  const { entries } = collapseRuns(deepFreeze(messages));
+  const { value: entries } = collapseRuns(deepFreeze(messages));
   return applyPersonaUserBlocks({
     entries,
     blocks: deepFreeze(blocks),
@@ -31,14 +31,14 @@ function run(messages: StoredMessage[], blocks = [blockRecord()]) {
   });
 }
 
-const view = (entries: ReturnType<typeof run>["entries"]) =>
+const view = (entries: ReturnType<typeof run>["value"]["entries"]) =>
   entries.map((entry) =>
     entry.kind === "notice"
       ? `${entry.id}: ${entry.text}`
       : entry.messages.map((message) => message.id).join("+"),
   );
 
-describe("persona user blocks (stage 3)", () => {
+describe("persona user blocks", () => {
   it("replaces a run of a blocked user's messages with one notice", () => {
     const result = run([
       userMessage(1, "hi"),
@@ -47,7 +47,7 @@ describe("persona user blocks (stage 3)", () => {
       userMessage(4, "more", { author: MALLORY }),
       personaMessage(5, "hello Ada"),
     ]);
-    expect(view(result.entries)).toEqual([
+    expect(view(result.value.entries)).toEqual([
       "m1",
       "blocked:m2: [System: 3 messages from Mallory hidden here: Mallory is blocked from Aria.]",
       "m5",
@@ -71,7 +71,7 @@ describe("persona user blocks (stage 3)", () => {
       userMessage(2, "b"),
       userMessage(3, "c", { author: MALLORY }),
     ]);
-    expect(view(result.entries)).toEqual([
+    expect(view(result.value.entries)).toEqual([
       "blocked:m1: [System: 1 message from Mallory hidden here: Mallory is blocked from Aria.]",
       "m2",
       "blocked:m3: [System: 1 message from Mallory hidden here: Mallory is blocked from Aria.]",
@@ -84,7 +84,7 @@ describe("persona user blocks (stage 3)", () => {
       [userMessage(1, "a", { author: MALLORY }), userMessage(2, "b", { author: BOB })],
       [blockRecord(), blockRecord({ userId: BOB.userId, userName: BOB.name })],
     );
-    expect(view(result.entries).map((line) => `${line.split(":")[0]}:${line.split(":")[1]}`)).toEqual([
+    expect(view(result.value.entries).map((line) => `${line.split(":")[0]}:${line.split(":")[1]}`)).toEqual([
       "blocked:m1",
       "blocked:m2",
     ]);
@@ -95,7 +95,7 @@ describe("persona user blocks (stage 3)", () => {
       userMessage(1, "spam", { author: MALLORY }),
       userMessage(2, "look", { replyToMessageId: "m1", forwardedFromName: "Mallory", media: ["i1"] }),
     ]);
-    const reply = result.entries[1];
+    const reply = result.value.entries[1];
     expect(reply.kind === "message" && reply.messages[0]).toMatchObject({
       id: "m2",
       replyToMessageId: null,
@@ -111,7 +111,7 @@ describe("persona user blocks (stage 3)", () => {
     { name: "no blocks", blocks: [] },
   ])("keeps everything and says nothing: $name", ({ blocks }) => {
     const result = run([userMessage(1, "a", { author: MALLORY }), personaMessage(2, "b")], blocks);
-    expect(view(result.entries)).toEqual(["m1", "m2"]);
+    expect(view(result.value.entries)).toEqual(["m1", "m2"]);
     expect(result.trace).toEqual([]);
   });
 

@@ -1,9 +1,12 @@
-// Stage 3 (seed 000): persona user blocks. A `block` hides the blocked user's turns from this persona's context:
-// each run of their consecutive messages becomes one `[System: …]` notice, and replies quoting those messages
-// lose their reply annotation. A `mute` only stops the user from triggering the persona (the route refuses the
-// turn, see isMuted). Both are listed on the PERSONA_USER_BLOCKS system card, rebuilt every turn.
+// Phase A's persona user blocks (docs/architecture.md#persona-user-blocks). A `block` hides the blocked user's
+// turns from this persona's context: each run of their consecutive messages becomes one `[System: …]` notice, and
+// replies quoting those messages lose their reply annotation. A `mute` only stops the user from triggering the
+// persona (the route refuses the turn, see isMuted). Both are listed on the PERSONA_USER_BLOCKS system card,
+// rebuilt every turn.
 
-import type { HistoryEntry } from "./collapse-runs";
+import type { HistoryEntry } from "./messages";
+import type { CollapsedHistory, PhaseAContext, VisibleHistory } from "./phases";
+import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent } from "./trace";
 import type { ItemSender, PersonaUserBlock, StoredMessage, TraceEvent } from "./types";
 
@@ -90,17 +93,17 @@ export function applyPersonaUserBlocks(args: {
   now: string;
   /** Blocked users' messages that are hidden but not among the entries (cut before the build, history-reach). */
   hiddenElsewhere?: ReadonlySet<string> | null;
-}): {
+}): StageResult<{
   entries: HistoryEntry[];
-  trace: TraceEvent[];
   /** The loaded message behind each copy made without its reply annotation (null when none was made). */
   originals: Map<StoredMessage, StoredMessage> | null;
-} {
+}> {
   const blockedUsers = new Map<string, PersonaUserBlock>();
   for (const block of activeBlocksFor(args.blocks, args.personaId, args.now)) {
     if (block.blockType === "block") blockedUsers.set(block.userId, block);
   }
-  if (blockedUsers.size === 0) return { entries: args.entries.slice(), trace: [], originals: null };
+  if (blockedUsers.size === 0)
+    return { value: { entries: args.entries.slice(), originals: null }, trace: [] };
   let originals: Map<StoredMessage, StoredMessage> | null = null;
 
   const trace: TraceEvent[] = [];
@@ -176,5 +179,24 @@ export function applyPersonaUserBlocks(args: {
       ),
     );
   }
-  return { entries, trace, originals };
+  return { value: { entries, originals }, trace };
 }
+
+/** Phase A: blocked users' turns become notices; muted users' turns are left out. */
+export const blocksStage: Stage<CollapsedHistory, VisibleHistory, PhaseAContext> = {
+  name: "blocks",
+  run({ loaded, entries, hiddenMessageIds }, { input }) {
+    const blocked = applyPersonaUserBlocks({
+      entries,
+      blocks: input.blocks,
+      personaId: input.persona.id,
+      personaName: input.persona.name,
+      now: input.now,
+      hiddenElsewhere: hiddenMessageIds,
+    });
+    return {
+      value: { loaded, ...blocked.value },
+      trace: blocked.trace,
+    };
+  },
+};

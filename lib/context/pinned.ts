@@ -1,19 +1,13 @@
-// What the budget (stage 14) never drops, in one place. Strict normalisation (stage 13) runs before the budget
-// and keeps these apart from droppable items, so merging turns for a strict model never makes dialogue undroppable.
+// What the budget never drops, in one place (docs/architecture.md#budget). Strict normalisation runs before the
+// budget and keeps these apart from droppable items, so merging turns for a strict model never makes dialogue
+// undroppable.
 
-import type { ContextItem, ItemTag } from "./types";
+import { type ContextItem, type ItemTag, SYSTEM_ITEM_TAGS } from "./types";
 
-/** The id of a strict model's inserted leading user turn (stage 13). The budget never drops it. */
+/** The id of a strict model's inserted leading user turn (strict normalisation). The budget never drops it. */
 export const CONVERSATION_START_ID = "conversation-start";
 
-const SYSTEM_TAGS: ReadonlySet<ItemTag> = new Set<ItemTag>([
-  "SYSTEM_PROMPT",
-  "TOOL_RULES",
-  "CORE_MEMORIES",
-  "KEY_CONTEXT_REMINDER",
-  "CONVERSATION_INSTRUCTIONS",
-  "PERSONA_USER_BLOCKS",
-]);
+const SYSTEM_TAGS: ReadonlySet<ItemTag> = new Set<ItemTag>(SYSTEM_ITEM_TAGS);
 
 /** System items and system text sent as a user turn (models without a system role). */
 export function isSystemItem(item: ContextItem): boolean {

@@ -1,9 +1,9 @@
 import type { ModelMessage } from "ai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { modelDescriptor } from "@/tests/context/fixtures";
 import { ContextBudgetError, resolveForModel } from "./resolve-for-model";
 import { defaultSettings, type ResolvedSettings } from "./settings";
-import { modelDescriptor } from "./test-fixtures";
 import type {
   BaseContext,
   ContextItem,
@@ -175,7 +175,7 @@ describe("resolveForModel", () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// SPEC §5.4 invariants as properties over random conversations
+// The invariants (docs/architecture.md#invariants) as properties over random conversations
 
 type Step =
   | { kind: "user"; text: string; images: number; speaker: number }
@@ -393,7 +393,7 @@ describe("strict models and the budget", () => {
 });
 
 describe("phase B invariants over random conversations", () => {
-  it("holds §5.4 for every model shape", () => {
+  it("holds the invariants for every model shape", () => {
     fc.assert(
       fc.property(
         fc.array(stepArbitrary, { maxLength: 40 }),

@@ -1,15 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { collapseRuns } from "./collapse-runs";
-import { applyPersonaUserBlocks } from "./persona-user-blocks";
-import {
-  labelText,
-  mapRoles,
-  messageLayout,
-  roleFor,
-  speakerLabelsOn,
-  splitLeadingSystemBlocks,
-  systemNoticeText,
-} from "./role-mapping";
 import {
   ADA,
   BOB,
@@ -24,7 +13,17 @@ import {
   systemMessage,
   userMessage,
   viewItems,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { collapseRuns } from "./collapse-runs";
+import { messageLayout, roleFor } from "./messages";
+import { applyPersonaUserBlocks } from "./persona-user-blocks";
+import {
+  labelText,
+  mapRoles,
+  speakerLabelsOn,
+  splitLeadingSystemBlocks,
+  systemNoticeText,
+} from "./role-mapping";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import type { StoredMessage } from "./types";
 
@@ -38,7 +37,7 @@ function map(
   } = {},
 ) {
   deepFreeze(messages);
-  const { entries } = collapseRuns(messages);
+  const { value: entries } = collapseRuns(messages);
   const blocked = applyPersonaUserBlocks({
     entries,
     blocks: [blockRecord()],
@@ -47,7 +46,7 @@ function map(
     now: NOW,
   });
   return mapRoles({
-    entries: blocked.entries,
+    entries: blocked.value.entries,
     currentInput: options.current ?? userMessage(99, "now?"),
     persona: PERSONA,
     participants: [],
@@ -58,23 +57,23 @@ function map(
   });
 }
 
-describe("role mapping (stage 4)", () => {
+describe("role mapping", () => {
   it("persona → assistant, other personas and humans → user, labels off for one human and one persona", () => {
     const result = map([userMessage(1, "hi"), personaMessage(2, "hello")]);
-    expect(viewItems(result.history)).toEqual([
+    expect(viewItems(result.value.history)).toEqual([
       { id: "msg:m1", role: "user", tag: "DIALOGUE_HISTORY", text: "hi" },
       { id: "msg:m2", role: "assistant", tag: "DIALOGUE_HISTORY", text: "hello" },
     ]);
-    expect(viewItems([result.current])).toEqual([
+    expect(viewItems([result.value.current])).toEqual([
       { id: "msg:m99", role: "user", tag: "CURRENT_INPUT", text: "now?" },
     ]);
-    expect(result.history[1].sender).toEqual({
+    expect(result.value.history[1].sender).toEqual({
       type: "persona",
       name: "Aria",
       userId: null,
       personaId: PERSONA.id,
     });
-    expect(result.history[0].sender).toEqual({
+    expect(result.value.history[0].sender).toEqual({
       type: "user",
       name: "Ada",
       userId: ADA.userId,
@@ -89,7 +88,7 @@ describe("role mapping (stage 4)", () => {
       userMessage(2, "yo", { author: BOB }),
       personaMessage(3, "hello both"),
     ]);
-    expect(viewItems([...result.history, result.current]).map((item) => item.text)).toEqual([
+    expect(viewItems([...result.value.history, result.value.current]).map((item) => item.text)).toEqual([
       "Ada: hi",
       "Bob: yo",
       "Aria: hello both",
@@ -111,7 +110,7 @@ describe("role mapping (stage 4)", () => {
       personaMessage(2, "I am Zed", { persona: OTHER_PERSONA }),
       personaMessage(3, "I am Aria"),
     ]);
-    expect(viewItems(result.history)).toEqual([
+    expect(viewItems(result.value.history)).toEqual([
       { id: "msg:m1", role: "user", tag: "DIALOGUE_HISTORY", text: "Ada: hi" },
       { id: "msg:m2", role: "user", tag: "DIALOGUE_HISTORY", text: "Zed: I am Zed" },
       { id: "msg:m3", role: "assistant", tag: "DIALOGUE_HISTORY", text: "Aria: I am Aria" },
@@ -124,7 +123,7 @@ describe("role mapping (stage 4)", () => {
     { labels: "auto" as const, expected: ["hi", "hello"] },
   ])("speakerLabels $labels with one human", ({ labels, expected }) => {
     expect(
-      viewItems(map([userMessage(1, "hi"), personaMessage(2, "hello")], { labels }).history).map(
+      viewItems(map([userMessage(1, "hi"), personaMessage(2, "hello")], { labels }).value.history).map(
         (item) => item.text,
       ),
     ).toEqual(expected);
@@ -132,9 +131,9 @@ describe("role mapping (stage 4)", () => {
 
   it("never labels even with several humans", () => {
     expect(
-      map([userMessage(1, "hi"), userMessage(2, "yo", { author: BOB })], { labels: "never" }).history.map(
-        (item) => item.parts,
-      ),
+      map([userMessage(1, "hi"), userMessage(2, "yo", { author: BOB })], {
+        labels: "never",
+      }).value.history.map((item) => item.parts),
     ).toEqual([[{ type: "text", text: "hi" }], [{ type: "text", text: "yo" }]]);
   });
 
@@ -143,8 +142,8 @@ describe("role mapping (stage 4)", () => {
       [userMessage(1, "hi"), userMessage(2, "yo", { author: BOB }), personaMessage(3, "hello")],
       { impersonate: ADA.userId, labels: "never" },
     );
-    expect(result.history.map((item) => item.role)).toEqual(["assistant", "user", "user"]);
-    expect(result.current.role).toBe("user");
+    expect(result.value.history.map((item) => item.role)).toEqual(["assistant", "user", "user"]);
+    expect(result.value.current.role).toBe("user");
     expect(result.trace.map((event) => event.action)).toEqual(["impersonation"]);
   });
 
@@ -157,7 +156,7 @@ describe("role mapping (stage 4)", () => {
       ],
       { labels: "always" },
     );
-    expect(viewItems(result.history).map((item) => [item.role, item.text])).toEqual([
+    expect(viewItems(result.value.history).map((item) => [item.role, item.text])).toEqual([
       ["user", "[System: Bob joined]\n[System: already wrapped]"],
       ["user", "Bob: x"],
     ]);
@@ -165,32 +164,32 @@ describe("role mapping (stage 4)", () => {
 
   it("blocked notices map to user items with the system sender", () => {
     const result = map([userMessage(1, "spam", { author: MALLORY }), personaMessage(2, "ok")]);
-    expect(viewItems(result.history)[0]).toEqual({
+    expect(viewItems(result.value.history)[0]).toEqual({
       id: "blocked:m1",
       role: "user",
       tag: "DIALOGUE_HISTORY",
       text: "[System: 1 message from Mallory hidden here: Mallory is blocked from Aria.]",
     });
-    expect(result.history[0].sender).toEqual({ type: "system", name: "System" });
-    expect(result.history[0].sourceMessageIds).toEqual(["m1"]);
+    expect(result.value.history[0].sender).toEqual({ type: "system", name: "System" });
+    expect(result.value.history[0].sourceMessageIds).toEqual(["m1"]);
   });
 
   it("collapsed runs become one item with every source message", () => {
     const result = map([userMessage(1, "a"), userMessage(2, "b"), personaMessage(3, "c")], {
       labels: "always",
     });
-    expect(viewItems(result.history)[0]).toEqual({
+    expect(viewItems(result.value.history)[0]).toEqual({
       id: "msg:m1",
       role: "user",
       tag: "DIALOGUE_HISTORY",
       text: "Ada: a\nb",
     });
-    expect(result.history[0].sourceMessageIds).toEqual(["m1", "m2"]);
+    expect(result.value.history[0].sourceMessageIds).toEqual(["m1", "m2"]);
   });
 
   it("media-only and artifact-only messages keep an item with no parts yet (later stages fill or drop them)", () => {
     const result = map([userMessage(1, "", { media: ["i1"] }), personaMessage(2, "", { artifacts: ["a1"] })]);
-    expect(result.history.map((item) => item.parts)).toEqual([[], []]);
+    expect(result.value.history.map((item) => item.parts)).toEqual([[], []]);
   });
 
   it("an assistant message with artifacts keeps its text pieces apart, labelled once", () => {
@@ -203,7 +202,7 @@ describe("role mapping (stage 4)", () => {
       ],
     });
     const result = map([userMessage(1, "weather?"), message], { labels: "always" });
-    expect(result.history[1].parts).toEqual([
+    expect(result.value.history[1].parts).toEqual([
       { type: "text", text: "Aria: Let me check." },
       { type: "text", text: "It is sunny." },
     ]);
@@ -221,14 +220,15 @@ describe("role mapping (stage 4)", () => {
       ],
       { labels: "always", tokenizer: "o200k_base" },
     );
-    expect(result.history.map((item) => item.tokens)).toEqual([
+    expect(result.value.history.map((item) => item.tokens)).toEqual([
       TOKENS_PER_MESSAGE + 5 + 7 + 1 + label,
       0,
       0,
       0,
     ]);
     expect(
-      map([userMessage(1, "a", { tokenCounts: { o200k_base: 5 } })], { tokenizer: null }).history[0].tokens,
+      map([userMessage(1, "a", { tokenCounts: { o200k_base: 5 } })], { tokenizer: null }).value.history[0]
+        .tokens,
     ).toBe(0);
   });
 
@@ -251,7 +251,8 @@ describe("role mapping (stage 4)", () => {
       segmentTokenCounts,
     });
     const splitTokens = (message: StoredMessage, options: Parameters<typeof map>[1] = {}) =>
-      map([userMessage(1, "weather?"), message], { tokenizer: "o200k_base", ...options }).history[1].tokens;
+      map([userMessage(1, "weather?"), message], { tokenizer: "o200k_base", ...options }).value.history[1]
+        .tokens;
 
     it("frames the sum of its segment counts, plus the label when labels are on", () => {
       const message = split({ o200k_base: [3, 5] });
@@ -286,10 +287,10 @@ describe("role mapping (stage 4)", () => {
 
     it("a message with artifacts that is not split (a user's turn) uses its whole count", () => {
       const userTurn = userMessage(1, "mine", { artifacts: ["c9"], tokenCounts: { o200k_base: 6 } });
-      expect(map([userTurn], { tokenizer: "o200k_base", labels: "never" }).history[0].tokens).toBe(
+      expect(map([userTurn], { tokenizer: "o200k_base", labels: "never" }).value.history[0].tokens).toBe(
         TOKENS_PER_MESSAGE + 6,
       );
-      expect(map([userTurn], { tokenizer: "o200k_base", labels: "always" }).history[0].tokens).toBe(
+      expect(map([userTurn], { tokenizer: "o200k_base", labels: "always" }).value.history[0].tokens).toBe(
         TOKENS_PER_MESSAGE + 6 + countTextTokens("Ada: ", "o200k_base"),
       );
       // The persona's split turn becomes a user's when impersonating: one piece, the whole count.
@@ -297,7 +298,7 @@ describe("role mapping (stage 4)", () => {
         tokenizer: "o200k_base",
         labels: "never",
         impersonate: ADA.userId,
-      }).history[0];
+      }).value.history[0];
       expect(flipped.parts).toEqual([{ type: "text", text: "Let me check.\nIt is sunny." }]);
       expect(flipped.tokens).toBe(TOKENS_PER_MESSAGE + 50);
       // With media it is left for later, like any media message.
@@ -306,7 +307,7 @@ describe("role mapping (stage 4)", () => {
         artifacts: ["c9"],
         tokenCounts: { o200k_base: 6 },
       });
-      expect(map([withMedia], { tokenizer: "o200k_base" }).history[0].tokens).toBe(0);
+      expect(map([withMedia], { tokenizer: "o200k_base" }).value.history[0].tokens).toBe(0);
     });
   });
 

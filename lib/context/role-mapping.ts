@@ -1,9 +1,21 @@
-// Stage 4 (seed 000): role mapping and speaker labels. The conversation's persona speaks as the assistant; other
-// personas and every human are users. When generating as a user (impersonation), that user's messages become the
-// assistant's and the persona's become user turns. Every item keeps `sender` metadata, whatever the labels.
+// Phase A's role mapping and speaker labels (docs/architecture.md#role-mapping). The conversation's persona
+// speaks as the assistant; other personas and every human are users. When generating as a user (impersonation),
+// that user's messages become the assistant's and the persona's become user turns. Every item keeps `sender`
+// metadata, whatever the labels.
 
-import { type HistoryEntry, isPureText, messageText } from "./collapse-runs";
+import {
+  type HistoryEntry,
+  hasArtifactParts,
+  hasText,
+  isPureText,
+  messageItemId,
+  messageText,
+  roleFor,
+  textSegments,
+} from "./messages";
+import type { PhaseAContext, SourcedItems, VisibleHistory } from "./phases";
 import type { ResolvedSettings } from "./settings";
+import type { Stage, StageResult } from "./stage";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { traceEvent } from "./trace";
 import type {
@@ -17,39 +29,6 @@ import type {
   TokenizerName,
   TraceEvent,
 } from "./types";
-
-/** The id of the item a stored message becomes. Stable across builds. */
-export function messageItemId(messageId: string): string {
-  return `msg:${messageId}`;
-}
-
-const MESSAGE_ITEM_PREFIX = "msg:";
-
-/**
- * The stored message an item was made from, when the item is exactly that message's own item (not a notice, a
- * collapsed run, a text piece or a tool item). Compares without building the id string: this runs per item.
- */
-export function ownMessageId(item: { id: string; sourceMessageIds: readonly string[] }): string | null {
-  if (item.sourceMessageIds.length !== 1) return null;
-  const messageId = item.sourceMessageIds[0];
-  const id = item.id;
-  return id.length === messageId.length + MESSAGE_ITEM_PREFIX.length &&
-    id.startsWith(MESSAGE_ITEM_PREFIX) &&
-    id.endsWith(messageId)
-    ? messageId
-    : null;
-}
-
-export function roleFor(
-  message: StoredMessage,
-  personaId: string,
-  impersonateUserId: string | null | undefined,
-): ItemRole {
-  if (impersonateUserId) {
-    return message.authorType === "user" && message.authorUserId === impersonateUserId ? "assistant" : "user";
-  }
-  return message.authorType === "persona" && message.authorPersonaId === personaId ? "assistant" : "user";
-}
 
 /** Who wrote the message. Always the same four keys (null when not applicable), so every sender has one shape. */
 export function senderOf(message: StoredMessage): ItemSender {
@@ -140,56 +119,6 @@ export function systemNoticeText(text: string): string {
   return text.startsWith(SYSTEM_BLOCK_START) ? text : `[System: ${text}]`;
 }
 
-/** A message's shape for replay: its text pieces and artifacts in the order they happened. */
-export type LayoutEntry = { kind: "text"; text: string } | { kind: "artifact"; artifactId: string };
-
-/**
- * Whether a text has anything to say: a blank (empty or whitespace-only) text counts as no text, so it is never
- * labelled and sent as a message with nothing in it ("Bob:  ").
- */
-export function hasText(text: string): boolean {
-  return /\S/.test(text);
-}
-
-/**
- * A message's text split at its artifact parts: the pieces of text written around tool calls, with the artifacts
- * between them. Consecutive text parts join with a newline; media parts do not split; blank pieces are left out.
- */
-export function messageLayout(message: StoredMessage): LayoutEntry[] {
-  const layout: LayoutEntry[] = [];
-  let current: string | null = null;
-  for (const part of message.parts) {
-    if (part.type === "text") current = current === null ? part.text : `${current}\n${part.text}`;
-    else if (part.type === "artifact") {
-      if (current !== null && hasText(current)) layout.push({ kind: "text", text: current });
-      current = null;
-      layout.push({ kind: "artifact", artifactId: part.artifactId });
-    }
-  }
-  if (current !== null && hasText(current)) layout.push({ kind: "text", text: current });
-  return layout;
-}
-
-/** The text pieces of messageLayout, without building the layout. */
-export function textSegments(message: Pick<StoredMessage, "parts">): string[] {
-  const segments: string[] = [];
-  let current: string | null = null;
-  for (const part of message.parts) {
-    if (part.type === "text") current = current === null ? part.text : `${current}\n${part.text}`;
-    else if (part.type === "artifact") {
-      if (current !== null && hasText(current)) segments.push(current);
-      current = null;
-    }
-  }
-  if (current !== null && hasText(current)) segments.push(current);
-  return segments;
-}
-
-export function hasArtifactParts(message: Pick<StoredMessage, "parts">): boolean {
-  for (const part of message.parts) if (part.type === "artifact") return true;
-  return false;
-}
-
 interface MappingContext {
   personaId: string;
   impersonateUserId: string | null | undefined;
@@ -237,7 +166,8 @@ function decorate(
  * Cached token count of a text item (one message or a collapsed run) under the chosen tokenizer: the messages'
  * cached counts, a newline token between collapsed messages, the label, and the per-message framing. An assistant
  * message split around its tool calls (`split`) adds up its cached segment counts instead. 0 (count later) when a
- * count is missing, the message carries media (stage 5 rewrites it) or its text is rewritten (system notices).
+ * count is missing, the message carries media (the media budget rewrites it) or its text is rewritten (system
+ * notices).
  */
 function cachedTokens(
   messages: readonly StoredMessage[],
@@ -314,7 +244,7 @@ function messageItem(
       ? [{ type: "text", text: notices ? text : decorate(first, text, true, context) }]
       : [];
   } else if (role === "assistant" && hasArtifactParts(first)) {
-    // Text pieces stay apart so stage 6 can put the tool calls back between them.
+    // Text pieces stay apart so artifact replay can put the tool calls back between them.
     const segments = textSegments(first);
     splitSegments = segments.length;
     parts = segments.map(
@@ -337,8 +267,8 @@ function messageItem(
 
 /**
  * Map history entries and the current input to items. Items may still have no parts (a media-only or
- * artifact-only message): stages 5 and 6 fill them, and stage 6 drops the ones left empty.
- * `tokenizer` selects which cached per-message count fills `item.tokens` (null: leave every count at 0).
+ * artifact-only message): the media budget and artifact replay fill them, and artifact replay drops the ones left
+ * empty. `tokenizer` selects which cached per-message count fills `item.tokens` (null: leave every count at 0).
  */
 export function mapRoles(args: {
   entries: readonly HistoryEntry[];
@@ -350,13 +280,12 @@ export function mapRoles(args: {
   impersonateUserId?: string | null;
   settings: ResolvedSettings;
   tokenizer?: TokenizerName | null;
-}): {
+}): StageResult<{
   history: ContextItem[];
   current: ContextItem;
-  trace: TraceEvent[];
   /** The message each history item is exactly (null for notices and collapsed runs), parallel to `history`. */
   historySources: (StoredMessage | null)[];
-} {
+}> {
   const trace: TraceEvent[] = [];
   const labels = speakerLabelsOn({
     mode: args.settings.history.speakerLabels,
@@ -421,5 +350,42 @@ export function mapRoles(args: {
       ),
     );
   }
-  return { history, current, trace, historySources };
+  return { value: { history, current, historySources }, trace };
+}
+
+/**
+ * Phase A: entries become items with roles, speaker labels and sender metadata; the current input becomes its
+ * item here, held apart until the last stage.
+ */
+export const rolesStage: Stage<VisibleHistory, SourcedItems, PhaseAContext> = {
+  name: "roles",
+  run({ loaded, entries, originals }, { input, settings, tokenizer }) {
+    const mapped = mapRoles({
+      entries,
+      currentInput: input.currentInput,
+      persona: input.persona,
+      participants: input.participants,
+      allMessages: loaded,
+      impersonateUserId: input.impersonateUserId,
+      settings,
+      tokenizer,
+    });
+    const { history, historySources, current } = mapped.value;
+    return {
+      value: { items: history, sources: loadedSources(historySources, originals), current },
+      trace: mapped.trace,
+    };
+  },
+};
+
+/**
+ * The loaded message each history item was made from, as a lookup by id would give it: the blocks stage hands on a
+ * copy of a message whose reply annotation it dropped, and its original is what later stages see.
+ */
+function loadedSources(
+  sources: (StoredMessage | null)[],
+  originals: ReadonlyMap<StoredMessage, StoredMessage> | null,
+): (StoredMessage | null)[] {
+  if (originals === null) return sources;
+  return sources.map((source) => (source === null ? null : (originals.get(source) ?? source)));
 }

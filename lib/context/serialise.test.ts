@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { modelDescriptor } from "@/tests/context/fixtures";
 import { reasoningEffortFor, serialiseRequest, thinkingProviderOptions, toolResultOutput } from "./serialise";
 import { defaultSettings, type ResolvedSettings } from "./settings";
-import { modelDescriptor } from "./test-fixtures";
 import type { ContextItem, ItemPart, ModelCapabilities, ModelDescriptor, ProviderName } from "./types";
 
 const PNG =
@@ -37,7 +37,7 @@ describe("serialiseRequest", () => {
       item("u1", "user", [text("hi")]),
       item("a1", "assistant", [text("hello")]),
     ];
-    const { request, events } = serialiseRequest(items, model(), settings());
+    const { value: request, trace: events } = serialiseRequest(items, model(), settings());
     expect(request.instructions).toBe("You are Tomori.\n\n# CORE MEMORIES\n- tea");
     expect(request.messages).toEqual([
       { role: "user", content: [{ type: "text", text: "hi" }] },
@@ -51,7 +51,7 @@ describe("serialiseRequest", () => {
 
   it("leaves instructions undefined without system items", () => {
     expect(
-      serialiseRequest([item("u1", "user", [text("hi")])], model(), settings()).request.instructions,
+      serialiseRequest([item("u1", "user", [text("hi")])], model(), settings()).value.instructions,
     ).toBeUndefined();
   });
 
@@ -63,7 +63,7 @@ describe("serialiseRequest", () => {
       attachmentId: "a",
       handle: "media_1",
     };
-    const { request } = serialiseRequest(
+    const { value: request } = serialiseRequest(
       [item("u1", "user", [image, text("what is it?")])],
       model(),
       settings(),
@@ -90,7 +90,7 @@ describe("serialiseRequest", () => {
         { type: "tool-result", toolCallId: "c2", toolName: "current_time", output: "13:00" },
       ]),
     ];
-    const { request } = serialiseRequest(items, model(), settings());
+    const { value: request } = serialiseRequest(items, model(), settings());
     expect(request.messages).toEqual([
       {
         role: "assistant",
@@ -129,7 +129,7 @@ describe("serialiseRequest", () => {
       ]),
     ];
     expect(
-      serialiseRequest(items, model(), settings()).request.messages.map((message) => message.role),
+      serialiseRequest(items, model(), settings()).value.messages.map((message) => message.role),
     ).toEqual(["assistant", "tool"]);
   });
 
@@ -159,7 +159,7 @@ describe("serialiseRequest", () => {
       item("empty-system", "system", [text("")]),
       item("u1", "user", [text("real")]),
     ];
-    const { request, events } = serialiseRequest(items, model(), settings());
+    const { value: request, trace: events } = serialiseRequest(items, model(), settings());
     expect(request.messages).toEqual([{ role: "user", content: [{ type: "text", text: "real" }] }]);
     expect(request.instructions).toBeUndefined();
     expect(events).toMatchObject([
@@ -172,7 +172,7 @@ describe("serialiseRequest", () => {
   });
 
   it("passes stop sequences and the reserved output budget", () => {
-    const { request } = serialiseRequest(
+    const { value: request } = serialiseRequest(
       [item("u1", "user", [text("hi")])],
       model("openai", {}, 1_000),
       settings(),
@@ -187,7 +187,7 @@ describe("serialiseRequest", () => {
         value.budget.reservedOutputTokens = 0;
       }),
     );
-    expect(none.request.maxOutputTokens).toBeUndefined();
+    expect(none.value.maxOutputTokens).toBeUndefined();
   });
 });
 
@@ -224,7 +224,7 @@ describe("thinking options", () => {
 
   it("sends nothing when thinking is off or the model does not reason, and says so", () => {
     expect(thinkingProviderOptions(model("google", { reasoning: true }), settings())).toEqual({});
-    const { request, events } = serialiseRequest(
+    const { value: request, trace: events } = serialiseRequest(
       [item("u1", "user", [text("hi")])],
       model("openai", { reasoning: false }),
       thinking,
@@ -234,7 +234,7 @@ describe("thinking options", () => {
   });
 
   it("traces the options it sends", () => {
-    const { events } = serialiseRequest(
+    const { trace: events } = serialiseRequest(
       [item("u1", "user", [text("hi")])],
       model("google", { reasoning: true }),
       thinking,

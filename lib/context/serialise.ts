@@ -1,13 +1,16 @@
-// Stage 16 (phase B, per attempt): items → the AI SDK 7 call arguments. System items become `instructions` (one
-// system block, first: a system message inside `messages` throws in AI SDK 7); the rest map to ModelMessages in
-// one pass. The provider package then writes the wire body (captured exactly by the caller, SPEC §6.2).
-// Shapes checked against node_modules/ai, @ai-sdk/openai and @ai-sdk/google .d.ts: file parts
-// `{ type: "file", mediaType, data }`, tool results in `role: "tool"` messages with `output: { type, value }`,
-// thinking as `providerOptions.openai.reasoningEffort` / `providerOptions.google.thinkingConfig.thinkingBudget`.
+// Phase B's serialisation (docs/architecture.md#serialise): items → the AI SDK 7 call arguments. System items
+// become `instructions` (one system block, first: a system message inside `messages` throws in AI SDK 7); the
+// rest map to ModelMessages in one pass. The provider package then writes the wire body (captured exactly by the
+// caller). Shapes checked against node_modules/ai, @ai-sdk/openai and @ai-sdk/google .d.ts: file parts `{ type:
+// "file", mediaType, data }`, tool results in `role: "tool"` messages with `output: { type, value }`, thinking as
+// `providerOptions.openai.reasoningEffort` / `providerOptions.google.thinkingConfig.thinkingBudget`.
 
 import type { AssistantContent, JSONValue, ModelMessage, ToolContent, UserContent } from "ai";
+import type { ItemsWithStops, PhaseBContext, SerialisedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
 import { reservedOutputTokens } from "./settings";
+import type { Stage, StageResult } from "./stage";
+import { itemsEvent } from "./trace";
 import type { ContextItem, ItemPart, ModelDescriptor, TraceEvent } from "./types";
 
 /** AI SDK's provider options shape (`SharedV4ProviderOptions`), which `ai` does not re-export. */
@@ -19,11 +22,6 @@ export interface SerialisedRequest {
   providerOptions: ProviderOptions;
   stopSequences: string[] | undefined;
   maxOutputTokens: number | undefined;
-}
-
-export interface SerialiseResult {
-  request: SerialisedRequest;
-  events: TraceEvent[];
 }
 
 type UserPart = Exclude<UserContent, string>[number];
@@ -90,68 +88,61 @@ function toolResultPart(part: Extract<ItemPart, { type: "tool-result" }>): ToolP
   };
 }
 
+/** The parts both sides send the same way. */
+type SharedPart = { type: "text"; text: string } | ReturnType<typeof filePart>;
+
+/**
+ * Text, media and tool results go out the same way from either side (tool results into the tool message that
+ * follows); false for the parts only one side sends.
+ */
+function pushSharedPart(
+  part: ItemPart,
+  parts: { push(part: SharedPart): number },
+  toolParts: ToolPart[],
+): boolean {
+  switch (part.type) {
+    case "text":
+      if (!isBlankText(part.text)) parts.push({ type: "text", text: part.text });
+      return true;
+    case "image":
+    case "video":
+    case "audio":
+    case "file":
+      parts.push(filePart(part));
+      return true;
+    case "tool-result":
+      toolParts.push(toolResultPart(part));
+      return true;
+    default:
+      return false;
+  }
+}
+
 function userParts(item: ContextItem, toolParts: ToolPart[]): UserPart[] {
   const parts: UserPart[] = [];
-  for (const part of item.parts) {
-    switch (part.type) {
-      case "text":
-        if (!isBlankText(part.text)) parts.push({ type: "text", text: part.text });
-        break;
-      case "image":
-      case "video":
-      case "audio":
-      case "file":
-        parts.push(filePart(part));
-        break;
-      case "tool-result":
-        toolParts.push(toolResultPart(part));
-        break;
-      // Reasoning and tool calls are the model's own; unresolved media placeholders cannot be sent.
-      default:
-        break;
-    }
-  }
+  // Reasoning and tool calls are the model's own; unresolved media placeholders cannot be sent.
+  for (const part of item.parts) pushSharedPart(part, parts, toolParts);
   return parts;
 }
 
 function assistantParts(item: ContextItem, toolParts: ToolPart[]): AssistantPart[] {
   const parts: AssistantPart[] = [];
   for (const part of item.parts) {
-    switch (part.type) {
-      case "text":
-        if (!isBlankText(part.text)) parts.push({ type: "text", text: part.text });
-        break;
-      case "reasoning":
-        if (isBlankText(part.text)) break;
-        parts.push(
-          part.providerMetadata
-            ? {
-                type: "reasoning",
-                text: part.text,
-                providerOptions: part.providerMetadata as ProviderOptions,
-              }
-            : { type: "reasoning", text: part.text },
-        );
-        break;
-      case "tool-call":
-        parts.push({
-          type: "tool-call",
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          input: toolInput(part.input),
-        });
-        break;
-      case "tool-result":
-        toolParts.push(toolResultPart(part));
-        break;
-      case "image":
-      case "video":
-      case "audio":
-      case "file":
-        parts.push(filePart(part));
-        break;
-      default:
-        break;
+    if (pushSharedPart(part, parts, toolParts)) continue;
+    if (part.type === "reasoning") {
+      if (isBlankText(part.text)) continue;
+      parts.push(
+        part.providerMetadata
+          ? { type: "reasoning", text: part.text, providerOptions: part.providerMetadata as ProviderOptions }
+          : { type: "reasoning", text: part.text },
+      );
+    } else if (part.type === "tool-call") {
+      parts.push({
+        type: "tool-call",
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: toolInput(part.input),
+      });
     }
   }
   return parts;
@@ -168,7 +159,7 @@ export function serialiseRequest(
   model: ModelDescriptor,
   settings: ResolvedSettings,
   stopSequences: readonly string[] = [],
-): SerialiseResult {
+): StageResult<SerialisedRequest> {
   const instructions: string[] = [];
   const messages: ModelMessage[] = [];
   const skipped: string[] = [];
@@ -206,13 +197,14 @@ export function serialiseRequest(
 
   const events: TraceEvent[] = [];
   if (skipped.length > 0) {
-    events.push({
-      stage: "serialise",
-      action: "skipped-empty-items",
-      reason: `${skipped.length} item(s) had nothing sendable and were left out (no empty message is sent)`,
-      itemIds: skipped,
-      counts: { items: skipped.length },
-    });
+    events.push(
+      itemsEvent(
+        "serialise",
+        "skipped-empty-items",
+        `${skipped.length} item(s) had nothing sendable and were left out (no empty message is sent)`,
+        skipped,
+      ),
+    );
   }
   const providerOptions = thinkingProviderOptions(model, settings);
   if (settings.thinking.enabled) {
@@ -234,13 +226,22 @@ export function serialiseRequest(
 
   const reserved = reservedOutputTokens(settings, model.maxOutputTokens);
   return {
-    request: {
+    value: {
       instructions: instructions.length > 0 ? instructions.join("\n\n") : undefined,
       messages,
       providerOptions,
       stopSequences: stopSequences.length > 0 ? [...stopSequences] : undefined,
       maxOutputTokens: reserved > 0 ? reserved : undefined,
     },
-    events,
+    trace: events,
   };
 }
+
+/** Phase B: the items become the AI SDK call's arguments. */
+export const serialiseStage: Stage<ItemsWithStops, SerialisedItems, PhaseBContext> = {
+  name: "serialise",
+  run({ items, budget, stopSequences }, { model, settings }) {
+    const { value: request, trace } = serialiseRequest(items, model, settings, stopSequences);
+    return { value: { items, budget, request }, trace };
+  },
+};

@@ -1,4 +1,4 @@
-// The context policy (SPEC §4): one zod schema with defaults and ranges, and the precedence resolver
+// The context policy: one zod schema with defaults and ranges, and the precedence resolver
 // conversation override → persona override → global default, per key.
 
 import { z } from "zod";
@@ -122,7 +122,7 @@ export type SettingsOverride = z.input<typeof settingsOverrideSchema>;
 
 const SECTION_KEYS = Object.keys(settingsSchema.shape) as (keyof ResolvedSettings)[];
 
-/** The global defaults of SPEC §4. */
+/** The global defaults. */
 export function defaultSettings(): ResolvedSettings {
   return settingsSchema.parse({
     history: {},

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { modelDescriptor } from "@/tests/context/fixtures";
 import { defaultSettings, type ResolvedSettings } from "./settings";
 import { buildStopSequences, otherSpeakerNames, speakerStopString } from "./stop-strings";
-import { modelDescriptor } from "./test-fixtures";
 import type { ContextItem, ItemSender, ModelDescriptor } from "./types";
 
 function model(maxStopSequences: number): ModelDescriptor {
@@ -51,7 +51,7 @@ describe("stop strings", () => {
 
   it("sends the configured strings only, when the speaker pattern is off", () => {
     const out = buildStopSequences(room, model(4), settings({ strings: ["###", "END"] }));
-    expect(out).toEqual({ stopSequences: ["###", "END"], events: [] });
+    expect(out).toEqual({ value: ["###", "END"], trace: [] });
   });
 
   it("adds the speaker patterns after the configured strings, de-duplicated in order", () => {
@@ -60,8 +60,8 @@ describe("stop strings", () => {
       model(5),
       settings({ strings: ["###", "\nAda:", "###"], speakerPattern: true }),
     );
-    expect(out.stopSequences).toEqual(["###", "\nAda:", "\nBob Smith:"]);
-    expect(out.events).toEqual([]);
+    expect(out.value).toEqual(["###", "\nAda:", "\nBob Smith:"]);
+    expect(out.trace).toEqual([]);
   });
 
   it("caps at the model's limit and traces the dropped ones", () => {
@@ -70,8 +70,8 @@ describe("stop strings", () => {
       model(4),
       settings({ strings: ["a", "b", "c"], speakerPattern: true }),
     );
-    expect(out.stopSequences).toEqual(["a", "b", "c", "\nAda:"]);
-    expect(out.events).toEqual([
+    expect(out.value).toEqual(["a", "b", "c", "\nAda:"]);
+    expect(out.trace).toEqual([
       {
         stage: "stop-strings",
         action: "dropped-stop-strings",
@@ -85,7 +85,7 @@ describe("stop strings", () => {
 
   it("sends none to a model that accepts none", () => {
     const out = buildStopSequences(room, model(0), settings({ strings: ["a"] }));
-    expect(out.stopSequences).toEqual([]);
-    expect(out.events[0].details).toEqual({ dropped: ["a"], limit: 0 });
+    expect(out.value).toEqual([]);
+    expect(out.trace[0].details).toEqual({ dropped: ["a"], limit: 0 });
   });
 });

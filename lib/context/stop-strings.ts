@@ -1,17 +1,15 @@
-// Stage 15 (phase B, per attempt): stop sequences, after seed 003's `buildProviderStopStrings`. The configured
-// strings first, then (opt-in) `"\n" + name + ":"` for every other participant, so the model stops before writing
-// someone else's line; the newline prefix still lets a reply start with "Name:". De-duplicated in order, then
-// capped at what the model accepts (OpenAI 4, Gemini 5), which the seed never did; the dropped ones are traced.
+// Phase B's stop sequences (docs/architecture.md#stop-strings), after the Discord bot's provider stop strings.
+// The configured strings first, then (opt-in) `"\n" + name + ":"` for every other participant, so the model stops
+// before writing someone else's line; the newline prefix still lets a reply start with "Name:". De-duplicated in
+// order, then capped at what the model accepts (OpenAI 4, Gemini 5), which the seed never did; the dropped ones
+// are traced.
 
+import type { BudgetedItems, ItemsWithStops, PhaseBContext } from "./phases";
 import type { ResolvedSettings } from "./settings";
-import type { ContextItem, ModelDescriptor, TraceEvent } from "./types";
+import type { Stage, StageResult } from "./stage";
+import type { ContextItem, ModelDescriptor } from "./types";
 
-export interface StopStringsResult {
-  stopSequences: string[];
-  events: TraceEvent[];
-}
-
-/** `"\n" + name + ":"` with runs of whitespace in the name collapsed, as in seed 003. */
+/** `"\n" + name + ":"` with runs of whitespace in the name collapsed, as the Discord bot does. */
 export function speakerStopString(name: string): string {
   return `\n${canonicalName(name)}:`;
 }
@@ -46,7 +44,7 @@ export function buildStopSequences(
   items: readonly ContextItem[],
   model: ModelDescriptor,
   settings: ResolvedSettings,
-): StopStringsResult {
+): StageResult<string[]> {
   const candidates = [...settings.stop.strings];
   if (settings.stop.speakerPattern)
     for (const name of otherSpeakerNames(items)) candidates.push(speakerStopString(name));
@@ -60,11 +58,11 @@ export function buildStopSequences(
   }
 
   const limit = Math.max(0, model.capabilities.maxStopSequences);
-  if (unique.length <= limit) return { stopSequences: unique, events: [] };
+  if (unique.length <= limit) return { value: unique, trace: [] };
   const dropped = unique.slice(limit);
   return {
-    stopSequences: unique.slice(0, limit),
-    events: [
+    value: unique.slice(0, limit),
+    trace: [
       {
         stage: "stop-strings",
         action: "dropped-stop-strings",
@@ -76,3 +74,12 @@ export function buildStopSequences(
     ],
   };
 }
+
+/** Phase B: the stop sequences for the attempt, from the settings and the other speakers' names. */
+export const stopStringsStage: Stage<BudgetedItems, ItemsWithStops, PhaseBContext> = {
+  name: "stop-strings",
+  run(budgeted, { model, settings }) {
+    const { value: stopSequences, trace } = buildStopSequences(budgeted.items, model, settings);
+    return { value: { ...budgeted, stopSequences }, trace };
+  },
+};

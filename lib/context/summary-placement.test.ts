@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { deepFreeze, personaMessage, summaryRecord, userMessage } from "@/tests/context/fixtures";
 import { dropCoveredMessages, formatSummaryDate, placeSummary, summaryMarkerText } from "./summary-placement";
-import { deepFreeze, personaMessage, summaryRecord, userMessage } from "./test-fixtures";
 import type { ContextItem } from "./types";
 
 const item = (id: string, role: ContextItem["role"] = "user"): ContextItem => ({
@@ -12,7 +12,7 @@ const item = (id: string, role: ContextItem["role"] = "user"): ContextItem => ({
   tokens: 0,
 });
 
-describe("summary placement (stage 10)", () => {
+describe("summary placement", () => {
   it("the marker text: date, messages condensed, the summary, and the focus line", () => {
     expect(summaryMarkerText(summaryRecord({ coversThroughSeq: 40, messageCount: 40 }))).toBe(
       "[CONVERSATION SUMMARY - 2026-02-01 09:30] (40 messages condensed)\n\nEarlier, Ada planned a trip to Lisbon.\n\nFocus on the most recent messages below for the user's current intent. This summary provides background context only.",
@@ -37,14 +37,14 @@ describe("summary placement (stage 10)", () => {
       ],
       summary,
     );
-    expect(result.items.map((each) => each.id)).toEqual([
+    expect(result.value.map((each) => each.id)).toEqual([
       "system:SYSTEM_PROMPT",
       "system:TOOL_RULES",
       "summary:s1",
       "note:persona",
       "msg:m41",
     ]);
-    expect(result.items[2]).toEqual({
+    expect(result.value[2]).toEqual({
       id: "summary:s1",
       role: "user",
       tag: "SUMMARY",
@@ -65,15 +65,15 @@ describe("summary placement (stage 10)", () => {
 
   it("first when there is no system item; nothing for no summary or an empty one", () => {
     expect(
-      placeSummary([item("msg:m1")], summaryRecord({ coversThroughSeq: 0 })).items.map((each) => each.id),
+      placeSummary([item("msg:m1")], summaryRecord({ coversThroughSeq: 0 })).value.map((each) => each.id),
     ).toEqual(["summary:s1", "msg:m1"]);
     const items = [item("msg:m1")];
-    expect(placeSummary(items, null)).toEqual({ items, trace: [] });
-    expect(placeSummary(items, summaryRecord({ coversThroughSeq: 1, content: " " })).items).toBe(items);
+    expect(placeSummary(items, null)).toEqual({ value: items, trace: [] });
+    expect(placeSummary(items, summaryRecord({ coversThroughSeq: 1, content: " " })).value).toBe(items);
   });
 
   it("after a reload, covered messages loaded by mistake are dropped by seq, whatever their timestamps", () => {
-    // The summary was written after the kept messages (createdAt later), as in seed 002's reload bug.
+    // The summary was written after the kept messages (createdAt later), as in the PHP agent's reload bug.
     const summary = summaryRecord({ coversThroughSeq: 2, createdAt: "2027-01-01T00:00:00.000Z" });
     const messages = deepFreeze([
       userMessage(1, "old"),
@@ -82,7 +82,7 @@ describe("summary placement (stage 10)", () => {
       personaMessage(4, "kept reply", { summarizedBy: null }),
     ]);
     const result = dropCoveredMessages(messages, summary);
-    expect(result.messages.map((message) => message.id)).toEqual(["m3", "m4"]);
+    expect(result.value.map((message) => message.id)).toEqual(["m3", "m4"]);
     expect(result.trace).toEqual([
       {
         stage: "summary",
@@ -97,12 +97,11 @@ describe("summary placement (stage 10)", () => {
 
   it("drops messages marked summarizedBy even without an active summary; same array when nothing is covered", () => {
     expect(
-      dropCoveredMessages(
-        [userMessage(1, "x", { summarizedBy: "s0" }), userMessage(2, "y")],
-        null,
-      ).messages.map((message) => message.id),
+      dropCoveredMessages([userMessage(1, "x", { summarizedBy: "s0" }), userMessage(2, "y")], null).value.map(
+        (message) => message.id,
+      ),
     ).toEqual(["m2"]);
     const messages = [userMessage(5, "x")];
-    expect(dropCoveredMessages(messages, summaryRecord({ coversThroughSeq: 4 })).messages).toBe(messages);
+    expect(dropCoveredMessages(messages, summaryRecord({ coversThroughSeq: 4 })).value).toBe(messages);
   });
 });

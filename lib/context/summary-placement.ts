@@ -1,17 +1,19 @@
-// Stage 10 (seed 002): the active summary is a user-role item tagged SUMMARY, right after the system items and
-// before the preserved turns, with seed 002's marker text. Its position comes from `coversThroughSeq` only, never
-// from a timestamp (seed 002's reload bug: a summary row sorted by created_at landed after the kept turns). Loaded
-// messages the summary already covers (seq ≤ coversThroughSeq, or marked summarizedBy) are dropped before any
-// other stage, so nothing is seen twice.
+// Phase A's summary placement (docs/architecture.md#summary-placement): the active summary is a user-role item
+// tagged SUMMARY, right after the system items and before the preserved turns, with the PHP agent's marker text.
+// Its position comes from `coversThroughSeq` only, never from a timestamp (the PHP agent's reload bug: a summary
+// row sorted by created_at landed after the kept turns). Loaded messages the summary already covers (seq ≤
+// coversThroughSeq, or marked summarizedBy) are dropped before any other stage, so nothing is seen twice.
 
+import type { HistoryItems, PhaseAContext } from "./phases";
+import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent, traceWarning } from "./trace";
-import type { ContextItem, StoredMessage, StoredSummary, TraceEvent } from "./types";
+import type { ContextItem, StoredMessage, StoredSummary } from "./types";
 
 export function summaryItemId(summary: StoredSummary): string {
   return `summary:${summary.id}`;
 }
 
-/** "2026-02-01 09:30" (UTC): seed 002's `Y-m-d H:i`. */
+/** "2026-02-01 09:30" (UTC), the PHP agent's date format. */
 export function formatSummaryDate(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
@@ -33,7 +35,7 @@ export function summaryMarkerText(
 export function dropCoveredMessages(
   messages: readonly StoredMessage[],
   summary: StoredSummary | null,
-): { messages: StoredMessage[]; trace: TraceEvent[] } {
+): StageResult<StoredMessage[]> {
   const covered = (message: StoredMessage) =>
     message.summarizedBy !== null || (summary !== null && message.seq <= summary.coversThroughSeq);
   let any = false;
@@ -43,7 +45,7 @@ export function dropCoveredMessages(
       break;
     }
   }
-  if (!any) return { messages: messages as StoredMessage[], trace: [] };
+  if (!any) return { value: messages as StoredMessage[], trace: [] };
   const kept: StoredMessage[] = [];
   const dropped: string[] = [];
   for (const message of messages) {
@@ -51,7 +53,7 @@ export function dropCoveredMessages(
     else kept.push(message);
   }
   return {
-    messages: kept,
+    value: kept,
     trace: [
       traceWarning(
         "summary",
@@ -70,8 +72,8 @@ export function dropCoveredMessages(
 export function placeSummary(
   items: readonly ContextItem[],
   summary: StoredSummary | null,
-): { items: ContextItem[]; trace: TraceEvent[] } {
-  if (summary === null || summary.content.trim() === "") return { items: items as ContextItem[], trace: [] };
+): StageResult<ContextItem[]> {
+  if (summary === null || summary.content.trim() === "") return { value: items as ContextItem[], trace: [] };
   let insertAt = 0;
   while (insertAt < items.length && items[insertAt].role === "system") insertAt++;
   const item: ContextItem = {
@@ -83,7 +85,7 @@ export function placeSummary(
     tokens: 0,
   };
   return {
-    items: items.slice(0, insertAt).concat([item], items.slice(insertAt)),
+    value: items.slice(0, insertAt).concat([item], items.slice(insertAt)),
     trace: [
       traceEvent(
         "summary",
@@ -97,3 +99,12 @@ export function placeSummary(
     ],
   };
 }
+
+/** Phase A: the summary of older turns right after the system items. */
+export const summaryStage: Stage<HistoryItems, HistoryItems, PhaseAContext> = {
+  name: "summary",
+  run({ items, current }, { input }) {
+    const summarised = placeSummary(items, input.summary);
+    return { value: { items: summarised.value, current }, trace: summarised.trace };
+  },
+};

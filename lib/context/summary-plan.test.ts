@@ -1,4 +1,12 @@
 import { describe, expect, it } from "vitest";
+import {
+  BOB,
+  functionCallArtifact,
+  personaMessage,
+  settingsWith,
+  summaryRecord,
+  userMessage,
+} from "@/tests/context/fixtures";
 import type { SettingsOverride } from "./settings";
 import {
   buildSummariserInput,
@@ -8,14 +16,6 @@ import {
   usableWindow,
   userTurnStarts,
 } from "./summary-plan";
-import {
-  BOB,
-  functionCallArtifact,
-  personaMessage,
-  settingsWith,
-  summaryRecord,
-  userMessage,
-} from "./test-fixtures";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import type { StoredMessage } from "./types";
 
@@ -55,7 +55,7 @@ function plan(
   });
 }
 
-describe("summary planning (§7.1)", () => {
+describe("summary planning", () => {
   it("usable window = (context − reserved output) × (1 − safety margin); threshold = its thresholdPercent", () => {
     expect(usableWindow(settingsWith(), MODEL)).toBe(7_200);
     expect(usableWindow(settingsWith(), { contextWindow: 128_000, maxOutputTokens: 16_384 })).toBe(

@@ -1,10 +1,10 @@
-// Summary planning (SPEC §7.1, seed 002), as pure functions the route calls before building the context.
-// Modes are exclusive: token (the estimate of system + history + current input, × 1.15, reaches thresholdPercent
-// of the usable window), turn (user turns reach turnThreshold), manual (only when asked). A summary keeps the last
-// keepRecentTurns user turns, and everything after the first of them, verbatim, and covers everything before; the
-// previous summary's content goes into the summariser input, so summaries chain.
+// Summary planning (after the PHP agent's chat flow), as pure functions the route calls before building the
+// context. Modes are exclusive: token (the estimate of system + history + current input, × 1.15, reaches
+// thresholdPercent of the usable window), turn (user turns reach turnThreshold), manual (only when asked). A
+// summary keeps the last keepRecentTurns user turns, and everything after the first of them, verbatim, and covers
+// everything before; the previous summary's content goes into the summariser input, so summaries chain.
 
-import { messageText } from "./collapse-runs";
+import { messageText } from "./messages";
 import { type ResolvedSettings, reservedOutputTokens } from "./settings";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import type { StoredArtifact, StoredMessage, StoredSummary, TokenizerName } from "./types";
@@ -60,7 +60,9 @@ function messageTokens(message: StoredMessage, tokenizer: TokenizerName): number
 }
 
 export function planSummary(args: {
-  /** Unsummarised messages in seq order. The current input may be among them (pass its id); it is never covered. */
+  /**
+   * Unsummarised messages in seq order. The current input may be among them (pass its id); it is never covered.
+   */
   messages: readonly StoredMessage[];
   summary: StoredSummary | null;
   settings: ResolvedSettings;

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
+import {
+  blockRecord,
+  CONVERSATION_ID,
+  NOW,
+  PERSONA,
+  summaryRecord,
+  viewItems,
+} from "@/tests/context/fixtures";
 import { buildSystemItems, coreMemoriesText, prependSystemPrompt, toolRulesText } from "./system-prompt";
-import { blockRecord, CONVERSATION_ID, NOW, PERSONA, summaryRecord, viewItems } from "./test-fixtures";
 import type { MemoryInfo, ToolInfo } from "./types";
 
 const tools: ToolInfo[] = [
@@ -33,8 +40,8 @@ function build(overrides: Partial<Parameters<typeof buildSystemItems>[0]> = {}) 
   });
 }
 
-describe("system prompt (stage 9)", () => {
-  it("all parts, in seed 002 order, as separate system items with their tags", () => {
+describe("system prompt", () => {
+  it("all parts, in the PHP agent's order, as separate system items with their tags", () => {
     const result = build({
       tools,
       maxToolSteps: 5,
@@ -43,7 +50,7 @@ describe("system prompt (stage 9)", () => {
       conversationInstructions: "Answer in Portuguese.",
       blocks: [blockRecord()],
     });
-    expect(viewItems(result.items)).toEqual([
+    expect(viewItems(result.value)).toEqual([
       {
         id: "system:SYSTEM_PROMPT",
         role: "system",
@@ -94,7 +101,7 @@ describe("system prompt (stage 9)", () => {
 
   it("leaves out this conversation's session_summary memory when a summary is in the history", () => {
     const result = build({ memories, summary: summaryRecord({ coversThroughSeq: 10 }) });
-    expect(viewItems(result.items)[1].text).toBe(
+    expect(viewItems(result.value)[1].text).toBe(
       "# CORE MEMORIES\n- Ada lives in Porto.\n- Summary of another chat.",
     );
     expect(result.trace).toEqual([
@@ -109,8 +116,8 @@ describe("system prompt (stage 9)", () => {
   });
 
   it("only the persona prompt when nothing else is set; nothing at all for an empty prompt", () => {
-    expect(build().items.map((item) => item.tag)).toEqual(["SYSTEM_PROMPT"]);
-    expect(build({ persona: { ...PERSONA, systemPrompt: "  " } }).items).toEqual([]);
+    expect(build().value.map((item) => item.tag)).toEqual(["SYSTEM_PROMPT"]);
+    expect(build({ persona: { ...PERSONA, systemPrompt: "  " } }).value).toEqual([]);
   });
 
   it("no iteration budget for a single tool step; no tool section without tools", () => {
@@ -122,7 +129,7 @@ describe("system prompt (stage 9)", () => {
 
   it("inactive blocks leave the card out", () => {
     expect(
-      build({ blocks: [blockRecord({ expiresAt: "2026-01-01T00:00:00.000Z" })] }).items.map(
+      build({ blocks: [blockRecord({ expiresAt: "2026-01-01T00:00:00.000Z" })] }).value.map(
         (item) => item.tag,
       ),
     ).toEqual(["SYSTEM_PROMPT"]);
@@ -149,6 +156,6 @@ describe("system prompt (stage 9)", () => {
       blocks: [],
       now: NOW,
     });
-    expect(result.items.map((item) => item.id)).toEqual(["system:SYSTEM_PROMPT", "msg:m1"]);
+    expect(result.value.map((item) => item.id)).toEqual(["system:SYSTEM_PROMPT", "msg:m1"]);
   });
 });

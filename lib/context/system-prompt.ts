@@ -1,10 +1,13 @@
-// Stage 9 (seed 002 order): the system prompt, rebuilt fresh every turn and never taken from stored history.
-// Separate system-role items, so the inspector can show and cost each part: the persona's prompt; the tool-loop
-// iteration budget and tool usage rules; # CORE MEMORIES; # KEY CONTEXT REMINDER; the conversation's
-// instructions; the persona-user-blocks card. A session_summary memory of this conversation is left out when the
-// conversation has an active summary (it is already in the history: seed 002's "seen twice" risk, fixed).
+// Phase A's system prompt (docs/architecture.md#system-prompt), in the PHP agent's order: rebuilt fresh every
+// turn and never taken from stored history. Separate system-role items, so the inspector can show and cost each
+// part: the persona's prompt; the tool-loop iteration budget and tool usage rules; # CORE MEMORIES; # KEY CONTEXT
+// REMINDER; the conversation's instructions; the persona-user-blocks card. A session_summary memory of this
+// conversation is left out when the conversation has an active summary (it is already in the history: the PHP
+// agent's "seen twice" risk, fixed).
 
 import { activeBlocksFor, personaUserBlocksCardText } from "./persona-user-blocks";
+import type { HistoryItems, PhaseAContext } from "./phases";
+import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent } from "./trace";
 import type {
   ContextItem,
@@ -75,7 +78,7 @@ export function buildSystemItems(args: {
   conversationInstructions?: string | null;
   blocks: readonly PersonaUserBlock[];
   now: string;
-}): { items: ContextItem[]; trace: TraceEvent[] } {
+}): StageResult<ContextItem[]> {
   const items: ContextItem[] = [];
   const trace: TraceEvent[] = [];
 
@@ -120,14 +123,34 @@ export function buildSystemItems(args: {
   if (blocks.length > 0)
     items.push(systemItem("PERSONA_USER_BLOCKS", personaUserBlocksCardText(blocks, args.persona.name)));
 
-  return { items, trace };
+  return { value: items, trace };
 }
 
-/** Stage 9 on a list: the system items first, then everything else. */
+/** The system items first, then everything else. */
 export function prependSystemPrompt(
   items: readonly ContextItem[],
   args: Parameters<typeof buildSystemItems>[0],
-): { items: ContextItem[]; trace: TraceEvent[] } {
+): StageResult<ContextItem[]> {
   const system = buildSystemItems(args);
-  return { items: system.items.concat(items), trace: system.trace };
+  return { value: system.value.concat(items), trace: system.trace };
 }
+
+/** Phase A: the system-prompt items first. */
+export const systemPromptStage: Stage<HistoryItems, HistoryItems, PhaseAContext> = {
+  name: "system-prompt",
+  run({ items, current }, { input, settings }) {
+    const withSystem = prependSystemPrompt(items, {
+      persona: input.persona,
+      tools: input.tools,
+      maxToolSteps: input.maxToolSteps,
+      memories: input.memories,
+      conversationId: input.conversationId,
+      summary: input.summary,
+      keyContextReminder: settings.keyContextReminder,
+      conversationInstructions: input.conversationInstructions,
+      blocks: input.blocks,
+      now: input.now,
+    });
+    return { value: { items: withSystem.value, current }, trace: withSystem.trace };
+  },
+};

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { buildContext } from "./build-context";
 import {
   artifactOfType,
   buildInput,
@@ -9,14 +8,15 @@ import {
   personaMessage,
   reasoningArtifact,
   userMessage,
-} from "./test-fixtures";
+} from "@/tests/context/fixtures";
+import { buildContext } from "./build-context";
 import { artifactTokenCounts, CACHED_TOKENIZERS, messageTokenCounts } from "./token-cache";
 import { countItemTokens, countPartTokens, countTextTokens } from "./tokens";
 import type { StoredArtifact, StoredMessage, StoredPart } from "./types";
 
 const o200k = (text: string) => countTextTokens(text, "o200k_base");
 
-describe("cached token counts (SPEC §9)", () => {
+describe("cached token counts", () => {
   it("caches the OpenAI tokenizer and the estimate", () => {
     expect(CACHED_TOKENIZERS).toEqual(["o200k_base", "estimate"]);
   });

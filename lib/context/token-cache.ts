@@ -1,11 +1,11 @@
-// What a caller caches when it writes a message or an artifact, so a turn tokenises only what is new (SPEC §9):
-// a message's text count, the counts of its text segments when tool calls split it, and the count of the part an
-// artifact replays as. The pipeline reads these (`tokenCounts`, `segmentTokenCounts`) instead of re-tokenising
-// history; a tokenizer missing from the cache is counted when needed.
+// What a caller caches when it writes a message or an artifact, so a turn tokenises only what is new
+// (docs/architecture.md#token-counts): a message's text count, the counts of its text segments when tool calls
+// split it, and the count of the part an artifact replays as. The pipeline reads these (`tokenCounts`,
+// `segmentTokenCounts`) instead of re-tokenising history; a tokenizer missing from the cache is counted when
+// needed.
 
-import { replayedArtifactPart } from "./artifact-replay";
-import { messageText } from "./collapse-runs";
-import { hasArtifactParts, textSegments } from "./role-mapping";
+import { hasArtifactParts, messageText, textSegments } from "./messages";
+import { replayedArtifactPart } from "./stored-artifacts";
 import { countPartTokens, countTextTokens } from "./tokens";
 import type { StoredArtifact, StoredPart, TokenizerName } from "./types";
 

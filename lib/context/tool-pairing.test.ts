@@ -36,8 +36,8 @@ describe("pairToolCalls", () => {
       item("input", "user", [text("thanks")], { tag: "CURRENT_INPUT" }),
     ];
     const out = pairToolCalls(items);
-    expect(out.events).toEqual([]);
-    out.items.forEach((entry, index) => {
+    expect(out.trace).toEqual([]);
+    out.value.forEach((entry, index) => {
       expect(entry).toBe(items[index]);
     });
   });
@@ -50,21 +50,21 @@ describe("pairToolCalls", () => {
       item("input", "user", [text("well?")], { tag: "CURRENT_INPUT" }),
     ];
     const out = pairToolCalls(items);
-    expect(shape(out.items)).toEqual([
+    expect(shape(out.value)).toEqual([
       "user:u1",
       "assistant:a1",
       "tool:a1:missing-output",
       "tool:t1",
       "user:input",
     ]);
-    expect(out.items[2]).toMatchObject({
+    expect(out.value[2]).toMatchObject({
       tag: "TOOL_RESULT",
       sourceMessageIds: ["a1"],
       parts: [
         { type: "tool-result", toolCallId: "c2", toolName: "current_time", output: MISSING_TOOL_OUTPUT_TEXT },
       ],
     });
-    expect(out.events).toMatchObject([
+    expect(out.trace).toMatchObject([
       { action: "stubbed-missing-tool-output", details: { toolCallIds: ["c2"] } },
     ]);
   });
@@ -77,10 +77,10 @@ describe("pairToolCalls", () => {
       item("t1", "tool", [result("c1"), result("ghost2")]),
     ];
     const out = pairToolCalls(items);
-    expect(shape(out.items)).toEqual(["user:u1", "assistant:a1", "tool:t1"]);
-    expect(out.items[2].parts).toEqual([result("c1")]);
-    expect(out.items[2].tokens).toBe(0);
-    expect(out.events).toMatchObject([
+    expect(shape(out.value)).toEqual(["user:u1", "assistant:a1", "tool:t1"]);
+    expect(out.value[2].parts).toEqual([result("c1")]);
+    expect(out.value[2].tokens).toBe(0);
+    expect(out.trace).toMatchObject([
       { action: "dropped-orphan-tool-output", counts: { outputs: 2 }, itemIds: ["t0", "t1"] },
     ]);
   });
@@ -92,7 +92,7 @@ describe("pairToolCalls", () => {
       item("t1", "tool", [result("c1")]),
     ];
     const out = pairToolCalls(items);
-    expect(shape(out.items)).toEqual(["assistant:a1", "tool:a1:missing-output", "user:u1"]);
+    expect(shape(out.value)).toEqual(["assistant:a1", "tool:a1:missing-output", "user:u1"]);
   });
 
   it("drops a duplicate output for the same call", () => {
@@ -101,7 +101,7 @@ describe("pairToolCalls", () => {
       item("t1", "tool", [result("c1", "a")]),
       item("t2", "tool", [result("c1", "b")]),
     ];
-    expect(shape(pairToolCalls(items).items)).toEqual(["assistant:a1", "tool:t1"]);
+    expect(shape(pairToolCalls(items).value)).toEqual(["assistant:a1", "tool:t1"]);
   });
 
   it("leaves a call of the current step alone at the very end", () => {
@@ -111,13 +111,13 @@ describe("pairToolCalls", () => {
       item("t1", "tool", [result("c1")]),
     ];
     const out = pairToolCalls(items);
-    expect(shape(out.items)).toEqual(["user:input", "assistant:a1", "tool:t1"]);
-    expect(out.events).toEqual([]);
+    expect(shape(out.value)).toEqual(["user:input", "assistant:a1", "tool:t1"]);
+    expect(out.trace).toEqual([]);
   });
 
   it("stubs a call followed by more assistant text (not the frontier)", () => {
     const items = [item("a1", "assistant", [call("c1")]), item("a2", "assistant", [text("never mind")])];
-    expect(shape(pairToolCalls(items).items)).toEqual([
+    expect(shape(pairToolCalls(items).value)).toEqual([
       "assistant:a1",
       "tool:a1:missing-output",
       "assistant:a2",

@@ -1,10 +1,11 @@
-// Stage 13 (phase B, request level): tool-call pairing over the whole request, after seed 004's
-// `_validate_tool_call_pairs`. Providers reject a call without its output and an output without its call, so:
+// Phase B's tool pairing over the whole request (docs/architecture.md#tool-pairing), after the Open WebUI pipe's
+// tool-call pair validation. Providers reject a call without its output and an output without its call, so:
 // an interior call with no output gets a stub output right after it; an output with no call earlier in the same
 // exchange (since the last user or system item) is dropped; a call at the very end (the current step, still
 // running) is left alone. One forward pass plus one assembly pass.
 
-import type { StageResult } from "./media-resolution";
+import type { PhaseBContext } from "./phases";
+import type { Stage, StageResult } from "./stage";
 import type { ContextItem, ItemPart, TraceEvent } from "./types";
 
 /** Seed 004's stub text for a call whose output was never recorded. */
@@ -20,7 +21,7 @@ function closesExchange(item: ContextItem): boolean {
   return item.role === "user" || item.role === "system";
 }
 
-export function pairToolCalls(items: readonly ContextItem[]): StageResult {
+export function pairToolCalls(items: readonly ContextItem[]): StageResult<readonly ContextItem[]> {
   // Which tool-result parts to drop (by item index → part indexes) and which stubs to add after which item.
   const droppedParts = new Map<number, Set<number>>();
   const droppedCallIds: string[] = [];
@@ -67,7 +68,7 @@ export function pairToolCalls(items: readonly ContextItem[]): StageResult {
   // Calls after the last non-tool item belong to the step still running: the SDK adds their outputs itself.
   stubUnanswered(open, (call) => call.itemIndex >= lastNonToolIndex);
 
-  if (droppedParts.size === 0 && stubsAfter.size === 0) return { items, events: [] };
+  if (droppedParts.size === 0 && stubsAfter.size === 0) return { value: items, trace: [] };
 
   const out: ContextItem[] = [];
   const stubbedItemIds: string[] = [];
@@ -124,5 +125,11 @@ export function pairToolCalls(items: readonly ContextItem[]): StageResult {
       details: { toolCallIds: droppedCallIds },
     });
   }
-  return { items: out, events };
+  return { value: out, trace: events };
 }
+
+/** Phase B: every tool call has its output and every output its call, before anything is merged or cut. */
+export const toolPairingStage: Stage<readonly ContextItem[], readonly ContextItem[], PhaseBContext> = {
+  name: "tool-pairing",
+  run: (items) => pairToolCalls(items),
+};

@@ -21,6 +21,11 @@ export function traceEvent(
   return event;
 }
 
+/** An event about a list of items, with their count (`counts.items`). */
+export function itemsEvent(stage: StageName, action: string, reason: string, itemIds: string[]): TraceEvent {
+  return traceEvent(stage, action, reason, { itemIds, counts: { items: itemIds.length } });
+}
+
 /** A warning: something expected was missing or broken, and the build went on without it. */
 export function traceWarning(
   stage: StageName,

@@ -199,13 +199,18 @@ export interface AttemptBudget {
 
 export type ItemRole = "system" | "user" | "assistant" | "tool";
 
-export const ITEM_TAGS = [
+/** The tags of the system-prompt items: sent as the system block, never dropped by the budget. */
+export const SYSTEM_ITEM_TAGS = [
   "SYSTEM_PROMPT",
   "TOOL_RULES",
   "CORE_MEMORIES",
   "KEY_CONTEXT_REMINDER",
   "CONVERSATION_INSTRUCTIONS",
   "PERSONA_USER_BLOCKS",
+] as const;
+
+export const ITEM_TAGS = [
+  ...SYSTEM_ITEM_TAGS,
   "SUMMARY",
   "DIALOGUE_HISTORY",
   "MEDIA_NOTICE",
@@ -237,7 +242,7 @@ export interface MediaDescriptor {
   messageSeq: number;
   /**
    * Whether the image counts against the image budgets (`media.imageMessageLimit`, `media.maxImagesPerRequest`):
-   * stickers and emoji do not (SPEC §3). Absent (a hand-built descriptor): counted.
+   * stickers and emoji do not. Absent (a hand-built descriptor): counted.
    */
   counted?: boolean;
 }
@@ -311,6 +316,12 @@ export interface TraceEvent {
   details?: Record<string, unknown>;
 }
 
+/** How long one stage of a phase took, in milliseconds (0 when the caller passed no clock). */
+export interface StageTiming {
+  stage: string;
+  ms: number;
+}
+
 /** The phase-A result: capability-neutral items and what each stage did. Never mutated by phase B. */
 export interface BaseContext {
   items: ContextItem[];
@@ -322,6 +333,8 @@ export interface BaseContext {
    * (a hand-built base): the counts are trusted as they are.
    */
   tokenizer?: TokenizerName | null;
+  /** Phase A's stages in the order they ran, with their times. Absent on a hand-built base. */
+  stageTimings?: StageTiming[];
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
+import { TEST_IMAGES } from "@/tests/fixtures/images";
 import { type SniffedImage, sniffImage, sniffImageType } from "./sniff";
-import { TEST_IMAGES } from "./test-images";
 
 const bytes = (...parts: Array<string | number[] | Buffer>) =>
   Buffer.concat(

@@ -8,7 +8,7 @@ import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
 import { attachmentBlobs, attachments, participants } from "@/db/schema";
 import type { AttachmentView } from "@/lib/media/attachment-view";
-import { TEST_IMAGES } from "@/lib/media/test-images";
+import { TEST_IMAGES } from "@/tests/fixtures/images";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { makePng } from "../fixtures/attachments";
 

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { listMessages } from "@/db/queries";
 import { participants, summaries } from "@/db/schema";
-import { TEST_IMAGES } from "@/lib/media/test-images";
+import { TEST_IMAGES } from "@/tests/fixtures/images";
 import { call, promoteToAdmin, signUp, type TestUser } from "../api-client";
 import { runTurn } from "../fixtures/turns";
 

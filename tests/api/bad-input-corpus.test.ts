@@ -29,7 +29,7 @@ import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route"
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
 import { summaries } from "@/db/schema";
-import { TEST_IMAGES } from "@/lib/media/test-images";
+import { TEST_IMAGES } from "@/tests/fixtures/images";
 import { signUp, type TestUser } from "../api-client";
 import { isolateDatabase } from "./admin-helpers";
 

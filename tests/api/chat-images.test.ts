@@ -8,7 +8,7 @@ import * as chatRoute from "@/app/api/chat/route";
 import * as uploadRoute from "@/app/api/conversations/[id]/attachments/route";
 import { getDb } from "@/db/client";
 import { attachments } from "@/db/schema";
-import { TEST_IMAGES } from "@/lib/media/test-images";
+import { TEST_IMAGES } from "@/tests/fixtures/images";
 import { call, expectError, readUIStream, signUp, type TestUser } from "../api-client";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";

@@ -1,15 +1,16 @@
-// A fast-check arbitrary of random stored conversations for the property tests of SPEC §5.4. It generates a plain
-// blueprint (good shrinking), then `materialise` turns it into what the route would store and load: messages with
-// unique text markers, attachments, artifacts, a summary, blocks, notes, settings within the schema's ranges, and
-// two models with random capabilities. `loadInput` plays the route's loader (summary cut, fetch limit, current
-// input stored or a draft), and `appendTurn` adds a reply and a new user message, for prefix stability.
+// A fast-check arbitrary of random stored conversations for the property tests of the pipeline's invariants. It
+// generates a plain blueprint (good shrinking), then `materialise` turns it into what the route would store and
+// load: messages with unique text markers, attachments, artifacts, a summary, blocks, notes, settings within the
+// schema's ranges, and two models with random capabilities. `loadInput` plays the route's loader (summary cut,
+// fetch limit, current input stored or a draft), and `appendTurn` adds a reply and a new user message, for prefix
+// stability.
 //
 // Every non-blank stored text part ends with a marker `⟦m<seq>.<k>⟧` (the current input's is `⟦m<seq>.0⟧`), every
 // note and reasoning text carries one too, so a test can tell exactly which stored text reached the payload.
 
 import fc from "fast-check";
-import { defaultSettings, type ResolvedSettings, settingsSchema } from "./settings";
-import { artifactTokenCounts, messageTokenCounts } from "./token-cache";
+import { defaultSettings, type ResolvedSettings, settingsSchema } from "@/lib/context/settings";
+import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
 import type {
   BuildInput,
   MemoryInfo,
@@ -26,7 +27,8 @@ import type {
   StoredSummary,
   TokenizerName,
   ToolInfo,
-} from "./types";
+} from "@/lib/context/types";
+import { countUserTurns } from "./fixtures";
 
 // ---------------------------------------------------------------------------------------------------------------
 // The cast
@@ -958,19 +960,6 @@ export function materialise(blueprint: ConversationBlueprint): GeneratedConversa
 /** A note's text with its marker; a blank note stays blank (it does not count as a note). */
 function noteText(text: string, source: string): string {
   return text.trim() === "" ? text : `${text} ⟦note:${source}⟧`;
-}
-
-/** User turns in the loaded window, the current one included (as the route counts them). */
-export function countUserTurns(messages: readonly StoredMessage[], currentInput: StoredMessage): number {
-  let turns = 0;
-  let previousWasUser = false;
-  for (const message of messages) {
-    const isUser = message.authorType === "user";
-    if (isUser && !previousWasUser) turns++;
-    previousWasUser = isUser;
-  }
-  const loaded = messages.some((message) => message.id === currentInput.id);
-  return loaded ? turns : turns + (previousWasUser ? 0 : 1);
 }
 
 /**

@@ -5,7 +5,12 @@
 // Conventions: a message with seq N has id "m<N>" and createdAt 2026-01-01 + N minutes (UTC); the conversation
 // is "c1" with persona Aria ("p-aria"), owner Ada ("u-ada"). Everything is deterministic.
 
-import { defaultSettings, type ResolvedSettings, resolveSettings, type SettingsOverride } from "./settings";
+import {
+  defaultSettings,
+  type ResolvedSettings,
+  resolveSettings,
+  type SettingsOverride,
+} from "@/lib/context/settings";
 import type {
   BuildInput,
   ContextItem,
@@ -20,7 +25,7 @@ import type {
   StoredPart,
   StoredSummary,
   TokenizerName,
-} from "./types";
+} from "@/lib/context/types";
 
 export const CONVERSATION_ID = "c1";
 export const PERSONA: PersonaInfo = {
@@ -337,6 +342,17 @@ export function firstText(item: ContextItem): string {
   return "";
 }
 
+/** What a test model can do unless told otherwise: see images, call tools, take a system role, 4 stop strings. */
+export const TEST_MODEL_CAPABILITIES: Readonly<ModelCapabilities> = {
+  vision: true,
+  video: false,
+  tools: true,
+  reasoning: false,
+  systemInstruction: true,
+  strictAlternation: false,
+  maxStopSequences: 4,
+};
+
 /** A model descriptor for tests: a plain vision-capable OpenAI chat model unless told otherwise. */
 export function modelDescriptor(
   overrides: Partial<Omit<ModelDescriptor, "capabilities">> = {},
@@ -347,19 +363,23 @@ export function modelDescriptor(
     provider: "openai",
     providerModelName: "m",
     apiKind: "chat",
-    capabilities: {
-      vision: true,
-      video: false,
-      tools: true,
-      reasoning: false,
-      systemInstruction: true,
-      strictAlternation: false,
-      maxStopSequences: 4,
-      ...capabilities,
-    },
+    capabilities: { ...TEST_MODEL_CAPABILITIES, ...capabilities },
     contextWindow: 128_000,
     maxOutputTokens: 4_096,
     tokenizer: "estimate",
     ...overrides,
   };
+}
+
+/** User turns in the loaded window, the current one included (as the turn loader counts them; the bench and the property tests share this). */
+export function countUserTurns(messages: readonly StoredMessage[], currentInput: StoredMessage): number {
+  let turns = 0;
+  let previousWasUser = false;
+  for (const message of messages) {
+    const isUser = message.authorType === "user";
+    if (isUser && !previousWasUser) turns++;
+    previousWasUser = isUser;
+  }
+  const loaded = messages.some((message) => message.id === currentInput.id);
+  return loaded ? turns : turns + (previousWasUser ? 0 : 1);
 }
