@@ -421,7 +421,14 @@ export const attempts = pgTable(
       usage: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number } | null;
     } | null>(),
     timings: jsonb("timings")
-      .$type<{ queuedAt: string; firstByteMs?: number; firstTokenMs?: number; doneMs?: number }>()
+      .$type<{
+        queuedAt: string;
+        firstByteMs?: number;
+        firstTokenMs?: number;
+        doneMs?: number;
+        /** How long each pipeline stage took (phase A once per turn, phase B for this attempt). */
+        stages?: { stage: string; ms: number; phase: "A" | "B" }[];
+      }>()
       .notNull(),
     createdAt: createdAt(),
   },

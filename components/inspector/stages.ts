@@ -3,6 +3,7 @@ import type { StageName } from "@/lib/context/types";
 
 export const STAGES: { stage: StageName; label: string; phase: "A" | "B" }[] = [
   { stage: "load", label: "Load", phase: "A" },
+  { stage: "unanswered", label: "Unanswered turns", phase: "A" },
   { stage: "collapse", label: "Collapse runs", phase: "A" },
   { stage: "blocks", label: "Persona user blocks", phase: "A" },
   { stage: "roles", label: "Role mapping", phase: "A" },

@@ -5,6 +5,7 @@ import type { Database } from "@/db/client";
 import { getModel, getPersona, getReadableConversation } from "@/db/queries";
 import type { Conversation, Message, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
+import { stageClock } from "@/lib/chat/stage-clock";
 import { buildContext } from "@/lib/context/build-context";
 import { attemptBudgetsFor } from "@/lib/context/history-reach";
 import { ContextBudgetError, resolveForModel } from "@/lib/context/resolve-for-model";
@@ -105,9 +106,12 @@ export async function previewTurn({
   });
   const model = toModelDescriptor(modelRow);
   const attemptBudgets = attemptBudgetsFor([model], turnInput.buildInput.settings);
-  const base = buildContext({ ...turnInput.buildInput, attemptBudgets });
+  const base = buildContext({ ...turnInput.buildInput, attemptBudgets }, { clock: stageClock });
   try {
-    const resolved = resolveForModel(base, model, { enabledToolNames: runnableToolNames(persona.toolNames) });
+    const resolved = resolveForModel(base, model, {
+      enabledToolNames: runnableToolNames(persona.toolNames),
+      clock: stageClock,
+    });
     // The same tool definitions as the real turn, so the body is the same; nothing runs (nothing is sent).
     const tools = toolSetFor(persona.toolNames, {
       db,

@@ -51,7 +51,14 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
         return { url: request.url, body: elided.body, status: request.status, elidedMedia: elided.media };
       }),
       response: record.response,
-      timings: record.timings,
+      // The pipeline's own time, stage by stage: phase A (once per turn) then this attempt's phase B.
+      timings: {
+        ...record.timings,
+        stages: [
+          ...(record.base.stageTimings ?? []).map((timing) => ({ ...timing, phase: "A" as const })),
+          ...(record.resolved?.stageTimings ?? []).map((timing) => ({ ...timing, phase: "B" as const })),
+        ],
+      },
     })
     .returning({ id: attempts.id });
   return row.id;

@@ -5,6 +5,7 @@
 import { APICallError, type ToolSet, type UIMessageStreamWriter } from "ai";
 import type { Database } from "@/db/client";
 import type { Model } from "@/db/schema";
+import { stageClock } from "@/lib/chat/stage-clock";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "@/lib/context/resolve-for-model";
 import type { BaseContext } from "@/lib/context/types";
 import { createRequestCapture } from "@/lib/providers/request-capture";
@@ -88,7 +89,7 @@ export async function runAttempts({
         resolved =
           attemptNumber === 1 && firstResolved && firstResolved.model.id === model.id
             ? firstResolved
-            : resolveForModel(base, model, { enabledToolNames });
+            : resolveForModel(base, model, { enabledToolNames, clock: stageClock });
       } catch (error) {
         if (!(error instanceof ContextBudgetError)) throw error;
         lastError = { code: "context_too_large", message: error.message };

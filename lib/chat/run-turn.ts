@@ -22,6 +22,7 @@ import {
 import type { Message, Model, Persona } from "@/db/schema";
 import { finishTurn, HEARTBEAT_INTERVAL_MS, insertTurn, touchTurnHeartbeat } from "@/db/turn-queries";
 import type { SessionUser } from "@/lib/api/route";
+import { stageClock } from "@/lib/chat/stage-clock";
 import { buildContext } from "@/lib/context/build-context";
 import { attemptBudgetsFor } from "@/lib/context/history-reach";
 import type { StoredPart, TraceEvent } from "@/lib/context/types";
@@ -117,7 +118,10 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
   const buildFrom = (input: TurnInput): BuiltTurn => {
     // History that none of the turn's models could take is not built (the payload is the same either way).
     const attemptBudgets = attemptBudgetsFor(modelRows.map(toModelDescriptor), input.buildInput.settings);
-    return { turnInput: input, base: buildContext({ ...input.buildInput, attemptBudgets }) };
+    return {
+      turnInput: input,
+      base: buildContext({ ...input.buildInput, attemptBudgets }, { clock: stageClock }),
+    };
   };
   const build = async () => buildFrom(await load(userMessage));
   const firstBuild = buildFrom(firstInput);

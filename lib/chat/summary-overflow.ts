@@ -4,6 +4,7 @@
 
 import type { Database } from "@/db/client";
 import type { Conversation, Model, Persona } from "@/db/schema";
+import { stageClock } from "@/lib/chat/stage-clock";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "@/lib/context/resolve-for-model";
 import type { BaseContext, TraceEvent } from "@/lib/context/types";
 import type { TurnInput } from "./load-turn-input";
@@ -69,7 +70,10 @@ function checkBudget(
   enabledToolNames: string[],
 ): { wouldDropTurns: boolean; resolved?: ResolvedContext } {
   try {
-    const resolved = resolveForModel(base, toModelDescriptor(modelRow), { enabledToolNames });
+    const resolved = resolveForModel(base, toModelDescriptor(modelRow), {
+      enabledToolNames,
+      clock: stageClock,
+    });
     const drops = resolved.trace.some(
       (event) => event.stage === "budget" && event.action === "dropped-oldest-turns",
     );

@@ -26,10 +26,12 @@ import type {
   StoredMessage,
   TokenizerName,
 } from "./types";
+import { unansweredStage } from "./unanswered-turns";
 
 /** Phase A's stages, in the order they run. */
 export const PHASE_A = StageList.startingWith(loadStage)
   .followedBy(reachStage)
+  .followedBy(unansweredStage)
   .followedBy(collapseStage)
   .followedBy(blocksStage)
   .followedBy(rolesStage)

@@ -51,6 +51,7 @@ describe("the phases", () => {
     expect(PHASE_A.names).toEqual([
       "load",
       "reach",
+      "unanswered",
       "collapse",
       "blocks",
       "roles",

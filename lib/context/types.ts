@@ -287,6 +287,7 @@ export interface ContextItem {
 
 export type StageName =
   | "load"
+  | "unanswered"
   | "collapse"
   | "blocks"
   | "roles"
