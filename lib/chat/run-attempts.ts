@@ -28,8 +28,8 @@ const RETRY_MAX_DELAY_MS = 20_000;
  */
 export function providerTimeouts() {
   return {
-    firstChunkMs: Number(process.env.PROVIDER_FIRST_CHUNK_TIMEOUT_MS ?? 60_000),
-    chunkMs: Number(process.env.PROVIDER_CHUNK_TIMEOUT_MS ?? 30_000),
+    firstChunkMs: Number(process.env.PROVIDER_FIRST_CHUNK_TIMEOUT_MS || 60_000),
+    chunkMs: Number(process.env.PROVIDER_CHUNK_TIMEOUT_MS || 30_000),
   };
 }
 

@@ -16,7 +16,7 @@ const SWEEP_INTERVAL_MS = 30_000;
  * since the server sets PORT as it starts).
  */
 export function instanceId(): string {
-  return process.env.INSTANCE_ID ?? `${hostname()}:${process.env.PORT ?? "3000"}`;
+  return process.env.INSTANCE_ID || `${hostname()}:${process.env.PORT || "3000"}`;
 }
 
 export async function sweepAbandonedTurns(db: Database): Promise<number> {

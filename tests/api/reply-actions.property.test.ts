@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { RecordedRequest } from "@/e2e/fake-providers/types";
+import { UNANSWERED_NOTICE } from "@/lib/context/unanswered-turns";
 import { signUp, type TestUser } from "../api-client";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
@@ -58,15 +59,28 @@ function textOfParts(parts: Array<{ type: string; text?: string }>): string {
 }
 
 /** The history the model should get for a turn: the chosen path up to and including the turn's user message. */
+/**
+ * The chosen path up to the turn's user message, as the model should get it: a reply that failed before any text
+ * is not sent, and the message it did not answer carries the unanswered notice.
+ */
 function expectedHistory(view: TranscriptView, userMessageId: string): Array<[string, string]> {
   const upTo = view.messages.findIndex((message) => message.id === userMessageId);
   expect(upTo).toBeGreaterThanOrEqual(0);
-  return view.messages
-    .slice(0, upTo + 1)
-    .map((message): [string, string] => [
-      message.authorType === "user" ? "user" : "assistant",
-      textOfParts(message.parts as Array<{ type: string; text?: string }>),
-    ])
+  const path = view.messages.slice(0, upTo + 1);
+  const unanswered = new Set(
+    path
+      .filter((message) => message.authorType === "persona" && message.status === "error")
+      .filter((message) => textOfParts(message.parts as Array<{ type: string; text?: string }>) === "")
+      .map((message) => message.replyToMessageId),
+  );
+  return path
+    .map((message): [string, string] => {
+      const text = textOfParts(message.parts as Array<{ type: string; text?: string }>);
+      if (message.authorType === "user") {
+        return ["user", unanswered.has(message.id) ? `${text}\n${UNANSWERED_NOTICE}` : text];
+      }
+      return ["assistant", text];
+    })
     .filter(([role, text]) => role === "user" || text !== "");
 }
 
