@@ -3,7 +3,6 @@
 // conversation row first, so two turns summarising at once cannot both supersede the same summary.
 
 import { and, asc, desc, eq, gt, isNull, lt, lte, or, sql } from "drizzle-orm";
-import type { SessionUser } from "@/lib/api/route";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
 import { getReadableConversation } from "./queries";
@@ -26,7 +25,8 @@ export async function getConversationForSummaries({
 }: {
   db: Database;
   conversationId: string;
-  user: Pick<SessionUser, "id" | "role">;
+  /** The caller: admins read and manage every conversation's summaries. */
+  user: { id: string; role: "admin" | "user" };
   write: boolean;
 }): Promise<Conversation> {
   if (user.role === "admin") {

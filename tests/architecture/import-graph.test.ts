@@ -1,0 +1,222 @@
+// The layers hold (docs/architecture.md, "Layers"): every import of the production code is read from the files,
+// and an import that goes the wrong way, or a cycle of runtime imports, fails this test with the edge named.
+// Type-only imports are erased at build time, so they may cross into server modules and close a cycle; they may
+// still not point up the layers. (dependency-cruiser would do this, but it needs TypeScript's JavaScript API to
+// tell type-only imports apart, and TypeScript 7 has none.)
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const LAYERS = ["app", "components", "db", "lib"];
+
+export interface ImportEdge {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
+
+interface Rule {
+  name: string;
+  why: string;
+  forbids(edge: ImportEdge): boolean;
+}
+
+/** Server-side modules of lib/ that the browser bundle must not pull in at run time. */
+const SERVER_ONLY =
+  /^(db\/|lib\/(api\/|auth\.ts|logger\.ts|rate-limit\.ts|providers\/|media\/read-upload\.ts|chat\/(?!ui-messages\.ts|summary-view\.ts)))/;
+
+export const RULES: Rule[] = [
+  {
+    name: "pipeline-imports-only-itself",
+    why: "lib/context is pure and framework-free: it imports nothing of ours outside it",
+    forbids: ({ from, to }) => from.startsWith("lib/context/") && !to.startsWith("lib/context/"),
+  },
+  {
+    name: "db-below-lib",
+    why: "db/ is the bottom layer: it may use the pipeline's plain types and the error class, nothing above",
+    forbids: ({ from, to }) =>
+      from.startsWith("db/") &&
+      !to.startsWith("db/") &&
+      !to.startsWith("lib/context/") &&
+      to !== "lib/errors.ts" &&
+      // The seed fills the model registry from the catalogue of known models.
+      !(from === "db/seed.ts" && to.startsWith("lib/providers/")),
+  },
+  {
+    name: "lib-below-app-and-components",
+    why: "lib/ never imports routes, pages or UI components",
+    forbids: ({ from, to }) => from.startsWith("lib/") && /^(app|components)\//.test(to),
+  },
+  {
+    name: "components-client-safe",
+    why: "the UI imports only client-safe modules at run time (types are erased and allowed)",
+    forbids: ({ from, to, typeOnly }) => from.startsWith("components/") && !typeOnly && SERVER_ONLY.test(to),
+  },
+  {
+    name: "components-not-routes",
+    why: "the UI shares code with routes through lib/, never by importing a route's module",
+    forbids: ({ from, to }) => from.startsWith("components/") && to.startsWith("app/api/"),
+  },
+];
+
+function sourceFiles(): string[] {
+  const files: string[] = [];
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(path.join(ROOT, dir))) {
+      const relative = `${dir}/${entry}`;
+      if (statSync(path.join(ROOT, relative)).isDirectory()) visit(relative);
+      else if (/\.tsx?$/.test(entry) && !/\.(test|spec)\.tsx?$/.test(entry)) files.push(relative);
+    }
+  };
+  for (const layer of LAYERS) visit(layer);
+  return files;
+}
+
+const IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:([^'";]*?)\s+from\s+)?["']([^"']+)["']/gm;
+const DYNAMIC_IMPORT = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
+
+/** Whether every name in `{ … }` is marked `type` (the whole import is erased). */
+function allNamesAreTypes(clause: string | undefined): boolean {
+  const braces = clause?.match(/^\{([\s\S]*)\}$/);
+  if (!braces) return false;
+  const names = braces[1]
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  return names.length > 0 && names.every((name) => name.startsWith("type "));
+}
+
+function resolveImport(from: string, specifier: string): string | null {
+  let base: string;
+  if (specifier.startsWith("@/")) base = specifier.slice(2);
+  else if (specifier.startsWith(".")) base = path.posix.join(path.posix.dirname(from), specifier);
+  else return null; // a package
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`]) {
+    if (existsSync(path.join(ROOT, candidate)) && statSync(path.join(ROOT, candidate)).isFile())
+      return candidate;
+  }
+  return null;
+}
+
+export function importsOf(file: string, text: string): ImportEdge[] {
+  const edges: ImportEdge[] = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const to = resolveImport(file, match[3]);
+    if (to) edges.push({ from: file, to, typeOnly: Boolean(match[1]) || allNamesAreTypes(match[2]?.trim()) });
+  }
+  for (const match of text.matchAll(DYNAMIC_IMPORT)) {
+    const to = resolveImport(file, match[1]);
+    if (to) edges.push({ from: file, to, typeOnly: false });
+  }
+  return edges;
+}
+
+/** Cycles of runtime imports, each as the list of files around it. */
+export function runtimeCycles(edges: readonly ImportEdge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const edge of edges) {
+    if (edge.typeOnly) continue;
+    next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+  }
+  const cycles: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, "open");
+    stack.push(file);
+    for (const to of next.get(file) ?? []) {
+      if (state.get(to) === "open") cycles.push([...stack.slice(stack.indexOf(to)), to]);
+      else if (!state.has(to)) visit(to);
+    }
+    stack.pop();
+    state.set(file, "done");
+  };
+  for (const file of next.keys()) if (!state.has(file)) visit(file);
+  return cycles;
+}
+
+export function violations(edges: readonly ImportEdge[]): string[] {
+  const found: string[] = [];
+  for (const edge of edges) {
+    for (const rule of RULES) {
+      if (rule.forbids(edge)) found.push(`${rule.name}: ${edge.from} → ${edge.to} (${rule.why})`);
+    }
+  }
+  for (const cycle of runtimeCycles(edges)) found.push(`no-cycles: ${cycle.join(" → ")}`);
+  return found;
+}
+
+describe("the import graph", () => {
+  const edges = sourceFiles().flatMap((file) => importsOf(file, readFileSync(path.join(ROOT, file), "utf8")));
+
+  test("reads the project's imports", () => {
+    // A sanity floor: the parser found the graph, not nothing.
+    expect(edges.length).toBeGreaterThan(500);
+    expect(edges).toContainEqual({
+      from: "lib/context/build-context.ts",
+      to: "lib/context/stage.ts",
+      typeOnly: false,
+    });
+  });
+
+  test("every import goes down the layers, and no runtime imports form a cycle", () => {
+    expect(violations(edges)).toEqual([]);
+  });
+
+  test.each([
+    [
+      "an upward import from the pipeline",
+      "lib/context/budget.ts",
+      "db/queries.ts",
+      "pipeline-imports-only-itself",
+    ],
+    ["the database layer reaching up", "db/queries.ts", "lib/chat/run-turn.ts", "db-below-lib"],
+    [
+      "lib importing a component",
+      "lib/chat/run-turn.ts",
+      "components/chat/chat-view.tsx",
+      "lib-below-app-and-components",
+    ],
+    [
+      "the UI pulling in the database",
+      "components/chat/chat-view.tsx",
+      "db/client.ts",
+      "components-client-safe",
+    ],
+  ])("fails on %s", (_name, from, to, rule) => {
+    expect(violations([{ from, to, typeOnly: false }])).toEqual([
+      expect.stringContaining(`${rule}: ${from} → ${to}`),
+    ]);
+  });
+
+  test("a type-only import into a server module is allowed from the UI; a runtime one is not", () => {
+    const edge = { from: "components/chat/api.ts", to: "lib/chat/transcript.ts" };
+    expect(violations([{ ...edge, typeOnly: true }])).toEqual([]);
+    expect(violations([{ ...edge, typeOnly: false }])).toHaveLength(1);
+  });
+
+  test("finds a cycle of runtime imports, and ignores one closed by a type import", () => {
+    const cycle = [
+      { from: "lib/a.ts", to: "lib/b.ts", typeOnly: false },
+      { from: "lib/b.ts", to: "lib/a.ts", typeOnly: false },
+    ];
+    expect(violations(cycle)).toEqual(["no-cycles: lib/a.ts → lib/b.ts → lib/a.ts"]);
+    expect(violations([cycle[0], { ...cycle[1], typeOnly: true }])).toEqual([]);
+  });
+
+  test("tells type-only imports apart", () => {
+    const text = [
+      'import type { A } from "./types";',
+      'import { type B, type C } from "./types";',
+      'import { type D, e } from "./types";',
+      'export { f } from "./types";',
+    ].join("\n");
+    expect(importsOf("lib/context/stage.ts", text).map((edge) => edge.typeOnly)).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+  });
+});
