@@ -21,10 +21,15 @@ export function ErrorSummary({
   testId: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
-  // Focus follows each refused Save, not each edit.
+  // Focus follows each refused Save, not each edit; the errors may arrive a render after the signal, so this
+  // waits until the summary is on screen.
+  const focusedSignal = useRef(0);
   useEffect(() => {
-    if (focusSignal > 0) ref.current?.focus();
-  }, [focusSignal]);
+    if (focusSignal > focusedSignal.current && ref.current) {
+      focusedSignal.current = focusSignal;
+      ref.current.focus();
+    }
+  });
   if (problems.length === 0) return null;
   return (
     <div
