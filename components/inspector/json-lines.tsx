@@ -4,6 +4,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, type RefObject, useLayoutEffect, useRef, useState } from "react";
 import { highlightCode } from "@/components/chat/markdown/highlight-code";
+import { useScrollElement } from "@/components/ui/virtual-list";
 
 function Highlighted({ text }: { text: string }) {
   return (
@@ -57,17 +58,17 @@ function WindowedLines({
   testId: string;
 }) {
   const listRef = useRef<HTMLDivElement>(null);
+  const container = useScrollElement(scrollContainer);
   // Where the lines start inside the scroll container (the request's header and buttons sit above them).
   const [offset, setOffset] = useState(0);
   useLayoutEffect(() => {
-    const container = scrollContainer.current;
     const list = listRef.current;
     if (!container || !list) return;
     setOffset(list.getBoundingClientRect().top - container.getBoundingClientRect().top + container.scrollTop);
-  }, [scrollContainer]);
+  }, [container]);
   const virtualizer = useVirtualizer({
     count: lines.length,
-    getScrollElement: () => scrollContainer.current,
+    getScrollElement: () => container,
     estimateSize: () => LINE_HEIGHT,
     overscan: 40,
     scrollMargin: offset + PADDING,

@@ -7,6 +7,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import {
   type ReactNode,
   type RefObject,
+  useEffect,
   useImperativeHandle,
   useLayoutEffect,
   useRef,
@@ -45,10 +46,11 @@ export function VirtualList<T>({
 }) {
   const virtual = items.length > virtualiseAbove;
   const listRef = useRef<HTMLDivElement>(null);
-  const offset = useListOffset(listRef, scrollContainer, virtual);
+  const scrollElement = useScrollElement(scrollContainer);
+  const offset = useListOffset(listRef, scrollElement, virtual);
   const virtualizer = useVirtualizer({
     count: virtual ? items.length : 0,
-    getScrollElement: () => scrollContainer.current,
+    getScrollElement: () => scrollElement,
     estimateSize: () => estimateHeight,
     getItemKey: (index) => getKey(items[index], index),
     overscan,
@@ -111,15 +113,26 @@ export function VirtualList<T>({
   );
 }
 
+/**
+ * The scroll container as state: an ancestor's ref is attached after its children's layout effects run, so on
+ * the first mount it is read once everything is committed, and the list renders again with it.
+ */
+export function useScrollElement(scrollContainer: RefObject<HTMLElement | null>): HTMLElement | null {
+  const [element, setElement] = useState<HTMLElement | null>(null);
+  useEffect(() => {
+    if (scrollContainer.current !== element) setElement(scrollContainer.current);
+  });
+  return element;
+}
+
 /** Where the list starts inside its scroll container, kept current as the content above it changes size. */
 function useListOffset(
   listRef: RefObject<HTMLElement | null>,
-  scrollContainer: RefObject<HTMLElement | null>,
+  container: HTMLElement | null,
   enabled: boolean,
 ): number {
   const [offset, setOffset] = useState(0);
   useLayoutEffect(() => {
-    const container = scrollContainer.current;
     const list = listRef.current;
     if (!enabled || !container || !list) return;
     const update = () => {
@@ -133,6 +146,6 @@ function useListOffset(
     for (const child of Array.from(container.children)) observer.observe(child);
     observer.observe(container);
     return () => observer.disconnect();
-  }, [enabled, listRef, scrollContainer]);
+  }, [enabled, listRef, container]);
   return offset;
 }
