@@ -20,7 +20,8 @@ test.beforeEach(async ({ page }) => {
 });
 
 async function shoot(page: Page, name: string) {
-  // No caret blinking or hover state in the picture.
+  // No focus ring, caret or hover state in the picture.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.mouse.move(0, 0);
   await page.screenshot({ path: path.join(docs, name), animations: "disabled", caret: "hide" });
 }
