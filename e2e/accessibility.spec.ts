@@ -164,6 +164,12 @@ for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
           await page.waitForLoadState("networkidle");
           findings.push(...(await audit(page, path)));
         }
+        // The policy form with its errors and summary shown.
+        await page.goto("/admin/settings");
+        await page.getByTestId("setting-history.messageFetchLimit").fill("0");
+        await page.getByTestId("policy-save").click();
+        await expect(page.getByTestId("policy-error-summary")).toBeVisible();
+        findings.push(...(await audit(page, "/admin/settings (errors)")));
         await page.goto("/admin/personas");
         await page.getByTestId("persona-link").first().click();
         await expect(page.getByTestId("persona-title")).toBeVisible();
