@@ -6,7 +6,14 @@ import { memo, type RefObject, useLayoutEffect, useRef, useState } from "react";
 import { highlightCode } from "@/components/chat/markdown/highlight-code";
 import { useScrollElement } from "@/components/ui/virtual-list";
 
+/**
+ * Longer texts render plain: colouring hundreds of kilobytes costs more than it helps, and the highlighter only
+ * colours a prefix anyway. The exact-bytes view must show every byte once, whatever the size.
+ */
+const HIGHLIGHT_UP_TO = 50_000;
+
 function Highlighted({ text }: { text: string }) {
+  if (text.length > HIGHLIGHT_UP_TO) return <>{text}</>;
   return (
     <>
       {highlightCode(text, "json").map((token, index) =>
