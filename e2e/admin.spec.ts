@@ -224,3 +224,90 @@ test("every admin page opens from the nav", async ({ page }) => {
   await expect(page.getByTestId("model-row-error")).toContainText("Model openai:gpt-4.1-mini is in use by");
   await expect(page.getByTestId("model-row-error")).toContainText("persona Glassbox Guide");
 });
+
+test("the context policy form marks every invalid field at once; Save focuses a summary that links to the first", async ({
+  page,
+}) => {
+  await registerAs(page, "Checker", "admin");
+  await page.goto("/admin/settings");
+  const version = await page.getByTestId("policy-version").textContent();
+  // Labels in words, with the key beside them.
+  await expect(page.getByTestId("field-history.messageFetchLimit").locator("label")).toHaveText(
+    "Messages loaded per turn · history.messageFetchLimit",
+  );
+  const invalid: Array<[string, string, string]> = [
+    ["history.messageFetchLimit", "0", "history.messageFetchLimit must be a whole number from 1 to 10000"],
+    ["contextNote.depth", "5000", "contextNote.depth must be a whole number from 0 to 1000"],
+    ["summary.thresholdPercent", "200", "summary.thresholdPercent must be a whole number from 10 to 95"],
+    ["tools.pruneMinChars", "0", "tools.pruneMinChars must be a whole number from 1 to 1000000"],
+    ["budget.safetyMarginPercent", "90", "budget.safetyMarginPercent must be a whole number from 0 to 50"],
+  ];
+  for (const [key, value] of invalid) await page.getByTestId(`setting-${key}`).fill(value);
+  await page.getByTestId("policy-save").click();
+
+  for (const [key, , message] of invalid) {
+    await expect(page.getByTestId(`setting-error-${key}`)).toHaveText(message);
+    await expect(page.getByTestId(`setting-${key}`)).toHaveAttribute("aria-invalid", "true");
+  }
+  const summary = page.getByTestId("policy-error-summary");
+  await expect(summary).toBeFocused();
+  await expect(summary).toContainText("5 fields need attention before saving");
+  const links = summary.getByTestId("error-summary-link");
+  await expect(links).toHaveText([
+    "Messages loaded per turn",
+    "Context note depth",
+    "Summarise at % of the window",
+    "Prune tool outputs longer than",
+    "Safety margin %",
+  ]);
+  await links.first().click();
+  await expect(page.getByTestId("setting-history.messageFetchLimit")).toBeFocused();
+  // Nothing was saved.
+  await expect(page.getByTestId("policy-version")).toHaveText(version ?? "");
+
+  // Fixing a field clears its mark at once; the others stay marked.
+  await page.getByTestId("setting-history.messageFetchLimit").fill("80");
+  await expect(page.getByTestId("setting-error-history.messageFetchLimit")).toHaveCount(0);
+  await expect(links).toHaveCount(4);
+});
+
+test("the persona form: an empty name is an error, and fallback models are ordered with up/down and saved in that order", async ({
+  page,
+}) => {
+  await registerAs(page, "Orderer", "admin");
+  const created = await page.request.post("/api/admin/personas", {
+    data: { name: `Fallbacks ${Date.now()}`, modelId: "openai:gpt-4.1-mini" },
+  });
+  expect(created.status()).toBe(201);
+  const { persona } = (await created.json()) as { persona: { id: string; name: string } };
+  await page.goto(`/admin/personas/${persona.id}`);
+  await expect(page.getByTestId("persona-title")).toHaveText(persona.name);
+
+  await page.getByTestId("persona-name").fill("  ");
+  await page.getByTestId("persona-save").click();
+  await expect(page.getByTestId("persona-name-error")).toHaveText("Name must not be empty");
+  const summary = page.getByTestId("persona-error-summary");
+  await expect(summary).toBeFocused();
+  await summary.getByTestId("error-summary-link").first().click();
+  await expect(page.getByTestId("persona-name")).toBeFocused();
+  await page.getByTestId("persona-name").fill(persona.name);
+  await expect(summary).toHaveCount(0);
+
+  const rows = page.getByTestId("fallback-row");
+  for (const modelId of ["openai:gpt-4o", "google:gemini-2.5-flash", "offline:echo"])
+    await page.getByTestId("fallback-add").selectOption(modelId);
+  await expect(rows).toHaveText([/openai:gpt-4o/, /google:gemini-2.5-flash/, /offline:echo/]);
+  await rows.nth(2).getByTestId("fallback-up").click();
+  await rows.nth(0).getByTestId("fallback-down").click();
+  const order = () => rows.evaluateAll((items) => items.map((item) => item.getAttribute("data-model-id")));
+  expect(await order()).toEqual(["offline:echo", "openai:gpt-4o", "google:gemini-2.5-flash"]);
+  await expect(rows.first().getByTestId("fallback-up")).toBeDisabled();
+
+  await page.getByTestId("persona-save").click();
+  await expect(page.getByTestId("persona-saved")).toBeVisible();
+  const stored = await page.request.get(`/api/admin/personas/${persona.id}`);
+  expect(
+    ((await stored.json()) as { persona: { fallbackModelIds: string[] } }).persona.fallbackModelIds,
+  ).toEqual(["offline:echo", "openai:gpt-4o", "google:gemini-2.5-flash"]);
+  await page.request.delete(`/api/admin/personas/${persona.id}`);
+});

@@ -1,10 +1,8 @@
 // The prompt inspector, end to end against the fake providers: what it shows must equal what was recorded and
 // what the provider received, byte for byte.
 import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { describePrefixStability, prefixStability } from "../components/inspector/payload-diff";
+import { describePrefixStability, prefixStability } from "../lib/payload-diff";
 import { fakeProviderClient } from "./fake-providers/client";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
@@ -172,6 +170,26 @@ test("after a second turn the diff marks the new items as added and gives the pr
   await chat.messages("assistant").first().getByTestId("inspect-button").click();
   await panel.showView("diff");
   await expect(panel.root.getByTestId("payload-diff")).toHaveAttribute("data-empty", "true");
+});
+
+test("the preview's diff against the last turn: stored and freshly built items compare by value, not key order", async ({
+  page,
+}) => {
+  const { chat } = await startChat(page, "Same");
+  await chat.sendAndWait("One");
+  await chat.sendAndWait("Two");
+  const panel = await chat.openPreview();
+  await panel.showView("diff");
+  const diff = panel.root.getByTestId("payload-diff");
+  // System prompt, "One" and its reply are sent as before; "Two" is now history; the reply to it and the next
+  // input are new. Nothing else changed, whatever key order the stored parts came back in.
+  await expect(diff.getByTestId("diff-count-same")).toHaveAttribute("data-count", "3");
+  await expect(diff.getByTestId("diff-count-changed")).toHaveAttribute("data-count", "1");
+  await expect(diff.getByTestId("diff-count-added")).toHaveAttribute("data-count", "2");
+  await expect(diff.getByTestId("diff-count-removed")).toHaveAttribute("data-count", "0");
+  const changed = diff.locator('[data-testid="diff-entry"][data-change="changed"]');
+  await expect(changed).toContainText("tag CURRENT_INPUT → DIALOGUE_HISTORY");
+  await expect(changed).not.toContainText("content");
 });
 
 test("the preview moves the context note with its depth, highlights it from the trace, and saves nothing", async ({
@@ -342,51 +360,4 @@ test("a 100 000-token payload stays responsive: the item list is windowed and lo
   await expect(last.getByTestId("item-position")).toHaveText(`#${attempt.items.length}`);
   await last.getByTestId("fold-toggle").click();
   await expect(last.getByTestId("item-text")).toContainText(filler(39).slice(-40));
-});
-
-test("README screenshot: the inspector on the last reply of a conversation with a few turns", async ({
-  page,
-}) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.emulateMedia({ colorScheme: "light" });
-  const { chat, conversationId } = await startChat(page, "Grace");
-  await page.evaluate(() => localStorage.setItem("theme", "light"));
-  const patch = await page.request.patch(`/api/conversations/${conversationId}`, {
-    data: {
-      title: "Packing for Lisbon",
-      instructions: "Answer as a seasoned travel planner. Prefer short lists.",
-      settingsOverride: { contextNote: { text: "The user travels with carry-on luggage only.", depth: 2 } },
-    },
-  });
-  expect(patch.status()).toBe(200);
-  await page.reload();
-
-  const replies = [
-    "Lisbon in **May** is mild: expect 17–24 °C with the odd shower.\n\n- Light layers\n- A packable rain jacket\n- Comfortable walking shoes (the hills are steep)",
-    "For a carry-on only trip, plan around **one pair of shoes** you can walk in all day, plus sandals.\n\n```text\nshoes: 1 walking pair + sandals\ntops: 4 · bottoms: 2 · layers: 1\n```",
-    "Yes: trams **28** and **12** cover the old town. Buy a *Viva Viagem* card and load it with zapping credit.",
-  ];
-  const questions = [
-    "What's the weather like in Lisbon in May?",
-    "What shoes should I bring?",
-    "Is public transport easy for sightseeing?",
-  ];
-  for (const [index, question] of questions.entries()) {
-    await fake.script({
-      kind: "text",
-      text: replies[index],
-      usage: { cachedInputTokens: index === 0 ? 0 : 128 },
-    });
-    await chat.sendAndWait(question);
-  }
-  const panel = await chat.inspectReply();
-  // System prompt, instructions, four history items, the note at depth 2 and the current input.
-  await expect(panel.items()).toHaveCount(8);
-  await expect(panel.root.locator('[data-testid="inspector-item"][data-tag="CONTEXT_NOTE"]')).toHaveCount(1);
-  await expect(panel.root.getByTestId("token-bar")).toBeVisible();
-  await expect(panel.root.getByTestId("trace-event").first()).toBeVisible();
-  await panel.root.getByTestId("trace-event").first().hover();
-  await page.mouse.move(0, 0);
-  mkdirSync(path.join(process.cwd(), "docs"), { recursive: true });
-  await page.screenshot({ path: path.join(process.cwd(), "docs", "inspector.png") });
 });

@@ -12,7 +12,11 @@ export default async function AdminLayout({ children }: { children: ReactNode })
   return (
     <div className="flex h-full flex-col">
       <AdminNav />
-      <main className="mx-auto w-full max-w-7xl flex-1 overflow-y-auto p-4" data-testid="admin-main">
+      <main
+        className="mx-auto w-full max-w-7xl flex-1 overflow-y-auto p-4"
+        id="main-content"
+        data-testid="admin-main"
+      >
         {children}
       </main>
     </div>

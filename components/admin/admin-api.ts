@@ -1,9 +1,10 @@
 "use client";
+
 // Typed fetchers and query keys for the admin pages. An API refusal becomes an ApiError carrying the server's
 // message and, when the message starts with a field path ("settings.history.maxItems: …"), that field's key.
 
-import type { SettingField } from "@/app/api/admin/settings/setting-fields";
 import type { ResolvedSettings } from "@/lib/context/settings";
+import type { SettingField } from "@/lib/settings-fields";
 
 export class ApiError extends Error {
   constructor(

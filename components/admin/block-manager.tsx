@@ -57,20 +57,22 @@ export function BlockManager() {
   return (
     <div className="space-y-6" data-testid="block-manager">
       <h1 className="text-xl font-semibold">Blocks</h1>
-      <p className="text-sm text-zinc-500">
+      <p className="text-sm text-zinc-500 dark:text-zinc-400">
         A <strong>mute</strong> stops a user from triggering the persona (the chat refuses with a message). A{" "}
         <strong>block</strong> does that and also replaces their messages with a <code>[System: …]</code>{" "}
         notice in the persona's context. Both are listed to the model on a PERSONA_USER_BLOCKS card.
       </p>
       <table className="w-full text-left text-sm">
-        <thead className="text-xs text-zinc-500">
+        <thead className="text-xs text-zinc-500 dark:text-zinc-400">
           <tr>
             <th className="py-1">Persona</th>
             <th>User</th>
             <th>Type</th>
             <th>Expires</th>
             <th>Reason</th>
-            <th />
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -82,7 +84,8 @@ export function BlockManager() {
             >
               <td className="py-1.5">{block.personaName}</td>
               <td>
-                {block.userName} <span className="text-xs text-zinc-500">{block.userEmail}</span>
+                {block.userName}{" "}
+                <span className="text-xs text-zinc-500 dark:text-zinc-400">{block.userEmail}</span>
               </td>
               <td>{block.blockType}</td>
               <td>
@@ -104,7 +107,9 @@ export function BlockManager() {
           ))}
         </tbody>
       </table>
-      {blocks.data?.blocks.length === 0 && <p className="text-sm text-zinc-500">No blocks.</p>}
+      {blocks.data?.blocks.length === 0 && (
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">No blocks.</p>
+      )}
       <form
         className="grid gap-3 rounded-xl border border-zinc-200 p-4 sm:grid-cols-3 dark:border-zinc-800"
         onSubmit={(event) => {
@@ -145,7 +150,9 @@ export function BlockManager() {
             data-testid="block-duration"
           />
           {errors.fields.durationMinutes && (
-            <span className="block text-xs text-red-600">{errors.fields.durationMinutes}</span>
+            <span className="block text-xs text-red-700 dark:text-red-300">
+              {errors.fields.durationMinutes}
+            </span>
           )}
         </label>
         <label className="text-sm sm:col-span-2">
@@ -156,10 +163,16 @@ export function BlockManager() {
             onChange={(event) => setForm({ ...form, reason: event.target.value })}
             data-testid="block-reason"
           />
-          {errors.fields.reason && <span className="block text-xs text-red-600">{errors.fields.reason}</span>}
+          {errors.fields.reason && (
+            <span className="block text-xs text-red-700 dark:text-red-300">{errors.fields.reason}</span>
+          )}
         </label>
         {(errors.form || lift.error) && (
-          <p role="alert" className="text-sm text-red-600 sm:col-span-3" data-testid="block-error">
+          <p
+            role="alert"
+            className="text-sm text-red-700 sm:col-span-3 dark:text-red-300"
+            data-testid="block-error"
+          >
             {errors.form ?? lift.error?.message}
           </p>
         )}

@@ -1,14 +1,18 @@
 "use client";
 // The global context policy (SPEC §4): every key with its default, range and help, grouped by section. Saving adds
 // a new version (versions are never overwritten); the preview shows what the unsaved edits do to a real payload.
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { SettingField } from "@/app/api/admin/settings/setting-fields";
-import type { ResolvedSettings } from "@/lib/context/settings";
+import { Controller, type Resolver, useForm, useWatch } from "react-hook-form";
+import { type ResolvedSettings, settingsSchema } from "@/lib/context/settings";
+import { canonicalJson } from "@/lib/payload-diff";
+import type { SettingField } from "@/lib/settings-fields";
 import { adminFetch, adminKeys, errorsFrom, type PolicyResponse, type PreviewResult } from "./admin-api";
+import { ErrorSummary, type FieldProblem } from "./error-summary";
 import { PayloadPreview } from "./payload-preview";
 import { SettingInput } from "./setting-input";
-import { overrideFromDiff, readKey, writeKey } from "./settings-override";
+import { overrideFromDiff, readKey } from "./settings-override";
 
 export function ContextPolicyEditor() {
   const [savedVersion, setSavedVersion] = useState<number | null>(null);
@@ -16,8 +20,8 @@ export function ContextPolicyEditor() {
     queryKey: adminKeys.settings,
     queryFn: () => adminFetch<PolicyResponse>("/api/admin/settings"),
   });
-  if (policy.error) return <p className="text-sm text-red-600">{policy.error.message}</p>;
-  if (!policy.data) return <p className="text-sm text-zinc-500">Loading…</p>;
+  if (policy.error) return <p className="text-sm text-red-700 dark:text-red-300">{policy.error.message}</p>;
+  if (!policy.data) return <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading…</p>;
   // A new version remounts the form with the saved document; the "saved" notice lives here so it survives that.
   return (
     <PolicyForm
@@ -29,6 +33,8 @@ export function ContextPolicyEditor() {
   );
 }
 
+type SettingsDocument = Record<string, unknown>;
+
 function PolicyForm({
   policy,
   savedVersion,
@@ -39,28 +45,50 @@ function PolicyForm({
   onSaved: (version: number | null) => void;
 }) {
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<Record<string, unknown>>(
-    () => structuredClone(policy.settings) as unknown as Record<string, unknown>,
-  );
+  const saved = policy.settings as unknown as SettingsDocument;
+  // The form state is the settings document itself, validated as a whole by the schema the API enforces, so
+  // every invalid field is marked at once, with the API's own words.
+  const form = useForm<SettingsDocument>({
+    defaultValues: structuredClone(saved),
+    resolver: zodResolver(settingsSchema) as unknown as Resolver<SettingsDocument>,
+    shouldFocusError: false,
+  });
+  const draft = useWatch({ control: form.control }) as SettingsDocument;
+  const [refusals, setRefusals] = useState(0);
   const save = useMutation({
-    mutationFn: () =>
+    mutationFn: (settings: SettingsDocument) =>
       adminFetch<{ version: number }>("/api/admin/settings", {
         method: "PUT",
-        body: { settings: draft, baseVersion: policy.version },
+        body: { settings, baseVersion: policy.version },
       }),
     onSuccess: async ({ version }) => {
       onSaved(version);
       await queryClient.invalidateQueries({ queryKey: ["admin", "settings"] });
     },
+    onError: (error) => {
+      // The API refused a value the form let through: mark that field as the form marks its own.
+      const server = errorsFrom(
+        error,
+        policy.fields.map((field) => field.key),
+      );
+      for (const [key, message] of Object.entries(server.fields))
+        form.setError(key, { type: "server", message });
+      if (Object.keys(server.fields).length > 0) setRefusals((count) => count + 1);
+    },
   });
-  const errors = errorsFrom(
+  const formError = errorsFrom(
     save.error,
     policy.fields.map((field) => field.key),
-  );
-  const saved = policy.settings as unknown as Record<string, unknown>;
+  ).form;
+  const errors = form.formState.errors;
+  const problems: FieldProblem[] = policy.fields.flatMap((field) => {
+    const message = (readKey(errors as SettingsDocument, field.key) as { message?: string } | undefined)
+      ?.message;
+    return message ? [{ controlId: `setting-${field.key}`, label: field.label, message }] : [];
+  });
   const override = overrideFromDiff(saved, draft);
   const changedKeys = policy.fields.filter(
-    (field) => JSON.stringify(readKey(saved, field.key)) !== JSON.stringify(readKey(draft, field.key)),
+    (field) => canonicalJson(readKey(saved, field.key)) !== canonicalJson(readKey(draft, field.key)),
   );
 
   async function runPreview(conversationId: string, text: string) {
@@ -72,13 +100,17 @@ function PolicyForm({
     return { saved: savedPreview.preview, edited: editedPreview.preview };
   }
 
+  const onSave = form.handleSubmit(
+    (settings) => save.mutate(settings),
+    () => setRefusals((count) => count + 1),
+  );
   const sections = groupBySection(policy.fields);
   return (
     <div className="space-y-6" data-testid="context-policy">
       <header className="flex flex-wrap items-center justify-between gap-2">
         <div>
           <h1 className="text-xl font-semibold">Context policy</h1>
-          <p className="text-sm text-zinc-500">
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
             Global defaults for every conversation; a persona's or a conversation's override wins per key. In
             force: <span data-testid="policy-version">version {policy.version}</span>.
           </p>
@@ -87,7 +119,7 @@ function PolicyForm({
           <button
             type="button"
             className="button-ghost"
-            onClick={() => setDraft(structuredClone(policy.defaults) as unknown as Record<string, unknown>)}
+            onClick={() => form.reset(structuredClone(policy.defaults) as unknown as SettingsDocument)}
             data-testid="policy-defaults"
           >
             Reset to defaults
@@ -95,16 +127,16 @@ function PolicyForm({
           <button
             type="button"
             className="button-ghost"
-            onClick={() => setDraft(structuredClone(saved))}
+            onClick={() => form.reset(structuredClone(saved))}
             disabled={changedKeys.length === 0}
             data-testid="policy-discard"
           >
             Discard edits
           </button>
           <button
-            type="button"
+            type="submit"
+            form="policy-form"
             className="button-primary"
-            onClick={() => save.mutate()}
             disabled={save.isPending || changedKeys.length === 0}
             data-testid="policy-save"
           >
@@ -112,23 +144,33 @@ function PolicyForm({
           </button>
         </div>
       </header>
+      <ErrorSummary problems={problems} focusSignal={refusals} testId="policy-error-summary" />
       {savedVersion === policy.version && !save.error && (
-        <p className="text-sm text-green-700" data-testid="policy-saved">
+        <p className="text-sm text-green-700 dark:text-green-400" data-testid="policy-saved">
           Saved as version {savedVersion}.
         </p>
       )}
-      {errors.form && (
-        <p role="alert" className="text-sm text-red-600" data-testid="policy-error">
-          {errors.form}
+      {formError && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="policy-error">
+          {formError}
         </p>
       )}
-      <p className="text-xs text-zinc-500" data-testid="policy-changed">
+      <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="policy-changed">
         {changedKeys.length === 0
           ? "No unsaved edits."
-          : `Unsaved edits: ${changedKeys.map((field) => field.key).join(", ")}`}
+          : `Unsaved edits: ${changedKeys.map((field) => `${field.label} (${field.key})`).join(", ")}`}
       </p>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-        <div className="space-y-6">
+        {/* The form holds the fields only: the preview beside it is a form of its own, and forms do not nest. */}
+        <form
+          id="policy-form"
+          className="space-y-6"
+          noValidate
+          onSubmit={(event) => {
+            save.reset();
+            void onSave(event);
+          }}
+        >
           {sections.map(([label, fields]) => (
             <fieldset
               key={label}
@@ -136,20 +178,23 @@ function PolicyForm({
             >
               <legend className="px-1 text-sm font-medium">{label}</legend>
               {fields.map((field) => (
-                <SettingInput
+                <Controller
                   key={field.key}
-                  field={field}
-                  value={readKey(draft, field.key)}
-                  onChange={(value) => {
-                    if (save.error) save.reset();
-                    setDraft((current) => writeKey(current, field.key, value));
-                  }}
-                  error={errors.fields[field.key]}
+                  name={field.key}
+                  control={form.control}
+                  render={({ field: control, fieldState }) => (
+                    <SettingInput
+                      field={field}
+                      value={control.value}
+                      onChange={control.onChange}
+                      error={fieldState.error?.message}
+                    />
+                  )}
                 />
               ))}
             </fieldset>
           ))}
-        </div>
+        </form>
         <div className="space-y-6 self-start lg:sticky lg:top-0">
           <PayloadPreview runPreview={runPreview} />
           <VersionHistory />

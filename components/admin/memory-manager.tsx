@@ -75,7 +75,7 @@ export function MemoryManager() {
         />
       </div>
       {(change.error || remove.error) && (
-        <p role="alert" className="text-sm text-red-600" data-testid="memory-row-error">
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="memory-row-error">
           {(change.error ?? remove.error)?.message}
         </p>
       )}
@@ -89,7 +89,9 @@ export function MemoryManager() {
           />
         ))}
       </ul>
-      {memories.data?.memories.length === 0 && <p className="text-sm text-zinc-500">No memories match.</p>}
+      {memories.data?.memories.length === 0 && (
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">No memories match.</p>
+      )}
       <form
         className="grid gap-3 rounded-xl border border-zinc-200 p-4 sm:grid-cols-4 dark:border-zinc-800"
         onSubmit={(event) => {
@@ -133,7 +135,9 @@ export function MemoryManager() {
             onChange={(event) => setForm({ ...form, area: event.target.value })}
             data-testid="memory-area"
           />
-          {errors.fields.area && <span className="block text-xs text-red-600">{errors.fields.area}</span>}
+          {errors.fields.area && (
+            <span className="block text-xs text-red-700 dark:text-red-300">{errors.fields.area}</span>
+          )}
         </label>
         <label className="text-sm sm:col-span-4">
           Content
@@ -145,11 +149,15 @@ export function MemoryManager() {
             data-testid="memory-content"
           />
           {errors.fields.content && (
-            <span className="block text-xs text-red-600">{errors.fields.content}</span>
+            <span className="block text-xs text-red-700 dark:text-red-300">{errors.fields.content}</span>
           )}
         </label>
         {errors.form && (
-          <p role="alert" className="text-sm text-red-600 sm:col-span-4" data-testid="memory-error">
+          <p
+            role="alert"
+            className="text-sm text-red-700 sm:col-span-4 dark:text-red-300"
+            data-testid="memory-error"
+          >
             {errors.form}
           </p>
         )}
@@ -180,7 +188,7 @@ function MemoryItem({
       className={`space-y-1 rounded-lg border border-zinc-200 p-2 text-sm dark:border-zinc-800 ${memory.active ? "" : "opacity-60"}`}
       data-testid="memory-row"
     >
-      <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-500">
+      <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
         <span>{memory.scope}</span>
         <span>{owner}</span>
         <input
@@ -219,7 +227,7 @@ function MemoryItem({
         </button>
         <button
           type="button"
-          className="button-ghost text-red-600"
+          className="button-ghost text-red-700 dark:text-red-300"
           onClick={onDelete}
           data-testid="memory-row-delete"
         >

@@ -114,7 +114,7 @@ export function ModelRegistry() {
         {Object.entries(models.data?.configuredProviders ?? {}).map(([provider, configured]) => (
           <span
             key={provider}
-            className={`mr-2 rounded px-1.5 py-0.5 text-xs ${configured ? "bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-100" : "bg-zinc-100 text-zinc-500 dark:bg-zinc-800"}`}
+            className={`mr-2 rounded px-1.5 py-0.5 text-xs ${configured ? "bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-100" : "bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300"}`}
             data-testid={`provider-${provider}`}
             data-configured={configured ? "true" : "false"}
           >
@@ -123,13 +123,13 @@ export function ModelRegistry() {
         ))}
       </p>
       {rowAction.error && (
-        <p role="alert" className="text-sm text-red-600" data-testid="model-row-error">
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="model-row-error">
           {rowAction.error.message}
         </p>
       )}
       <div className="overflow-x-auto">
         <table className="w-full text-left text-xs">
-          <thead className="text-zinc-500">
+          <thead className="text-zinc-500 dark:text-zinc-400">
             <tr>
               <th className="py-1">Id</th>
               <th>Label</th>
@@ -137,7 +137,9 @@ export function ModelRegistry() {
               <th>Capabilities</th>
               <th>Window / max out</th>
               <th>Tokenizer</th>
-              <th />
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -181,7 +183,7 @@ export function ModelRegistry() {
                   </button>
                   <button
                     type="button"
-                    className="button-ghost text-red-600"
+                    className="button-ghost text-red-700 dark:text-red-300"
                     onClick={() => rowAction.mutate({ model, action: "delete" })}
                     data-testid="model-delete"
                   >
@@ -308,7 +310,11 @@ export function ModelRegistry() {
           ))}
         </fieldset>
         {errors.form && (
-          <p role="alert" className="text-sm text-red-600 sm:col-span-3" data-testid="model-error">
+          <p
+            role="alert"
+            className="text-sm text-red-700 sm:col-span-3 dark:text-red-300"
+            data-testid="model-error"
+          >
             {errors.form}
           </p>
         )}
@@ -341,7 +347,7 @@ function Labeled({ label, error, children }: { label: string; error?: string; ch
       {label}
       {children}
       {error && (
-        <span role="alert" className="block text-xs text-red-600">
+        <span role="alert" className="block text-xs text-red-700 dark:text-red-300">
           {error}
         </span>
       )}

@@ -3,8 +3,8 @@
 // would send with the unsaved edits, item by item, with what changed against the saved version.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { diffItems, itemText } from "@/lib/payload-diff";
 import { adminFetch, adminKeys, type PreviewResult } from "./admin-api";
-import { diffPayloads, itemText } from "./payload-diff";
 
 export interface PreviewPair {
   saved: PreviewResult;
@@ -31,10 +31,15 @@ export function PayloadPreview({
   }
 
   const pair = preview.data;
-  const diff = pair ? diffPayloads(pair.saved.items, pair.edited.items) : null;
+  const diff = pair ? diffItems(pair.saved.items, pair.edited.items) : null;
   const changedIds = new Set(
-    [...(diff?.added ?? []), ...(diff?.changed ?? []), ...(diff?.moved ?? [])].map((item) => item.id),
+    (diff?.entries ?? [])
+      .filter((entry) => entry.change !== "same" && entry.change !== "removed")
+      .map((entry) => entry.item.id),
   );
+  const removed = (diff?.entries ?? [])
+    .filter((entry) => entry.change === "removed")
+    .map((entry) => entry.item);
   const noConversations = conversations.data && conversations.data.conversations.length === 0;
 
   return (
@@ -43,12 +48,12 @@ export function PayloadPreview({
       data-testid="payload-preview"
     >
       <h2 className="font-medium">Preview on a conversation</h2>
-      <p className="text-xs text-zinc-500">
+      <p className="text-xs text-zinc-500 dark:text-zinc-400">
         The payload the next turn would send with your unsaved edits. Nothing is stored and no model is
         called.
       </p>
       {noConversations ? (
-        <p className="text-sm text-zinc-500">
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">
           You have no conversations yet: start one in the chat to preview on it.
         </p>
       ) : (
@@ -93,24 +98,24 @@ export function PayloadPreview({
           </button>
         </form>
       )}
-      {disabledReason && <p className="text-xs text-amber-700">{disabledReason}</p>}
+      {disabledReason && <p className="text-xs text-amber-700 dark:text-amber-300">{disabledReason}</p>}
       {preview.error && (
-        <p role="alert" className="text-sm text-red-600" data-testid="preview-error">
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="preview-error">
           {preview.error.message}
         </p>
       )}
       {pair && diff && (
         <div className="space-y-2">
           <p className="text-sm" data-testid="preview-diff">
-            Versus saved: <strong data-testid="diff-added">{diff.added.length}</strong> added,{" "}
-            <strong data-testid="diff-removed">{diff.removed.length}</strong> removed,{" "}
-            <strong data-testid="diff-changed">{diff.changed.length}</strong> changed,{" "}
-            <strong data-testid="diff-moved">{diff.moved.length}</strong> moved · {pair.edited.items.length}{" "}
+            Versus saved: <strong data-testid="diff-added">{diff.counts.added}</strong> added,{" "}
+            <strong data-testid="diff-removed">{diff.counts.removed}</strong> removed,{" "}
+            <strong data-testid="diff-changed">{diff.counts.changed}</strong> changed,{" "}
+            <strong data-testid="diff-moved">{diff.counts.moved}</strong> moved · {pair.edited.items.length}{" "}
             items · {pair.edited.modelId}
           </p>
-          {diff.removed.length > 0 && (
+          {removed.length > 0 && (
             <ul className="space-y-1" data-testid="preview-removed">
-              {diff.removed.map((item) => (
+              {removed.map((item) => (
                 <li
                   key={item.id}
                   className="rounded bg-red-50 px-2 py-1 text-xs line-through dark:bg-red-950"
@@ -131,7 +136,7 @@ export function PayloadPreview({
                 data-changed={changedIds.has(item.id) ? "true" : "false"}
               >
                 <span className="font-mono font-semibold">{item.tag}</span>{" "}
-                <span className="text-zinc-500">{item.role}</span>
+                <span className="text-zinc-500 dark:text-zinc-400">{item.role}</span>
                 <pre className="mt-1 whitespace-pre-wrap break-words font-sans">{itemText(item)}</pre>
               </li>
             ))}

@@ -1,9 +1,13 @@
 "use client";
 // One persona: identity, role prompt, models, tools, its context note (text, depth, role, frequency) and any other
 // §4 override. The preview shows the next payload of one of your conversations as this persona, saved vs edited.
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { Controller, type Resolver, useForm, useWatch } from "react-hook-form";
+import { z } from "zod";
+import { settingsOverrideSchema } from "@/lib/context/settings";
 import {
   adminFetch,
   adminKeys,
@@ -13,9 +17,11 @@ import {
   type PolicyResponse,
   type PreviewResult,
 } from "./admin-api";
+import { ErrorSummary, type FieldProblem } from "./error-summary";
+import { FallbackOrder } from "./fallback-order";
 import { PayloadPreview } from "./payload-preview";
 import { SettingInput } from "./setting-input";
-import { readKey, writeKey } from "./settings-override";
+import { readKey } from "./settings-override";
 
 const NOTE_KEYS = ["contextNote.text", "contextNote.depth", "contextNote.role", "contextNote.frequency"];
 
@@ -42,12 +48,12 @@ export function PersonaEditor({ personaId }: { personaId: string }) {
   const error = persona.error ?? models.error ?? policy.error ?? catalog.error;
   if (error)
     return (
-      <p className="text-sm text-red-600" data-testid="persona-load-error">
+      <p className="text-sm text-red-700 dark:text-red-300" data-testid="persona-load-error">
         {error.message}
       </p>
     );
   if (!persona.data || !models.data || !policy.data || !catalog.data)
-    return <p className="text-sm text-zinc-500">Loading…</p>;
+    return <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading…</p>;
   return (
     <PersonaForm
       key={persona.data.persona.id}
@@ -59,17 +65,41 @@ export function PersonaEditor({ personaId }: { personaId: string }) {
   );
 }
 
-interface Draft {
-  name: string;
-  avatar: string;
-  systemPrompt: string;
-  modelId: string;
-  fallbackModelIds: string[];
-  toolNames: string[];
-  /** The context note part of the override, edited field by field. */
-  note: Record<string, unknown>;
-  /** Every other override key, edited as JSON. */
-  otherOverrides: string;
+/** The form's values: the persona's fields, its context note edited field by field, other overrides as JSON. */
+const draftSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: "Name must not be empty" })
+    .max(100, { error: "Name must be at most 100 characters" }),
+  avatar: z.string().max(2_000, { error: "Avatar must be at most 2000 characters" }),
+  systemPrompt: z.string().max(20_000, { error: "System prompt must be at most 20000 characters" }),
+  modelId: z.string().min(1, { error: "Choose a model" }),
+  fallbackModelIds: z.array(z.string()).max(5, { error: "At most 5 fallback models" }),
+  toolNames: z.array(z.string()),
+  note: z.object({ contextNote: settingsOverrideSchema.shape.contextNote }),
+  otherOverrides: z.string().superRefine((text, context) => {
+    const problem = otherOverridesProblem(text);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  }),
+});
+type Draft = z.input<typeof draftSchema>;
+
+/** Why the "other overrides" JSON cannot be sent, checked by the override schema the API uses, or null. */
+function otherOverridesProblem(text: string): string | null {
+  if (text.trim() === "") return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return "Other overrides is not valid JSON.";
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    return "Other overrides must be a JSON object.";
+  const result = settingsOverrideSchema.safeParse(parsed);
+  if (result.success) return null;
+  const [issue] = result.error.issues;
+  return issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
 }
 
 function toDraft(persona: PersonaRow): Draft {
@@ -81,36 +111,37 @@ function toDraft(persona: PersonaRow): Draft {
     modelId: persona.modelId,
     fallbackModelIds: persona.fallbackModelIds,
     toolNames: persona.toolNames,
-    note: contextNote ? { contextNote } : {},
+    note: { contextNote: contextNote ?? {} },
     otherOverrides: Object.keys(rest).length ? JSON.stringify(rest, null, 2) : "",
   };
 }
 
-/** The request body for the draft, or the reason it cannot be built. */
-function toBody(draft: Draft): { body: Record<string, unknown> } | { problem: string } {
-  let other: Record<string, unknown> = {};
-  if (draft.otherOverrides.trim() !== "") {
-    try {
-      other = JSON.parse(draft.otherOverrides) as Record<string, unknown>;
-    } catch {
-      return { problem: "Other overrides is not valid JSON." };
-    }
-    if (typeof other !== "object" || other === null || Array.isArray(other))
-      return { problem: "Other overrides must be a JSON object." };
-  }
-  const settingsOverride = { ...other, ...draft.note };
+/** The request body for a draft, or null while its JSON part cannot be read. */
+function toBody(draft: Draft): Record<string, unknown> | null {
+  if (otherOverridesProblem(draft.otherOverrides)) return null;
+  const other = draft.otherOverrides.trim() === "" ? {} : (JSON.parse(draft.otherOverrides) as object);
+  const note = Object.fromEntries(
+    Object.entries(draft.note.contextNote ?? {}).filter(([, value]) => value !== undefined),
+  );
   return {
-    body: {
-      name: draft.name,
-      avatar: draft.avatar.trim() === "" ? null : draft.avatar,
-      systemPrompt: draft.systemPrompt,
-      modelId: draft.modelId,
-      fallbackModelIds: draft.fallbackModelIds,
-      toolNames: draft.toolNames,
-      settingsOverride,
-    },
+    name: draft.name.trim(),
+    avatar: draft.avatar.trim() === "" ? null : draft.avatar,
+    systemPrompt: draft.systemPrompt,
+    modelId: draft.modelId,
+    fallbackModelIds: draft.fallbackModelIds.filter((id) => id !== draft.modelId),
+    toolNames: draft.toolNames,
+    settingsOverride: { ...other, ...(Object.keys(note).length > 0 ? { contextNote: note } : {}) },
   };
 }
+
+const FIELD_LABELS: Record<string, string> = {
+  name: "Name",
+  avatar: "Avatar",
+  systemPrompt: "System prompt",
+  modelId: "Model",
+  fallbackModelIds: "Fallback models",
+  otherOverrides: "Other overrides",
+};
 
 function toggle(list: string[], value: string, on: boolean): string[] {
   return on ? [...list.filter((entry) => entry !== value), value] : list.filter((entry) => entry !== value);
@@ -129,20 +160,38 @@ function PersonaForm({
 }) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<Draft>(() => toDraft(persona));
+  const form = useForm<Draft>({
+    defaultValues: toDraft(persona),
+    resolver: zodResolver(draftSchema) as unknown as Resolver<Draft>,
+    shouldFocusError: false,
+  });
+  const { register, control } = form;
+  const draft = useWatch({ control }) as Draft;
   const [saved, setSaved] = useState(false);
-  const built = toBody(draft);
+  const [refusals, setRefusals] = useState(0);
+  const noteFields = policy.fields.filter((field) => NOTE_KEYS.includes(field.key));
   const save = useMutation({
-    mutationFn: () => {
-      if ("problem" in built) throw new Error(built.problem);
-      return adminFetch<{ persona: PersonaRow }>(`/api/admin/personas/${persona.id}`, {
-        method: "PUT",
-        body: built.body,
-      });
-    },
+    mutationFn: (body: Record<string, unknown>) =>
+      adminFetch<{ persona: PersonaRow }>(`/api/admin/personas/${persona.id}`, { method: "PUT", body }),
     onSuccess: async () => {
       setSaved(true);
       await queryClient.invalidateQueries({ queryKey: adminKeys.personas });
+    },
+    onError: (error) => {
+      // A value only the API could judge: mark its field as the form marks its own.
+      const server = errorsFrom(error, [...Object.keys(FIELD_LABELS), ...NOTE_KEYS]);
+      for (const [key, message] of Object.entries(server.fields)) {
+        const name = (NOTE_KEYS.includes(key) ? `note.${key}` : key) as Parameters<typeof form.setError>[0];
+        form.setError(name, { type: "server", message });
+      }
+      const other = overrideError(
+        errorsFrom(
+          error,
+          policy.fields.map((field) => field.key),
+        ).fields,
+      );
+      if (other) form.setError("otherOverrides", { type: "server", message: other });
+      setRefusals((count) => count + 1);
     },
   });
   const remove = useMutation({
@@ -152,31 +201,51 @@ function PersonaForm({
       router.push("/admin/personas");
     },
   });
-  const errors = errorsFrom(save.error, [
-    "name",
-    "avatar",
-    "systemPrompt",
-    "modelId",
-    "fallbackModelIds",
+  const formError = errorsFrom(save.error, [
+    ...Object.keys(FIELD_LABELS),
     ...policy.fields.map((field) => field.key),
-  ]);
-  const noteFields = policy.fields.filter((field) => NOTE_KEYS.includes(field.key));
-  const update = (changes: Partial<Draft>) => {
-    setSaved(false);
-    if (save.error) save.reset();
-    setDraft((current) => ({ ...current, ...changes }));
-  };
+  ]).form;
+
+  const errors = form.formState.errors;
+  const problems: FieldProblem[] = [
+    ...["name", "avatar", "systemPrompt", "modelId", "fallbackModelIds"].flatMap((key) => {
+      const message = (errors as Record<string, { message?: string } | undefined>)[key]?.message;
+      return message ? [{ controlId: `persona-${key}`, label: FIELD_LABELS[key], message }] : [];
+    }),
+    ...noteFields.flatMap((field) => {
+      const message = (
+        errors.note?.contextNote as Record<string, { message?: string } | undefined> | undefined
+      )?.[field.key.split(".")[1]]?.message;
+      return message ? [{ controlId: `setting-${field.key}`, label: field.label, message }] : [];
+    }),
+    ...(errors.otherOverrides?.message
+      ? [
+          {
+            controlId: "persona-otherOverrides",
+            label: "Other overrides",
+            message: errors.otherOverrides.message,
+          },
+        ]
+      : []),
+  ];
+  const body = toBody(draft);
 
   async function runPreview(conversationId: string, text: string) {
-    if ("problem" in built) throw new Error(built.problem);
+    if (!body) throw new Error(otherOverridesProblem(draft.otherOverrides) ?? "The form has errors.");
     const result = await adminFetch<{ saved: PreviewResult; draft: PreviewResult }>(
       `/api/admin/personas/${persona.id}/preview`,
-      {
-        body: { conversationId, text, draft: built.body },
-      },
+      { body: { conversationId, text, draft: body } },
     );
     return { saved: result.saved, edited: result.draft };
   }
+
+  const onSave = form.handleSubmit(
+    (values) => {
+      const built = toBody(values);
+      if (built) save.mutate(built);
+    },
+    () => setRefusals((count) => count + 1),
+  );
 
   return (
     <div className="space-y-6" data-testid="persona-editor">
@@ -187,7 +256,7 @@ function PersonaForm({
         <div className="flex gap-2">
           <button
             type="button"
-            className="button-ghost text-red-600"
+            className="button-ghost text-red-700 dark:text-red-300"
             onClick={() => remove.mutate()}
             disabled={remove.isPending}
             data-testid="persona-delete"
@@ -195,9 +264,9 @@ function PersonaForm({
             Delete
           </button>
           <button
-            type="button"
+            type="submit"
+            form="persona-form"
             className="button-primary"
-            onClick={() => save.mutate()}
             disabled={save.isPending}
             data-testid="persona-save"
           >
@@ -205,51 +274,68 @@ function PersonaForm({
           </button>
         </div>
       </header>
+      <ErrorSummary problems={problems} focusSignal={refusals} testId="persona-error-summary" />
       {saved && !save.error && (
-        <p className="text-sm text-green-700" data-testid="persona-saved">
+        <p className="text-sm text-green-700 dark:text-green-400" data-testid="persona-saved">
           Saved. The next turn of every conversation with {draft.name} uses it; stored messages are unchanged.
         </p>
       )}
-      {(errors.form || remove.error) && (
-        <p role="alert" className="text-sm text-red-600" data-testid="persona-error">
-          {errors.form ?? remove.error?.message}
+      {(formError || remove.error) && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="persona-error">
+          {formError ?? remove.error?.message}
         </p>
       )}
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-        <div className="space-y-4">
+        {/* The form holds the fields only: the preview beside it is a form of its own, and forms do not nest. */}
+        <form
+          id="persona-form"
+          className="space-y-4"
+          noValidate
+          onChange={() => setSaved(false)}
+          onSubmit={(event) => {
+            save.reset();
+            setSaved(false);
+            void onSave(event);
+          }}
+        >
           <div className="grid gap-3 sm:grid-cols-[1fr_8rem]">
-            <Field label="Name" error={errors.fields.name}>
+            <Field id="persona-name" label="Name" error={errors.name?.message}>
               <input
+                id="persona-name"
                 className="input"
-                value={draft.name}
-                onChange={(event) => update({ name: event.target.value })}
+                aria-invalid={errors.name ? true : undefined}
+                {...register("name")}
                 data-testid="persona-name"
               />
             </Field>
-            <Field label="Avatar" error={errors.fields.avatar}>
+            <Field id="persona-avatar" label="Avatar" error={errors.avatar?.message}>
               <input
+                id="persona-avatar"
                 className="input"
-                value={draft.avatar}
-                onChange={(event) => update({ avatar: event.target.value })}
                 placeholder="emoji or URL"
+                {...register("avatar")}
                 data-testid="persona-avatar"
               />
             </Field>
           </div>
-          <Field label="System prompt (the role prompt)" error={errors.fields.systemPrompt}>
+          <Field
+            id="persona-systemPrompt"
+            label="System prompt (the role prompt)"
+            error={errors.systemPrompt?.message}
+          >
             <textarea
+              id="persona-systemPrompt"
               className="input"
               rows={5}
-              value={draft.systemPrompt}
-              onChange={(event) => update({ systemPrompt: event.target.value })}
+              {...register("systemPrompt")}
               data-testid="persona-system-prompt"
             />
           </Field>
-          <Field label="Model" error={errors.fields.modelId}>
+          <Field id="persona-modelId" label="Model" error={errors.modelId?.message}>
             <select
+              id="persona-modelId"
               className="input"
-              value={draft.modelId}
-              onChange={(event) => update({ modelId: event.target.value })}
+              {...register("modelId")}
               data-testid="persona-model"
             >
               {models.map((model) => (
@@ -260,99 +346,108 @@ function PersonaForm({
               ))}
             </select>
           </Field>
-          <fieldset className="text-sm">
-            <legend>Fallback models, in order</legend>
-            <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
-              {models
-                .filter((model) => model.id !== draft.modelId)
-                .map((model) => (
-                  <label key={model.id} className="flex items-center gap-1 font-mono text-xs">
-                    <input
-                      type="checkbox"
-                      checked={draft.fallbackModelIds.includes(model.id)}
-                      onChange={(event) =>
-                        update({
-                          fallbackModelIds: toggle(draft.fallbackModelIds, model.id, event.target.checked),
-                        })
-                      }
-                      data-testid={`persona-fallback-${model.id}`}
-                    />
-                    {model.id}
-                  </label>
-                ))}
-            </div>
-            {errors.fields.fallbackModelIds && (
-              <p className="text-xs text-red-600">{errors.fields.fallbackModelIds}</p>
+          <Controller
+            name="fallbackModelIds"
+            control={control}
+            render={({ field, fieldState }) => (
+              <div id="persona-fallbackModelIds" tabIndex={-1}>
+                <FallbackOrder
+                  value={field.value ?? []}
+                  onChange={(value) => {
+                    setSaved(false);
+                    field.onChange(value);
+                  }}
+                  models={models}
+                  mainModelId={draft.modelId}
+                  error={fieldState.error?.message}
+                />
+              </div>
             )}
-          </fieldset>
-          <fieldset className="text-sm">
-            <legend>Tools</legend>
-            <div className="mt-1 space-y-1">
-              {tools.map((tool) => (
-                <label key={tool.name} className="flex items-start gap-2">
-                  <input
-                    type="checkbox"
-                    className="mt-1"
-                    checked={draft.toolNames.includes(tool.name)}
-                    onChange={(event) =>
-                      update({ toolNames: toggle(draft.toolNames, tool.name, event.target.checked) })
-                    }
-                    data-testid={`persona-tool-${tool.name}`}
-                  />
-                  <span>
-                    <span className="font-mono text-xs">{tool.name}</span>{" "}
-                    <span className="text-xs text-zinc-500">{tool.description}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          />
+          <Controller
+            name="toolNames"
+            control={control}
+            render={({ field }) => (
+              <fieldset className="text-sm">
+                <legend className="font-medium">Tools</legend>
+                <div className="mt-1 space-y-1">
+                  {tools.map((tool) => (
+                    <label key={tool.name} className="flex items-start gap-2">
+                      <input
+                        type="checkbox"
+                        className="mt-1"
+                        checked={(field.value ?? []).includes(tool.name)}
+                        onChange={(event) =>
+                          field.onChange(toggle(field.value ?? [], tool.name, event.target.checked))
+                        }
+                        data-testid={`persona-tool-${tool.name}`}
+                      />
+                      <span>
+                        <span className="font-mono text-xs">{tool.name}</span>{" "}
+                        <span className="text-xs text-zinc-600 dark:text-zinc-400">{tool.description}</span>
+                      </span>
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+            )}
+          />
           <fieldset
             className="space-y-3 rounded-xl border border-zinc-200 p-4 dark:border-zinc-800"
             data-testid="persona-note"
           >
             <legend className="px-1 text-sm font-medium">Context note</legend>
-            <p className="text-xs text-zinc-500">
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">
               Injected as <code>[System: note]</code> at a depth from the end of the history. The persona's
               note and the conversation's note stack (persona first); empty fields inherit the context policy.
             </p>
             {noteFields.map((field) => (
-              <SettingInput
+              <Controller
                 key={field.key}
-                field={field}
-                inheritable
-                // Note texts stack rather than inherit: only depth, role and frequency fall back to the policy.
-                inheritedValue={
-                  field.key === "contextNote.text"
-                    ? undefined
-                    : readKey(policy.settings as unknown as Record<string, unknown>, field.key)
-                }
-                value={readKey(draft.note, field.key)}
-                onChange={(value) => update({ note: writeKey(draft.note, field.key, value) })}
-                error={errors.fields[field.key]}
+                name={`note.${field.key}` as "note.contextNote"}
+                control={control}
+                render={({ field: control, fieldState }) => (
+                  <SettingInput
+                    field={field}
+                    inheritable
+                    // Note texts stack rather than inherit: only depth, role and frequency fall back to the policy.
+                    inheritedValue={
+                      field.key === "contextNote.text"
+                        ? undefined
+                        : readKey(policy.settings as unknown as Record<string, unknown>, field.key)
+                    }
+                    value={control.value}
+                    onChange={(value) => {
+                      setSaved(false);
+                      control.onChange(value);
+                    }}
+                    error={fieldState.error?.message}
+                  />
+                )}
               />
             ))}
           </fieldset>
           <Field
-            label="Other overrides (JSON: any §4 key, e.g. stop strings, speaker pattern, thinking)"
-            error={"problem" in built ? built.problem : overrideError(errors.fields, policy)}
+            id="persona-otherOverrides"
+            label="Other overrides (JSON: any context policy key, e.g. stop strings, speaker pattern, thinking)"
+            error={errors.otherOverrides?.message}
           >
             <textarea
+              id="persona-otherOverrides"
               className="input font-mono text-xs"
               rows={6}
-              value={draft.otherOverrides}
               placeholder={
                 '{\n  "stop": { "strings": ["\\nUser:"], "speakerPattern": true },\n  "thinking": { "enabled": true }\n}'
               }
-              onChange={(event) => update({ otherOverrides: event.target.value })}
+              {...register("otherOverrides")}
               data-testid="persona-other-overrides"
             />
           </Field>
-        </div>
+        </form>
         <div className="self-start lg:sticky lg:top-0">
           <PayloadPreview
             runPreview={runPreview}
-            disabledReason={"problem" in built ? built.problem : null}
+            disabledReason={body ? null : otherOverridesProblem(draft.otherOverrides)}
           />
         </div>
       </div>
@@ -361,23 +456,33 @@ function PersonaForm({
 }
 
 /** A refusal about an override key other than the note's belongs under the JSON box. */
-function overrideError(fields: Record<string, string>, policy: PolicyResponse): string | undefined {
-  const keys = new Set(policy.fields.map((field) => field.key));
-  const entry = Object.entries(fields).find(([key]) => !NOTE_KEYS.includes(key) && keys.has(key));
+function overrideError(fields: Record<string, string>): string | undefined {
+  const entry = Object.entries(fields).find(([key]) => !NOTE_KEYS.includes(key));
   return entry ? `${entry[0]}: ${entry[1]}` : undefined;
 }
 
-function Field({ label, error, children }: { label: string; error?: string; children: React.ReactNode }) {
+function Field({
+  id,
+  label,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  children: React.ReactNode;
+}) {
   return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the control comes in as children
-    <label className="block text-sm">
-      {label}
+    <div className="block text-sm">
+      <label htmlFor={id} className="font-medium">
+        {label}
+      </label>
       {children}
       {error && (
-        <span role="alert" className="block text-xs text-red-600">
+        <span className="block text-xs text-red-700 dark:text-red-300" data-testid={`${id}-error`}>
           {error}
         </span>
       )}
-    </label>
+    </div>
   );
 }

@@ -35,7 +35,7 @@ export function PersonaList() {
     <div className="space-y-6" data-testid="persona-list">
       <h1 className="text-xl font-semibold">Personas</h1>
       <table className="w-full text-left text-sm">
-        <thead className="text-xs text-zinc-500">
+        <thead className="text-xs text-zinc-500 dark:text-zinc-400">
           <tr>
             <th className="py-1">Name</th>
             <th>Model</th>
@@ -79,7 +79,9 @@ export function PersonaList() {
             placeholder="Name"
             data-testid="new-persona-name"
           />
-          {errors.fields.name && <span className="text-xs text-red-600">{errors.fields.name}</span>}
+          {errors.fields.name && (
+            <span className="text-xs text-red-700 dark:text-red-300">{errors.fields.name}</span>
+          )}
         </label>
         <label className="text-sm">
           Model
@@ -104,7 +106,7 @@ export function PersonaList() {
         >
           Create
         </button>
-        {errors.form && <p className="w-full text-sm text-red-600">{errors.form}</p>}
+        {errors.form && <p className="w-full text-sm text-red-700 dark:text-red-300">{errors.form}</p>}
       </form>
     </div>
   );

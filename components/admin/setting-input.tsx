@@ -3,7 +3,7 @@
 // the API's message under it when the server refused the value. `inheritable` fields (persona overrides) can be
 // left empty, meaning "not overridden here".
 import { useState } from "react";
-import type { SettingField } from "@/app/api/admin/settings/setting-fields";
+import type { SettingField } from "@/lib/settings-fields";
 
 function describeRange(field: SettingField): string {
   switch (field.kind) {
@@ -51,7 +51,15 @@ export function SettingInput({
 }) {
   const inheritLabel = inheritedValue === undefined ? "inherit" : `inherit: ${showDefault(inheritedValue)}`;
   const id = `setting-${field.key}`;
-  const common = { id, "data-testid": id, "aria-invalid": error ? true : undefined, className: "input" };
+  const helpId = `${id}-help`;
+  const errorId = `${id}-error`;
+  const common = {
+    id,
+    "data-testid": id,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": error ? `${errorId} ${helpId}` : helpId,
+    className: "input",
+  };
   let input: React.ReactNode;
   switch (field.kind) {
     case "integer":
@@ -122,6 +130,7 @@ export function SettingInput({
         <input
           id={id}
           data-testid={id}
+          aria-describedby={helpId}
           type="checkbox"
           className="mt-2 h-4 w-4"
           checked={value === true}
@@ -135,16 +144,21 @@ export function SettingInput({
   }
   return (
     <div className="text-sm" data-testid={`field-${field.key}`}>
-      <label htmlFor={id} className="font-mono text-xs font-semibold">
-        {field.key}
+      <label htmlFor={id} className="font-medium">
+        {field.label}{" "}
+        <span className="font-mono text-xs font-normal text-zinc-600 dark:text-zinc-400">· {field.key}</span>
       </label>
       {input}
-      <p className="mt-0.5 text-xs text-zinc-500">
+      <p id={helpId} className="mt-0.5 text-xs text-zinc-600 dark:text-zinc-400">
         {field.help} <span className="whitespace-nowrap">Default: {showDefault(field.default)}</span> ·{" "}
         <span className="whitespace-nowrap">{describeRange(field)}</span>
       </p>
       {error && (
-        <p role="alert" className="text-xs text-red-600" data-testid={`setting-error-${field.key}`}>
+        <p
+          id={errorId}
+          className="text-xs text-red-700 dark:text-red-300"
+          data-testid={`setting-error-${field.key}`}
+        >
           {error}
         </p>
       )}
@@ -160,7 +174,7 @@ function LinesInput({
   onChange,
   inheritable,
 }: {
-  common: { id: string; "data-testid": string; className: string };
+  common: { id: string; "data-testid": string; className: string; "aria-describedby": string };
   value: unknown;
   onChange: (value: unknown) => void;
   inheritable: boolean;

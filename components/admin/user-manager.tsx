@@ -18,17 +18,19 @@ export function UserManager({ currentUserId }: { currentUserId: string }) {
     <div className="space-y-6" data-testid="user-manager">
       <h1 className="text-xl font-semibold">Users</h1>
       {setRole.error && (
-        <p role="alert" className="text-sm text-red-600" data-testid="user-error">
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="user-error">
           {setRole.error.message}
         </p>
       )}
       <table className="w-full text-left text-sm">
-        <thead className="text-xs text-zinc-500">
+        <thead className="text-xs text-zinc-500 dark:text-zinc-400">
           <tr>
             <th className="py-1">Name</th>
             <th>Email</th>
             <th>Role</th>
-            <th />
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -41,7 +43,9 @@ export function UserManager({ currentUserId }: { currentUserId: string }) {
             >
               <td className="py-1.5">
                 {user.name}
-                {user.id === currentUserId && <span className="ml-1 text-xs text-zinc-500">(you)</span>}
+                {user.id === currentUserId && (
+                  <span className="ml-1 text-xs text-zinc-500 dark:text-zinc-400">(you)</span>
+                )}
               </td>
               <td>{user.email}</td>
               <td data-testid="user-role">{user.role}</td>

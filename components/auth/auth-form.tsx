@@ -40,7 +40,7 @@ export function AuthForm({ mode }: { mode: "sign-in" | "sign-up" }) {
       >
         <div>
           <h1 className="text-2xl font-semibold">Glassbox</h1>
-          <p className="text-sm text-zinc-500">
+          <p className="text-sm text-zinc-500 dark:text-zinc-400">
             {isSignUp ? "Create an account" : "Sign in to your account"}
           </p>
         </div>
@@ -88,14 +88,14 @@ export function AuthForm({ mode }: { mode: "sign-in" | "sign-up" }) {
           </p>
         )}
         {error && (
-          <p role="alert" className="text-sm text-red-600" data-testid="auth-error">
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="auth-error">
             {error}
           </p>
         )}
         <button type="submit" disabled={pending} className="button-primary w-full" data-testid="auth-submit">
           {pending ? "…" : isSignUp ? "Create account" : "Sign in"}
         </button>
-        <p className="text-center text-sm text-zinc-500">
+        <p className="text-center text-sm text-zinc-500 dark:text-zinc-400">
           {isSignUp ? "Have an account? " : "New here? "}
           <Link href={isSignUp ? "/sign-in" : "/sign-up"} className="underline" data-testid="auth-switch">
             {isSignUp ? "Sign in" : "Create an account"}

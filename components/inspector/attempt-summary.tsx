@@ -1,6 +1,7 @@
 "use client";
 // The attempt tabs of one turn, and the chosen attempt's model, status, error and timings.
 import { formatMs } from "@/components/ui/format";
+import { Tabs } from "@/components/ui/tabs";
 import type { AttemptSummaryView, AttemptView } from "./types";
 
 const STATUS_STYLE: Record<AttemptView["status"], string> = {
@@ -24,40 +25,40 @@ export function AttemptTabs({
   selectedId: string;
   onSelect: (id: string) => void;
 }) {
+  // Tabs wrap rather than scroll: a turn with many retries must never hide the successful attempt.
   return (
-    <div role="tablist" aria-label="Attempts" className="flex gap-1.5 overflow-x-auto pb-0.5">
-      {attempts.map((attempt) => {
-        const active = attempt.id === selectedId;
-        return (
-          <button
-            key={attempt.id}
-            type="button"
-            role="tab"
-            aria-selected={active}
-            onClick={() => onSelect(attempt.id)}
-            className="tab-pill"
-            data-active={active}
-            data-testid="attempt-tab"
-            data-status={attempt.status}
-            data-attempt-number={attempt.attemptNumber}
-          >
+    <Tabs
+      label="Attempts"
+      variant="pill"
+      wrap
+      className="gap-1.5"
+      selected={selectedId}
+      onSelect={onSelect}
+      tabs={attempts.map((attempt) => ({
+        id: attempt.id,
+        testId: "attempt-tab",
+        attributes: { "data-status": attempt.status, "data-attempt-number": attempt.attemptNumber },
+        label: (
+          <>
             <span
               className={`size-1.5 shrink-0 rounded-full ${STATUS_DOT[attempt.status]}`}
               aria-hidden="true"
             />
             <span className="font-medium">#{attempt.attemptNumber}</span>
-            {attempt.stepNumber > 0 && <span className="text-zinc-400">step {attempt.stepNumber}</span>}
-            <span className="max-w-40 truncate font-mono text-[11px] text-zinc-500 dark:text-zinc-400">
+            {attempt.stepNumber > 0 && (
+              <span className="text-zinc-600 dark:text-zinc-400">step {attempt.stepNumber}</span>
+            )}
+            <span className="max-w-40 truncate font-mono text-[11px] text-zinc-600 dark:text-zinc-400">
               {attempt.modelId}
             </span>
             <span className="font-mono text-[11px]" data-testid="attempt-tab-status">
               {attempt.status}
               {attempt.error?.status ? ` ${attempt.error.status}` : ""}
             </span>
-          </button>
-        );
-      })}
-    </div>
+          </>
+        ),
+      }))}
+    />
   );
 }
 
@@ -76,11 +77,14 @@ export function AttemptSummary({ attempt }: { attempt: AttemptView }) {
         <span className="font-mono text-zinc-700 dark:text-zinc-300" data-testid="attempt-model">
           {attempt.modelId}
         </span>
-        {attempt.provider && <span className="text-zinc-400">via {attempt.provider}</span>}
+        {attempt.provider && <span className="text-zinc-500 dark:text-zinc-400">via {attempt.provider}</span>}
         {attempt.response?.finishReason && (
-          <span className="text-zinc-400">· finish: {attempt.response.finishReason}</span>
+          <span className="text-zinc-500 dark:text-zinc-400">· finish: {attempt.response.finishReason}</span>
         )}
-        <span className="ml-auto text-[11px] text-zinc-400" title={attempt.timings.queuedAt}>
+        <span
+          className="ml-auto text-[11px] text-zinc-500 dark:text-zinc-400"
+          title={attempt.timings.queuedAt}
+        >
           settings v{attempt.settingsVersion} · {new Date(attempt.timings.queuedAt).toLocaleTimeString()}
         </span>
       </div>
@@ -99,7 +103,7 @@ export function AttemptSummary({ attempt }: { attempt: AttemptView }) {
       <dl className="grid grid-cols-3 gap-1.5 text-xs" data-testid="attempt-timings">
         {timings.map((timing) => (
           <div key={timing.label} className="rounded-lg bg-zinc-50 px-2 py-1.5 dark:bg-zinc-900">
-            <dt className="text-[11px] text-zinc-500">{timing.label}</dt>
+            <dt className="text-[11px] text-zinc-500 dark:text-zinc-400">{timing.label}</dt>
             <dd className="font-mono font-medium tabular-nums" data-testid={timing.testId}>
               {formatMs(timing.value)}
             </dd>

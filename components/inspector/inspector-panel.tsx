@@ -1,10 +1,13 @@
 "use client";
 // The prompt inspector: a column beside the chat on large screens, a drawer over it on small ones. It shows one
 // assistant reply's attempts, or a preview of the next turn's payload.
+import type { CSSProperties } from "react";
 import { DrawerBackdrop } from "@/components/ui/drawer";
 import { CloseIcon, InspectIcon, SparkIcon } from "@/components/ui/icons";
 import { PreviewInspector } from "./preview-inspector";
 import { ReplyInspector } from "./reply-inspector";
+import { ResizeHandle } from "./resize-handle";
+import { useInspectorWidth } from "./use-inspector-width";
 
 export type InspectorTarget = { kind: "reply"; messageId: string } | { kind: "preview" };
 
@@ -24,15 +27,21 @@ export function InspectorPanel({
   onClose: () => void;
   onRevealMessage: (messageId: string) => void;
 }) {
+  const { width, maxWidth, setWidth } = useInspectorWidth();
   return (
     <>
       <DrawerBackdrop open onClose={onClose} hideFrom="lg" testId="inspector-backdrop" />
       <aside
-        className="fixed inset-y-0 right-0 z-40 flex w-full flex-col border-l border-zinc-200 bg-white shadow-2xl sm:w-[36rem] lg:static lg:z-auto lg:w-[min(48rem,52vw)] lg:shadow-none dark:border-zinc-800 dark:bg-zinc-950"
+        // From lg the width is the reader's (a CSS variable); the max-width keeps the chat column readable
+        // whatever was stored (46rem = the sidebar's 16rem + the chat's 30rem).
+        className="fixed inset-y-0 right-0 z-40 flex w-full flex-col border-l border-zinc-200 bg-white shadow-2xl sm:w-[36rem] lg:relative lg:z-auto lg:w-(--inspector-width) lg:max-w-[calc(100vw-46rem)] lg:min-w-80 lg:shrink-0 lg:shadow-none dark:border-zinc-800 dark:bg-zinc-950"
+        style={{ "--inspector-width": `${width}px` } as CSSProperties}
         data-testid="inspector"
         data-mode={target.kind}
         aria-label="Prompt inspector"
+        data-width={width}
       >
+        <ResizeHandle width={width} maxWidth={maxWidth} onResize={setWidth} />
         <header className="flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200 px-3 dark:border-zinc-800">
           <span className="flex size-7 items-center justify-center rounded-lg bg-indigo-50 text-indigo-600 dark:bg-indigo-950 dark:text-indigo-300">
             {target.kind === "preview" ? <SparkIcon /> : <InspectIcon />}

@@ -45,7 +45,7 @@ export const ItemCard = memo(function ItemCard({
       data-highlighted={highlighted || undefined}
     >
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-[11px]">
-        <span className="font-mono text-zinc-400 tabular-nums" data-testid="item-position">
+        <span className="font-mono text-zinc-500 tabular-nums dark:text-zinc-400" data-testid="item-position">
           #{position}
         </span>
         <span className={`font-mono font-semibold ${ROLE_STYLE[item.role] ?? ""}`} data-testid="item-role">
@@ -61,7 +61,7 @@ export const ItemCard = memo(function ItemCard({
         </span>
       </div>
       <p
-        className="mt-0.5 truncate text-[11px] text-zinc-400 dark:text-zinc-500"
+        className="mt-0.5 truncate text-[11px] text-zinc-500 dark:text-zinc-400"
         data-testid="item-description"
       >
         {TAG_DESCRIPTIONS[item.tag]}

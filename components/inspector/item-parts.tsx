@@ -60,13 +60,13 @@ function MediaTile({ label, detail, url }: { label: string; detail: string; url?
           loading="lazy"
         />
       ) : (
-        <span className="flex size-14 items-center justify-center rounded bg-zinc-200/70 text-zinc-500 dark:bg-zinc-800">
+        <span className="flex size-14 items-center justify-center rounded bg-zinc-200/70 text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400">
           <ImageIcon size={20} />
         </span>
       )}
       <span className="min-w-0">
         <span className="block font-mono font-medium">{label}</span>
-        <span className="block text-zinc-500">{detail}</span>
+        <span className="block text-zinc-500 dark:text-zinc-400">{detail}</span>
       </span>
     </span>
   );
@@ -101,7 +101,7 @@ export function ItemParts({ parts }: { parts: ItemPart[] }) {
             return (
               <div key={key} className="code-surface px-2 py-1.5" data-testid="item-tool-call">
                 <span className="text-teal-700 dark:text-teal-300">→ {part.toolName}</span>
-                <span className="text-zinc-400"> · {part.toolCallId}</span>
+                <span className="text-zinc-500 dark:text-zinc-400"> · {part.toolCallId}</span>
                 <FoldedText text={stringify(part.input)} className="break-words whitespace-pre-wrap" />
               </div>
             );
@@ -109,7 +109,7 @@ export function ItemParts({ parts }: { parts: ItemPart[] }) {
             return (
               <div key={key} className="code-surface px-2 py-1.5" data-testid="item-tool-result">
                 <span className="text-emerald-700 dark:text-emerald-300">← {part.toolName}</span>
-                <span className="text-zinc-400"> · {part.toolCallId}</span>
+                <span className="text-zinc-500 dark:text-zinc-400"> · {part.toolCallId}</span>
                 <FoldedText text={stringify(part.output)} className="break-words whitespace-pre-wrap" />
               </div>
             );

@@ -1,10 +1,19 @@
 "use client";
-// Highlighted JSON text. Small bodies render whole (wrapping); very long pretty bodies render as a windowed list
-// of fixed-height lines, so a 100 000-token payload scrolls smoothly.
-import { memo, type RefObject, useEffect, useState } from "react";
+// Highlighted JSON text. Small bodies render whole (wrapping); very long ones render as a windowed list of lines
+// by @tanstack/react-virtual inside the inspector's scroll container, so a 100 000-token payload scrolls smoothly.
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { memo, type RefObject, useLayoutEffect, useRef, useState } from "react";
 import { highlightCode } from "@/components/chat/markdown/highlight-code";
+import { useScrollElement } from "@/components/ui/virtual-list";
+
+/**
+ * Longer texts render plain: colouring hundreds of kilobytes costs more than it helps, and the highlighter only
+ * colours a prefix anyway. The exact-bytes view must show every byte once, whatever the size.
+ */
+const HIGHLIGHT_UP_TO = 50_000;
 
 function Highlighted({ text }: { text: string }) {
+  if (text.length > HIGHLIGHT_UP_TO) return <>{text}</>;
   return (
     <>
       {highlightCode(text, "json").map((token, index) =>
@@ -24,6 +33,7 @@ function Highlighted({ text }: { text: string }) {
 /** Lines above this count are windowed. */
 const WINDOW_LINES_ABOVE = 1_500;
 const LINE_HEIGHT = 20;
+const PADDING = 12;
 
 export const JsonText = memo(function JsonText({
   text,
@@ -54,25 +64,22 @@ function WindowedLines({
   scrollContainer: RefObject<HTMLElement | null>;
   testId: string;
 }) {
-  const [range, setRange] = useState({ start: 0, end: 200 });
-  const [element, setElement] = useState<HTMLDivElement | null>(null);
-  useEffect(() => {
-    const container = scrollContainer.current;
-    if (!container || !element) return;
-    const update = () => {
-      const top =
-        container.scrollTop -
-        (element.getBoundingClientRect().top - container.getBoundingClientRect().top + container.scrollTop);
-      const start = Math.max(0, Math.floor(top / LINE_HEIGHT) - 50);
-      setRange({
-        start,
-        end: Math.min(lines.length, start + Math.ceil(container.clientHeight / LINE_HEIGHT) + 100),
-      });
-    };
-    update();
-    container.addEventListener("scroll", update, { passive: true });
-    return () => container.removeEventListener("scroll", update);
-  }, [scrollContainer, element, lines.length]);
+  const listRef = useRef<HTMLDivElement>(null);
+  const container = useScrollElement(scrollContainer);
+  // Where the lines start inside the scroll container (the request's header and buttons sit above them).
+  const [offset, setOffset] = useState(0);
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!container || !list) return;
+    setOffset(list.getBoundingClientRect().top - container.getBoundingClientRect().top + container.scrollTop);
+  }, [container]);
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => container,
+    estimateSize: () => LINE_HEIGHT,
+    overscan: 40,
+    scrollMargin: offset + PADDING,
+  });
 
   return (
     <div
@@ -82,27 +89,30 @@ function WindowedLines({
       data-lines={lines.length}
     >
       <div
-        ref={setElement}
+        ref={listRef}
         className="relative min-w-max"
-        style={{ height: lines.length * LINE_HEIGHT + 24 }}
+        style={{ height: virtualizer.getTotalSize() + 2 * PADDING }}
       >
-        {lines.slice(range.start, range.end).map((line, offset) => {
-          const number = range.start + offset;
-          return (
-            <div
-              key={number}
-              className="absolute right-0 left-0 flex px-3 whitespace-pre"
-              style={{ top: 12 + number * LINE_HEIGHT, height: LINE_HEIGHT }}
-            >
-              <span className="mr-3 inline-block w-12 shrink-0 text-right text-zinc-400 select-none">
-                {number + 1}
-              </span>
-              <span>
-                <Highlighted text={line} />
-              </span>
-            </div>
-          );
-        })}
+        {virtualizer.getVirtualItems().map((row) => (
+          <div
+            key={row.key}
+            data-index={row.index}
+            ref={virtualizer.measureElement}
+            className="absolute right-0 left-0 flex px-3 whitespace-pre"
+            style={{
+              top: PADDING,
+              transform: `translateY(${row.start - offset - PADDING}px)`,
+              minHeight: LINE_HEIGHT,
+            }}
+          >
+            <span className="mr-3 inline-block w-12 shrink-0 text-right text-zinc-500 select-none dark:text-zinc-400">
+              {row.index + 1}
+            </span>
+            <span>
+              <Highlighted text={lines[row.index]} />
+            </span>
+          </div>
+        ))}
       </div>
     </div>
   );

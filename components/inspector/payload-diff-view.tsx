@@ -3,7 +3,7 @@
 // byte prefix the two request bodies share, which is what a provider's prompt cache can reuse.
 import { Fragment, useMemo, useState } from "react";
 import type { ContextItem } from "@/lib/context/types";
-import { describePrefixStability, diffItems, type ItemChange, prefixStability } from "./payload-diff";
+import { describePrefixStability, diffItems, type ItemChange, prefixStability } from "@/lib/payload-diff";
 import { TagChip } from "./tag-chip";
 import type { PayloadView } from "./types";
 
@@ -12,7 +12,7 @@ const CHANGE_STYLE: Record<ItemChange, string> = {
   removed: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200",
   changed: "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200",
   moved: "bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-200",
-  same: "bg-zinc-100 text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400",
+  same: "bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300",
 };
 
 function snippet(item: ContextItem): string {
@@ -33,9 +33,9 @@ function DivergenceContext({ previous, current, at }: { previous: string; curren
   const from = Math.max(0, at - 48);
   const row = (label: string, body: string, tone: string) => (
     <div className="flex gap-2">
-      <span className="w-16 shrink-0 text-zinc-400">{label}</span>
+      <span className="w-16 shrink-0 text-zinc-500 dark:text-zinc-400">{label}</span>
       <code className="min-w-0 break-all">
-        <span className="text-zinc-400">
+        <span className="text-zinc-500 dark:text-zinc-400">
           {from > 0 ? "…" : ""}
           {body.slice(from, at)}
         </span>
@@ -77,7 +77,7 @@ export function PayloadDiffView({
   if (!previous || !diff) {
     return (
       <section data-testid="payload-diff" data-empty="true">
-        <p className="rounded-lg bg-zinc-50 px-3 py-2 text-sm text-zinc-500 dark:bg-zinc-900">
+        <p className="rounded-lg bg-zinc-50 px-3 py-2 text-sm text-zinc-500 dark:bg-zinc-900 dark:text-zinc-400">
           This is the first turn of the conversation: there is no earlier payload to compare with.
         </p>
       </section>
@@ -87,7 +87,7 @@ export function PayloadDiffView({
   let sameRun = 0;
   return (
     <section className="space-y-3" data-testid="payload-diff">
-      <p className="text-xs text-zinc-500">
+      <p className="text-xs text-zinc-500 dark:text-zinc-400">
         Compared with {previousLabel}, item by item (matched by item id).
       </p>
       <div className="flex flex-wrap gap-1.5" data-testid="diff-counts">
@@ -119,7 +119,7 @@ export function PayloadDiffView({
           >
             <span className="bg-emerald-500" style={{ width: `${Math.min(100, stability.percent)}%` }} />
           </div>
-          <p className="text-[11px] text-zinc-500">
+          <p className="text-[11px] text-zinc-500 dark:text-zinc-400">
             The share of the previous request this one repeats byte for byte from the start: what a
             provider&apos;s prompt cache can reuse.{" "}
             {stability.divergeAt === null
@@ -135,7 +135,7 @@ export function PayloadDiffView({
           )}
         </div>
       ) : (
-        <p className="text-xs text-zinc-500">
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">
           One of the two attempts has no recorded request body, so the byte prefix cannot be compared.
         </p>
       )}
@@ -153,7 +153,7 @@ export function PayloadDiffView({
                 <button
                   type="button"
                   onClick={() => setShowSame(true)}
-                  className="w-full rounded-md px-2 py-1 text-left text-[11px] text-zinc-400 hover:bg-zinc-50 dark:hover:bg-zinc-900"
+                  className="w-full rounded-md px-2 py-1 text-left text-[11px] text-zinc-500 hover:bg-zinc-50 dark:hover:bg-zinc-900 dark:text-zinc-400"
                   data-testid="diff-same-run"
                 >
                   ⋯ {run} unchanged {run === 1 ? "item" : "items"}
@@ -175,9 +175,9 @@ export function PayloadDiffView({
                     {entry.change === "same" ? "unchanged" : entry.change}
                   </span>
                   <TagChip tag={entry.item.tag} />
-                  <span className="font-mono text-zinc-500">{entry.item.role}</span>
+                  <span className="font-mono text-zinc-500 dark:text-zinc-400">{entry.item.role}</span>
                   {entry.details.length > 0 && (
-                    <span className="text-zinc-500">· {entry.details.join(", ")}</span>
+                    <span className="text-zinc-500 dark:text-zinc-400">· {entry.details.join(", ")}</span>
                   )}
                 </div>
                 <p

@@ -46,7 +46,7 @@ function DiffAgainstAttempt({
   const previous = useAttempt(previousAttemptId);
   if (previousAttemptId && !previous.data) {
     return (
-      <p className="text-sm text-zinc-500" data-testid="diff-loading">
+      <p className="text-sm text-zinc-500 dark:text-zinc-400" data-testid="diff-loading">
         {previous.error ? previous.error.message : "Loading the previous payload…"}
       </p>
     );

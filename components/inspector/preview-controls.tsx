@@ -76,7 +76,9 @@ export function PreviewControls({
         <summary className="flex cursor-pointer list-none items-center justify-between px-2.5 py-1.5 text-xs font-medium select-none">
           <span>
             Try other settings{" "}
-            <span className="font-normal text-zinc-500">— this dry run only; nothing is saved</span>
+            <span className="font-normal text-zinc-500 dark:text-zinc-400">
+              — this dry run only; nothing is saved
+            </span>
           </span>
           {edited && (
             <button

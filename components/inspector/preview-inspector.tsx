@@ -84,7 +84,10 @@ export function PreviewInspector({
                 base={base}
                 conversationNote={conversationNote}
               />
-              <p className="flex items-center gap-2 text-[11px] text-zinc-500" data-testid="preview-status">
+              <p
+                className="flex items-center gap-2 text-[11px] text-zinc-500 dark:text-zinc-400"
+                data-testid="preview-status"
+              >
                 <span
                   className={`size-1.5 rounded-full ${state === "error" ? "bg-red-500" : state === "loading" ? "animate-pulse-dot bg-amber-500" : "bg-emerald-500"}`}
                 />

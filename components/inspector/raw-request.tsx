@@ -1,7 +1,7 @@
 "use client";
 // The exact request body the provider received: pretty-printed or byte for byte, with copy, download and
 // "copy as cURL" (host and key as placeholders, the exact body).
-import { type RefObject, useMemo, useState } from "react";
+import { type RefObject, useEffect, useMemo, useState } from "react";
 import { copyText, downloadText } from "@/components/ui/clipboard";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatBytes } from "@/components/ui/format";
@@ -9,13 +9,26 @@ import { CheckIcon, DownloadIcon, TerminalIcon } from "@/components/ui/icons";
 import type { ProviderName } from "@/lib/context/types";
 import { curlCommand } from "./curl-command";
 import { JsonText } from "./json-lines";
+import { prettyWithoutMedia, sha256OfBase64 } from "./media-placeholders";
 
-function prettyJson(body: string): string | null {
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return null;
-  }
+/** The readable form: indented, large base64 media as placeholders whose sha256 fills in once computed. */
+function usePrettyBody(body: string | null): string | null {
+  const [hashes, setHashes] = useState<ReadonlyMap<string, string>>(new Map());
+  const pretty = useMemo(() => (body === null ? null : prettyWithoutMedia(body, hashes)), [body, hashes]);
+  const media = useMemo(() => (body === null ? [] : (prettyWithoutMedia(body)?.media ?? [])), [body]);
+  useEffect(() => {
+    if (media.length === 0) return;
+    let cancelled = false;
+    void Promise.all(media.map(async (entry) => [entry.path, await sha256OfBase64(entry.base64)] as const))
+      .then((entries) => {
+        if (!cancelled) setHashes(new Map(entries));
+      })
+      .catch(() => {});
+    return () => {
+      cancelled = true;
+    };
+  }, [media]);
+  return pretty?.text ?? null;
 }
 
 export function RawRequest({
@@ -37,13 +50,13 @@ export function RawRequest({
   const [curlShown, setCurlShown] = useState(false);
   const [curlCopied, setCurlCopied] = useState(false);
   const chosen = requestIndex !== null && requests?.[requestIndex] ? requests[requestIndex] : request;
-  const pretty = useMemo(() => (chosen ? prettyJson(chosen.body) : null), [chosen]);
+  const pretty = usePrettyBody(chosen?.body ?? null);
   const curl = useMemo(() => (chosen ? curlCommand(provider, chosen) : null), [provider, chosen]);
 
   if (!chosen) {
     return (
       <p
-        className="rounded-lg bg-zinc-50 px-3 py-2 text-sm text-zinc-500 dark:bg-zinc-900"
+        className="rounded-lg bg-zinc-50 px-3 py-2 text-sm text-zinc-500 dark:bg-zinc-900 dark:text-zinc-400"
         data-testid="raw-request-missing"
       >
         No HTTP request was made: the attempt failed before the provider was called.
@@ -66,13 +79,13 @@ export function RawRequest({
         >
           {chosen.url}
         </code>
-        <span className="text-zinc-400 tabular-nums" data-testid="raw-size">
+        <span className="text-zinc-500 tabular-nums dark:text-zinc-400" data-testid="raw-size">
           {formatBytes(bytes)}
         </span>
       </div>
       {requests && requests.length > 1 && (
         <div className="flex flex-wrap items-center gap-1 text-[11px]">
-          <span className="text-zinc-500">HTTP requests in this attempt:</span>
+          <span className="text-zinc-500 dark:text-zinc-400">HTTP requests in this attempt:</span>
           {requests.map((entry, index) => (
             <button
               // biome-ignore lint/suspicious/noArrayIndexKey: requests are positional
@@ -136,7 +149,7 @@ export function RawRequest({
       </div>
       {curlShown && curl && (
         <div className="space-y-1" data-testid="curl-panel">
-          <p className="text-[11px] text-zinc-500">
+          <p className="text-[11px] text-zinc-500 dark:text-zinc-400">
             Set{" "}
             {curl.variables.map((name, index) => (
               <span key={name}>

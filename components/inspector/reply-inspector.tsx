@@ -65,7 +65,7 @@ export function ReplyInspector({
           data-testid="turn-header"
           data-turn-index={index + 1}
         >
-          <p className="text-xs text-zinc-500">
+          <p className="text-xs text-zinc-500 dark:text-zinc-400">
             Turn <span className="font-medium text-zinc-800 dark:text-zinc-200">{index + 1}</span> of{" "}
             {list.length} · {turn.attempts.length} {turn.attempts.length === 1 ? "attempt" : "attempts"}
             {turn.status === "running" && " · still running"}
@@ -81,7 +81,7 @@ export function ReplyInspector({
 export function InspectorMessage({ children, testId }: { children: ReactNode; testId: string }) {
   return (
     <div
-      className="flex flex-1 items-center justify-center p-6 text-center text-sm text-zinc-500"
+      className="flex flex-1 items-center justify-center p-6 text-center text-sm text-zinc-500 dark:text-zinc-400"
       data-testid={testId}
     >
       <p className="max-w-xs">{children}</p>

@@ -44,7 +44,9 @@ export function TokenBar({
           <span className="text-xl font-semibold tabular-nums" data-testid="estimate-total">
             {formatCount(total)}
           </span>
-          <span className="ml-1 text-xs text-zinc-500">tokens in {payload.items.length} items</span>
+          <span className="ml-1 text-xs text-zinc-500 dark:text-zinc-400">
+            tokens in {payload.items.length} items
+          </span>
         </p>
         {payload.budget ? (
           <p className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="budget-usable">
@@ -59,7 +61,7 @@ export function TokenBar({
             </span>
           </p>
         ) : (
-          <p className="text-xs text-zinc-500">window unknown (model deleted)</p>
+          <p className="text-xs text-zinc-500 dark:text-zinc-400">window unknown (model deleted)</p>
         )}
       </div>
 
@@ -116,9 +118,9 @@ export function TokenBar({
             >
               <TagDot tag={segment.tag} />
               <span className="truncate font-mono">{segment.tag}</span>
-              <span className="text-zinc-400">×{segment.count}</span>
+              <span className="text-zinc-500 dark:text-zinc-400">×{segment.count}</span>
               <span className="ml-auto font-mono tabular-nums">{formatCount(segment.tokens)}</span>
-              <span className="w-9 text-right text-zinc-400 tabular-nums">
+              <span className="w-9 text-right text-zinc-500 tabular-nums dark:text-zinc-400">
                 {formatPercent(segment.tokens, itemTotal)}
               </span>
             </button>
@@ -128,29 +130,29 @@ export function TokenBar({
 
       <dl className="grid grid-cols-2 gap-2 text-xs" data-testid="usage-comparison">
         <div className="rounded-lg bg-zinc-50 px-2.5 py-2 dark:bg-zinc-900" data-testid="usage-estimate">
-          <dt className="text-[11px] text-zinc-500">Estimated input (pipeline)</dt>
+          <dt className="text-[11px] text-zinc-500 dark:text-zinc-400">Estimated input (pipeline)</dt>
           <dd className="mt-0.5 font-mono text-sm font-medium tabular-nums">{formatCount(total)}</dd>
         </div>
         <div className="rounded-lg bg-zinc-50 px-2.5 py-2 dark:bg-zinc-900" data-testid="usage-provider">
-          <dt className="text-[11px] text-zinc-500">Reported by the provider</dt>
+          <dt className="text-[11px] text-zinc-500 dark:text-zinc-400">Reported by the provider</dt>
           {usage && (usage.inputTokens != null || usage.outputTokens != null) ? (
             <dd className="mt-0.5 font-mono text-sm tabular-nums">
               <span className="font-medium" data-testid="usage-input">
                 {formatCount(usage.inputTokens ?? 0)}
               </span>
-              <span className="text-zinc-400"> in</span>
-              <span className="text-[11px] text-zinc-500" data-testid="usage-cached">
+              <span className="text-zinc-500 dark:text-zinc-400"> in</span>
+              <span className="text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="usage-cached">
                 {" "}
                 ({formatCount(usage.cachedInputTokens ?? 0)} cached)
               </span>
-              <span className="text-zinc-400"> · </span>
+              <span className="text-zinc-500 dark:text-zinc-400"> · </span>
               <span className="font-medium" data-testid="usage-output">
                 {formatCount(usage.outputTokens ?? 0)}
               </span>
-              <span className="text-zinc-400"> out</span>
+              <span className="text-zinc-500 dark:text-zinc-400"> out</span>
             </dd>
           ) : (
-            <dd className="mt-0.5 text-zinc-500">{usageNote}</dd>
+            <dd className="mt-0.5 text-zinc-500 dark:text-zinc-400">{usageNote}</dd>
           )}
         </div>
       </dl>

@@ -43,7 +43,7 @@ export function TracePanel({
       </h3>
       {trace.length === 0 && (
         <p
-          className="rounded-lg bg-zinc-50 px-3 py-2 text-xs text-zinc-500 dark:bg-zinc-900"
+          className="rounded-lg bg-zinc-50 px-3 py-2 text-xs text-zinc-500 dark:bg-zinc-900 dark:text-zinc-400"
           data-testid="trace-empty"
         >
           Every stage kept everything: nothing was cut, moved or added.
@@ -58,12 +58,12 @@ export function TracePanel({
             <div key={stage} data-testid="trace-stage" data-stage={stage}>
               <p className="mb-1 flex items-center gap-1.5 text-[11px] font-semibold text-zinc-700 dark:text-zinc-300">
                 {phase && (
-                  <span className="rounded bg-zinc-100 px-1 font-mono text-[10px] font-medium text-zinc-500 dark:bg-zinc-800">
+                  <span className="rounded bg-zinc-100 px-1 font-mono text-[10px] font-medium text-zinc-600 dark:bg-zinc-800 dark:text-zinc-400">
                     {phase}
                   </span>
                 )}
                 {stageLabel(stage)}
-                <span className="font-normal text-zinc-400">{events.length}</span>
+                <span className="font-normal text-zinc-500 dark:text-zinc-400">{events.length}</span>
               </p>
               <ul className="space-y-1">
                 {shown.map(({ event, index }) => {
@@ -100,7 +100,7 @@ export function TracePanel({
                             {event.action}
                           </span>
                           {touched > 0 && (
-                            <span className="ml-auto shrink-0 text-[10px] text-zinc-400">
+                            <span className="ml-auto shrink-0 text-[10px] text-zinc-500 dark:text-zinc-400">
                               → {touched} {touched === 1 ? "item" : "items"}
                             </span>
                           )}

@@ -4,9 +4,9 @@ import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { curlCommand, shellQuote } from "@/components/inspector/curl-command";
-import { describePrefixStability, diffItems, prefixStability } from "@/components/inspector/payload-diff";
 import { type FakeProviders, startFakeProviders } from "@/e2e/fake-providers/server";
 import type { ContextItem } from "@/lib/context/types";
+import { describePrefixStability, diffItems, prefixStability } from "@/lib/payload-diff";
 
 function item(id: string, text: string, overrides: Partial<ContextItem> = {}): ContextItem {
   return {

@@ -1,29 +1,73 @@
-// Comparing a payload with the previous turn's (SPEC §5.4 prefix stability, peers §6 "cacheable prefix"): which
-// items were added, removed, changed or moved (by item id), and how many leading bytes of the request body are
-// identical, since providers cache exactly that prefix.
-import type { ContextItem } from "@/lib/context/types";
+// Comparing two payloads item by item (by item id), for the inspector's diff against the previous turn and the
+// admin previews' "versus saved": which items were added, removed, changed or moved, and how many leading bytes
+// of two request bodies are identical (providers cache exactly that prefix). Pure and client-safe.
+//
+// Values are compared canonically: object key order never matters (stored parts come back from the database as
+// {"text","type"}, freshly built ones are {"type","text"}), and media parts are compared by what they refer to,
+// not by the transport form of their bytes.
 
 export type ItemChange = "added" | "removed" | "changed" | "moved" | "same";
 
-export interface ItemDiffEntry {
+/** The shape both the inspector's ContextItem and the admin preview's items have. */
+export interface DiffableItem {
+  id: string;
+  role: string;
+  tag: string;
+  parts: readonly unknown[];
+}
+
+export interface ItemDiffEntry<T extends DiffableItem = DiffableItem> {
   change: ItemChange;
-  item: ContextItem;
-  /** The previous version, for changed and moved items. */
-  previous?: ContextItem;
-  /** What changed, in words: "tag CURRENT_INPUT → DIALOGUE_HISTORY", "text". */
+  item: T;
+  /** The previous version, for items present in both. */
+  previous?: T;
+  /** What changed, in words: "tag CURRENT_INPUT → DIALOGUE_HISTORY", "content", "media", "position". */
   details: string[];
 }
 
-export interface ItemDiff {
-  entries: ItemDiffEntry[];
+export interface ItemDiff<T extends DiffableItem = DiffableItem> {
+  entries: ItemDiffEntry<T>[];
   counts: Record<ItemChange, number>;
 }
 
-function describeChanges(previous: ContextItem, current: ContextItem): string[] {
+/** JSON with object keys sorted at every depth; undefined members are left out as JSON.stringify does. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map((entry) => canonicalJson(entry ?? null)).join(",")}]`;
+  const record = value as Record<string, unknown>;
+  const members = Object.keys(record)
+    .filter((key) => record[key] !== undefined)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
+  return `{${members.join(",")}}`;
+}
+
+const MEDIA_TYPES = new Set(["image", "video", "audio", "file"]);
+
+function isMediaPart(part: unknown): part is Record<string, unknown> {
+  if (!part || typeof part !== "object") return false;
+  const type = (part as { type?: unknown }).type;
+  return type === "media" || (typeof type === "string" && MEDIA_TYPES.has(type));
+}
+
+/**
+ * A media part's identity: the attachment and its type. Its url (a data URL, an elided one, a short-lived link)
+ * and handle are how the bytes travel, not what they are.
+ */
+function mediaIdentity(part: Record<string, unknown>): unknown {
+  if (part.type === "media") return part;
+  return { type: part.type, mediaType: part.mediaType, attachmentId: part.attachmentId ?? part.url };
+}
+
+function describeChanges(previous: DiffableItem, current: DiffableItem): string[] {
   const details: string[] = [];
   if (previous.role !== current.role) details.push(`role ${previous.role} → ${current.role}`);
   if (previous.tag !== current.tag) details.push(`tag ${previous.tag} → ${current.tag}`);
-  if (JSON.stringify(previous.parts) !== JSON.stringify(current.parts)) details.push("content");
+  const content = (item: DiffableItem) => canonicalJson(item.parts.filter((part) => !isMediaPart(part)));
+  const media = (item: DiffableItem) =>
+    canonicalJson(item.parts.filter(isMediaPart).map((part) => mediaIdentity(part)));
+  if (content(previous) !== content(current)) details.push("content");
+  if (media(previous) !== media(current)) details.push("media");
   return details;
 }
 
@@ -31,7 +75,7 @@ function describeChanges(previous: ContextItem, current: ContextItem): string[] 
  * Items that kept their relative order are the longest increasing run of previous positions (patience sorting,
  * O(n log n)); the other common items moved.
  */
-function stableCommonIds(previousIndex: Map<string, number>, current: ContextItem[]): Set<string> {
+function stableCommonIds(previousIndex: Map<string, number>, current: readonly DiffableItem[]): Set<string> {
   const sequence = current
     .filter((item) => previousIndex.has(item.id))
     .map((item) => ({ id: item.id, at: previousIndex.get(item.id) as number }));
@@ -53,18 +97,21 @@ function stableCommonIds(previousIndex: Map<string, number>, current: ContextIte
   return stable;
 }
 
-export function diffItems(previous: ContextItem[], current: ContextItem[]): ItemDiff {
+/** The current items in order, with removed items shown where they used to be. */
+export function diffItems<T extends DiffableItem>(
+  previous: readonly T[],
+  current: readonly T[],
+): ItemDiff<T> {
   const previousIndex = new Map(previous.map((item, index) => [item.id, index]));
   const currentIds = new Set(current.map((item) => item.id));
   const stable = stableCommonIds(previousIndex, current);
   const counts: Record<ItemChange, number> = { added: 0, removed: 0, changed: 0, moved: 0, same: 0 };
-  const entries: ItemDiffEntry[] = [];
-  const emit = (entry: ItemDiffEntry) => {
+  const entries: ItemDiffEntry<T>[] = [];
+  const emit = (entry: ItemDiffEntry<T>) => {
     counts[entry.change] += 1;
     entries.push(entry);
   };
 
-  // Removed items are shown where they used to be, between the current items around them.
   let previousCursor = 0;
   const emitRemovedBefore = (end: number) => {
     for (; previousCursor < end; previousCursor += 1) {
@@ -96,6 +143,16 @@ export function diffItems(previous: ContextItem[], current: ContextItem[]): Item
   }
   emitRemovedBefore(previous.length);
   return { entries, counts };
+}
+
+/** An item's text parts joined, other parts as "[type]": for short listings. */
+export function itemText(item: DiffableItem): string {
+  return item.parts
+    .map((part) => {
+      const { type, text } = (part ?? {}) as { type?: unknown; text?: unknown };
+      return type === "text" && typeof text === "string" ? text : `[${String(type)}]`;
+    })
+    .join("");
 }
 
 export interface PrefixStability {
@@ -133,7 +190,7 @@ export function prefixStability(previousBody: string, currentBody: string): Pref
   };
 }
 
-/** "prefix stable for 1 234 of 1 300 bytes (94.9%)" — the figure shown and tested. */
+/** "Prefix stable for 1,234 of 1,300 bytes (94.9%)": the figure shown and tested. */
 export function describePrefixStability(stability: PrefixStability): string {
   const percent = stability.percent === 100 ? "100" : stability.percent.toFixed(1);
   return `Prefix stable for ${stability.stableBytes.toLocaleString("en-US")} of ${stability.previousBytes.toLocaleString("en-US")} bytes (${percent}%)`;

@@ -1,0 +1,103 @@
+// The raw request's readable ("Pretty") form must not inline megabytes of base64 media: each large base64 string
+// (a data: URL, or bare base64 beside a mime type as Gemini sends it) is replaced by a one-line placeholder naming
+// its type, decoded size and sha256, so the reader can still tell which bytes were sent. Pure and client-safe;
+// the exact-bytes view is untouched.
+
+/** Base64 strings shorter than this stay inline: small enough to read, and not worth a placeholder. */
+export const INLINE_BASE64_LIMIT = 2_048;
+
+export interface ElidedMedia {
+  /** Where the string was, as a JSON path: "messages.1.content.0.image_url.url". */
+  path: string;
+  mediaType: string;
+  bytes: number;
+  base64: string;
+}
+
+const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w-]+=[^;,]*)*;base64,/;
+const BARE_BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const MIME_KEYS = ["mimeType", "mime_type", "mediaType", "media_type"];
+
+function decodedBytes(base64: string): number {
+  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
+  return Math.floor((base64.length * 3) / 4) - padding;
+}
+
+function siblingMime(parent: unknown): string | null {
+  if (!parent || typeof parent !== "object" || Array.isArray(parent)) return null;
+  for (const key of MIME_KEYS) {
+    const value = (parent as Record<string, unknown>)[key];
+    if (typeof value === "string") return value;
+  }
+  return null;
+}
+
+function asMedia(value: string, parent: unknown, path: string): ElidedMedia | null {
+  if (value.length < INLINE_BASE64_LIMIT) return null;
+  const dataUrl = DATA_URL.exec(value);
+  if (dataUrl) {
+    const base64 = value.slice(dataUrl[0].length);
+    return { path, mediaType: dataUrl[1] ?? "application/octet-stream", bytes: decodedBytes(base64), base64 };
+  }
+  if (!BARE_BASE64.test(value)) return null;
+  return {
+    path,
+    mediaType: siblingMime(parent) ?? "application/octet-stream",
+    bytes: decodedBytes(value),
+    base64: value,
+  };
+}
+
+export function formatMediaBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+export function mediaPlaceholder(media: ElidedMedia, sha256: string | null): string {
+  return `[media elided: ${media.mediaType}, ${formatMediaBytes(media.bytes)}, sha256 ${sha256 ?? "…"}]`;
+}
+
+/**
+ * The body pretty-printed with large base64 media replaced by placeholders (hashes from `hashes` by path, "…"
+ * while unknown), and the media found; null when the body is not JSON.
+ */
+export function prettyWithoutMedia(
+  body: string,
+  hashes: ReadonlyMap<string, string> = new Map(),
+): { text: string; media: ElidedMedia[] } | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  const media: ElidedMedia[] = [];
+  const walk = (value: unknown, parent: unknown, path: string): unknown => {
+    if (typeof value === "string") {
+      const found = asMedia(value, parent, path);
+      if (!found) return value;
+      media.push(found);
+      return mediaPlaceholder(found, hashes.get(path) ?? null);
+    }
+    if (Array.isArray(value))
+      return value.map((entry, index) => walk(entry, value, path ? `${path}.${index}` : `${index}`));
+    if (value && typeof value === "object") {
+      return Object.fromEntries(
+        Object.entries(value).map(([key, entry]) => [key, walk(entry, value, path ? `${path}.${key}` : key)]),
+      );
+    }
+    return value;
+  };
+  const shown = walk(parsed, null, "");
+  return { text: JSON.stringify(shown, null, 2), media };
+}
+
+/** The sha256 (hex) of the decoded bytes of a base64 string. */
+export async function sha256OfBase64(base64: string): Promise<string> {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,45 @@
+// The raw request's Pretty view shows a large image as a one-line placeholder (type, size, sha256 of the bytes)
+// instead of hundreds of kilobytes of base64; the Exact bytes view still holds the body as the provider got it.
+import { createHash } from "node:crypto";
+import { expect, test } from "@playwright/test";
+import { TEST_IMAGES } from "../tests/fixtures/images";
+import { fakeProviderClient } from "./fake-providers/client";
+import { ChatPage, uniqueEmail } from "./pages/chat-page";
+
+const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
+
+test.beforeEach(async () => {
+  await fake.reset();
+});
+
+test("Pretty shows a large image as a placeholder with type, size and sha256; Exact bytes keeps the base64", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.register({ name: "Ada", email: uniqueEmail("raw-media"), password: "correct horse battery" });
+  await chat.newConversation();
+  // A valid PNG followed by padding (decoders stop at IEND): about 300 KB of bytes to send.
+  const png = Buffer.concat([TEST_IMAGES.png, Buffer.alloc(300_000, 0)]);
+  const sha256 = createHash("sha256").update(png).digest("hex");
+  await page
+    .getByTestId("attach-input")
+    .setInputFiles({ name: "big.png", mimeType: "image/png", buffer: png });
+  await expect(page.getByTestId("composer-attachment")).toHaveAttribute("data-state", "ready");
+  await fake.script({ kind: "text", text: "A big picture." });
+  await chat.sendAndWait("Look at this");
+  const [received] = await fake.requests("openai-chat");
+  expect(received.body).toContain(png.toString("base64"));
+
+  const panel = await chat.inspectReply();
+  const pretty = await panel.prettyBody();
+  const size = `${(png.length / 1024).toFixed(1)} KB`;
+  await expect(panel.root.getByTestId("raw-body")).toContainText(
+    `"url": "[media elided: image/png, ${size}, sha256 ${sha256}]"`,
+  );
+  expect(pretty).not.toContain(png.toString("base64").slice(0, 200));
+  expect(pretty.length).toBeLessThan(10_000);
+  // Compared as a boolean: a 400 KB body printed in a failure message helps no one.
+  const exact = await panel.exactBody();
+  expect(exact.length).toBe(received.body.length);
+  expect(exact === received.body).toBe(true);
+});
