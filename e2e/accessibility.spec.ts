@@ -35,14 +35,6 @@ const KNOWN_CHAT_EXCLUSIONS: readonly string[] = [
   '[data-testid="sidebar"] h2',
   // conversation-sidebar.tsx: "Loading…" and the empty-list text-zinc-500 → add dark:text-zinc-400
   '[data-testid="sidebar"] p',
-  // message-list.tsx: the empty transcript text-zinc-400 → text-zinc-500 dark:text-zinc-400
-  '[data-testid="empty-transcript"]',
-  // composer.tsx: the Enter/Shift+Enter hint text-zinc-400 dark:text-zinc-500 → text-zinc-500 dark:text-zinc-400
-  "p:has(> kbd.kbd)",
-  // message-item.tsx: the reply's action row (copy, inspect, regenerate) is faded with opacity-70 → drop opacity-70
-  '[data-testid="message"] .button-ghost-sm',
-  // start-conversation.tsx: the persona's model id text-zinc-500 → add dark:text-zinc-400
-  '[data-testid="chat-empty"] .font-mono',
 ];
 
 interface Finding {

@@ -219,7 +219,12 @@ export function ChatView({
   const streamingMessageId = status === "streaming" ? messages.at(-1)?.id : undefined;
   return (
     <div className="flex min-h-0 flex-1">
-      <main className="flex min-w-0 flex-1 flex-col" data-testid="chat-view" data-status={status}>
+      <main
+        id="main-content"
+        className="flex min-w-0 flex-1 flex-col"
+        data-testid="chat-view"
+        data-status={status}
+      >
         <ChatHeader
           title={detail.conversation.title}
           personaName={detail.persona.name}

@@ -82,7 +82,9 @@ export function Composer({
                   </span>
                 )}
                 <span className="max-w-40 truncate">{entry.name}</span>
-                {entry.state === "uploading" && <span className="text-zinc-400">uploading…</span>}
+                {entry.state === "uploading" && (
+                  <span className="text-zinc-500 dark:text-zinc-400">uploading…</span>
+                )}
                 {entry.state === "failed" && (
                   <span className="max-w-64 text-red-700 dark:text-red-300" data-testid="attachment-error">
                     {entry.error}
@@ -189,7 +191,7 @@ export function Composer({
             {draftError}
           </p>
         )}
-        <p className="mt-1.5 hidden px-2 text-[11px] text-zinc-400 sm:block dark:text-zinc-500">
+        <p className="mt-1.5 hidden px-2 text-[11px] text-zinc-500 sm:block dark:text-zinc-400">
           <kbd className="kbd">Enter</kbd> to send · <kbd className="kbd">Shift</kbd>+
           <kbd className="kbd">Enter</kbd> for a new line
         </p>

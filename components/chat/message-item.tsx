@@ -179,7 +179,7 @@ export const MessageItem = memo(function MessageItem({
           </div>
         )}
         {!editing && (
-          <div className="mt-1 flex items-center gap-0.5 text-zinc-600 opacity-70 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 max-md:opacity-100 dark:text-zinc-300">
+          <div className="mt-1 flex items-center gap-0.5 text-zinc-600 dark:text-zinc-300">
             {versions}
             <CopyButton text={text} testId="copy-message" label="Copy message" iconOnly />
             {editButton}
@@ -284,7 +284,7 @@ export const MessageItem = memo(function MessageItem({
           </p>
         )}
         {!streaming && !editing && (
-          <div className="mt-1.5 -ml-2 flex flex-wrap items-center gap-0.5 text-zinc-600 opacity-80 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 max-md:opacity-100 dark:text-zinc-300">
+          <div className="mt-1.5 -ml-2 flex flex-wrap items-center gap-0.5 text-zinc-600 dark:text-zinc-300">
             {variants && (
               <span
                 className="mr-1 inline-flex items-center"

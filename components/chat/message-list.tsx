@@ -85,7 +85,10 @@ export function MessageList({
       <div ref={scroller} className="h-full overflow-y-auto" data-testid="message-list">
         <div className="mx-auto max-w-3xl space-y-6 px-4 py-6">
           {messages.length === 0 && (
-            <p className="pt-16 text-center text-sm text-zinc-400" data-testid="empty-transcript">
+            <p
+              className="pt-16 text-center text-sm text-zinc-500 dark:text-zinc-400"
+              data-testid="empty-transcript"
+            >
               Say hello to {personaName}. Each reply can be inspected down to the bytes that were sent.
             </p>
           )}

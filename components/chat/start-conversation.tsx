@@ -76,7 +76,7 @@ export function StartConversation() {
                     </span>
                     <span className="min-w-0">
                       <span className="block truncate font-medium">{persona.name}</span>
-                      <span className="block truncate font-mono text-xs text-zinc-500">
+                      <span className="block truncate font-mono text-xs text-zinc-500 dark:text-zinc-400">
                         {persona.modelId}
                         {persona.modelId.startsWith("offline:") && " · offline"}
                       </span>

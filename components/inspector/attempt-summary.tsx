@@ -7,13 +7,13 @@ import type { AttemptSummaryView, AttemptView } from "./types";
 const STATUS_STYLE: Record<AttemptView["status"], string> = {
   ok: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200",
   error: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200",
-  aborted: "bg-zinc-200 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
+  stopped: "bg-zinc-200 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
 };
 
 const STATUS_DOT: Record<AttemptView["status"], string> = {
   ok: "bg-emerald-500",
   error: "bg-red-500",
-  aborted: "bg-zinc-400",
+  stopped: "bg-zinc-400",
 };
 
 export function AttemptTabs({

@@ -23,7 +23,7 @@ export interface AttemptView {
   stepNumber: number;
   modelId: string;
   provider: ProviderName | null;
-  status: "ok" | "error" | "aborted";
+  status: "ok" | "error" | "stopped";
   error: { code: string; message: string; status?: number } | null;
   items: ContextItem[];
   trace: TraceEvent[];
@@ -63,7 +63,7 @@ export interface TurnView {
   conversationId: string;
   userMessageId: string | null;
   assistantMessageId: string | null;
-  status: "running" | "ok" | "error" | "aborted";
+  status: "running" | "ok" | "error" | "stopped" | "interrupted";
   settingsVersion: number;
   createdAt: string;
   attempts: AttemptView[];

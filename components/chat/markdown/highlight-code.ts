@@ -159,7 +159,7 @@ export function highlightCode(code: string, language: string): CodeToken[] {
     plain += char;
     index += 1;
   }
-  plain += code.slice(limit);
+  plain += code.slice(index);
   if (plain) tokens.push({ type: "plain", text: plain });
   return tokens;
 }
