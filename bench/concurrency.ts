@@ -1,4 +1,4 @@
-// The concurrency part of SPEC §9, on Postgres: N users (50 by default), each with a stored conversation, start a
+// The concurrency part of the benchmark, on Postgres: N users (50 by default), each with a stored conversation, start a
 // turn through the real POST /api/chat route handler at the same moment; the fake provider streams each reply in
 // CHUNKS pieces, CHUNK_DELAY_MS apart.
 // - errors: turns answered with a non-200, whose stream broke, carried an error event or no finish event, or whose

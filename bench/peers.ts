@@ -1,4 +1,4 @@
-// The peers of SPEC §9, measured in the same run on the same stored messages:
+// The peers, measured in the same run on the same stored messages:
 // - AI SDK: `convertToModelMessages` + `pruneMessages` (they only convert and prune tool calls / reasoning; no
 //   budget, no media rules). The stored messages become UIMessages first, outside the timed region.
 // - LangChain: `trimMessages` with a token counter (gpt-tokenizer over each message's text) against a 100 000-token

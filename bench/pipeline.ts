@@ -1,4 +1,4 @@
-// The pipeline part of SPEC §9: phases A + B over long stored conversations with the fetch limit lifted and a
+// The pipeline part of the benchmark: phases A + B over long stored conversations with the fetch limit lifted and a
 // 128k-token model (so the budget has to cut most of the history), and the same build with default settings over
 // the bounded window the loader hands it (flat, whatever the history length).
 

@@ -1,5 +1,5 @@
 // The benchmark's output: a readable table on stdout and `bench-results.json` at the repository root (nested
-// objects, so dotted paths such as `pipeline.ms_10000` resolve). Targets are SPEC §9's.
+// objects, so dotted paths such as `pipeline.ms_10000` resolve). The targets are the README's.
 
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -50,7 +50,7 @@ export function buildResults(inputs: BenchInputs) {
     scaling_100000_over_10000: round(ms(100_000) / glassbox10k),
     /** AI SDK time over Glassbox time at 10 000 messages: ≥ 1 means Glassbox is no slower. */
     aisdk_over_glassbox: round(peers.aiSdk.sample.median / glassbox10k),
-    /** The same the other way round, as SPEC §9 states it (target ≤ 1.0). */
+    /** The same the other way round, as the target states it (target ≤ 1.0). */
     glassbox_over_aisdk: round(glassbox10k / peers.aiSdk.sample.median),
     langchain_over_glassbox_2000: peers.langChain
       ? round(peers.langChain.sample.median / glassbox2k, 0)
@@ -198,7 +198,7 @@ export function printTable(inputs: BenchInputs, results: BenchResults): void {
   const row = (label: string, median: string, range: string, note = "") =>
     lines.push(`${pad(label, 46)} ${pad(median, 10, true)}  ${pad(range, 34)} ${note}`);
   lines.push("");
-  lines.push("Glassbox benchmark (SPEC §9) — medians in ms, min–max over the runs after warm-up");
+  lines.push("Glassbox benchmark — medians in ms, min–max over the runs after warm-up");
   lines.push("-".repeat(118));
   row("case", "median", "min–max", "notes");
   lines.push("-".repeat(118));

@@ -1,4 +1,4 @@
-// `npm run bench`: SPEC §9 in one run — the pipeline over 1 000 / 2 000 / 10 000 / 100 000 stored messages, the same
+// `npm run bench`: the performance targets in one run — the pipeline over 1 000 / 2 000 / 10 000 / 100 000 stored messages, the same
 // build with default settings, the AI SDK and LangChain peers on the same messages, and the turn overhead and
 // concurrency (50 streaming turns at once) on Postgres. Prints a table and writes bench-results.json at the
 // repository root.

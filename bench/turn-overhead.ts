@@ -1,4 +1,4 @@
-// The turn-overhead part of SPEC §9, on Postgres: a fresh database with a 1 000-message conversation stored
+// The turn-overhead part of the benchmark, on Postgres: a fresh database with a 1 000-message conversation stored
 // directly, the fake providers in-process, and the real POST /api/chat route handler called in-process.
 // - pre_provider_ms: from the handler call to the moment the fake server has the request (recorded by a hook on
 //   its request list, with performance.now(), so sub-millisecond).

@@ -1,4 +1,4 @@
-// Query functions for the admin area (SPEC §6.5): the policy's versions, personas, models, blocks, memories and
+// Query functions for the admin area: the policy's versions, personas, models, blocks, memories and
 // user roles. Same style as queries.ts: one verb and noun each, named arguments, refusals as AppError.
 
 import { and, asc, count, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";

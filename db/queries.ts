@@ -469,7 +469,7 @@ export async function listAttachmentsForMessages({ db, messageIds }: { db: Datab
 }
 
 /**
- * `reasoning.persist = next_reply` (seed 004): once the reply is done, the reasoning replayed for it is deleted,
+ * `reasoning.persist = next_reply`: once the reply is done, the reasoning replayed for it is deleted,
  * and the messages' references to it with it (so later turns do not report it missing). Only reasoning artifacts
  * of this conversation are touched. Returns how many were deleted.
  */
@@ -675,7 +675,7 @@ export async function listParticipants({ db, conversationId }: { db: Database; c
 }
 
 /**
- * Invite someone into a conversation by the email of their account (the owner's call; SPEC §7.3 rooms). The
+ * Invite someone into a conversation by the email of their account (the owner's call). The
  * invitation is pending until the invited account accepts it; until then it grants nothing. Whether the email
  * has an account, or is in the conversation already, is not told: the inviter gets the same answer either way,
  * and an unknown email stores nothing.

@@ -1,4 +1,4 @@
-// The database schema (SPEC §3). Auth tables follow better-auth's expected shape; every other row id is a
+// The database schema. Auth tables follow better-auth's expected shape; every other row id is a
 // UUIDv7 (sortable), artifacts use a ULID. Content is append-only: the pipeline never mutates messages.
 
 import type { InferSelectModel } from "drizzle-orm";

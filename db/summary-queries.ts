@@ -1,4 +1,4 @@
-// Summary storage (SPEC §3, §7.1): the queries behind automatic and manual summarisation, the summaries API and
+// Summary storage: the queries behind automatic and manual summarisation, the summaries API and
 // revert. Every write that changes what the model sees (a new summary, a revert) is one transaction that locks the
 // conversation row first, so two turns summarising at once cannot both supersede the same summary.
 

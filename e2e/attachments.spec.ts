@@ -1,4 +1,4 @@
-// Images in the chat, end to end (SPEC §7.2): a person attaches a PNG with the image button, sends it with a
+// Images in the chat, end to end: a person attaches a PNG with the image button, sends it with a
 // question, sees it in the transcript (and again after a reload), and the provider receives it as image input;
 // a file that is not an image is refused in the composer with the server's reason, and nothing is sent.
 import { expect, type Page, test } from "@playwright/test";

@@ -1,4 +1,4 @@
-// Resumable replies across instances (SPEC §8): two app servers on two ports share one Postgres and one Redis. A
+// Resumable replies across instances: two app servers on two ports share one Postgres and one Redis. A
 // reply starts streaming from A; the client goes away; B resumes the same reply from its start and follows it to
 // the end, and the reply is stored complete. Needs the e2e Postgres (E2E_DATABASE_URL: PGlite cannot be shared by
 // two servers) and Redis (REDIS_URL, default the local one).

@@ -1,4 +1,4 @@
-// Rooms (SPEC §7.3), two people in two browsers: Ada invites Bob by email from the conversation's settings; Bob
+// Rooms, two people in two browsers: Ada invites Bob by email from the conversation's settings; Bob
 // accepts on his invitations page, finds the conversation in his list, sees who wrote what, writes himself and
 // gets the persona's answer; Ada sees his message under his name.
 import { expect, test } from "@playwright/test";

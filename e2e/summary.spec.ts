@@ -1,4 +1,4 @@
-// Summarisation end to end (SPEC §7.1): "Compact now" marks the older turns with a divider, the summary panel shows
+// Summarisation end to end: "Compact now" marks the older turns with a divider, the summary panel shows
 // what the summary covers, the next payload carries it as a SUMMARY item (with the trace saying so), an edit
 // changes that item, and a revert brings the messages back verbatim. The summariser is the persona's model, here
 // the fake OpenAI server, answering a non-streaming call with a scripted text.

@@ -1,4 +1,4 @@
-// "Write as me" (SPEC §7.3) from the composer: the draft of the user's next message lands in the box for them to
+// "Write as me" from the composer: the draft of the user's next message lands in the box for them to
 // edit and send; nothing is posted until they do.
 import { expect, test } from "@playwright/test";
 import { fakeProviderClient } from "./fake-providers/client";

@@ -1,4 +1,4 @@
-// Per-user rate limits (SPEC §6.1 step 1, §8): a fixed window counter, shared through Redis when REDIS_URL is
+// Per-user rate limits: a fixed window counter, shared through Redis when REDIS_URL is
 // set (so every instance counts together), else kept in this process's memory. Infrastructure failures fail
 // open: a Redis outage must not stop people chatting.
 

@@ -1,5 +1,5 @@
 "use client";
-// The global context policy (SPEC §4): every key with its default, range and help, grouped by section. Saving adds
+// The global context policy: every key with its default, range and help, grouped by section. Saving adds
 // a new version (versions are never overwritten); the preview shows what the unsaved edits do to a real payload.
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";

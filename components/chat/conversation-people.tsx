@@ -1,5 +1,5 @@
 "use client";
-// Who is in the conversation, for its owner (SPEC §7.3 rooms): invite an account by email, take a member out.
+// Who is in the conversation, for its owner (rooms): invite an account by email, take a member out.
 // An invitation waits for the invited account to accept it (on its Invitations page); the answer to an invite
 // never says whether the email has an account. Members can read and write here; the persona answers whoever
 // writes, and sees everyone's name.

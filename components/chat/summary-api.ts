@@ -1,5 +1,5 @@
 "use client";
-// Typed fetchers and the query key for summaries (SPEC §7.1): list, compact now, edit, revert, and the transcript
+// Typed fetchers and the query key for summaries: list, compact now, edit, revert, and the transcript
 // reload that shows which messages a summary now covers.
 import type { SummaryView } from "@/lib/chat/summary-view";
 import type { ModelViewStart } from "@/lib/chat/transcript";

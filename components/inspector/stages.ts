@@ -1,4 +1,4 @@
-// Pipeline stages in the order they run (SPEC §5.2), with the names the trace panel shows.
+// Pipeline stages in the order they run, with the names the trace panel shows.
 import type { StageName } from "@/lib/context/types";
 
 export const STAGES: { stage: StageName; label: string; phase: "A" | "B" }[] = [

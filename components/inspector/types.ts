@@ -1,4 +1,4 @@
-// The API shapes the inspector reads (SPEC §6.5): turns with their attempts, and the preview's dry run. They
+// The API shapes the inspector reads: turns with their attempts, and the preview's dry run. They
 // mirror lib/chat/attempt-view.ts and lib/chat/preview-turn.ts as JSON (dates are strings).
 import type { ResolvedSettings } from "@/lib/context/settings";
 import type { ContextItem, ProviderName, TraceEvent } from "@/lib/context/types";

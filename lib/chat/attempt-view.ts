@@ -1,4 +1,4 @@
-// The API shape of an attempt (SPEC §6.5): what was sent, item by item, why, and the exact body as a string with
+// The API shape of an attempt: what was sent, item by item, why, and the exact body as a string with
 // its media put back, so it can be replayed elsewhere byte for byte.
 
 import type { Database } from "@/db/client";

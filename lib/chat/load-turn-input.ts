@@ -29,7 +29,7 @@ export interface TurnInput {
   summaryInputs: Omit<PreloadedSummaryInputs, "personaModel">;
 }
 
-/** Resolve conversation → persona → global per key. Note texts stack instead (SPEC §4), so the resolved
+/** Resolve conversation → persona → global per key. Note texts stack instead, so the resolved
  *  `contextNote.text` stays the global note and the other two travel separately. */
 export function resolveTurnSettings(
   global: ResolvedSettings,

@@ -22,7 +22,7 @@ export function streamModelCall({
   resolved: ResolvedContext;
   fetch?: typeof globalThis.fetch;
   abortSignal?: AbortSignal;
-  /** The reply's tools (SPEC §7.4), offered only to a model that supports tools. */
+  /** The reply's tools, offered only to a model that supports tools. */
   tools?: ToolSet;
   /** Model calls the tool loop may make in this attempt. */
   maxSteps?: number;

@@ -1,4 +1,4 @@
-// A dry run of the next turn (SPEC §6.5 preview): the same loading, phase A, phase B and request building as a
+// A dry run of the next turn: the same loading, phase A, phase B and request building as a
 // real turn, with the message not stored and no model called. Settings changes apply on top, for "what if".
 
 import type { Database } from "@/db/client";

@@ -1,4 +1,4 @@
-// Resumable reply streams across instances (SPEC §8). With REDIS_URL set, a turn's UI message stream is published
+// Resumable reply streams across instances. With REDIS_URL set, a turn's UI message stream is published
 // through Redis (the `resumable-stream` package) under the turn's id, so any instance can resume it for a client
 // that reconnects (a reload, a dropped connection, another server behind the load balancer). Without Redis there
 // is nothing to resume from: the reply is still stored as it streams, and a reload shows it so far.

@@ -1,4 +1,4 @@
-// The attempts of one turn (SPEC §6.1 step 5): the persona's model, retried on 429/5xx with backoff that honours
+// The attempts of one turn: the persona's model, retried on 429/5xx with backoff that honours
 // retry-after, then each fallback model. Phase B runs per attempt, so each model gets its own resolution and wire
 // format. Every attempt is recorded as it ends, failed ones included. Text streams to the writer as it arrives.
 

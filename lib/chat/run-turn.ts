@@ -1,7 +1,8 @@
-// One chat turn, end to end (SPEC §6.1): authorise, persist the user message first, build phase A once, run the
+// One chat turn, end to end: authorise, persist the user message first, build phase A once, run the
 // attempts, stream the reply as an AI SDK UI message stream and persist it as it streams. The generation is not
 // tied to the browser: if the client disconnects, the reply still completes and is stored.
 
+import { setMaxListeners } from "node:events";
 import {
   createUIMessageStream,
   createUIMessageStreamResponse,
@@ -113,7 +114,7 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
     load(stored),
   ]);
 
-  // Build once; summarise old turns when the policy says so (SPEC §7.1), deciding from what was just loaded; in
+  // Build once; summarise old turns when the policy says so, deciding from what was just loaded; in
   // the rare turn that does summarise, load and build again. Summarise again if it still overflows.
   const buildFrom = (input: TurnInput): BuiltTurn => {
     // History that none of the turn's models could take is not built (the payload is the same either way).
@@ -182,6 +183,8 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
 
   // Stop (from this instance or another) aborts the provider request; the reply keeps what the user saw.
   const stopController = new AbortController();
+  // Each attempt, retry wait and SDK step listens to it: more than Node's default of ten is expected, not a leak.
+  setMaxListeners(100, stopController.signal);
   let shownChars: number | undefined;
   const unregister = registerRunningTurn(turnId, (request) => {
     shownChars = request.shownChars;
@@ -241,7 +244,7 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
       }
     },
   });
-  // With Redis, the stream is published under the turn's id so any instance can resume it (SPEC §8).
+  // With Redis, the stream is published under the turn's id so any instance can resume it.
   const streams = resumableStreams();
   if (streams) {
     const published = await streams.resumableStream(turnId, () =>

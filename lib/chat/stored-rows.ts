@@ -21,6 +21,7 @@ export function toStoredMessage(row: Message): StoredMessage {
     parts: row.parts,
     replyToMessageId: row.replyToMessageId,
     status: row.status,
+    editedAt: row.editedAt?.toISOString() ?? null,
     summarizedBy: row.summarizedBy,
     tokenCounts: row.tokenCounts as StoredMessage["tokenCounts"],
     segmentTokenCounts: row.segmentTokenCounts as StoredMessage["segmentTokenCounts"],

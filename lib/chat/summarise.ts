@@ -1,7 +1,7 @@
-// Summarisation, server side (SPEC §7.1, seed 002): decide with planSummary, write the summary with the summary
+// Summarisation, server side: decide with planSummary, write the summary with the summary
 // model, and store it in one transaction (summary row, superseded predecessor, covered messages marked, the
-// session_summary memory). The current input is stored before this runs and counts as the newest user turn, as in
-// seed 002, so it is always among the kept turns. An empty or failed summary changes nothing and comes back as a
+// session_summary memory). The current input is stored before this runs and counts as the newest user turn, as the summariser it follows does,
+// so it is always among the kept turns. An empty or failed summary changes nothing and comes back as a
 // trace warning for the turn's inspector.
 
 import type { Database } from "@/db/client";
@@ -276,7 +276,7 @@ export async function summariseConversation({
 }
 
 /**
- * Before a turn (SPEC §6.1 step 4): summarise when `summary.mode` says so. Never throws: a summary is an
+ * Before a turn: summarise when `summary.mode` says so. Never throws: a summary is an
  * optimisation, so whatever goes wrong the turn goes on, and the trace says why there was no summary.
  */
 export async function maybeSummariseBeforeTurn({

@@ -1,4 +1,4 @@
-// The in-loop fallback (SPEC §7.1): when the first model's budget would still have to drop whole turns after
+// The in-loop fallback: when the first model's budget would still have to drop whole turns after
 // trimming, or cannot fit the context at all, summarise then (unless the mode is manual) and build again once,
 // rather than silently losing the oldest turns. The summary events go first in the turn's trace.
 

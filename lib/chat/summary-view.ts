@@ -1,4 +1,4 @@
-// The API shape of summaries (SPEC §6.5, §7.1): every stored field plus its state. A summary is active (the one
+// The API shape of summaries: every stored field plus its state. A summary is active (the one
 // the model sees), superseded (a newer summary replaced it) or reverted (undone: it points at the summary it
 // restored, or at itself when there was none).
 

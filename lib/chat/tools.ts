@@ -1,4 +1,4 @@
-// The built-in tools a persona can enable (SPEC §7.4): described for the system prompt's tool section, and run in
+// The built-in tools a persona can enable: described for the system prompt's tool section, and run in
 // the reply's tool loop. Each is small and safe: it reads the clock, stores a memory for the person asking, or has
 // a model that can see describe an image of this conversation (for a model that cannot).
 

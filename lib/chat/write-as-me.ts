@@ -1,5 +1,5 @@
-// "Write as me" (SPEC §7.3): a draft of the requesting user's next message, in their voice, for them to edit and
-// send. The same load and pipeline as a turn, generated as the user (impersonation, seed 000's role flip: their
+// "Write as me": a draft of the requesting user's next message, in their voice, for them to edit and
+// send. The same load and pipeline as a turn, generated as the user (impersonation, the role flip: their
 // messages are the assistant's, everyone else's are user turns), after an instruction that is never stored.
 // Nothing is stored: the draft goes back to the composer.
 

@@ -19,6 +19,7 @@ export const loadStage: Stage<readonly StoredMessage[], readonly StoredMessage[]
     if (loadEvent !== null) trace.push(loadEvent);
     if (input.privateMemoriesWithheld) trace.push(privateMemoriesWithheldEvent());
     const history = historyMessages(messages, input, trace);
+    for (const message of history) if (message.editedAt) trace.push(editedMessageEvent(message));
     return { value: history, trace };
   },
 };
@@ -56,6 +57,16 @@ function historyMessages(
   const uncovered = dropCoveredMessages(withoutInput.value, summary);
   appendAll(trace, uncovered.trace);
   return uncovered.value;
+}
+
+/** A message edited in place: the payload differs from here on from what earlier turns sent. */
+function editedMessageEvent(message: StoredMessage): TraceEvent {
+  return traceEvent(
+    "load",
+    "edited-message",
+    `message #${message.seq} by ${message.authorName} was edited after it was sent: earlier turns sent its previous text`,
+    { itemIds: [`msg:${message.id}`], messageIds: [message.id] },
+  );
 }
 
 /** In a room every member can read the payload, so the loader left the sender's private memories out. */

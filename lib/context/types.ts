@@ -29,6 +29,8 @@ export interface StoredMessage {
   /** For replies and forwards: who originally sent the quoted content (used in media attribution hints). */
   forwardedFromName?: string | null;
   status: MessageStatus;
+  /** When someone edited the message in place after it was sent (ISO time), else null or absent. */
+  editedAt?: string | null;
   /** Id of the summary that covers this message, or null. */
   summarizedBy: string | null;
   /** Token counts of the message's text per tokenizer, cached at write time by the caller; a missing entry is

@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { readBodyUpTo } from "@/lib/api/read-body";
 import { AppError } from "@/lib/errors";
 
-/** The largest file an upload may carry (SPEC §7.2). */
+/** The largest file an upload may carry. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /** Room for the boundaries and part headers around the file, so a file of exactly the limit still fits. */

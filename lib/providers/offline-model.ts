@@ -1,4 +1,4 @@
-// The offline model (SPEC §6.4): the default when no provider key is set. It streams, word by word, a short
+// The offline model: the default when no provider key is set. It streams, word by word, a short
 // deterministic reply that describes what it received, so a first-time user sees the whole app work without a
 // network. The turn runner passes the item tags it sent through providerOptions.offline.
 

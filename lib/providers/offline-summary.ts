@@ -1,4 +1,4 @@
-// The offline model's summariser (SPEC §6.4, §7.1): with no provider key, summaries are still made, extractively
+// The offline model's summariser: with no provider key, summaries are still made, extractively
 // and deterministically, so compaction and its inspector views work without a network. One line per user turn
 // (its first sentence), after the lines of the previous summary, so offline summaries chain like real ones.
 

@@ -1,4 +1,4 @@
-// Which providers are configured, read from the environment (SPEC §2). Keys are never stored or returned.
+// Which providers are configured, read from the environment. Keys are never stored or returned.
 
 export interface ProviderConfig {
   openai: { apiKey: string; baseURL?: string } | null;

@@ -1,4 +1,4 @@
-// Exact request capture (SPEC §6.2): a fetch wrapper given to the provider package, so every HTTP attempt (the
+// Exact request capture: a fetch wrapper given to the provider package, so every HTTP attempt (the
 // SDK's own retries included) is recorded with the exact body bytes, the URL path and the status. Headers are
 // never recorded, so API keys cannot leak into storage.
 

@@ -75,7 +75,7 @@ describe("GET /api/admin/settings", () => {
     expect(policy.settings).toEqual(defaultSettings());
     expect(policy.defaults).toEqual(defaultSettings());
     expect(policy.help).toEqual(SETTING_HELP);
-    // Every key of SPEC §4 (the tool-prune trio and thinking pair counted one by one) has a field with help.
+    // Every key of the context policy (the tool-prune trio and thinking pair counted one by one) has a field with help.
     expect(policy.fields).toEqual(fields);
     expect(policy.fields.map((field) => field.key).sort()).toEqual(Object.keys(SETTING_HELP).sort());
     expect(policy.fields).toHaveLength(28);

@@ -1,4 +1,4 @@
-// Image upload and serving (SPEC §7.2): POST /api/conversations/:id/attachments stores an image whose type is read
+// Image upload and serving: POST /api/conversations/:id/attachments stores an image whose type is read
 // from its bytes; GET /api/attachments/:id serves it only to people who may read the conversation.
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";

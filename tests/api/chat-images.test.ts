@@ -1,4 +1,4 @@
-// Sending images (SPEC §7.2 with §6.1): a message carries uploaded images as file parts whose url is the
+// Sending images: a message carries uploaded images as file parts whose url is the
 // attachment's route. The images become the message's in the same transaction as the message; the model receives
 // them per its capabilities; anything that is not an upload of this user in this conversation is refused, and
 // nothing is stored. Fake OpenAI server, real route, real database.

@@ -1,4 +1,4 @@
-// SPEC §6.2–6.4 on the real wire protocols: a turn through POST /api/chat against the fake provider servers, for
+// The providers on the real wire protocols: a turn through POST /api/chat against the fake provider servers, for
 // OpenAI chat completions, OpenAI Responses, Gemini and an OpenAI-compatible server; the recorded request equals,
 // byte for byte, what the server received; no key is stored; usage (cached input tokens included) is kept.
 import { eq, inArray } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// SPEC §5.2 stage 6, `reasoning.persist` (seed 004): with `next_reply`, reasoning stored with a reply is replayed
+// Artifact replay, `reasoning.persist`: with `next_reply`, reasoning stored with a reply is replayed
 // with the next reply only, then deleted, with the message's reference to it (so no later turn reports it
 // missing); with `conversation` it stays. Offline model, real Postgres (or PGlite), real route.
 import { eq } from "drizzle-orm";

@@ -73,7 +73,7 @@ function expectedHistory(view: TranscriptView, userMessageId: string): Array<[st
       .filter((message) => textOfParts(message.parts as Array<{ type: string; text?: string }>) === "")
       .map((message) => message.replyToMessageId),
   );
-  return path
+  const history = path
     .map((message): [string, string] => {
       const text = textOfParts(message.parts as Array<{ type: string; text?: string }>);
       if (message.authorType === "user") {
@@ -82,6 +82,16 @@ function expectedHistory(view: TranscriptView, userMessageId: string): Array<[st
       return ["assistant", text];
     })
     .filter(([role, text]) => role === "user" || text !== "");
+  // With the failed reply gone, the unanswered message and the next one are one author's run of text: the
+  // pipeline collapses them into one turn, joined by a newline. The current input (last) always stands alone.
+  const collapsed: Array<[string, string]> = [];
+  for (const [index, [role, text]] of history.entries()) {
+    const last = collapsed.at(-1);
+    const isCurrentInput = index === history.length - 1;
+    if (last && !isCurrentInput && role === "user" && last[0] === "user") last[1] = `${last[1]}\n${text}`;
+    else collapsed.push([role, text]);
+  }
+  return collapsed;
 }
 
 test("random reply actions: no user message twice, every request's history is the chosen path", async () => {

@@ -1,4 +1,4 @@
-// GET /api/chat/:id/stream without Redis (SPEC §8: one instance, nothing to resume from): 204 for a reader, so the
+// GET /api/chat/:id/stream without Redis (one instance: nothing to resume from): 204 for a reader, so the
 // chat simply shows the stored reply; 404 for anyone else; 401 without a session. The cross-instance resume itself
 // runs against two real servers and Redis in e2e/resume.spec.ts.
 import { beforeAll, describe, expect, test } from "vitest";

@@ -1,4 +1,4 @@
-// Rooms (SPEC §7.3): the owner invites people by email; they can read and write in the conversation, which becomes
+// Rooms: the owner invites people by email; they can read and write in the conversation, which becomes
 // a room; everyone's messages carry their name (the model sees speaker labels once two people take part) and the
 // persona replies to whoever wrote. Only the owner invites or removes others; a member may leave.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";

@@ -1,4 +1,4 @@
-// SPEC §7.1 and §6.5: manual compaction through POST /compact with the offline summariser, the summaries API
+// manual compaction through POST /compact with the offline summariser, the summaries API
 // (list, view, edit, revert), what each does to the stored messages, summaries and session_summary memories, what
 // the next payload's SUMMARY item says, and who may do what. Bad input gets a clear 4xx and changes nothing.
 import { asc, eq } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// SPEC §7.1: an empty or failed summary changes nothing (no summary row, no message marked, no memory) and is a
+// an empty or failed summary changes nothing (no summary row, no message marked, no memory) and is a
 // trace warning on the turn, which still gets its reply; the same through POST /compact is a 422. And the in-loop
 // fallback: when the budget would have to drop whole turns, the turn summarises instead (unless the mode is manual).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";

@@ -1,4 +1,4 @@
-// The offline summariser (SPEC §6.4, §7.1): deterministic and extractive — one line per user turn with its first
+// The offline summariser: deterministic and extractive — one line per user turn with its first
 // sentence, chained onto the previous summary's lines, capped at 40 lines with a count of what was left out.
 import { describe, expect, test } from "vitest";
 import type { StoredMessage, StoredSummary } from "@/lib/context/types";

@@ -1,4 +1,4 @@
-// SPEC §7.1 and §5.2 stages 10–11: automatic summarisation before a turn, in turn mode (a 60-turn conversation)
+// automatic summarisation before a turn, in turn mode (a 60-turn conversation)
 // and in token mode (a model with a small window), with the offline summariser and with one on a fake OpenAI
 // server; which turns trigger; which user turns stay verbatim; summaries chain; after a reload the SUMMARY item
 // sits after the system items and before the kept turns, and the current input is sent once, last.

@@ -1,4 +1,4 @@
-// The tool loop (SPEC §7.4): a persona's enabled tools are offered to a model that supports tools; the calls run
+// The tool loop: a persona's enabled tools are offered to a model that supports tools; the calls run
 // in a loop of at most MAX_TOOL_STEPS model calls; the calls and outputs are stored as artifacts (with their token
 // counts cached) between the reply's text pieces, and the next turn replays them (stage 6). Fake OpenAI server.
 import { and, eq } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// Bad input on the turn routes (SPEC §6.5, §10): a clear 4xx naming the problem, never a 500, and nothing stored
+// Bad input on the turn routes: a clear 4xx naming the problem, never a 500, and nothing stored
 // half-way — above all, no user message and no turn when the persona has no usable model.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";

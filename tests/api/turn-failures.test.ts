@@ -1,4 +1,4 @@
-// SPEC §6.1 steps 5 and 8 against the fake providers: retries on 429 honouring retry-after-ms, fallback to another
+// A turn's attempts against the fake providers: retries on 429 honouring retry-after-ms, fallback to another
 // provider after 5xx with its own wire format and media resolution, and a stream cut mid-way. Every attempt is
 // recorded, failed ones included.
 import { eq } from "drizzle-orm";
@@ -159,7 +159,7 @@ describe("retries and fallbacks", () => {
     const fallbackItem = attempts[3].items.find((item) => item.sourceMessageIds.includes(image.message.id));
     expect(fallbackItem?.parts.map((part) => part.type).sort()).toEqual(["image", "text"]);
 
-    // Stored, the image bytes are elided to a marker naming their sha256 and size (SPEC §3)…
+    // Stored, the image bytes are elided to a marker naming their sha256 and size…
     const db = await getDb();
     const [storedFallback] = await db
       .select()

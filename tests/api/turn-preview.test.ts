@@ -1,4 +1,4 @@
-// SPEC §6.5 preview: a dry run returns exactly the request the next real turn then sends, byte for byte, on
+// Preview: a dry run returns exactly the request the next real turn then sends, byte for byte, on
 // every wire protocol, without calling a model or storing anything.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import * as previewRoute from "@/app/api/conversations/[id]/preview/route";

@@ -1,4 +1,4 @@
-// SPEC §6.1 steps 6 and 7: the reply is persisted while it streams (status `streaming`, partial text), and a
+// the reply is persisted while it streams (status `streaming`, partial text), and a
 // browser that goes away does not stop the generation: it runs to its end and is stored complete.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";

@@ -1,4 +1,4 @@
-// "Write as me" (SPEC §7.3): a draft of the user's next message in their voice. The model sees the conversation
+// "Write as me": a draft of the user's next message in their voice. The model sees the conversation
 // with roles flipped (the user's messages are its own turns, the persona's are the other side's) and the
 // instruction last; nothing is stored; only people who may read the conversation can ask.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";

@@ -52,7 +52,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
     },
     persona: { id: persona.id, name: persona.name, avatar: persona.avatar, modelId: persona.modelId },
   };
-  // A reply still streaming is resumed from the start (SPEC §8): its partial stored copy is left out so it is not
+  // A reply still streaming is resumed from the start: its partial stored copy is left out so it is not
   // shown twice. Without Redis there is nothing to resume, and the partial copy is what there is.
   const resumeStream = resumableStreams() !== null;
   const last = messages.at(-1);

@@ -1,5 +1,5 @@
 // GET /api/chat/:id/stream (id: the conversation): resume the reply that is still streaming, from any instance
-// (SPEC §8; useChat calls it when it mounts). The whole stream so far, then the rest as it comes. 204 when no reply
+// (useChat calls it when it mounts). The whole stream so far, then the rest as it comes. 204 when no reply
 // is streaming or, without REDIS_URL, when there is nothing to resume from (the stored reply shows what there is).
 import { UI_MESSAGE_STREAM_HEADERS } from "ai";
 import { getDb } from "@/db/client";

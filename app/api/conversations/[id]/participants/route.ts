@@ -1,4 +1,4 @@
-// The people of a conversation (SPEC §7.3 rooms). GET: everyone who may read it sees who is in it (members who
+// The people of a conversation (rooms). GET: everyone who may read it sees who is in it (members who
 // accepted, and the owner). POST: the owner invites an account by email. 202 whatever the email: the invitation
 // waits for the invited account to accept it (GET /api/invitations), and the answer never says whether an account
 // has that email or is in the conversation already.

@@ -1,4 +1,4 @@
-// POST /api/conversations/:id/write-as-me: a draft of the user's next message in their own voice (SPEC §7.3),
+// POST /api/conversations/:id/write-as-me: a draft of the user's next message in their own voice,
 // for the composer. Anyone who may read the conversation; nothing is stored. 200 with { draft, modelId }; 422
 // when no model could write one.
 import { getDb } from "@/db/client";

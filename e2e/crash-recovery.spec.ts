@@ -1,0 +1,151 @@
+// A server killed mid-reply (kill -9) and started again: the reply it was writing ends `interrupted` with the text
+// stored so far, its turn too, the next turn works, and nothing is stored twice. Repeated CRASH_REPETITIONS times
+// (default 5). Needs the e2e Postgres (E2E_DATABASE_URL): PGlite cannot be shared by two servers.
+import { type ChildProcess, spawn } from "node:child_process";
+import { expect, test } from "@playwright/test";
+import { fakeProviderClient } from "./fake-providers/client";
+import { uniqueEmail } from "./pages/chat-page";
+
+const PORT = Number(process.env.E2E_APP_PORT ?? 3100) + 21;
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
+const fake = fakeProviderClient(FAKE_URL);
+const REPETITIONS = Number(process.env.CRASH_REPETITIONS || 5);
+
+test.skip(!process.env.E2E_DATABASE_URL, "a second server needs the shared Postgres (E2E_DATABASE_URL)");
+
+let server: ChildProcess | null = null;
+
+async function startServer(): Promise<void> {
+  server = spawn("node_modules/.bin/next", ["start", "-p", String(PORT), "-H", "127.0.0.1"], {
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
+      GLASSBOX_TEST: "1",
+      CHAT_RATE_LIMIT_PER_MINUTE: "1000",
+      AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e-secret",
+      DATABASE_URL: process.env.E2E_DATABASE_URL,
+      REDIS_URL: "",
+      // The same name after every restart: its turns from an earlier life are recovered at once.
+      INSTANCE_ID: "crash-recovery-e2e",
+      OPENAI_API_KEY: "sk-fake-e2e",
+      OPENAI_BASE_URL: `${FAKE_URL}/v1`,
+    },
+    stdio: "ignore",
+  });
+  for (let tries = 0; tries < 200; tries++) {
+    try {
+      if ((await fetch(`${ORIGIN}/sign-in`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error("the server did not start");
+}
+
+function killServer(): Promise<void> {
+  const running = server;
+  server = null;
+  if (!running || running.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    running.once("exit", () => resolve());
+    running.kill("SIGKILL");
+  });
+}
+
+test.afterAll(async () => {
+  await killServer();
+});
+
+interface StoredMessage {
+  authorType: string;
+  status: string;
+  parts: { type: string; text?: string }[];
+}
+
+const textOf = (message: StoredMessage) =>
+  message.parts.map((part) => (part.type === "text" ? (part.text ?? "") : "")).join("");
+
+test("kill -9 mid-reply, restart: the reply ends interrupted, the next turn works, nothing is duplicated", async () => {
+  test.setTimeout(60_000 + REPETITIONS * 30_000);
+  await fake.reset();
+  await startServer();
+  const signUp = await fetch(`${ORIGIN}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: ORIGIN },
+    body: JSON.stringify({ name: "Crash", email: uniqueEmail("crash"), password: "correct horse battery" }),
+  });
+  expect(signUp.status).toBe(200);
+  const cookie = signUp.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+  const headers = { "content-type": "application/json", cookie, origin: ORIGIN };
+  const created = await fetch(`${ORIGIN}/api/conversations`, { method: "POST", headers, body: "{}" });
+  expect(created.status).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const messages = async () => {
+    const response = await fetch(`${ORIGIN}/api/conversations/${id}/messages`, { headers: { cookie } });
+    return ((await response.json()) as { messages: StoredMessage[] }).messages;
+  };
+  const send = (text: string) =>
+    fetch(`${ORIGIN}/api/chat`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        id,
+        message: { id: crypto.randomUUID(), role: "user", parts: [{ type: "text", text }] },
+      }),
+    });
+
+  for (let round = 1; round <= REPETITIONS; round++) {
+    // A slow reply: killed once a few chunks have been stored (they are flushed every 500 ms).
+    await fake.script({
+      kind: "text",
+      text: "one two three four five six seven eight nine ten".repeat(4),
+      chunks: 40,
+      chunkDelayMs: 100,
+    });
+    const started = await send(`Crash me, round ${round}`);
+    expect(started.status).toBe(200);
+    const reader = started.body?.getReader();
+    if (!reader) throw new Error("no body");
+    let seen = "";
+    while ((seen.match(/"text-delta"/g) ?? []).length < 12) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the stream ended before the crash");
+      seen += new TextDecoder().decode(value);
+    }
+    await killServer();
+    await startServer();
+
+    // Recovered soon after the start: the reply interrupted with what was stored, not `streaming` forever.
+    await expect
+      .poll(async () => (await messages()).at(-1)?.status, { timeout: 10_000, intervals: [250] })
+      .toBe("interrupted");
+    const cut = (await messages()).at(-1) as StoredMessage;
+    expect(textOf(cut).length).toBeGreaterThan(0);
+
+    // The next turn works and is stored once.
+    await fake.script({ kind: "text", text: `Back in round ${round}.` });
+    const next = await send(`Are you back? Round ${round}`);
+    expect(next.status).toBe(200);
+    await next.text();
+    await expect.poll(async () => (await messages()).at(-1)?.status, { timeout: 10_000 }).toBe("complete");
+  }
+
+  // Every user message once, each followed by its reply: interrupted, then complete, round after round.
+  const stored = await messages();
+  expect(stored.map((message) => [message.authorType, message.status])).toEqual(
+    Array.from({ length: REPETITIONS }, () => [
+      ["user", "complete"],
+      ["persona", "interrupted"],
+      ["user", "complete"],
+      ["persona", "complete"],
+    ]).flat(),
+  );
+  const userTexts = stored.filter((message) => message.authorType === "user").map(textOf);
+  expect(new Set(userTexts).size).toBe(userTexts.length);
+});
