@@ -83,7 +83,7 @@ export function AuthForm({ mode }: { mode: "sign-in" | "sign-up" }) {
           />
         </label>
         {isSignUp && (
-          <p id="password-rules" className="text-xs text-zinc-500">
+          <p id="password-rules" className="text-xs text-zinc-500 dark:text-zinc-400">
             At least 10 characters, and not a common password: a few unrelated words make a strong one.
           </p>
         )}

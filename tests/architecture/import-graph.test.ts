@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const LAYERS = ["app", "components", "db", "lib"];
 
-export interface ImportEdge {
+interface ImportEdge {
   from: string;
   to: string;
   typeOnly: boolean;
@@ -26,7 +26,7 @@ interface Rule {
 const SERVER_ONLY =
   /^(db\/|lib\/(api\/|auth\.ts|logger\.ts|rate-limit\.ts|providers\/|media\/read-upload\.ts|chat\/(?!ui-messages\.ts|summary-view\.ts)))/;
 
-export const RULES: Rule[] = [
+const RULES: Rule[] = [
   {
     name: "pipeline-imports-only-itself",
     why: "lib/context is pure and framework-free: it imports nothing of ours outside it",
@@ -99,7 +99,7 @@ function resolveImport(from: string, specifier: string): string | null {
   return null;
 }
 
-export function importsOf(file: string, text: string): ImportEdge[] {
+function importsOf(file: string, text: string): ImportEdge[] {
   const edges: ImportEdge[] = [];
   for (const match of text.matchAll(IMPORT)) {
     const to = resolveImport(file, match[3]);
@@ -113,7 +113,7 @@ export function importsOf(file: string, text: string): ImportEdge[] {
 }
 
 /** Cycles of runtime imports, each as the list of files around it. */
-export function runtimeCycles(edges: readonly ImportEdge[]): string[][] {
+function runtimeCycles(edges: readonly ImportEdge[]): string[][] {
   const next = new Map<string, string[]>();
   for (const edge of edges) {
     if (edge.typeOnly) continue;
@@ -136,7 +136,7 @@ export function runtimeCycles(edges: readonly ImportEdge[]): string[][] {
   return cycles;
 }
 
-export function violations(edges: readonly ImportEdge[]): string[] {
+function violations(edges: readonly ImportEdge[]): string[] {
   const found: string[] = [];
   for (const edge of edges) {
     for (const rule of RULES) {
