@@ -11,6 +11,7 @@ import { type ConversationSummary, conversationsKey, listConversations } from ".
 import { useChatShell } from "./chat-shell";
 import { ConversationListItem } from "./conversation-list-item";
 import { useDebouncedValue } from "./use-debounced-value";
+import { useGeneratedTitleRefresh } from "./use-generated-title-refresh";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -63,6 +64,7 @@ export function ConversationSidebar({
   }
 
   const conversations = data?.conversations ?? [];
+  useGeneratedTitleRefresh(conversations.find((conversation) => conversation.id === params.id));
   return (
     <aside
       className="flex h-full w-full flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/60"
