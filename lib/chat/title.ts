@@ -1,5 +1,5 @@
-// Conversation titles, generated once the first exchange is complete (issue 12): the summary/utility model
-// (`summary.modelId`, else the persona's model) writes a short title from the first user message and its reply.
+// Conversation titles, generated once the first exchange is complete: the model named by TITLE_MODEL_ID, else the
+// summary/utility model (`summary.modelId`), else the persona's model, writes a short title from the first user message and its reply.
 // The offline model derives one deterministically from the first user message, so titles work with no provider
 // key. A title is stored only over the default one: a rename, or a title already generated, is never replaced.
 // Generation runs after the turn has finished and is not awaited by it; a failure is logged and changes nothing
@@ -71,7 +71,9 @@ export async function generateConversationTitle({
       getCurrentSettings({ db }),
     ]);
     const { settings } = resolveTurnSettings(globalSettings.settings, persona, conversation);
-    const modelId = settings.summary.modelId ?? persona.modelId;
+    // TITLE_MODEL_ID names one model for every title (a cheap one, or the offline model); unset, titles come
+    // from the summary model, else the persona's own.
+    const modelId = process.env.TITLE_MODEL_ID || settings.summary.modelId || persona.modelId;
     const modelRow = await getModel({ db, modelId });
     if (!modelRow?.enabled || !isProviderConfigured(modelRow.provider)) {
       return failed(

@@ -16,14 +16,18 @@ import { setOverride } from "./summary-helpers";
 
 let env: FakeProviderEnv;
 let ada: TestUser;
+/** The test setup points every title at the offline model; these tests exercise the model choice itself. */
+const titleModelOverride = process.env.TITLE_MODEL_ID;
 
 beforeAll(async () => {
+  delete process.env.TITLE_MODEL_ID;
   env = await startFakeProviderEnv();
   ada = await signUp("Ada");
 });
 
 afterAll(async () => {
   await env.close();
+  process.env.TITLE_MODEL_ID = titleModelOverride;
 });
 
 beforeEach(() => {
@@ -161,6 +165,21 @@ describe("a provider model", () => {
     await turnThenTitle(ada, id, "Third question.");
     expect(await storedTitle(id)).toBe("Questions in Order");
   });
+});
+
+test("TITLE_MODEL_ID, when set, writes every title", async () => {
+  const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
+  const id = await createConversation(ada, persona);
+  await setOverride(ada, id, { summary: { modelId: "openai:gpt-4o" } });
+  process.env.TITLE_MODEL_ID = "offline:echo";
+  try {
+    env.providers.script({ kind: "text", text: "Sure." });
+    await turnThenTitle(ada, id, "Which tomatoes grow well on a balcony? Mine get little sun.");
+  } finally {
+    delete process.env.TITLE_MODEL_ID;
+  }
+  expect(await storedTitle(id)).toBe("Which tomatoes grow well on a balcony");
+  expect(env.providers.requests).toHaveLength(1);
 });
 
 describe("titles the user set are kept", () => {
