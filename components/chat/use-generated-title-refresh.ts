@@ -2,11 +2,11 @@
 // A generated title is stored just after the first reply finishes, so the list the chat view refetches at the end
 // of the turn can still show the default title. While the open conversation has the default title, the list is
 // fetched again twice shortly after it changed (a turn finished); when the title arrives, the conversation's own
-// query (the header) is refreshed too. Polling a couple of times costs two small requests, where holding the turn
+// query (the header) takes it from the list. Polling a couple of times costs two small requests, where holding the turn
 // open until the title exists would delay every first reply's end by the title model's latency.
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { type ConversationSummary, conversationKey, conversationsKey } from "./api";
+import { type ConversationDetail, type ConversationSummary, conversationKey, conversationsKey } from "./api";
 
 export const DEFAULT_TITLE = "New conversation";
 /** After a list with the default title: fetch again this many ms later (a provider model takes a moment). */
@@ -24,7 +24,10 @@ export function useGeneratedTitleRefresh(active: ConversationSummary | undefined
     const previous = previousTitle.current;
     previousTitle.current = { id, title };
     if (previous?.id === id && previous.title === DEFAULT_TITLE && title !== DEFAULT_TITLE) {
-      void queryClient.invalidateQueries({ queryKey: conversationKey(id) });
+      // The header reads the conversation's own query: given the title in place, it needs no request.
+      queryClient.setQueryData<ConversationDetail>(conversationKey(id), (detail) =>
+        detail ? { ...detail, conversation: { ...detail.conversation, title } } : detail,
+      );
     }
     if (title !== DEFAULT_TITLE) return;
     const timers = REFETCH_DELAYS_MS.map((delay) =>
