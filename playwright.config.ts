@@ -52,6 +52,8 @@ export default defineConfig({
         NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
         GLASSBOX_TEST: "1",
         GLASSBOX_RETRY_BASE_MS: "20",
+        // Titles from the offline model: specs that count the fake provider's requests see only their own.
+        TITLE_MODEL_ID: "offline:echo",
         CHAT_RATE_LIMIT_PER_MINUTE: "1000",
         AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e-secret",
         ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),

@@ -1,8 +1,9 @@
 // The database schema. Auth tables follow better-auth's expected shape; every other row id is a
 // UUIDv7 (sortable), artifacts use a ULID. Content is append-only: the pipeline never mutates messages.
 
-import type { InferSelectModel } from "drizzle-orm";
+import { type InferSelectModel, type SQL, sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   index,
@@ -135,6 +136,18 @@ export const personas = pgTable("personas", {
 // ---------------------------------------------------------------------------------------------------------------
 // Conversations and messages
 
+/**
+ * Full-text search documents, one definition for the GIN indexes and the queries that must repeat the same
+ * expression to use them: a message's text parts (media, artifacts and tool parts are not text) and a title.
+ * 'english' stems words ("planning" finds "plans"); every function here is immutable, as an index needs.
+ */
+export function messageSearchVector(parts: AnyPgColumn): SQL {
+  return sql`to_tsvector('english', jsonb_path_query_array(${parts}, '$[*] ? (@.type == "text").text'))`;
+}
+export function titleSearchVector(title: AnyPgColumn): SQL {
+  return sql`to_tsvector('english', ${title})`;
+}
+
 export const conversations = pgTable(
   "conversations",
   {
@@ -160,7 +173,10 @@ export const conversations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [index("conversations_owner_idx").on(table.ownerId, table.updatedAt)],
+  (table) => [
+    index("conversations_owner_idx").on(table.ownerId, table.updatedAt),
+    index("conversations_title_search_idx").using("gin", titleSearchVector(table.title)),
+  ],
 );
 
 export const participants = pgTable(
@@ -247,6 +263,7 @@ export const messages = pgTable(
     uniqueIndex("messages_conversation_seq_idx").on(table.conversationId, table.seq),
     uniqueIndex("messages_client_id_idx").on(table.conversationId, table.clientMessageId),
     index("messages_reply_to_idx").on(table.replyToMessageId),
+    index("messages_search_idx").using("gin", messageSearchVector(table.parts)),
   ],
 );
 

@@ -12,6 +12,9 @@ export default async function setup() {
   process.env.CHAT_RATE_LIMIT_PER_MINUTE ??= "1000";
   process.env.GLASSBOX_RETRY_BASE_MS ??= "20";
   process.env.OFFLINE_MODEL_WORD_DELAY_MS ??= "1";
+  // Titles come from the offline model, so tests that count provider requests see only their own; the title tests
+  // unset it to exercise the provider path.
+  process.env.TITLE_MODEL_ID ??= "offline:echo";
   const baseUrl = process.env.DATABASE_URL;
   if (baseUrl) {
     const { url, name } = await createFreshDatabase(baseUrl, "vitest");

@@ -72,6 +72,32 @@ export function listConversations(query: string) {
   return fetchJson<{ conversations: ConversationSummary[] }>(`/api/conversations${search}`);
 }
 
+/** A stretch of a snippet; `highlight` marks the words that matched. Rendered as text, never as HTML. */
+export interface SnippetSegment {
+  text: string;
+  highlight: boolean;
+}
+
+export interface SearchMessageHit {
+  messageId: string;
+  authorName: string;
+  authorType: "user" | "persona";
+  createdAt: string;
+  snippet: SnippetSegment[];
+}
+
+export interface ConversationSearchResult extends ConversationSummary {
+  titleMatch: boolean;
+  hits: SearchMessageHit[];
+}
+
+/** GET /api/search: conversations whose title or messages match, under the same key prefix as the list. */
+export function searchConversations(query: string) {
+  return fetchJson<{ query: string; mode: "words" | "substring"; conversations: ConversationSearchResult[] }>(
+    `/api/search?q=${encodeURIComponent(query.trim())}`,
+  );
+}
+
 export function getConversation(id: string) {
   return fetchJson<ConversationDetail>(`/api/conversations/${id}`);
 }

@@ -1,9 +1,10 @@
 "use client";
-// One conversation in the sidebar: a link, with rename (inline) and delete (after a confirm) for its owner.
+// One conversation in the sidebar: a link, with rename (inline) and delete (after a confirm) for its owner, and
+// anything shown under it (a search's message hits).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { PencilIcon, TrashIcon } from "@/components/ui/icons";
 import {
@@ -18,10 +19,13 @@ export function ConversationListItem({
   conversation,
   active,
   canEdit,
+  children,
 }: {
   conversation: ConversationSummary;
   active: boolean;
   canEdit: boolean;
+  /** Shown under the entry, e.g. the search hits in this conversation. */
+  children?: ReactNode;
 }) {
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -100,50 +104,50 @@ export function ConversationListItem({
   }
 
   return (
-    <li
-      className={`group relative flex items-center rounded-lg ${
-        active ? "bg-zinc-200/70 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-800/50"
-      }`}
-      data-testid="conversation-item"
-      data-conversation-id={conversation.id}
-      data-active={active}
-    >
-      <Link
-        href={`/chat/${conversation.id}`}
-        className={`min-w-0 flex-1 truncate px-2 py-1.5 text-sm ${active ? "font-medium text-zinc-900 dark:text-zinc-50" : "text-zinc-700 dark:text-zinc-300"} ${canEdit ? "max-md:pr-16 group-hover:pr-16 group-focus-within:pr-16" : ""}`}
-        data-testid="conversation-link"
-        title={conversation.title}
-        aria-current={active ? "page" : undefined}
+    <li data-testid="conversation-item" data-conversation-id={conversation.id} data-active={active}>
+      <div
+        className={`group relative flex items-center rounded-lg ${
+          active ? "bg-zinc-200/70 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-800/50"
+        }`}
       >
-        {conversation.title}
-      </Link>
-      {canEdit && (
-        <span className="absolute right-1 hidden items-center group-focus-within:flex group-hover:flex max-md:flex">
-          <button
-            type="button"
-            onClick={() => {
-              setTitle(conversation.title);
-              setRenaming(true);
-            }}
-            className="icon-button size-7"
-            aria-label={`Rename ${conversation.title}`}
-            title="Rename"
-            data-testid="rename-conversation"
-          >
-            <PencilIcon size={14} />
-          </button>
-          <button
-            type="button"
-            onClick={() => setConfirming(true)}
-            className="icon-button size-7 hover:text-red-600 dark:hover:text-red-400"
-            aria-label={`Delete ${conversation.title}`}
-            title="Delete"
-            data-testid="delete-conversation"
-          >
-            <TrashIcon size={14} />
-          </button>
-        </span>
-      )}
+        <Link
+          href={`/chat/${conversation.id}`}
+          className={`min-w-0 flex-1 truncate px-2 py-1.5 text-sm ${active ? "font-medium text-zinc-900 dark:text-zinc-50" : "text-zinc-700 dark:text-zinc-300"} ${canEdit ? "max-md:pr-16 group-hover:pr-16 group-focus-within:pr-16" : ""}`}
+          data-testid="conversation-link"
+          title={conversation.title}
+          aria-current={active ? "page" : undefined}
+        >
+          {conversation.title}
+        </Link>
+        {canEdit && (
+          <span className="absolute right-1 hidden items-center group-focus-within:flex group-hover:flex max-md:flex">
+            <button
+              type="button"
+              onClick={() => {
+                setTitle(conversation.title);
+                setRenaming(true);
+              }}
+              className="icon-button size-7"
+              aria-label={`Rename ${conversation.title}`}
+              title="Rename"
+              data-testid="rename-conversation"
+            >
+              <PencilIcon size={14} />
+            </button>
+            <button
+              type="button"
+              onClick={() => setConfirming(true)}
+              className="icon-button size-7 hover:text-red-600 dark:hover:text-red-400"
+              aria-label={`Delete ${conversation.title}`}
+              title="Delete"
+              data-testid="delete-conversation"
+            >
+              <TrashIcon size={14} />
+            </button>
+          </span>
+        )}
+      </div>
+      {children}
       {confirming && (
         <ConfirmDialog
           open

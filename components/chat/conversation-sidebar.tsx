@@ -1,26 +1,36 @@
 "use client";
-// The conversation list: search by title, new, rename inline, delete with a confirm; the account and theme below.
+// The conversation list: search over titles and message text (message hits with their snippets, each opening the
+// conversation at that message), new, rename inline, delete with a confirm; the account and theme below.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { CloseIcon, LogOutIcon, LogoIcon, PlusIcon, SearchIcon } from "@/components/ui/icons";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
 import { authClient } from "@/lib/auth-client";
-import { type ConversationSummary, conversationsKey, listConversations } from "./api";
+import {
+  type ConversationSearchResult,
+  type ConversationSummary,
+  conversationsKey,
+  listConversations,
+  searchConversations,
+} from "./api";
 import { useChatShell } from "./chat-shell";
 import { ConversationListItem } from "./conversation-list-item";
+import { RevealLinkedMessage } from "./reveal-linked-message";
+import { SearchHits } from "./search-hits";
 import { useDebouncedValue } from "./use-debounced-value";
+import { useGeneratedTitleRefresh } from "./use-generated-title-refresh";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Today / Yesterday / Previous 7 days / Older, by last activity. */
-function groupByRecency(
-  conversations: ConversationSummary[],
-): { label: string; items: ConversationSummary[] }[] {
+function groupByRecency<Item extends ConversationSummary>(
+  conversations: Item[],
+): { label: string; items: Item[] }[] {
   const startOfToday = new Date();
   startOfToday.setHours(0, 0, 0, 0);
-  const groups = new Map<string, ConversationSummary[]>();
+  const groups = new Map<string, Item[]>();
   for (const conversation of conversations) {
     const updated = new Date(conversation.updatedAt).getTime();
     const label =
@@ -52,7 +62,10 @@ export function ConversationSidebar({
   const query = useDebouncedValue(search.trim(), 200);
   const { data, isLoading, isFetching, error } = useQuery({
     queryKey: [...conversationsKey, query],
-    queryFn: () => listConversations(query),
+    // A search also matches message text (GET /api/search); without one, the plain list.
+    queryFn: (): Promise<{
+      conversations: Array<ConversationSummary & Partial<ConversationSearchResult>>;
+    }> => (query ? searchConversations(query) : listConversations("")),
     placeholderData: keepPreviousData,
   });
 
@@ -63,12 +76,16 @@ export function ConversationSidebar({
   }
 
   const conversations = data?.conversations ?? [];
+  useGeneratedTitleRefresh(conversations.find((conversation) => conversation.id === params.id));
   return (
     <aside
       className="flex h-full w-full flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/60"
       data-testid="sidebar"
       aria-label="Conversations"
     >
+      <Suspense fallback={null}>
+        <RevealLinkedMessage />
+      </Suspense>
       <div className="flex items-center justify-between gap-2 px-3 pt-3 pb-2">
         <Link href="/chat" className="flex items-center gap-2 font-semibold tracking-tight">
           <LogoIcon size={20} className="text-indigo-600 dark:text-indigo-400" />
@@ -97,13 +114,13 @@ export function ConversationSidebar({
       </div>
       <div className="px-3 pb-2">
         <label className="relative block">
-          <span className="sr-only">Search conversations by title</span>
+          <span className="sr-only">Search conversation titles and messages</span>
           <SearchIcon className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-zinc-400" />
           <input
             type="search"
             value={search}
             onChange={(event) => setSearch(event.target.value)}
-            placeholder="Search titles"
+            placeholder="Search conversations"
             maxLength={200}
             className="block w-full rounded-lg border border-zinc-200 bg-white py-1.5 pr-2 pl-8 text-sm outline-none placeholder:text-zinc-400 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/20 dark:border-zinc-700 dark:bg-zinc-900"
             data-testid="conversation-search"
@@ -120,7 +137,7 @@ export function ConversationSidebar({
         {error && <p className="px-2 py-1 text-sm text-red-600">{error.message}</p>}
         {!isLoading && conversations.length === 0 && (
           <p className="px-2 py-1 text-sm text-zinc-500" data-testid="conversation-list-empty">
-            {query ? `No conversation titles match “${query}”.` : "No conversations yet."}
+            {query ? `No titles or messages match “${query}”.` : "No conversations yet."}
           </p>
         )}
         {groupByRecency(conversations).map((group) => (
@@ -135,7 +152,15 @@ export function ConversationSidebar({
                   conversation={conversation}
                   active={params.id === conversation.id}
                   canEdit={conversation.ownerId === userId}
-                />
+                >
+                  {conversation.hits && (
+                    <SearchHits
+                      conversationId={conversation.id}
+                      hits={conversation.hits}
+                      activeConversationId={params.id}
+                    />
+                  )}
+                </ConversationListItem>
               ))}
             </ul>
           </section>

@@ -37,6 +37,7 @@ import { runAttempts, type SafeWriter, safeWriter } from "./run-attempts";
 import { toModelDescriptor } from "./stored-rows";
 import { maybeSummariseBeforeTurn } from "./summarise";
 import { type BuiltTurn, summariseOnOverflow } from "./summary-overflow";
+import { startTitleGeneration } from "./title";
 import { runnableToolNames, toolSetFor } from "./tools";
 import { instanceId } from "./turn-recovery";
 import { registerRunningTurn } from "./turn-stops";
@@ -227,6 +228,7 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
         const messageStatus = outcome.status === "ok" ? "complete" : outcome.status;
         await reply.finish(messageStatus);
         await finishTurn({ db, turnId, status: outcome.status });
+        if (outcome.status === "ok") startTitleGeneration({ db, conversationId });
         if (outcome.status === "ok") await deleteReasoningReplayedOnce(db, conversationId, base.trace);
         if (outcome.error) out.write({ type: "error", errorText: outcome.error.message });
         out.write({

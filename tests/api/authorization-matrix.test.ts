@@ -256,6 +256,12 @@ const ROWS: Row[] = [
     target: () => ({ params: {}, path: "/api/conversations" }),
     body: INVALID,
   },
+  {
+    route: "search",
+    method: "GET",
+    expected: signedIn,
+    target: () => ({ params: {}, path: "/api/search?q=room" }),
+  },
   { route: "conversations/[id]", method: "GET", expected: roomReader(200), target: conversationPath },
   {
     route: "conversations/[id]",

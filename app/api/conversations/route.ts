@@ -1,5 +1,6 @@
 import { getDb } from "@/db/client";
 import { createConversation, getDefaultPersona, getPersona, listConversations } from "@/db/queries";
+import { DEFAULT_CONVERSATION_TITLE } from "@/db/title-queries";
 import { readJson, requireUser, route } from "@/lib/api/route";
 import { AppError } from "@/lib/errors";
 import { createConversationSchema, listConversationsQuerySchema } from "./schema";
@@ -31,7 +32,7 @@ export const POST = route(async (request: Request) => {
     db,
     ownerId: user.id,
     personaId: persona.id,
-    title: body.title ?? "New conversation",
+    title: body.title ?? DEFAULT_CONVERSATION_TITLE,
   });
   return Response.json({ id: conversation.id, conversation }, { status: 201 });
 });

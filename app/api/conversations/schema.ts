@@ -36,6 +36,7 @@ export const listConversationsQuerySchema = z.object({
     .string()
     .trim()
     .max(200, { error: "q must be at most 200 characters" })
+    .refine((value) => !value.includes("\u0000"), { error: "q must not contain NUL characters" })
     .optional()
     .transform((value) => value || undefined),
 });

@@ -1,0 +1,2 @@
+CREATE INDEX "conversations_title_search_idx" ON "conversations" USING gin (to_tsvector('english', "title"));--> statement-breakpoint
+CREATE INDEX "messages_search_idx" ON "messages" USING gin (to_tsvector('english', jsonb_path_query_array("parts", '$[*] ? (@.type == "text").text')));

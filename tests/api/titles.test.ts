@@ -1,0 +1,222 @@
+// Generated titles: after the first complete exchange, the summary/utility model (or the persona's model) names
+// the conversation; the offline model derives one from the first message. A title the user set, or one already
+// generated, is never replaced; a failed or empty generation changes nothing and is retried by the next turn.
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import * as conversationRoute from "@/app/api/conversations/[id]/route";
+import * as conversationsRoute from "@/app/api/conversations/route";
+import { getDb } from "@/db/client";
+import { conversations } from "@/db/schema";
+import { cleanTitle, settleTitleGenerations, TITLE_MAX_CHARS } from "@/lib/chat/title";
+import { call, signUp, type TestUser } from "../api-client";
+import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { createConversation, insertPersona } from "../fixtures/personas";
+import { runTurn } from "../fixtures/turns";
+import { setOverride } from "./summary-helpers";
+
+let env: FakeProviderEnv;
+let ada: TestUser;
+/** The test setup points every title at the offline model; these tests exercise the model choice itself. */
+const titleModelOverride = process.env.TITLE_MODEL_ID;
+
+beforeAll(async () => {
+  delete process.env.TITLE_MODEL_ID;
+  env = await startFakeProviderEnv();
+  ada = await signUp("Ada");
+});
+
+afterAll(async () => {
+  await env.close();
+  process.env.TITLE_MODEL_ID = titleModelOverride;
+});
+
+beforeEach(() => {
+  env.providers.reset();
+});
+
+async function storedTitle(conversationId: string): Promise<string> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ title: conversations.title })
+    .from(conversations)
+    .where(eq(conversations.id, conversationId));
+  return row.title;
+}
+
+/** Runs a turn, then waits for the title generation it started. */
+async function turnThenTitle(user: TestUser, conversationId: string, text: string) {
+  const turn = await runTurn(user, conversationId, text);
+  await settleTitleGenerations();
+  return turn;
+}
+
+async function listedTitle(user: TestUser, conversationId: string): Promise<string | undefined> {
+  const response = await call(conversationsRoute.GET, "/api/conversations", { user });
+  const { conversations: listed } = (await response.json()) as {
+    conversations: Array<{ id: string; title: string }>;
+  };
+  return listed.find((conversation) => conversation.id === conversationId)?.title;
+}
+
+describe("cleanTitle", () => {
+  test.each([
+    ['"Planning a Trip to Lisbon."', "Planning a Trip to Lisbon"],
+    ["Title: **Sourdough starter basics**\nSecond line", "Sourdough starter basics"],
+    ["  \n# “Quantum tunnelling” explained!  ", "Quantum tunnelling explained"],
+    ["'Rust lifetimes' and Ada's borrow checker", "Rust lifetimes and Ada's borrow checker"],
+    ["   ", ""],
+  ])("%j becomes %j", (raw, expected) => {
+    expect(cleanTitle(raw)).toBe(expected);
+  });
+
+  test("a long answer is cut at a word, within the limit", () => {
+    const title = cleanTitle(
+      "A remarkably long title that keeps going well past the sixty character limit of the sidebar",
+    );
+    expect(title.length).toBeLessThanOrEqual(TITLE_MAX_CHARS);
+    expect(title).toBe("A remarkably long title that keeps going well past the sixty");
+  });
+});
+
+describe("the offline model", () => {
+  test("names the conversation after the first sentence of the first message", async () => {
+    const id = await createConversation(ada);
+    expect(await storedTitle(id)).toBe("New conversation");
+    await turnThenTitle(ada, id, "How do I keep a sourdough starter alive? I travel a lot.");
+    expect(await storedTitle(id)).toBe("How do I keep a sourdough starter alive");
+    expect(await listedTitle(ada, id)).toBe("How do I keep a sourdough starter alive");
+    // A second exchange does not rename it.
+    await turnThenTitle(ada, id, "What about rye flour instead?");
+    expect(await storedTitle(id)).toBe("How do I keep a sourdough starter alive");
+  });
+
+  test("a very long first message makes a title of at most 60 characters, with no quotes", async () => {
+    const id = await createConversation(ada);
+    await turnThenTitle(
+      ada,
+      id,
+      'Please "compare" the energy density of lithium iron phosphate cells with nickel manganese cobalt cells',
+    );
+    const title = await storedTitle(id);
+    expect(title.length).toBeLessThanOrEqual(60);
+    expect(title).toBe("Please compare the energy density of lithium iron phosphate");
+  });
+});
+
+describe("a provider model", () => {
+  test("the persona's model writes the title from the first exchange", async () => {
+    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
+    const id = await createConversation(ada, persona);
+    env.providers.script(
+      { kind: "text", text: "Lisbon is lovely in spring." },
+      { kind: "text", text: '"Spring Trip to Lisbon."' },
+    );
+    const { text } = await turnThenTitle(ada, id, "Plan me four days in Lisbon in April.");
+    expect(text).toBe("Lisbon is lovely in spring.");
+    expect(await storedTitle(id)).toBe("Spring Trip to Lisbon");
+
+    const [, titleCall] = env.providers.requests;
+    const body = JSON.parse(titleCall.body);
+    expect(body.model).toBe("gpt-4.1-mini");
+    expect(body.stream).toBeFalsy();
+    const sent = JSON.stringify(body.messages);
+    expect(sent).toContain("short title");
+    expect(sent).toContain("Plan me four days in Lisbon in April.");
+    expect(sent).toContain("Lisbon is lovely in spring.");
+  });
+
+  test("summary.modelId, when set, writes the title instead of the persona's model", async () => {
+    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
+    const id = await createConversation(ada, persona);
+    await setOverride(ada, id, { summary: { modelId: "openai:gpt-4o" } });
+    env.providers.script({ kind: "text", text: "Sure." }, { kind: "text", text: "Garden Soil Testing" });
+    await turnThenTitle(ada, id, "How do I test my garden soil?");
+    expect(await storedTitle(id)).toBe("Garden Soil Testing");
+    expect(env.providers.requests.map((request) => JSON.parse(request.body).model)).toEqual([
+      "gpt-4.1-mini",
+      "gpt-4o",
+    ]);
+  });
+
+  test("a failed or empty generation changes nothing, and the next turn tries again", async () => {
+    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
+    const id = await createConversation(ada, persona);
+    const before = await getDb().then((db) =>
+      db.select().from(conversations).where(eq(conversations.id, id)),
+    );
+    env.providers.script(
+      { kind: "text", text: "First answer." },
+      { kind: "error", status: 500, message: "title service exploded" },
+    );
+    await turnThenTitle(ada, id, "First question.");
+    expect(env.providers.requests).toHaveLength(2);
+    expect(await storedTitle(id)).toBe("New conversation");
+
+    env.providers.script({ kind: "text", text: "Second answer." }, { kind: "text", text: "  \n \n" });
+    await turnThenTitle(ada, id, "Second question.");
+    expect(env.providers.requests).toHaveLength(4);
+    const after = await getDb().then((db) => db.select().from(conversations).where(eq(conversations.id, id)));
+    expect(after[0].title).toBe(before[0].title);
+
+    env.providers.script(
+      { kind: "text", text: "Third answer." },
+      { kind: "text", text: "Questions in Order" },
+    );
+    await turnThenTitle(ada, id, "Third question.");
+    expect(await storedTitle(id)).toBe("Questions in Order");
+  });
+});
+
+test("TITLE_MODEL_ID, when set, writes every title", async () => {
+  const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
+  const id = await createConversation(ada, persona);
+  await setOverride(ada, id, { summary: { modelId: "openai:gpt-4o" } });
+  process.env.TITLE_MODEL_ID = "offline:echo";
+  try {
+    env.providers.script({ kind: "text", text: "Sure." });
+    await turnThenTitle(ada, id, "Which tomatoes grow well on a balcony? Mine get little sun.");
+  } finally {
+    delete process.env.TITLE_MODEL_ID;
+  }
+  expect(await storedTitle(id)).toBe("Which tomatoes grow well on a balcony");
+  expect(env.providers.requests).toHaveLength(1);
+});
+
+describe("titles the user set are kept", () => {
+  test("a conversation created with a title is never renamed by the model", async () => {
+    const response = await call(conversationsRoute.POST, "/api/conversations", {
+      user: ada,
+      body: { title: "My own title" },
+    });
+    const { id } = (await response.json()) as { id: string };
+    await turnThenTitle(ada, id, "Something entirely different.");
+    expect(await storedTitle(id)).toBe("My own title");
+  });
+
+  test("a rename before the first reply wins, and a generated title can be renamed", async () => {
+    const id = await createConversation(ada);
+    const rename = (title: string) =>
+      call(conversationRoute.PATCH, `/api/conversations/${id}`, {
+        user: ada,
+        method: "PATCH",
+        params: { id },
+        body: { title },
+      });
+    expect((await rename("Chosen by Ada")).status).toBe(200);
+    await turnThenTitle(ada, id, "Tell me about tides.");
+    expect(await storedTitle(id)).toBe("Chosen by Ada");
+
+    const second = await createConversation(ada);
+    await turnThenTitle(ada, second, "Tell me about tides.");
+    expect(await storedTitle(second)).toBe("Tell me about tides");
+    const renamed = await call(conversationRoute.PATCH, `/api/conversations/${second}`, {
+      user: ada,
+      method: "PATCH",
+      params: { id: second },
+      body: { title: "Tides, renamed" },
+    });
+    expect(renamed.status).toBe(200);
+    await turnThenTitle(ada, second, "And about waves?");
+    expect(await storedTitle(second)).toBe("Tides, renamed");
+  });
+});

@@ -1,0 +1,81 @@
+// Search on the embedded database (PGlite): migration 0003 creates the GIN indexes, full-text hits come with
+// ts_headline snippets, titles match, the substring fallback works, and invited participants find nothing.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, expect, test } from "vitest";
+import { createDatabase } from "@/db/client";
+import { appendMessage, createConversation, getDefaultPersona } from "@/db/queries";
+import { conversations, participants, user } from "@/db/schema";
+import { searchConversations } from "@/db/search-queries";
+
+const dir = mkdtempSync(path.join(tmpdir(), "glassbox-pglite-search-"));
+// An empty url forces the embedded driver even when the run has DATABASE_URL set.
+const handle = createDatabase({ url: "", pgliteDir: path.join(dir, "db") });
+
+afterAll(async () => {
+  await handle.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("PGlite: full-text and substring search over readable conversations", async () => {
+  await handle.ready;
+  expect(handle.driver).toBe("pglite");
+  const { db } = handle;
+  const indexes = await db.execute(
+    sql`select indexname from pg_indexes where indexname in ('messages_search_idx', 'conversations_title_search_idx')`,
+  );
+  expect(JSON.stringify(indexes)).toContain("messages_search_idx");
+  expect(JSON.stringify(indexes)).toContain("conversations_title_search_idx");
+
+  await db.insert(user).values([
+    { id: "ada", name: "Ada", email: "ada@example.test" },
+    { id: "bob", name: "Bob", email: "bob@example.test" },
+  ]);
+  const persona = await getDefaultPersona({ db });
+  const conversation = await createConversation({
+    db,
+    ownerId: "ada",
+    personaId: persona.id,
+    title: "New conversation",
+  });
+  const append = (text: string, authorType: "user" | "persona") =>
+    appendMessage({
+      db,
+      message: {
+        conversationId: conversation.id,
+        authorType,
+        authorName: authorType === "user" ? "Ada" : "Guide",
+        authorUserId: authorType === "user" ? "ada" : null,
+        parts: [{ type: "text", text }],
+        status: "complete",
+      },
+    });
+  const question = await append("Where do quokkas live? Asking for a trip.", "user");
+  await append("Mostly on Rottnest Island, off the coast of Perth.", "persona");
+
+  const words = await searchConversations({ db, userId: "ada", query: "quokka" });
+  expect(words.mode).toBe("words");
+  expect(words.conversations).toHaveLength(1);
+  const [hit] = words.conversations[0].hits;
+  expect(hit.messageId).toBe(question.id);
+  expect(hit.snippet.filter((segment) => segment.highlight).map((segment) => segment.text)).toEqual([
+    "quokkas",
+  ]);
+
+  const substring = await searchConversations({ db, userId: "ada", query: "f P" });
+  expect(substring.mode).toBe("substring");
+  expect(substring.conversations[0].hits.map((segment) => segment.messageId)).toHaveLength(1);
+
+  // Bob, invited but not a member, finds nothing.
+  await db.insert(participants).values({ conversationId: conversation.id, userId: "bob", role: "invited" });
+  expect((await searchConversations({ db, userId: "bob", query: "quokka" })).conversations).toEqual([]);
+
+  await db
+    .update(conversations)
+    .set({ title: "Where quokkas live" })
+    .where(eq(conversations.id, conversation.id));
+  const byTitle = await searchConversations({ db, userId: "ada", query: "live" });
+  expect(byTitle.conversations[0].titleMatch).toBe(true);
+}, 60_000);
