@@ -111,10 +111,20 @@ export function ChatView({
   const [summaryOpen, setSummaryOpen] = useState(false);
   /** The active summary the shown transcript's marks belong to. */
   const transcriptSummaryId = useRef(activeSummaryId);
+  // A reload that comes back after the next turn has started would put the old transcript over it: such a result
+  // is dropped (the turn reloads again when it ends).
+  const statusRef = useRef(status);
+  statusRef.current = status;
+  /** Bumped whenever a turn starts (send, regenerate), before useChat's status says so. */
+  const turnsStarted = useRef(0);
   const syncTranscript = useCallback(
     async (summaryId: string | null) => {
       transcriptSummaryId.current = summaryId;
-      setMessages(await loadTranscript(conversationId));
+      const startedBefore = turnsStarted.current;
+      const loaded = await loadTranscript(conversationId);
+      const turnRunning = statusRef.current === "submitted" || statusRef.current === "streaming";
+      if (turnRunning || turnsStarted.current !== startedBefore) return;
+      setMessages(loaded);
     },
     [conversationId, setMessages],
   );
@@ -142,6 +152,7 @@ export function ChatView({
   const send = useCallback(
     (text: string, files: FileUIPart[]) => {
       clearError();
+      turnsStarted.current++;
       setPinVersion((version) => version + 1);
       const metadata = { authorName: userName, authorUserId: userId };
       void sendMessage(text ? { text, files, metadata } : { files, metadata });
@@ -179,6 +190,7 @@ export function ChatView({
         ),
       onRegenerate: (replyId) => {
         clearError();
+        turnsStarted.current++;
         void regenerate({ messageId: replyId });
       },
       onChooseVariant: async (variantId) => {
@@ -193,7 +205,10 @@ export function ChatView({
         const reply = messagesRef.current.find(
           (message) => message.role === "assistant" && message.metadata?.replyToMessageId === messageId,
         );
-        if (reply) void regenerate({ messageId: reply.id });
+        if (reply) {
+          turnsStarted.current++;
+          void regenerate({ messageId: reply.id });
+        }
       },
       onRestoreVersion: async (messageId, versionId) => {
         await restoreMessageVersion(conversationId, messageId, versionId);

@@ -79,7 +79,7 @@ export function ConversationSidebar({
   useGeneratedTitleRefresh(conversations.find((conversation) => conversation.id === params.id));
   return (
     <aside
-      className="flex h-full w-full flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/60"
+      className="flex h-full w-full flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900"
       data-testid="sidebar"
       aria-label="Conversations"
     >
@@ -133,16 +133,19 @@ export function ConversationSidebar({
         data-loading={isLoading || isFetching || undefined}
         aria-busy={isFetching}
       >
-        {isLoading && <p className="px-2 py-1 text-sm text-zinc-500">Loading…</p>}
-        {error && <p className="px-2 py-1 text-sm text-red-600">{error.message}</p>}
+        {isLoading && <p className="px-2 py-1 text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>}
+        {error && <p className="px-2 py-1 text-sm text-red-700 dark:text-red-300">{error.message}</p>}
         {!isLoading && conversations.length === 0 && (
-          <p className="px-2 py-1 text-sm text-zinc-500" data-testid="conversation-list-empty">
+          <p
+            className="px-2 py-1 text-sm text-zinc-500 dark:text-zinc-400"
+            data-testid="conversation-list-empty"
+          >
             {query ? `No titles or messages match “${query}”.` : "No conversations yet."}
           </p>
         )}
         {groupByRecency(conversations).map((group) => (
           <section key={group.label} className="mt-2 first:mt-0">
-            <h2 className="px-2 pt-1 pb-1 text-[11px] font-medium text-zinc-400 dark:text-zinc-500">
+            <h2 className="px-2 pt-1 pb-1 text-[11px] font-medium text-zinc-500 dark:text-zinc-400">
               {group.label}
             </h2>
             <ul className="space-y-px">
@@ -174,6 +177,14 @@ export function ConversationSidebar({
           <span className="truncate" data-testid="user-name">
             {userName}
           </span>
+          <Link
+            href="/invitations"
+            className="chip bg-zinc-100 text-zinc-700 hover:underline dark:bg-zinc-800 dark:text-zinc-200"
+            data-testid="invitations-link"
+            title="Rooms you were invited to: accept or decline"
+          >
+            invitations
+          </Link>
           {isAdmin && (
             <Link
               href="/admin"
