@@ -41,6 +41,7 @@ const APP_ENVIRONMENT = [
   "CHAT_RATE_LIMIT_PER_MINUTE",
   "LOG_LEVEL",
   "GLASSBOX_TEST",
+  "TITLE_MODEL_ID",
 ] as const;
 
 export async function setUpAppBench(baseUrl: string): Promise<AppBench> {
@@ -58,6 +59,8 @@ export async function setUpAppBench(baseUrl: string): Promise<AppBench> {
   // As under tests: better-auth's own limit on sign-ups off (the concurrency run signs up one user per turn).
   process.env.GLASSBOX_TEST = "1";
   process.env.LOG_LEVEL ??= "warn";
+  // Titles from the offline model: the scripted provider replies are each turn's own (as under tests).
+  process.env.TITLE_MODEL_ID = "offline:echo";
 
   const { databaseHandle, getDb } = await import("@/db/client");
   const close = async () => {

@@ -11,7 +11,7 @@ import {
 } from "ai";
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
-import { findMessageByClientId, getReplyToRegenerate, refuseWhileTurnRuns } from "@/db/message-queries";
+import { findMessageByClientId, getReplyToRegenerate } from "@/db/message-queries";
 import {
   appendMessage,
   deleteReplayedReasoning,
@@ -33,7 +33,8 @@ import { isProviderConfigured } from "@/lib/providers/language-model";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
 import { ReplyPersistence } from "./reply-persistence";
 import { resumableStreams } from "./resumable-streams";
-import { runAttempts, type SafeWriter, safeWriter } from "./run-attempts";
+import { runAttempts, safeWriter } from "./run-attempts";
+import { refuseWhileReplyIsWritten } from "./stop-turn";
 import { toModelDescriptor } from "./stored-rows";
 import { maybeSummariseBeforeTurn } from "./summarise";
 import { type BuiltTurn, summariseOnOverflow } from "./summary-overflow";
@@ -70,7 +71,7 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
     turnModels(db, persona),
     action.kind === "submit" && action.clientMessageId
       ? refuseIfAlreadySent(db, conversationId, action.clientMessageId)
-      : refuseWhileTurnRuns({ db, conversationId, action: "regenerate" }),
+      : refuseWhileReplyIsWritten({ db, conversationId, action: "regenerate" }),
   ]);
   // Then the user's words are stored before anything can fail downstream (a regenerate answers a stored message).
   // The turn's load starts at once, beside the checks and the insert (it takes the stored row once it exists).
@@ -187,7 +188,7 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
   // Each attempt, retry wait and SDK step listens to it: more than Node's default of ten is expected, not a leak.
   setMaxListeners(100, stopController.signal);
   let shownChars: number | undefined;
-  const unregister = registerRunningTurn(turnId, (request) => {
+  const unregister = registerRunningTurn(turnId, conversationId, (request) => {
     shownChars = request.shownChars;
     stopController.abort(new Error("stopped by the user"));
   });
@@ -195,9 +196,9 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
 
   const stream = createUIMessageStream({
     execute: async ({ writer }) => {
-      // Nothing reaches the client before the reply's and the turn's rows exist: once the user sees the reply,
-      // Stop finds the running turn and edits and regenerates are refused (409) until it ends.
-      const out = writeOnceReady(safeWriter(writer), rowsReady);
+      // The first words reach the client while the reply's rows may still be being stored: a stop or an edit
+      // that comes then finds the turn in this process's registry (turnRunningHere), not yet in the database.
+      const out = safeWriter(writer);
       out.write({
         type: "start",
         messageId: assistantMessageId,
@@ -258,23 +259,6 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
       });
   }
   return createUIMessageStreamResponse({ stream });
-}
-
-/** A writer that holds chunks back until `ready` settles, then passes them on in order. */
-function writeOnceReady(writer: SafeWriter, ready: Promise<void>): SafeWriter {
-  let queue: Parameters<SafeWriter["write"]>[0][] | null = [];
-  const flush = () => {
-    const held = queue ?? [];
-    queue = null;
-    for (const chunk of held) writer.write(chunk);
-  };
-  ready.then(flush, flush);
-  return {
-    write(chunk) {
-      if (queue) queue.push(chunk);
-      else writer.write(chunk);
-    },
-  };
 }
 
 /** While a turn runs, its instance says so every HEARTBEAT_INTERVAL_MS; a turn whose heartbeat stops is recovered. */

@@ -1,8 +1,10 @@
 // Stop a running turn and wait (briefly) until its reply is stored: the caller can then read the stopped reply.
 
 import type { Database } from "@/db/client";
+import { refuseWhileTurnRuns } from "@/db/message-queries";
 import { getTurnStatus } from "@/db/turn-queries";
-import { requestStop } from "./turn-stops";
+import { AppError } from "@/lib/errors";
+import { requestStop, turnRunningHere } from "./turn-stops";
 
 /** How long the stop request waits for another instance to store the stopped reply. */
 const REMOTE_STOP_WAIT_MS = 5_000;
@@ -26,4 +28,26 @@ export async function stopTurn({
     if (status !== "running" || Date.now() > deadline) return { status: status ?? "unknown" };
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }
+}
+
+/**
+ * Refuse (409) while a reply is being written in the conversation: one this process runs (registered before its
+ * first words are sent, maybe before its row is stored), or one in the database from any instance.
+ */
+export async function refuseWhileReplyIsWritten({
+  db,
+  conversationId,
+  action,
+}: {
+  db: Database;
+  conversationId: string;
+  action: string;
+}): Promise<void> {
+  if (turnRunningHere(conversationId)) {
+    throw new AppError(
+      "conflict",
+      `A reply is being written in this conversation: stop it or wait to ${action}.`,
+    );
+  }
+  await refuseWhileTurnRuns({ db, conversationId, action });
 }

@@ -13,6 +13,7 @@ export interface StopRequest {
 }
 
 interface RunningTurn {
+  conversationId: string;
   stop(request: StopRequest): void;
   /** Resolves once the turn has stored its final state. */
   settled: Promise<void>;
@@ -35,13 +36,26 @@ export function turnsRunningHere(): ReadonlySet<string> {
   return new Set(runningTurns().keys());
 }
 
+/**
+ * The turn this process runs in a conversation, if any. A turn is registered before its first chunk is sent and
+ * before its row is stored: a stop or an edit that comes right after the first words finds it here.
+ */
+export function turnRunningHere(conversationId: string): string | null {
+  for (const [turnId, turn] of runningTurns()) if (turn.conversationId === conversationId) return turnId;
+  return null;
+}
+
 /** Register a turn this process runs; returns the function to call once it has stored its final state. */
-export function registerRunningTurn(turnId: string, stop: RunningTurn["stop"]): () => void {
+export function registerRunningTurn(
+  turnId: string,
+  conversationId: string,
+  stop: RunningTurn["stop"],
+): () => void {
   let markSettled: () => void = () => {};
   const settled = new Promise<void>((resolve) => {
     markSettled = resolve;
   });
-  runningTurns().set(turnId, { stop, settled });
+  runningTurns().set(turnId, { conversationId, stop, settled });
   // Listen for stops from other instances from the first turn on.
   void stopBus();
   return () => {

@@ -274,7 +274,7 @@ describe("turn recovery", () => {
       heartbeatAt: new Date(),
       replyText: "Mine, now",
     });
-    const unregister = registerRunningTurn(runningHere.turnId, () => {});
+    const unregister = registerRunningTurn(runningHere.turnId, crypto.randomUUID(), () => {});
 
     try {
       const recovered = await sweepAbandonedTurns(await getDb());

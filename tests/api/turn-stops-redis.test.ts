@@ -59,7 +59,7 @@ describe("stops across instances, through Redis", () => {
     const { registerRunningTurn } = await import("@/lib/chat/turn-stops");
     const turnId = crypto.randomUUID();
     const stops: { turnId: string; shownChars?: number }[] = [];
-    const settle = registerRunningTurn(turnId, (request) => stops.push(request));
+    const settle = registerRunningTurn(turnId, crypto.randomUUID(), (request) => stops.push(request));
     // Let this instance's subscription start (it connects on the first registered turn).
     await new Promise((resolve) => setTimeout(resolve, 300));
     await publisher.publish(CHANNEL, JSON.stringify({ turnId: crypto.randomUUID(), shownChars: 1 }));

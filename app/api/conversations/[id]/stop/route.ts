@@ -6,6 +6,7 @@ import { getDb } from "@/db/client";
 import { getReadableConversation, getRunningTurn } from "@/db/queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { stopTurn } from "@/lib/chat/stop-turn";
+import { turnRunningHere } from "@/lib/chat/turn-stops";
 import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
@@ -25,7 +26,9 @@ export const POST = route(async (request: Request, { params }: { params: Promise
     getReadableConversation({ db, conversationId, userId: user.id }),
     getRunningTurn({ db, conversationId }),
   ]);
-  if (!turn) throw new AppError("conflict", "No reply is being written in this conversation.");
-  const outcome = await stopTurn({ db, turnId: turn.id, shownChars: body.shownChars });
-  return Response.json({ turnId: turn.id, messageId: turn.assistantMessageId, ...outcome });
+  // A turn whose first words are out but whose row is not stored yet is found in this process's registry.
+  const turnId = turn?.id ?? turnRunningHere(conversationId);
+  if (!turnId) throw new AppError("conflict", "No reply is being written in this conversation.");
+  const outcome = await stopTurn({ db, turnId, shownChars: body.shownChars });
+  return Response.json({ turnId, messageId: turn?.assistantMessageId ?? null, ...outcome });
 });

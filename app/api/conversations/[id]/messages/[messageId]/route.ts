@@ -8,12 +8,12 @@ import {
   editMessageText,
   getMessageInConversation,
   listMessageVersions,
-  refuseWhileTurnRuns,
   restoreMessageVersion,
 } from "@/db/message-queries";
 import { getReadableConversation } from "@/db/queries";
 import type { Conversation, Message } from "@/db/schema";
 import { parseId, readJson, requireUser, route, type SessionUser } from "@/lib/api/route";
+import { refuseWhileReplyIsWritten } from "@/lib/chat/stop-turn";
 import { AppError } from "@/lib/errors";
 import { messageChangeSchema } from "./schema";
 
@@ -45,7 +45,7 @@ export const PATCH = route(async (request: Request, { params }: Params) => {
   const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
   const change = await readJson(request, messageChangeSchema);
   const message = await getMessageInConversation({ db, conversationId, messageId });
-  await refuseWhileTurnRuns({ db, conversationId, action: "change a message" });
+  await refuseWhileReplyIsWritten({ db, conversationId, action: "change a message" });
   let updated: Message;
   if ("chosen" in change) {
     await refuseUnlessMayChoose(db, conversation, message, user);
