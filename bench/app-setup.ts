@@ -103,6 +103,9 @@ async function createPersona(db: Database): Promise<BenchPersona> {
       name: "Aria",
       systemPrompt: "You are Aria, a travel planner. Be concise and keep the user's budget in mind.",
       modelId: "openai:gpt-4o",
+      // The bench measures turns. These stored conversations are longer than the fetch limit, so a turn in token
+      // mode would summarise the overflow first (one more model call): summaries are left to the Compact button.
+      settingsOverride: { summary: { mode: "manual" } },
     })
     .returning();
   return { id: persona.id, name: persona.name, systemPrompt: persona.systemPrompt };
