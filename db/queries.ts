@@ -945,7 +945,7 @@ export async function readAttachmentBytes({
 // Turns and attempts
 
 /** A conversation's turns in order, each with its attempts as `loadAttempts` selects them (one query for all). */
-async function turnsWithAttempts<Row extends { turnId: string }>(
+async function turnsWithAttempts<Row extends { turnId: string | null }>(
   db: Database,
   conversationId: string,
   loadAttempts: (turnIds: string[]) => Promise<Row[]>,
@@ -982,31 +982,34 @@ export async function listTurnsWithAttempts({
 export async function listTurnSummaries({ db, conversationId }: { db: Database; conversationId: string }) {
   return turnsWithAttempts(db, conversationId, (turnIds) =>
     db
-      .select({
-        id: attempts.id,
-        turnId: attempts.turnId,
-        attemptNumber: attempts.attemptNumber,
-        stepNumber: attempts.stepNumber,
-        modelId: attempts.modelId,
-        status: attempts.status,
-        error: attempts.error,
-        usage: sql<Record<string, number> | null>`${attempts.response} -> 'usage'`,
-        timings: attempts.timings,
-        settingsVersion: attempts.settingsVersion,
-        createdAt: attempts.createdAt,
-      })
+      .select(attemptSummaryColumns)
       .from(attempts)
       .where(inArray(attempts.turnId, turnIds))
       .orderBy(asc(attempts.attemptNumber)),
   );
 }
 
+/** An attempt's light columns: what it was, how it went, its usage and timings, without its payloads. */
+export const attemptSummaryColumns = {
+  id: attempts.id,
+  turnId: attempts.turnId,
+  kind: attempts.kind,
+  attemptNumber: attempts.attemptNumber,
+  stepNumber: attempts.stepNumber,
+  modelId: attempts.modelId,
+  status: attempts.status,
+  error: attempts.error,
+  usage: sql<Record<string, number> | null>`${attempts.response} -> 'usage'`,
+  timings: attempts.timings,
+  settingsVersion: attempts.settingsVersion,
+  createdAt: attempts.createdAt,
+};
+
 /** An attempt with the conversation it belongs to, for the access check. */
 export async function getAttemptWithConversation({ db, attemptId }: { db: Database; attemptId: string }) {
   const [row] = await db
-    .select({ attempt: attempts, conversationId: turns.conversationId })
+    .select({ attempt: attempts, conversationId: attempts.conversationId })
     .from(attempts)
-    .innerJoin(turns, eq(turns.id, attempts.turnId))
     .where(eq(attempts.id, attemptId))
     .limit(1);
   if (!row) throw notFound("Attempt");

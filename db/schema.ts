@@ -413,13 +413,21 @@ export interface RecordedRequest {
   elidedMedia: { sha256: string; mime: string; bytes: number }[];
 }
 
+/** Every model call is an attempt of one of these kinds ("replay" is reserved for replaying a recorded attempt). */
+export const ATTEMPT_KINDS = ["reply", "summary", "title", "write_as_me", "replay"] as const;
+export type AttemptKind = (typeof ATTEMPT_KINDS)[number];
+
 export const attempts = pgTable(
   "attempts",
   {
     id: id(),
-    turnId: uuid("turnId")
+    conversationId: uuid("conversationId")
       .notNull()
-      .references(() => turns.id, { onDelete: "cascade" }),
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    /** The reply's turn; null for a model call that answers no turn (a summary, a title, a write-as-me draft). */
+    turnId: uuid("turnId").references(() => turns.id, { onDelete: "cascade" }),
+    /** What the call was for: a reply (tool steps included), a summary, a title, a write-as-me draft, a replay. */
+    kind: text("kind", { enum: ATTEMPT_KINDS }).notNull().default("reply"),
     attemptNumber: integer("attemptNumber").notNull(),
     stepNumber: integer("stepNumber").notNull().default(0),
     modelId: text("modelId").notNull(),
@@ -449,7 +457,10 @@ export const attempts = pgTable(
       .notNull(),
     createdAt: createdAt(),
   },
-  (table) => [index("attempts_turn_idx").on(table.turnId, table.attemptNumber)],
+  (table) => [
+    index("attempts_turn_idx").on(table.turnId, table.attemptNumber),
+    index("attempts_conversation_idx").on(table.conversationId, table.createdAt),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ export async function toAttemptViews({
     return {
       id: row.id,
       turnId: row.turnId,
+      kind: row.kind,
       attemptNumber: row.attemptNumber,
       stepNumber: row.stepNumber,
       modelId: row.modelId,

@@ -1,7 +1,7 @@
-// The one place a resolved context becomes a model call: real turns stream it, previews capture the exact body
-// the provider would receive and stop before anything is sent.
+// The one place a request becomes a model call: real turns stream it, summaries, titles and write-as-me drafts
+// generate it whole, previews capture the exact body the provider would receive and stop before anything is sent.
 
-import { isStepCount, streamText, type ToolSet } from "ai";
+import { generateText, isStepCount, streamText, type ToolSet } from "ai";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import type { ModelDescriptor } from "@/lib/context/types";
 import { languageModelFor } from "@/lib/providers/language-model";
@@ -30,15 +30,11 @@ export function streamModelCall({
   timeout?: { firstChunkMs: number; chunkMs: number };
 }) {
   const withTools = tools !== undefined && model.capabilities.tools;
-  const providerOptions =
-    model.provider === "offline"
-      ? { ...resolved.request.providerOptions, [OFFLINE_PROVIDER]: offlineDescription(resolved) }
-      : resolved.request.providerOptions;
   return streamText({
     model: languageModelFor(model, { fetch }),
     instructions: resolved.request.instructions,
     messages: resolved.request.messages,
-    providerOptions,
+    providerOptions: providerOptionsFor(model, resolved),
     stopSequences: resolved.request.stopSequences,
     maxOutputTokens: resolved.request.maxOutputTokens,
     maxRetries: 0, // retries are the turn runner's, so each one is a recorded attempt
@@ -48,6 +44,47 @@ export function streamModelCall({
     ...(timeout ? { timeout } : {}),
     ...(withTools ? { tools, stopWhen: isStepCount(maxSteps) } : {}),
   });
+}
+
+/** What a non-streaming call sends: a pipeline's resolved context, or plain instructions and a prompt. */
+export type GenerateRequest = { resolved: ResolvedContext } | { instructions: string; prompt: string };
+
+/** A call answered whole (no tools, no retries: the attempt loop retries, so each try is a recorded attempt). */
+export function generateModelCall({
+  model,
+  request,
+  fetch,
+  abortSignal,
+}: {
+  model: ModelDescriptor;
+  request: GenerateRequest;
+  fetch?: typeof globalThis.fetch;
+  abortSignal?: AbortSignal;
+}) {
+  const common = {
+    model: languageModelFor(model, { fetch }),
+    maxRetries: 0,
+    include: { requestBody: true },
+    abortSignal,
+  };
+  if (!("resolved" in request)) {
+    return generateText({ ...common, instructions: request.instructions, prompt: request.prompt });
+  }
+  const { resolved } = request;
+  return generateText({
+    ...common,
+    instructions: resolved.request.instructions,
+    messages: resolved.request.messages,
+    providerOptions: providerOptionsFor(model, resolved),
+    stopSequences: resolved.request.stopSequences,
+    maxOutputTokens: resolved.request.maxOutputTokens,
+  });
+}
+
+/** The resolved provider options; the offline model is also told about the payload, so it can describe it. */
+function providerOptionsFor(model: ModelDescriptor, resolved: ResolvedContext) {
+  if (model.provider !== "offline") return resolved.request.providerOptions;
+  return { ...resolved.request.providerOptions, [OFFLINE_PROVIDER]: offlineDescription(resolved) };
 }
 
 /** What the offline model is told about the payload, so it can describe it. */

@@ -2,21 +2,14 @@
 // real turn, with the message not stored and no model called. Settings changes apply on top, for "what if".
 
 import type { Database } from "@/db/client";
-import { getModel, getPersona, getReadableConversation } from "@/db/queries";
 import type { Conversation, Message, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
-import { stageClock } from "@/lib/chat/stage-clock";
-import { buildContext } from "@/lib/context/build-context";
-import { attemptBudgetsFor } from "@/lib/context/history-reach";
-import { ContextBudgetError, resolveForModel } from "@/lib/context/resolve-for-model";
 import type { SettingsOverride } from "@/lib/context/settings";
 import { messageTokenCounts } from "@/lib/context/token-cache";
-import { AppError } from "@/lib/errors";
-import { isProviderConfigured } from "@/lib/providers/language-model";
-import { loadTurnInput } from "./load-turn-input";
 import { previewRequest } from "./model-call";
 import { toModelDescriptor } from "./stored-rows";
 import { runnableToolNames, toolSetFor } from "./tools";
+import { loadAndBuild, openConversation, requireCallableModel, resolveOrRefuse } from "./turn-setup";
 
 export const PREVIEW_MESSAGE_ID = "00000000-0000-7000-8000-000000000000";
 
@@ -75,18 +68,13 @@ export async function previewTurn({
   /** Preview as this persona instead of the conversation's (the admin persona editor's unsaved draft). */
   persona?: Persona;
 }) {
-  const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
-  const persona = personaDraft ?? (await getPersona({ db, personaId: conversation.personaId }));
-  const chosenModelId = modelId ?? persona.modelId;
-  const modelRow = await getModel({ db, modelId: chosenModelId });
-  if (!modelRow) throw new AppError("not_found", `Model ${chosenModelId} not found`);
-  if (!isProviderConfigured(modelRow.provider)) {
-    throw new AppError(
-      "model_unavailable",
-      `Model ${modelRow.id}'s provider is not configured on the server.`,
-    );
-  }
-
+  const { conversation, persona } = await openConversation({
+    db,
+    conversationId,
+    userId: user.id,
+    persona: personaDraft,
+  });
+  const modelRow = await requireCallableModel(db, modelId ?? persona.modelId);
   const now = new Date();
   const draft = unsentMessage({
     conversation,
@@ -94,7 +82,7 @@ export async function previewTurn({
     text,
     now,
   });
-  const turnInput = await loadTurnInput({
+  const { turnInput, base } = await loadAndBuild({
     db,
     conversation: withPreviewNote(conversation, settings),
     persona,
@@ -103,38 +91,29 @@ export async function previewTurn({
     requesterId: user.id,
     settingsOverride: settings,
     now,
+    models: [modelRow],
   });
   const model = toModelDescriptor(modelRow);
-  const attemptBudgets = attemptBudgetsFor([model], turnInput.buildInput.settings);
-  const base = buildContext({ ...turnInput.buildInput, attemptBudgets }, { clock: stageClock });
-  try {
-    const resolved = resolveForModel(base, model, {
-      enabledToolNames: runnableToolNames(persona.toolNames),
-      clock: stageClock,
-    });
-    // The same tool definitions as the real turn, so the body is the same; nothing runs (nothing is sent).
-    const tools = toolSetFor(persona.toolNames, {
-      db,
-      userId: user.id,
-      personaId: persona.id,
-      conversationId,
-      personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
-    });
-    const request = await previewRequest(model, resolved, tools);
-    return {
-      modelId: model.id,
-      provider: model.provider,
-      settingsVersion: turnInput.settingsVersion,
-      settings: base.settings,
-      items: resolved.items,
-      trace: resolved.trace,
-      budget: resolved.budget,
-      request: { url: request.url, body: request.body },
-    };
-  } catch (error) {
-    if (error instanceof ContextBudgetError) throw new AppError("context_too_large", error.message);
-    throw error;
-  }
+  const resolved = resolveOrRefuse(base, model, runnableToolNames(persona.toolNames));
+  // The same tool definitions as the real turn, so the body is the same; nothing runs (nothing is sent).
+  const tools = toolSetFor(persona.toolNames, {
+    db,
+    userId: user.id,
+    personaId: persona.id,
+    conversationId,
+    personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
+  });
+  const request = await previewRequest(model, resolved, tools);
+  return {
+    modelId: model.id,
+    provider: model.provider,
+    settingsVersion: turnInput.settingsVersion,
+    settings: base.settings,
+    items: resolved.items,
+    trace: resolved.trace,
+    budget: resolved.budget,
+    request: { url: request.url, body: request.body },
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
 // HTTP request's exact body (base64 media elided, rebuildable from attachments), the response, usage and timings.
 
 import type { Database } from "@/db/client";
-import { attempts } from "@/db/schema";
+import { type AttemptKind, attempts } from "@/db/schema";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import type { BaseContext } from "@/lib/context/types";
 import { elideMedia } from "@/lib/providers/media-elision";
@@ -15,7 +15,10 @@ export interface AttemptUsage {
 }
 
 export interface AttemptRecord {
-  turnId: string;
+  conversationId: string;
+  /** The reply's turn; null for a call that answers no turn (a summary, a title, a write-as-me draft). */
+  turnId: string | null;
+  kind: AttemptKind;
   attemptNumber: number;
   stepNumber?: number;
   modelId: string;
@@ -23,7 +26,8 @@ export interface AttemptRecord {
   error: { code: string; message: string; status?: number } | null;
   /** Null when phase B itself refused (the input does not fit the model). */
   resolved: ResolvedContext | null;
-  base: BaseContext;
+  /** What the call was built from: phase A's context, or for a call outside the pipeline its settings alone. */
+  base: Pick<BaseContext, "items" | "trace" | "settings" | "stageTimings">;
   settingsVersion: number;
   requests: CapturedRequest[];
   response: { text: string; finishReason: string | null; usage: AttemptUsage | null } | null;
@@ -35,7 +39,9 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
   const [row] = await db
     .insert(attempts)
     .values({
+      conversationId: record.conversationId,
       turnId: record.turnId,
+      kind: record.kind,
       attemptNumber: record.attemptNumber,
       stepNumber: record.stepNumber ?? 0,
       modelId: record.modelId,

@@ -12,35 +12,25 @@ import {
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
 import { findMessageByClientId, getReplyToRegenerate } from "@/db/message-queries";
-import {
-  appendMessage,
-  deleteReplayedReasoning,
-  getModel,
-  getPersona,
-  getReadableConversation,
-  listActiveBlocks,
-} from "@/db/queries";
-import type { Message, Model, Persona } from "@/db/schema";
+import { appendMessage, deleteReplayedReasoning, listActiveBlocks } from "@/db/queries";
+import type { Conversation, Message, Model, Persona } from "@/db/schema";
 import { finishTurn, HEARTBEAT_INTERVAL_MS, insertTurn, touchTurnHeartbeat } from "@/db/turn-queries";
 import type { SessionUser } from "@/lib/api/route";
-import { stageClock } from "@/lib/chat/stage-clock";
-import { buildContext } from "@/lib/context/build-context";
-import { attemptBudgetsFor } from "@/lib/context/history-reach";
-import type { StoredPart, TraceEvent } from "@/lib/context/types";
+import type { ResolvedContext } from "@/lib/context/resolve-for-model";
+import type { BaseContext, StoredPart, TraceEvent } from "@/lib/context/types";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
-import { isProviderConfigured } from "@/lib/providers/language-model";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
 import { ReplyPersistence } from "./reply-persistence";
 import { resumableStreams } from "./resumable-streams";
 import { runAttempts, safeWriter } from "./run-attempts";
 import { refuseWhileReplyIsWritten } from "./stop-turn";
-import { toModelDescriptor } from "./stored-rows";
 import { maybeSummariseBeforeTurn } from "./summarise";
 import { type BuiltTurn, summariseOnOverflow } from "./summary-overflow";
 import { startTitleGeneration } from "./title";
 import { runnableToolNames, toolSetFor } from "./tools";
 import { instanceId } from "./turn-recovery";
+import { buildPhaseA, openConversation, personaModels } from "./turn-setup";
 import { registerRunningTurn } from "./turn-stops";
 
 /** What starts a turn: a new message of the user, or a new variant of the latest reply (regenerate, retry). */
@@ -63,70 +53,168 @@ export interface TurnRequest {
 }
 
 export async function runChatTurn({ db, user, conversationId, action }: TurnRequest): Promise<Response> {
-  const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
-  const persona = await getPersona({ db, personaId: conversation.personaId });
-  // Who may ask and which models may answer are checked first: nothing is stored for a turn that is refused.
+  const { conversation, persona } = await openConversation({ db, conversationId, userId: user.id });
+  const { userMessage, personaModel, modelRows, firstInput } = await checkAndStoreUserMessage({
+    db,
+    user,
+    conversation,
+    persona,
+    action,
+  });
+  const { turnInput, base, firstResolved } = await prepareContext({
+    db,
+    user,
+    conversation,
+    persona,
+    userMessage,
+    personaModel,
+    modelRows,
+    firstInput,
+  });
+
+  // The reply's row and the turn's row are written while the model call is already under way: the ids are
+  // known now, writes of the reply wait for its row, and attempts are recorded after the turn row exists.
+  const assistantMessageId = uuidv7();
+  const turnId = uuidv7();
+  const rowsReady = insertReplyRows({
+    db,
+    persona,
+    userMessage,
+    assistantMessageId,
+    turnId,
+    settingsVersion: turnInput.settingsVersion,
+  });
+  rowsReady.catch((error) => logger.error({ err: error, turnId }, "could not store the reply's rows"));
+
+  const stream = streamTurn({
+    db,
+    user,
+    persona,
+    conversationId,
+    userMessage,
+    assistantMessageId,
+    turnId,
+    rowsReady,
+    base,
+    firstResolved,
+    settingsVersion: turnInput.settingsVersion,
+    modelRows,
+  });
+  // With Redis, the stream is published under the turn's id so any instance can resume it.
+  const streams = resumableStreams();
+  if (streams) {
+    const published = await streams.resumableStream(turnId, () =>
+      stream.pipeThrough(new JsonToSseTransformStream()),
+    );
+    if (published)
+      return new Response(published.pipeThrough(new TextEncoderStream()), {
+        headers: UI_MESSAGE_STREAM_HEADERS,
+      });
+  }
+  return createUIMessageStreamResponse({ stream });
+}
+
+/**
+ * Who may ask and which models may answer are checked first: nothing is stored for a turn that is refused. Then
+ * the user's words are stored before anything can fail downstream (a regenerate answers a stored message). The
+ * turn's load starts at once, beside the checks and the insert (it takes the stored row once it exists).
+ */
+async function checkAndStoreUserMessage({
+  db,
+  user,
+  conversation,
+  persona,
+  action,
+}: {
+  db: Database;
+  user: SessionUser;
+  conversation: Conversation;
+  persona: Persona;
+  action: TurnAction;
+}) {
+  const conversationId = conversation.id;
   const checked = Promise.all([
     refuseIfMuted(db, persona.id, persona.name, user.id),
-    turnModels(db, persona),
+    personaModels(db, persona),
     action.kind === "submit" && action.clientMessageId
       ? refuseIfAlreadySent(db, conversationId, action.clientMessageId)
       : refuseWhileReplyIsWritten({ db, conversationId, action: "regenerate" }),
   ]);
-  // Then the user's words are stored before anything can fail downstream (a regenerate answers a stored message).
-  // The turn's load starts at once, beside the checks and the insert (it takes the stored row once it exists).
-  const stored = checked.then(async ([, models]) => {
-    if (models.usable.length === 0) {
-      throw new AppError(
-        "model_unavailable",
-        `Persona ${persona.name} has no usable model: ${persona.modelId} is unknown or its provider is not configured.`,
-      );
-    }
+  const stored = checked.then(async () => {
     if (action.kind === "regenerate") {
       return (await getReplyToRegenerate({ db, conversationId, replyMessageId: action.replyMessageId }))
         .userMessage;
     }
-    const attachmentIds = action.attachmentIds ?? [];
-    const parts: StoredPart[] = [
-      ...(action.text ? [{ type: "text" as const, text: action.text }] : []),
-      ...attachmentIds.map((attachmentId) => ({ type: "media" as const, attachmentId })),
-    ];
-    return appendMessage({
-      db,
-      message: {
-        conversationId,
-        authorType: "user",
-        authorUserId: user.id,
-        authorName: user.name,
-        parts,
-        status: "complete",
-        clientMessageId: action.clientMessageId ?? null,
-      },
-      // The images become this message's in the same transaction, or nothing is stored.
-      attach: { attachmentIds, userId: user.id },
-    });
+    return storeUserMessage(db, user, conversationId, action);
   });
   // A refusal above must not also surface as an unhandled rejection of the load that waits on it.
   stored.catch(() => {});
-  const load = (currentMessage: Message | Promise<Message>) =>
-    loadTurnInput({ db, conversation, persona, currentMessage, requesterId: user.id });
-  const [[, { personaModel, usable: modelRows }], userMessage, firstInput] = await Promise.all([
+  const [[, { personaModel, usable }], userMessage, firstInput] = await Promise.all([
     checked,
     stored,
-    load(stored),
+    loadTurnInput({ db, conversation, persona, currentMessage: stored, requesterId: user.id }),
   ]);
+  return { userMessage, personaModel, modelRows: usable, firstInput };
+}
 
-  // Build once; summarise old turns when the policy says so, deciding from what was just loaded; in
-  // the rare turn that does summarise, load and build again. Summarise again if it still overflows.
-  const buildFrom = (input: TurnInput): BuiltTurn => {
-    // History that none of the turn's models could take is not built (the payload is the same either way).
-    const attemptBudgets = attemptBudgetsFor(modelRows.map(toModelDescriptor), input.buildInput.settings);
-    return {
-      turnInput: input,
-      base: buildContext({ ...input.buildInput, attemptBudgets }, { clock: stageClock }),
-    };
-  };
-  const build = async () => buildFrom(await load(userMessage));
+async function storeUserMessage(
+  db: Database,
+  user: SessionUser,
+  conversationId: string,
+  action: Extract<TurnAction, { kind: "submit" }>,
+) {
+  const attachmentIds = action.attachmentIds ?? [];
+  const parts: StoredPart[] = [
+    ...(action.text ? [{ type: "text" as const, text: action.text }] : []),
+    ...attachmentIds.map((attachmentId) => ({ type: "media" as const, attachmentId })),
+  ];
+  return appendMessage({
+    db,
+    message: {
+      conversationId,
+      authorType: "user",
+      authorUserId: user.id,
+      authorName: user.name,
+      parts,
+      status: "complete",
+      clientMessageId: action.clientMessageId ?? null,
+    },
+    // The images become this message's in the same transaction, or nothing is stored.
+    attach: { attachmentIds, userId: user.id },
+  });
+}
+
+/**
+ * Build once; summarise old turns when the policy says so, deciding from what was just loaded; in the rare turn
+ * that does summarise, load and build again. Summarise again if it still overflows.
+ */
+async function prepareContext({
+  db,
+  user,
+  conversation,
+  persona,
+  userMessage,
+  personaModel,
+  modelRows,
+  firstInput,
+}: {
+  db: Database;
+  user: SessionUser;
+  conversation: Conversation;
+  persona: Persona;
+  userMessage: Message;
+  personaModel: Model | null;
+  modelRows: Model[];
+  firstInput: TurnInput;
+}) {
+  const buildFrom = (turnInput: TurnInput): BuiltTurn => ({
+    turnInput,
+    base: buildPhaseA(turnInput, modelRows),
+  });
+  const build = async () =>
+    buildFrom(
+      await loadTurnInput({ db, conversation, persona, currentMessage: userMessage, requesterId: user.id }),
+    );
   const firstBuild = buildFrom(firstInput);
   const summaryBeforeTurn = await maybeSummariseBeforeTurn({
     db,
@@ -138,7 +226,7 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
       omittedByFetchLimit: firstBuild.turnInput.buildInput.loadedWindow?.omittedCount ?? 0,
     },
   });
-  const { turnInput, base, firstResolved } = await summariseOnOverflow({
+  return summariseOnOverflow({
     db,
     conversation,
     persona,
@@ -147,40 +235,78 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
     build,
     prebuilt: summaryBeforeTurn.summarised ? undefined : firstBuild,
   });
+}
 
-  // The reply's row and the turn's row are written while the model call is already under way: the ids are
-  // known now, writes of the reply wait for its row, and attempts are recorded after the turn row exists.
-  const assistantMessageId = uuidv7();
-  const turnId = uuidv7();
-  const rowsReady = (async () => {
-    // A reply becomes the chosen variant of the replies to its message (a regenerate's earlier ones stay).
-    await appendMessage({
-      db,
-      message: {
-        id: assistantMessageId,
-        conversationId,
-        authorType: "persona",
-        authorPersonaId: persona.id,
-        authorName: persona.name,
-        parts: [],
-        status: "streaming",
-        replyToMessageId: userMessage.id,
-      },
-    });
-    await insertTurn({
-      db,
-      turn: {
-        id: turnId,
-        conversationId,
-        userMessageId: userMessage.id,
-        assistantMessageId,
-        settingsVersion: turnInput.settingsVersion,
-        instanceId: instanceId(),
-      },
-    });
-  })();
-  rowsReady.catch((error) => logger.error({ err: error, turnId }, "could not store the reply's rows"));
+/** A reply becomes the chosen variant of the replies to its message (a regenerate's earlier ones stay). */
+async function insertReplyRows({
+  db,
+  persona,
+  userMessage,
+  assistantMessageId,
+  turnId,
+  settingsVersion,
+}: {
+  db: Database;
+  persona: Persona;
+  userMessage: Message;
+  assistantMessageId: string;
+  turnId: string;
+  settingsVersion: number;
+}) {
+  await appendMessage({
+    db,
+    message: {
+      id: assistantMessageId,
+      conversationId: userMessage.conversationId,
+      authorType: "persona",
+      authorPersonaId: persona.id,
+      authorName: persona.name,
+      parts: [],
+      status: "streaming",
+      replyToMessageId: userMessage.id,
+    },
+  });
+  await insertTurn({
+    db,
+    turn: {
+      id: turnId,
+      conversationId: userMessage.conversationId,
+      userMessageId: userMessage.id,
+      assistantMessageId,
+      settingsVersion,
+      instanceId: instanceId(),
+    },
+  });
+}
 
+/** The reply as a UI message stream: the attempts, then the reply's and the turn's final status. */
+function streamTurn({
+  db,
+  user,
+  persona,
+  conversationId,
+  userMessage,
+  assistantMessageId,
+  turnId,
+  rowsReady,
+  base,
+  firstResolved,
+  settingsVersion,
+  modelRows,
+}: {
+  db: Database;
+  user: SessionUser;
+  persona: Persona;
+  conversationId: string;
+  userMessage: Message;
+  assistantMessageId: string;
+  turnId: string;
+  rowsReady: Promise<void>;
+  base: BaseContext;
+  firstResolved: ResolvedContext | undefined;
+  settingsVersion: number;
+  modelRows: Model[];
+}) {
   const reply = new ReplyPersistence(db, conversationId, assistantMessageId, rowsReady);
 
   // Stop (from this instance or another) aborts the provider request; the reply keeps what the user saw.
@@ -194,7 +320,7 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
   });
   const heartbeat = startTurnHeartbeat(db, turnId, rowsReady);
 
-  const stream = createUIMessageStream({
+  return createUIMessageStream({
     execute: async ({ writer }) => {
       // The first words reach the client while the reply's rows may still be being stored: a stop or an edit
       // that comes then finds the turn in this process's registry (turnRunningHere), not yet in the database.
@@ -207,11 +333,12 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
       try {
         const outcome = await runAttempts({
           db,
+          conversationId,
           turnId,
           turnReady: rowsReady,
           base,
           firstResolved,
-          settingsVersion: turnInput.settingsVersion,
+          settingsVersion,
           modelRows,
           enabledToolNames: runnableToolNames(persona.toolNames),
           tools: toolSetFor(persona.toolNames, {
@@ -247,18 +374,6 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
       }
     },
   });
-  // With Redis, the stream is published under the turn's id so any instance can resume it.
-  const streams = resumableStreams();
-  if (streams) {
-    const published = await streams.resumableStream(turnId, () =>
-      stream.pipeThrough(new JsonToSseTransformStream()),
-    );
-    if (published)
-      return new Response(published.pipeThrough(new TextEncoderStream()), {
-        headers: UI_MESSAGE_STREAM_HEADERS,
-      });
-  }
-  return createUIMessageStreamResponse({ stream });
 }
 
 /** While a turn runs, its instance says so every HEARTBEAT_INTERVAL_MS; a turn whose heartbeat stops is recovered. */
@@ -304,21 +419,4 @@ async function refuseIfMuted(db: Database, personaId: string, personaName: strin
     "muted",
     `${personaName} has ${verb} you${until}, so it will not reply to you.${reason}`,
   );
-}
-
-/**
- * The persona's own model row (null when it does not exist), and the models a turn may call: the persona's model
- * then its fallbacks, keeping those that exist, are enabled and whose provider is configured.
- */
-export async function turnModels(
-  db: Database,
-  persona: Persona,
-): Promise<{ personaModel: Model | null; usable: Model[] }> {
-  const rows = await Promise.all(
-    [persona.modelId, ...persona.fallbackModelIds].map((modelId) => getModel({ db, modelId })),
-  );
-  const usable = rows.filter(
-    (row): row is Model => row?.enabled === true && isProviderConfigured(row.provider),
-  );
-  return { personaModel: rows[0], usable };
 }

@@ -25,12 +25,13 @@ import {
 } from "@/lib/context/summary-plan";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "@/lib/context/tokens";
 import { plural, traceEvent, traceWarning } from "@/lib/context/trace";
-import type { StoredMessage, TokenizerName, TraceEvent } from "@/lib/context/types";
+import type { StoredMessage, StoredSummary, TokenizerName, TraceEvent } from "@/lib/context/types";
 import { logger } from "@/lib/logger";
-import { isProviderConfigured } from "@/lib/providers/language-model";
+import { offlineSummary } from "@/lib/providers/offline-summary";
+import { runAuxiliaryCall } from "./auxiliary-call";
 import { resolveTurnSettings } from "./load-turn-input";
 import { toModelDescriptor, toStoredArtifact, toStoredMessage, toStoredSummary } from "./stored-rows";
-import { callSummariser } from "./summary-model-call";
+import { callableModel, unavailableModelMessage } from "./turn-setup";
 
 /**
  * auto: before a turn, as `summary.mode` says (never in manual mode). manual: the Compact button or API, whatever
@@ -46,6 +47,9 @@ export interface SummaryOutcome {
   /** Trace events for the turn: one on success or failure, none when nothing needed doing. */
   events: TraceEvent[];
 }
+
+/** A summary blocks the turn that triggered it: one try gives up rather than hold the reply for ever. */
+const SUMMARY_TIMEOUT_MS = Number(process.env.GLASSBOX_SUMMARY_TIMEOUT_MS ?? 60_000);
 
 /** Used for the token estimate when the persona's model row is gone (the summary can still be made). */
 const FALLBACK_ESTIMATE_MODEL = {
@@ -100,123 +104,34 @@ export async function summariseConversation({
     keepRecentTurns,
   );
   const estimateModel = personaModel ?? FALLBACK_ESTIMATE_MODEL;
-  const previous = active ? toStoredSummary(active) : null;
-  const afterSeq = active?.coversThroughSeq ?? 0;
-
-  const promptTokens = systemTokens(persona, conversation, settings, estimateModel.tokenizer);
-  const plan = (
-    rows: Message[],
-    manual: boolean,
-    keep?: number,
-  ): { messages: StoredMessage[]; plan: SummaryPlan } => {
-    const messages = rows.map(toStoredMessage);
-    return {
-      messages,
-      plan: planSummary({
-        messages,
-        summary: previous,
-        settings: withKeep(settings, keep),
-        model: estimateModel,
-        systemTokens: promptTokens,
-        // The stored current input is among the messages: counted once there, and always kept.
-        currentInputTokens: 0,
-        manual,
-      }),
-    };
-  };
-
-  // Decide cheaply first: only a summary about to be made loads every unsummarised message.
-  let decided: { messages: StoredMessage[]; plan: SummaryPlan };
-  let why: string;
-  /** The plan that decided (token mode decides on the window, then covers every unsummarised message). */
-  let deciding: SummaryPlan;
-  /** How many recent user turns stay verbatim (fewer than keepRecentTurns when the fetch limit forces it). */
-  let keptTurns = settings.summary.keepRecentTurns;
-  if (trigger !== "auto") {
-    decided = plan(await listUnsummarisedMessages({ db, conversationId: conversation.id, afterSeq }), true);
-    why = trigger === "manual" ? "summary requested" : "the context did not fit the model's budget";
-    deciding = decided.plan;
-  } else if (settings.summary.mode === "manual") {
-    return skipped("summary mode is manual: only the Compact button or API summarises");
-  } else if ((preloaded?.omittedByFetchLimit ?? 0) > 0) {
-    // Messages past the fetch limit would leave the model's view with no trace in the payload: summarise them
-    // first, whatever the token or turn count says.
-    // The turns kept verbatim are at most those the load still holds: a keepRecentTurns larger than the fetch
-    // window would otherwise leave nothing to summarise, and the omitted messages would be lost unsummarised.
-    const rows = await listUnsummarisedMessages({ db, conversationId: conversation.id, afterSeq });
-    const windowFromSeq = Math.min(...(preloaded?.windowRows ?? []).map((row) => row.seq));
-    const turnsInWindow = rows.filter(
-      (row, index) =>
-        row.seq >= windowFromSeq &&
-        row.authorType === "user" &&
-        (index === 0 || rows[index - 1].authorType !== "user"),
-    ).length;
-    keptTurns = Math.max(1, Math.min(settings.summary.keepRecentTurns, turnsInWindow));
-    decided = plan(rows, true, keptTurns);
-    why = `${plural(preloaded?.omittedByFetchLimit ?? 0, "older message")} no longer fit history.messageFetchLimit (${settings.history.messageFetchLimit})`;
-    deciding = decided.plan;
-  } else if (settings.summary.mode === "turn") {
-    const turns = await countUnsummarisedUserTurns({ db, conversationId: conversation.id, afterSeq });
-    if (turns < settings.summary.turnThreshold) {
-      return skipped(`${turns} user turns is under the threshold of ${settings.summary.turnThreshold}`);
-    }
-    decided = plan(await listUnsummarisedMessages({ db, conversationId: conversation.id, afterSeq }), false);
-    why = `${decided.plan.userTurns} user turns reaches the threshold of ${settings.summary.turnThreshold}`;
-    deciding = decided.plan;
-  } else {
-    // Token mode estimates what a turn would send: the same bounded window the turn loads.
-    const limit = settings.history.messageFetchLimit;
-    const windowRows =
-      preloaded?.windowRows ??
-      (await listHistoryWindow({ db, conversationId: conversation.id, afterSeq, limit }));
-    const windowed = plan(windowRows, false);
-    if (!windowed.plan.shouldSummarise) return skipped(windowed.plan.reason);
-    deciding = windowed.plan;
-    why = `estimated ${windowed.plan.estimatedTokens} tokens reaches the threshold of ${windowed.plan.thresholdTokens} (${settings.summary.thresholdPercent}% of the usable window)`;
-    decided =
-      windowRows.length < limit
-        ? windowed
-        : plan(await listUnsummarisedMessages({ db, conversationId: conversation.id, afterSeq }), true);
-  }
+  const decision = await decideSummary({
+    db,
+    conversation,
+    persona,
+    trigger,
+    settings,
+    estimateModel,
+    active,
+    preloaded,
+  });
+  if ("skipped" in decision) return skipped(decision.skipped);
+  const { decided, why, deciding, keptTurns, previous } = decision;
   if (!decided.plan.shouldSummarise || decided.plan.coversThroughSeq === null)
     return skipped(decided.plan.reason);
 
   const coverIds = new Set(decided.plan.coverMessageIds);
   const covered = decided.messages.filter((message) => coverIds.has(message.id));
-  const summaryModelId = settings.summary.modelId ?? persona.modelId;
-  const summaryModelRow = await getModel({ db, modelId: summaryModelId });
-  if (!summaryModelRow?.enabled || !isProviderConfigured(summaryModelRow.provider)) {
-    return failed(
-      `the summary model ${summaryModelId} is unknown, disabled or its provider is not configured`,
-    );
-  }
-  const summaryModel = toModelDescriptor(summaryModelRow);
-  const inputMessages = newestWithinChars(covered, Math.max(20_000, summaryModel.contextWindow * 2));
-  const artifactRows = await listArtifactsForMessages({
+  const written = await writeSummary({
     db,
-    messageIds: inputMessages.map((message) => message.id),
+    conversationId: conversation.id,
+    modelId: settings.summary.modelId ?? persona.modelId,
+    settings,
+    settingsVersion: globalSettings.version,
+    covered,
+    previous,
   });
-  const input = buildSummariserInput({
-    messages: inputMessages,
-    previousSummary: previous,
-    artifacts: artifactRows.map(toStoredArtifact),
-  });
-
-  let content: string;
-  try {
-    content = (
-      await callSummariser({ model: summaryModel, input, messages: covered, previousSummary: previous })
-    ).trim();
-  } catch (error) {
-    // The message only: the error object carries the request body, which is conversation content.
-    const message = error instanceof Error ? error.message : String(error);
-    logger.warn(
-      { error: message, conversationId: conversation.id, modelId: summaryModel.id },
-      "summary failed",
-    );
-    return failed(`the summary model ${summaryModel.id} failed: ${message}`);
-  }
-  if (content === "") return failed(`the summary model ${summaryModel.id} returned an empty summary`);
+  if ("failure" in written) return failed(written.failure);
+  const { content, summaryModelId } = written;
 
   const messageCount = (previous?.messageCount ?? 0) + covered.length;
   const tokenizer = estimateModel.tokenizer;
@@ -234,7 +149,7 @@ export async function summariseConversation({
       content,
       coversThroughSeq: decided.plan.coversThroughSeq,
       messageCount,
-      modelId: summaryModel.id,
+      modelId: summaryModelId,
       tokensBefore,
       tokensAfter,
       trigger: trigger === "manual" ? "manual" : trigger === "overflow" ? "token" : settings.summary.mode,
@@ -267,12 +182,173 @@ export async function summariseConversation({
           details: {
             summaryId: stored.summary.id,
             trigger: stored.summary.trigger,
-            modelId: summaryModel.id,
+            modelId: summaryModelId,
           },
         },
       ),
     ],
   };
+}
+
+interface PlannedMessages {
+  messages: StoredMessage[];
+  plan: SummaryPlan;
+}
+
+type SummaryDecision =
+  | { skipped: string }
+  | {
+      decided: PlannedMessages;
+      /** Why, in a sentence. */
+      why: string;
+      /** The plan that decided (token mode decides on the window, then covers every unsummarised message). */
+      deciding: SummaryPlan;
+      /** How many recent user turns stay verbatim (fewer than keepRecentTurns when the fetch limit forces it). */
+      keptTurns: number;
+      previous: StoredSummary | null;
+    };
+
+/** Whether to summarise, and what: cheaply first, so only a summary about to be made loads every message. */
+async function decideSummary({
+  db,
+  conversation,
+  persona,
+  trigger,
+  settings,
+  estimateModel,
+  active,
+  preloaded,
+}: {
+  db: Database;
+  conversation: Conversation;
+  persona: Persona;
+  trigger: SummaryRequest;
+  settings: ResolvedSettings;
+  estimateModel: { contextWindow: number; maxOutputTokens: number; tokenizer: TokenizerName };
+  active: Summary | null;
+  preloaded?: PreloadedSummaryInputs;
+}): Promise<SummaryDecision> {
+  const previous = active ? toStoredSummary(active) : null;
+  const afterSeq = active?.coversThroughSeq ?? 0;
+  const promptTokens = systemTokens(persona, conversation, settings, estimateModel.tokenizer);
+  const plan = (rows: Message[], manual: boolean, keep?: number): PlannedMessages => {
+    const messages = rows.map(toStoredMessage);
+    return {
+      messages,
+      plan: planSummary({
+        messages,
+        summary: previous,
+        settings: withKeep(settings, keep),
+        model: estimateModel,
+        systemTokens: promptTokens,
+        // The stored current input is among the messages: counted once there, and always kept.
+        currentInputTokens: 0,
+        manual,
+      }),
+    };
+  };
+  const allUnsummarised = () => listUnsummarisedMessages({ db, conversationId: conversation.id, afterSeq });
+  const keptTurns = settings.summary.keepRecentTurns;
+
+  if (trigger !== "auto") {
+    const decided = plan(await allUnsummarised(), true);
+    const why = trigger === "manual" ? "summary requested" : "the context did not fit the model's budget";
+    return { decided, why, deciding: decided.plan, keptTurns, previous };
+  }
+  if (settings.summary.mode === "manual") {
+    return { skipped: "summary mode is manual: only the Compact button or API summarises" };
+  }
+  const omitted = preloaded?.omittedByFetchLimit ?? 0;
+  if (omitted > 0) {
+    // Messages past the fetch limit would leave the model's view with no trace in the payload: summarise them
+    // first, whatever the token or turn count says.
+    // The turns kept verbatim are at most those the load still holds: a keepRecentTurns larger than the fetch
+    // window would otherwise leave nothing to summarise, and the omitted messages would be lost unsummarised.
+    const rows = await allUnsummarised();
+    const windowFromSeq = Math.min(...(preloaded?.windowRows ?? []).map((row) => row.seq));
+    const turnsInWindow = rows.filter(
+      (row, index) =>
+        row.seq >= windowFromSeq &&
+        row.authorType === "user" &&
+        (index === 0 || rows[index - 1].authorType !== "user"),
+    ).length;
+    const kept = Math.max(1, Math.min(settings.summary.keepRecentTurns, turnsInWindow));
+    const decided = plan(rows, true, kept);
+    const why = `${plural(omitted, "older message")} no longer fit history.messageFetchLimit (${settings.history.messageFetchLimit})`;
+    return { decided, why, deciding: decided.plan, keptTurns: kept, previous };
+  }
+  if (settings.summary.mode === "turn") {
+    const turns = await countUnsummarisedUserTurns({ db, conversationId: conversation.id, afterSeq });
+    if (turns < settings.summary.turnThreshold) {
+      return { skipped: `${turns} user turns is under the threshold of ${settings.summary.turnThreshold}` };
+    }
+    const decided = plan(await allUnsummarised(), false);
+    const why = `${decided.plan.userTurns} user turns reaches the threshold of ${settings.summary.turnThreshold}`;
+    return { decided, why, deciding: decided.plan, keptTurns, previous };
+  }
+  // Token mode estimates what a turn would send: the same bounded window the turn loads.
+  const limit = settings.history.messageFetchLimit;
+  const windowRows =
+    preloaded?.windowRows ??
+    (await listHistoryWindow({ db, conversationId: conversation.id, afterSeq, limit }));
+  const windowed = plan(windowRows, false);
+  if (!windowed.plan.shouldSummarise) return { skipped: windowed.plan.reason };
+  const why = `estimated ${windowed.plan.estimatedTokens} tokens reaches the threshold of ${windowed.plan.thresholdTokens} (${settings.summary.thresholdPercent}% of the usable window)`;
+  const decided = windowRows.length < limit ? windowed : plan(await allUnsummarised(), true);
+  return { decided, why, deciding: windowed.plan, keptTurns, previous };
+}
+
+/** The summary model writes the summary (each try an attempt of kind "summary"), or the reason it did not. */
+async function writeSummary({
+  db,
+  conversationId,
+  modelId,
+  settings,
+  settingsVersion,
+  covered,
+  previous,
+}: {
+  db: Database;
+  conversationId: string;
+  modelId: string;
+  settings: ResolvedSettings;
+  settingsVersion: number;
+  covered: StoredMessage[];
+  previous: StoredSummary | null;
+}): Promise<{ content: string; summaryModelId: string } | { failure: string }> {
+  const modelRow = await callableModel(db, modelId);
+  if (!modelRow) return { failure: unavailableModelMessage(`the summary model ${modelId}`) };
+  const model = toModelDescriptor(modelRow);
+  const inputMessages = newestWithinChars(covered, Math.max(20_000, model.contextWindow * 2));
+  const artifactRows = await listArtifactsForMessages({
+    db,
+    messageIds: inputMessages.map((message) => message.id),
+  });
+  const input = buildSummariserInput({
+    messages: inputMessages,
+    previousSummary: previous,
+    artifacts: artifactRows.map(toStoredArtifact),
+  });
+  const outcome = await runAuxiliaryCall({
+    db,
+    conversationId,
+    kind: "summary",
+    models: [model],
+    context: { items: [], trace: [], settings },
+    settingsVersion,
+    prepare: () => ({ instructions: input.system, prompt: input.prompt }),
+    // The offline model summarises extractively: compaction works without a provider key.
+    offlineText: () => offlineSummary({ messages: covered, previousSummary: previous }),
+    timeoutMs: SUMMARY_TIMEOUT_MS,
+  });
+  if (outcome.status !== "ok") {
+    // The message only: the error object carries the request body, which is conversation content.
+    logger.warn({ error: outcome.error.message, conversationId, modelId: model.id }, "summary failed");
+    return { failure: `the summary model ${model.id} failed: ${outcome.error.message}` };
+  }
+  const content = outcome.value.text.trim();
+  if (content === "") return { failure: `the summary model ${model.id} returned an empty summary` };
+  return { content, summaryModelId: model.id };
 }
 
 /**

@@ -5,18 +5,18 @@
 // Generation runs after the turn has finished and is not awaited by it; a failure is logged and changes nothing
 // (the next finished turn tries again while the title is still the default).
 
-import { generateText } from "ai";
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { getCurrentSettings, getModel, getPersona } from "@/db/queries";
+import { getCurrentSettings, getPersona } from "@/db/queries";
 import type { Message } from "@/db/schema";
 import { conversations } from "@/db/schema";
 import { DEFAULT_CONVERSATION_TITLE, getFirstExchange, storeGeneratedTitle } from "@/db/title-queries";
 import { logger } from "@/lib/logger";
-import { isProviderConfigured, languageModelFor } from "@/lib/providers/language-model";
 import { firstSentence } from "@/lib/providers/offline-summary";
+import { runAuxiliaryCall } from "./auxiliary-call";
 import { resolveTurnSettings } from "./load-turn-input";
 import { toModelDescriptor } from "./stored-rows";
+import { callableModel, unavailableModelMessage } from "./turn-setup";
 
 export const TITLE_MAX_CHARS = 60;
 /** A title is a side job: a slow provider gives up rather than hold a connection for long. */
@@ -74,27 +74,27 @@ export async function generateConversationTitle({
     // TITLE_MODEL_ID names one model for every title (a cheap one, or the offline model); unset, titles come
     // from the summary model, else the persona's own.
     const modelId = process.env.TITLE_MODEL_ID || settings.summary.modelId || persona.modelId;
-    const modelRow = await getModel({ db, modelId });
-    if (!modelRow?.enabled || !isProviderConfigured(modelRow.provider)) {
-      return failed(
-        conversationId,
-        `the title model ${modelId} is unknown, disabled or its provider is not configured`,
-      );
-    }
-    let raw: string;
-    if (modelRow.provider === "offline") {
-      raw = offlineTitle(question);
-    } else {
-      const result = await generateText({
-        model: languageModelFor(toModelDescriptor(modelRow)),
+    const modelRow = await callableModel(db, modelId);
+    if (!modelRow) return failed(conversationId, unavailableModelMessage(`the title model ${modelId}`));
+    const outcome = await runAuxiliaryCall({
+      db,
+      conversationId,
+      kind: "title",
+      models: [toModelDescriptor(modelRow)],
+      context: { items: [], trace: [], settings },
+      settingsVersion: globalSettings.version,
+      prepare: () => ({
         instructions: TITLE_INSTRUCTIONS,
         prompt: titlePrompt(question, textOf(exchange.reply)),
-        maxRetries: 0,
-        abortSignal: AbortSignal.timeout(TITLE_TIMEOUT_MS),
-      });
-      raw = result.text;
+      }),
+      // The offline model derives the title from the first message: titles work with no provider key.
+      offlineText: () => offlineTitle(question),
+      timeoutMs: TITLE_TIMEOUT_MS,
+    });
+    if (outcome.status !== "ok") {
+      return failed(conversationId, `title generation failed: ${outcome.error.message}`);
     }
-    const title = cleanTitle(raw);
+    const title = cleanTitle(outcome.value.text);
     if (title === "") return failed(conversationId, `the title model ${modelId} returned no usable title`);
     const stored = await storeGeneratedTitle({ db, conversationId, title });
     if (!stored) return { status: "skipped", reason: "the conversation was renamed meanwhile" };

@@ -4,17 +4,16 @@
 // Nothing is stored: the draft goes back to the composer.
 
 import type { Database } from "@/db/client";
-import { getPersona, getReadableConversation } from "@/db/queries";
 import type { SessionUser } from "@/lib/api/route";
-import { buildContext } from "@/lib/context/build-context";
-import { ContextBudgetError, resolveForModel } from "@/lib/context/resolve-for-model";
+import { resolveForModel } from "@/lib/context/resolve-for-model";
 import { AppError } from "@/lib/errors";
-import { logger } from "@/lib/logger";
-import { loadTurnInput } from "./load-turn-input";
-import { streamModelCall } from "./model-call";
+import { runAuxiliaryCall } from "./auxiliary-call";
 import { unsentMessage } from "./preview-turn";
-import { turnModels } from "./run-turn";
 import { toModelDescriptor } from "./stored-rows";
+import { loadAndBuild, openConversation, personaModels } from "./turn-setup";
+
+/** A draft is asked for by someone waiting at the composer: a slow provider gives up rather than hold them. */
+const DRAFT_TIMEOUT_MS = 60_000;
 
 /** What the model is asked, as a system notice where the user's next turn would be. */
 export function writeAsMeInstruction(userName: string): string {
@@ -30,15 +29,8 @@ export async function draftAsUser({
   user: SessionUser;
   conversationId: string;
 }): Promise<{ draft: string; modelId: string }> {
-  const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
-  const persona = await getPersona({ db, personaId: conversation.personaId });
-  const { usable } = await turnModels(db, persona);
-  if (usable.length === 0) {
-    throw new AppError(
-      "model_unavailable",
-      `Persona ${persona.name} has no usable model to write a draft with.`,
-    );
-  }
+  const { conversation, persona } = await openConversation({ db, conversationId, userId: user.id });
+  const { usable } = await personaModels(db, persona);
   const now = new Date();
   const instruction = unsentMessage({
     conversation,
@@ -46,7 +38,7 @@ export async function draftAsUser({
     text: writeAsMeInstruction(user.name),
     now,
   });
-  const turnInput = await loadTurnInput({
+  const { turnInput, base } = await loadAndBuild({
     db,
     conversation,
     persona,
@@ -54,30 +46,24 @@ export async function draftAsUser({
     currentMessageStored: false,
     requesterId: user.id,
     now,
+    models: usable,
+    impersonateUserId: user.id,
   });
-  const base = buildContext({ ...turnInput.buildInput, impersonateUserId: user.id });
 
   // The persona's models in order, as a turn tries them; the first draft that comes back is the answer.
-  let lastError = "";
-  for (const row of usable) {
-    const model = toModelDescriptor(row);
-    try {
-      const resolved = resolveForModel(base, model);
-      const draft = (await streamModelCall({ model, resolved }).text).trim();
-      if (draft) return { draft, modelId: model.id };
-      lastError = `${model.id} wrote an empty draft`;
-    } catch (error) {
-      lastError =
-        error instanceof ContextBudgetError ? error.message : `${model.id} failed: ${messageOf(error)}`;
-      logger.warn(
-        { conversationId, modelId: model.id, error: messageOf(error) },
-        "write as me: model failed",
-      );
-    }
+  const outcome = await runAuxiliaryCall({
+    db,
+    conversationId,
+    kind: "write_as_me",
+    models: usable.map(toModelDescriptor),
+    context: base,
+    settingsVersion: turnInput.settingsVersion,
+    prepare: (model) => ({ resolved: resolveForModel(base, model) }),
+    unusable: (text) => (text.trim() === "" ? "the model wrote an empty draft" : null),
+    timeoutMs: DRAFT_TIMEOUT_MS,
+  });
+  if (outcome.status !== "ok") {
+    throw new AppError("model_unavailable", `No draft could be written: ${outcome.error.message}.`);
   }
-  throw new AppError("model_unavailable", `No draft could be written: ${lastError}.`);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return { draft: outcome.value.text.trim(), modelId: outcome.value.modelId };
 }

@@ -169,7 +169,7 @@ describe("provider timeouts", () => {
       {
         type: "error",
         errorText:
-          "openai:gpt-4.1-mini is rate limited and asked to wait 3600 s, longer than the 20 s a reply waits: try again later.",
+          "openai:gpt-4.1-mini is rate limited and asked to wait 3600 s, longer than the 20 s a model call waits: try again later.",
       },
     ]);
     const { turns } = await fetchTurns(ada, conversationId);

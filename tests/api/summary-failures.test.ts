@@ -27,26 +27,30 @@ beforeEach(() => {
 });
 
 describe("a summary that fails or comes back empty changes nothing", () => {
-  const CASES: Array<{ name: string; reply: ScriptedReply; reason: RegExp }> = [
+  // A 500 is retried like any model call (three tries in all): each try gets it. An empty answer is not retried.
+  const CASES: Array<{ name: string; reply: ScriptedReply; tries: number; reason: RegExp }> = [
     {
       name: "an empty summary",
       reply: { kind: "text", text: "" },
+      tries: 1,
       reason: /^the summary model openai:gpt-4\.1-mini returned an empty summary; nothing was summarised$/,
     },
     {
       name: "a whitespace-only summary",
       reply: { kind: "text", text: "  \n\n " },
+      tries: 1,
       reason: /^the summary model openai:gpt-4\.1-mini returned an empty summary; nothing was summarised$/,
     },
     {
       name: "a 500 from the provider",
       reply: { kind: "error", status: 500, message: "upstream exploded" },
+      tries: 3,
       reason:
         /^the summary model openai:gpt-4\.1-mini failed: .*upstream exploded.*; nothing was summarised$/,
     },
   ];
 
-  test.each(CASES)("$name", async ({ reply, reason }) => {
+  test.each(CASES)("$name", async ({ reply, tries, reason }) => {
     const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: "Wire" });
     const id = await createConversation(ada, persona);
     await setOverride(ada, id, { summary: { mode: "turn", turnThreshold: 5, keepRecentTurns: 2 } });
@@ -56,10 +60,12 @@ describe("a summary that fails or comes back empty changes nothing", () => {
     expect(before).toEqual({ summaries: [], marks: before.marks.map(([seq]) => [seq, null]), memories: [] });
 
     // Turn 5 reaches the threshold: the summary call gets the scripted failure, the reply still comes.
-    env.providers.script(reply);
+    env.providers.script(...Array(tries).fill(reply));
     const { text } = await runTurn(ada, id, "Question 5.");
     expect(text).toBe('Fake openai-chat reply to: "Question 5."');
-    const [summaryCall, chatCall] = env.providers.requests.slice(4);
+    const calls = env.providers.requests.slice(4);
+    expect(calls).toHaveLength(tries + 1);
+    const [summaryCall, chatCall] = [calls[0], calls[tries]];
     expect(JSON.parse(summaryCall.body).stream).toBeFalsy();
     expect(JSON.parse(chatCall.body).stream).toBe(true);
     expect(await summaryRows(id)).toEqual([]);
@@ -75,7 +81,7 @@ describe("a summary that fails or comes back empty changes nothing", () => {
     expect(turn5.attempts[0].items.some((item) => item.tag === "SUMMARY")).toBe(false);
 
     // The same failure through the Compact button: 422, still nothing changed.
-    env.providers.script(reply);
+    env.providers.script(...Array(tries).fill(reply));
     const stateBefore = await summaryState(id);
     const message = await expectError(await compact(ada, id), 422, "model_unavailable");
     expect(message).toMatch(

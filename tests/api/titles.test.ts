@@ -144,17 +144,16 @@ describe("a provider model", () => {
     const before = await getDb().then((db) =>
       db.select().from(conversations).where(eq(conversations.id, id)),
     );
-    env.providers.script(
-      { kind: "text", text: "First answer." },
-      { kind: "error", status: 500, message: "title service exploded" },
-    );
+    // A 500 is retried like any model call: three tries in all, each one refused.
+    const titleError = { kind: "error", status: 500, message: "title service exploded" } as const;
+    env.providers.script({ kind: "text", text: "First answer." }, titleError, titleError, titleError);
     await turnThenTitle(ada, id, "First question.");
-    expect(env.providers.requests).toHaveLength(2);
+    expect(env.providers.requests).toHaveLength(4);
     expect(await storedTitle(id)).toBe("New conversation");
 
     env.providers.script({ kind: "text", text: "Second answer." }, { kind: "text", text: "  \n \n" });
     await turnThenTitle(ada, id, "Second question.");
-    expect(env.providers.requests).toHaveLength(4);
+    expect(env.providers.requests).toHaveLength(6);
     const after = await getDb().then((db) => db.select().from(conversations).where(eq(conversations.id, id)));
     expect(after[0].title).toBe(before[0].title);
 

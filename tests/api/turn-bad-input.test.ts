@@ -71,7 +71,7 @@ describe("POST /api/chat when the persona has no usable model", () => {
       "model_unavailable",
     );
     expect(message).toBe(
-      `Persona Stranded has no usable model: ${disabled.id} is unknown or its provider is not configured.`,
+      `Persona Stranded has no usable model: every one of its models (${disabled.id}, openai:no-such-model) is unknown, disabled or its provider is not configured.`,
     );
     await expectNothingStored(conversationId);
     expect(env.providers.requests).toEqual([]);
@@ -118,9 +118,9 @@ describe("POST /api/conversations/:id/preview refuses bad input", () => {
     {
       name: "an unknown model",
       body: { text: "hi", modelId: "openai:no-such-model" },
-      status: 404,
-      code: "not_found",
-      message: "Model openai:no-such-model not found",
+      status: 422,
+      code: "model_unavailable",
+      message: "Model openai:no-such-model is unknown, disabled or its provider is not configured.",
     },
     {
       name: "text over the limit",

@@ -1,3 +1,4 @@
+import { listOtherModelCallSummaries, listOtherModelCalls } from "@/db/attempt-queries";
 import { getDb } from "@/db/client";
 import { getReadableConversation, listTurnSummaries, listTurnsWithAttempts } from "@/db/queries";
 import { parseId, requireUser, route } from "@/lib/api/route";
@@ -13,15 +14,25 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   await getReadableConversation({ db, conversationId, userId: user.id });
   // `?fields=summary`: each attempt without its items, trace and bodies (the inspector's index; full attempts
   // come from GET /api/attempts/:id), so the answer stays small however large the payloads are.
+  // `otherCalls`: the model calls that answer no turn (summaries, titles, write-as-me drafts), with their kind.
   const fields = new URL(request.url).searchParams.get("fields");
   if (fields !== null && fields !== "summary")
     throw new AppError("bad_request", "fields must be summary when given");
-  if (fields === "summary") return Response.json({ turns: await listTurnSummaries({ db, conversationId }) });
-  const turnRows = await listTurnsWithAttempts({ db, conversationId });
+  if (fields === "summary") {
+    const [turns, otherCalls] = await Promise.all([
+      listTurnSummaries({ db, conversationId }),
+      listOtherModelCallSummaries({ db, conversationId }),
+    ]);
+    return Response.json({ turns, otherCalls });
+  }
+  const [turnRows, otherCallRows] = await Promise.all([
+    listTurnsWithAttempts({ db, conversationId }),
+    listOtherModelCalls({ db, conversationId }),
+  ]);
   const views = await toAttemptViews({
     db,
     conversationId,
-    attemptRows: turnRows.flatMap((turn) => turn.attempts),
+    attemptRows: [...turnRows.flatMap((turn) => turn.attempts), ...otherCallRows],
   });
   const viewsById = new Map(views.map((view) => [view.id, view]));
   return Response.json({
@@ -29,5 +40,6 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
       ...turn,
       attempts: attempts.map((attempt) => viewsById.get(attempt.id)),
     })),
+    otherCalls: otherCallRows.map((attempt) => viewsById.get(attempt.id)),
   });
 });

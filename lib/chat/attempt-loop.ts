@@ -1,0 +1,176 @@
+// The one retry and fallback policy for every model call (replies, summaries, titles, write-as-me drafts): each
+// model in order, retried on 429/5xx, timeouts and broken streams with backoff that honours retry-after up to a
+// cap, then the next model. What one attempt does (stream a reply, or generate a text) is the caller's; each
+// attempt records itself. See docs/architecture.md, "Attempts".
+
+import { APICallError } from "ai";
+import type { ModelDescriptor } from "@/lib/context/types";
+
+/** Retries per model after the first try, for retryable errors (429, 5xx) that happen before any text. */
+const RETRIES_PER_MODEL = Number(process.env.GLASSBOX_RETRIES_PER_MODEL ?? 2);
+const RETRY_BASE_DELAY_MS = Number(process.env.GLASSBOX_RETRY_BASE_MS ?? 1_000);
+/** Never wait longer than this for one retry: a longer retry-after fails the model at once (the next one runs). */
+const RETRY_MAX_DELAY_MS = 20_000;
+
+/**
+ * How long a provider may keep an attempt waiting: for its first chunk (no headers, or headers and no content),
+ * and between chunks once it streams. Past either, the attempt fails with a clear error and retries and fallbacks
+ * run. Without these, a provider that stalls holds the call for undici's five minutes.
+ */
+export function providerTimeouts() {
+  return {
+    firstChunkMs: Number(process.env.PROVIDER_FIRST_CHUNK_TIMEOUT_MS || 60_000),
+    chunkMs: Number(process.env.PROVIDER_CHUNK_TIMEOUT_MS || 30_000),
+  };
+}
+
+export interface AttemptError {
+  code: string;
+  message: string;
+  status?: number;
+}
+
+/** How one attempt ended, as its caller reports it to the loop. */
+export type AttemptEnd<Value> =
+  | { status: "ok"; value: Value }
+  | { status: "stopped" }
+  /** `partial`: output already reached the user, so the call is not tried again (it ends `interrupted`). */
+  | { status: "failed"; error: unknown; partial?: boolean }
+  /** This model cannot take the input at all (it does not fit): the next model runs, without retries. */
+  | { status: "unfit"; error: AttemptError };
+
+export type LoopOutcome<Value> =
+  | { status: "ok"; value: Value; attemptCount: number }
+  | { status: "stopped"; attemptCount: number }
+  | { status: "interrupted" | "error"; error: AttemptError; attemptCount: number };
+
+export async function runAttemptLoop<Value>({
+  models,
+  attempt,
+  stopSignal,
+}: {
+  /** The models to try, first one first. */
+  models: ModelDescriptor[];
+  /** Runs and records one attempt; `attemptNumber` counts from 1 across models. */
+  attempt: (model: ModelDescriptor, attemptNumber: number) => Promise<AttemptEnd<Value>>;
+  /** Aborted when the user stops: no other attempt runs and a retry wait ends at once. */
+  stopSignal?: AbortSignal;
+}): Promise<LoopOutcome<Value>> {
+  let attemptNumber = 0;
+  let lastError: AttemptError = { code: "no_model", message: "No usable model is configured." };
+  for (const model of models) {
+    for (let retry = 0; retry <= RETRIES_PER_MODEL; retry++) {
+      if (stopSignal?.aborted) return { status: "stopped", attemptCount: attemptNumber };
+      attemptNumber++;
+      const end = await attempt(model, attemptNumber);
+      if (end.status === "ok") return { status: "ok", value: end.value, attemptCount: attemptNumber };
+      if (end.status === "stopped") return { status: "stopped", attemptCount: attemptNumber };
+      if (end.status === "unfit") {
+        lastError = end.error;
+        break;
+      }
+      lastError = describeAttemptError(end.error);
+      if (end.partial) return { status: "interrupted", error: lastError, attemptCount: attemptNumber };
+      if (!isRetryable(end.error) || retry === RETRIES_PER_MODEL) break;
+      const delay = retryDelayMs(end.error, retry);
+      // The provider asks for a longer wait than we would make the user sit through: try the next model now,
+      // and say why if none is left.
+      if (delay === null) {
+        lastError = {
+          code: "rate_limited",
+          message: `${model.id} is rate limited and asked to wait ${Math.round((askedDelayMs(end.error) ?? 0) / 1_000)} s, longer than the ${Math.round(RETRY_MAX_DELAY_MS / 1_000)} s a model call waits: try again later.`,
+        };
+        break;
+      }
+      await sleep(delay, stopSignal);
+    }
+  }
+  return { status: "error", error: lastError, attemptCount: attemptNumber };
+}
+
+/** The provider sent nothing for longer than providerTimeouts() (or the caller's own limit) allow. */
+export class ProviderTimeoutError extends Error {
+  constructor(reason: string | undefined) {
+    const { firstChunkMs, chunkMs } = providerTimeouts();
+    super(
+      `The provider sent nothing for too long (${reason ?? "timed out"}): the first chunk may take ${firstChunkMs} ms, and then ${chunkMs} ms between chunks.`,
+    );
+    this.name = "ProviderTimeoutError";
+  }
+}
+
+/** An error in the words an attempt records and the user reads. */
+export function describeAttemptError(error: unknown): AttemptError {
+  if (isStreamBreak(error)) {
+    return {
+      code: "stream_interrupted",
+      message: `The provider's stream broke off before the reply was finished (${causeMessages(error)}).`,
+    };
+  }
+  if (APICallError.isInstance(error)) {
+    return {
+      code: error.statusCode === 429 ? "rate_limited" : "provider_error",
+      message: `${error.statusCode ?? "network"}: ${error.message}`,
+      status: error.statusCode,
+    };
+  }
+  if (error instanceof ProviderTimeoutError) return { code: "provider_timeout", message: error.message };
+  if (error instanceof Error) return { code: "stream_error", message: error.message };
+  return { code: "stream_error", message: String(error) };
+}
+
+function isRetryable(error: unknown): boolean {
+  if (error instanceof ProviderTimeoutError) return true; // only reached when no output was shown
+  if (isStreamBreak(error)) return true; // only reached when no output was shown: safe to try again
+  return APICallError.isInstance(error) && (error.statusCode === 429 || (error.statusCode ?? 0) >= 500);
+}
+
+/** The provider answered 2xx and its stream then failed (a cut connection): the SDK reports the HTTP status it got. */
+function isStreamBreak(error: unknown): error is APICallError {
+  return APICallError.isInstance(error) && error.statusCode !== undefined && error.statusCode < 300;
+}
+
+/** "terminated: other side closed": the messages down an error's cause chain, which say what actually happened. */
+function causeMessages(error: unknown): string {
+  const messages: string[] = [];
+  let cause = (error as { cause?: unknown })?.cause;
+  while (cause instanceof Error && messages.length < 4) {
+    if (cause.message) messages.push(cause.message);
+    cause = cause.cause;
+  }
+  return messages.join(": ") || "no reason given";
+}
+
+/** The wait the provider asked for (retry-after-ms, else retry-after in seconds), or null when it asked none. */
+function askedDelayMs(error: unknown): number | null {
+  const headers = APICallError.isInstance(error) ? (error.responseHeaders ?? {}) : {};
+  for (const [name, unitMs] of [
+    ["retry-after-ms", 1],
+    ["retry-after", 1_000],
+  ] as const) {
+    const value = Number(headers[name]);
+    if (headers[name] !== undefined && Number.isFinite(value) && value >= 0) return value * unitMs;
+  }
+  return null;
+}
+
+/** How long to wait before the next try, or null when the provider asks for longer than RETRY_MAX_DELAY_MS. */
+function retryDelayMs(error: unknown, retry: number): number | null {
+  const asked = askedDelayMs(error);
+  if (asked !== null) return asked > RETRY_MAX_DELAY_MS ? null : asked;
+  return Math.min(RETRY_BASE_DELAY_MS * 2 ** retry, RETRY_MAX_DELAY_MS);
+}
+
+/** Wait, or stop waiting as soon as the signal aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
