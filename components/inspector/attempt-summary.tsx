@@ -74,6 +74,14 @@ export function AttemptSummary({ attempt }: { attempt: AttemptView }) {
         <span className={`chip ${STATUS_STYLE[attempt.status]}`} data-testid="attempt-status">
           {attempt.status}
         </span>
+        {attempt.kind !== "reply" && (
+          <span
+            className="chip bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
+            data-testid="attempt-kind"
+          >
+            {attempt.kind.replaceAll("_", " ")} call
+          </span>
+        )}
         <span className="font-mono text-zinc-700 dark:text-zinc-300" data-testid="attempt-model">
           {attempt.modelId}
         </span>

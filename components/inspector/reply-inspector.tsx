@@ -4,9 +4,10 @@
 import type { ReactNode } from "react";
 import { useState } from "react";
 import { AttemptSummary, AttemptTabs } from "./attempt-summary";
+import { OtherModelCalls } from "./other-model-calls";
 import { PayloadSections } from "./payload-sections";
 import { attemptPayload, representativeAttempt } from "./types";
-import { useAttempt, useTurnSummaries } from "./use-inspector-data";
+import { useAttempt, useOtherModelCalls, useTurnSummaries } from "./use-inspector-data";
 
 export function ReplyInspector({
   conversationId,
@@ -20,12 +21,18 @@ export function ReplyInspector({
   onRevealMessage: (messageId: string) => void;
 }) {
   const turns = useTurnSummaries(conversationId);
+  const otherCalls = useOtherModelCalls(conversationId).data ?? [];
   const [chosenId, setChosenId] = useState<string | null>(null);
   const list = turns.data ?? [];
   const index = list.findIndex((turn) => turn.assistantMessageId === messageId);
   const turn = index >= 0 ? list[index] : null;
   const previousTurn = index > 0 ? list[index - 1] : null;
-  const chosen = turn?.attempts.find((entry) => entry.id === chosenId) ?? turn?.attempts.at(-1) ?? null;
+  // A summary, title or write-as-me call chosen from the list opens here like one of the turn's attempts.
+  const chosen =
+    turn?.attempts.find((entry) => entry.id === chosenId) ??
+    otherCalls.find((entry) => entry.id === chosenId) ??
+    turn?.attempts.at(-1) ??
+    null;
   const previousAttempt = previousTurn ? representativeAttempt(previousTurn) : null;
   const attempt = useAttempt(chosen?.id ?? null);
 
@@ -72,6 +79,7 @@ export function ReplyInspector({
           </p>
           <AttemptTabs attempts={turn.attempts} selectedId={full.id} onSelect={setChosenId} />
           <AttemptSummary attempt={full} />
+          <OtherModelCalls calls={otherCalls} selectedId={chosenId} onSelect={setChosenId} />
         </div>
       }
     />

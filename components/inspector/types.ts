@@ -16,9 +16,14 @@ export interface UsageView {
   cachedInputTokens?: number;
 }
 
+/** What a model call was for ("replay" is reserved for replaying a recorded attempt). */
+export type AttemptKind = "reply" | "summary" | "title" | "write_as_me" | "replay";
+
 export interface AttemptView {
   id: string;
-  turnId: string;
+  /** Null for a call that answers no turn (a summary, a title, a write-as-me draft). */
+  turnId: string | null;
+  kind: AttemptKind;
   attemptNumber: number;
   stepNumber: number;
   modelId: string;
@@ -43,6 +48,7 @@ export type AttemptSummaryView = Pick<
   AttemptView,
   | "id"
   | "turnId"
+  | "kind"
   | "attemptNumber"
   | "stepNumber"
   | "modelId"

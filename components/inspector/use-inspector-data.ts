@@ -5,19 +5,37 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { fetchJson, turnsKey } from "@/components/chat/api";
 import type { SettingsOverride } from "@/lib/context/settings";
-import type { AttemptView, PreviewView, TurnSummaryView } from "./types";
+import type { AttemptSummaryView, AttemptView, PreviewView, TurnSummaryView } from "./types";
 
-export function useTurnSummaries(conversationId: string) {
+/** The light index of a conversation's model calls: its turns' attempts, and the calls that answer no turn. */
+function useCallIndex<Selected>(
+  conversationId: string,
+  select: (body: { turns: TurnSummaryView[]; otherCalls: AttemptSummaryView[] }) => Selected,
+) {
   return useQuery({
     queryKey: [...turnsKey(conversationId), "summary"],
     queryFn: () =>
-      fetchJson<{ turns: TurnSummaryView[] }>(
+      fetchJson<{ turns: TurnSummaryView[]; otherCalls: AttemptSummaryView[] }>(
         `/api/conversations/${conversationId}/turns?fields=summary`,
-      ).then((body) => body.turns),
+      ),
+    select,
     placeholderData: keepPreviousData,
     // A reply whose browser went away keeps generating on the server: poll until its turn ends.
-    refetchInterval: (query) => (query.state.data?.some((turn) => turn.status === "running") ? 1_500 : false),
+    refetchInterval: (query) =>
+      query.state.data?.turns.some((turn) => turn.status === "running") ? 1_500 : false,
   });
+}
+
+const selectTurns = (body: { turns: TurnSummaryView[] }) => body.turns;
+const selectOtherCalls = (body: { otherCalls: AttemptSummaryView[] }) => body.otherCalls;
+
+export function useTurnSummaries(conversationId: string) {
+  return useCallIndex(conversationId, selectTurns);
+}
+
+/** Summaries, titles and write-as-me drafts of the conversation, oldest first. */
+export function useOtherModelCalls(conversationId: string) {
+  return useCallIndex(conversationId, selectOtherCalls);
 }
 
 export function useAttempt(attemptId: string | null) {

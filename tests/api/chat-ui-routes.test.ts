@@ -137,6 +137,7 @@ describe("GET /api/conversations/:id/turns?fields=summary", () => {
       "createdAt",
       "error",
       "id",
+      "kind",
       "modelId",
       "settingsVersion",
       "status",

@@ -1,0 +1,57 @@
+"use client";
+// The conversation's model calls that answer no turn (summaries, titles, write-as-me drafts), each with its kind:
+// choosing one opens it in the inspector like a reply's attempt.
+import type { AttemptKind, AttemptSummaryView } from "./types";
+
+const KIND_LABEL: Record<AttemptKind, string> = {
+  reply: "reply",
+  summary: "summary",
+  title: "title",
+  write_as_me: "write as me",
+  replay: "replay",
+};
+
+export function OtherModelCalls({
+  calls,
+  selectedId,
+  onSelect,
+}: {
+  calls: AttemptSummaryView[];
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+}) {
+  if (calls.length === 0) return null;
+  return (
+    <details className="text-xs" data-testid="other-model-calls">
+      <summary className="cursor-pointer text-zinc-500 dark:text-zinc-400">
+        Other model calls ({calls.length})
+      </summary>
+      <ul className="mt-1.5 space-y-1">
+        {calls.map((call) => (
+          <li key={call.id}>
+            <button
+              type="button"
+              onClick={() => onSelect(call.id)}
+              aria-pressed={call.id === selectedId}
+              className="flex w-full items-center gap-2 rounded-lg px-2 py-1 text-left hover:bg-zinc-100 aria-pressed:bg-indigo-50 dark:hover:bg-zinc-900 dark:aria-pressed:bg-indigo-950"
+              data-testid="other-model-call"
+              data-kind={call.kind}
+              data-status={call.status}
+            >
+              <span
+                className="chip bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300"
+                data-testid="call-kind"
+              >
+                {KIND_LABEL[call.kind]}
+              </span>
+              <span className="truncate font-mono text-[11px] text-zinc-600 dark:text-zinc-400">
+                #{call.attemptNumber} {call.modelId}
+              </span>
+              <span className="ml-auto font-mono text-[11px]">{call.status}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
