@@ -1,37 +1,24 @@
-// One chat turn, end to end: authorise, persist the user message first, build phase A once, run the
-// attempts, stream the reply as an AI SDK UI message stream and persist it as it streams. The generation is not
-// tied to the browser: if the client disconnects, the reply still completes and is stored.
+// One chat turn, end to end: authorise and persist the user message first (turn-user-message.ts), build phase A
+// once, then run the attempts, streaming the reply as an AI SDK UI message stream and persisting it as it streams
+// (turn-stream.ts). The generation is not tied to the browser: if the client disconnects, the reply still
+// completes and is stored.
 
-import { setMaxListeners } from "node:events";
-import {
-  createUIMessageStream,
-  createUIMessageStreamResponse,
-  JsonToSseTransformStream,
-  UI_MESSAGE_STREAM_HEADERS,
-} from "ai";
+import { createUIMessageStreamResponse, JsonToSseTransformStream, UI_MESSAGE_STREAM_HEADERS } from "ai";
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
-import { findMessageByClientId, getReplyToRegenerate } from "@/db/message-queries";
-import { appendMessage, deleteReplayedReasoning, listActiveBlocks } from "@/db/queries";
+import { appendMessage } from "@/db/queries";
 import type { Conversation, Message, Model, Persona } from "@/db/schema";
-import { finishTurn, HEARTBEAT_INTERVAL_MS, insertTurn, touchTurnHeartbeat } from "@/db/turn-queries";
+import { insertTurn } from "@/db/turn-queries";
 import type { SessionUser } from "@/lib/api/route";
-import type { ResolvedContext } from "@/lib/context/resolve-for-model";
-import type { BaseContext, StoredPart, TraceEvent } from "@/lib/context/types";
-import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
-import { ReplyPersistence } from "./reply-persistence";
 import { resumableStreams } from "./resumable-streams";
-import { runAttempts, safeWriter } from "./run-attempts";
-import { refuseWhileReplyIsWritten } from "./stop-turn";
 import { maybeSummariseBeforeTurn } from "./summarise";
 import { type BuiltTurn, summariseOnOverflow } from "./summary-overflow";
-import { startTitleGeneration } from "./title";
-import { runnableToolNames, toolSetFor } from "./tools";
 import { instanceId } from "./turn-recovery";
-import { buildPhaseA, openConversation, personaModels } from "./turn-setup";
-import { registerRunningTurn } from "./turn-stops";
+import { buildPhaseA, openConversation } from "./turn-setup";
+import { streamTurn } from "./turn-stream";
+import { checkAndStoreUserMessage } from "./turn-user-message";
 
 /** What starts a turn: a new message of the user, or a new variant of the latest reply (regenerate, retry). */
 export type TurnAction =
@@ -112,76 +99,6 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
       });
   }
   return createUIMessageStreamResponse({ stream });
-}
-
-/**
- * Who may ask and which models may answer are checked first: nothing is stored for a turn that is refused. Then
- * the user's words are stored before anything can fail downstream (a regenerate answers a stored message). The
- * turn's load starts at once, beside the checks and the insert (it takes the stored row once it exists).
- */
-async function checkAndStoreUserMessage({
-  db,
-  user,
-  conversation,
-  persona,
-  action,
-}: {
-  db: Database;
-  user: SessionUser;
-  conversation: Conversation;
-  persona: Persona;
-  action: TurnAction;
-}) {
-  const conversationId = conversation.id;
-  const checked = Promise.all([
-    refuseIfMuted(db, persona.id, persona.name, user.id),
-    personaModels(db, persona),
-    action.kind === "submit" && action.clientMessageId
-      ? refuseIfAlreadySent(db, conversationId, action.clientMessageId)
-      : refuseWhileReplyIsWritten({ db, conversationId, action: "regenerate" }),
-  ]);
-  const stored = checked.then(async () => {
-    if (action.kind === "regenerate") {
-      return (await getReplyToRegenerate({ db, conversationId, replyMessageId: action.replyMessageId }))
-        .userMessage;
-    }
-    return storeUserMessage(db, user, conversationId, action);
-  });
-  // A refusal above must not also surface as an unhandled rejection of the load that waits on it.
-  stored.catch(() => {});
-  const [[, { personaModel, usable }], userMessage, firstInput] = await Promise.all([
-    checked,
-    stored,
-    loadTurnInput({ db, conversation, persona, currentMessage: stored, requesterId: user.id }),
-  ]);
-  return { userMessage, personaModel, modelRows: usable, firstInput };
-}
-
-async function storeUserMessage(
-  db: Database,
-  user: SessionUser,
-  conversationId: string,
-  action: Extract<TurnAction, { kind: "submit" }>,
-) {
-  const attachmentIds = action.attachmentIds ?? [];
-  const parts: StoredPart[] = [
-    ...(action.text ? [{ type: "text" as const, text: action.text }] : []),
-    ...attachmentIds.map((attachmentId) => ({ type: "media" as const, attachmentId })),
-  ];
-  return appendMessage({
-    db,
-    message: {
-      conversationId,
-      authorType: "user",
-      authorUserId: user.id,
-      authorName: user.name,
-      parts,
-      status: "complete",
-      clientMessageId: action.clientMessageId ?? null,
-    },
-    // The images become this message's in the same transaction, or nothing is stored.
-    attach: { attachmentIds, userId: user.id },
-  });
 }
 
 /**
@@ -277,146 +194,4 @@ async function insertReplyRows({
       instanceId: instanceId(),
     },
   });
-}
-
-/** The reply as a UI message stream: the attempts, then the reply's and the turn's final status. */
-function streamTurn({
-  db,
-  user,
-  persona,
-  conversationId,
-  userMessage,
-  assistantMessageId,
-  turnId,
-  rowsReady,
-  base,
-  firstResolved,
-  settingsVersion,
-  modelRows,
-}: {
-  db: Database;
-  user: SessionUser;
-  persona: Persona;
-  conversationId: string;
-  userMessage: Message;
-  assistantMessageId: string;
-  turnId: string;
-  rowsReady: Promise<void>;
-  base: BaseContext;
-  firstResolved: ResolvedContext | undefined;
-  settingsVersion: number;
-  modelRows: Model[];
-}) {
-  const reply = new ReplyPersistence(db, conversationId, assistantMessageId, rowsReady);
-
-  // Stop (from this instance or another) aborts the provider request; the reply keeps what the user saw.
-  const stopController = new AbortController();
-  // Each attempt, retry wait and SDK step listens to it: more than Node's default of ten is expected, not a leak.
-  setMaxListeners(100, stopController.signal);
-  let shownChars: number | undefined;
-  const unregister = registerRunningTurn(turnId, conversationId, (request) => {
-    shownChars = request.shownChars;
-    stopController.abort(new Error("stopped by the user"));
-  });
-  const heartbeat = startTurnHeartbeat(db, turnId, rowsReady);
-
-  return createUIMessageStream({
-    execute: async ({ writer }) => {
-      // The first words reach the client while the reply's rows may still be being stored: a stop or an edit
-      // that comes then finds the turn in this process's registry (turnRunningHere), not yet in the database.
-      const out = safeWriter(writer);
-      out.write({
-        type: "start",
-        messageId: assistantMessageId,
-        messageMetadata: { userMessageId: userMessage.id, assistantMessageId },
-      });
-      try {
-        const outcome = await runAttempts({
-          db,
-          conversationId,
-          turnId,
-          turnReady: rowsReady,
-          base,
-          firstResolved,
-          settingsVersion,
-          modelRows,
-          enabledToolNames: runnableToolNames(persona.toolNames),
-          tools: toolSetFor(persona.toolNames, {
-            db,
-            userId: user.id,
-            personaId: persona.id,
-            conversationId,
-            personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
-          }),
-          reply,
-          writer: out,
-          stopSignal: stopController.signal,
-        });
-        if (outcome.status === "stopped" && shownChars !== undefined) reply.truncateText(shownChars);
-        const messageStatus = outcome.status === "ok" ? "complete" : outcome.status;
-        await reply.finish(messageStatus);
-        await finishTurn({ db, turnId, status: outcome.status });
-        if (outcome.status === "ok") startTitleGeneration({ db, conversationId });
-        if (outcome.status === "ok") await deleteReasoningReplayedOnce(db, conversationId, base.trace);
-        if (outcome.error) out.write({ type: "error", errorText: outcome.error.message });
-        out.write({
-          type: "finish",
-          finishReason: outcome.status === "ok" || outcome.status === "stopped" ? "stop" : "error",
-        });
-      } catch (error) {
-        logger.error({ err: error, turnId }, "turn failed");
-        await reply.finish("error").catch(() => {});
-        await finishTurn({ db, turnId, status: "error" }).catch(() => {});
-        out.write({ type: "error", errorText: "The reply failed on the server." });
-      } finally {
-        clearInterval(heartbeat);
-        unregister();
-      }
-    },
-  });
-}
-
-/** While a turn runs, its instance says so every HEARTBEAT_INTERVAL_MS; a turn whose heartbeat stops is recovered. */
-function startTurnHeartbeat(db: Database, turnId: string, rowsReady: Promise<void>) {
-  return setInterval(() => {
-    rowsReady
-      .then(() => touchTurnHeartbeat({ db, turnId }))
-      .catch((error) => logger.warn({ err: error, turnId }, "could not record the turn's heartbeat"));
-  }, HEARTBEAT_INTERVAL_MS);
-}
-
-async function refuseIfAlreadySent(db: Database, conversationId: string, clientMessageId: string) {
-  const existing = await findMessageByClientId({ db, conversationId, clientMessageId });
-  if (existing) {
-    throw new AppError("conflict", "This message was already sent (its id is stored): it is not sent again.");
-  }
-}
-
-/** With `reasoning.persist = next_reply`, what stage 6 replayed for this reply is deleted once it is done. */
-async function deleteReasoningReplayedOnce(db: Database, conversationId: string, trace: TraceEvent[]) {
-  const event = trace.find(
-    (entry) => entry.stage === "artifacts" && entry.action === "replayed-reasoning-once",
-  );
-  const artifactIds = event?.details?.artifactIds;
-  if (!Array.isArray(artifactIds) || artifactIds.length === 0) return;
-  try {
-    await deleteReplayedReasoning({ db, conversationId, artifactIds: artifactIds as string[] });
-  } catch (error) {
-    // The reply is stored; the reasoning simply stays until the next reply tries again.
-    logger.error({ err: error, conversationId }, "could not delete the reasoning replayed once");
-  }
-}
-
-async function refuseIfMuted(db: Database, personaId: string, personaName: string, userId: string) {
-  const blocks = await listActiveBlocks({ db, personaId, now: new Date() });
-  // A block includes a mute (the blocks card tells the model a blocked user "cannot trigger" the persona).
-  const mute = blocks.find(({ block }) => block.userId === userId);
-  if (!mute) return;
-  const verb = mute.block.blockType === "block" ? "blocked" : "muted";
-  const until = mute.block.expiresAt ? ` until ${mute.block.expiresAt.toISOString()}` : "";
-  const reason = mute.block.reason ? ` Reason: ${mute.block.reason}` : "";
-  throw new AppError(
-    "muted",
-    `${personaName} has ${verb} you${until}, so it will not reply to you.${reason}`,
-  );
 }

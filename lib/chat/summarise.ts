@@ -1,28 +1,17 @@
-// Summarisation, server side: decide with planSummary, write the summary with the summary
-// model, and store it in one transaction (summary row, superseded predecessor, covered messages marked, the
-// session_summary memory). The current input is stored before this runs and counts as the newest user turn, as the summariser it follows does,
-// so it is always among the kept turns. An empty or failed summary changes nothing and comes back as a
-// trace warning for the turn's inspector.
+// Summarisation, server side: decide (summary-decision.ts, on planSummary), write the summary with the summary
+// model (each try an attempt of kind "summary"), and store it in one transaction (summary row, superseded
+// predecessor, covered messages marked, the session_summary memory). The current input is stored before this runs
+// and counts as the newest user turn, as the summariser it follows does, so it is always among the kept turns. An
+// empty or failed summary changes nothing and comes back as a trace warning for the turn's inspector.
 
 import type { Database } from "@/db/client";
-import {
-  getActiveSummary,
-  getCurrentSettings,
-  getModel,
-  listArtifactsForMessages,
-  listHistoryWindow,
-} from "@/db/queries";
+import { getActiveSummary, getCurrentSettings, getModel, listArtifactsForMessages } from "@/db/queries";
 import type { Conversation, Message, Model, Persona, SettingsVersion, Summary } from "@/db/schema";
-import { countUnsummarisedUserTurns, listUnsummarisedMessages, storeSummary } from "@/db/summary-queries";
+import { storeSummary } from "@/db/summary-queries";
 import { messageText } from "@/lib/context/collapse-runs";
 import type { ResolvedSettings } from "@/lib/context/settings";
 import { summaryMarkerText } from "@/lib/context/summary-placement";
-import {
-  buildSummariserInput,
-  planSummary,
-  type SummaryPlan,
-  truncateForSummary,
-} from "@/lib/context/summary-plan";
+import { buildSummariserInput, truncateForSummary } from "@/lib/context/summary-plan";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "@/lib/context/tokens";
 import { plural, traceEvent, traceWarning } from "@/lib/context/trace";
 import type { StoredMessage, StoredSummary, TokenizerName, TraceEvent } from "@/lib/context/types";
@@ -30,7 +19,8 @@ import { logger } from "@/lib/logger";
 import { offlineSummary } from "@/lib/providers/offline-summary";
 import { runAuxiliaryCall } from "./auxiliary-call";
 import { resolveTurnSettings } from "./load-turn-input";
-import { toModelDescriptor, toStoredArtifact, toStoredMessage, toStoredSummary } from "./stored-rows";
+import { toModelDescriptor, toStoredArtifact } from "./stored-rows";
+import { decideSummary, withKeep } from "./summary-decision";
 import { callableModel, unavailableModelMessage } from "./turn-setup";
 
 /**
@@ -190,114 +180,6 @@ export async function summariseConversation({
   };
 }
 
-interface PlannedMessages {
-  messages: StoredMessage[];
-  plan: SummaryPlan;
-}
-
-type SummaryDecision =
-  | { skipped: string }
-  | {
-      decided: PlannedMessages;
-      /** Why, in a sentence. */
-      why: string;
-      /** The plan that decided (token mode decides on the window, then covers every unsummarised message). */
-      deciding: SummaryPlan;
-      /** How many recent user turns stay verbatim (fewer than keepRecentTurns when the fetch limit forces it). */
-      keptTurns: number;
-      previous: StoredSummary | null;
-    };
-
-/** Whether to summarise, and what: cheaply first, so only a summary about to be made loads every message. */
-async function decideSummary({
-  db,
-  conversation,
-  persona,
-  trigger,
-  settings,
-  estimateModel,
-  active,
-  preloaded,
-}: {
-  db: Database;
-  conversation: Conversation;
-  persona: Persona;
-  trigger: SummaryRequest;
-  settings: ResolvedSettings;
-  estimateModel: { contextWindow: number; maxOutputTokens: number; tokenizer: TokenizerName };
-  active: Summary | null;
-  preloaded?: PreloadedSummaryInputs;
-}): Promise<SummaryDecision> {
-  const previous = active ? toStoredSummary(active) : null;
-  const afterSeq = active?.coversThroughSeq ?? 0;
-  const promptTokens = systemTokens(persona, conversation, settings, estimateModel.tokenizer);
-  const plan = (rows: Message[], manual: boolean, keep?: number): PlannedMessages => {
-    const messages = rows.map(toStoredMessage);
-    return {
-      messages,
-      plan: planSummary({
-        messages,
-        summary: previous,
-        settings: withKeep(settings, keep),
-        model: estimateModel,
-        systemTokens: promptTokens,
-        // The stored current input is among the messages: counted once there, and always kept.
-        currentInputTokens: 0,
-        manual,
-      }),
-    };
-  };
-  const allUnsummarised = () => listUnsummarisedMessages({ db, conversationId: conversation.id, afterSeq });
-  const keptTurns = settings.summary.keepRecentTurns;
-
-  if (trigger !== "auto") {
-    const decided = plan(await allUnsummarised(), true);
-    const why = trigger === "manual" ? "summary requested" : "the context did not fit the model's budget";
-    return { decided, why, deciding: decided.plan, keptTurns, previous };
-  }
-  if (settings.summary.mode === "manual") {
-    return { skipped: "summary mode is manual: only the Compact button or API summarises" };
-  }
-  const omitted = preloaded?.omittedByFetchLimit ?? 0;
-  if (omitted > 0) {
-    // Messages past the fetch limit would leave the model's view with no trace in the payload: summarise them
-    // first, whatever the token or turn count says.
-    // The turns kept verbatim are at most those the load still holds: a keepRecentTurns larger than the fetch
-    // window would otherwise leave nothing to summarise, and the omitted messages would be lost unsummarised.
-    const rows = await allUnsummarised();
-    const windowFromSeq = Math.min(...(preloaded?.windowRows ?? []).map((row) => row.seq));
-    const turnsInWindow = rows.filter(
-      (row, index) =>
-        row.seq >= windowFromSeq &&
-        row.authorType === "user" &&
-        (index === 0 || rows[index - 1].authorType !== "user"),
-    ).length;
-    const kept = Math.max(1, Math.min(settings.summary.keepRecentTurns, turnsInWindow));
-    const decided = plan(rows, true, kept);
-    const why = `${plural(omitted, "older message")} no longer fit history.messageFetchLimit (${settings.history.messageFetchLimit})`;
-    return { decided, why, deciding: decided.plan, keptTurns: kept, previous };
-  }
-  if (settings.summary.mode === "turn") {
-    const turns = await countUnsummarisedUserTurns({ db, conversationId: conversation.id, afterSeq });
-    if (turns < settings.summary.turnThreshold) {
-      return { skipped: `${turns} user turns is under the threshold of ${settings.summary.turnThreshold}` };
-    }
-    const decided = plan(await allUnsummarised(), false);
-    const why = `${decided.plan.userTurns} user turns reaches the threshold of ${settings.summary.turnThreshold}`;
-    return { decided, why, deciding: decided.plan, keptTurns, previous };
-  }
-  // Token mode estimates what a turn would send: the same bounded window the turn loads.
-  const limit = settings.history.messageFetchLimit;
-  const windowRows =
-    preloaded?.windowRows ??
-    (await listHistoryWindow({ db, conversationId: conversation.id, afterSeq, limit }));
-  const windowed = plan(windowRows, false);
-  if (!windowed.plan.shouldSummarise) return { skipped: windowed.plan.reason };
-  const why = `estimated ${windowed.plan.estimatedTokens} tokens reaches the threshold of ${windowed.plan.thresholdTokens} (${settings.summary.thresholdPercent}% of the usable window)`;
-  const decided = windowRows.length < limit ? windowed : plan(await allUnsummarised(), true);
-  return { decided, why, deciding: windowed.plan, keptTurns, previous };
-}
-
 /** The summary model writes the summary (each try an attempt of kind "summary"), or the reason it did not. */
 async function writeSummary({
   db,
@@ -395,24 +277,6 @@ function failedEvent(reason: string): TraceEvent {
 
 function failed(reason: string): SummaryOutcome {
   return { status: "failed", summary: null, reason, events: [failedEvent(reason)] };
-}
-
-function withKeep(settings: ResolvedSettings, keepRecentTurns: number | undefined): ResolvedSettings {
-  if (keepRecentTurns === undefined) return settings;
-  return { ...settings, summary: { ...settings.summary, keepRecentTurns } };
-}
-
-/** The system prompt's share of the token estimate: the persona's prompt, conversation instructions, reminder. */
-export function systemTokens(
-  persona: Pick<Persona, "systemPrompt">,
-  conversation: Pick<Conversation, "instructions">,
-  settings: ResolvedSettings,
-  tokenizer: TokenizerName,
-): number {
-  const text = [persona.systemPrompt, conversation.instructions ?? "", settings.keyContextReminder]
-    .filter((part) => part.trim() !== "")
-    .join("\n\n");
-  return text === "" ? 0 : countTextTokens(text, tokenizer);
 }
 
 function messageTokens(message: StoredMessage, tokenizer: TokenizerName): number {

@@ -1,0 +1,140 @@
+// Whether to summarise a conversation now, and what: decided cheaply first (the window a turn already loaded, or a
+// count), so only a summary about to be made loads every unsummarised message. The policy is planSummary's.
+
+import type { Database } from "@/db/client";
+import { listHistoryWindow } from "@/db/queries";
+import type { Conversation, Message, Persona, Summary } from "@/db/schema";
+import { countUnsummarisedUserTurns, listUnsummarisedMessages } from "@/db/summary-queries";
+import type { ResolvedSettings } from "@/lib/context/settings";
+import { planSummary, type SummaryPlan } from "@/lib/context/summary-plan";
+import { countTextTokens } from "@/lib/context/tokens";
+import { plural } from "@/lib/context/trace";
+import type { StoredMessage, StoredSummary, TokenizerName } from "@/lib/context/types";
+import { toStoredMessage, toStoredSummary } from "./stored-rows";
+import type { PreloadedSummaryInputs, SummaryRequest } from "./summarise";
+
+interface PlannedMessages {
+  messages: StoredMessage[];
+  plan: SummaryPlan;
+}
+
+export type SummaryDecision =
+  | { skipped: string }
+  | {
+      decided: PlannedMessages;
+      /** Why, in a sentence. */
+      why: string;
+      /** The plan that decided (token mode decides on the window, then covers every unsummarised message). */
+      deciding: SummaryPlan;
+      /** How many recent user turns stay verbatim (fewer than keepRecentTurns when the fetch limit forces it). */
+      keptTurns: number;
+      previous: StoredSummary | null;
+    };
+
+/** Whether to summarise, and what: cheaply first, so only a summary about to be made loads every message. */
+export async function decideSummary({
+  db,
+  conversation,
+  persona,
+  trigger,
+  settings,
+  estimateModel,
+  active,
+  preloaded,
+}: {
+  db: Database;
+  conversation: Conversation;
+  persona: Persona;
+  trigger: SummaryRequest;
+  settings: ResolvedSettings;
+  estimateModel: { contextWindow: number; maxOutputTokens: number; tokenizer: TokenizerName };
+  active: Summary | null;
+  preloaded?: PreloadedSummaryInputs;
+}): Promise<SummaryDecision> {
+  const previous = active ? toStoredSummary(active) : null;
+  const afterSeq = active?.coversThroughSeq ?? 0;
+  const promptTokens = systemTokens(persona, conversation, settings, estimateModel.tokenizer);
+  const plan = (rows: Message[], manual: boolean, keep?: number): PlannedMessages => {
+    const messages = rows.map(toStoredMessage);
+    return {
+      messages,
+      plan: planSummary({
+        messages,
+        summary: previous,
+        settings: withKeep(settings, keep),
+        model: estimateModel,
+        systemTokens: promptTokens,
+        // The stored current input is among the messages: counted once there, and always kept.
+        currentInputTokens: 0,
+        manual,
+      }),
+    };
+  };
+  const allUnsummarised = () => listUnsummarisedMessages({ db, conversationId: conversation.id, afterSeq });
+  const keptTurns = settings.summary.keepRecentTurns;
+
+  if (trigger !== "auto") {
+    const decided = plan(await allUnsummarised(), true);
+    const why = trigger === "manual" ? "summary requested" : "the context did not fit the model's budget";
+    return { decided, why, deciding: decided.plan, keptTurns, previous };
+  }
+  if (settings.summary.mode === "manual") {
+    return { skipped: "summary mode is manual: only the Compact button or API summarises" };
+  }
+  const omitted = preloaded?.omittedByFetchLimit ?? 0;
+  if (omitted > 0) {
+    // Messages past the fetch limit would leave the model's view with no trace in the payload: summarise them
+    // first, whatever the token or turn count says.
+    // The turns kept verbatim are at most those the load still holds: a keepRecentTurns larger than the fetch
+    // window would otherwise leave nothing to summarise, and the omitted messages would be lost unsummarised.
+    const rows = await allUnsummarised();
+    const windowFromSeq = Math.min(...(preloaded?.windowRows ?? []).map((row) => row.seq));
+    const turnsInWindow = rows.filter(
+      (row, index) =>
+        row.seq >= windowFromSeq &&
+        row.authorType === "user" &&
+        (index === 0 || rows[index - 1].authorType !== "user"),
+    ).length;
+    const kept = Math.max(1, Math.min(settings.summary.keepRecentTurns, turnsInWindow));
+    const decided = plan(rows, true, kept);
+    const why = `${plural(omitted, "older message")} no longer fit history.messageFetchLimit (${settings.history.messageFetchLimit})`;
+    return { decided, why, deciding: decided.plan, keptTurns: kept, previous };
+  }
+  if (settings.summary.mode === "turn") {
+    const turns = await countUnsummarisedUserTurns({ db, conversationId: conversation.id, afterSeq });
+    if (turns < settings.summary.turnThreshold) {
+      return { skipped: `${turns} user turns is under the threshold of ${settings.summary.turnThreshold}` };
+    }
+    const decided = plan(await allUnsummarised(), false);
+    const why = `${decided.plan.userTurns} user turns reaches the threshold of ${settings.summary.turnThreshold}`;
+    return { decided, why, deciding: decided.plan, keptTurns, previous };
+  }
+  // Token mode estimates what a turn would send: the same bounded window the turn loads.
+  const limit = settings.history.messageFetchLimit;
+  const windowRows =
+    preloaded?.windowRows ??
+    (await listHistoryWindow({ db, conversationId: conversation.id, afterSeq, limit }));
+  const windowed = plan(windowRows, false);
+  if (!windowed.plan.shouldSummarise) return { skipped: windowed.plan.reason };
+  const why = `estimated ${windowed.plan.estimatedTokens} tokens reaches the threshold of ${windowed.plan.thresholdTokens} (${settings.summary.thresholdPercent}% of the usable window)`;
+  const decided = windowRows.length < limit ? windowed : plan(await allUnsummarised(), true);
+  return { decided, why, deciding: windowed.plan, keptTurns, previous };
+}
+
+export function withKeep(settings: ResolvedSettings, keepRecentTurns: number | undefined): ResolvedSettings {
+  if (keepRecentTurns === undefined) return settings;
+  return { ...settings, summary: { ...settings.summary, keepRecentTurns } };
+}
+
+/** The system prompt's share of the token estimate: the persona's prompt, conversation instructions, reminder. */
+export function systemTokens(
+  persona: Pick<Persona, "systemPrompt">,
+  conversation: Pick<Conversation, "instructions">,
+  settings: ResolvedSettings,
+  tokenizer: TokenizerName,
+): number {
+  const text = [persona.systemPrompt, conversation.instructions ?? "", settings.keyContextReminder]
+    .filter((part) => part.trim() !== "")
+    .join("\n\n");
+  return text === "" ? 0 : countTextTokens(text, tokenizer);
+}

@@ -1,0 +1,139 @@
+// A turn's reply as an AI SDK UI message stream: the attempts, then the reply's and the turn's final status, a
+// title for a new conversation, and the heartbeat and stop registration while it runs.
+
+import { setMaxListeners } from "node:events";
+import { createUIMessageStream } from "ai";
+import type { Database } from "@/db/client";
+import { deleteReplayedReasoning } from "@/db/queries";
+import type { Message, Model, Persona } from "@/db/schema";
+import { finishTurn, HEARTBEAT_INTERVAL_MS, touchTurnHeartbeat } from "@/db/turn-queries";
+import type { SessionUser } from "@/lib/api/route";
+import type { ResolvedContext } from "@/lib/context/resolve-for-model";
+import type { BaseContext, TraceEvent } from "@/lib/context/types";
+import { logger } from "@/lib/logger";
+import { ReplyPersistence } from "./reply-persistence";
+import { runAttempts, safeWriter } from "./run-attempts";
+import { startTitleGeneration } from "./title";
+import { runnableToolNames, toolSetFor } from "./tools";
+import { registerRunningTurn } from "./turn-stops";
+
+/** The reply as a UI message stream: the attempts, then the reply's and the turn's final status. */
+export function streamTurn({
+  db,
+  user,
+  persona,
+  conversationId,
+  userMessage,
+  assistantMessageId,
+  turnId,
+  rowsReady,
+  base,
+  firstResolved,
+  settingsVersion,
+  modelRows,
+}: {
+  db: Database;
+  user: SessionUser;
+  persona: Persona;
+  conversationId: string;
+  userMessage: Message;
+  assistantMessageId: string;
+  turnId: string;
+  rowsReady: Promise<void>;
+  base: BaseContext;
+  firstResolved: ResolvedContext | undefined;
+  settingsVersion: number;
+  modelRows: Model[];
+}) {
+  const reply = new ReplyPersistence(db, conversationId, assistantMessageId, rowsReady);
+
+  // Stop (from this instance or another) aborts the provider request; the reply keeps what the user saw.
+  const stopController = new AbortController();
+  // Each attempt, retry wait and SDK step listens to it: more than Node's default of ten is expected, not a leak.
+  setMaxListeners(100, stopController.signal);
+  let shownChars: number | undefined;
+  const unregister = registerRunningTurn(turnId, conversationId, (request) => {
+    shownChars = request.shownChars;
+    stopController.abort(new Error("stopped by the user"));
+  });
+  const heartbeat = startTurnHeartbeat(db, turnId, rowsReady);
+
+  return createUIMessageStream({
+    execute: async ({ writer }) => {
+      // The first words reach the client while the reply's rows may still be being stored: a stop or an edit
+      // that comes then finds the turn in this process's registry (turnRunningHere), not yet in the database.
+      const out = safeWriter(writer);
+      out.write({
+        type: "start",
+        messageId: assistantMessageId,
+        messageMetadata: { userMessageId: userMessage.id, assistantMessageId },
+      });
+      try {
+        const outcome = await runAttempts({
+          db,
+          conversationId,
+          turnId,
+          turnReady: rowsReady,
+          base,
+          firstResolved,
+          settingsVersion,
+          modelRows,
+          enabledToolNames: runnableToolNames(persona.toolNames),
+          tools: toolSetFor(persona.toolNames, {
+            db,
+            userId: user.id,
+            personaId: persona.id,
+            conversationId,
+            personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
+          }),
+          reply,
+          writer: out,
+          stopSignal: stopController.signal,
+        });
+        if (outcome.status === "stopped" && shownChars !== undefined) reply.truncateText(shownChars);
+        const messageStatus = outcome.status === "ok" ? "complete" : outcome.status;
+        await reply.finish(messageStatus);
+        await finishTurn({ db, turnId, status: outcome.status });
+        if (outcome.status === "ok") startTitleGeneration({ db, conversationId });
+        if (outcome.status === "ok") await deleteReasoningReplayedOnce(db, conversationId, base.trace);
+        if (outcome.error) out.write({ type: "error", errorText: outcome.error.message });
+        out.write({
+          type: "finish",
+          finishReason: outcome.status === "ok" || outcome.status === "stopped" ? "stop" : "error",
+        });
+      } catch (error) {
+        logger.error({ err: error, turnId }, "turn failed");
+        await reply.finish("error").catch(() => {});
+        await finishTurn({ db, turnId, status: "error" }).catch(() => {});
+        out.write({ type: "error", errorText: "The reply failed on the server." });
+      } finally {
+        clearInterval(heartbeat);
+        unregister();
+      }
+    },
+  });
+}
+
+/** While a turn runs, its instance says so every HEARTBEAT_INTERVAL_MS; a turn whose heartbeat stops is recovered. */
+function startTurnHeartbeat(db: Database, turnId: string, rowsReady: Promise<void>) {
+  return setInterval(() => {
+    rowsReady
+      .then(() => touchTurnHeartbeat({ db, turnId }))
+      .catch((error) => logger.warn({ err: error, turnId }, "could not record the turn's heartbeat"));
+  }, HEARTBEAT_INTERVAL_MS);
+}
+
+/** With `reasoning.persist = next_reply`, what stage 6 replayed for this reply is deleted once it is done. */
+async function deleteReasoningReplayedOnce(db: Database, conversationId: string, trace: TraceEvent[]) {
+  const event = trace.find(
+    (entry) => entry.stage === "artifacts" && entry.action === "replayed-reasoning-once",
+  );
+  const artifactIds = event?.details?.artifactIds;
+  if (!Array.isArray(artifactIds) || artifactIds.length === 0) return;
+  try {
+    await deleteReplayedReasoning({ db, conversationId, artifactIds: artifactIds as string[] });
+  } catch (error) {
+    // The reply is stored; the reasoning simply stays until the next reply tries again.
+    logger.error({ err: error, conversationId }, "could not delete the reasoning replayed once");
+  }
+}

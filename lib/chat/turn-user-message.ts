@@ -1,0 +1,105 @@
+// Before a turn stores anything: who may ask (not muted, the message not already sent, no reply being written for
+// a regenerate) and which models may answer. Then the user's message is stored, or (regenerate) found.
+
+import type { Database } from "@/db/client";
+import { findMessageByClientId, getReplyToRegenerate } from "@/db/message-queries";
+import { appendMessage, listActiveBlocks } from "@/db/queries";
+import type { Conversation, Persona } from "@/db/schema";
+import type { SessionUser } from "@/lib/api/route";
+import type { StoredPart } from "@/lib/context/types";
+import { AppError } from "@/lib/errors";
+import { loadTurnInput } from "./load-turn-input";
+import type { TurnAction } from "./run-turn";
+import { refuseWhileReplyIsWritten } from "./stop-turn";
+import { personaModels } from "./turn-setup";
+
+/**
+ * Who may ask and which models may answer are checked first: nothing is stored for a turn that is refused. Then
+ * the user's words are stored before anything can fail downstream (a regenerate answers a stored message). The
+ * turn's load starts at once, beside the checks and the insert (it takes the stored row once it exists).
+ */
+export async function checkAndStoreUserMessage({
+  db,
+  user,
+  conversation,
+  persona,
+  action,
+}: {
+  db: Database;
+  user: SessionUser;
+  conversation: Conversation;
+  persona: Persona;
+  action: TurnAction;
+}) {
+  const conversationId = conversation.id;
+  const checked = Promise.all([
+    refuseIfMuted(db, persona.id, persona.name, user.id),
+    personaModels(db, persona),
+    action.kind === "submit" && action.clientMessageId
+      ? refuseIfAlreadySent(db, conversationId, action.clientMessageId)
+      : refuseWhileReplyIsWritten({ db, conversationId, action: "regenerate" }),
+  ]);
+  const stored = checked.then(async () => {
+    if (action.kind === "regenerate") {
+      return (await getReplyToRegenerate({ db, conversationId, replyMessageId: action.replyMessageId }))
+        .userMessage;
+    }
+    return storeUserMessage(db, user, conversationId, action);
+  });
+  // A refusal above must not also surface as an unhandled rejection of the load that waits on it.
+  stored.catch(() => {});
+  const [[, { personaModel, usable }], userMessage, firstInput] = await Promise.all([
+    checked,
+    stored,
+    loadTurnInput({ db, conversation, persona, currentMessage: stored, requesterId: user.id }),
+  ]);
+  return { userMessage, personaModel, modelRows: usable, firstInput };
+}
+
+async function storeUserMessage(
+  db: Database,
+  user: SessionUser,
+  conversationId: string,
+  action: Extract<TurnAction, { kind: "submit" }>,
+) {
+  const attachmentIds = action.attachmentIds ?? [];
+  const parts: StoredPart[] = [
+    ...(action.text ? [{ type: "text" as const, text: action.text }] : []),
+    ...attachmentIds.map((attachmentId) => ({ type: "media" as const, attachmentId })),
+  ];
+  return appendMessage({
+    db,
+    message: {
+      conversationId,
+      authorType: "user",
+      authorUserId: user.id,
+      authorName: user.name,
+      parts,
+      status: "complete",
+      clientMessageId: action.clientMessageId ?? null,
+    },
+    // The images become this message's in the same transaction, or nothing is stored.
+    attach: { attachmentIds, userId: user.id },
+  });
+}
+
+async function refuseIfAlreadySent(db: Database, conversationId: string, clientMessageId: string) {
+  const existing = await findMessageByClientId({ db, conversationId, clientMessageId });
+  if (existing) {
+    throw new AppError("conflict", "This message was already sent (its id is stored): it is not sent again.");
+  }
+}
+
+async function refuseIfMuted(db: Database, personaId: string, personaName: string, userId: string) {
+  const blocks = await listActiveBlocks({ db, personaId, now: new Date() });
+  // A block includes a mute (the blocks card tells the model a blocked user "cannot trigger" the persona).
+  const mute = blocks.find(({ block }) => block.userId === userId);
+  if (!mute) return;
+  const verb = mute.block.blockType === "block" ? "blocked" : "muted";
+  const until = mute.block.expiresAt ? ` until ${mute.block.expiresAt.toISOString()}` : "";
+  const reason = mute.block.reason ? ` Reason: ${mute.block.reason}` : "";
+  throw new AppError(
+    "muted",
+    `${personaName} has ${verb} you${until}, so it will not reply to you.${reason}`,
+  );
+}
