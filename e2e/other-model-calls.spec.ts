@@ -1,0 +1,55 @@
+// Model calls that answer no turn open in the same inspector: the title written after the first reply is listed
+// under "Other model calls" with its kind, and opening it shows the exact request it recorded.
+import { expect, type Page, test } from "@playwright/test";
+import { fakeProviderClient } from "./fake-providers/client";
+import { ChatPage, uniqueEmail } from "./pages/chat-page";
+
+const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
+const fake = fakeProviderClient(FAKE_URL);
+
+interface OtherCall {
+  id: string;
+  kind: string;
+  modelId: string;
+  requests: { body: string }[];
+}
+
+test.beforeEach(async () => {
+  await fake.reset();
+});
+
+async function otherCallsOf(page: Page, conversationId: string): Promise<OtherCall[]> {
+  const response = await page.request.get(`/api/conversations/${conversationId}/turns`);
+  expect(response.status()).toBe(200);
+  return (await response.json()).otherCalls;
+}
+
+test("the title's model call is listed with its kind and opens with its recorded request", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.register({ name: "Ada", email: uniqueEmail("ada"), password: "correct horse battery" });
+  const conversationId = await chat.newConversation();
+  await chat.sendAndWait("How do I keep basil alive indoors?");
+
+  // The title is written after the reply (by the offline model in these runs), and recorded then.
+  await expect
+    .poll(async () => (await otherCallsOf(page, conversationId)).map((call) => call.kind))
+    .toEqual(["title"]);
+  const [titleCall] = await otherCallsOf(page, conversationId);
+  await page.reload();
+
+  const panel = await chat.inspectReply();
+  const list = panel.root.getByTestId("other-model-calls");
+  await list.locator("summary").click();
+  const entry = list.getByTestId("other-model-call");
+  await expect(entry).toHaveCount(1);
+  await expect(entry).toHaveAttribute("data-kind", "title");
+  await expect(entry.getByTestId("call-kind")).toHaveText("title");
+  await entry.click();
+
+  await expect(panel.root.getByTestId("attempt-kind")).toHaveText("title call");
+  await expect(panel.root.getByTestId("attempt-model")).toHaveText(titleCall.modelId);
+  expect(await panel.exactBody()).toBe(titleCall.requests[0].body);
+  expect(titleCall.requests[0].body).toContain("How do I keep basil alive indoors?");
+});
