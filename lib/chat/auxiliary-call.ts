@@ -116,7 +116,8 @@ export async function runAuxiliaryCall({
         response: { text: called.text, finishReason: called.finishReason, usage: called.usage },
       });
       const reason = unusable?.(called.text) ?? null;
-      if (reason !== null) return { status: "failed", error: new UnusableAnswerError(reason) };
+      if (reason !== null)
+        return { status: "failed", error: new UnusableAnswerError(`${model.id}: ${reason}`) };
       return { status: "ok", value: { text: called.text, modelId: model.id, attemptId } };
     },
   });

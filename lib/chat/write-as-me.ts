@@ -1,7 +1,7 @@
 // "Write as me": a draft of the requesting user's next message, in their voice, for them to edit and
 // send. The same load and pipeline as a turn, generated as the user (impersonation, the role flip: their
 // messages are the assistant's, everyone else's are user turns), after an instruction that is never stored.
-// Nothing is stored: the draft goes back to the composer.
+// No message is stored: the draft goes back to the composer. Each try is recorded as a "write_as_me" attempt.
 
 import type { Database } from "@/db/client";
 import type { SessionUser } from "@/lib/api/route";
@@ -59,7 +59,7 @@ export async function draftAsUser({
     context: base,
     settingsVersion: turnInput.settingsVersion,
     prepare: (model) => ({ resolved: resolveForModel(base, model) }),
-    unusable: (text) => (text.trim() === "" ? "the model wrote an empty draft" : null),
+    unusable: (text) => (text.trim() === "" ? "the draft is empty" : null),
     timeoutMs: DRAFT_TIMEOUT_MS,
   });
   if (outcome.status !== "ok") {
