@@ -221,7 +221,9 @@ test("compact now shows the server's message in place: nothing to summarise (409
   // Two turns, and the summariser fails: the 422's message, and nothing changed.
   await fake.script({ kind: "text", text: "Second answer." });
   await chat.sendAndWait("Second question");
-  await fake.script({ kind: "error", status: 500, message: "summariser exploded" });
+  // A 500 is retried like any model call: every one of the three tries gets it.
+  const exploded = { kind: "error", status: 500, message: "summariser exploded" } as const;
+  await fake.script([exploded, exploded, exploded]);
   await chat.compactNow();
   await expect(page.getByTestId("compact-error-message")).toHaveText(
     /^The summary could not be made: .+\. Nothing was changed\.$/,
