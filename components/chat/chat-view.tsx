@@ -241,6 +241,7 @@ export function ChatView({
         data-status={status}
       >
         <ChatHeader
+          conversationId={conversationId}
           title={detail.conversation.title}
           personaName={detail.persona.name}
           modelId={detail.persona.modelId}

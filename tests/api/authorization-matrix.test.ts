@@ -257,6 +257,22 @@ const ROWS: Row[] = [
     body: INVALID,
   },
   {
+    route: "conversations/import",
+    method: "POST",
+    expected: { ...signedIn, stranger: 400, member: 400, owner: 400, admin: 400 },
+    target: () => ({ params: {}, path: "/api/conversations/import" }),
+    body: INVALID,
+  },
+  {
+    route: "conversations/[id]/export",
+    method: "GET",
+    expected: roomReader(200),
+    target: (fx) => ({
+      params: { id: fx.conversationId },
+      path: `/api/conversations/${fx.conversationId}/export`,
+    }),
+  },
+  {
     route: "search",
     method: "GET",
     expected: signedIn,
