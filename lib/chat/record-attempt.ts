@@ -7,6 +7,7 @@ import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import type { BaseContext } from "@/lib/context/types";
 import { elideMedia } from "@/lib/providers/media-elision";
 import type { CapturedRequest } from "@/lib/providers/request-capture";
+import { recordAttemptSpan } from "@/lib/telemetry/attempt-spans";
 
 export interface AttemptUsage {
   inputTokens?: number;
@@ -61,5 +62,17 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
       },
     })
     .returning({ id: attempts.id });
+  recordAttemptSpan({
+    attemptId: row.id,
+    turnId: record.turnId,
+    kind: "reply",
+    modelId: record.modelId,
+    status: record.status,
+    error: record.error,
+    requestBody: record.requests.at(-1)?.body ?? null,
+    response: record.response,
+    queuedAt: record.timings.queuedAt,
+    doneMs: record.timings.doneMs,
+  });
   return row.id;
 }
