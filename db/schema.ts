@@ -18,7 +18,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { v7 as uuidv7 } from "uuid";
 import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
-import type { ModelCapabilities, StoredPart } from "@/lib/context/types";
+import type { ModelCapabilities, ModelPrices, StoredPart } from "@/lib/context/types";
 
 const createdAt = () => timestamp("createdAt", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updatedAt", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -113,6 +113,8 @@ export const models = pgTable("models", {
   contextWindow: integer("contextWindow").notNull(),
   maxOutputTokens: integer("maxOutputTokens").notNull(),
   tokenizer: text("tokenizer", { enum: ["o200k_base", "cl100k_base", "estimate"] }).notNull(),
+  /** US dollars per million tokens (input, cached input, output); null when unknown, and costs stay unknown. */
+  prices: jsonb("prices").$type<ModelPrices | null>(),
   enabled: boolean("enabled").notNull().default(true),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
