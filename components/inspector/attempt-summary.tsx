@@ -2,6 +2,7 @@
 // The attempt tabs of one turn, and the chosen attempt's model, status, error and timings.
 import { formatMs } from "@/components/ui/format";
 import { Tabs } from "@/components/ui/tabs";
+import { CostLabel } from "./cost-label";
 import type { AttemptSummaryView, AttemptView } from "./types";
 
 const STATUS_STYLE: Record<AttemptView["status"], string> = {
@@ -81,6 +82,9 @@ export function AttemptSummary({ attempt }: { attempt: AttemptView }) {
         {attempt.response?.finishReason && (
           <span className="text-zinc-500 dark:text-zinc-400">· finish: {attempt.response.finishReason}</span>
         )}
+        <span className="text-zinc-600 dark:text-zinc-300">
+          · <CostLabel cost={attempt.cost} testId="attempt-cost" />
+        </span>
         <span
           className="ml-auto text-[11px] text-zinc-500 dark:text-zinc-400"
           title={attempt.timings.queuedAt}

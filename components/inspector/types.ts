@@ -2,6 +2,7 @@
 // mirror lib/chat/attempt-view.ts and lib/chat/preview-turn.ts as JSON (dates are strings).
 import type { ResolvedSettings } from "@/lib/context/settings";
 import type { ContextItem, ProviderName, TraceEvent } from "@/lib/context/types";
+import type { Cost } from "@/lib/pricing";
 
 export interface BudgetView {
   usableTokens: number;
@@ -34,6 +35,8 @@ export interface AttemptView {
   requests: { url: string; status: number | null; body: string }[];
   response: { text: string; finishReason: string | null; usage: UsageView | null } | null;
   usage: UsageView | null;
+  /** From the model's prices and the reported usage; null when either is unknown. */
+  cost: Cost | null;
   timings: { queuedAt: string; firstByteMs?: number; firstTokenMs?: number; doneMs?: number };
   createdAt: string;
 }
@@ -49,6 +52,7 @@ export type AttemptSummaryView = Pick<
   | "status"
   | "error"
   | "usage"
+  | "cost"
   | "timings"
   | "settingsVersion"
   | "createdAt"
@@ -56,6 +60,8 @@ export type AttemptSummaryView = Pick<
 
 export interface TurnSummaryView extends Omit<TurnView, "attempts"> {
   attempts: AttemptSummaryView[];
+  /** The sum of its attempts' known costs. */
+  cost: Cost | null;
 }
 
 export interface TurnView {

@@ -5,19 +5,33 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { fetchJson, turnsKey } from "@/components/chat/api";
 import type { SettingsOverride } from "@/lib/context/settings";
+import type { Cost } from "@/lib/pricing";
 import type { AttemptView, PreviewView, TurnSummaryView } from "./types";
 
-export function useTurnSummaries(conversationId: string) {
+interface TurnIndex {
+  turns: TurnSummaryView[];
+  /** The conversation's cost so far: the sum of its turns' known costs. */
+  cost: Cost | null;
+}
+
+function useTurnIndex<Selected>(conversationId: string, select: (index: TurnIndex) => Selected) {
   return useQuery({
     queryKey: [...turnsKey(conversationId), "summary"],
-    queryFn: () =>
-      fetchJson<{ turns: TurnSummaryView[] }>(
-        `/api/conversations/${conversationId}/turns?fields=summary`,
-      ).then((body) => body.turns),
+    queryFn: () => fetchJson<TurnIndex>(`/api/conversations/${conversationId}/turns?fields=summary`),
+    select,
     placeholderData: keepPreviousData,
     // A reply whose browser went away keeps generating on the server: poll until its turn ends.
-    refetchInterval: (query) => (query.state.data?.some((turn) => turn.status === "running") ? 1_500 : false),
+    refetchInterval: (query) =>
+      query.state.data?.turns.some((turn) => turn.status === "running") ? 1_500 : false,
   });
+}
+
+export function useTurnSummaries(conversationId: string) {
+  return useTurnIndex(conversationId, (index) => index.turns);
+}
+
+export function useConversationCost(conversationId: string) {
+  return useTurnIndex(conversationId, (index) => index.cost);
 }
 
 export function useAttempt(attemptId: string | null) {

@@ -5,6 +5,7 @@ import type { Database } from "@/db/client";
 import { getModel, loadConversationMediaBySha256 } from "@/db/queries";
 import type { Attempt, Model } from "@/db/schema";
 import { usableTokenBudget } from "@/lib/context/budget";
+import { costOfUsage } from "@/lib/pricing";
 import { restoreMedia } from "@/lib/providers/media-elision";
 import { toModelDescriptor } from "./stored-rows";
 
@@ -55,6 +56,7 @@ export async function toAttemptViews({
       requests,
       response: row.response,
       usage: row.response?.usage ?? null,
+      cost: costOfUsage(row.response?.usage, modelsById.get(row.modelId)?.prices),
       timings: row.timings,
       createdAt: row.createdAt,
     };

@@ -2,6 +2,7 @@ import { getDb } from "@/db/client";
 import { getReadableConversation, listTurnSummaries, listTurnsWithAttempts } from "@/db/queries";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { toAttemptViews } from "@/lib/chat/attempt-view";
+import { withCosts } from "@/lib/chat/turn-costs";
 import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
@@ -16,7 +17,8 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   const fields = new URL(request.url).searchParams.get("fields");
   if (fields !== null && fields !== "summary")
     throw new AppError("bad_request", "fields must be summary when given");
-  if (fields === "summary") return Response.json({ turns: await listTurnSummaries({ db, conversationId }) });
+  if (fields === "summary")
+    return Response.json(await withCosts({ db, turns: await listTurnSummaries({ db, conversationId }) }));
   const turnRows = await listTurnsWithAttempts({ db, conversationId });
   const views = await toAttemptViews({
     db,
@@ -24,10 +26,9 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
     attemptRows: turnRows.flatMap((turn) => turn.attempts),
   });
   const viewsById = new Map(views.map((view) => [view.id, view]));
-  return Response.json({
-    turns: turnRows.map(({ attempts, ...turn }) => ({
-      ...turn,
-      attempts: attempts.map((attempt) => viewsById.get(attempt.id)),
-    })),
-  });
+  const turns = turnRows.map(({ attempts, ...turn }) => ({
+    ...turn,
+    attempts: attempts.flatMap((attempt) => viewsById.get(attempt.id) ?? []),
+  }));
+  return Response.json(await withCosts({ db, turns }));
 });
