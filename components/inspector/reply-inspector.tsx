@@ -6,6 +6,7 @@ import { useState } from "react";
 import { AttemptSummary, AttemptTabs } from "./attempt-summary";
 import { CostLabel } from "./cost-label";
 import { PayloadSections } from "./payload-sections";
+import { TurnTimeline } from "./turn-timeline";
 import { attemptPayload, representativeAttempt } from "./types";
 import { useAttempt, useConversationCost, useTurnSummaries } from "./use-inspector-data";
 
@@ -75,6 +76,7 @@ export function ReplyInspector({
             <CostLabel cost={conversationCost.data} testId="conversation-cost" />
           </p>
           <AttemptTabs attempts={turn.attempts} selectedId={full.id} onSelect={setChosenId} />
+          <TurnTimeline attempts={turn.attempts} selectedId={full.id} onSelect={setChosenId} />
           <AttemptSummary attempt={full} />
         </div>
       }
