@@ -18,7 +18,7 @@ test("a rate-limited turn: the timeline shows both calls, and the costs add up",
   // GPT-4.1 mini: $0.40 input, $0.10 cached input, $1.60 output per million tokens.
   await fake.script({ kind: "text", text: "Warm-up.", usage: { inputTokens: 1_000, outputTokens: 100 } });
   await chat.sendAndWait("First, a warm-up.");
-  await fake.script(
+  await fake.script([
     { kind: "error", status: 429, retryAfterMs: 300, message: "Rate limit reached" },
     {
       kind: "text",
@@ -26,7 +26,7 @@ test("a rate-limited turn: the timeline shows both calls, and the costs add up",
       firstTokenDelayMs: 100,
       usage: { inputTokens: 1_000, cachedInputTokens: 800, outputTokens: 100 },
     },
-  );
+  ]);
   await chat.sendAndWait("Now the real question.");
 
   const inspector = await chat.inspectReply();
@@ -50,4 +50,36 @@ test("a rate-limited turn: the timeline shows both calls, and the costs add up",
   await rows.nth(0).click();
   await expect(inspector.root.getByTestId("attempt-status")).toHaveText("error");
   await expect(inspector.root.getByTestId("attempt-cost")).toHaveText("cost unknown");
+});
+
+test("system items the wire sends as one system message say so, part by part", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.register({
+    name: "Wren",
+    email: uniqueEmail("system-merge"),
+    password: "correct horse battery",
+  });
+  const id = await chat.newConversation();
+  // A context note with the system role: a second system item, after the persona's prompt.
+  const patched = await page.request.patch(`/api/conversations/${id}`, {
+    data: { settingsOverride: { contextNote: { text: "Answer in French.", depth: 0, role: "system" } } },
+  });
+  expect(patched.status()).toBe(200);
+  await fake.script({ kind: "text", text: "Bien sûr." });
+  await chat.sendAndWait("Say yes.");
+
+  const inspector = await chat.inspectReply();
+  const system = inspector
+    .items()
+    .filter({ has: page.locator('[data-testid="item-role"]', { hasText: /^system$/ }) });
+  const count = await system.count();
+  expect(count).toBeGreaterThanOrEqual(2);
+  for (let index = 0; index < count; index += 1) {
+    await expect(system.nth(index).getByTestId("item-system-merge")).toHaveText(
+      `one system message · part ${index + 1} of ${count}`,
+    );
+  }
+  // And the wire indeed carries one system message.
+  const body = JSON.parse(await inspector.exactBody()) as { messages: { role: string }[] };
+  expect(body.messages.filter((message) => message.role === "system")).toHaveLength(1);
 });

@@ -20,6 +20,7 @@ const ROLE_STYLE: Record<string, string> = {
 export const ItemCard = memo(function ItemCard({
   item,
   position,
+  systemPart,
   highlighted,
   events,
   onRevealMessage,
@@ -27,6 +28,8 @@ export const ItemCard = memo(function ItemCard({
 }: {
   item: ContextItem;
   position: number;
+  /** Where this system item sits in the one system message the wire sends, when there are several. */
+  systemPart?: { part: number; of: number };
   highlighted: boolean;
   events: { event: TraceEvent; index: number }[];
   onRevealMessage: (messageId: string) => void;
@@ -53,6 +56,15 @@ export const ItemCard = memo(function ItemCard({
         </span>
         <TagChip tag={item.tag} />
         {item.sender && <span className="truncate text-zinc-500 dark:text-zinc-400">{item.sender.name}</span>}
+        {systemPart && (
+          <span
+            className="chip bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200"
+            title="The provider receives every system item as one system message (its instructions), in this order, separated by a blank line"
+            data-testid="item-system-merge"
+          >
+            one system message · part {systemPart.part} of {systemPart.of}
+          </span>
+        )}
         <span
           className="ml-auto font-mono text-zinc-500 tabular-nums dark:text-zinc-400"
           data-testid="item-tokens"
