@@ -9,6 +9,7 @@
 // note and reasoning text carries one too, so a test can tell exactly which stored text reached the payload.
 
 import fc from "fast-check";
+import { elementAt, firstOf, lastOf } from "@/lib/context/indexing";
 import { defaultSettings, type ResolvedSettings, settingsSchema } from "@/lib/context/settings";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
 import type {
@@ -610,7 +611,7 @@ class ConversationWriter {
       if (counts.segmentTokenCounts !== null) message.segmentTokenCounts = counts.segmentTokenCounts;
       // The message's artifacts were written just before it: counted at write time too.
       for (let index = this.artifacts.length - 1; index >= 0; index--) {
-        const artifact = this.artifacts[index];
+        const artifact = elementAt(this.artifacts, index);
         if (artifact.messageId !== message.id) break;
         artifact.tokenCounts = artifactTokenCounts(artifact, ALL_TOKENIZERS);
       }
@@ -728,7 +729,9 @@ class ConversationWriter {
           break;
         }
         case "non-replayable":
-          parts.push(this.artifact(seq, counter, NON_REPLAYABLE_TYPES[segment.type], { query: "weather" }));
+          parts.push(
+            this.artifact(seq, counter, elementAt(NON_REPLAYABLE_TYPES, segment.type), { query: "weather" }),
+          );
           break;
         case "malformed-call": {
           const callId = `call-${seq}-${counter.next}`;
@@ -768,11 +771,11 @@ function blockFor(
   humans: readonly { userId: string; name: string }[],
   currentAuthorId: string,
 ): PersonaUserBlock {
-  const human = humans[spec.human % humans.length];
+  const human = elementAt(humans, spec.human % humans.length);
   // The route refuses a turn from a muted or blocked user, so the current author's block is always an old one.
   const expiry = human.userId === currentAuthorId ? "past" : spec.expiry;
   return {
-    personaId: spec.otherPersona ? OTHER_PERSONAS[0].personaId : PERSONA_ID,
+    personaId: spec.otherPersona ? firstOf(OTHER_PERSONAS).personaId : PERSONA_ID,
     userId: human.userId,
     userName: human.name,
     blockType: spec.blockType,
@@ -809,7 +812,7 @@ export function materialise(blueprint: ConversationBlueprint): GeneratedConversa
   const writer = new ConversationWriter();
   let seq = 0;
   blueprint.messages.forEach((spec, index) => {
-    seq += blueprint.seqGaps[index];
+    seq += elementAt(blueprint.seqGaps, index);
     switch (spec.kind) {
       case "human": {
         const parts: StoredPart[] = [];
@@ -831,9 +834,9 @@ export function materialise(blueprint: ConversationBlueprint): GeneratedConversa
           spec.forwardedFrom === null
             ? null
             : spec.forwardedFrom < HUMANS.length
-              ? HUMANS[spec.forwardedFrom].name
+              ? elementAt(HUMANS, spec.forwardedFrom).name
               : "Grace";
-        writer.message(seq, humanAuthor(humans[spec.author % humans.length]), parts, {
+        writer.message(seq, humanAuthor(elementAt(humans, spec.author % humans.length)), parts, {
           replyToMessageId: replyTarget?.id ?? null,
           forwardedFromName: forwarded ?? replyTarget?.authorName ?? null,
           status: spec.status,
@@ -848,7 +851,7 @@ export function materialise(blueprint: ConversationBlueprint): GeneratedConversa
         break;
       }
       case "other-persona": {
-        const other = OTHER_PERSONAS[spec.who];
+        const other = elementAt(OTHER_PERSONAS, spec.who);
         const parts: StoredPart[] = [];
         if (spec.text !== "") parts.push({ type: "text", text: withMarker(spec.text, seq, 0) });
         parts.push(...writer.media(seq, spec.media));
@@ -885,8 +888,8 @@ export function materialise(blueprint: ConversationBlueprint): GeneratedConversa
   });
 
   // The current input: always some text (with its marker), maybe media.
-  seq += blueprint.seqGaps[MAX_MESSAGES];
-  const currentAuthor = humans[blueprint.current.author % humans.length];
+  seq += elementAt(blueprint.seqGaps, MAX_MESSAGES);
+  const currentAuthor = elementAt(humans, blueprint.current.author % humans.length);
   const currentMarker = textMarker(seq, 0);
   writer.message(
     seq,
@@ -902,7 +905,7 @@ export function materialise(blueprint: ConversationBlueprint): GeneratedConversa
   let summary: StoredSummary | null = null;
   if (blueprint.summary && blueprint.messages.length > 0) {
     const coverIndex = blueprint.summary.coverIndex % blueprint.messages.length;
-    const coversThroughSeq = writer.messages[coverIndex].seq;
+    const coversThroughSeq = elementAt(writer.messages, coverIndex).seq;
     summary = {
       id: "s-prop",
       content: blueprint.summary.content,
@@ -967,7 +970,7 @@ function noteText(text: string, source: string): string {
  * them (the stored current input among them; a draft takes one slot), their attachment and artifact rows.
  */
 export function loadInput(stored: StoredConversation): BuildInput {
-  const currentInput = stored.messages[stored.messages.length - 1];
+  const currentInput = lastOf(stored.messages);
   const uncovered = stored.messages.filter((message) => message.summarizedBy === null);
   const limit = stored.settings.history.messageFetchLimit;
   let loaded: StoredMessage[];
@@ -982,7 +985,7 @@ export function loadInput(stored: StoredConversation): BuildInput {
   // As the route's loader reports it: older unsummarised messages the fetch limit left out.
   const omittedCount = candidates.length - loaded.length;
   const loadedWindow =
-    omittedCount > 0 && loaded.length > 0 ? { omittedBeforeSeq: loaded[0].seq, omittedCount } : null;
+    omittedCount > 0 && loaded[0] !== undefined ? { omittedBeforeSeq: loaded[0].seq, omittedCount } : null;
   if (stored.mistakenlyLoaded > 0) {
     const covered = stored.messages.filter((message) => message.summarizedBy !== null);
     loaded = [...covered.slice(-stored.mistakenlyLoaded), ...loaded];
@@ -1028,7 +1031,7 @@ export function appendTurn(
   stored: StoredConversation,
   turn: AppendedTurn,
 ): { stored: StoredConversation; currentMarker: string } {
-  const previous = stored.messages[stored.messages.length - 1];
+  const previous = lastOf(stored.messages);
   const replySeq = previous.seq + 1;
   const nextSeq = previous.seq + 2;
   const messages = stored.messages.map((message) => ({ ...message }));
@@ -1046,7 +1049,7 @@ export function appendTurn(
     createdAt: timeFor(replySeq),
   });
   const author = turn.nextAuthor ?? {
-    userId: previous.authorUserId ?? HUMANS[0].userId,
+    userId: previous.authorUserId ?? firstOf(HUMANS).userId,
     name: previous.authorName,
   };
   const currentMarker = textMarker(nextSeq, 0);
