@@ -813,78 +813,7 @@ export function materialise(blueprint: ConversationBlueprint): GeneratedConversa
   let seq = 0;
   blueprint.messages.forEach((spec, index) => {
     seq += elementAt(blueprint.seqGaps, index);
-    switch (spec.kind) {
-      case "human": {
-        const parts: StoredPart[] = [];
-        if (spec.text !== "") parts.push({ type: "text", text: withMarker(spec.text, seq, 0) });
-        parts.push(...writer.media(seq, spec.media));
-        if (spec.withArtifact) {
-          const counter = { next: 0 };
-          const callId = `call-${seq}-user`;
-          parts.push(
-            writer.artifact(seq, counter, "function_call", { callId, name: "remember", arguments: {} }),
-          );
-          parts.push(writer.artifact(seq, counter, "function_call_output", { callId, output: "ok" }));
-        }
-        const replyTarget =
-          spec.replyBack > 0 ? writer.messages[writer.messages.length - spec.replyBack] : undefined;
-        // Who originally sent the quoted content: a named sender (a forward, or a reply naming one), else the
-        // replied-to message's author.
-        const forwarded =
-          spec.forwardedFrom === null
-            ? null
-            : spec.forwardedFrom < HUMANS.length
-              ? elementAt(HUMANS, spec.forwardedFrom).name
-              : "Grace";
-        writer.message(seq, humanAuthor(elementAt(humans, spec.author % humans.length)), parts, {
-          replyToMessageId: replyTarget?.id ?? null,
-          forwardedFromName: forwarded ?? replyTarget?.authorName ?? null,
-          status: spec.status,
-          cacheTokens: spec.cacheTokens,
-        });
-        break;
-      }
-      case "persona": {
-        const parts = writer.personaParts(seq, spec.segments);
-        parts.push(...writer.media(seq, spec.media));
-        writer.message(seq, PERSONA_AUTHOR, parts, { status: spec.status, cacheTokens: spec.cacheTokens });
-        break;
-      }
-      case "other-persona": {
-        const other = elementAt(OTHER_PERSONAS, spec.who);
-        const parts: StoredPart[] = [];
-        if (spec.text !== "") parts.push({ type: "text", text: withMarker(spec.text, seq, 0) });
-        parts.push(...writer.media(seq, spec.media));
-        writer.message(
-          seq,
-          {
-            authorType: "persona",
-            authorUserId: null,
-            authorPersonaId: other.personaId,
-            authorName: other.name,
-          },
-          parts,
-          { cacheTokens: spec.cacheTokens },
-        );
-        break;
-      }
-      case "system":
-      case "tool-author": {
-        const parts: StoredPart[] =
-          spec.text === "" ? [] : [{ type: "text", text: withMarker(spec.text, seq, 0) }];
-        writer.message(
-          seq,
-          {
-            authorType: spec.kind === "system" ? "system" : "tool",
-            authorUserId: null,
-            authorPersonaId: null,
-            authorName: spec.kind === "system" ? "System" : "Tool",
-          },
-          parts,
-        );
-        break;
-      }
-    }
+    writeMessage(writer, spec, seq, humans);
   });
 
   // The current input: always some text (with its marker), maybe media.
@@ -901,23 +830,136 @@ export function materialise(blueprint: ConversationBlueprint): GeneratedConversa
     { cacheTokens: blueprint.current.cacheTokens },
   );
 
-  // The summary covers a prefix of the history (never the current input); covered messages are marked.
-  let summary: StoredSummary | null = null;
-  if (blueprint.summary && blueprint.messages.length > 0) {
-    const coverIndex = blueprint.summary.coverIndex % blueprint.messages.length;
-    const coversThroughSeq = elementAt(writer.messages, coverIndex).seq;
-    summary = {
-      id: "s-prop",
-      content: blueprint.summary.content,
-      coversThroughSeq,
-      messageCount: coverIndex + 1,
-      createdAt: "2026-02-15T08:00:00.000Z",
-    };
-    for (const message of writer.messages)
-      if (message.seq <= coversThroughSeq) message.summarizedBy = summary.id;
-  }
-
+  const summary = writeSummary(writer, blueprint);
   const tools = TOOL_CATALOG.filter((_, index) => blueprint.tools.enabled[index]);
+  const stored = storedConversation(blueprint, { writer, summary, tools, humans, currentAuthor });
+  return {
+    stored,
+    input: loadInput(stored),
+    primary: modelFrom(blueprint.models[0], "model-primary"),
+    fallback: modelFrom(blueprint.models[1], "model-fallback"),
+    enabledToolNames: tools.map((tool) => tool.name),
+    currentMarker,
+  };
+}
+
+/** One history message of the blueprint, written as its kind of author stores it. */
+function writeMessage(
+  writer: ConversationWriter,
+  spec: MessageSpec,
+  seq: number,
+  humans: readonly { userId: string; name: string }[],
+): void {
+  switch (spec.kind) {
+    case "human":
+      writeHumanMessage(writer, spec, seq, humans);
+      break;
+    case "persona": {
+      const parts = writer.personaParts(seq, spec.segments);
+      parts.push(...writer.media(seq, spec.media));
+      writer.message(seq, PERSONA_AUTHOR, parts, { status: spec.status, cacheTokens: spec.cacheTokens });
+      break;
+    }
+    case "other-persona": {
+      const other = elementAt(OTHER_PERSONAS, spec.who);
+      const parts: StoredPart[] = [];
+      if (spec.text !== "") parts.push({ type: "text", text: withMarker(spec.text, seq, 0) });
+      parts.push(...writer.media(seq, spec.media));
+      writer.message(
+        seq,
+        {
+          authorType: "persona",
+          authorUserId: null,
+          authorPersonaId: other.personaId,
+          authorName: other.name,
+        },
+        parts,
+        { cacheTokens: spec.cacheTokens },
+      );
+      break;
+    }
+    case "system":
+    case "tool-author": {
+      const parts: StoredPart[] =
+        spec.text === "" ? [] : [{ type: "text", text: withMarker(spec.text, seq, 0) }];
+      writer.message(
+        seq,
+        {
+          authorType: spec.kind === "system" ? "system" : "tool",
+          authorUserId: null,
+          authorPersonaId: null,
+          authorName: spec.kind === "system" ? "System" : "Tool",
+        },
+        parts,
+      );
+      break;
+    }
+  }
+}
+
+/** A human's message: text, media, maybe artifacts (never replayed there), maybe a reply or forward. */
+function writeHumanMessage(
+  writer: ConversationWriter,
+  spec: Extract<MessageSpec, { kind: "human" }>,
+  seq: number,
+  humans: readonly { userId: string; name: string }[],
+): void {
+  const parts: StoredPart[] = [];
+  if (spec.text !== "") parts.push({ type: "text", text: withMarker(spec.text, seq, 0) });
+  parts.push(...writer.media(seq, spec.media));
+  if (spec.withArtifact) {
+    const counter = { next: 0 };
+    const callId = `call-${seq}-user`;
+    parts.push(writer.artifact(seq, counter, "function_call", { callId, name: "remember", arguments: {} }));
+    parts.push(writer.artifact(seq, counter, "function_call_output", { callId, output: "ok" }));
+  }
+  const replyTarget =
+    spec.replyBack > 0 ? writer.messages[writer.messages.length - spec.replyBack] : undefined;
+  // Who originally sent the quoted content: a named sender (a forward, or a reply naming one), else the
+  // replied-to message's author.
+  const forwarded =
+    spec.forwardedFrom === null
+      ? null
+      : spec.forwardedFrom < HUMANS.length
+        ? elementAt(HUMANS, spec.forwardedFrom).name
+        : "Grace";
+  writer.message(seq, humanAuthor(elementAt(humans, spec.author % humans.length)), parts, {
+    replyToMessageId: replyTarget?.id ?? null,
+    forwardedFromName: forwarded ?? replyTarget?.authorName ?? null,
+    status: spec.status,
+    cacheTokens: spec.cacheTokens,
+  });
+}
+
+/** The summary covers a prefix of the history (never the current input); covered messages are marked. */
+function writeSummary(writer: ConversationWriter, blueprint: ConversationBlueprint): StoredSummary | null {
+  if (!blueprint.summary || blueprint.messages.length === 0) return null;
+  const coverIndex = blueprint.summary.coverIndex % blueprint.messages.length;
+  const coversThroughSeq = elementAt(writer.messages, coverIndex).seq;
+  const summary: StoredSummary = {
+    id: "s-prop",
+    content: blueprint.summary.content,
+    coversThroughSeq,
+    messageCount: coverIndex + 1,
+    createdAt: "2026-02-15T08:00:00.000Z",
+  };
+  for (const message of writer.messages)
+    if (message.seq <= coversThroughSeq) message.summarizedBy = summary.id;
+  return summary;
+}
+
+/** Everything stored for the conversation besides its rows: persona, people, blocks, memories, notes, settings. */
+function storedConversation(
+  blueprint: ConversationBlueprint,
+  written: {
+    writer: ConversationWriter;
+    summary: StoredSummary | null;
+    tools: ToolInfo[];
+    humans: readonly { userId: string; name: string }[];
+    currentAuthor: { userId: string; name: string };
+  },
+): StoredConversation {
+  const { writer, summary, tools, humans, currentAuthor } = written;
   const settings = structuredClone(blueprint.settings);
   settings.contextNote.text =
     blueprint.notes.global === null ? "" : noteText(blueprint.notes.global, "global");
@@ -949,15 +991,7 @@ export function materialise(blueprint: ConversationBlueprint): GeneratedConversa
     impersonateUserId: blueprint.impersonate ? currentAuthor.userId : null,
   };
   if (blueprint.tools.maxToolSteps !== null) stored.maxToolSteps = blueprint.tools.maxToolSteps;
-
-  return {
-    stored,
-    input: loadInput(stored),
-    primary: modelFrom(blueprint.models[0], "model-primary"),
-    fallback: modelFrom(blueprint.models[1], "model-fallback"),
-    enabledToolNames: tools.map((tool) => tool.name),
-    currentMarker,
-  };
+  return stored;
 }
 
 /** A note's text with its marker; a blank note stays blank (it does not count as a note). */
