@@ -18,6 +18,9 @@ interface OpenCall {
   answered: boolean;
 }
 
+/** The calls of the exchange so far, by tool call id. */
+type OpenCalls = Map<string, OpenCall>;
+
 function closesExchange(item: ContextItem): boolean {
   return item.role === "user" || item.role === "system";
 }
@@ -47,7 +50,7 @@ function planPairing(items: readonly ContextItem[]): PairingPlan {
     droppedFromItems: [],
     stubsAfter: new Map(),
   };
-  const open = new Map<string, OpenCall>();
+  const open: OpenCalls = new Map();
   let lastNonToolIndex = -1;
   for (let index = 0; index < items.length; index += 1) {
     const item = elementAt(items, index);
@@ -56,38 +59,33 @@ function planPairing(items: readonly ContextItem[]): PairingPlan {
       stubUnanswered(plan, open, () => false);
       open.clear();
     }
-    item.parts.forEach((part, partIndex) => {
-      if (part.type === "tool-call") {
-        if (!open.has(part.toolCallId))
-          open.set(part.toolCallId, { itemIndex: index, toolName: part.toolName, answered: false });
-      } else if (part.type === "tool-result")
-        answerOrDrop(plan, open, item, index, part.toolCallId, partIndex);
-    });
+    pairItemParts(plan, open, item, index);
   }
   // Calls after the last non-tool item belong to the step still running: the SDK adds their outputs itself.
   stubUnanswered(plan, open, (call) => call.itemIndex >= lastNonToolIndex);
   return plan;
 }
 
-/** An output answers its open call once; any other output has no call before it and is dropped. */
-function answerOrDrop(
-  plan: PairingPlan,
-  open: ReadonlyMap<string, OpenCall>,
-  item: ContextItem,
-  index: number,
-  toolCallId: string,
-  partIndex: number,
-): void {
-  const call = open.get(toolCallId);
-  if (call && !call.answered) {
-    call.answered = true;
-    return;
-  }
-  const set = plan.droppedParts.get(index) ?? new Set<number>();
-  set.add(partIndex);
-  plan.droppedParts.set(index, set);
-  plan.droppedCallIds.push(toolCallId);
-  plan.droppedFromItems.push(item.id);
+/** One item's tool parts: a call opens; an output answers its open call once, any other output is dropped. */
+function pairItemParts(plan: PairingPlan, open: OpenCalls, item: ContextItem, index: number): void {
+  item.parts.forEach((part, partIndex) => {
+    if (part.type === "tool-call") {
+      if (!open.has(part.toolCallId))
+        open.set(part.toolCallId, { itemIndex: index, toolName: part.toolName, answered: false });
+      return;
+    }
+    if (part.type !== "tool-result") return;
+    const call = open.get(part.toolCallId);
+    if (call && !call.answered) {
+      call.answered = true;
+      return;
+    }
+    const set = plan.droppedParts.get(index) ?? new Set<number>();
+    set.add(partIndex);
+    plan.droppedParts.set(index, set);
+    plan.droppedCallIds.push(part.toolCallId);
+    plan.droppedFromItems.push(item.id);
+  });
 }
 
 /** Every unanswered call that `keep` does not spare gets a stub output after its item. */

@@ -16,6 +16,7 @@ import type {
   BuildInput,
   MemoryInfo,
   MessageStatus,
+  ModelCapabilities,
   ModelDescriptor,
   ParticipantInfo,
   PersonaInfo,
@@ -127,14 +128,8 @@ export type MessageSpec =
   | { kind: "other-persona"; who: number; text: string; media: MediaSpec[]; cacheTokens: boolean }
   | { kind: "system" | "tool-author"; text: string };
 
-export interface ModelSpec {
-  vision: boolean;
-  video: boolean;
-  tools: boolean;
-  reasoning: boolean;
-  systemInstruction: boolean;
-  strictAlternation: boolean;
-  maxStopSequences: number;
+/** A generated model: its capabilities, and its window, output share, tokenizer and provider. */
+export interface ModelSpec extends ModelCapabilities {
   contextWindow: number;
   /** maxOutputTokens as a share of the window, in percent. */
   outputPercent: number;
