@@ -35,8 +35,17 @@ export interface AttemptView {
   response: { text: string; finishReason: string | null; usage: UsageView | null } | null;
   usage: UsageView | null;
   timings: { queuedAt: string; firstByteMs?: number; firstTokenMs?: number; doneMs?: number };
+  /** Someone else's private memories this attempt carried, replaced for this reader; null when none. */
+  privateMemoryRedaction: {
+    count: number;
+    owners: { userId: string; name: string }[];
+    notice: string;
+  } | null;
   createdAt: string;
 }
+
+/** An item as an attempt's view gives it: `redacted` when someone else's private memory was replaced in it. */
+export type ViewItem = ContextItem & { redacted?: boolean };
 
 /** An attempt as listed by `GET /turns?fields=summary`: everything but the payload. */
 export type AttemptSummaryView = Pick<
