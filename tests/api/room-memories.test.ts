@@ -197,7 +197,7 @@ describe("private memories in attempts made before a room", () => {
   });
 });
 
-type RedactedAttempt = TurnView["attempts"][number] & {
+type RedactedAttempt = Omit<TurnView["attempts"][number], "items"> & {
   privateMemoryRedaction: {
     count: number;
     owners: { userId: string; name: string }[];
