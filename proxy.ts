@@ -1,7 +1,9 @@
-// Runs before routing: an address that cannot be decoded (malformed percent-encoding, or one that decodes to NUL)
-// gets a 400 in the app's error format here, where the framework would otherwise answer its own plain 500 while
-// matching the route.
+// Runs before routing, for requests without a body: an address that cannot be decoded (malformed
+// percent-encoding, or one that decodes to NUL) gets a 400 in the app's error format here, where the framework
+// would otherwise answer its own plain 500 while matching the route; every other answer gets a Content-Security-
+// Policy with a fresh nonce, which the pages' scripts carry (lib/api/content-security-policy.ts).
 import { NextResponse } from "next/server";
+import { contentSecurityPolicy } from "@/lib/api/content-security-policy";
 
 function addressProblem(pathname: string): string | null {
   let decoded: string;
@@ -16,8 +18,17 @@ function addressProblem(pathname: string): string | null {
 export function proxy(request: Request) {
   const { pathname } = new URL(request.url);
   const problem = addressProblem(pathname);
-  if (!problem) return NextResponse.next();
-  return NextResponse.json({ error: { code: "bad_request", message: problem } }, { status: 400 });
+  if (problem)
+    return NextResponse.json({ error: { code: "bad_request", message: problem } }, { status: 400 });
+  const nonce = btoa(crypto.randomUUID());
+  const policy = contentSecurityPolicy({ nonce });
+  // Next reads the nonce from the request's policy and puts it on its own scripts; the root layout reads x-nonce.
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("content-security-policy", policy);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set("content-security-policy", policy);
+  return response;
 }
 
 export const config = {

@@ -22,6 +22,14 @@ test("pages and API answers carry the security headers, and the pages still work
   const signUpPage = await page.goto("/sign-up");
   const headers = signUpPage?.headers() ?? {};
   expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+  // Scripts run by a fresh nonce per page load, never by 'unsafe-inline'.
+  const scriptSources = (policy: string | undefined) =>
+    policy?.split("; ").find((directive) => directive.startsWith("script-src ")) ?? "";
+  const scripts = scriptSources(headers["content-security-policy"]);
+  expect(scripts).toMatch(/^script-src 'self' 'nonce-[A-Za-z0-9+/=]{20,}' 'strict-dynamic'$/);
+  const again = scriptSources((await page.request.get("/sign-up")).headers()["content-security-policy"]);
+  expect(again).not.toBe(scripts);
+  expect(await page.locator("script[nonce]").count()).toBeGreaterThan(0);
   expect(headers["x-content-type-options"]).toBe("nosniff");
   expect(headers["referrer-policy"]).toBe("same-origin");
 
