@@ -17,6 +17,8 @@ const nextConfig: NextConfig = {
   // The build type-checks the app only; npm test type-checks everything, tests included.
   typescript: { tsconfigPath: "tsconfig.build.json" },
   poweredByHeader: false,
+  // What Next keeps of a body for proxy.ts, which sees bodies only at addresses with a percent escape (proxy.ts).
+  experimental: { proxyClientMaxBodySize: 64 * 1024 },
   // Lets parallel test runs build into separate folders (NEXT_DIST_DIR); `.next` otherwise.
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
   async headers() {

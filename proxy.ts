@@ -43,5 +43,8 @@ export const config = {
         { type: "header", key: "transfer-encoding" },
       ],
     },
+    // An address with a percent escape may be malformed, body or not. No route takes a body at such an address,
+    // so what Next keeps of its body for the proxy is small (proxyClientMaxBodySize in next.config.ts).
+    { source: "/(.*%.*)" },
   ],
 };

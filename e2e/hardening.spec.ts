@@ -157,11 +157,16 @@ test("a malformed or NUL-bearing address is a 400 in the app's error format", as
     "/api/conversations?q=a%00b",
     "/api/admin/users/%00",
   ]) {
-    const response = await request.get(`${APP}${path}`);
-    expect(response.status(), path).toBeGreaterThanOrEqual(400);
-    expect(response.status(), path).toBeLessThan(500);
-    const body = await response.json().catch(() => null);
-    expect(body?.error?.code, path).toBeTruthy();
-    expect(body?.error?.message, path).toBeTruthy();
+    // With a body too: Next reads such a request differently before the proxy sees it.
+    for (const response of [
+      await request.get(`${APP}${path}`),
+      await request.post(`${APP}${path}`, { data: { title: "x" }, headers: { origin: APP } }),
+    ]) {
+      expect(response.status(), path).toBeGreaterThanOrEqual(400);
+      expect(response.status(), path).toBeLessThan(500);
+      const body = await response.json().catch(() => null);
+      expect(body?.error?.code, path).toBeTruthy();
+      expect(body?.error?.message, path).toBeTruthy();
+    }
   }
 });
