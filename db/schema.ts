@@ -406,6 +406,13 @@ export const turns = pgTable(
   ],
 );
 
+export interface PrivateMemoryUse {
+  memoryId: string;
+  ownerId: string;
+  /** The text as it was sent, so a later edit or deletion of the memory never un-redacts it. */
+  content: string;
+}
+
 export interface RecordedRequest {
   url: string;
   /** The exact body as the provider received it, with base64 media elided to {mime, bytes, sha256}. */
@@ -434,6 +441,12 @@ export const attempts = pgTable(
     settingsVersion: integer("settingsVersion").notNull(),
     /** Every HTTP request of this attempt (AI SDK retries included), in order. */
     requests: jsonb("requests").$type<RecordedRequest[]>().notNull().default([]),
+    /**
+     * The private memories (user and user × persona scope) this attempt's payload carries, with their owners: a
+     * reader who is not the owner gets the view with their text replaced (docs/architecture.md#private-memories).
+     * Null on attempts recorded before this was kept: their view looks the memories up when read.
+     */
+    privateMemories: jsonb("privateMemories").$type<PrivateMemoryUse[] | null>(),
     response: jsonb("response").$type<{
       text: string;
       finishReason: string | null;

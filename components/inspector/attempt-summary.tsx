@@ -104,6 +104,14 @@ export function AttemptSummary({ attempt }: { attempt: AttemptView }) {
           {attempt.error.message}
         </p>
       )}
+      {attempt.privateMemoryRedaction && (
+        <p
+          className="rounded-lg border border-amber-200 bg-amber-50 px-2.5 py-1.5 text-xs text-amber-900 dark:border-amber-900/60 dark:bg-amber-950/30 dark:text-amber-200"
+          data-testid="private-memory-redaction"
+        >
+          {attempt.privateMemoryRedaction.notice}
+        </p>
+      )}
       <dl className="grid grid-cols-3 gap-1.5 text-xs" data-testid="attempt-timings">
         {timings.map((timing) => (
           <div key={timing.label} className="rounded-lg bg-zinc-50 px-2 py-1.5 dark:bg-zinc-900">

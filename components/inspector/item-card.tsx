@@ -4,11 +4,12 @@
 import { memo } from "react";
 import { formatCount } from "@/components/ui/format";
 import { TAG_DESCRIPTIONS } from "@/lib/context/tags";
-import type { ContextItem, TraceEvent } from "@/lib/context/types";
+import type { TraceEvent } from "@/lib/context/types";
 import { ItemParts } from "./item-parts";
 import { stageLabel } from "./stages";
 import { TagChip } from "./tag-chip";
 import { tagStyle } from "./tag-style";
+import type { ViewItem } from "./types";
 
 const ROLE_STYLE: Record<string, string> = {
   system: "text-slate-600 dark:text-slate-300",
@@ -26,7 +27,7 @@ export const ItemCard = memo(function ItemCard({
   onRevealMessage,
   onFocusEvent,
 }: {
-  item: ContextItem;
+  item: ViewItem;
   position: number;
   /** Where this system item sits in the one system message the wire sends, when there are several. */
   systemPart?: { part: number; of: number };
@@ -63,6 +64,15 @@ export const ItemCard = memo(function ItemCard({
             data-testid="item-system-merge"
           >
             one system message · part {systemPart.part} of {systemPart.of}
+          </span>
+        )}
+        {item.redacted && (
+          <span
+            className="chip bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200"
+            data-testid="item-redacted"
+            title="Someone else's private memory was replaced here"
+          >
+            redacted
           </span>
         )}
         <span

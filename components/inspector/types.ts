@@ -38,8 +38,17 @@ export interface AttemptView {
   /** From the model's prices and the reported usage; null when either is unknown. */
   cost: Cost | null;
   timings: { queuedAt: string; firstByteMs?: number; firstTokenMs?: number; doneMs?: number };
+  /** Someone else's private memories this attempt carried, replaced for this reader; null when none. */
+  privateMemoryRedaction: {
+    count: number;
+    owners: { userId: string; name: string }[];
+    notice: string;
+  } | null;
   createdAt: string;
 }
+
+/** An item as an attempt's view gives it: `redacted` when someone else's private memory was replaced in it. */
+export type ViewItem = ContextItem & { redacted?: boolean };
 
 /** An attempt as listed by `GET /turns?fields=summary`: everything but the payload. */
 export type AttemptSummaryView = Pick<

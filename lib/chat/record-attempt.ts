@@ -8,6 +8,7 @@ import type { BaseContext } from "@/lib/context/types";
 import { elideMedia } from "@/lib/providers/media-elision";
 import type { CapturedRequest } from "@/lib/providers/request-capture";
 import { recordAttemptSpan } from "@/lib/telemetry/attempt-spans";
+import { privateMemoriesInPayload } from "./private-memories";
 
 export interface AttemptUsage {
   inputTokens?: number;
@@ -52,6 +53,12 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
         return { url: request.url, body: elided.body, status: request.status, elidedMedia: elided.media };
       }),
       response: record.response,
+      // Whose private memories the payload carries: other readers get them redacted.
+      privateMemories: await privateMemoriesInPayload({
+        db,
+        turnId: record.turnId,
+        items: record.base.items,
+      }),
       // The pipeline's own time, stage by stage: phase A (once per turn) then this attempt's phase B.
       timings: {
         ...record.timings,

@@ -20,14 +20,17 @@ import { attemptAsChatExample } from "./openai-chat-example";
 export async function exportConversation({
   db,
   conversation,
+  readerId,
 }: {
   db: Database;
   conversation: Conversation;
+  /** Who exports: other people's private memories in attempts are redacted for them, as in the inspector. */
+  readerId: string;
 }): Promise<ConversationArchive> {
   const [rows, persona, attempts] = await Promise.all([
     listConversationArchiveRows({ db, conversationId: conversation.id }),
     getPersona({ db, personaId: conversation.personaId }),
-    attemptViewsOf({ db, conversationId: conversation.id }),
+    attemptViewsOf({ db, conversationId: conversation.id, readerId }),
   ]);
   const versionsByMessage = new Map<string, typeof rows.versionRows>();
   for (const version of rows.versionRows)
@@ -110,11 +113,13 @@ export async function exportConversation({
 export async function exportAttemptsAsJsonl({
   db,
   conversationId,
+  readerId,
 }: {
   db: Database;
   conversationId: string;
+  readerId: string;
 }): Promise<string> {
-  const { views } = await attemptViewsOf({ db, conversationId });
+  const { views } = await attemptViewsOf({ db, conversationId, readerId });
   // Items are stored with their media elided (as bodies are): put the bytes back, an example carries its images.
   const itemsJson = views.map((view) => JSON.stringify(view.items));
   const sha256s = [
@@ -132,12 +137,21 @@ export async function exportAttemptsAsJsonl({
     .join("");
 }
 
-async function attemptViewsOf({ db, conversationId }: { db: Database; conversationId: string }) {
+async function attemptViewsOf({
+  db,
+  conversationId,
+  readerId,
+}: {
+  db: Database;
+  conversationId: string;
+  readerId: string;
+}) {
   const turns = await listTurnsWithAttempts({ db, conversationId });
   const views = await toAttemptViews({
     db,
     conversationId,
     attemptRows: turns.flatMap((turn) => turn.attempts),
+    readerId,
   });
   return { turns, views };
 }

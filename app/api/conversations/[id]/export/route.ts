@@ -18,10 +18,12 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   const filename = `glassbox-${conversationId}.${format === "jsonl" ? "jsonl" : "json"}`;
   const disposition = { "content-disposition": `attachment; filename="${filename}"` };
   if (format === "jsonl") {
-    const jsonl = await exportAttemptsAsJsonl({ db, conversationId });
+    const jsonl = await exportAttemptsAsJsonl({ db, conversationId, readerId: user.id });
     return new Response(jsonl, {
       headers: { "content-type": "application/jsonl; charset=utf-8", ...disposition },
     });
   }
-  return Response.json(await exportConversation({ db, conversation }), { headers: disposition });
+  return Response.json(await exportConversation({ db, conversation, readerId: user.id }), {
+    headers: disposition,
+  });
 });

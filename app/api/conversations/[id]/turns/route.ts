@@ -24,6 +24,7 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
     db,
     conversationId,
     attemptRows: turnRows.flatMap((turn) => turn.attempts),
+    readerId: user.id,
   });
   const viewsById = new Map(views.map((view) => [view.id, view]));
   const turns = turnRows.map(({ attempts, ...turn }) => ({
