@@ -410,6 +410,26 @@ const ROWS: Row[] = [
     body: {},
   },
   {
+    // Live rooms: ?follow=0 reads what is stored and ends, so the call returns.
+    route: "conversations/[id]/events",
+    method: "GET",
+    expected: roomReader(200),
+    target: (fx) => ({
+      params: { id: fx.conversationId },
+      path: `/api/conversations/${fx.conversationId}/events?follow=0`,
+    }),
+  },
+  {
+    route: "conversations/[id]/typing",
+    method: "POST",
+    expected: roomReader(204),
+    target: (fx) => ({
+      params: { id: fx.conversationId },
+      path: `/api/conversations/${fx.conversationId}/typing`,
+    }),
+    body: {},
+  },
+  {
     route: "conversations/[id]/branch",
     method: "POST",
     expected: roomReader(400),
