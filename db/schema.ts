@@ -463,6 +463,18 @@ export const settingsVersions = pgTable("settings_versions", {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
+// What each user lets become a memory. No row: the defaults.
+
+export const memoryPreferences = pgTable("memory_preferences", {
+  userId: text("userId")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  /** false: a conversation's summary is not kept as a memory the persona sees in the user's other conversations. */
+  sessionSummaries: boolean("sessionSummaries").notNull().default(true),
+  updatedAt: updatedAt(),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
 // Live rooms (docs/architecture.md, "Live rooms"): what happened in a conversation, in order, for the readers
 // watching it. Ids count up per conversation; rows are kept for a short while so a reconnect resumes from its last
 // id. The cursor row hands out the ids: its lock orders the inserts, so ids commit in the order they are given.
