@@ -9,7 +9,28 @@ import { logger } from "@/lib/logger";
 import { liveBus } from "./bus";
 import { type StoredLiveEvent, TYPING_SHOWN_MS } from "./events";
 
-const globalForPublishing = globalThis as unknown as { glassboxLiveChains?: Map<string, Promise<void>> };
+const globalForPublishing = globalThis as unknown as {
+  glassboxLiveChains?: Map<string, Promise<void>>;
+  glassboxLastPublished?: Map<string, string>;
+};
+
+/** How many messages' last published state this process remembers (oldest forgotten first). */
+const REMEMBERED_MESSAGES = 1_000;
+
+/**
+ * Whether this state of the message differs from the last one this process published. A reply's row and its first
+ * write can be read in the same state (a fast reply is complete before its first publish runs): sent once.
+ */
+function isNewState(messageId: string, event: StoredLiveEvent): boolean {
+  globalForPublishing.glassboxLastPublished ??= new Map();
+  const published = globalForPublishing.glassboxLastPublished;
+  const state = JSON.stringify(event);
+  if (published.get(messageId) === state) return false;
+  published.delete(messageId);
+  published.set(messageId, state);
+  if (published.size > REMEMBERED_MESSAGES) published.delete(published.keys().next().value as string);
+  return true;
+}
 
 /**
  * Publishing runs one at a time per conversation in this process: each step reads the message as stored when its
@@ -54,16 +75,12 @@ export function publishMessage({
     if (!stored) return;
     // A variant that is not chosen is not in anyone's transcript: the readers reload to see which one is.
     if (!stored.message.chosen) return store(db, conversationId, { type: "transcript" });
-    await store(
-      db,
-      conversationId,
-      {
-        type: "message",
-        message: toUIMessage(stored.message, { media: stored.media }),
-        clientMessageId: stored.message.clientMessageId,
-      },
-      messageId,
-    );
+    const event: StoredLiveEvent = {
+      type: "message",
+      message: toUIMessage(stored.message, { media: stored.media }),
+      clientMessageId: stored.message.clientMessageId,
+    };
+    if (isNewState(messageId, event)) await store(db, conversationId, event, messageId);
   });
 }
 
