@@ -1,6 +1,6 @@
 // Live rooms across instances: two app servers on two ports share one Postgres and one Redis; Ada's browser talks
-// to server A, Bob's to server B. Without any reload, each sees the other join, type, write, and the persona's reply
-// stream in. Then B is restarted while Ada keeps talking: Bob's page reconnects by itself and shows exactly what it
+// to server A, Bob's to server B. Without any reload, each sees the other join, type, write and edit, and the
+// persona's reply stream in. Then B is restarted while Ada keeps talking: Bob's page reconnects by itself and shows exactly what it
 // missed, nothing twice. Needs the e2e Postgres (E2E_DATABASE_URL) and Redis (REDIS_URL, default the local one).
 import { type ChildProcess, spawn } from "node:child_process";
 import { expect, type Page, test } from "@playwright/test";
@@ -155,6 +155,16 @@ test("Ada and Bob on two servers see each other live, and again after Bob's serv
       expect(await texts(page, "user")).toEqual(expectedUser);
       expect(await texts(page, "assistant")).toEqual(expectedAssistant);
     }
+
+    // Ada corrects her message in place: Bob sees the edit, live.
+    await ada.messages("user").last().getByTestId("edit-message").click();
+    await ada.page.getByTestId("message-editor-text").fill("Booking for two, by the river.");
+    await ada.page.getByTestId("message-editor-save").click();
+    await expect(bob.messages("user").last().getByTestId("message-text")).toHaveText(
+      "Booking for two, by the river.",
+    );
+    expectedUser[2] = "Booking for two, by the river.";
+    expect(await texts(bob.page, "user")).toEqual(expectedUser);
 
     // Server B goes down; Ada keeps talking on A; B comes back and Bob's page catches up by itself.
     await stopServer(PORT_B);
