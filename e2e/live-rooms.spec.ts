@@ -1,7 +1,8 @@
 // Live rooms across instances: two app servers on two ports share one Postgres and one Redis; Ada's browser talks
 // to server A, Bob's to server B. Without any reload, each sees the other join, type, write and edit, and the
-// persona's reply stream in. Then B is restarted while Ada keeps talking: Bob's page reconnects by itself and shows exactly what it
-// missed, nothing twice. Needs the e2e Postgres (E2E_DATABASE_URL) and Redis (REDIS_URL, default the local one).
+// persona's reply stream in. Then B is restarted while Ada keeps talking: Bob's page reconnects by itself and shows
+// exactly what it missed, nothing twice. Needs the e2e Postgres (E2E_DATABASE_URL) and Redis (REDIS_URL, default
+// the local one).
 import { type ChildProcess, spawn } from "node:child_process";
 import { expect, type Page, test } from "@playwright/test";
 import { fakeProviderClient } from "./fake-providers/client";
