@@ -477,6 +477,48 @@ export const settingsVersions = pgTable("settings_versions", {
   createdAt: createdAt(),
 });
 
+// ---------------------------------------------------------------------------------------------------------------
+// What each user lets become a memory. No row: the defaults.
+
+export const memoryPreferences = pgTable("memory_preferences", {
+  userId: text("userId")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  /** false: a conversation's summary is not kept as a memory the persona sees in the user's other conversations. */
+  sessionSummaries: boolean("sessionSummaries").notNull().default(true),
+  updatedAt: updatedAt(),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Live rooms (docs/architecture.md, "Live rooms"): what happened in a conversation, in order, for the readers
+// watching it. Ids count up per conversation; rows are kept for a short while so a reconnect resumes from its last
+// id. The cursor row hands out the ids: its lock orders the inserts, so ids commit in the order they are given.
+
+export const liveEventCursors = pgTable("live_event_cursors", {
+  conversationId: uuid("conversationId")
+    .primaryKey()
+    .references(() => conversations.id, { onDelete: "cascade" }),
+  lastEventId: bigint("lastEventId", { mode: "number" }).notNull().default(0),
+  /** Events up to this id may have been deleted: a reader behind it reloads instead of replaying. */
+  prunedThroughId: bigint("prunedThroughId", { mode: "number" }).notNull().default(0),
+});
+
+export const liveEvents = pgTable(
+  "live_events",
+  {
+    conversationId: uuid("conversationId")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    id: bigint("id", { mode: "number" }).notNull(),
+    type: text("type").notNull(),
+    /** The message the event is about, if any: its final state supersedes its streaming ones. */
+    messageId: uuid("messageId"),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.conversationId, table.id] })],
+);
+
 export type User = InferSelectModel<typeof user>;
 export type Model = InferSelectModel<typeof models>;
 export type Persona = InferSelectModel<typeof personas>;
@@ -491,3 +533,4 @@ export type PersonaUserBlockRow = InferSelectModel<typeof personaUserBlocks>;
 export type Turn = InferSelectModel<typeof turns>;
 export type Attempt = InferSelectModel<typeof attempts>;
 export type SettingsVersion = InferSelectModel<typeof settingsVersions>;
+export type LiveEventRow = InferSelectModel<typeof liveEvents>;

@@ -28,6 +28,7 @@ import { buildContext } from "@/lib/context/build-context";
 import { attemptBudgetsFor } from "@/lib/context/history-reach";
 import type { StoredPart, TraceEvent } from "@/lib/context/types";
 import { AppError } from "@/lib/errors";
+import { publishMessage } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
 import { isProviderConfigured } from "@/lib/providers/language-model";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
@@ -108,6 +109,10 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
   });
   // A refusal above must not also surface as an unhandled rejection of the load that waits on it.
   stored.catch(() => {});
+  void stored.then(
+    (message) => publishMessage({ db, conversationId, messageId: message.id }),
+    () => {},
+  );
   const load = (currentMessage: Message | Promise<Message>) =>
     loadTurnInput({ db, conversation, persona, currentMessage, requesterId: user.id });
   const [[, { personaModel, usable: modelRows }], userMessage, firstInput] = await Promise.all([

@@ -5,6 +5,7 @@
 // trace warning for the turn's inspector.
 
 import type { Database } from "@/db/client";
+import { keepsSessionSummaries } from "@/db/memory-queries";
 import {
   getActiveSummary,
   getCurrentSettings,
@@ -228,7 +229,9 @@ export async function summariseConversation({
   const stored = await storeSummary({
     db,
     expectedPreviousId: active?.id ?? null,
-    memoryOwner: { userId: conversation.ownerId, personaId: persona.id },
+    memoryOwner: (await keepsSessionSummaries({ db, userId: conversation.ownerId }))
+      ? { userId: conversation.ownerId, personaId: persona.id }
+      : null,
     summary: {
       conversationId: conversation.id,
       content,
