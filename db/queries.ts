@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
+import { z } from "zod";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
 import type { StoredPart } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
@@ -545,6 +546,22 @@ export async function getDefaultPersona({ db }: { db: Database }) {
   const [row] = await db.select().from(personas).orderBy(asc(personas.createdAt)).limit(1);
   if (!row) throw new AppError("not_found", "No persona exists yet: an admin must create one.");
   return row;
+}
+
+/** The persona an imported conversation talks to: the same id, else the same name, else the default one. */
+export async function findPersonaForImport({ db, id, name }: { db: Database; id: string; name: string }) {
+  const [byId] = z.uuid().safeParse(id).success
+    ? await db.select().from(personas).where(eq(personas.id, id)).limit(1)
+    : [];
+  if (byId) return { persona: byId, matchedBy: "id" as const };
+  const [byName] = await db
+    .select()
+    .from(personas)
+    .where(eq(personas.name, name))
+    .orderBy(asc(personas.createdAt))
+    .limit(1);
+  if (byName) return { persona: byName, matchedBy: "name" as const };
+  return { persona: await getDefaultPersona({ db }), matchedBy: "default" as const };
 }
 
 export async function getModel({ db, modelId }: { db: Database; modelId: string }) {

@@ -18,7 +18,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { v7 as uuidv7 } from "uuid";
 import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
-import type { ModelCapabilities, StoredPart } from "@/lib/context/types";
+import type { ModelCapabilities, ModelPrices, StoredPart } from "@/lib/context/types";
 
 const createdAt = () => timestamp("createdAt", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updatedAt", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -113,6 +113,8 @@ export const models = pgTable("models", {
   contextWindow: integer("contextWindow").notNull(),
   maxOutputTokens: integer("maxOutputTokens").notNull(),
   tokenizer: text("tokenizer", { enum: ["o200k_base", "cl100k_base", "estimate"] }).notNull(),
+  /** US dollars per million tokens (input, cached input, output); null when unknown, and costs stay unknown. */
+  prices: jsonb("prices").$type<ModelPrices | null>(),
   enabled: boolean("enabled").notNull().default(true),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -404,6 +406,13 @@ export const turns = pgTable(
   ],
 );
 
+export interface PrivateMemoryUse {
+  memoryId: string;
+  ownerId: string;
+  /** The text as it was sent, so a later edit or deletion of the memory never un-redacts it. */
+  content: string;
+}
+
 export interface RecordedRequest {
   url: string;
   /** The exact body as the provider received it, with base64 media elided to {mime, bytes, sha256}. */
@@ -440,6 +449,12 @@ export const attempts = pgTable(
     settingsVersion: integer("settingsVersion").notNull(),
     /** Every HTTP request of this attempt (AI SDK retries included), in order. */
     requests: jsonb("requests").$type<RecordedRequest[]>().notNull().default([]),
+    /**
+     * The private memories (user and user × persona scope) this attempt's payload carries, with their owners: a
+     * reader who is not the owner gets the view with their text replaced (docs/architecture.md#private-memories).
+     * Null on attempts recorded before this was kept: their view looks the memories up when read.
+     */
+    privateMemories: jsonb("privateMemories").$type<PrivateMemoryUse[] | null>(),
     response: jsonb("response").$type<{
       text: string;
       finishReason: string | null;
@@ -473,6 +488,48 @@ export const settingsVersions = pgTable("settings_versions", {
   createdAt: createdAt(),
 });
 
+// ---------------------------------------------------------------------------------------------------------------
+// What each user lets become a memory. No row: the defaults.
+
+export const memoryPreferences = pgTable("memory_preferences", {
+  userId: text("userId")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  /** false: a conversation's summary is not kept as a memory the persona sees in the user's other conversations. */
+  sessionSummaries: boolean("sessionSummaries").notNull().default(true),
+  updatedAt: updatedAt(),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Live rooms (docs/architecture.md, "Live rooms"): what happened in a conversation, in order, for the readers
+// watching it. Ids count up per conversation; rows are kept for a short while so a reconnect resumes from its last
+// id. The cursor row hands out the ids: its lock orders the inserts, so ids commit in the order they are given.
+
+export const liveEventCursors = pgTable("live_event_cursors", {
+  conversationId: uuid("conversationId")
+    .primaryKey()
+    .references(() => conversations.id, { onDelete: "cascade" }),
+  lastEventId: bigint("lastEventId", { mode: "number" }).notNull().default(0),
+  /** Events up to this id may have been deleted: a reader behind it reloads instead of replaying. */
+  prunedThroughId: bigint("prunedThroughId", { mode: "number" }).notNull().default(0),
+});
+
+export const liveEvents = pgTable(
+  "live_events",
+  {
+    conversationId: uuid("conversationId")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    id: bigint("id", { mode: "number" }).notNull(),
+    type: text("type").notNull(),
+    /** The message the event is about, if any: its final state supersedes its streaming ones. */
+    messageId: uuid("messageId"),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.conversationId, table.id] })],
+);
+
 export type User = InferSelectModel<typeof user>;
 export type Model = InferSelectModel<typeof models>;
 export type Persona = InferSelectModel<typeof personas>;
@@ -487,3 +544,4 @@ export type PersonaUserBlockRow = InferSelectModel<typeof personaUserBlocks>;
 export type Turn = InferSelectModel<typeof turns>;
 export type Attempt = InferSelectModel<typeof attempts>;
 export type SettingsVersion = InferSelectModel<typeof settingsVersions>;
+export type LiveEventRow = InferSelectModel<typeof liveEvents>;

@@ -31,6 +31,7 @@ export async function seedDatabase(db: Database, env: NodeJS.ProcessEnv = proces
           contextWindow,
           maxOutputTokens,
           tokenizer,
+          prices,
         }) => ({
           id,
           label,
@@ -41,6 +42,7 @@ export async function seedDatabase(db: Database, env: NodeJS.ProcessEnv = proces
           contextWindow,
           maxOutputTokens,
           tokenizer,
+          prices,
         }),
       ),
     )

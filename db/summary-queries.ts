@@ -180,7 +180,8 @@ export async function storeSummary({
   db: Database;
   summary: NewSummary;
   expectedPreviousId: string | null;
-  memoryOwner: { userId: string; personaId: string };
+  /** Null: the owner keeps no summaries as memories (Settings → Memories). */
+  memoryOwner: { userId: string; personaId: string } | null;
 }): Promise<{ summary: Summary; markedMessages: number } | null> {
   return db.transaction(async (tx) => {
     await lockConversation(tx, summary.conversationId);
@@ -202,6 +203,7 @@ export async function storeSummary({
       )
       .returning({ id: messages.id });
     await deactivateSessionSummaryMemories(tx, summary.conversationId);
+    if (!memoryOwner) return { summary: row, markedMessages: marked.length };
     await tx.insert(memories).values({
       scope: "user_persona",
       userId: memoryOwner.userId,

@@ -53,16 +53,23 @@ export async function recoverAbandonedTurns({
   instanceId,
   runningHere,
   now = new Date(),
+  onReplyInterrupted,
 }: {
   db: Database;
   instanceId: string;
   /** Turns this process is running now: never touched. */
   runningHere: ReadonlySet<string>;
   now?: Date;
+  /** Told of each reply marked interrupted, once stored (its readers are shown the change). */
+  onReplyInterrupted?: (reply: { conversationId: string; messageId: string }) => void;
 }): Promise<number> {
   const staleBefore = new Date(now.getTime() - HEARTBEAT_STALE_MS);
   const candidates = await db
-    .select({ id: turns.id, assistantMessageId: turns.assistantMessageId })
+    .select({
+      id: turns.id,
+      conversationId: turns.conversationId,
+      assistantMessageId: turns.assistantMessageId,
+    })
     .from(turns)
     .where(
       and(
@@ -74,18 +81,19 @@ export async function recoverAbandonedTurns({
   if (abandoned.length === 0) return 0;
   const turnIds = abandoned.map((turn) => turn.id);
   const replyIds = abandoned.flatMap((turn) => (turn.assistantMessageId ? [turn.assistantMessageId] : []));
-  await db.transaction(async (tx) => {
+  const interrupted = await db.transaction(async (tx) => {
     await tx
       .update(turns)
       .set({ status: "interrupted", heartbeatAt: null })
       .where(and(inArray(turns.id, turnIds), eq(turns.status, "running")));
-    if (replyIds.length > 0) {
-      await tx
-        .update(messages)
-        .set({ status: "interrupted", updatedAt: now })
-        .where(and(inArray(messages.id, replyIds), eq(messages.status, "streaming")));
-    }
+    if (replyIds.length === 0) return [];
+    return tx
+      .update(messages)
+      .set({ status: "interrupted", updatedAt: now })
+      .where(and(inArray(messages.id, replyIds), eq(messages.status, "streaming")))
+      .returning({ conversationId: messages.conversationId, messageId: messages.id });
   });
+  for (const reply of interrupted) onReplyInterrupted?.(reply);
   return abandoned.length;
 }
 

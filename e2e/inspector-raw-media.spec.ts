@@ -1,5 +1,6 @@
 // The raw request's Pretty view shows a large image as a one-line placeholder (type, size, sha256 of the bytes)
-// instead of hundreds of kilobytes of base64; the Exact bytes view still holds the body as the provider got it.
+// instead of hundreds of kilobytes of base64, with a thumbnail of the bytes beside it; the Exact bytes view still
+// holds the body as the provider got it.
 import { createHash } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { makePng } from "../tests/fixtures/images";
@@ -39,6 +40,14 @@ test("Pretty shows a large image as a placeholder with type, size and sha256; Ex
   );
   expect(pretty).not.toContain(png.toString("base64").slice(0, 200));
   expect(pretty.length).toBeLessThan(10_000);
+  // Beside the placeholder, a thumbnail of the very bytes sent, with their type and hash.
+  const media = panel.root.getByTestId("raw-media-item");
+  await expect(media).toHaveCount(1);
+  await expect(media).toHaveAttribute("data-media-type", "image/png");
+  await expect(media).toHaveAttribute("data-sha256", sha256);
+  const thumbnail = media.getByTestId("raw-media-thumbnail");
+  await expect(thumbnail).toBeVisible();
+  expect(await thumbnail.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(320);
   // Compared as a boolean: a 400 KB body printed in a failure message helps no one.
   const exact = await panel.exactBody();
   expect(exact.length).toBe(received.body.length);

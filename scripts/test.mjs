@@ -40,6 +40,8 @@ if (!only) {
   for (const [command, args] of [
     [bin("biome"), ["check", "."]],
     [bin("tsc"), ["--noEmit", "-p", "."]],
+    // The pipeline again, with noUncheckedIndexedAccess (tsconfig.context.json).
+    [bin("tsc"), ["--noEmit", "-p", "tsconfig.context.json"]],
   ]) {
     if (run(command, args) === 0) passed += 1;
     else failed += 1;

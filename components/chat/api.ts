@@ -72,6 +72,14 @@ export function listConversations(query: string) {
   return fetchJson<{ conversations: ConversationSummary[] }>(`/api/conversations${search}`);
 }
 
+/** POST /api/conversations/import with an exported archive, sent as the file's own JSON text. */
+export function importConversation(archiveJson: string) {
+  return fetchJson<{ id: string; title: string; notices: string[] }>("/api/conversations/import", {
+    method: "POST",
+    body: archiveJson,
+  });
+}
+
 /** A stretch of a snippet; `highlight` marks the words that matched. Rendered as text, never as HTML. */
 export interface SnippetSegment {
   text: string;

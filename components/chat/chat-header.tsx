@@ -2,9 +2,11 @@
 // The conversation's header: title, persona and model, and the doors to the preview and the settings.
 import type { ReactNode } from "react";
 import { SlidersIcon, SparkIcon } from "@/components/ui/icons";
+import { ConversationExportMenu } from "./conversation-export-menu";
 import { MenuButton } from "./menu-button";
 
 export function ChatHeader({
+  conversationId,
   title,
   personaName,
   modelId,
@@ -14,6 +16,7 @@ export function ChatHeader({
   onSettings,
   compactAction,
 }: {
+  conversationId: string;
   title: string;
   personaName: string;
   modelId: string;
@@ -52,6 +55,7 @@ export function ChatHeader({
         <span className="hidden sm:inline">Preview next payload</span>
         <span className="sm:hidden">Preview</span>
       </button>
+      <ConversationExportMenu conversationId={conversationId} />
       {isOwner && (
         <button
           type="button"

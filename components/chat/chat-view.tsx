@@ -26,6 +26,8 @@ import { revealMessage } from "./reveal-message";
 import { listSummaries, loadTranscript, type SummaryList, summariesKey } from "./summary-api";
 import { SummaryCompactButton } from "./summary-compact-button";
 import { SummaryPanel } from "./summary-panel";
+import { TypingRow } from "./typing-row";
+import { useLiveConversation } from "./use-live-conversation";
 
 /** Below this width the inspector is a drawer over the transcript (Tailwind's lg breakpoint). */
 const SIDE_BY_SIDE_MIN_WIDTH = 1024;
@@ -39,6 +41,7 @@ export function ChatView({
   userId,
   userName,
   resumeStream = false,
+  initialEventId,
 }: {
   conversationId: string;
   initialDetail: ConversationDetail;
@@ -52,6 +55,8 @@ export function ChatView({
   userName: string;
   /** The server can resume a reply that is still streaming (REDIS_URL): reconnect to it on load. */
   resumeStream?: boolean;
+  /** The conversation's last live event when the transcript was read: live updates start after it. */
+  initialEventId: number;
 }) {
   const queryClient = useQueryClient();
   const detail = useQuery({
@@ -148,6 +153,7 @@ export function ChatView({
   reloadAfterTurn.current = () => {
     reloadTranscript().catch(() => {});
   };
+  const live = useLiveConversation({ conversationId, initialEventId, busy, setMessages, reloadTranscript });
 
   const send = useCallback(
     (text: string, files: FileUIPart[]) => {
@@ -239,8 +245,10 @@ export function ChatView({
         className="flex min-w-0 flex-1 flex-col"
         data-testid="chat-view"
         data-status={status}
+        data-live={live.connected ? "connected" : "connecting"}
       >
         <ChatHeader
+          conversationId={conversationId}
           title={detail.conversation.title}
           personaName={detail.persona.name}
           modelId={detail.persona.modelId}
@@ -278,9 +286,13 @@ export function ChatView({
           pinVersion={pinVersion}
           onViewSummary={() => setSummaryOpen(true)}
         />
+        {detail.conversation.visibility === "room" && <TypingRow typists={live.typists} />}
         <Composer
           value={draft}
-          onChange={setDraft}
+          onChange={(value) => {
+            setDraft(value);
+            if (value.trim() && detail.conversation.visibility === "room") live.noteTyping();
+          }}
           busy={busy}
           onStop={() => void stopNow()}
           attachments={picker.pending}

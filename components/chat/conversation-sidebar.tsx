@@ -185,6 +185,14 @@ export function ConversationSidebar({
           >
             invitations
           </Link>
+          <Link
+            href="/settings/memories"
+            className="chip bg-zinc-100 text-zinc-700 hover:underline dark:bg-zinc-800 dark:text-zinc-200"
+            data-testid="memories-link"
+            title="What the personas remember about you: see, correct, delete"
+          >
+            memories
+          </Link>
           {isAdmin && (
             <Link
               href="/admin"

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { LogoIcon } from "@/components/ui/icons";
 import { conversationsKey, createConversation, listPersonas, personasKey } from "./api";
+import { ImportConversation } from "./import-conversation";
 import { MenuButton } from "./menu-button";
 
 export function StartConversation() {
@@ -100,6 +101,7 @@ export function StartConversation() {
           >
             {pending ? "Starting…" : "Start conversation"}
           </button>
+          <ImportConversation />
         </div>
       </div>
     </main>

@@ -7,6 +7,7 @@ import { PencilIcon, RefreshIcon } from "@/components/ui/icons";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
 import { revertSummary, type SummaryView, updateSummary } from "./summary-api";
 import { SummaryFacts } from "./summary-facts";
+import { SummaryMemoryNote } from "./summary-memory-note";
 
 export function SummaryActive({
   conversationId,
@@ -49,6 +50,7 @@ export function SummaryActive({
   return (
     <section className="space-y-3" data-testid="summary-active" data-summary-id={summary.id}>
       <SummaryFacts summary={summary} messages={messages} />
+      <SummaryMemoryNote summaryId={summary.id} />
       {editing ? (
         <form
           noValidate

@@ -31,7 +31,7 @@ export function SummaryCompactButton({
         data-testid="compact-now"
         data-state={pending ? "pending" : compact.isError ? "error" : "idle"}
         aria-busy={pending}
-        title="Summarise the older turns now: the model then sees them only as a summary"
+        title="Summarise the older turns now: the model then sees them only as a summary, which also becomes your memory unless you turned that off in Settings → Memories"
       >
         {pending ? (
           <span

@@ -2,6 +2,7 @@
 // The attempt tabs of one turn, and the chosen attempt's model, status, error and timings.
 import { formatMs } from "@/components/ui/format";
 import { Tabs } from "@/components/ui/tabs";
+import { CostLabel } from "./cost-label";
 import type { AttemptSummaryView, AttemptView } from "./types";
 
 const STATUS_STYLE: Record<AttemptView["status"], string> = {
@@ -89,6 +90,9 @@ export function AttemptSummary({ attempt }: { attempt: AttemptView }) {
         {attempt.response?.finishReason && (
           <span className="text-zinc-500 dark:text-zinc-400">· finish: {attempt.response.finishReason}</span>
         )}
+        <span className="text-zinc-600 dark:text-zinc-300">
+          · <CostLabel cost={attempt.cost} testId="attempt-cost" />
+        </span>
         <span
           className="ml-auto text-[11px] text-zinc-500 dark:text-zinc-400"
           title={attempt.timings.queuedAt}
@@ -106,6 +110,14 @@ export function AttemptSummary({ attempt }: { attempt: AttemptView }) {
             {attempt.error.status ? ` ${attempt.error.status}` : ""}
           </span>{" "}
           {attempt.error.message}
+        </p>
+      )}
+      {attempt.privateMemoryRedaction && (
+        <p
+          className="rounded-lg border border-amber-200 bg-amber-50 px-2.5 py-1.5 text-xs text-amber-900 dark:border-amber-900/60 dark:bg-amber-950/30 dark:text-amber-200"
+          data-testid="private-memory-redaction"
+        >
+          {attempt.privateMemoryRedaction.notice}
         </p>
       )}
       <dl className="grid grid-cols-3 gap-1.5 text-xs" data-testid="attempt-timings">

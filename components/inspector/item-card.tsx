@@ -4,11 +4,12 @@
 import { memo } from "react";
 import { formatCount } from "@/components/ui/format";
 import { TAG_DESCRIPTIONS } from "@/lib/context/tags";
-import type { ContextItem, TraceEvent } from "@/lib/context/types";
+import type { TraceEvent } from "@/lib/context/types";
 import { ItemParts } from "./item-parts";
 import { stageLabel } from "./stages";
 import { TagChip } from "./tag-chip";
 import { tagStyle } from "./tag-style";
+import type { ViewItem } from "./types";
 
 const ROLE_STYLE: Record<string, string> = {
   system: "text-slate-600 dark:text-slate-300",
@@ -20,13 +21,16 @@ const ROLE_STYLE: Record<string, string> = {
 export const ItemCard = memo(function ItemCard({
   item,
   position,
+  systemPart,
   highlighted,
   events,
   onRevealMessage,
   onFocusEvent,
 }: {
-  item: ContextItem;
+  item: ViewItem;
   position: number;
+  /** Where this system item sits in the one system message the wire sends, when there are several. */
+  systemPart?: { part: number; of: number };
   highlighted: boolean;
   events: { event: TraceEvent; index: number }[];
   onRevealMessage: (messageId: string) => void;
@@ -53,6 +57,24 @@ export const ItemCard = memo(function ItemCard({
         </span>
         <TagChip tag={item.tag} />
         {item.sender && <span className="truncate text-zinc-500 dark:text-zinc-400">{item.sender.name}</span>}
+        {systemPart && (
+          <span
+            className="chip bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200"
+            title="The provider receives every system item as one system message (its instructions), in this order, separated by a blank line"
+            data-testid="item-system-merge"
+          >
+            one system message · part {systemPart.part} of {systemPart.of}
+          </span>
+        )}
+        {item.redacted && (
+          <span
+            className="chip bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200"
+            data-testid="item-redacted"
+            title="Someone else's private memory was replaced here"
+          >
+            redacted
+          </span>
+        )}
         <span
           className="ml-auto font-mono text-zinc-500 tabular-nums dark:text-zinc-400"
           data-testid="item-tokens"

@@ -99,6 +99,16 @@ export function PayloadSections({
     () => new Map(payload.items.map((item, index) => [item, index + 1])),
     [payload.items],
   );
+  // The wire joins every system item that has text into one system message: say so on each of them.
+  const systemParts = useMemo(() => {
+    const merged = payload.items.filter(
+      (item) =>
+        item.role === "system" && item.parts.some((part) => part.type === "text" && /\S/.test(part.text)),
+    );
+    return merged.length < 2
+      ? new Map<ContextItem, { part: number; of: number }>()
+      : new Map(merged.map((item, index) => [item, { part: index + 1, of: merged.length }]));
+  }, [payload.items]);
   const shownItems = useMemo(
     () => (tagFilter ? payload.items.filter((item) => item.tag === tagFilter) : payload.items),
     [payload.items, tagFilter],
@@ -133,13 +143,14 @@ export function PayloadSections({
       <ItemCard
         item={item}
         position={positions.get(item) ?? 0}
+        systemPart={systemParts.get(item)}
         highlighted={highlighted.has(item.id)}
         events={eventsByItem.get(item.id) ?? []}
         onRevealMessage={onRevealMessage}
         onFocusEvent={focusEvent}
       />
     ),
-    [positions, highlighted, eventsByItem, onRevealMessage, focusEvent],
+    [positions, systemParts, highlighted, eventsByItem, onRevealMessage, focusEvent],
   );
 
   return (

@@ -9,10 +9,14 @@ import { CheckIcon, DownloadIcon, TerminalIcon } from "@/components/ui/icons";
 import type { ProviderName } from "@/lib/context/types";
 import { curlCommand } from "./curl-command";
 import { JsonText } from "./json-lines";
-import { prettyWithoutMedia, sha256OfBase64 } from "./media-placeholders";
+import { type ElidedMedia, formatMediaBytes, prettyWithoutMedia, sha256OfBase64 } from "./media-placeholders";
 
 /** The readable form: indented, large base64 media as placeholders whose sha256 fills in once computed. */
-function usePrettyBody(body: string | null): string | null {
+function usePrettyBody(body: string | null): {
+  text: string | null;
+  media: ElidedMedia[];
+  hashes: ReadonlyMap<string, string>;
+} {
   const [hashes, setHashes] = useState<ReadonlyMap<string, string>>(new Map());
   const pretty = useMemo(() => (body === null ? null : prettyWithoutMedia(body, hashes)), [body, hashes]);
   const media = useMemo(() => (body === null ? [] : (prettyWithoutMedia(body)?.media ?? [])), [body]);
@@ -28,7 +32,63 @@ function usePrettyBody(body: string | null): string | null {
       cancelled = true;
     };
   }, [media]);
-  return pretty?.text ?? null;
+  return { text: pretty?.text ?? null, media, hashes };
+}
+
+/** The media the body carries, as thumbnails beside their placeholders; the bytes open in a new tab on demand. */
+function MediaStrip({ media, hashes }: { media: ElidedMedia[]; hashes: ReadonlyMap<string, string> }) {
+  if (media.length === 0) return null;
+  const openBytes = (entry: ElidedMedia) => {
+    const binary = atob(entry.base64);
+    const bytes = new Uint8Array(binary.length);
+    for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
+    const url = URL.createObjectURL(new Blob([bytes], { type: entry.mediaType }));
+    window.open(url, "_blank", "noopener");
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  };
+  return (
+    <ul className="flex flex-wrap gap-2" data-testid="raw-media">
+      {media.map((entry) => (
+        <li
+          key={entry.path}
+          className="flex items-center gap-2 rounded-lg border border-zinc-200 p-1.5 text-[11px] dark:border-zinc-800"
+          data-testid="raw-media-item"
+          data-media-type={entry.mediaType}
+          data-sha256={hashes.get(entry.path) ?? ""}
+        >
+          {entry.mediaType.startsWith("image/") ? (
+            // biome-ignore lint/performance/noImgElement: a data URL thumbnail of the bytes sent, not a page image
+            <img
+              src={`data:${entry.mediaType};base64,${entry.base64}`}
+              alt={`${entry.mediaType} sent at ${entry.path}`}
+              className="size-12 rounded object-cover"
+              data-testid="raw-media-thumbnail"
+            />
+          ) : (
+            <span className="flex size-12 items-center justify-center rounded bg-zinc-100 dark:bg-zinc-800">
+              {entry.mediaType.split("/")[0]}
+            </span>
+          )}
+          <span className="space-y-0.5">
+            <span className="block font-mono">
+              {entry.mediaType} · {formatMediaBytes(entry.bytes)}
+            </span>
+            <span className="block font-mono text-zinc-600 dark:text-zinc-300">
+              sha256 {(hashes.get(entry.path) ?? "…").slice(0, 16)}
+            </span>
+            <button
+              type="button"
+              className="text-indigo-700 underline dark:text-indigo-300"
+              onClick={() => openBytes(entry)}
+              data-testid="raw-media-open"
+            >
+              Open the bytes
+            </button>
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 export function RawRequest({
@@ -50,7 +110,7 @@ export function RawRequest({
   const [curlShown, setCurlShown] = useState(false);
   const [curlCopied, setCurlCopied] = useState(false);
   const chosen = requestIndex !== null && requests?.[requestIndex] ? requests[requestIndex] : request;
-  const pretty = usePrettyBody(chosen?.body ?? null);
+  const { text: pretty, media, hashes } = usePrettyBody(chosen?.body ?? null);
   const curl = useMemo(() => (chosen ? curlCommand(provider, chosen) : null), [provider, chosen]);
 
   if (!chosen) {
@@ -167,6 +227,7 @@ export function RawRequest({
           </pre>
         </div>
       )}
+      <MediaStrip media={media} hashes={hashes} />
       <JsonText text={shown} scrollContainer={scrollContainer} testId="raw-body" />
     </section>
   );

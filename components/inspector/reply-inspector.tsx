@@ -4,10 +4,12 @@
 import type { ReactNode } from "react";
 import { useState } from "react";
 import { AttemptSummary, AttemptTabs } from "./attempt-summary";
+import { CostLabel } from "./cost-label";
 import { OtherModelCalls } from "./other-model-calls";
 import { PayloadSections } from "./payload-sections";
+import { TurnTimeline } from "./turn-timeline";
 import { attemptPayload, representativeAttempt } from "./types";
-import { useAttempt, useOtherModelCalls, useTurnSummaries } from "./use-inspector-data";
+import { useAttempt, useConversationCost, useOtherModelCalls, useTurnSummaries } from "./use-inspector-data";
 
 export function ReplyInspector({
   conversationId,
@@ -22,6 +24,7 @@ export function ReplyInspector({
 }) {
   const turns = useTurnSummaries(conversationId);
   const otherCalls = useOtherModelCalls(conversationId).data ?? [];
+  const conversationCost = useConversationCost(conversationId);
   const [chosenId, setChosenId] = useState<string | null>(null);
   const list = turns.data ?? [];
   const index = list.findIndex((turn) => turn.assistantMessageId === messageId);
@@ -75,9 +78,12 @@ export function ReplyInspector({
           <p className="text-xs text-zinc-500 dark:text-zinc-400">
             Turn <span className="font-medium text-zinc-800 dark:text-zinc-200">{index + 1}</span> of{" "}
             {list.length} · {turn.attempts.length} {turn.attempts.length === 1 ? "attempt" : "attempts"}
-            {turn.status === "running" && " · still running"}
+            {turn.status === "running" && " · still running"} · this turn{" "}
+            <CostLabel cost={turn.cost} testId="turn-cost" /> · conversation{" "}
+            <CostLabel cost={conversationCost.data} testId="conversation-cost" />
           </p>
           <AttemptTabs attempts={turn.attempts} selectedId={full.id} onSelect={setChosenId} />
+          <TurnTimeline attempts={turn.attempts} selectedId={full.id} onSelect={setChosenId} />
           <AttemptSummary attempt={full} />
           <OtherModelCalls calls={otherCalls} selectedId={chosenId} onSelect={setChosenId} />
         </div>

@@ -2,6 +2,7 @@
 // mirror lib/chat/attempt-view.ts and lib/chat/preview-turn.ts as JSON (dates are strings).
 import type { ResolvedSettings } from "@/lib/context/settings";
 import type { ContextItem, ProviderName, TraceEvent } from "@/lib/context/types";
+import type { Cost } from "@/lib/pricing";
 
 export interface BudgetView {
   usableTokens: number;
@@ -39,9 +40,20 @@ export interface AttemptView {
   requests: { url: string; status: number | null; body: string }[];
   response: { text: string; finishReason: string | null; usage: UsageView | null } | null;
   usage: UsageView | null;
+  /** From the model's prices and the reported usage; null when either is unknown. */
+  cost: Cost | null;
   timings: { queuedAt: string; firstByteMs?: number; firstTokenMs?: number; doneMs?: number };
+  /** Someone else's private memories this attempt carried, replaced for this reader; null when none. */
+  privateMemoryRedaction: {
+    count: number;
+    owners: { userId: string; name: string }[];
+    notice: string;
+  } | null;
   createdAt: string;
 }
+
+/** An item as an attempt's view gives it: `redacted` when someone else's private memory was replaced in it. */
+export type ViewItem = ContextItem & { redacted?: boolean };
 
 /** An attempt as listed by `GET /turns?fields=summary`: everything but the payload. */
 export type AttemptSummaryView = Pick<
@@ -55,6 +67,7 @@ export type AttemptSummaryView = Pick<
   | "status"
   | "error"
   | "usage"
+  | "cost"
   | "timings"
   | "settingsVersion"
   | "createdAt"
@@ -62,6 +75,8 @@ export type AttemptSummaryView = Pick<
 
 export interface TurnSummaryView extends Omit<TurnView, "attempts"> {
   attempts: AttemptSummaryView[];
+  /** The sum of its attempts' known costs. */
+  cost: Cost | null;
 }
 
 export interface TurnView {

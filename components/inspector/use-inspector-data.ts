@@ -5,19 +5,21 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { fetchJson, turnsKey } from "@/components/chat/api";
 import type { SettingsOverride } from "@/lib/context/settings";
+import type { Cost } from "@/lib/pricing";
 import type { AttemptSummaryView, AttemptView, PreviewView, TurnSummaryView } from "./types";
 
-/** The light index of a conversation's model calls: its turns' attempts, and the calls that answer no turn. */
-function useCallIndex<Selected>(
-  conversationId: string,
-  select: (body: { turns: TurnSummaryView[]; otherCalls: AttemptSummaryView[] }) => Selected,
-) {
+/** The light index of a conversation's model calls: its turns' attempts, the calls that answer no turn, the cost. */
+interface CallIndex {
+  turns: TurnSummaryView[];
+  otherCalls: AttemptSummaryView[];
+  /** The conversation's cost so far: the sum of every call's known cost. */
+  cost: Cost | null;
+}
+
+function useCallIndex<Selected>(conversationId: string, select: (index: CallIndex) => Selected) {
   return useQuery({
     queryKey: [...turnsKey(conversationId), "summary"],
-    queryFn: () =>
-      fetchJson<{ turns: TurnSummaryView[]; otherCalls: AttemptSummaryView[] }>(
-        `/api/conversations/${conversationId}/turns?fields=summary`,
-      ),
+    queryFn: () => fetchJson<CallIndex>(`/api/conversations/${conversationId}/turns?fields=summary`),
     select,
     placeholderData: keepPreviousData,
     // A reply whose browser went away keeps generating on the server: poll until its turn ends.
@@ -26,8 +28,9 @@ function useCallIndex<Selected>(
   });
 }
 
-const selectTurns = (body: { turns: TurnSummaryView[] }) => body.turns;
-const selectOtherCalls = (body: { otherCalls: AttemptSummaryView[] }) => body.otherCalls;
+const selectTurns = (index: CallIndex) => index.turns;
+const selectOtherCalls = (index: CallIndex) => index.otherCalls;
+const selectCost = (index: CallIndex) => index.cost;
 
 export function useTurnSummaries(conversationId: string) {
   return useCallIndex(conversationId, selectTurns);
@@ -36,6 +39,10 @@ export function useTurnSummaries(conversationId: string) {
 /** Summaries, titles and write-as-me drafts of the conversation, oldest first. */
 export function useOtherModelCalls(conversationId: string) {
   return useCallIndex(conversationId, selectOtherCalls);
+}
+
+export function useConversationCost(conversationId: string) {
+  return useCallIndex(conversationId, selectCost);
 }
 
 export function useAttempt(attemptId: string | null) {

@@ -1,22 +1,33 @@
 // The API shape of an attempt: what was sent, item by item, why, and the exact body as a string with
-// its media put back, so it can be replayed elsewhere byte for byte.
+// its media put back, so it can be replayed elsewhere byte for byte. Other people's private memories are
+// redacted for the reader (./private-memories.ts).
 
 import type { Database } from "@/db/client";
 import { getModel, loadConversationMediaBySha256 } from "@/db/queries";
 import type { Attempt, Model } from "@/db/schema";
 import { usableTokenBudget } from "@/lib/context/budget";
+import { costOfUsage } from "@/lib/pricing";
 import { restoreMedia } from "@/lib/providers/media-elision";
+import { redactPrivateMemories } from "./private-memories";
 import { toModelDescriptor } from "./stored-rows";
 
 export async function toAttemptViews({
   db,
   conversationId,
-  attemptRows,
+  attemptRows: storedRows,
+  readerId,
 }: {
   db: Database;
   conversationId: string;
   attemptRows: Attempt[];
+  /** Who reads the views: someone else's private memories are replaced by a placeholder. */
+  readerId: string;
 }) {
+  const { rows: attemptRows, redactions } = await redactPrivateMemories({
+    db,
+    readerId,
+    attemptRows: storedRows,
+  });
   const sha256s = [
     ...new Set(
       attemptRows.flatMap((row) =>
@@ -56,7 +67,9 @@ export async function toAttemptViews({
       requests,
       response: row.response,
       usage: row.response?.usage ?? null,
+      cost: costOfUsage(row.response?.usage, modelsById.get(row.modelId)?.prices),
       timings: row.timings,
+      privateMemoryRedaction: redactions.get(row.id) ?? null,
       createdAt: row.createdAt,
     };
   });

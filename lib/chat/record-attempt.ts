@@ -7,6 +7,8 @@ import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import type { BaseContext } from "@/lib/context/types";
 import { elideMedia } from "@/lib/providers/media-elision";
 import type { CapturedRequest } from "@/lib/providers/request-capture";
+import { recordAttemptSpan } from "@/lib/telemetry/attempt-spans";
+import { privateMemoriesInPayload } from "./private-memories";
 
 export interface AttemptUsage {
   inputTokens?: number;
@@ -57,6 +59,13 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
         return { url: request.url, body: elided.body, status: request.status, elidedMedia: elided.media };
       }),
       response: record.response,
+      // Whose private memories the payload carries: other readers get them redacted.
+      privateMemories: await privateMemoriesInPayload({
+        db,
+        conversationId: record.conversationId,
+        turnId: record.turnId,
+        items: record.base.items,
+      }),
       // The pipeline's own time, stage by stage: phase A (once per turn) then this attempt's phase B.
       timings: {
         ...record.timings,
@@ -67,5 +76,18 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
       },
     })
     .returning({ id: attempts.id });
+  recordAttemptSpan({
+    attemptId: row.id,
+    turnId: record.turnId,
+    conversationId: record.conversationId,
+    kind: record.kind,
+    modelId: record.modelId,
+    status: record.status,
+    error: record.error,
+    requestBody: record.requests.at(-1)?.body ?? null,
+    response: record.response,
+    queuedAt: record.timings.queuedAt,
+    doneMs: record.timings.doneMs,
+  });
   return row.id;
 }

@@ -9,6 +9,7 @@ import type { Database } from "@/db/client";
 import { finishReplyWithArtifacts, updateMessage } from "@/db/queries";
 import type { Message } from "@/db/schema";
 import type { StoredPart } from "@/lib/context/types";
+import { publishMessage } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
 
 export const FLUSH_INTERVAL_MS = 500;
@@ -39,6 +40,10 @@ export class ReplyPersistence {
     rowReady: Promise<void> = Promise.resolve(),
   ) {
     this.pending = rowReady;
+    void rowReady.then(
+      () => publishMessage({ db, conversationId, messageId }),
+      () => {},
+    );
   }
 
   get currentText(): string {
@@ -133,6 +138,10 @@ export class ReplyPersistence {
         logger.error({ err: error, messageId: this.messageId, status }, "could not store the reply");
         if (status !== "streaming") throw error;
       });
+    void this.pending.then(
+      () => publishMessage({ db: this.db, conversationId: this.conversationId, messageId: this.messageId }),
+      () => {},
+    );
     return this.pending;
   }
 

@@ -5,6 +5,7 @@
 // empty or failed summary changes nothing and comes back as a trace warning for the turn's inspector.
 
 import type { Database } from "@/db/client";
+import { keepsSessionSummaries } from "@/db/memory-queries";
 import { getActiveSummary, getCurrentSettings, getModel, listArtifactsForMessages } from "@/db/queries";
 import type { Conversation, Message, Model, Persona, SettingsVersion, Summary } from "@/db/schema";
 import { storeSummary } from "@/db/summary-queries";
@@ -133,7 +134,9 @@ export async function summariseConversation({
   const stored = await storeSummary({
     db,
     expectedPreviousId: active?.id ?? null,
-    memoryOwner: { userId: conversation.ownerId, personaId: persona.id },
+    memoryOwner: (await keepsSessionSummaries({ db, userId: conversation.ownerId }))
+      ? { userId: conversation.ownerId, personaId: persona.id }
+      : null,
     summary: {
       conversationId: conversation.id,
       content,

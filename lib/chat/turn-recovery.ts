@@ -5,6 +5,7 @@
 import { hostname } from "node:os";
 import type { Database } from "@/db/client";
 import { recoverAbandonedTurns } from "@/db/turn-queries";
+import { publishMessage } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
 import { turnsRunningHere } from "./turn-stops";
 
@@ -24,6 +25,7 @@ export async function sweepAbandonedTurns(db: Database): Promise<number> {
     db,
     instanceId: instanceId(),
     runningHere: turnsRunningHere(),
+    onReplyInterrupted: (reply) => void publishMessage({ db, ...reply }),
   });
   if (recovered > 0) logger.warn({ recovered }, "marked turns of a dead instance interrupted");
   return recovered;

@@ -8,6 +8,7 @@ import type { Conversation, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import type { StoredPart } from "@/lib/context/types";
 import { AppError } from "@/lib/errors";
+import { publishMessage } from "@/lib/live/publish";
 import { loadTurnInput } from "./load-turn-input";
 import type { TurnAction } from "./run-turn";
 import { refuseWhileReplyIsWritten } from "./stop-turn";
@@ -48,6 +49,11 @@ export async function checkAndStoreUserMessage({
   });
   // A refusal above must not also surface as an unhandled rejection of the load that waits on it.
   stored.catch(() => {});
+  // Other readers of a room see the message at once (live rooms).
+  void stored.then(
+    (message) => publishMessage({ db, conversationId, messageId: message.id }),
+    () => {},
+  );
   const [[, { personaModel, usable }], userMessage, firstInput] = await Promise.all([
     checked,
     stored,

@@ -6,6 +6,7 @@
 // `reasoning.persist`. A missing artifact is a trace warning, never an error: the text still replays. Items left
 // with no parts at all are dropped here.
 
+import { elementAt } from "./indexing";
 import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./messages";
 import { type HistoryItems, NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
@@ -129,16 +130,14 @@ function textPieceItem(
   piece: number,
   segmentTokens: readonly number[] | undefined,
 ): ContextItem {
+  const pieceTokens = segmentTokens?.[piece];
   const piecesItem: ContextItem = {
     id: `${item.id}:text:${piece}`,
     role: item.role,
     tag: item.tag,
     parts: [part],
     sourceMessageIds: item.sourceMessageIds,
-    tokens:
-      segmentTokens !== undefined && piece < segmentTokens.length
-        ? TOKENS_PER_MESSAGE + segmentTokens[piece]
-        : 0,
+    tokens: pieceTokens === undefined ? 0 : TOKENS_PER_MESSAGE + pieceTokens,
   };
   if (item.sender !== undefined) piecesItem.sender = item.sender;
   return piecesItem;
@@ -162,7 +161,7 @@ function mainItem(
   let tokens = 0;
   if (item.tokens > 0 && mediaParts.length === 0 && firstText !== undefined && segmentTokens !== undefined) {
     tokens = item.tokens;
-    for (let piece = 1; piece < segmentTokens.length; piece++) tokens -= segmentTokens[piece];
+    for (let piece = 1; piece < segmentTokens.length; piece++) tokens -= elementAt(segmentTokens, piece);
   }
   return { ...item, parts, tokens };
 }
@@ -281,7 +280,7 @@ function dropUnpairedToolArtifacts(
   }
   let orphanIds: string[] | null = null;
   for (let index = 0; index < byPart.length; index++) {
-    const replayable = byPart[index];
+    const replayable = elementAt(byPart, index);
     if (replayable === null) continue;
     const paired =
       replayable.kind === "reasoning" ||
@@ -319,83 +318,127 @@ interface MessageToLayOut {
 
 /**
  * Walk the message's layout: text pieces come from the item (label and media already applied), artifacts in
- * between; consecutive artifacts of one kind share an item (parallel calls, their outputs).
+ * between; consecutive artifacts of one kind share an item (parallel calls, their outputs). The layout
+ * (messageLayout in messages.ts) is walked over the message's parts without building it: a text piece is a run
+ * of text parts between artifacts, and counts when it is not blank (hasText).
  */
-function layOutMessage(
-  { item, message, byPart, callNames, isOld }: MessageToLayOut,
-  context: ReplayContext,
-  out: ContextItem[],
-): void {
-  const { textParts, mediaParts } = splitItemParts(item);
-  const segmentTokens = cachedSegmentTokens(message, context.tokenizer);
-  let nextText = 0;
-  let mainEmitted = false;
+function layOutMessage(layout: MessageToLayOut, context: ReplayContext, out: ContextItem[]): void {
+  const walk = startLayoutWalk(layout, context, out);
   let pieceHasText = false;
-  let group: ContextItem | null = null;
-  let groupKind: Replayable["kind"] | null = null;
-  let skippedReasoning: string[] | null = null;
-  // The message's layout (messageLayout in messages.ts) walked over its parts without building it: a text piece is
-  // a run of text parts between artifacts, and counts when it is not blank (hasText).
-  const parts = message.parts;
   let artifactIndex = 0;
-  for (let partIndex = 0; partIndex <= parts.length; partIndex++) {
-    const part = partIndex < parts.length ? parts[partIndex] : null;
-    if (part !== null && part.type === "media") continue;
-    if (part !== null && part.type === "text") {
+  for (const part of layout.message.parts) {
+    if (part.type === "media") continue;
+    if (part.type === "text") {
       if (!pieceHasText && hasText(part.text)) pieceHasText = true;
       continue;
     }
-    // An artifact part or the end: the text piece before it, if any.
-    if (pieceHasText) {
-      group = null;
-      groupKind = null;
-      if (!mainEmitted) {
-        mainEmitted = true;
-        const main = mainItem(item, mediaParts, textParts[nextText++], segmentTokens);
-        if (main !== null) out.push(main);
-      } else if (nextText < textParts.length)
-        out.push(textPieceItem(item, textParts[nextText], nextText++, segmentTokens));
-    }
+    // An artifact part: the text piece before it, if any.
+    if (pieceHasText) emitTextPiece(walk);
     pieceHasText = false;
-    if (part === null) break;
-    const replayable = byPart[artifactIndex++];
-    if (replayable === null) continue;
-    if (replayable.kind === "reasoning" && context.settings.reasoning.persist === "disabled") {
-      skippedReasoning = appendTo(skippedReasoning, replayable.artifact.id);
-      continue;
-    }
-    if (!mainEmitted && mediaParts.length > 0) {
-      mainEmitted = true;
-      const main = mainItem(item, mediaParts, undefined, segmentTokens);
-      if (main !== null) out.push(main);
-    }
-    const replayed = toPart(replayable, callNames, isOld, item, context);
-    if (replayable.kind === "reasoning") context.replayedReasoningIds.push(replayable.artifact.id);
-    if (group !== null && groupKind === replayable.kind) {
-      group.parts.push(replayed.part);
-      // A group is counted only when every part is (0: the budget counts it).
-      group.tokens = group.tokens > 0 && replayed.tokens !== null ? group.tokens + replayed.tokens : 0;
-      continue;
-    }
-    group = artifactItem(item, replayable, replayed);
-    groupKind = replayable.kind;
-    out.push(group);
+    const replayable = elementAt(layout.byPart, artifactIndex++);
+    if (replayable !== null) emitArtifact(walk, replayable, layout, context);
   }
-  if (!mainEmitted) {
-    const main = mainItem(item, mediaParts, textParts[nextText++], segmentTokens);
-    if (main !== null) out.push(main);
+  if (pieceHasText) emitTextPiece(walk);
+  finishLayoutWalk(walk, context);
+}
+
+/** Where the layout walk of one message stands: which of the item's text parts are out, the open artifact group. */
+interface LayoutWalk {
+  readonly item: ContextItem;
+  readonly message: StoredMessage;
+  /** The item's text parts, one per text piece (plus any text the media stage added). */
+  readonly textParts: readonly ItemPart[];
+  readonly mediaParts: readonly ItemPart[];
+  readonly segmentTokens: readonly number[] | undefined;
+  readonly out: ContextItem[];
+  nextText: number;
+  /** The message's own item (media and first text piece) is out. */
+  mainEmitted: boolean;
+  /** The item the next artifact of the same kind joins; a text piece closes it. */
+  group: ContextItem | null;
+  groupKind: Replayable["kind"] | null;
+  skippedReasoning: string[] | null;
+}
+
+function startLayoutWalk(layout: MessageToLayOut, context: ReplayContext, out: ContextItem[]): LayoutWalk {
+  const { textParts, mediaParts } = splitItemParts(layout.item);
+  return {
+    item: layout.item,
+    message: layout.message,
+    textParts,
+    mediaParts,
+    segmentTokens: cachedSegmentTokens(layout.message, context.tokenizer),
+    out,
+    nextText: 0,
+    mainEmitted: false,
+    group: null,
+    groupKind: null,
+    skippedReasoning: null,
+  };
+}
+
+/** The message's own item, once: its media and the next text part (none when an artifact comes first). */
+function emitMainItem(walk: LayoutWalk, withText: boolean): void {
+  walk.mainEmitted = true;
+  const firstText = withText ? walk.textParts[walk.nextText++] : undefined;
+  const main = mainItem(walk.item, walk.mediaParts, firstText, walk.segmentTokens);
+  if (main !== null) walk.out.push(main);
+}
+
+/** A text piece ends (an artifact or the end follows): the main item first, then one item per piece. */
+function emitTextPiece(walk: LayoutWalk): void {
+  walk.group = null;
+  walk.groupKind = null;
+  if (!walk.mainEmitted) {
+    emitMainItem(walk, true);
+    return;
   }
-  // Text the stage before added beyond the message's own pieces stays with the message.
-  while (nextText < textParts.length)
-    out.push(textPieceItem(item, textParts[nextText], nextText++, segmentTokens));
-  if (skippedReasoning !== null) {
+  const part = walk.textParts[walk.nextText];
+  if (part !== undefined) walk.out.push(textPieceItem(walk.item, part, walk.nextText++, walk.segmentTokens));
+}
+
+/** One replayable artifact: skipped (reasoning not persisted), added to the open group, or opening a new one. */
+function emitArtifact(
+  walk: LayoutWalk,
+  replayable: Replayable,
+  layout: MessageToLayOut,
+  context: ReplayContext,
+): void {
+  if (replayable.kind === "reasoning" && context.settings.reasoning.persist === "disabled") {
+    walk.skippedReasoning = appendTo(walk.skippedReasoning, replayable.artifact.id);
+    return;
+  }
+  // Media before the first text keeps its place ahead of the artifacts.
+  if (!walk.mainEmitted && walk.mediaParts.length > 0) emitMainItem(walk, false);
+  const replayed = toPart(replayable, layout.callNames, layout.isOld, walk.item, context);
+  if (replayable.kind === "reasoning") context.replayedReasoningIds.push(replayable.artifact.id);
+  const group = walk.group;
+  if (group !== null && walk.groupKind === replayable.kind) {
+    group.parts.push(replayed.part);
+    // A group is counted only when every part is (0: the budget counts it).
+    group.tokens = group.tokens > 0 && replayed.tokens !== null ? group.tokens + replayed.tokens : 0;
+    return;
+  }
+  walk.group = artifactItem(walk.item, replayable, replayed);
+  walk.groupKind = replayable.kind;
+  walk.out.push(walk.group);
+}
+
+/** After the last part: the main item if nothing emitted it, the text the stage before added, the skip report. */
+function finishLayoutWalk(walk: LayoutWalk, context: ReplayContext): void {
+  if (!walk.mainEmitted) emitMainItem(walk, true);
+  while (walk.nextText < walk.textParts.length) {
+    const part = elementAt(walk.textParts, walk.nextText);
+    walk.out.push(textPieceItem(walk.item, part, walk.nextText++, walk.segmentTokens));
+  }
+  if (walk.skippedReasoning !== null) {
     reportArtifacts(
       context,
-      item,
-      message.id,
+      walk.item,
+      walk.message.id,
       "skipped-reasoning",
-      `${plural(skippedReasoning.length, "reasoning artifact")} not replayed (reasoning.persist = disabled)`,
-      skippedReasoning,
+      `${plural(walk.skippedReasoning.length, "reasoning artifact")} not replayed (reasoning.persist = disabled)`,
+      walk.skippedReasoning,
       false,
     );
   }
@@ -570,8 +613,7 @@ export function replayArtifacts(args: {
     trace: [],
     replayedReasoningIds: [],
   };
-  const roles: ItemRole[] = new Array(items.length);
-  for (let i = 0; i < items.length; i++) roles[i] = items[i].role;
+  const roles = items.map((item) => item.role);
   const { turns, totalTurns } = computeTurnIndices(roles, args.currentInputFollows ?? true);
   const retention = settings.tools.outputRetentionTurns;
   const pruneBeforeTurn = retention > 0 && totalTurns > retention ? totalTurns - retention : 0;
@@ -580,7 +622,7 @@ export function replayArtifacts(args: {
   const emptyItems: string[] = [];
   const skippedArtifactItems: string[] = [];
   for (let i = 0; i < items.length; i++) {
-    const item = items[i];
+    const item = elementAt(items, i);
     const message = sourceOf(item, i, args.sources, messagesById);
     const withArtifacts = message !== undefined && hasArtifactParts(message);
     if (
@@ -590,7 +632,7 @@ export function replayArtifacts(args: {
       message.authorType === "persona"
     ) {
       const before = out.length;
-      expandMessage(item, message, turns[i] < pruneBeforeTurn, context, out);
+      expandMessage(item, message, elementAt(turns, i) < pruneBeforeTurn, context, out);
       if (out.length === before) emptyItems.push(item.id);
       continue;
     }

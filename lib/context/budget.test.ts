@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { modelDescriptor } from "@/tests/context/fixtures";
 import { ContextBudgetError, fitToBudget, trimToolText, usableTokenBudget } from "./budget";
+import { elementAt } from "./indexing";
 import { isPinned } from "./pinned";
 import { defaultSettings, type ResolvedSettings } from "./settings";
 import { countItemTokens } from "./tokens";
@@ -83,10 +84,10 @@ describe("fitToBudget", () => {
     const out = fitToBudget(items, model(1_000), exact());
     expect(out.trace).toEqual([]);
     expect(out.value.items[0]).toBe(system);
-    expect(out.value.items[1].tokens).toBe(countItemTokens(items[1], "estimate"));
+    expect(out.value.items[1]?.tokens).toBe(countItemTokens(elementAt(items, 1), "estimate"));
     expect(out.value.budget).toEqual({
       usableTokens: 1_000,
-      totalTokens: 20 + out.value.items[1].tokens,
+      totalTokens: 20 + elementAt(out.value.items, 1).tokens,
       reservedOutputTokens: 0,
       contextWindow: 1_000,
     });
@@ -143,7 +144,7 @@ describe("fitToBudget", () => {
     ];
     const out = fitToBudget(items, model(120), exact());
     expect(ids(out.value.items)).toEqual(["sys", "input", "a9", "t9"]);
-    const output = (out.value.items[3].parts[0] as { output: string }).output;
+    const output = (elementAt(out.value.items, 3).parts[0] as { output: string }).output;
     expect(output).toContain("[... trimmed 3000 chars to 200 ...]");
     expect(output.startsWith(`HEAD${"x".repeat(146)}\n\n`)).toBe(true);
     expect(output.endsWith(`${"x".repeat(46)}TAIL`)).toBe(true);
@@ -161,7 +162,7 @@ describe("fitToBudget", () => {
       input,
     ];
     const out = fitToBudget(items, model(300), exact());
-    expect(typeof (out.value.items[1].parts[0] as { output: unknown }).output).toBe("string");
+    expect(typeof (elementAt(out.value.items, 1).parts[0] as { output: unknown }).output).toBe("string");
   });
 
   it("fails with a typed error when the current input and system items alone do not fit", () => {

@@ -9,6 +9,7 @@
 // count is scaled from its own count by the share of characters kept, so no cut ever re-counts the list or
 // re-tokenises text (LangChain's `trimMessages` recounts on every cut and goes quadratic).
 
+import { elementAt, valueAt } from "./indexing";
 import { enforceAlternation } from "./normalise-strict";
 import type { BudgetedItems, PhaseBContext } from "./phases";
 import { isPinned, isSystemItem } from "./pinned";
@@ -128,7 +129,7 @@ function scanTurns(items: readonly ContextItem[]): TurnScan {
   let currentTurn = -1;
   let previousCountsAsUser = false;
   for (let index = 0; index < items.length; index += 1) {
-    const item = items[index];
+    const item = elementAt(items, index);
     const isPinnedItem = isPinned(item);
     if (isPinnedItem) pinned[index] = 1;
     if (item.role !== "user") {
@@ -148,8 +149,9 @@ function scanTurns(items: readonly ContextItem[]): TurnScan {
       continue;
     }
     // Carved from the previous item (relocated media): it belongs to that item's turn and changes nothing.
-    if (index > 0 && sharesSource(items[index - 1], item)) continue;
-    if (index > 0 && !previousCountsAsUser) starts.push(index);
+    const previous = index > 0 ? items[index - 1] : undefined;
+    if (previous !== undefined && sharesSource(previous, item)) continue;
+    if (previous !== undefined && !previousCountsAsUser) starts.push(index);
     previousCountsAsUser = true;
   }
   return { starts, currentTurn, pinned };
@@ -291,130 +293,211 @@ interface BudgetState {
 
 const ignoreTrim = () => {};
 
+/** Counts made on demand, once per item: an item is tokenised only when a cut depends on its count. */
+interface LazyCounts {
+  /** Each item's count once known, 0 before. */
+  tokens: Float64Array;
+  /** 1 where `tokens` holds the item's count. */
+  known: Uint8Array;
+  countAt(index: number): number;
+}
+
+function lazyCounts(items: readonly ContextItem[], tokenizer: TokenizerName): LazyCounts {
+  const tokens = new Float64Array(items.length);
+  const known = new Uint8Array(items.length);
+  const countAt = (index: number): number => {
+    if (known[index] === 0) {
+      const item = elementAt(items, index);
+      tokens[index] = item.tokens > 0 ? item.tokens : countItemTokens(item, tokenizer);
+      known[index] = 1;
+    }
+    return valueAt(tokens, index);
+  };
+  return { tokens, known, countAt };
+}
+
+/** One attempt's budget and what it is made of, for the result and for the error when nothing fits. */
+interface BudgetLimits {
+  usable: number;
+  reserved: number;
+  model: ModelDescriptor;
+  safetyMarginPercent: number;
+}
+
+function budgetLimits(model: ModelDescriptor, settings: ResolvedSettings): BudgetLimits {
+  const { usable, reserved } = usableTokenBudget(model, settings);
+  return { usable, reserved, model, safetyMarginPercent: settings.budget.safetyMarginPercent };
+}
+
+function budgetInfo(limits: BudgetLimits, totalTokens: number): BudgetInfo {
+  return {
+    usableTokens: limits.usable,
+    totalTokens,
+    reservedOutputTokens: limits.reserved,
+    contextWindow: limits.model.contextWindow,
+  };
+}
+
+/** The attempt fails: `need` says what does not fit (`requiredTokens` of it) and the limits say why. */
+function contextTooLarge(limits: BudgetLimits, need: string, requiredTokens: number): ContextBudgetError {
+  const { usable, reserved, model, safetyMarginPercent } = limits;
+  return new ContextBudgetError(
+    `Context too large for ${model.id}: ${need} but only ${usable} of the ${model.contextWindow}-token window are usable (${reserved} reserved for output, ${safetyMarginPercent}% safety margin).`,
+    {
+      modelId: model.id,
+      requiredTokens,
+      usableTokens: usable,
+      contextWindow: model.contextWindow,
+      reservedOutputTokens: reserved,
+      safetyMarginPercent,
+    },
+  );
+}
+
+/**
+ * The system items and the current input: they must fit whatever is cut (they are a subset of the total, so
+ * checking them first gives the same answer as checking after the total).
+ */
+function essentialTokens(items: readonly ContextItem[], counts: LazyCounts): number {
+  let essential = 0;
+  for (let index = 0; index < items.length; index += 1) {
+    const item = elementAt(items, index);
+    if (isSystemItem(item) || item.tag === "CURRENT_INPUT") essential += counts.countAt(index);
+  }
+  return essential;
+}
+
+/** Where a turn's items end: the next turn's start, or the end of the items for the last turn. */
+function turnEnd(scan: TurnScan, turn: number, size: number): number {
+  return scan.starts[turn + 1] ?? size;
+}
+
+/** An item's count after the first trim pass (which trims every long result when the walk below overflows). */
+function firstPassCountAt(
+  items: readonly ContextItem[],
+  counts: LazyCounts,
+  index: number,
+  tokenizer: TokenizerName,
+): number {
+  const count = counts.countAt(index);
+  const item = elementAt(items, index);
+  if (!hasToolResult(item)) return count;
+  return planPass(item, count, 0, FIRST_PASS, tokenizer, ignoreTrim) ?? count;
+}
+
+/**
+ * The newest turn that has to go (every older one goes too), walking newest first: the items that are never
+ * dropped, then whole turns, until they overflow. -1 when the walk reaches the oldest turn, every item counted.
+ */
+function findDropBoundary(
+  items: readonly ContextItem[],
+  scan: TurnScan,
+  counts: LazyCounts,
+  usable: number,
+  tokenizer: TokenizerName,
+): number {
+  const { starts, currentTurn, pinned } = scan;
+  let suffix = 0;
+  for (let turn = 0; turn < starts.length; turn += 1) {
+    const end = turnEnd(scan, turn, items.length);
+    for (let index = elementAt(starts, turn); index < end; index += 1)
+      if (turn === currentTurn || pinned[index] === 1)
+        suffix += firstPassCountAt(items, counts, index, tokenizer);
+  }
+  if (suffix > usable) return starts.length - 1;
+  for (let turn = starts.length - 1; turn >= 0; turn -= 1) {
+    if (turn === currentTurn) continue;
+    const end = turnEnd(scan, turn, items.length);
+    for (let index = elementAt(starts, turn); index < end; index += 1)
+      if (pinned[index] === 0) suffix += firstPassCountAt(items, counts, index, tokenizer);
+    if (suffix > usable) return turn;
+  }
+  return -1;
+}
+
 export function fitToBudget(
   items: readonly ContextItem[],
   model: ModelDescriptor,
   settings: ResolvedSettings,
 ): StageResult<BudgetedItems> {
-  const { usable, reserved } = usableTokenBudget(model, settings);
-  const size = items.length;
+  const limits = budgetLimits(model, settings);
+  const { usable } = limits;
   const tokenizer = model.tokenizer;
-  const tokens = new Float64Array(size);
-  const known = new Uint8Array(size);
-  const countAt = (index: number): number => {
-    if (known[index] === 0) {
-      const item = items[index];
-      tokens[index] = item.tokens > 0 ? item.tokens : countItemTokens(item, tokenizer);
-      known[index] = 1;
-    }
-    return tokens[index];
-  };
-
-  const info = (totalTokens: number): BudgetInfo => ({
-    usableTokens: usable,
-    totalTokens,
-    reservedOutputTokens: reserved,
-    contextWindow: model.contextWindow,
-  });
-  const errorDetails = (requiredTokens: number): ContextBudgetErrorDetails => ({
-    modelId: model.id,
-    requiredTokens,
-    usableTokens: usable,
-    contextWindow: model.contextWindow,
-    reservedOutputTokens: reserved,
-    safetyMarginPercent: settings.budget.safetyMarginPercent,
-  });
-  const limits = `only ${usable} of the ${model.contextWindow}-token window are usable (${reserved} reserved for output, ${settings.budget.safetyMarginPercent}% safety margin)`;
-
-  // The system items and the current input must fit whatever is cut (they are a subset of the total, so checking
-  // them first gives the same answer as checking after the total).
-  let essential = 0;
-  for (let index = 0; index < size; index += 1) {
-    const item = items[index];
-    if (isSystemItem(item) || item.tag === "CURRENT_INPUT") essential += countAt(index);
-  }
-
-  const { starts, currentTurn, pinned } = scanTurns(items);
-  const turnEnd = (turn: number) => (turn + 1 < starts.length ? starts[turn + 1] : size);
-  /** An item's count after the first trim pass (which trims every long result when the walk below overflows). */
-  const firstPassCountAt = (index: number): number => {
-    const count = countAt(index);
-    const item = items[index];
-    if (!hasToolResult(item)) return count;
-    return planPass(item, count, 0, FIRST_PASS, tokenizer, ignoreTrim) ?? count;
-  };
-
-  // Newest first: the items that are never dropped, then whole turns, until they overflow.
-  let suffix = 0;
-  for (let turn = 0; turn < starts.length; turn += 1) {
-    const end = turnEnd(turn);
-    for (let index = starts[turn]; index < end; index += 1)
-      if (turn === currentTurn || pinned[index] === 1) suffix += firstPassCountAt(index);
-  }
-  /** The newest turn that has to go (every older one goes too); -1 when the walk reaches the oldest turn. */
-  let boundary = -1;
-  if (suffix > usable) boundary = starts.length - 1;
-  for (let turn = starts.length - 1; turn >= 0 && boundary === -1; turn -= 1) {
-    if (turn === currentTurn) continue;
-    const end = turnEnd(turn);
-    for (let index = starts[turn]; index < end; index += 1)
-      if (pinned[index] === 0) suffix += firstPassCountAt(index);
-    if (suffix > usable) boundary = turn;
-  }
-
+  const counts = lazyCounts(items, tokenizer);
+  const essential = essentialTokens(items, counts);
+  const scan = scanTurns(items);
+  const boundary = findDropBoundary(items, scan, counts, usable, tokenizer);
   if (essential > usable) {
-    throw new ContextBudgetError(
-      `Context too large for ${model.id}: the current input and system prompt need ${essential} tokens but ${limits}.`,
-      errorDetails(essential),
-    );
+    throw contextTooLarge(limits, `the current input and system prompt need ${essential} tokens`, essential);
   }
 
   let state: BudgetState;
   if (boundary === -1) {
     // Everything is counted: the plain algorithm.
     let total = 0;
-    for (let index = 0; index < size; index += 1) total += countAt(index);
+    for (let index = 0; index < items.length; index += 1) total += counts.countAt(index);
     if (total <= usable)
-      return { value: { items: keptItems(items, tokens, null, null), budget: info(total) }, trace: [] };
-    state = {
-      tokens,
-      dropped: new Uint8Array(size),
-      trimMasks: new Uint8Array(size),
-      trimRecords: [],
-      total,
-      dropEvent: null,
-    };
+      return {
+        value: { items: keptItems(items, counts.tokens, null, null), budget: budgetInfo(limits, total) },
+        trace: [],
+      };
+    state = newBudgetState(counts.tokens, total);
     trimPass(items, state, usable, FIRST_TRIM, FIRST_PASS, tokenizer);
-    if (state.total > usable) dropOldestTurns(items, state, { starts, currentTurn, pinned }, usable);
+    if (state.total > usable) dropOldestTurns(items, state, scan, usable);
   } else {
-    state = dropThroughBoundary(
-      items,
-      tokens,
-      known,
-      { starts, currentTurn, pinned },
-      boundary,
-      usable,
-      tokenizer,
-    );
+    state = dropThroughBoundary(items, counts, scan, boundary, usable, tokenizer);
   }
-
   if (state.total > usable) trimPass(items, state, usable, SECOND_TRIM, SECOND_PASS, tokenizer);
 
-  // Trims inside turns that were dropped later reach no one: report only the surviving ones, in the order the
-  // cuts happened (first trim pass, the drop, second trim pass).
-  const trimEvent = (record: TrimRecord): TraceEvent => ({
-    stage: "budget",
-    action: "trimmed-tool-result",
-    reason: `tool result of ${record.originalLength} chars trimmed to ${record.maxChars} (head and tail kept) to fit the budget`,
-    itemIds: [items[record.itemIndex].id],
-    messageIds: items[record.itemIndex].sourceMessageIds,
-    counts: {
-      originalChars: record.originalLength,
-      maxChars: record.maxChars,
-      tokensSaved: record.savedTokens,
+  const trace = cutEvents(items, state);
+  if (state.total > usable) {
+    throw contextTooLarge(
+      limits,
+      `after trimming tool results and dropping every droppable turn, ${state.total} tokens remain`,
+      state.total,
+    );
+  }
+  return {
+    value: {
+      items: keptItems(items, state.tokens, state.dropped, state.trimMasks),
+      budget: budgetInfo(limits, state.total),
     },
-    details: { toolCallId: record.toolCallId },
-  });
+    trace,
+  };
+}
+
+function newBudgetState(tokens: Float64Array, total: number): BudgetState {
+  return {
+    tokens,
+    dropped: new Uint8Array(tokens.length),
+    trimMasks: new Uint8Array(tokens.length),
+    trimRecords: [],
+    total,
+    dropEvent: null,
+  };
+}
+
+/**
+ * Trims inside turns that were dropped later reach no one: only the surviving ones are reported, in the order the
+ * cuts happened (first trim pass, the drop, second trim pass).
+ */
+function cutEvents(items: readonly ContextItem[], state: BudgetState): TraceEvent[] {
+  const trimEvent = (record: TrimRecord): TraceEvent => {
+    const item = elementAt(items, record.itemIndex);
+    return {
+      stage: "budget",
+      action: "trimmed-tool-result",
+      reason: `tool result of ${record.originalLength} chars trimmed to ${record.maxChars} (head and tail kept) to fit the budget`,
+      itemIds: [item.id],
+      messageIds: item.sourceMessageIds,
+      counts: {
+        originalChars: record.originalLength,
+        maxChars: record.maxChars,
+        tokensSaved: record.savedTokens,
+      },
+      details: { toolCallId: record.toolCallId },
+    };
+  };
   const events: TraceEvent[] = [];
   for (const record of state.trimRecords)
     if (!state.dropped[record.itemIndex] && record.maxChars === FIRST_TRIM.maxChars)
@@ -423,20 +506,49 @@ export function fitToBudget(
   for (const record of state.trimRecords)
     if (!state.dropped[record.itemIndex] && record.maxChars === SECOND_TRIM.maxChars)
       events.push(trimEvent(record));
+  return events;
+}
 
-  if (state.total > usable) {
-    throw new ContextBudgetError(
-      `Context too large for ${model.id}: after trimming tool results and dropping every droppable turn, ${state.total} tokens remain but ${limits}.`,
-      errorDetails(state.total),
-    );
-  }
-  return {
-    value: {
-      items: keptItems(items, state.tokens, state.dropped, state.trimMasks),
-      budget: info(state.total),
+/**
+ * Apply one trim pass to one item: its new count, the pass in its mask, the saved tokens off the total and a
+ * record of each result it trimmed (the saving shared among them). Nothing when no result was long enough.
+ */
+function trimItem(
+  item: ContextItem,
+  index: number,
+  state: BudgetState,
+  pass: TrimPass,
+  passBit: number,
+  tokenizer: TokenizerName,
+): void {
+  const { tokens, trimMasks, trimRecords } = state;
+  const firstRecord = trimRecords.length;
+  const count = valueAt(tokens, index);
+  const next = planPass(
+    item,
+    count,
+    valueAt(trimMasks, index),
+    passBit,
+    tokenizer,
+    (toolCallId, originalLength) => {
+      trimRecords.push({
+        itemIndex: index,
+        toolCallId,
+        originalLength,
+        maxChars: pass.maxChars,
+        savedTokens: 0,
+      });
     },
-    trace: events,
-  };
+  );
+  if (next === null) return;
+  const saved = count - next;
+  const trimmedHere = trimRecords.length - firstRecord;
+  for (let record = firstRecord; record < trimRecords.length; record += 1) {
+    elementAt(trimRecords, record).savedTokens = Math.round(saved / trimmedHere);
+  }
+  trimMasks[index] = valueAt(trimMasks, index) | passBit;
+  tokens[index] = next;
+  state.total -= saved;
 }
 
 /** Trim oldest first and stop as soon as the items fit: the newest results stay whole the longest. */
@@ -446,37 +558,12 @@ function trimPass(
   usable: number,
   pass: TrimPass,
   passBit: number,
-  tokenizer: ModelDescriptor["tokenizer"],
+  tokenizer: TokenizerName,
 ): void {
-  const { tokens, dropped, trimMasks, trimRecords } = state;
   for (let index = 0; index < items.length && state.total > usable; index += 1) {
-    if (dropped[index] || !hasToolResult(items[index])) continue;
-    const firstRecord = trimRecords.length;
-    const next = planPass(
-      items[index],
-      tokens[index],
-      trimMasks[index],
-      passBit,
-      tokenizer,
-      (toolCallId, originalLength) => {
-        trimRecords.push({
-          itemIndex: index,
-          toolCallId,
-          originalLength,
-          maxChars: pass.maxChars,
-          savedTokens: 0,
-        });
-      },
-    );
-    if (next === null) continue;
-    const saved = tokens[index] - next;
-    const trimmedHere = trimRecords.length - firstRecord;
-    for (let record = firstRecord; record < trimRecords.length; record += 1) {
-      trimRecords[record].savedTokens = Math.round(saved / trimmedHere);
-    }
-    trimMasks[index] |= passBit;
-    tokens[index] = next;
-    state.total -= saved;
+    const item = elementAt(items, index);
+    if (state.dropped[index] || !hasToolResult(item)) continue;
+    trimItem(item, index, state, pass, passBit, tokenizer);
   }
 }
 
@@ -524,6 +611,29 @@ function recordDrop(tally: DropTally, item: ContextItem, tokens: number): void {
   tally.tokens += tokens;
 }
 
+/**
+ * Drop every item of a turn that may be dropped, handing each to `onDrop`; counts the turn in the tally when it
+ * lost anything (a turn of pinned items only is not a dropped turn).
+ */
+function dropTurn(
+  items: readonly ContextItem[],
+  state: BudgetState,
+  scan: TurnScan,
+  turn: number,
+  tally: DropTally,
+  onDrop: (item: ContextItem, index: number) => void,
+): void {
+  const end = turnEnd(scan, turn, items.length);
+  let droppedAny = false;
+  for (let index = elementAt(scan.starts, turn); index < end; index += 1) {
+    if (scan.pinned[index] === 1) continue;
+    state.dropped[index] = 1;
+    droppedAny = true;
+    onDrop(elementAt(items, index), index);
+  }
+  if (droppedAny) tally.turns += 1;
+}
+
 /** With every item counted: drop the oldest whole turns until the items fit. */
 function dropOldestTurns(
   items: readonly ContextItem[],
@@ -531,20 +641,14 @@ function dropOldestTurns(
   scan: TurnScan,
   usable: number,
 ): void {
-  const { starts, currentTurn, pinned } = scan;
   const tally = newDropTally();
-  for (let turn = 0; turn < starts.length && state.total > usable; turn += 1) {
-    if (turn === currentTurn) continue;
-    const end = turn + 1 < starts.length ? starts[turn + 1] : items.length;
-    let droppedAny = false;
-    for (let index = starts[turn]; index < end; index += 1) {
-      if (pinned[index] === 1) continue;
-      state.dropped[index] = 1;
-      droppedAny = true;
-      state.total -= state.tokens[index];
-      recordDrop(tally, items[index], state.tokens[index]);
-    }
-    if (droppedAny) tally.turns += 1;
+  const onDrop = (item: ContextItem, index: number) => {
+    const count = valueAt(state.tokens, index);
+    state.total -= count;
+    recordDrop(tally, item, count);
+  };
+  for (let turn = 0; turn < scan.starts.length && state.total > usable; turn += 1) {
+    if (turn !== scan.currentTurn) dropTurn(items, state, scan, turn, tally, onDrop);
   }
   state.dropEvent = dropEventOf(tally, usable);
 }
@@ -556,82 +660,53 @@ function dropOldestTurns(
  */
 function dropThroughBoundary(
   items: readonly ContextItem[],
-  tokens: Float64Array,
-  known: Uint8Array,
+  counts: LazyCounts,
   scan: TurnScan,
   boundary: number,
   usable: number,
-  tokenizer: ModelDescriptor["tokenizer"],
+  tokenizer: TokenizerName,
 ): BudgetState {
-  const { starts, currentTurn, pinned } = scan;
-  const size = items.length;
-  const state: BudgetState = {
-    tokens,
-    dropped: new Uint8Array(size),
-    trimMasks: new Uint8Array(size),
-    trimRecords: [],
-    total: 0,
-    dropEvent: null,
-  };
+  const state = newBudgetState(counts.tokens, 0);
   const tally = newDropTally();
+  const onDrop = (item: ContextItem, index: number) =>
+    recordUncountedDrop(tally, item, index, counts, tokenizer);
   for (let turn = 0; turn <= boundary; turn += 1) {
-    if (turn === currentTurn) continue;
-    const end = turn + 1 < starts.length ? starts[turn + 1] : size;
-    let droppedAny = false;
-    for (let index = starts[turn]; index < end; index += 1) {
-      const item = items[index];
-      if (pinned[index] === 1) continue;
-      state.dropped[index] = 1;
-      droppedAny = true;
-      // Only what is known without tokenising is added up (not even the parts of a dropped item are read, which is
-      // what the lazy path saves): counts made by the walk above, after the first trim pass, and cached counts.
-      if (known[index] === 1) {
-        const count = tokens[index];
-        recordDrop(
-          tally,
-          item,
-          hasToolResult(item)
-            ? (planPass(item, count, 0, FIRST_PASS, tokenizer, ignoreTrim) ?? count)
-            : count,
-        );
-      } else if (item.tokens > 0) recordDrop(tally, item, item.tokens);
-      else {
-        recordDrop(tally, item, 0);
-        tally.uncountedItems += 1;
-      }
-    }
-    if (droppedAny) tally.turns += 1;
+    if (turn !== scan.currentTurn) dropTurn(items, state, scan, turn, tally, onDrop);
   }
-
   // The first trim pass over what is kept, oldest first (it never stops early here: see above).
-  for (let index = 0; index < size; index += 1) {
+  for (let index = 0; index < items.length; index += 1) {
     if (state.dropped[index]) continue;
-    const item = items[index];
-    if (hasToolResult(item)) {
-      const firstRecord = state.trimRecords.length;
-      const next = planPass(item, tokens[index], 0, FIRST_PASS, tokenizer, (toolCallId, originalLength) => {
-        state.trimRecords.push({
-          itemIndex: index,
-          toolCallId,
-          originalLength,
-          maxChars: FIRST_TRIM.maxChars,
-          savedTokens: 0,
-        });
-      });
-      if (next !== null) {
-        const saved = tokens[index] - next;
-        const trimmedHere = state.trimRecords.length - firstRecord;
-        for (let record = firstRecord; record < state.trimRecords.length; record += 1) {
-          state.trimRecords[record].savedTokens = Math.round(saved / trimmedHere);
-        }
-        state.trimMasks[index] = FIRST_PASS;
-        tokens[index] = next;
-      }
-    }
-    state.total += tokens[index];
+    const item = elementAt(items, index);
+    state.total += valueAt(state.tokens, index);
+    if (hasToolResult(item)) trimItem(item, index, state, FIRST_TRIM, FIRST_PASS, tokenizer);
   }
   state.dropEvent = dropEventOf(tally, usable);
   return state;
+}
+
+/**
+ * Only what is known without tokenising is added up (not even the parts of a dropped item are read, which is
+ * what the lazy path saves): counts made by the boundary walk, after the first trim pass, and cached counts.
+ */
+function recordUncountedDrop(
+  tally: DropTally,
+  item: ContextItem,
+  index: number,
+  counts: LazyCounts,
+  tokenizer: TokenizerName,
+): void {
+  if (counts.known[index] === 1) {
+    const count = valueAt(counts.tokens, index);
+    recordDrop(
+      tally,
+      item,
+      hasToolResult(item) ? (planPass(item, count, 0, FIRST_PASS, tokenizer, ignoreTrim) ?? count) : count,
+    );
+  } else if (item.tokens > 0) recordDrop(tally, item, item.tokens);
+  else {
+    recordDrop(tally, item, 0);
+    tally.uncountedItems += 1;
+  }
 }
 
 /** What is sent: every item not dropped, with its count, trimmed where a pass trimmed it. */
@@ -644,9 +719,10 @@ function keptItems(
   const kept: ContextItem[] = [];
   for (let index = 0; index < items.length; index += 1) {
     if (dropped?.[index]) continue;
-    const item = items[index];
-    const count = tokens[index];
-    if (trimMasks !== null && trimMasks[index] !== 0) kept.push(applyTrims(item, trimMasks[index], count));
+    const item = elementAt(items, index);
+    const count = valueAt(tokens, index);
+    const mask = trimMasks?.[index] ?? 0;
+    if (mask !== 0) kept.push(applyTrims(item, mask, count));
     else kept.push(count === item.tokens ? item : { ...item, tokens: count });
   }
   return kept;

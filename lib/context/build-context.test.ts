@@ -325,7 +325,7 @@ describe("buildContext (phase A end to end)", () => {
         }),
       );
       const { items } = buildContext(input);
-      expect(items[items.length - 1].tag).toBe("CURRENT_INPUT");
+      expect(items[items.length - 1]?.tag).toBe("CURRENT_INPUT");
       expect(items.filter((item) => item.tag === "CURRENT_INPUT")).toHaveLength(1);
       expect(items.filter((item) => item.sourceMessageIds.includes(current.id))).toHaveLength(1);
       const firstNonSystem = items.findIndex((item) => item.role !== "system");

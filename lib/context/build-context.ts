@@ -10,6 +10,7 @@ import { notesStage } from "./context-notes";
 import { currentInputStage } from "./current-input";
 import { reachStage } from "./history-reach";
 import { windowStage } from "./history-window";
+import { elementAt } from "./indexing";
 import { loadStage } from "./loaded-history";
 import { mediaBudgetStage } from "./media-budget";
 import { blocksStage } from "./persona-user-blocks";
@@ -86,15 +87,16 @@ function sequentialArtifacts(artifacts: readonly StoredArtifact[]): ArtifactLook
     get(artifactId) {
       const end = Math.min(artifacts.length, cursor + SEQUENTIAL_LOOKAHEAD);
       for (let index = cursor; index < end; index++) {
-        if (artifacts[index].id === artifactId) {
+        const artifact = elementAt(artifacts, index);
+        if (artifact.id === artifactId) {
           cursor = index + 1;
-          return artifacts[index];
+          return artifact;
         }
       }
       const found = binarySearchById(artifacts, artifactId);
       if (found !== -1) {
         cursor = found + 1;
-        return artifacts[found];
+        return elementAt(artifacts, found);
       }
       if (byId === null) {
         byId = new Map();
@@ -111,7 +113,7 @@ function binarySearchById(list: readonly { id: string }[], id: string): number {
   let high = list.length - 1;
   while (low <= high) {
     const middle = (low + high) >>> 1;
-    const candidate = list[middle].id;
+    const candidate = elementAt(list, middle).id;
     if (candidate === id) return middle;
     if (candidate < id) low = middle + 1;
     else high = middle - 1;
@@ -122,7 +124,5 @@ function binarySearchById(list: readonly { id: string }[], id: string): number {
 /** A message by id as a map of the loaded messages and the current input would give it (the input wins). */
 function findMessage(input: BuildInput, messageId: string): StoredMessage | undefined {
   if (input.currentInput.id === messageId) return input.currentInput;
-  for (let index = input.messages.length - 1; index >= 0; index--)
-    if (input.messages[index].id === messageId) return input.messages[index];
-  return undefined;
+  return input.messages.findLast((message) => message.id === messageId);
 }

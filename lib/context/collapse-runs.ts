@@ -2,7 +2,8 @@
 // pure text become one history entry, so a burst of short lines reads as one turn. Messages with media or
 // artifacts always stay on their own.
 
-import { type HistoryEntry, isPureText, sameAuthor } from "./messages";
+import { elementAt } from "./indexing";
+import { type HistoryEntry, isPureText, type MessageRun, sameAuthor } from "./messages";
 import type { CollapsedHistory, PhaseAContext, ReachableHistory } from "./phases";
 import type { Stage, StageResult } from "./stage";
 import { traceEvent } from "./trace";
@@ -15,20 +16,27 @@ export function collapseRuns(messages: readonly StoredMessage[]): StageResult<Hi
   const entries: HistoryEntry[] = [];
   const trace: TraceEvent[] = [];
   let runStart = 0;
+  /** Whether there is a message at `index` and it is pure text. */
+  const pureTextAt = (index: number): boolean => {
+    const message = messages[index];
+    return message !== undefined && isPureText(message);
+  };
   // Whether the message after the current run is pure text, carried over so each message is checked once.
-  let nextPureText = messages.length > 0 && isPureText(messages[0]);
+  let nextPureText = pureTextAt(0);
   while (runStart < messages.length) {
-    const first = messages[runStart];
+    const first = elementAt(messages, runStart);
     let runEnd = runStart + 1;
     const firstPureText = nextPureText;
-    nextPureText = runEnd < messages.length && isPureText(messages[runEnd]);
+    nextPureText = pureTextAt(runEnd);
     if (firstPureText) {
-      while (runEnd < messages.length && nextPureText && sameAuthor(first, messages[runEnd])) {
+      // nextPureText: the message at runEnd exists.
+      while (nextPureText && sameAuthor(first, elementAt(messages, runEnd))) {
         runEnd++;
-        nextPureText = runEnd < messages.length && isPureText(messages[runEnd]);
+        nextPureText = pureTextAt(runEnd);
       }
     }
-    const run = runEnd === runStart + 1 ? [first] : messages.slice(runStart, runEnd);
+    const run: MessageRun =
+      runEnd === runStart + 1 ? [first] : [first, ...messages.slice(runStart + 1, runEnd)];
     entries.push({ kind: "message", messages: run });
     if (run.length > 1) {
       trace.push(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { settingsWith, viewItems } from "@/tests/context/fixtures";
 import { activeContextNotes, contextNoteText, injectContextNotes, noteIsDue } from "./context-notes";
+import { elementAt } from "./indexing";
 import type { ContextItem } from "./types";
 
 const message = (
@@ -84,7 +85,7 @@ describe("context notes", () => {
 
   it("the note is [System: note] with the configured role and tag CONTEXT_NOTE", () => {
     for (const role of ["user", "system", "assistant"] as const) {
-      const note = inject(history(2), { depth: 0, role }).value[2];
+      const note = elementAt(inject(history(2), { depth: 0, role }).value, 2);
       expect(viewItems([note])).toEqual([
         { id: "note:persona", role, tag: "CONTEXT_NOTE", text: "[System: Stay in character.]" },
       ]);

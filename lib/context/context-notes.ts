@@ -5,6 +5,7 @@
 // depth 0 at the end. It is sent as `[System: note]` with the configured role, once per build, on the turns
 // `frequency` selects.
 
+import { elementAt } from "./indexing";
 import type { HistoryItems, PhaseAContext } from "./phases";
 import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
@@ -58,7 +59,8 @@ function groupKey(item: ContextItem): string {
 }
 
 function startsGroup(items: readonly ContextItem[], index: number): boolean {
-  return index === 0 || groupKey(items[index]) !== groupKey(items[index - 1]);
+  const previous = items[index - 1];
+  return previous === undefined || groupKey(elementAt(items, index)) !== groupKey(previous);
 }
 
 /** How many history messages (groups) there are; counted without keeping where each starts. */
@@ -121,23 +123,19 @@ export function injectContextNotes(args: {
   if (insertAt === args.items.length)
     where = messageCount === 0 ? "into an empty history" : "at the end of the history";
   else {
-    const before = args.items[insertAt];
+    const before = elementAt(args.items, insertAt);
     const seq =
       before.sourceMessageIds[0] === undefined
         ? undefined
         : args.messagesById?.get(before.sourceMessageIds[0])?.seq;
     where = `before ${seq === undefined ? before.id : `message #${seq}`}${target === 0 ? " (the top)" : ""}`;
   }
-  const trace = noteItems.map((note, index) =>
-    traceEvent(
-      "notes",
-      "injected-note",
-      `injected ${notes[index].source} note at depth ${settings.depth} ${where}`,
-      {
-        itemIds: [note.id],
-        counts: { depth: settings.depth, target, messages: messageCount },
-      },
-    ),
+  // Each note item has its note's id.
+  const trace = notes.map((note) =>
+    traceEvent("notes", "injected-note", `injected ${note.source} note at depth ${settings.depth} ${where}`, {
+      itemIds: [note.id],
+      counts: { depth: settings.depth, target, messages: messageCount },
+    }),
   );
   return { value: items, trace };
 }

@@ -7,6 +7,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { TEST_MODEL_CAPABILITIES } from "@/tests/context/fixtures";
+import { elementAt } from "./indexing";
 import { resolveForModel } from "./resolve-for-model";
 import { defaultSettings, type ResolvedSettings } from "./settings";
 import type {
@@ -444,7 +445,7 @@ async function wireBody(protocol: Protocol, scenario: Scenario): Promise<string>
   expect(bodies).toHaveLength(1);
   const actions = resolved.trace.map((event) => event.action);
   for (const action of scenario.expectActions ?? []) expect(actions).toContain(action);
-  return `${JSON.stringify(JSON.parse(bodies[0]), null, 2)}\n`;
+  return `${JSON.stringify(JSON.parse(elementAt(bodies, 0)), null, 2)}\n`;
 }
 
 describe("golden payloads", () => {

@@ -23,6 +23,7 @@
 //   place, counted from the newest item, is the same item in both builds.
 
 import { usableTokenBudget } from "./budget";
+import { elementAt, lastOf, valueAt } from "./indexing";
 import { hasArtifactParts, hasText, roleFor, sameAuthor } from "./messages";
 import { activeBlocksFor } from "./persona-user-blocks";
 import type { PhaseAContext, ReachableHistory } from "./phases";
@@ -80,10 +81,11 @@ export function cutUnreachableHistory(args: {
   let closedRuns = 0;
   let openRunHasText = false;
   let cut = -1;
-  let newerIsUserSide = roleFor(history[history.length - 1], personaId, impersonateUserId) === "user";
+  let newerIsUserSide = roleFor(lastOf(history), personaId, impersonateUserId) === "user";
   for (let index = history.length - 1; index >= 1 && cut === -1; index--) {
-    const message = history[index];
-    if (index < history.length - 1 && !sameAuthor(message, history[index + 1])) {
+    const message = elementAt(history, index);
+    const newer = history[index + 1];
+    if (newer !== undefined && !sameAuthor(message, newer)) {
       if (openRunHasText) closedRuns++;
       openRunHasText = false;
     }
@@ -91,14 +93,15 @@ export function cutUnreachableHistory(args: {
     if (blocked || hasSentText(message)) openRunHasText = true;
     if (!blocked)
       for (let budget = 0; budget < budgets.length; budget++)
-        bounds[budget] += lowerBoundTokens(message, budgets[budget].tokenizer);
+        bounds[budget] =
+          valueAt(bounds, budget) + lowerBoundTokens(message, elementAt(budgets, budget).tokenizer);
     const isUserSide = newerIsUserSide;
-    const olderIsUserSide = roleFor(history[index - 1], personaId, impersonateUserId) === "user";
+    const olderIsUserSide = roleFor(elementAt(history, index - 1), personaId, impersonateUserId) === "user";
     newerIsUserSide = olderIsUserSide;
     if (!isUserSide || olderIsUserSide) continue;
     let overAll = closedRuns + (openRunHasText ? 1 : 0) > noteDepth;
     for (let budget = 0; budget < budgets.length && overAll; budget++)
-      overAll = bounds[budget] > budgets[budget].usableTokens;
+      overAll = valueAt(bounds, budget) > elementAt(budgets, budget).usableTokens;
     if (overAll) cut = index;
   }
   if (cut === -1) return unchanged;
@@ -112,7 +115,7 @@ export function cutUnreachableHistory(args: {
     `${plural(cut, "older message")} not built: the ${plural(history.length - cut, "newer message")} already need more than ${largest} tokens, the most any model of this turn can take`,
     {
       counts: { messages: cut, keptMessages: history.length - cut, usableTokens: largest },
-      details: { throughSeq: history[cut - 1].seq },
+      details: { throughSeq: elementAt(history, cut - 1).seq },
     },
   );
   return { value: { history: history.slice(cut), hiddenMessageIds }, trace: [event] };
@@ -151,15 +154,15 @@ function quotedBlockedMessages(
 ): Set<string> | null {
   const quoted = new Set<string>();
   for (let index = cut; index < history.length; index++) {
-    const target = history[index].replyToMessageId;
+    const target = elementAt(history, index).replyToMessageId;
     if (target !== null) quoted.add(target);
   }
   if (quoted.size === 0) return null;
-  for (let index = cut; index < history.length; index++) quoted.delete(history[index].id);
+  for (let index = cut; index < history.length; index++) quoted.delete(elementAt(history, index).id);
   let hidden: Set<string> | null = null;
   let left = quoted.size;
   for (let index = cut - 1; index >= 0 && left > 0; index--) {
-    const message = history[index];
+    const message = elementAt(history, index);
     if (!quoted.has(message.id)) continue;
     left--;
     if (!isBlocked(message)) continue;

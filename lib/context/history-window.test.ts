@@ -109,8 +109,8 @@ describe("history window", () => {
     const items = [user(0), assistant(1), user(2), user(3), user(4)];
     const result = windowHistory(items, 2);
     expect(ids(result.value)).toEqual(["msg:a1", "msg:u2", "msg:u3", "msg:u4"]);
-    expect(result.trace[0].reason).toBe("windowed 5 → 2 items (expanded to 4 for the minimum exchange)");
-    expect(result.trace[0].counts).toEqual({ before: 5, after: 4, maxItems: 2, dropped: 1, widenedBy: 2 });
+    expect(result.trace[0]?.reason).toBe("windowed 5 → 2 items (expanded to 4 for the minimum exchange)");
+    expect(result.trace[0]?.counts).toEqual({ before: 5, after: 4, maxItems: 2, dropped: 1, widenedBy: 2 });
   });
 
   it("does not widen when both roles are present", () => {
@@ -123,10 +123,10 @@ describe("history window", () => {
     const result = windowHistory(items, 4);
     expect(result.value.length).toBeLessThanOrEqual(MAX_EXPANSION_MULTIPLE * 4);
     expect(ids(result.value)[0]).toBe("artifact:c13");
-    expect(result.trace[0].reason).toBe(
+    expect(result.trace[0]?.reason).toBe(
       "windowed 42 → 4 items (expanded to 16 for the minimum exchange) (expansion capped at 4 × 4; the window may lack a user or assistant message)",
     );
-    expect(result.trace[0].details).toEqual({
+    expect(result.trace[0]?.details).toEqual({
       firstDroppedItemId: "msg:u0",
       lastDroppedItemId: "artifact:o12",
       capped: true,
@@ -179,7 +179,7 @@ describe("history window", () => {
     ];
     for (let max = 2; max <= items.length; max++) {
       const result = windowHistory(items, max).value;
-      expect(result[result.length - 1].id).toBe("msg:u3");
+      expect(result[result.length - 1]?.id).toBe("msg:u3");
       const calls = result.flatMap((item) =>
         item.parts
           .filter((part) => part.type === "tool-call")
@@ -203,7 +203,9 @@ describe("history window", () => {
       ],
     };
     const result = stripUnresolvedToolParts([mixed, output(1, "a")]);
-    expect(result.items[0].parts).toEqual([{ type: "tool-call", toolCallId: "a", toolName: "t", input: {} }]);
+    expect(result.items[0]?.parts).toEqual([
+      { type: "tool-call", toolCallId: "a", toolName: "t", input: {} },
+    ]);
     expect(result.strippedCallIds).toEqual(["b"]);
     const paired = [call(1), output(1)];
     expect(stripUnresolvedToolParts(paired).items).toBe(paired);

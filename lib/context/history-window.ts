@@ -4,6 +4,7 @@
 // tool calls and outputs left without their pair. Arrays at or under the cap pass through unchanged (the same
 // array). Storage is never touched.
 
+import { elementAt } from "./indexing";
 import { ownMessageId } from "./messages";
 import type { HistoryItems, PhaseAContext } from "./phases";
 import type { Stage, StageResult } from "./stage";
@@ -44,7 +45,7 @@ export function stripUnresolvedToolParts(items: readonly ContextItem[]): {
       else if (part.type === "tool-result") resultIds.add(part.toolCallId);
     }
   }
-  const unpaired = (part: ItemPart) =>
+  const unpaired = (part: ItemPart): part is Extract<ItemPart, { toolCallId: string }> =>
     (part.type === "tool-call" && !resultIds.has(part.toolCallId)) ||
     (part.type === "tool-result" && !callIds.has(part.toolCallId));
   let anyUnpaired = false;
@@ -63,7 +64,7 @@ export function stripUnresolvedToolParts(items: readonly ContextItem[]): {
     touched.push(item.id);
     const parts: ItemPart[] = [];
     for (const part of item.parts) {
-      if (unpaired(part)) stripped.add((part as { toolCallId: string }).toolCallId);
+      if (unpaired(part)) stripped.add(part.toolCallId);
       else parts.push(part);
     }
     if (parts.length > 0) out.push({ ...item, parts, tokens: 0 });
@@ -79,9 +80,10 @@ const MEDIA_NOTICE_SUFFIX = ":media-notice";
  * forward past the turn. Only the items at the boundary are looked at.
  */
 function keepNoticeWithTurn(items: readonly ContextItem[], start: number, capStart: number): number {
-  if (start <= 0 || start >= items.length) return start;
   const before = items[start - 1];
-  if (!before.id.endsWith(MEDIA_NOTICE_SUFFIX) || before.id !== `${items[start].id}${MEDIA_NOTICE_SUFFIX}`)
+  const first = items[start];
+  if (start <= 0 || before === undefined || first === undefined) return start;
+  if (!before.id.endsWith(MEDIA_NOTICE_SUFFIX) || before.id !== `${first.id}${MEDIA_NOTICE_SUFFIX}`)
     return start;
   return start - 1 >= capStart ? start - 1 : start + 1;
 }
@@ -93,20 +95,66 @@ export function windowHistory(
   const total = items.length;
   if (maxItems === null || total <= maxItems) return { value: items as ContextItem[], trace: [] };
 
-  const trace: TraceEvent[] = [];
   const trailingStart = total - maxItems;
-  let start = trailingStart;
+  const widenedStart = minimumExchangeStart(items, trailingStart);
+  const capStart = Math.max(0, total - MAX_EXPANSION_MULTIPLE * maxItems);
+  const capped = widenedStart < capStart;
+  const start = keepNoticeWithTurn(items, capped ? capStart : widenedStart, capStart);
+  const anchorIndex = systemAnchorBefore(items, start);
+  const anchor = items[anchorIndex];
+  // Widening reached back to the start: everything stays.
+  if (start === 0 || (start === 1 && anchorIndex === 0)) return { value: items as ContextItem[], trace: [] };
+  const windowed = anchor === undefined ? items.slice(start) : [anchor, ...items.slice(start)];
+  const stripped = stripUnresolvedToolParts(windowed);
 
-  // Minimum exchange: the window must hold a user and an assistant message; widen backwards until it does.
+  const widenedBy = trailingStart - start;
+  let reason = `windowed ${total} → ${maxItems} items`;
+  if (widenedBy > 0) reason += ` (expanded to ${total - start} for the minimum exchange)`;
+  if (capped)
+    reason += ` (expansion capped at ${MAX_EXPANSION_MULTIPLE} × ${maxItems}; the window may lack a user or assistant message)`;
+  const trace: TraceEvent[] = [
+    traceEvent("window", "windowed", reason, {
+      counts: {
+        before: total,
+        after: stripped.items.length,
+        maxItems,
+        dropped: start - (anchor === undefined ? 0 : 1),
+        widenedBy,
+      },
+      // The first and last dropped items, not all of them: a long history would make the trace as big as itself.
+      details: {
+        firstDroppedItemId: elementAt(items, anchorIndex === 0 ? 1 : 0).id,
+        lastDroppedItemId: elementAt(items, start - 1).id,
+        ...(capped ? { capped: true, uncappedStart: widenedStart } : {}),
+      },
+    }),
+  ];
+  if (anchor !== undefined) {
+    trace.push(
+      traceEvent("window", "kept-anchor", "kept the leading system item that fell outside the window", {
+        itemIds: [anchor.id],
+      }),
+    );
+  }
+  if (stripped.strippedCallIds.length > 0) trace.push(strippedEvent(stripped));
+  return { value: stripped.items, trace };
+}
+
+/**
+ * Minimum exchange: the window must hold a user and an assistant message; its start moves back from the
+ * trailing start until it does (or the history runs out).
+ */
+function minimumExchangeStart(items: readonly ContextItem[], trailingStart: number): number {
+  let start = trailingStart;
   let hasUser = false;
   let hasAssistant = false;
-  for (let i = start; i < total && !(hasUser && hasAssistant); i++) {
-    const role = dialogueRole(items[i]);
+  for (let i = start; i < items.length && !(hasUser && hasAssistant); i++) {
+    const role = dialogueRole(elementAt(items, i));
     if (role === "user") hasUser = true;
     else if (role === "assistant") hasAssistant = true;
   }
   for (let i = start - 1; i >= 0 && !(hasUser && hasAssistant); i--) {
-    const role = dialogueRole(items[i]);
+    const role = dialogueRole(elementAt(items, i));
     if (role === "user" && !hasUser) {
       hasUser = true;
       start = i;
@@ -115,69 +163,26 @@ export function windowHistory(
       start = i;
     }
   }
-  const widenedStart = start;
-  const capStart = Math.max(0, total - MAX_EXPANSION_MULTIPLE * maxItems);
-  const capped = start < capStart;
-  if (capped) start = capStart;
-  start = keepNoticeWithTurn(items, start, capStart);
+  return start;
+}
 
-  // Head anchor: the first system item among the first few keeps its place when the window starts after it.
-  let anchorIndex = -1;
+/** Head anchor: the first system item among the first few keeps its place when the window starts after it; -1: none. */
+function systemAnchorBefore(items: readonly ContextItem[], start: number): number {
   const scanEnd = Math.min(start, ANCHOR_SCAN_LIMIT);
-  for (let i = 0; i < scanEnd; i++) {
-    if (isSystemAnchor(items[i])) {
-      anchorIndex = i;
-      break;
-    }
-  }
-  // Widening reached back to the start: everything stays.
-  if (start === 0 || (start === 1 && anchorIndex === 0)) return { value: items as ContextItem[], trace: [] };
-  const windowed = anchorIndex === -1 ? items.slice(start) : [items[anchorIndex], ...items.slice(start)];
-  const stripped = stripUnresolvedToolParts(windowed);
+  for (let i = 0; i < scanEnd; i++) if (isSystemAnchor(elementAt(items, i))) return i;
+  return -1;
+}
 
-  const widenedBy = trailingStart - start;
-  let reason = `windowed ${total} → ${maxItems} items`;
-  if (widenedBy > 0) reason += ` (expanded to ${total - start} for the minimum exchange)`;
-  if (capped)
-    reason += ` (expansion capped at ${MAX_EXPANSION_MULTIPLE} × ${maxItems}; the window may lack a user or assistant message)`;
-  trace.push(
-    traceEvent("window", "windowed", reason, {
-      counts: {
-        before: total,
-        after: stripped.items.length,
-        maxItems,
-        dropped: start - (anchorIndex === -1 ? 0 : 1),
-        widenedBy,
-      },
-      // The first and last dropped items, not all of them: a long history would make the trace as big as itself.
-      details: {
-        firstDroppedItemId: items[anchorIndex === 0 ? 1 : 0].id,
-        lastDroppedItemId: items[start - 1].id,
-        ...(capped ? { capped: true, uncappedStart: widenedStart } : {}),
-      },
-    }),
+function strippedEvent(stripped: { strippedCallIds: string[]; touchedItemIds: string[] }): TraceEvent {
+  return traceEvent(
+    "window",
+    "stripped-orphan-tool-parts",
+    `dropped ${plural(stripped.strippedCallIds.length, "tool call or output", "tool calls or outputs")} left unpaired by the window`,
+    {
+      itemIds: stripped.touchedItemIds,
+      details: { toolCallIds: stripped.strippedCallIds },
+    },
   );
-  if (anchorIndex !== -1) {
-    trace.push(
-      traceEvent("window", "kept-anchor", "kept the leading system item that fell outside the window", {
-        itemIds: [items[anchorIndex].id],
-      }),
-    );
-  }
-  if (stripped.strippedCallIds.length > 0) {
-    trace.push(
-      traceEvent(
-        "window",
-        "stripped-orphan-tool-parts",
-        `dropped ${plural(stripped.strippedCallIds.length, "tool call or output", "tool calls or outputs")} left unpaired by the window`,
-        {
-          itemIds: stripped.touchedItemIds,
-          details: { toolCallIds: stripped.strippedCallIds },
-        },
-      ),
-    );
-  }
-  return { value: stripped.items, trace };
 }
 
 /** Phase A: at most `history.maxItems` history items, cut where no tool pair or anchor is split. */

@@ -40,6 +40,7 @@ import {
   userMessage,
 } from "@/tests/context/fixtures";
 import { buildContext } from "./build-context";
+import { elementAt } from "./indexing";
 import { omittedImagesNotice } from "./media-budget";
 import { blockedRunNoticeText } from "./persona-user-blocks";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "./resolve-for-model";
@@ -145,14 +146,15 @@ function isBlank(text: string): boolean {
 function expectToolPairsWhole(messages: readonly ModelMessage[], frontierCallId: string | null): void {
   const calls = new Set<string>();
   const results = new Set<string>();
-  for (let index = 0; index < messages.length; index++) {
-    const message = messages[index];
+  for (const [index, message] of messages.entries()) {
     if (message.role === "assistant" && Array.isArray(message.content)) {
       const asked = message.content.flatMap((part) => (part.type === "tool-call" ? [part.toolCallId] : []));
       const answered = new Set<string>();
-      for (let next = index + 1; next < messages.length && messages[next].role === "tool"; next++)
-        for (const part of messages[next].content as { type: string; toolCallId?: string }[])
+      for (const next of messages.slice(index + 1)) {
+        if (next.role !== "tool") break;
+        for (const part of next.content)
           if (part.type === "tool-result" && part.toolCallId) answered.add(part.toolCallId);
+      }
       for (const id of asked) {
         expect(calls.has(id), `tool call ${id} sent twice`).toBe(false);
         calls.add(id);
@@ -162,7 +164,7 @@ function expectToolPairsWhole(messages: readonly ModelMessage[], frontierCallId:
     }
     if (message.role === "tool") {
       let owner = index - 1;
-      while (owner >= 0 && messages[owner].role === "tool") owner--;
+      while (messages[owner]?.role === "tool") owner--;
       const ownerMessage = messages[owner];
       const asked = new Set<string>();
       if (ownerMessage?.role === "assistant" && Array.isArray(ownerMessage.content))
@@ -230,13 +232,12 @@ function expectValidPayload(
   // The current input is last and its text is sent exactly once.
   const all = sentTexts(request).join("\n");
   expect(occurrences(all, currentMarker), "the current input's text is sent exactly once").toBe(1);
-  const lastDialogue =
-    frontierCallId === null ? messages[messages.length - 1] : messages[messages.length - 2];
-  expect(lastDialogue.role).toBe("user");
+  const lastDialogue = messages.at(frontierCallId === null ? -1 : -2);
+  expect(lastDialogue?.role).toBe("user");
   expect(JSON.stringify(lastDialogue)).toContain(currentMarker);
-  const lastItem = resolved.items[resolved.items.length - (frontierCallId === null ? 1 : 2)];
-  expect(lastItem.tag).toBe("CURRENT_INPUT");
-  expect(lastItem.sourceMessageIds).toContain(conversation.input.currentInput.id);
+  const lastItem = resolved.items.at(frontierCallId === null ? -1 : -2);
+  expect(lastItem?.tag).toBe("CURRENT_INPUT");
+  expect(lastItem?.sourceMessageIds).toContain(conversation.input.currentInput.id);
   expect(resolved.items.filter((item) => item.tag === "CURRENT_INPUT")).toHaveLength(1);
   // Nothing empty; tool wiring whole.
   expectNoEmptyMessage(messages);
@@ -320,7 +321,7 @@ function naming(
   for (const event of trace) {
     const key = eventKey(event);
     if ((key === "collapse/collapsed" || key === "blocks/blocked") && event.itemIds?.length === 1)
-      add(event.itemIds[0], event.messageIds ?? []);
+      add(elementAt(event.itemIds, 0), event.messageIds ?? []);
   }
   const seqOf = new Map<string, number>();
   for (const message of [...input.messages, input.currentInput]) seqOf.set(message.id, message.seq);
@@ -333,11 +334,11 @@ function naming(
 function messagesOfItem(names: Naming, itemId: string): string[] {
   const known = names.itemMessages.get(itemId);
   if (known && known.size > 0) return [...known];
-  const messageMatch = /^(?:msg|blocked):([^:]+)/.exec(itemId);
-  if (messageMatch) return [messageMatch[1]];
+  const messageId = /^(?:msg|blocked):([^:]+)/.exec(itemId)?.[1];
+  if (messageId !== undefined) return [messageId];
   const artifactMatch = /^artifact:([^:]+)/.exec(itemId);
   if (artifactMatch) {
-    const messageId = names.artifactMessage.get(artifactMatch[1]);
+    const messageId = names.artifactMessage.get(elementAt(artifactMatch, 1));
     return messageId ? [messageId] : [];
   }
   return [];
@@ -1118,7 +1119,7 @@ describe("findings: the prefix moves", () => {
       after.request.messages,
       before.request.messages.length - 1,
     );
-    expect(before.request.messages[at].role).toBe("tool");
+    expect(before.request.messages[at]?.role).toBe("tool");
     expect(JSON.stringify(after.request.messages[at])).toContain(
       "[tool output pruned: removed 816 chars, older than 2 turns]",
     );
@@ -1374,7 +1375,7 @@ describe("settings and pipeline rules without another test in lib/context", () =
     for (const name of sources) {
       const source = readFileSync(path.join(directory, name), "utf8");
       for (const match of source.matchAll(/\bfrom\s+"([^"]+)"/g)) {
-        const specifier = match[1];
+        const [, specifier = ""] = match;
         if (!specifier.startsWith("./") && !allowedPackages.includes(specifier))
           problems.push(`${name} imports ${specifier}`);
       }

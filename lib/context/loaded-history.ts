@@ -3,6 +3,7 @@
 // left older unsummarised messages out, an event that says so. See docs/architecture.md, "The context pipeline".
 
 import { excludeCurrentInput } from "./current-input";
+import { elementAt } from "./indexing";
 import type { PhaseAContext } from "./phases";
 import type { Stage } from "./stage";
 import { appendAll } from "./stage";
@@ -35,11 +36,11 @@ function historyMessages(
 ): readonly StoredMessage[] {
   const last = messages.length - 1;
   // Message ids are unique: when the newest message is the input, no other is, and ids need no comparing.
-  const inputIsNewest = last >= 0 && messages[last].id === currentInput.id;
+  const inputIsNewest = messages[last]?.id === currentInput.id;
   let inputAt = inputIsNewest ? last : -1;
   let covered = false;
   for (let index = 0; index < messages.length && !covered; index++) {
-    const message = messages[index];
+    const message = elementAt(messages, index);
     if (inputIsNewest ? index === last : message.id === currentInput.id) {
       if (inputAt === -1) inputAt = index;
       continue;

@@ -74,7 +74,7 @@ describe("media budget", () => {
       tag: "DIALOGUE_HISTORY",
       text: "«media:media_1:render:i1» | look",
     });
-    expect(result.value.history[0].mediaDescriptors).toEqual([
+    expect(result.value.history[0]?.mediaDescriptors).toEqual([
       {
         handle: "media_1",
         attachmentId: "i1",
@@ -144,7 +144,7 @@ describe("media budget", () => {
       tag: "CURRENT_INPUT",
       text: "«media:media_100:render:now» | and this",
     });
-    expect(result.view[0].text).toBe(
+    expect(result.view[0]?.text).toBe(
       "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.] | pic 1",
     );
   });
@@ -153,7 +153,7 @@ describe("media budget", () => {
     const result = runMedia([userMessage(1, "x", { media: ["i1"] })], [imageAttachment("i1", "m1")], {
       media: { imageMessageLimit: 0 },
     });
-    expect(result.view[0].text).toBe(
+    expect(result.view[0]?.text).toBe(
       "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.] | x",
     );
   });
@@ -250,7 +250,7 @@ describe("media budget", () => {
     const result = runMedia([userMessage(1, "x", { media: ["i1"] })], [imageAttachment("i1", "m1")], {
       media: { window: 0 },
     });
-    expect(result.view[0].text).toBe("«media:media_1:out_of_window:i1» | x");
+    expect(result.view[0]?.text).toBe("«media:media_1:out_of_window:i1» | x");
   });
 
   it("the window counts messages inside collapsed items", () => {
@@ -262,7 +262,7 @@ describe("media budget", () => {
     ];
     const result = runMedia(messages, [imageAttachment("i1", "m1")], { media: { window: 4 } });
     // m1 is the 5th newest message (current, m4, m3, m2, m1): outside a window of 4.
-    expect(result.view[0].text).toBe("«media:media_1:out_of_window:i1» | pic");
+    expect(result.view[0]?.text).toBe("«media:media_1:out_of_window:i1» | pic");
   });
 
   it("videos render in the window without counting against the image budget", () => {
@@ -294,7 +294,7 @@ describe("media budget", () => {
       { id: "msg:m1", role: "assistant", tag: "DIALOGUE_HISTORY", text: "drew this" },
       { id: "msg:m2", role: "user", tag: "DIALOGUE_HISTORY", text: "«media:media_2:render:u2» | mine" },
     ]);
-    expect(result.trace[0].itemIds).toEqual(["msg:m1:media-notice", "msg:m1"]);
+    expect(result.trace[0]?.itemIds).toEqual(["msg:m1:media-notice", "msg:m1"]);
   });
 
   it("replies and forwards get an attribution hint naming who sent the media", () => {
@@ -311,7 +311,7 @@ describe("media budget", () => {
       "«media:media_1:render:r1» | see this\n[System: This image (Media ID: media_1) was included in the message being replied to, sent by Bob]",
       "«media:media_2:render:f1» | «media:media_2:render:f2» | fwd\n[System: These media files (Media ID: media_2) were attached to the forwarded message from Carol]",
     ]);
-    expect(result.value.history[0].mediaDescriptors?.[0].attributedTo).toBe("Bob");
+    expect(result.value.history[0]?.mediaDescriptors?.[0]?.attributedTo).toBe("Bob");
   });
 
   it("a media-only message says who sent it", () => {
@@ -319,14 +319,14 @@ describe("media budget", () => {
       [userMessage(1, "", { media: ["a", "b"] })],
       [imageAttachment("a", "m1"), imageAttachment("b", "m1")],
     );
-    expect(result.view[0].text).toBe(
+    expect(result.view[0]?.text).toBe(
       "«media:media_1:render:a» | «media:media_1:render:b» | [System: Ada sent these 2 images]",
     );
   });
 
   it("a missing attachment is a warning; the message still replays", () => {
     const result = runMedia([userMessage(1, "x", { media: ["gone"] })], []);
-    expect(result.view[0].text).toBe("x");
+    expect(result.view[0]?.text).toBe("x");
     expect(result.trace).toEqual([
       {
         stage: "media-budget",

@@ -7,6 +7,7 @@
 //
 // One backward pass over the items, newest first: O(items + media parts).
 
+import { elementAt } from "./indexing";
 import { ownMessageId } from "./messages";
 import { NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
@@ -80,6 +81,8 @@ export function mediaOnlyText(senderName: string, kinds: readonly MediaKind[]): 
 }
 
 interface MediaPlan {
+  /** The one stored message the planned item was made from. */
+  message: StoredMessage;
   descriptors: MediaDescriptor[];
   omitted: number;
   duplicates: string[];
@@ -169,13 +172,13 @@ function planMedia(args: MediaBudgetArgs, effectiveWindow: number): PlannedMedia
   let newerMessages = 0;
   for (let index = total - 1; index >= 0; index--) {
     const isCurrent = index === history.length;
-    const item = isCurrent ? current : history[index];
+    const item = isCurrent ? current : elementAt(history, index);
     const message =
       sources === undefined
         ? sourceMessage(item, messagesById)
         : isCurrent
           ? sources.current
-          : sources.history[index];
+          : elementAt(sources.history, index);
     messages[index] = message;
     const rank = newerMessages + 1;
     newerMessages += item.sourceMessageIds.length;
@@ -193,6 +196,7 @@ function planMessageMedia(
   budget: ImageBudget,
 ): MediaPlan {
   const plan: MediaPlan = {
+    message,
     descriptors: [],
     omitted: 0,
     duplicates: [],
@@ -285,18 +289,18 @@ function applyPlans(
 
   for (let index = 0; index < plans.length; index++) {
     const isCurrent = index === args.history.length;
-    const item = isCurrent ? args.current : args.history[index];
+    const item = isCurrent ? args.current : elementAt(args.history, index);
     const plan = plans[index];
     if (plan === undefined) {
       if (!isCurrent) {
         history.push(item);
-        historySources.push(messages[index]);
+        historySources.push(elementAt(messages, index));
       }
       continue;
     }
-    const messageId = item.sourceMessageIds[0];
     // A planned item is exactly one stored message: the one the backward pass found.
-    const message = messages[index] as StoredMessage;
+    const message = plan.message;
+    const messageId = item.sourceMessageIds[0] ?? message.id;
     const { notice, replaced } = applyPlan(item, message, plan);
     if (isCurrent) current = replaced;
     else {
@@ -462,8 +466,9 @@ function applyPlan(
 function appendToFirstText(parts: readonly ItemPart[], extra: string): ItemPart[] {
   const result = parts.slice();
   const index = result.findIndex((part) => part.type === "text");
-  if (index === -1) result.push({ type: "text", text: extra });
-  else result[index] = { type: "text", text: `${(result[index] as { text: string }).text}\n${extra}` };
+  const firstText = result[index];
+  if (firstText?.type !== "text") result.push({ type: "text", text: extra });
+  else result[index] = { type: "text", text: `${firstText.text}\n${extra}` };
   return result;
 }
 

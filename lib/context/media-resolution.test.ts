@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { modelDescriptor } from "@/tests/context/fixtures";
+import { elementAt } from "./indexing";
 import {
   blindImageNotice,
   mediaCountPhrase,
@@ -110,7 +111,7 @@ describe("resolveMedia", () => {
       settingsWith(),
     );
     expect(items).toHaveLength(1);
-    expect(items[0].parts).toEqual([
+    expect(items[0]?.parts).toEqual([
       { type: "image", mediaType: "image/png", url: PNG, attachmentId: "att-media_1", handle: "media_1" },
       {
         type: "video",
@@ -123,7 +124,7 @@ describe("resolveMedia", () => {
     ]);
     expect(items[0]).not.toHaveProperty("mediaDescriptors");
     expect(events.map((event) => event.action)).toEqual(["attached-media"]);
-    expect(events[0].counts).toEqual({ images: 1, videos: 1 });
+    expect(events[0]?.counts).toEqual({ images: 1, videos: 1 });
   });
 
   it("tells a blind model to use analyze_image when that tool is enabled", () => {
@@ -131,7 +132,7 @@ describe("resolveMedia", () => {
     const { value: items } = resolveMedia(base, model({ vision: false }), settingsWith(), {
       enabledToolNames: ["analyze_image"],
     });
-    expect(texts(items[0])).toEqual([
+    expect(texts(elementAt(items, 0))).toEqual([
       "[System: This message (ID: media_1) contains an image. Do not guess the image contents. Use the `analyze_image` tool with this media ID only if the user explicitly asks about the image or if unseen visual details are necessary to answer.]",
       "what is this?",
     ]);
@@ -142,11 +143,11 @@ describe("resolveMedia", () => {
     const { value: items, trace: events } = resolveMedia(base, model({ vision: false }), settingsWith(), {
       enabledToolNames: ["current_time"],
     });
-    expect(texts(items[0])).toEqual([
+    expect(texts(elementAt(items, 0))).toEqual([
       "[System: This message (ID: media_1) contains an image. Current model cannot see images, please do not describe or claim to see the image contents. If you need to see images, tell the user to switch to a model that can see images.]",
     ]);
     expect(events.map((event) => event.action)).toEqual(["blind-media-notice"]);
-    expect(events[0].details).toEqual({ handles: ["media_1"] });
+    expect(events[0]?.details).toEqual({ handles: ["media_1"] });
   });
 
   it("uses GIF wording for a blind GIF", () => {
@@ -156,7 +157,7 @@ describe("resolveMedia", () => {
   it("gives a blind-video notice on a model without video", () => {
     const base = [item("m1", "user", [placeholder(media("media_3", { kind: "video", mime: "video/mp4" }))])];
     const { value: items } = resolveMedia(base, model({ vision: true, video: false }), settingsWith());
-    expect(texts(items[0])).toEqual([
+    expect(texts(elementAt(items, 0))).toEqual([
       "[System: This message (ID: media_3) contains a video. Current model cannot see videos, please do not describe or claim to see the video contents.]",
     ]);
   });
@@ -168,12 +169,12 @@ describe("resolveMedia", () => {
     ];
     const base = [item("m1", "user", [text("old"), ...old.map(placeholder)])];
     const viewer = resolveMedia(base, model({ vision: true, video: true }), settingsWith());
-    expect(texts(viewer.value[0])).toEqual([
+    expect(texts(elementAt(viewer.value, 0))).toEqual([
       "[System: This message (IDs: media_1, media_2) contained 1 image and 1 video, but it is outside the current media context window. Ask the user to reply to that message if you need to see them. The media IDs can still be used with tools that accept media references.]",
       "old",
     ]);
     const blind = resolveMedia(base, model({ vision: true, video: false }), settingsWith());
-    expect(texts(blind.value[0])[0]).toContain("cannot be viewed by the current model");
+    expect(texts(elementAt(blind.value, 0))[0]).toContain("cannot be viewed by the current model");
     expect(blind.trace.map((event) => event.action)).toEqual(["out-of-window-notice"]);
   });
 
@@ -190,7 +191,7 @@ describe("resolveMedia", () => {
       settingsWith(),
     );
     expect(
-      items[0].parts.map((part) => (part.type === "text" ? part.text.slice(0, 40) : `${part.type}`)),
+      items[0]?.parts.map((part) => (part.type === "text" ? part.text.slice(0, 40) : `${part.type}`)),
     ).toEqual(["image", "image", "[System: This message (ID: media_3) cont", "three things"]);
   });
 
@@ -202,9 +203,9 @@ describe("resolveMedia", () => {
       ["a1:media-notice", "user", "MEDIA_NOTICE"],
       ["a1", "assistant", "DIALOGUE_HISTORY"],
     ]);
-    expect(items[0].sender).toEqual(sender);
-    expect(items[0].sourceMessageIds).toEqual(["a1"]);
-    expect(items[1].parts).toEqual([{ type: "text", text: "here it is" }]);
+    expect(items[0]?.sender).toEqual(sender);
+    expect(items[0]?.sourceMessageIds).toEqual(["a1"]);
+    expect(items[1]?.parts).toEqual([{ type: "text", text: "here it is" }]);
   });
 
   it("drops an image-only model item once its image became a notice", () => {
@@ -224,8 +225,8 @@ describe("resolveMedia", () => {
     const vision = resolveMedia(base, model({ vision: true }), settingsWith());
     const blind = resolveMedia(base, model({ vision: false }), settingsWith());
     const again = resolveMedia(base, model({ vision: true }), settingsWith());
-    expect(vision.value[0].parts[0].type).toBe("image");
-    expect(blind.value[0].parts[0].type).toBe("text");
+    expect(vision.value[0]?.parts[0]?.type).toBe("image");
+    expect(blind.value[0]?.parts[0]?.type).toBe("text");
     expect(JSON.stringify(again)).toBe(JSON.stringify(vision));
     expect(JSON.stringify(base)).toBe(snapshot);
   });
@@ -233,7 +234,7 @@ describe("resolveMedia", () => {
   it("adjusts a counted item's tokens instead of zeroing them", () => {
     const base = [item("m1", "user", [text("hi"), placeholder(media("media_1"))], { tokens: 300 })];
     const { value: items } = resolveMedia(base, model({ vision: true }), settingsWith());
-    expect(items[0].tokens).toBe(300 - 258 + TOKENS_PER_IMAGE);
+    expect(items[0]?.tokens).toBe(300 - 258 + TOKENS_PER_IMAGE);
   });
 
   it("applies media.maxImagesPerRequest newest first with a notice for the rest", () => {
@@ -246,9 +247,9 @@ describe("resolveMedia", () => {
       model(),
       settingsWith({ maxImagesPerRequest: 3 }),
     );
-    expect(items[1].parts.map((part) => part.type)).toEqual(["image", "image"]);
-    expect(items[0].parts.map((part) => part.type)).toEqual(["image", "text"]);
-    expect(texts(items[0])).toEqual([
+    expect(items[1]?.parts.map((part) => part.type)).toEqual(["image", "image"]);
+    expect(items[0]?.parts.map((part) => part.type)).toEqual(["image", "text"]);
+    expect(texts(elementAt(items, 0))).toEqual([
       "[System: 1 image (ID: media_2) omitted due to the per-request image limit of 3. Do not claim to see it.]",
     ]);
     const omitted = events.find((event) => event.action === "omitted-images-request-limit");
@@ -259,7 +260,7 @@ describe("resolveMedia", () => {
   it("sends no image at all with a limit of 0", () => {
     const base = [item("m1", "user", [placeholder(media("media_1")), placeholder(media("media_2"))])];
     const { value: items } = resolveMedia(base, model(), settingsWith({ maxImagesPerRequest: 0 }));
-    expect(texts(items[0])).toEqual([
+    expect(texts(elementAt(items, 0))).toEqual([
       "[System: 2 images (IDs: media_1, media_2) omitted due to the per-request image limit of 0. Do not claim to see them.]",
     ]);
   });
@@ -285,11 +286,11 @@ describe("resolveMedia", () => {
       model(),
       settingsWith({ imageInputSelection: "user_turn_only" }),
     );
-    expect(texts(items[0])).toEqual([
+    expect(texts(elementAt(items, 0))).toEqual([
       "[System: 1 image (ID: media_2) omitted because only images from user turns are sent. Do not claim to see it.]",
     ]);
-    expect(items[1].parts).toEqual([{ type: "text", text: "drawn" }]);
-    expect(items[2].parts[0].type).toBe("image");
+    expect(items[1]?.parts).toEqual([{ type: "text", text: "drawn" }]);
+    expect(items[2]?.parts[0]?.type).toBe("image");
     expect(events.map((event) => event.action)).toEqual(["attached-media", "omitted-assistant-images"]);
   });
 
@@ -298,7 +299,7 @@ describe("resolveMedia", () => {
     const second = media("media_2");
     const base = [item("m1", "user", [placeholder(first), text("x")], { mediaDescriptors: [first, second] })];
     const { value: items } = resolveMedia(base, model(), settingsWith());
-    expect(items[0].parts.map((part) => (part.type === "image" ? part.handle : part.type))).toEqual([
+    expect(items[0]?.parts.map((part) => (part.type === "image" ? part.handle : part.type))).toEqual([
       "media_1",
       "media_2",
       "text",
@@ -308,7 +309,7 @@ describe("resolveMedia", () => {
   it("turns audio into a notice", () => {
     const base = [item("m1", "user", [placeholder(media("media_7", { kind: "audio", mime: "audio/mpeg" }))])];
     const { value: items } = resolveMedia(base, model(), settingsWith());
-    expect(texts(items[0])).toEqual([
+    expect(texts(elementAt(items, 0))).toEqual([
       "[System: This message (ID: media_7) contains an audio clip (audio/mpeg) that cannot be sent to the current model. Do not claim to know its contents.]",
     ]);
   });

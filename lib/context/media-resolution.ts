@@ -3,6 +3,7 @@
 // become image/video parts when the attempt's model can see them, or notices that keep the `media_N` handle when
 // it cannot. Pure: the base items are never mutated, so a fallback model resolves the same base differently.
 
+import { elementAt } from "./indexing";
 import type { PhaseBContext } from "./phases";
 import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
@@ -148,7 +149,7 @@ function decideImages(
   for (let index = items.length - 1; index >= 0; index -= 1) {
     const descriptors = descriptorsByItem[index];
     if (!descriptors) continue;
-    const fromAssistant = items[index].role === "assistant";
+    const fromAssistant = elementAt(items, index).role === "assistant";
     for (const descriptor of descriptors) {
       if (descriptor.kind !== "image" || descriptor.state !== "render") continue;
       // A sticker takes no slot of the per-request cap (stickers are not counted images): it is sent whenever its
@@ -414,14 +415,8 @@ export function resolveMedia(
   settings: ResolvedSettings,
   options: MediaResolutionOptions = {},
 ): StageResult<readonly ContextItem[]> {
-  const descriptorsByItem: (MediaDescriptor[] | null)[] = new Array(items.length);
-  let anyMedia = false;
-  for (let index = 0; index < items.length; index += 1) {
-    const item = items[index];
-    descriptorsByItem[index] = carriesMedia(item) ? descriptorsOf(item) : null;
-    if (descriptorsByItem[index]) anyMedia = true;
-  }
-  if (!anyMedia) return { value: items, trace: [] };
+  const descriptorsByItem = items.map((item) => (carriesMedia(item) ? descriptorsOf(item) : null));
+  if (!descriptorsByItem.some((descriptors) => descriptors)) return { value: items, trace: [] };
 
   const analysisToolEnabled = (options.enabledToolNames ?? []).includes(IMAGE_ANALYSIS_TOOL);
   const verdicts = model.capabilities.vision ? decideImages(descriptorsByItem, items, settings) : new Map();
@@ -430,7 +425,7 @@ export function resolveMedia(
   const resolved: ContextItem[] = [];
 
   for (let index = 0; index < items.length; index += 1) {
-    const item = items[index];
+    const item = elementAt(items, index);
     const descriptors = descriptorsByItem[index];
     if (!descriptors) {
       resolved.push(item);

@@ -9,8 +9,11 @@ import type { ItemRole, ItemSender, StoredMessage } from "./types";
  * pure-text messages by one author), or a notice that stands in for messages (e.g. blocked users' turns).
  */
 export type HistoryEntry =
-  | { kind: "message"; messages: StoredMessage[] }
+  | { kind: "message"; messages: MessageRun }
   | { kind: "notice"; id: string; text: string; sourceMessageIds: string[]; sender: ItemSender };
+
+/** The messages of one history entry: never empty (a single message, or a collapsed run of several). */
+export type MessageRun = [StoredMessage, ...StoredMessage[]];
 
 /** Pure text: at least one part, and every part is text. */
 export function isPureText(message: StoredMessage): boolean {
@@ -53,8 +56,8 @@ const MESSAGE_ITEM_PREFIX = "msg:";
  * collapsed run, a text piece or a tool item). Compares without building the id string: this runs per item.
  */
 export function ownMessageId(item: { id: string; sourceMessageIds: readonly string[] }): string | null {
-  if (item.sourceMessageIds.length !== 1) return null;
   const messageId = item.sourceMessageIds[0];
+  if (messageId === undefined || item.sourceMessageIds.length !== 1) return null;
   const id = item.id;
   return id.length === messageId.length + MESSAGE_ITEM_PREFIX.length &&
     id.startsWith(MESSAGE_ITEM_PREFIX) &&

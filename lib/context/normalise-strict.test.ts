@@ -85,9 +85,9 @@ describe("merge same-role runs (strict alternation)", () => {
     ];
     const out = normaliseForModel(items, model());
     expect(shape(out.value)).toEqual(["user:u1", "assistant:a1"]);
-    expect(out.value[0].parts).toEqual([{ type: "text", text: "one\ntwo" }]);
-    expect(out.value[0].sender).toEqual(sender);
-    expect(out.value[0].sourceMessageIds).toEqual(["u1", "u2"]);
+    expect(out.value[0]?.parts).toEqual([{ type: "text", text: "one\ntwo" }]);
+    expect(out.value[0]?.sender).toEqual(sender);
+    expect(out.value[0]?.sourceMessageIds).toEqual(["u1", "u2"]);
     expect(out.trace).toMatchObject([
       { stage: "normalise", action: "merged-same-role", itemIds: ["u1", "u2"] },
     ]);
@@ -99,7 +99,7 @@ describe("merge same-role runs (strict alternation)", () => {
       item("u2", "user", [image("media_2"), text("and this")]),
     ];
     const out = normaliseForModel(items, model());
-    expect(out.value[0].parts.map((part) => part.type)).toEqual(["text", "image", "image", "text"]);
+    expect(out.value[0]?.parts.map((part) => part.type)).toEqual(["text", "image", "image", "text"]);
   });
 
   it("never merges across tool calls or results", () => {
@@ -113,7 +113,7 @@ describe("merge same-role runs (strict alternation)", () => {
     ];
     const out = normaliseForModel(items, model());
     expect(shape(out.value)).toEqual(["user:u1", "assistant:a1", "assistant:a2", "tool:t1", "assistant:a3"]);
-    expect(out.value[4].parts).toEqual([{ type: "text", text: "it is noon\nanything else?" }]);
+    expect(out.value[4]?.parts).toEqual([{ type: "text", text: "it is noon\nanything else?" }]);
   });
 
   it("keeps the current input's identity when it merges with the history before it (after the budget)", () => {
@@ -123,9 +123,9 @@ describe("merge same-role runs (strict alternation)", () => {
       item("input", "user", [text("now")], { tag: "CURRENT_INPUT" }),
     ];
     const out = enforceAlternation(items, model());
-    const last = out.value[out.value.length - 1];
+    const last = out.value.at(-1);
     expect(last).toMatchObject({ id: "input", tag: "CURRENT_INPUT", sourceMessageIds: ["u1", "input"] });
-    expect(last.parts).toEqual([{ type: "text", text: "earlier\nnow" }]);
+    expect(last?.parts).toEqual([{ type: "text", text: "earlier\nnow" }]);
   });
 
   it.each([
@@ -162,7 +162,7 @@ describe("merge same-role runs (strict alternation)", () => {
       item("u1", "user", [text("one")], { tokens: 10 }),
       item("u2", "user", [text("two")], { tokens: 20 }),
     ];
-    expect(normaliseForModel(items, model()).value[0].tokens).toBe(26);
+    expect(normaliseForModel(items, model()).value[0]?.tokens).toBe(26);
   });
 
   it("does not merge for a lenient model", () => {
@@ -176,7 +176,7 @@ describe("leading user turn", () => {
     const items = [item("a1", "assistant", [text("Hello, I am Tomori.")]), item("u1", "user", [text("hi")])];
     const out = normaliseForModel(items, model());
     expect(shape(out.value)).toEqual(["user:conversation-start", "assistant:a1", "user:u1"]);
-    expect(out.value[0].parts).toEqual([{ type: "text", text: CONVERSATION_START_TEXT }]);
+    expect(out.value[0]?.parts).toEqual([{ type: "text", text: CONVERSATION_START_TEXT }]);
     expect(out.trace.map((event) => event.action)).toEqual(["inserted-conversation-start"]);
   });
 
@@ -221,10 +221,10 @@ describe("assistant media relocation (always on)", () => {
     ];
     const out = normaliseForModel(items, lenient);
     expect(shape(out.value)).toEqual(["user:u1", "assistant:a1", "user:a1:media", "user:u2"]);
-    expect(out.value[1].parts).toEqual([{ type: "text", text: "done" }]);
-    expect(out.value[1].tokens).toBe(800 - 765);
+    expect(out.value[1]?.parts).toEqual([{ type: "text", text: "done" }]);
+    expect(out.value[1]?.tokens).toBe(800 - 765);
     expect(out.value[2]).toMatchObject({ tag: "DIALOGUE_HISTORY", sourceMessageIds: ["a1"], sender });
-    expect(out.value[2].parts).toEqual([
+    expect(out.value[2]?.parts).toEqual([
       { type: "text", text: "[System: The following image was sent by Tomori.]" },
       image("media_1"),
     ]);
@@ -265,7 +265,7 @@ describe("assistant media relocation (always on)", () => {
       [item("a1", "assistant", [video], { sender: { type: "persona", name: "Tomori" } })],
       lenient,
     );
-    expect(out.value[0].parts[0]).toEqual({
+    expect(out.value[0]?.parts[0]).toEqual({
       type: "text",
       text: "[System: The following video was sent by Tomori.]",
     });
@@ -279,7 +279,7 @@ describe("assistant media relocation (always on)", () => {
     ];
     const out = normaliseForModel(items, model());
     expect(shape(out.value)).toEqual(["user:u1", "assistant:a1", "user:a1:media"]);
-    expect(out.value[2].parts.map((part) => part.type)).toEqual(["text", "image", "text"]);
+    expect(out.value[2]?.parts.map((part) => part.type)).toEqual(["text", "image", "text"]);
   });
 });
 
@@ -304,8 +304,8 @@ describe("system items", () => {
     ];
     const out = normaliseForModel(items, model({ systemInstruction: false, strictAlternation: false }));
     expect(shape(out.value)).toEqual(["user:system-as-user", "user:u1"]);
-    expect(out.value[0].tag).toBe("SYSTEM_PROMPT");
-    expect(out.value[0].parts).toEqual([
+    expect(out.value[0]?.tag).toBe("SYSTEM_PROMPT");
+    expect(out.value[0]?.parts).toEqual([
       { type: "text", text: `${SYSTEM_AS_USER_PREFIX}\n\nYou are Tomori.\n\n# CORE MEMORIES\n- likes tea` },
     ]);
     expect(out.trace.map((event) => event.action)).toEqual(["system-to-first-user-turn"]);

@@ -7,6 +7,7 @@
 // wiring) and a leading assistant turn gets a `[System: Conversation start]` user turn before it. Pure: changed
 // items are new objects.
 
+import { elementAt, firstOf } from "./indexing";
 import type { PhaseBContext } from "./phases";
 import { CONVERSATION_START_ID, isPinned } from "./pinned";
 import type { Stage, StageResult } from "./stage";
@@ -74,15 +75,12 @@ function hasSendablePart(item: ContextItem): boolean {
 }
 
 function dropEmptyItems(items: readonly ContextItem[], events: TraceEvent[]): readonly ContextItem[] {
-  let firstEmpty = -1;
-  for (let index = 0; index < items.length && firstEmpty === -1; index += 1) {
-    if (!hasSendablePart(items[index])) firstEmpty = index;
-  }
+  const firstEmpty = items.findIndex((item) => !hasSendablePart(item));
   if (firstEmpty === -1) return items;
   const out: ContextItem[] = items.slice(0, firstEmpty);
   const dropped: string[] = [];
   for (let index = firstEmpty; index < items.length; index += 1) {
-    const item = items[index];
+    const item = elementAt(items, index);
     if (hasSendablePart(item)) out.push(item);
     else dropped.push(item.id);
   }
@@ -101,10 +99,10 @@ function dropEmptyItems(items: readonly ContextItem[], events: TraceEvent[]): re
 /** System items after the first non-system item would break "one system block, first": send them as user turns. */
 function interiorSystemToUser(items: readonly ContextItem[], events: TraceEvent[]): readonly ContextItem[] {
   let dialogueStart = 0;
-  while (dialogueStart < items.length && items[dialogueStart].role === "system") dialogueStart += 1;
+  while (items[dialogueStart]?.role === "system") dialogueStart += 1;
   let interior = false;
   for (let index = dialogueStart; index < items.length && !interior; index += 1)
-    interior = items[index].role === "system";
+    interior = elementAt(items, index).role === "system";
   if (!interior) return items;
   const out: ContextItem[] = [];
   const moved: string[] = [];
@@ -170,13 +168,7 @@ function relocateAssistantMedia(
   model: ModelDescriptor,
   events: TraceEvent[],
 ): readonly ContextItem[] {
-  let anyAssistantMedia = false;
-  for (let index = 0; index < items.length && !anyAssistantMedia; index += 1) {
-    const item = items[index];
-    if (item.role === "assistant")
-      for (const part of item.parts) if (isMediaPart(part)) anyAssistantMedia = true;
-  }
-  if (!anyAssistantMedia) return items;
+  if (!items.some((item) => item.role === "assistant" && item.parts.some(isMediaPart))) return items;
   const out: ContextItem[] = [];
   let pending: ContextItem | null = null;
   const relocatedFrom: string[] = [];
@@ -239,7 +231,7 @@ function leadOf(run: readonly ContextItem[]): ContextItem {
     const found = run.find((item) => item.tag === tag);
     if (found) return found;
   }
-  return run[0];
+  return firstOf(run);
 }
 
 function mergeRun(run: readonly ContextItem[]): ContextItem {
@@ -248,13 +240,14 @@ function mergeRun(run: readonly ContextItem[]): ContextItem {
   let tokens = 0;
   let allCounted = true;
   for (const item of run) {
-    for (let index = 0; index < item.parts.length; index += 1) {
-      const part = item.parts[index];
+    let atBoundary = true;
+    for (const part of item.parts) {
       const previous = parts[parts.length - 1];
       // Text meeting text at an item boundary joins with a newline, as the Discord bot joins all-text runs.
-      if (index === 0 && part.type === "text" && previous?.type === "text") {
+      if (atBoundary && part.type === "text" && previous?.type === "text") {
         parts[parts.length - 1] = { type: "text", text: `${previous.text}\n${part.text}` };
       } else parts.push(part);
+      atBoundary = false;
     }
     if (item.tokens > 0) tokens += item.tokens;
     else allCounted = false;
@@ -282,8 +275,10 @@ function mergeSameRoleRuns(
   const out: ContextItem[] = [];
   let run: ContextItem[] = [];
   const flush = () => {
-    if (run.length === 1) out.push(run[0]);
-    else if (run.length > 1) {
+    const [first] = run;
+    if (first === undefined) return;
+    if (run.length === 1) out.push(first);
+    else {
       const merged = mergeRun(run);
       out.push(merged);
       events.push({
@@ -304,9 +299,10 @@ function mergeSameRoleRuns(
       out.push(item);
       continue;
     }
+    const runStart = run[0];
     if (
-      run.length > 0 &&
-      (run[0].role !== item.role || (keepPinnedApart && isPinned(run[0]) !== isPinned(item)))
+      runStart !== undefined &&
+      (runStart.role !== item.role || (keepPinnedApart && isPinned(runStart) !== isPinned(item)))
     )
       flush();
     run.push(item);
@@ -322,7 +318,8 @@ function ensureLeadingUserTurn(
   events: TraceEvent[],
 ): readonly ContextItem[] {
   const first = items.findIndex((item) => item.role !== "system" && item.role !== "tool");
-  if (first === -1 || items[first].role !== "assistant") return items;
+  const opening = items[first];
+  if (opening?.role !== "assistant") return items;
   const parts: ItemPart[] = [{ type: "text", text: CONVERSATION_START_TEXT }];
   const start: ContextItem = {
     id: CONVERSATION_START_ID,
@@ -336,7 +333,7 @@ function ensureLeadingUserTurn(
     stage: "normalise",
     action: "inserted-conversation-start",
     reason: `the dialogue opened with an assistant turn; ${model.id} needs a user turn first`,
-    itemIds: [items[first].id],
+    itemIds: [opening.id],
   });
   return [...items.slice(0, first), start, ...items.slice(first)];
 }
@@ -351,7 +348,7 @@ function removeNeedlessConversationStart(
   events: TraceEvent[],
 ): readonly ContextItem[] {
   const first = items.findIndex((item) => item.role !== "system" && item.role !== "tool");
-  if (first === -1 || items[first].id !== CONVERSATION_START_ID) return items;
+  if (items[first]?.id !== CONVERSATION_START_ID) return items;
   const next = items[first + 1];
   if (next !== undefined && next.role === "assistant") return items;
   events.push({

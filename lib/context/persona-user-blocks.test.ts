@@ -96,7 +96,7 @@ describe("persona user blocks", () => {
       userMessage(2, "look", { replyToMessageId: "m1", forwardedFromName: "Mallory", media: ["i1"] }),
     ]);
     const reply = result.value.entries[1];
-    expect(reply.kind === "message" && reply.messages[0]).toMatchObject({
+    expect(reply?.kind === "message" && reply.messages[0]).toMatchObject({
       id: "m2",
       replyToMessageId: null,
       forwardedFromName: null,

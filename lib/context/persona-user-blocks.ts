@@ -4,6 +4,7 @@
 // persona (the route refuses the turn, see isMuted). Both are listed on the PERSONA_USER_BLOCKS system card,
 // rebuilt every turn.
 
+import { elementAt } from "./indexing";
 import type { HistoryEntry } from "./messages";
 import type { CollapsedHistory, PhaseAContext, VisibleHistory } from "./phases";
 import type { Stage, StageResult } from "./stage";
@@ -111,7 +112,7 @@ export function applyPersonaUserBlocks(args: {
   const hiddenMessageIds = new Set<string>();
   let index = 0;
   while (index < args.entries.length) {
-    const entry = args.entries[index];
+    const entry = elementAt(args.entries, index);
     const block = blockedUserOf(entry, blockedUsers);
     if (block === null) {
       entries.push(entry);
@@ -120,8 +121,7 @@ export function applyPersonaUserBlocks(args: {
     }
     // A run: consecutive entries by the same blocked user become one notice.
     const sourceMessageIds: string[] = [];
-    while (index < args.entries.length) {
-      const next = args.entries[index];
+    for (let next = args.entries[index]; next !== undefined; next = args.entries[index]) {
       if (blockedUserOf(next, blockedUsers)?.userId !== block.userId || next.kind !== "message") break;
       for (const message of next.messages) {
         sourceMessageIds.push(message.id);
@@ -154,7 +154,7 @@ export function applyPersonaUserBlocks(args: {
 
   // Replies and forwards quoting a hidden message lose the annotation (a second pass: a reply may come first).
   for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
+    const entry = elementAt(entries, i);
     if (entry.kind !== "message") continue;
     const message = entry.messages[0];
     if (

@@ -2,6 +2,7 @@ import type { ModelMessage } from "ai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { modelDescriptor } from "@/tests/context/fixtures";
+import { elementAt } from "./indexing";
 import { ContextBudgetError, resolveForModel } from "./resolve-for-model";
 import { defaultSettings, type ResolvedSettings } from "./settings";
 import type {
@@ -169,7 +170,7 @@ describe("resolveForModel", () => {
     items.push(item("input", "user", [text(INPUT_TEXT)], { tag: "CURRENT_INPUT", tokens: 10 }));
     const resolved = resolveForModel({ items, trace: [], settings }, model({}, { contextWindow: 128_000 }));
     expect(resolved.budget.totalTokens).toBeLessThanOrEqual(resolved.budget.usableTokens);
-    expect(resolved.items[resolved.items.length - 1].id).toBe("input");
+    expect(resolved.items[resolved.items.length - 1]?.id).toBe("input");
     expect(resolved.trace.map((event) => event.action)).toEqual(["dropped-oldest-turns"]);
   });
 });
@@ -226,7 +227,7 @@ function buildBase(steps: Step[], settings: ResolvedSettings, frontier = false):
             "user",
             [text(step.text), ...attached.map((descriptor): ItemPart => ({ type: "media", descriptor }))],
             {
-              sender: { type: "user", name: speakers[step.speaker] },
+              sender: { type: "user", name: elementAt(speakers, step.speaker) },
             },
           ),
         );
@@ -323,11 +324,10 @@ function isEmptyMessage(message: ModelMessage): boolean {
 
 /** Every call has its result in the tool messages right after it; every result answers such a call. */
 function checkToolPairing(messages: ModelMessage[]): void {
-  for (let index = 0; index < messages.length; index += 1) {
-    const message = messages[index];
+  for (const [index, message] of messages.entries()) {
     if (message.role === "tool") {
       let owner = index - 1;
-      while (owner >= 0 && messages[owner].role === "tool") owner -= 1;
+      while (messages[owner]?.role === "tool") owner -= 1;
       const calls = new Set<string>();
       const ownerMessage = messages[owner];
       if (ownerMessage && ownerMessage.role === "assistant" && Array.isArray(ownerMessage.content)) {
@@ -340,8 +340,7 @@ function checkToolPairing(messages: ModelMessage[]): void {
       const calls = message.content.flatMap((part) => (part.type === "tool-call" ? [part.toolCallId] : []));
       if (calls.length === 0) continue;
       const answered = new Set<string>();
-      for (let next = index + 1; next < messages.length; next += 1) {
-        const following = messages[next];
+      for (const following of messages.slice(index + 1)) {
         if (following.role !== "tool") break;
         for (const part of following.content) if (part.type === "tool-result") answered.add(part.toolCallId);
       }
@@ -460,11 +459,11 @@ describe("phase B invariants over random conversations", () => {
           // Strict models alternate.
           if (capabilities.strictAlternation) {
             const dialogue = messages.filter((message) => message.role !== "tool");
-            expect(dialogue[0].role).toBe("user");
+            expect(dialogue[0]?.role).toBe("user");
             const wired = (message: ModelMessage) =>
               Array.isArray(message.content) && message.content.some((part) => part.type === "tool-call");
             for (let index = 1; index < dialogue.length; index += 1) {
-              const [previous, current] = [dialogue[index - 1], dialogue[index]];
+              const [previous, current] = [elementAt(dialogue, index - 1), elementAt(dialogue, index)];
               if (previous.role === current.role) expect(wired(previous) || wired(current)).toBe(true);
             }
           }

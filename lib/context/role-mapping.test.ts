@@ -15,6 +15,7 @@ import {
   viewItems,
 } from "@/tests/context/fixtures";
 import { collapseRuns } from "./collapse-runs";
+import { elementAt } from "./indexing";
 import { messageLayout, roleFor } from "./messages";
 import { applyPersonaUserBlocks } from "./persona-user-blocks";
 import {
@@ -67,13 +68,13 @@ describe("role mapping", () => {
     expect(viewItems([result.value.current])).toEqual([
       { id: "msg:m99", role: "user", tag: "CURRENT_INPUT", text: "now?" },
     ]);
-    expect(result.value.history[1].sender).toEqual({
+    expect(result.value.history[1]?.sender).toEqual({
       type: "persona",
       name: "Aria",
       userId: null,
       personaId: PERSONA.id,
     });
-    expect(result.value.history[0].sender).toEqual({
+    expect(result.value.history[0]?.sender).toEqual({
       type: "user",
       name: "Ada",
       userId: ADA.userId,
@@ -170,8 +171,8 @@ describe("role mapping", () => {
       tag: "DIALOGUE_HISTORY",
       text: "[System: 1 message from Mallory hidden here: Mallory is blocked from Aria.]",
     });
-    expect(result.value.history[0].sender).toEqual({ type: "system", name: "System" });
-    expect(result.value.history[0].sourceMessageIds).toEqual(["m1"]);
+    expect(result.value.history[0]?.sender).toEqual({ type: "system", name: "System" });
+    expect(result.value.history[0]?.sourceMessageIds).toEqual(["m1"]);
   });
 
   it("collapsed runs become one item with every source message", () => {
@@ -184,7 +185,7 @@ describe("role mapping", () => {
       tag: "DIALOGUE_HISTORY",
       text: "Ada: a\nb",
     });
-    expect(result.value.history[0].sourceMessageIds).toEqual(["m1", "m2"]);
+    expect(result.value.history[0]?.sourceMessageIds).toEqual(["m1", "m2"]);
   });
 
   it("media-only and artifact-only messages keep an item with no parts yet (later stages fill or drop them)", () => {
@@ -202,7 +203,7 @@ describe("role mapping", () => {
       ],
     });
     const result = map([userMessage(1, "weather?"), message], { labels: "always" });
-    expect(result.value.history[1].parts).toEqual([
+    expect(result.value.history[1]?.parts).toEqual([
       { type: "text", text: "Aria: Let me check." },
       { type: "text", text: "It is sunny." },
     ]);
@@ -228,7 +229,7 @@ describe("role mapping", () => {
     ]);
     expect(
       map([userMessage(1, "a", { tokenCounts: { o200k_base: 5 } })], { tokenizer: null }).value.history[0]
-        .tokens,
+        ?.tokens,
     ).toBe(0);
   });
 
@@ -251,8 +252,10 @@ describe("role mapping", () => {
       segmentTokenCounts,
     });
     const splitTokens = (message: StoredMessage, options: Parameters<typeof map>[1] = {}) =>
-      map([userMessage(1, "weather?"), message], { tokenizer: "o200k_base", ...options }).value.history[1]
-        .tokens;
+      elementAt(
+        map([userMessage(1, "weather?"), message], { tokenizer: "o200k_base", ...options }).value.history,
+        1,
+      ).tokens;
 
     it("frames the sum of its segment counts, plus the label when labels are on", () => {
       const message = split({ o200k_base: [3, 5] });
@@ -287,10 +290,10 @@ describe("role mapping", () => {
 
     it("a message with artifacts that is not split (a user's turn) uses its whole count", () => {
       const userTurn = userMessage(1, "mine", { artifacts: ["c9"], tokenCounts: { o200k_base: 6 } });
-      expect(map([userTurn], { tokenizer: "o200k_base", labels: "never" }).value.history[0].tokens).toBe(
+      expect(map([userTurn], { tokenizer: "o200k_base", labels: "never" }).value.history[0]?.tokens).toBe(
         TOKENS_PER_MESSAGE + 6,
       );
-      expect(map([userTurn], { tokenizer: "o200k_base", labels: "always" }).value.history[0].tokens).toBe(
+      expect(map([userTurn], { tokenizer: "o200k_base", labels: "always" }).value.history[0]?.tokens).toBe(
         TOKENS_PER_MESSAGE + 6 + countTextTokens("Ada: ", "o200k_base"),
       );
       // The persona's split turn becomes a user's when impersonating: one piece, the whole count.
@@ -299,15 +302,15 @@ describe("role mapping", () => {
         labels: "never",
         impersonate: ADA.userId,
       }).value.history[0];
-      expect(flipped.parts).toEqual([{ type: "text", text: "Let me check.\nIt is sunny." }]);
-      expect(flipped.tokens).toBe(TOKENS_PER_MESSAGE + 50);
+      expect(flipped?.parts).toEqual([{ type: "text", text: "Let me check.\nIt is sunny." }]);
+      expect(flipped?.tokens).toBe(TOKENS_PER_MESSAGE + 50);
       // With media it is left for later, like any media message.
       const withMedia = userMessage(1, "mine", {
         media: ["i1"],
         artifacts: ["c9"],
         tokenCounts: { o200k_base: 6 },
       });
-      expect(map([withMedia], { tokenizer: "o200k_base" }).value.history[0].tokens).toBe(0);
+      expect(map([withMedia], { tokenizer: "o200k_base" }).value.history[0]?.tokens).toBe(0);
     });
   });
 

@@ -3,11 +3,13 @@
 // that user's messages become the assistant's and the persona's become user turns. Every item keeps `sender`
 // metadata, whatever the labels.
 
+import { elementAt } from "./indexing";
 import {
   type HistoryEntry,
   hasArtifactParts,
   hasText,
   isPureText,
+  type MessageRun,
   messageItemId,
   messageText,
   roleFor,
@@ -71,7 +73,7 @@ export function speakerLabelsOn(args: {
       }
     }
   };
-  for (let index = 0; index < args.messages.length; index++) count(args.messages[index]);
+  for (const message of args.messages) count(message);
   if (args.currentInput) count(args.currentInput);
   for (const participant of args.participants) humans.add(participant.userId);
   const on = args.mode === "always" || (args.mode === "auto" && (humans.size > 1 || personas.size > 1));
@@ -170,7 +172,7 @@ function decorate(
  * notices).
  */
 function cachedTokens(
-  messages: readonly StoredMessage[],
+  messages: Readonly<MessageRun>,
   context: MappingContext,
   splitSegments: number | null,
 ): number {
@@ -215,7 +217,7 @@ function hasMediaParts(message: StoredMessage): boolean {
 }
 
 function messageItem(
-  messages: StoredMessage[],
+  messages: Readonly<MessageRun>,
   tag: "DIALOGUE_HISTORY" | "CURRENT_INPUT",
   role: ItemRole,
   context: MappingContext,
@@ -238,7 +240,7 @@ function messageItem(
       }
     } else {
       text = messageText(first);
-      for (let i = 1; i < messages.length; i++) text = `${text}\n${messageText(messages[i])}`;
+      for (let i = 1; i < messages.length; i++) text = `${text}\n${messageText(elementAt(messages, i))}`;
     }
     parts = hasText(text)
       ? [{ type: "text", text: notices ? text : decorate(first, text, true, context) }]
@@ -306,7 +308,7 @@ export function mapRoles(args: {
   const history: ContextItem[] = new Array(args.entries.length);
   const historySources: (StoredMessage | null)[] = new Array(args.entries.length);
   for (let i = 0; i < args.entries.length; i++) {
-    const entry = args.entries[i];
+    const entry = elementAt(args.entries, i);
     historySources[i] = entry.kind === "message" && entry.messages.length === 1 ? entry.messages[0] : null;
     if (entry.kind === "notice") {
       history[i] = {

@@ -163,36 +163,12 @@ export function serialiseRequest(
   const instructions: string[] = [];
   const messages: ModelMessage[] = [];
   const skipped: string[] = [];
-
   for (const item of items) {
     if (item.role === "system") {
       const text = systemText(item);
       if (text.length > 0) instructions.push(text);
       else skipped.push(item.id);
-      continue;
-    }
-    const toolParts: ToolPart[] = [];
-    let emitted = false;
-    if (item.role === "user") {
-      const content = userParts(item, toolParts);
-      if (content.length > 0) {
-        messages.push({ role: "user", content });
-        emitted = true;
-      }
-    } else if (item.role === "assistant") {
-      const content = assistantParts(item, toolParts);
-      if (content.length > 0) {
-        messages.push({ role: "assistant", content });
-        emitted = true;
-      }
-    } else {
-      for (const part of item.parts) if (part.type === "tool-result") toolParts.push(toolResultPart(part));
-    }
-    if (toolParts.length > 0) {
-      messages.push({ role: "tool", content: toolParts });
-      emitted = true;
-    }
-    if (!emitted) skipped.push(item.id);
+    } else if (!pushItemMessages(item, messages)) skipped.push(item.id);
   }
 
   const events: TraceEvent[] = [];
@@ -207,22 +183,7 @@ export function serialiseRequest(
     );
   }
   const providerOptions = thinkingProviderOptions(model, settings);
-  if (settings.thinking.enabled) {
-    events.push(
-      model.capabilities.reasoning && Object.keys(providerOptions).length > 0
-        ? {
-            stage: "serialise",
-            action: "thinking-enabled",
-            reason: `thinking on for ${model.id} (budget ${settings.thinking.budgetTokens} tokens)`,
-            details: { providerOptions },
-          }
-        : {
-            stage: "serialise",
-            action: "thinking-not-sent",
-            reason: `thinking.enabled is on but ${model.id} does not reason; no thinking options sent`,
-          },
-    );
-  }
+  if (settings.thinking.enabled) events.push(thinkingEvent(model, settings, providerOptions));
 
   const reserved = reservedOutputTokens(settings, model.maxOutputTokens);
   return {
@@ -235,6 +196,55 @@ export function serialiseRequest(
     },
     trace: events,
   };
+}
+
+/**
+ * A dialogue or tool item's messages: its user or assistant message, then a tool message with the tool results it
+ * carries. False when nothing of it was sendable (no empty message is sent).
+ */
+function pushItemMessages(item: ContextItem, messages: ModelMessage[]): boolean {
+  const toolParts: ToolPart[] = [];
+  let emitted = false;
+  if (item.role === "user") {
+    const content = userParts(item, toolParts);
+    if (content.length > 0) {
+      messages.push({ role: "user", content });
+      emitted = true;
+    }
+  } else if (item.role === "assistant") {
+    const content = assistantParts(item, toolParts);
+    if (content.length > 0) {
+      messages.push({ role: "assistant", content });
+      emitted = true;
+    }
+  } else {
+    for (const part of item.parts) if (part.type === "tool-result") toolParts.push(toolResultPart(part));
+  }
+  if (toolParts.length > 0) {
+    messages.push({ role: "tool", content: toolParts });
+    emitted = true;
+  }
+  return emitted;
+}
+
+/** With thinking on: whether this model gets thinking options, and which. */
+function thinkingEvent(
+  model: ModelDescriptor,
+  settings: ResolvedSettings,
+  providerOptions: SerialisedRequest["providerOptions"],
+): TraceEvent {
+  return model.capabilities.reasoning && Object.keys(providerOptions).length > 0
+    ? {
+        stage: "serialise",
+        action: "thinking-enabled",
+        reason: `thinking on for ${model.id} (budget ${settings.thinking.budgetTokens} tokens)`,
+        details: { providerOptions },
+      }
+    : {
+        stage: "serialise",
+        action: "thinking-not-sent",
+        reason: `thinking.enabled is on but ${model.id} does not reason; no thinking options sent`,
+      };
 }
 
 /** Phase B: the items become the AI SDK call's arguments. */

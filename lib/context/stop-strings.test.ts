@@ -86,6 +86,6 @@ describe("stop strings", () => {
   it("sends none to a model that accepts none", () => {
     const out = buildStopSequences(room, model(0), settings({ strings: ["a"] }));
     expect(out.value).toEqual([]);
-    expect(out.trace[0].details).toEqual({ dropped: ["a"], limit: 0 });
+    expect(out.trace[0]?.details).toEqual({ dropped: ["a"], limit: 0 });
   });
 });

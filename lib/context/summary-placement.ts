@@ -75,7 +75,7 @@ export function placeSummary(
 ): StageResult<ContextItem[]> {
   if (summary === null || summary.content.trim() === "") return { value: items as ContextItem[], trace: [] };
   let insertAt = 0;
-  while (insertAt < items.length && items[insertAt].role === "system") insertAt++;
+  while (items[insertAt]?.role === "system") insertAt++;
   const item: ContextItem = {
     id: summaryItemId(summary),
     role: "user",

@@ -4,6 +4,7 @@
 // summary keeps the last keepRecentTurns user turns, and everything after the first of them, verbatim, and covers
 // everything before; the previous summary's content goes into the summariser input, so summaries chain.
 
+import { elementAt, lastOf } from "./indexing";
 import { messageText } from "./messages";
 import { type ResolvedSettings, reservedOutputTokens } from "./settings";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
@@ -35,10 +36,12 @@ export interface SummaryPlan {
  */
 export function userTurnStarts(messages: readonly StoredMessage[]): number[] {
   const starts: number[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    if (messages[i].authorType === "user" && (i === 0 || messages[i - 1].authorType !== "user"))
-      starts.push(i);
-  }
+  let previousIsUser = false;
+  messages.forEach((message, index) => {
+    const isUser = message.authorType === "user";
+    if (isUser && !previousIsUser) starts.push(index);
+    previousIsUser = isUser;
+  });
   return starts;
 }
 
@@ -132,13 +135,14 @@ export function planSummary(args: {
     plan.reason = `${why}, but there are only ${starts.length} user turns and the last ${keep} stay verbatim: nothing to summarise`;
     return plan;
   }
-  const cut = starts[starts.length - keep];
+  // More turns than are kept: the cut is a later turn's start, so the cover holds at least the first turn.
+  const cut = elementAt(starts, starts.length - keep);
   const cover = history.slice(0, cut);
   plan.shouldSummarise = true;
   plan.trigger = trigger;
   plan.coverMessageIds = cover.map((message) => message.id);
-  plan.coversThroughSeq = cover[cover.length - 1].seq;
-  plan.keptFromSeq = history[cut].seq;
+  plan.coversThroughSeq = lastOf(cover).seq;
+  plan.keptFromSeq = elementAt(history, cut).seq;
   plan.reason = `${why}: summarise ${cover.length} messages, keep the last ${keep} user turns from #${plan.keptFromSeq}`;
   return plan;
 }

@@ -101,7 +101,7 @@ describe("system prompt", () => {
 
   it("leaves out this conversation's session_summary memory when a summary is in the history", () => {
     const result = build({ memories, summary: summaryRecord({ coversThroughSeq: 10 }) });
-    expect(viewItems(result.value)[1].text).toBe(
+    expect(viewItems(result.value)[1]?.text).toBe(
       "# CORE MEMORIES\n- Ada lives in Porto.\n- Summary of another chat.",
     );
     expect(result.trace).toEqual([

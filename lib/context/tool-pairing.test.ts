@@ -78,8 +78,8 @@ describe("pairToolCalls", () => {
     ];
     const out = pairToolCalls(items);
     expect(shape(out.value)).toEqual(["user:u1", "assistant:a1", "tool:t1"]);
-    expect(out.value[2].parts).toEqual([result("c1")]);
-    expect(out.value[2].tokens).toBe(0);
+    expect(out.value[2]?.parts).toEqual([result("c1")]);
+    expect(out.value[2]?.tokens).toBe(0);
     expect(out.trace).toMatchObject([
       { action: "dropped-orphan-tool-output", counts: { outputs: 2 }, itemIds: ["t0", "t1"] },
     ]);

@@ -357,6 +357,13 @@ export interface ModelCapabilities {
   maxStopSequences: number;
 }
 
+/** A model's list prices in US dollars per million tokens (cached input is part of input, at its own rate). */
+export interface ModelPrices {
+  inputPerMillion: number;
+  cachedInputPerMillion: number;
+  outputPerMillion: number;
+}
+
 export interface ModelDescriptor {
   id: string;
   provider: ProviderName;

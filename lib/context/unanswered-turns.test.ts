@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildInput, deepFreeze, personaMessage, userMessage, viewItems } from "@/tests/context/fixtures";
 import { buildContext } from "./build-context";
+import { elementAt } from "./indexing";
 import { messageText } from "./messages";
 import type { StoredMessage } from "./types";
 import { markUnansweredTurns, UNANSWERED_NOTICE } from "./unanswered-turns";
@@ -92,7 +93,7 @@ describe("markUnansweredTurns", () => {
 
   it("the noted message loses its cached token counts, so the budget counts it with the notice", () => {
     const question = userMessage(1, "Are you there?", { tokenCounts: { o200k_base: 4 } });
-    const [noted] = markUnansweredTurns([question, failed(2, "m1")]).value;
+    const noted = elementAt(markUnansweredTurns([question, failed(2, "m1")]).value, 0);
     expect(noted.tokenCounts).toBeUndefined();
     expect(question.tokenCounts).toEqual({ o200k_base: 4 });
   });

@@ -14,7 +14,8 @@ export interface ElidedMedia {
 const MIN_BASE64_LENGTH = 512;
 const DATA_URL = /data:([a-z]+\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]+={0,2})/g;
 const GEMINI_INLINE = /("mimeType":"([a-z]+\/[a-z0-9.+-]+)","data":")([A-Za-z0-9+/]+={0,2})"/g;
-const MARKER = /\[elided-media sha256=([0-9a-f]{64}) bytes=(\d+)\]/g;
+/** The marker that stands for elided bytes; the first group is their sha256. */
+export const MEDIA_MARKER = /\[elided-media sha256=([0-9a-f]{64}) bytes=(\d+)\]/g;
 
 function elisionMarker(base64: string, mime: string, found: Map<string, ElidedMedia>): string {
   const bytes = Buffer.from(base64, "base64");
@@ -38,5 +39,5 @@ export function elideMedia(body: string): { body: string; media: ElidedMedia[] }
 
 /** Rebuild the exact body: `base64BySha256` gives each elided item's bytes (from the attachments table). */
 export function restoreMedia(body: string, base64BySha256: (sha256: string) => string | undefined): string {
-  return body.replace(MARKER, (match, sha256: string) => base64BySha256(sha256) ?? match);
+  return body.replace(MEDIA_MARKER, (match, sha256: string) => base64BySha256(sha256) ?? match);
 }

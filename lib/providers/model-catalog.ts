@@ -1,11 +1,15 @@
 // The built-in model list that seeds the `models` table. Admins can add and edit rows afterwards; these are
 // only inserted when missing, so edits survive restarts.
 
-import type { ModelCapabilities, ModelDescriptor } from "@/lib/context/types";
+import type { ModelCapabilities, ModelDescriptor, ModelPrices } from "@/lib/context/types";
 
 export interface CatalogModel extends ModelDescriptor {
   label: string;
+  /** Public list prices when the catalogue was written (US dollars per million tokens); admins keep them current. */
+  prices: ModelPrices | null;
 }
+
+const FREE: ModelPrices = { inputPerMillion: 0, cachedInputPerMillion: 0, outputPerMillion: 0 };
 
 const OPENAI_CHAT: ModelCapabilities = {
   vision: true,
@@ -40,6 +44,7 @@ export const MODEL_CATALOG: CatalogModel[] = [
     contextWindow: 128_000,
     maxOutputTokens: 1_024,
     tokenizer: "o200k_base",
+    prices: FREE,
   },
   {
     id: "openai:gpt-4.1-mini",
@@ -51,6 +56,7 @@ export const MODEL_CATALOG: CatalogModel[] = [
     contextWindow: 1_047_576,
     maxOutputTokens: 32_768,
     tokenizer: "o200k_base",
+    prices: { inputPerMillion: 0.4, cachedInputPerMillion: 0.1, outputPerMillion: 1.6 },
   },
   {
     id: "openai:gpt-4o",
@@ -62,6 +68,7 @@ export const MODEL_CATALOG: CatalogModel[] = [
     contextWindow: 128_000,
     maxOutputTokens: 16_384,
     tokenizer: "o200k_base",
+    prices: { inputPerMillion: 2.5, cachedInputPerMillion: 1.25, outputPerMillion: 10 },
   },
   {
     id: "openai:gpt-5-mini",
@@ -74,6 +81,7 @@ export const MODEL_CATALOG: CatalogModel[] = [
     contextWindow: 400_000,
     maxOutputTokens: 128_000,
     tokenizer: "o200k_base",
+    prices: { inputPerMillion: 0.25, cachedInputPerMillion: 0.025, outputPerMillion: 2 },
   },
   {
     id: "google:gemini-2.5-flash",
@@ -85,6 +93,7 @@ export const MODEL_CATALOG: CatalogModel[] = [
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
     tokenizer: "estimate",
+    prices: { inputPerMillion: 0.3, cachedInputPerMillion: 0.075, outputPerMillion: 2.5 },
   },
   {
     id: "google:gemma-3-27b-it",
@@ -103,6 +112,7 @@ export const MODEL_CATALOG: CatalogModel[] = [
     contextWindow: 131_072,
     maxOutputTokens: 8_192,
     tokenizer: "estimate",
+    prices: FREE,
   },
   {
     id: "openai-compatible:local",
@@ -114,6 +124,7 @@ export const MODEL_CATALOG: CatalogModel[] = [
     contextWindow: 32_768,
     maxOutputTokens: 4_096,
     tokenizer: "estimate",
+    prices: null,
   },
 ];
 
@@ -141,5 +152,6 @@ export function compatibleCatalogModels(names: string[]): CatalogModel[] {
     contextWindow: 8_192,
     maxOutputTokens: 2_048,
     tokenizer: "estimate",
+    prices: null,
   }));
 }

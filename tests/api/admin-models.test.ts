@@ -122,6 +122,16 @@ describe("the model registry", () => {
       capabilities: { vision: true },
     });
 
+    expect(created.prices).toBeNull();
+    const priced = await put(created.id, {
+      prices: { inputPerMillion: 0.5, cachedInputPerMillion: 0.05, outputPerMillion: 1.5 },
+    });
+    expect(((await priced.json()) as { model: Model }).model.prices).toEqual({
+      inputPerMillion: 0.5,
+      cachedInputPerMillion: 0.05,
+      outputPerMillion: 1.5,
+    });
+
     expect((await remove(created.id)).status).toBe(204);
     expect(await getModel({ db: await getDb(), modelId: created.id })).toBeNull();
     await expectError(await remove(created.id), 404, "not_found");
@@ -235,6 +245,19 @@ describe("model validation: a clear 400, nothing stored", () => {
       message: /tokenizer must be one of: o200k_base, cl100k_base, estimate/,
     },
     { name: "an empty label", body: newModel("x:i", { label: " " }), message: /label must not be empty/ },
+    {
+      name: "a negative price",
+      body: newModel("x:j", {
+        prices: { inputPerMillion: -1, cachedInputPerMillion: 0, outputPerMillion: 1 },
+      }),
+      message:
+        /prices.inputPerMillion: prices.inputPerMillion must be a number of US dollars per million tokens/,
+    },
+    {
+      name: "prices without the cached rate",
+      body: newModel("x:k", { prices: { inputPerMillion: 1, outputPerMillion: 1 } }),
+      message: /prices.cachedInputPerMillion must be a number/,
+    },
   ];
 
   test.each(cases)("create with $name", async ({ body, message }) => {

@@ -8,7 +8,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { listMessages } from "@/db/queries";
-import { participants, summaries } from "@/db/schema";
+import { memories, participants, summaries } from "@/db/schema";
 import { TEST_IMAGES } from "@/tests/fixtures/images";
 import { call, promoteToAdmin, signUp, type TestUser } from "../api-client";
 import { runTurn } from "../fixtures/turns";
@@ -257,6 +257,22 @@ const ROWS: Row[] = [
     body: INVALID,
   },
   {
+    route: "conversations/import",
+    method: "POST",
+    expected: { ...signedIn, stranger: 400, member: 400, owner: 400, admin: 400 },
+    target: () => ({ params: {}, path: "/api/conversations/import" }),
+    body: INVALID,
+  },
+  {
+    route: "conversations/[id]/export",
+    method: "GET",
+    expected: roomReader(200),
+    target: (fx) => ({
+      params: { id: fx.conversationId },
+      path: `/api/conversations/${fx.conversationId}/export`,
+    }),
+  },
+  {
     route: "search",
     method: "GET",
     expected: signedIn,
@@ -410,6 +426,26 @@ const ROWS: Row[] = [
     body: {},
   },
   {
+    // Live rooms: ?follow=0 reads what is stored and ends, so the call returns.
+    route: "conversations/[id]/events",
+    method: "GET",
+    expected: roomReader(200),
+    target: (fx) => ({
+      params: { id: fx.conversationId },
+      path: `/api/conversations/${fx.conversationId}/events?follow=0`,
+    }),
+  },
+  {
+    route: "conversations/[id]/typing",
+    method: "POST",
+    expected: roomReader(204),
+    target: (fx) => ({
+      params: { id: fx.conversationId },
+      path: `/api/conversations/${fx.conversationId}/typing`,
+    }),
+    body: {},
+  },
+  {
     route: "conversations/[id]/branch",
     method: "POST",
     expected: roomReader(400),
@@ -479,6 +515,40 @@ const ROWS: Row[] = [
     target: () => ({ params: {}, path: "/api/personas" }),
   },
 
+  // A user's own memories: someone else's is not found, whoever asks; each call gets a memory of the owner's.
+  {
+    route: "memories",
+    method: "GET",
+    expected: signedIn,
+    target: () => ({ params: {}, path: "/api/memories" }),
+  },
+  {
+    route: "memories/[memoryId]",
+    method: "PATCH",
+    expected: { none: 401, stranger: 404, member: 404, owner: 200, admin: 404 },
+    target: async (fx) => {
+      const memoryId = await memoryOf(fx.users.owner);
+      return { params: { memoryId }, path: `/api/memories/${memoryId}` };
+    },
+    body: { content: "Corrected." },
+  },
+  {
+    route: "memories/[memoryId]",
+    method: "DELETE",
+    expected: { none: 401, stranger: 404, member: 404, owner: 204, admin: 404 },
+    target: async (fx) => {
+      const memoryId = await memoryOf(fx.users.owner);
+      return { params: { memoryId }, path: `/api/memories/${memoryId}` };
+    },
+  },
+  {
+    route: "memories/preferences",
+    method: "PUT",
+    expected: { none: 401, stranger: 400, member: 400, owner: 400, admin: 400 },
+    target: () => ({ params: {}, path: "/api/memories/preferences" }),
+    body: INVALID,
+  },
+
   // better-auth's own routes: get-session answers everyone (null without a session); a sign-out needs none.
   {
     route: "auth/[...all]",
@@ -525,6 +595,14 @@ async function roomOf(fixtures: Fixtures, memberRole: "member" | "invited" = "me
     .insert(participants)
     .values({ conversationId: id, userId: fixtures.users.member.id, role: memberRole });
   return id;
+}
+
+async function memoryOf(user: TestUser): Promise<string> {
+  const [row] = await (await getDb())
+    .insert(memories)
+    .values({ scope: "user", userId: user.id, area: "fact", content: "Likes trams." })
+    .returning({ id: memories.id });
+  return row.id;
 }
 
 async function summaryOf(conversationId: string): Promise<string> {

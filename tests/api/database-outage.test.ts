@@ -1,48 +1,15 @@
 // The database goes away and comes back, through a TCP proxy between the app and Postgres that this test cuts and
 // restores: down at start-up, routes answer 503 with retry-after (not a 500, not a hang), sign-in included; once it
 // is back the migration is tried again and the same process serves requests, no restart. Needs Postgres.
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as authRoute from "@/app/api/auth/[...all]/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { databaseHandle } from "@/db/client";
 import { call, expectError } from "../api-client";
 import { createFreshDatabase, dropDatabase } from "../database";
+import { CuttableProxy, useDatabaseUrl } from "../fixtures/cuttable-proxy";
 
 const baseUrl = process.env.GLASSBOX_BASE_DATABASE_URL;
-type Globals = { glassboxDatabase?: { close(): Promise<void> }; glassboxAuth?: unknown };
-
-/** A TCP proxy to Postgres that can refuse connections and cut the open ones. */
-class CuttableProxy {
-  private readonly sockets = new Set<net.Socket>();
-  private server: net.Server | null = null;
-  port = 0;
-
-  constructor(
-    private readonly targetHost: string,
-    private readonly targetPort: number,
-  ) {}
-
-  async open(port = 0): Promise<void> {
-    this.server = net.createServer((client) => {
-      const upstream = net.connect(this.targetPort, this.targetHost);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on("close", () => this.sockets.delete(socket));
-        socket.on("error", () => socket.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => this.server?.listen(port, "127.0.0.1", resolve));
-    this.port = (this.server.address() as net.AddressInfo).port;
-  }
-
-  async cut(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise((resolve) => (this.server ? this.server.close(resolve) : resolve(null)));
-    this.server = null;
-  }
-}
 
 describe.skipIf(!baseUrl)("a database outage", () => {
   let proxy: CuttableProxy;
@@ -55,24 +22,14 @@ describe.skipIf(!baseUrl)("a database outage", () => {
     const target = new URL(url);
     proxy = new CuttableProxy(target.hostname, Number(target.port || 5432));
     await proxy.open();
-    const port = proxy.port;
+    const port = proxy.port; // re-opened on the same port later
     await proxy.cut(); // down at start-up
     target.host = `127.0.0.1:${port}`;
-    process.env.DATABASE_URL = target.toString();
-    const globals = globalThis as Globals;
-    if (globals.glassboxDatabase) await globals.glassboxDatabase.close();
-    globals.glassboxDatabase = undefined;
-    globals.glassboxAuth = undefined;
-    // Re-open on the same port later: remember it.
-    proxy.port = port;
+    await useDatabaseUrl(target.toString());
   });
 
   afterAll(async () => {
-    const globals = globalThis as Globals;
-    await globals.glassboxDatabase?.close().catch(() => {});
-    globals.glassboxDatabase = undefined;
-    globals.glassboxAuth = undefined;
-    process.env.DATABASE_URL = previousUrl;
+    await useDatabaseUrl(previousUrl as string);
     await proxy.cut();
     await drop();
   });
@@ -101,7 +58,7 @@ describe.skipIf(!baseUrl)("a database outage", () => {
   });
 
   test("back again: the migration is retried and the same process answers, no restart", async () => {
-    await proxy.open(proxy.port);
+    await proxy.open();
     // The retry waits a short pause after the failed attempt; poll until the route answers.
     const deadline = Date.now() + 20_000;
     let status = 0;
@@ -131,7 +88,7 @@ describe.skipIf(!baseUrl)("a database outage", () => {
     );
     expect(Date.now() - started).toBeLessThan(12_000);
     expect(signUp.status).toBe(503);
-    await proxy.open(proxy.port);
+    await proxy.open();
     const again = await authRoute.POST(
       new Request("http://localhost:3000/api/auth/sign-up/email", {
         method: "POST",

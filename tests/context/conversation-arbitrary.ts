@@ -9,12 +9,14 @@
 // note and reasoning text carries one too, so a test can tell exactly which stored text reached the payload.
 
 import fc from "fast-check";
+import { elementAt, firstOf, lastOf } from "@/lib/context/indexing";
 import { defaultSettings, type ResolvedSettings, settingsSchema } from "@/lib/context/settings";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
 import type {
   BuildInput,
   MemoryInfo,
   MessageStatus,
+  ModelCapabilities,
   ModelDescriptor,
   ParticipantInfo,
   PersonaInfo,
@@ -126,14 +128,8 @@ export type MessageSpec =
   | { kind: "other-persona"; who: number; text: string; media: MediaSpec[]; cacheTokens: boolean }
   | { kind: "system" | "tool-author"; text: string };
 
-export interface ModelSpec {
-  vision: boolean;
-  video: boolean;
-  tools: boolean;
-  reasoning: boolean;
-  systemInstruction: boolean;
-  strictAlternation: boolean;
-  maxStopSequences: number;
+/** A generated model: its capabilities, and its window, output share, tokenizer and provider. */
+export interface ModelSpec extends ModelCapabilities {
   contextWindow: number;
   /** maxOutputTokens as a share of the window, in percent. */
   outputPercent: number;
@@ -610,7 +606,7 @@ class ConversationWriter {
       if (counts.segmentTokenCounts !== null) message.segmentTokenCounts = counts.segmentTokenCounts;
       // The message's artifacts were written just before it: counted at write time too.
       for (let index = this.artifacts.length - 1; index >= 0; index--) {
-        const artifact = this.artifacts[index];
+        const artifact = elementAt(this.artifacts, index);
         if (artifact.messageId !== message.id) break;
         artifact.tokenCounts = artifactTokenCounts(artifact, ALL_TOKENIZERS);
       }
@@ -728,7 +724,9 @@ class ConversationWriter {
           break;
         }
         case "non-replayable":
-          parts.push(this.artifact(seq, counter, NON_REPLAYABLE_TYPES[segment.type], { query: "weather" }));
+          parts.push(
+            this.artifact(seq, counter, elementAt(NON_REPLAYABLE_TYPES, segment.type), { query: "weather" }),
+          );
           break;
         case "malformed-call": {
           const callId = `call-${seq}-${counter.next}`;
@@ -768,11 +766,11 @@ function blockFor(
   humans: readonly { userId: string; name: string }[],
   currentAuthorId: string,
 ): PersonaUserBlock {
-  const human = humans[spec.human % humans.length];
+  const human = elementAt(humans, spec.human % humans.length);
   // The route refuses a turn from a muted or blocked user, so the current author's block is always an old one.
   const expiry = human.userId === currentAuthorId ? "past" : spec.expiry;
   return {
-    personaId: spec.otherPersona ? OTHER_PERSONAS[0].personaId : PERSONA_ID,
+    personaId: spec.otherPersona ? firstOf(OTHER_PERSONAS).personaId : PERSONA_ID,
     userId: human.userId,
     userName: human.name,
     blockType: spec.blockType,
@@ -809,84 +807,13 @@ export function materialise(blueprint: ConversationBlueprint): GeneratedConversa
   const writer = new ConversationWriter();
   let seq = 0;
   blueprint.messages.forEach((spec, index) => {
-    seq += blueprint.seqGaps[index];
-    switch (spec.kind) {
-      case "human": {
-        const parts: StoredPart[] = [];
-        if (spec.text !== "") parts.push({ type: "text", text: withMarker(spec.text, seq, 0) });
-        parts.push(...writer.media(seq, spec.media));
-        if (spec.withArtifact) {
-          const counter = { next: 0 };
-          const callId = `call-${seq}-user`;
-          parts.push(
-            writer.artifact(seq, counter, "function_call", { callId, name: "remember", arguments: {} }),
-          );
-          parts.push(writer.artifact(seq, counter, "function_call_output", { callId, output: "ok" }));
-        }
-        const replyTarget =
-          spec.replyBack > 0 ? writer.messages[writer.messages.length - spec.replyBack] : undefined;
-        // Who originally sent the quoted content: a named sender (a forward, or a reply naming one), else the
-        // replied-to message's author.
-        const forwarded =
-          spec.forwardedFrom === null
-            ? null
-            : spec.forwardedFrom < HUMANS.length
-              ? HUMANS[spec.forwardedFrom].name
-              : "Grace";
-        writer.message(seq, humanAuthor(humans[spec.author % humans.length]), parts, {
-          replyToMessageId: replyTarget?.id ?? null,
-          forwardedFromName: forwarded ?? replyTarget?.authorName ?? null,
-          status: spec.status,
-          cacheTokens: spec.cacheTokens,
-        });
-        break;
-      }
-      case "persona": {
-        const parts = writer.personaParts(seq, spec.segments);
-        parts.push(...writer.media(seq, spec.media));
-        writer.message(seq, PERSONA_AUTHOR, parts, { status: spec.status, cacheTokens: spec.cacheTokens });
-        break;
-      }
-      case "other-persona": {
-        const other = OTHER_PERSONAS[spec.who];
-        const parts: StoredPart[] = [];
-        if (spec.text !== "") parts.push({ type: "text", text: withMarker(spec.text, seq, 0) });
-        parts.push(...writer.media(seq, spec.media));
-        writer.message(
-          seq,
-          {
-            authorType: "persona",
-            authorUserId: null,
-            authorPersonaId: other.personaId,
-            authorName: other.name,
-          },
-          parts,
-          { cacheTokens: spec.cacheTokens },
-        );
-        break;
-      }
-      case "system":
-      case "tool-author": {
-        const parts: StoredPart[] =
-          spec.text === "" ? [] : [{ type: "text", text: withMarker(spec.text, seq, 0) }];
-        writer.message(
-          seq,
-          {
-            authorType: spec.kind === "system" ? "system" : "tool",
-            authorUserId: null,
-            authorPersonaId: null,
-            authorName: spec.kind === "system" ? "System" : "Tool",
-          },
-          parts,
-        );
-        break;
-      }
-    }
+    seq += elementAt(blueprint.seqGaps, index);
+    writeMessage(writer, spec, seq, humans);
   });
 
   // The current input: always some text (with its marker), maybe media.
-  seq += blueprint.seqGaps[MAX_MESSAGES];
-  const currentAuthor = humans[blueprint.current.author % humans.length];
+  seq += elementAt(blueprint.seqGaps, MAX_MESSAGES);
+  const currentAuthor = elementAt(humans, blueprint.current.author % humans.length);
   const currentMarker = textMarker(seq, 0);
   writer.message(
     seq,
@@ -898,23 +825,136 @@ export function materialise(blueprint: ConversationBlueprint): GeneratedConversa
     { cacheTokens: blueprint.current.cacheTokens },
   );
 
-  // The summary covers a prefix of the history (never the current input); covered messages are marked.
-  let summary: StoredSummary | null = null;
-  if (blueprint.summary && blueprint.messages.length > 0) {
-    const coverIndex = blueprint.summary.coverIndex % blueprint.messages.length;
-    const coversThroughSeq = writer.messages[coverIndex].seq;
-    summary = {
-      id: "s-prop",
-      content: blueprint.summary.content,
-      coversThroughSeq,
-      messageCount: coverIndex + 1,
-      createdAt: "2026-02-15T08:00:00.000Z",
-    };
-    for (const message of writer.messages)
-      if (message.seq <= coversThroughSeq) message.summarizedBy = summary.id;
-  }
-
+  const summary = writeSummary(writer, blueprint);
   const tools = TOOL_CATALOG.filter((_, index) => blueprint.tools.enabled[index]);
+  const stored = storedConversation(blueprint, { writer, summary, tools, humans, currentAuthor });
+  return {
+    stored,
+    input: loadInput(stored),
+    primary: modelFrom(blueprint.models[0], "model-primary"),
+    fallback: modelFrom(blueprint.models[1], "model-fallback"),
+    enabledToolNames: tools.map((tool) => tool.name),
+    currentMarker,
+  };
+}
+
+/** One history message of the blueprint, written as its kind of author stores it. */
+function writeMessage(
+  writer: ConversationWriter,
+  spec: MessageSpec,
+  seq: number,
+  humans: readonly { userId: string; name: string }[],
+): void {
+  switch (spec.kind) {
+    case "human":
+      writeHumanMessage(writer, spec, seq, humans);
+      break;
+    case "persona": {
+      const parts = writer.personaParts(seq, spec.segments);
+      parts.push(...writer.media(seq, spec.media));
+      writer.message(seq, PERSONA_AUTHOR, parts, { status: spec.status, cacheTokens: spec.cacheTokens });
+      break;
+    }
+    case "other-persona": {
+      const other = elementAt(OTHER_PERSONAS, spec.who);
+      const parts: StoredPart[] = [];
+      if (spec.text !== "") parts.push({ type: "text", text: withMarker(spec.text, seq, 0) });
+      parts.push(...writer.media(seq, spec.media));
+      writer.message(
+        seq,
+        {
+          authorType: "persona",
+          authorUserId: null,
+          authorPersonaId: other.personaId,
+          authorName: other.name,
+        },
+        parts,
+        { cacheTokens: spec.cacheTokens },
+      );
+      break;
+    }
+    case "system":
+    case "tool-author": {
+      const parts: StoredPart[] =
+        spec.text === "" ? [] : [{ type: "text", text: withMarker(spec.text, seq, 0) }];
+      writer.message(
+        seq,
+        {
+          authorType: spec.kind === "system" ? "system" : "tool",
+          authorUserId: null,
+          authorPersonaId: null,
+          authorName: spec.kind === "system" ? "System" : "Tool",
+        },
+        parts,
+      );
+      break;
+    }
+  }
+}
+
+/** A human's message: text, media, maybe artifacts (never replayed there), maybe a reply or forward. */
+function writeHumanMessage(
+  writer: ConversationWriter,
+  spec: Extract<MessageSpec, { kind: "human" }>,
+  seq: number,
+  humans: readonly { userId: string; name: string }[],
+): void {
+  const parts: StoredPart[] = [];
+  if (spec.text !== "") parts.push({ type: "text", text: withMarker(spec.text, seq, 0) });
+  parts.push(...writer.media(seq, spec.media));
+  if (spec.withArtifact) {
+    const counter = { next: 0 };
+    const callId = `call-${seq}-user`;
+    parts.push(writer.artifact(seq, counter, "function_call", { callId, name: "remember", arguments: {} }));
+    parts.push(writer.artifact(seq, counter, "function_call_output", { callId, output: "ok" }));
+  }
+  const replyTarget =
+    spec.replyBack > 0 ? writer.messages[writer.messages.length - spec.replyBack] : undefined;
+  // Who originally sent the quoted content: a named sender (a forward, or a reply naming one), else the
+  // replied-to message's author.
+  const forwarded =
+    spec.forwardedFrom === null
+      ? null
+      : spec.forwardedFrom < HUMANS.length
+        ? elementAt(HUMANS, spec.forwardedFrom).name
+        : "Grace";
+  writer.message(seq, humanAuthor(elementAt(humans, spec.author % humans.length)), parts, {
+    replyToMessageId: replyTarget?.id ?? null,
+    forwardedFromName: forwarded ?? replyTarget?.authorName ?? null,
+    status: spec.status,
+    cacheTokens: spec.cacheTokens,
+  });
+}
+
+/** The summary covers a prefix of the history (never the current input); covered messages are marked. */
+function writeSummary(writer: ConversationWriter, blueprint: ConversationBlueprint): StoredSummary | null {
+  if (!blueprint.summary || blueprint.messages.length === 0) return null;
+  const coverIndex = blueprint.summary.coverIndex % blueprint.messages.length;
+  const coversThroughSeq = elementAt(writer.messages, coverIndex).seq;
+  const summary: StoredSummary = {
+    id: "s-prop",
+    content: blueprint.summary.content,
+    coversThroughSeq,
+    messageCount: coverIndex + 1,
+    createdAt: "2026-02-15T08:00:00.000Z",
+  };
+  for (const message of writer.messages)
+    if (message.seq <= coversThroughSeq) message.summarizedBy = summary.id;
+  return summary;
+}
+
+/** Everything stored for the conversation besides its rows: persona, people, blocks, memories, notes, settings. */
+function storedConversation(
+  blueprint: ConversationBlueprint,
+  written: {
+    writer: ConversationWriter;
+    summary: StoredSummary | null;
+    tools: ToolInfo[];
+    humans: readonly { userId: string; name: string }[];
+    currentAuthor: { userId: string; name: string };
+  },
+): StoredConversation {
+  const { writer, summary, tools, humans, currentAuthor } = written;
   const settings = structuredClone(blueprint.settings);
   settings.contextNote.text =
     blueprint.notes.global === null ? "" : noteText(blueprint.notes.global, "global");
@@ -946,15 +986,7 @@ export function materialise(blueprint: ConversationBlueprint): GeneratedConversa
     impersonateUserId: blueprint.impersonate ? currentAuthor.userId : null,
   };
   if (blueprint.tools.maxToolSteps !== null) stored.maxToolSteps = blueprint.tools.maxToolSteps;
-
-  return {
-    stored,
-    input: loadInput(stored),
-    primary: modelFrom(blueprint.models[0], "model-primary"),
-    fallback: modelFrom(blueprint.models[1], "model-fallback"),
-    enabledToolNames: tools.map((tool) => tool.name),
-    currentMarker,
-  };
+  return stored;
 }
 
 /** A note's text with its marker; a blank note stays blank (it does not count as a note). */
@@ -967,7 +999,7 @@ function noteText(text: string, source: string): string {
  * them (the stored current input among them; a draft takes one slot), their attachment and artifact rows.
  */
 export function loadInput(stored: StoredConversation): BuildInput {
-  const currentInput = stored.messages[stored.messages.length - 1];
+  const currentInput = lastOf(stored.messages);
   const uncovered = stored.messages.filter((message) => message.summarizedBy === null);
   const limit = stored.settings.history.messageFetchLimit;
   let loaded: StoredMessage[];
@@ -982,7 +1014,7 @@ export function loadInput(stored: StoredConversation): BuildInput {
   // As the route's loader reports it: older unsummarised messages the fetch limit left out.
   const omittedCount = candidates.length - loaded.length;
   const loadedWindow =
-    omittedCount > 0 && loaded.length > 0 ? { omittedBeforeSeq: loaded[0].seq, omittedCount } : null;
+    omittedCount > 0 && loaded[0] !== undefined ? { omittedBeforeSeq: loaded[0].seq, omittedCount } : null;
   if (stored.mistakenlyLoaded > 0) {
     const covered = stored.messages.filter((message) => message.summarizedBy !== null);
     loaded = [...covered.slice(-stored.mistakenlyLoaded), ...loaded];
@@ -1028,7 +1060,7 @@ export function appendTurn(
   stored: StoredConversation,
   turn: AppendedTurn,
 ): { stored: StoredConversation; currentMarker: string } {
-  const previous = stored.messages[stored.messages.length - 1];
+  const previous = lastOf(stored.messages);
   const replySeq = previous.seq + 1;
   const nextSeq = previous.seq + 2;
   const messages = stored.messages.map((message) => ({ ...message }));
@@ -1046,7 +1078,7 @@ export function appendTurn(
     createdAt: timeFor(replySeq),
   });
   const author = turn.nextAuthor ?? {
-    userId: previous.authorUserId ?? HUMANS[0].userId,
+    userId: previous.authorUserId ?? firstOf(HUMANS).userId,
     name: previous.authorName,
   };
   const currentMarker = textMarker(nextSeq, 0);

@@ -260,7 +260,7 @@ export function buildInput(
 ): BuildInput {
   const { settings, resolvedSettings, ...rest } = overrides;
   const messages = rest.messages ?? [];
-  const lastSeq = messages.length > 0 ? messages[messages.length - 1].seq : 0;
+  const lastSeq = messages.at(-1)?.seq ?? 0;
   return {
     conversationId: CONVERSATION_ID,
     persona: PERSONA,

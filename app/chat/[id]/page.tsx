@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 import { ChatView } from "@/components/chat/chat-view";
 import { getDb } from "@/db/client";
+import { getLiveEventCursor } from "@/db/live-event-queries";
 import { getPersona, getReadableConversation } from "@/db/queries";
 import { listSummaries } from "@/db/summary-queries";
 import { resumableStreams } from "@/lib/chat/resumable-streams";
@@ -26,6 +27,8 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
     },
   );
   if (!conversation) notFound();
+  // Read before the transcript: live updates start after this id, so none falls between the two.
+  const { lastEventId } = await getLiveEventCursor({ db, conversationId: id });
   const [persona, transcript, summaryRows] = await Promise.all([
     getPersona({ db, personaId: conversation.personaId }),
     loadTranscript({ db, conversationId: id }),
@@ -71,6 +74,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       userId={user.id}
       userName={user.name}
       resumeStream={resumeStream}
+      initialEventId={lastEventId}
     />
   );
 }

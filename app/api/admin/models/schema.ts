@@ -54,7 +54,24 @@ const modelFields = {
     error: "tokenizer must be one of: o200k_base, cl100k_base, estimate",
   }),
   enabled: z.boolean({ error: "enabled must be true or false" }),
+  /** US dollars per million tokens; null when unknown (costs then show as unknown). */
+  prices: z
+    .object(
+      {
+        inputPerMillion: price("prices.inputPerMillion"),
+        cachedInputPerMillion: price("prices.cachedInputPerMillion"),
+        outputPerMillion: price("prices.outputPerMillion"),
+      },
+      { error: (issue) => (issue.code === "invalid_type" ? "prices must be an object or null" : undefined) },
+    )
+    .strict()
+    .nullable(),
 };
+
+function price(key: string) {
+  const message = `${key} must be a number of US dollars per million tokens, from 0 to 10000`;
+  return z.number({ error: message }).min(0, { error: message }).max(10_000, { error: message });
+}
 
 /** Rules across fields: the Responses API is OpenAI's only; the reply must fit in the window. */
 function consistent(
@@ -90,6 +107,7 @@ export const createModelSchema = z
     ...modelFields,
     apiKind: modelFields.apiKind.default("chat"),
     enabled: modelFields.enabled.default(true),
+    prices: modelFields.prices.default(null),
   })
   .strict()
   .superRefine(consistent);

@@ -15,6 +15,6 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   await getReadableConversation({ db, conversationId, userId: user.id }).catch(() => {
     throw notFound("Attempt");
   });
-  const [view] = await toAttemptViews({ db, conversationId, attemptRows: [attempt] });
+  const [view] = await toAttemptViews({ db, conversationId, attemptRows: [attempt], readerId: user.id });
   return Response.json({ attempt: view });
 });

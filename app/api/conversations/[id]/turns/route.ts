@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import { getReadableConversation, listTurnSummaries, listTurnsWithAttempts } from "@/db/queries";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { toAttemptViews } from "@/lib/chat/attempt-view";
+import { withCosts } from "@/lib/chat/turn-costs";
 import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +24,7 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
       listTurnSummaries({ db, conversationId }),
       listOtherModelCallSummaries({ db, conversationId }),
     ]);
-    return Response.json({ turns, otherCalls });
+    return Response.json(await withCosts({ db, turns, otherCalls }));
   }
   const [turnRows, otherCallRows] = await Promise.all([
     listTurnsWithAttempts({ db, conversationId }),
@@ -33,13 +34,13 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
     db,
     conversationId,
     attemptRows: [...turnRows.flatMap((turn) => turn.attempts), ...otherCallRows],
+    readerId: user.id,
   });
   const viewsById = new Map(views.map((view) => [view.id, view]));
-  return Response.json({
-    turns: turnRows.map(({ attempts, ...turn }) => ({
-      ...turn,
-      attempts: attempts.map((attempt) => viewsById.get(attempt.id)),
-    })),
-    otherCalls: otherCallRows.map((attempt) => viewsById.get(attempt.id)),
-  });
+  const turns = turnRows.map(({ attempts, ...turn }) => ({
+    ...turn,
+    attempts: attempts.flatMap((attempt) => viewsById.get(attempt.id) ?? []),
+  }));
+  const otherCalls = otherCallRows.flatMap((attempt) => viewsById.get(attempt.id) ?? []);
+  return Response.json(await withCosts({ db, turns, otherCalls }));
 });

@@ -15,6 +15,7 @@ import type { Conversation, Message } from "@/db/schema";
 import { parseId, readJson, requireUser, route, type SessionUser } from "@/lib/api/route";
 import { refuseWhileReplyIsWritten } from "@/lib/chat/stop-turn";
 import { AppError } from "@/lib/errors";
+import { publishMessage, publishTranscriptChange } from "@/lib/live/publish";
 import { messageChangeSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
@@ -69,6 +70,8 @@ export const PATCH = route(async (request: Request, { params }: Params) => {
             editorId: user.id,
           });
   }
+  // A new choice of variant changes the readers' transcript, an edit one message (docs/architecture.md, "Live rooms").
+  void ("chosen" in change ? publishTranscriptChange : publishMessage)({ db, conversationId, messageId });
   const versions = await listMessageVersions({ db, messageId });
   return Response.json({ message: withoutCounts(updated), versions });
 });

@@ -11,6 +11,7 @@ import {
 } from "@/db/queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { AppError } from "@/lib/errors";
+import { publishMembersChange } from "@/lib/live/publish";
 import { invitationAnswerSchema } from "../schema";
 
 export const dynamic = "force-dynamic";
@@ -39,6 +40,7 @@ export const DELETE = route(async (request: Request, { params }: Context) => {
     throw new AppError("forbidden", "Only the owner can take someone else out of the conversation.");
   }
   await removeParticipant({ db, conversationId: conversation.id, userId });
+  void publishMembersChange({ db, conversationId });
   return new Response(null, { status: 204 });
 });
 
@@ -50,5 +52,6 @@ export const PATCH = route(async (request: Request, { params }: Context) => {
   if (userId !== user.id) throw new AppError("not_found", "Invitation not found");
   const db = await getDb();
   const participant = await acceptInvitation({ db, conversationId, userId: user.id });
+  void publishMembersChange({ db, conversationId });
   return Response.json({ participant });
 });

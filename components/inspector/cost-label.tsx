@@ -1,0 +1,20 @@
+"use client";
+// A cost in dollars, with its parts (input, cached input, output) on hover; "unknown" when the model has no
+// prices or the provider reported no usage, never "$0".
+import { type Cost, formatUsd } from "@/lib/pricing";
+
+export function CostLabel({ cost, testId }: { cost: Cost | null | undefined; testId: string }) {
+  if (!cost) {
+    return (
+      <span data-testid={testId} data-cost="unknown" title="No prices for this model, or no usage reported">
+        cost unknown
+      </span>
+    );
+  }
+  const parts = `input ${formatUsd(cost.inputUsd)} · cached input ${formatUsd(cost.cachedInputUsd)} · output ${formatUsd(cost.outputUsd)}`;
+  return (
+    <span data-testid={testId} data-cost={cost.totalUsd} title={parts}>
+      {formatUsd(cost.totalUsd)}
+    </span>
+  );
+}

@@ -1,0 +1,136 @@
+// A user's own memories, as they manage them (Settings → Memories): what the personas remember about them, which
+// they may read, correct and delete, and whether a conversation's summary may become one. Every query is scoped to
+// the user: someone else's memory is simply not found.
+import { and, desc, eq } from "drizzle-orm";
+import { AppError } from "@/lib/errors";
+import type { Database } from "./client";
+import { conversations, memories, memoryPreferences, personas } from "./schema";
+
+export interface OwnMemory {
+  id: string;
+  scope: "user" | "persona" | "user_persona";
+  area: string;
+  content: string;
+  personaName: string | null;
+  /** For a summary kept as a memory: the conversation it came from. */
+  conversationId: string | null;
+  conversationTitle: string | null;
+  summaryId: string | null;
+  updatedAt: Date;
+}
+
+const ownMemoryColumns = {
+  id: memories.id,
+  scope: memories.scope,
+  area: memories.area,
+  content: memories.content,
+  personaName: personas.name,
+  conversationId: memories.conversationId,
+  conversationTitle: conversations.title,
+  summaryId: memories.summaryId,
+  updatedAt: memories.updatedAt,
+};
+
+/** The user's memories that are in use, newest first. */
+export async function listOwnMemories({
+  db,
+  userId,
+}: {
+  db: Database;
+  userId: string;
+}): Promise<OwnMemory[]> {
+  return db
+    .select(ownMemoryColumns)
+    .from(memories)
+    .leftJoin(personas, eq(personas.id, memories.personaId))
+    .leftJoin(conversations, eq(conversations.id, memories.conversationId))
+    .where(and(eq(memories.userId, userId), eq(memories.active, true)))
+    .orderBy(desc(memories.updatedAt));
+}
+
+function memoryNotFound(): AppError {
+  return new AppError("not_found", "Memory not found");
+}
+
+export async function updateOwnMemory({
+  db,
+  userId,
+  memoryId,
+  content,
+}: {
+  db: Database;
+  userId: string;
+  memoryId: string;
+  content: string;
+}): Promise<void> {
+  const updated = await db
+    .update(memories)
+    .set({ content, updatedAt: new Date() })
+    .where(and(eq(memories.id, memoryId), eq(memories.userId, userId), eq(memories.active, true)))
+    .returning({ id: memories.id });
+  if (updated.length === 0) throw memoryNotFound();
+}
+
+/** Gone for good: no later turn sees it, and nothing brings it back. */
+export async function deleteOwnMemory({
+  db,
+  userId,
+  memoryId,
+}: {
+  db: Database;
+  userId: string;
+  memoryId: string;
+}): Promise<void> {
+  const deleted = await db
+    .delete(memories)
+    .where(and(eq(memories.id, memoryId), eq(memories.userId, userId)))
+    .returning({ id: memories.id });
+  if (deleted.length === 0) throw memoryNotFound();
+}
+
+export interface MemoryPreferences {
+  /** A conversation's summary is kept as a memory the persona sees in the user's other conversations with it. */
+  sessionSummaries: boolean;
+}
+
+export async function getMemoryPreferences({
+  db,
+  userId,
+}: {
+  db: Database;
+  userId: string;
+}): Promise<MemoryPreferences> {
+  const [row] = await db
+    .select({ sessionSummaries: memoryPreferences.sessionSummaries })
+    .from(memoryPreferences)
+    .where(eq(memoryPreferences.userId, userId));
+  return row ?? { sessionSummaries: true };
+}
+
+export async function setMemoryPreferences({
+  db,
+  userId,
+  preferences,
+}: {
+  db: Database;
+  userId: string;
+  preferences: MemoryPreferences;
+}): Promise<MemoryPreferences> {
+  const values = { ...preferences, updatedAt: new Date() };
+  await db
+    .insert(memoryPreferences)
+    .values({ userId, ...values })
+    .onConflictDoUpdate({ target: memoryPreferences.userId, set: values });
+  return preferences;
+}
+
+/** Whether a summary of this user's conversation may be kept as their memory (the summariser asks). */
+export async function keepsSessionSummaries({
+  db,
+  userId,
+}: {
+  db: Database;
+  userId: string;
+}): Promise<boolean> {
+  return (await getMemoryPreferences({ db, userId })).sessionSummaries;
+}

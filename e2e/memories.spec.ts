@@ -1,0 +1,75 @@
+// Memories under the user's control: a compacted conversation's summary becomes Ada's memory (the summary panel
+// says so), the persona is sent it in her next conversation, and once she deletes it in Settings → Memories the
+// next request the provider receives no longer carries it. She can also turn summary memories off.
+import { expect, test } from "@playwright/test";
+import { fakeProviderClient } from "./fake-providers/client";
+import { ChatPage, uniqueEmail } from "./pages/chat-page";
+
+const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
+const SUMMARY_TEXT = "SUMMARY: Ada is planning Lisbon in May and loves the old trams.";
+
+test.beforeEach(async () => {
+  await fake.reset();
+});
+
+test("Ada deletes her summary memory and the next request body lacks it", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.register({ name: "Ada", email: uniqueEmail("ada-memories"), password: "correct horse battery" });
+  const first = await chat.newConversation();
+  // Keep only the newest user turn verbatim, so two turns are enough to summarise.
+  const patch = await page.request.patch(`/api/conversations/${first}`, {
+    data: { settingsOverride: { summary: { keepRecentTurns: 1 } } },
+  });
+  expect(patch.status()).toBe(200);
+  await fake.script([
+    { kind: "text", text: "Lisbon is lovely in May." },
+    { kind: "text", text: "Tram 28 is the classic." },
+  ]);
+  await chat.seedTurns(first, ["First question: Lisbon in May?", "Second question: which tram?"]);
+  await page.reload();
+
+  // Compacting makes the summary her memory, and the summary panel says so.
+  await fake.script({ kind: "text", text: SUMMARY_TEXT });
+  await chat.compactNow();
+  await expect(page.getByTestId("compact-error")).toHaveCount(0);
+  await chat.openSummary();
+  await expect(page.getByTestId("summary-memory-note")).toContainText("also kept as your memory");
+  await page.keyboard.press("Escape");
+
+  // Her next conversation with the persona is sent the memory.
+  const second = await chat.newConversation();
+  await fake.clear();
+  await fake.script({ kind: "text", text: "You are planning Lisbon." });
+  await chat.sendAndWait("What do you remember about me?");
+  expect((await fake.requests("openai-chat")).at(-1)?.body).toContain(SUMMARY_TEXT);
+
+  // Settings → Memories: she sees it and deletes it.
+  await page.goto("/chat");
+  await page.getByTestId("memories-link").click();
+  await expect(page).toHaveURL(/\/settings\/memories$/);
+  const memory = page.getByTestId("memory");
+  await expect(memory).toHaveCount(1);
+  await expect(memory.getByTestId("memory-content")).toHaveText(SUMMARY_TEXT);
+  await expect(memory).toHaveAttribute("data-area", "session_summary");
+  await memory.getByTestId("delete-memory").click();
+  await expect(page.getByTestId("no-memories")).toBeVisible();
+
+  // The next request no longer carries it.
+  await page.goto(`/chat/${second}`);
+  await fake.clear();
+  await fake.script({ kind: "text", text: "Nothing in particular." });
+  await chat.sendAndWait("And now, what do you remember?");
+  const body = (await fake.requests("openai-chat")).at(-1)?.body ?? "";
+  expect(body).toContain("And now, what do you remember?");
+  expect(body).not.toContain(SUMMARY_TEXT);
+  expect(body).not.toContain("Ada is planning Lisbon");
+
+  // Summary memories can be turned off; the choice is kept.
+  await page.goto("/settings/memories");
+  const toggle = page.getByTestId("session-summaries-toggle");
+  await expect(toggle).toBeChecked();
+  await toggle.click();
+  await expect(toggle).not.toBeChecked();
+  await page.reload();
+  await expect(page.getByTestId("session-summaries-toggle")).not.toBeChecked();
+});

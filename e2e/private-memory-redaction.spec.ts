@@ -1,0 +1,75 @@
+// Ada's attempts made while she was alone carry her private memories; once she invites Bob, his inspector shows
+// those attempts with the memory replaced and says so, and hers still shows the memory itself.
+import { expect, test } from "@playwright/test";
+import postgres from "postgres";
+import { fakeProviderClient } from "./fake-providers/client";
+import { ChatPage, uniqueEmail } from "./pages/chat-page";
+
+const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
+const databaseUrl = process.env.E2E_DATABASE_URL;
+// The memory is put in the database directly: a user cannot write one for themselves without a model's tool call.
+test.skip(!databaseUrl, "needs E2E_DATABASE_URL (Postgres) to store a memory");
+const sql = databaseUrl ? postgres(databaseUrl, { max: 1, onnotice: () => {} }) : null;
+
+const SECRET = "Ada's secret: the spare key is under the blue pot";
+
+test.afterAll(async () => {
+  await sql?.end();
+});
+
+test("Bob's inspector shows Ada's earlier attempt with her private memory redacted; Ada's shows it", async ({
+  browser,
+}) => {
+  if (!sql) return;
+  await fake.reset();
+  const adaContext = await browser.newContext();
+  const bobContext = await browser.newContext();
+  try {
+    const ada = new ChatPage(await adaContext.newPage());
+    const adaEmail = uniqueEmail("ada-private");
+    await ada.register({ name: "Ada", email: adaEmail, password: "correct horse battery" });
+    const bob = new ChatPage(await bobContext.newPage());
+    const bobEmail = uniqueEmail("bob-private");
+    await bob.register({ name: "Bob", email: bobEmail, password: "correct horse battery" });
+    const [adaRow] = await sql<{ id: string }[]>`select id from "user" where email = ${adaEmail}`;
+    const [bobRow] = await sql<{ id: string }[]>`select id from "user" where email = ${bobEmail}`;
+    await sql`insert into memories (id, scope, "userId", area, content)
+      values (gen_random_uuid(), 'user', ${adaRow.id}, 'fact', ${SECRET})`;
+
+    const conversationId = await ada.newConversation();
+    await fake.script({ kind: "text", text: "Noted." });
+    await ada.sendAndWait("Hello, it is Ada.");
+    expect((await fake.requests()).at(-1)?.body).toContain(SECRET);
+
+    const invited = await ada.page.request.post(`/api/conversations/${conversationId}/participants`, {
+      data: { email: bobEmail },
+    });
+    expect(invited.status()).toBeLessThan(300);
+    const accepted = await bob.page.request.patch(
+      `/api/conversations/${conversationId}/participants/${bobRow.id}`,
+      { data: { status: "accepted" } },
+    );
+    expect(accepted.status()).toBe(200);
+
+    await bob.page.goto(`/chat/${conversationId}`);
+    const bobPanel = await bob.inspectReply();
+    await expect(bobPanel.root.getByTestId("private-memory-redaction")).toHaveText(
+      "1 private memory redacted; visible only to Ada",
+    );
+    const core = bobPanel.root.locator('[data-testid="inspector-item"][data-tag="CORE_MEMORIES"]');
+    await expect(core.getByTestId("item-redacted")).toBeVisible();
+    await expect(core).toContainText("[private memory of Ada — only Ada can see it]");
+    await expect(bobPanel.root).not.toContainText("spare key");
+    expect(await bobPanel.exactBody()).not.toContain("spare key");
+
+    const adaPanel = await ada.inspectReply();
+    await expect(
+      adaPanel.root.locator('[data-testid="inspector-item"][data-tag="CORE_MEMORIES"]'),
+    ).toContainText(SECRET);
+    await expect(adaPanel.root.getByTestId("private-memory-redaction")).toHaveCount(0);
+    await expect(adaPanel.root.getByTestId("item-redacted")).toHaveCount(0);
+  } finally {
+    await adaContext.close();
+    await bobContext.close();
+  }
+});

@@ -1,0 +1,46 @@
+// Costs for the inspector's index of model calls: each attempt's from its model's prices and reported usage, each
+// turn's as the sum of its attempts', and the conversation's as the sum of its turns' and of its other calls'
+// (summaries, titles, drafts). Unknown stays unknown.
+
+import type { Database } from "@/db/client";
+import { listModels } from "@/db/queries";
+import { type Cost, costOfUsage, sumCosts, type TokenUsage } from "@/lib/pricing";
+
+interface CostableAttempt {
+  modelId: string;
+  usage: TokenUsage | null;
+}
+
+export async function withCosts<
+  Attempt extends CostableAttempt,
+  Turn extends { attempts: Attempt[] },
+  OtherCall extends CostableAttempt,
+>({
+  db,
+  turns,
+  otherCalls,
+}: {
+  db: Database;
+  turns: Turn[];
+  otherCalls: OtherCall[];
+}): Promise<{
+  turns: (Turn & { attempts: (Attempt & { cost: Cost | null })[]; cost: Cost | null })[];
+  otherCalls: (OtherCall & { cost: Cost | null })[];
+  cost: Cost | null;
+}> {
+  const pricesByModel = new Map((await listModels({ db })).map((model) => [model.id, model.prices]));
+  const priced = <Call extends CostableAttempt>(call: Call) => ({
+    ...call,
+    cost: costOfUsage(call.usage, pricesByModel.get(call.modelId)),
+  });
+  const costedTurns = turns.map((turn) => {
+    const attempts = turn.attempts.map(priced);
+    return { ...turn, attempts, cost: sumCosts(attempts.map((attempt) => attempt.cost)) };
+  });
+  const costedCalls = otherCalls.map(priced);
+  return {
+    turns: costedTurns,
+    otherCalls: costedCalls,
+    cost: sumCosts([...costedTurns.map((turn) => turn.cost), ...costedCalls.map((call) => call.cost)]),
+  };
+}

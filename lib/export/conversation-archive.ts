@@ -1,0 +1,234 @@
+// A conversation as one JSON document: its messages (every variant and earlier version), media bytes, tool
+// artifacts, summaries, turns and model-call attempts (docs/architecture.md, "Export and import"). Export writes
+// it; import checks it here (shape, then every reference inside it) before anything is stored, so a bug report
+// can be replayed in another installation. No database access, no framework.
+
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { ATTEMPT_KINDS } from "@/db/schema";
+
+export const ARCHIVE_FORMAT = "glassbox.conversation";
+export const ARCHIVE_VERSION = 1;
+
+const id = z.string().min(1).max(100);
+const isoTime = z.string().max(40);
+const text = z.string().max(2_000_000);
+
+const storedPartSchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("text"), text }),
+  z.strictObject({ type: z.literal("media"), attachmentId: id }),
+  z.strictObject({ type: z.literal("artifact"), artifactId: id }),
+]);
+
+const archivedMessageSchema = z.strictObject({
+  id,
+  seq: z.number().int().positive(),
+  authorType: z.enum(["user", "persona", "system", "tool"]),
+  authorName: z.string().min(1).max(200),
+  /** True when the conversation's owner wrote it: on import it becomes the importer's. */
+  byOwner: z.boolean(),
+  parts: z.array(storedPartSchema).max(200),
+  replyToMessageId: id.nullable(),
+  status: z.enum(["complete", "streaming", "stopped", "interrupted", "error"]),
+  chosen: z.boolean(),
+  editedAt: isoTime.nullable(),
+  summarizedBy: id.nullable(),
+  createdAt: isoTime,
+  /** Earlier versions of an edited message, oldest first. */
+  versions: z
+    .array(z.strictObject({ parts: z.array(storedPartSchema).max(200), createdAt: isoTime }))
+    .max(100),
+});
+
+const archivedAttachmentSchema = z.strictObject({
+  id,
+  messageId: id,
+  kind: z.enum(["image", "video", "audio", "file"]),
+  mime: z.string().min(1).max(100),
+  filename: z.string().max(255).nullable(),
+  sizeBytes: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, { error: "sha256 must be 64 lowercase hex digits" }),
+  width: z.number().int().positive().nullable(),
+  height: z.number().int().positive().nullable(),
+  isEmoji: z.boolean(),
+  isSticker: z.boolean(),
+});
+
+const archivedArtifactSchema = z.strictObject({
+  id,
+  messageId: id,
+  type: z.string().min(1).max(100),
+  payload: z.record(z.string(), z.unknown()),
+});
+
+const archivedSummarySchema = z.strictObject({
+  id,
+  content: text,
+  coversThroughSeq: z.number().int().nonnegative(),
+  messageCount: z.number().int().nonnegative(),
+  modelId: z.string().max(200).nullable(),
+  tokensBefore: z.number().int().nullable(),
+  tokensAfter: z.number().int().nullable(),
+  trigger: z.enum(["token", "turn", "manual"]),
+  supersededBy: id.nullable(),
+  createdAt: isoTime,
+});
+
+const archivedTurnSchema = z.strictObject({
+  id,
+  userMessageId: id.nullable(),
+  assistantMessageId: id.nullable(),
+  status: z.enum(["running", "ok", "error", "stopped", "interrupted"]),
+  settingsVersion: z.number().int(),
+  createdAt: isoTime,
+});
+
+const archivedAttemptSchema = z.strictObject({
+  /** Null for a call that answers no turn: a summary, a title, a write-as-me draft. */
+  turnId: id.nullable(),
+  kind: z.enum(ATTEMPT_KINDS),
+  attemptNumber: z.number().int().nonnegative(),
+  stepNumber: z.number().int().nonnegative(),
+  modelId: z.string().min(1).max(200),
+  status: z.enum(["ok", "error", "stopped"]),
+  error: z
+    .strictObject({
+      code: z.string().max(100),
+      message: z.string().max(10_000),
+      status: z.number().optional(),
+    })
+    .nullable(),
+  items: z.array(z.unknown()),
+  trace: z.array(z.unknown()),
+  settings: z.record(z.string(), z.unknown()),
+  settingsVersion: z.number().int(),
+  /** Exact bodies, media replaced by `[elided-media sha256=… bytes=…]` markers whose bytes are in `blobs`. */
+  requests: z.array(
+    z.strictObject({
+      url: z.string().max(2_000),
+      status: z.number().int().nullable(),
+      body: text,
+      elidedMedia: z.array(
+        z.strictObject({
+          sha256: z.string().regex(/^[0-9a-f]{64}$/),
+          mime: z.string().max(100),
+          bytes: z.number().int(),
+        }),
+      ),
+    }),
+  ),
+  response: z
+    .strictObject({
+      text,
+      finishReason: z.string().max(100).nullable(),
+      usage: z.record(z.string(), z.number().optional()).nullable(),
+    })
+    .nullable(),
+  timings: z.record(z.string(), z.unknown()),
+  createdAt: isoTime,
+});
+
+export const conversationArchiveSchema = z.strictObject({
+  format: z.literal(ARCHIVE_FORMAT, { error: `format must be "${ARCHIVE_FORMAT}"` }),
+  version: z.literal(ARCHIVE_VERSION, {
+    error: `version must be ${ARCHIVE_VERSION}: the only one this app reads`,
+  }),
+  exportedAt: isoTime,
+  conversation: z.strictObject({
+    title: z.string().trim().min(1).max(200),
+    instructions: z.string().max(4_000).nullable(),
+    settingsOverride: z.record(z.string(), z.unknown()),
+  }),
+  /** The persona it talked to, matched on import by id, then by name. */
+  persona: z.strictObject({ id, name: z.string().min(1).max(200), modelId: z.string().max(200) }),
+  messages: z.array(archivedMessageSchema).max(100_000),
+  attachments: z.array(archivedAttachmentSchema).max(10_000),
+  /** Base64 bytes of every attachment, once per sha256. */
+  blobs: z.record(z.string().regex(/^[0-9a-f]{64}$/), z.string()),
+  artifacts: z.array(archivedArtifactSchema).max(100_000),
+  summaries: z.array(archivedSummarySchema).max(10_000),
+  turns: z.array(archivedTurnSchema).max(100_000),
+  attempts: z.array(archivedAttemptSchema).max(100_000),
+});
+
+export type ConversationArchive = z.infer<typeof conversationArchiveSchema>;
+export type ArchivedMessage = z.infer<typeof archivedMessageSchema>;
+export type ArchivedAttachment = z.infer<typeof archivedAttachmentSchema>;
+export type ArchivedArtifact = z.infer<typeof archivedArtifactSchema>;
+export type ArchivedSummary = z.infer<typeof archivedSummarySchema>;
+export type ArchivedTurn = z.infer<typeof archivedTurnSchema>;
+export type ArchivedAttempt = z.infer<typeof archivedAttemptSchema>;
+
+/**
+ * The first thing inside a well-shaped archive that does not hold together, as a sentence naming it; null when
+ * everything does. Ids must be unique, every reference must point inside the archive (a message's media to an
+ * attachment of that message, a reply to a message, an attempt to a turn), seqs strictly increase, and each
+ * blob's bytes must have the size and sha256 its attachments claim.
+ */
+export function archiveProblem(archive: ConversationArchive): string | null {
+  const messageIds = new Set<string>();
+  let previousSeq = 0;
+  for (const message of archive.messages) {
+    if (messageIds.has(message.id)) return `messages: the id ${message.id} is used twice.`;
+    messageIds.add(message.id);
+    if (message.seq <= previousSeq)
+      return `messages: seq ${message.seq} of ${message.id} is not after ${previousSeq}.`;
+    previousSeq = message.seq;
+  }
+  const summaryIds = new Set(archive.summaries.map((summary) => summary.id));
+  if (summaryIds.size !== archive.summaries.length) return "summaries: an id is used twice.";
+  const attachmentsById = new Map(archive.attachments.map((attachment) => [attachment.id, attachment]));
+  if (attachmentsById.size !== archive.attachments.length) return "attachments: an id is used twice.";
+  const artifactsById = new Map(archive.artifacts.map((artifact) => [artifact.id, artifact]));
+  if (artifactsById.size !== archive.artifacts.length) return "artifacts: an id is used twice.";
+
+  for (const message of archive.messages) {
+    const where = `messages: ${message.id}`;
+    if (message.replyToMessageId !== null && !messageIds.has(message.replyToMessageId))
+      return `${where} replies to ${message.replyToMessageId}, which is not in the archive.`;
+    if (message.summarizedBy !== null && !summaryIds.has(message.summarizedBy))
+      return `${where} is covered by summary ${message.summarizedBy}, which is not in the archive.`;
+    for (const part of [...message.parts, ...message.versions.flatMap((version) => version.parts)]) {
+      if (part.type === "media" && attachmentsById.get(part.attachmentId)?.messageId !== message.id)
+        return `${where} shows attachment ${part.attachmentId}, which is not an attachment of that message.`;
+      if (part.type === "artifact" && artifactsById.get(part.artifactId)?.messageId !== message.id)
+        return `${where} names artifact ${part.artifactId}, which is not an artifact of that message.`;
+    }
+  }
+  for (const attachment of archive.attachments) {
+    if (!messageIds.has(attachment.messageId))
+      return `attachments: ${attachment.id} belongs to message ${attachment.messageId}, which is not in the archive.`;
+    const base64 = archive.blobs[attachment.sha256];
+    if (base64 === undefined)
+      return `attachments: the bytes of ${attachment.id} (blobs.${attachment.sha256}) are missing.`;
+    const bytes = Buffer.from(base64, "base64");
+    if (
+      bytes.length !== attachment.sizeBytes ||
+      createHash("sha256").update(bytes).digest("hex") !== attachment.sha256
+    )
+      return `blobs.${attachment.sha256}: the bytes do not match the size and sha256 of attachment ${attachment.id}.`;
+  }
+  for (const artifact of archive.artifacts) {
+    if (!messageIds.has(artifact.messageId))
+      return `artifacts: ${artifact.id} belongs to message ${artifact.messageId}, which is not in the archive.`;
+  }
+  for (const summary of archive.summaries) {
+    if (summary.supersededBy !== null && !summaryIds.has(summary.supersededBy))
+      return `summaries: ${summary.id} is superseded by ${summary.supersededBy}, which is not in the archive.`;
+  }
+  const turnIds = new Set(archive.turns.map((turn) => turn.id));
+  if (turnIds.size !== archive.turns.length) return "turns: an id is used twice.";
+  for (const turn of archive.turns) {
+    for (const messageId of [turn.userMessageId, turn.assistantMessageId]) {
+      if (messageId !== null && !messageIds.has(messageId))
+        return `turns: ${turn.id} names message ${messageId}, which is not in the archive.`;
+    }
+  }
+  for (const [index, attempt] of archive.attempts.entries()) {
+    if ((attempt.turnId === null) !== (attempt.kind !== "reply"))
+      return `attempts.${index}: a reply's attempt belongs to a turn, and only a reply's does.`;
+    if (attempt.turnId !== null && !turnIds.has(attempt.turnId))
+      return `attempts.${index} belongs to turn ${attempt.turnId}, which is not in the archive.`;
+  }
+  return null;
+}

@@ -1,0 +1,192 @@
+// Export: a conversation as one archive (docs/architecture.md, "Export and import"), and its attempts as JSONL
+// in the OpenAI chat format. Attempts go through the same per-reader views the inspector uses, so an export never
+// holds more than its reader may see.
+
+import { listConversationArchiveRows } from "@/db/archive-queries";
+import { listOtherModelCalls } from "@/db/attempt-queries";
+import type { Database } from "@/db/client";
+import { getPersona, listTurnsWithAttempts, loadConversationMediaBySha256 } from "@/db/queries";
+import type { Conversation } from "@/db/schema";
+import { toAttemptViews } from "@/lib/chat/attempt-view";
+import type { StoredPart } from "@/lib/context/types";
+import { elideMedia, MEDIA_MARKER, restoreMedia } from "@/lib/providers/media-elision";
+import {
+  ARCHIVE_FORMAT,
+  ARCHIVE_VERSION,
+  type ArchivedAttempt,
+  type ConversationArchive,
+} from "./conversation-archive";
+import { attemptAsChatExample } from "./openai-chat-example";
+
+export async function exportConversation({
+  db,
+  conversation,
+  readerId,
+}: {
+  db: Database;
+  conversation: Conversation;
+  /** Who exports: other people's private memories in attempts are redacted for them, as in the inspector. */
+  readerId: string;
+}): Promise<ConversationArchive> {
+  const [rows, persona, attempts] = await Promise.all([
+    listConversationArchiveRows({ db, conversationId: conversation.id }),
+    getPersona({ db, personaId: conversation.personaId }),
+    attemptViewsOf({ db, conversationId: conversation.id, readerId }),
+  ]);
+  const versionsByMessage = new Map<string, typeof rows.versionRows>();
+  for (const version of rows.versionRows)
+    versionsByMessage.set(version.messageId, [...(versionsByMessage.get(version.messageId) ?? []), version]);
+  return {
+    format: ARCHIVE_FORMAT,
+    version: ARCHIVE_VERSION,
+    exportedAt: new Date().toISOString(),
+    conversation: {
+      title: conversation.title,
+      instructions: conversation.instructions,
+      settingsOverride: conversation.settingsOverride,
+    },
+    persona: { id: persona.id, name: persona.name, modelId: persona.modelId },
+    messages: rows.messageRows.map((message) => ({
+      id: message.id,
+      seq: message.seq,
+      authorType: message.authorType,
+      authorName: message.authorName,
+      byOwner: message.authorUserId === conversation.ownerId,
+      parts: message.parts as StoredPart[],
+      replyToMessageId: message.replyToMessageId,
+      status: message.status,
+      chosen: message.chosen,
+      editedAt: message.editedAt?.toISOString() ?? null,
+      summarizedBy: message.summarizedBy,
+      createdAt: message.createdAt.toISOString(),
+      versions: (versionsByMessage.get(message.id) ?? []).map((version) => ({
+        parts: version.parts as StoredPart[],
+        createdAt: version.createdAt.toISOString(),
+      })),
+    })),
+    attachments: rows.attachmentRows.map((attachment) => ({
+      id: attachment.id,
+      messageId: attachment.messageId as string,
+      kind: attachment.kind,
+      mime: attachment.mime,
+      filename: attachment.filename,
+      sizeBytes: attachment.sizeBytes,
+      sha256: attachment.sha256,
+      width: attachment.width,
+      height: attachment.height,
+      isEmoji: attachment.isEmoji,
+      isSticker: attachment.isSticker,
+    })),
+    blobs: Object.fromEntries(
+      rows.blobRows.map((blob) => [blob.storageKey.replace(/^db:/, ""), blob.data] as const),
+    ),
+    artifacts: rows.artifactRows.map((artifact) => ({
+      id: artifact.id,
+      messageId: artifact.messageId,
+      type: artifact.type,
+      payload: artifact.payload,
+    })),
+    summaries: rows.summaryRows.map((summary) => ({
+      id: summary.id,
+      content: summary.content,
+      coversThroughSeq: summary.coversThroughSeq,
+      messageCount: summary.messageCount,
+      modelId: summary.modelId,
+      tokensBefore: summary.tokensBefore,
+      tokensAfter: summary.tokensAfter,
+      trigger: summary.trigger,
+      supersededBy: summary.supersededBy,
+      createdAt: summary.createdAt.toISOString(),
+    })),
+    turns: attempts.turns.map((turn) => ({
+      id: turn.id,
+      userMessageId: turn.userMessageId,
+      assistantMessageId: turn.assistantMessageId,
+      status: turn.status,
+      settingsVersion: turn.settingsVersion,
+      createdAt: turn.createdAt.toISOString(),
+    })),
+    attempts: attempts.views.map(toArchivedAttempt),
+  };
+}
+
+/**
+ * One line per reply attempt that was answered: the messages it sent and the reply, as OpenAI's chat format has
+ * them. Summaries, titles and drafts are other tasks and are left out.
+ */
+export async function exportAttemptsAsJsonl({
+  db,
+  conversationId,
+  readerId,
+}: {
+  db: Database;
+  conversationId: string;
+  readerId: string;
+}): Promise<string> {
+  const views = (await attemptViewsOf({ db, conversationId, readerId })).views.filter(
+    (view) => view.kind === "reply",
+  );
+  // Items are stored with their media elided (as bodies are): put the bytes back, an example carries its images.
+  const itemsJson = views.map((view) => JSON.stringify(view.items));
+  const sha256s = [
+    ...new Set(itemsJson.flatMap((json) => [...json.matchAll(MEDIA_MARKER)].map((match) => match[1]))),
+  ];
+  const media = await loadConversationMediaBySha256({ db, conversationId, sha256s });
+  return views
+    .map((view, index) => ({
+      ...view,
+      items: JSON.parse(restoreMedia(itemsJson[index], (sha256) => media.get(sha256))) as unknown[],
+    }))
+    .map(attemptAsChatExample)
+    .filter((example) => example !== null)
+    .map((example) => `${JSON.stringify(example)}\n`)
+    .join("");
+}
+
+async function attemptViewsOf({
+  db,
+  conversationId,
+  readerId,
+}: {
+  db: Database;
+  conversationId: string;
+  readerId: string;
+}) {
+  const [turns, otherCalls] = await Promise.all([
+    listTurnsWithAttempts({ db, conversationId }),
+    listOtherModelCalls({ db, conversationId }),
+  ]);
+  const views = await toAttemptViews({
+    db,
+    conversationId,
+    attemptRows: [...turns.flatMap((turn) => turn.attempts), ...otherCalls],
+    readerId,
+  });
+  return { turns, views };
+}
+
+type AttemptView = Awaited<ReturnType<typeof toAttemptViews>>[number];
+
+/** The view's bodies carry their media again: elide it once more, the bytes travel once in `blobs`. */
+function toArchivedAttempt(view: AttemptView): ArchivedAttempt {
+  return {
+    turnId: view.turnId,
+    kind: view.kind,
+    attemptNumber: view.attemptNumber,
+    stepNumber: view.stepNumber,
+    modelId: view.modelId,
+    status: view.status,
+    error: view.error,
+    items: view.items,
+    trace: view.trace,
+    settings: view.settings as unknown as Record<string, unknown>,
+    settingsVersion: view.settingsVersion,
+    requests: view.requests.map((request) => {
+      const elided = elideMedia(request.body);
+      return { url: request.url, status: request.status, body: elided.body, elidedMedia: elided.media };
+    }),
+    response: view.response,
+    timings: view.timings as Record<string, unknown>,
+    createdAt: view.createdAt.toISOString(),
+  };
+}

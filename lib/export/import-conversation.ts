@@ -1,0 +1,190 @@
+// Import: a checked archive becomes a new private conversation of the importer (docs/architecture.md, "Export
+// and import"). Every id is fresh and every reference inside the archive is rewritten to it; the persona is found
+// by id, then by name, else the default persona answers and the importer is told. Nothing is stored unless all of
+// it is.
+
+import { monotonicFactory } from "ulid";
+import { v7 as uuidv7 } from "uuid";
+import { type ConversationRowsToInsert, insertConversationRows } from "@/db/archive-queries";
+import type { Database } from "@/db/client";
+import { findPersonaForImport } from "@/db/queries";
+import type { Persona } from "@/db/schema";
+import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
+import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
+import type { StoredPart } from "@/lib/context/types";
+import { AppError } from "@/lib/errors";
+import { sniffImage } from "@/lib/media/sniff";
+import { archiveProblem, type ConversationArchive } from "./conversation-archive";
+
+export interface ImportOutcome {
+  conversationId: string;
+  title: string;
+  /** Sentences for the importer about what could not be kept as it was (e.g. a persona this app lacks). */
+  notices: string[];
+}
+
+export async function importConversation({
+  db,
+  archive,
+  ownerId,
+}: {
+  db: Database;
+  archive: ConversationArchive;
+  ownerId: string;
+}): Promise<ImportOutcome> {
+  const problem = archiveProblem(archive) ?? imageProblem(archive);
+  if (problem) throw new AppError("bad_request", problem);
+  const { persona, matchedBy } = await findPersonaForImport({
+    db,
+    id: archive.persona.id,
+    name: archive.persona.name,
+  });
+  const notices =
+    matchedBy === "default"
+      ? [
+          `This app has no persona "${archive.persona.name}": the conversation now talks to "${persona.name}".`,
+        ]
+      : [];
+  const conversation = await insertConversationRows({ db, rows: archiveRows(archive, { ownerId, persona }) });
+  return { conversationId: conversation.id, title: conversation.title, notices };
+}
+
+/** Images must be whole images of the type they claim, as for an upload (an archive is user input too). */
+function imageProblem(archive: ConversationArchive): string | null {
+  for (const attachment of archive.attachments) {
+    if (attachment.kind !== "image") continue;
+    const bytes = Buffer.from(archive.blobs[attachment.sha256] ?? "", "base64");
+    let sniffed: ReturnType<typeof sniffImage>;
+    try {
+      sniffed = sniffImage(bytes);
+    } catch (error) {
+      return `attachments: ${attachment.id}: ${error instanceof Error ? error.message : "not a readable image"}`;
+    }
+    if (sniffed?.mime !== attachment.mime)
+      return `attachments: ${attachment.id} is not a ${attachment.mime} image.`;
+  }
+  return null;
+}
+
+/** The archive as rows with fresh ids: pure apart from the id sources. */
+export function archiveRows(
+  archive: ConversationArchive,
+  { ownerId, persona }: { ownerId: string; persona: Pick<Persona, "id"> },
+): ConversationRowsToInsert {
+  const conversationId = uuidv7();
+  const freshIds = (rows: { id: string }[]) => new Map(rows.map((row) => [row.id, uuidv7()]));
+  const messageIdFor = freshIds(archive.messages);
+  const attachmentIdFor = freshIds(archive.attachments);
+  const summaryIdFor = freshIds(archive.summaries);
+  const turnIdFor = freshIds(archive.turns);
+  // Artifacts replay in id order: fresh ids from a monotonic source, handed out in the archive's id order, keep it.
+  const nextArtifactId = monotonicFactory();
+  const artifactIdFor = new Map(
+    [...archive.artifacts].sort((a, b) => (a.id < b.id ? -1 : 1)).map((row) => [row.id, nextArtifactId()]),
+  );
+  const fresh = (map: Map<string, string>, value: string) => map.get(value) as string;
+  const freshOrNull = (map: Map<string, string>, value: string | null) =>
+    value === null ? null : (map.get(value) ?? null);
+  const rewriteParts = (parts: StoredPart[]): StoredPart[] =>
+    parts.map((part) => {
+      if (part.type === "media") return { ...part, attachmentId: fresh(attachmentIdFor, part.attachmentId) };
+      if (part.type === "artifact") return { ...part, artifactId: fresh(artifactIdFor, part.artifactId) };
+      return part;
+    });
+  const usedSha256s = new Set(archive.attachments.map((attachment) => attachment.sha256));
+
+  return {
+    conversation: {
+      id: conversationId,
+      ownerId,
+      personaId: persona.id,
+      title: archive.conversation.title,
+      visibility: "private",
+      settingsOverride: archive.conversation.settingsOverride as SettingsOverride,
+      instructions: archive.conversation.instructions,
+      lastSeq: archive.messages.at(-1)?.seq ?? 0,
+    },
+    summaries: archive.summaries.map((summary) => ({
+      ...summary,
+      id: fresh(summaryIdFor, summary.id),
+      conversationId,
+      supersededBy: freshOrNull(summaryIdFor, summary.supersededBy),
+      createdAt: new Date(summary.createdAt),
+    })),
+    messages: archive.messages.map((message) => {
+      const parts = rewriteParts(message.parts);
+      return {
+        id: fresh(messageIdFor, message.id),
+        conversationId,
+        seq: message.seq,
+        authorType: message.authorType,
+        // The owner's messages become the importer's; other people's keep their name, with no account here.
+        authorUserId: message.byOwner && message.authorType === "user" ? ownerId : null,
+        authorPersonaId: message.authorType === "persona" ? persona.id : null,
+        authorName: message.authorName,
+        parts,
+        replyToMessageId: freshOrNull(messageIdFor, message.replyToMessageId),
+        status: message.status,
+        chosen: message.chosen,
+        editedAt: message.editedAt ? new Date(message.editedAt) : null,
+        summarizedBy: freshOrNull(summaryIdFor, message.summarizedBy),
+        ...messageTokenCounts(parts),
+        createdAt: new Date(message.createdAt),
+      };
+    }),
+    messageVersions: archive.messages.flatMap((message) =>
+      message.versions.map((version) => ({
+        messageId: fresh(messageIdFor, message.id),
+        parts: rewriteParts(version.parts),
+        createdAt: new Date(version.createdAt),
+      })),
+    ),
+    blobs: Object.entries(archive.blobs)
+      .filter(([sha256]) => usedSha256s.has(sha256))
+      .map(([sha256, data]) => ({ storageKey: `db:${sha256}`, data })),
+    attachments: archive.attachments.map(({ id, messageId, ...attachment }) => ({
+      ...attachment,
+      id: fresh(attachmentIdFor, id),
+      conversationId,
+      messageId: fresh(messageIdFor, messageId),
+      uploadedBy: ownerId,
+      storageKey: `db:${attachment.sha256}`,
+    })),
+    artifacts: archive.artifacts.map((artifact) => ({
+      id: fresh(artifactIdFor, artifact.id),
+      conversationId,
+      messageId: fresh(messageIdFor, artifact.messageId),
+      type: artifact.type,
+      payload: artifact.payload,
+      tokenCounts: artifactTokenCounts(artifact),
+    })),
+    turns: archive.turns.map((turn) => ({
+      id: fresh(turnIdFor, turn.id),
+      conversationId,
+      userMessageId: freshOrNull(messageIdFor, turn.userMessageId),
+      assistantMessageId: freshOrNull(messageIdFor, turn.assistantMessageId),
+      // A turn that was running when it was exported runs nowhere here.
+      status: turn.status === "running" ? "interrupted" : turn.status,
+      settingsVersion: turn.settingsVersion,
+      createdAt: new Date(turn.createdAt),
+    })),
+    attempts: archive.attempts.map((attempt) => ({
+      conversationId,
+      turnId: freshOrNull(turnIdFor, attempt.turnId),
+      kind: attempt.kind,
+      attemptNumber: attempt.attemptNumber,
+      stepNumber: attempt.stepNumber,
+      modelId: attempt.modelId,
+      status: attempt.status,
+      error: attempt.error,
+      items: attempt.items,
+      trace: attempt.trace,
+      settings: attempt.settings as unknown as ResolvedSettings,
+      settingsVersion: attempt.settingsVersion,
+      requests: attempt.requests,
+      response: attempt.response,
+      timings: attempt.timings as { queuedAt: string },
+      createdAt: new Date(attempt.createdAt),
+    })),
+  };
+}

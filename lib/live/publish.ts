@@ -1,0 +1,121 @@
+// The publishing side of live rooms (docs/architecture.md, "Live rooms"): one call where a message is stored or
+// changed, where people join or leave, and where someone types. A failure here is logged and never fails the
+// write that called it: the readers' transcript is reloaded after every turn anyway.
+
+import type { Database } from "@/db/client";
+import { appendLiveEvent, getLiveMessage } from "@/db/live-event-queries";
+import { toUIMessage } from "@/lib/chat/ui-messages";
+import { logger } from "@/lib/logger";
+import { liveBus } from "./bus";
+import { type StoredLiveEvent, TYPING_SHOWN_MS } from "./events";
+
+const globalForPublishing = globalThis as unknown as {
+  glassboxLiveChains?: Map<string, Promise<void>>;
+  glassboxLastPublished?: Map<string, string>;
+};
+
+/** How many messages' last published state this process remembers (oldest forgotten first). */
+const REMEMBERED_MESSAGES = 1_000;
+
+/**
+ * Whether this state of the message differs from the last one this process published. A reply's row and its first
+ * write can be read in the same state (a fast reply is complete before its first publish runs): sent once.
+ */
+function isNewState(messageId: string, event: StoredLiveEvent): boolean {
+  globalForPublishing.glassboxLastPublished ??= new Map();
+  const published = globalForPublishing.glassboxLastPublished;
+  const state = JSON.stringify(event);
+  if (published.get(messageId) === state) return false;
+  published.delete(messageId);
+  published.set(messageId, state);
+  if (published.size > REMEMBERED_MESSAGES) published.delete(published.keys().next().value as string);
+  return true;
+}
+
+/**
+ * Publishing runs one at a time per conversation in this process: each step reads the message as stored when its
+ * turn comes, so a later event never carries an older state (two flushes of one reply can be in flight at once).
+ */
+function inOrder(conversationId: string, step: () => Promise<void>): Promise<void> {
+  globalForPublishing.glassboxLiveChains ??= new Map();
+  const chains = globalForPublishing.glassboxLiveChains;
+  const next = (chains.get(conversationId) ?? Promise.resolve()).then(step).catch((error: unknown) => {
+    logger.warn({ err: error, conversationId }, "could not publish a live event");
+  });
+  chains.set(conversationId, next);
+  void next.then(() => {
+    if (chains.get(conversationId) === next) chains.delete(conversationId);
+  });
+  return next;
+}
+
+async function store(
+  db: Database,
+  conversationId: string,
+  event: StoredLiveEvent,
+  messageId: string | null = null,
+): Promise<void> {
+  const { type, ...payload } = event;
+  const eventId = await appendLiveEvent({ db, conversationId, type, messageId, payload });
+  await (await liveBus()).publish({ conversationId, eventId });
+}
+
+/** A message was stored or changed: readers get it as it is stored now. Resolves once published (or failed). */
+export function publishMessage({
+  db,
+  conversationId,
+  messageId,
+}: {
+  db: Database;
+  conversationId: string;
+  messageId: string;
+}): Promise<void> {
+  return inOrder(conversationId, async () => {
+    const stored = await getLiveMessage({ db, conversationId, messageId });
+    if (!stored) return;
+    // A variant that is not chosen is not in anyone's transcript: the readers reload to see which one is.
+    if (!stored.message.chosen) return store(db, conversationId, { type: "transcript" });
+    const event: StoredLiveEvent = {
+      type: "message",
+      message: toUIMessage(stored.message, { media: stored.media }),
+      clientMessageId: stored.message.clientMessageId,
+    };
+    if (isNewState(messageId, event)) await store(db, conversationId, event, messageId);
+  });
+}
+
+/** Which reply variant is chosen changed: readers reload their transcript. */
+export function publishTranscriptChange({ db, conversationId }: { db: Database; conversationId: string }) {
+  return inOrder(conversationId, () => store(db, conversationId, { type: "transcript" }));
+}
+
+/** Someone joined or left the conversation. */
+export function publishMembersChange({ db, conversationId }: { db: Database; conversationId: string }) {
+  return inOrder(conversationId, () => store(db, conversationId, { type: "members" }));
+}
+
+/** Typing notices closer together than this, per person and conversation, are dropped here. */
+const TYPING_MIN_GAP_MS = 1_000;
+const lastTypingAt = new Map<string, number>();
+
+/** Someone is typing: passed to the readers now, not stored. */
+export async function publishTyping(signal: {
+  conversationId: string;
+  userId: string;
+  name: string;
+}): Promise<void> {
+  const { conversationId, userId, name } = signal;
+  const key = `${conversationId}:${userId}`;
+  const now = Date.now();
+  if (now - (lastTypingAt.get(key) ?? 0) < TYPING_MIN_GAP_MS) return;
+  lastTypingAt.set(key, now);
+  // The map stays small: entries older than a typing notice's life are of no use.
+  if (lastTypingAt.size > 1_000) {
+    for (const [entry, at] of lastTypingAt) if (now - at > TYPING_SHOWN_MS) lastTypingAt.delete(entry);
+  }
+  try {
+    await (await liveBus()).publish({ conversationId, typing: { userId, name } });
+  } catch (error) {
+    logger.warn({ err: error, conversationId }, "could not publish typing");
+  }
+}

@@ -1,0 +1,56 @@
+// What a model call cost, from the model's prices (US dollars per million tokens, in the model registry) and the
+// usage the provider reported. Cached input tokens are part of the input tokens and are priced at the cached rate;
+// the rest of the input at the input rate. Unknown prices or usage give a null cost: never a guess.
+// Client-safe and pure: the inspector sums what the server computed.
+
+import type { ModelPrices } from "@/lib/context/types";
+
+export type { ModelPrices };
+
+export interface TokenUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+}
+
+export interface Cost {
+  inputUsd: number;
+  cachedInputUsd: number;
+  outputUsd: number;
+  totalUsd: number;
+}
+
+const PER_MILLION = 1_000_000;
+
+export function costOfUsage(
+  usage: TokenUsage | null | undefined,
+  prices: ModelPrices | null | undefined,
+): Cost | null {
+  if (!prices || !usage || (usage.inputTokens === undefined && usage.outputTokens === undefined)) return null;
+  const cachedTokens = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens ?? 0);
+  const uncachedTokens = (usage.inputTokens ?? 0) - cachedTokens;
+  const inputUsd = (uncachedTokens * prices.inputPerMillion) / PER_MILLION;
+  const cachedInputUsd = (cachedTokens * prices.cachedInputPerMillion) / PER_MILLION;
+  const outputUsd = ((usage.outputTokens ?? 0) * prices.outputPerMillion) / PER_MILLION;
+  return { inputUsd, cachedInputUsd, outputUsd, totalUsd: inputUsd + cachedInputUsd + outputUsd };
+}
+
+/** The sum of known costs; null when none is known (so "unknown" never reads as "free"). */
+export function sumCosts(costs: readonly (Cost | null | undefined)[]): Cost | null {
+  const known = costs.filter((cost): cost is Cost => cost !== null && cost !== undefined);
+  if (known.length === 0) return null;
+  return known.reduce((sum, cost) => ({
+    inputUsd: sum.inputUsd + cost.inputUsd,
+    cachedInputUsd: sum.cachedInputUsd + cost.cachedInputUsd,
+    outputUsd: sum.outputUsd + cost.outputUsd,
+    totalUsd: sum.totalUsd + cost.totalUsd,
+  }));
+}
+
+/** "$0.0123", with enough digits to show a cheap call as more than zero. */
+export function formatUsd(usd: number): string {
+  if (usd === 0) return "$0";
+  if (usd >= 1) return `$${usd.toFixed(2)}`;
+  const digits = Math.min(8, Math.max(4, 2 - Math.floor(Math.log10(usd))));
+  return `$${usd.toFixed(digits).replace(/0+$/, "")}`;
+}

@@ -1,0 +1,99 @@
+// Cost: each attempt is priced from its model's registry prices and the usage the provider reported, with cached
+// input tokens at the cached rate; a turn costs the sum of its attempts, a conversation the sum of its turns. A
+// model without prices gives "unknown" (null), never $0.
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import * as attemptRoute from "@/app/api/attempts/[id]/route";
+import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
+import { getDb } from "@/db/client";
+import { models } from "@/db/schema";
+import { call, signUp, type TestUser } from "../api-client";
+import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { createConversation, insertPersona } from "../fixtures/personas";
+import { runTurn } from "../fixtures/turns";
+
+let env: FakeProviderEnv;
+let ada: TestUser;
+
+beforeAll(async () => {
+  env = await startFakeProviderEnv();
+  ada = await signUp("Ada");
+});
+
+afterAll(async () => {
+  await env.close();
+});
+
+interface CostView {
+  inputUsd: number;
+  cachedInputUsd: number;
+  outputUsd: number;
+  totalUsd: number;
+}
+interface TurnIndex {
+  turns: { cost: CostView | null; attempts: { id: string; status: string; cost: CostView | null }[] }[];
+  cost: CostView | null;
+}
+
+async function turnIndex(conversationId: string): Promise<TurnIndex> {
+  const response = await call(turnsRoute.GET, `/api/conversations/${conversationId}/turns?fields=summary`, {
+    user: ada,
+    params: { id: conversationId },
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as TurnIndex;
+}
+
+describe("costs", () => {
+  test("per attempt, per turn and per conversation, cached input at the cached rate", async () => {
+    // GPT-4.1 mini's catalogue prices: $0.40 input, $0.10 cached input, $1.60 output per million tokens.
+    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
+    const conversationId = await createConversation(ada, persona);
+    env.providers.script(
+      {
+        kind: "text",
+        text: "One.",
+        usage: { inputTokens: 1_000, cachedInputTokens: 800, outputTokens: 100 },
+      },
+      { kind: "error", status: 429, retryAfterMs: 20 },
+      { kind: "text", text: "Two.", usage: { inputTokens: 2_000, outputTokens: 50 } },
+    );
+    await runTurn(ada, conversationId, "First.");
+    await runTurn(ada, conversationId, "Second.");
+
+    const index = await turnIndex(conversationId);
+    const first = index.turns[0].attempts[0].cost as CostView;
+    expect(first.inputUsd).toBeCloseTo(0.00008, 12); // 200 uncached × $0.40 / 1M
+    expect(first.cachedInputUsd).toBeCloseTo(0.00008, 12); // 800 × $0.10 / 1M
+    expect(first.outputUsd).toBeCloseTo(0.00016, 12); // 100 × $1.60 / 1M
+    expect(first.totalUsd).toBeCloseTo(0.00032, 12);
+
+    // The 429 reported no usage: its cost is unknown, and the turn's is the answered attempt's.
+    const [rateLimited, answered] = index.turns[1].attempts;
+    expect(rateLimited.status).toBe("error");
+    expect(rateLimited.cost).toBeNull();
+    expect(answered.cost?.totalUsd).toBeCloseTo(0.0008 + 0.00008, 12);
+    expect(index.turns[1].cost?.totalUsd).toBeCloseTo(0.00088, 12);
+    expect(index.cost?.totalUsd).toBeCloseTo(0.00032 + 0.00088, 12);
+
+    const response = await call(attemptRoute.GET, `/api/attempts/${answered.id}`, {
+      user: ada,
+      params: { id: answered.id },
+    });
+    const { attempt } = (await response.json()) as { attempt: { cost: CostView } };
+    expect(attempt.cost.totalUsd).toBeCloseTo(0.00088, 12);
+  });
+
+  test("a model without prices: the cost is unknown, not zero", async () => {
+    const db = await getDb();
+    await db.update(models).set({ prices: null }).where(eq(models.id, "openai:gpt-4o"));
+    const persona = await insertPersona({ modelId: "openai:gpt-4o" });
+    const conversationId = await createConversation(ada, persona);
+    env.providers.script({ kind: "text", text: "Priceless.", usage: { inputTokens: 10, outputTokens: 2 } });
+    await runTurn(ada, conversationId, "How much?");
+    const index = await turnIndex(conversationId);
+    expect(index.turns[0].attempts[0].cost).toBeNull();
+    expect(index.turns[0].cost).toBeNull();
+    expect(index.cost).toBeNull();
+  });
+});
