@@ -5,6 +5,7 @@
 import { hostname } from "node:os";
 import type { Database } from "@/db/client";
 import { recoverAbandonedTurns } from "@/db/turn-queries";
+import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { turnsRunningHere } from "./turn-stops";
 
@@ -16,7 +17,8 @@ const SWEEP_INTERVAL_MS = 30_000;
  * since the server sets PORT as it starts).
  */
 export function instanceId(): string {
-  return process.env.INSTANCE_ID || `${hostname()}:${process.env.PORT || "3000"}`;
+  const { INSTANCE_ID, PORT } = env();
+  return INSTANCE_ID || `${hostname()}:${PORT}`;
 }
 
 export async function sweepAbandonedTurns(db: Database): Promise<number> {

@@ -9,8 +9,8 @@ import { AppError } from "@/lib/errors";
 import { createOfflineModel } from "./offline-model";
 import { configuredProviders } from "./provider-config";
 
-export function isProviderConfigured(provider: ModelDescriptor["provider"], env = process.env): boolean {
-  const providers = configuredProviders(env);
+export function isProviderConfigured(provider: ModelDescriptor["provider"]): boolean {
+  const providers = configuredProviders();
   switch (provider) {
     case "offline":
       return true;

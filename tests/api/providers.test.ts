@@ -7,6 +7,7 @@ import { getDb } from "@/db/client";
 import { attempts, models, turns } from "@/db/schema";
 import { seedDatabase } from "@/db/seed";
 import type { Protocol } from "@/e2e/fake-providers/server";
+import { parseEnvironment } from "@/lib/env";
 import { OFFLINE_MODEL_ID } from "@/lib/providers/model-catalog";
 import { signUp, type TestUser } from "../api-client";
 import {
@@ -126,7 +127,10 @@ describe("a turn on each wire protocol", () => {
 describe("OpenAI-compatible servers", () => {
   test("every name in OPENAI_COMPATIBLE_MODELS becomes a conservative registry row, once", async () => {
     const db = await getDb();
-    const seedEnv = { ...process.env, OPENAI_COMPATIBLE_MODELS: " llama3.2, qwen2.5:7b ,llama3.2,,local" };
+    const seedEnv = parseEnvironment({
+      ...process.env,
+      OPENAI_COMPATIBLE_MODELS: " llama3.2, qwen2.5:7b ,llama3.2,,local",
+    });
     await seedDatabase(db, seedEnv);
     await seedDatabase(db, seedEnv); // idempotent: a restart changes nothing
     const rows = await db
@@ -175,7 +179,10 @@ describe("OpenAI-compatible servers", () => {
   });
 
   test("a turn to openai-compatible:<name> goes to OPENAI_COMPATIBLE_BASE_URL/chat/completions", async () => {
-    await seedDatabase(await getDb(), { ...process.env, OPENAI_COMPATIBLE_MODELS: "mistral-small" });
+    await seedDatabase(
+      await getDb(),
+      parseEnvironment({ ...process.env, OPENAI_COMPATIBLE_MODELS: "mistral-small" }),
+    );
     const persona = await insertPersona({ modelId: "openai-compatible:mistral-small" });
     const conversationId = await createConversation(ada, persona);
     env.providers.script({
