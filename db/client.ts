@@ -5,6 +5,7 @@
 // so the app recovers when the database does, without a restart. Connecting and each statement are bounded in
 // time, so a database that does not answer makes a request fail (503) within seconds instead of hanging.
 
+import "server-only";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";

@@ -1,6 +1,7 @@
 // Data every fresh database needs: the built-in models, a default persona and version 1 of the context policy.
 // Idempotent: rows that exist are left as they are, so admin edits survive restarts.
 
+import "server-only";
 import { sql } from "drizzle-orm";
 import { defaultSettings } from "@/lib/context/settings";
 import type { ServerEnvironment } from "@/lib/env";

@@ -3,7 +3,8 @@
 // for good. One row per persona × user: setting one again replaces it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { adminFetch, adminKeys, errorsFrom } from "./admin-api";
+import { apiFetch } from "@/components/ui/api-client";
+import { adminKeys, errorsFrom } from "./admin-api";
 import { PersonaSelect, UserSelect, usePersonas, useUsers } from "./entity-selects";
 
 interface BlockRow {
@@ -23,7 +24,7 @@ export function BlockManager() {
   const queryClient = useQueryClient();
   const blocks = useQuery({
     queryKey: adminKeys.blocks,
-    queryFn: () => adminFetch<{ blocks: BlockRow[] }>("/api/admin/blocks"),
+    queryFn: () => apiFetch<{ blocks: BlockRow[] }>("/api/admin/blocks"),
   });
   const personas = usePersonas();
   const users = useUsers();
@@ -37,7 +38,7 @@ export function BlockManager() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.blocks });
   const setBlock = useMutation({
     mutationFn: () =>
-      adminFetch("/api/admin/blocks", {
+      apiFetch("/api/admin/blocks", {
         body: {
           personaId: form.personaId || personas.data?.personas[0]?.id,
           userId: form.userId || users.data?.users[0]?.id,
@@ -49,7 +50,7 @@ export function BlockManager() {
     onSuccess: refresh,
   });
   const lift = useMutation({
-    mutationFn: (id: string) => adminFetch(`/api/admin/blocks?id=${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => apiFetch(`/api/admin/blocks?id=${id}`, { method: "DELETE" }),
     onSuccess: refresh,
   });
   const errors = errorsFrom(setBlock.error, ["durationMinutes", "reason"]);

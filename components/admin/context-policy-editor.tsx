@@ -5,10 +5,11 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Controller, type Resolver, useForm, useWatch } from "react-hook-form";
+import { apiFetch } from "@/components/ui/api-client";
 import { type ResolvedSettings, settingsSchema } from "@/lib/context/settings";
 import { canonicalJson } from "@/lib/payload-diff";
 import type { SettingField } from "@/lib/settings-fields";
-import { adminFetch, adminKeys, errorsFrom, type PolicyResponse, type PreviewResult } from "./admin-api";
+import { adminKeys, errorsFrom, type PolicyResponse, type PreviewResult } from "./admin-api";
 import { ErrorSummary, type FieldProblem } from "./error-summary";
 import { PayloadPreview } from "./payload-preview";
 import { SettingInput } from "./setting-input";
@@ -18,7 +19,7 @@ export function ContextPolicyEditor() {
   const [savedVersion, setSavedVersion] = useState<number | null>(null);
   const policy = useQuery({
     queryKey: adminKeys.settings,
-    queryFn: () => adminFetch<PolicyResponse>("/api/admin/settings"),
+    queryFn: () => apiFetch<PolicyResponse>("/api/admin/settings"),
   });
   if (policy.error) return <p className="text-sm text-red-700 dark:text-red-300">{policy.error.message}</p>;
   if (!policy.data) return <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading…</p>;
@@ -57,7 +58,7 @@ function PolicyForm({
   const [refusals, setRefusals] = useState(0);
   const save = useMutation({
     mutationFn: (settings: SettingsDocument) =>
-      adminFetch<{ version: number }>("/api/admin/settings", {
+      apiFetch<{ version: number }>("/api/admin/settings", {
         method: "PUT",
         body: { settings, baseVersion: policy.version },
       }),
@@ -94,8 +95,8 @@ function PolicyForm({
   async function runPreview(conversationId: string, text: string) {
     const url = `/api/conversations/${conversationId}/preview`;
     const [savedPreview, editedPreview] = await Promise.all([
-      adminFetch<{ preview: PreviewResult }>(url, { body: { text } }),
-      adminFetch<{ preview: PreviewResult }>(url, { body: { text, settings: override } }),
+      apiFetch<{ preview: PreviewResult }>(url, { body: { text } }),
+      apiFetch<{ preview: PreviewResult }>(url, { body: { text, settings: override } }),
     ]);
     return { saved: savedPreview.preview, edited: editedPreview.preview };
   }
@@ -215,7 +216,7 @@ function VersionHistory() {
   const versions = useQuery({
     queryKey: adminKeys.settingsVersions,
     queryFn: () =>
-      adminFetch<{
+      apiFetch<{
         versions: Array<{
           version: number;
           changedByName: string | null;

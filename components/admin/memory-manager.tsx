@@ -3,7 +3,8 @@
 // Active memories reach the payload as the CORE_MEMORIES item of the users and personas they belong to.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { adminFetch, adminKeys, errorsFrom } from "./admin-api";
+import { apiFetch } from "@/components/ui/api-client";
+import { adminKeys, errorsFrom } from "./admin-api";
 import { PersonaSelect, UserSelect, usePersonas, useUsers } from "./entity-selects";
 
 interface MemoryRow {
@@ -24,7 +25,7 @@ export function MemoryManager() {
   const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value !== "")).toString();
   const memories = useQuery({
     queryKey: adminKeys.memories(query),
-    queryFn: () => adminFetch<{ memories: MemoryRow[] }>(`/api/admin/memories${query ? `?${query}` : ""}`),
+    queryFn: () => apiFetch<{ memories: MemoryRow[] }>(`/api/admin/memories${query ? `?${query}` : ""}`),
   });
   const personas = usePersonas();
   const users = useUsers();
@@ -32,7 +33,7 @@ export function MemoryManager() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["admin", "memories"] });
   const add = useMutation({
     mutationFn: () =>
-      adminFetch("/api/admin/memories", {
+      apiFetch("/api/admin/memories", {
         body: {
           scope: form.scope,
           userId: form.scope === "persona" ? null : form.userId || users.data?.users[0]?.id,
@@ -48,11 +49,11 @@ export function MemoryManager() {
   });
   const change = useMutation({
     mutationFn: ({ id, ...changes }: { id: string; content?: string; area?: string; active?: boolean }) =>
-      adminFetch("/api/admin/memories", { method: "PUT", body: { id, ...changes } }),
+      apiFetch("/api/admin/memories", { method: "PUT", body: { id, ...changes } }),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => adminFetch(`/api/admin/memories?id=${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => apiFetch(`/api/admin/memories?id=${id}`, { method: "DELETE" }),
     onSuccess: refresh,
   });
   const errors = errorsFrom(add.error, ["area", "content", "userId", "personaId"]);

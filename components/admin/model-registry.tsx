@@ -3,7 +3,8 @@
 // and one form to add a model or edit the selected one. Models in use or built in cannot be deleted.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { adminFetch, adminKeys, errorsFrom, type ModelRow } from "./admin-api";
+import { apiFetch } from "@/components/ui/api-client";
+import { adminKeys, errorsFrom, type ModelRow } from "./admin-api";
 
 const CAPABILITY_FLAGS = [
   "vision",
@@ -51,7 +52,7 @@ export function ModelRegistry() {
   const models = useQuery({
     queryKey: adminKeys.models,
     queryFn: () =>
-      adminFetch<{ models: ModelRow[]; configuredProviders: Record<string, boolean> }>("/api/admin/models"),
+      apiFetch<{ models: ModelRow[]; configuredProviders: Record<string, boolean> }>("/api/admin/models"),
   });
   const [form, setForm] = useState<ModelRow>(EMPTY);
   const [editing, setEditing] = useState<string | null>(null);
@@ -82,8 +83,8 @@ export function ModelRegistry() {
         enabled,
       };
       return editing
-        ? adminFetch(`/api/admin/models/${encodeURIComponent(editing)}`, { method: "PUT", body: changes })
-        : adminFetch("/api/admin/models", { body: { id, ...changes } });
+        ? apiFetch(`/api/admin/models/${encodeURIComponent(editing)}`, { method: "PUT", body: changes })
+        : apiFetch("/api/admin/models", { body: { id, ...changes } });
     },
     onSuccess: async () => {
       setForm(EMPTY);
@@ -94,8 +95,8 @@ export function ModelRegistry() {
   const rowAction = useMutation({
     mutationFn: ({ model, action }: { model: ModelRow; action: "toggle" | "delete" }) =>
       action === "delete"
-        ? adminFetch(`/api/admin/models/${encodeURIComponent(model.id)}`, { method: "DELETE" })
-        : adminFetch(`/api/admin/models/${encodeURIComponent(model.id)}`, {
+        ? apiFetch(`/api/admin/models/${encodeURIComponent(model.id)}`, { method: "DELETE" })
+        : apiFetch(`/api/admin/models/${encodeURIComponent(model.id)}`, {
             method: "PUT",
             body: { enabled: !model.enabled },
           }),

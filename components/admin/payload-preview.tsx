@@ -3,8 +3,9 @@
 // would send with the unsaved edits, item by item, with what changed against the saved version.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { apiFetch } from "@/components/ui/api-client";
 import { diffItems, itemText } from "@/lib/payload-diff";
-import { adminFetch, adminKeys, type PreviewResult } from "./admin-api";
+import { adminKeys, type PreviewResult } from "./admin-api";
 
 export interface PreviewPair {
   saved: PreviewResult;
@@ -20,7 +21,7 @@ export function PayloadPreview({
 }) {
   const conversations = useQuery({
     queryKey: adminKeys.conversations,
-    queryFn: () => adminFetch<{ conversations: Array<{ id: string; title: string }> }>("/api/conversations"),
+    queryFn: () => apiFetch<{ conversations: Array<{ id: string; title: string }> }>("/api/conversations"),
   });
   const [conversationId, setConversationId] = useState("");
   const [text, setText] = useState("Hello!");

@@ -7,9 +7,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Controller, type Resolver, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
+import { apiFetch } from "@/components/ui/api-client";
 import { settingsOverrideSchema } from "@/lib/context/settings";
 import {
-  adminFetch,
   adminKeys,
   errorsFrom,
   type ModelRow,
@@ -28,20 +28,20 @@ const NOTE_KEYS = ["contextNote.text", "contextNote.depth", "contextNote.role", 
 export function PersonaEditor({ personaId }: { personaId: string }) {
   const persona = useQuery({
     queryKey: adminKeys.persona(personaId),
-    queryFn: () => adminFetch<{ persona: PersonaRow }>(`/api/admin/personas/${personaId}`),
+    queryFn: () => apiFetch<{ persona: PersonaRow }>(`/api/admin/personas/${personaId}`),
   });
   const models = useQuery({
     queryKey: adminKeys.models,
-    queryFn: () => adminFetch<{ models: ModelRow[] }>("/api/admin/models"),
+    queryFn: () => apiFetch<{ models: ModelRow[] }>("/api/admin/models"),
   });
   const policy = useQuery({
     queryKey: adminKeys.settings,
-    queryFn: () => adminFetch<PolicyResponse>("/api/admin/settings"),
+    queryFn: () => apiFetch<PolicyResponse>("/api/admin/settings"),
   });
   const catalog = useQuery({
     queryKey: adminKeys.personas,
     queryFn: () =>
-      adminFetch<{ personas: PersonaRow[]; tools: Array<{ name: string; description: string }> }>(
+      apiFetch<{ personas: PersonaRow[]; tools: Array<{ name: string; description: string }> }>(
         "/api/admin/personas",
       ),
   });
@@ -172,7 +172,7 @@ function PersonaForm({
   const noteFields = policy.fields.filter((field) => NOTE_KEYS.includes(field.key));
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
-      adminFetch<{ persona: PersonaRow }>(`/api/admin/personas/${persona.id}`, { method: "PUT", body }),
+      apiFetch<{ persona: PersonaRow }>(`/api/admin/personas/${persona.id}`, { method: "PUT", body }),
     onSuccess: async () => {
       setSaved(true);
       await queryClient.invalidateQueries({ queryKey: adminKeys.personas });
@@ -195,7 +195,7 @@ function PersonaForm({
     },
   });
   const remove = useMutation({
-    mutationFn: () => adminFetch<void>(`/api/admin/personas/${persona.id}`, { method: "DELETE" }),
+    mutationFn: () => apiFetch<void>(`/api/admin/personas/${persona.id}`, { method: "DELETE" }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: adminKeys.personas });
       router.push("/admin/personas");
@@ -232,7 +232,7 @@ function PersonaForm({
 
   async function runPreview(conversationId: string, text: string) {
     if (!body) throw new Error(otherOverridesProblem(draft.otherOverrides) ?? "The form has errors.");
-    const result = await adminFetch<{ saved: PreviewResult; draft: PreviewResult }>(
+    const result = await apiFetch<{ saved: PreviewResult; draft: PreviewResult }>(
       `/api/admin/personas/${persona.id}/preview`,
       { body: { conversationId, text, draft: body } },
     );

@@ -4,24 +4,25 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
-import { adminFetch, adminKeys, errorsFrom, type ModelRow, type PersonaRow } from "./admin-api";
+import { apiFetch } from "@/components/ui/api-client";
+import { adminKeys, errorsFrom, type ModelRow, type PersonaRow } from "./admin-api";
 
 export function PersonaList() {
   const router = useRouter();
   const queryClient = useQueryClient();
   const personas = useQuery({
     queryKey: adminKeys.personas,
-    queryFn: () => adminFetch<{ personas: PersonaRow[] }>("/api/admin/personas"),
+    queryFn: () => apiFetch<{ personas: PersonaRow[] }>("/api/admin/personas"),
   });
   const models = useQuery({
     queryKey: adminKeys.models,
-    queryFn: () => adminFetch<{ models: ModelRow[] }>("/api/admin/models"),
+    queryFn: () => apiFetch<{ models: ModelRow[] }>("/api/admin/models"),
   });
   const [name, setName] = useState("");
   const [modelId, setModelId] = useState("");
   const create = useMutation({
     mutationFn: () =>
-      adminFetch<{ persona: PersonaRow }>("/api/admin/personas", {
+      apiFetch<{ persona: PersonaRow }>("/api/admin/personas", {
         body: { name, modelId: modelId || models.data?.models[0]?.id || "" },
       }),
     onSuccess: async ({ persona }) => {

@@ -1,17 +1,18 @@
 "use client";
 // Accounts and roles. The last admin cannot be demoted (the API answers 409 and the message is shown).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { adminFetch, adminKeys, type UserRow } from "./admin-api";
+import { apiFetch } from "@/components/ui/api-client";
+import { adminKeys, type UserRow } from "./admin-api";
 
 export function UserManager({ currentUserId }: { currentUserId: string }) {
   const queryClient = useQueryClient();
   const users = useQuery({
     queryKey: adminKeys.users,
-    queryFn: () => adminFetch<{ users: UserRow[] }>("/api/admin/users"),
+    queryFn: () => apiFetch<{ users: UserRow[] }>("/api/admin/users"),
   });
   const setRole = useMutation({
     mutationFn: ({ id, role }: { id: string; role: "admin" | "user" }) =>
-      adminFetch(`/api/admin/users/${id}`, { method: "PUT", body: { role } }),
+      apiFetch(`/api/admin/users/${id}`, { method: "PUT", body: { role } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.users }),
   });
   return (

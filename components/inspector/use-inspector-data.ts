@@ -3,7 +3,8 @@
 // payloads), each full attempt on demand (recorded attempts never change), and the preview's dry run. Previous
 // data is kept while refetching so the gauge and the cards do not flicker.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { fetchJson, turnsKey } from "@/components/chat/api";
+import { turnsKey } from "@/components/chat/api";
+import { apiFetch } from "@/components/ui/api-client";
 import type { SettingsOverride } from "@/lib/context/settings";
 import type { AttemptView, PreviewView, TurnSummaryView } from "./types";
 
@@ -11,7 +12,7 @@ export function useTurnSummaries(conversationId: string) {
   return useQuery({
     queryKey: [...turnsKey(conversationId), "summary"],
     queryFn: () =>
-      fetchJson<{ turns: TurnSummaryView[] }>(
+      apiFetch<{ turns: TurnSummaryView[] }>(
         `/api/conversations/${conversationId}/turns?fields=summary`,
       ).then((body) => body.turns),
     placeholderData: keepPreviousData,
@@ -24,7 +25,7 @@ export function useAttempt(attemptId: string | null) {
   return useQuery({
     queryKey: ["attempt", attemptId],
     queryFn: () =>
-      fetchJson<{ attempt: AttemptView }>(`/api/attempts/${attemptId}`).then((body) => body.attempt),
+      apiFetch<{ attempt: AttemptView }>(`/api/attempts/${attemptId}`).then((body) => body.attempt),
     enabled: attemptId !== null,
     staleTime: Number.POSITIVE_INFINITY,
   });
@@ -39,9 +40,9 @@ export function usePreview(conversationId: string, request: PreviewRequest) {
   return useQuery({
     queryKey: ["preview", conversationId, request],
     queryFn: () =>
-      fetchJson<{ preview: PreviewView }>(`/api/conversations/${conversationId}/preview`, {
+      apiFetch<{ preview: PreviewView }>(`/api/conversations/${conversationId}/preview`, {
         method: "POST",
-        body: JSON.stringify(request),
+        body: request,
       }).then((body) => body.preview),
     placeholderData: keepPreviousData,
     retry: false,

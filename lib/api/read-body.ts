@@ -1,6 +1,7 @@
 // Reads a request body with a cap that holds while the body streams in: a missing or false content-length
 // (a chunked body) cannot push more than the cap into memory. The one body reader for JSON and multipart.
 
+import "server-only";
 import type { AppError } from "@/lib/errors";
 
 export async function readBodyUpTo(

@@ -2,6 +2,7 @@
 // origin, a body no cross-site form can send), the database is ready, errors become `{ error: { code, message } }`
 // with a 4xx status (never a 500 for bad input), and the session is checked in one place.
 
+import "server-only";
 import type { z } from "zod";
 import { databaseHandle } from "@/db/client";
 import { readBodyUpTo } from "@/lib/api/read-body";

@@ -1,6 +1,7 @@
 // The API shape of an attempt: what was sent, item by item, why, and the exact body as a string with
 // its media put back, so it can be replayed elsewhere byte for byte.
 
+import "server-only";
 import type { Database } from "@/db/client";
 import { getModel, loadConversationMediaBySha256 } from "@/db/queries";
 import type { Attempt, Model } from "@/db/schema";

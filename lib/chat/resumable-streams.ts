@@ -3,6 +3,7 @@
 // that reconnects (a reload, a dropped connection, another server behind the load balancer). Without Redis there
 // is nothing to resume from: the reply is still stored as it streams, and a reload shows it so far.
 
+import "server-only";
 import { createResumableStreamContext, type ResumableStreamContext } from "resumable-stream";
 import { env } from "@/lib/env";
 

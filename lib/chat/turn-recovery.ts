@@ -2,6 +2,7 @@
 // `streaming`. Each instance sweeps for them soon after it starts and then on a timer: its own turns from an
 // earlier life at once (its id is stable across restarts), any other instance's once their heartbeat is stale.
 
+import "server-only";
 import { hostname } from "node:os";
 import type { Database } from "@/db/client";
 import { recoverAbandonedTurns } from "@/db/turn-queries";

@@ -3,6 +3,7 @@
 // turn another instance runs, it is published on Redis (when REDIS_URL is set), and the instance running it
 // stops it. A disconnect is not a stop: only this path aborts the provider request.
 
+import "server-only";
 import { createClient } from "redis";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";

@@ -2,6 +2,7 @@
 // deterministic reply that describes what it received, so a first-time user sees the whole app work without a
 // network. The turn runner passes the item tags it sent through providerOptions.offline.
 
+import "server-only";
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
