@@ -5,6 +5,7 @@
 
 import { ApiError } from "@/components/ui/api-client";
 import type { ResolvedSettings } from "@/lib/context/settings";
+import type { ProviderName, TokenizerName } from "@/lib/context/types";
 import type { SettingField } from "@/lib/settings-fields";
 
 export const adminKeys = {
@@ -41,7 +42,7 @@ export interface PersonaRow {
 
 export interface ModelRow {
   id: string;
-  provider: "openai" | "openai-compatible" | "google" | "offline";
+  provider: ProviderName;
   providerModelName: string;
   label: string;
   apiKind: "chat" | "responses";
@@ -56,7 +57,7 @@ export interface ModelRow {
   };
   contextWindow: number;
   maxOutputTokens: number;
-  tokenizer: "o200k_base" | "cl100k_base" | "estimate";
+  tokenizer: TokenizerName;
   enabled: boolean;
 }
 

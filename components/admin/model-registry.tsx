@@ -4,6 +4,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
+import { FormField } from "@/components/ui/form-field";
+import { PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/model-kinds";
 import { adminKeys, errorsFrom, type ModelRow } from "./admin-api";
 
 const CAPABILITY_FLAGS = [
@@ -205,7 +207,7 @@ export function ModelRegistry() {
         data-testid="model-form"
       >
         <h2 className="font-medium sm:col-span-3">{editing ? `Edit ${editing}` : "Add a model"}</h2>
-        <Labeled label="Id" error={errors.fields.id}>
+        <FormField label="Id" error={errors.fields.id}>
           <input
             className="input font-mono"
             value={form.id}
@@ -214,36 +216,36 @@ export function ModelRegistry() {
             placeholder="openai-compatible:llama3"
             data-testid="model-id"
           />
-        </Labeled>
-        <Labeled label="Provider" error={errors.fields.provider}>
+        </FormField>
+        <FormField label="Provider" error={errors.fields.provider}>
           <select
             className="input"
             value={form.provider}
             onChange={(event) => set({ provider: event.target.value as ModelRow["provider"] })}
             data-testid="model-provider"
           >
-            {["openai", "openai-compatible", "google", "offline"].map((provider) => (
+            {PROVIDER_NAMES.map((provider) => (
               <option key={provider}>{provider}</option>
             ))}
           </select>
-        </Labeled>
-        <Labeled label="Provider model name" error={errors.fields.providerModelName}>
+        </FormField>
+        <FormField label="Provider model name" error={errors.fields.providerModelName}>
           <input
             className="input"
             value={form.providerModelName}
             onChange={(event) => set({ providerModelName: event.target.value })}
             data-testid="model-provider-name"
           />
-        </Labeled>
-        <Labeled label="Label" error={errors.fields.label}>
+        </FormField>
+        <FormField label="Label" error={errors.fields.label}>
           <input
             className="input"
             value={form.label}
             onChange={(event) => set({ label: event.target.value })}
             data-testid="model-label"
           />
-        </Labeled>
-        <Labeled label="API kind" error={errors.fields.apiKind}>
+        </FormField>
+        <FormField label="API kind" error={errors.fields.apiKind}>
           <select
             className="input"
             value={form.apiKind}
@@ -253,20 +255,20 @@ export function ModelRegistry() {
             <option>chat</option>
             <option>responses</option>
           </select>
-        </Labeled>
-        <Labeled label="Tokenizer" error={errors.fields.tokenizer}>
+        </FormField>
+        <FormField label="Tokenizer" error={errors.fields.tokenizer}>
           <select
             className="input"
             value={form.tokenizer}
             onChange={(event) => set({ tokenizer: event.target.value as ModelRow["tokenizer"] })}
             data-testid="model-tokenizer"
           >
-            <option>o200k_base</option>
-            <option>cl100k_base</option>
-            <option>estimate</option>
+            {TOKENIZER_NAMES.map((tokenizer) => (
+              <option key={tokenizer}>{tokenizer}</option>
+            ))}
           </select>
-        </Labeled>
-        <Labeled label="Context window" error={errors.fields.contextWindow}>
+        </FormField>
+        <FormField label="Context window" error={errors.fields.contextWindow}>
           <input
             className="input"
             type="number"
@@ -274,8 +276,8 @@ export function ModelRegistry() {
             onChange={(event) => setNumber("contextWindow", event.target.value)}
             data-testid="model-context-window"
           />
-        </Labeled>
-        <Labeled label="Max output tokens" error={errors.fields.maxOutputTokens}>
+        </FormField>
+        <FormField label="Max output tokens" error={errors.fields.maxOutputTokens}>
           <input
             className="input"
             type="number"
@@ -283,8 +285,8 @@ export function ModelRegistry() {
             onChange={(event) => setNumber("maxOutputTokens", event.target.value)}
             data-testid="model-max-output"
           />
-        </Labeled>
-        <Labeled label="Max stop sequences" error={errors.fields.capabilities}>
+        </FormField>
+        <FormField label="Max stop sequences" error={errors.fields.capabilities}>
           <input
             className="input"
             type="number"
@@ -294,7 +296,7 @@ export function ModelRegistry() {
             }
             data-testid="model-max-stop"
           />
-        </Labeled>
+        </FormField>
         <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm sm:col-span-3">
           {CAPABILITY_FLAGS.map((flag) => (
             <label key={flag} className="flex items-center gap-1">
@@ -338,20 +340,5 @@ export function ModelRegistry() {
         </div>
       </form>
     </div>
-  );
-}
-
-function Labeled({ label, error, children }: { label: string; error?: string; children: React.ReactNode }) {
-  return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the control comes in as children
-    <label className="block text-sm">
-      {label}
-      {children}
-      {error && (
-        <span role="alert" className="block text-xs text-red-700 dark:text-red-300">
-          {error}
-        </span>
-      )}
-    </label>
   );
 }

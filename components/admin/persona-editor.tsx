@@ -8,6 +8,7 @@ import { useState } from "react";
 import { Controller, type Resolver, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { apiFetch } from "@/components/ui/api-client";
+import { FormField } from "@/components/ui/form-field";
 import { settingsOverrideSchema } from "@/lib/context/settings";
 import {
   adminKeys,
@@ -299,7 +300,7 @@ function PersonaForm({
           }}
         >
           <div className="grid gap-3 sm:grid-cols-[1fr_8rem]">
-            <Field id="persona-name" label="Name" error={errors.name?.message}>
+            <FormField id="persona-name" label="Name" error={errors.name?.message}>
               <input
                 id="persona-name"
                 className="input"
@@ -307,8 +308,8 @@ function PersonaForm({
                 {...register("name")}
                 data-testid="persona-name"
               />
-            </Field>
-            <Field id="persona-avatar" label="Avatar" error={errors.avatar?.message}>
+            </FormField>
+            <FormField id="persona-avatar" label="Avatar" error={errors.avatar?.message}>
               <input
                 id="persona-avatar"
                 className="input"
@@ -316,9 +317,9 @@ function PersonaForm({
                 {...register("avatar")}
                 data-testid="persona-avatar"
               />
-            </Field>
+            </FormField>
           </div>
-          <Field
+          <FormField
             id="persona-systemPrompt"
             label="System prompt (the role prompt)"
             error={errors.systemPrompt?.message}
@@ -330,8 +331,8 @@ function PersonaForm({
               {...register("systemPrompt")}
               data-testid="persona-system-prompt"
             />
-          </Field>
-          <Field id="persona-modelId" label="Model" error={errors.modelId?.message}>
+          </FormField>
+          <FormField id="persona-modelId" label="Model" error={errors.modelId?.message}>
             <select
               id="persona-modelId"
               className="input"
@@ -345,7 +346,7 @@ function PersonaForm({
                 </option>
               ))}
             </select>
-          </Field>
+          </FormField>
           <Controller
             name="fallbackModelIds"
             control={control}
@@ -427,7 +428,7 @@ function PersonaForm({
               />
             ))}
           </fieldset>
-          <Field
+          <FormField
             id="persona-otherOverrides"
             label="Other overrides (JSON: any context policy key, e.g. stop strings, speaker pattern, thinking)"
             error={errors.otherOverrides?.message}
@@ -442,7 +443,7 @@ function PersonaForm({
               {...register("otherOverrides")}
               data-testid="persona-other-overrides"
             />
-          </Field>
+          </FormField>
         </form>
         <div className="self-start lg:sticky lg:top-0">
           <PayloadPreview
@@ -459,30 +460,4 @@ function PersonaForm({
 function overrideError(fields: Record<string, string>): string | undefined {
   const entry = Object.entries(fields).find(([key]) => !NOTE_KEYS.includes(key));
   return entry ? `${entry[0]}: ${entry[1]}` : undefined;
-}
-
-function Field({
-  id,
-  label,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  error?: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <div className="block text-sm">
-      <label htmlFor={id} className="font-medium">
-        {label}
-      </label>
-      {children}
-      {error && (
-        <span className="block text-xs text-red-700 dark:text-red-300" data-testid={`${id}-error`}>
-          {error}
-        </span>
-      )}
-    </div>
-  );
 }

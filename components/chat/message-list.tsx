@@ -5,12 +5,11 @@ import type { ChatStatus } from "ai";
 import { Fragment, useEffect, useMemo, useRef } from "react";
 import { AlertIcon, ArrowDownIcon, RefreshIcon } from "@/components/ui/icons";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import { isUuid } from "@/lib/ids";
 import { describeChatError } from "./chat-errors";
 import { type MessageActions, MessageItem, messageText } from "./message-item";
 import { ModelViewDivider } from "./model-view-divider";
 import { SummaryDivider } from "./summary-divider";
-
-const STORED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 import { useStickToBottom } from "./use-stick-to-bottom";
 
@@ -93,7 +92,7 @@ export function MessageList({
             </p>
           )}
           {messages.map((message, index) => {
-            const stored = STORED_ID.test(ids[index]);
+            const stored = isUuid(ids[index]);
             const mine = message.role === "user" && message.metadata?.authorUserId === userId;
             return (
               <Fragment key={ids[index]}>
