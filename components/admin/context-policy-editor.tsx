@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Controller, type Resolver, useForm, useWatch } from "react-hook-form";
 import { apiFetch } from "@/components/ui/api-client";
+import { ErrorMessage } from "@/components/ui/error-message";
 import { type ResolvedSettings, settingsSchema } from "@/lib/context/settings";
 import { canonicalJson } from "@/lib/payload-diff";
 import type { SettingField } from "@/lib/settings-fields";
@@ -151,11 +152,7 @@ function PolicyForm({
           Saved as version {savedVersion}.
         </p>
       )}
-      {formError && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="policy-error">
-          {formError}
-        </p>
-      )}
+      <ErrorMessage message={formError} testId="policy-error" />
       <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="policy-changed">
         {changedKeys.length === 0
           ? "No unsaved edits."

@@ -4,6 +4,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
+import { ErrorMessage } from "@/components/ui/error-message";
+import { FormField } from "@/components/ui/form-field";
 import { adminKeys, errorsFrom } from "./admin-api";
 import { PersonaSelect, UserSelect, usePersonas, useUsers } from "./entity-selects";
 
@@ -75,11 +77,7 @@ export function MemoryManager() {
           anyLabel="Any"
         />
       </div>
-      {(change.error || remove.error) && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="memory-row-error">
-          {(change.error ?? remove.error)?.message}
-        </p>
-      )}
+      <ErrorMessage message={(change.error ?? remove.error)?.message} testId="memory-row-error" />
       <ul className="space-y-2">
         {memories.data?.memories.map((memory) => (
           <MemoryItem
@@ -128,20 +126,15 @@ export function MemoryManager() {
             testId="memory-persona"
           />
         )}
-        <label className="text-sm">
-          Area
+        <FormField label="Area" error={errors.fields.area}>
           <input
             className="input"
             value={form.area}
             onChange={(event) => setForm({ ...form, area: event.target.value })}
             data-testid="memory-area"
           />
-          {errors.fields.area && (
-            <span className="block text-xs text-red-700 dark:text-red-300">{errors.fields.area}</span>
-          )}
-        </label>
-        <label className="text-sm sm:col-span-4">
-          Content
+        </FormField>
+        <FormField label="Content" error={errors.fields.content} className="sm:col-span-4">
           <textarea
             className="input"
             rows={2}
@@ -149,19 +142,8 @@ export function MemoryManager() {
             onChange={(event) => setForm({ ...form, content: event.target.value })}
             data-testid="memory-content"
           />
-          {errors.fields.content && (
-            <span className="block text-xs text-red-700 dark:text-red-300">{errors.fields.content}</span>
-          )}
-        </label>
-        {errors.form && (
-          <p
-            role="alert"
-            className="text-sm text-red-700 sm:col-span-4 dark:text-red-300"
-            data-testid="memory-error"
-          >
-            {errors.form}
-          </p>
-        )}
+        </FormField>
+        <ErrorMessage message={errors.form} testId="memory-error" className="sm:col-span-4" />
         <div className="sm:col-span-4">
           <button type="submit" className="button-primary" disabled={add.isPending} data-testid="memory-add">
             Add

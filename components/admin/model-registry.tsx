@@ -4,9 +4,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
+import { ErrorMessage } from "@/components/ui/error-message";
 import { FormField } from "@/components/ui/form-field";
 import { PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/model-kinds";
 import { adminKeys, errorsFrom, type ModelRow } from "./admin-api";
+import { AdminTable, adminRowClass } from "./admin-table";
 
 const CAPABILITY_FLAGS = [
   "vision",
@@ -125,78 +127,63 @@ export function ModelRegistry() {
           </span>
         ))}
       </p>
-      {rowAction.error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="model-row-error">
-          {rowAction.error.message}
-        </p>
-      )}
+      <ErrorMessage message={rowAction.error?.message} testId="model-row-error" />
       <div className="overflow-x-auto">
-        <table className="w-full text-left text-xs">
-          <thead className="text-zinc-500 dark:text-zinc-400">
-            <tr>
-              <th className="py-1">Id</th>
-              <th>Label</th>
-              <th>API</th>
-              <th>Capabilities</th>
-              <th>Window / max out</th>
-              <th>Tokenizer</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
+        <AdminTable
+          columns={["Id", "Label", "API", "Capabilities", "Window / max out", "Tokenizer"]}
+          actions
+          compact
+        >
+          {models.data?.models.map((model) => (
+            <tr
+              key={model.id}
+              className={adminRowClass(!model.enabled)}
+              data-testid="model-row"
+              data-model-id={model.id}
+            >
+              <td className="py-1.5 font-mono">{model.id}</td>
+              <td>{model.label}</td>
+              <td>{model.apiKind}</td>
+              <td>
+                {CAPABILITY_FLAGS.filter((flag) => model.capabilities[flag]).join(", ")} · stop ≤{" "}
+                {model.capabilities.maxStopSequences}
+              </td>
+              <td>
+                {model.contextWindow.toLocaleString()} / {model.maxOutputTokens.toLocaleString()}
+              </td>
+              <td>{model.tokenizer}</td>
+              <td className="whitespace-nowrap">
+                <button
+                  type="button"
+                  className="button-ghost"
+                  onClick={() => {
+                    setEditing(model.id);
+                    setForm(model);
+                  }}
+                  data-testid="model-edit"
+                >
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  className="button-ghost"
+                  onClick={() => rowAction.mutate({ model, action: "toggle" })}
+                  data-testid="model-toggle"
+                >
+                  {model.enabled ? "Disable" : "Enable"}
+                </button>
+                <button
+                  type="button"
+                  className="button-ghost text-red-700 dark:text-red-300"
+                  onClick={() => rowAction.mutate({ model, action: "delete" })}
+                  data-testid="model-delete"
+                >
+                  Delete
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {models.data?.models.map((model) => (
-              <tr
-                key={model.id}
-                className={`border-t border-zinc-200 dark:border-zinc-800 ${model.enabled ? "" : "opacity-50"}`}
-                data-testid="model-row"
-                data-model-id={model.id}
-              >
-                <td className="py-1.5 font-mono">{model.id}</td>
-                <td>{model.label}</td>
-                <td>{model.apiKind}</td>
-                <td>
-                  {CAPABILITY_FLAGS.filter((flag) => model.capabilities[flag]).join(", ")} · stop ≤{" "}
-                  {model.capabilities.maxStopSequences}
-                </td>
-                <td>
-                  {model.contextWindow.toLocaleString()} / {model.maxOutputTokens.toLocaleString()}
-                </td>
-                <td>{model.tokenizer}</td>
-                <td className="whitespace-nowrap">
-                  <button
-                    type="button"
-                    className="button-ghost"
-                    onClick={() => {
-                      setEditing(model.id);
-                      setForm(model);
-                    }}
-                    data-testid="model-edit"
-                  >
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    className="button-ghost"
-                    onClick={() => rowAction.mutate({ model, action: "toggle" })}
-                    data-testid="model-toggle"
-                  >
-                    {model.enabled ? "Disable" : "Enable"}
-                  </button>
-                  <button
-                    type="button"
-                    className="button-ghost text-red-700 dark:text-red-300"
-                    onClick={() => rowAction.mutate({ model, action: "delete" })}
-                    data-testid="model-delete"
-                  >
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </AdminTable>
       </div>
       <form
         className="grid gap-3 rounded-xl border border-zinc-200 p-4 sm:grid-cols-3 dark:border-zinc-800"
@@ -312,15 +299,7 @@ export function ModelRegistry() {
             </label>
           ))}
         </fieldset>
-        {errors.form && (
-          <p
-            role="alert"
-            className="text-sm text-red-700 sm:col-span-3 dark:text-red-300"
-            data-testid="model-error"
-          >
-            {errors.form}
-          </p>
-        )}
+        <ErrorMessage message={errors.form} testId="model-error" className="sm:col-span-3" />
         <div className="flex gap-2 sm:col-span-3">
           <button type="submit" className="button-primary" disabled={save.isPending} data-testid="model-save">
             {editing ? "Save changes" : "Add model"}

@@ -4,6 +4,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
+import { ErrorMessage } from "@/components/ui/error-message";
 import { diffItems, itemText } from "@/lib/payload-diff";
 import { adminKeys, type PreviewResult } from "./admin-api";
 
@@ -100,11 +101,7 @@ export function PayloadPreview({
         </form>
       )}
       {disabledReason && <p className="text-xs text-amber-700 dark:text-amber-300">{disabledReason}</p>}
-      {preview.error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="preview-error">
-          {preview.error.message}
-        </p>
-      )}
+      <ErrorMessage message={preview.error?.message} testId="preview-error" />
       {pair && diff && (
         <div className="space-y-2">
           <p className="text-sm" data-testid="preview-diff">

@@ -8,6 +8,7 @@ import { useState } from "react";
 import { Controller, type Resolver, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { apiFetch } from "@/components/ui/api-client";
+import { ErrorMessage } from "@/components/ui/error-message";
 import { FormField } from "@/components/ui/form-field";
 import { settingsOverrideSchema } from "@/lib/context/settings";
 import {
@@ -281,11 +282,7 @@ function PersonaForm({
           Saved. The next turn of every conversation with {draft.name} uses it; stored messages are unchanged.
         </p>
       )}
-      {(formError || remove.error) && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="persona-error">
-          {formError ?? remove.error?.message}
-        </p>
-      )}
+      <ErrorMessage message={formError ?? remove.error?.message} testId="persona-error" />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         {/* The form holds the fields only: the preview beside it is a form of its own, and forms do not nest. */}
         <form

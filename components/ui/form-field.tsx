@@ -7,11 +7,14 @@ export function FormField({
   id,
   label,
   error,
+  className = "",
   children,
 }: {
   id?: string;
   label: string;
   error?: string;
+  /** Layout only, e.g. the grid columns to span. */
+  className?: string;
   children: ReactNode;
 }) {
   const message = error && (
@@ -25,7 +28,7 @@ export function FormField({
   );
   if (id) {
     return (
-      <div className="block text-sm">
+      <div className={`block text-sm ${className}`.trim()}>
         <label htmlFor={id} className="font-medium">
           {label}
         </label>
@@ -36,7 +39,7 @@ export function FormField({
   }
   return (
     // biome-ignore lint/a11y/noLabelWithoutControl: the control comes in as children
-    <label className="block text-sm">
+    <label className={`block text-sm ${className}`.trim()}>
       <span className="font-medium">{label}</span>
       {children}
       {message}

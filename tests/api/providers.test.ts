@@ -2,42 +2,28 @@
 // OpenAI chat completions, OpenAI Responses, Gemini and an OpenAI-compatible server; the recorded request equals,
 // byte for byte, what the server received; no key is stored; usage (cached input tokens included) is kept.
 import { eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { attempts, models, turns } from "@/db/schema";
 import { seedDatabase } from "@/db/seed";
 import type { Protocol } from "@/e2e/fake-providers/server";
 import { parseEnvironment } from "@/lib/env";
 import { OFFLINE_MODEL_ID } from "@/lib/providers/model-catalog";
-import { signUp, type TestUser } from "../api-client";
 import {
   COMPATIBLE_PATH_PREFIX,
   COMPATIBLE_TEST_KEY,
-  type FakeProviderEnv,
+  fakeProvidersForFile,
   GOOGLE_TEST_KEY,
   OPENAI_TEST_KEY,
-  startFakeProviderEnv,
 } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages, textOf } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 
 const SECRETS = [OPENAI_TEST_KEY, GOOGLE_TEST_KEY, COMPATIBLE_TEST_KEY];
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
 
 /** Everything stored for a conversation's turns, as one string, to search for secrets. */
 async function storedAttemptRows(conversationId: string): Promise<string> {

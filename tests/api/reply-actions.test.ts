@@ -2,13 +2,13 @@
 // client showed; regenerate makes variants of one reply without ever sending the user message twice; the same
 // client message id is stored once (sequentially and concurrently); retry replaces a failed reply.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { appendMessage } from "@/db/queries";
 import { turns as turnsTable } from "@/db/schema";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
-import { expectError, readUIStream, signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { expectError, readUIStream } from "../api-client";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import {
   fetchTurns,
@@ -19,6 +19,7 @@ import {
   textOf,
   UIStreamReader,
 } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 import {
   chatRequests,
   occurrences,
@@ -31,23 +32,9 @@ import {
   wireHistory,
 } from "./reply-helpers";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-  eve = await signUp("Eve");
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
+const eve = signedUpForFile("Eve");
 
 async function newConversation(fallbackModelIds: string[] = []) {
   const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", fallbackModelIds });

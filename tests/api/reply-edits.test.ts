@@ -1,13 +1,14 @@
 // Issue 11 on the wire: edits in place (versions kept and restorable, who may edit), branches (the new
 // conversation's request equals the original's at that point), and the fetch limit (nothing leaves the model's
 // view unmarked: manual mode marks it in the transcript, token mode summarises first).
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { participants } from "@/db/schema";
-import { expectError, signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { expectError } from "../api-client";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, postChat, runTurn, storedMessages, textOf, UIStreamReader } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 import {
   branch,
   chatRequests,
@@ -19,25 +20,10 @@ import {
 } from "./reply-helpers";
 import { compactOk, setOverride, summaryRows } from "./summary-helpers";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-let bob: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-  bob = await signUp("Bob");
-  eve = await signUp("Eve");
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
+const bob = signedUpForFile("Bob");
+const eve = signedUpForFile("Eve");
 
 async function newConversation() {
   const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });

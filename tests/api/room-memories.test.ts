@@ -1,32 +1,24 @@
 // Private memories stay private in a room: a turn Bob starts in Ada's room uses only the persona's own memories,
 // never Bob's user or user × persona ones, since Ada reads every turn and attempt of the room (raw request body
 // included). The trace says they were withheld. In Bob's own conversation the same memories are used.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import * as participantsRoute from "@/app/api/conversations/[id]/participants/route";
 import { getDb } from "@/db/client";
 import { memories } from "@/db/schema";
-import { call, signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { call, type TestUser } from "../api-client";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 
 const BOB_USER_SECRET = "Bob-user-secret: allergic to peanuts";
 const BOB_PERSONA_SECRET = "Bob-user-persona-secret: plans a surprise for Ada";
 const PERSONA_FACT = "Persona fact: Aria prefers maps to lists";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-let bob: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  [ada, bob] = await Promise.all([signUp("Ada"), signUp("Bob")]);
-});
-
-afterAll(async () => {
-  await env.close();
-});
+const env = fakeProvidersForFile({ resetBeforeEach: false });
+const ada = signedUpForFile("Ada");
+const bob = signedUpForFile("Bob");
 
 describe("private memories in a room", () => {
   test("Bob's private memories never reach what Ada reads; the persona's do; the trace says why", async () => {
