@@ -8,6 +8,7 @@ import { getDb } from "@/db/client";
 import { artifacts, memories, models } from "@/db/schema";
 import { MAX_TOOL_STEPS } from "@/lib/chat/tools";
 import { call } from "../api-client";
+import { TEST_MODEL_CAPABILITIES } from "../context/fixtures";
 import { insertImageMessage } from "../fixtures/attachments";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
@@ -155,15 +156,7 @@ describe("the tool loop", () => {
         provider: "openai-compatible",
         providerModelName: "blind-tools",
         label: "Blind model with tools",
-        capabilities: {
-          vision: false,
-          video: false,
-          tools: true,
-          reasoning: false,
-          systemInstruction: true,
-          strictAlternation: false,
-          maxStopSequences: 4,
-        },
+        capabilities: { ...TEST_MODEL_CAPABILITIES, vision: false },
         contextWindow: 32_768,
         maxOutputTokens: 2_048,
         tokenizer: "estimate",
