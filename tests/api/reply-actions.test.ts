@@ -15,6 +15,7 @@ import {
   postChat,
   runTurn,
   storedMessages,
+  storeUserMessage,
   streamedText,
   textOf,
   UIStreamReader,
@@ -333,17 +334,7 @@ describe("regenerate", () => {
     const chosenCounts: number[] = [];
     for (let index = 0; index < 10; index++) {
       const conversationId = await createConversation(ada, persona);
-      const question = await appendMessage({
-        db,
-        message: {
-          conversationId,
-          authorType: "user",
-          authorUserId: ada.id,
-          authorName: ada.name,
-          parts: [{ type: "text", text: "Which?" }],
-          status: "complete",
-        },
-      });
+      const question = await storeUserMessage(ada, conversationId, "Which?");
       const reply = () =>
         appendMessage({
           db,
@@ -419,22 +410,10 @@ describe("idempotent sends", () => {
 
 describe("idempotent sends: the unique index", () => {
   test("two inserts of one client message id at once, past the route's check: one stored, one 409 conflict", async () => {
-    const db = await getDb();
+    const _db = await getDb();
     const conversationId = await newConversation();
     const clientMessageId = crypto.randomUUID();
-    const insert = () =>
-      appendMessage({
-        db,
-        message: {
-          conversationId,
-          authorType: "user",
-          authorUserId: ada.id,
-          authorName: ada.name,
-          parts: [{ type: "text", text: "Raced." }],
-          status: "complete",
-          clientMessageId,
-        },
-      });
+    const insert = () => storeUserMessage(ada, conversationId, "Raced.", { clientMessageId });
     const outcomes = await Promise.allSettled([insert(), insert(), insert()]);
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected", "rejected"]);
     for (const outcome of outcomes) {

@@ -12,7 +12,7 @@ import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
 import { registerRunningTurn } from "@/lib/chat/turn-stops";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
-import { fetchTurns, runTurn, storedMessages, textOf } from "../fixtures/turns";
+import { fetchTurns, runTurn, storedMessages, storeUserMessage, textOf } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 
 const env = fakeProvidersForFile();
@@ -182,17 +182,7 @@ describe("turn recovery", () => {
     const db = await getDb();
     const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
     const conversationId = await createConversation(ada, persona);
-    const question = await appendMessage({
-      db,
-      message: {
-        conversationId,
-        authorType: "user",
-        authorUserId: ada.id,
-        authorName: ada.name,
-        parts: [{ type: "text", text: "Are you still there?" }],
-        status: "complete",
-      },
-    });
+    const question = await storeUserMessage(ada, conversationId, "Are you still there?");
     const reply = await appendMessage({
       db,
       message: {

@@ -27,21 +27,11 @@ import {
   sessionMemories,
   setOverride,
   summaryRows,
+  tagShape,
 } from "./summary-helpers";
 
 const env = fakeProvidersForFile({ resetBeforeEach: false });
 const ada = signedUpForFile("Ada");
-
-/** The payload's tags with the leading system items collapsed to one "SYSTEM" entry. */
-function tagShape(items: Array<{ tag: string; role: string }>): string[] {
-  const shape: string[] = [];
-  for (const item of items) {
-    const tag = item.role === "system" ? "SYSTEM" : item.tag;
-    if (tag === "SYSTEM" && shape.at(-1) === "SYSTEM") continue;
-    shape.push(tag);
-  }
-  return shape;
-}
 
 function history(count: number): string[] {
   return Array(count).fill("DIALOGUE_HISTORY");
