@@ -5,7 +5,7 @@
 
 import { ApiError } from "@/components/ui/api-client";
 import type { ResolvedSettings } from "@/lib/context/settings";
-import type { ProviderName, TokenizerName } from "@/lib/context/types";
+import type { ModelCapabilities, ProviderName, TokenizerName } from "@/lib/context/types";
 import type { SettingField } from "@/lib/settings-fields";
 
 export const adminKeys = {
@@ -46,15 +46,7 @@ export interface ModelRow {
   providerModelName: string;
   label: string;
   apiKind: "chat" | "responses";
-  capabilities: {
-    vision: boolean;
-    video: boolean;
-    tools: boolean;
-    reasoning: boolean;
-    systemInstruction: boolean;
-    strictAlternation: boolean;
-    maxStopSequences: number;
-  };
+  capabilities: ModelCapabilities;
   contextWindow: number;
   maxOutputTokens: number;
   tokenizer: TokenizerName;
