@@ -44,6 +44,23 @@ class CuttableProxy {
   }
 }
 
+const PASSWORD = "violet kettle marathon";
+
+/** A POST to better-auth's own route (sign-up, sign-in), as a browser of this app sends it. */
+function authPost(path: string, body: Record<string, string>): Promise<Response> {
+  return authRoute.POST(
+    new Request(`http://localhost:3000/api/auth/${path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        origin: "http://localhost:3000",
+        host: "localhost:3000",
+      },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
 describe.skipIf(!baseUrl)("a database outage", () => {
   let proxy: CuttableProxy;
   let drop = async () => {};
@@ -85,17 +102,7 @@ describe.skipIf(!baseUrl)("a database outage", () => {
     expect(response.headers.get("retry-after")).toBeTruthy();
     expect(await expectError(response, 503, "service_unavailable")).toMatch(/database/i);
 
-    const signIn = await authRoute.POST(
-      new Request("http://localhost:3000/api/auth/sign-in/email", {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          origin: "http://localhost:3000",
-          host: "localhost:3000",
-        },
-        body: JSON.stringify({ email: "someone@example.test", password: "violet kettle marathon" }),
-      }),
-    );
+    const signIn = await authPost("sign-in/email", { email: "someone@example.test", password: PASSWORD });
     expect(signIn.status).toBe(503);
     expect(signIn.headers.get("retry-after")).toBeTruthy();
   });
@@ -118,35 +125,19 @@ describe.skipIf(!baseUrl)("a database outage", () => {
   test("cut while running: 503 again, then recovery when it returns", async () => {
     await proxy.cut();
     const started = Date.now();
-    const signUp = await authRoute.POST(
-      new Request("http://localhost:3000/api/auth/sign-up/email", {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          origin: "http://localhost:3000",
-          host: "localhost:3000",
-        },
-        body: JSON.stringify({ name: "Cut", email: "cut@example.test", password: "violet kettle marathon" }),
-      }),
-    );
+    const signUp = await authPost("sign-up/email", {
+      name: "Cut",
+      email: "cut@example.test",
+      password: PASSWORD,
+    });
     expect(Date.now() - started).toBeLessThan(12_000);
     expect(signUp.status).toBe(503);
     await proxy.open(proxy.port);
-    const again = await authRoute.POST(
-      new Request("http://localhost:3000/api/auth/sign-up/email", {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          origin: "http://localhost:3000",
-          host: "localhost:3000",
-        },
-        body: JSON.stringify({
-          name: "Back",
-          email: "back@example.test",
-          password: "violet kettle marathon",
-        }),
-      }),
-    );
+    const again = await authPost("sign-up/email", {
+      name: "Back",
+      email: "back@example.test",
+      password: PASSWORD,
+    });
     expect(again.status).toBe(200);
   });
 });
