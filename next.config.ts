@@ -1,5 +1,8 @@
 import type { NextConfig } from "next";
 
+// NODE_ENV and NEXT_DIST_DIR are the build's own settings, read here directly: Node loads this file outside the
+// server, where lib/env.ts (server-only) cannot be imported.
+
 // Every response, pages and API alike. The app is never framed (frame-ancestors), loads nothing from other
 // origins, and posts forms only to itself. Scripts and styles allow 'unsafe-inline' because Next.js inlines its
 // bootstrap scripts without a nonce on statically rendered pages; markdown is rendered without raw HTML, which is

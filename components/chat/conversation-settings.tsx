@@ -69,7 +69,7 @@ export function ConversationSettings({
       testId="conversation-settings"
       className="max-w-lg"
     >
-      {detail.isLoading && <p className="text-sm text-zinc-500">Loading…</p>}
+      {detail.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>}
       {detail.error && <p className="text-sm text-red-600">{detail.error.message}</p>}
       {loaded && <ConversationPeople conversationId={conversationId} />}
       {loaded && (

@@ -56,7 +56,7 @@ export function InvitationList() {
           Back to the chat
         </Link>
       </div>
-      {invitations.isPending && <p className="text-sm text-zinc-500">Loading…</p>}
+      {invitations.isPending && <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>}
       {invitations.data?.length === 0 && (
         <p className="text-sm text-zinc-500" data-testid="no-invitations">
           No invitations are waiting for you.
