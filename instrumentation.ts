@@ -6,14 +6,8 @@
 export async function register() {
   // NEXT_RUNTIME is Next.js's own, replaced at build time, so it is read here rather than through lib/env.ts.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { env } = await import("./lib/env");
-  try {
-    env();
-  } catch (error) {
-    // Next.js would log this and keep serving errors: stop instead, with the variable named.
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  }
+  const { exitUnlessEnvironmentValid } = await import("./lib/env");
+  exitUnlessEnvironmentValid();
   const { installForwardingScrubber } = await import("./lib/api/client-address");
   await installForwardingScrubber();
   const { databaseHandle, getDb } = await import("./db/client");

@@ -138,3 +138,16 @@ export function env(): ServerEnvironment {
   if (cached?.key !== key) cached = { key, value: parseEnvironment(process.env) };
   return cached.value;
 }
+
+/**
+ * At start-up (instrumentation.ts): a bad variable stops the process with each bad variable named. Next.js would
+ * only log a thrown error and go on serving errors.
+ */
+export function exitUnlessEnvironmentValid(): void {
+  try {
+    env();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}
