@@ -1,6 +1,7 @@
 // Query functions for the admin area: the policy's versions, personas, models, blocks, memories and
 // user roles. Same style as queries.ts: one verb and noun each, named arguments, refusals as AppError.
 
+import "server-only";
 import { and, asc, count, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
 import type { ModelCapabilities } from "@/lib/context/types";

@@ -5,6 +5,7 @@
 // so the app recovers when the database does, without a restart. Connecting and each statement are bounded in
 // time, so a database that does not answer makes a request fail (503) within seconds instead of hanging.
 
+import "server-only";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -13,6 +14,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { env } from "@/lib/env";
 import * as schema from "./schema";
 import { seedDatabase } from "./seed";
 
@@ -29,10 +31,6 @@ export interface DatabaseHandle {
 
 const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
 
-/** Seconds to wait for a connection before the request fails (DATABASE_CONNECT_TIMEOUT_SECONDS, default 5). */
-const CONNECT_TIMEOUT_SECONDS = Number(process.env.DATABASE_CONNECT_TIMEOUT_SECONDS ?? 5);
-/** Longest one statement may run before Postgres cancels it (DATABASE_STATEMENT_TIMEOUT_MS, default 10 000). */
-const STATEMENT_TIMEOUT_MS = Number(process.env.DATABASE_STATEMENT_TIMEOUT_MS ?? 10_000);
 /** Pause between migration attempts while the database is unreachable, so a burst of requests is one attempt. */
 const MIGRATION_RETRY_PAUSE_MS = 1_000;
 
@@ -64,17 +62,19 @@ function retryingReady(migrate: () => Promise<void>): { readonly ready: Promise<
 }
 
 export function createDatabase(options: { url?: string; pgliteDir?: string } = {}): DatabaseHandle {
-  const url = options.url ?? process.env.DATABASE_URL;
+  const environment = env();
+  const url = options.url ?? environment.DATABASE_URL;
   if (url) {
     const client = postgres(url, {
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      max: environment.DATABASE_POOL_SIZE,
       onnotice: () => {},
-      connect_timeout: CONNECT_TIMEOUT_SECONDS,
-      connection: { statement_timeout: STATEMENT_TIMEOUT_MS },
+      // Bounded, so a database that does not answer fails the request (503) instead of hanging it.
+      connect_timeout: environment.DATABASE_CONNECT_TIMEOUT_SECONDS,
+      connection: { statement_timeout: environment.DATABASE_STATEMENT_TIMEOUT_MS },
     });
     const db = drizzlePostgres({ client, schema });
     const readiness = retryingReady(() =>
-      migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER }).then(() => seedDatabase(db)),
+      migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER }).then(() => seedDatabase(db, environment)),
     );
     return {
       db,
@@ -85,14 +85,14 @@ export function createDatabase(options: { url?: string; pgliteDir?: string } = {
       close: () => client.end({ timeout: 5 }),
     };
   }
-  const dir = options.pgliteDir ?? process.env.PGLITE_DIR ?? path.join(process.cwd(), ".data", "pglite");
+  const dir = options.pgliteDir ?? environment.PGLITE_DIR ?? path.join(process.cwd(), ".data", "pglite");
   mkdirSync(dir, { recursive: true });
   const client = new PGlite(dir);
   const db = drizzlePglite({ client, schema });
   const readiness = retryingReady(() =>
     client.waitReady
       .then(() => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }))
-      .then(() => seedDatabase(db as unknown as Database)),
+      .then(() => seedDatabase(db as unknown as Database, environment)),
   );
   return {
     db: db as unknown as Database,

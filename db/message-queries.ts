@@ -3,6 +3,7 @@
 // "Variants, edits and branches"). Every one checks that the message belongs to the conversation; who may do it
 // is the route's rule.
 
+import "server-only";
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, or } from "drizzle-orm";
 import { monotonicFactory } from "ulid";
 import { v7 as uuidv7 } from "uuid";

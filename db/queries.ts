@@ -1,6 +1,7 @@
 // Small server-side query functions, one verb and noun each, with named arguments. Routes and the turn runner
 // use only these, so every access rule lives in one place.
 
+import "server-only";
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";

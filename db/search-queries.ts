@@ -4,6 +4,7 @@
 // words, falls back to a literal case-insensitive substring match. Message hits carry a snippet as segments, the
 // matched words flagged, never HTML: the client renders them as text.
 
+import "server-only";
 import { and, desc, eq, ilike, inArray, lte, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { conversations, messageSearchVector, messages, participants, titleSearchVector } from "./schema";

@@ -1,19 +1,21 @@
 // Data every fresh database needs: the built-in models, a default persona and version 1 of the context policy.
 // Idempotent: rows that exist are left as they are, so admin edits survive restarts.
 
+import "server-only";
 import { sql } from "drizzle-orm";
 import { defaultSettings } from "@/lib/context/settings";
+import type { ServerEnvironment } from "@/lib/env";
 import { compatibleCatalogModels, MODEL_CATALOG, OFFLINE_MODEL_ID } from "@/lib/providers/model-catalog";
-import { compatibleModelNames, configuredProviders } from "@/lib/providers/provider-config";
+import { configuredProviders } from "@/lib/providers/provider-config";
 import type { Database } from "./client";
 import { models, personas, settingsVersions } from "./schema";
 
 export const DEFAULT_PERSONA_NAME = "Glassbox Guide";
 
-export async function seedDatabase(db: Database, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function seedDatabase(db: Database, environment: ServerEnvironment): Promise<void> {
   // The built-in list, plus one row per model named in OPENAI_COMPATIBLE_MODELS.
   const builtInIds = new Set(MODEL_CATALOG.map((model) => model.id));
-  const compatible = compatibleCatalogModels(compatibleModelNames(env)).filter(
+  const compatible = compatibleCatalogModels(environment.OPENAI_COMPATIBLE_MODELS).filter(
     (model) => !builtInIds.has(model.id),
   );
   const catalog = [...MODEL_CATALOG, ...compatible];
@@ -54,7 +56,7 @@ export async function seedDatabase(db: Database, env: NodeJS.ProcessEnv = proces
       name: DEFAULT_PERSONA_NAME,
       systemPrompt:
         "You are Glassbox Guide, a concise and friendly assistant. Answer clearly; say when you are unsure.",
-      modelId: defaultModelId(env),
+      modelId: defaultModelId(environment),
     });
   }
 
@@ -62,8 +64,8 @@ export async function seedDatabase(db: Database, env: NodeJS.ProcessEnv = proces
 }
 
 /** The offline model unless a real provider is configured. */
-function defaultModelId(env: NodeJS.ProcessEnv): string {
-  const providers = configuredProviders(env);
+function defaultModelId(environment: ServerEnvironment): string {
+  const providers = configuredProviders(environment);
   if (providers.openai) return "openai:gpt-4.1-mini";
   if (providers.google) return "google:gemini-2.5-flash";
   return OFFLINE_MODEL_ID;

@@ -2,6 +2,7 @@
 // revert. Every write that changes what the model sees (a new summary, a revert) is one transaction that locks the
 // conversation row first, so two turns summarising at once cannot both supersede the same summary.
 
+import "server-only";
 import { and, asc, desc, eq, gt, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";

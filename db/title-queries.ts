@@ -1,6 +1,7 @@
 // Queries for generated conversation titles: what the title model reads (the first exchange) and the one write,
 // which only ever replaces the default title, so a rename that lands while a title is being generated wins.
 
+import "server-only";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "./client";
 import { conversations, type Message, messages } from "./schema";

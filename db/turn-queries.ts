@@ -1,6 +1,7 @@
 // Turn rows: started, kept alive, finished, and recovered when the instance running them died
 // (docs/architecture.md, "A turn, step by step").
 
+import "server-only";
 import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import type { Database } from "./client";
 import { messages, type Turn, turns } from "./schema";

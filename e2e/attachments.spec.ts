@@ -3,14 +3,10 @@
 // a file that is not an image is refused in the composer with the server's reason, and nothing is sent.
 import { expect, type Page, test } from "@playwright/test";
 import { TEST_IMAGES } from "../tests/fixtures/images";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
+const fake = fakeProvidersForSpec();
 
 async function startChat(page: Page) {
   const chat = new ChatPage(page);

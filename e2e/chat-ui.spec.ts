@@ -2,14 +2,10 @@
 // keys; streaming with stop; errors in place with retry; regenerate; auto-scroll that respects the reader;
 // safe markdown; the owner's settings; and a phone-sized screen.
 import { expect, type Page, test } from "@playwright/test";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
+const fake = fakeProvidersForSpec();
 
 async function register(page: Page, name: string) {
   const chat = new ChatPage(page);

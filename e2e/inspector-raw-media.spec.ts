@@ -4,14 +4,10 @@
 import { createHash } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { makePng } from "../tests/fixtures/images";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
+const fake = fakeProvidersForSpec();
 
 test("Pretty shows a large image as a placeholder with type, size and sha256; Exact bytes keeps the base64", async ({
   page,

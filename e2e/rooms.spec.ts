@@ -2,14 +2,10 @@
 // accepts on his invitations page, finds the conversation in his list, sees who wrote what, writes himself and
 // gets the persona's answer; Ada sees his message under his name.
 import { expect, test } from "@playwright/test";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
+const fake = fakeProvidersForSpec();
 
 test("Ada invites Bob; Bob reads, writes and is answered; both see each other's names", async ({
   browser,

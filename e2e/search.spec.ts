@@ -1,14 +1,10 @@
 // Search in the browser: the sidebar's search box finds a word inside an old message (and titles), shows the
 // hit with the word highlighted, and opening the hit scrolls the conversation to that message and flashes it.
 import { expect, test } from "@playwright/test";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
+fakeProvidersForSpec();
 
 test("search finds a word inside an old message and jumps to it", async ({ page }) => {
   const chat = new ChatPage(page);

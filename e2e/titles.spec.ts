@@ -1,14 +1,10 @@
 // Generated titles in the browser: after the first exchange the sidebar and the header show the generated title
 // (not "New conversation"), and the user can rename it; a later turn keeps the new name.
 import { expect, test } from "@playwright/test";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
+const fake = fakeProvidersForSpec();
 
 test("a title appears after the first exchange and can be renamed", async ({ page }) => {
   const chat = new ChatPage(page);

@@ -1,14 +1,10 @@
 // "Write as me" from the composer: the draft of the user's next message lands in the box for them to
 // edit and send; nothing is posted until they do.
 import { expect, test } from "@playwright/test";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
+const fake = fakeProvidersForSpec();
 
 test("write as me fills the composer with a draft in my voice; sending it is my choice", async ({ page }) => {
   const chat = new ChatPage(page);

@@ -3,6 +3,7 @@
 // lock once the account exists, so sign-ups at the same moment make one admin. Names and passwords follow
 // lib/account-rules.ts on every path that sets them; better-auth's admin endpoints keep the last-admin rule.
 
+import "server-only";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
@@ -13,13 +14,13 @@ import { promoteIfFirstAccount, setUserRole } from "@/db/admin-queries";
 import { databaseHandle } from "@/db/client";
 import * as schema from "@/db/schema";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, nameProblem, passwordProblem } from "@/lib/account-rules";
-import { trustedProxyList } from "@/lib/api/client-address";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
 const DEVELOPMENT_SECRET = "glassbox-development-secret-change-me-in-production";
 
 function adminEmail(): string | undefined {
-  return process.env.ADMIN_EMAIL?.trim().toLowerCase() || undefined;
+  return env().ADMIN_EMAIL;
 }
 
 type Body = Record<string, unknown>;
@@ -115,6 +116,15 @@ const beforeEndpoint = createAuthMiddleware(async (ctx) => {
 });
 
 function createAuth() {
+  const {
+    AUTH_SECRET,
+    BETTER_AUTH_SECRET,
+    BETTER_AUTH_URL,
+    ALLOWED_HOSTS,
+    PORT,
+    GLASSBOX_TEST,
+    TRUSTED_PROXIES,
+  } = env();
   return betterAuth({
     database: drizzleAdapter(databaseHandle().db, {
       provider: "pg",
@@ -125,11 +135,11 @@ function createAuth() {
         verification: schema.verification,
       },
     }),
-    secret: process.env.AUTH_SECRET || process.env.BETTER_AUTH_SECRET || DEVELOPMENT_SECRET,
-    baseURL: process.env.BETTER_AUTH_URL || {
-      allowedHosts: ["localhost:*", "127.0.0.1:*", ...(process.env.ALLOWED_HOSTS?.split(",") ?? [])],
+    secret: AUTH_SECRET || BETTER_AUTH_SECRET || DEVELOPMENT_SECRET,
+    baseURL: BETTER_AUTH_URL || {
+      allowedHosts: ["localhost:*", "127.0.0.1:*", ...ALLOWED_HOSTS],
       protocol: "http",
-      fallback: `http://localhost:${process.env.PORT ?? 3000}`,
+      fallback: `http://localhost:${PORT}`,
     },
     emailAndPassword: {
       enabled: true,
@@ -138,11 +148,11 @@ function createAuth() {
       maxPasswordLength: MAX_PASSWORD_LENGTH,
     },
     // Our own limiter guards the chat; better-auth's covers sign-in attempts. Off under tests, which sign up many users.
-    rateLimit: { enabled: process.env.GLASSBOX_TEST !== "1" },
+    rateLimit: { enabled: !GLASSBOX_TEST },
     advanced: {
       // The client address for sign-in limits. The server drops forwarding headers from peers outside
       // TRUSTED_PROXIES (instrumentation.ts), so this header is the peer itself or a chain our proxies built.
-      ipAddress: { ipAddressHeaders: ["x-forwarded-for"], trustedProxies: trustedProxyList() },
+      ipAddress: { ipAddressHeaders: ["x-forwarded-for"], trustedProxies: TRUSTED_PROXIES },
     },
     telemetry: { enabled: false },
     hooks: { before: beforeEndpoint },

@@ -1,6 +1,8 @@
 // JSON-lines logs (pino). Quiet under tests unless LOG_LEVEL says otherwise.
+import "server-only";
 import pino from "pino";
+import { env } from "@/lib/env";
 
 export const logger = pino({
-  level: process.env.LOG_LEVEL ?? (process.env.GLASSBOX_TEST === "1" ? "warn" : "info"),
+  level: env().LOG_LEVEL ?? (env().GLASSBOX_TEST ? "warn" : "info"),
 });

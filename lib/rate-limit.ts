@@ -2,7 +2,9 @@
 // set (so every instance counts together), else kept in this process's memory. Infrastructure failures fail
 // open: a Redis outage must not stop people chatting.
 
+import "server-only";
 import { createClient } from "redis";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 
@@ -14,7 +16,7 @@ export interface RateLimitPolicy {
 
 /** Policy as data: how many chat turns a user may start per minute (CHAT_RATE_LIMIT_PER_MINUTE, default 30). */
 export function chatTurnPolicy(): RateLimitPolicy {
-  return { name: "chat", limit: Number(process.env.CHAT_RATE_LIMIT_PER_MINUTE ?? 30), windowSeconds: 60 };
+  return { name: "chat", limit: env().CHAT_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
 }
 
 interface Counter {
@@ -66,9 +68,8 @@ class RedisCounter implements Counter {
 const globalForRateLimit = globalThis as unknown as { glassboxCounter?: Counter };
 
 function counter(): Counter {
-  globalForRateLimit.glassboxCounter ??= process.env.REDIS_URL
-    ? new RedisCounter(process.env.REDIS_URL)
-    : new MemoryCounter();
+  const redisUrl = env().REDIS_URL;
+  globalForRateLimit.glassboxCounter ??= redisUrl ? new RedisCounter(redisUrl) : new MemoryCounter();
   return globalForRateLimit.glassboxCounter;
 }
 

@@ -1,4 +1,5 @@
 // The signed-in user for server components and pages; redirects to sign-in when there is none.
+import "server-only";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { databaseHandle } from "@/db/client";

@@ -1,46 +1,12 @@
 "use client";
 
-// Typed fetchers and query keys for the admin pages. An API refusal becomes an ApiError carrying the server's
-// message and, when the message starts with a field path ("settings.history.maxItems: …"), that field's key.
+// Query keys and response types for the admin pages, and the mapping of an API refusal (an ApiError, see
+// components/ui/api-client.ts) to the form field its message names.
 
+import { ApiError } from "@/components/ui/api-client";
 import type { ResolvedSettings } from "@/lib/context/settings";
+import type { ModelCapabilities, ProviderName, TokenizerName } from "@/lib/context/types";
 import type { SettingField } from "@/lib/settings-fields";
-
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly code: string,
-  ) {
-    super(message);
-  }
-
-  /** The field the message is about, with the body's wrapper (settings., settingsOverride., draft.) removed. */
-  get fieldKey(): string | null {
-    const match = /^([\w.[\]]+): /.exec(this.message);
-    if (!match) return null;
-    return match[1].replace(/^(draft\.)?(settings|settingsOverride)\./, "").replace(/^draft\./, "");
-  }
-}
-
-export async function adminFetch<T>(url: string, init?: { method?: string; body?: unknown }): Promise<T> {
-  const response = await fetch(url, {
-    method: init?.method ?? (init?.body === undefined ? "GET" : "POST"),
-    headers: init?.body === undefined ? undefined : { "content-type": "application/json" },
-    body: init?.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as {
-      error?: { code?: string; message?: string };
-    } | null;
-    throw new ApiError(
-      body?.error?.message ?? `Request failed with status ${response.status}`,
-      response.status,
-      body?.error?.code ?? "unknown",
-    );
-  }
-  return response.status === 204 ? (undefined as T) : ((await response.json()) as T);
-}
 
 export const adminKeys = {
   settings: ["admin", "settings"] as const,
@@ -76,22 +42,14 @@ export interface PersonaRow {
 
 export interface ModelRow {
   id: string;
-  provider: "openai" | "openai-compatible" | "google" | "offline";
+  provider: ProviderName;
   providerModelName: string;
   label: string;
   apiKind: "chat" | "responses";
-  capabilities: {
-    vision: boolean;
-    video: boolean;
-    tools: boolean;
-    reasoning: boolean;
-    systemInstruction: boolean;
-    strictAlternation: boolean;
-    maxStopSequences: number;
-  };
+  capabilities: ModelCapabilities;
   contextWindow: number;
   maxOutputTokens: number;
-  tokenizer: "o200k_base" | "cl100k_base" | "estimate";
+  tokenizer: TokenizerName;
   enabled: boolean;
 }
 

@@ -3,7 +3,11 @@
 // for good. One row per persona × user: setting one again replaces it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { adminFetch, adminKeys, errorsFrom } from "./admin-api";
+import { apiFetch } from "@/components/ui/api-client";
+import { ErrorMessage } from "@/components/ui/error-message";
+import { FormField } from "@/components/ui/form-field";
+import { adminKeys, errorsFrom } from "./admin-api";
+import { AdminTable, adminRowClass } from "./admin-table";
 import { PersonaSelect, UserSelect, usePersonas, useUsers } from "./entity-selects";
 
 interface BlockRow {
@@ -23,7 +27,7 @@ export function BlockManager() {
   const queryClient = useQueryClient();
   const blocks = useQuery({
     queryKey: adminKeys.blocks,
-    queryFn: () => adminFetch<{ blocks: BlockRow[] }>("/api/admin/blocks"),
+    queryFn: () => apiFetch<{ blocks: BlockRow[] }>("/api/admin/blocks"),
   });
   const personas = usePersonas();
   const users = useUsers();
@@ -37,7 +41,7 @@ export function BlockManager() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.blocks });
   const setBlock = useMutation({
     mutationFn: () =>
-      adminFetch("/api/admin/blocks", {
+      apiFetch("/api/admin/blocks", {
         body: {
           personaId: form.personaId || personas.data?.personas[0]?.id,
           userId: form.userId || users.data?.users[0]?.id,
@@ -49,7 +53,7 @@ export function BlockManager() {
     onSuccess: refresh,
   });
   const lift = useMutation({
-    mutationFn: (id: string) => adminFetch(`/api/admin/blocks?id=${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => apiFetch(`/api/admin/blocks?id=${id}`, { method: "DELETE" }),
     onSuccess: refresh,
   });
   const errors = errorsFrom(setBlock.error, ["durationMinutes", "reason"]);
@@ -62,51 +66,33 @@ export function BlockManager() {
         <strong>block</strong> does that and also replaces their messages with a <code>[System: …]</code>{" "}
         notice in the persona's context. Both are listed to the model on a PERSONA_USER_BLOCKS card.
       </p>
-      <table className="w-full text-left text-sm">
-        <thead className="text-xs text-zinc-500 dark:text-zinc-400">
-          <tr>
-            <th className="py-1">Persona</th>
-            <th>User</th>
-            <th>Type</th>
-            <th>Expires</th>
-            <th>Reason</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
+      <AdminTable columns={["Persona", "User", "Type", "Expires", "Reason"]} actions>
+        {blocks.data?.blocks.map((block) => (
+          <tr key={block.id} className={adminRowClass(!block.active)} data-testid="block-row">
+            <td className="py-1.5">{block.personaName}</td>
+            <td>
+              {block.userName}{" "}
+              <span className="text-xs text-zinc-500 dark:text-zinc-400">{block.userEmail}</span>
+            </td>
+            <td>{block.blockType}</td>
+            <td>
+              {block.expiresAt ? new Date(block.expiresAt).toLocaleString() : "never"}
+              {block.active ? "" : " (expired)"}
+            </td>
+            <td>{block.reason ?? "—"}</td>
+            <td>
+              <button
+                type="button"
+                className="button-ghost"
+                onClick={() => lift.mutate(block.id)}
+                data-testid="block-lift"
+              >
+                Lift
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {blocks.data?.blocks.map((block) => (
-            <tr
-              key={block.id}
-              className={`border-t border-zinc-200 dark:border-zinc-800 ${block.active ? "" : "opacity-50"}`}
-              data-testid="block-row"
-            >
-              <td className="py-1.5">{block.personaName}</td>
-              <td>
-                {block.userName}{" "}
-                <span className="text-xs text-zinc-500 dark:text-zinc-400">{block.userEmail}</span>
-              </td>
-              <td>{block.blockType}</td>
-              <td>
-                {block.expiresAt ? new Date(block.expiresAt).toLocaleString() : "never"}
-                {block.active ? "" : " (expired)"}
-              </td>
-              <td>{block.reason ?? "—"}</td>
-              <td>
-                <button
-                  type="button"
-                  className="button-ghost"
-                  onClick={() => lift.mutate(block.id)}
-                  data-testid="block-lift"
-                >
-                  Lift
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </AdminTable>
       {blocks.data?.blocks.length === 0 && (
         <p className="text-sm text-zinc-500 dark:text-zinc-400">No blocks.</p>
       )}
@@ -139,8 +125,7 @@ export function BlockManager() {
             <option value="block">block</option>
           </select>
         </label>
-        <label className="text-sm">
-          Duration in minutes (empty: permanent)
+        <FormField label="Duration in minutes (empty: permanent)" error={errors.fields.durationMinutes}>
           <input
             className="input"
             type="number"
@@ -149,33 +134,20 @@ export function BlockManager() {
             onChange={(event) => setForm({ ...form, duration: event.target.value })}
             data-testid="block-duration"
           />
-          {errors.fields.durationMinutes && (
-            <span className="block text-xs text-red-700 dark:text-red-300">
-              {errors.fields.durationMinutes}
-            </span>
-          )}
-        </label>
-        <label className="text-sm sm:col-span-2">
-          Reason
+        </FormField>
+        <FormField label="Reason" error={errors.fields.reason} className="sm:col-span-2">
           <input
             className="input"
             value={form.reason}
             onChange={(event) => setForm({ ...form, reason: event.target.value })}
             data-testid="block-reason"
           />
-          {errors.fields.reason && (
-            <span className="block text-xs text-red-700 dark:text-red-300">{errors.fields.reason}</span>
-          )}
-        </label>
-        {(errors.form || lift.error) && (
-          <p
-            role="alert"
-            className="text-sm text-red-700 sm:col-span-3 dark:text-red-300"
-            data-testid="block-error"
-          >
-            {errors.form ?? lift.error?.message}
-          </p>
-        )}
+        </FormField>
+        <ErrorMessage
+          message={errors.form ?? lift.error?.message}
+          testId="block-error"
+          className="sm:col-span-3"
+        />
         <div className="sm:col-span-3">
           <button
             type="submit"

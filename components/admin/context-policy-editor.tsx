@@ -5,10 +5,12 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Controller, type Resolver, useForm, useWatch } from "react-hook-form";
+import { apiFetch } from "@/components/ui/api-client";
+import { ErrorMessage } from "@/components/ui/error-message";
 import { type ResolvedSettings, settingsSchema } from "@/lib/context/settings";
 import { canonicalJson } from "@/lib/payload-diff";
 import type { SettingField } from "@/lib/settings-fields";
-import { adminFetch, adminKeys, errorsFrom, type PolicyResponse, type PreviewResult } from "./admin-api";
+import { adminKeys, errorsFrom, type PolicyResponse, type PreviewResult } from "./admin-api";
 import { ErrorSummary, type FieldProblem } from "./error-summary";
 import { PayloadPreview } from "./payload-preview";
 import { SettingInput } from "./setting-input";
@@ -18,7 +20,7 @@ export function ContextPolicyEditor() {
   const [savedVersion, setSavedVersion] = useState<number | null>(null);
   const policy = useQuery({
     queryKey: adminKeys.settings,
-    queryFn: () => adminFetch<PolicyResponse>("/api/admin/settings"),
+    queryFn: () => apiFetch<PolicyResponse>("/api/admin/settings"),
   });
   if (policy.error) return <p className="text-sm text-red-700 dark:text-red-300">{policy.error.message}</p>;
   if (!policy.data) return <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading…</p>;
@@ -57,7 +59,7 @@ function PolicyForm({
   const [refusals, setRefusals] = useState(0);
   const save = useMutation({
     mutationFn: (settings: SettingsDocument) =>
-      adminFetch<{ version: number }>("/api/admin/settings", {
+      apiFetch<{ version: number }>("/api/admin/settings", {
         method: "PUT",
         body: { settings, baseVersion: policy.version },
       }),
@@ -94,8 +96,8 @@ function PolicyForm({
   async function runPreview(conversationId: string, text: string) {
     const url = `/api/conversations/${conversationId}/preview`;
     const [savedPreview, editedPreview] = await Promise.all([
-      adminFetch<{ preview: PreviewResult }>(url, { body: { text } }),
-      adminFetch<{ preview: PreviewResult }>(url, { body: { text, settings: override } }),
+      apiFetch<{ preview: PreviewResult }>(url, { body: { text } }),
+      apiFetch<{ preview: PreviewResult }>(url, { body: { text, settings: override } }),
     ]);
     return { saved: savedPreview.preview, edited: editedPreview.preview };
   }
@@ -150,11 +152,7 @@ function PolicyForm({
           Saved as version {savedVersion}.
         </p>
       )}
-      {formError && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="policy-error">
-          {formError}
-        </p>
-      )}
+      <ErrorMessage message={formError} testId="policy-error" />
       <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="policy-changed">
         {changedKeys.length === 0
           ? "No unsaved edits."
@@ -215,7 +213,7 @@ function VersionHistory() {
   const versions = useQuery({
     queryKey: adminKeys.settingsVersions,
     queryFn: () =>
-      adminFetch<{
+      apiFetch<{
         versions: Array<{
           version: number;
           changedByName: string | null;

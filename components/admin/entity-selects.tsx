@@ -1,19 +1,20 @@
 "use client";
 // The persona and user pickers the admin forms share, over one cached query each.
 import { useQuery } from "@tanstack/react-query";
-import { adminFetch, adminKeys, type PersonaRow, type UserRow } from "./admin-api";
+import { apiFetch } from "@/components/ui/api-client";
+import { adminKeys, type PersonaRow, type UserRow } from "./admin-api";
 
 export function usePersonas() {
   return useQuery({
     queryKey: adminKeys.personas,
-    queryFn: () => adminFetch<{ personas: PersonaRow[] }>("/api/admin/personas"),
+    queryFn: () => apiFetch<{ personas: PersonaRow[] }>("/api/admin/personas"),
   });
 }
 
 export function useUsers() {
   return useQuery({
     queryKey: adminKeys.users,
-    queryFn: () => adminFetch<{ users: UserRow[] }>("/api/admin/users"),
+    queryFn: () => apiFetch<{ users: UserRow[] }>("/api/admin/users"),
   });
 }
 

@@ -3,7 +3,10 @@
 // Active memories reach the payload as the CORE_MEMORIES item of the users and personas they belong to.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { adminFetch, adminKeys, errorsFrom } from "./admin-api";
+import { apiFetch } from "@/components/ui/api-client";
+import { ErrorMessage } from "@/components/ui/error-message";
+import { FormField } from "@/components/ui/form-field";
+import { adminKeys, errorsFrom } from "./admin-api";
 import { PersonaSelect, UserSelect, usePersonas, useUsers } from "./entity-selects";
 
 interface MemoryRow {
@@ -24,7 +27,7 @@ export function MemoryManager() {
   const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value !== "")).toString();
   const memories = useQuery({
     queryKey: adminKeys.memories(query),
-    queryFn: () => adminFetch<{ memories: MemoryRow[] }>(`/api/admin/memories${query ? `?${query}` : ""}`),
+    queryFn: () => apiFetch<{ memories: MemoryRow[] }>(`/api/admin/memories${query ? `?${query}` : ""}`),
   });
   const personas = usePersonas();
   const users = useUsers();
@@ -32,7 +35,7 @@ export function MemoryManager() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["admin", "memories"] });
   const add = useMutation({
     mutationFn: () =>
-      adminFetch("/api/admin/memories", {
+      apiFetch("/api/admin/memories", {
         body: {
           scope: form.scope,
           userId: form.scope === "persona" ? null : form.userId || users.data?.users[0]?.id,
@@ -48,11 +51,11 @@ export function MemoryManager() {
   });
   const change = useMutation({
     mutationFn: ({ id, ...changes }: { id: string; content?: string; area?: string; active?: boolean }) =>
-      adminFetch("/api/admin/memories", { method: "PUT", body: { id, ...changes } }),
+      apiFetch("/api/admin/memories", { method: "PUT", body: { id, ...changes } }),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => adminFetch(`/api/admin/memories?id=${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => apiFetch(`/api/admin/memories?id=${id}`, { method: "DELETE" }),
     onSuccess: refresh,
   });
   const errors = errorsFrom(add.error, ["area", "content", "userId", "personaId"]);
@@ -74,11 +77,7 @@ export function MemoryManager() {
           anyLabel="Any"
         />
       </div>
-      {(change.error || remove.error) && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="memory-row-error">
-          {(change.error ?? remove.error)?.message}
-        </p>
-      )}
+      <ErrorMessage message={(change.error ?? remove.error)?.message} testId="memory-row-error" />
       <ul className="space-y-2">
         {memories.data?.memories.map((memory) => (
           <MemoryItem
@@ -127,20 +126,15 @@ export function MemoryManager() {
             testId="memory-persona"
           />
         )}
-        <label className="text-sm">
-          Area
+        <FormField label="Area" error={errors.fields.area}>
           <input
             className="input"
             value={form.area}
             onChange={(event) => setForm({ ...form, area: event.target.value })}
             data-testid="memory-area"
           />
-          {errors.fields.area && (
-            <span className="block text-xs text-red-700 dark:text-red-300">{errors.fields.area}</span>
-          )}
-        </label>
-        <label className="text-sm sm:col-span-4">
-          Content
+        </FormField>
+        <FormField label="Content" error={errors.fields.content} className="sm:col-span-4">
           <textarea
             className="input"
             rows={2}
@@ -148,19 +142,8 @@ export function MemoryManager() {
             onChange={(event) => setForm({ ...form, content: event.target.value })}
             data-testid="memory-content"
           />
-          {errors.fields.content && (
-            <span className="block text-xs text-red-700 dark:text-red-300">{errors.fields.content}</span>
-          )}
-        </label>
-        {errors.form && (
-          <p
-            role="alert"
-            className="text-sm text-red-700 sm:col-span-4 dark:text-red-300"
-            data-testid="memory-error"
-          >
-            {errors.form}
-          </p>
-        )}
+        </FormField>
+        <ErrorMessage message={errors.form} testId="memory-error" className="sm:col-span-4" />
         <div className="sm:col-span-4">
           <button type="submit" className="button-primary" disabled={add.isPending} data-testid="memory-add">
             Add

@@ -3,7 +3,12 @@
 // and one form to add a model or edit the selected one. Models in use or built in cannot be deleted.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { adminFetch, adminKeys, errorsFrom, type ModelRow } from "./admin-api";
+import { apiFetch } from "@/components/ui/api-client";
+import { ErrorMessage } from "@/components/ui/error-message";
+import { FormField } from "@/components/ui/form-field";
+import { PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/model-kinds";
+import { adminKeys, errorsFrom, type ModelRow } from "./admin-api";
+import { AdminTable, adminRowClass } from "./admin-table";
 
 const CAPABILITY_FLAGS = [
   "vision",
@@ -51,7 +56,7 @@ export function ModelRegistry() {
   const models = useQuery({
     queryKey: adminKeys.models,
     queryFn: () =>
-      adminFetch<{ models: ModelRow[]; configuredProviders: Record<string, boolean> }>("/api/admin/models"),
+      apiFetch<{ models: ModelRow[]; configuredProviders: Record<string, boolean> }>("/api/admin/models"),
   });
   const [form, setForm] = useState<ModelRow>(EMPTY);
   const [editing, setEditing] = useState<string | null>(null);
@@ -82,8 +87,8 @@ export function ModelRegistry() {
         enabled,
       };
       return editing
-        ? adminFetch(`/api/admin/models/${encodeURIComponent(editing)}`, { method: "PUT", body: changes })
-        : adminFetch("/api/admin/models", { body: { id, ...changes } });
+        ? apiFetch(`/api/admin/models/${encodeURIComponent(editing)}`, { method: "PUT", body: changes })
+        : apiFetch("/api/admin/models", { body: { id, ...changes } });
     },
     onSuccess: async () => {
       setForm(EMPTY);
@@ -94,8 +99,8 @@ export function ModelRegistry() {
   const rowAction = useMutation({
     mutationFn: ({ model, action }: { model: ModelRow; action: "toggle" | "delete" }) =>
       action === "delete"
-        ? adminFetch(`/api/admin/models/${encodeURIComponent(model.id)}`, { method: "DELETE" })
-        : adminFetch(`/api/admin/models/${encodeURIComponent(model.id)}`, {
+        ? apiFetch(`/api/admin/models/${encodeURIComponent(model.id)}`, { method: "DELETE" })
+        : apiFetch(`/api/admin/models/${encodeURIComponent(model.id)}`, {
             method: "PUT",
             body: { enabled: !model.enabled },
           }),
@@ -122,78 +127,63 @@ export function ModelRegistry() {
           </span>
         ))}
       </p>
-      {rowAction.error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="model-row-error">
-          {rowAction.error.message}
-        </p>
-      )}
+      <ErrorMessage message={rowAction.error?.message} testId="model-row-error" />
       <div className="overflow-x-auto">
-        <table className="w-full text-left text-xs">
-          <thead className="text-zinc-500 dark:text-zinc-400">
-            <tr>
-              <th className="py-1">Id</th>
-              <th>Label</th>
-              <th>API</th>
-              <th>Capabilities</th>
-              <th>Window / max out</th>
-              <th>Tokenizer</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
+        <AdminTable
+          columns={["Id", "Label", "API", "Capabilities", "Window / max out", "Tokenizer"]}
+          actions
+          compact
+        >
+          {models.data?.models.map((model) => (
+            <tr
+              key={model.id}
+              className={adminRowClass(!model.enabled)}
+              data-testid="model-row"
+              data-model-id={model.id}
+            >
+              <td className="py-1.5 font-mono">{model.id}</td>
+              <td>{model.label}</td>
+              <td>{model.apiKind}</td>
+              <td>
+                {CAPABILITY_FLAGS.filter((flag) => model.capabilities[flag]).join(", ")} · stop ≤{" "}
+                {model.capabilities.maxStopSequences}
+              </td>
+              <td>
+                {model.contextWindow.toLocaleString()} / {model.maxOutputTokens.toLocaleString()}
+              </td>
+              <td>{model.tokenizer}</td>
+              <td className="whitespace-nowrap">
+                <button
+                  type="button"
+                  className="button-ghost"
+                  onClick={() => {
+                    setEditing(model.id);
+                    setForm(model);
+                  }}
+                  data-testid="model-edit"
+                >
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  className="button-ghost"
+                  onClick={() => rowAction.mutate({ model, action: "toggle" })}
+                  data-testid="model-toggle"
+                >
+                  {model.enabled ? "Disable" : "Enable"}
+                </button>
+                <button
+                  type="button"
+                  className="button-ghost text-red-700 dark:text-red-300"
+                  onClick={() => rowAction.mutate({ model, action: "delete" })}
+                  data-testid="model-delete"
+                >
+                  Delete
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {models.data?.models.map((model) => (
-              <tr
-                key={model.id}
-                className={`border-t border-zinc-200 dark:border-zinc-800 ${model.enabled ? "" : "opacity-50"}`}
-                data-testid="model-row"
-                data-model-id={model.id}
-              >
-                <td className="py-1.5 font-mono">{model.id}</td>
-                <td>{model.label}</td>
-                <td>{model.apiKind}</td>
-                <td>
-                  {CAPABILITY_FLAGS.filter((flag) => model.capabilities[flag]).join(", ")} · stop ≤{" "}
-                  {model.capabilities.maxStopSequences}
-                </td>
-                <td>
-                  {model.contextWindow.toLocaleString()} / {model.maxOutputTokens.toLocaleString()}
-                </td>
-                <td>{model.tokenizer}</td>
-                <td className="whitespace-nowrap">
-                  <button
-                    type="button"
-                    className="button-ghost"
-                    onClick={() => {
-                      setEditing(model.id);
-                      setForm(model);
-                    }}
-                    data-testid="model-edit"
-                  >
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    className="button-ghost"
-                    onClick={() => rowAction.mutate({ model, action: "toggle" })}
-                    data-testid="model-toggle"
-                  >
-                    {model.enabled ? "Disable" : "Enable"}
-                  </button>
-                  <button
-                    type="button"
-                    className="button-ghost text-red-700 dark:text-red-300"
-                    onClick={() => rowAction.mutate({ model, action: "delete" })}
-                    data-testid="model-delete"
-                  >
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </AdminTable>
       </div>
       <form
         className="grid gap-3 rounded-xl border border-zinc-200 p-4 sm:grid-cols-3 dark:border-zinc-800"
@@ -204,7 +194,7 @@ export function ModelRegistry() {
         data-testid="model-form"
       >
         <h2 className="font-medium sm:col-span-3">{editing ? `Edit ${editing}` : "Add a model"}</h2>
-        <Labeled label="Id" error={errors.fields.id}>
+        <FormField label="Id" error={errors.fields.id}>
           <input
             className="input font-mono"
             value={form.id}
@@ -213,36 +203,36 @@ export function ModelRegistry() {
             placeholder="openai-compatible:llama3"
             data-testid="model-id"
           />
-        </Labeled>
-        <Labeled label="Provider" error={errors.fields.provider}>
+        </FormField>
+        <FormField label="Provider" error={errors.fields.provider}>
           <select
             className="input"
             value={form.provider}
             onChange={(event) => set({ provider: event.target.value as ModelRow["provider"] })}
             data-testid="model-provider"
           >
-            {["openai", "openai-compatible", "google", "offline"].map((provider) => (
+            {PROVIDER_NAMES.map((provider) => (
               <option key={provider}>{provider}</option>
             ))}
           </select>
-        </Labeled>
-        <Labeled label="Provider model name" error={errors.fields.providerModelName}>
+        </FormField>
+        <FormField label="Provider model name" error={errors.fields.providerModelName}>
           <input
             className="input"
             value={form.providerModelName}
             onChange={(event) => set({ providerModelName: event.target.value })}
             data-testid="model-provider-name"
           />
-        </Labeled>
-        <Labeled label="Label" error={errors.fields.label}>
+        </FormField>
+        <FormField label="Label" error={errors.fields.label}>
           <input
             className="input"
             value={form.label}
             onChange={(event) => set({ label: event.target.value })}
             data-testid="model-label"
           />
-        </Labeled>
-        <Labeled label="API kind" error={errors.fields.apiKind}>
+        </FormField>
+        <FormField label="API kind" error={errors.fields.apiKind}>
           <select
             className="input"
             value={form.apiKind}
@@ -252,20 +242,20 @@ export function ModelRegistry() {
             <option>chat</option>
             <option>responses</option>
           </select>
-        </Labeled>
-        <Labeled label="Tokenizer" error={errors.fields.tokenizer}>
+        </FormField>
+        <FormField label="Tokenizer" error={errors.fields.tokenizer}>
           <select
             className="input"
             value={form.tokenizer}
             onChange={(event) => set({ tokenizer: event.target.value as ModelRow["tokenizer"] })}
             data-testid="model-tokenizer"
           >
-            <option>o200k_base</option>
-            <option>cl100k_base</option>
-            <option>estimate</option>
+            {TOKENIZER_NAMES.map((tokenizer) => (
+              <option key={tokenizer}>{tokenizer}</option>
+            ))}
           </select>
-        </Labeled>
-        <Labeled label="Context window" error={errors.fields.contextWindow}>
+        </FormField>
+        <FormField label="Context window" error={errors.fields.contextWindow}>
           <input
             className="input"
             type="number"
@@ -273,8 +263,8 @@ export function ModelRegistry() {
             onChange={(event) => setNumber("contextWindow", event.target.value)}
             data-testid="model-context-window"
           />
-        </Labeled>
-        <Labeled label="Max output tokens" error={errors.fields.maxOutputTokens}>
+        </FormField>
+        <FormField label="Max output tokens" error={errors.fields.maxOutputTokens}>
           <input
             className="input"
             type="number"
@@ -282,8 +272,8 @@ export function ModelRegistry() {
             onChange={(event) => setNumber("maxOutputTokens", event.target.value)}
             data-testid="model-max-output"
           />
-        </Labeled>
-        <Labeled label="Max stop sequences" error={errors.fields.capabilities}>
+        </FormField>
+        <FormField label="Max stop sequences" error={errors.fields.capabilities}>
           <input
             className="input"
             type="number"
@@ -293,7 +283,7 @@ export function ModelRegistry() {
             }
             data-testid="model-max-stop"
           />
-        </Labeled>
+        </FormField>
         <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm sm:col-span-3">
           {CAPABILITY_FLAGS.map((flag) => (
             <label key={flag} className="flex items-center gap-1">
@@ -309,15 +299,7 @@ export function ModelRegistry() {
             </label>
           ))}
         </fieldset>
-        {errors.form && (
-          <p
-            role="alert"
-            className="text-sm text-red-700 sm:col-span-3 dark:text-red-300"
-            data-testid="model-error"
-          >
-            {errors.form}
-          </p>
-        )}
+        <ErrorMessage message={errors.form} testId="model-error" className="sm:col-span-3" />
         <div className="flex gap-2 sm:col-span-3">
           <button type="submit" className="button-primary" disabled={save.isPending} data-testid="model-save">
             {editing ? "Save changes" : "Add model"}
@@ -337,20 +319,5 @@ export function ModelRegistry() {
         </div>
       </form>
     </div>
-  );
-}
-
-function Labeled({ label, error, children }: { label: string; error?: string; children: React.ReactNode }) {
-  return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the control comes in as children
-    <label className="block text-sm">
-      {label}
-      {children}
-      {error && (
-        <span role="alert" className="block text-xs text-red-700 dark:text-red-300">
-          {error}
-        </span>
-      )}
-    </label>
   );
 }

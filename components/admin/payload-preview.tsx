@@ -3,8 +3,10 @@
 // would send with the unsaved edits, item by item, with what changed against the saved version.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { apiFetch } from "@/components/ui/api-client";
+import { ErrorMessage } from "@/components/ui/error-message";
 import { diffItems, itemText } from "@/lib/payload-diff";
-import { adminFetch, adminKeys, type PreviewResult } from "./admin-api";
+import { adminKeys, type PreviewResult } from "./admin-api";
 
 export interface PreviewPair {
   saved: PreviewResult;
@@ -20,7 +22,7 @@ export function PayloadPreview({
 }) {
   const conversations = useQuery({
     queryKey: adminKeys.conversations,
-    queryFn: () => adminFetch<{ conversations: Array<{ id: string; title: string }> }>("/api/conversations"),
+    queryFn: () => apiFetch<{ conversations: Array<{ id: string; title: string }> }>("/api/conversations"),
   });
   const [conversationId, setConversationId] = useState("");
   const [text, setText] = useState("Hello!");
@@ -99,11 +101,7 @@ export function PayloadPreview({
         </form>
       )}
       {disabledReason && <p className="text-xs text-amber-700 dark:text-amber-300">{disabledReason}</p>}
-      {preview.error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="preview-error">
-          {preview.error.message}
-        </p>
-      )}
+      <ErrorMessage message={preview.error?.message} testId="preview-error" />
       {pair && diff && (
         <div className="space-y-2">
           <p className="text-sm" data-testid="preview-diff">

@@ -7,9 +7,11 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Controller, type Resolver, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
+import { apiFetch } from "@/components/ui/api-client";
+import { ErrorMessage } from "@/components/ui/error-message";
+import { FormField } from "@/components/ui/form-field";
 import { settingsOverrideSchema } from "@/lib/context/settings";
 import {
-  adminFetch,
   adminKeys,
   errorsFrom,
   type ModelRow,
@@ -28,20 +30,20 @@ const NOTE_KEYS = ["contextNote.text", "contextNote.depth", "contextNote.role", 
 export function PersonaEditor({ personaId }: { personaId: string }) {
   const persona = useQuery({
     queryKey: adminKeys.persona(personaId),
-    queryFn: () => adminFetch<{ persona: PersonaRow }>(`/api/admin/personas/${personaId}`),
+    queryFn: () => apiFetch<{ persona: PersonaRow }>(`/api/admin/personas/${personaId}`),
   });
   const models = useQuery({
     queryKey: adminKeys.models,
-    queryFn: () => adminFetch<{ models: ModelRow[] }>("/api/admin/models"),
+    queryFn: () => apiFetch<{ models: ModelRow[] }>("/api/admin/models"),
   });
   const policy = useQuery({
     queryKey: adminKeys.settings,
-    queryFn: () => adminFetch<PolicyResponse>("/api/admin/settings"),
+    queryFn: () => apiFetch<PolicyResponse>("/api/admin/settings"),
   });
   const catalog = useQuery({
     queryKey: adminKeys.personas,
     queryFn: () =>
-      adminFetch<{ personas: PersonaRow[]; tools: Array<{ name: string; description: string }> }>(
+      apiFetch<{ personas: PersonaRow[]; tools: Array<{ name: string; description: string }> }>(
         "/api/admin/personas",
       ),
   });
@@ -172,7 +174,7 @@ function PersonaForm({
   const noteFields = policy.fields.filter((field) => NOTE_KEYS.includes(field.key));
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
-      adminFetch<{ persona: PersonaRow }>(`/api/admin/personas/${persona.id}`, { method: "PUT", body }),
+      apiFetch<{ persona: PersonaRow }>(`/api/admin/personas/${persona.id}`, { method: "PUT", body }),
     onSuccess: async () => {
       setSaved(true);
       await queryClient.invalidateQueries({ queryKey: adminKeys.personas });
@@ -195,7 +197,7 @@ function PersonaForm({
     },
   });
   const remove = useMutation({
-    mutationFn: () => adminFetch<void>(`/api/admin/personas/${persona.id}`, { method: "DELETE" }),
+    mutationFn: () => apiFetch<void>(`/api/admin/personas/${persona.id}`, { method: "DELETE" }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: adminKeys.personas });
       router.push("/admin/personas");
@@ -232,7 +234,7 @@ function PersonaForm({
 
   async function runPreview(conversationId: string, text: string) {
     if (!body) throw new Error(otherOverridesProblem(draft.otherOverrides) ?? "The form has errors.");
-    const result = await adminFetch<{ saved: PreviewResult; draft: PreviewResult }>(
+    const result = await apiFetch<{ saved: PreviewResult; draft: PreviewResult }>(
       `/api/admin/personas/${persona.id}/preview`,
       { body: { conversationId, text, draft: body } },
     );
@@ -280,11 +282,7 @@ function PersonaForm({
           Saved. The next turn of every conversation with {draft.name} uses it; stored messages are unchanged.
         </p>
       )}
-      {(formError || remove.error) && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="persona-error">
-          {formError ?? remove.error?.message}
-        </p>
-      )}
+      <ErrorMessage message={formError ?? remove.error?.message} testId="persona-error" />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         {/* The form holds the fields only: the preview beside it is a form of its own, and forms do not nest. */}
         <form
@@ -299,7 +297,7 @@ function PersonaForm({
           }}
         >
           <div className="grid gap-3 sm:grid-cols-[1fr_8rem]">
-            <Field id="persona-name" label="Name" error={errors.name?.message}>
+            <FormField id="persona-name" label="Name" error={errors.name?.message}>
               <input
                 id="persona-name"
                 className="input"
@@ -307,8 +305,8 @@ function PersonaForm({
                 {...register("name")}
                 data-testid="persona-name"
               />
-            </Field>
-            <Field id="persona-avatar" label="Avatar" error={errors.avatar?.message}>
+            </FormField>
+            <FormField id="persona-avatar" label="Avatar" error={errors.avatar?.message}>
               <input
                 id="persona-avatar"
                 className="input"
@@ -316,9 +314,9 @@ function PersonaForm({
                 {...register("avatar")}
                 data-testid="persona-avatar"
               />
-            </Field>
+            </FormField>
           </div>
-          <Field
+          <FormField
             id="persona-systemPrompt"
             label="System prompt (the role prompt)"
             error={errors.systemPrompt?.message}
@@ -330,8 +328,8 @@ function PersonaForm({
               {...register("systemPrompt")}
               data-testid="persona-system-prompt"
             />
-          </Field>
-          <Field id="persona-modelId" label="Model" error={errors.modelId?.message}>
+          </FormField>
+          <FormField id="persona-modelId" label="Model" error={errors.modelId?.message}>
             <select
               id="persona-modelId"
               className="input"
@@ -345,7 +343,7 @@ function PersonaForm({
                 </option>
               ))}
             </select>
-          </Field>
+          </FormField>
           <Controller
             name="fallbackModelIds"
             control={control}
@@ -427,7 +425,7 @@ function PersonaForm({
               />
             ))}
           </fieldset>
-          <Field
+          <FormField
             id="persona-otherOverrides"
             label="Other overrides (JSON: any context policy key, e.g. stop strings, speaker pattern, thinking)"
             error={errors.otherOverrides?.message}
@@ -442,7 +440,7 @@ function PersonaForm({
               {...register("otherOverrides")}
               data-testid="persona-other-overrides"
             />
-          </Field>
+          </FormField>
         </form>
         <div className="self-start lg:sticky lg:top-0">
           <PayloadPreview
@@ -459,30 +457,4 @@ function PersonaForm({
 function overrideError(fields: Record<string, string>): string | undefined {
   const entry = Object.entries(fields).find(([key]) => !NOTE_KEYS.includes(key));
   return entry ? `${entry[0]}: ${entry[1]}` : undefined;
-}
-
-function Field({
-  id,
-  label,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  error?: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <div className="block text-sm">
-      <label htmlFor={id} className="font-medium">
-        {label}
-      </label>
-      {children}
-      {error && (
-        <span className="block text-xs text-red-700 dark:text-red-300" data-testid={`${id}-error`}>
-          {error}
-        </span>
-      )}
-    </div>
-  );
 }

@@ -4,24 +4,27 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
-import { adminFetch, adminKeys, errorsFrom, type ModelRow, type PersonaRow } from "./admin-api";
+import { apiFetch } from "@/components/ui/api-client";
+import { FormField } from "@/components/ui/form-field";
+import { adminKeys, errorsFrom, type ModelRow, type PersonaRow } from "./admin-api";
+import { AdminTable, adminRowClass } from "./admin-table";
 
 export function PersonaList() {
   const router = useRouter();
   const queryClient = useQueryClient();
   const personas = useQuery({
     queryKey: adminKeys.personas,
-    queryFn: () => adminFetch<{ personas: PersonaRow[] }>("/api/admin/personas"),
+    queryFn: () => apiFetch<{ personas: PersonaRow[] }>("/api/admin/personas"),
   });
   const models = useQuery({
     queryKey: adminKeys.models,
-    queryFn: () => adminFetch<{ models: ModelRow[] }>("/api/admin/models"),
+    queryFn: () => apiFetch<{ models: ModelRow[] }>("/api/admin/models"),
   });
   const [name, setName] = useState("");
   const [modelId, setModelId] = useState("");
   const create = useMutation({
     mutationFn: () =>
-      adminFetch<{ persona: PersonaRow }>("/api/admin/personas", {
+      apiFetch<{ persona: PersonaRow }>("/api/admin/personas", {
         body: { name, modelId: modelId || models.data?.models[0]?.id || "" },
       }),
     onSuccess: async ({ persona }) => {
@@ -34,35 +37,21 @@ export function PersonaList() {
   return (
     <div className="space-y-6" data-testid="persona-list">
       <h1 className="text-xl font-semibold">Personas</h1>
-      <table className="w-full text-left text-sm">
-        <thead className="text-xs text-zinc-500 dark:text-zinc-400">
-          <tr>
-            <th className="py-1">Name</th>
-            <th>Model</th>
-            <th>Fallbacks</th>
-            <th>Conversations</th>
+      <AdminTable columns={["Name", "Model", "Fallbacks", "Conversations"]}>
+        {personas.data?.personas.map((persona) => (
+          <tr key={persona.id} className={adminRowClass()} data-testid="persona-row">
+            <td className="py-1.5">
+              <Link href={`/admin/personas/${persona.id}`} className="underline" data-testid="persona-link">
+                {persona.avatar ? `${persona.avatar} ` : ""}
+                {persona.name}
+              </Link>
+            </td>
+            <td className="font-mono text-xs">{persona.modelId}</td>
+            <td className="font-mono text-xs">{persona.fallbackModelIds.join(", ") || "—"}</td>
+            <td>{persona.conversationCount ?? 0}</td>
           </tr>
-        </thead>
-        <tbody>
-          {personas.data?.personas.map((persona) => (
-            <tr
-              key={persona.id}
-              className="border-t border-zinc-200 dark:border-zinc-800"
-              data-testid="persona-row"
-            >
-              <td className="py-1.5">
-                <Link href={`/admin/personas/${persona.id}`} className="underline" data-testid="persona-link">
-                  {persona.avatar ? `${persona.avatar} ` : ""}
-                  {persona.name}
-                </Link>
-              </td>
-              <td className="font-mono text-xs">{persona.modelId}</td>
-              <td className="font-mono text-xs">{persona.fallbackModelIds.join(", ") || "—"}</td>
-              <td>{persona.conversationCount ?? 0}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </AdminTable>
       <form
         className="flex flex-wrap items-end gap-2 rounded-xl border border-zinc-200 p-4 dark:border-zinc-800"
         onSubmit={(event: FormEvent) => {
@@ -70,8 +59,7 @@ export function PersonaList() {
           create.mutate();
         }}
       >
-        <label className="text-sm">
-          New persona
+        <FormField label="New persona" error={errors.fields.name}>
           <input
             className="input"
             value={name}
@@ -79,10 +67,7 @@ export function PersonaList() {
             placeholder="Name"
             data-testid="new-persona-name"
           />
-          {errors.fields.name && (
-            <span className="text-xs text-red-700 dark:text-red-300">{errors.fields.name}</span>
-          )}
-        </label>
+        </FormField>
         <label className="text-sm">
           Model
           <select

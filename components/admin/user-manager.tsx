@@ -1,71 +1,53 @@
 "use client";
 // Accounts and roles. The last admin cannot be demoted (the API answers 409 and the message is shown).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { adminFetch, adminKeys, type UserRow } from "./admin-api";
+import { apiFetch } from "@/components/ui/api-client";
+import { ErrorMessage } from "@/components/ui/error-message";
+import { adminKeys, type UserRow } from "./admin-api";
+import { AdminTable, adminRowClass } from "./admin-table";
 
 export function UserManager({ currentUserId }: { currentUserId: string }) {
   const queryClient = useQueryClient();
   const users = useQuery({
     queryKey: adminKeys.users,
-    queryFn: () => adminFetch<{ users: UserRow[] }>("/api/admin/users"),
+    queryFn: () => apiFetch<{ users: UserRow[] }>("/api/admin/users"),
   });
   const setRole = useMutation({
     mutationFn: ({ id, role }: { id: string; role: "admin" | "user" }) =>
-      adminFetch(`/api/admin/users/${id}`, { method: "PUT", body: { role } }),
+      apiFetch(`/api/admin/users/${id}`, { method: "PUT", body: { role } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.users }),
   });
   return (
     <div className="space-y-6" data-testid="user-manager">
       <h1 className="text-xl font-semibold">Users</h1>
-      {setRole.error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="user-error">
-          {setRole.error.message}
-        </p>
-      )}
-      <table className="w-full text-left text-sm">
-        <thead className="text-xs text-zinc-500 dark:text-zinc-400">
-          <tr>
-            <th className="py-1">Name</th>
-            <th>Email</th>
-            <th>Role</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
+      <ErrorMessage message={setRole.error?.message} testId="user-error" />
+      <AdminTable columns={["Name", "Email", "Role"]} actions>
+        {users.data?.users.map((user) => (
+          <tr key={user.id} className={adminRowClass()} data-testid="user-row" data-user-email={user.email}>
+            <td className="py-1.5">
+              {user.name}
+              {user.id === currentUserId && (
+                <span className="ml-1 text-xs text-zinc-500 dark:text-zinc-400">(you)</span>
+              )}
+            </td>
+            <td>{user.email}</td>
+            <td data-testid="user-role">{user.role}</td>
+            <td>
+              <button
+                type="button"
+                className="button-ghost"
+                disabled={setRole.isPending}
+                onClick={() =>
+                  setRole.mutate({ id: user.id, role: user.role === "admin" ? "user" : "admin" })
+                }
+                data-testid="user-toggle-role"
+              >
+                {user.role === "admin" ? "Make user" : "Make admin"}
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {users.data?.users.map((user) => (
-            <tr
-              key={user.id}
-              className="border-t border-zinc-200 dark:border-zinc-800"
-              data-testid="user-row"
-              data-user-email={user.email}
-            >
-              <td className="py-1.5">
-                {user.name}
-                {user.id === currentUserId && (
-                  <span className="ml-1 text-xs text-zinc-500 dark:text-zinc-400">(you)</span>
-                )}
-              </td>
-              <td>{user.email}</td>
-              <td data-testid="user-role">{user.role}</td>
-              <td>
-                <button
-                  type="button"
-                  className="button-ghost"
-                  disabled={setRole.isPending}
-                  onClick={() =>
-                    setRole.mutate({ id: user.id, role: user.role === "admin" ? "user" : "admin" })
-                  }
-                  data-testid="user-toggle-role"
-                >
-                  {user.role === "admin" ? "Make user" : "Make admin"}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </AdminTable>
     </div>
   );
 }

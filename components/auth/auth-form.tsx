@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
+import { ErrorMessage } from "@/components/ui/error-message";
 import { authClient } from "@/lib/auth-client";
 
 export function AuthForm({ mode }: { mode: "sign-in" | "sign-up" }) {
@@ -87,11 +88,7 @@ export function AuthForm({ mode }: { mode: "sign-in" | "sign-up" }) {
             At least 10 characters, and not a common password: a few unrelated words make a strong one.
           </p>
         )}
-        {error && (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="auth-error">
-            {error}
-          </p>
-        )}
+        <ErrorMessage message={error} testId="auth-error" />
         <button type="submit" disabled={pending} className="button-primary w-full" data-testid="auth-submit">
           {pending ? "…" : isSignUp ? "Create account" : "Sign in"}
         </button>

@@ -1,5 +1,6 @@
 "use client";
-// Typed fetchers and query keys for the chat UI. Errors carry the server's `{ error: { message } }` text.
+// Typed fetchers and query keys for the chat UI (through the one API client, components/ui/api-client.ts).
+import { apiFetch } from "@/components/ui/api-client";
 import type { SettingsOverride } from "@/lib/context/settings";
 
 export interface ConversationSummary {
@@ -34,33 +35,6 @@ export interface PersonaOption {
   modelId: string;
 }
 
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly code: string | null,
-  ) {
-    super(message);
-    this.name = "ApiError";
-  }
-}
-
-export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
-  const response = await fetch(url, {
-    ...init,
-    headers: { "content-type": "application/json", ...(init?.headers ?? {}) },
-  });
-  if (!response.ok) {
-    const body = await response.json().catch(() => null);
-    throw new ApiError(
-      body?.error?.message ?? `Request failed with status ${response.status}`,
-      response.status,
-      body?.error?.code ?? null,
-    );
-  }
-  return response.status === 204 ? (undefined as T) : ((await response.json()) as T);
-}
-
 /** Every conversation list query starts with this key, so one invalidation refreshes all searches. */
 export const conversationsKey = ["conversations"] as const;
 export const conversationKey = (id: string) => ["conversation", id] as const;
@@ -69,14 +43,14 @@ export const personasKey = ["personas"] as const;
 
 export function listConversations(query: string) {
   const search = query.trim() ? `?q=${encodeURIComponent(query.trim())}` : "";
-  return fetchJson<{ conversations: ConversationSummary[] }>(`/api/conversations${search}`);
+  return apiFetch<{ conversations: ConversationSummary[] }>(`/api/conversations${search}`);
 }
 
-/** POST /api/conversations/import with an exported archive, sent as the file's own JSON text. */
-export function importConversation(archiveJson: string) {
-  return fetchJson<{ id: string; title: string; notices: string[] }>("/api/conversations/import", {
+/** POST /api/conversations/import with an exported archive (the file's JSON). */
+export function importConversation(archive: unknown) {
+  return apiFetch<{ id: string; title: string; notices: string[] }>("/api/conversations/import", {
     method: "POST",
-    body: archiveJson,
+    body: archive,
   });
 }
 
@@ -101,38 +75,38 @@ export interface ConversationSearchResult extends ConversationSummary {
 
 /** GET /api/search: conversations whose title or messages match, under the same key prefix as the list. */
 export function searchConversations(query: string) {
-  return fetchJson<{ query: string; mode: "words" | "substring"; conversations: ConversationSearchResult[] }>(
+  return apiFetch<{ query: string; mode: "words" | "substring"; conversations: ConversationSearchResult[] }>(
     `/api/search?q=${encodeURIComponent(query.trim())}`,
   );
 }
 
 export function getConversation(id: string) {
-  return fetchJson<ConversationDetail>(`/api/conversations/${id}`);
+  return apiFetch<ConversationDetail>(`/api/conversations/${id}`);
 }
 
 export function updateConversation(
   id: string,
   changes: { title?: string; instructions?: string | null; settingsOverride?: SettingsOverride },
 ) {
-  return fetchJson<{ conversation: ConversationDetail["conversation"] }>(`/api/conversations/${id}`, {
+  return apiFetch<{ conversation: ConversationDetail["conversation"] }>(`/api/conversations/${id}`, {
     method: "PATCH",
-    body: JSON.stringify(changes),
+    body: changes,
   });
 }
 
 export function deleteConversation(id: string) {
-  return fetchJson<void>(`/api/conversations/${id}`, { method: "DELETE" });
+  return apiFetch<void>(`/api/conversations/${id}`, { method: "DELETE" });
 }
 
 export function createConversation(personaId?: string) {
-  return fetchJson<{ id: string }>("/api/conversations", {
+  return apiFetch<{ id: string }>("/api/conversations", {
     method: "POST",
-    body: JSON.stringify(personaId ? { personaId } : {}),
+    body: personaId ? { personaId } : {},
   });
 }
 
 export function listPersonas() {
-  return fetchJson<{ personas: PersonaOption[] }>("/api/personas");
+  return apiFetch<{ personas: PersonaOption[] }>("/api/personas");
 }
 
 /** An image uploaded for the next message: sent as a file part whose url is the attachment's own route. */
@@ -147,24 +121,16 @@ export interface UploadedAttachment {
 export async function uploadAttachment(conversationId: string, file: File): Promise<UploadedAttachment> {
   const form = new FormData();
   form.append("file", file);
-  const response = await fetch(`/api/conversations/${conversationId}/attachments`, {
-    method: "POST",
-    body: form,
-  });
-  const body = await response.json().catch(() => null);
-  if (!response.ok) {
-    throw new ApiError(
-      body?.error?.message ?? `Upload failed with status ${response.status}`,
-      response.status,
-      body?.error?.code ?? null,
-    );
-  }
-  return (body as { attachment: UploadedAttachment }).attachment;
+  const body = await apiFetch<{ attachment: UploadedAttachment }>(
+    `/api/conversations/${conversationId}/attachments`,
+    { body: form },
+  );
+  return body.attachment;
 }
 
 /** A draft of the user's next message in their own voice ("Write as me"); nothing is stored. */
 export function writeAsMe(conversationId: string) {
-  return fetchJson<{ draft: string; modelId: string }>(`/api/conversations/${conversationId}/write-as-me`, {
+  return apiFetch<{ draft: string; modelId: string }>(`/api/conversations/${conversationId}/write-as-me`, {
     method: "POST",
   });
 }
@@ -179,19 +145,19 @@ export interface Participant {
 export const participantsKey = (conversationId: string) => ["participants", conversationId] as const;
 
 export function listParticipants(conversationId: string) {
-  return fetchJson<{ participants: Participant[] }>(`/api/conversations/${conversationId}/participants`);
+  return apiFetch<{ participants: Participant[] }>(`/api/conversations/${conversationId}/participants`);
 }
 
 /** The owner invites an account by email; the conversation becomes a room. */
 export function inviteParticipant(conversationId: string, email: string) {
-  return fetchJson<{ participant: Participant }>(`/api/conversations/${conversationId}/participants`, {
+  return apiFetch<{ participant: Participant }>(`/api/conversations/${conversationId}/participants`, {
     method: "POST",
-    body: JSON.stringify({ email }),
+    body: { email },
   });
 }
 
 export function removeParticipant(conversationId: string, userId: string) {
-  return fetchJson<void>(`/api/conversations/${conversationId}/participants/${encodeURIComponent(userId)}`, {
+  return apiFetch<void>(`/api/conversations/${conversationId}/participants/${encodeURIComponent(userId)}`, {
     method: "DELETE",
   });
 }

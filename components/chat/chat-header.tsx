@@ -1,6 +1,7 @@
 "use client";
 // The conversation's header: title, persona and model, and the doors to the preview and the settings.
 import type { ReactNode } from "react";
+import { IconButton } from "@/components/ui/icon-button";
 import { SlidersIcon, SparkIcon } from "@/components/ui/icons";
 import { ConversationExportMenu } from "./conversation-export-menu";
 import { MenuButton } from "./menu-button";
@@ -57,16 +58,9 @@ export function ChatHeader({
       </button>
       <ConversationExportMenu conversationId={conversationId} />
       {isOwner && (
-        <button
-          type="button"
-          onClick={onSettings}
-          className="icon-button"
-          aria-label="Conversation settings"
-          title="Conversation settings"
-          data-testid="conversation-settings-button"
-        >
+        <IconButton label="Conversation settings" onClick={onSettings} testId="conversation-settings-button">
           <SlidersIcon />
-        </button>
+        </IconButton>
       )}
     </header>
   );

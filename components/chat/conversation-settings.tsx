@@ -4,11 +4,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Dialog } from "@/components/ui/dialog";
+import { type NoteRole, NoteRoleOptions } from "@/components/ui/note-role-options";
 import { SETTING_HELP, type SettingsOverride } from "@/lib/context/settings";
 import { conversationKey, getConversation, turnsKey, updateConversation } from "./api";
 import { ConversationPeople } from "./conversation-people";
-
-type NoteRole = "user" | "system" | "assistant";
 
 export function ConversationSettings({
   conversationId,
@@ -70,7 +69,7 @@ export function ConversationSettings({
       testId="conversation-settings"
       className="max-w-lg"
     >
-      {detail.isLoading && <p className="text-sm text-zinc-500">Loading…</p>}
+      {detail.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>}
       {detail.error && <p className="text-sm text-red-600">{detail.error.message}</p>}
       {loaded && <ConversationPeople conversationId={conversationId} />}
       {loaded && (
@@ -120,9 +119,7 @@ export function ConversationSettings({
                   className="input"
                   data-testid="settings-note-role"
                 >
-                  <option value="user">user</option>
-                  <option value="system">system</option>
-                  <option value="assistant">assistant</option>
+                  <NoteRoleOptions />
                 </select>
               </label>
             </div>

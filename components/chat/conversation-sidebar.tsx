@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
 import { Suspense, useState } from "react";
+import { IconButton } from "@/components/ui/icon-button";
 import { CloseIcon, LogOutIcon, LogoIcon, PlusIcon, SearchIcon } from "@/components/ui/icons";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
 import { authClient } from "@/lib/auth-client";
@@ -101,15 +102,14 @@ export function ConversationSidebar({
           >
             <PlusIcon />
           </Link>
-          <button
-            type="button"
-            className="icon-button md:hidden"
-            aria-label="Close sidebar"
+          <IconButton
+            label="Close sidebar"
             onClick={closeSidebar}
-            data-testid="close-sidebar"
+            testId="close-sidebar"
+            className="md:hidden"
           >
             <CloseIcon />
-          </button>
+          </IconButton>
         </div>
       </div>
       <div className="px-3 pb-2">
@@ -204,16 +204,9 @@ export function ConversationSidebar({
           )}
         </span>
         <ThemeToggle />
-        <button
-          type="button"
-          onClick={signOut}
-          className="icon-button"
-          aria-label="Sign out"
-          title="Sign out"
-          data-testid="sign-out"
-        >
+        <IconButton label="Sign out" onClick={signOut} testId="sign-out">
           <LogOutIcon />
-        </button>
+        </IconButton>
       </div>
     </aside>
   );

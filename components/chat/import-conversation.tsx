@@ -22,7 +22,13 @@ export function ImportConversation() {
   async function importFile(file: File) {
     setState({ kind: "pending" });
     try {
-      const { id, notices } = await importConversation(await file.text());
+      let archive: unknown;
+      try {
+        archive = JSON.parse(await file.text());
+      } catch {
+        throw new Error(`${file.name} is not a JSON file: choose a conversation exported from Glassbox.`);
+      }
+      const { id, notices } = await importConversation(archive);
       await queryClient.invalidateQueries({ queryKey: conversationsKey });
       if (notices.length === 0) router.push(`/chat/${id}`);
       else setState({ kind: "notices", id, notices });

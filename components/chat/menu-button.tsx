@@ -1,4 +1,5 @@
 "use client";
+import { IconButton } from "@/components/ui/icon-button";
 // Opens the conversation drawer on small screens; hidden where the sidebar is always shown.
 import { MenuIcon } from "@/components/ui/icons";
 import { useChatShell } from "./chat-shell";
@@ -6,14 +7,8 @@ import { useChatShell } from "./chat-shell";
 export function MenuButton() {
   const { openSidebar } = useChatShell();
   return (
-    <button
-      type="button"
-      onClick={openSidebar}
-      className="icon-button md:hidden"
-      aria-label="Open conversations"
-      data-testid="open-sidebar"
-    >
+    <IconButton label="Open conversations" onClick={openSidebar} testId="open-sidebar" className="md:hidden">
       <MenuIcon />
-    </button>
+    </IconButton>
   );
 }

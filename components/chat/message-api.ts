@@ -1,13 +1,13 @@
 "use client";
 // Typed fetchers for what a user does to a reply or a message besides sending: stop, choose a variant, edit in
 // place (with earlier versions), and branch from it.
-import { fetchJson } from "./api";
+import { apiFetch } from "@/components/ui/api-client";
 
 /** Stop the reply being written; the server keeps the first `shownChars` characters (what the user saw). */
 export function stopReply(conversationId: string, shownChars: number) {
-  return fetchJson<{ turnId: string; messageId: string | null; status: string }>(
+  return apiFetch<{ turnId: string; messageId: string | null; status: string }>(
     `/api/conversations/${conversationId}/stop`,
-    { method: "POST", body: JSON.stringify({ shownChars }) },
+    { method: "POST", body: { shownChars } },
   );
 }
 
@@ -22,9 +22,9 @@ function messageUrl(conversationId: string, messageId: string) {
 }
 
 function changeMessage(conversationId: string, messageId: string, change: Record<string, unknown>) {
-  return fetchJson<{ versions: MessageVersion[] }>(messageUrl(conversationId, messageId), {
+  return apiFetch<{ versions: MessageVersion[] }>(messageUrl(conversationId, messageId), {
     method: "PATCH",
-    body: JSON.stringify(change),
+    body: change,
   });
 }
 
@@ -41,13 +41,13 @@ export function restoreMessageVersion(conversationId: string, messageId: string,
 }
 
 export function listMessageVersions(conversationId: string, messageId: string) {
-  return fetchJson<{ versions: MessageVersion[] }>(messageUrl(conversationId, messageId));
+  return apiFetch<{ versions: MessageVersion[] }>(messageUrl(conversationId, messageId));
 }
 
 export function branchFrom(conversationId: string, messageId: string) {
-  return fetchJson<{ id: string; title: string }>(`/api/conversations/${conversationId}/branch`, {
+  return apiFetch<{ id: string; title: string }>(`/api/conversations/${conversationId}/branch`, {
     method: "POST",
-    body: JSON.stringify({ messageId }),
+    body: { messageId },
   });
 }
 

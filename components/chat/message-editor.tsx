@@ -2,6 +2,7 @@
 // Editing a message in place: the text in a box, Save (and, for the latest message of the user, Save and
 // regenerate), Cancel or Escape. The server keeps the version it replaces.
 import { useEffect, useRef, useState } from "react";
+import { ErrorMessage } from "@/components/ui/error-message";
 
 export function MessageEditor({
   initialText,
@@ -49,11 +50,7 @@ export function MessageEditor({
         className="w-full rounded-xl border border-zinc-300 bg-white px-3 py-2 text-sm leading-relaxed text-zinc-900 focus:border-indigo-500 focus:outline-none dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-100"
         data-testid="message-editor-text"
       />
-      {error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="message-editor-error">
-          {error}
-        </p>
-      )}
+      <ErrorMessage message={error} testId="message-editor-error" />
       <div className="flex flex-wrap justify-end gap-2">
         <button type="button" className="button-secondary" onClick={onCancel} disabled={saving}>
           Cancel

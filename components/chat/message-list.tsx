@@ -2,17 +2,15 @@
 // The transcript: messages, a divider where the summary takes over, the in-place error with a retry, and a
 // "jump to latest" pill when the reader has scrolled up.
 import type { ChatStatus } from "ai";
-import { Fragment, useEffect, useMemo, useRef } from "react";
+import { Fragment, useEffect, useMemo } from "react";
+import { useStickToBottom } from "use-stick-to-bottom";
 import { AlertIcon, ArrowDownIcon, RefreshIcon } from "@/components/ui/icons";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import { isUuid } from "@/lib/ids";
 import { describeChatError } from "./chat-errors";
-import { type MessageActions, MessageItem, messageText } from "./message-item";
+import { type MessageActions, MessageItem } from "./message-item";
 import { ModelViewDivider } from "./model-view-divider";
 import { SummaryDivider } from "./summary-divider";
-
-const STORED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-import { useStickToBottom } from "./use-stick-to-bottom";
 
 /**
  * The stored id of each message. A user message sent in this session has a client id; the server names the stored
@@ -62,14 +60,19 @@ export function MessageList({
   /** Opens the summary panel from the divider. */
   onViewSummary?: () => void;
 }) {
-  const scroller = useRef<HTMLDivElement>(null);
   const last = messages.at(-1);
-  const contentVersion = `${messages.length}:${last ? messageText(last).length : 0}:${status}:${error ? 1 : 0}`;
-  const { atBottom, scrollToBottom } = useStickToBottom(scroller, contentVersion);
+  // New content keeps the view at the bottom only while the reader is there: scrolling up lets go (and shows the
+  // "jump to latest" pill), coming back down or sending holds it again. Growth is followed at once, not animated,
+  // so a streaming reply never lags below the fold; the content's own resizing (the inspector opening and
+  // narrowing the transcript) is followed the same way.
+  const { scrollRef, contentRef, isAtBottom, scrollToBottom } = useStickToBottom({
+    initial: "instant",
+    resize: "instant",
+  });
   // Sending a message brings the reader back to the bottom.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the user sends
   useEffect(() => {
-    if (pinVersion > 0) scrollToBottom("auto");
+    if (pinVersion > 0) void scrollToBottom("instant");
   }, [pinVersion]);
   const ids = useMemo(() => storedIds(messages), [messages]);
   const busy = status === "submitted" || status === "streaming";
@@ -82,8 +85,8 @@ export function MessageList({
 
   return (
     <div className="relative min-h-0 flex-1">
-      <div ref={scroller} className="h-full overflow-y-auto" data-testid="message-list">
-        <div className="mx-auto max-w-3xl space-y-6 px-4 py-6">
+      <div ref={scrollRef} className="h-full overflow-y-auto" data-testid="message-list">
+        <div ref={contentRef} className="mx-auto max-w-3xl space-y-6 px-4 py-6">
           {messages.length === 0 && (
             <p
               className="pt-16 text-center text-sm text-zinc-500 dark:text-zinc-400"
@@ -93,7 +96,7 @@ export function MessageList({
             </p>
           )}
           {messages.map((message, index) => {
-            const stored = STORED_ID.test(ids[index]);
+            const stored = isUuid(ids[index]);
             const mine = message.role === "user" && message.metadata?.authorUserId === userId;
             return (
               <Fragment key={ids[index]}>
@@ -165,10 +168,10 @@ export function MessageList({
           )}
         </div>
       </div>
-      {!atBottom && (
+      {!isAtBottom && (
         <button
           type="button"
-          onClick={() => scrollToBottom()}
+          onClick={() => void scrollToBottom()}
           className="absolute bottom-3 left-1/2 inline-flex -translate-x-1/2 items-center gap-1.5 rounded-full border border-zinc-200 bg-white/95 px-3 py-1.5 text-xs font-medium text-zinc-700 shadow-md backdrop-blur hover:bg-white dark:border-zinc-700 dark:bg-zinc-900/95 dark:text-zinc-200"
           data-testid="jump-to-latest"
         >

@@ -47,7 +47,9 @@ export function StartConversation() {
           </p>
           <fieldset className="mt-6">
             <legend className="label-text mb-2">Persona</legend>
-            {personas.isLoading && <p className="text-sm text-zinc-500">Loading personas…</p>}
+            {personas.isLoading && (
+              <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading personas…</p>
+            )}
             {personas.error && <p className="text-sm text-red-600">{personas.error.message}</p>}
             <div className="grid gap-2 sm:grid-cols-2" data-testid="persona-picker">
               {options.map((persona) => {

@@ -1,10 +1,10 @@
 "use client";
+import { apiFetch } from "@/components/ui/api-client";
 // Typed fetchers and the query key for summaries: list, compact now, edit, revert, and the transcript
 // reload that shows which messages a summary now covers.
 import type { SummaryView } from "@/lib/chat/summary-view";
 import type { ModelViewStart } from "@/lib/chat/transcript";
 import { type ChatUIMessage, type TranscriptMessage, toUIMessage } from "@/lib/chat/ui-messages";
-import { fetchJson } from "./api";
 
 export type { SummaryView };
 
@@ -16,25 +16,25 @@ export interface SummaryList {
 export const summariesKey = (conversationId: string) => ["summaries", conversationId] as const;
 
 export function listSummaries(conversationId: string) {
-  return fetchJson<SummaryList>(`/api/conversations/${conversationId}/summaries`);
+  return apiFetch<SummaryList>(`/api/conversations/${conversationId}/summaries`);
 }
 
 /** No body: the conversation's own summary.keepRecentTurns applies. */
 export function compactConversation(conversationId: string) {
-  return fetchJson<{ summary: SummaryView }>(`/api/conversations/${conversationId}/compact`, {
+  return apiFetch<{ summary: SummaryView }>(`/api/conversations/${conversationId}/compact`, {
     method: "POST",
   });
 }
 
 export function updateSummary(conversationId: string, summaryId: string, content: string) {
-  return fetchJson<{ summary: SummaryView }>(`/api/conversations/${conversationId}/summaries/${summaryId}`, {
+  return apiFetch<{ summary: SummaryView }>(`/api/conversations/${conversationId}/summaries/${summaryId}`, {
     method: "PUT",
-    body: JSON.stringify({ content }),
+    body: { content },
   });
 }
 
 export function revertSummary(conversationId: string, summaryId: string) {
-  return fetchJson<{ reverted: SummaryView; restored: SummaryView | null; unmarkedMessages: number }>(
+  return apiFetch<{ reverted: SummaryView; restored: SummaryView | null; unmarkedMessages: number }>(
     `/api/conversations/${conversationId}/summaries/${summaryId}/revert`,
     { method: "POST" },
   );
@@ -42,7 +42,7 @@ export function revertSummary(conversationId: string, summaryId: string) {
 
 /** The stored transcript, every message of the chosen path (summarised or not), as the chat renders it. */
 export async function loadTranscript(conversationId: string): Promise<ChatUIMessage[]> {
-  const transcript = await fetchJson<{
+  const transcript = await apiFetch<{
     messages: TranscriptMessage[];
     media: Record<string, { mime: string; filename: string | null }>;
     toolNames: Record<string, string[]>;

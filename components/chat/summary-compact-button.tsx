@@ -3,7 +3,7 @@
 // button; a 409 (nothing to summarise) or a 422 (the summariser failed, nothing changed) is shown right under it
 // with the server's own message.
 import { useMutation } from "@tanstack/react-query";
-import { AlertIcon, CloseIcon } from "@/components/ui/icons";
+import { AlertIcon, CloseIcon, CompactIcon } from "@/components/ui/icons";
 import { compactConversation, type SummaryView } from "./summary-api";
 
 export function SummaryCompactButton({
@@ -66,25 +66,5 @@ export function SummaryCompactButton({
         </div>
       )}
     </div>
-  );
-}
-
-/** Lines folding into one: the icon for "compact". */
-function CompactIcon() {
-  return (
-    <svg
-      width={16}
-      height={16}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.75}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M4 5h16M4 9h16M8 15l4 4 4-4M12 19v-6" />
-    </svg>
   );
 }

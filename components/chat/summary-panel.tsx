@@ -47,7 +47,7 @@ export function SummaryPanel({
       className="max-w-2xl"
     >
       <div className="space-y-5">
-        {list.isLoading && <p className="text-sm text-zinc-500">Loading…</p>}
+        {list.isLoading && <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>}
         {list.error && (
           <p className="text-sm text-red-600" role="alert" data-testid="summary-load-error">
             {list.error.message}

@@ -3,6 +3,7 @@
 // assistant reply's attempts, or a preview of the next turn's payload.
 import type { CSSProperties } from "react";
 import { DrawerBackdrop } from "@/components/ui/drawer";
+import { IconButton } from "@/components/ui/icon-button";
 import { CloseIcon, InspectIcon, SparkIcon } from "@/components/ui/icons";
 import { PreviewInspector } from "./preview-inspector";
 import { ReplyInspector } from "./reply-inspector";
@@ -54,15 +55,9 @@ export function InspectorPanel({
                 : "What this reply was built from, attempt by attempt"}
             </p>
           </div>
-          <button
-            type="button"
-            onClick={onClose}
-            className="icon-button"
-            aria-label="Close inspector"
-            data-testid="inspector-close"
-          >
+          <IconButton label="Close inspector" onClick={onClose} testId="inspector-close">
             <CloseIcon />
-          </button>
+          </IconButton>
         </header>
         {target.kind === "reply" ? (
           <ReplyInspector

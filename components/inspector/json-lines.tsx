@@ -3,31 +3,18 @@
 // by @tanstack/react-virtual inside the inspector's scroll container, so a 100 000-token payload scrolls smoothly.
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, type RefObject, useLayoutEffect, useRef, useState } from "react";
-import { highlightCode } from "@/components/chat/markdown/highlight-code";
+import { HighlightedCode } from "@/components/chat/markdown/highlighted-code";
 import { useScrollElement } from "@/components/ui/virtual-list";
 
 /**
- * Longer texts render plain: colouring hundreds of kilobytes costs more than it helps, and the highlighter only
- * colours a prefix anyway. The exact-bytes view must show every byte once, whatever the size.
+ * Longer texts render plain: colouring hundreds of kilobytes on the main thread costs more than it helps.
+ * The exact-bytes view must show every byte once, whatever the size.
  */
 const HIGHLIGHT_UP_TO = 50_000;
 
 function Highlighted({ text }: { text: string }) {
   if (text.length > HIGHLIGHT_UP_TO) return <>{text}</>;
-  return (
-    <>
-      {highlightCode(text, "json").map((token, index) =>
-        token.type === "plain" ? (
-          token.text
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: tokens are positional
-          <span key={index} className={`token-${token.type}`}>
-            {token.text}
-          </span>
-        ),
-      )}
-    </>
-  );
+  return <HighlightedCode code={text} language="json" />;
 }
 
 /** Lines above this count are windowed. */

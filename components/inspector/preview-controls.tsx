@@ -1,4 +1,5 @@
 "use client";
+import { NoteRoleOptions } from "@/components/ui/note-role-options";
 // The preview's inputs: the next message and the settings to try, applied to the dry run as they are typed.
 import type { ResolvedSettings } from "@/lib/context/settings";
 import { SETTING_HELP } from "@/lib/context/settings";
@@ -127,9 +128,7 @@ export function PreviewControls({
                 className="input-sm mt-0.5"
                 data-testid="preview-note-role"
               >
-                <option value="user">user</option>
-                <option value="system">system</option>
-                <option value="assistant">assistant</option>
+                <NoteRoleOptions />
               </select>
             </label>
             <NumberField

@@ -1,11 +1,13 @@
 // The preview's "what if" edits → the settings override the preview API takes. Each edited section is sent whole
 // (the resolved values with the edits on top), so keys the reader did not touch keep their resolved values.
+
+import type { NoteRole } from "@/components/ui/note-role-options";
 import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
 
 export interface PreviewEdits {
   noteText?: string;
   noteDepth?: string;
-  noteRole?: "user" | "system" | "assistant";
+  noteRole?: NoteRole;
   maxItems?: string;
   mediaWindow?: string;
   imageMessageLimit?: string;

@@ -1,105 +1,55 @@
-// The API shapes the inspector reads: turns with their attempts, and the preview's dry run. They
-// mirror lib/chat/attempt-view.ts and lib/chat/preview-turn.ts as JSON (dates are strings).
-import type { ResolvedSettings } from "@/lib/context/settings";
+// The API shapes the inspector reads: turns with their attempts, and the preview's dry run. Each is derived from
+// the server function that builds it (lib/chat/attempt-view.ts, lib/chat/preview-turn.ts, db/queries.ts), as the
+// browser receives it: JSON, so dates are strings. Type-only imports: nothing of the server reaches the bundle.
+import type { AsJson } from "@/components/ui/api-client";
+import type { listOtherModelCallSummaries } from "@/db/attempt-queries";
+import type { listTurnSummaries, listTurnsWithAttempts } from "@/db/queries";
+import type { toAttemptViews } from "@/lib/chat/attempt-view";
+import type { previewTurn } from "@/lib/chat/preview-turn";
 import type { ContextItem, ProviderName, TraceEvent } from "@/lib/context/types";
 import type { Cost } from "@/lib/pricing";
 
-export interface BudgetView {
-  usableTokens: number;
-  totalTokens: number;
-  reservedOutputTokens: number;
-  contextWindow: number;
-}
-
-export interface UsageView {
-  inputTokens?: number;
-  outputTokens?: number;
-  cachedInputTokens?: number;
-}
-
-/** What a model call was for ("replay" is reserved for replaying a recorded attempt). */
-export type AttemptKind = "reply" | "summary" | "title" | "write_as_me" | "replay";
-
-export interface AttemptView {
-  id: string;
-  /** Null for a call that answers no turn (a summary, a title, a write-as-me draft). */
-  turnId: string | null;
-  kind: AttemptKind;
-  attemptNumber: number;
-  stepNumber: number;
-  modelId: string;
-  provider: ProviderName | null;
-  status: "ok" | "error" | "stopped";
-  error: { code: string; message: string; status?: number } | null;
-  items: ContextItem[];
-  trace: TraceEvent[];
-  settings: ResolvedSettings;
-  settingsVersion: number;
-  budget: BudgetView | null;
-  request: { url: string; body: string } | null;
-  requests: { url: string; status: number | null; body: string }[];
-  response: { text: string; finishReason: string | null; usage: UsageView | null } | null;
-  usage: UsageView | null;
-  /** From the model's prices and the reported usage; null when either is unknown. */
-  cost: Cost | null;
-  timings: { queuedAt: string; firstByteMs?: number; firstTokenMs?: number; doneMs?: number };
-  /** Someone else's private memories this attempt carried, replaced for this reader; null when none. */
-  privateMemoryRedaction: {
-    count: number;
-    owners: { userId: string; name: string }[];
-    notice: string;
-  } | null;
-  createdAt: string;
-}
+type ServerAttemptView = Awaited<ReturnType<typeof toAttemptViews>>[number];
 
 /** An item as an attempt's view gives it: `redacted` when someone else's private memory was replaced in it. */
 export type ViewItem = ContextItem & { redacted?: boolean };
 
-/** An attempt as listed by `GET /turns?fields=summary`: everything but the payload. */
-export type AttemptSummaryView = Pick<
-  AttemptView,
-  | "id"
-  | "turnId"
-  | "kind"
-  | "attemptNumber"
-  | "stepNumber"
-  | "modelId"
-  | "status"
-  | "error"
-  | "usage"
-  | "cost"
-  | "timings"
-  | "settingsVersion"
-  | "createdAt"
->;
+/**
+ * An attempt as GET /api/attempts/:id and GET /turns send it. The database stores items and trace as untyped
+ * JSON; what the pipeline wrote there is its ContextItem and TraceEvent.
+ */
+export type AttemptView = AsJson<Omit<ServerAttemptView, "items" | "trace">> & {
+  items: ViewItem[];
+  trace: TraceEvent[];
+};
 
-export interface TurnSummaryView extends Omit<TurnView, "attempts"> {
+/** What a model call was for ("replay" is reserved for replaying a recorded attempt). */
+export type AttemptKind = AttemptView["kind"];
+export type BudgetView = NonNullable<AttemptView["budget"]>;
+export type UsageView = NonNullable<AttemptView["usage"]>;
+
+type ServerTurnSummary = Awaited<ReturnType<typeof listTurnSummaries>>[number];
+type ServerOtherCallSummary = Awaited<ReturnType<typeof listOtherModelCallSummaries>>[number];
+
+/** An attempt as listed by `GET /turns?fields=summary`: everything but the payload, with its cost. */
+export type AttemptSummaryView = AsJson<ServerOtherCallSummary> & {
+  /** From the model's prices and the reported usage; null when either is unknown. */
+  cost: Cost | null;
+};
+
+/** A turn as listed by `GET /turns?fields=summary`: its attempts without their payloads, and its cost. */
+export type TurnSummaryView = AsJson<Omit<ServerTurnSummary, "attempts">> & {
   attempts: AttemptSummaryView[];
   /** The sum of its attempts' known costs. */
   cost: Cost | null;
-}
+};
 
-export interface TurnView {
-  id: string;
-  conversationId: string;
-  userMessageId: string | null;
-  assistantMessageId: string | null;
-  status: "running" | "ok" | "error" | "stopped" | "interrupted";
-  settingsVersion: number;
-  createdAt: string;
+/** A turn as `GET /turns` sends it, each attempt in full. */
+export type TurnView = AsJson<Omit<Awaited<ReturnType<typeof listTurnsWithAttempts>>[number], "attempts">> & {
   attempts: AttemptView[];
-}
+};
 
-export interface PreviewView {
-  modelId: string;
-  provider: ProviderName;
-  settingsVersion: number;
-  settings: ResolvedSettings;
-  items: ContextItem[];
-  trace: TraceEvent[];
-  budget: BudgetView;
-  request: { url: string; body: string };
-}
+export type PreviewView = AsJson<Awaited<ReturnType<typeof previewTurn>>>;
 
 /** What the payload views need, from an attempt or a preview alike. */
 export interface PayloadView {

@@ -3,7 +3,8 @@
 // payloads), each full attempt on demand (recorded attempts never change), and the preview's dry run. Previous
 // data is kept while refetching so the gauge and the cards do not flicker.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { fetchJson, turnsKey } from "@/components/chat/api";
+import { turnsKey } from "@/components/chat/api";
+import { apiFetch } from "@/components/ui/api-client";
 import type { SettingsOverride } from "@/lib/context/settings";
 import type { Cost } from "@/lib/pricing";
 import type { AttemptSummaryView, AttemptView, PreviewView, TurnSummaryView } from "./types";
@@ -19,7 +20,7 @@ interface CallIndex {
 function useCallIndex<Selected>(conversationId: string, select: (index: CallIndex) => Selected) {
   return useQuery({
     queryKey: [...turnsKey(conversationId), "summary"],
-    queryFn: () => fetchJson<CallIndex>(`/api/conversations/${conversationId}/turns?fields=summary`),
+    queryFn: () => apiFetch<CallIndex>(`/api/conversations/${conversationId}/turns?fields=summary`),
     select,
     placeholderData: keepPreviousData,
     // A reply whose browser went away keeps generating on the server: poll until its turn ends.
@@ -49,7 +50,7 @@ export function useAttempt(attemptId: string | null) {
   return useQuery({
     queryKey: ["attempt", attemptId],
     queryFn: () =>
-      fetchJson<{ attempt: AttemptView }>(`/api/attempts/${attemptId}`).then((body) => body.attempt),
+      apiFetch<{ attempt: AttemptView }>(`/api/attempts/${attemptId}`).then((body) => body.attempt),
     enabled: attemptId !== null,
     staleTime: Number.POSITIVE_INFINITY,
   });
@@ -64,9 +65,9 @@ export function usePreview(conversationId: string, request: PreviewRequest) {
   return useQuery({
     queryKey: ["preview", conversationId, request],
     queryFn: () =>
-      fetchJson<{ preview: PreviewView }>(`/api/conversations/${conversationId}/preview`, {
+      apiFetch<{ preview: PreviewView }>(`/api/conversations/${conversationId}/preview`, {
         method: "POST",
-        body: JSON.stringify(request),
+        body: request,
       }).then((body) => body.preview),
     placeholderData: keepPreviousData,
     retry: false,

@@ -4,6 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { apiFetch } from "@/components/ui/api-client";
 
 interface Invitation {
   conversationId: string;
@@ -14,35 +15,20 @@ interface Invitation {
 
 const invitationsKey = ["invitations"] as const;
 
-async function answer(url: string, init: RequestInit): Promise<void> {
-  const response = await fetch(url, { ...init, headers: { "content-type": "application/json" } });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-    throw new Error(body?.error?.message ?? `Request failed with status ${response.status}`);
-  }
-}
-
 export function InvitationList() {
   const router = useRouter();
   const queryClient = useQueryClient();
   const invitations = useQuery({
     queryKey: invitationsKey,
-    queryFn: async () => {
-      const response = await fetch("/api/invitations");
-      if (!response.ok) throw new Error(`Could not load invitations (${response.status})`);
-      return ((await response.json()) as { invitations: Invitation[] }).invitations;
-    },
+    queryFn: async () => (await apiFetch<{ invitations: Invitation[] }>("/api/invitations")).invitations,
   });
-  const self = async () => {
-    const response = await fetch("/api/auth/get-session");
-    return ((await response.json()) as { user: { id: string } }).user.id;
-  };
+  const self = async () => (await apiFetch<{ user: { id: string } }>("/api/auth/get-session")).user.id;
   const accept = useMutation({
     mutationFn: async (conversationId: string) => {
       const userId = await self();
-      await answer(`/api/conversations/${conversationId}/participants/${encodeURIComponent(userId)}`, {
+      await apiFetch(`/api/conversations/${conversationId}/participants/${encodeURIComponent(userId)}`, {
         method: "PATCH",
-        body: JSON.stringify({ status: "accepted" }),
+        body: { status: "accepted" },
       });
       return conversationId;
     },
@@ -55,7 +41,7 @@ export function InvitationList() {
   const decline = useMutation({
     mutationFn: async (conversationId: string) => {
       const userId = await self();
-      await answer(`/api/conversations/${conversationId}/participants/${encodeURIComponent(userId)}`, {
+      await apiFetch(`/api/conversations/${conversationId}/participants/${encodeURIComponent(userId)}`, {
         method: "DELETE",
       });
     },
@@ -70,7 +56,7 @@ export function InvitationList() {
           Back to the chat
         </Link>
       </div>
-      {invitations.isPending && <p className="text-sm text-zinc-500">Loading…</p>}
+      {invitations.isPending && <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>}
       {invitations.data?.length === 0 && (
         <p className="text-sm text-zinc-500" data-testid="no-invitations">
           No invitations are waiting for you.

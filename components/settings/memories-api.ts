@@ -1,5 +1,5 @@
 // The signed-in user's memories, as Settings → Memories and the summary panel read them.
-import { fetchJson } from "@/components/chat/api";
+import { apiFetch } from "@/components/ui/api-client";
 
 export interface OwnMemoryView {
   id: string;
@@ -19,4 +19,4 @@ export interface MemoryPage {
 
 export const memoriesKey = ["memories"] as const;
 
-export const listOwnMemories = () => fetchJson<MemoryPage>("/api/memories");
+export const listOwnMemories = () => apiFetch<MemoryPage>("/api/memories");

@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { fetchJson } from "@/components/chat/api";
+import { apiFetch } from "@/components/ui/api-client";
 import { listOwnMemories, memoriesKey, type OwnMemoryView } from "./memories-api";
 
 export function MemorySettings() {
@@ -12,12 +12,12 @@ export function MemorySettings() {
   const page = useQuery({ queryKey: memoriesKey, queryFn: listOwnMemories });
   const refresh = () => queryClient.invalidateQueries({ queryKey: memoriesKey });
   const remove = useMutation({
-    mutationFn: (memoryId: string) => fetchJson<void>(`/api/memories/${memoryId}`, { method: "DELETE" }),
+    mutationFn: (memoryId: string) => apiFetch<void>(`/api/memories/${memoryId}`, { method: "DELETE" }),
     onSuccess: refresh,
   });
   const preferences = useMutation({
     mutationFn: (sessionSummaries: boolean) =>
-      fetchJson("/api/memories/preferences", { method: "PUT", body: JSON.stringify({ sessionSummaries }) }),
+      apiFetch("/api/memories/preferences", { method: "PUT", body: { sessionSummaries } }),
     onSuccess: refresh,
   });
   const error = page.error ?? remove.error ?? preferences.error;
@@ -91,7 +91,7 @@ function MemoryItem({
   const [draft, setDraft] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: (content: string) =>
-      fetchJson(`/api/memories/${memory.id}`, { method: "PATCH", body: JSON.stringify({ content }) }),
+      apiFetch(`/api/memories/${memory.id}`, { method: "PATCH", body: { content } }),
     onSuccess: () => {
       setDraft(null);
       onSaved();

@@ -160,3 +160,9 @@ export const LogOutIcon = (props: IconProps) => (
     <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" />
   </Icon>
 );
+/** Lines folding into one: "compact" (summarise the older messages now). */
+export const CompactIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M4 5h16M4 9h16M8 15l4 4 4-4M12 19v-6" />
+  </Icon>
+);

@@ -1,5 +1,7 @@
 // The one span of an HTTP `Range` request this app serves (attachments).
 
+import "server-only";
+
 export type ByteRange = { start: number; end: number };
 
 /**

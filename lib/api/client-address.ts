@@ -4,8 +4,10 @@
 // the real peer, and a new `X-Forwarded-For` per request buys nothing. TRUSTED_PROXIES lists the proxies'
 // addresses or CIDR ranges, comma-separated; unset, no peer is a proxy.
 
+import "server-only";
 import type { IncomingMessage } from "node:http";
 import { BlockList, isIP } from "node:net";
+import { env } from "@/lib/env";
 
 const FORWARDING_HEADERS = [
   "x-forwarded-for",
@@ -15,13 +17,6 @@ const FORWARDING_HEADERS = [
   "x-real-ip",
   "forwarded",
 ];
-
-export function trustedProxyList(value = process.env.TRUSTED_PROXIES ?? ""): string[] {
-  return value
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-}
 
 export function trustedProxyBlockList(entries: string[]): BlockList {
   const list = new BlockList();
@@ -67,7 +62,7 @@ export async function installForwardingScrubber(): Promise<void> {
   };
   if (prototype[installed]) return;
   prototype[installed] = true;
-  const proxies = trustedProxyBlockList(trustedProxyList());
+  const proxies = trustedProxyBlockList(env().TRUSTED_PROXIES);
   const emit = prototype.emit;
   prototype.emit = function emitWithScrubbedHeaders(this: unknown, event: string, ...args: unknown[]) {
     if (event === "request") dropUntrustedForwarding(args[0] as IncomingMessage, proxies);

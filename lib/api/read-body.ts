@@ -6,6 +6,7 @@
 // which makes the kernel answer with a reset that can destroy the 413 before the client reads it (HTTP's
 // "lingering close"). A client that stops sending once it has the answer ends the drain at once.
 
+import "server-only";
 import type { AppError } from "@/lib/errors";
 
 const LINGER_MS = 2_000;

@@ -2,12 +2,14 @@
 // origin, a body no cross-site form can send), the database is ready, errors become `{ error: { code, message } }`
 // with a 4xx status (never a 500 for bad input), and the session is checked in one place.
 
+import "server-only";
 import type { z } from "zod";
 import { databaseHandle } from "@/db/client";
 import { readBodyUpTo } from "@/lib/api/read-body";
 import { guardStateChange } from "@/lib/api/same-origin";
 import { getAuth } from "@/lib/auth";
 import { AppError, databaseUnavailable, isDatabaseUnavailable } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 import { logger } from "@/lib/logger";
 
 export interface SessionUser {
@@ -177,7 +179,7 @@ function tooLarge(maxBytes: number): AppError {
 
 /** Route params validated as a UUID: anything else is simply not found. */
 export function parseId(value: string, what: string): string {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
+  if (!isUuid(value)) {
     throw new AppError("not_found", `${what} not found`);
   }
   return value.toLowerCase();

@@ -5,6 +5,8 @@
 // in BETTER_AUTH_URL/ALLOWED_HOSTS), and the body must be one no HTML form can send (JSON, or multipart for the
 // upload route, which a form can send but only with a same-origin `Origin`).
 
+import "server-only";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -15,18 +17,8 @@ export function isStateChanging(method: string): boolean {
 
 /** Hosts (host[:port], `*` matches any run of characters) that count as this app besides the addressed one. */
 function configuredHosts(): string[] {
-  const hosts: string[] = [];
-  if (process.env.BETTER_AUTH_URL) {
-    try {
-      hosts.push(new URL(process.env.BETTER_AUTH_URL).host);
-    } catch {
-      // A malformed BETTER_AUTH_URL adds nothing; better-auth reports it itself.
-    }
-  }
-  for (const host of process.env.ALLOWED_HOSTS?.split(",") ?? []) {
-    if (host.trim()) hosts.push(host.trim().toLowerCase());
-  }
-  return hosts;
+  const { BETTER_AUTH_URL, ALLOWED_HOSTS } = env();
+  return [...(BETTER_AUTH_URL ? [new URL(BETTER_AUTH_URL).host] : []), ...ALLOWED_HOSTS];
 }
 
 function hostMatches(host: string, pattern: string): boolean {

@@ -1,6 +1,8 @@
 // `Secure` session cookies when the app is served over HTTPS. better-auth fixes the cookie attributes once, at
 // start-up, from its base URL; this app's base URL follows the request, so the attribute is added per response.
 
+import "server-only";
+
 /** HTTPS as the browser saw it: the URL itself, or a proxy's `x-forwarded-proto` (the server drops that header
  * from peers outside TRUSTED_PROXIES before it gets here, see lib/api/client-address.ts). */
 export function servedOverHttps(request: Request): boolean {

@@ -3,12 +3,12 @@
 // cap, then the next model. What one attempt does (stream a reply, or generate a text) is the caller's; each
 // attempt records itself. See docs/architecture.md, "Attempts".
 
+import "server-only";
 import { APICallError } from "ai";
 import type { ModelDescriptor } from "@/lib/context/types";
+import { env } from "@/lib/env";
 
 /** Retries per model after the first try, for retryable errors (429, 5xx) that happen before any text. */
-const RETRIES_PER_MODEL = Number(process.env.GLASSBOX_RETRIES_PER_MODEL ?? 2);
-const RETRY_BASE_DELAY_MS = Number(process.env.GLASSBOX_RETRY_BASE_MS ?? 1_000);
 /** Never wait longer than this for one retry: a longer retry-after fails the model at once (the next one runs). */
 const RETRY_MAX_DELAY_MS = 20_000;
 
@@ -19,8 +19,8 @@ const RETRY_MAX_DELAY_MS = 20_000;
  */
 export function providerTimeouts() {
   return {
-    firstChunkMs: Number(process.env.PROVIDER_FIRST_CHUNK_TIMEOUT_MS || 60_000),
-    chunkMs: Number(process.env.PROVIDER_CHUNK_TIMEOUT_MS || 30_000),
+    firstChunkMs: env().PROVIDER_FIRST_CHUNK_TIMEOUT_MS,
+    chunkMs: env().PROVIDER_CHUNK_TIMEOUT_MS,
   };
 }
 
@@ -59,7 +59,7 @@ export async function runAttemptLoop<Value>({
   let attemptNumber = 0;
   let lastError: AttemptError = { code: "no_model", message: "No usable model is configured." };
   for (const model of models) {
-    for (let retry = 0; retry <= RETRIES_PER_MODEL; retry++) {
+    for (let retry = 0; retry <= env().GLASSBOX_RETRIES_PER_MODEL; retry++) {
       if (stopSignal?.aborted) return { status: "stopped", attemptCount: attemptNumber };
       attemptNumber++;
       const end = await attempt(model, attemptNumber);
@@ -71,7 +71,7 @@ export async function runAttemptLoop<Value>({
       }
       lastError = describeAttemptError(end.error);
       if (end.partial) return { status: "interrupted", error: lastError, attemptCount: attemptNumber };
-      if (!isRetryable(end.error) || retry === RETRIES_PER_MODEL) break;
+      if (!isRetryable(end.error) || retry === env().GLASSBOX_RETRIES_PER_MODEL) break;
       const delay = retryDelayMs(end.error, retry);
       // The provider asks for a longer wait than we would make the user sit through: try the next model now,
       // and say why if none is left.
@@ -158,7 +158,7 @@ function askedDelayMs(error: unknown): number | null {
 function retryDelayMs(error: unknown, retry: number): number | null {
   const asked = askedDelayMs(error);
   if (asked !== null) return asked > RETRY_MAX_DELAY_MS ? null : asked;
-  return Math.min(RETRY_BASE_DELAY_MS * 2 ** retry, RETRY_MAX_DELAY_MS);
+  return Math.min(env().GLASSBOX_RETRY_BASE_MS * 2 ** retry, RETRY_MAX_DELAY_MS);
 }
 
 /** Wait, or stop waiting as soon as the signal aborts. */

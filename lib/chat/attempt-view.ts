@@ -2,6 +2,7 @@
 // its media put back, so it can be replayed elsewhere byte for byte. Other people's private memories are
 // redacted for the reader (./private-memories.ts).
 
+import "server-only";
 import type { Database } from "@/db/client";
 import { getModel, loadConversationMediaBySha256 } from "@/db/queries";
 import type { Attempt, Model } from "@/db/schema";

@@ -2,6 +2,7 @@
 // attempt loop as a reply (retries, fallbacks, timeouts), each try recorded as an attempt of its kind under the
 // conversation, with the exact request bodies the provider received.
 
+import "server-only";
 import type { Database } from "@/db/client";
 import type { AttemptKind } from "@/db/schema";
 import { ContextBudgetError } from "@/lib/context/resolve-for-model";

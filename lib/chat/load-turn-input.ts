@@ -2,6 +2,7 @@
 // the newest `messageFetchLimit` unsummarised messages after it, their media and artifacts, persona, memories,
 // blocks, participants and the resolved settings. Cost does not grow with the length of the history.
 
+import "server-only";
 import type { Database } from "@/db/client";
 import {
   getActiveSummary,

@@ -1,6 +1,7 @@
 // The one place a request becomes a model call: real turns stream it, summaries, titles and write-as-me drafts
 // generate it whole, previews capture the exact body the provider would receive and stop before anything is sent.
 
+import "server-only";
 import { generateText, isStepCount, streamText, type ToolSet } from "ai";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import type { ModelDescriptor } from "@/lib/context/types";

@@ -1,6 +1,7 @@
 // A dry run of the next turn: the same loading, phase A, phase B and request building as a
 // real turn, with the message not stored and no model called. Settings changes apply on top, for "what if".
 
+import "server-only";
 import type { Database } from "@/db/client";
 import type { Conversation, Message, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";

@@ -5,6 +5,7 @@
 // the trace and every request body, and says how many were replaced and whose they are. The owner still reads the
 // exact bytes.
 
+import "server-only";
 import type { Database } from "@/db/client";
 import { listPrivateMemoryCandidates, listUserNames } from "@/db/private-memory-queries";
 import type { Attempt, PrivateMemoryUse } from "@/db/schema";

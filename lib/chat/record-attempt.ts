@@ -1,6 +1,7 @@
 // Writes one attempt row: the items and trace it was built from, the resolved settings and their version, every
 // HTTP request's exact body (base64 media elided, rebuildable from attachments), the response, usage and timings.
 
+import "server-only";
 import type { Database } from "@/db/client";
 import { type AttemptKind, attempts } from "@/db/schema";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";

@@ -4,6 +4,7 @@
 // that used tools ends with its tool calls and outputs stored as artifacts, named in the message's parts between
 // the text written around them, so later turns replay them (docs/architecture.md, "Tools").
 
+import "server-only";
 import { ulid } from "ulid";
 import type { Database } from "@/db/client";
 import { finishReplyWithArtifacts, updateMessage } from "@/db/queries";

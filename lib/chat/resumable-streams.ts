@@ -3,7 +3,9 @@
 // that reconnects (a reload, a dropped connection, another server behind the load balancer). Without Redis there
 // is nothing to resume from: the reply is still stored as it streams, and a reload shows it so far.
 
+import "server-only";
 import { createResumableStreamContext, type ResumableStreamContext } from "resumable-stream";
+import { env } from "@/lib/env";
 
 const globalForStreams = globalThis as unknown as { glassboxStreams?: ResumableStreamContext | null };
 
@@ -11,7 +13,7 @@ const globalForStreams = globalThis as unknown as { glassboxStreams?: ResumableS
 export function resumableStreams(): ResumableStreamContext | null {
   if (globalForStreams.glassboxStreams === undefined) {
     // A long-running Node server: no serverless suspension to guard against, so no waitUntil.
-    globalForStreams.glassboxStreams = process.env.REDIS_URL
+    globalForStreams.glassboxStreams = env().REDIS_URL
       ? createResumableStreamContext({ waitUntil: null })
       : null;
   }

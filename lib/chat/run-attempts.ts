@@ -2,6 +2,7 @@
 // (so each model gets its own resolution and wire format), the streamed call with its tool loop, and the record.
 // Every attempt is recorded as it ends, failed ones included. Text streams to the writer as it arrives.
 
+import "server-only";
 import type { ToolSet, UIMessageStreamWriter } from "ai";
 import type { Database } from "@/db/client";
 import type { Model } from "@/db/schema";

@@ -3,6 +3,7 @@
 // (turn-stream.ts). The generation is not tied to the browser: if the client disconnects, the reply still
 // completes and is stored.
 
+import "server-only";
 import { createUIMessageStreamResponse, JsonToSseTransformStream, UI_MESSAGE_STREAM_HEADERS } from "ai";
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";

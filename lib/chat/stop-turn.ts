@@ -1,5 +1,6 @@
 // Stop a running turn and wait (briefly) until its reply is stored: the caller can then read the stopped reply.
 
+import "server-only";
 import type { Database } from "@/db/client";
 import { refuseWhileTurnRuns } from "@/db/message-queries";
 import { getTurnStatus } from "@/db/turn-queries";

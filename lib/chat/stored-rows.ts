@@ -1,5 +1,6 @@
 // Database rows → the pipeline's plain input types, and token counts cached at write time.
 
+import "server-only";
 import type { Artifact, Attachment, Message, Model, Summary } from "@/db/schema";
 import type {
   ModelDescriptor,

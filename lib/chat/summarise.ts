@@ -4,6 +4,7 @@
 // and counts as the newest user turn, as the summariser it follows does, so it is always among the kept turns. An
 // empty or failed summary changes nothing and comes back as a trace warning for the turn's inspector.
 
+import "server-only";
 import type { Database } from "@/db/client";
 import { keepsSessionSummaries } from "@/db/memory-queries";
 import { getActiveSummary, getCurrentSettings, getModel, listArtifactsForMessages } from "@/db/queries";
@@ -16,6 +17,7 @@ import { buildSummariserInput, truncateForSummary } from "@/lib/context/summary-
 import { countTextTokens, TOKENS_PER_MESSAGE } from "@/lib/context/tokens";
 import { plural, traceEvent, traceWarning } from "@/lib/context/trace";
 import type { StoredMessage, StoredSummary, TokenizerName, TraceEvent } from "@/lib/context/types";
+import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { offlineSummary } from "@/lib/providers/offline-summary";
 import { runAuxiliaryCall } from "./auxiliary-call";
@@ -40,7 +42,6 @@ export interface SummaryOutcome {
 }
 
 /** A summary blocks the turn that triggered it: one try gives up rather than hold the reply for ever. */
-const SUMMARY_TIMEOUT_MS = Number(process.env.GLASSBOX_SUMMARY_TIMEOUT_MS ?? 60_000);
 
 /** Used for the token estimate when the persona's model row is gone (the summary can still be made). */
 const FALLBACK_ESTIMATE_MODEL = {
@@ -224,7 +225,7 @@ async function writeSummary({
     prepare: () => ({ instructions: input.system, prompt: input.prompt }),
     // The offline model summarises extractively: compaction works without a provider key.
     offlineText: () => offlineSummary({ messages: covered, previousSummary: previous }),
-    timeoutMs: SUMMARY_TIMEOUT_MS,
+    timeoutMs: env().GLASSBOX_SUMMARY_TIMEOUT_MS,
   });
   if (outcome.status !== "ok") {
     // The message only: the error object carries the request body, which is conversation content.

@@ -1,6 +1,7 @@
 // Whether to summarise a conversation now, and what: decided cheaply first (the window a turn already loaded, or a
 // count), so only a summary about to be made loads every unsummarised message. The policy is planSummary's.
 
+import "server-only";
 import type { Database } from "@/db/client";
 import { listHistoryWindow } from "@/db/queries";
 import type { Conversation, Message, Persona, Summary } from "@/db/schema";

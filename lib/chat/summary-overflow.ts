@@ -2,6 +2,7 @@
 // trimming, or cannot fit the context at all, summarise then (unless the mode is manual) and build again once,
 // rather than silently losing the oldest turns. The summary events go first in the turn's trace.
 
+import "server-only";
 import type { Database } from "@/db/client";
 import type { Conversation, Model, Persona } from "@/db/schema";
 import { stageClock } from "@/lib/chat/stage-clock";

@@ -5,12 +5,14 @@
 // Generation runs after the turn has finished and is not awaited by it; a failure is logged and changes nothing
 // (the next finished turn tries again while the title is still the default).
 
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { getCurrentSettings, getPersona } from "@/db/queries";
 import type { Message } from "@/db/schema";
 import { conversations } from "@/db/schema";
 import { DEFAULT_CONVERSATION_TITLE, getFirstExchange, storeGeneratedTitle } from "@/db/title-queries";
+import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { firstSentence } from "@/lib/providers/offline-summary";
 import { runAuxiliaryCall } from "./auxiliary-call";
@@ -20,7 +22,6 @@ import { callableModel, unavailableModelMessage } from "./turn-setup";
 
 export const TITLE_MAX_CHARS = 60;
 /** A title is a side job: a slow provider gives up rather than hold a connection for long. */
-const TITLE_TIMEOUT_MS = Number(process.env.GLASSBOX_TITLE_TIMEOUT_MS ?? 20_000);
 /** How much of the first exchange the title model reads. */
 const EXCERPT_CHARS = 2_000;
 
@@ -73,7 +74,7 @@ export async function generateConversationTitle({
     const { settings } = resolveTurnSettings(globalSettings.settings, persona, conversation);
     // TITLE_MODEL_ID names one model for every title (a cheap one, or the offline model); unset, titles come
     // from the summary model, else the persona's own.
-    const modelId = process.env.TITLE_MODEL_ID || settings.summary.modelId || persona.modelId;
+    const modelId = env().TITLE_MODEL_ID || settings.summary.modelId || persona.modelId;
     const modelRow = await callableModel(db, modelId);
     if (!modelRow) return failed(conversationId, unavailableModelMessage(`the title model ${modelId}`));
     const outcome = await runAuxiliaryCall({
@@ -89,7 +90,7 @@ export async function generateConversationTitle({
       }),
       // The offline model derives the title from the first message: titles work with no provider key.
       offlineText: () => offlineTitle(question),
-      timeoutMs: TITLE_TIMEOUT_MS,
+      timeoutMs: env().GLASSBOX_TITLE_TIMEOUT_MS,
     });
     if (outcome.status !== "ok") {
       return failed(conversationId, `title generation failed: ${outcome.error.message}`);

@@ -2,6 +2,7 @@
 // the reply's tool loop. Each is small and safe: it reads the clock, stores a memory for the person asking, or has
 // a model that can see describe an image of this conversation (for a model that cannot).
 
+import "server-only";
 import { generateText, type ToolSet, tool } from "ai";
 import { z } from "zod";
 import type { Database } from "@/db/client";

@@ -2,6 +2,7 @@
 // variant of each reply the user chose), the other variants of each reply, and where the model's view begins when
 // the latest request left older messages out (docs/architecture.md, "Nothing leaves the model's view unmarked").
 
+import "server-only";
 import type { Database } from "@/db/client";
 import { getLatestAttemptView, listReplyVariants, type ReplyVariant } from "@/db/message-queries";
 import { listMessageMedia, listMessages, listToolNamesByMessage } from "@/db/queries";

@@ -2,6 +2,7 @@
 // turn's as the sum of its attempts', and the conversation's as the sum of its turns' and of its other calls'
 // (summaries, titles, drafts). Unknown stays unknown.
 
+import "server-only";
 import type { Database } from "@/db/client";
 import { listModels } from "@/db/queries";
 import { type Cost, costOfUsage, sumCosts, type TokenUsage } from "@/lib/pricing";

@@ -2,9 +2,11 @@
 // `streaming`. Each instance sweeps for them soon after it starts and then on a timer: its own turns from an
 // earlier life at once (its id is stable across restarts), any other instance's once their heartbeat is stale.
 
+import "server-only";
 import { hostname } from "node:os";
 import type { Database } from "@/db/client";
 import { recoverAbandonedTurns } from "@/db/turn-queries";
+import { env } from "@/lib/env";
 import { publishMessage } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
 import { turnsRunningHere } from "./turn-stops";
@@ -17,7 +19,8 @@ const SWEEP_INTERVAL_MS = 30_000;
  * since the server sets PORT as it starts).
  */
 export function instanceId(): string {
-  return process.env.INSTANCE_ID || `${hostname()}:${process.env.PORT || "3000"}`;
+  const { INSTANCE_ID, PORT } = env();
+  return INSTANCE_ID || `${hostname()}:${PORT}`;
 }
 
 export async function sweepAbandonedTurns(db: Database): Promise<number> {

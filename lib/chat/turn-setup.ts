@@ -3,6 +3,7 @@
 // message, whichever call asks), then the load and phase A. Phase B stays per attempt (run-attempts.ts,
 // auxiliary-call.ts). See docs/architecture.md, "A turn, step by step".
 
+import "server-only";
 import type { Database } from "@/db/client";
 import { getModel, getPersona, getReadableConversation } from "@/db/queries";
 import type { Conversation, Model, Persona } from "@/db/schema";

@@ -3,7 +3,9 @@
 // turn another instance runs, it is published on Redis (when REDIS_URL is set), and the instance running it
 // stops it. A disconnect is not a stop: only this path aborts the provider request.
 
+import "server-only";
 import { createClient } from "redis";
+import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 
 /** What the stop request knows of what the user saw: the reply's text is cut to this many characters. */
@@ -85,7 +87,7 @@ interface StopBus {
 }
 
 function stopBus(): Promise<StopBus | null> {
-  globalForStops.glassboxStopBus ??= connectStopBus(process.env.REDIS_URL);
+  globalForStops.glassboxStopBus ??= connectStopBus(env().REDIS_URL);
   return globalForStops.glassboxStopBus;
 }
 

@@ -1,6 +1,7 @@
 // A turn's reply as an AI SDK UI message stream: the attempts, then the reply's and the turn's final status, a
 // title for a new conversation, and the heartbeat and stop registration while it runs.
 
+import "server-only";
 import { setMaxListeners } from "node:events";
 import { createUIMessageStream } from "ai";
 import type { Database } from "@/db/client";

@@ -1,6 +1,7 @@
 // Before a turn stores anything: who may ask (not muted, the message not already sent, no reply being written for
 // a regenerate) and which models may answer. Then the user's message is stored, or (regenerate) found.
 
+import "server-only";
 import type { Database } from "@/db/client";
 import { findMessageByClientId, getReplyToRegenerate } from "@/db/message-queries";
 import { appendMessage, listActiveBlocks } from "@/db/queries";

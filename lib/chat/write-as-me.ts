@@ -3,6 +3,7 @@
 // messages are the assistant's, everyone else's are user turns), after an instruction that is never stored.
 // No message is stored: the draft goes back to the composer. Each try is recorded as a "write_as_me" attempt.
 
+import "server-only";
 import type { Database } from "@/db/client";
 import type { SessionUser } from "@/lib/api/route";
 import { resolveForModel } from "@/lib/context/resolve-for-model";

@@ -3,6 +3,7 @@
 // it; import checks it here (shape, then every reference inside it) before anything is stored, so a bug report
 // can be replayed in another installation. No database access, no framework.
 
+import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ATTEMPT_KINDS } from "@/db/schema";

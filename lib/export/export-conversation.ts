@@ -2,6 +2,7 @@
 // in the OpenAI chat format. Attempts go through the same per-reader views the inspector uses, so an export never
 // holds more than its reader may see.
 
+import "server-only";
 import { listConversationArchiveRows } from "@/db/archive-queries";
 import { listOtherModelCalls } from "@/db/attempt-queries";
 import type { Database } from "@/db/client";

@@ -3,6 +3,7 @@
 // by id, then by name, else the default persona answers and the importer is told. Nothing is stored unless all of
 // it is.
 
+import "server-only";
 import { monotonicFactory } from "ulid";
 import { v7 as uuidv7 } from "uuid";
 import { type ConversationRowsToInsert, insertConversationRows } from "@/db/archive-queries";

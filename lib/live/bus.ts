@@ -3,8 +3,10 @@
 // embedded PGlite (one process is the whole app). Signals are small on purpose, whatever carries them: a stored
 // event travels as its id (readers fetch it from the replay buffer), so NOTIFY's 8 000-byte limit never binds.
 
+import "server-only";
 import postgres from "postgres";
 import { createClient } from "redis";
+import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 
 export type LiveSignal =
@@ -123,8 +125,9 @@ export function liveBus(): Promise<LiveBus> {
 
 async function connectFromEnvironment(): Promise<LiveBus> {
   try {
-    if (process.env.REDIS_URL) return await connectRedisBus(process.env.REDIS_URL);
-    if (process.env.DATABASE_URL) return await connectPostgresBus(process.env.DATABASE_URL);
+    const { REDIS_URL, DATABASE_URL } = env();
+    if (REDIS_URL) return await connectRedisBus(REDIS_URL);
+    if (DATABASE_URL) return await connectPostgresBus(DATABASE_URL);
   } catch (error) {
     logger.error({ err: error }, "could not connect the live rooms' bus");
     throw error;

@@ -3,6 +3,7 @@
 // whatever order signals come in, the reader gets the stored events in id order, each once. Typing notices of
 // others pass straight through. A reader who is taken out of the conversation is disconnected.
 
+import "server-only";
 import type { Database } from "@/db/client";
 import { getLiveEventCursor, listLiveEventsAfter } from "@/db/live-event-queries";
 import { logger } from "@/lib/logger";

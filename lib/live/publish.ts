@@ -2,6 +2,7 @@
 // changed, where people join or leave, and where someone types. A failure here is logged and never fails the
 // write that called it: the readers' transcript is reloaded after every turn anyway.
 
+import "server-only";
 import type { Database } from "@/db/client";
 import { appendLiveEvent, getLiveMessage } from "@/db/live-event-queries";
 import { toUIMessage } from "@/lib/chat/ui-messages";

@@ -2,6 +2,7 @@
 // body streams in (a missing or false content-length cannot push more than the cap into memory), then the
 // multipart syntax, then the form's schema; each failure a 4xx that says which.
 
+import "server-only";
 import type { z } from "zod";
 import { readBodyUpTo } from "@/lib/api/read-body";
 import { AppError } from "@/lib/errors";

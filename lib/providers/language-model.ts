@@ -1,6 +1,7 @@
 // Provider adapters: a model row → an AI SDK language model, with the capturing fetch plugged in. Keys and base
 // URLs come from the environment (provider-config.ts); a model whose provider is not configured is refused.
 
+import "server-only";
 import { createGoogle } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
@@ -9,8 +10,8 @@ import { AppError } from "@/lib/errors";
 import { createOfflineModel } from "./offline-model";
 import { configuredProviders } from "./provider-config";
 
-export function isProviderConfigured(provider: ModelDescriptor["provider"], env = process.env): boolean {
-  const providers = configuredProviders(env);
+export function isProviderConfigured(provider: ModelDescriptor["provider"]): boolean {
+  const providers = configuredProviders();
   switch (provider) {
     case "offline":
       return true;

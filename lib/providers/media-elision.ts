@@ -2,6 +2,7 @@
 // attempt would bloat the database, so bodies are stored with each base64 run replaced by a marker that names
 // its sha256 and size; `restoreMedia` puts the bytes back from the attachments, giving the exact original body.
 
+import "server-only";
 import { createHash } from "node:crypto";
 
 export interface ElidedMedia {

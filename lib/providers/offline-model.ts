@@ -2,12 +2,14 @@
 // deterministic reply that describes what it received, so a first-time user sees the whole app work without a
 // network. The turn runner passes the item tags it sent through providerOptions.offline.
 
+import "server-only";
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
+import { env } from "@/lib/env";
 
 export const OFFLINE_PROVIDER = "offline";
 
@@ -18,8 +20,6 @@ export interface OfflineProviderOptions {
   estimatedTokens?: number;
 }
 
-/** Milliseconds between streamed words: fast, yet visibly streaming. */
-const WORD_DELAY_MS = Number(process.env.OFFLINE_MODEL_WORD_DELAY_MS ?? 15);
 const QUOTE_LIMIT = 160;
 
 export function describePrompt(options: LanguageModelV4CallOptions): string {
@@ -98,7 +98,7 @@ export function createOfflineModel(modelId = "offline"): LanguageModelV4 {
           controller.enqueue({ type: "text-start", id: "offline-text" });
           try {
             for (const word of words) {
-              await delay(WORD_DELAY_MS, options.abortSignal);
+              await delay(env().OFFLINE_MODEL_WORD_DELAY_MS, options.abortSignal);
               controller.enqueue({ type: "text-delta", id: "offline-text", delta: word });
             }
           } catch {

@@ -2,6 +2,7 @@
 // and deterministically, so compaction and its inspector views work without a network. One line per user turn
 // (its first sentence), after the lines of the previous summary, so offline summaries chain like real ones.
 
+import "server-only";
 import type { StoredMessage, StoredSummary } from "@/lib/context/types";
 
 export const OFFLINE_SUMMARY_HEADER = "Summary of";

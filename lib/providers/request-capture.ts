@@ -2,6 +2,8 @@
 // SDK's own retries included) is recorded with the exact body bytes, the URL path and the status. Headers are
 // never recorded, so API keys cannot leak into storage.
 
+import "server-only";
+
 export interface CapturedRequest {
   /** Path and query only: the host is configuration, and may embed credentials. */
   url: string;

@@ -4,6 +4,7 @@
 // tokens, finish reason); the exact request body is the span's input (`input.value`, which Phoenix and Langfuse
 // read) and the reply its output. Without the variable nothing is created and nothing is sent.
 
+import "server-only";
 import { type Attributes, SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
@@ -19,6 +20,7 @@ import {
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
 } from "@opentelemetry/semantic-conventions/incubating";
+import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 
 /** What a span is made of: one recorded attempt. */
@@ -53,13 +55,13 @@ const globalForTelemetry = globalThis as unknown as { glassboxTelemetry?: Teleme
 
 /** The process's tracer provider for the configured endpoint, or null when none is configured. */
 function telemetry(): Telemetry | null {
-  const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const endpoint = env().OTEL_EXPORTER_OTLP_ENDPOINT;
   const current = globalForTelemetry.glassboxTelemetry;
   if (!endpoint) return null;
   if (current?.endpoint === endpoint) return current;
   void current?.provider.shutdown().catch(() => {});
   const provider = new TracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME || "glassbox" }),
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env().OTEL_SERVICE_NAME }),
     spanProcessors: [
       new BatchSpanProcessor({
         exporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, "")}/v1/traces` }),

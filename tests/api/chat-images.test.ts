@@ -3,33 +3,21 @@
 // them per its capabilities; anything that is not an upload of this user in this conversation is refused, and
 // nothing is stored. Fake OpenAI server, real route, real database.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import * as chatRoute from "@/app/api/chat/route";
 import * as uploadRoute from "@/app/api/conversations/[id]/attachments/route";
 import { getDb } from "@/db/client";
 import { attachments } from "@/db/schema";
 import { TEST_IMAGES } from "@/tests/fixtures/images";
-import { call, expectError, readUIStream, signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { call, expectError, readUIStream, type TestUser } from "../api-client";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, storedMessages } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-let bob: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  [ada, bob] = await Promise.all([signUp("Ada"), signUp("Bob")]);
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
+const bob = signedUpForFile("Bob");
 
 async function uploadPng(user: TestUser, conversationId: string, bytes: Uint8Array = TEST_IMAGES.png) {
   const form = new FormData();

@@ -9,6 +9,7 @@ import { conversations, type Message } from "@/db/schema";
 import { loadTurnInput } from "@/lib/chat/load-turn-input";
 import { signUp, type TestUser } from "../api-client";
 import { createConversation, insertPersona } from "../fixtures/personas";
+import { storeUserMessage } from "../fixtures/turns";
 
 let ada: TestUser;
 
@@ -43,18 +44,8 @@ async function conversationWith(count: number) {
   return { db, conversation, persona: await getPersona({ db, personaId: persona.id }) };
 }
 
-function appendQuestion(db: Awaited<ReturnType<typeof getDb>>, conversationId: string): Promise<Message> {
-  return appendMessage({
-    db,
-    message: {
-      conversationId,
-      authorType: "user",
-      authorUserId: ada.id,
-      authorName: "Ada",
-      parts: [{ type: "text", text: "the question" }],
-      status: "complete",
-    },
-  });
+function appendQuestion(conversationId: string): Promise<Message> {
+  return storeUserMessage(ada, conversationId, "the question");
 }
 
 describe("loadTurnInput beside the insert", () => {
@@ -69,10 +60,10 @@ describe("loadTurnInput beside the insert", () => {
       release = resolve;
     });
     let current: Message | Promise<Message>;
-    if (timing === "before") current = await appendQuestion(db, conversation.id);
-    else if (timing === "during") current = appendQuestion(db, conversation.id);
+    if (timing === "before") current = await appendQuestion(conversation.id);
+    else if (timing === "during") current = appendQuestion(conversation.id);
     // "after": the insert starts only once the load has read its window and waits for the row.
-    else current = gate.then(() => appendQuestion(db, conversation.id));
+    else current = gate.then(() => appendQuestion(conversation.id));
 
     const loading = loadTurnInput({
       db,
@@ -100,7 +91,7 @@ describe("loadTurnInput beside the insert", () => {
       db,
       conversation,
       persona,
-      currentMessage: appendQuestion(db, conversation.id),
+      currentMessage: appendQuestion(conversation.id),
       requesterId: ada.id,
     });
     expect(buildInput.messages.map((message) => message.seq)).toEqual([1, 2, 3]);

@@ -2,41 +2,28 @@
 // OpenAI chat completions, OpenAI Responses, Gemini and an OpenAI-compatible server; the recorded request equals,
 // byte for byte, what the server received; no key is stored; usage (cached input tokens included) is kept.
 import { eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { attempts, models, turns } from "@/db/schema";
 import { seedDatabase } from "@/db/seed";
 import type { Protocol } from "@/e2e/fake-providers/server";
+import { parseEnvironment } from "@/lib/env";
 import { OFFLINE_MODEL_ID } from "@/lib/providers/model-catalog";
-import { signUp, type TestUser } from "../api-client";
 import {
   COMPATIBLE_PATH_PREFIX,
   COMPATIBLE_TEST_KEY,
-  type FakeProviderEnv,
+  fakeProvidersForFile,
   GOOGLE_TEST_KEY,
   OPENAI_TEST_KEY,
-  startFakeProviderEnv,
 } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages, textOf } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 
 const SECRETS = [OPENAI_TEST_KEY, GOOGLE_TEST_KEY, COMPATIBLE_TEST_KEY];
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
 
 /** Everything stored for a conversation's turns, as one string, to search for secrets. */
 async function storedAttemptRows(conversationId: string): Promise<string> {
@@ -126,7 +113,10 @@ describe("a turn on each wire protocol", () => {
 describe("OpenAI-compatible servers", () => {
   test("every name in OPENAI_COMPATIBLE_MODELS becomes a conservative registry row, once", async () => {
     const db = await getDb();
-    const seedEnv = { ...process.env, OPENAI_COMPATIBLE_MODELS: " llama3.2, qwen2.5:7b ,llama3.2,,local" };
+    const seedEnv = parseEnvironment({
+      ...process.env,
+      OPENAI_COMPATIBLE_MODELS: " llama3.2, qwen2.5:7b ,llama3.2,,local",
+    });
     await seedDatabase(db, seedEnv);
     await seedDatabase(db, seedEnv); // idempotent: a restart changes nothing
     const rows = await db
@@ -175,7 +165,10 @@ describe("OpenAI-compatible servers", () => {
   });
 
   test("a turn to openai-compatible:<name> goes to OPENAI_COMPATIBLE_BASE_URL/chat/completions", async () => {
-    await seedDatabase(await getDb(), { ...process.env, OPENAI_COMPATIBLE_MODELS: "mistral-small" });
+    await seedDatabase(
+      await getDb(),
+      parseEnvironment({ ...process.env, OPENAI_COMPATIBLE_MODELS: "mistral-small" }),
+    );
     const persona = await insertPersona({ modelId: "openai-compatible:mistral-small" });
     const conversationId = await createConversation(ada, persona);
     env.providers.script({

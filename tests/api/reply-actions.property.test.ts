@@ -2,13 +2,13 @@
 // branch / provider failure against the fake provider, no request ever holds a user message twice, and every
 // request's history (the user and assistant texts in the body) is the transcript's chosen path at that moment.
 import fc from "fast-check";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { RecordedRequest } from "@/e2e/fake-providers/types";
 import { UNANSWERED_NOTICE } from "@/lib/context/unanswered-turns";
-import { signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, postChat, runTurn, UIStreamReader } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 import {
   branch,
   chatRequests,
@@ -20,17 +20,8 @@ import {
   wireHistory,
 } from "./reply-helpers";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-});
-
-afterAll(async () => {
-  await env.close();
-});
+const env = fakeProvidersForFile({ resetBeforeEach: false });
+const ada = signedUpForFile("Ada");
 
 type Action =
   | { kind: "send" }

@@ -2,23 +2,25 @@
 // client showed; regenerate makes variants of one reply without ever sending the user message twice; the same
 // client message id is stored once (sequentially and concurrently); retry replaces a failed reply.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { appendMessage } from "@/db/queries";
 import { turns as turnsTable } from "@/db/schema";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
-import { expectError, readUIStream, signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { expectError, readUIStream } from "../api-client";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import {
   fetchTurns,
   postChat,
   runTurn,
   storedMessages,
+  storeUserMessage,
   streamedText,
   textOf,
   UIStreamReader,
 } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 import {
   chatRequests,
   occurrences,
@@ -31,23 +33,9 @@ import {
   wireHistory,
 } from "./reply-helpers";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-  eve = await signUp("Eve");
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
+const eve = signedUpForFile("Eve");
 
 async function newConversation(fallbackModelIds: string[] = []) {
   const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", fallbackModelIds });
@@ -346,17 +334,7 @@ describe("regenerate", () => {
     const chosenCounts: number[] = [];
     for (let index = 0; index < 10; index++) {
       const conversationId = await createConversation(ada, persona);
-      const question = await appendMessage({
-        db,
-        message: {
-          conversationId,
-          authorType: "user",
-          authorUserId: ada.id,
-          authorName: ada.name,
-          parts: [{ type: "text", text: "Which?" }],
-          status: "complete",
-        },
-      });
+      const question = await storeUserMessage(ada, conversationId, "Which?");
       const reply = () =>
         appendMessage({
           db,
@@ -432,22 +410,10 @@ describe("idempotent sends", () => {
 
 describe("idempotent sends: the unique index", () => {
   test("two inserts of one client message id at once, past the route's check: one stored, one 409 conflict", async () => {
-    const db = await getDb();
+    const _db = await getDb();
     const conversationId = await newConversation();
     const clientMessageId = crypto.randomUUID();
-    const insert = () =>
-      appendMessage({
-        db,
-        message: {
-          conversationId,
-          authorType: "user",
-          authorUserId: ada.id,
-          authorName: ada.name,
-          parts: [{ type: "text", text: "Raced." }],
-          status: "complete",
-          clientMessageId,
-        },
-      });
+    const insert = () => storeUserMessage(ada, conversationId, "Raced.", { clientMessageId });
     const outcomes = await Promise.allSettled([insert(), insert(), insert()]);
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected", "rejected"]);
     for (const outcome of outcomes) {

@@ -1,13 +1,14 @@
 // Issue 11 on the wire: edits in place (versions kept and restorable, who may edit), branches (the new
 // conversation's request equals the original's at that point), and the fetch limit (nothing leaves the model's
 // view unmarked: manual mode marks it in the transcript, token mode summarises first).
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { participants } from "@/db/schema";
-import { expectError, signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { expectError } from "../api-client";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, postChat, runTurn, storedMessages, textOf, UIStreamReader } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 import {
   branch,
   chatRequests,
@@ -19,25 +20,10 @@ import {
 } from "./reply-helpers";
 import { compactOk, setOverride, summaryRows } from "./summary-helpers";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-let bob: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-  bob = await signUp("Bob");
-  eve = await signUp("Eve");
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
+const bob = signedUpForFile("Bob");
+const eve = signedUpForFile("Eve");
 
 async function newConversation() {
   const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
@@ -263,6 +249,17 @@ describe("branch from here", () => {
 });
 
 /** The unsummarised messages of the chosen path before the turn's own that its last attempt did not send. */
+/**
+ * Runs `count` turns ("<word> 1.", "<word> 2.", …), checking as each ends that nothing was left out silently: a
+ * later summary must not hide an earlier loss.
+ */
+async function runTurnsHidingNothing(conversationId: string, count: number, word: string): Promise<void> {
+  for (let index = 1; index <= count; index++) {
+    await runTurn(ada, conversationId, `${word} ${index}.`);
+    expect({ index, hidden: await silentlyHidden(conversationId, index - 1) }).toEqual({ index, hidden: [] });
+  }
+}
+
 async function silentlyHidden(conversationId: string, turnIndex: number): Promise<string[]> {
   const { turns } = await fetchTurns(ada, conversationId);
   const turn = turns[turnIndex];
@@ -322,14 +319,7 @@ describe("the fetch limit", () => {
 
   test("a 60-turn thread with the default settings: every message is sent, summarised or marked", async () => {
     const conversationId = await newConversation();
-    for (let index = 1; index <= 60; index++) {
-      await runTurn(ada, conversationId, `Turn ${index}.`);
-      // Checked as each turn ends: a later summary must not hide an earlier silent loss.
-      expect({ index, hidden: await silentlyHidden(conversationId, index - 1) }).toEqual({
-        index,
-        hidden: [],
-      });
-    }
+    await runTurnsHidingNothing(conversationId, 60, "Turn");
     const summaries = await summaryRows(conversationId);
     // 80 messages fill the default fetch limit at turn 41: the overflow is summarised there, not dropped.
     expect(summaries.length).toBeGreaterThanOrEqual(1);
@@ -346,13 +336,7 @@ describe("the fetch limit", () => {
   test("token mode: an overflow past the fetch limit summarises first; nothing is left out silently", async () => {
     const conversationId = await newConversation();
     await setOverride(ada, conversationId, { history: { messageFetchLimit: 6 } });
-    for (let index = 1; index <= 6; index++) {
-      await runTurn(ada, conversationId, `Exchange ${index}.`);
-      expect({ index, hidden: await silentlyHidden(conversationId, index - 1) }).toEqual({
-        index,
-        hidden: [],
-      });
-    }
+    await runTurnsHidingNothing(conversationId, 6, "Exchange");
     const summaries = await summaryRows(conversationId);
     expect(summaries.length).toBeGreaterThanOrEqual(1);
     const { turns } = await fetchTurns(ada, conversationId);

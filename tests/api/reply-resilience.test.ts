@@ -3,34 +3,21 @@
 // fails over at once; turns of a dead instance are recovered by their heartbeat.
 import { eq, inArray } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { appendMessage } from "@/db/queries";
 import { messages as messagesTable, turns as turnsTable } from "@/db/schema";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
 import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
 import { registerRunningTurn } from "@/lib/chat/turn-stops";
-import { signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
-import { fetchTurns, runTurn, storedMessages, textOf } from "../fixtures/turns";
+import { fetchTurns, runTurn, storedMessages, storeUserMessage, textOf } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
 const savedEnv: Record<string, string | undefined> = {};
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
 
 /** Sets environment variables for one test; afterEach puts them back. */
 function setEnv(values: Record<string, string>) {
@@ -195,17 +182,7 @@ describe("turn recovery", () => {
     const db = await getDb();
     const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
     const conversationId = await createConversation(ada, persona);
-    const question = await appendMessage({
-      db,
-      message: {
-        conversationId,
-        authorType: "user",
-        authorUserId: ada.id,
-        authorName: ada.name,
-        parts: [{ type: "text", text: "Are you still there?" }],
-        status: "complete",
-      },
-    });
+    const question = await storeUserMessage(ada, conversationId, "Are you still there?");
     const reply = await appendMessage({
       db,
       message: {

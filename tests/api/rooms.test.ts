@@ -1,34 +1,22 @@
 // Rooms: the owner invites people by email; they can read and write in the conversation, which becomes
 // a room; everyone's messages carry their name (the model sees speaker labels once two people take part) and the
 // persona replies to whoever wrote. Only the owner invites or removes others; a member may leave.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import * as participantRoute from "@/app/api/conversations/[id]/participants/[userId]/route";
 import * as participantsRoute from "@/app/api/conversations/[id]/participants/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import * as invitationsRoute from "@/app/api/invitations/route";
-import { call, expectError, signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { call, expectError, type TestUser } from "../api-client";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { postChat, runTurn, storedMessages } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-let bob: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  [ada, bob, eve] = await Promise.all([signUp("Ada"), signUp("Bob"), signUp("Eve")]);
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
+const bob = signedUpForFile("Bob");
+const eve = signedUpForFile("Eve");
 
 function invite(user: TestUser, conversationId: string, email: string) {
   return call(participantsRoute.POST, `/api/conversations/${conversationId}/participants`, {

@@ -26,6 +26,7 @@ import {
   summaryList,
   summaryState,
   summaryTexts,
+  tagShape,
 } from "./summary-helpers";
 
 let ada: TestUser;
@@ -44,17 +45,6 @@ async function conversationWithTurns(user: TestUser, texts: string[]): Promise<s
   const conversationId = await createConversation(user);
   for (const text of texts) await runTurn(user, conversationId, text);
   return conversationId;
-}
-
-/** The payload's tags with the leading system items collapsed to one "SYSTEM" entry. */
-function tagShape(items: Array<{ tag: string; role: string }>): string[] {
-  const shape: string[] = [];
-  for (const item of items) {
-    const tag = item.role === "system" ? "SYSTEM" : item.tag;
-    if (tag === "SYSTEM" && shape.at(-1) === "SYSTEM") continue;
-    shape.push(tag);
-  }
-  return shape;
 }
 
 function marker(summary: SummaryView): string {

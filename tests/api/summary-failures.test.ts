@@ -1,30 +1,18 @@
 // an empty or failed summary changes nothing (no summary row, no message marked, no memory) and is a
 // trace warning on the turn, which still gets its reply; the same through POST /compact is a 422. And the in-loop
 // fallback: when the budget would have to drop whole turns, the turn summarises instead (unless the mode is manual).
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { ScriptedReply } from "@/e2e/fake-providers/server";
-import { expectError, signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { expectError } from "../api-client";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertModel } from "../fixtures/models";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages, textOf } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 import { compact, messageMarks, setOverride, summaryRows, summaryState } from "./summary-helpers";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
 
 describe("a summary that fails or comes back empty changes nothing", () => {
   // A 500 is retried like any model call (three tries in all): each try gets it. An empty answer is not retried.

@@ -177,3 +177,14 @@ export async function summaryState(conversationId: string) {
     memories: await sessionMemories(conversationId),
   };
 }
+
+/** The payload's tags with the leading system items collapsed to one "SYSTEM" entry. */
+export function tagShape(items: Array<{ tag: string; role: string }>): string[] {
+  const shape: string[] = [];
+  for (const item of items) {
+    const tag = item.role === "system" ? "SYSTEM" : item.tag;
+    if (tag === "SYSTEM" && shape.at(-1) === "SYSTEM") continue;
+    shape.push(tag);
+  }
+  return shape;
+}

@@ -3,7 +3,7 @@
 // server; which turns trigger; which user turns stay verbatim; summaries chain; after a reload the SUMMARY item
 // sits after the system items and before the kept turns, and the current input is sent once, last.
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { getActiveSummary } from "@/db/queries";
 import { artifacts, type Message, messages } from "@/db/schema";
@@ -14,11 +14,11 @@ import {
   TOKEN_ESTIMATE_PADDING,
 } from "@/lib/context/summary-plan";
 import { countTextTokens } from "@/lib/context/tokens";
-import { signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertModel } from "../fixtures/models";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { type AttemptView, fetchTurns, runTurn, storedMessages, textOf } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 import {
   compact,
   itemText,
@@ -27,30 +27,11 @@ import {
   sessionMemories,
   setOverride,
   summaryRows,
+  tagShape,
 } from "./summary-helpers";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-/** The payload's tags with the leading system items collapsed to one "SYSTEM" entry. */
-function tagShape(items: Array<{ tag: string; role: string }>): string[] {
-  const shape: string[] = [];
-  for (const item of items) {
-    const tag = item.role === "system" ? "SYSTEM" : item.tag;
-    if (tag === "SYSTEM" && shape.at(-1) === "SYSTEM") continue;
-    shape.push(tag);
-  }
-  return shape;
-}
+const env = fakeProvidersForFile({ resetBeforeEach: false });
+const ada = signedUpForFile("Ada");
 
 function history(count: number): string[] {
   return Array(count).fill("DIALOGUE_HISTORY");

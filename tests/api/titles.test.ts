@@ -2,37 +2,32 @@
 // the conversation; the offline model derives one from the first message. A title the user set, or one already
 // generated, is never replaced; a failed or empty generation changes nothing and is retried by the next turn.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
 import { conversations } from "@/db/schema";
 import { cleanTitle, settleTitleGenerations, TITLE_MAX_CHARS } from "@/lib/chat/title";
-import { call, signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { call, type TestUser } from "../api-client";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { runTurn } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 import { setOverride } from "./summary-helpers";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
 /** The test setup points every title at the offline model; these tests exercise the model choice itself. */
 const titleModelOverride = process.env.TITLE_MODEL_ID;
 
-beforeAll(async () => {
+beforeAll(() => {
   delete process.env.TITLE_MODEL_ID;
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
 });
 
-afterAll(async () => {
-  await env.close();
+afterAll(() => {
   process.env.TITLE_MODEL_ID = titleModelOverride;
 });
 
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
 
 async function storedTitle(conversationId: string): Promise<string> {
   const db = await getDb();

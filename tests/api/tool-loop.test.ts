@@ -2,32 +2,21 @@
 // in a loop of at most MAX_TOOL_STEPS model calls; the calls and outputs are stored as artifacts (with their token
 // counts cached) between the reply's text pieces, and the next turn replays them (stage 6). Fake OpenAI server.
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
 import { getDb } from "@/db/client";
 import { artifacts, memories, models } from "@/db/schema";
 import { MAX_TOOL_STEPS } from "@/lib/chat/tools";
-import { call, signUp, type TestUser } from "../api-client";
+import { call } from "../api-client";
+import { TEST_MODEL_CAPABILITIES } from "../context/fixtures";
 import { insertImageMessage } from "../fixtures/attachments";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
 
 interface ChatBody {
   tools?: Array<{ type: string; function: { name: string } }>;
@@ -167,15 +156,7 @@ describe("the tool loop", () => {
         provider: "openai-compatible",
         providerModelName: "blind-tools",
         label: "Blind model with tools",
-        capabilities: {
-          vision: false,
-          video: false,
-          tools: true,
-          reasoning: false,
-          systemInstruction: true,
-          strictAlternation: false,
-          maxStopSequences: 4,
-        },
+        capabilities: { ...TEST_MODEL_CAPABILITIES, vision: false },
         contextWindow: 32_768,
         maxOutputTokens: 2_048,
         tokenizer: "estimate",

@@ -1,34 +1,21 @@
 // Bad input on the turn routes: a clear 4xx naming the problem, never a 500, and nothing stored
 // half-way — above all, no user message and no turn when the persona has no usable model.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import * as previewRoute from "@/app/api/conversations/[id]/preview/route";
 import { getDb } from "@/db/client";
 import { turns } from "@/db/schema";
-import { call, expectError, signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { call, expectError, type TestUser } from "../api-client";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertModel } from "../fixtures/models";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, postChat, runTurn, storedMessages } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-let bob: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-  bob = await signUp("Bob");
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
+const bob = signedUpForFile("Bob");
 
 /** Runs `body` with one environment variable unset, putting it back after. */
 async function withoutVariable<T>(name: string, body: () => Promise<T>): Promise<T> {

@@ -2,32 +2,20 @@
 // provider after 5xx with its own wire format and media resolution, and a stream cut mid-way. Every attempt is
 // recorded, failed ones included.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { attempts as attemptsTable } from "@/db/schema";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
-import { readUIStream, signUp, type TestUser } from "../api-client";
+import { readUIStream } from "../api-client";
 import { insertImageMessage } from "../fixtures/attachments";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertModel } from "../fixtures/models";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, postChat, runTurn, storedMessages, textOf } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
 
 describe("retries and fallbacks", () => {
   test("a 429 with retry-after-ms, then success on the same model: two attempts, one reply", async () => {

@@ -1,30 +1,18 @@
 // Preview: a dry run returns exactly the request the next real turn then sends, byte for byte, on
 // every wire protocol, without calling a model or storing anything.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import * as previewRoute from "@/app/api/conversations/[id]/preview/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import type { Protocol } from "@/e2e/fake-providers/server";
-import { call, signUp, type TestUser } from "../api-client";
+import { call, type TestUser } from "../api-client";
 import { insertImageMessage } from "../fixtures/attachments";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
 
 interface Preview {
   modelId: string;

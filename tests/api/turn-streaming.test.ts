@@ -1,27 +1,14 @@
 // the reply is persisted while it streams (status `streaming`, partial text), and a
 // browser that goes away does not stop the generation: it runs to its end and is stored complete.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
-import { signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, postChat, storedMessages, textOf, waitForMessages } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
 
 const SLOW_TEXT = "The quick brown fox jumps over the lazy dog, then naps in the warm afternoon sun.";
 

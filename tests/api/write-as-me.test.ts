@@ -1,30 +1,18 @@
 // "Write as me": a draft of the user's next message in their voice. The model sees the conversation
 // with roles flipped (the user's messages are its own turns, the persona's are the other side's) and the
 // instruction last; nothing is stored; only people who may read the conversation can ask.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route";
 import { writeAsMeInstruction } from "@/lib/chat/write-as-me";
-import { call, expectError, signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { call, expectError, type TestUser } from "../api-client";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { runTurn, storedMessages } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  [ada, eve] = await Promise.all([signUp("Ada"), signUp("Eve")]);
-});
-
-afterAll(async () => {
-  await env.close();
-});
-
-beforeEach(() => {
-  env.providers.reset();
-});
+const env = fakeProvidersForFile();
+const ada = signedUpForFile("Ada");
+const eve = signedUpForFile("Eve");
 
 function writeAsMe(user: TestUser, conversationId: string) {
   return call(writeAsMeRoute.POST, `/api/conversations/${conversationId}/write-as-me`, {

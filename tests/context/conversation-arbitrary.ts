@@ -30,6 +30,7 @@ import type {
   TokenizerName,
   ToolInfo,
 } from "@/lib/context/types";
+import { TOKENIZER_NAMES } from "@/lib/model-kinds";
 import { countUserTurns } from "./fixtures";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -569,7 +570,7 @@ function withMarker(text: string, seq: number, part: number): string {
 }
 
 /** Every tokenizer the property tests' models use: the cache holds what a writer would have counted. */
-const ALL_TOKENIZERS = ["o200k_base", "cl100k_base", "estimate"] as const;
+const ALL_TOKENIZERS = TOKENIZER_NAMES;
 
 /** Builds messages, attachment rows and artifact rows from the blueprint, seq by seq. */
 class ConversationWriter {

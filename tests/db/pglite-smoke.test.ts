@@ -1,9 +1,5 @@
 // The embedded database path (no DATABASE_URL): PGlite on disk migrates, seeds and serves the same queries.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, expect, test } from "vitest";
-import { createDatabase } from "@/db/client";
+import { expect, test } from "vitest";
 import {
   appendMessage,
   createConversation,
@@ -12,15 +8,9 @@ import {
   listModels,
 } from "@/db/queries";
 import { user } from "@/db/schema";
+import { pgliteForFile } from "../fixtures/pglite";
 
-const dir = mkdtempSync(path.join(tmpdir(), "glassbox-pglite-smoke-"));
-// An empty url forces the embedded driver even when the run has DATABASE_URL set.
-const handle = createDatabase({ url: "", pgliteDir: path.join(dir, "db") });
-
-afterAll(async () => {
-  await handle.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const handle = pgliteForFile("smoke");
 
 test("PGlite migrates, seeds, and assigns strictly increasing seqs", async () => {
   await handle.ready;

@@ -1,23 +1,12 @@
 // Search on the embedded database (PGlite): migration 0003 creates the GIN indexes, full-text hits come with
 // ts_headline snippets, titles match, the substring fallback works, and invited participants find nothing.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, expect, test } from "vitest";
-import { createDatabase } from "@/db/client";
-import { appendMessage, createConversation, getDefaultPersona } from "@/db/queries";
+import { expect, test } from "vitest";
 import { conversations, participants, user } from "@/db/schema";
 import { searchConversations } from "@/db/search-queries";
+import { adaConversation, pgliteForFile } from "../fixtures/pglite";
 
-const dir = mkdtempSync(path.join(tmpdir(), "glassbox-pglite-search-"));
-// An empty url forces the embedded driver even when the run has DATABASE_URL set.
-const handle = createDatabase({ url: "", pgliteDir: path.join(dir, "db") });
-
-afterAll(async () => {
-  await handle.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const handle = pgliteForFile("search");
 
 test("PGlite: full-text and substring search over readable conversations", async () => {
   await handle.ready;
@@ -29,29 +18,8 @@ test("PGlite: full-text and substring search over readable conversations", async
   expect(JSON.stringify(indexes)).toContain("messages_search_idx");
   expect(JSON.stringify(indexes)).toContain("conversations_title_search_idx");
 
-  await db.insert(user).values([
-    { id: "ada", name: "Ada", email: "ada@example.test" },
-    { id: "bob", name: "Bob", email: "bob@example.test" },
-  ]);
-  const persona = await getDefaultPersona({ db });
-  const conversation = await createConversation({
-    db,
-    ownerId: "ada",
-    personaId: persona.id,
-    title: "New conversation",
-  });
-  const append = (text: string, authorType: "user" | "persona") =>
-    appendMessage({
-      db,
-      message: {
-        conversationId: conversation.id,
-        authorType,
-        authorName: authorType === "user" ? "Ada" : "Guide",
-        authorUserId: authorType === "user" ? "ada" : null,
-        parts: [{ type: "text", text }],
-        status: "complete",
-      },
-    });
+  await db.insert(user).values({ id: "bob", name: "Bob", email: "bob@example.test" });
+  const { conversation, append } = await adaConversation(db);
   const question = await append("Where do quokkas live? Asking for a trip.", "user");
   await append("Mostly on Rottnest Island, off the coast of Perth.", "persona");
 

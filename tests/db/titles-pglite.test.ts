@@ -1,48 +1,18 @@
 // Generated titles on the embedded database (PGlite): the offline model names a conversation after its first
 // complete exchange, and a second generation leaves the title alone.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, expect, test } from "vitest";
-import { createDatabase } from "@/db/client";
-import { appendMessage, createConversation, getDefaultPersona } from "@/db/queries";
-import { conversations, user } from "@/db/schema";
+import { expect, test } from "vitest";
+import { conversations } from "@/db/schema";
 import { generateConversationTitle } from "@/lib/chat/title";
+import { adaConversation, pgliteForFile } from "../fixtures/pglite";
 
-const dir = mkdtempSync(path.join(tmpdir(), "glassbox-pglite-titles-"));
-// An empty url forces the embedded driver even when the run has DATABASE_URL set.
-const handle = createDatabase({ url: "", pgliteDir: path.join(dir, "db") });
-
-afterAll(async () => {
-  await handle.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const handle = pgliteForFile("titles");
 
 test("PGlite: the offline model titles a conversation once its first reply is complete", async () => {
   await handle.ready;
   expect(handle.driver).toBe("pglite");
   const { db } = handle;
-  await db.insert(user).values({ id: "ada", name: "Ada", email: "ada@example.test" });
-  const persona = await getDefaultPersona({ db });
-  const conversation = await createConversation({
-    db,
-    ownerId: "ada",
-    personaId: persona.id,
-    title: "New conversation",
-  });
-  const append = (text: string, authorType: "user" | "persona") =>
-    appendMessage({
-      db,
-      message: {
-        conversationId: conversation.id,
-        authorType,
-        authorName: authorType === "user" ? "Ada" : "Guide",
-        authorUserId: authorType === "user" ? "ada" : null,
-        parts: [{ type: "text", text }],
-        status: "complete",
-      },
-    });
+  const { persona, conversation, append } = await adaConversation(db);
   await append("Where do quokkas live? Asking for a trip.", "user");
   expect(await generateConversationTitle({ db, conversationId: conversation.id })).toEqual({
     status: "skipped",

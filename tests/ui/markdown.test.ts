@@ -3,7 +3,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
-import { highlightCode } from "@/components/chat/markdown/highlight-code";
+import { grammarFor, highlightNow, loadGrammar } from "@/components/chat/markdown/highlight-code";
 import { Markdown, safeHref } from "@/components/chat/markdown/markdown";
 
 /** Rendered HTML, with the newlines react-markdown puts between block tags removed. */
@@ -88,35 +88,75 @@ describe("safety", () => {
   });
 });
 
-describe("code highlighting", () => {
-  test("tokens concatenate back to the exact source", () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: TypeScript source under test, not a template
-    const source = 'const x = "a // b"; // note\nlet n = 0x1f + 2.5e3;\n`tpl ${x}`';
-    const tokens = highlightCode(source, "ts");
-    expect(tokens.map((token) => token.text).join("")).toBe(source);
-    expect(tokens.filter((token) => token.type === "comment").map((token) => token.text)).toEqual([
-      "// note",
-    ]);
-    expect(tokens.filter((token) => token.type === "string").map((token) => token.text)).toEqual([
-      '"a // b"',
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: TypeScript source under test, not a template
-      "`tpl ${x}`",
-    ]);
-    expect(tokens.filter((token) => token.type === "keyword").map((token) => token.text)).toEqual([
-      "const",
-      "let",
+describe("code highlighting (shiki)", () => {
+  /** Each token's text and its light theme colour. */
+  function coloured(code: string, grammar: string) {
+    return (highlightNow(code, grammar) ?? []).map((line) =>
+      line.map((token) => [token.content, token.htmlStyle?.["--shiki-light"]]),
+    );
+  }
+
+  test("nothing until the grammar is loaded; then the tokens, in both themes' colours", async () => {
+    expect(highlightNow("let n = 1;", "rust")).toBeNull();
+    await loadGrammar("rust");
+    const [[first]] = highlightNow("let n = 1;", "rust") ?? [[]];
+    expect(first).toMatchObject({
+      content: "let",
+      htmlStyle: { "--shiki-light": "#CF222E", "--shiki-dark": "#FF7B72" },
+    });
+  });
+
+  test("comments, strings and keywords are told apart, and the tokens give back the exact source", async () => {
+    await loadGrammar("typescript");
+    const source = 'const x = "a // b"; // note\nlet n = 0x1f;';
+    const lines = highlightNow(source, "typescript") ?? [];
+    expect(lines.map((line) => line.map((token) => token.content).join("")).join("\n")).toBe(source);
+    expect(coloured(source, "typescript")).toEqual([
+      [
+        ["const", "#CF222E"],
+        [" ", "#1F2328"],
+        ["x", "#0550AE"],
+        [" ", "#1F2328"],
+        ["=", "#CF222E"],
+        [" ", "#1F2328"],
+        ['"a // b"', "#0A3069"],
+        ["; ", "#1F2328"],
+        ["// note", "#57606a"],
+      ],
+      [
+        ["let", "#CF222E"],
+        [" n ", "#1F2328"],
+        ["=", "#CF222E"],
+        [" ", "#1F2328"],
+        ["0x1f", "#0550AE"],
+        [";", "#1F2328"],
+      ],
     ]);
   });
 
-  test("JSON keys and values are told apart; an unknown language has no comments", () => {
-    const tokens = highlightCode('{"a": "b", "n": 1, "t": true}', "json");
-    expect(tokens.filter((token) => token.type === "key").map((token) => token.text)).toEqual([
-      '"a"',
-      '"n"',
-      '"t"',
+  test("JSON keys and values are told apart", async () => {
+    await loadGrammar("json");
+    expect(coloured('{"a": "b", "t": true}', "json")).toEqual([
+      [
+        ["{", "#1F2328"],
+        ['"a"', "#116329"],
+        [": ", "#1F2328"],
+        ['"b"', "#0A3069"],
+        [", ", "#1F2328"],
+        ['"t"', "#116329"],
+        [": ", "#1F2328"],
+        ["true", "#0550AE"],
+        ["}", "#1F2328"],
+      ],
     ]);
-    expect(highlightCode("# not a comment", "brainfuck").some((token) => token.type === "comment")).toBe(
-      false,
-    );
+  });
+
+  test("a fence's tag names a grammar through its aliases; an unknown language is not highlighted", () => {
+    expect(grammarFor("ts")).toBe("typescript");
+    expect(grammarFor(" PY ")).toBe("python");
+    expect(grammarFor("sh")).toBe("bash");
+    expect(grammarFor("brainfuck")).toBeNull();
+    expect(grammarFor("")).toBeNull();
+    expect(highlightNow("# not a comment", grammarFor("brainfuck"))).toBeNull();
   });
 });

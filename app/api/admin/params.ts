@@ -1,12 +1,12 @@
 // Path and query values of the admin routes: anything malformed is simply not found (ids) or a clear 400 (filters).
 
 import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 
 /** better-auth user ids are opaque text; only a plain token can name one. */
 const USER_ID = /^[A-Za-z0-9_-]{1,100}$/;
 /** Model ids are readable ("openai:gpt-4.1-mini"): no slashes or spaces, so they fit in a path. */
 export const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parseUserId(value: string): string {
   if (!USER_ID.test(value)) throw new AppError("not_found", "User not found");
@@ -23,7 +23,7 @@ export function parseModelId(value: string): string {
 export function optionalQueryId(url: URL, name: string, kind: "uuid" | "user"): string | undefined {
   const value = url.searchParams.get(name);
   if (value === null || value === "") return undefined;
-  const ok = kind === "uuid" ? UUID.test(value) : USER_ID.test(value);
+  const ok = kind === "uuid" ? isUuid(value) : USER_ID.test(value);
   if (!ok) throw new AppError("bad_request", `${name} must be ${kind === "uuid" ? "a UUID" : "a user id"}`);
   return kind === "uuid" ? value.toLowerCase() : value;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
+import { ATTACHMENT_URL_PATTERN } from "@/lib/ids";
 
 /** The longest message a user can send, in characters. */
 export const MAX_MESSAGE_CHARS = 20_000;
@@ -46,9 +47,6 @@ export function messageText(message: ChatMessage): string {
     .join("\n");
 }
 
-const ATTACHMENT_URL =
-  /^\/api\/attachments\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
-
 /**
  * The attachment ids of the message's file parts, in order. A file must be an upload of this app (its url is the
  * attachment's route): inline data and remote URLs are refused with a message that says how to send an image.
@@ -58,7 +56,7 @@ export function attachmentIds(message: ChatMessage): string[] {
   for (const part of message.parts) {
     if (part.type !== "file") continue;
     const url = typeof part.url === "string" ? part.url : "";
-    const match = ATTACHMENT_URL.exec(url);
+    const match = ATTACHMENT_URL_PATTERN.exec(url);
     if (!match) {
       throw new AppError(
         "bad_request",

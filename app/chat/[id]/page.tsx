@@ -9,16 +9,15 @@ import { toSummaryViews } from "@/lib/chat/summary-view";
 import { loadTranscript } from "@/lib/chat/transcript";
 import { toUIMessage } from "@/lib/chat/ui-messages";
 import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 import { requirePageUser } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePageUser();
   const { id } = await params;
-  if (!UUID.test(id)) notFound();
+  if (!isUuid(id)) notFound();
   const db = await getDb();
   const conversation = await getReadableConversation({ db, conversationId: id, userId: user.id }).catch(
     (error) => {

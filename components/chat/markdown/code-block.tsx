@@ -1,10 +1,9 @@
 "use client";
-// A fenced code block: language label, copy button, light highlighting.
+// A fenced code block: language label, copy button, highlighting (shiki, loaded with the first block).
 import { CopyButton } from "@/components/ui/copy-button";
-import { highlightCode } from "./highlight-code";
+import { HighlightedCode } from "./highlighted-code";
 
 export function CodeBlock({ code, language }: { code: string; language: string }) {
-  const tokens = highlightCode(code, language);
   return (
     <div
       className="code-surface overflow-hidden"
@@ -17,16 +16,7 @@ export function CodeBlock({ code, language }: { code: string; language: string }
       </div>
       <pre className="overflow-x-auto p-3">
         <code>
-          {tokens.map((token, index) =>
-            token.type === "plain" ? (
-              token.text
-            ) : (
-              // biome-ignore lint/suspicious/noArrayIndexKey: tokens are positional and never reorder
-              <span key={index} className={`token-${token.type}`}>
-                {token.text}
-              </span>
-            ),
-          )}
+          <HighlightedCode code={code} language={language} />
         </code>
       </pre>
     </div>

@@ -1,165 +1,141 @@
-// A light, regex-based highlighter for fenced code (no highlighter library is installed): comments, strings,
-// numbers and the keywords of common languages. Unknown languages get strings and numbers only, so a `#` in an
-// unknown language is never mistaken for a comment. Output is plain tokens; the renderer makes spans.
+"use client";
+// Code highlighting with shiki, loaded on demand so the chat's first load carries none of it: the core and the
+// JavaScript regex engine (no WebAssembly, which the content security policy does not allow) come with the first
+// code block, each language's grammar with the first block in that language. Until then the code shows as plain
+// text. Colours come from GitHub's light and dark themes as CSS variables (--shiki-light, --shiki-dark), which
+// app/globals.css applies by the page's theme.
+import { useEffect, useMemo, useState } from "react";
+import type { HighlighterCore, LanguageRegistration, ThemedToken } from "shiki/core";
 
-export type CodeTokenType = "keyword" | "string" | "number" | "comment" | "key" | "literal" | "plain";
+type Grammar = { default: LanguageRegistration[] };
 
-export interface CodeToken {
-  type: CodeTokenType;
-  text: string;
-}
+/** The languages highlighted: a small set of common ones. Anything else shows as plain text. */
+const GRAMMARS: Record<string, () => Promise<Grammar>> = {
+  typescript: () => import("shiki/langs/typescript.mjs"),
+  tsx: () => import("shiki/langs/tsx.mjs"),
+  javascript: () => import("shiki/langs/javascript.mjs"),
+  jsx: () => import("shiki/langs/jsx.mjs"),
+  json: () => import("shiki/langs/json.mjs"),
+  python: () => import("shiki/langs/python.mjs"),
+  bash: () => import("shiki/langs/bash.mjs"),
+  sql: () => import("shiki/langs/sql.mjs"),
+  yaml: () => import("shiki/langs/yaml.mjs"),
+  html: () => import("shiki/langs/html.mjs"),
+  css: () => import("shiki/langs/css.mjs"),
+  go: () => import("shiki/langs/go.mjs"),
+  rust: () => import("shiki/langs/rust.mjs"),
+  java: () => import("shiki/langs/java.mjs"),
+  c: () => import("shiki/langs/c.mjs"),
+  cpp: () => import("shiki/langs/cpp.mjs"),
+  diff: () => import("shiki/langs/diff.mjs"),
+};
 
-const C_LIKE_KEYWORDS =
-  "abstract as async await break case catch class const continue debugger default delete do else enum export extends final finally fn for from func function go if impl implements import in instanceof interface let loop match mod module mut new package private protected pub public readonly return static struct super switch this throw trait try type typeof use var void where while with yield";
-const PYTHON_KEYWORDS =
-  "and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield";
-const SHELL_KEYWORDS =
-  "if then else elif fi for while do done case esac in function return export local set unset echo cd";
-const SQL_KEYWORDS =
-  "select from where and or not insert into values update set delete create table index drop alter join left right inner outer on group by order having limit offset as distinct union all primary key references null is in like between case when then else end returning with";
-const LITERALS = "true false null undefined None True False nil NaN Infinity";
-
-type Family = "c" | "python" | "shell" | "sql" | "json" | "yaml" | "plain";
-
-const FAMILY_BY_LANGUAGE: Record<string, Family> = {
-  js: "c",
-  javascript: "c",
-  jsx: "c",
-  ts: "c",
-  typescript: "c",
-  tsx: "c",
-  mjs: "c",
-  cjs: "c",
-  java: "c",
-  c: "c",
-  cpp: "c",
-  "c++": "c",
-  h: "c",
-  cs: "c",
-  csharp: "c",
-  go: "c",
-  rust: "c",
-  rs: "c",
-  kotlin: "c",
-  swift: "c",
-  php: "c",
-  scala: "c",
-  dart: "c",
+const ALIASES: Record<string, string> = {
+  ts: "typescript",
+  js: "javascript",
+  mjs: "javascript",
+  cjs: "javascript",
   py: "python",
-  python: "python",
-  rb: "python",
-  ruby: "python",
-  sh: "shell",
-  bash: "shell",
-  zsh: "shell",
-  shell: "shell",
-  console: "shell",
-  sql: "sql",
+  sh: "bash",
+  shell: "bash",
+  zsh: "bash",
+  console: "bash",
+  yml: "yaml",
+  jsonc: "json",
+  rs: "rust",
+  "c++": "cpp",
+  h: "c",
   postgres: "sql",
   postgresql: "sql",
-  json: "json",
-  jsonc: "json",
-  json5: "json",
-  yaml: "yaml",
-  yml: "yaml",
-  toml: "yaml",
-  ini: "yaml",
+  patch: "diff",
 };
 
-function wordSet(words: string, caseInsensitive = false): Set<string> {
-  return new Set(words.split(" ").map((word) => (caseInsensitive ? word.toLowerCase() : word)));
+const THEMES = { light: "github-light-default", dark: "github-dark-default" } as const;
+
+/**
+ * GitHub's light comment grey is 4.4:1 on the code background, under the 4.5:1 that text needs: its own darker
+ * grey instead (6.1:1). The dark theme's colours all pass.
+ */
+const COLOR_REPLACEMENTS = { [THEMES.light]: { "#6e7781": "#57606a" } };
+
+/** How long one line may take to tokenize before the rest of it is left uncoloured (a very long line). */
+const LINE_TIME_LIMIT_MS = 2_000;
+
+/** The grammar's name for a fence's language tag, or null when it is not one of ours. */
+export function grammarFor(language: string): string | null {
+  const name = language.trim().toLowerCase();
+  const resolved = ALIASES[name] ?? name;
+  return resolved in GRAMMARS ? resolved : null;
 }
 
-const KEYWORDS: Record<Family, Set<string>> = {
-  c: wordSet(C_LIKE_KEYWORDS),
-  python: wordSet(PYTHON_KEYWORDS),
-  shell: wordSet(SHELL_KEYWORDS),
-  sql: wordSet(SQL_KEYWORDS, true),
-  json: new Set(),
-  yaml: new Set(),
-  plain: new Set(),
-};
-const LITERAL_SET = wordSet(LITERALS);
+let highlighter: HighlighterCore | null = null;
+let highlighterLoading: Promise<HighlighterCore> | null = null;
+const grammarsLoading = new Map<string, Promise<void>>();
 
-const COMMENT: Record<Family, RegExp | null> = {
-  c: /\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/y,
-  python: /#[^\n]*/y,
-  shell: /#[^\n]*/y,
-  sql: /--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/y,
-  json: /\/\/[^\n]*/y,
-  yaml: /#[^\n]*/y,
-  plain: null,
-};
-
-const STRING = /"(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?|`(?:[^`\\]|\\.)*`?/y;
-const NUMBER = /(?:0x[\da-f]+|\d[\d_]*(?:\.\d+)?(?:e[+-]?\d+)?)\b/iy;
-const WORD = /[A-Za-z_$][\w$]*/y;
-
-function match(pattern: RegExp, text: string, index: number): string | null {
-  pattern.lastIndex = index;
-  const found = pattern.exec(text);
-  return found ? found[0] : null;
+function loadHighlighter(): Promise<HighlighterCore> {
+  highlighterLoading ??= Promise.all([
+    import("shiki/core"),
+    import("shiki/engine/javascript"),
+    import("shiki/themes/github-light-default.mjs"),
+    import("shiki/themes/github-dark-default.mjs"),
+  ]).then(async ([{ createHighlighterCore }, { createJavaScriptRegexEngine }, light, dark]) => {
+    highlighter = await createHighlighterCore({
+      themes: [light.default, dark.default],
+      langs: [],
+      engine: createJavaScriptRegexEngine(),
+    });
+    return highlighter;
+  });
+  return highlighterLoading;
 }
 
-/** Highlighting stops after this many characters; the rest is plain (long pastes stay fast). */
-const MAX_HIGHLIGHT_CHARS = 60_000;
-
-export function highlightCode(code: string, language: string): CodeToken[] {
-  const family = FAMILY_BY_LANGUAGE[language.toLowerCase()] ?? "plain";
-  const tokens: CodeToken[] = [];
-  let plain = "";
-  const push = (type: CodeTokenType, text: string) => {
-    if (plain) tokens.push({ type: "plain", text: plain });
-    plain = "";
-    tokens.push({ type, text });
-  };
-
-  const limit = Math.min(code.length, MAX_HIGHLIGHT_CHARS);
-  let index = 0;
-  while (index < limit) {
-    const comment = COMMENT[family] && match(COMMENT[family] as RegExp, code, index);
-    if (comment) {
-      push("comment", comment);
-      index += comment.length;
-      continue;
-    }
-    const char = code[index];
-    if (char === '"' || char === "'" || (char === "`" && family === "c")) {
-      const string = match(STRING, code, index) as string;
-      const isKey =
-        (family === "json" || family === "yaml") &&
-        /^\s*:/.test(code.slice(index + string.length, index + string.length + 4));
-      push(isKey ? "key" : "string", string);
-      index += string.length;
-      continue;
-    }
-    if (/\d/.test(char) && !/[\w$]/.test(code[index - 1] ?? "")) {
-      const number = match(NUMBER, code, index);
-      if (number) {
-        push("number", number);
-        index += number.length;
-        continue;
-      }
-    }
-    if (/[A-Za-z_$]/.test(char)) {
-      const word = match(WORD, code, index) as string;
-      const keywords = KEYWORDS[family];
-      if (keywords.has(family === "sql" ? word.toLowerCase() : word)) push("keyword", word);
-      else if (LITERAL_SET.has(word) && family !== "plain") push("literal", word);
-      else if (
-        family === "yaml" &&
-        /^\s*:/.test(code.slice(index + word.length, index + word.length + 3)) &&
-        /(^|\n)\s*(- )?$/.test(code.slice(Math.max(0, index - 40), index))
-      )
-        push("key", word);
-      else plain += word;
-      index += word.length;
-      continue;
-    }
-    plain += char;
-    index += 1;
+/** Loads the highlighter and the grammar; resolves at once when both are there. */
+export function loadGrammar(grammar: string): Promise<void> {
+  let loading = grammarsLoading.get(grammar);
+  if (!loading) {
+    loading = Promise.all([loadHighlighter(), GRAMMARS[grammar]()]).then(async ([core, module]) => {
+      await core.loadLanguage(...module.default);
+      // The grammar's first use compiles its regular expressions, which can take longer than the tokenizer's
+      // time limit for one line (the rest of that line would come out uncoloured): pay for it here, unlimited.
+      core.codeToTokens("x", { lang: grammar, theme: THEMES.light, tokenizeTimeLimit: 0 });
+    });
+    grammarsLoading.set(grammar, loading);
   }
-  plain += code.slice(index);
-  if (plain) tokens.push({ type: "plain", text: plain });
-  return tokens;
+  return loading;
+}
+
+function isLoaded(grammar: string | null): boolean {
+  return grammar !== null && highlighter?.getLoadedLanguages().includes(grammar) === true;
+}
+
+/**
+ * The code's lines of coloured tokens, or null while the grammar loads (or for a language not highlighted).
+ * Each token's `htmlStyle` holds its colours as CSS variables.
+ */
+export function highlightNow(code: string, grammar: string | null): ThemedToken[][] | null {
+  if (!highlighter || grammar === null || !isLoaded(grammar)) return null;
+  return highlighter.codeToTokens(code, {
+    lang: grammar,
+    themes: THEMES,
+    defaultColor: false,
+    colorReplacements: COLOR_REPLACEMENTS,
+    tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
+  }).tokens;
+}
+
+/** The tokens of `code` in `language`: null at first, then (once shiki and the grammar are loaded) the tokens. */
+export function useHighlightedCode(code: string, language: string): ThemedToken[][] | null {
+  const grammar = grammarFor(language);
+  const [loaded, setLoaded] = useState(() => isLoaded(grammar));
+  useEffect(() => {
+    if (grammar === null || isLoaded(grammar)) return setLoaded(grammar !== null);
+    let current = true;
+    void loadGrammar(grammar).then(() => {
+      if (current) setLoaded(true);
+    });
+    return () => {
+      current = false;
+    };
+  }, [grammar]);
+  return useMemo(() => (loaded ? highlightNow(code, grammar) : null), [code, grammar, loaded]);
 }

@@ -1,10 +1,9 @@
 import { notFound } from "next/navigation";
 import { PersonaEditor } from "@/components/admin/persona-editor";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/ids";
 
 export default async function AdminPersonaPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  if (!UUID.test(id)) notFound();
+  if (!isUuid(id)) notFound();
   return <PersonaEditor personaId={id} />;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/model-kinds";
 import { MODEL_ID } from "../params";
 
 const flag = (key: string) => z.boolean({ error: `capabilities.${key} must be true or false` });
@@ -33,9 +34,7 @@ function wholeNumber(key: string, min: number, max: number) {
 }
 
 const modelFields = {
-  provider: z.enum(["openai", "openai-compatible", "google", "offline"], {
-    error: "provider must be one of: openai, openai-compatible, google, offline",
-  }),
+  provider: z.enum(PROVIDER_NAMES, { error: `provider must be one of: ${PROVIDER_NAMES.join(", ")}` }),
   providerModelName: z
     .string({ error: "providerModelName must be text" })
     .trim()
@@ -50,9 +49,7 @@ const modelFields = {
   capabilities: capabilitiesSchema,
   contextWindow: wholeNumber("contextWindow", 256, 100_000_000),
   maxOutputTokens: wholeNumber("maxOutputTokens", 1, 10_000_000),
-  tokenizer: z.enum(["o200k_base", "cl100k_base", "estimate"], {
-    error: "tokenizer must be one of: o200k_base, cl100k_base, estimate",
-  }),
+  tokenizer: z.enum(TOKENIZER_NAMES, { error: `tokenizer must be one of: ${TOKENIZER_NAMES.join(", ")}` }),
   enabled: z.boolean({ error: "enabled must be true or false" }),
   /** US dollars per million tokens; null when unknown (costs then show as unknown). */
   prices: z

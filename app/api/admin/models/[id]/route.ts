@@ -1,9 +1,9 @@
 import { deleteModel, getModelOrThrow, listModelUses, updateModel } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { compatibleCatalogModels, MODEL_CATALOG } from "@/lib/providers/model-catalog";
-import { compatibleModelNames } from "@/lib/providers/provider-config";
 import { parseModelId } from "../../params";
 import { updateModelSchema } from "../schema";
 
@@ -41,7 +41,7 @@ export const DELETE = route(async (request: Request, { params }: Context) => {
       `Model ${modelId} is in use by ${uses.join(", ")}: point them at another model first.`,
     );
   }
-  const seeded = [...MODEL_CATALOG, ...compatibleCatalogModels(compatibleModelNames())];
+  const seeded = [...MODEL_CATALOG, ...compatibleCatalogModels(env().OPENAI_COMPATIBLE_MODELS)];
   if (seeded.some((model) => model.id === modelId)) {
     throw new AppError(
       "conflict",

@@ -1,0 +1,42 @@
+// The admin pages' tables: a header of column names (and an unnamed one for row actions when asked), rows
+// separated by a rule. A row that no longer applies (a disabled model, an expired block) is dimmed.
+import type { ReactNode } from "react";
+
+export function AdminTable({
+  columns,
+  actions = false,
+  compact = false,
+  children,
+}: {
+  columns: string[];
+  /** A last column of buttons, named for screen readers only. */
+  actions?: boolean;
+  /** Smaller text, for wide tables. */
+  compact?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <table className={`w-full text-left ${compact ? "text-xs" : "text-sm"}`}>
+      <thead className="text-xs text-zinc-500 dark:text-zinc-400">
+        <tr>
+          {columns.map((column, index) => (
+            <th key={column} className={index === 0 ? "py-1" : undefined}>
+              {column}
+            </th>
+          ))}
+          {actions && (
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          )}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+/** The class of a table row: ruled above, dimmed when `inactive`. */
+export function adminRowClass(inactive = false): string {
+  return `border-t border-zinc-200 dark:border-zinc-800${inactive ? " opacity-50" : ""}`;
+}

@@ -1,0 +1,23 @@
+// A refusal shown where it happened (a form, a row action): announced to screen readers, nothing when there is
+// no message.
+export function ErrorMessage({
+  message,
+  testId,
+  className = "",
+}: {
+  message: string | null | undefined;
+  testId: string;
+  /** Layout only, e.g. the grid columns to span. */
+  className?: string;
+}) {
+  if (!message) return null;
+  return (
+    <p
+      role="alert"
+      className={`text-sm text-red-700 dark:text-red-300 ${className}`.trim()}
+      data-testid={testId}
+    >
+      {message}
+    </p>
+  );
+}
