@@ -134,6 +134,7 @@ describe("GET /api/conversations/:id/turns?fields=summary", () => {
     const [fullAttempt] = full[1].attempts;
     expect(Object.keys(attempt).sort()).toEqual([
       "attemptNumber",
+      "cost",
       "createdAt",
       "error",
       "id",

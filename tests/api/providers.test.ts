@@ -153,6 +153,8 @@ describe("OpenAI-compatible servers", () => {
         },
         contextWindow: 8_192,
         maxOutputTokens: 2_048,
+        // Nothing is known of a local server's prices: its calls' costs show as unknown.
+        prices: null,
         tokenizer: "estimate",
         enabled: true,
       });
