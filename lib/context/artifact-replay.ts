@@ -6,7 +6,6 @@
 // `reasoning.persist`. A missing artifact is a trace warning, never an error: the text still replays. Items left
 // with no parts at all are dropped here.
 
-import { elementAt } from "./indexing";
 import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./messages";
 import { type HistoryItems, NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
