@@ -6,7 +6,6 @@
 // `reasoning.persist`. A missing artifact is a trace warning, never an error: the text still replays. Items left
 // with no parts at all are dropped here.
 
-import { elementAt } from "./indexing";
 import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./messages";
 import { type HistoryItems, NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
@@ -161,7 +160,7 @@ function mainItem(
   let tokens = 0;
   if (item.tokens > 0 && mediaParts.length === 0 && firstText !== undefined && segmentTokens !== undefined) {
     tokens = item.tokens;
-    for (let piece = 1; piece < segmentTokens.length; piece++) tokens -= elementAt(segmentTokens, piece);
+    for (let piece = 1; piece < segmentTokens.length; piece++) tokens -= segmentTokens[piece] ?? 0;
   }
   return { ...item, parts, tokens };
 }
@@ -280,8 +279,8 @@ function dropUnpairedToolArtifacts(
   }
   let orphanIds: string[] | null = null;
   for (let index = 0; index < byPart.length; index++) {
-    const replayable = elementAt(byPart, index);
-    if (replayable === null) continue;
+    const replayable = byPart[index];
+    if (replayable === null || replayable === undefined) continue;
     const paired =
       replayable.kind === "reasoning" ||
       (replayable.kind === "call"
@@ -335,8 +334,8 @@ function layOutMessage(layout: MessageToLayOut, context: ReplayContext, out: Con
     // An artifact part: the text piece before it, if any.
     if (pieceHasText) emitTextPiece(walk);
     pieceHasText = false;
-    const replayable = elementAt(layout.byPart, artifactIndex++);
-    if (replayable !== null) emitArtifact(walk, replayable, layout, context);
+    const replayable = layout.byPart[artifactIndex++];
+    if (replayable !== null && replayable !== undefined) emitArtifact(walk, replayable, layout, context);
   }
   if (pieceHasText) emitTextPiece(walk);
   finishLayoutWalk(walk, context);
@@ -427,8 +426,7 @@ function emitArtifact(
 /** After the last part: the main item if nothing emitted it, the text the stage before added, the skip report. */
 function finishLayoutWalk(walk: LayoutWalk, context: ReplayContext): void {
   if (!walk.mainEmitted) emitMainItem(walk, true);
-  while (walk.nextText < walk.textParts.length) {
-    const part = elementAt(walk.textParts, walk.nextText);
+  for (let part = walk.textParts[walk.nextText]; part !== undefined; part = walk.textParts[walk.nextText]) {
     walk.out.push(textPieceItem(walk.item, part, walk.nextText++, walk.segmentTokens));
   }
   if (walk.skippedReasoning !== null) {
@@ -622,7 +620,8 @@ export function replayArtifacts(args: {
   const emptyItems: string[] = [];
   const skippedArtifactItems: string[] = [];
   for (let i = 0; i < items.length; i++) {
-    const item = elementAt(items, i);
+    const item = items[i];
+    if (item === undefined) continue;
     const message = sourceOf(item, i, args.sources, messagesById);
     const withArtifacts = message !== undefined && hasArtifactParts(message);
     if (
@@ -632,7 +631,7 @@ export function replayArtifacts(args: {
       message.authorType === "persona"
     ) {
       const before = out.length;
-      expandMessage(item, message, elementAt(turns, i) < pruneBeforeTurn, context, out);
+      expandMessage(item, message, (turns[i] ?? 0) < pruneBeforeTurn, context, out);
       if (out.length === before) emptyItems.push(item.id);
       continue;
     }

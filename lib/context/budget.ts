@@ -9,7 +9,7 @@
 // count is scaled from its own count by the share of characters kept, so no cut ever re-counts the list or
 // re-tokenises text (LangChain's `trimMessages` recounts on every cut and goes quadratic).
 
-import { elementAt, valueAt } from "./indexing";
+import { elementAt } from "./indexing";
 import { enforceAlternation } from "./normalise-strict";
 import type { BudgetedItems, PhaseBContext } from "./phases";
 import { isPinned, isSystemItem } from "./pinned";
@@ -129,7 +129,8 @@ function scanTurns(items: readonly ContextItem[]): TurnScan {
   let currentTurn = -1;
   let previousCountsAsUser = false;
   for (let index = 0; index < items.length; index += 1) {
-    const item = elementAt(items, index);
+    const item = items[index];
+    if (item === undefined) continue;
     const isPinnedItem = isPinned(item);
     if (isPinnedItem) pinned[index] = 1;
     if (item.role !== "user") {
@@ -293,7 +294,11 @@ interface BudgetState {
 
 const ignoreTrim = () => {};
 
-/** Counts made on demand, once per item: an item is tokenised only when a cut depends on its count. */
+/**
+ * Counts made on demand, once per item: an item is tokenised only when a cut depends on its count. The typed arrays
+ * here and in BudgetState are made at the items' length and read only at item positions, so the `?? 0` of their
+ * reads never applies (it satisfies the strict index check without a call per read).
+ */
 interface LazyCounts {
   /** Each item's count once known, 0 before. */
   tokens: Float64Array;
@@ -306,12 +311,12 @@ function lazyCounts(items: readonly ContextItem[], tokenizer: TokenizerName): La
   const tokens = new Float64Array(items.length);
   const known = new Uint8Array(items.length);
   const countAt = (index: number): number => {
-    if (known[index] === 0) {
-      const item = elementAt(items, index);
+    const item = items[index];
+    if (known[index] === 0 && item !== undefined) {
       tokens[index] = item.tokens > 0 ? item.tokens : countItemTokens(item, tokenizer);
       known[index] = 1;
     }
-    return valueAt(tokens, index);
+    return tokens[index] ?? 0;
   };
   return { tokens, known, countAt };
 }
@@ -361,10 +366,16 @@ function contextTooLarge(limits: BudgetLimits, need: string, requiredTokens: num
 function essentialTokens(items: readonly ContextItem[], counts: LazyCounts): number {
   let essential = 0;
   for (let index = 0; index < items.length; index += 1) {
-    const item = elementAt(items, index);
-    if (isSystemItem(item) || item.tag === "CURRENT_INPUT") essential += counts.countAt(index);
+    const item = items[index];
+    if (item !== undefined && (isSystemItem(item) || item.tag === "CURRENT_INPUT"))
+      essential += counts.countAt(index);
   }
   return essential;
+}
+
+/** Where a turn's items start (turns are numbered from 0 to starts.length − 1). */
+function turnStart(scan: TurnScan, turn: number): number {
+  return scan.starts[turn] ?? 0;
 }
 
 /** Where a turn's items end: the next turn's start, or the end of the items for the last turn. */
@@ -380,8 +391,8 @@ function firstPassCountAt(
   tokenizer: TokenizerName,
 ): number {
   const count = counts.countAt(index);
-  const item = elementAt(items, index);
-  if (!hasToolResult(item)) return count;
+  const item = items[index];
+  if (item === undefined || !hasToolResult(item)) return count;
   return planPass(item, count, 0, FIRST_PASS, tokenizer, ignoreTrim) ?? count;
 }
 
@@ -400,7 +411,7 @@ function findDropBoundary(
   let suffix = 0;
   for (let turn = 0; turn < starts.length; turn += 1) {
     const end = turnEnd(scan, turn, items.length);
-    for (let index = elementAt(starts, turn); index < end; index += 1)
+    for (let index = turnStart(scan, turn); index < end; index += 1)
       if (turn === currentTurn || pinned[index] === 1)
         suffix += firstPassCountAt(items, counts, index, tokenizer);
   }
@@ -408,7 +419,7 @@ function findDropBoundary(
   for (let turn = starts.length - 1; turn >= 0; turn -= 1) {
     if (turn === currentTurn) continue;
     const end = turnEnd(scan, turn, items.length);
-    for (let index = elementAt(starts, turn); index < end; index += 1)
+    for (let index = turnStart(scan, turn); index < end; index += 1)
       if (pinned[index] === 0) suffix += firstPassCountAt(items, counts, index, tokenizer);
     if (suffix > usable) return turn;
   }
@@ -523,30 +534,24 @@ function trimItem(
 ): void {
   const { tokens, trimMasks, trimRecords } = state;
   const firstRecord = trimRecords.length;
-  const count = valueAt(tokens, index);
-  const next = planPass(
-    item,
-    count,
-    valueAt(trimMasks, index),
-    passBit,
-    tokenizer,
-    (toolCallId, originalLength) => {
-      trimRecords.push({
-        itemIndex: index,
-        toolCallId,
-        originalLength,
-        maxChars: pass.maxChars,
-        savedTokens: 0,
-      });
-    },
-  );
+  const count = tokens[index] ?? 0;
+  const mask = trimMasks[index] ?? 0;
+  const next = planPass(item, count, mask, passBit, tokenizer, (toolCallId, originalLength) => {
+    trimRecords.push({
+      itemIndex: index,
+      toolCallId,
+      originalLength,
+      maxChars: pass.maxChars,
+      savedTokens: 0,
+    });
+  });
   if (next === null) return;
   const saved = count - next;
   const trimmedHere = trimRecords.length - firstRecord;
   for (let record = firstRecord; record < trimRecords.length; record += 1) {
     elementAt(trimRecords, record).savedTokens = Math.round(saved / trimmedHere);
   }
-  trimMasks[index] = valueAt(trimMasks, index) | passBit;
+  trimMasks[index] = mask | passBit;
   tokens[index] = next;
   state.total -= saved;
 }
@@ -561,8 +566,8 @@ function trimPass(
   tokenizer: TokenizerName,
 ): void {
   for (let index = 0; index < items.length && state.total > usable; index += 1) {
-    const item = elementAt(items, index);
-    if (state.dropped[index] || !hasToolResult(item)) continue;
+    const item = items[index];
+    if (item === undefined || state.dropped[index] || !hasToolResult(item)) continue;
     trimItem(item, index, state, pass, passBit, tokenizer);
   }
 }
@@ -625,11 +630,12 @@ function dropTurn(
 ): void {
   const end = turnEnd(scan, turn, items.length);
   let droppedAny = false;
-  for (let index = elementAt(scan.starts, turn); index < end; index += 1) {
-    if (scan.pinned[index] === 1) continue;
+  for (let index = turnStart(scan, turn); index < end; index += 1) {
+    const item = items[index];
+    if (item === undefined || scan.pinned[index] === 1) continue;
     state.dropped[index] = 1;
     droppedAny = true;
-    onDrop(elementAt(items, index), index);
+    onDrop(item, index);
   }
   if (droppedAny) tally.turns += 1;
 }
@@ -643,7 +649,7 @@ function dropOldestTurns(
 ): void {
   const tally = newDropTally();
   const onDrop = (item: ContextItem, index: number) => {
-    const count = valueAt(state.tokens, index);
+    const count = state.tokens[index] ?? 0;
     state.total -= count;
     recordDrop(tally, item, count);
   };
@@ -675,9 +681,9 @@ function dropThroughBoundary(
   }
   // The first trim pass over what is kept, oldest first (it never stops early here: see above).
   for (let index = 0; index < items.length; index += 1) {
-    if (state.dropped[index]) continue;
-    const item = elementAt(items, index);
-    state.total += valueAt(state.tokens, index);
+    const item = items[index];
+    if (item === undefined || state.dropped[index]) continue;
+    state.total += state.tokens[index] ?? 0;
     if (hasToolResult(item)) trimItem(item, index, state, FIRST_TRIM, FIRST_PASS, tokenizer);
   }
   state.dropEvent = dropEventOf(tally, usable);
@@ -696,7 +702,7 @@ function recordUncountedDrop(
   tokenizer: TokenizerName,
 ): void {
   if (counts.known[index] === 1) {
-    const count = valueAt(counts.tokens, index);
+    const count = counts.tokens[index] ?? 0;
     recordDrop(
       tally,
       item,
@@ -718,9 +724,9 @@ function keptItems(
 ): ContextItem[] {
   const kept: ContextItem[] = [];
   for (let index = 0; index < items.length; index += 1) {
-    if (dropped?.[index]) continue;
-    const item = elementAt(items, index);
-    const count = valueAt(tokens, index);
+    const item = items[index];
+    if (item === undefined || dropped?.[index]) continue;
+    const count = tokens[index] ?? 0;
     const mask = trimMasks?.[index] ?? 0;
     if (mask !== 0) kept.push(applyTrims(item, mask, count));
     else kept.push(count === item.tokens ? item : { ...item, tokens: count });

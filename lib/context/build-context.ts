@@ -87,8 +87,8 @@ function sequentialArtifacts(artifacts: readonly StoredArtifact[]): ArtifactLook
     get(artifactId) {
       const end = Math.min(artifacts.length, cursor + SEQUENTIAL_LOOKAHEAD);
       for (let index = cursor; index < end; index++) {
-        const artifact = elementAt(artifacts, index);
-        if (artifact.id === artifactId) {
+        const artifact = artifacts[index];
+        if (artifact?.id === artifactId) {
           cursor = index + 1;
           return artifact;
         }
@@ -113,7 +113,8 @@ function binarySearchById(list: readonly { id: string }[], id: string): number {
   let high = list.length - 1;
   while (low <= high) {
     const middle = (low + high) >>> 1;
-    const candidate = elementAt(list, middle).id;
+    const candidate = list[middle]?.id;
+    if (candidate === undefined) return -1;
     if (candidate === id) return middle;
     if (candidate < id) low = middle + 1;
     else high = middle - 1;

@@ -2,7 +2,6 @@
 // pure text become one history entry, so a burst of short lines reads as one turn. Messages with media or
 // artifacts always stay on their own.
 
-import { elementAt } from "./indexing";
 import { type HistoryEntry, isPureText, type MessageRun, sameAuthor } from "./messages";
 import type { CollapsedHistory, PhaseAContext, ReachableHistory } from "./phases";
 import type { Stage, StageResult } from "./stage";
@@ -24,15 +23,17 @@ export function collapseRuns(messages: readonly StoredMessage[]): StageResult<Hi
   // Whether the message after the current run is pure text, carried over so each message is checked once.
   let nextPureText = pureTextAt(0);
   while (runStart < messages.length) {
-    const first = elementAt(messages, runStart);
+    const first = messages[runStart];
+    if (first === undefined) break;
     let runEnd = runStart + 1;
     const firstPureText = nextPureText;
     nextPureText = pureTextAt(runEnd);
     if (firstPureText) {
-      // nextPureText: the message at runEnd exists.
-      while (nextPureText && sameAuthor(first, elementAt(messages, runEnd))) {
+      let next = messages[runEnd];
+      while (next !== undefined && nextPureText && sameAuthor(first, next)) {
         runEnd++;
         nextPureText = pureTextAt(runEnd);
+        next = messages[runEnd];
       }
     }
     const run: MessageRun =

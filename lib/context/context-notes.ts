@@ -59,8 +59,10 @@ function groupKey(item: ContextItem): string {
 }
 
 function startsGroup(items: readonly ContextItem[], index: number): boolean {
+  if (index === 0) return true;
+  const item = items[index];
   const previous = items[index - 1];
-  return previous === undefined || groupKey(elementAt(items, index)) !== groupKey(previous);
+  return item === undefined || previous === undefined || groupKey(item) !== groupKey(previous);
 }
 
 /** How many history messages (groups) there are; counted without keeping where each starts. */

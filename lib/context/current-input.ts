@@ -3,7 +3,6 @@
 // any other stage (so it is never collapsed, windowed or noted as history), and put back at the very end (the PHP
 // agent's duplicate-prompt bug).
 
-import { elementAt } from "./indexing";
 import type { HistoryItems, PhaseAContext } from "./phases";
 import type { Stage, StageResult } from "./stage";
 import { traceEvent } from "./trace";
@@ -14,7 +13,13 @@ export function excludeCurrentInput(
   messages: readonly StoredMessage[],
   currentInput: StoredMessage,
 ): StageResult<StoredMessage[]> {
-  const firstMatch = messages.findIndex((message) => message.id === currentInput.id);
+  let firstMatch = -1;
+  for (let index = 0; index < messages.length; index++) {
+    if (messages[index]?.id === currentInput.id) {
+      firstMatch = index;
+      break;
+    }
+  }
   if (firstMatch === -1) return { value: messages as StoredMessage[], trace: [] };
   let history: StoredMessage[];
   // The route stores the input before loading, so it is usually the newest message: one copy, no filtering.
@@ -22,8 +27,8 @@ export function excludeCurrentInput(
   else {
     history = messages.slice(0, firstMatch);
     for (let index = firstMatch + 1; index < messages.length; index++) {
-      const message = elementAt(messages, index);
-      if (message.id !== currentInput.id) history.push(message);
+      const message = messages[index];
+      if (message !== undefined && message.id !== currentInput.id) history.push(message);
     }
   }
   return {
@@ -46,13 +51,16 @@ export function appendCurrentInput(
   items: readonly ContextItem[],
   current: ContextItem,
 ): StageResult<ContextItem[]> {
-  const firstDuplicate = items.findIndex((item) => item.id === current.id);
+  let firstDuplicate = -1;
+  for (let index = 0; index < items.length && firstDuplicate === -1; index++)
+    if (items[index]?.id === current.id) firstDuplicate = index;
   // Usually there is no copy: one array of the final size.
   if (firstDuplicate === -1) return { value: items.concat([current]), trace: [] };
   const out: ContextItem[] = items.slice(0, firstDuplicate);
   let duplicates = 0;
   for (let index = firstDuplicate; index < items.length; index++) {
-    const item = elementAt(items, index);
+    const item = items[index];
+    if (item === undefined) continue;
     if (item.id === current.id) duplicates++;
     else out.push(item);
   }

@@ -23,7 +23,7 @@
 //   place, counted from the newest item, is the same item in both builds.
 
 import { usableTokenBudget } from "./budget";
-import { elementAt, lastOf, valueAt } from "./indexing";
+import { elementAt, lastOf } from "./indexing";
 import { hasArtifactParts, hasText, roleFor, sameAuthor } from "./messages";
 import { activeBlocksFor } from "./persona-user-blocks";
 import type { PhaseAContext, ReachableHistory } from "./phases";
@@ -83,7 +83,9 @@ export function cutUnreachableHistory(args: {
   let cut = -1;
   let newerIsUserSide = roleFor(lastOf(history), personaId, impersonateUserId) === "user";
   for (let index = history.length - 1; index >= 1 && cut === -1; index--) {
-    const message = elementAt(history, index);
+    const message = history[index];
+    const older = history[index - 1];
+    if (message === undefined || older === undefined) break;
     const newer = history[index + 1];
     if (newer !== undefined && !sameAuthor(message, newer)) {
       if (openRunHasText) closedRuns++;
@@ -92,16 +94,18 @@ export function cutUnreachableHistory(args: {
     const blocked = isBlocked(message);
     if (blocked || hasSentText(message)) openRunHasText = true;
     if (!blocked)
-      for (let budget = 0; budget < budgets.length; budget++)
-        bounds[budget] =
-          valueAt(bounds, budget) + lowerBoundTokens(message, elementAt(budgets, budget).tokenizer);
+      for (let budget = 0; budget < budgets.length; budget++) {
+        const tokenizer = budgets[budget]?.tokenizer;
+        if (tokenizer !== undefined)
+          bounds[budget] = (bounds[budget] ?? 0) + lowerBoundTokens(message, tokenizer);
+      }
     const isUserSide = newerIsUserSide;
-    const olderIsUserSide = roleFor(elementAt(history, index - 1), personaId, impersonateUserId) === "user";
+    const olderIsUserSide = roleFor(older, personaId, impersonateUserId) === "user";
     newerIsUserSide = olderIsUserSide;
     if (!isUserSide || olderIsUserSide) continue;
     let overAll = closedRuns + (openRunHasText ? 1 : 0) > noteDepth;
     for (let budget = 0; budget < budgets.length && overAll; budget++)
-      overAll = valueAt(bounds, budget) > elementAt(budgets, budget).usableTokens;
+      overAll = (bounds[budget] ?? 0) > (budgets[budget]?.usableTokens ?? Number.POSITIVE_INFINITY);
     if (overAll) cut = index;
   }
   if (cut === -1) return unchanged;
@@ -154,16 +158,16 @@ function quotedBlockedMessages(
 ): Set<string> | null {
   const quoted = new Set<string>();
   for (let index = cut; index < history.length; index++) {
-    const target = elementAt(history, index).replyToMessageId;
-    if (target !== null) quoted.add(target);
+    const target = history[index]?.replyToMessageId;
+    if (target !== null && target !== undefined) quoted.add(target);
   }
   if (quoted.size === 0) return null;
-  for (let index = cut; index < history.length; index++) quoted.delete(elementAt(history, index).id);
+  for (const message of history.slice(cut)) quoted.delete(message.id);
   let hidden: Set<string> | null = null;
   let left = quoted.size;
   for (let index = cut - 1; index >= 0 && left > 0; index--) {
-    const message = elementAt(history, index);
-    if (!quoted.has(message.id)) continue;
+    const message = history[index];
+    if (message === undefined || !quoted.has(message.id)) continue;
     left--;
     if (!isBlocked(message)) continue;
     hidden ??= new Set();

@@ -149,12 +149,14 @@ function minimumExchangeStart(items: readonly ContextItem[], trailingStart: numb
   let hasUser = false;
   let hasAssistant = false;
   for (let i = start; i < items.length && !(hasUser && hasAssistant); i++) {
-    const role = dialogueRole(elementAt(items, i));
+    const item = items[i];
+    const role = item === undefined ? null : dialogueRole(item);
     if (role === "user") hasUser = true;
     else if (role === "assistant") hasAssistant = true;
   }
   for (let i = start - 1; i >= 0 && !(hasUser && hasAssistant); i--) {
-    const role = dialogueRole(elementAt(items, i));
+    const item = items[i];
+    const role = item === undefined ? null : dialogueRole(item);
     if (role === "user" && !hasUser) {
       hasUser = true;
       start = i;
@@ -169,8 +171,7 @@ function minimumExchangeStart(items: readonly ContextItem[], trailingStart: numb
 /** Head anchor: the first system item among the first few keeps its place when the window starts after it; -1: none. */
 function systemAnchorBefore(items: readonly ContextItem[], start: number): number {
   const scanEnd = Math.min(start, ANCHOR_SCAN_LIMIT);
-  for (let i = 0; i < scanEnd; i++) if (isSystemAnchor(elementAt(items, i))) return i;
-  return -1;
+  return items.slice(0, scanEnd).findIndex(isSystemAnchor);
 }
 
 function strippedEvent(stripped: { strippedCallIds: string[]; touchedItemIds: string[] }): TraceEvent {

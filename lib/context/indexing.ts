@@ -1,21 +1,20 @@
-// Reading an array at a position the caller has already bounded: a loop counter below the length, a position a
-// search returned, a turn start recorded during a scan. The pipeline is type-checked with
-// `noUncheckedIndexedAccess`, which types every such read `T | undefined`; these helpers state that the position is
-// in range and fail loudly when it is not, so a broken invariant never sends `undefined` further down the pipeline.
-// Where a position may really be out of range, the code checks for `undefined` itself instead.
+// Reading a list at a position the caller has already bounded (a position a search returned, a turn start
+// recorded during a scan, the last of a list known not to be empty). The pipeline is type-checked with
+// `noUncheckedIndexedAccess`, which types every such read `T | undefined`; these helpers state that the position
+// is in range and fail loudly when it is not, so a broken invariant never sends `undefined` further down.
+//
+// They are for single reads. A loop over every item narrows in place instead (`const item = items[index]; if
+// (item === undefined) continue;`, or `for … of`): a shared helper called per element of every list costs the
+// pipeline a measurable share of its time (its reads are not specialised to one kind of list the way an inline
+// read is). Where a position may really be out of range, the code checks for `undefined` where it reads.
 
 /** The element at a position known to be in range. Throws a RangeError when it is not. */
 export function elementAt<Element>(array: readonly Element[], index: number): Element {
   const element = array[index];
-  if (element === undefined) throw outOfRange(index, array.length);
+  if (element === undefined) {
+    throw new RangeError(`context pipeline: position ${index} is outside a list of ${array.length}`);
+  }
   return element;
-}
-
-/** A typed array's value at a position known to be in range (counts, flags, positions kept per item). */
-export function valueAt(array: Float64Array | Uint8Array | Int32Array, index: number): number {
-  const value = array[index];
-  if (value === undefined) throw outOfRange(index, array.length);
-  return value;
 }
 
 /** The first element of a list that is never empty (a run, a group, a turn). */
@@ -26,8 +25,4 @@ export function firstOf<Element>(array: readonly Element[]): Element {
 /** The last element of a list that is never empty. */
 export function lastOf<Element>(array: readonly Element[]): Element {
   return elementAt(array, array.length - 1);
-}
-
-function outOfRange(index: number, length: number): RangeError {
-  return new RangeError(`context pipeline: position ${index} is outside a list of ${length}`);
 }

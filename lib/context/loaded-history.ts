@@ -3,7 +3,6 @@
 // left older unsummarised messages out, an event that says so. See docs/architecture.md, "The context pipeline".
 
 import { excludeCurrentInput } from "./current-input";
-import { elementAt } from "./indexing";
 import type { PhaseAContext } from "./phases";
 import type { Stage } from "./stage";
 import { appendAll } from "./stage";
@@ -40,7 +39,8 @@ function historyMessages(
   let inputAt = inputIsNewest ? last : -1;
   let covered = false;
   for (let index = 0; index < messages.length && !covered; index++) {
-    const message = elementAt(messages, index);
+    const message = messages[index];
+    if (message === undefined) break;
     if (inputIsNewest ? index === last : message.id === currentInput.id) {
       if (inputAt === -1) inputAt = index;
       continue;

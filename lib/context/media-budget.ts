@@ -7,7 +7,6 @@
 //
 // One backward pass over the items, newest first: O(items + media parts).
 
-import { elementAt } from "./indexing";
 import { ownMessageId } from "./messages";
 import { NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
@@ -172,13 +171,14 @@ function planMedia(args: MediaBudgetArgs, effectiveWindow: number): PlannedMedia
   let newerMessages = 0;
   for (let index = total - 1; index >= 0; index--) {
     const isCurrent = index === history.length;
-    const item = isCurrent ? current : elementAt(history, index);
+    const item = isCurrent ? current : history[index];
+    if (item === undefined) continue;
     const message =
       sources === undefined
         ? sourceMessage(item, messagesById)
         : isCurrent
           ? sources.current
-          : elementAt(sources.history, index);
+          : (sources.history[index] ?? null);
     messages[index] = message;
     const rank = newerMessages + 1;
     newerMessages += item.sourceMessageIds.length;
@@ -289,12 +289,13 @@ function applyPlans(
 
   for (let index = 0; index < plans.length; index++) {
     const isCurrent = index === args.history.length;
-    const item = isCurrent ? args.current : elementAt(args.history, index);
+    const item = isCurrent ? args.current : args.history[index];
+    if (item === undefined) continue;
     const plan = plans[index];
     if (plan === undefined) {
       if (!isCurrent) {
         history.push(item);
-        historySources.push(elementAt(messages, index));
+        historySources.push(messages[index] ?? null);
       }
       continue;
     }

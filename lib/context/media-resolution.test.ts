@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelDescriptor } from "@/tests/context/fixtures";
+import { dialogueItem, modelDescriptor, textPart } from "@/tests/context/fixtures";
 import { elementAt } from "./indexing";
 import {
   blindImageNotice,
@@ -34,16 +34,8 @@ function media(handle: string, overrides: Partial<MediaDescriptor> = {}): MediaD
   };
 }
 
-function item(
-  id: string,
-  role: ContextItem["role"],
-  parts: ItemPart[],
-  extra: Partial<ContextItem> = {},
-): ContextItem {
-  return { id, role, tag: "DIALOGUE_HISTORY", parts, sourceMessageIds: [id], tokens: 0, ...extra };
-}
-
-const text = (value: string): ItemPart => ({ type: "text", text: value });
+const item = dialogueItem;
+const text = textPart;
 const placeholder = (descriptor: MediaDescriptor): ItemPart => ({ type: "media", descriptor });
 
 function settingsWith(mediaOverrides: Partial<ResolvedSettings["media"]> = {}): ResolvedSettings {

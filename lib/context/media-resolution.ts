@@ -3,7 +3,6 @@
 // become image/video parts when the attempt's model can see them, or notices that keep the `media_N` handle when
 // it cannot. Pure: the base items are never mutated, so a fallback model resolves the same base differently.
 
-import { elementAt } from "./indexing";
 import type { PhaseBContext } from "./phases";
 import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
@@ -149,7 +148,7 @@ function decideImages(
   for (let index = items.length - 1; index >= 0; index -= 1) {
     const descriptors = descriptorsByItem[index];
     if (!descriptors) continue;
-    const fromAssistant = elementAt(items, index).role === "assistant";
+    const fromAssistant = items[index]?.role === "assistant";
     for (const descriptor of descriptors) {
       if (descriptor.kind !== "image" || descriptor.state !== "render") continue;
       // A sticker takes no slot of the per-request cap (stickers are not counted images): it is sent whenever its
@@ -425,7 +424,8 @@ export function resolveMedia(
   const resolved: ContextItem[] = [];
 
   for (let index = 0; index < items.length; index += 1) {
-    const item = elementAt(items, index);
+    const item = items[index];
+    if (item === undefined) continue;
     const descriptors = descriptorsByItem[index];
     if (!descriptors) {
       resolved.push(item);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelDescriptor } from "@/tests/context/fixtures";
+import { dialogueItem, modelDescriptor, textPart } from "@/tests/context/fixtures";
 import {
   CONVERSATION_START_TEXT,
   enforceAlternation,
@@ -26,15 +26,8 @@ function model(capabilities: Partial<ModelCapabilities> = {}): ModelDescriptor {
 }
 const lenient = model({ strictAlternation: false });
 
-function item(
-  id: string,
-  role: ContextItem["role"],
-  parts: ItemPart[],
-  extra: Partial<ContextItem> = {},
-): ContextItem {
-  return { id, role, tag: "DIALOGUE_HISTORY", parts, sourceMessageIds: [id], tokens: 0, ...extra };
-}
-const text = (value: string): ItemPart => ({ type: "text", text: value });
+const item = dialogueItem;
+const text = textPart;
 const image = (handle: string): ItemPart => ({
   type: "image",
   mediaType: "image/png",

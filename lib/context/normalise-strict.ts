@@ -7,7 +7,7 @@
 // wiring) and a leading assistant turn gets a `[System: Conversation start]` user turn before it. Pure: changed
 // items are new objects.
 
-import { elementAt, firstOf } from "./indexing";
+import { firstOf } from "./indexing";
 import type { PhaseBContext } from "./phases";
 import { CONVERSATION_START_ID, isPinned } from "./pinned";
 import type { Stage, StageResult } from "./stage";
@@ -75,12 +75,17 @@ function hasSendablePart(item: ContextItem): boolean {
 }
 
 function dropEmptyItems(items: readonly ContextItem[], events: TraceEvent[]): readonly ContextItem[] {
-  const firstEmpty = items.findIndex((item) => !hasSendablePart(item));
+  let firstEmpty = -1;
+  for (let index = 0; index < items.length && firstEmpty === -1; index += 1) {
+    const item = items[index];
+    if (item !== undefined && !hasSendablePart(item)) firstEmpty = index;
+  }
   if (firstEmpty === -1) return items;
   const out: ContextItem[] = items.slice(0, firstEmpty);
   const dropped: string[] = [];
   for (let index = firstEmpty; index < items.length; index += 1) {
-    const item = elementAt(items, index);
+    const item = items[index];
+    if (item === undefined) continue;
     if (hasSendablePart(item)) out.push(item);
     else dropped.push(item.id);
   }
@@ -102,7 +107,7 @@ function interiorSystemToUser(items: readonly ContextItem[], events: TraceEvent[
   while (items[dialogueStart]?.role === "system") dialogueStart += 1;
   let interior = false;
   for (let index = dialogueStart; index < items.length && !interior; index += 1)
-    interior = elementAt(items, index).role === "system";
+    interior = items[index]?.role === "system";
   if (!interior) return items;
   const out: ContextItem[] = [];
   const moved: string[] = [];
@@ -168,7 +173,13 @@ function relocateAssistantMedia(
   model: ModelDescriptor,
   events: TraceEvent[],
 ): readonly ContextItem[] {
-  if (!items.some((item) => item.role === "assistant" && item.parts.some(isMediaPart))) return items;
+  let anyAssistantMedia = false;
+  for (const item of items) {
+    if (anyAssistantMedia) break;
+    if (item.role === "assistant")
+      for (const part of item.parts) if (isMediaPart(part)) anyAssistantMedia = true;
+  }
+  if (!anyAssistantMedia) return items;
   const out: ContextItem[] = [];
   let pending: ContextItem | null = null;
   const relocatedFrom: string[] = [];
@@ -275,7 +286,7 @@ function mergeSameRoleRuns(
   const out: ContextItem[] = [];
   let run: ContextItem[] = [];
   const flush = () => {
-    const [first] = run;
+    const first = run[0];
     if (first === undefined) return;
     if (run.length === 1) out.push(first);
     else {

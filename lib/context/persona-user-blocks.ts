@@ -4,7 +4,6 @@
 // persona (the route refuses the turn, see isMuted). Both are listed on the PERSONA_USER_BLOCKS system card,
 // rebuilt every turn.
 
-import { elementAt } from "./indexing";
 import type { HistoryEntry } from "./messages";
 import type { CollapsedHistory, PhaseAContext, VisibleHistory } from "./phases";
 import type { Stage, StageResult } from "./stage";
@@ -112,7 +111,8 @@ export function applyPersonaUserBlocks(args: {
   const hiddenMessageIds = new Set<string>();
   let index = 0;
   while (index < args.entries.length) {
-    const entry = elementAt(args.entries, index);
+    const entry = args.entries[index];
+    if (entry === undefined) break;
     const block = blockedUserOf(entry, blockedUsers);
     if (block === null) {
       entries.push(entry);
@@ -154,8 +154,8 @@ export function applyPersonaUserBlocks(args: {
 
   // Replies and forwards quoting a hidden message lose the annotation (a second pass: a reply may come first).
   for (let i = 0; i < entries.length; i++) {
-    const entry = elementAt(entries, i);
-    if (entry.kind !== "message") continue;
+    const entry = entries[i];
+    if (entry?.kind !== "message") continue;
     const message = entry.messages[0];
     if (
       entry.messages.length !== 1 ||

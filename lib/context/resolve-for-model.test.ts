@@ -1,7 +1,7 @@
 import type { ModelMessage } from "ai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { modelDescriptor } from "@/tests/context/fixtures";
+import { dialogueItem, modelDescriptor, textPart } from "@/tests/context/fixtures";
 import { elementAt } from "./indexing";
 import { ContextBudgetError, resolveForModel } from "./resolve-for-model";
 import { defaultSettings, type ResolvedSettings } from "./settings";
@@ -43,15 +43,8 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function item(
-  id: string,
-  role: ContextItem["role"],
-  parts: ItemPart[],
-  extra: Partial<ContextItem> = {},
-): ContextItem {
-  return { id, role, tag: "DIALOGUE_HISTORY", parts, sourceMessageIds: [id], tokens: 0, ...extra };
-}
-const text = (value: string): ItemPart => ({ type: "text", text: value });
+const item = dialogueItem;
+const text = textPart;
 function image(handle: string): MediaDescriptor {
   return {
     handle,

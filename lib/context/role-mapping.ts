@@ -3,7 +3,6 @@
 // that user's messages become the assistant's and the persona's become user turns. Every item keeps `sender`
 // metadata, whatever the labels.
 
-import { elementAt } from "./indexing";
 import {
   type HistoryEntry,
   hasArtifactParts,
@@ -240,7 +239,7 @@ function messageItem(
       }
     } else {
       text = messageText(first);
-      for (let i = 1; i < messages.length; i++) text = `${text}\n${messageText(elementAt(messages, i))}`;
+      for (const message of messages.slice(1)) text = `${text}\n${messageText(message)}`;
     }
     parts = hasText(text)
       ? [{ type: "text", text: notices ? text : decorate(first, text, true, context) }]
@@ -308,7 +307,8 @@ export function mapRoles(args: {
   const history: ContextItem[] = new Array(args.entries.length);
   const historySources: (StoredMessage | null)[] = new Array(args.entries.length);
   for (let i = 0; i < args.entries.length; i++) {
-    const entry = elementAt(args.entries, i);
+    const entry = args.entries[i];
+    if (entry === undefined) continue;
     historySources[i] = entry.kind === "message" && entry.messages.length === 1 ? entry.messages[0] : null;
     if (entry.kind === "notice") {
       history[i] = {

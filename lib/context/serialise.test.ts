@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelDescriptor } from "@/tests/context/fixtures";
+import { dialogueItem, modelDescriptor, textPart } from "@/tests/context/fixtures";
 import { reasoningEffortFor, serialiseRequest, thinkingProviderOptions, toolResultOutput } from "./serialise";
 import { defaultSettings, type ResolvedSettings } from "./settings";
 import type { ContextItem, ItemPart, ModelCapabilities, ModelDescriptor, ProviderName } from "./types";
@@ -19,15 +19,10 @@ function settings(change: (value: ResolvedSettings) => void = () => {}): Resolve
   change(value);
   return value;
 }
-function item(
-  id: string,
-  role: ContextItem["role"],
-  parts: ItemPart[],
-  extra: Partial<ContextItem> = {},
-): ContextItem {
-  return { id, role, tag: "DIALOGUE_HISTORY", parts, sourceMessageIds: [id], tokens: 1, ...extra };
-}
-const text = (value: string): ItemPart => ({ type: "text", text: value });
+/** Counted items (1 tokens each unless given). */
+const item = (id: string, role: ContextItem["role"], parts: ItemPart[], extra: Partial<ContextItem> = {}) =>
+  dialogueItem(id, role, parts, { tokens: 1, ...extra });
+const text = textPart;
 
 describe("serialiseRequest", () => {
   it("joins system items into one instructions block and maps the rest to messages", () => {

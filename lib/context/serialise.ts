@@ -160,17 +160,7 @@ export function serialiseRequest(
   settings: ResolvedSettings,
   stopSequences: readonly string[] = [],
 ): StageResult<SerialisedRequest> {
-  const instructions: string[] = [];
-  const messages: ModelMessage[] = [];
-  const skipped: string[] = [];
-  for (const item of items) {
-    if (item.role === "system") {
-      const text = systemText(item);
-      if (text.length > 0) instructions.push(text);
-      else skipped.push(item.id);
-    } else if (!pushItemMessages(item, messages)) skipped.push(item.id);
-  }
-
+  const { instructions, messages, skipped } = itemMessages(items);
   const events: TraceEvent[] = [];
   if (skipped.length > 0) {
     events.push(
@@ -199,32 +189,49 @@ export function serialiseRequest(
 }
 
 /**
- * A dialogue or tool item's messages: its user or assistant message, then a tool message with the tool results it
- * carries. False when nothing of it was sendable (no empty message is sent).
+ * The items as the call's messages: system text gathered for the instructions; every other item its user or
+ * assistant message, then a tool message with the tool results it carries. An item with nothing sendable is
+ * skipped (no empty message is sent).
  */
-function pushItemMessages(item: ContextItem, messages: ModelMessage[]): boolean {
-  const toolParts: ToolPart[] = [];
-  let emitted = false;
-  if (item.role === "user") {
-    const content = userParts(item, toolParts);
-    if (content.length > 0) {
-      messages.push({ role: "user", content });
+function itemMessages(items: readonly ContextItem[]): {
+  instructions: string[];
+  messages: ModelMessage[];
+  skipped: string[];
+} {
+  const instructions: string[] = [];
+  const messages: ModelMessage[] = [];
+  const skipped: string[] = [];
+  for (const item of items) {
+    if (item.role === "system") {
+      const text = systemText(item);
+      if (text.length > 0) instructions.push(text);
+      else skipped.push(item.id);
+      continue;
+    }
+    const toolParts: ToolPart[] = [];
+    let emitted = false;
+    if (item.role === "user") {
+      const content = userParts(item, toolParts);
+      if (content.length > 0) {
+        messages.push({ role: "user", content });
+        emitted = true;
+      }
+    } else if (item.role === "assistant") {
+      const content = assistantParts(item, toolParts);
+      if (content.length > 0) {
+        messages.push({ role: "assistant", content });
+        emitted = true;
+      }
+    } else {
+      for (const part of item.parts) if (part.type === "tool-result") toolParts.push(toolResultPart(part));
+    }
+    if (toolParts.length > 0) {
+      messages.push({ role: "tool", content: toolParts });
       emitted = true;
     }
-  } else if (item.role === "assistant") {
-    const content = assistantParts(item, toolParts);
-    if (content.length > 0) {
-      messages.push({ role: "assistant", content });
-      emitted = true;
-    }
-  } else {
-    for (const part of item.parts) if (part.type === "tool-result") toolParts.push(toolResultPart(part));
+    if (!emitted) skipped.push(item.id);
   }
-  if (toolParts.length > 0) {
-    messages.push({ role: "tool", content: toolParts });
-    emitted = true;
-  }
-  return emitted;
+  return { instructions, messages, skipped };
 }
 
 /** With thinking on: whether this model gets thinking options, and which. */

@@ -4,7 +4,6 @@
 // order, then capped at what the model accepts (OpenAI 4, Gemini 5), which the seed never did; the dropped ones
 // are traced.
 
-import { elementAt } from "./indexing";
 import type { BudgetedItems, ItemsWithStops, PhaseBContext } from "./phases";
 import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
@@ -30,8 +29,9 @@ export function otherSpeakerNames(items: readonly ContextItem[]): string[] {
   const names: string[] = [];
   const seen = new Set<string>();
   for (let index = items.length - 1; index >= 0; index -= 1) {
-    const { sender, role } = elementAt(items, index);
-    if (!sender || role !== "user") continue;
+    const item = items[index];
+    const sender = item?.sender;
+    if (!sender || item.role !== "user") continue;
     if (sender.type === "system" || sender.type === "tool") continue;
     const name = canonicalName(sender.name);
     if (name.length === 0 || ownNames.has(name) || seen.has(name)) continue;

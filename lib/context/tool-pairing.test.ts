@@ -1,16 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { dialogueItem, textPart } from "@/tests/context/fixtures";
 import { MISSING_TOOL_OUTPUT_TEXT, pairToolCalls } from "./tool-pairing";
 import type { ContextItem, ItemPart } from "./types";
 
-function item(
-  id: string,
-  role: ContextItem["role"],
-  parts: ItemPart[],
-  extra: Partial<ContextItem> = {},
-): ContextItem {
-  return { id, role, tag: "DIALOGUE_HISTORY", parts, sourceMessageIds: [id], tokens: 5, ...extra };
-}
-const text = (value: string): ItemPart => ({ type: "text", text: value });
+/** Counted items (5 tokens each unless given). */
+const item = (id: string, role: ContextItem["role"], parts: ItemPart[], extra: Partial<ContextItem> = {}) =>
+  dialogueItem(id, role, parts, { tokens: 5, ...extra });
+const text = textPart;
 const call = (id: string, name = "current_time"): ItemPart => ({
   type: "tool-call",
   toolCallId: id,

@@ -4,7 +4,6 @@
 // exchange (since the last user or system item) is dropped; a call at the very end (the current step, still
 // running) is left alone. One forward pass plus one assembly pass.
 
-import { elementAt } from "./indexing";
 import type { PhaseBContext } from "./phases";
 import type { Stage, StageResult } from "./stage";
 import type { ContextItem, ItemPart, TraceEvent } from "./types";
@@ -53,7 +52,8 @@ function planPairing(items: readonly ContextItem[]): PairingPlan {
   const open: OpenCalls = new Map();
   let lastNonToolIndex = -1;
   for (let index = 0; index < items.length; index += 1) {
-    const item = elementAt(items, index);
+    const item = items[index];
+    if (item === undefined) continue;
     if (item.role !== "tool") lastNonToolIndex = index;
     if (closesExchange(item) && open.size > 0) {
       stubUnanswered(plan, open, () => false);
@@ -68,24 +68,25 @@ function planPairing(items: readonly ContextItem[]): PairingPlan {
 
 /** One item's tool parts: a call opens; an output answers its open call once, any other output is dropped. */
 function pairItemParts(plan: PairingPlan, open: OpenCalls, item: ContextItem, index: number): void {
-  item.parts.forEach((part, partIndex) => {
-    if (part.type === "tool-call") {
+  for (let partIndex = 0; partIndex < item.parts.length; partIndex += 1) {
+    const part = item.parts[partIndex];
+    if (part?.type === "tool-call") {
       if (!open.has(part.toolCallId))
         open.set(part.toolCallId, { itemIndex: index, toolName: part.toolName, answered: false });
-      return;
+      continue;
     }
-    if (part.type !== "tool-result") return;
+    if (part?.type !== "tool-result") continue;
     const call = open.get(part.toolCallId);
     if (call && !call.answered) {
       call.answered = true;
-      return;
+      continue;
     }
     const set = plan.droppedParts.get(index) ?? new Set<number>();
     set.add(partIndex);
     plan.droppedParts.set(index, set);
     plan.droppedCallIds.push(part.toolCallId);
     plan.droppedFromItems.push(item.id);
-  });
+  }
 }
 
 /** Every unanswered call that `keep` does not spare gets a stub output after its item. */

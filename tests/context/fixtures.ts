@@ -311,6 +311,18 @@ export interface ItemView {
 }
 
 /** Render parts as one string: text verbatim; media as «media:handle:state»; tool parts as «call:...» etc. */
+/** A hand-made dialogue item: the id doubles as its message's id; uncounted unless `extra` gives `tokens`. */
+export function dialogueItem(
+  id: string,
+  role: ContextItem["role"],
+  parts: ItemPart[],
+  extra: Partial<ContextItem> = {},
+): ContextItem {
+  return { id, role, tag: "DIALOGUE_HISTORY", parts, sourceMessageIds: [id], tokens: 0, ...extra };
+}
+
+export const textPart = (value: string): ItemPart => ({ type: "text", text: value });
+
 export function partsText(parts: ItemPart[]): string {
   return parts.map(partText).join(" | ");
 }
