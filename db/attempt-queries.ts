@@ -1,10 +1,11 @@
-// A conversation's model calls that answer no turn (summaries, titles, write-as-me drafts): attempts with no turn,
-// oldest first. A reply's attempts come with their turn (listTurnsWithAttempts, listTurnSummaries).
+// Attempt queries beyond a turn's: a conversation's model calls that answer no turn (summaries, titles, write-as-me
+// drafts), oldest first, and the search across conversations behind the find-attempts page. A reply's attempts
+// come with their turn (listTurnsWithAttempts, listTurnSummaries).
 
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, exists, gte, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { attemptSummaryColumns } from "./queries";
-import { attempts } from "./schema";
+import { type AttemptKind, attempts, conversations, participants } from "./schema";
 
 const otherCalls = (conversationId: string) =>
   and(eq(attempts.conversationId, conversationId), isNull(attempts.turnId));
@@ -31,4 +32,73 @@ export async function listOtherModelCallSummaries({
     .from(attempts)
     .where(otherCalls(conversationId))
     .orderBy(asc(attempts.createdAt), asc(attempts.id));
+}
+
+export interface AttemptSearch {
+  /** Only the conversations this user may read: as owner or participant, as everywhere else. */
+  readerId: string;
+  modelId?: string;
+  status?: "ok" | "error" | "stopped";
+  kind?: AttemptKind;
+  /** An item with this tag was sent (e.g. CORE_MEMORIES, MEDIA_NOTICE). */
+  tag?: string;
+  /** The trace has an event with this action (e.g. "dropped-turn", "omitted-images"). */
+  action?: string;
+  from?: Date;
+  to?: Date;
+  /** The last row of the previous page, for the next one (newest first). */
+  before?: { createdAt: Date; id: string };
+  limit: number;
+}
+
+/**
+ * Attempts across conversations, newest first, light columns with their conversation's title: the find-attempts
+ * page. Tags and trace actions are matched with jsonb containment on the stored items and trace.
+ */
+export async function searchAttempts({ db, search }: { db: Database; search: AttemptSearch }) {
+  const readable = or(
+    eq(conversations.ownerId, search.readerId),
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(participants)
+        .where(
+          and(
+            eq(participants.conversationId, conversations.id),
+            eq(participants.userId, search.readerId),
+            ne(participants.role, "invited"),
+          ),
+        ),
+    ),
+  );
+  return db
+    .select({
+      ...attemptSummaryColumns,
+      conversationId: attempts.conversationId,
+      conversationTitle: conversations.title,
+    })
+    .from(attempts)
+    .innerJoin(conversations, eq(conversations.id, attempts.conversationId))
+    .where(
+      and(
+        readable,
+        search.modelId ? eq(attempts.modelId, search.modelId) : undefined,
+        search.status ? eq(attempts.status, search.status) : undefined,
+        search.kind ? eq(attempts.kind, search.kind) : undefined,
+        search.tag ? sql`${attempts.items} @> ${JSON.stringify([{ tag: search.tag }])}::jsonb` : undefined,
+        search.action
+          ? sql`${attempts.trace} @> ${JSON.stringify([{ action: search.action }])}::jsonb`
+          : undefined,
+        search.from ? gte(attempts.createdAt, search.from) : undefined,
+        search.to ? lte(attempts.createdAt, search.to) : undefined,
+        search.before
+          ? or(
+              lt(attempts.createdAt, search.before.createdAt),
+              and(eq(attempts.createdAt, search.before.createdAt), lt(attempts.id, search.before.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(attempts.createdAt), desc(attempts.id))
+    .limit(search.limit);
 }

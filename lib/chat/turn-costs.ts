@@ -29,11 +29,7 @@ export async function withCosts<
   otherCalls: (OtherCall & { cost: Cost | null })[];
   cost: Cost | null;
 }> {
-  const pricesByModel = new Map((await listModels({ db })).map((model) => [model.id, model.prices]));
-  const priced = <Call extends CostableAttempt>(call: Call) => ({
-    ...call,
-    cost: costOfUsage(call.usage, pricesByModel.get(call.modelId)),
-  });
+  const priced = await pricer(db);
   const costedTurns = turns.map((turn) => {
     const attempts = turn.attempts.map(priced);
     return { ...turn, attempts, cost: sumCosts(attempts.map((attempt) => attempt.cost)) };
@@ -44,4 +40,24 @@ export async function withCosts<
     otherCalls: costedCalls,
     cost: sumCosts([...costedTurns.map((turn) => turn.cost), ...costedCalls.map((call) => call.cost)]),
   };
+}
+
+/** Each call with its cost (the find-attempts page's rows). */
+export async function withAttemptCosts<Call extends CostableAttempt>({
+  db,
+  calls,
+}: {
+  db: Database;
+  calls: Call[];
+}): Promise<(Call & { cost: Cost | null })[]> {
+  return calls.map(await pricer(db));
+}
+
+/** Prices a call from the registry's prices, read once. */
+async function pricer(db: Database) {
+  const pricesByModel = new Map((await listModels({ db })).map((model) => [model.id, model.prices]));
+  return <Call extends CostableAttempt>(call: Call) => ({
+    ...call,
+    cost: costOfUsage(call.usage, pricesByModel.get(call.modelId)),
+  });
 }

@@ -225,6 +225,12 @@ const ROWS: Row[] = [
     target: (fx) => ({ params: { id: fx.attachmentId }, path: `/api/attachments/${fx.attachmentId}` }),
   },
   {
+    route: "attempts",
+    method: "GET",
+    expected: signedIn,
+    target: () => ({ params: {}, path: "/api/attempts?kind=reply" }),
+  },
+  {
     route: "attempts/[id]",
     method: "GET",
     expected: roomReader(200),
