@@ -193,6 +193,14 @@ export function ConversationSidebar({
           >
             memories
           </Link>
+          <Link
+            href="/attempts"
+            className="chip bg-zinc-100 text-zinc-700 hover:underline dark:bg-zinc-800 dark:text-zinc-200"
+            data-testid="attempts-link"
+            title="Find model calls across your conversations"
+          >
+            calls
+          </Link>
           {isAdmin && (
             <Link
               href="/admin"

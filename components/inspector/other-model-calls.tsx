@@ -1,15 +1,8 @@
 "use client";
 // The conversation's model calls that answer no turn (summaries, titles, write-as-me drafts), each with its kind:
 // choosing one opens it in the inspector like a reply's attempt.
-import type { AttemptKind, AttemptSummaryView } from "./types";
-
-const KIND_LABEL: Record<AttemptKind, string> = {
-  reply: "reply",
-  summary: "summary",
-  title: "title",
-  write_as_me: "write as me",
-  replay: "replay",
-};
+import { ATTEMPT_KIND_LABELS } from "./attempt-kinds";
+import type { AttemptSummaryView } from "./types";
 
 export function OtherModelCalls({
   calls,
@@ -42,7 +35,7 @@ export function OtherModelCalls({
                 className="chip bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300"
                 data-testid="call-kind"
               >
-                {KIND_LABEL[call.kind]}
+                {ATTEMPT_KIND_LABELS[call.kind]}
               </span>
               <span className="truncate font-mono text-[11px] text-zinc-600 dark:text-zinc-400">
                 #{call.attemptNumber} {call.modelId}

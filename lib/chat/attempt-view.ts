@@ -51,6 +51,7 @@ export async function toAttemptViews({
     const last = requests.at(-1) ?? null;
     return {
       id: row.id,
+      conversationId: row.conversationId,
       turnId: row.turnId,
       kind: row.kind,
       attemptNumber: row.attemptNumber,
