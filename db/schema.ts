@@ -458,7 +458,13 @@ export const attempts = pgTable(
     response: jsonb("response").$type<{
       text: string;
       finishReason: string | null;
-      usage: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number } | null;
+      usage: {
+        inputTokens?: number;
+        outputTokens?: number;
+        cachedInputTokens?: number;
+        /** The last model call's input when the attempt made several (tool steps); the others are sums. */
+        lastCallInputTokens?: number;
+      } | null;
     } | null>(),
     timings: jsonb("timings")
       .$type<{

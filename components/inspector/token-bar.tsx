@@ -138,9 +138,20 @@ export function TokenBar({
           {usage && (usage.inputTokens != null || usage.outputTokens != null) ? (
             <dd className="mt-0.5 font-mono text-sm tabular-nums">
               <span className="font-medium" data-testid="usage-input">
-                {formatCount(usage.inputTokens ?? 0)}
+                {formatCount(usage.lastCallInputTokens ?? usage.inputTokens ?? 0)}
               </span>
-              <span className="text-zinc-500 dark:text-zinc-400"> in</span>
+              <span className="text-zinc-500 dark:text-zinc-400">
+                {" "}
+                in
+                {usage.lastCallInputTokens !== undefined &&
+                  usage.inputTokens !== undefined &&
+                  usage.lastCallInputTokens !== usage.inputTokens && (
+                    <span title="The attempt made several calls (tool steps); its cost counts them all">
+                      {" "}
+                      (last call; {formatCount(usage.inputTokens)} over all steps)
+                    </span>
+                  )}
+              </span>
               <span className="text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="usage-cached">
                 {" "}
                 ({formatCount(usage.cachedInputTokens ?? 0)} cached)

@@ -12,9 +12,12 @@ import { recordAttemptSpan } from "@/lib/telemetry/attempt-spans";
 import { privateMemoriesInPayload } from "./private-memories";
 
 export interface AttemptUsage {
+  /** Summed over the attempt's tool steps (what the attempt cost). */
   inputTokens?: number;
   outputTokens?: number;
   cachedInputTokens?: number;
+  /** The input tokens of the attempt's last model call, which the inspector's gauge compares with the payload. */
+  lastCallInputTokens?: number;
 }
 
 export interface AttemptRecord {

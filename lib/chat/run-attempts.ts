@@ -200,6 +200,7 @@ async function streamReply({
   const textId = `text-${attemptNumber}`;
   // The tools this attempt called, shown under the reply as they are used.
   const toolNames: string[] = [];
+  let lastCallInputTokens: number | undefined;
   try {
     for await (const part of result.fullStream) {
       if (part.type !== "start" && part.type !== "start-step") clearTimeout(firstChunkTimer);
@@ -224,12 +225,17 @@ async function streamReply({
         // The model is told the tool failed; the error is what it was given as the output.
         const message = part.error instanceof Error ? part.error.message : String(part.error);
         reply.toolOutput(part.toolCallId, part.toolName, { error: message });
+      } else if (part.type === "finish-step") {
+        // The gauge compares the payload with what the provider counted for the last call, not a sum over steps.
+        lastCallInputTokens = part.usage.inputTokens;
       } else if (part.type === "finish") {
         streamed.finishReason = part.finishReason;
+        // The sum over the attempt's tool steps: what the attempt cost.
         streamed.usage = {
           inputTokens: part.totalUsage.inputTokens,
           outputTokens: part.totalUsage.outputTokens,
           cachedInputTokens: part.totalUsage.inputTokenDetails?.cacheReadTokens,
+          lastCallInputTokens,
         };
       } else if (part.type === "error") {
         streamed.error = part.error;

@@ -35,11 +35,25 @@ describe("the tool loop", () => {
     const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", toolNames: ["current_time"] });
     const conversationId = await createConversation(ada, persona);
     env.providers.script(
-      { kind: "tool-call", toolName: "current_time", input: {}, id: "call_time_1" },
-      { kind: "text", text: "It is just past noon (UTC)." },
+      {
+        kind: "tool-call",
+        toolName: "current_time",
+        input: {},
+        id: "call_time_1",
+        usage: { inputTokens: 50, outputTokens: 5 },
+      },
+      { kind: "text", text: "It is just past noon (UTC).", usage: { inputTokens: 70, outputTokens: 9 } },
     );
 
     const { text, chunks } = await runTurn(ada, conversationId, "What time is it?");
+    // One attempt of two calls: its usage sums them (what it cost), and keeps the last call's input for the gauge.
+    const [attempt] = (await fetchTurns(ada, conversationId)).turns[0]?.attempts ?? [];
+    expect(attempt?.usage).toEqual({
+      inputTokens: 120,
+      outputTokens: 14,
+      cachedInputTokens: 0,
+      lastCallInputTokens: 70,
+    });
     expect(text).toBe("It is just past noon (UTC).");
     // The chat is told which tools the reply used as it uses them.
     expect(chunks).toContainEqual({
