@@ -53,6 +53,7 @@ export async function toAttemptViews({
       id: row.id,
       turnId: row.turnId,
       kind: row.kind,
+      replayOf: row.replayOf,
       attemptNumber: row.attemptNumber,
       stepNumber: row.stepNumber,
       modelId: row.modelId,
