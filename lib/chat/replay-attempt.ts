@@ -35,24 +35,37 @@ export interface ReplayOptions {
   systemPrompt?: string;
 }
 
+/** The attempt and its conversation, when `userId` may read it; anyone else is told it does not exist (404). */
+export async function openReadableAttempt({
+  db,
+  attemptId,
+  userId,
+}: {
+  db: Database;
+  attemptId: string;
+  userId: string;
+}) {
+  const { attempt, conversationId } = await getAttemptWithConversation({ db, attemptId });
+  const { conversation, persona } = await openConversation({ db, conversationId, userId }).catch(() => {
+    throw notFound("Attempt");
+  });
+  return { source: attempt, conversation, persona };
+}
+
+export type ReadableAttempt = Awaited<ReturnType<typeof openReadableAttempt>>;
+
 export async function replayAttempt({
   db,
   user,
-  attemptId,
+  readable: { source, conversation, persona },
   options,
 }: {
   db: Database;
   user: SessionUser;
-  attemptId: string;
+  readable: ReadableAttempt;
   options: ReplayOptions;
 }) {
-  const { attempt: source, conversationId } = await getAttemptWithConversation({ db, attemptId });
-  // Someone else's attempt is simply not found: its existence is not revealed.
-  const { conversation, persona } = await openConversation({ db, conversationId, userId: user.id }).catch(
-    () => {
-      throw notFound("Attempt");
-    },
-  );
+  const conversationId = conversation.id;
   if (source.kind === "replay") {
     throw new AppError("bad_request", "A replay cannot be replayed: replay the attempt it replays.");
   }

@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
-import { replayAttempt } from "@/lib/chat/replay-attempt";
+import { openReadableAttempt, replayAttempt } from "@/lib/chat/replay-attempt";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
 import { replayRequestSchema } from "./schema";
 
@@ -11,7 +11,10 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   // A replay is a model call the user starts, as a chat turn is: it counts against the same limit.
   await enforceRateLimit(chatTurnPolicy(), user.id);
   const attemptId = parseId((await params).id, "Attempt");
+  const db = await getDb();
+  // Who may not read the attempt learns nothing from the body's validation: the check comes first.
+  const readable = await openReadableAttempt({ db, attemptId, userId: user.id });
   const options = await readJson(request, replayRequestSchema);
-  const attempt = await replayAttempt({ db: await getDb(), user, attemptId, options });
+  const attempt = await replayAttempt({ db, user, readable, options });
   return Response.json({ attempt });
 });
