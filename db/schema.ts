@@ -422,7 +422,7 @@ export interface RecordedRequest {
   elidedMedia: { sha256: string; mime: string; bytes: number }[];
 }
 
-/** Every model call is an attempt of one of these kinds ("replay" is reserved for replaying a recorded attempt). */
+/** Every model call is an attempt of one of these kinds ("replay": a recorded attempt run again). */
 export const ATTEMPT_KINDS = ["reply", "summary", "title", "write_as_me", "replay"] as const;
 export type AttemptKind = (typeof ATTEMPT_KINDS)[number];
 
