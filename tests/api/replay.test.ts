@@ -132,6 +132,7 @@ describe("replay", () => {
     expect(received.path).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
     const body = JSON.parse(received.body) as {
       contents: Array<{ role: string; parts: Array<{ text?: string }> }>;
+      systemInstruction: unknown;
     };
     expect(body.contents.at(-1)).toEqual({
       role: "user",
