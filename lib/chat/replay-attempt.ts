@@ -112,8 +112,11 @@ export async function replayAttempt({
       now: queuedAt,
       models: [modelRow],
     });
-    base = built.base;
-    settingsVersion = built.turnInput.settingsVersion;
+    // A resent body records the source's items and settings: they are what that body was built from.
+    if (resend === null) {
+      base = built.base;
+      settingsVersion = built.turnInput.settingsVersion;
+    }
     const resolved = resolveOrRefuse(built.base, model, persona.toolNames);
     request = { resolved };
     tools = withoutExecution(
@@ -139,7 +142,7 @@ export async function replayAttempt({
     modelId: model.id,
     status: called.error === null ? "ok" : "error",
     error: called.error === null ? null : describeAttemptError(called.error),
-    resolved: "resolved" in request ? request.resolved : null,
+    resolved: resend === null && "resolved" in request ? request.resolved : null,
     base,
     settingsVersion,
     requests: called.requests,

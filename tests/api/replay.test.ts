@@ -71,6 +71,8 @@ describe("replay", () => {
       response: { text: "The replayed answer.", finishReason: "stop" },
     });
     expect(replayed.requests.map((request) => request.body)).toEqual([original.body]);
+    // What the resent body was built from is the source's: the payload diff shows nothing changed.
+    expect(replayed.items).toEqual(turns[0].attempts[0].items);
     expect(replayed.usage?.inputTokens).toBeGreaterThan(0);
     expect(replayed.timings.doneMs).toBeGreaterThan(0);
 
