@@ -3,6 +3,7 @@
 // conversation's other calls, and the conversation's messages and turns stay as they were.
 import { describe, expect, test } from "vitest";
 import * as replayRoute from "@/app/api/attempts/[id]/replay/route";
+import { settleTitleGenerations } from "@/lib/chat/title";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
@@ -148,6 +149,43 @@ describe("replay", () => {
       response: { text: "Gemini says ten centimetres." },
     });
     expect(replayed.requests.map((request) => request.body)).toEqual([received.body]);
+  });
+
+  test("a title call, generated whole: resent byte for byte; it cannot be rebuilt with another model", async () => {
+    const titleModelOverride = process.env.TITLE_MODEL_ID;
+    delete process.env.TITLE_MODEL_ID;
+    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
+    const conversationId = await createConversation(ada, persona);
+    try {
+      env.providers.script({ kind: "text", text: "Soil acidity." }, { kind: "text", text: "Garden Soil" });
+      await runTurn(ada, conversationId, "How do I test my garden soil?");
+      await settleTitleGenerations();
+    } finally {
+      if (titleModelOverride !== undefined) process.env.TITLE_MODEL_ID = titleModelOverride;
+    }
+    const titleBody = env.providers.requests[1].body;
+    expect(JSON.parse(titleBody).stream).toBeFalsy();
+    const { raw } = await fetchTurns(ada, conversationId);
+    const [title] = (JSON.parse(raw) as { otherCalls: Array<{ id: string; kind: string }> }).otherCalls;
+    expect(title.kind).toBe("title");
+    env.providers.reset();
+    env.providers.script({ kind: "text", text: "Testing Garden Soil" });
+
+    const replayed = await replayOk(title.id, {});
+
+    expect(env.providers.requests.map((request) => request.body)).toEqual([titleBody]);
+    expect(replayed).toMatchObject({
+      kind: "replay",
+      replayOf: title.id,
+      response: { text: "Testing Garden Soil" },
+    });
+    expect(
+      await expectError(
+        await replay(ada, title.id, { modelId: "google:gemini-2.5-flash" }),
+        400,
+        "bad_request",
+      ),
+    ).toMatch(/Only a reply's attempt can be rebuilt/);
   });
 
   test("a stranger gets 404, bad input 400, an unknown model 422, a replay of a replay 400", async () => {
