@@ -5,6 +5,7 @@ import { describe, expect, test } from "vitest";
 import * as replayRoute from "@/app/api/attempts/[id]/replay/route";
 import { settleTitleGenerations } from "@/lib/chat/title";
 import { call, expectError, signUp, type TestUser } from "../api-client";
+import { insertImageMessage } from "../fixtures/attachments";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { type AttemptView, fetchTurns, runTurn, storedMessages } from "../fixtures/turns";
@@ -85,6 +86,24 @@ describe("replay", () => {
     expect(
       listed.filter((attempt) => attempt.kind !== "title").map((attempt) => [attempt.id, attempt.kind]),
     ).toEqual([[replayed.id, "replay"]]);
+  });
+
+  test("unchanged with an image in the history: the media is put back, the body is the same bytes", async () => {
+    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
+    const conversationId = await createConversation(ada, persona);
+    const image = await insertImageMessage({ conversationId, user: ada, text: "A picture of my tulips." });
+    env.providers.script({ kind: "text", text: "Lovely tulips." });
+    await runTurn(ada, conversationId, "What do you see?");
+    const original = env.providers.requests[0];
+    expect(original.body).toContain(image.base64);
+    const { turns } = await fetchTurns(ada, conversationId);
+    env.providers.reset();
+    env.providers.script({ kind: "text", text: "Still lovely." });
+
+    const replayed = await replayOk(turns[0].attempts[0].id, {});
+
+    expect(env.providers.requests.map((request) => request.body)).toEqual([original.body]);
+    expect(replayed.requests.map((request) => request.body)).toEqual([original.body]);
   });
 
   test("what-if persona prompt: only the system message changes, and only by the prompt", async () => {
