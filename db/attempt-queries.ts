@@ -1,11 +1,11 @@
 // Attempt queries beyond a turn's: a conversation's model calls that answer no turn (summaries, titles, write-as-me
-// drafts), oldest first, and the search across conversations behind the find-attempts page. A reply's attempts
-// come with their turn (listTurnsWithAttempts, listTurnSummaries).
+// drafts, replays), oldest first, and the search across conversations behind the find-attempts page. A reply's
+// attempts come with their turn (listTurnsWithAttempts, listTurnSummaries).
 
 import { and, asc, desc, eq, exists, gte, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { attemptSummaryColumns } from "./queries";
-import { type AttemptKind, attempts, conversations, participants } from "./schema";
+import { type AttemptKind, attempts, conversations, messages, participants, turns } from "./schema";
 
 const otherCalls = (conversationId: string) =>
   and(eq(attempts.conversationId, conversationId), isNull(attempts.turnId));
@@ -101,4 +101,15 @@ export async function searchAttempts({ db, search }: { db: Database; search: Att
     )
     .orderBy(desc(attempts.createdAt), desc(attempts.id))
     .limit(search.limit);
+}
+
+/** The user message a reply's turn answered, to rebuild that turn's payload for a replay; null once deleted. */
+export async function getTurnUserMessage({ db, turnId }: { db: Database; turnId: string }) {
+  const [row] = await db
+    .select({ message: messages })
+    .from(turns)
+    .innerJoin(messages, eq(messages.id, turns.userMessageId))
+    .where(eq(turns.id, turnId))
+    .limit(1);
+  return row?.message ?? null;
 }

@@ -422,7 +422,7 @@ export interface RecordedRequest {
   elidedMedia: { sha256: string; mime: string; bytes: number }[];
 }
 
-/** Every model call is an attempt of one of these kinds ("replay" is reserved for replaying a recorded attempt). */
+/** Every model call is an attempt of one of these kinds ("replay": a recorded attempt run again). */
 export const ATTEMPT_KINDS = ["reply", "summary", "title", "write_as_me", "replay"] as const;
 export type AttemptKind = (typeof ATTEMPT_KINDS)[number];
 
@@ -437,6 +437,8 @@ export const attempts = pgTable(
     turnId: uuid("turnId").references(() => turns.id, { onDelete: "cascade" }),
     /** What the call was for: a reply (tool steps included), a summary, a title, a write-as-me draft, a replay. */
     kind: text("kind", { enum: ATTEMPT_KINDS }).notNull().default("reply"),
+    /** A replay's source attempt (docs/architecture.md#replay); null for every other kind. */
+    replayOf: uuid("replayOf").references((): AnyPgColumn => attempts.id, { onDelete: "set null" }),
     attemptNumber: integer("attemptNumber").notNull(),
     stepNumber: integer("stepNumber").notNull().default(0),
     modelId: text("modelId").notNull(),

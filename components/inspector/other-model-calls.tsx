@@ -1,6 +1,6 @@
 "use client";
-// The conversation's model calls that answer no turn (summaries, titles, write-as-me drafts), each with its kind:
-// choosing one opens it in the inspector like a reply's attempt.
+// The conversation's model calls that answer no turn (summaries, titles, write-as-me drafts, replays), each with
+// its kind: choosing one opens it in the inspector like a reply's attempt.
 import { ATTEMPT_KIND_LABELS } from "./attempt-kinds";
 import type { AttemptSummaryView } from "./types";
 

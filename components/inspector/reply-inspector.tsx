@@ -7,6 +7,7 @@ import { AttemptSummary, AttemptTabs } from "./attempt-summary";
 import { CostLabel } from "./cost-label";
 import { OtherModelCalls } from "./other-model-calls";
 import { PayloadSections } from "./payload-sections";
+import { ReplayPanel } from "./replay-panel";
 import { TurnTimeline } from "./turn-timeline";
 import { attemptPayload, representativeAttempt } from "./types";
 import { useAttempt, useConversationCost, useOtherModelCalls, useTurnSummaries } from "./use-inspector-data";
@@ -85,6 +86,18 @@ export function ReplyInspector({
           <AttemptTabs attempts={turn.attempts} selectedId={full.id} onSelect={setChosenId} />
           <TurnTimeline attempts={turn.attempts} selectedId={full.id} onSelect={setChosenId} />
           <AttemptSummary attempt={full} />
+          {full.kind !== "replay" && (
+            <ReplayPanel
+              key={full.id}
+              conversationId={conversationId}
+              source={full}
+              modelIds={[
+                ...new Set(
+                  [...list.flatMap((entry) => entry.attempts), ...otherCalls].map((entry) => entry.modelId),
+                ),
+              ]}
+            />
+          )}
           <OtherModelCalls calls={otherCalls} selectedId={chosenId} onSelect={setChosenId} />
         </div>
       }

@@ -23,7 +23,7 @@ export type AttemptView = AsJson<Omit<ServerAttemptView, "items" | "trace">> & {
   trace: TraceEvent[];
 };
 
-/** What a model call was for ("replay" is reserved for replaying a recorded attempt). */
+/** What a model call was for ("replay": a recorded attempt run again). */
 export type AttemptKind = AttemptView["kind"];
 export type BudgetView = NonNullable<AttemptView["budget"]>;
 export type UsageView = NonNullable<AttemptView["usage"]>;

@@ -54,6 +54,7 @@ export async function toAttemptViews({
       conversationId: row.conversationId,
       turnId: row.turnId,
       kind: row.kind,
+      replayOf: row.replayOf,
       attemptNumber: row.attemptNumber,
       stepNumber: row.stepNumber,
       modelId: row.modelId,

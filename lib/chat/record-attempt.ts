@@ -25,6 +25,8 @@ export interface AttemptRecord {
   /** The reply's turn; null for a call that answers no turn (a summary, a title, a write-as-me draft). */
   turnId: string | null;
   kind: AttemptKind;
+  /** A replay's source attempt. */
+  replayOf?: string;
   attemptNumber: number;
   stepNumber?: number;
   modelId: string;
@@ -48,6 +50,7 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
       conversationId: record.conversationId,
       turnId: record.turnId,
       kind: record.kind,
+      replayOf: record.replayOf ?? null,
       attemptNumber: record.attemptNumber,
       stepNumber: record.stepNumber ?? 0,
       modelId: record.modelId,

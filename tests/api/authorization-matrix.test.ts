@@ -237,6 +237,13 @@ const ROWS: Row[] = [
     target: (fx) => ({ params: { id: fx.attemptId }, path: `/api/attempts/${fx.attemptId}` }),
   },
   {
+    route: "attempts/[id]/replay",
+    method: "POST",
+    expected: roomReader(400),
+    target: (fx) => ({ params: { id: fx.attemptId }, path: `/api/attempts/${fx.attemptId}/replay` }),
+    body: INVALID,
+  },
+  {
     route: "chat/[id]/stream",
     method: "GET",
     expected: roomReader(204),

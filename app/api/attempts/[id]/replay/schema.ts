@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { settingsOverrideSchema } from "@/lib/context/settings";
+
+/** Nothing given: the recorded body again, to the same model. A model, settings or a prompt: rebuilt with them. */
+export const replayRequestSchema = z
+  .object({
+    modelId: z.string({ error: "modelId must be text" }).min(1).max(200).optional(),
+    settings: settingsOverrideSchema.optional(),
+    systemPrompt: z
+      .string({ error: "systemPrompt must be text" })
+      .max(20_000, { error: "systemPrompt must be at most 20000 characters" })
+      .optional(),
+  })
+  .strict();

@@ -1,0 +1,128 @@
+"use client";
+// "Replay" on an attempt: send it again, unchanged or to another model or with a what-if (a context note at a
+// depth, another persona prompt), never touching the conversation; the result opens beside the original.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { turnsKey } from "@/components/chat/api";
+import { apiFetch } from "@/components/ui/api-client";
+import { ReplayComparison } from "./replay-comparison";
+import type { AttemptView } from "./types";
+
+interface ReplayBody {
+  modelId?: string;
+  settings?: { contextNote: { text: string; depth?: number } };
+  systemPrompt?: string;
+}
+
+/** Only what the user changed goes in the body: an empty form replays the recorded body as it was. */
+function replayBody(
+  source: AttemptView,
+  form: { modelId: string; note: string; depth: string; prompt: string },
+) {
+  const body: ReplayBody = {};
+  if (form.modelId.trim() && form.modelId.trim() !== source.modelId) body.modelId = form.modelId.trim();
+  if (form.note.trim()) {
+    body.settings = {
+      contextNote: { text: form.note, ...(form.depth.trim() ? { depth: Number(form.depth) } : {}) },
+    };
+  }
+  if (form.prompt.trim()) body.systemPrompt = form.prompt;
+  return body;
+}
+
+export function ReplayPanel({
+  conversationId,
+  source,
+  modelIds,
+}: {
+  conversationId: string;
+  source: AttemptView;
+  /** Models to offer (those seen in this conversation); any other enabled model id may be typed. */
+  modelIds: string[];
+}) {
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState({ modelId: source.modelId, note: "", depth: "", prompt: "" });
+  const replay = useMutation({
+    mutationFn: (body: ReplayBody) =>
+      apiFetch<{ attempt: AttemptView }>(`/api/attempts/${source.id}/replay`, { method: "POST", body }).then(
+        (answer) => answer.attempt,
+      ),
+    // The replay is one of the conversation's other model calls now.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: turnsKey(conversationId) }),
+  });
+  const field = (name: keyof typeof form) => ({
+    value: form[name],
+    onChange: (event: { target: { value: string } }) => setForm({ ...form, [name]: event.target.value }),
+  });
+  const rebuildOnly = source.kind !== "reply";
+
+  return (
+    <details className="text-xs" data-testid="replay-panel">
+      <summary className="cursor-pointer text-zinc-500 dark:text-zinc-400">Replay this attempt</summary>
+      <div className="mt-1.5 space-y-2">
+        <div className="grid grid-cols-2 gap-2">
+          <label className="block">
+            <span className="label-text">Model</span>
+            <input
+              list={`replay-models-${source.id}`}
+              className="input-sm mt-0.5 font-mono"
+              disabled={rebuildOnly}
+              data-testid="replay-model"
+              {...field("modelId")}
+            />
+            <datalist id={`replay-models-${source.id}`}>
+              {modelIds.map((modelId) => (
+                <option key={modelId} value={modelId} />
+              ))}
+            </datalist>
+          </label>
+          <label className="block">
+            <span className="label-text">What if: note depth</span>
+            <input
+              type="number"
+              min={0}
+              className="input-sm mt-0.5 font-mono"
+              disabled={rebuildOnly}
+              data-testid="replay-note-depth"
+              {...field("depth")}
+            />
+          </label>
+        </div>
+        <label className="block">
+          <span className="label-text">What if: context note</span>
+          <input
+            className="input-sm mt-0.5"
+            disabled={rebuildOnly}
+            data-testid="replay-note"
+            {...field("note")}
+          />
+        </label>
+        <label className="block">
+          <span className="label-text">What if: persona prompt</span>
+          <textarea
+            rows={2}
+            className="input-sm mt-0.5"
+            disabled={rebuildOnly}
+            data-testid="replay-prompt"
+            {...field("prompt")}
+          />
+        </label>
+        <button
+          type="button"
+          className="button-secondary"
+          disabled={replay.isPending}
+          onClick={() => replay.mutate(replayBody(source, form))}
+          data-testid="replay-button"
+        >
+          {replay.isPending ? "Replaying…" : "Replay"}
+        </button>
+        {replay.error && (
+          <p className="text-red-700 dark:text-red-300" data-testid="replay-error">
+            {replay.error.message}
+          </p>
+        )}
+        {replay.data && <ReplayComparison original={source} replay={replay.data} />}
+      </div>
+    </details>
+  );
+}
