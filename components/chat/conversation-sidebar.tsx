@@ -169,14 +169,23 @@ export function ConversationSidebar({
           </section>
         ))}
       </nav>
-      <div className="flex items-center gap-1 border-t border-zinc-200 px-3 py-2 text-sm dark:border-zinc-800">
-        <span className="flex min-w-0 flex-1 items-center gap-2">
-          <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-xs font-semibold text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
-            {userName.slice(0, 1).toUpperCase()}
+      <div className="space-y-1.5 border-t border-zinc-200 px-3 py-2 text-sm dark:border-zinc-800">
+        <div className="flex items-center gap-1">
+          <span className="flex min-w-0 flex-1 items-center gap-2">
+            <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-xs font-semibold text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
+              {userName.slice(0, 1).toUpperCase()}
+            </span>
+            <span className="truncate" data-testid="user-name">
+              {userName}
+            </span>
           </span>
-          <span className="truncate" data-testid="user-name">
-            {userName}
-          </span>
+          <ThemeToggle />
+          <IconButton label="Sign out" onClick={signOut} testId="sign-out">
+            <LogOutIcon />
+          </IconButton>
+        </div>
+        {/* The reader's own pages wrap onto lines of their own: none is ever pushed out of reach. */}
+        <nav aria-label="Your pages" className="flex flex-wrap gap-1">
           <Link
             href="/invitations"
             className="chip bg-zinc-100 text-zinc-700 hover:underline dark:bg-zinc-800 dark:text-zinc-200"
@@ -210,11 +219,7 @@ export function ConversationSidebar({
               admin
             </Link>
           )}
-        </span>
-        <ThemeToggle />
-        <IconButton label="Sign out" onClick={signOut} testId="sign-out">
-          <LogOutIcon />
-        </IconButton>
+        </nav>
       </div>
     </aside>
   );

@@ -36,32 +36,33 @@ export function TurnTimeline({
               aria-pressed={row.id === selectedId}
               aria-label={`${row.label}, ${row.status}: queued at ${formatMs(row.startMs)}, done at ${formatMs(row.endMs)}`}
               title={`queued +${formatMs(row.startMs)} · first byte ${formatMs(row.firstByteMs)} · first token ${formatMs(row.firstTokenMs)} · done +${formatMs(row.endMs)}`}
-              className={`relative block h-4 w-full rounded bg-zinc-100 dark:bg-zinc-800 ${row.id === selectedId ? "ring-2 ring-indigo-500" : ""}`}
+              className={`block w-full rounded px-1 py-0.5 text-left hover:bg-zinc-50 dark:hover:bg-zinc-900 ${row.id === selectedId ? "ring-2 ring-indigo-500" : ""}`}
               data-testid="timeline-row"
               data-status={row.status}
               data-start-ms={Math.round(row.startMs)}
               data-end-ms={Math.round(row.endMs)}
             >
-              <span
-                className={`absolute inset-y-0 rounded ${BAR_STYLE[row.status] ?? "bg-indigo-500/70"}`}
-                style={{ left: `${row.startPercent}%`, width: `${row.widthPercent}%` }}
-              />
-              {row.firstBytePercent !== null && (
+              {/* The label sits above its bar, never on it: text over a coloured bar fails contrast in one theme. */}
+              <span className="block font-mono text-zinc-700 dark:text-zinc-200">{row.label}</span>
+              <span className="relative mt-0.5 block h-2 rounded bg-zinc-100 dark:bg-zinc-800">
                 <span
-                  className="absolute inset-y-0 w-0.5 bg-zinc-700 dark:bg-zinc-200"
-                  style={{ left: `${row.firstBytePercent}%` }}
-                  data-testid="timeline-first-byte"
+                  className={`absolute inset-y-0 rounded ${BAR_STYLE[row.status] ?? "bg-indigo-500/70"}`}
+                  style={{ left: `${row.startPercent}%`, width: `${row.widthPercent}%` }}
                 />
-              )}
-              {row.firstTokenPercent !== null && (
-                <span
-                  className="absolute inset-y-0 w-0.5 bg-indigo-700 dark:bg-indigo-300"
-                  style={{ left: `${row.firstTokenPercent}%` }}
-                  data-testid="timeline-first-token"
-                />
-              )}
-              <span className="relative px-1 font-mono whitespace-nowrap text-zinc-900 dark:text-zinc-50">
-                {row.label}
+                {row.firstBytePercent !== null && (
+                  <span
+                    className="absolute inset-y-0 w-0.5 bg-zinc-700 dark:bg-zinc-200"
+                    style={{ left: `${row.firstBytePercent}%` }}
+                    data-testid="timeline-first-byte"
+                  />
+                )}
+                {row.firstTokenPercent !== null && (
+                  <span
+                    className="absolute inset-y-0 w-0.5 bg-indigo-700 dark:bg-indigo-300"
+                    style={{ left: `${row.firstTokenPercent}%` }}
+                    data-testid="timeline-first-token"
+                  />
+                )}
               </span>
             </button>
           </li>
