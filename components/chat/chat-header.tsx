@@ -53,8 +53,9 @@ export function ChatHeader({
         title="Preview the payload your next message would produce"
       >
         <SparkIcon />
-        <span className="hidden sm:inline">Preview next payload</span>
-        <span className="sm:hidden">Preview</span>
+        {/* The long label only where the header has room: beside the inspector the title comes first. */}
+        <span className="hidden 2xl:inline">Preview next payload</span>
+        <span className="2xl:hidden">Preview</span>
       </button>
       <ConversationExportMenu conversationId={conversationId} />
       {isOwner && (
