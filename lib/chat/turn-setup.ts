@@ -53,14 +53,17 @@ export async function requireCallableModel(db: Database, modelId: string): Promi
 }
 
 /**
- * The persona's own model row (null when it does not exist), and the models that may answer for it: its model then
- * its fallbacks, keeping those that may be called. None at all is refused with 422.
+ * The persona's own model row (null when it does not exist), and the models that may answer for it: the chosen
+ * model first when there is one (the conversation's, or a regenerate's), then the persona's model and its
+ * fallbacks, keeping those that may be called. None at all is refused with 422.
  */
 export async function personaModels(
   db: Database,
   persona: Persona,
+  chosenModelId?: string | null,
 ): Promise<{ personaModel: Model | null; usable: Model[] }> {
-  const modelIds = [persona.modelId, ...persona.fallbackModelIds];
+  const personaModelIds = [persona.modelId, ...persona.fallbackModelIds];
+  const modelIds = [...new Set([...(chosenModelId ? [chosenModelId] : []), ...personaModelIds])];
   const rows = await Promise.all(modelIds.map((modelId) => getModel({ db, modelId })));
   const usable = rows.filter(
     (row): row is Model => row?.enabled === true && isProviderConfigured(row.provider),
@@ -73,7 +76,7 @@ export async function personaModels(
       `Persona ${persona.name} has no usable model: ${unavailableModelMessage(models)}.`,
     );
   }
-  return { personaModel: rows[0], usable };
+  return { personaModel: rows[modelIds.indexOf(persona.modelId)] ?? null, usable };
 }
 
 /** Phase A for the models that may answer: history none of them could take is not built (same payload). */
