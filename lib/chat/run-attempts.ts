@@ -75,8 +75,9 @@ export function retryProgressText(progress: LoopProgress): string {
   if (progress.kind === "fallback") {
     return `${progress.from.providerModelName} failed — trying ${progress.to.providerModelName}`;
   }
-  const seconds = Math.round(progress.delayMs / 100) / 10;
-  return `${progress.error.status ?? progress.error.code} — retrying in ${seconds} s`;
+  const wait =
+    progress.delayMs < 1_000 ? `${progress.delayMs} ms` : `${Math.round(progress.delayMs / 100) / 10} s`;
+  return `${progress.error.status ?? progress.error.code} — retrying in ${wait}`;
 }
 
 /** One attempt: phase B, the streamed call, its record. */
