@@ -5,7 +5,7 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { getModel, getPersona, getReadableConversation } from "@/db/queries";
+import { getModel, getPersona, getReadableConversation, listModels } from "@/db/queries";
 import type { Conversation, Model, Persona } from "@/db/schema";
 import { stageClock } from "@/lib/chat/stage-clock";
 import { buildContext } from "@/lib/context/build-context";
@@ -43,6 +43,14 @@ export function unavailableModelMessage(model: string): string {
 export async function callableModel(db: Database, modelId: string): Promise<Model | null> {
   const row = await getModel({ db, modelId });
   return row?.enabled === true && isProviderConfigured(row.provider) ? row : null;
+}
+
+/** The models an owner may choose for a conversation or one reply: those that may be called now. */
+export async function choosableModels(db: Database): Promise<{ id: string; label: string }[]> {
+  const rows = await listModels({ db });
+  return rows
+    .filter((row) => row.enabled && isProviderConfigured(row.provider))
+    .map((row) => ({ id: row.id, label: row.label }));
 }
 
 /** A model named by the request (a preview's): refused with 422 when it cannot be called. */

@@ -36,7 +36,7 @@ export async function checkAndStoreUserMessage({
   const conversationId = conversation.id;
   const checked = Promise.all([
     refuseIfMuted(db, persona.id, persona.name, user.id),
-    answeringModels(db, persona, conversation, action),
+    answeringModels(db, persona, conversation, action, user.id),
     action.kind === "submit" && action.clientMessageId
       ? refuseIfAlreadySent(db, conversationId, action.clientMessageId)
       : refuseWhileReplyIsWritten({ db, conversationId, action: "regenerate" }),
@@ -63,14 +63,21 @@ export async function checkAndStoreUserMessage({
   return { userMessage, personaModel, modelRows: usable, firstInput };
 }
 
-/** A regenerate's model must be callable (422 naming it); the conversation's is skipped once it is not. */
+/**
+ * A regenerate's model is the owner's choice, as the conversation's is, and must be callable (422 naming it); the
+ * conversation's is skipped once it is not.
+ */
 async function answeringModels(
   db: Database,
   persona: Persona,
   conversation: Conversation,
   action: TurnAction,
+  userId: string,
 ) {
   if (action.kind === "regenerate" && action.modelId) {
+    if (conversation.ownerId !== userId) {
+      throw new AppError("forbidden", "modelId: only the conversation's owner chooses the model of a reply.");
+    }
     await requireCallableModel(db, action.modelId);
     return personaModels(db, persona, action.modelId);
   }

@@ -4,12 +4,10 @@ import {
   getOwnedConversation,
   getPersona,
   getReadableConversation,
-  listModels,
   updateConversation,
 } from "@/db/queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
-import { requireCallableModel } from "@/lib/chat/turn-setup";
-import { isProviderConfigured } from "@/lib/providers/language-model";
+import { choosableModels, requireCallableModel } from "@/lib/chat/turn-setup";
 import { updateConversationSchema } from "../schema";
 
 export const dynamic = "force-dynamic";
@@ -21,17 +19,15 @@ export const GET = route(async (request: Request, { params }: Context) => {
   const conversationId = parseId((await params).id, "Conversation");
   const db = await getDb();
   const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
-  const [persona, modelRows] = await Promise.all([
+  const [persona, models] = await Promise.all([
     getPersona({ db, personaId: conversation.personaId }),
-    listModels({ db }),
+    choosableModels(db),
   ]);
   return Response.json({
     conversation: { ...conversation, isOwner: conversation.ownerId === user.id },
     persona: { id: persona.id, name: persona.name, avatar: persona.avatar, modelId: persona.modelId },
     // The models the owner may choose for the conversation or one reply: those that can be called now.
-    models: modelRows
-      .filter((row) => row.enabled && isProviderConfigured(row.provider))
-      .map((row) => ({ id: row.id, label: row.label })),
+    models,
   });
 });
 
