@@ -33,11 +33,11 @@ test("the header's model answers; retries show their progress; a fallback names 
   await expect(first.getByTestId("reply-fallback")).toHaveCount(0);
 
   // Gemini is rate limited and then broken: the persona's own model answers in its place.
-  await fake.script(
+  await fake.script([
     { kind: "error", status: 429, retryAfterSeconds: 2, message: "Slow down", protocol: "gemini" },
     { kind: "error", status: 500, message: "Broken", protocol: "gemini", times: 2 },
     { kind: "text", text: "OpenAI steps in.", protocol: "openai-chat" },
-  );
+  ]);
   await chat.send("And now?");
   await expect(page.getByTestId("retry-progress")).toHaveText("429 — retrying in 2 s");
   const second = chat.messages("assistant").last();

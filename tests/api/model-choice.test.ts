@@ -197,4 +197,29 @@ describe("retries and fallbacks, as the reply shows them", () => {
     const reply = view.messages.find((message) => message.authorType === "persona");
     expect(view.replyModels[reply?.id ?? ""]).toEqual({ modelId: GEMINI, fallbackFromModelId: OPENAI });
   });
+
+  test("the conversation's model falls back to the persona's own", async () => {
+    const persona = await insertPersona({ modelId: OPENAI });
+    const conversationId = await createConversation(ada, persona);
+    expect((await patchModel(ada, conversationId, GEMINI)).status).toBe(200);
+    env.providers.script(
+      { kind: "error", status: 429, retryAfterSeconds: 2, message: "Slow down", protocol: "gemini" },
+      { kind: "error", status: 500, message: "Broken", protocol: "gemini", times: 2 },
+      { kind: "text", text: "OpenAI steps in.", protocol: "openai-chat" },
+    );
+    const { chunks, text } = await runTurn(ada, conversationId, "Anyone?");
+    expect(env.providers.requests.map((request) => [request.model, request.protocol])).toEqual([
+      ["gemini-2.5-flash", "gemini"],
+      ["gemini-2.5-flash", "gemini"],
+      ["gemini-2.5-flash", "gemini"],
+      ["gpt-4.1-mini", "openai-chat"],
+    ]);
+    expect(text).toBe("OpenAI steps in.");
+    expect(streamedMetadata(chunks).filter((metadata) => "retryProgress" in metadata)).toEqual([
+      { retryProgress: "429 — retrying in 2 s" },
+      { retryProgress: "500 — retrying in 40 ms" },
+      { retryProgress: "gemini-2.5-flash failed — trying gpt-4.1-mini" },
+      { modelId: OPENAI, fallbackFromModelId: GEMINI, retryProgress: null },
+    ]);
+  });
 });
