@@ -3,6 +3,8 @@
 // in the transcript, and the stream says what a reply waits for while it retries or falls back.
 import { describe, expect, test } from "vitest";
 import * as chatRoute from "@/app/api/chat/route";
+import * as participantRoute from "@/app/api/conversations/[id]/participants/[userId]/route";
+import * as participantsRoute from "@/app/api/conversations/[id]/participants/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import { call, expectError, readUIStream, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
@@ -115,6 +117,47 @@ describe("the conversation's model", () => {
       params: { id: conversationId },
     });
     expect((await read.json()).conversation.modelId).toBeNull();
+  });
+});
+
+describe("in a room", () => {
+  test("a member sees the conversation's model but may not choose it, nor a reply's", async () => {
+    const conversationId = await openAiPersonaConversation();
+    const invited = await call(participantsRoute.POST, `/api/conversations/${conversationId}/participants`, {
+      user: ada,
+      method: "POST",
+      params: { id: conversationId },
+      body: { email: bob.email },
+    });
+    expect(invited.status).toBe(202);
+    const accepted = await call(
+      participantRoute.PATCH,
+      `/api/conversations/${conversationId}/participants/${bob.id}`,
+      {
+        user: bob,
+        method: "PATCH",
+        params: { id: conversationId, userId: bob.id },
+        body: { status: "accepted" },
+      },
+    );
+    expect(accepted.status).toBe(200);
+    expect((await patchModel(ada, conversationId, GEMINI)).status).toBe(200);
+
+    const read = await call(conversationRoute.GET, `/api/conversations/${conversationId}`, {
+      user: bob,
+      params: { id: conversationId },
+    });
+    expect((await read.json()).conversation.modelId).toBe(GEMINI);
+    const patched = await patchModel(bob, conversationId, OPENAI);
+    expect(patched.status).toBe(403);
+
+    env.providers.script({ kind: "text", text: "Gemini for the room.", protocol: "gemini" });
+    await runTurn(bob, conversationId, "Hello room.");
+    const [, reply] = await storedMessages(conversationId);
+    expect(
+      await expectError(await postRegenerateWith(bob, conversationId, reply.id, OPENAI), 403, "forbidden"),
+    ).toBe("modelId: only the conversation's owner chooses the model of a reply.");
+    expect(await storedMessages(conversationId)).toHaveLength(2);
   });
 });
 
