@@ -71,7 +71,7 @@ export async function runAttempts(input: ReplyAttempts): Promise<AttemptsOutcome
 }
 
 /** "429 — retrying in 2 s", "gpt-4.1-mini failed — trying gemini-2.5-flash": what the reply waits for. */
-export function retryProgressText(progress: LoopProgress): string {
+function retryProgressText(progress: LoopProgress): string {
   if (progress.kind === "fallback") {
     return `${progress.from.providerModelName} failed — trying ${progress.to.providerModelName}`;
   }
