@@ -138,7 +138,7 @@ export async function updateConversation({
   db: Database;
   conversationId: string;
   changes: Partial<
-    Pick<Conversation, "title" | "settingsOverride" | "instructions" | "personaId" | "visibility">
+    Pick<Conversation, "title" | "settingsOverride" | "instructions" | "personaId" | "visibility" | "modelId">
   >;
 }): Promise<Conversation> {
   const [updated] = await db

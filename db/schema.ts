@@ -167,6 +167,8 @@ export const conversations = pgTable(
     /** Conversation-level overrides: the context note, instructions and any §4 key. */
     settingsOverride: jsonb("settingsOverride").$type<SettingsOverride>().notNull().default({}),
     instructions: text("instructions"),
+    /** The owner's choice of model for this conversation; null answers with the persona's. Fallbacks stay the persona's. */
+    modelId: text("modelId").references(() => models.id, { onDelete: "set null" }),
     /** The last seq handed out; bumped in the same transaction that inserts a message. */
     lastSeq: bigint("lastSeq", { mode: "number" }).notNull().default(0),
     /** A branch: the conversation and message it was copied from ("branch from here"). */

@@ -24,8 +24,17 @@ export interface ConversationDetail {
     visibility: "private" | "room";
     instructions: string | null;
     settingsOverride: SettingsOverride;
+    /** The owner's choice of model; null answers with the persona's. */
+    modelId: string | null;
   };
   persona: { id: string; name: string; avatar: string | null; modelId: string };
+  /** The models that may be chosen now (registered, enabled, their provider configured). */
+  models: ModelOption[];
+}
+
+export interface ModelOption {
+  id: string;
+  label: string;
 }
 
 export interface PersonaOption {
@@ -86,7 +95,12 @@ export function getConversation(id: string) {
 
 export function updateConversation(
   id: string,
-  changes: { title?: string; instructions?: string | null; settingsOverride?: SettingsOverride },
+  changes: {
+    title?: string;
+    instructions?: string | null;
+    settingsOverride?: SettingsOverride;
+    modelId?: string | null;
+  },
 ) {
   return apiFetch<{ conversation: ConversationDetail["conversation"] }>(`/api/conversations/${id}`, {
     method: "PATCH",

@@ -3,14 +3,16 @@
 import type { ReactNode } from "react";
 import { IconButton } from "@/components/ui/icon-button";
 import { SlidersIcon, SparkIcon } from "@/components/ui/icons";
+import type { ConversationDetail } from "./api";
 import { ConversationExportMenu } from "./conversation-export-menu";
 import { MenuButton } from "./menu-button";
+import { ModelPicker } from "./model-picker";
 
 export function ChatHeader({
   conversationId,
   title,
   personaName,
-  modelId,
+  detail,
   isOwner,
   previewOpen,
   onPreview,
@@ -20,7 +22,8 @@ export function ChatHeader({
   conversationId: string;
   title: string;
   personaName: string;
-  modelId: string;
+  /** The conversation as read: its model, the persona's, and those the owner may choose. */
+  detail: ConversationDetail;
   isOwner: boolean;
   previewOpen: boolean;
   onPreview: () => void;
@@ -36,11 +39,7 @@ export function ChatHeader({
           {title}
         </h1>
         <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">
-          {personaName} ·{" "}
-          <span className="font-mono" data-testid="model-id">
-            {modelId}
-          </span>
-          {modelId.startsWith("offline:") && <span data-testid="offline-label"> (offline model)</span>}
+          {personaName} · <ModelPicker conversationId={conversationId} detail={detail} />
         </p>
       </div>
       {compactAction}

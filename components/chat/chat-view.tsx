@@ -71,8 +71,9 @@ export function ChatView({
       new DefaultChatTransport<ChatUIMessage>({
         api: "/api/chat",
         // The server owns the history: send only the new message.
-        prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
-          body: { id, message: messages[messages.length - 1], trigger, messageId },
+        // A regenerate may name the model that answers it (body.modelId, "Regenerate with…").
+        prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({
+          body: { id, message: messages[messages.length - 1], trigger, messageId, modelId: body?.modelId },
         }),
         prepareReconnectToStreamRequest: ({ id }) => ({ api: `/api/chat/${id}/stream` }),
       }),
@@ -194,11 +195,12 @@ export function ChatView({
         setInspector((current) =>
           current?.kind === "reply" && current.messageId === messageId ? null : { kind: "reply", messageId },
         ),
-      onRegenerate: (replyId) => {
+      onRegenerate: (replyId, modelId) => {
         clearError();
         turnsStarted.current++;
-        void regenerate({ messageId: replyId });
+        void regenerate({ messageId: replyId, ...(modelId ? { body: { modelId } } : {}) });
       },
+      regenerateModels: detail.conversation.isOwner ? detail.models : [],
       onChooseVariant: async (variantId) => {
         await chooseVariant(conversationId, variantId);
         await reloadTranscript();
@@ -226,7 +228,7 @@ export function ChatView({
         router.push(`/chat/${branch.id}`);
       },
     }),
-    [clearError, conversationId, queryClient, regenerate, reloadTranscript, router],
+    [clearError, conversationId, detail, queryClient, regenerate, reloadTranscript, router],
   );
   const messagesRef = useRef(messages);
   messagesRef.current = messages;
@@ -251,7 +253,7 @@ export function ChatView({
           conversationId={conversationId}
           title={detail.conversation.title}
           personaName={detail.persona.name}
-          modelId={detail.persona.modelId}
+          detail={detail}
           isOwner={detail.conversation.isOwner}
           previewOpen={inspector?.kind === "preview"}
           onPreview={() =>

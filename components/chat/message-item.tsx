@@ -7,6 +7,7 @@ import { memo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { AlertIcon, ChevronRightIcon, InspectIcon, PencilIcon, RefreshIcon } from "@/components/ui/icons";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import type { ModelOption } from "./api";
 import { Markdown } from "./markdown/markdown";
 import { MessageEditor } from "./message-editor";
 import { MessageVersions } from "./message-versions";
@@ -22,8 +23,10 @@ export function messageFiles(message: ChatUIMessage): FileUIPart[] {
 
 export interface MessageActions {
   onInspect: (messageId: string) => void;
-  /** A new variant of this reply (or a retry of a failed one). */
-  onRegenerate: (replyId: string) => void;
+  /** A new variant of this reply (or a retry of a failed one), answered by `modelId` first when given. */
+  onRegenerate: (replyId: string, modelId?: string) => void;
+  /** The models the owner may regenerate a reply with ("Regenerate with…"); empty for everyone else. */
+  regenerateModels: ModelOption[];
   onChooseVariant: (variantId: string) => Promise<void>;
   onEdit: (messageId: string, text: string, regenerate: boolean) => Promise<void>;
   onRestoreVersion: (messageId: string, versionId: string) => Promise<void>;
@@ -228,6 +231,20 @@ export const MessageItem = memo(function MessageItem({
             stopped
           </span>
         )}
+        {message.metadata?.modelId && (
+          <span className="font-mono text-zinc-500 dark:text-zinc-400" data-testid="reply-model">
+            {message.metadata.modelId}
+          </span>
+        )}
+        {message.metadata?.fallbackFromModelId && (
+          <span
+            className="chip bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+            data-testid="reply-fallback"
+            title="The first model failed: inspect the reply to see each attempt"
+          >
+            fell back from {message.metadata.fallbackFromModelId}
+          </span>
+        )}
       </div>
       <div
         data-bubble
@@ -263,7 +280,16 @@ export const MessageItem = memo(function MessageItem({
             {" · "}inspect to see the calls and their outputs
           </p>
         )}
-        {streaming && (
+        {streaming && message.metadata?.retryProgress && (
+          <p
+            className="mt-1 text-xs text-zinc-600 dark:text-zinc-300"
+            role="status"
+            data-testid="retry-progress"
+          >
+            {message.metadata.retryProgress}
+          </p>
+        )}
+        {streaming && !message.metadata?.retryProgress && (
           <span
             className="mt-1 inline-flex gap-1"
             role="status"
@@ -346,6 +372,24 @@ export const MessageItem = memo(function MessageItem({
                 <RefreshIcon />
                 {failed ? "Retry" : "Regenerate"}
               </button>
+            )}
+            {canRegenerate && actions.regenerateModels.length > 0 && (
+              <select
+                className="button-ghost-sm bg-transparent"
+                aria-label="Regenerate with another model"
+                data-testid="regenerate-with"
+                value=""
+                onChange={(event) => {
+                  if (event.target.value) actions.onRegenerate(storedId, event.target.value);
+                }}
+              >
+                <option value="">Regenerate with…</option>
+                {actions.regenerateModels.map((model) => (
+                  <option key={model.id} value={model.id}>
+                    {model.label} ({model.id})
+                  </option>
+                ))}
+              </select>
             )}
             {editButton}
             {branchButton}

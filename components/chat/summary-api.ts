@@ -3,7 +3,7 @@ import { apiFetch } from "@/components/ui/api-client";
 // Typed fetchers and the query key for summaries: list, compact now, edit, revert, and the transcript
 // reload that shows which messages a summary now covers.
 import type { SummaryView } from "@/lib/chat/summary-view";
-import type { ModelViewStart } from "@/lib/chat/transcript";
+import type { ModelViewStart, ReplyModel } from "@/lib/chat/transcript";
 import { type ChatUIMessage, type TranscriptMessage, toUIMessage } from "@/lib/chat/ui-messages";
 
 export type { SummaryView };
@@ -47,12 +47,14 @@ export async function loadTranscript(conversationId: string): Promise<ChatUIMess
     media: Record<string, { mime: string; filename: string | null }>;
     toolNames: Record<string, string[]>;
     variants: Record<string, { id: string }[]>;
+    replyModels: Record<string, ReplyModel>;
     modelView: ModelViewStart | null;
   }>(`/api/conversations/${conversationId}/messages`);
   const extras = {
     media: new Map(Object.entries(transcript.media)),
     toolNames: new Map(Object.entries(transcript.toolNames)),
     variants: new Map(Object.entries(transcript.variants)),
+    replyModels: new Map(Object.entries(transcript.replyModels)),
     modelView: transcript.modelView,
   };
   return transcript.messages.map((message) => toUIMessage(message, extras));

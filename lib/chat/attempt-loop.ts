@@ -44,10 +44,16 @@ export type LoopOutcome<Value> =
   | { status: "stopped"; attemptCount: number }
   | { status: "interrupted" | "error"; error: AttemptError; attemptCount: number };
 
+/** What the loop does next after a failed attempt, told before it waits or moves on (the reply shows it). */
+export type LoopProgress =
+  | { kind: "retry"; model: ModelDescriptor; error: AttemptError; delayMs: number }
+  | { kind: "fallback"; from: ModelDescriptor; to: ModelDescriptor; error: AttemptError };
+
 export async function runAttemptLoop<Value>({
   models,
   attempt,
   stopSignal,
+  onProgress,
 }: {
   /** The models to try, first one first. */
   models: ModelDescriptor[];
@@ -55,10 +61,14 @@ export async function runAttemptLoop<Value>({
   attempt: (model: ModelDescriptor, attemptNumber: number) => Promise<AttemptEnd<Value>>;
   /** Aborted when the user stops: no other attempt runs and a retry wait ends at once. */
   stopSignal?: AbortSignal;
+  onProgress?: (progress: LoopProgress) => void;
 }): Promise<LoopOutcome<Value>> {
   let attemptNumber = 0;
   let lastError: AttemptError = { code: "no_model", message: "No usable model is configured." };
-  for (const model of models) {
+  for (const [index, model] of models.entries()) {
+    if (index > 0 && attemptNumber > 0) {
+      onProgress?.({ kind: "fallback", from: models[index - 1], to: model, error: lastError });
+    }
     for (let retry = 0; retry <= env().GLASSBOX_RETRIES_PER_MODEL; retry++) {
       if (stopSignal?.aborted) return { status: "stopped", attemptCount: attemptNumber };
       attemptNumber++;
@@ -82,6 +92,7 @@ export async function runAttemptLoop<Value>({
         };
         break;
       }
+      onProgress?.({ kind: "retry", model, error: lastError, delayMs: delay });
       await sleep(delay, stopSignal);
     }
   }

@@ -14,6 +14,7 @@ import {
   type AttemptEnd,
   type AttemptError,
   describeAttemptError,
+  type LoopProgress,
   ProviderTimeoutError,
   providerTimeouts,
   runAttemptLoop,
@@ -56,11 +57,27 @@ export async function runAttempts(input: ReplyAttempts): Promise<AttemptsOutcome
     models: input.modelRows.map(toModelDescriptor),
     stopSignal: input.stopSignal,
     attempt: (model, attemptNumber) => replyAttempt(input, model, attemptNumber),
+    // Shown in place of the waiting dots until the next attempt's first words replace it.
+    onProgress: (progress) =>
+      input.writer.write({
+        type: "message-metadata",
+        messageMetadata: { retryProgress: retryProgressText(progress) },
+      }),
   });
   if (outcome.status === "ok" || outcome.status === "stopped") {
     return { status: outcome.status, attemptCount: outcome.attemptCount };
   }
   return { status: outcome.status, error: outcome.error, attemptCount: outcome.attemptCount };
+}
+
+/** "429 — retrying in 2 s", "gpt-4.1-mini failed — trying gemini-2.5-flash": what the reply waits for. */
+function retryProgressText(progress: LoopProgress): string {
+  if (progress.kind === "fallback") {
+    return `${progress.from.providerModelName} failed — trying ${progress.to.providerModelName}`;
+  }
+  const wait =
+    progress.delayMs < 1_000 ? `${progress.delayMs} ms` : `${Math.round(progress.delayMs / 100) / 10} s`;
+  return `${progress.error.status ?? progress.error.code} — retrying in ${wait}`;
 }
 
 /** One attempt: phase B, the streamed call, its record. */
@@ -208,6 +225,16 @@ async function streamReply({
       else if (part.type === "text-delta") {
         if (streamed.firstTokenMs === undefined) {
           streamed.firstTokenMs = performance.now() - started;
+          // The model that answers, and the one it stands in for when an earlier model failed.
+          const firstModelId = input.modelRows[0]?.id;
+          writer.write({
+            type: "message-metadata",
+            messageMetadata: {
+              modelId: model.id,
+              fallbackFromModelId: firstModelId !== model.id ? firstModelId : null,
+              retryProgress: null,
+            },
+          });
           writer.write({ type: "text-start", id: textId });
         }
         streamed.text += part.text;

@@ -31,7 +31,8 @@ export type TurnAction =
       /** The client's id for the message: the same id twice never stores a second message. */
       clientMessageId?: string;
     }
-  | { kind: "regenerate"; replyMessageId: string };
+  /** `modelId`: answer this variant with that model first (then the persona's fallbacks). */
+  | { kind: "regenerate"; replyMessageId: string; modelId?: string };
 
 export interface TurnRequest {
   db: Database;

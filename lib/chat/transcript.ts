@@ -3,10 +3,11 @@
 // the latest request left older messages out (docs/architecture.md, "Nothing leaves the model's view unmarked").
 
 import "server-only";
+import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { getLatestAttemptView, listReplyVariants, type ReplyVariant } from "@/db/message-queries";
 import { listMessageMedia, listMessages, listToolNamesByMessage } from "@/db/queries";
-import type { Message } from "@/db/schema";
+import { attempts, type Message, turns } from "@/db/schema";
 
 /** Why the model did not see the messages before `firstMessageId` in the latest request. */
 export interface ModelViewStart {
@@ -22,7 +23,14 @@ export interface Transcript {
   toolNames: Map<string, string[]>;
   /** By the user message the reply answers: its variants, oldest first (only replies with several). */
   variants: Map<string, ReplyVariant[]>;
+  /** By reply id: the model that answered it, and the model it fell back from when the first one failed. */
+  replyModels: Map<string, ReplyModel>;
   modelView: ModelViewStart | null;
+}
+
+export interface ReplyModel {
+  modelId: string;
+  fallbackFromModelId: string | null;
 }
 
 export async function loadTranscript({
@@ -32,12 +40,13 @@ export async function loadTranscript({
   db: Database;
   conversationId: string;
 }): Promise<Transcript> {
-  const [rows, media, toolNames, variants, latest] = await Promise.all([
+  const [rows, media, toolNames, variants, latest, replyModels] = await Promise.all([
     listMessages({ db, conversationId }),
     listMessageMedia({ db, conversationId }),
     listToolNamesByMessage({ db, conversationId }),
     listReplyVariants({ db, conversationId }),
     getLatestAttemptView({ db, conversationId }),
+    listReplyModels(db, conversationId),
   ]);
   const chosen = rows
     .filter((row) => row.chosen)
@@ -47,6 +56,7 @@ export async function loadTranscript({
     media,
     toolNames,
     variants,
+    replyModels,
     modelView: latest ? modelViewStart(chosen, latest.items, latest.trace) : null,
   };
 }
@@ -91,4 +101,37 @@ export function modelViewStart(
   }
   if (reasons.length === 0) return null;
   return { firstMessageId: unsummarised[firstSent].id, hiddenCount: firstSent, reasons };
+}
+
+/** Each reply's answering model (its successful attempt's) and its first attempt's model when that differs. */
+async function listReplyModels(db: Database, conversationId: string): Promise<Map<string, ReplyModel>> {
+  const rows = await db
+    .select({
+      messageId: turns.assistantMessageId,
+      modelId: attempts.modelId,
+      status: attempts.status,
+    })
+    .from(attempts)
+    .innerJoin(turns, eq(turns.id, attempts.turnId))
+    .where(
+      and(
+        eq(attempts.conversationId, conversationId),
+        eq(attempts.kind, "reply"),
+        isNotNull(turns.assistantMessageId),
+      ),
+    )
+    .orderBy(asc(attempts.attemptNumber), asc(attempts.stepNumber));
+  const firstModel = new Map<string, string>();
+  const replyModels = new Map<string, ReplyModel>();
+  for (const row of rows) {
+    if (row.messageId === null) continue;
+    if (!firstModel.has(row.messageId)) firstModel.set(row.messageId, row.modelId);
+    if (row.status !== "ok" || replyModels.has(row.messageId)) continue;
+    const first = firstModel.get(row.messageId) ?? row.modelId;
+    replyModels.set(row.messageId, {
+      modelId: row.modelId,
+      fallbackFromModelId: first !== row.modelId ? first : null,
+    });
+  }
+  return replyModels;
 }

@@ -5,7 +5,7 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { getModel, getPersona, getReadableConversation } from "@/db/queries";
+import { getModel, getPersona, getReadableConversation, listModels } from "@/db/queries";
 import type { Conversation, Model, Persona } from "@/db/schema";
 import { stageClock } from "@/lib/chat/stage-clock";
 import { buildContext } from "@/lib/context/build-context";
@@ -45,6 +45,14 @@ export async function callableModel(db: Database, modelId: string): Promise<Mode
   return row?.enabled === true && isProviderConfigured(row.provider) ? row : null;
 }
 
+/** The models an owner may choose for a conversation or one reply: those that may be called now. */
+export async function choosableModels(db: Database): Promise<{ id: string; label: string }[]> {
+  const rows = await listModels({ db });
+  return rows
+    .filter((row) => row.enabled && isProviderConfigured(row.provider))
+    .map((row) => ({ id: row.id, label: row.label }));
+}
+
 /** A model named by the request (a preview's): refused with 422 when it cannot be called. */
 export async function requireCallableModel(db: Database, modelId: string): Promise<Model> {
   const row = await callableModel(db, modelId);
@@ -53,14 +61,17 @@ export async function requireCallableModel(db: Database, modelId: string): Promi
 }
 
 /**
- * The persona's own model row (null when it does not exist), and the models that may answer for it: its model then
- * its fallbacks, keeping those that may be called. None at all is refused with 422.
+ * The persona's own model row (null when it does not exist), and the models that may answer for it: the chosen
+ * model first when there is one (the conversation's, or a regenerate's), then the persona's model and its
+ * fallbacks, keeping those that may be called. None at all is refused with 422.
  */
 export async function personaModels(
   db: Database,
   persona: Persona,
+  chosenModelId?: string | null,
 ): Promise<{ personaModel: Model | null; usable: Model[] }> {
-  const modelIds = [persona.modelId, ...persona.fallbackModelIds];
+  const personaModelIds = [persona.modelId, ...persona.fallbackModelIds];
+  const modelIds = [...new Set([...(chosenModelId ? [chosenModelId] : []), ...personaModelIds])];
   const rows = await Promise.all(modelIds.map((modelId) => getModel({ db, modelId })));
   const usable = rows.filter(
     (row): row is Model => row?.enabled === true && isProviderConfigured(row.provider),
@@ -73,7 +84,7 @@ export async function personaModels(
       `Persona ${persona.name} has no usable model: ${unavailableModelMessage(models)}.`,
     );
   }
-  return { personaModel: rows[0], usable };
+  return { personaModel: rows[modelIds.indexOf(persona.modelId)] ?? null, usable };
 }
 
 /** Phase A for the models that may answer: history none of them could take is not built (same payload). */

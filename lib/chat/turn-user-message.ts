@@ -13,7 +13,7 @@ import { publishMessage } from "@/lib/live/publish";
 import { loadTurnInput } from "./load-turn-input";
 import type { TurnAction } from "./run-turn";
 import { refuseWhileReplyIsWritten } from "./stop-turn";
-import { personaModels } from "./turn-setup";
+import { personaModels, requireCallableModel } from "./turn-setup";
 
 /**
  * Who may ask and which models may answer are checked first: nothing is stored for a turn that is refused. Then
@@ -36,7 +36,7 @@ export async function checkAndStoreUserMessage({
   const conversationId = conversation.id;
   const checked = Promise.all([
     refuseIfMuted(db, persona.id, persona.name, user.id),
-    personaModels(db, persona),
+    answeringModels(db, persona, conversation, action, user.id),
     action.kind === "submit" && action.clientMessageId
       ? refuseIfAlreadySent(db, conversationId, action.clientMessageId)
       : refuseWhileReplyIsWritten({ db, conversationId, action: "regenerate" }),
@@ -61,6 +61,27 @@ export async function checkAndStoreUserMessage({
     loadTurnInput({ db, conversation, persona, currentMessage: stored, requesterId: user.id }),
   ]);
   return { userMessage, personaModel, modelRows: usable, firstInput };
+}
+
+/**
+ * A regenerate's model is the owner's choice, as the conversation's is, and must be callable (422 naming it); the
+ * conversation's is skipped once it is not.
+ */
+async function answeringModels(
+  db: Database,
+  persona: Persona,
+  conversation: Conversation,
+  action: TurnAction,
+  userId: string,
+) {
+  if (action.kind === "regenerate" && action.modelId) {
+    if (conversation.ownerId !== userId) {
+      throw new AppError("forbidden", "modelId: only the conversation's owner chooses the model of a reply.");
+    }
+    await requireCallableModel(db, action.modelId);
+    return personaModels(db, persona, action.modelId);
+  }
+  return personaModels(db, persona, conversation.modelId);
 }
 
 async function storeUserMessage(

@@ -2,7 +2,7 @@
 import type { FileUIPart, UIMessage } from "ai";
 import type { Message } from "@/db/schema";
 import { attachmentUrl } from "@/lib/media/attachment-view";
-import type { ModelViewStart } from "./transcript";
+import type { ModelViewStart, ReplyModel } from "./transcript";
 
 export interface ChatMessageMetadata {
   authorName?: string;
@@ -19,6 +19,11 @@ export interface ChatMessageMetadata {
   assistantMessageId?: string;
   /** The tools the reply called, in order of first use. */
   toolNames?: string[];
+  /** The model that answered the reply, and the one it fell back from when that one failed. */
+  modelId?: string;
+  fallbackFromModelId?: string | null;
+  /** While the reply waits for a retry or a fallback: what it waits for ("429 — retrying in 2 s"). */
+  retryProgress?: string | null;
   /** A reply with several variants (regenerate): their ids, oldest first, and which one this is. */
   variants?: { ids: string[]; index: number };
   /** Edited in place after it was sent (earlier versions are kept). */
@@ -39,6 +44,8 @@ export interface TranscriptExtras {
   toolNames?: ReadonlyMap<string, string[]>;
   /** The variants of each regenerated reply, by the id of the user message it answers. */
   variants?: ReadonlyMap<string, { id: string }[]>;
+  /** The model that answered each reply, by message id. */
+  replyModels?: ReadonlyMap<string, ReplyModel>;
   /** Where the model's view began in the latest request, when it left older messages out. */
   modelView?: ModelViewStart | null;
 }
@@ -51,7 +58,7 @@ export type TranscriptMessage = Pick<
 
 export function toUIMessage(
   message: TranscriptMessage,
-  { media = new Map(), toolNames, variants, modelView }: TranscriptExtras = {},
+  { media = new Map(), toolNames, variants, replyModels, modelView }: TranscriptExtras = {},
 ): ChatUIMessage {
   const siblings =
     message.authorType === "persona" && message.replyToMessageId
@@ -85,6 +92,7 @@ export function toUIMessage(
       summarized: message.summarizedBy !== null,
       summarizedBy: message.summarizedBy,
       ...(toolNames?.has(message.id) ? { toolNames: toolNames.get(message.id) } : {}),
+      ...replyModels?.get(message.id),
       ...(siblings && variantIndex >= 0
         ? { variants: { ids: siblings.map((variant) => variant.id), index: variantIndex } }
         : {}),

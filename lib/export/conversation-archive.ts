@@ -139,6 +139,8 @@ export const conversationArchiveSchema = z.strictObject({
     title: z.string().trim().min(1).max(200),
     instructions: z.string().max(4_000).nullable(),
     settingsOverride: z.record(z.string(), z.unknown()),
+    /** The model the owner chose for it; null when the persona's answers. */
+    modelId: z.string().min(1).max(200).nullable().default(null),
   }),
   /** The persona it talked to, matched on import by id, then by name. */
   persona: z.strictObject({ id, name: z.string().min(1).max(200), modelId: z.string().max(200) }),

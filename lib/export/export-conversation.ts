@@ -45,6 +45,7 @@ export async function exportConversation({
       title: conversation.title,
       instructions: conversation.instructions,
       settingsOverride: conversation.settingsOverride,
+      modelId: conversation.modelId,
     },
     persona: { id: persona.id, name: persona.name, modelId: persona.modelId },
     messages: rows.messageRows.map((message) => ({

@@ -8,7 +8,7 @@ import { monotonicFactory } from "ulid";
 import { v7 as uuidv7 } from "uuid";
 import { type ConversationRowsToInsert, insertConversationRows } from "@/db/archive-queries";
 import type { Database } from "@/db/client";
-import { findPersonaForImport } from "@/db/queries";
+import { findPersonaForImport, getModel } from "@/db/queries";
 import type { Persona } from "@/db/schema";
 import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
@@ -40,13 +40,20 @@ export async function importConversation({
     id: archive.persona.id,
     name: archive.persona.name,
   });
-  const notices =
+  const notices: string[] =
     matchedBy === "default"
       ? [
           `This app has no persona "${archive.persona.name}": the conversation now talks to "${persona.name}".`,
         ]
       : [];
-  const conversation = await insertConversationRows({ db, rows: archiveRows(archive, { ownerId, persona }) });
+  const chosenModelId = archive.conversation.modelId;
+  const modelId = chosenModelId && (await getModel({ db, modelId: chosenModelId })) ? chosenModelId : null;
+  if (chosenModelId && !modelId)
+    notices.push(`This app has no model ${chosenModelId}: the persona's model answers instead.`);
+  const conversation = await insertConversationRows({
+    db,
+    rows: archiveRows(archive, { ownerId, persona, modelId }),
+  });
   return { conversationId: conversation.id, title: conversation.title, notices };
 }
 
@@ -70,7 +77,7 @@ function imageProblem(archive: ConversationArchive): string | null {
 /** The archive as rows with fresh ids: pure apart from the id sources. */
 export function archiveRows(
   archive: ConversationArchive,
-  { ownerId, persona }: { ownerId: string; persona: Pick<Persona, "id"> },
+  { ownerId, persona, modelId }: { ownerId: string; persona: Pick<Persona, "id">; modelId: string | null },
 ): ConversationRowsToInsert {
   const conversationId = uuidv7();
   const freshIds = (rows: { id: string }[]) => new Map(rows.map((row) => [row.id, uuidv7()]));
@@ -104,6 +111,7 @@ export function archiveRows(
       settingsOverride: archive.conversation.settingsOverride as SettingsOverride,
       instructions: archive.conversation.instructions,
       lastSeq: archive.messages.at(-1)?.seq ?? 0,
+      modelId,
     },
     summaries: archive.summaries.map((summary) => ({
       ...summary,

@@ -82,6 +82,8 @@ describe("export", () => {
     );
     expect(archive.format).toBe("glassbox.conversation");
     expect(archive.persona).toEqual({ id: persona.id, name: PERSONA.name, modelId: PERSONA.modelId });
+    // No model chosen for the conversation: the persona's answers.
+    expect(archive.conversation.modelId).toBeNull();
     expect(archive.messages.map((message) => [message.authorType, message.byOwner])).toEqual([
       ["user", true],
       ["persona", false],
@@ -239,10 +241,14 @@ describe("a bad archive is refused whole", () => {
   test("a persona this app lacks: the default persona answers, and the importer is told", async () => {
     const copy = structuredClone(archive);
     copy.persona = { id: "00000000-0000-7000-8000-00000000abcd", name: "Nobody here", modelId: "x" };
+    copy.conversation.modelId = "openai:gpt-9-imaginary";
     const response = await importAs(ada, copy);
     expect(response.status).toBe(201);
     const { notices } = (await response.json()) as { notices: string[] };
-    expect(notices).toEqual([expect.stringContaining('no persona "Nobody here"')]);
+    expect(notices).toEqual([
+      expect.stringContaining('no persona "Nobody here"'),
+      "This app has no model openai:gpt-9-imaginary: the persona's model answers instead.",
+    ]);
   });
 });
 

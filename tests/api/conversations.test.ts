@@ -93,6 +93,7 @@ describe("conversations", () => {
       media: {},
       toolNames: {},
       variants: {},
+      replyModels: {},
       modelView: null,
     });
   });

@@ -26,7 +26,10 @@ function turnAction(body: ChatRequest): TurnAction {
         "messageId: regenerate-message needs the id of the reply to regenerate.",
       );
     }
-    return { kind: "regenerate", replyMessageId: body.messageId };
+    return { kind: "regenerate", replyMessageId: body.messageId, modelId: body.modelId };
+  }
+  if (body.modelId) {
+    throw new AppError("bad_request", "modelId: only regenerate-message chooses a model for one reply.");
   }
   if (!body.message) throw new AppError("bad_request", "message: submit-message needs the message to send.");
   const text = messageText(body.message);

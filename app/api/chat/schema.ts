@@ -34,6 +34,12 @@ export const chatRequestSchema = z.object({
     .optional(),
   /** With regenerate-message: the id of the reply to make a new variant of. */
   messageId: z.uuid({ error: "messageId must be the id of a stored reply" }).optional(),
+  /** With regenerate-message: answer the new variant with this registered model (then the persona's fallbacks). */
+  modelId: z
+    .string({ error: "modelId must be a model id" })
+    .min(1, { error: "modelId must not be empty" })
+    .max(200, { error: "modelId must be at most 200 characters" })
+    .optional(),
 });
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>;

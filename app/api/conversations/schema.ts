@@ -27,6 +27,13 @@ export const updateConversationSchema = z
       .nullable()
       .optional(),
     settingsOverride: settingsOverrideSchema.optional(),
+    /** The model that answers first in this conversation; null goes back to the persona's. */
+    modelId: z
+      .string({ error: "modelId must be a model id or null" })
+      .min(1, { error: "modelId must not be empty" })
+      .max(200, { error: "modelId must be at most 200 characters" })
+      .nullable()
+      .optional(),
   })
   .strict();
 

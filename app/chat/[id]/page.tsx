@@ -7,6 +7,7 @@ import { listSummaries } from "@/db/summary-queries";
 import { resumableStreams } from "@/lib/chat/resumable-streams";
 import { toSummaryViews } from "@/lib/chat/summary-view";
 import { loadTranscript } from "@/lib/chat/transcript";
+import { choosableModels } from "@/lib/chat/turn-setup";
 import { toUIMessage } from "@/lib/chat/ui-messages";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
@@ -28,10 +29,11 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   if (!conversation) notFound();
   // Read before the transcript: live updates start after this id, so none falls between the two.
   const { lastEventId } = await getLiveEventCursor({ db, conversationId: id });
-  const [persona, transcript, summaryRows] = await Promise.all([
+  const [persona, transcript, summaryRows, models] = await Promise.all([
     getPersona({ db, personaId: conversation.personaId }),
     loadTranscript({ db, conversationId: id }),
     listSummaries({ db, conversationId: id }),
+    choosableModels(db),
   ]);
   const { messages } = transcript;
   // The same shape as GET /api/conversations/:id/summaries.
@@ -51,8 +53,10 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       visibility: conversation.visibility,
       instructions: conversation.instructions,
       settingsOverride: conversation.settingsOverride,
+      modelId: conversation.modelId,
     },
     persona: { id: persona.id, name: persona.name, avatar: persona.avatar, modelId: persona.modelId },
+    models,
   };
   // A reply still streaming is resumed from the start: its partial stored copy is left out so it is not
   // shown twice. Without Redis there is nothing to resume, and the partial copy is what there is.

@@ -7,6 +7,7 @@ import {
   updateConversation,
 } from "@/db/queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
+import { choosableModels, requireCallableModel } from "@/lib/chat/turn-setup";
 import { updateConversationSchema } from "../schema";
 
 export const dynamic = "force-dynamic";
@@ -18,10 +19,15 @@ export const GET = route(async (request: Request, { params }: Context) => {
   const conversationId = parseId((await params).id, "Conversation");
   const db = await getDb();
   const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
-  const persona = await getPersona({ db, personaId: conversation.personaId });
+  const [persona, models] = await Promise.all([
+    getPersona({ db, personaId: conversation.personaId }),
+    choosableModels(db),
+  ]);
   return Response.json({
     conversation: { ...conversation, isOwner: conversation.ownerId === user.id },
     persona: { id: persona.id, name: persona.name, avatar: persona.avatar, modelId: persona.modelId },
+    // The models the owner may choose for the conversation or one reply: those that can be called now.
+    models,
   });
 });
 
@@ -31,6 +37,7 @@ export const PATCH = route(async (request: Request, { params }: Context) => {
   const body = await readJson(request, updateConversationSchema);
   const db = await getDb();
   await getOwnedConversation({ db, conversationId, userId: user.id });
+  if (body.modelId) await requireCallableModel(db, body.modelId);
   const conversation = await updateConversation({ db, conversationId, changes: body });
   return Response.json({ conversation });
 });

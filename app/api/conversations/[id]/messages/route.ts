@@ -1,5 +1,5 @@
 // GET /api/conversations/:id/messages: the transcript. Every message of the chosen path (summarised or not) in seq
-// order, the media and tools they name, the variants of each regenerated reply, and where the model's view began
+// order, the media and tools they name, the model that answered each reply, the variants of each regenerated reply, and where the model's view began
 // in the latest request when it left older messages out.
 import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/queries";
@@ -22,6 +22,8 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
     toolNames: Object.fromEntries(transcript.toolNames),
     // The variants of each reply that has several, by the id of the user message it answers.
     variants: Object.fromEntries(transcript.variants),
+    // The model that answered each reply, and the one it fell back from, by message id.
+    replyModels: Object.fromEntries(transcript.replyModels),
     modelView: transcript.modelView,
   });
 });

@@ -1,0 +1,2 @@
+ALTER TABLE "conversations" ADD COLUMN "modelId" text;--> statement-breakpoint
+ALTER TABLE "conversations" ADD CONSTRAINT "conversations_modelId_models_id_fk" FOREIGN KEY ("modelId") REFERENCES "public"."models"("id") ON DELETE set null ON UPDATE no action;
