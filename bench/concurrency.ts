@@ -88,14 +88,19 @@ export async function measureConcurrency({
   if (!process.env.DATABASE_URL)
     return concurrencySkipped("DATABASE_URL is not set: concurrency is measured on Postgres only", turns);
   if (process.env[CHILD_FLAG] === "1") throw new Error("measureConcurrency called inside its own child");
-  // The loader flags (tsx's --require and --import) and --expose-gc are passed on, not the semi-space size.
+  // The loader flags (tsx's --require and --import), the react-server condition (server modules import
+  // "server-only", which throws without it) and --expose-gc are passed on, not the semi-space size.
   const execArgv: string[] = ["--expose-gc"];
   for (let index = 0; index < process.execArgv.length; index++) {
     const flag = process.execArgv[index];
-    if ((flag === "--require" || flag === "--import") && index + 1 < process.execArgv.length)
+    if (
+      (flag === "--require" || flag === "--import" || flag === "--conditions") &&
+      index + 1 < process.execArgv.length
+    )
       execArgv.push(flag, process.execArgv[++index]);
-    else if (flag.startsWith("--require=") || flag.startsWith("--import=")) execArgv.push(flag);
+    else if (/^--(require|import|conditions)=/.test(flag)) execArgv.push(flag);
   }
+  if (!execArgv.some((flag) => flag.startsWith("--conditions"))) execArgv.push("--conditions=react-server");
   const child = fork(fileURLToPath(import.meta.url), [], {
     execArgv,
     env: { ...process.env, [CHILD_FLAG]: "1", BENCH_CONCURRENT_TURNS: String(turns) },
