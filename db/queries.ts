@@ -653,7 +653,7 @@ export async function listActiveMemories({
     .select()
     .from(memories)
     .where(and(eq(memories.active, true), includePrivate ? or(personaScope, ...privateScopes) : personaScope))
-    .orderBy(asc(memories.createdAt));
+    .orderBy(asc(memories.createdAt), asc(memories.id));
 }
 
 /** Blocks of a persona that have not expired. */

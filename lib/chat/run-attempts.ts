@@ -262,7 +262,10 @@ async function streamReply({
           inputTokens: part.totalUsage.inputTokens,
           outputTokens: part.totalUsage.outputTokens,
           cachedInputTokens: part.totalUsage.inputTokenDetails?.cacheReadTokens,
-          lastCallInputTokens,
+          // Kept only when the attempt made several calls (tool steps): otherwise it is the input itself.
+          ...(lastCallInputTokens !== undefined && lastCallInputTokens !== part.totalUsage.inputTokens
+            ? { lastCallInputTokens }
+            : {}),
         };
       } else if (part.type === "error") {
         streamed.error = part.error;
