@@ -57,6 +57,8 @@ test("a muted user sees why in a sentence, once, with no Retry, and the model is
     await expect(bob.page.getByTestId("chat-error")).toHaveCount(1);
     expect(await fake.requests()).toHaveLength(0);
   } finally {
+    // A persona's blocks are listed in every conversation with it (PERSONA_USER_BLOCKS): later specs share it.
+    await sql`delete from persona_user_blocks where "reason" = 'Cooling off after the flame war'`;
     await adminContext.close();
     await bobContext.close();
     await sql.end();
