@@ -127,6 +127,22 @@ for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
       await chat.openPreview();
       findings.push(...(await audit(page, "inspector (preview)")));
 
+      // The reader's own pages, then one model call on a page of its own.
+      const ownPages: Array<[string, string]> = [
+        ["/invitations", "invitations"],
+        ["/settings/memories", "memory-settings"],
+        ["/attempts?kind=reply", "attempt-results"],
+      ];
+      for (const [path, testId] of ownPages) {
+        await page.goto(path);
+        await expect(page.getByTestId(testId)).toBeVisible();
+        await page.waitForLoadState("networkidle");
+        findings.push(...(await audit(page, path)));
+      }
+      await page.getByTestId("attempt-result-open").first().click();
+      await expect(page.getByTestId("inspector-item").first()).toBeVisible();
+      findings.push(...(await audit(page, "/attempts/[id]")));
+
       if (sql) {
         const adminPages: Array<[string, string]> = [
           ["/admin/personas", "persona-list"],

@@ -38,7 +38,11 @@ export function AttemptFinder() {
   const rows = results.data?.pages.flatMap((page) => page.attempts) ?? [];
 
   return (
-    <main className="mx-auto w-full max-w-6xl space-y-4 p-4 sm:p-6" id="main" data-testid="attempt-finder">
+    <main
+      className="mx-auto w-full max-w-6xl space-y-4 p-4 sm:p-6"
+      id="main-content"
+      data-testid="attempt-finder"
+    >
       <header className="flex flex-wrap items-baseline justify-between gap-2">
         <h1 className="text-xl font-semibold tracking-tight">Find attempts</h1>
         <Link href="/chat" className="text-sm text-indigo-700 underline dark:text-indigo-300">

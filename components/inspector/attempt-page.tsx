@@ -15,7 +15,11 @@ export function AttemptPage({ attemptId }: { attemptId: string }) {
   const attempt = useAttempt(attemptId);
   const full = attempt.data;
   return (
-    <main className="mx-auto flex h-dvh w-full max-w-4xl flex-col" id="main" data-testid="attempt-page">
+    <main
+      className="mx-auto flex h-dvh w-full max-w-4xl flex-col"
+      id="main-content"
+      data-testid="attempt-page"
+    >
       <header className="flex flex-wrap items-center gap-3 border-b border-zinc-200 px-4 py-3 text-sm dark:border-zinc-800">
         <Link href="/attempts" className="text-indigo-700 underline dark:text-indigo-300">
           Find attempts

@@ -58,7 +58,7 @@ export function InvitationList() {
       </div>
       {invitations.isPending && <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>}
       {invitations.data?.length === 0 && (
-        <p className="text-sm text-zinc-500" data-testid="no-invitations">
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="no-invitations">
           No invitations are waiting for you.
         </p>
       )}
@@ -71,7 +71,7 @@ export function InvitationList() {
           >
             <div className="min-w-0 flex-1">
               <p className="truncate text-sm font-medium">{invitation.title || "Untitled conversation"}</p>
-              <p className="text-xs text-zinc-500">{invitation.invitedBy} invited you</p>
+              <p className="text-xs text-zinc-600 dark:text-zinc-400">{invitation.invitedBy} invited you</p>
             </div>
             <button
               type="button"
@@ -95,7 +95,7 @@ export function InvitationList() {
         ))}
       </ul>
       {(accept.error ?? decline.error ?? invitations.error) && (
-        <p role="alert" className="text-sm text-red-600">
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
           {(accept.error ?? decline.error ?? invitations.error)?.message}
         </p>
       )}

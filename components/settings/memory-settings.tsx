@@ -54,9 +54,9 @@ export function MemorySettings() {
           </span>
         </label>
       )}
-      {page.isPending && <p className="text-sm text-zinc-500">Loading…</p>}
+      {page.isPending && <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading…</p>}
       {page.data?.memories.length === 0 && (
-        <p className="text-sm text-zinc-500" data-testid="no-memories">
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="no-memories">
           No memories yet.
         </p>
       )}
