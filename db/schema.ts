@@ -103,7 +103,9 @@ export const verification = pgTable(
 export const models = pgTable("models", {
   /** A readable id such as "openai:gpt-4.1-mini". */
   id: text("id").primaryKey(),
-  provider: text("provider", { enum: ["openai", "openai-compatible", "google", "offline"] }).notNull(),
+  provider: text("provider", {
+    enum: ["openai", "openai-compatible", "google", "anthropic", "offline"],
+  }).notNull(),
   providerModelName: text("providerModelName").notNull(),
   label: text("label").notNull(),
   apiKind: text("apiKind", { enum: ["chat", "responses"] })

@@ -68,5 +68,6 @@ function defaultModelId(environment: ServerEnvironment): string {
   const providers = configuredProviders(environment);
   if (providers.openai) return "openai:gpt-4.1-mini";
   if (providers.google) return "google:gemini-2.5-flash";
+  if (providers.anthropic) return "anthropic:claude-sonnet-4-5";
   return OFFLINE_MODEL_ID;
 }

@@ -64,6 +64,8 @@ const environmentSchema = z.object({
   OPENAI_BASE_URL: url(),
   GOOGLE_GENERATIVE_AI_API_KEY: text(),
   GOOGLE_BASE_URL: url(),
+  ANTHROPIC_API_KEY: text(),
+  ANTHROPIC_BASE_URL: url(),
   OPENAI_COMPATIBLE_BASE_URL: url(),
   OPENAI_COMPATIBLE_API_KEY: text(),
   OPENAI_COMPATIBLE_MODELS: list().transform((names) => [...new Set(names)]),

@@ -7,6 +7,7 @@ export const PROVIDER_NAMES = [
   "openai",
   "openai-compatible",
   "google",
+  "anthropic",
   "offline",
 ] as const satisfies readonly ProviderName[];
 export const TOKENIZER_NAMES = [

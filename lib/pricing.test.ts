@@ -29,6 +29,40 @@ describe("costOfUsage", () => {
     expect(cost?.totalUsd).toBeCloseTo(expected.inputUsd + expected.cachedInputUsd + expected.outputUsd, 10);
   });
 
+  const CLAUDE_SONNET = {
+    inputPerMillion: 3,
+    cachedInputPerMillion: 0.3,
+    cacheWritePerMillion: 3.75,
+    outputPerMillion: 15,
+  };
+
+  test("cache writes are part of the input, priced at the write rate (1.25× input for Anthropic)", () => {
+    const cost = costOfUsage(
+      { inputTokens: 2_000, cachedInputTokens: 1_200, cacheWriteTokens: 300, outputTokens: 100 },
+      CLAUDE_SONNET,
+    );
+    expect(cost?.inputUsd).toBeCloseTo((500 * 3) / 1e6, 12);
+    expect(cost?.cachedInputUsd).toBeCloseTo((1_200 * 0.3) / 1e6, 12);
+    expect(cost?.cacheWriteUsd).toBeCloseTo((300 * 3.75) / 1e6, 12);
+    expect(cost?.outputUsd).toBeCloseTo((100 * 15) / 1e6, 12);
+    expect(cost?.totalUsd).toBeCloseTo((1_500 + 360 + 1_125 + 1_500) / 1e6, 12);
+  });
+
+  test("writes are capped at the input that is not a cache read", () => {
+    const cost = costOfUsage(
+      { inputTokens: 1_000, cachedInputTokens: 900, cacheWriteTokens: 500 },
+      CLAUDE_SONNET,
+    );
+    expect(cost?.cacheWriteUsd).toBeCloseTo((100 * 3.75) / 1e6, 12);
+    expect(cost?.inputUsd).toBe(0);
+  });
+
+  test("cache writes on a model with no write price: unknown, never priced as plain input", () => {
+    expect(costOfUsage({ inputTokens: 1_000, cacheWriteTokens: 400 }, GPT_41_MINI)).toBeNull();
+    // No writes reported: the write price is not needed.
+    expect(costOfUsage({ inputTokens: 1_000, cacheWriteTokens: 0 }, GPT_41_MINI)?.cacheWriteUsd).toBe(0);
+  });
+
   test("unknown prices or usage: null, never zero", () => {
     expect(costOfUsage({ inputTokens: 10 }, null)).toBeNull();
     expect(costOfUsage(null, GPT_41_MINI)).toBeNull();

@@ -1,6 +1,8 @@
 // What a model call cost, from the model's prices (US dollars per million tokens, in the model registry) and the
-// usage the provider reported. Cached input tokens are part of the input tokens and are priced at the cached rate;
-// the rest of the input at the input rate. Unknown prices or usage give a null cost: never a guess.
+// usage the provider reported. Cached input tokens (read from the prompt cache) and cache-write tokens (written to
+// it) are part of the input tokens: reads are priced at the cached rate, writes at the cache-write rate (Anthropic
+// bills them at 1.25× input), the rest of the input at the input rate. Unknown prices or usage give a null cost:
+// never a guess; so do cache writes reported for a model whose prices name no write rate.
 // Client-safe and pure: the inspector sums what the server computed.
 
 import type { ModelPrices } from "@/lib/context/types";
@@ -11,11 +13,13 @@ export interface TokenUsage {
   inputTokens?: number;
   outputTokens?: number;
   cachedInputTokens?: number;
+  cacheWriteTokens?: number;
 }
 
 export interface Cost {
   inputUsd: number;
   cachedInputUsd: number;
+  cacheWriteUsd: number;
   outputUsd: number;
   totalUsd: number;
 }
@@ -27,12 +31,22 @@ export function costOfUsage(
   prices: ModelPrices | null | undefined,
 ): Cost | null {
   if (!prices || !usage || (usage.inputTokens === undefined && usage.outputTokens === undefined)) return null;
-  const cachedTokens = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens ?? 0);
-  const uncachedTokens = (usage.inputTokens ?? 0) - cachedTokens;
+  const inputTokens = usage.inputTokens ?? 0;
+  const cachedTokens = Math.min(usage.cachedInputTokens ?? 0, inputTokens);
+  const writeTokens = Math.min(usage.cacheWriteTokens ?? 0, inputTokens - cachedTokens);
+  if (writeTokens > 0 && prices.cacheWritePerMillion === undefined) return null;
+  const uncachedTokens = inputTokens - cachedTokens - writeTokens;
   const inputUsd = (uncachedTokens * prices.inputPerMillion) / PER_MILLION;
   const cachedInputUsd = (cachedTokens * prices.cachedInputPerMillion) / PER_MILLION;
+  const cacheWriteUsd = (writeTokens * (prices.cacheWritePerMillion ?? 0)) / PER_MILLION;
   const outputUsd = ((usage.outputTokens ?? 0) * prices.outputPerMillion) / PER_MILLION;
-  return { inputUsd, cachedInputUsd, outputUsd, totalUsd: inputUsd + cachedInputUsd + outputUsd };
+  return {
+    inputUsd,
+    cachedInputUsd,
+    cacheWriteUsd,
+    outputUsd,
+    totalUsd: inputUsd + cachedInputUsd + cacheWriteUsd + outputUsd,
+  };
 }
 
 /** The sum of known costs; null when none is known (so "unknown" never reads as "free"). */
@@ -42,6 +56,7 @@ export function sumCosts(costs: readonly (Cost | null | undefined)[]): Cost | nu
   return known.reduce((sum, cost) => ({
     inputUsd: sum.inputUsd + cost.inputUsd,
     cachedInputUsd: sum.cachedInputUsd + cost.cachedInputUsd,
+    cacheWriteUsd: sum.cacheWriteUsd + cost.cacheWriteUsd,
     outputUsd: sum.outputUsd + cost.outputUsd,
     totalUsd: sum.totalUsd + cost.totalUsd,
   }));

@@ -35,6 +35,7 @@ const SECTION_LABELS: Record<string, string> = {
   budget: "Budget",
   stop: "Stop strings",
   thinking: "Thinking",
+  cache: "Prompt caching",
   keyContextReminder: "Key context reminder",
 };
 
@@ -67,6 +68,7 @@ export const SETTING_LABELS: Record<string, string> = {
   "stop.speakerPattern": "Stop at a speaker's name",
   "thinking.enabled": "Thinking",
   "thinking.budgetTokens": "Thinking budget (tokens)",
+  "cache.breakpoints": "Cache breakpoints and cache key",
   keyContextReminder: "Key context reminder",
 };
 

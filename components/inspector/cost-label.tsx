@@ -1,5 +1,5 @@
 "use client";
-// A cost in dollars, with its parts (input, cached input, output) on hover; "unknown" when the model has no
+// A cost in dollars, with its parts (input, cached input, cache writes, output) on hover; "unknown" when the model has no
 // prices or the provider reported no usage, never "$0".
 import { type Cost, formatUsd } from "@/lib/pricing";
 
@@ -11,7 +11,8 @@ export function CostLabel({ cost, testId }: { cost: Cost | null | undefined; tes
       </span>
     );
   }
-  const parts = `input ${formatUsd(cost.inputUsd)} · cached input ${formatUsd(cost.cachedInputUsd)} · output ${formatUsd(cost.outputUsd)}`;
+  const writes = cost.cacheWriteUsd > 0 ? ` · cache writes ${formatUsd(cost.cacheWriteUsd)}` : "";
+  const parts = `input ${formatUsd(cost.inputUsd)} · cached input ${formatUsd(cost.cachedInputUsd)}${writes} · output ${formatUsd(cost.outputUsd)}`;
   return (
     <span data-testid={testId} data-cost={cost.totalUsd} title={parts}>
       {formatUsd(cost.totalUsd)}

@@ -31,6 +31,12 @@ const PROVIDERS: Record<Exclude<ProviderName, "offline">, ProviderShell> = {
     headers: ['-H "x-goog-api-key: $GOOGLE_GENERATIVE_AI_API_KEY"'],
     keyVariable: "GOOGLE_GENERATIVE_AI_API_KEY",
   },
+  anthropic: {
+    origin: expansion("ANTHROPIC_ORIGIN", ":-", "https://api.anthropic.com"),
+    originVariable: "ANTHROPIC_ORIGIN",
+    headers: ['-H "x-api-key: $ANTHROPIC_API_KEY"', '-H "anthropic-version: 2023-06-01"'],
+    keyVariable: "ANTHROPIC_API_KEY",
+  },
   "openai-compatible": {
     origin: expansion(
       "OPENAI_COMPATIBLE_ORIGIN",

@@ -18,6 +18,7 @@ export const STAGES: { stage: StageName; label: string; phase: "A" | "B" }[] = [
   { stage: "normalise", label: "Strict-provider normalisation", phase: "B" },
   { stage: "budget", label: "Token budget", phase: "B" },
   { stage: "stop-strings", label: "Stop strings", phase: "B" },
+  { stage: "cache", label: "Prompt cache", phase: "B" },
   { stage: "serialise", label: "Serialise", phase: "B" },
 ];
 

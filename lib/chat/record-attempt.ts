@@ -2,6 +2,7 @@
 // HTTP request's exact body (base64 media elided, rebuildable from attachments), the response, usage and timings.
 
 import "server-only";
+import type { LanguageModelUsage } from "ai";
 import type { Database } from "@/db/client";
 import { type AttemptKind, attempts } from "@/db/schema";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
@@ -15,9 +16,22 @@ export interface AttemptUsage {
   /** Summed over the attempt's tool steps (what the attempt cost). */
   inputTokens?: number;
   outputTokens?: number;
+  /** Input read from the provider's prompt cache (part of inputTokens). */
   cachedInputTokens?: number;
+  /** Input written to the provider's prompt cache (part of inputTokens; Anthropic bills it above the input rate). */
+  cacheWriteTokens?: number;
   /** The input tokens of the attempt's last model call, which the inspector's gauge compares with the payload. */
   lastCallInputTokens?: number;
+}
+
+/** The provider's usage (the SDK's, normalised across providers) as an attempt records it. */
+export function attemptUsage(usage: LanguageModelUsage): AttemptUsage {
+  return {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens,
+    cacheWriteTokens: usage.inputTokenDetails?.cacheWriteTokens,
+  };
 }
 
 export interface AttemptRecord {

@@ -20,7 +20,7 @@ import {
   runAttemptLoop,
 } from "./attempt-loop";
 import { offlineRequest, streamModelCall } from "./model-call";
-import { type AttemptRecord, type AttemptUsage, recordAttempt } from "./record-attempt";
+import { type AttemptRecord, type AttemptUsage, attemptUsage, recordAttempt } from "./record-attempt";
 import type { ReplyPersistence } from "./reply-persistence";
 import { toModelDescriptor } from "./stored-rows";
 import { MAX_TOOL_STEPS } from "./tools";
@@ -259,9 +259,7 @@ async function streamReply({
         streamed.finishReason = part.finishReason;
         // The sum over the attempt's tool steps: what the attempt cost.
         streamed.usage = {
-          inputTokens: part.totalUsage.inputTokens,
-          outputTokens: part.totalUsage.outputTokens,
-          cachedInputTokens: part.totalUsage.inputTokenDetails?.cacheReadTokens,
+          ...attemptUsage(part.totalUsage),
           // Kept only when the attempt made several calls (tool steps): otherwise it is the input itself.
           ...(lastCallInputTokens !== undefined && lastCallInputTokens !== part.totalUsage.inputTokens
             ? { lastCallInputTokens }

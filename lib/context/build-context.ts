@@ -67,7 +67,14 @@ export function buildContext(input: BuildInput, options: BuildOptions = {}): Bas
     messagesById: { get: (messageId: string) => findMessage(input, messageId) },
   };
   const run = PHASE_A.run(input.messages, context, options.clock ?? null);
-  return { items: run.value, trace: run.trace, settings, tokenizer, stageTimings: run.stageTimings };
+  return {
+    items: run.value,
+    trace: run.trace,
+    settings,
+    tokenizer,
+    stageTimings: run.stageTimings,
+    conversationId: input.conversationId,
+  };
 }
 
 /** How far ahead of its cursor a sequential lookup looks before it falls back to a map. */

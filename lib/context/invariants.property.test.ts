@@ -44,7 +44,7 @@ import { elementAt } from "./indexing";
 import { omittedImagesNotice } from "./media-budget";
 import { blockedRunNoticeText } from "./persona-user-blocks";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "./resolve-for-model";
-import { serialiseRequest } from "./serialise";
+import { instructionsText, serialiseRequest } from "./serialise";
 import { defaultSettings, resolveSettings, type SettingsOverride, settingsOverrideSchema } from "./settings";
 import { countItemTokens, countTextTokens } from "./tokens";
 import type {
@@ -98,7 +98,8 @@ function outcomeJson(outcome: Outcome): string {
 /** Every text that reaches the provider: instructions, text and reasoning parts, tool outputs. */
 function sentTexts(request: ResolvedContext["request"]): string[] {
   const texts: string[] = [];
-  if (request.instructions !== undefined) texts.push(request.instructions);
+  const instructions = instructionsText(request.instructions);
+  if (instructions !== undefined) texts.push(instructions);
   for (const message of request.messages) {
     if (typeof message.content === "string") {
       texts.push(message.content);
@@ -227,7 +228,8 @@ function expectValidPayload(
   const { messages } = request;
   // At most one system block, first: `instructions` only, and none for a model without a system role.
   expect(messages.some((message) => message.role === "system")).toBe(false);
-  if (request.instructions !== undefined) expect(isBlank(request.instructions)).toBe(false);
+  const instructions = instructionsText(request.instructions);
+  if (instructions !== undefined) expect(isBlank(instructions)).toBe(false);
   if (!model.capabilities.systemInstruction) expect(request.instructions).toBeUndefined();
   // The current input is last and its text is sent exactly once.
   const all = sentTexts(request).join("\n");

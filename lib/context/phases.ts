@@ -83,6 +83,8 @@ export interface PhaseBContext {
   countedWith: TokenizerName | null | undefined;
   /** Tools enabled for this attempt; a blind model is told to use `analyze_image` when it is among them. */
   enabledToolNames: readonly string[] | undefined;
+  /** The conversation, for the provider's prompt-cache key (see BaseContext.conversationId). */
+  conversationId?: string;
 }
 
 /** Items that fit the attempt's budget, and the budget they were fitted to. */

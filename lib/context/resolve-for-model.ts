@@ -3,6 +3,7 @@
 // same inputs give byte-identical output. See docs/architecture.md, "The context pipeline".
 
 import { type BudgetInfo, budgetStage, recountStage } from "./budget";
+import { cacheBreakpointsStage } from "./cache-breakpoints";
 import { mediaResolutionStage } from "./media-resolution";
 import { normaliseStage } from "./normalise-strict";
 import type { PhaseBContext } from "./phases";
@@ -26,6 +27,7 @@ export const PHASE_B = StageList.startingWith(recountStage)
   .followedBy(normaliseStage)
   .followedBy(budgetStage)
   .followedBy(stopStringsStage)
+  .followedBy(cacheBreakpointsStage)
   .followedBy(serialiseStage);
 
 export interface ResolveOptions {
@@ -58,6 +60,7 @@ export function resolveForModel(
     settings: base.settings,
     countedWith: base.tokenizer,
     enabledToolNames: options.enabledToolNames,
+    conversationId: base.conversationId,
   };
   const run = PHASE_B.run(base.items, context, options.clock ?? null);
   const { items, budget, request } = run.value;

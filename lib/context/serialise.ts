@@ -3,9 +3,19 @@
 // rest map to ModelMessages in one pass. The provider package then writes the wire body (captured exactly by the
 // caller). Shapes checked against node_modules/ai, @ai-sdk/openai and @ai-sdk/google .d.ts: file parts `{ type:
 // "file", mediaType, data }`, tool results in `role: "tool"` messages with `output: { type, value }`, thinking as
-// `providerOptions.openai.reasoningEffort` / `providerOptions.google.thinkingConfig.thinkingBudget`.
+// `providerOptions.openai.reasoningEffort` / `providerOptions.google.thinkingConfig.thinkingBudget` /
+// `providerOptions.anthropic.thinking`. Prompt caching (docs/architecture.md#prompt-cache-breakpoints): an item
+// marked with a cache breakpoint gives its last message `providerOptions.anthropic.cacheControl` (the system block:
+// the instructions as a system message carrying it), and OpenAI gets the conversation as `promptCacheKey`.
 
-import type { AssistantContent, JSONValue, ModelMessage, ToolContent, UserContent } from "ai";
+import type {
+  AssistantContent,
+  JSONValue,
+  ModelMessage,
+  SystemModelMessage,
+  ToolContent,
+  UserContent,
+} from "ai";
 import type { ItemsWithStops, PhaseBContext, SerialisedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
 import { reservedOutputTokens } from "./settings";
@@ -17,7 +27,8 @@ import type { ContextItem, ItemPart, ModelDescriptor, TraceEvent } from "./types
 export type ProviderOptions = Record<string, Record<string, JSONValue>>;
 
 export interface SerialisedRequest {
-  instructions: string | undefined;
+  /** A system message only when it carries a cache breakpoint; otherwise the text. */
+  instructions: string | SystemModelMessage | undefined;
   messages: ModelMessage[];
   providerOptions: ProviderOptions;
   stopSequences: string[] | undefined;
@@ -38,6 +49,14 @@ export function reasoningEffortFor(budgetTokens: number): ReasoningEffort {
   return "high";
 }
 
+/** The system text of serialised instructions, whether sent as text or as a system message. */
+export function instructionsText(instructions: SerialisedRequest["instructions"]): string | undefined {
+  return typeof instructions === "object" ? instructions.content : instructions;
+}
+
+/** Anthropic refuses a thinking budget under 1 024 tokens. */
+export const ANTHROPIC_MIN_THINKING_BUDGET = 1_024;
+
 /** Thinking options per provider, only when thinking is on and the model can reason. */
 export function thinkingProviderOptions(model: ModelDescriptor, settings: ResolvedSettings): ProviderOptions {
   if (!settings.thinking.enabled || !model.capabilities.reasoning) return {};
@@ -48,9 +67,39 @@ export function thinkingProviderOptions(model: ModelDescriptor, settings: Resolv
       return { openai: { reasoningEffort: reasoningEffortFor(settings.thinking.budgetTokens) } };
     case "google":
       return { google: { thinkingConfig: { thinkingBudget: settings.thinking.budgetTokens } } };
+    case "anthropic": {
+      const budgetTokens = Math.max(ANTHROPIC_MIN_THINKING_BUDGET, settings.thinking.budgetTokens);
+      return { anthropic: { thinking: { type: "enabled", budgetTokens } } };
+    }
     case "offline":
       return {};
   }
+}
+
+/** What marks a breakpoint on a message for the provider (the SDK writes `cache_control` on its last block). */
+const ANTHROPIC_BREAKPOINT: ProviderOptions = { anthropic: { cacheControl: { type: "ephemeral" } } };
+
+/**
+ * OpenAI routes requests with the same `prompt_cache_key` to the same cache: one key per conversation keeps its
+ * turns together. Not for OpenAI-compatible servers, which may refuse a field they do not know.
+ */
+export function promptCacheKeyOptions(
+  model: ModelDescriptor,
+  settings: ResolvedSettings,
+  conversationId: string | undefined,
+): ProviderOptions {
+  if (model.provider !== "openai" || conversationId === undefined || settings.cache.breakpoints === "off")
+    return {};
+  return { openai: { promptCacheKey: `conversation:${conversationId}` } };
+}
+
+/** Provider options merged per provider key (thinking and the cache key both live under `openai`). */
+function mergeProviderOptions(...options: ProviderOptions[]): ProviderOptions {
+  const merged: ProviderOptions = {};
+  for (const option of options)
+    for (const [provider, values] of Object.entries(option))
+      merged[provider] = { ...merged[provider], ...values };
+  return merged;
 }
 
 export function toolResultOutput(output: unknown): ToolResultOutput {
@@ -159,8 +208,9 @@ export function serialiseRequest(
   model: ModelDescriptor,
   settings: ResolvedSettings,
   stopSequences: readonly string[] = [],
+  conversationId?: string,
 ): StageResult<SerialisedRequest> {
-  const { instructions, messages, skipped } = itemMessages(items);
+  const { instructions, messages, skipped, systemBreakpoint } = itemMessages(items);
   const events: TraceEvent[] = [];
   if (skipped.length > 0) {
     events.push(
@@ -172,13 +222,21 @@ export function serialiseRequest(
       ),
     );
   }
-  const providerOptions = thinkingProviderOptions(model, settings);
-  if (settings.thinking.enabled) events.push(thinkingEvent(model, settings, providerOptions));
+  const thinkingOptions = thinkingProviderOptions(model, settings);
+  if (settings.thinking.enabled) events.push(thinkingEvent(model, settings, thinkingOptions));
+  const providerOptions = mergeProviderOptions(
+    thinkingOptions,
+    promptCacheKeyOptions(model, settings, conversationId),
+  );
+  const instructionsText = instructions.length > 0 ? instructions.join("\n\n") : undefined;
 
   const reserved = reservedOutputTokens(settings, model.maxOutputTokens);
   return {
     value: {
-      instructions: instructions.length > 0 ? instructions.join("\n\n") : undefined,
+      instructions:
+        instructionsText !== undefined && systemBreakpoint
+          ? { role: "system", content: instructionsText, providerOptions: ANTHROPIC_BREAKPOINT }
+          : instructionsText,
       messages,
       providerOptions,
       stopSequences: stopSequences.length > 0 ? [...stopSequences] : undefined,
@@ -197,17 +255,22 @@ function itemMessages(items: readonly ContextItem[]): {
   instructions: string[];
   messages: ModelMessage[];
   skipped: string[];
+  /** A system item carries a cache breakpoint: the instructions go as a system message marked with it. */
+  systemBreakpoint: boolean;
 } {
   const instructions: string[] = [];
   const messages: ModelMessage[] = [];
   const skipped: string[] = [];
+  let systemBreakpoint = false;
   for (const item of items) {
     if (item.role === "system") {
       const text = systemText(item);
       if (text.length > 0) instructions.push(text);
       else skipped.push(item.id);
+      if (item.cacheBreakpoint !== undefined) systemBreakpoint = true;
       continue;
     }
+    const firstMessage = messages.length;
     const toolParts: ToolPart[] = [];
     let emitted = false;
     if (item.role === "user") {
@@ -230,8 +293,12 @@ function itemMessages(items: readonly ContextItem[]): {
       emitted = true;
     }
     if (!emitted) skipped.push(item.id);
+    // The breakpoint closes the item: it goes on the item's last message (its tool results, when it has some).
+    const last = messages.at(-1);
+    if (item.cacheBreakpoint !== undefined && messages.length > firstMessage && last)
+      messages[messages.length - 1] = { ...last, providerOptions: ANTHROPIC_BREAKPOINT } as ModelMessage;
   }
-  return { instructions, messages, skipped };
+  return { instructions, messages, skipped, systemBreakpoint };
 }
 
 /** With thinking on: whether this model gets thinking options, and which. */
@@ -257,8 +324,8 @@ function thinkingEvent(
 /** Phase B: the items become the AI SDK call's arguments. */
 export const serialiseStage: Stage<ItemsWithStops, SerialisedItems, PhaseBContext> = {
   name: "serialise",
-  run({ items, budget, stopSequences }, { model, settings }) {
-    const { value: request, trace } = serialiseRequest(items, model, settings, stopSequences);
+  run({ items, budget, stopSequences }, { model, settings, conversationId }) {
+    const { value: request, trace } = serialiseRequest(items, model, settings, stopSequences, conversationId);
     return { value: { items, budget, request }, trace };
   },
 };

@@ -77,6 +77,9 @@ export const settingsSchema = z.object({
     enabled: z.boolean({ error: "thinking.enabled must be true or false" }).default(false),
     budgetTokens: integerIn("thinking.budgetTokens", 0, 1_000_000).default(2_048),
   }),
+  cache: z.object({
+    breakpoints: oneOf("cache.breakpoints", ["on", "off"]).default("on"),
+  }),
   keyContextReminder: textUpTo("keyContextReminder", 2_000).default(""),
 });
 
@@ -113,6 +116,7 @@ export const settingsOverrideSchema = z
     budget: overrideSection(settingsSchema.shape.budget),
     stop: overrideSection(settingsSchema.shape.stop),
     thinking: overrideSection(settingsSchema.shape.thinking),
+    cache: overrideSection(settingsSchema.shape.cache),
     keyContextReminder: settingsSchema.shape.keyContextReminder.unwrap(),
   })
   .partial()
@@ -134,6 +138,7 @@ export function defaultSettings(): ResolvedSettings {
     budget: {},
     stop: {},
     thinking: {},
+    cache: {},
   });
 }
 
@@ -208,5 +213,7 @@ export const SETTING_HELP: Record<string, string> = {
   "stop.speakerPattern": "Also stop at a new line starting with a participant's name and a colon.",
   "thinking.enabled": "Ask reasoning models to think before answering.",
   "thinking.budgetTokens": "Token budget for thinking.",
+  "cache.breakpoints":
+    "Prompt caching: Anthropic cache breakpoints after the system block, the summary and the history, and a per-conversation OpenAI prompt_cache_key. Off sends neither.",
   keyContextReminder: "Text appended to the system prompt under '# KEY CONTEXT REMINDER' on every turn.",
 };

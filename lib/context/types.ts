@@ -282,7 +282,15 @@ export interface ContextItem {
   mediaDescriptors?: MediaDescriptor[];
   /** Token count under the tokenizer in use; 0 until counted (the budget stage fills it). */
   tokens: number;
+  /**
+   * Set by phase B's cache stage on the item after which the provider is asked to cache the prefix (an Anthropic
+   * `cache_control` breakpoint), naming which stable part it closes. Absent: no breakpoint.
+   */
+  cacheBreakpoint?: CacheBreakpointPlace;
 }
+
+/** Where a prompt-cache breakpoint sits: after the system block, after the summary, after the history. */
+export type CacheBreakpointPlace = "system" | "summary" | "history";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Trace
@@ -304,6 +312,7 @@ export type StageName =
   | "normalise"
   | "budget"
   | "stop-strings"
+  | "cache"
   | "serialise";
 
 export interface TraceEvent {
@@ -338,12 +347,15 @@ export interface BaseContext {
   tokenizer?: TokenizerName | null;
   /** Phase A's stages in the order they ran, with their times. Absent on a hand-built base. */
   stageTimings?: StageTiming[];
+  /** The conversation the build is for: phase B names the provider's prompt cache after it (OpenAI's
+   *  `prompt_cache_key`). Absent on a hand-built base: no key is sent. */
+  conversationId?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Models
 
-export type ProviderName = "openai" | "openai-compatible" | "google" | "offline";
+export type ProviderName = "openai" | "openai-compatible" | "google" | "anthropic" | "offline";
 export type TokenizerName = "o200k_base" | "cl100k_base" | "estimate";
 
 export interface ModelCapabilities {
@@ -361,6 +373,12 @@ export interface ModelCapabilities {
 export interface ModelPrices {
   inputPerMillion: number;
   cachedInputPerMillion: number;
+  /**
+   * Input written to the prompt cache (part of input too), for providers that bill writes above the input rate
+   * (Anthropic: 1.25× input for 5-minute writes). Absent: writes are not priced, and a call that reports some
+   * has an unknown cost.
+   */
+  cacheWritePerMillion?: number;
   outputPerMillion: number;
 }
 

@@ -2,6 +2,7 @@
 // URLs come from the environment (provider-config.ts); a model whose provider is not configured is refused.
 
 import "server-only";
+import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogle } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
@@ -19,6 +20,8 @@ export function isProviderConfigured(provider: ModelDescriptor["provider"]): boo
       return providers.openai !== null;
     case "google":
       return providers.google !== null;
+    case "anthropic":
+      return providers.anthropic !== null;
     case "openai-compatible":
       return providers.openaiCompatible !== null;
   }
@@ -61,6 +64,15 @@ export function languageModelFor(
         fetch,
       });
       return google(model.providerModelName);
+    }
+    case "anthropic": {
+      if (!providers.anthropic) throw unconfigured(model, "ANTHROPIC_API_KEY");
+      const anthropic = createAnthropic({
+        apiKey: providers.anthropic.apiKey,
+        baseURL: providers.anthropic.baseURL,
+        fetch,
+      });
+      return anthropic(model.providerModelName);
     }
   }
 }

@@ -32,6 +32,18 @@ const GEMINI: ModelCapabilities = {
   maxStopSequences: 5,
 };
 
+/** Claude through the Messages API: one system block and strictly alternating user and assistant turns. Anthropic
+ *  documents no small cap on stop sequences; 16 keeps the request reasonable. */
+const CLAUDE: ModelCapabilities = {
+  vision: true,
+  video: false,
+  tools: true,
+  reasoning: true,
+  systemInstruction: true,
+  strictAlternation: true,
+  maxStopSequences: 16,
+};
+
 export const OFFLINE_MODEL_ID = "offline:echo";
 
 export const MODEL_CATALOG: CatalogModel[] = [
@@ -95,6 +107,41 @@ export const MODEL_CATALOG: CatalogModel[] = [
     maxOutputTokens: 65_536,
     tokenizer: "estimate",
     prices: { inputPerMillion: 0.3, cachedInputPerMillion: 0.075, outputPerMillion: 2.5 },
+  },
+  {
+    id: "anthropic:claude-sonnet-4-5",
+    label: "Claude Sonnet 4.5",
+    provider: "anthropic",
+    providerModelName: "claude-sonnet-4-5",
+    apiKind: "chat",
+    capabilities: CLAUDE,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    tokenizer: "estimate",
+    // Cache writes (5-minute) at 1.25× input, cache reads at 0.1× input.
+    prices: {
+      inputPerMillion: 3,
+      cachedInputPerMillion: 0.3,
+      cacheWritePerMillion: 3.75,
+      outputPerMillion: 15,
+    },
+  },
+  {
+    id: "anthropic:claude-haiku-4-5",
+    label: "Claude Haiku 4.5",
+    provider: "anthropic",
+    providerModelName: "claude-haiku-4-5",
+    apiKind: "chat",
+    capabilities: CLAUDE,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    tokenizer: "estimate",
+    prices: {
+      inputPerMillion: 1,
+      cachedInputPerMillion: 0.1,
+      cacheWritePerMillion: 1.25,
+      outputPerMillion: 5,
+    },
   },
   {
     id: "google:gemma-3-27b-it",

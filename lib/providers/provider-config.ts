@@ -6,6 +6,7 @@ import { env, type ServerEnvironment } from "@/lib/env";
 export interface ProviderConfig {
   openai: { apiKey: string; baseURL?: string } | null;
   google: { apiKey: string; baseURL?: string } | null;
+  anthropic: { apiKey: string; baseURL?: string } | null;
   openaiCompatible: { baseURL: string; apiKey?: string; models: string[] } | null;
 }
 
@@ -16,6 +17,9 @@ export function configuredProviders(environment: ServerEnvironment = env()): Pro
       : null,
     google: environment.GOOGLE_GENERATIVE_AI_API_KEY
       ? { apiKey: environment.GOOGLE_GENERATIVE_AI_API_KEY, baseURL: environment.GOOGLE_BASE_URL }
+      : null,
+    anthropic: environment.ANTHROPIC_API_KEY
+      ? { apiKey: environment.ANTHROPIC_API_KEY, baseURL: environment.ANTHROPIC_BASE_URL }
       : null,
     openaiCompatible: environment.OPENAI_COMPATIBLE_BASE_URL
       ? {

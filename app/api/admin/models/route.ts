@@ -13,6 +13,7 @@ function providerStatus() {
   return {
     openai: providers.openai !== null,
     google: providers.google !== null,
+    anthropic: providers.anthropic !== null,
     "openai-compatible": providers.openaiCompatible !== null,
     offline: true,
   };

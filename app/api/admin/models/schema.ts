@@ -57,6 +57,7 @@ const modelFields = {
       {
         inputPerMillion: price("prices.inputPerMillion"),
         cachedInputPerMillion: price("prices.cachedInputPerMillion"),
+        cacheWritePerMillion: price("prices.cacheWritePerMillion").optional(),
         outputPerMillion: price("prices.outputPerMillion"),
       },
       { error: (issue) => (issue.code === "invalid_type" ? "prices must be an object or null" : undefined) },

@@ -27,6 +27,7 @@ export const policyDocumentSchema = z
       budget: section("budget", shape.budget.shape),
       stop: section("stop", shape.stop.shape),
       thinking: section("thinking", shape.thinking.shape),
+      cache: section("cache", shape.cache.shape),
       keyContextReminder: shape.keyContextReminder,
     },
     { error: notAnObject("settings") },
