@@ -152,7 +152,8 @@ describe.each(PROTOCOLS)("%s through the real AI SDK client", (protocol: Protoco
       expect(recorded.body).toBe(JSON.stringify(reported));
     }
 
-    const secretHeader = protocol === "gemini" ? "x-goog-api-key" : "authorization";
+    const secretHeader =
+      protocol === "gemini" ? "x-goog-api-key" : protocol === "anthropic" ? "x-api-key" : "authorization";
     expect(recorded.strippedHeaders).toContain(secretHeader);
     expect(recorded.headers[secretHeader]).toBeUndefined();
     expect(JSON.stringify(providers.requests)).not.toContain(TEST_API_KEY);
@@ -317,9 +318,115 @@ describe.each(PROTOCOLS)("%s through the real AI SDK client", (protocol: Protoco
     if (protocol === "gemini") {
       expect(body.error).toMatchObject({ code: 429, status: "RESOURCE_EXHAUSTED" });
       expect(body.error.details[0].retryDelay).toBe("2s");
+    } else if (protocol === "anthropic") {
+      expect(body).toMatchObject({ type: "error", error: { type: "rate_limit_error" } });
     } else {
       expect(body.error).toMatchObject({ type: "requests", code: "rate_limit_exceeded", param: null });
     }
+  });
+});
+
+describe("anthropic specifics", () => {
+  const attempts: CapturedAttempt[] = [];
+  const claude = () => fakeModel("anthropic", providers.url, capturingFetch(attempts));
+  const breakpoint = { anthropic: { cacheControl: { type: "ephemeral" } } } as const;
+  const system = {
+    role: "system" as const,
+    content: "You are terse. ".repeat(40),
+    providerOptions: breakpoint,
+  };
+
+  it("streams a thinking block (thinking_delta, then signature_delta) before the text", async () => {
+    providers.script({ kind: "text", text: "Four.", reasoning: "Two plus two is four." });
+    const result = streamText({ model: claude(), prompt: "2+2?", maxRetries: 0 });
+    await result.consumeStream();
+
+    expect(await result.text).toBe("Four.");
+    const reasoning = await result.reasoning;
+    expect(reasoning.map((part) => part.text).join("")).toBe("Two plus two is four.");
+    expect(reasoning[0]?.providerMetadata?.anthropic?.signature).toEqual(expect.any(String));
+    const wire = await (await fetch(`${providers.url}/__requests?protocol=anthropic`)).json();
+    expect(wire).toHaveLength(1);
+  });
+
+  it("streams a tool call as input_json_delta pieces after a thinking block", async () => {
+    providers.script({
+      kind: "tool-call",
+      toolName: "getWeather",
+      input: { city: "Oslo" },
+      id: "toolu_scripted",
+      reasoning: "I should look it up.",
+    });
+    const result = streamText({
+      model: claude(),
+      prompt: "Weather in Oslo?",
+      tools: { getWeather: weatherTool },
+      maxRetries: 0,
+    });
+    await result.consumeStream();
+    expect((await result.toolCalls)[0]).toMatchObject({
+      toolCallId: "toolu_scripted",
+      input: { city: "Oslo" },
+    });
+    expect(await result.finishReason).toBe("tool-calls");
+  });
+
+  it("answers 529 overloaded in Anthropic's error shape", async () => {
+    providers.script({ kind: "error", status: 529 });
+    const error = await generateText({ model: claude(), prompt: "Hi", maxRetries: 0 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(APICallError.isInstance(error)).toBe(true);
+    if (!APICallError.isInstance(error)) return;
+    expect(error.statusCode).toBe(529);
+    expect(error.isRetryable).toBe(true);
+    expect(JSON.parse(error.responseBody ?? "{}")).toEqual({
+      type: "error",
+      error: { type: "overloaded_error", message: "Overloaded" },
+    });
+  });
+
+  it("remembers cached prefixes: a later request repeating one reads it, new breakpoints write", async () => {
+    const turn = async (messages: ModelMessage[]) => {
+      const result = streamText({ model: claude(), instructions: system, messages, maxRetries: 0 });
+      await result.consumeStream();
+      return (await result.usage).inputTokenDetails;
+    };
+    const first = await turn([{ role: "user", content: "First question" }]);
+    expect(first.cacheReadTokens).toBe(0);
+    expect(first.cacheWriteTokens).toBeGreaterThan(100); // the system block, written at its breakpoint
+
+    const history: ModelMessage[] = [
+      { role: "user", content: "First question" },
+      { role: "assistant", content: "First answer", providerOptions: breakpoint },
+    ];
+    const second = await turn([...history, { role: "user", content: "Second question" }]);
+    // The system prefix is read; the history after it, up to the new breakpoint, is written.
+    expect(second.cacheReadTokens).toBe(first.cacheWriteTokens);
+    expect(second.cacheWriteTokens).toBeGreaterThan(0);
+
+    // Turn 3 moves the history breakpoint on; the lookback finds the prefix turn 2 wrote.
+    const third = await turn([
+      { role: "user", content: "First question" },
+      { role: "assistant", content: "First answer" },
+      { role: "user", content: "Second question" },
+      { role: "assistant", content: "Second answer", providerOptions: breakpoint },
+      { role: "user", content: "Third question" },
+    ]);
+    expect(third.cacheReadTokens).toBe((second.cacheReadTokens ?? 0) + (second.cacheWriteTokens ?? 0));
+
+    // A changed system block reads nothing.
+    const changed = streamText({
+      model: claude(),
+      instructions: { ...system, content: "Something else entirely. ".repeat(40) },
+      prompt: "Hi",
+      maxRetries: 0,
+    });
+    await changed.consumeStream();
+    expect((await changed.usage).inputTokenDetails.cacheReadTokens).toBe(0);
+    // The wire usage counts input without the cache, as Anthropic does; the SDK adds them back.
+    const lastBody = providers.requests.at(-1)?.body ?? "";
+    expect(JSON.parse(lastBody).system[0].cache_control).toEqual({ type: "ephemeral" });
   });
 });
 

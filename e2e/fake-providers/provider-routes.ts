@@ -2,6 +2,8 @@
 // reply and write it in that protocol's wire format.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { headersWithoutSecrets, readRawBody, sendJson } from "./http-utils";
+import type { PromptCache } from "./prompt-cache";
+import { anthropic } from "./protocols/anthropic";
 import { gemini } from "./protocols/gemini";
 import { openAIChat } from "./protocols/openai-chat";
 import { openAIResponses } from "./protocols/openai-responses";
@@ -11,11 +13,12 @@ import { planReply } from "./reply-plan";
 import { writeReply } from "./reply-writer";
 import type { ScriptQueue } from "./script-queue";
 
-const ADAPTERS: readonly ProtocolAdapter[] = [openAIChat, openAIResponses, gemini];
+const ADAPTERS: readonly ProtocolAdapter[] = [openAIChat, openAIResponses, gemini, anthropic];
 
 export interface ProviderState {
   recorder: RequestRecorder;
   scripts: ScriptQueue;
+  promptCache: PromptCache;
 }
 
 function findAdapter(
@@ -89,6 +92,11 @@ export async function handleProviderRequest(
     lastUserText: adapter.lastUserText(parsed.value),
     requestBodyBytes: rawBody.length,
   });
+  if (plan.kind === "answer" && adapter.cachesPromptPrefixes && !plan.cacheUsageScripted) {
+    const cache = state.promptCache.use(parsed.value);
+    const cached = cache.cachedInputTokens + cache.cacheWriteTokens;
+    plan.usage = { ...plan.usage, ...cache, inputTokens: Math.max(plan.usage.inputTokens, cached + 1) };
+  }
   await writeReply(plan, {
     response,
     adapter,

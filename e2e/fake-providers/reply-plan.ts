@@ -16,6 +16,8 @@ export interface AnswerPlan {
   firstTokenDelayMs: number;
   /** Destroy the socket after this many content chunks, before any finish event. */
   cutAfterChunks?: number;
+  /** The script gave cache reads or writes: a protocol with a prompt cache must not work them out. */
+  cacheUsageScripted: boolean;
 }
 
 export interface ErrorPlan {
@@ -55,7 +57,12 @@ function resolveUsage(
     inputTokens: scripted?.inputTokens ?? Math.max(1, Math.ceil(requestBodyBytes / 4)),
     outputTokens: scripted?.outputTokens ?? Math.max(1, Math.ceil(outputText.length / 4)),
     cachedInputTokens: scripted?.cachedInputTokens ?? 0,
+    cacheWriteTokens: scripted?.cacheWriteTokens ?? 0,
   };
+}
+
+function cacheUsageScripted(scripted: ScriptedUsage | undefined): boolean {
+  return scripted?.cachedInputTokens !== undefined || scripted?.cacheWriteTokens !== undefined;
 }
 
 export function planReply(reply: ScriptedReply | undefined, input: PlanInput): ReplyPlan {
@@ -65,7 +72,7 @@ export function planReply(reply: ScriptedReply | undefined, input: PlanInput): R
   }
   switch (reply.kind) {
     case "text":
-      return textPlan(reply.text, reply.usage, input, reply);
+      return textPlan(reply.text, reply.usage, input, reply, reply.reasoning);
     case "cut":
       return {
         ...textPlan(reply.text ?? defaultText, undefined, input, reply),
@@ -80,8 +87,10 @@ export function planReply(reply: ScriptedReply | undefined, input: PlanInput): R
           toolName: reply.toolName,
           input: reply.input ?? {},
           callId: reply.id ?? `call_fake${input.requestId}`,
+          ...(reply.reasoning === undefined ? {} : { reasoning: reply.reasoning }),
         },
         usage: resolveUsage(reply.usage, input.requestBodyBytes, argumentsJson),
+        cacheUsageScripted: cacheUsageScripted(reply.usage),
         chunkCount: reply.chunks ?? DEFAULT_TOOL_ARGUMENT_CHUNKS,
         chunkDelayMs: reply.chunkDelayMs ?? DEFAULT_CHUNK_DELAY_MS,
         firstTokenDelayMs: reply.firstTokenDelayMs ?? 0,
@@ -111,11 +120,13 @@ function textPlan(
   usage: ScriptedUsage | undefined,
   input: PlanInput,
   timing: Timing,
+  reasoning?: string,
 ): AnswerPlan {
   return {
     kind: "answer",
-    answer: { kind: "text", text },
+    answer: { kind: "text", text, ...(reasoning === undefined ? {} : { reasoning }) },
     usage: resolveUsage(usage, input.requestBodyBytes, text),
+    cacheUsageScripted: cacheUsageScripted(usage),
     chunkCount: timing.chunks ?? DEFAULT_TEXT_CHUNKS,
     chunkDelayMs: timing.chunkDelayMs ?? DEFAULT_CHUNK_DELAY_MS,
     firstTokenDelayMs: timing.firstTokenDelayMs ?? 0,

@@ -9,6 +9,8 @@ const usageSchema = z
     inputTokens: nonNegativeInt.optional(),
     outputTokens: nonNegativeInt.optional(),
     cachedInputTokens: nonNegativeInt.optional(),
+    /** Anthropic only. Without cachedInputTokens or this, the fake Anthropic works both out from its cache. */
+    cacheWriteTokens: nonNegativeInt.optional(),
   })
   .strict();
 
@@ -43,6 +45,8 @@ export const scriptedReplySchema = z.discriminatedUnion("kind", [
     .object({
       kind: z.literal("text"),
       text: z.string(),
+      /** Reasoning sent before the text (the fake Anthropic streams it as a thinking block). */
+      reasoning: z.string().optional(),
       usage: usageSchema.optional(),
       ...timingShape,
       ...targetShape,
@@ -53,6 +57,7 @@ export const scriptedReplySchema = z.discriminatedUnion("kind", [
       kind: z.literal("tool-call"),
       toolName: z.string().min(1),
       input: z.unknown(),
+      reasoning: z.string().optional(),
       /** Tool call id; generated when omitted. */
       id: z.string().min(1).optional(),
       usage: usageSchema.optional(),

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { handleControl, isControlPath } from "./control-routes";
+import { PromptCache } from "./prompt-cache";
 import { handleProviderRequest } from "./provider-routes";
 import { RequestRecorder } from "./recorder";
 import { ScriptQueue } from "./script-queue";
@@ -28,7 +29,7 @@ export interface FakeProviders {
   script(...replies: ScriptedReply[]): void;
   pendingScripts(): ScriptedReply[];
   clearRequests(): void;
-  /** Back to the initial state: no scripts, no recorded requests. */
+  /** Back to the initial state: no scripts, no recorded requests, nothing in the prompt cache. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -37,7 +38,8 @@ export async function startFakeProviders(options: FakeProvidersOptions = {}): Pr
   const host = options.host ?? "127.0.0.1";
   const recorder = new RequestRecorder();
   const scripts = new ScriptQueue();
-  const state = { recorder, scripts };
+  const promptCache = new PromptCache();
+  const state = { recorder, scripts, promptCache };
   // One controller per open response, so close() can stop streams that are still sleeping between chunks.
   const openResponses = new Set<AbortController>();
 
@@ -82,6 +84,7 @@ export async function startFakeProviders(options: FakeProvidersOptions = {}): Pr
     reset: () => {
       scripts.clear();
       recorder.clear();
+      promptCache.clear();
     },
     close: async () => {
       for (const controller of openResponses) controller.abort();

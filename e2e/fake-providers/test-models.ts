@@ -1,5 +1,6 @@
 // Test support: real AI SDK provider models pointed at the fake servers, with a fetch that captures
 // every HTTP attempt (retries included) exactly as sent.
+import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogle } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModel } from "ai";
@@ -41,6 +42,7 @@ export const MODEL_IDS: Record<Protocol, string> = {
   "openai-chat": "gpt-fake-chat",
   "openai-responses": "gpt-fake-responses",
   gemini: "gemini-2.5-flash",
+  anthropic: "claude-sonnet-4-5",
 };
 
 export function fakeModel(
@@ -56,5 +58,7 @@ export function fakeModel(
       return createOpenAI({ baseURL: `${origin}/v1`, apiKey: TEST_API_KEY, fetch }).responses(modelId);
     case "gemini":
       return createGoogle({ baseURL: `${origin}/v1beta`, apiKey: TEST_API_KEY, fetch })(modelId);
+    case "anthropic":
+      return createAnthropic({ baseURL: `${origin}/v1`, apiKey: TEST_API_KEY, fetch })(modelId);
   }
 }

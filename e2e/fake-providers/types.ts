@@ -1,6 +1,6 @@
 // Shared shapes of the fake provider servers: what they record and what they answer with.
 
-export const PROTOCOLS = ["openai-chat", "openai-responses", "gemini"] as const;
+export const PROTOCOLS = ["openai-chat", "openai-responses", "gemini", "anthropic"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
 /** One HTTP request a fake provider received. Secrets are removed from `headers`, never stored. */
@@ -25,14 +25,21 @@ export interface RecordedRequest {
   closedByClientAt: number | null;
 }
 
-/** Token counts in provider-neutral terms; `inputTokens` includes the cached ones, as every provider reports. */
+/** Token counts in provider-neutral terms; `inputTokens` includes the cache reads and writes (Anthropic's wire
+ *  format counts them apart, its adapter subtracts them). */
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
   cachedInputTokens: number;
+  /** Written to the prompt cache; only Anthropic reports it. */
+  cacheWriteTokens: number;
 }
 
 /** What a successful reply carries, before a protocol encodes it. */
-export type Answer =
+export type Answer = (
   | { kind: "text"; text: string }
-  | { kind: "tool-call"; toolName: string; input: unknown; callId: string };
+  | { kind: "tool-call"; toolName: string; input: unknown; callId: string }
+) & {
+  /** Reasoning sent before the answer (Anthropic: a thinking block with its signature). */
+  reasoning?: string;
+};

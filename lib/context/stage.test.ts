@@ -70,6 +70,7 @@ describe("the phases", () => {
       "normalise",
       "budget",
       "stop-strings",
+      "cache",
       "serialise",
     ]);
   });

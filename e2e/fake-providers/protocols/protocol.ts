@@ -48,5 +48,8 @@ export interface ProtocolAdapter {
   errorBody(error: ErrorDetails): unknown;
   /** `pieces` is the answer's text (or tool arguments JSON) already split into chunks. */
   streamPlan(answer: Answer, pieces: string[], usage: TokenUsage, context: EncodeContext): StreamPlan;
+  /** Whether the provider caches prompt prefixes at `cache_control` breakpoints (Anthropic): the fake then
+   *  reports cache reads and writes from its memory of earlier requests (prompt-cache.ts). */
+  readonly cachesPromptPrefixes?: boolean;
   jsonResponse(answer: Answer, usage: TokenUsage, context: EncodeContext): unknown;
 }
