@@ -342,7 +342,7 @@ describe("anthropic specifics", () => {
     await result.consumeStream();
 
     expect(await result.text).toBe("Four.");
-    const reasoning = await result.reasoning;
+    const reasoning = (await result.reasoning).filter((part) => part.type === "reasoning");
     expect(reasoning.map((part) => part.text).join("")).toBe("Two plus two is four.");
     expect(reasoning[0]?.providerMetadata?.anthropic?.signature).toEqual(expect.any(String));
     const wire = await (await fetch(`${providers.url}/__requests?protocol=anthropic`)).json();

@@ -1,7 +1,9 @@
 // Golden payloads: named scenarios, each a hand-built phase-A result, resolved for an OpenAI chat model,
-// an OpenAI Responses model and a Gemini model, then turned into wire bodies by the real provider packages. The
-// bodies are pinned as pretty-printed JSON files in __golden__/ and reviewed when they change.
+// an OpenAI Responses model, a Gemini model and a Claude model (Anthropic's Messages API), then turned into wire
+// bodies by the real provider packages. The bodies are pinned as pretty-printed JSON files in __golden__/ and
+// reviewed when they change.
 
+import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogle } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { streamText } from "ai";
@@ -28,12 +30,25 @@ const PNG =
 // ---------------------------------------------------------------------------------------------------------------
 // Models
 
-type Protocol = "openai-chat" | "openai-responses" | "gemini";
-const PROTOCOLS: Protocol[] = ["openai-chat", "openai-responses", "gemini"];
+type Protocol = "openai-chat" | "openai-responses" | "gemini" | "anthropic";
+const PROTOCOLS: Protocol[] = ["openai-chat", "openai-responses", "gemini", "anthropic"];
 
 const BASE_CAPABILITIES = TEST_MODEL_CAPABILITIES;
 
 function modelFor(protocol: Protocol): ModelDescriptor {
+  if (protocol === "anthropic") {
+    // As the catalogue's Claude: one system block, strictly alternating turns.
+    return {
+      id: "claude-sonnet-4-5",
+      provider: "anthropic",
+      providerModelName: "claude-sonnet-4-5",
+      apiKind: "chat",
+      capabilities: { ...BASE_CAPABILITIES, strictAlternation: true, maxStopSequences: 16 },
+      contextWindow: 200_000,
+      maxOutputTokens: 64_000,
+      tokenizer: "estimate",
+    };
+  }
   if (protocol === "gemini") {
     return {
       id: "gemini-2.5-flash",
@@ -359,6 +374,9 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: "stop-strings-over-cap",
+    // Claude takes more stop sequences than the others: cap it at OpenAI's 4 so the cap still binds.
+    adjust: (model) =>
+      model.provider === "anthropic" ? capabilities({ maxStopSequences: 4 })(model) : model,
     expectActions: ["dropped-stop-strings"],
     base: {
       settings: settings((value) => {
@@ -401,12 +419,43 @@ const SCENARIOS: Scenario[] = [
       ],
     },
   },
+  ...(["on", "off"] as const).map(
+    (breakpoints): Scenario => ({
+      // A conversation's build: OpenAI gets its prompt_cache_key, Claude breakpoints after the system block, the
+      // summary and the history; with cache.breakpoints off, neither.
+      name: breakpoints === "on" ? "prompt-cache" : "prompt-cache-off",
+      expectActions: [],
+      base: {
+        settings: settings((value) => {
+          value.cache.breakpoints = breakpoints;
+        }),
+        trace: [],
+        conversationId: "0190c0de-0000-7000-8000-000000000001",
+        items: [
+          system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+          system("reminder", "KEY_CONTEXT_REMINDER", "# KEY CONTEXT REMINDER\nThe trip is on 12 May."),
+          make("summary", "user", "SUMMARY", [
+            text(
+              "[CONVERSATION SUMMARY - 2026-05-01 10:00] (40 messages condensed)\n\nAda planned a trip to Kyoto.",
+            ),
+          ]),
+          user("msg:41", "Did I tell you the date?"),
+          assistant("msg:42", "Yes, 12 May."),
+          input("How warm is Kyoto then?"),
+        ],
+      },
+    }),
+  ),
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
 // Capturing the body through the real provider packages
 
-const BASE_URL = { openai: "http://golden.invalid/v1", google: "http://golden.invalid/v1beta" };
+const BASE_URL = {
+  openai: "http://golden.invalid/v1",
+  google: "http://golden.invalid/v1beta",
+  anthropic: "http://golden.invalid/v1",
+};
 
 class Captured extends Error {}
 
@@ -419,17 +468,21 @@ async function wireBody(protocol: Protocol, scenario: Scenario): Promise<string>
     throw new Captured("captured");
   };
   const languageModel =
-    protocol === "gemini"
-      ? createGoogle({ baseURL: BASE_URL.google, apiKey: "test", fetch: capturingFetch })(
+    protocol === "anthropic"
+      ? createAnthropic({ baseURL: BASE_URL.anthropic, apiKey: "test", fetch: capturingFetch })(
           model.providerModelName,
         )
-      : protocol === "openai-chat"
-        ? createOpenAI({ baseURL: BASE_URL.openai, apiKey: "test", fetch: capturingFetch }).chat(
+      : protocol === "gemini"
+        ? createGoogle({ baseURL: BASE_URL.google, apiKey: "test", fetch: capturingFetch })(
             model.providerModelName,
           )
-        : createOpenAI({ baseURL: BASE_URL.openai, apiKey: "test", fetch: capturingFetch }).responses(
-            model.providerModelName,
-          );
+        : protocol === "openai-chat"
+          ? createOpenAI({ baseURL: BASE_URL.openai, apiKey: "test", fetch: capturingFetch }).chat(
+              model.providerModelName,
+            )
+          : createOpenAI({ baseURL: BASE_URL.openai, apiKey: "test", fetch: capturingFetch }).responses(
+              model.providerModelName,
+            );
   const { request } = resolved;
   const result = streamText({
     model: languageModel,
