@@ -38,14 +38,17 @@ function candidatePlaces(items: readonly ContextItem[]): Map<number, CacheBreakp
   const places = new Map<number, CacheBreakpointPlace>();
   let lastSystem = -1;
   let summary = -1;
+  // The last item is the current input (or, in a tool step, what the model answers now): it changes every turn,
+  // so it never closes a cached prefix, even when a strict model's merge made the summary part of it.
+  const last = items.length - 1;
   for (const [index, item] of items.entries()) {
+    if (index === last) break;
     if (item.role === "system") lastSystem = index;
     else if (item.tag === "SUMMARY") summary = index;
   }
   if (lastSystem >= 0) places.set(lastSystem, "system");
   if (summary >= 0) places.set(summary, "summary");
-  // The last item is the current input (or, in a tool step, what the model answers now): it changes every turn.
-  const beforeCurrent = items.length - 2;
+  const beforeCurrent = last - 1;
   if (beforeCurrent >= 0 && !places.has(beforeCurrent) && items[beforeCurrent]?.role !== "system") {
     places.set(beforeCurrent, "history");
   }
