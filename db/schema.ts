@@ -467,7 +467,10 @@ export const attempts = pgTable(
       usage: {
         inputTokens?: number;
         outputTokens?: number;
+        /** Read from the provider's prompt cache; part of inputTokens. */
         cachedInputTokens?: number;
+        /** Written to the provider's prompt cache (Anthropic); part of inputTokens. */
+        cacheWriteTokens?: number;
         /** The last model call's input when the attempt made several (tool steps); the others are sums. */
         lastCallInputTokens?: number;
       } | null;

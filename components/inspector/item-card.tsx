@@ -1,8 +1,10 @@
 "use client";
 // One context item as sent: position, role, tag (colour and description), sender, tokens, the parts, the
-// messages it came from (click to find them in the transcript) and the trace events that touched it.
+// messages it came from (click to find them in the transcript), the trace events that touched it, and a chip
+// when the provider was asked to cache the prefix up to it.
 import { memo } from "react";
 import { formatCount } from "@/components/ui/format";
+import { describeBreakpointPlace } from "@/lib/context/cache-breakpoints";
 import { TAG_DESCRIPTIONS } from "@/lib/context/tags";
 import type { TraceEvent } from "@/lib/context/types";
 import { ItemParts } from "./item-parts";
@@ -64,6 +66,16 @@ export const ItemCard = memo(function ItemCard({
             data-testid="item-system-merge"
           >
             one system message · part {systemPart.part} of {systemPart.of}
+          </span>
+        )}
+        {item.cacheBreakpoint && (
+          <span
+            className="chip bg-teal-100 text-teal-800 dark:bg-teal-950 dark:text-teal-200"
+            title="The provider was asked to cache the request up to the end of this item (a cache_control breakpoint)"
+            data-testid="cache-breakpoint-chip"
+            data-place={item.cacheBreakpoint}
+          >
+            cache breakpoint · {describeBreakpointPlace(item.cacheBreakpoint)}
           </span>
         )}
         {item.redacted && (

@@ -1,9 +1,11 @@
 "use client";
 // The payload against the previous turn's: items added, removed, changed and moved (by item id), and the
-// byte prefix the two request bodies share, which is what a provider's prompt cache can reuse.
+// byte prefix the two request bodies share, which is what a provider's prompt cache can reuse, set against the
+// cache reads the provider reported (said plainly when the two disagree).
 import { Fragment, useMemo, useState } from "react";
 import type { ContextItem } from "@/lib/context/types";
 import { describePrefixStability, diffItems, type ItemChange, prefixStability } from "@/lib/payload-diff";
+import { compareCacheWithPrefix, stablePrefixTokens } from "@/lib/prompt-cache";
 import { TagChip } from "./tag-chip";
 import type { PayloadView } from "./types";
 
@@ -74,6 +76,8 @@ export function PayloadDiffView({
     [previous, current],
   );
 
+  const agreement = diff ? compareCacheWithPrefix(stablePrefixTokens(diff.entries), current.usage) : null;
+
   if (!previous || !diff) {
     return (
       <section data-testid="payload-diff" data-empty="true">
@@ -132,6 +136,15 @@ export function PayloadDiffView({
               current={current.request.body}
               at={stability.divergeAt}
             />
+          )}
+          {agreement && (
+            <p
+              className={`text-[11px] ${agreement.agree ? "text-zinc-500 dark:text-zinc-400" : "rounded-md bg-amber-50 px-2 py-1 text-amber-900 dark:bg-amber-950/40 dark:text-amber-200"}`}
+              data-testid="cache-agreement"
+              data-agree={agreement.agree}
+            >
+              {agreement.message}
+            </p>
           )}
         </div>
       ) : (

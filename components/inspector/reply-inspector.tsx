@@ -7,6 +7,7 @@ import { AttemptSummary, AttemptTabs } from "./attempt-summary";
 import { CostLabel } from "./cost-label";
 import { OtherModelCalls } from "./other-model-calls";
 import { PayloadSections } from "./payload-sections";
+import { PromptCacheSummary } from "./prompt-cache-summary";
 import { ReplayPanel } from "./replay-panel";
 import { TurnTimeline } from "./turn-timeline";
 import { attemptPayload, representativeAttempt } from "./types";
@@ -86,6 +87,10 @@ export function ReplyInspector({
           <AttemptTabs attempts={turn.attempts} selectedId={full.id} onSelect={setChosenId} />
           <TurnTimeline attempts={turn.attempts} selectedId={full.id} onSelect={setChosenId} />
           <AttemptSummary attempt={full} />
+          <PromptCacheSummary
+            attempt={full}
+            calls={[...list.flatMap((entry) => entry.attempts), ...otherCalls]}
+          />
           {full.kind !== "replay" && (
             <ReplayPanel
               key={full.id}

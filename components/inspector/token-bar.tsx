@@ -154,7 +154,11 @@ export function TokenBar({
               </span>
               <span className="text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="usage-cached">
                 {" "}
-                ({formatCount(usage.cachedInputTokens ?? 0)} cached)
+                ({formatCount(usage.cachedInputTokens ?? 0)} cached
+                {usage.cacheWriteTokens
+                  ? `, ${formatCount(usage.cacheWriteTokens)} written to the cache`
+                  : ""}
+                )
               </span>
               <span className="text-zinc-500 dark:text-zinc-400"> · </span>
               <span className="font-medium" data-testid="usage-output">
