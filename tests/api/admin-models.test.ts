@@ -90,6 +90,7 @@ describe("the model registry", () => {
     expect(body.configuredProviders).toEqual({
       openai: true,
       google: false,
+      anthropic: false,
       "openai-compatible": true,
       offline: true,
     });
@@ -206,8 +207,8 @@ describe("model validation: a clear 400, nothing stored", () => {
     { name: "an id with a slash", body: newModel("bad/id"), message: /id must be 1–200 letters/ },
     {
       name: "an unknown provider",
-      body: newModel("x:a", { provider: "anthropic" }),
-      message: /provider must be one of: openai, openai-compatible, google, offline/,
+      body: newModel("x:a", { provider: "mistral" }),
+      message: /provider must be one of: openai, openai-compatible, google, anthropic, offline/,
     },
     {
       name: "responses on a non-OpenAI provider",

@@ -78,7 +78,7 @@ describe("GET /api/admin/settings", () => {
     // Every key of the context policy (the tool-prune trio and thinking pair counted one by one) has a field with help.
     expect(policy.fields).toEqual(fields);
     expect(policy.fields.map((field) => field.key).sort()).toEqual(Object.keys(SETTING_HELP).sort());
-    expect(policy.fields).toHaveLength(28);
+    expect(policy.fields).toHaveLength(29);
     for (const field of policy.fields) expect(field.help, field.key).not.toBe("");
     expect(policy.fields.find((field) => field.key === "history.messageFetchLimit")).toMatchObject({
       kind: "integer",
