@@ -62,6 +62,8 @@ export default defineConfig({
         OPENAI_BASE_URL: `${fakeUrl}/v1`,
         GOOGLE_GENERATIVE_AI_API_KEY: "fake-google-e2e",
         GOOGLE_BASE_URL: `${fakeUrl}/v1beta`,
+        ANTHROPIC_API_KEY: "fake-anthropic-e2e",
+        ANTHROPIC_BASE_URL: `${fakeUrl}/v1`,
         OPENAI_COMPATIBLE_BASE_URL: `${fakeUrl}/compatible/v1`,
       },
     },

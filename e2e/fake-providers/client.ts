@@ -11,7 +11,7 @@ export interface FakeProviderClient {
   clear(): Promise<void>;
   script(replies: ScriptedReply | readonly ScriptedReply[]): Promise<void>;
   pendingScripts(): Promise<ScriptedReply[]>;
-  /** Drops queued scripts and recorded requests. */
+  /** Drops queued scripts, recorded requests and what the fake Anthropic's prompt cache holds. */
   reset(): Promise<void>;
   health(): Promise<{ ok: boolean; requests: number; pendingScripts: number }>;
 }
@@ -47,6 +47,7 @@ export function fakeProviderClient(url: string): FakeProviderClient {
     reset: async () => {
       await call("DELETE", "/__script");
       await call("DELETE", "/__requests");
+      await call("DELETE", "/__prompt-cache");
     },
     health: () => call("GET", "/__health"),
   };

@@ -1,6 +1,7 @@
 // JSON control endpoints under /__ for tests running in another process (Playwright, the app's own tests).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readRawBody, sendJson } from "./http-utils";
+import type { PromptCache } from "./prompt-cache";
 import type { RequestRecorder } from "./recorder";
 import type { ScriptQueue } from "./script-queue";
 import { scriptRequestSchema } from "./script-schema";
@@ -9,6 +10,7 @@ import { PROTOCOLS, type Protocol } from "./types";
 export interface ControlState {
   recorder: RequestRecorder;
   scripts: ScriptQueue;
+  promptCache: PromptCache;
 }
 
 export function isControlPath(pathname: string): boolean {
@@ -50,6 +52,9 @@ export async function handleControl(
       return queueScripts(request, response, state);
     case "DELETE /__script":
       return sendJson(response, 200, { cleared: state.scripts.clear() });
+    case "DELETE /__prompt-cache":
+      state.promptCache.clear();
+      return sendJson(response, 200, { cleared: true });
     default:
       return sendJson(response, 404, { error: { message: `no control endpoint ${route}` } });
   }
