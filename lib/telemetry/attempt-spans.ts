@@ -16,6 +16,7 @@ import {
   ATTR_GEN_AI_PROVIDER_NAME,
   ATTR_GEN_AI_REQUEST_MODEL,
   ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
+  ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
@@ -39,7 +40,12 @@ export interface AttemptSpan {
   response: {
     text: string;
     finishReason: string | null;
-    usage: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number } | null;
+    usage: {
+      inputTokens?: number;
+      outputTokens?: number;
+      cachedInputTokens?: number;
+      cacheWriteTokens?: number;
+    } | null;
   } | null;
   /** When the attempt was queued, and how long it took to finish (ms). */
   queuedAt: string;
@@ -111,6 +117,8 @@ function spanAttributes(attempt: AttemptSpan, providerName: string, model: strin
   if (usage?.outputTokens !== undefined) attributes[ATTR_GEN_AI_USAGE_OUTPUT_TOKENS] = usage.outputTokens;
   if (usage?.cachedInputTokens !== undefined)
     attributes[ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS] = usage.cachedInputTokens;
+  if (usage?.cacheWriteTokens !== undefined)
+    attributes[ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS] = usage.cacheWriteTokens;
   if (attempt.response?.finishReason)
     attributes[ATTR_GEN_AI_RESPONSE_FINISH_REASONS] = [attempt.response.finishReason];
   if (attempt.requestBody !== null) {
