@@ -16,7 +16,7 @@ import { createFreshDatabase, dropDatabase } from "../database";
 import { insertImageMessage, makePng } from "../fixtures/attachments";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
-import { fetchTurns, runTurn, storedMessages } from "../fixtures/turns";
+import { fetchTurns, runTurn, storedMessages, withoutPromptCacheKey } from "../fixtures/turns";
 
 const PERSONA = {
   modelId: "openai:gpt-4.1-mini",
@@ -45,13 +45,13 @@ async function conversationCount(ownerId: string): Promise<number> {
   return row.n;
 }
 
-/** The body the fake provider received for the next turn of `id`. */
+/** The body the fake provider received for the next turn of `id`, but for its prompt_cache_key (the conversation's). */
 async function nextTurnBody(user: TestUser, id: string): Promise<string> {
   env.providers.clearRequests();
   env.providers.script({ kind: "text", text: "Noted." });
   await runTurn(user, id, "What did I show you?");
   expect(env.providers.requests).toHaveLength(1);
-  return env.providers.requests[0].body;
+  return withoutPromptCacheKey(env.providers.requests[0].body);
 }
 
 beforeAll(async () => {

@@ -7,7 +7,15 @@ import { participants } from "@/db/schema";
 import { expectError } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
-import { fetchTurns, postChat, runTurn, storedMessages, textOf, UIStreamReader } from "../fixtures/turns";
+import {
+  fetchTurns,
+  postChat,
+  runTurn,
+  storedMessages,
+  textOf,
+  UIStreamReader,
+  withoutPromptCacheKey,
+} from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 import {
   branch,
@@ -221,7 +229,9 @@ describe("branch from here", () => {
     env.providers.reset();
     await runTurn(ada, branchId, "Third exchange.");
     const [branchRequest] = chatRequests(env.providers.requests);
-    expect(branchRequest.body).toBe(originalRequests[2].body);
+    // The same body but for the prompt cache key, which names the branch.
+    expect(withoutPromptCacheKey(branchRequest.body)).toBe(withoutPromptCacheKey(originalRequests[2].body));
+    expect(JSON.parse(branchRequest.body).prompt_cache_key).toBe(`conversation:${branchId}`);
     expect((await storedMessages(branchId)).map((row) => row.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(await storedMessages(conversationId)).toEqual(original);
 
