@@ -23,6 +23,7 @@ import {
 } from "@opentelemetry/semantic-conventions/incubating";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
+import type { TokenUsage } from "@/lib/pricing";
 
 /** What a span is made of: one recorded attempt. */
 export interface AttemptSpan {
@@ -40,12 +41,7 @@ export interface AttemptSpan {
   response: {
     text: string;
     finishReason: string | null;
-    usage: {
-      inputTokens?: number;
-      outputTokens?: number;
-      cachedInputTokens?: number;
-      cacheWriteTokens?: number;
-    } | null;
+    usage: TokenUsage | null;
   } | null;
   /** When the attempt was queued, and how long it took to finish (ms). */
   queuedAt: string;

@@ -4,28 +4,20 @@
 // writes at Anthropic's write rate; cache.breakpoints off sends none. OpenAI gets a prompt_cache_key per
 // conversation on chat completions and the Responses API.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { personas } from "@/db/schema";
 import { signUp, type TestUser } from "../api-client";
-import {
-  ANTHROPIC_TEST_KEY,
-  type FakeProviderEnv,
-  startFakeProviderEnv,
-} from "../fixtures/fake-provider-env";
+import { ANTHROPIC_TEST_KEY, fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn } from "../fixtures/turns";
 
-let env: FakeProviderEnv;
+// Every test starts with no scripts, no recorded requests and an empty prompt cache.
+const env = fakeProvidersForFile();
 let ada: TestUser;
 
 beforeAll(async () => {
-  env = await startFakeProviderEnv();
   ada = await signUp("Ada");
-});
-
-afterAll(async () => {
-  await env.close();
 });
 
 const EPHEMERAL = { type: "ephemeral" };
@@ -53,7 +45,6 @@ function breakpointsIn(body: AnthropicBody): [number, number][] {
 
 describe("Anthropic prompt caching", () => {
   test("breakpoints at the stable prefix; the second turn reads what the first wrote; recorded per attempt", async () => {
-    env.providers.reset();
     const persona = await insertPersona({
       modelId: "anthropic:claude-sonnet-4-5",
       systemPrompt: "You are Claude in a test. Keep every answer short. ".repeat(30),
@@ -104,7 +95,6 @@ describe("Anthropic prompt caching", () => {
   });
 
   test("cache.breakpoints off: no cache_control at all", async () => {
-    env.providers.reset();
     const persona = await insertPersona({ modelId: "anthropic:claude-haiku-4-5" });
     const db = await getDb();
     await db
@@ -128,7 +118,6 @@ describe("OpenAI prompt cache key", () => {
     ["openai:gpt-4.1-mini", "/chat/completions"],
     ["openai:gpt-5-mini", "/responses"],
   ])("%s sends the conversation as prompt_cache_key", async (modelId, path) => {
-    env.providers.reset();
     const persona = await insertPersona({ modelId });
     const conversationId = await createConversation(ada, persona);
     env.providers.script({
@@ -145,7 +134,6 @@ describe("OpenAI prompt cache key", () => {
   });
 
   test("Gemini's reported cached tokens are recorded as cache reads", async () => {
-    env.providers.reset();
     const persona = await insertPersona({ modelId: "google:gemini-2.5-flash" });
     const conversationId = await createConversation(ada, persona);
     env.providers.script({
