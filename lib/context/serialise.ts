@@ -228,15 +228,15 @@ export function serialiseRequest(
     thinkingOptions,
     promptCacheKeyOptions(model, settings, conversationId),
   );
-  const instructionsText = instructions.length > 0 ? instructions.join("\n\n") : undefined;
+  const systemBlock = instructions.length > 0 ? instructions.join("\n\n") : undefined;
 
   const reserved = reservedOutputTokens(settings, model.maxOutputTokens);
   return {
     value: {
       instructions:
-        instructionsText !== undefined && systemBreakpoint
-          ? { role: "system", content: instructionsText, providerOptions: ANTHROPIC_BREAKPOINT }
-          : instructionsText,
+        systemBlock !== undefined && systemBreakpoint
+          ? { role: "system", content: systemBlock, providerOptions: ANTHROPIC_BREAKPOINT }
+          : systemBlock,
       messages,
       providerOptions,
       stopSequences: stopSequences.length > 0 ? [...stopSequences] : undefined,
