@@ -19,9 +19,11 @@ import {
   type Conversation,
   conversations,
   type Message,
+  type Model,
   memories,
   messages,
   models,
+  type Persona,
   participants,
   personas,
   personaUserBlocks,
@@ -85,6 +87,18 @@ export async function createConversation({
   });
 }
 
+/** Who may read a conversation: its owner and its participants (not those only invited). */
+function readableBy(userId: string) {
+  return {
+    participant: and(
+      eq(participants.conversationId, conversations.id),
+      eq(participants.userId, userId),
+      ne(participants.role, "invited"),
+    ),
+    reader: or(eq(conversations.ownerId, userId), eq(participants.userId, userId)),
+  };
+}
+
 /** The conversation if the user owns it or takes part in it; otherwise not found (never "forbidden": no leak). */
 export async function getReadableConversation({
   db,
@@ -95,26 +109,38 @@ export async function getReadableConversation({
   conversationId: string;
   userId: string;
 }): Promise<Conversation> {
+  const { participant, reader } = readableBy(userId);
   const [row] = await db
     .select({ conversation: conversations })
     .from(conversations)
-    .leftJoin(
-      participants,
-      and(
-        eq(participants.conversationId, conversations.id),
-        eq(participants.userId, userId),
-        ne(participants.role, "invited"),
-      ),
-    )
-    .where(
-      and(
-        eq(conversations.id, conversationId),
-        or(eq(conversations.ownerId, userId), eq(participants.userId, userId)),
-      ),
-    )
+    .leftJoin(participants, participant)
+    .where(and(eq(conversations.id, conversationId), reader))
     .limit(1);
   if (!row) throw notFound("Conversation");
   return row.conversation;
+}
+
+/** getReadableConversation and its persona in one round trip (every model call opens both). */
+export async function getReadableConversationWithPersona({
+  db,
+  conversationId,
+  userId,
+}: {
+  db: Database;
+  conversationId: string;
+  userId: string;
+}): Promise<{ conversation: Conversation; persona: Persona }> {
+  const { participant, reader } = readableBy(userId);
+  const [row] = await db
+    .select({ conversation: conversations, persona: personas })
+    .from(conversations)
+    .leftJoin(participants, participant)
+    .leftJoin(personas, eq(personas.id, conversations.personaId))
+    .where(and(eq(conversations.id, conversationId), reader))
+    .limit(1);
+  if (!row) throw notFound("Conversation");
+  if (!row.persona) throw notFound("Persona");
+  return { conversation: row.conversation, persona: row.persona };
 }
 
 /** Only the owner may change or delete a conversation. */
@@ -568,6 +594,13 @@ export async function findPersonaForImport({ db, id, name }: { db: Database; id:
 export async function getModel({ db, modelId }: { db: Database; modelId: string }) {
   const [row] = await db.select().from(models).where(eq(models.id, modelId)).limit(1);
   return row ?? null;
+}
+
+/** The rows of these models that exist, in one query (by id; the caller keeps its own order). */
+export async function listModelsById({ db, modelIds }: { db: Database; modelIds: string[] }) {
+  if (modelIds.length === 0) return new Map<string, Model>();
+  const rows = await db.select().from(models).where(inArray(models.id, modelIds));
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 export async function listModels({ db }: { db: Database }) {

@@ -150,6 +150,8 @@ function createAuth() {
     // Our own limiter guards the chat; better-auth's covers sign-in attempts. Off under tests, which sign up many users.
     rateLimit: { enabled: !GLASSBOX_TEST },
     advanced: {
+      // A session and its user in one query (the relations in db/schema.ts): every API request looks one up.
+      database: { joins: true },
       // The client address for sign-in limits. The server drops forwarding headers from peers outside
       // TRUSTED_PROXIES (instrumentation.ts), so this header is the peer itself or a chain our proxies built.
       ipAddress: { ipAddressHeaders: ["x-forwarded-for"], trustedProxies: TRUSTED_PROXIES },
