@@ -214,17 +214,56 @@ export async function appendMessage({
   message: NewMessage;
   attach?: { attachmentIds: string[]; userId: string };
 }): Promise<Message> {
-  return db
-    .transaction(async (tx) => insertMessage(tx, message, attach))
-    .catch((error) => {
-      if (isUniqueViolation(error, "messages_client_id_idx")) {
-        throw new AppError(
-          "conflict",
-          "This message was already sent (its id is stored): it is not sent again.",
-        );
-      }
-      throw error;
-    });
+  // A message of a person with no images is one statement (the turn waits for it); a reply (its variants are
+  // un-chosen after the counter's lock) or a message with images (checked and linked) is a transaction.
+  const stored =
+    message.authorType === "user" && !attach?.attachmentIds.length
+      ? insertPlainMessage(db, message)
+      : db.transaction(async (tx) => insertMessage(tx, message, attach));
+  return stored.catch((error) => {
+    if (isUniqueViolation(error, "messages_client_id_idx")) {
+      throw new AppError(
+        "conflict",
+        "This message was already sent (its id is stored): it is not sent again.",
+      );
+    }
+    throw error;
+  });
+}
+
+/**
+ * The conversation's counter bumped and the message inserted with its seq, in one statement: the counter row's
+ * lock orders the inserts as the transaction does. A conversation that is gone leaves the seq null: not found.
+ */
+async function insertPlainMessage(db: Database, message: NewMessage): Promise<Message> {
+  const counter = db.$with("counter", { lastSeq: sql<number>`"lastSeq"` }).as(
+    sql`update ${conversations} set "lastSeq" = ${conversations.lastSeq} + 1, "updatedAt" = now()
+        where ${conversations.id} = ${message.conversationId} returning "lastSeq"`,
+  );
+  try {
+    const [row] = await db
+      .with(counter)
+      .insert(messages)
+      .values({
+        ...message,
+        id: message.id ?? uuidv7(),
+        ...messageTokenCounts(message.parts),
+        seq: sql`(select "lastSeq" from "counter")`,
+      })
+      .returning();
+    return row;
+  } catch (error) {
+    if (hasErrorCode(error, "23502")) throw notFound("Conversation");
+    throw error;
+  }
+}
+
+/** Whether Postgres answered with this SQLSTATE (drizzle wraps the driver's error as its cause). */
+function hasErrorCode(error: unknown, code: string): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: string }).code === code) return true;
+  }
+  return false;
 }
 
 /** Postgres's unique_violation on the named index (drizzle wraps the driver's error as its cause). */
