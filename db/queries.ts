@@ -87,60 +87,52 @@ export async function createConversation({
   });
 }
 
-/** Who may read a conversation: its owner and its participants (not those only invited). */
-function readableBy(userId: string) {
-  return {
-    participant: and(
-      eq(participants.conversationId, conversations.id),
-      eq(participants.userId, userId),
-      ne(participants.role, "invited"),
-    ),
-    reader: or(eq(conversations.ownerId, userId), eq(participants.userId, userId)),
-  };
-}
-
-/** The conversation if the user owns it or takes part in it; otherwise not found (never "forbidden": no leak). */
-export async function getReadableConversation({
-  db,
-  conversationId,
-  userId,
-}: {
+interface ReadableConversationArgs {
   db: Database;
   conversationId: string;
   userId: string;
-}): Promise<Conversation> {
-  const { participant, reader } = readableBy(userId);
-  const [row] = await db
-    .select({ conversation: conversations })
-    .from(conversations)
-    .leftJoin(participants, participant)
-    .where(and(eq(conversations.id, conversationId), reader))
-    .limit(1);
-  if (!row) throw notFound("Conversation");
-  return row.conversation;
 }
 
-/** getReadableConversation and its persona in one round trip (every model call opens both). */
-export async function getReadableConversationWithPersona({
-  db,
-  conversationId,
-  userId,
-}: {
-  db: Database;
-  conversationId: string;
-  userId: string;
-}): Promise<{ conversation: Conversation; persona: Persona }> {
-  const { participant, reader } = readableBy(userId);
+/**
+ * The conversation, with its persona, if the user owns it or takes part in it (not only invited); otherwise not
+ * found (never "forbidden": no leak).
+ */
+async function readableConversationRow({ db, conversationId, userId }: ReadableConversationArgs) {
   const [row] = await db
     .select({ conversation: conversations, persona: personas })
     .from(conversations)
-    .leftJoin(participants, participant)
+    .leftJoin(
+      participants,
+      and(
+        eq(participants.conversationId, conversations.id),
+        eq(participants.userId, userId),
+        ne(participants.role, "invited"),
+      ),
+    )
     .leftJoin(personas, eq(personas.id, conversations.personaId))
-    .where(and(eq(conversations.id, conversationId), reader))
+    .where(
+      and(
+        eq(conversations.id, conversationId),
+        or(eq(conversations.ownerId, userId), eq(participants.userId, userId)),
+      ),
+    )
     .limit(1);
   if (!row) throw notFound("Conversation");
-  if (!row.persona) throw notFound("Persona");
-  return { conversation: row.conversation, persona: row.persona };
+  return row;
+}
+
+/** The conversation if the user owns it or takes part in it; otherwise not found (never "forbidden": no leak). */
+export async function getReadableConversation(args: ReadableConversationArgs): Promise<Conversation> {
+  return (await readableConversationRow(args)).conversation;
+}
+
+/** getReadableConversation and its persona in one round trip (every model call opens both). */
+export async function getReadableConversationWithPersona(
+  args: ReadableConversationArgs,
+): Promise<{ conversation: Conversation; persona: Persona }> {
+  const { conversation, persona } = await readableConversationRow(args);
+  if (!persona) throw notFound("Persona");
+  return { conversation, persona };
 }
 
 /** Only the owner may change or delete a conversation. */
