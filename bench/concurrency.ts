@@ -1,4 +1,4 @@
-// The concurrency part of the benchmark, on Postgres: N users (50 by default), each with a stored conversation, start a
+// The concurrency part of the benchmark, on Postgres: N users (200 by default, BENCH_CONCURRENT_TURNS), each with a stored conversation, start a
 // turn through the real POST /api/chat route handler at the same moment; the fake provider streams each reply in
 // CHUNKS pieces, CHUNK_DELAY_MS apart.
 // - errors: turns answered with a non-200, whose stream broke, carried an error event or no finish event, or whose
@@ -9,7 +9,7 @@
 //   between them; p99 over every gap of every turn. The fake provider and the client share the process with the
 //   app, so their own delays count as the app's: an upper bound.
 // - memory: the process's RSS (and heap used) sampled every 20 ms from just before the turns start until the last
-//   stream ends; the peak in MB. One full collection before the turns start, so the set-up's garbage (50 generated
+//   stream ends; the peak in MB. One full collection before the turns start, so the set-up's garbage (the generated
 //   conversations) is not counted; the fake provider, the client and tsx still are.
 // It runs in a child node without the pipeline's --max-semi-space-size=256 (which lets the young generation grow to
 // hundreds of MB): node's default heap sizing, as the server runs, a fresh heap, and its own database handle (the
@@ -81,7 +81,7 @@ export function concurrencySkipped(reason: string, turns: number): ConcurrencyRe
 
 /** Runs the measurement in a child node (see the top of this file) and returns its result. */
 export async function measureConcurrency({
-  turns = 50,
+  turns = 200,
 }: {
   turns?: number;
 } = {}): Promise<ConcurrencyResult> {
@@ -101,6 +101,9 @@ export async function measureConcurrency({
     else if (/^--(require|import|conditions)=/.test(flag)) execArgv.push(flag);
   }
   if (!execArgv.some((flag) => flag.startsWith("--conditions"))) execArgv.push("--conditions=react-server");
+  // A CPU profile of the child (set-up, warm-up and burst) for `--cpu-prof`'s readers (Chrome DevTools, speedscope).
+  const profileDirectory = process.env.BENCH_CPU_PROF;
+  if (profileDirectory) execArgv.push("--cpu-prof", `--cpu-prof-dir=${profileDirectory}`);
   const child = fork(fileURLToPath(import.meta.url), [], {
     execArgv,
     env: { ...process.env, [CHILD_FLAG]: "1", BENCH_CONCURRENT_TURNS: String(turns) },
@@ -363,7 +366,7 @@ async function storedReplies(
 if (process.env[CHILD_FLAG] === "1" && process.send) {
   const send = process.send.bind(process);
   const baseUrl = process.env.DATABASE_URL ?? "";
-  runConcurrency(baseUrl, Number(process.env.BENCH_CONCURRENT_TURNS ?? 50)).then(
+  runConcurrency(baseUrl, Number(process.env.BENCH_CONCURRENT_TURNS ?? 200)).then(
     (result) => send(result, () => process.exit(0)),
     (error) => {
       console.error(error);

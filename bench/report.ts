@@ -7,7 +7,7 @@ import type { ConcurrencyResult } from "./concurrency";
 import type { PeerFigures } from "./peers";
 import type { DefaultSettingsFigure, PipelineFigure } from "./pipeline";
 import { round, type Sample } from "./stats";
-import type { TurnOverheadResult } from "./turn-overhead";
+import type { TurnFigures, TurnOverheadResult } from "./turn-overhead";
 
 export interface BenchInputs {
   environment: Record<string, unknown>;
@@ -75,12 +75,15 @@ export function buildResults(inputs: BenchInputs) {
       "max/min of the medians ≤ 1.5 (noise), no growth",
       (value) => value <= 1.5,
     ),
-    "turn.pre_provider_ms": check(turn.preProvider?.median ?? null, "≤ 25 ms", (value) => value <= 25),
-    "turn.ttft_added_ms": check(turn.ttftAdded, "≤ 20 ms", (value) => value <= 20),
-    "concurrency.errors": check(concurrency.errors, "0", (value) => value === 0),
-    "concurrency.lost": check(concurrency.lost, "0", (value) => value === 0),
-    "concurrency.p99_added_gap_ms": check(concurrency.addedGapP99, "≤ 50 ms", (value) => value <= 50),
-    "concurrency.peak_rss_mb": check(concurrency.peakRssMb, "≤ 500 MB", (value) => value <= 500),
+    "turn.cpu_ms": check(turn.main?.routeCpu.median ?? null, "≤ 5 ms", (value) => value <= 5),
+    "turn.pre_provider_ms": check(turn.main?.preProvider.median ?? null, "≤ 6 ms", (value) => value <= 6),
+    "turn.ttft_ratio_direct": check(turn.main?.ttftRatio ?? null, "≤ 1.5", (value) => value <= 1.5),
+    "burst200.ttft_median_ms": check(concurrency.firstTokenMedian, "≤ 1 000 ms", (value) => value <= 1_000),
+    "burst200.ttft_max_ms": check(concurrency.firstTokenMax, "≤ 2 000 ms", (value) => value <= 2_000),
+    "burst200.p99_gap_ms": check(concurrency.addedGapP99, "≤ 50 ms", (value) => value <= 50),
+    "burst200.peak_rss_mb": check(concurrency.peakRssMb, "≤ 600 MB", (value) => value <= 600),
+    "burst200.errors": check(concurrency.errors, "0", (value) => value === 0),
+    "burst200.lost": check(concurrency.lost, "0", (value) => value === 0),
   };
 
   return {
@@ -133,24 +136,26 @@ export function buildResults(inputs: BenchInputs) {
       },
     },
     turn: {
-      pre_provider_ms: turn.preProvider ? round(turn.preProvider.median) : null,
-      ttft_added_ms: turn.ttftAdded,
+      cpu_ms: turn.main ? round(turn.main.routeCpu.median) : null,
+      pre_provider_ms: turn.main ? round(turn.main.preProvider.median) : null,
+      ttft_ratio_direct: turn.main?.ttftRatio ?? null,
+      ttft_added_ms: turn.main?.ttftAdded ?? null,
       detail: {
         skipped: turn.skipped,
-        stored_messages: turn.storedMessages,
-        turns: turn.turns,
-        pre_provider: sampleJson(turn.preProvider),
-        route_first_token: sampleJson(turn.routeFirstToken),
-        direct_first_token: sampleJson(turn.directFirstToken),
-        provider_requests_per_turn: turn.requestsPerTurn,
+        ...(turn.main ? turnFiguresJson(turn.main) : {}),
+        by_history: Object.fromEntries(
+          turn.byHistory.map((figures) => [`stored_${figures.storedMessages}`, turnFiguresJson(figures)]),
+        ),
       },
     },
-    concurrency: {
+    burst200: {
       turns: concurrency.turns,
+      ttft_median_ms: concurrency.firstTokenMedian,
+      ttft_max_ms: concurrency.firstTokenMax,
+      p99_gap_ms: concurrency.addedGapP99,
+      peak_rss_mb: concurrency.peakRssMb,
       errors: concurrency.errors,
       lost: concurrency.lost,
-      p99_added_gap_ms: concurrency.addedGapP99,
-      peak_rss_mb: concurrency.peakRssMb,
       detail: {
         skipped: concurrency.skipped,
         stored_messages_per_conversation: concurrency.storedMessages,
@@ -159,7 +164,6 @@ export function buildResults(inputs: BenchInputs) {
         gaps_measured: concurrency.gapsMeasured,
         p50_added_gap_ms: concurrency.addedGapP50,
         max_added_gap_ms: concurrency.addedGapMax,
-        first_token_ms: { median: concurrency.firstTokenMedian, max: concurrency.firstTokenMax },
         wall_ms: concurrency.wallMs,
         rss_before_mb: concurrency.rssBeforeMb,
         heap_used_before_mb: concurrency.heapUsedBeforeMb,
@@ -170,6 +174,21 @@ export function buildResults(inputs: BenchInputs) {
     },
     ratios,
     targets,
+  };
+}
+
+function turnFiguresJson(figures: TurnFigures) {
+  return {
+    stored_messages: figures.storedMessages,
+    turns: figures.turns,
+    cpu_ms: sampleJson(figures.routeCpu),
+    direct_cpu_ms: sampleJson(figures.directCpu),
+    pre_provider_ms: sampleJson(figures.preProvider),
+    route_first_token_ms: sampleJson(figures.routeFirstToken),
+    direct_first_token_ms: sampleJson(figures.directFirstToken),
+    ttft_added_ms: figures.ttftAdded,
+    ttft_ratio_direct: figures.ttftRatio,
+    provider_requests_per_turn: figures.requestsPerTurn,
   };
 }
 
@@ -233,48 +252,50 @@ export function printTable(inputs: BenchInputs, results: BenchResults): void {
   else row("LangChain trimMessages, 2,000 messages", "—", "", inputs.peers.langChainSkipped ?? "");
   const turn = inputs.turn;
   if (turn.skipped) row("turn overhead", "—", "", turn.skipped);
-  else {
+  for (const figures of turn.byHistory) {
+    const stored = `${figures.storedMessages.toLocaleString("en")} stored`;
     row(
-      "turn: server time before the provider",
-      ms(turn.preProvider?.median),
-      spread(turn.preProvider),
-      `${turn.storedMessages} stored messages, Postgres`,
+      `turn, ${stored}: server CPU to first token`,
+      ms(figures.routeCpu.median),
+      spread(figures.routeCpu),
+      `direct streamText ${ms(figures.directCpu.median)}`,
     );
     row(
-      "turn: first token through the route",
-      ms(turn.routeFirstToken?.median),
-      spread(turn.routeFirstToken),
+      `turn, ${stored}: time before the provider`,
+      ms(figures.preProvider.median),
+      spread(figures.preProvider),
+      "Postgres",
     );
     row(
-      "turn: first token, direct streamText",
-      ms(turn.directFirstToken?.median),
-      spread(turn.directFirstToken),
+      `turn, ${stored}: first token, route ÷ direct`,
+      String(figures.ttftRatio),
+      `${ms(figures.routeFirstToken.median)} ÷ ${ms(figures.directFirstToken.median)}`,
+      `route median ÷ direct streamText median (+${ms(figures.ttftAdded)})`,
     );
-    row("turn: first token added by the app", ms(turn.ttftAdded), "", "route median − direct median");
   }
   const concurrency = inputs.concurrency;
-  if (concurrency.skipped) row("concurrency", "—", "", concurrency.skipped);
+  if (concurrency.skipped) row("burst", "—", "", concurrency.skipped);
   else {
     row(
-      `concurrency: ${concurrency.turns} turns at once, added gap p99`,
+      `burst: ${concurrency.turns} turns at once, added gap p99`,
       ms(concurrency.addedGapP99),
       `p50 ${ms(concurrency.addedGapP50)}, max ${ms(concurrency.addedGapMax)}`,
       `${concurrency.gapsMeasured} gaps; ${concurrency.chunksPerReply} chunks ${concurrency.chunkDelayMs} ms apart per reply`,
     );
     row(
-      "concurrency: first token",
+      "burst: first token",
       ms(concurrency.firstTokenMedian),
       `max ${ms(concurrency.firstTokenMax)}`,
       `all ${concurrency.turns} streams ended in ${concurrency.wallMs} ms`,
     );
     row(
-      "concurrency: errors / lost",
+      "burst: errors / lost",
       `${concurrency.errors} / ${concurrency.lost}`,
       "",
       concurrency.failures.length > 0 ? concurrency.failures[0] : "every reply stored complete, full text",
     );
     row(
-      "concurrency: peak RSS (MB)",
+      "burst: peak RSS (MB)",
       String(concurrency.peakRssMb),
       `${concurrency.rssBeforeMb} before (after a full GC)`,
       `heap used ${concurrency.heapUsedBeforeMb} → peak ${concurrency.peakHeapUsedMb} MB; sampled every 20 ms`,

@@ -1,10 +1,12 @@
 // `npm run bench`: the performance targets in one run — the pipeline over 1 000 / 2 000 / 10 000 / 100 000 stored messages, the same
-// build with default settings, the AI SDK and LangChain peers on the same messages, and the turn overhead and
-// concurrency (50 streaming turns at once) on Postgres. Prints a table and writes bench-results.json at the
+// build with default settings, the AI SDK and LangChain peers on the same messages, and the turn overhead (CPU and
+// time to the first token, at 100 / 1 000 / 10 000 stored messages) and a burst of 200 streaming turns at once on
+// Postgres. Prints a table and writes bench-results.json at the
 // repository root.
 //
 // Knobs (environment): BENCH_LANGCHAIN_RUNS (default 1; 0 skips it: it takes tens of seconds),
-// BENCH_TURNS (default 20), BENCH_SKIP_TURN=1, BENCH_CONCURRENT_TURNS (default 50), BENCH_SKIP_CONCURRENCY=1,
+// BENCH_TURNS (default 20), BENCH_SKIP_TURN=1, BENCH_CONCURRENT_TURNS (default 200), BENCH_SKIP_CONCURRENCY=1,
+// BENCH_CPU_PROF=<dir> (the burst's child writes a `--cpu-prof` profile there),
 // BENCH_SEMI_SPACE_MB (default 256; 0 keeps node's default; the concurrency run is in a child without it).
 // `npm run bench` re-runs itself in a node with --expose-gc (a full collection before every timed run, outside the
 // timed region) and a larger young generation (--max-semi-space-size=256): a 100 000-message build allocates a
@@ -25,7 +27,7 @@ import {
 } from "./pipeline";
 import { buildResults, printTable, writeResults } from "./report";
 import { gcBetweenRuns } from "./stats";
-import { measureTurnOverhead, type TurnOverheadResult } from "./turn-overhead";
+import { measureTurnOverhead, type TurnOverheadResult, turnOverheadSkipped } from "./turn-overhead";
 
 const SIZES = [1_000, 2_000, 10_000, 100_000];
 
@@ -78,22 +80,13 @@ async function main(): Promise<void> {
 
   let turn: TurnOverheadResult;
   if (process.env.BENCH_SKIP_TURN === "1") {
-    turn = {
-      skipped: "skipped (BENCH_SKIP_TURN=1)",
-      storedMessages: 1_000,
-      turns: 0,
-      preProvider: null,
-      routeFirstToken: null,
-      directFirstToken: null,
-      ttftAdded: null,
-      requestsPerTurn: null,
-    };
+    turn = turnOverheadSkipped("skipped (BENCH_SKIP_TURN=1)");
   } else {
     log("turn overhead on Postgres");
     turn = await measureTurnOverhead({ turns: Number(process.env.BENCH_TURNS ?? 20) });
   }
 
-  const concurrentTurns = Number(process.env.BENCH_CONCURRENT_TURNS ?? 50);
+  const concurrentTurns = Number(process.env.BENCH_CONCURRENT_TURNS ?? 200);
   let concurrency: ConcurrencyResult;
   if (process.env.BENCH_SKIP_CONCURRENCY === "1") {
     concurrency = concurrencySkipped("skipped (BENCH_SKIP_CONCURRENCY=1)", concurrentTurns);

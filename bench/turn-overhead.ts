@@ -3,161 +3,237 @@
 // - pre_provider_ms: from the handler call to the moment the fake server has the request (recorded by a hook on
 //   its request list, with performance.now(), so sub-millisecond).
 // - ttft_added_ms: time to the first text chunk through the route, minus the same for a direct `streamText` call
-//   (the app's own model-call code without its request capture) with the same messages to the same fake server.
+//   (the app's own model-call code without its request capture) with the same messages to the same fake server;
+//   ttft_ratio_direct: the route's median over the direct call's.
+// - cpu_ms: the process's CPU time (`process.cpuUsage`, user + system, every thread) from the handler call to the
+//   first text chunk. The fake provider and the reading client run in the same process, so their share counts
+//   too (the direct call's CPU, in the detail, shows how much that is). CPU time hardly moves with the load
+//   of other processes on the machine, wall-clock figures do.
+// - by history length: the same figures for conversations of 100, 1 000 and 10 000 stored messages.
 // Route turns and direct calls alternate, so both see the same machine load.
 
 import type { BuildInput } from "@/lib/context/types";
 import { type AppBench, setUpAppBench } from "./app-setup";
 import { median, round, type Sample, summarise } from "./stats";
 
-export interface TurnOverheadResult {
-  skipped: string | null;
+export interface TurnFigures {
   storedMessages: number;
   turns: number;
-  preProvider: Sample | null;
-  routeFirstToken: Sample | null;
-  directFirstToken: Sample | null;
-  ttftAdded: number | null;
+  preProvider: Sample;
+  routeFirstToken: Sample;
+  directFirstToken: Sample;
+  /** CPU ms of the process from the handler call to the first text chunk through the route. */
+  routeCpu: Sample;
+  /** The same for the direct call (the fake provider's and the client's share). */
+  directCpu: Sample;
+  ttftAdded: number;
+  ttftRatio: number;
   /** Provider requests per turn (1 means no summary or retry ran on the side). */
-  requestsPerTurn: number | null;
+  requestsPerTurn: number;
+}
+
+export interface TurnOverheadResult {
+  skipped: string | null;
+  /** At STORED_MESSAGES (1 000), the headline figures. */
+  main: TurnFigures | null;
+  /** At each of HISTORY_LENGTHS. */
+  byHistory: TurnFigures[];
 }
 
 const STORED_MESSAGES = 1_000;
+/** How the cost grows with the stored history; the headline size is measured with `turns`, the others with fewer. */
+const HISTORY_LENGTHS = [100, 1_000, 10_000];
+
+export function turnOverheadSkipped(reason: string): TurnOverheadResult {
+  return { skipped: reason, main: null, byHistory: [] };
+}
 
 export async function measureTurnOverhead({
   turns = 20,
   warmup = 3,
+  historyTurns = 8,
 }: {
   turns?: number;
   warmup?: number;
+  historyTurns?: number;
 } = {}): Promise<TurnOverheadResult> {
   const baseUrl = process.env.DATABASE_URL;
-  if (!baseUrl) {
-    return {
-      skipped: "DATABASE_URL is not set: the turn overhead is measured on Postgres only",
-      storedMessages: STORED_MESSAGES,
-      turns: 0,
-      preProvider: null,
-      routeFirstToken: null,
-      directFirstToken: null,
-      ttftAdded: null,
-      requestsPerTurn: null,
-    };
-  }
-  const bench = await setUpTurnBench(baseUrl);
+  if (!baseUrl)
+    return turnOverheadSkipped("DATABASE_URL is not set: the turn overhead is measured on Postgres only");
+  const app = await setUpAppBench(baseUrl);
   try {
-    for (let index = 0; index < warmup; index++) {
-      await bench.routeTurn(`Warm-up ${index}: is the castle open?`);
-      await bench.directTurn();
+    const benches = new Map<number, TurnBench>();
+    for (const size of HISTORY_LENGTHS) benches.set(size, await setUpTurnBench(app, size));
+    const byHistory: TurnFigures[] = [];
+    for (const size of HISTORY_LENGTHS) {
+      const bench = benches.get(size) as TurnBench;
+      byHistory.push(
+        await measureTurns(bench, size, {
+          turns: size === STORED_MESSAGES ? turns : historyTurns,
+          warmup,
+        }),
+      );
     }
-    const preProvider: number[] = [];
-    const routeFirstToken: number[] = [];
-    const directFirstToken: number[] = [];
-    const requestCounts: number[] = [];
-    for (let index = 0; index < turns; index++) {
-      const turn = await bench.routeTurn(`Question ${index}: what about the castle?`);
-      preProvider.push(turn.preProviderMs);
-      routeFirstToken.push(turn.firstTokenMs);
-      requestCounts.push(turn.requests);
-      directFirstToken.push(await bench.directTurn());
-    }
-    return {
-      skipped: null,
-      storedMessages: STORED_MESSAGES,
-      turns,
-      preProvider: summarise(preProvider),
-      routeFirstToken: summarise(routeFirstToken),
-      directFirstToken: summarise(directFirstToken),
-      ttftAdded: round(median(routeFirstToken) - median(directFirstToken)),
-      requestsPerTurn: median(requestCounts),
-    };
+    const main = byHistory.find((figures) => figures.storedMessages === STORED_MESSAGES) ?? null;
+    return { skipped: null, main, byHistory };
   } finally {
-    await bench.close();
+    await app.close();
   }
+}
+
+async function measureTurns(
+  bench: TurnBench,
+  storedMessages: number,
+  { turns, warmup }: { turns: number; warmup: number },
+): Promise<TurnFigures> {
+  for (let index = 0; index < warmup; index++) {
+    await bench.routeTurn(`Warm-up ${index}: is the castle open?`);
+    await bench.directTurn();
+  }
+  const preProvider: number[] = [];
+  const routeFirstToken: number[] = [];
+  const directFirstToken: number[] = [];
+  const routeCpu: number[] = [];
+  const directCpu: number[] = [];
+  const requestCounts: number[] = [];
+  for (let index = 0; index < turns; index++) {
+    const turn = await bench.routeTurn(`Question ${index}: what about the castle?`);
+    preProvider.push(turn.preProviderMs);
+    routeFirstToken.push(turn.firstTokenMs);
+    routeCpu.push(turn.cpuMs);
+    requestCounts.push(turn.requests);
+    const direct = await bench.directTurn();
+    directFirstToken.push(direct.firstTokenMs);
+    directCpu.push(direct.cpuMs);
+  }
+  return {
+    storedMessages,
+    turns,
+    preProvider: summarise(preProvider),
+    routeFirstToken: summarise(routeFirstToken),
+    directFirstToken: summarise(directFirstToken),
+    routeCpu: summarise(routeCpu),
+    directCpu: summarise(directCpu),
+    ttftAdded: round(median(routeFirstToken) - median(directFirstToken)),
+    ttftRatio: round(median(routeFirstToken) / median(directFirstToken)),
+    requestsPerTurn: median(requestCounts),
+  };
+}
+
+interface FirstToken {
+  firstTokenMs: number;
+  cpuMs: number;
 }
 
 export interface TurnBench {
   /** One turn through POST /api/chat, read to the end. */
-  routeTurn(text: string): Promise<{ preProviderMs: number; firstTokenMs: number; requests: number }>;
+  routeTurn(text: string): Promise<FirstToken & { preProviderMs: number; requests: number }>;
   /** One direct streamText call with the same request; the time to its first text delta. */
-  directTurn(): Promise<number>;
-  close(): Promise<void>;
+  directTurn(): Promise<FirstToken>;
 }
 
-/** The app in-process (see app-setup.ts) with the stored conversation, and a hook on the fake server's requests. */
-export async function setUpTurnBench(baseUrl: string): Promise<TurnBench> {
-  const app = await setUpAppBench(baseUrl);
-  try {
-    // When each provider request reached the fake server: a hook on its live request list.
-    const arrivals: number[] = [];
-    const requests = app.providers.requests;
-    const push = requests.push.bind(requests);
-    requests.push = (...items) => {
-      for (let index = 0; index < items.length; index++) arrivals.push(performance.now());
-      return push(...items);
-    };
+/** CPU ms (user + system) since `start`. */
+function cpuSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1_000;
+}
 
-    const user = await app.signUp("Ada");
-    const persona = await app.createPersona();
-    const conversationId = await app.storeConversation({ persona, owner: user, messages: STORED_MESSAGES });
-    const direct = await directCall(app.db, conversationId, user.id);
-    const reply = {
-      kind: "text" as const,
-      text: "Sure: take tram 28 early in the morning.",
-      chunks: 4,
-      chunkDelayMs: 1,
-    };
+/** Each provider request's arrival time at the fake server, from a hook on its live request list (once per app). */
+const arrivalsByApp = new WeakMap<AppBench, number[]>();
+function providerArrivals(app: AppBench): number[] {
+  let arrivals = arrivalsByApp.get(app);
+  if (arrivals) return arrivals;
+  const list: number[] = [];
+  arrivals = list;
+  arrivalsByApp.set(app, list);
+  const requests = app.providers.requests;
+  const push = requests.push.bind(requests);
+  requests.push = (...items) => {
+    for (let index = 0; index < items.length; index++) list.push(performance.now());
+    return push(...items);
+  };
+  return list;
+}
 
-    return {
-      async routeTurn(text) {
-        app.providers.script(reply);
-        const arrivalsBefore = arrivals.length;
-        const requestsBefore = requests.length;
-        const start = performance.now();
-        const response = await app.chatTurn(user, conversationId, text);
-        if (!response.ok || !response.body)
-          throw new Error(`chat turn failed: ${response.status} ${await response.text()}`);
-        const firstToken = await firstTextDelta(response.body);
-        if (arrivals.length === arrivalsBefore)
-          throw new Error("the provider never received the turn's request");
-        return {
-          preProviderMs: arrivals[arrivalsBefore] - start,
-          firstTokenMs: firstToken - start,
-          requests: requests.length - requestsBefore,
-        };
-      },
-      async directTurn() {
-        app.providers.script(reply);
-        const start = performance.now();
-        const result = direct.stream();
-        let first = 0;
-        for await (const part of result.fullStream)
-          if (part.type === "text-delta" && first === 0) first = performance.now();
-        return first - start;
-      },
-      close: app.close,
-    };
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
+/** A user, a persona and a stored conversation of `storedMessages` in the app (see app-setup.ts). */
+export async function setUpTurnBench(app: AppBench, storedMessages: number): Promise<TurnBench> {
+  const arrivals = providerArrivals(app);
+  const requests = app.providers.requests;
+  const user = await app.signUp("Ada");
+  const persona = await app.createPersona();
+  const conversationId = await app.storeConversation({
+    persona,
+    owner: user,
+    messages: storedMessages,
+    idSpace: storedMessages,
+  });
+  const direct = await directCall(app.db, conversationId, user.id);
+  const reply = {
+    kind: "text" as const,
+    text: "Sure: take tram 28 early in the morning.",
+    chunks: 4,
+    chunkDelayMs: 1,
+  };
+
+  return {
+    async routeTurn(text) {
+      app.providers.script(reply);
+      const arrivalsBefore = arrivals.length;
+      const requestsBefore = requests.length;
+      const cpuStart = process.cpuUsage();
+      const start = performance.now();
+      const response = await app.chatTurn(user, conversationId, text);
+      if (!response.ok || !response.body)
+        throw new Error(`chat turn failed: ${response.status} ${await response.text()}`);
+      const first = await firstTextDelta(response.body, cpuStart);
+      if (arrivals.length === arrivalsBefore)
+        throw new Error("the provider never received the turn's request");
+      return {
+        preProviderMs: arrivals[arrivalsBefore] - start,
+        firstTokenMs: first.at - start,
+        cpuMs: first.cpuMs,
+        requests: requests.length - requestsBefore,
+      };
+    },
+    async directTurn() {
+      app.providers.script(reply);
+      const cpuStart = process.cpuUsage();
+      const start = performance.now();
+      const result = direct.stream();
+      let first = 0;
+      let cpuMs = 0;
+      for await (const part of result.fullStream)
+        if (part.type === "text-delta" && first === 0) {
+          first = performance.now();
+          cpuMs = cpuSince(cpuStart);
+        }
+      return { firstTokenMs: first - start, cpuMs };
+    },
+  };
 }
 
 /** Read the UI message stream until its first text delta; the rest is drained (the reply finishes and is stored). */
-async function firstTextDelta(body: ReadableStream<Uint8Array>): Promise<number> {
+async function firstTextDelta(
+  body: ReadableStream<Uint8Array>,
+  cpuStart: NodeJS.CpuUsage,
+): Promise<{ at: number; cpuMs: number }> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffered = "";
   let first = 0;
+  let cpuMs = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     if (first !== 0) continue;
     buffered += decoder.decode(value, { stream: true });
-    if (buffered.includes('"type":"text-delta"')) first = performance.now();
+    if (buffered.includes('"type":"text-delta"')) {
+      first = performance.now();
+      cpuMs = cpuSince(cpuStart);
+    }
   }
   if (first === 0) throw new Error(`the reply streamed no text: ${buffered.slice(0, 300)}`);
-  return first;
+  return { at: first, cpuMs };
 }
 
 type Database = AppBench["db"];

@@ -1,6 +1,6 @@
 // The replay buffer of live rooms (docs/architecture.md, "Live rooms"): each conversation's events with ids that
 // count up, kept for REPLAY_WINDOW_MINUTES so a reader that reconnects gets what it missed, in order, once.
-import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { attachments, liveEventCursors, liveEvents, type Message, messages } from "./schema";
 
@@ -14,10 +14,15 @@ export interface LiveEventCursor {
 }
 
 /**
- * Store an event and return its id. The cursor row's lock is held until the commit, so the next id is handed out
- * only once this one is visible: a reader that sees id n has seen every id below it. An event about a message
- * replaces the earlier events about that message (the latest state says everything they said), and events older
- * than the replay window go.
+ * Store an event and return its id, in one statement (one round trip, no transaction held open across several):
+ * the cursor row's lock is held until the statement commits, so the next id is handed out only once this one is
+ * visible: a reader that sees id n has seen every id below it. An event about a message replaces the earlier events
+ * about that message (the latest state says everything they said), and events older than the replay window go,
+ * with `prunedThroughId` moved past them in the same upsert (one row is never updated twice in a statement).
+ * Every part reads the statement's snapshot, taken before the cursor's lock: within a process a conversation's
+ * events are appended one at a time (lib/live/publish.ts), so only another instance's event committed during
+ * that wait can be missed by the deletes, and it stays as one more superseded state (harmless: the newer one
+ * follows it) or is pruned by the next event.
  */
 export async function appendLiveEvent({
   db,
@@ -32,45 +37,39 @@ export async function appendLiveEvent({
   messageId?: string | null;
   payload: Record<string, unknown>;
 }): Promise<number> {
-  return db.transaction(async (tx) => {
-    const [cursor] = await tx
-      .insert(liveEventCursors)
-      .values({ conversationId, lastEventId: 1 })
-      .onConflictDoUpdate({
-        target: liveEventCursors.conversationId,
-        set: { lastEventId: sql`${liveEventCursors.lastEventId} + 1` },
-      })
-      .returning({ id: liveEventCursors.lastEventId });
-    await tx.insert(liveEvents).values({ conversationId, id: cursor.id, type, messageId, payload });
-    if (messageId) {
-      await tx
-        .delete(liveEvents)
-        .where(
-          and(
-            eq(liveEvents.conversationId, conversationId),
-            eq(liveEvents.messageId, messageId),
-            lt(liveEvents.id, cursor.id),
-          ),
-        );
-    }
-    const expired = await tx
-      .delete(liveEvents)
-      .where(
-        and(
-          eq(liveEvents.conversationId, conversationId),
-          lt(liveEvents.createdAt, sql`now() - make_interval(mins => ${REPLAY_WINDOW_MINUTES})`),
-        ),
-      )
-      .returning({ id: liveEvents.id });
-    if (expired.length > 0) {
-      const prunedThroughId = Math.max(...expired.map((row) => row.id));
-      await tx
-        .update(liveEventCursors)
-        .set({ prunedThroughId: sql`greatest(${liveEventCursors.prunedThroughId}, ${prunedThroughId})` })
-        .where(eq(liveEventCursors.conversationId, conversationId));
-    }
-    return cursor.id;
-  });
+  const expiredBefore = sql`now() - make_interval(mins => ${REPLAY_WINDOW_MINUTES})`;
+  const rows = await db.execute<{ id: string | number }>(sql`
+    with cursor as (
+      insert into ${liveEventCursors} ("conversationId", "lastEventId") values (${conversationId}, 1)
+      on conflict ("conversationId") do update set
+        "lastEventId" = ${liveEventCursors.lastEventId} + 1,
+        "prunedThroughId" = greatest(
+          ${liveEventCursors.prunedThroughId},
+          coalesce(
+            (select max(${liveEvents.id}) from ${liveEvents}
+              where ${liveEvents.conversationId} = ${conversationId} and ${liveEvents.createdAt} < ${expiredBefore}),
+            0
+          )
+        )
+      returning "lastEventId" as id
+    ),
+    inserted as (
+      insert into ${liveEvents} ("conversationId", "id", "type", "messageId", "payload")
+      select ${conversationId}, cursor.id, ${type}, ${messageId}::uuid, ${JSON.stringify(payload)}::jsonb from cursor
+    ),
+    superseded as (
+      delete from ${liveEvents}
+      where ${liveEvents.conversationId} = ${conversationId} and ${messageId}::uuid is not null
+        and ${liveEvents.messageId} = ${messageId}::uuid and ${liveEvents.id} < (select id from cursor)
+    ),
+    expired as (
+      delete from ${liveEvents}
+      where ${liveEvents.conversationId} = ${conversationId} and ${liveEvents.createdAt} < ${expiredBefore}
+    )
+    select id from cursor`);
+  const [row] = rows;
+  if (!row) throw new Error("the live event cursor returned no id");
+  return Number(row.id);
 }
 
 /** The conversation's latest event id (0 before its first event) and how far the buffer was pruned. */

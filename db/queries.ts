@@ -19,9 +19,11 @@ import {
   type Conversation,
   conversations,
   type Message,
+  type Model,
   memories,
   messages,
   models,
+  type Persona,
   participants,
   personas,
   personaUserBlocks,
@@ -85,18 +87,19 @@ export async function createConversation({
   });
 }
 
-/** The conversation if the user owns it or takes part in it; otherwise not found (never "forbidden": no leak). */
-export async function getReadableConversation({
-  db,
-  conversationId,
-  userId,
-}: {
+interface ReadableConversationArgs {
   db: Database;
   conversationId: string;
   userId: string;
-}): Promise<Conversation> {
+}
+
+/**
+ * The conversation, with its persona, if the user owns it or takes part in it (not only invited); otherwise not
+ * found (never "forbidden": no leak).
+ */
+async function readableConversationRow({ db, conversationId, userId }: ReadableConversationArgs) {
   const [row] = await db
-    .select({ conversation: conversations })
+    .select({ conversation: conversations, persona: personas })
     .from(conversations)
     .leftJoin(
       participants,
@@ -106,6 +109,7 @@ export async function getReadableConversation({
         ne(participants.role, "invited"),
       ),
     )
+    .leftJoin(personas, eq(personas.id, conversations.personaId))
     .where(
       and(
         eq(conversations.id, conversationId),
@@ -114,7 +118,21 @@ export async function getReadableConversation({
     )
     .limit(1);
   if (!row) throw notFound("Conversation");
-  return row.conversation;
+  return row;
+}
+
+/** The conversation if the user owns it or takes part in it; otherwise not found (never "forbidden": no leak). */
+export async function getReadableConversation(args: ReadableConversationArgs): Promise<Conversation> {
+  return (await readableConversationRow(args)).conversation;
+}
+
+/** getReadableConversation and its persona in one round trip (every model call opens both). */
+export async function getReadableConversationWithPersona(
+  args: ReadableConversationArgs,
+): Promise<{ conversation: Conversation; persona: Persona }> {
+  const { conversation, persona } = await readableConversationRow(args);
+  if (!persona) throw notFound("Persona");
+  return { conversation, persona };
 }
 
 /** Only the owner may change or delete a conversation. */
@@ -188,17 +206,56 @@ export async function appendMessage({
   message: NewMessage;
   attach?: { attachmentIds: string[]; userId: string };
 }): Promise<Message> {
-  return db
-    .transaction(async (tx) => insertMessage(tx, message, attach))
-    .catch((error) => {
-      if (isUniqueViolation(error, "messages_client_id_idx")) {
-        throw new AppError(
-          "conflict",
-          "This message was already sent (its id is stored): it is not sent again.",
-        );
-      }
-      throw error;
-    });
+  // A message of a person with no images is one statement (the turn waits for it); a reply (its variants are
+  // un-chosen after the counter's lock) or a message with images (checked and linked) is a transaction.
+  const stored =
+    message.authorType === "user" && !attach?.attachmentIds.length
+      ? insertPlainMessage(db, message)
+      : db.transaction(async (tx) => insertMessage(tx, message, attach));
+  return stored.catch((error) => {
+    if (isUniqueViolation(error, "messages_client_id_idx")) {
+      throw new AppError(
+        "conflict",
+        "This message was already sent (its id is stored): it is not sent again.",
+      );
+    }
+    throw error;
+  });
+}
+
+/**
+ * The conversation's counter bumped and the message inserted with its seq, in one statement: the counter row's
+ * lock orders the inserts as the transaction does. A conversation that is gone leaves the seq null: not found.
+ */
+async function insertPlainMessage(db: Database, message: NewMessage): Promise<Message> {
+  const counter = db.$with("counter", { lastSeq: sql<number>`"lastSeq"` }).as(
+    sql`update ${conversations} set "lastSeq" = ${conversations.lastSeq} + 1, "updatedAt" = now()
+        where ${conversations.id} = ${message.conversationId} returning "lastSeq"`,
+  );
+  try {
+    const [row] = await db
+      .with(counter)
+      .insert(messages)
+      .values({
+        ...message,
+        id: message.id ?? uuidv7(),
+        ...messageTokenCounts(message.parts),
+        seq: sql`(select "lastSeq" from "counter")`,
+      })
+      .returning();
+    return row;
+  } catch (error) {
+    if (hasErrorCode(error, "23502")) throw notFound("Conversation");
+    throw error;
+  }
+}
+
+/** Whether Postgres answered with this SQLSTATE (drizzle wraps the driver's error as its cause). */
+function hasErrorCode(error: unknown, code: string): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: string }).code === code) return true;
+  }
+  return false;
 }
 
 /** Postgres's unique_violation on the named index (drizzle wraps the driver's error as its cause). */
@@ -568,6 +625,13 @@ export async function findPersonaForImport({ db, id, name }: { db: Database; id:
 export async function getModel({ db, modelId }: { db: Database; modelId: string }) {
   const [row] = await db.select().from(models).where(eq(models.id, modelId)).limit(1);
   return row ?? null;
+}
+
+/** The rows of these models that exist, in one query (by id; the caller keeps its own order). */
+export async function listModelsById({ db, modelIds }: { db: Database; modelIds: string[] }) {
+  if (modelIds.length === 0) return new Map<string, Model>();
+  const rows = await db.select().from(models).where(inArray(models.id, modelIds));
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 export async function listModels({ db }: { db: Database }) {

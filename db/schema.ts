@@ -1,7 +1,7 @@
 // The database schema. Auth tables follow better-auth's expected shape; every other row id is a
 // UUIDv7 (sortable), artifacts use a ULID. Content is append-only: the pipeline never mutates messages.
 
-import { type InferSelectModel, type SQL, sql } from "drizzle-orm";
+import { type InferSelectModel, relations, type SQL, sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
   bigint,
@@ -83,6 +83,19 @@ export const account = pgTable(
   },
   (table) => [index("account_user_idx").on(table.userId)],
 );
+
+// better-auth reads a session with its user in one query (`advanced.database.joins` in lib/auth.ts), and a user
+// with their accounts at sign-in, through drizzle's relational queries: these relations name the joins.
+export const userRelations = relations(user, ({ many }) => ({
+  sessions: many(session),
+  accounts: many(account),
+}));
+export const sessionRelations = relations(session, ({ one }) => ({
+  user: one(user, { fields: [session.userId], references: [user.id] }),
+}));
+export const accountRelations = relations(account, ({ one }) => ({
+  user: one(user, { fields: [account.userId], references: [user.id] }),
+}));
 
 export const verification = pgTable(
   "verification",

@@ -4,6 +4,7 @@
 // lib/account-rules.ts on every path that sets them; better-auth's admin endpoints keep the last-admin rule.
 
 import "server-only";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
@@ -13,6 +14,7 @@ import { eq } from "drizzle-orm";
 import { promoteIfFirstAccount, setUserRole } from "@/db/admin-queries";
 import { databaseHandle } from "@/db/client";
 import * as schema from "@/db/schema";
+import { findSessionWithUser } from "@/db/session-queries";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, nameProblem, passwordProblem } from "@/lib/account-rules";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -150,6 +152,8 @@ function createAuth() {
     // Our own limiter guards the chat; better-auth's covers sign-in attempts. Off under tests, which sign up many users.
     rateLimit: { enabled: !GLASSBOX_TEST },
     advanced: {
+      // A session and its user in one query (the relations in db/schema.ts): every API request looks one up.
+      database: { joins: true },
       // The client address for sign-in limits. The server drops forwarding headers from peers outside
       // TRUSTED_PROXIES (instrumentation.ts), so this header is the peer itself or a chain our proxies built.
       ipAddress: { ipAddressHeaders: ["x-forwarded-for"], trustedProxies: TRUSTED_PROXIES },
@@ -182,4 +186,83 @@ const globalForAuth = globalThis as unknown as { glassboxAuth?: Auth };
 export function getAuth(): Auth {
   globalForAuth.glassboxAuth ??= createAuth();
   return globalForAuth.glassboxAuth;
+}
+
+export interface SessionUserRow {
+  id: string;
+  name: string;
+  email: string;
+  role: "admin" | "user";
+}
+
+/**
+ * The signed-in user of a request. The plain case (a validly signed session cookie, its session found, not
+ * expired and not yet due for better-auth's refresh, no other auth cookie) is one query and an HMAC with
+ * node:crypto: better-auth's own getSession costs several milliseconds of CPU per request (a WebCrypto key import
+ * and verify, its endpoint machinery). Every other case goes to better-auth, which decides as it always did:
+ * refreshes the expiry, clears a stale cookie, refuses. The session is read on every request, so a sign-out, a
+ * revoked session or a role change applies at once. See docs/architecture.md#the-turns-own-cost.
+ */
+export async function sessionUser(headers: Headers): Promise<SessionUserRow | null> {
+  const auth = getAuth();
+  const context = await auth.$context;
+  const cookies = requestCookies(headers.get("cookie") ?? "");
+  const names = context.authCookies;
+  const signed = cookies.get(names.sessionToken.name);
+  const plain =
+    signed !== undefined &&
+    !cookies.has(names.dontRememberToken.name) &&
+    !cookies.has(names.sessionData.name) &&
+    typeof context.secret === "string";
+  const token = plain ? verifiedToken(signed, context.secret) : null;
+  const row = token ? await findSessionWithUser({ db: databaseHandle().db, token }) : null;
+  const now = Date.now();
+  const { expiresIn, updateAge } = context.sessionConfig;
+  if (
+    row &&
+    row.expiresAt.getTime() > now &&
+    row.expiresAt.getTime() - expiresIn * 1e3 + updateAge * 1e3 > now
+  ) {
+    return {
+      id: row.userId,
+      name: row.name,
+      email: row.email,
+      role: row.role === "admin" ? "admin" : "user",
+    };
+  }
+  const session = await auth.api.getSession({ headers });
+  if (!session) return null;
+  const { id, name, email } = session.user;
+  return { id, name, email, role: (session.user as { role?: string }).role === "admin" ? "admin" : "user" };
+}
+
+/** A Cookie header's values by name, as better-call reads them: the first of a name wins, values URI-decoded. */
+function requestCookies(header: string): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (const chunk of header.split(";")) {
+    const at = chunk.indexOf("=");
+    if (at === -1) continue;
+    const name = chunk.slice(0, at).trim();
+    if (cookies.has(name)) continue;
+    let value = chunk.slice(at + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    try {
+      cookies.set(name, decodeURIComponent(value));
+    } catch {
+      cookies.set(name, value);
+    }
+  }
+  return cookies;
+}
+
+/** The token of a cookie signed as better-call signs it (`token.base64(HMAC-SHA256)`), or null. */
+function verifiedToken(signedValue: string, secret: string): string | null {
+  const at = signedValue.lastIndexOf(".");
+  if (at < 1) return null;
+  const token = signedValue.slice(0, at);
+  const encoded = signedValue.slice(at + 1);
+  if (encoded.length !== 44 || !encoded.endsWith("=")) return null;
+  const signature = Buffer.from(encoded, "base64");
+  const expected = createHmac("sha256", secret).update(token).digest();
+  return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : null;
 }

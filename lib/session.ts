@@ -4,14 +4,11 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { databaseHandle } from "@/db/client";
 import type { SessionUser } from "@/lib/api/route";
-import { getAuth } from "@/lib/auth";
+import { sessionUser } from "@/lib/auth";
 
 export async function currentUser(): Promise<SessionUser | null> {
   await databaseHandle().ready;
-  const session = await getAuth().api.getSession({ headers: await headers() });
-  if (!session) return null;
-  const { id, name, email } = session.user;
-  return { id, name, email, role: (session.user as { role?: string }).role === "admin" ? "admin" : "user" };
+  return sessionUser(await headers());
 }
 
 export async function requirePageUser(): Promise<SessionUser> {

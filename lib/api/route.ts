@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { databaseHandle } from "@/db/client";
 import { readBodyUpTo } from "@/lib/api/read-body";
 import { guardStateChange } from "@/lib/api/same-origin";
-import { getAuth } from "@/lib/auth";
+import { sessionUser } from "@/lib/auth";
 import { AppError, databaseUnavailable, isDatabaseUnavailable } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { logger } from "@/lib/logger";
@@ -61,11 +61,9 @@ function checkAddress(url: string): void {
 }
 
 export async function requireUser(request: Request): Promise<SessionUser> {
-  const session = await getAuth().api.getSession({ headers: request.headers });
-  if (!session) throw new AppError("unauthorized", "Sign in first: this needs a session.");
-  const { id, name, email } = session.user;
-  const role = (session.user as { role?: string }).role === "admin" ? "admin" : "user";
-  return { id, name, email, role };
+  const user = await sessionUser(request.headers);
+  if (!user) throw new AppError("unauthorized", "Sign in first: this needs a session.");
+  return user;
 }
 
 export async function requireAdmin(request: Request): Promise<SessionUser> {

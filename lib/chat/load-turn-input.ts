@@ -57,6 +57,7 @@ export async function loadTurnInput({
   requesterId,
   settingsOverride,
   now = new Date(),
+  activeBlocks,
 }: {
   db: Database;
   conversation: Conversation;
@@ -69,6 +70,8 @@ export async function loadTurnInput({
   /** A dry run's settings changes (preview), applied as the most specific layer. */
   settingsOverride?: SettingsOverride;
   now?: Date;
+  /** The persona's active blocks when the caller already asked for them (the turn's mute check). */
+  activeBlocks?: ReturnType<typeof listActiveBlocks>;
 }): Promise<TurnInput> {
   const [globalSettings, summaryRow, participantRows, memoryRows, blockRows] = await Promise.all([
     getCurrentSettings({ db }),
@@ -82,7 +85,7 @@ export async function loadTurnInput({
       personaId: persona.id,
       includePrivate: conversation.visibility !== "room",
     }),
-    listActiveBlocks({ db, personaId: persona.id, now }),
+    activeBlocks ?? listActiveBlocks({ db, personaId: persona.id, now }),
   ]);
   const resolved = resolveTurnSettings(globalSettings.settings, persona, conversation);
   const settings = settingsOverride

@@ -5,7 +5,7 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { getModel, getPersona, getReadableConversation, listModels } from "@/db/queries";
+import { getModel, getReadableConversationWithPersona, listModels, listModelsById } from "@/db/queries";
 import type { Conversation, Model, Persona } from "@/db/schema";
 import { stageClock } from "@/lib/chat/stage-clock";
 import { buildContext } from "@/lib/context/build-context";
@@ -30,8 +30,8 @@ export async function openConversation({
   /** Answer as this persona instead of the conversation's (the admin persona editor's unsaved draft). */
   persona?: Persona;
 }): Promise<{ conversation: Conversation; persona: Persona }> {
-  const conversation = await getReadableConversation({ db, conversationId, userId });
-  return { conversation, persona: persona ?? (await getPersona({ db, personaId: conversation.personaId })) };
+  const opened = await getReadableConversationWithPersona({ db, conversationId, userId });
+  return persona ? { conversation: opened.conversation, persona } : opened;
 }
 
 /** The one sentence for a model that cannot be called: `model` is "Model x", "the summary model x", … */
@@ -72,7 +72,8 @@ export async function personaModels(
 ): Promise<{ personaModel: Model | null; usable: Model[] }> {
   const personaModelIds = [persona.modelId, ...persona.fallbackModelIds];
   const modelIds = [...new Set([...(chosenModelId ? [chosenModelId] : []), ...personaModelIds])];
-  const rows = await Promise.all(modelIds.map((modelId) => getModel({ db, modelId })));
+  const byId = await listModelsById({ db, modelIds });
+  const rows = modelIds.map((modelId) => byId.get(modelId) ?? null);
   const usable = rows.filter(
     (row): row is Model => row?.enabled === true && isProviderConfigured(row.provider),
   );

@@ -34,8 +34,10 @@ export async function checkAndStoreUserMessage({
   action: TurnAction;
 }) {
   const conversationId = conversation.id;
+  // One read of the persona's blocks: the mute check and the turn's BLOCKS card.
+  const activeBlocks = listActiveBlocks({ db, personaId: persona.id, now: new Date() });
   const checked = Promise.all([
-    refuseIfMuted(db, persona.id, persona.name, user.id),
+    refuseIfMuted(activeBlocks, persona.name, user.id),
     answeringModels(db, persona, conversation, action, user.id),
     action.kind === "submit" && action.clientMessageId
       ? refuseIfAlreadySent(db, conversationId, action.clientMessageId)
@@ -58,7 +60,7 @@ export async function checkAndStoreUserMessage({
   const [[, { personaModel, usable }], userMessage, firstInput] = await Promise.all([
     checked,
     stored,
-    loadTurnInput({ db, conversation, persona, currentMessage: stored, requesterId: user.id }),
+    loadTurnInput({ db, conversation, persona, currentMessage: stored, requesterId: user.id, activeBlocks }),
   ]);
   return { userMessage, personaModel, modelRows: usable, firstInput };
 }
@@ -118,8 +120,12 @@ async function refuseIfAlreadySent(db: Database, conversationId: string, clientM
   }
 }
 
-async function refuseIfMuted(db: Database, personaId: string, personaName: string, userId: string) {
-  const blocks = await listActiveBlocks({ db, personaId, now: new Date() });
+async function refuseIfMuted(
+  activeBlocks: ReturnType<typeof listActiveBlocks>,
+  personaName: string,
+  userId: string,
+) {
+  const blocks = await activeBlocks;
   // A block includes a mute (the blocks card tells the model a blocked user "cannot trigger" the persona).
   const mute = blocks.find(({ block }) => block.userId === userId);
   if (!mute) return;

@@ -2,7 +2,7 @@
 // publishes, resuming after an id with nothing missing and nothing twice, typing passed on to the others only,
 // people changes, a reader taken out being disconnected, a dead instance's reply shown interrupted, and a reader
 // too far behind told to reload.
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as eventsRoute from "@/app/api/conversations/[id]/events/route";
@@ -11,7 +11,7 @@ import * as participantRoute from "@/app/api/conversations/[id]/participants/[us
 import * as typingRoute from "@/app/api/conversations/[id]/typing/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
-import { getLiveEventCursor } from "@/db/live-event-queries";
+import { appendLiveEvent, getLiveEventCursor, REPLAY_WINDOW_MINUTES } from "@/db/live-event-queries";
 import { appendMessage } from "@/db/queries";
 import { conversations, liveEventCursors, liveEvents, participants, turns } from "@/db/schema";
 import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
@@ -309,6 +309,38 @@ describe("readers far behind, and bad input", () => {
       { id: lastId, data: { type: "resync" } },
     ]);
     expect(await storedAfter(ada, conversationId, lastId)).toEqual([]);
+  });
+
+  test("appending an event supersedes the message's earlier events and prunes expired ones, marking how far", async () => {
+    const conversationId = await roomWith(bob);
+    const db = await getDb();
+    const messageId = uuidv7();
+    const first = await appendLiveEvent({ db, conversationId, type: "members", payload: {} });
+    const old = await appendLiveEvent({ db, conversationId, type: "message", messageId, payload: { n: 1 } });
+    // The first event falls out of the replay window.
+    await db
+      .update(liveEvents)
+      .set({ createdAt: new Date(Date.now() - (REPLAY_WINDOW_MINUTES + 1) * 60_000) })
+      .where(and(eq(liveEvents.conversationId, conversationId), eq(liveEvents.id, first)));
+    const newer = await appendLiveEvent({
+      db,
+      conversationId,
+      type: "message",
+      messageId,
+      payload: { n: 2 },
+    });
+    expect(newer).toBe(old + 1);
+    const left = await db
+      .select({ id: liveEvents.id, payload: liveEvents.payload })
+      .from(liveEvents)
+      .where(eq(liveEvents.conversationId, conversationId));
+    // Only the message's newest state is left: the older one superseded, the expired one pruned.
+    expect(left.filter((row) => row.id <= newer && row.id >= first)).toEqual([
+      { id: newer, payload: { n: 2 } },
+    ]);
+    const cursor = await getLiveEventCursor({ db, conversationId });
+    expect(cursor.lastEventId).toBe(newer);
+    expect(cursor.prunedThroughId).toBe(first);
   });
 
   test("strangers get 404, malformed ids and modes 400", async () => {
