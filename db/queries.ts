@@ -353,6 +353,28 @@ export async function listToolNamesByMessage({
   return byMessage;
 }
 
+/** The reasoning payloads of each reply of a conversation, in the order it reasoned, by message id (the transcript). */
+export async function listReasoningByMessage({
+  db,
+  conversationId,
+}: {
+  db: Database;
+  conversationId: string;
+}) {
+  const rows = await db
+    .select({ messageId: artifacts.messageId, payload: artifacts.payload })
+    .from(artifacts)
+    .where(and(eq(artifacts.conversationId, conversationId), eq(artifacts.type, "reasoning")))
+    .orderBy(asc(artifacts.id));
+  const byMessage = new Map<string, Record<string, unknown>[]>();
+  for (const row of rows) {
+    const payloads = byMessage.get(row.messageId) ?? [];
+    payloads.push(row.payload);
+    byMessage.set(row.messageId, payloads);
+  }
+  return byMessage;
+}
+
 /** The type and name of every attachment of a conversation's messages, for the transcript. */
 export async function listMessageMedia({ db, conversationId }: { db: Database; conversationId: string }) {
   const rows = await db

@@ -16,7 +16,7 @@ import {
   runAttemptLoop,
 } from "./attempt-loop";
 import { type GenerateRequest, generateModelCall, offlineRequest } from "./model-call";
-import { type AttemptUsage, recordAttempt } from "./record-attempt";
+import { type AttemptUsage, attemptUsage, recordAttempt } from "./record-attempt";
 
 export interface AuxiliaryAnswer {
   text: string;
@@ -171,11 +171,7 @@ async function callOnce(
     return {
       text: result.text,
       finishReason: result.finishReason,
-      usage: {
-        inputTokens: result.totalUsage.inputTokens,
-        outputTokens: result.totalUsage.outputTokens,
-        cachedInputTokens: result.totalUsage.inputTokenDetails?.cacheReadTokens,
-      },
+      usage: attemptUsage(result.totalUsage),
       requests,
       error: null,
     };

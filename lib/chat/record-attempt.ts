@@ -2,6 +2,7 @@
 // HTTP request's exact body (base64 media elided, rebuildable from attachments), the response, usage and timings.
 
 import "server-only";
+import type { LanguageModelUsage } from "ai";
 import type { Database } from "@/db/client";
 import { type AttemptKind, attempts } from "@/db/schema";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
@@ -16,8 +17,22 @@ export interface AttemptUsage {
   inputTokens?: number;
   outputTokens?: number;
   cachedInputTokens?: number;
+  /** Of the output tokens, those the model spent reasoning (AI SDK `outputTokenDetails.reasoningTokens`). */
+  reasoningTokens?: number;
   /** The input tokens of the attempt's last model call, which the inspector's gauge compares with the payload. */
   lastCallInputTokens?: number;
+}
+
+/** The AI SDK's usage as an attempt records it. */
+export function attemptUsage(usage: LanguageModelUsage): AttemptUsage {
+  return {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens,
+    ...(usage.outputTokenDetails?.reasoningTokens
+      ? { reasoningTokens: usage.outputTokenDetails.reasoningTokens }
+      : {}),
+  };
 }
 
 export interface AttemptRecord {

@@ -18,7 +18,7 @@ import { type CapturedRequest, createRequestCapture } from "@/lib/providers/requ
 import { describeAttemptError, ProviderTimeoutError } from "./attempt-loop";
 import { toAttemptViews } from "./attempt-view";
 import { type GenerateRequest, generateModelCall, offlineRequest, streamModelCall } from "./model-call";
-import { type AttemptUsage, recordAttempt } from "./record-attempt";
+import { type AttemptUsage, attemptUsage, recordAttempt } from "./record-attempt";
 import { toModelDescriptor } from "./stored-rows";
 import { toolSetFor } from "./tools";
 import { loadAndBuild, openConversation, requireCallableModel, resolveOrRefuse } from "./turn-setup";
@@ -254,11 +254,7 @@ async function streamAnswer(call: CallArguments) {
     response: {
       text: await result.text,
       finishReason: (await result.finishReason) ?? null,
-      usage: {
-        inputTokens: usage.inputTokens,
-        outputTokens: usage.outputTokens,
-        cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens,
-      },
+      usage: attemptUsage(usage),
     },
   };
 }
@@ -270,11 +266,7 @@ async function generateAnswer(call: Parameters<typeof generateModelCall>[0]) {
     response: {
       text: result.text,
       finishReason: result.finishReason,
-      usage: {
-        inputTokens: result.totalUsage.inputTokens,
-        outputTokens: result.totalUsage.outputTokens,
-        cachedInputTokens: result.totalUsage.inputTokenDetails?.cacheReadTokens,
-      },
+      usage: attemptUsage(result.totalUsage),
     },
   };
 }

@@ -20,7 +20,7 @@ import {
   runAttemptLoop,
 } from "./attempt-loop";
 import { offlineRequest, streamModelCall } from "./model-call";
-import { type AttemptRecord, type AttemptUsage, recordAttempt } from "./record-attempt";
+import { type AttemptRecord, type AttemptUsage, attemptUsage, recordAttempt } from "./record-attempt";
 import type { ReplyPersistence } from "./reply-persistence";
 import { toModelDescriptor } from "./stored-rows";
 import { MAX_TOOL_STEPS } from "./tools";
@@ -239,15 +239,26 @@ async function streamReply({
         }
         streamed.text += part.text;
         reply.append(part.text);
+        reply.tagText(part.providerMetadata);
         writer.write({ type: "text-delta", id: textId, delta: part.text });
+      } else if (part.type === "text-start" || part.type === "text-end") {
+        reply.tagText(part.providerMetadata);
+      } else if (part.type === "reasoning-start") {
+        reply.reasoningStart(part.id, part.providerMetadata);
+      } else if (part.type === "reasoning-delta") {
+        reply.reasoningDelta(part.id, part.text, part.providerMetadata);
+      } else if (part.type === "reasoning-end") {
+        reply.reasoningEnd(part.id, part.providerMetadata);
+        // The chat shows "Thought for 4 s" above the reply as soon as the model has thought.
+        writer.write({ type: "message-metadata", messageMetadata: { reasoning: reply.reasoning() } });
       } else if (part.type === "tool-call") {
-        reply.toolCall(part.toolCallId, part.toolName, part.input);
+        reply.toolCall(part.toolCallId, part.toolName, part.input, part.providerMetadata);
         if (!toolNames.includes(part.toolName)) {
           toolNames.push(part.toolName);
           writer.write({ type: "message-metadata", messageMetadata: { toolNames: [...toolNames] } });
         }
       } else if (part.type === "tool-result") {
-        reply.toolOutput(part.toolCallId, part.toolName, part.output);
+        reply.toolOutput(part.toolCallId, part.toolName, part.output, part.providerMetadata);
       } else if (part.type === "tool-error") {
         // The model is told the tool failed; the error is what it was given as the output.
         const message = part.error instanceof Error ? part.error.message : String(part.error);
@@ -259,9 +270,7 @@ async function streamReply({
         streamed.finishReason = part.finishReason;
         // The sum over the attempt's tool steps: what the attempt cost.
         streamed.usage = {
-          inputTokens: part.totalUsage.inputTokens,
-          outputTokens: part.totalUsage.outputTokens,
-          cachedInputTokens: part.totalUsage.inputTokenDetails?.cacheReadTokens,
+          ...attemptUsage(part.totalUsage),
           // Kept only when the attempt made several calls (tool steps): otherwise it is the input itself.
           ...(lastCallInputTokens !== undefined && lastCallInputTokens !== part.totalUsage.inputTokens
             ? { lastCallInputTokens }

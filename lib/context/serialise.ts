@@ -43,14 +43,57 @@ export function thinkingProviderOptions(model: ModelDescriptor, settings: Resolv
   if (!settings.thinking.enabled || !model.capabilities.reasoning) return {};
   switch (model.provider) {
     case "openai":
-    case "openai-compatible":
+    case "openai-compatible": {
       // OpenAI-compatible servers are called through @ai-sdk/openai, which reads the `openai` key.
-      return { openai: { reasoningEffort: reasoningEffortFor(settings.thinking.budgetTokens) } };
+      const effort = reasoningEffortFor(settings.thinking.budgetTokens);
+      // Only the Responses API returns a summary of the reasoning, and only when asked.
+      return {
+        openai:
+          model.apiKind === "responses"
+            ? { reasoningEffort: effort, reasoningSummary: "auto" }
+            : { reasoningEffort: effort },
+      };
+    }
     case "google":
-      return { google: { thinkingConfig: { thinkingBudget: settings.thinking.budgetTokens } } };
+      // Thought summaries come back only with includeThoughts; the signatures come back either way.
+      return {
+        google: { thinkingConfig: { thinkingBudget: settings.thinking.budgetTokens, includeThoughts: true } },
+      };
     case "offline":
       return {};
   }
+}
+
+/**
+ * Every Responses request is stateless (`store: false`): what is replayed travels in the body (text, calls, and a
+ * reasoning model's reasoning as its `encrypted_content`, asked for with `include`), never as a reference to state
+ * kept at OpenAI, so the inspector shows all the model got and a replay needs nothing stored elsewhere
+ * (docs/architecture.md#reasoning-and-provider-metadata).
+ */
+export function statelessProviderOptions(model: ModelDescriptor): ProviderOptions {
+  if (model.provider !== "openai" || model.apiKind !== "responses") return {};
+  return model.capabilities.reasoning
+    ? { openai: { store: false, include: ["reasoning.encrypted_content"] } }
+    : { openai: { store: false } };
+}
+
+/** Both option sets, merged per provider key. */
+function requestProviderOptions(model: ModelDescriptor, settings: ResolvedSettings): ProviderOptions {
+  const merged: ProviderOptions = { ...statelessProviderOptions(model) };
+  for (const [provider, options] of Object.entries(thinkingProviderOptions(model, settings))) {
+    merged[provider] = { ...merged[provider], ...options };
+  }
+  return merged;
+}
+
+/** A replayed part's provider metadata as the provider options it is sent back with. */
+function withProviderOptions<Part extends object>(
+  part: Part,
+  providerMetadata: Record<string, Record<string, unknown>> | undefined,
+): Part {
+  return providerMetadata === undefined
+    ? part
+    : { ...part, providerOptions: providerMetadata as ProviderOptions };
 }
 
 export function toolResultOutput(output: unknown): ToolResultOutput {
@@ -80,12 +123,15 @@ function filePart(part: Extract<ItemPart, { type: "image" | "video" | "audio" | 
 }
 
 function toolResultPart(part: Extract<ItemPart, { type: "tool-result" }>): ToolPart {
-  return {
-    type: "tool-result",
-    toolCallId: part.toolCallId,
-    toolName: part.toolName,
-    output: toolResultOutput(part.output),
-  };
+  return withProviderOptions<ToolPart>(
+    {
+      type: "tool-result",
+      toolCallId: part.toolCallId,
+      toolName: part.toolName,
+      output: toolResultOutput(part.output),
+    },
+    part.providerMetadata,
+  );
 }
 
 /** The parts both sides send the same way. */
@@ -128,21 +174,30 @@ function userParts(item: ContextItem, toolParts: ToolPart[]): UserPart[] {
 function assistantParts(item: ContextItem, toolParts: ToolPart[]): AssistantPart[] {
   const parts: AssistantPart[] = [];
   for (const part of item.parts) {
+    // The provider's tags on its own text, reasoning and calls go back as provider options.
+    if (part.type === "text" && part.providerMetadata !== undefined) {
+      if (!isBlankText(part.text)) {
+        parts.push(withProviderOptions({ type: "text", text: part.text }, part.providerMetadata));
+      }
+      continue;
+    }
     if (pushSharedPart(part, parts, toolParts)) continue;
     if (part.type === "reasoning") {
-      if (isBlankText(part.text)) continue;
-      parts.push(
-        part.providerMetadata
-          ? { type: "reasoning", text: part.text, providerOptions: part.providerMetadata as ProviderOptions }
-          : { type: "reasoning", text: part.text },
-      );
+      // Hidden reasoning (encrypted, or only a signature) has no text and still goes back.
+      if (isBlankText(part.text) && part.providerMetadata === undefined) continue;
+      parts.push(withProviderOptions({ type: "reasoning", text: part.text }, part.providerMetadata));
     } else if (part.type === "tool-call") {
-      parts.push({
-        type: "tool-call",
-        toolCallId: part.toolCallId,
-        toolName: part.toolName,
-        input: toolInput(part.input),
-      });
+      parts.push(
+        withProviderOptions(
+          {
+            type: "tool-call",
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: toolInput(part.input),
+          },
+          part.providerMetadata,
+        ),
+      );
     }
   }
   return parts;
@@ -172,8 +227,10 @@ export function serialiseRequest(
       ),
     );
   }
-  const providerOptions = thinkingProviderOptions(model, settings);
-  if (settings.thinking.enabled) events.push(thinkingEvent(model, settings, providerOptions));
+  const providerOptions = requestProviderOptions(model, settings);
+  if (settings.thinking.enabled) {
+    events.push(thinkingEvent(model, settings, thinkingProviderOptions(model, settings)));
+  }
 
   const reserved = reservedOutputTokens(settings, model.maxOutputTokens);
   return {
