@@ -1,6 +1,6 @@
 // Turns a scripted reply (or none) into a plan the reply writer can carry out for any protocol.
 import type { ScriptedReply, ScriptedUsage } from "./script-schema";
-import type { Answer, Protocol, TokenUsage } from "./types";
+import type { Answer, AnswerReasoning, Protocol, TokenUsage } from "./types";
 
 const DEFAULT_TEXT_CHUNKS = 5;
 const DEFAULT_TOOL_ARGUMENT_CHUNKS = 3;
@@ -50,11 +50,35 @@ function resolveUsage(
   scripted: ScriptedUsage | undefined,
   requestBodyBytes: number,
   outputText: string,
+  reasoning?: AnswerReasoning,
 ): TokenUsage {
+  // A model that reasoned spent tokens on it even when the text is hidden.
+  const reasoningTokens =
+    scripted?.reasoningTokens ?? (reasoning ? Math.max(1, Math.ceil(reasoning.text.length / 4)) : 0);
   return {
     inputTokens: scripted?.inputTokens ?? Math.max(1, Math.ceil(requestBodyBytes / 4)),
-    outputTokens: scripted?.outputTokens ?? Math.max(1, Math.ceil(outputText.length / 4)),
+    outputTokens: scripted?.outputTokens ?? Math.max(1, Math.ceil(outputText.length / 4)) + reasoningTokens,
     cachedInputTokens: scripted?.cachedInputTokens ?? 0,
+    reasoningTokens,
+  };
+}
+
+/** The reasoning and signature a scripted reply asks for, as the answer carries them. */
+function answerTags(reply: Extract<ScriptedReply, { kind: "text" | "tool-call" }>): {
+  reasoning?: AnswerReasoning;
+  thoughtSignature?: string;
+} {
+  return {
+    ...(reply.reasoning
+      ? {
+          reasoning: {
+            text: reply.reasoning.text ?? "",
+            ...(reply.reasoning.encryptedContent ? { encryptedContent: reply.reasoning.encryptedContent } : {}),
+            durationMs: reply.reasoning.durationMs ?? 0,
+          },
+        }
+      : {}),
+    ...(reply.thoughtSignature ? { thoughtSignature: reply.thoughtSignature } : {}),
   };
 }
 
@@ -64,8 +88,11 @@ export function planReply(reply: ScriptedReply | undefined, input: PlanInput): R
     return textPlan(defaultText, undefined, input, {});
   }
   switch (reply.kind) {
-    case "text":
-      return textPlan(reply.text, reply.usage, input, reply);
+    case "text": {
+      const tags = answerTags(reply);
+      const plan = textPlan(reply.text, reply.usage, input, reply, tags.reasoning);
+      return { ...plan, answer: { ...plan.answer, ...tags } };
+    }
     case "cut":
       return {
         ...textPlan(reply.text ?? defaultText, undefined, input, reply),
@@ -73,6 +100,7 @@ export function planReply(reply: ScriptedReply | undefined, input: PlanInput): R
       };
     case "tool-call": {
       const argumentsJson = JSON.stringify(reply.input ?? {});
+      const tags = answerTags(reply);
       return {
         kind: "answer",
         answer: {
@@ -80,8 +108,9 @@ export function planReply(reply: ScriptedReply | undefined, input: PlanInput): R
           toolName: reply.toolName,
           input: reply.input ?? {},
           callId: reply.id ?? `call_fake${input.requestId}`,
+          ...tags,
         },
-        usage: resolveUsage(reply.usage, input.requestBodyBytes, argumentsJson),
+        usage: resolveUsage(reply.usage, input.requestBodyBytes, argumentsJson, tags.reasoning),
         chunkCount: reply.chunks ?? DEFAULT_TOOL_ARGUMENT_CHUNKS,
         chunkDelayMs: reply.chunkDelayMs ?? DEFAULT_CHUNK_DELAY_MS,
         firstTokenDelayMs: reply.firstTokenDelayMs ?? 0,
@@ -111,11 +140,12 @@ function textPlan(
   usage: ScriptedUsage | undefined,
   input: PlanInput,
   timing: Timing,
+  reasoning?: AnswerReasoning,
 ): AnswerPlan {
   return {
     kind: "answer",
     answer: { kind: "text", text },
-    usage: resolveUsage(usage, input.requestBodyBytes, text),
+    usage: resolveUsage(usage, input.requestBodyBytes, text, reasoning),
     chunkCount: timing.chunks ?? DEFAULT_TEXT_CHUNKS,
     chunkDelayMs: timing.chunkDelayMs ?? DEFAULT_CHUNK_DELAY_MS,
     firstTokenDelayMs: timing.firstTokenDelayMs ?? 0,

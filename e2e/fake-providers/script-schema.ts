@@ -9,8 +9,26 @@ const usageSchema = z
     inputTokens: nonNegativeInt.optional(),
     outputTokens: nonNegativeInt.optional(),
     cachedInputTokens: nonNegativeInt.optional(),
+    reasoningTokens: nonNegativeInt.optional(),
   })
   .strict();
+
+/** What a reasoning model sends besides its answer: its reasoning (Responses, Gemini) and signatures (Gemini). */
+const reasoningShape = {
+  reasoning: z
+    .object({
+      /** The reasoning summary (Responses) or thought text (Gemini); omitted: hidden by the provider. */
+      text: z.string().optional(),
+      /** Responses: `encrypted_content` of the reasoning item, sent when the request's `include` asks for it. */
+      encryptedContent: z.string().min(1).optional(),
+      /** How long the model thinks before answering (default 0). */
+      durationMs: nonNegativeInt.optional(),
+    })
+    .strict()
+    .optional(),
+  /** Gemini: `thoughtSignature` on the function call (tool call) or the first text part (text). */
+  thoughtSignature: z.string().min(1).optional(),
+};
 
 const timingShape = {
   /** How many pieces the content is split into (default 5 for text, 3 for tool arguments). */
@@ -44,6 +62,7 @@ export const scriptedReplySchema = z.discriminatedUnion("kind", [
       kind: z.literal("text"),
       text: z.string(),
       usage: usageSchema.optional(),
+      ...reasoningShape,
       ...timingShape,
       ...targetShape,
     })
@@ -56,6 +75,7 @@ export const scriptedReplySchema = z.discriminatedUnion("kind", [
       /** Tool call id; generated when omitted. */
       id: z.string().min(1).optional(),
       usage: usageSchema.optional(),
+      ...reasoningShape,
       ...timingShape,
       ...targetShape,
     })
