@@ -387,12 +387,17 @@ describe("reasoning", () => {
   /** Every part of a stream, by type, with what the SDK made of the reasoning and the text. */
   async function streamParts(result: { fullStream: AsyncIterable<unknown> }) {
     const parts: Array<Record<string, unknown> & { type: string }> = [];
-    for await (const part of result.fullStream) parts.push(part as Record<string, unknown> & { type: string });
+    for await (const part of result.fullStream)
+      parts.push(part as Record<string, unknown> & { type: string });
     return parts;
   }
 
   it("Responses: a reasoning item's summary streams before the answer, its encrypted content only when asked", async () => {
-    const reasoning = { text: "Paris is warm in June.", encryptedContent: "gAAAA-encrypted-1", durationMs: 60 };
+    const reasoning = {
+      text: "Paris is warm in June.",
+      encryptedContent: "gAAAA-encrypted-1",
+      durationMs: 60,
+    };
     providers.script(
       { kind: "text", text: "Bring a hat.", reasoning, usage: { outputTokens: 30, reasoningTokens: 24 } },
       { kind: "text", text: "Bring a hat.", reasoning },
@@ -407,13 +412,18 @@ describe("reasoning", () => {
     const parts = await streamParts(asked);
     // The thinking time passes before the answer's first words.
     expect(performance.now() - started).toBeGreaterThanOrEqual(50);
-    const order = parts.map((part) => part.type).filter((type) => /^(reasoning|text)-(start|end)$/.test(type));
+    const order = parts
+      .map((part) => part.type)
+      .filter((type) => /^(reasoning|text)-(start|end)$/.test(type));
     expect(order).toEqual(["reasoning-start", "reasoning-end", "text-start", "text-end"]);
     expect(await asked.reasoningText).toBe("Paris is warm in June.");
     expect(await asked.text).toBe("Bring a hat.");
     const end = parts.find((part) => part.type === "reasoning-end");
     expect(end?.providerMetadata).toEqual({
-      openai: { itemId: expect.stringMatching(/^rs_fake\d+$/), reasoningEncryptedContent: "gAAAA-encrypted-1" },
+      openai: {
+        itemId: expect.stringMatching(/^rs_fake\d+$/),
+        reasoningEncryptedContent: "gAAAA-encrypted-1",
+      },
     });
     const usage = await asked.usage;
     expect(usage.outputTokenDetails.reasoningTokens).toBe(24);
@@ -441,7 +451,10 @@ describe("reasoning", () => {
     const events = (await response.text())
       .split("\n\n")
       .filter((frame) => frame.startsWith("event:"))
-      .map((frame) => JSON.parse(frame.slice(frame.indexOf("data: ") + 6)) as { type: string; sequence_number: number });
+      .map(
+        (frame) =>
+          JSON.parse(frame.slice(frame.indexOf("data: ") + 6)) as { type: string; sequence_number: number },
+      );
     expect(events.map((event) => event.type)).toEqual([
       "response.created",
       "response.in_progress",

@@ -73,7 +73,9 @@ function answerTags(reply: Extract<ScriptedReply, { kind: "text" | "tool-call" }
       ? {
           reasoning: {
             text: reply.reasoning.text ?? "",
-            ...(reply.reasoning.encryptedContent ? { encryptedContent: reply.reasoning.encryptedContent } : {}),
+            ...(reply.reasoning.encryptedContent
+              ? { encryptedContent: reply.reasoning.encryptedContent }
+              : {}),
             durationMs: reply.reasoning.durationMs ?? 0,
           },
         }

@@ -79,7 +79,8 @@ export class ReplyPersistence {
   tagText(providerMetadata: Tagged): void {
     if (providerMetadata === undefined || Object.keys(providerMetadata).length === 0) return;
     const last = this.pieces.at(-1);
-    if (last?.kind === "text") last.providerMetadata = mergeProviderMetadata(last.providerMetadata, providerMetadata);
+    if (last?.kind === "text")
+      last.providerMetadata = mergeProviderMetadata(last.providerMetadata, providerMetadata);
     else this.pieces.push({ kind: "text", text: "", providerMetadata });
   }
 

@@ -376,6 +376,130 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // A Responses reasoning model's turn replayed: a reasoning item with its summary and encrypted content, one
+    // hidden (encrypted only), the message and call item ids (docs/architecture.md#reasoning-and-provider-metadata).
+    name: "reasoning-replay-responses",
+    adjust: capabilities({ reasoning: true }),
+    base: {
+      settings: settings(),
+      trace: [],
+      items: [
+        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+        user("msg:1", "What time is it in Lisbon? Plan the evening."),
+        make(
+          "artifact:r1",
+          "assistant",
+          "REASONING",
+          [
+            {
+              type: "reasoning",
+              text: "Lisbon is on WET; check the clock first.",
+              providerMetadata: { openai: { itemId: "rs_1", reasoningEncryptedContent: "gAAAA-opaque-1" } },
+            },
+          ],
+          tomori,
+        ),
+        make(
+          "artifact:c1",
+          "assistant",
+          "TOOL_CALL",
+          [
+            {
+              type: "tool-call",
+              toolCallId: "call_1",
+              toolName: "current_time",
+              input: { timezone: "Europe/Lisbon" },
+              providerMetadata: { openai: { itemId: "fc_1" } },
+            },
+          ],
+          tomori,
+        ),
+        make("artifact:o1", "tool", "TOOL_RESULT", [
+          { type: "tool-result", toolCallId: "call_1", toolName: "current_time", output: "18:40" },
+        ]),
+        make(
+          "artifact:r2",
+          "assistant",
+          "REASONING",
+          [
+            {
+              type: "reasoning",
+              text: "",
+              providerMetadata: { openai: { itemId: "rs_2", reasoningEncryptedContent: "gAAAA-opaque-2" } },
+            },
+          ],
+          tomori,
+        ),
+        make(
+          "msg:2:text:1",
+          "assistant",
+          "DIALOGUE_HISTORY",
+          [
+            {
+              type: "text",
+              text: "It is 18:40: sunset at the Miradouro, then dinner in Alfama.",
+              providerMetadata: { openai: { itemId: "msg_1" } },
+            },
+          ],
+          tomori,
+        ),
+        input("And tomorrow morning?"),
+      ],
+    },
+  },
+  {
+    // A Gemini tool turn replayed: its thought, the call's thought signature, the signed text.
+    name: "reasoning-replay-gemini",
+    adjust: capabilities({ reasoning: true }),
+    base: {
+      settings: settings(),
+      trace: [],
+      items: [
+        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+        user("msg:1", "What time is it in Tokyo?"),
+        make(
+          "artifact:r1",
+          "assistant",
+          "REASONING",
+          [{ type: "reasoning", text: "**Checking the clock**\nI need the current time in Tokyo." }],
+          tomori,
+        ),
+        make(
+          "artifact:c1",
+          "assistant",
+          "TOOL_CALL",
+          [
+            {
+              type: "tool-call",
+              toolCallId: "call_1",
+              toolName: "current_time",
+              input: { timezone: "Asia/Tokyo" },
+              providerMetadata: { google: { thoughtSignature: "CiQBsig-call-1" } },
+            },
+          ],
+          tomori,
+        ),
+        make("artifact:o1", "tool", "TOOL_RESULT", [
+          { type: "tool-result", toolCallId: "call_1", toolName: "current_time", output: "21:04" },
+        ]),
+        make(
+          "msg:2:text:1",
+          "assistant",
+          "DIALOGUE_HISTORY",
+          [
+            {
+              type: "text",
+              text: "It is 21:04 in Tokyo.",
+              providerMetadata: { google: { thoughtSignature: "CiQBsig-text-1" } },
+            },
+          ],
+          tomori,
+        ),
+        input("And in Paris?"),
+      ],
+    },
+  },
+  {
     name: "thinking-enabled",
     adjust: (model) => ({
       ...capabilities({ reasoning: true })(model),

@@ -19,7 +19,8 @@ export type MessageRun = [StoredMessage, ...StoredMessage[]];
 export function isPureText(message: StoredMessage): boolean {
   if (message.parts.length === 0) return false;
   // Text the provider tagged (a signature, an item id) goes back as it came, never merged with other text.
-  for (const part of message.parts) if (part.type !== "text" || part.providerMetadata !== undefined) return false;
+  for (const part of message.parts)
+    if (part.type !== "text" || part.providerMetadata !== undefined) return false;
   return true;
 }
 
@@ -154,7 +155,8 @@ export function mergeProviderMetadata(
   if (next === undefined) return base;
   if (base === undefined) return next;
   const merged: ProviderMetadata = { ...base };
-  for (const [provider, fields] of Object.entries(next)) merged[provider] = { ...merged[provider], ...fields };
+  for (const [provider, fields] of Object.entries(next))
+    merged[provider] = { ...merged[provider], ...fields };
   return merged;
 }
 

@@ -262,7 +262,8 @@ function messageItem(
     // The provider's tags on a reply's text go back with it (a collapsed run has none: tagged text never collapses).
     const providerMetadata = role === "assistant" ? textSegmentMetadata(first)[0] : undefined;
     const onlyPart = parts[0];
-    if (providerMetadata !== undefined && onlyPart?.type === "text") onlyPart.providerMetadata = providerMetadata;
+    if (providerMetadata !== undefined && onlyPart?.type === "text")
+      onlyPart.providerMetadata = providerMetadata;
   }
   return {
     id: messageItemId(first.id),

@@ -43,17 +43,10 @@ export function thinkingProviderOptions(model: ModelDescriptor, settings: Resolv
   if (!settings.thinking.enabled || !model.capabilities.reasoning) return {};
   switch (model.provider) {
     case "openai":
-    case "openai-compatible": {
-      // OpenAI-compatible servers are called through @ai-sdk/openai, which reads the `openai` key.
-      const effort = reasoningEffortFor(settings.thinking.budgetTokens);
-      // Only the Responses API returns a summary of the reasoning, and only when asked.
-      return {
-        openai:
-          model.apiKind === "responses"
-            ? { reasoningEffort: effort, reasoningSummary: "auto" }
-            : { reasoningEffort: effort },
-      };
-    }
+    case "openai-compatible":
+      // OpenAI-compatible servers are called through @ai-sdk/openai, which reads the `openai` key. With an
+      // effort, the SDK asks the Responses API for a detailed summary of the reasoning on its own.
+      return { openai: { reasoningEffort: reasoningEffortFor(settings.thinking.budgetTokens) } };
     case "google":
       // Thought summaries come back only with includeThoughts; the signatures come back either way.
       return {

@@ -267,7 +267,13 @@ export type ItemPart =
       attachmentId: string;
       handle: string;
     }
-  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown; providerMetadata?: ProviderMetadata }
+  | {
+      type: "tool-call";
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+      providerMetadata?: ProviderMetadata;
+    }
   | {
       type: "tool-result";
       toolCallId: string;

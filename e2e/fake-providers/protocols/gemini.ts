@@ -88,7 +88,10 @@ function signed(answer: Answer) {
 }
 
 function functionCallPart(answer: Extract<Answer, { kind: "tool-call" }>) {
-  return { functionCall: { id: answer.callId, name: answer.toolName, args: answer.input }, ...signed(answer) };
+  return {
+    functionCall: { id: answer.callId, name: answer.toolName, args: answer.input },
+    ...signed(answer),
+  };
 }
 
 const THOUGHT_CHUNKS = 3;
@@ -105,7 +108,9 @@ function streamPlan(answer: Answer, pieces: string[], usage: TokenUsage, context
   const thoughts = thoughtParts(answer).map((part) => chunk([part], null, false));
   // Thoughts come first, in chunks of their own, spread over the thinking time.
   const thinking =
-    thoughts.length > 0 ? { thinking: { chunks: thoughts, durationMs: answer.reasoning?.durationMs ?? 0 } } : {};
+    thoughts.length > 0
+      ? { thinking: { chunks: thoughts, durationMs: answer.reasoning?.durationMs ?? 0 } }
+      : {};
   if (answer.kind === "tool-call") {
     // Gemini sends a whole functionCall in one chunk (no argument deltas), together with the finish reason.
     return { head: "", ...thinking, chunks: [], tail: chunk([functionCallPart(answer)], "STOP", true) };
@@ -113,7 +118,9 @@ function streamPlan(answer: Answer, pieces: string[], usage: TokenUsage, context
   return {
     head: "",
     ...thinking,
-    chunks: pieces.map((text, index) => chunk([{ text, ...(index === 0 ? signed(answer) : {}) }], null, false)),
+    chunks: pieces.map((text, index) =>
+      chunk([{ text, ...(index === 0 ? signed(answer) : {}) }], null, false),
+    ),
     tail: chunk([{ text: "" }], "STOP", true),
   };
 }
