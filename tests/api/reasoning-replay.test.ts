@@ -171,8 +171,9 @@ describe("Responses: reasoning items", () => {
         openai: { itemId: expect.stringMatching(/^rs_/), reasoningEncryptedContent: ENCRYPTED },
       },
     });
-    const { startedAt, endedAt } = stored?.payload as { startedAt: string; endedAt: string };
-    expect(Date.parse(endedAt) - Date.parse(startedAt)).toBeGreaterThanOrEqual(1_000);
+    const { startedAt, endedAt } = (stored?.payload ?? {}) as { startedAt?: string; endedAt?: string };
+    expect(startedAt).toBeDefined();
+    expect(Date.parse(endedAt ?? "") - Date.parse(startedAt ?? "")).toBeGreaterThanOrEqual(1_000);
 
     // The transcript says how long the model thought, and what.
     const response = await call(messagesRoute.GET, `/api/conversations/${conversationId}/messages`, {
