@@ -466,6 +466,8 @@ export const attempts = pgTable(
         inputTokens?: number;
         outputTokens?: number;
         cachedInputTokens?: number;
+        /** Of the output tokens, those spent reasoning, when the provider says. */
+        reasoningTokens?: number;
         /** The last model call's input when the attempt made several (tool steps); the others are sums. */
         lastCallInputTokens?: number;
       } | null;
