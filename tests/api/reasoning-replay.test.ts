@@ -4,7 +4,9 @@
 // fake providers speaking the real wire protocols; every body checked is the one the fake received.
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
+import * as exportRoute from "@/app/api/conversations/[id]/export/route";
 import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
+import * as importRoute from "@/app/api/conversations/import/route";
 import { getDb } from "@/db/client";
 import { artifacts } from "@/db/schema";
 import type { ReasoningView } from "@/lib/chat/reasoning-view";
@@ -112,6 +114,41 @@ describe("Gemini: thought signatures", () => {
       providerMetadata: { google: { thoughtSignature: "sig-text-1" } },
     });
     await expectRecordedBodiesAreReceived(conversationId);
+  });
+});
+
+describe("export and import", () => {
+  test("an imported conversation sends the same signatures and reasoning back", async () => {
+    const persona = await insertPersona({ modelId: "google:gemini-2.5-flash", toolNames: ["current_time"] });
+    const conversationId = await createConversation(ada, persona);
+    env.providers.script(
+      {
+        kind: "tool-call",
+        toolName: "current_time",
+        input: {},
+        reasoning: { text: "Check the clock." },
+        thoughtSignature: "sig-call-x",
+      },
+      { kind: "text", text: "Noon.", thoughtSignature: "sig-text-x" },
+    );
+    await runTurn(ada, conversationId, "Time?");
+    const exported = await call(exportRoute.GET, `/api/conversations/${conversationId}/export`, {
+      user: ada,
+      params: { id: conversationId },
+    });
+    expect(exported.status).toBe(200);
+    const imported = await call(importRoute.POST, "/api/conversations/import", {
+      user: ada,
+      body: await exported.json(),
+    });
+    expect(imported.status).toBe(201);
+    const { id: copyId } = (await imported.json()) as { id: string };
+
+    await runTurn(ada, conversationId, "Thanks!");
+    await runTurn(ada, copyId, "Thanks!");
+    const [original, copy] = env.providers.requests.slice(-2).map((request) => modelParts(request.body));
+    expect(copy).toEqual(original);
+    expect(copy?.map((part) => part.thoughtSignature ?? null)).toEqual([null, "sig-call-x", "sig-text-x"]);
   });
 });
 
