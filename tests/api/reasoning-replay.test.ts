@@ -210,7 +210,8 @@ describe("Responses: reasoning items", () => {
     });
     const { startedAt, endedAt } = (stored?.payload ?? {}) as { startedAt?: string; endedAt?: string };
     expect(startedAt).toBeDefined();
-    expect(Date.parse(endedAt ?? "") - Date.parse(startedAt ?? "")).toBeGreaterThanOrEqual(1_000);
+    // The fake spreads its 1.2 s of thinking over the reasoning's events; the stream is read as it comes.
+    expect(Date.parse(endedAt ?? "") - Date.parse(startedAt ?? "")).toBeGreaterThanOrEqual(600);
 
     // The transcript says how long the model thought, and what.
     const response = await call(messagesRoute.GET, `/api/conversations/${conversationId}/messages`, {
@@ -219,7 +220,7 @@ describe("Responses: reasoning items", () => {
     });
     const { reasoning } = (await response.json()) as { reasoning: Record<string, ReasoningView> };
     expect(reasoning[replyId]).toMatchObject({ text: SUMMARY, hidden: false });
-    expect(reasoning[replyId]?.durationMs).toBeGreaterThanOrEqual(1_000);
+    expect(reasoning[replyId]?.durationMs).toBeGreaterThanOrEqual(600);
 
     // The attempt records the reasoning tokens of its usage.
     const { turns } = await fetchTurns(ada, conversationId);
