@@ -4,11 +4,13 @@
 // attempt's usage names its reasoning tokens.
 import { expect, type Page, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
+import { audit } from "./pages/axe-audit";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 
-async function conversationOn(page: Page, modelId: string) {
+async function conversationOn(page: Page, modelId: string, theme: "light" | "dark") {
+  await page.addInitScript((value) => localStorage.setItem("theme", value), theme);
   const chat = new ChatPage(page);
   await chat.register({ name: "Thinker", email: uniqueEmail("thinker"), password: "correct horse battery" });
   await chat.newConversation();
@@ -20,7 +22,7 @@ async function conversationOn(page: Page, modelId: string) {
 test("Gemini's thoughts: Thought for …, expanded, then a REASONING item in the next turn's inspector", async ({
   page,
 }) => {
-  const chat = await conversationOn(page, "google:gemini-2.5-flash");
+  const chat = await conversationOn(page, "google:gemini-2.5-flash", "light");
   const THOUGHT = "The user asks for a plant that survives neglect: a snake plant.";
   await fake.script({
     kind: "text",
@@ -40,6 +42,7 @@ test("Gemini's thoughts: Thought for …, expanded, then a REASONING item in the
   await expect(thought.getByTestId("thought-text")).toBeHidden();
   await thought.getByTestId("thought-label").click();
   await expect(thought.getByTestId("thought-text")).toHaveText(THOUGHT);
+  expect(await audit(page, "chat (thought open, light)")).toEqual([]);
 
   // The same after a reload (read from the stored reasoning).
   await page.reload();
@@ -60,13 +63,14 @@ test("Gemini's thoughts: Thought for …, expanded, then a REASONING item in the
   await expect(reasoningItem.getByTestId("item-reasoning")).toHaveText(THOUGHT);
   const metadata = panel.root.getByTestId("item-provider-metadata");
   await expect(metadata).toContainText("google.thoughtSignature = sig-text-e2e");
+  expect(await audit(page, "inspector (reasoning, light)")).toEqual([]);
   expect(await panel.exactBody()).toContain('"thoughtSignature":"sig-text-e2e"');
 });
 
 test("encrypted-only reasoning: the chat says the provider hid it; the inspector shows what goes back", async ({
   page,
 }) => {
-  const chat = await conversationOn(page, "openai:gpt-5-mini");
+  const chat = await conversationOn(page, "openai:gpt-5-mini", "dark");
   await fake.script({
     kind: "text",
     text: "Forty-two.",
@@ -77,6 +81,7 @@ test("encrypted-only reasoning: the chat says the provider hid it; the inspector
   const thought = chat.messages("assistant").last().getByTestId("thought-block");
   await thought.getByTestId("thought-label").click();
   await expect(thought.getByTestId("thought-text")).toHaveText("The reasoning is hidden by the provider.");
+  expect(await audit(page, "chat (thought open, dark)")).toEqual([]);
 
   await chat.sendAndWait("And six times eight?");
   const panel = await chat.inspectReply();
@@ -87,5 +92,6 @@ test("encrypted-only reasoning: the chat says the provider hid it; the inspector
   await expect(reasoningItem.getByTestId("item-provider-metadata")).toContainText(
     "openai.reasoningEncryptedContent = gAAAA-e2e-opaque",
   );
+  expect(await audit(page, "inspector (hidden reasoning, dark)")).toEqual([]);
   expect(await panel.exactBody()).toContain('"encrypted_content":"gAAAA-e2e-opaque"');
 });
