@@ -386,6 +386,26 @@ async function planAttachments(
   return { idFor, apply };
 }
 
+/** The payloads of a conversation's artifacts of one type, in the order they happened, by message id. */
+async function listArtifactPayloadsByMessage(
+  db: Database,
+  conversationId: string,
+  type: string,
+): Promise<Map<string, Record<string, unknown>[]>> {
+  const rows = await db
+    .select({ messageId: artifacts.messageId, payload: artifacts.payload })
+    .from(artifacts)
+    .where(and(eq(artifacts.conversationId, conversationId), eq(artifacts.type, type)))
+    .orderBy(asc(artifacts.id));
+  const byMessage = new Map<string, Record<string, unknown>[]>();
+  for (const row of rows) {
+    const payloads = byMessage.get(row.messageId) ?? [];
+    payloads.push(row.payload);
+    byMessage.set(row.messageId, payloads);
+  }
+  return byMessage;
+}
+
 /** The tools each reply of a conversation called, in the order it called them, by message id (the transcript). */
 export async function listToolNamesByMessage({
   db,
@@ -394,20 +414,24 @@ export async function listToolNamesByMessage({
   db: Database;
   conversationId: string;
 }) {
-  const rows = await db
-    .select({ messageId: artifacts.messageId, payload: artifacts.payload })
-    .from(artifacts)
-    .where(and(eq(artifacts.conversationId, conversationId), eq(artifacts.type, "function_call")))
-    .orderBy(asc(artifacts.id));
   const byMessage = new Map<string, string[]>();
-  for (const row of rows) {
-    const name = typeof row.payload.name === "string" ? row.payload.name : null;
-    if (name === null) continue;
-    const names = byMessage.get(row.messageId) ?? [];
-    if (!names.includes(name)) names.push(name);
-    byMessage.set(row.messageId, names);
+  for (const [messageId, payloads] of await listArtifactPayloadsByMessage(
+    db,
+    conversationId,
+    "function_call",
+  )) {
+    const names: string[] = [];
+    for (const payload of payloads) {
+      if (typeof payload.name === "string" && !names.includes(payload.name)) names.push(payload.name);
+    }
+    if (names.length > 0) byMessage.set(messageId, names);
   }
   return byMessage;
+}
+
+/** The reasoning payloads of each reply of a conversation, in the order it reasoned, by message id (the transcript). */
+export function listReasoningByMessage({ db, conversationId }: { db: Database; conversationId: string }) {
+  return listArtifactPayloadsByMessage(db, conversationId, "reasoning");
 }
 
 /** The type and name of every attachment of a conversation's messages, for the transcript. */

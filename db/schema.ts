@@ -484,6 +484,8 @@ export const attempts = pgTable(
         cachedInputTokens?: number;
         /** Written to the provider's prompt cache (Anthropic); part of inputTokens. */
         cacheWriteTokens?: number;
+        /** Of the output tokens, those spent reasoning, when the provider says. */
+        reasoningTokens?: number;
         /** The last model call's input when the attempt made several (tool steps); the others are sums. */
         lastCallInputTokens?: number;
       } | null;

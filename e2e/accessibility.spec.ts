@@ -1,10 +1,10 @@
 // axe-core on every page, in light and dark themes, at desktop (1440×900) and phone (390×844) sizes: any serious
 // or critical violation fails the run. Also the keyboard basics axe cannot see: the skip link, arrow keys in tab
 // lists, and that no page asks for a missing favicon.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import postgres from "postgres";
 import { fakeProviderClient } from "./fake-providers/client";
+import { audit, type Finding } from "./pages/axe-audit";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
 const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
@@ -24,37 +24,6 @@ const VIEWPORTS = {
   phone: { width: 390, height: 844 },
 } as const;
 const THEMES = ["light", "dark"] as const;
-
-interface Finding {
-  page: string;
-  rule: string;
-  impact: string;
-  help: string;
-  targets: string[];
-}
-
-async function audit(page: Page, name: string): Promise<Finding[]> {
-  // Transitions (drawers sliding in) would be measured half-way: wait for them to settle.
-  // (Endless ones, such as the typing dots, are left alone; one that is cancelled counts as settled.)
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
-        .map((animation) => animation.finished.catch(() => null)),
-    ),
-  );
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => ({
-      page: name,
-      rule: violation.id,
-      impact: violation.impact ?? "",
-      help: violation.help,
-      targets: violation.nodes.map((node) => node.target.join(" ")),
-    }));
-}
 
 async function registerAdmin(page: Page, name: string): Promise<ChatPage> {
   const chat = new ChatPage(page);

@@ -11,6 +11,7 @@ import type { ModelOption } from "./api";
 import { Markdown } from "./markdown/markdown";
 import { MessageEditor } from "./message-editor";
 import { MessageVersions } from "./message-versions";
+import { ThoughtBlock } from "./thought-block";
 
 export function messageText(message: ChatUIMessage): string {
   return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
@@ -250,6 +251,7 @@ export const MessageItem = memo(function MessageItem({
         data-bubble
         className={`rounded-xl pl-7 ${inspected ? "relative before:absolute before:inset-y-0 before:left-2 before:w-0.5 before:rounded before:bg-indigo-500" : ""}`}
       >
+        {message.metadata?.reasoning && <ThoughtBlock reasoning={message.metadata.reasoning} />}
         {editing ? (
           <MessageEditor
             initialText={text}

@@ -2,6 +2,7 @@
 import { apiFetch } from "@/components/ui/api-client";
 // Typed fetchers and the query key for summaries: list, compact now, edit, revert, and the transcript
 // reload that shows which messages a summary now covers.
+import type { ReasoningView } from "@/lib/chat/reasoning-view";
 import type { SummaryView } from "@/lib/chat/summary-view";
 import type { ModelViewStart, ReplyModel } from "@/lib/chat/transcript";
 import { type ChatUIMessage, type TranscriptMessage, toUIMessage } from "@/lib/chat/ui-messages";
@@ -46,6 +47,7 @@ export async function loadTranscript(conversationId: string): Promise<ChatUIMess
     messages: TranscriptMessage[];
     media: Record<string, { mime: string; filename: string | null }>;
     toolNames: Record<string, string[]>;
+    reasoning: Record<string, ReasoningView>;
     variants: Record<string, { id: string }[]>;
     replyModels: Record<string, ReplyModel>;
     modelView: ModelViewStart | null;
@@ -53,6 +55,7 @@ export async function loadTranscript(conversationId: string): Promise<ChatUIMess
   const extras = {
     media: new Map(Object.entries(transcript.media)),
     toolNames: new Map(Object.entries(transcript.toolNames)),
+    reasoning: new Map(Object.entries(transcript.reasoning)),
     variants: new Map(Object.entries(transcript.variants)),
     replyModels: new Map(Object.entries(transcript.replyModels)),
     modelView: transcript.modelView,

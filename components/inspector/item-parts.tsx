@@ -72,6 +72,44 @@ function MediaTile({ label, detail, url }: { label: string; detail: string; url?
   );
 }
 
+/** Long opaque values (signatures, encrypted reasoning) are shown by their start and length. */
+const METADATA_VALUE_CHARS = 32;
+
+function metadataValue(value: unknown): string {
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+  return text.length > METADATA_VALUE_CHARS
+    ? `${text.slice(0, METADATA_VALUE_CHARS)}… (${text.length} chars)`
+    : text;
+}
+
+/** What the provider attached to a part and gets back with it: `google.thoughtSignature`, `openai.itemId`, … */
+function ProviderMetadataLines({
+  metadata,
+}: {
+  metadata: Record<string, Record<string, unknown>> | undefined;
+}) {
+  if (metadata === undefined) return null;
+  const entries = Object.entries(metadata).flatMap(([provider, fields]) =>
+    Object.entries(fields ?? {})
+      .filter(([, value]) => value !== null && value !== undefined)
+      .map(([field, value]) => ({ name: `${provider}.${field}`, value: metadataValue(value) })),
+  );
+  if (entries.length === 0) return null;
+  return (
+    <ul
+      className="mt-1 space-y-0.5 font-mono text-[11px] text-zinc-500 dark:text-zinc-400"
+      aria-label="Provider metadata, sent back with the part"
+      data-testid="item-provider-metadata"
+    >
+      {entries.map((entry) => (
+        <li key={entry.name} className="break-all">
+          <span className="text-purple-700 dark:text-purple-300">{entry.name}</span> = {entry.value}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function ItemParts({ parts }: { parts: ItemPart[] }) {
   return (
     <div className="mt-1.5 space-y-1.5">
@@ -79,7 +117,17 @@ export function ItemParts({ parts }: { parts: ItemPart[] }) {
         const key = index;
         switch (part.type) {
           case "text":
-            return (
+            return part.providerMetadata ? (
+              <div key={key}>
+                <FoldedText
+                  text={part.text}
+                  render={withNotices}
+                  className="text-[13px] leading-5 break-words whitespace-pre-wrap text-zinc-800 dark:text-zinc-200"
+                  testId="item-text"
+                />
+                <ProviderMetadataLines metadata={part.providerMetadata} />
+              </div>
+            ) : (
               <FoldedText
                 key={key}
                 text={part.text}
@@ -90,12 +138,23 @@ export function ItemParts({ parts }: { parts: ItemPart[] }) {
             );
           case "reasoning":
             return (
-              <FoldedText
-                key={key}
-                text={part.text}
-                className="border-l-2 border-purple-300 pl-2 text-[13px] leading-5 whitespace-pre-wrap text-zinc-600 italic dark:border-purple-800 dark:text-zinc-400"
-                testId="item-reasoning"
-              />
+              <div key={key}>
+                {part.text.trim() === "" ? (
+                  <p
+                    className="border-l-2 border-purple-300 pl-2 text-[13px] text-zinc-600 italic dark:border-purple-800 dark:text-zinc-400"
+                    data-testid="item-reasoning"
+                  >
+                    Reasoning hidden by the provider (sent back as it came)
+                  </p>
+                ) : (
+                  <FoldedText
+                    text={part.text}
+                    className="border-l-2 border-purple-300 pl-2 text-[13px] leading-5 whitespace-pre-wrap text-zinc-600 italic dark:border-purple-800 dark:text-zinc-400"
+                    testId="item-reasoning"
+                  />
+                )}
+                <ProviderMetadataLines metadata={part.providerMetadata} />
+              </div>
             );
           case "tool-call":
             return (
@@ -103,6 +162,7 @@ export function ItemParts({ parts }: { parts: ItemPart[] }) {
                 <span className="text-teal-700 dark:text-teal-300">→ {part.toolName}</span>
                 <span className="text-zinc-500 dark:text-zinc-400"> · {part.toolCallId}</span>
                 <FoldedText text={stringify(part.input)} className="break-words whitespace-pre-wrap" />
+                <ProviderMetadataLines metadata={part.providerMetadata} />
               </div>
             );
           case "tool-result":
@@ -111,6 +171,7 @@ export function ItemParts({ parts }: { parts: ItemPart[] }) {
                 <span className="text-emerald-700 dark:text-emerald-300">← {part.toolName}</span>
                 <span className="text-zinc-500 dark:text-zinc-400"> · {part.toolCallId}</span>
                 <FoldedText text={stringify(part.output)} className="break-words whitespace-pre-wrap" />
+                <ProviderMetadataLines metadata={part.providerMetadata} />
               </div>
             );
           case "media":

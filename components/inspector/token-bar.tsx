@@ -165,6 +165,12 @@ export function TokenBar({
                 {formatCount(usage.outputTokens ?? 0)}
               </span>
               <span className="text-zinc-500 dark:text-zinc-400"> out</span>
+              {usage.reasoningTokens !== undefined && (
+                <span className="text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="usage-reasoning">
+                  {" "}
+                  ({formatCount(usage.reasoningTokens)} reasoning)
+                </span>
+              )}
             </dd>
           ) : (
             <dd className="mt-0.5 text-zinc-500 dark:text-zinc-400">{usageNote}</dd>

@@ -337,7 +337,7 @@ describe("anthropic specifics", () => {
   };
 
   it("streams a thinking block (thinking_delta, then signature_delta) before the text", async () => {
-    providers.script({ kind: "text", text: "Four.", reasoning: "Two plus two is four." });
+    providers.script({ kind: "text", text: "Four.", reasoning: { text: "Two plus two is four." } });
     const result = streamText({ model: claude(), prompt: "2+2?", maxRetries: 0 });
     await result.consumeStream();
 
@@ -355,7 +355,7 @@ describe("anthropic specifics", () => {
       toolName: "getWeather",
       input: { city: "Oslo" },
       id: "toolu_scripted",
-      reasoning: "I should look it up.",
+      reasoning: { text: "I should look it up." },
     });
     const result = streamText({
       model: claude(),
@@ -484,6 +484,144 @@ describe("scripting", () => {
   it("rejects an invalid scripted reply in-process", () => {
     // @ts-expect-error: an unknown kind is a type error too.
     expect(() => providers.script({ kind: "nonsense" })).toThrow();
+  });
+});
+
+describe("reasoning", () => {
+  const attempts: CapturedAttempt[] = [];
+  const model = (protocol: Protocol) => fakeModel(protocol, providers.url, capturingFetch(attempts));
+
+  /** Every part of a stream, by type, with what the SDK made of the reasoning and the text. */
+  async function streamParts(result: { fullStream: AsyncIterable<unknown> }) {
+    const parts: Array<Record<string, unknown> & { type: string }> = [];
+    for await (const part of result.fullStream)
+      parts.push(part as Record<string, unknown> & { type: string });
+    return parts;
+  }
+
+  it("Responses: a reasoning item's summary streams before the answer, its encrypted content only when asked", async () => {
+    const reasoning = {
+      text: "Paris is warm in June.",
+      encryptedContent: "gAAAA-encrypted-1",
+      durationMs: 60,
+    };
+    providers.script(
+      { kind: "text", text: "Bring a hat.", reasoning, usage: { outputTokens: 30, reasoningTokens: 24 } },
+      { kind: "text", text: "Bring a hat.", reasoning },
+    );
+    const started = performance.now();
+    const asked = streamText({
+      model: model("openai-responses"),
+      prompt: "Weather?",
+      maxRetries: 0,
+      providerOptions: { openai: { store: false, include: ["reasoning.encrypted_content"] } },
+    });
+    const parts = await streamParts(asked);
+    // The thinking time passes before the answer's first words.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(50);
+    const order = parts
+      .map((part) => part.type)
+      .filter((type) => /^(reasoning|text)-(start|end)$/.test(type));
+    expect(order).toEqual(["reasoning-start", "reasoning-end", "text-start", "text-end"]);
+    expect(await asked.reasoningText).toBe("Paris is warm in June.");
+    expect(await asked.text).toBe("Bring a hat.");
+    const end = parts.find((part) => part.type === "reasoning-end");
+    expect(end?.providerMetadata).toEqual({
+      openai: {
+        itemId: expect.stringMatching(/^rs_fake\d+$/),
+        reasoningEncryptedContent: "gAAAA-encrypted-1",
+      },
+    });
+    const usage = await asked.usage;
+    expect(usage.outputTokenDetails.reasoningTokens).toBe(24);
+
+    // Not asked for: the item has no encrypted content.
+    const notAsked = streamText({ model: model("openai-responses"), prompt: "Weather?", maxRetries: 0 });
+    const plain = await streamParts(notAsked);
+    expect(plain.find((part) => part.type === "reasoning-end")?.providerMetadata).toEqual({
+      openai: { itemId: expect.stringMatching(/^rs_fake\d+$/), reasoningEncryptedContent: null },
+    });
+  });
+
+  it("Responses: the events come in OpenAI's order with rising sequence numbers", async () => {
+    providers.script({
+      kind: "tool-call",
+      toolName: "getWeather",
+      input: { city: "Paris" },
+      reasoning: { text: "Need the weather tool." },
+    });
+    const response = await fetch(`${providers.url}/v1/responses`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "gpt-fake-responses", input: "Weather?", stream: true }),
+    });
+    const events = (await response.text())
+      .split("\n\n")
+      .filter((frame) => frame.startsWith("event:"))
+      .map(
+        (frame) =>
+          JSON.parse(frame.slice(frame.indexOf("data: ") + 6)) as { type: string; sequence_number: number },
+      );
+    expect(events.map((event) => event.type)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.reasoning_summary_part.added",
+      "response.reasoning_summary_text.delta",
+      "response.reasoning_summary_text.delta",
+      "response.reasoning_summary_text.delta",
+      "response.reasoning_summary_text.done",
+      "response.reasoning_summary_part.done",
+      "response.output_item.done",
+      "response.output_item.added",
+      "response.function_call_arguments.delta",
+      "response.function_call_arguments.delta",
+      "response.function_call_arguments.delta",
+      "response.function_call_arguments.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
+  });
+
+  it("Gemini: thought parts stream as reasoning, the signature rides on the function call", async () => {
+    providers.script(
+      {
+        kind: "tool-call",
+        toolName: "getWeather",
+        input: { city: "Paris" },
+        id: "call_sig",
+        reasoning: { text: "I should look it up." },
+        thoughtSignature: "sig-call-1",
+        usage: { outputTokens: 20, reasoningTokens: 12 },
+      },
+      { kind: "text", text: "Sunny.", thoughtSignature: "sig-text-1" },
+    );
+    const withCall = streamText({
+      model: model("gemini"),
+      prompt: "Weather?",
+      tools: { getWeather: weatherTool },
+      maxRetries: 0,
+    });
+    const parts = await streamParts(withCall);
+    expect(await withCall.reasoningText).toBe("I should look it up.");
+    const call = parts.find((part) => part.type === "tool-call");
+    expect(call?.providerMetadata).toEqual({ google: { thoughtSignature: "sig-call-1" } });
+    expect((await withCall.usage).outputTokenDetails.reasoningTokens).toBe(12);
+
+    const text = streamText({ model: model("gemini"), prompt: "And?", maxRetries: 0 });
+    const textParts = await streamParts(text);
+    expect(textParts.find((part) => part.type === "text-start")?.providerMetadata).toEqual({
+      google: { thoughtSignature: "sig-text-1" },
+    });
+    expect(await text.text).toBe("Sunny.");
+  });
+
+  it("rejects a reasoning field it does not know", () => {
+    expect(() =>
+      // @ts-expect-error: `summary` is not a reasoning field.
+      providers.script({ kind: "text", text: "x", reasoning: { summary: "typo" } }),
+    ).toThrow();
   });
 });
 

@@ -1,6 +1,6 @@
 // Turns a scripted reply (or none) into a plan the reply writer can carry out for any protocol.
 import type { ScriptedReply, ScriptedUsage } from "./script-schema";
-import type { Answer, Protocol, TokenUsage } from "./types";
+import type { Answer, AnswerReasoning, Protocol, TokenUsage } from "./types";
 
 const DEFAULT_TEXT_CHUNKS = 5;
 const DEFAULT_TOOL_ARGUMENT_CHUNKS = 3;
@@ -52,12 +52,38 @@ function resolveUsage(
   scripted: ScriptedUsage | undefined,
   requestBodyBytes: number,
   outputText: string,
+  reasoning?: AnswerReasoning,
 ): TokenUsage {
+  // A model that reasoned spent tokens on it even when the text is hidden.
+  const reasoningTokens =
+    scripted?.reasoningTokens ?? (reasoning ? Math.max(1, Math.ceil(reasoning.text.length / 4)) : 0);
   return {
     inputTokens: scripted?.inputTokens ?? Math.max(1, Math.ceil(requestBodyBytes / 4)),
-    outputTokens: scripted?.outputTokens ?? Math.max(1, Math.ceil(outputText.length / 4)),
+    outputTokens: scripted?.outputTokens ?? Math.max(1, Math.ceil(outputText.length / 4)) + reasoningTokens,
     cachedInputTokens: scripted?.cachedInputTokens ?? 0,
     cacheWriteTokens: scripted?.cacheWriteTokens ?? 0,
+    reasoningTokens,
+  };
+}
+
+/** The reasoning and signature a scripted reply asks for, as the answer carries them. */
+function answerTags(reply: Extract<ScriptedReply, { kind: "text" | "tool-call" }>): {
+  reasoning?: AnswerReasoning;
+  thoughtSignature?: string;
+} {
+  return {
+    ...(reply.reasoning
+      ? {
+          reasoning: {
+            text: reply.reasoning.text ?? "",
+            ...(reply.reasoning.encryptedContent
+              ? { encryptedContent: reply.reasoning.encryptedContent }
+              : {}),
+            durationMs: reply.reasoning.durationMs ?? 0,
+          },
+        }
+      : {}),
+    ...(reply.thoughtSignature ? { thoughtSignature: reply.thoughtSignature } : {}),
   };
 }
 
@@ -71,8 +97,11 @@ export function planReply(reply: ScriptedReply | undefined, input: PlanInput): R
     return textPlan(defaultText, undefined, input, {});
   }
   switch (reply.kind) {
-    case "text":
-      return textPlan(reply.text, reply.usage, input, reply, reply.reasoning);
+    case "text": {
+      const tags = answerTags(reply);
+      const plan = textPlan(reply.text, reply.usage, input, reply, tags.reasoning);
+      return { ...plan, answer: { ...plan.answer, ...tags } };
+    }
     case "cut":
       return {
         ...textPlan(reply.text ?? defaultText, undefined, input, reply),
@@ -80,6 +109,7 @@ export function planReply(reply: ScriptedReply | undefined, input: PlanInput): R
       };
     case "tool-call": {
       const argumentsJson = JSON.stringify(reply.input ?? {});
+      const tags = answerTags(reply);
       return {
         kind: "answer",
         answer: {
@@ -87,9 +117,9 @@ export function planReply(reply: ScriptedReply | undefined, input: PlanInput): R
           toolName: reply.toolName,
           input: reply.input ?? {},
           callId: reply.id ?? `call_fake${input.requestId}`,
-          ...(reply.reasoning === undefined ? {} : { reasoning: reply.reasoning }),
+          ...tags,
         },
-        usage: resolveUsage(reply.usage, input.requestBodyBytes, argumentsJson),
+        usage: resolveUsage(reply.usage, input.requestBodyBytes, argumentsJson, tags.reasoning),
         cacheUsageScripted: cacheUsageScripted(reply.usage),
         chunkCount: reply.chunks ?? DEFAULT_TOOL_ARGUMENT_CHUNKS,
         chunkDelayMs: reply.chunkDelayMs ?? DEFAULT_CHUNK_DELAY_MS,
@@ -120,12 +150,12 @@ function textPlan(
   usage: ScriptedUsage | undefined,
   input: PlanInput,
   timing: Timing,
-  reasoning?: string,
+  reasoning?: AnswerReasoning,
 ): AnswerPlan {
   return {
     kind: "answer",
-    answer: { kind: "text", text, ...(reasoning === undefined ? {} : { reasoning }) },
-    usage: resolveUsage(usage, input.requestBodyBytes, text),
+    answer: { kind: "text", text },
+    usage: resolveUsage(usage, input.requestBodyBytes, text, reasoning),
     cacheUsageScripted: cacheUsageScripted(usage),
     chunkCount: timing.chunks ?? DEFAULT_TEXT_CHUNKS,
     chunkDelayMs: timing.chunkDelayMs ?? DEFAULT_CHUNK_DELAY_MS,

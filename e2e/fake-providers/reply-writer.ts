@@ -83,6 +83,13 @@ async function writeStream(
   });
   response.flushHeaders();
   if (!(await writeFlushed(response, stream.head))) return;
+  if (stream.thinking) {
+    const pause = Math.floor(stream.thinking.durationMs / Math.max(1, stream.thinking.chunks.length));
+    for (const chunk of stream.thinking.chunks) {
+      if (!(await sleep(pause, signal))) return;
+      if (!(await writeFlushed(response, chunk))) return;
+    }
+  }
 
   const chunksToSend =
     plan.cutAfterChunks === undefined ? stream.chunks : stream.chunks.slice(0, plan.cutAfterChunks);

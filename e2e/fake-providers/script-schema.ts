@@ -11,8 +11,26 @@ const usageSchema = z
     cachedInputTokens: nonNegativeInt.optional(),
     /** Anthropic only. Without cachedInputTokens or this, the fake Anthropic works both out from its cache. */
     cacheWriteTokens: nonNegativeInt.optional(),
+    reasoningTokens: nonNegativeInt.optional(),
   })
   .strict();
+
+/** What a reasoning model sends besides its answer: its reasoning (Responses, Gemini) and signatures (Gemini). */
+const reasoningShape = {
+  reasoning: z
+    .object({
+      /** The reasoning summary (Responses) or thought text (Gemini); omitted: hidden by the provider. */
+      text: z.string().optional(),
+      /** Responses: `encrypted_content` of the reasoning item, sent when the request's `include` asks for it. */
+      encryptedContent: z.string().min(1).optional(),
+      /** How long the model thinks before answering (default 0). */
+      durationMs: nonNegativeInt.optional(),
+    })
+    .strict()
+    .optional(),
+  /** Gemini: `thoughtSignature` on the function call (tool call) or the first text part (text). */
+  thoughtSignature: z.string().min(1).optional(),
+};
 
 const timingShape = {
   /** How many pieces the content is split into (default 5 for text, 3 for tool arguments). */
@@ -45,9 +63,8 @@ export const scriptedReplySchema = z.discriminatedUnion("kind", [
     .object({
       kind: z.literal("text"),
       text: z.string(),
-      /** Reasoning sent before the text (the fake Anthropic streams it as a thinking block). */
-      reasoning: z.string().optional(),
       usage: usageSchema.optional(),
+      ...reasoningShape,
       ...timingShape,
       ...targetShape,
     })
@@ -57,10 +74,10 @@ export const scriptedReplySchema = z.discriminatedUnion("kind", [
       kind: z.literal("tool-call"),
       toolName: z.string().min(1),
       input: z.unknown(),
-      reasoning: z.string().optional(),
       /** Tool call id; generated when omitted. */
       id: z.string().min(1).optional(),
       usage: usageSchema.optional(),
+      ...reasoningShape,
       ...timingShape,
       ...targetShape,
     })

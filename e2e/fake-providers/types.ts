@@ -33,13 +33,30 @@ export interface TokenUsage {
   cachedInputTokens: number;
   /** Written to the prompt cache; only Anthropic reports it. */
   cacheWriteTokens: number;
+  /** Of the output tokens, those spent reasoning. */
+  reasoningTokens: number;
+}
+
+/** The model's reasoning before its answer, as the protocols that reason send it. */
+export interface AnswerReasoning {
+  /** The reasoning's text (a Responses summary, Gemini's thought summary); empty: the provider hides it. */
+  text: string;
+  /** Responses: the item's `encrypted_content`, sent only when the request's `include` asks for it. */
+  encryptedContent?: string;
+  /** How long the model thinks: the reasoning's chunks are spread over this time. */
+  durationMs: number;
+}
+
+/** What the provider attaches to the answer besides its content. */
+interface AnswerTags {
+  reasoning?: AnswerReasoning;
+  /** Gemini: the `thoughtSignature` on the function call, or on the first text part. */
+  thoughtSignature?: string;
 }
 
 /** What a successful reply carries, before a protocol encodes it. */
 export type Answer = (
   | { kind: "text"; text: string }
   | { kind: "tool-call"; toolName: string; input: unknown; callId: string }
-) & {
-  /** Reasoning sent before the answer (Anthropic: a thinking block with its signature). */
-  reasoning?: string;
-};
+) &
+  AnswerTags;

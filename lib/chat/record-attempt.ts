@@ -20,6 +20,8 @@ export interface AttemptUsage {
   cachedInputTokens?: number;
   /** Input written to the provider's prompt cache (part of inputTokens; Anthropic bills it above the input rate). */
   cacheWriteTokens?: number;
+  /** Of the output tokens, those the model spent reasoning (AI SDK `outputTokenDetails.reasoningTokens`). */
+  reasoningTokens?: number;
   /** The input tokens of the attempt's last model call, which the inspector's gauge compares with the payload. */
   lastCallInputTokens?: number;
 }
@@ -31,6 +33,9 @@ export function attemptUsage(usage: LanguageModelUsage): AttemptUsage {
     outputTokens: usage.outputTokens,
     cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens,
     cacheWriteTokens: usage.inputTokenDetails?.cacheWriteTokens,
+    ...(usage.outputTokenDetails?.reasoningTokens
+      ? { reasoningTokens: usage.outputTokenDetails.reasoningTokens }
+      : {}),
   };
 }
 

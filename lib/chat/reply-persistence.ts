@@ -1,17 +1,20 @@
 // Persists the assistant reply while it streams: at most every FLUSH_INTERVAL_MS of new text (so a server crash
 // loses at most that much), then once more with the final status. A failed write never blocks the ones after it,
 // and the final one is retried, so the final status is written even after a database hiccup mid-stream. A reply
-// that used tools ends with its tool calls and outputs stored as artifacts, named in the message's parts between
-// the text written around them, so later turns replay them (docs/architecture.md, "Tools").
+// that used tools or reasoned ends with its tool calls, outputs and reasoning stored as artifacts, named in the
+// message's parts between the text written around them, so later turns replay them; every part keeps what the
+// provider attached to it (docs/architecture.md#reasoning-and-provider-metadata).
 
 import "server-only";
 import { ulid } from "ulid";
 import type { Database } from "@/db/client";
 import { finishReplyWithArtifacts, updateMessage } from "@/db/queries";
 import type { Message } from "@/db/schema";
-import type { StoredPart } from "@/lib/context/types";
+import { mergeProviderMetadata } from "@/lib/context/messages";
+import type { ProviderMetadata, StoredPart } from "@/lib/context/types";
 import { publishMessage } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
+import { type ReasoningView, reasoningView } from "./reasoning-view";
 
 export const FLUSH_INTERVAL_MS = 500;
 
@@ -20,14 +23,23 @@ const FINAL_WRITE_RETRY_DELAYS_MS = [100, 500, 2_000];
 
 interface ReplyArtifact {
   id: string;
-  type: "function_call" | "function_call_output";
+  type: "function_call" | "function_call_output" | "reasoning";
   payload: Record<string, unknown>;
 }
+
+type ReplyPiece =
+  | { kind: "text"; text: string; providerMetadata?: ProviderMetadata }
+  | { kind: "artifact"; artifact: ReplyArtifact };
+
+/** The provider metadata of a stream part, when it carries any. */
+type Tagged = ProviderMetadata | undefined;
 
 export class ReplyPersistence {
   private text = "";
   /** The reply in order: text pieces and the artifacts between them. */
-  private pieces: ({ kind: "text"; text: string } | { kind: "artifact"; artifact: ReplyArtifact })[] = [];
+  private pieces: ReplyPiece[] = [];
+  /** The reasoning blocks still streaming, by the stream's block id. */
+  private openReasoning = new Map<string, ReplyArtifact>();
   private flushedLength = 0;
   private lastFlushAt = Date.now();
   private pending: Promise<void>;
@@ -60,24 +72,81 @@ export class ReplyPersistence {
     if (Date.now() - this.lastFlushAt >= FLUSH_INTERVAL_MS) this.flush("streaming");
   }
 
+  /**
+   * What the provider attached to the text being written (an item id, a signature): kept with the current text
+   * piece, or with the piece that starts next when the last one is not text.
+   */
+  tagText(providerMetadata: Tagged): void {
+    if (providerMetadata === undefined || Object.keys(providerMetadata).length === 0) return;
+    const last = this.pieces.at(-1);
+    if (last?.kind === "text")
+      last.providerMetadata = mergeProviderMetadata(last.providerMetadata, providerMetadata);
+    else this.pieces.push({ kind: "text", text: "", providerMetadata });
+  }
+
   /** A tool call the model made; the text after it is a new piece. */
-  toolCall(callId: string, name: string, input: unknown): void {
-    this.addArtifact("function_call", { callId, name, arguments: JSON.stringify(input ?? {}) });
+  toolCall(callId: string, name: string, input: unknown, providerMetadata?: Tagged): void {
+    this.addArtifact(
+      "function_call",
+      withMetadata({ callId, name, arguments: JSON.stringify(input ?? {}) }, providerMetadata),
+    );
   }
 
   /** A tool's output (or its error, as the output the model was given). */
-  toolOutput(callId: string, name: string, output: unknown): void {
-    this.addArtifact("function_call_output", { callId, name, output });
+  toolOutput(callId: string, name: string, output: unknown, providerMetadata?: Tagged): void {
+    this.addArtifact("function_call_output", withMetadata({ callId, name, output }, providerMetadata));
   }
 
-  private addArtifact(type: ReplyArtifact["type"], payload: Record<string, unknown>): void {
-    this.pieces.push({ kind: "artifact", artifact: { id: ulid(), type, payload } });
+  /** The reply's reasoning so far, as the chat shows it. */
+  reasoning(): ReasoningView | null {
+    return reasoningView(
+      this.pieces.flatMap((piece) =>
+        piece.kind === "artifact" && piece.artifact.type === "reasoning" ? [piece.artifact.payload] : [],
+      ),
+    );
+  }
+
+  /** A reasoning block opens (`id` is the stream's block id): it takes its place in the reply now. */
+  reasoningStart(id: string, providerMetadata?: Tagged): void {
+    const artifact = this.addArtifact(
+      "reasoning",
+      withMetadata({ text: "", startedAt: new Date().toISOString() }, providerMetadata),
+    );
+    this.openReasoning.set(id, artifact);
+  }
+
+  /** Reasoning text (a summary or the thoughts), and what the provider attached to it. */
+  reasoningDelta(id: string, delta: string, providerMetadata?: Tagged): void {
+    const artifact = this.openReasoning.get(id) ?? this.reopenReasoning(id);
+    artifact.payload.text = `${artifact.payload.text as string}${delta}`;
+    tagPayload(artifact.payload, providerMetadata);
+  }
+
+  /** The block ends: its end time, and the metadata the provider gave last (OpenAI's final encrypted content). */
+  reasoningEnd(id: string, providerMetadata?: Tagged): void {
+    const artifact = this.openReasoning.get(id) ?? this.reopenReasoning(id);
+    tagPayload(artifact.payload, providerMetadata);
+    artifact.payload.endedAt = new Date().toISOString();
+    this.openReasoning.delete(id);
+  }
+
+  /** A delta or end for a block never opened (a provider that skips the start): opened here. */
+  private reopenReasoning(id: string): ReplyArtifact {
+    this.reasoningStart(id);
+    return this.openReasoning.get(id) as ReplyArtifact;
+  }
+
+  private addArtifact(type: ReplyArtifact["type"], payload: Record<string, unknown>): ReplyArtifact {
+    const artifact = { id: ulid(), type, payload };
+    this.pieces.push({ kind: "artifact", artifact });
+    return artifact;
   }
 
   /** Drop what a failed attempt streamed: it never reached the user's screen as a final reply. */
   reset(): void {
     this.text = "";
     this.pieces = [];
+    this.openReasoning.clear();
   }
 
   /**
@@ -97,7 +166,7 @@ export class ReplyPersistence {
       }
       const text = piece.text.slice(0, left);
       left -= text.length;
-      kept.push({ kind: "text", text });
+      kept.push({ ...piece, text });
     }
     this.pieces = kept;
     this.text = this.text.slice(0, Math.max(0, chars));
@@ -111,12 +180,13 @@ export class ReplyPersistence {
     const artifacts = this.pieces.flatMap((piece) => (piece.kind === "artifact" ? [piece.artifact] : []));
     const parts = this.storedParts();
     const write = () => {
-      // While streaming, and for a reply without tools, the text is the message.
+      // While streaming, and for a reply without tools or reasoning, the text is the message (with what the
+      // provider attached to it once it is final).
       if (status === "streaming" || artifacts.length === 0) {
         return updateMessage({
           db: this.db,
           messageId: this.messageId,
-          parts: text ? [{ type: "text", text }] : [],
+          parts: status === "streaming" ? (text ? [{ type: "text", text }] : []) : parts,
           status,
           countTokens: status !== "streaming",
         });
@@ -149,13 +219,31 @@ export class ReplyPersistence {
   private storedParts(): StoredPart[] {
     return this.pieces.flatMap((piece): StoredPart[] => {
       if (piece.kind === "artifact") return [{ type: "artifact", artifactId: piece.artifact.id }];
-      return piece.text ? [{ type: "text", text: piece.text }] : [];
+      if (!piece.text) return [];
+      return piece.providerMetadata
+        ? [{ type: "text", text: piece.text, providerMetadata: piece.providerMetadata }]
+        : [{ type: "text", text: piece.text }];
     });
   }
 
   finish(status: Exclude<Message["status"], "streaming">): Promise<void> {
     return this.flush(status);
   }
+}
+
+/** The payload with the provider's metadata, when there is any. */
+function withMetadata(payload: Record<string, unknown>, providerMetadata: Tagged): Record<string, unknown> {
+  tagPayload(payload, providerMetadata);
+  return payload;
+}
+
+/** Merge more of the provider's metadata into a stored payload (a later value of a field wins). */
+function tagPayload(payload: Record<string, unknown>, providerMetadata: Tagged): void {
+  if (providerMetadata === undefined || Object.keys(providerMetadata).length === 0) return;
+  payload.providerMetadata = mergeProviderMetadata(
+    payload.providerMetadata as ProviderMetadata | undefined,
+    providerMetadata,
+  );
 }
 
 async function withRetries(write: () => Promise<unknown>): Promise<void> {

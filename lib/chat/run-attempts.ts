@@ -239,15 +239,26 @@ async function streamReply({
         }
         streamed.text += part.text;
         reply.append(part.text);
+        reply.tagText(part.providerMetadata);
         writer.write({ type: "text-delta", id: textId, delta: part.text });
+      } else if (part.type === "text-start" || part.type === "text-end") {
+        reply.tagText(part.providerMetadata);
+      } else if (part.type === "reasoning-start") {
+        reply.reasoningStart(part.id, part.providerMetadata);
+      } else if (part.type === "reasoning-delta") {
+        reply.reasoningDelta(part.id, part.text, part.providerMetadata);
+      } else if (part.type === "reasoning-end") {
+        reply.reasoningEnd(part.id, part.providerMetadata);
+        // The chat shows "Thought for 4 s" above the reply as soon as the model has thought.
+        writer.write({ type: "message-metadata", messageMetadata: { reasoning: reply.reasoning() } });
       } else if (part.type === "tool-call") {
-        reply.toolCall(part.toolCallId, part.toolName, part.input);
+        reply.toolCall(part.toolCallId, part.toolName, part.input, part.providerMetadata);
         if (!toolNames.includes(part.toolName)) {
           toolNames.push(part.toolName);
           writer.write({ type: "message-metadata", messageMetadata: { toolNames: [...toolNames] } });
         }
       } else if (part.type === "tool-result") {
-        reply.toolOutput(part.toolCallId, part.toolName, part.output);
+        reply.toolOutput(part.toolCallId, part.toolName, part.output, part.providerMetadata);
       } else if (part.type === "tool-error") {
         // The model is told the tool failed; the error is what it was given as the output.
         const message = part.error instanceof Error ? part.error.message : String(part.error);

@@ -6,8 +6,9 @@ import "server-only";
 import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { getLatestAttemptView, listReplyVariants, type ReplyVariant } from "@/db/message-queries";
-import { listMessageMedia, listMessages, listToolNamesByMessage } from "@/db/queries";
+import { listMessageMedia, listMessages, listReasoningByMessage, listToolNamesByMessage } from "@/db/queries";
 import { attempts, type Message, turns } from "@/db/schema";
+import { type ReasoningView, reasoningView } from "./reasoning-view";
 
 /** Why the model did not see the messages before `firstMessageId` in the latest request. */
 export interface ModelViewStart {
@@ -21,6 +22,8 @@ export interface Transcript {
   messages: Omit<Message, "tokenCounts" | "segmentTokenCounts">[];
   media: Map<string, { mime: string; filename: string | null }>;
   toolNames: Map<string, string[]>;
+  /** By reply id: how long the model thought and what (a reply without stored reasoning has none). */
+  reasoning: Map<string, ReasoningView>;
   /** By the user message the reply answers: its variants, oldest first (only replies with several). */
   variants: Map<string, ReplyVariant[]>;
   /** By reply id: the model that answered it, and the model it fell back from when the first one failed. */
@@ -40,10 +43,11 @@ export async function loadTranscript({
   db: Database;
   conversationId: string;
 }): Promise<Transcript> {
-  const [rows, media, toolNames, variants, latest, replyModels] = await Promise.all([
+  const [rows, media, toolNames, reasoningPayloads, variants, latest, replyModels] = await Promise.all([
     listMessages({ db, conversationId }),
     listMessageMedia({ db, conversationId }),
     listToolNamesByMessage({ db, conversationId }),
+    listReasoningByMessage({ db, conversationId }),
     listReplyVariants({ db, conversationId }),
     getLatestAttemptView({ db, conversationId }),
     listReplyModels(db, conversationId),
@@ -55,10 +59,20 @@ export async function loadTranscript({
     messages: chosen,
     media,
     toolNames,
+    reasoning: reasoningByMessage(reasoningPayloads),
     variants,
     replyModels,
     modelView: latest ? modelViewStart(chosen, latest.items, latest.trace) : null,
   };
+}
+
+function reasoningByMessage(payloads: Map<string, Record<string, unknown>[]>): Map<string, ReasoningView> {
+  const views = new Map<string, ReasoningView>();
+  for (const [messageId, blocks] of payloads) {
+    const view = reasoningView(blocks);
+    if (view !== null) views.set(messageId, view);
+  }
+  return views;
 }
 
 interface TraceLike {

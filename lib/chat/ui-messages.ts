@@ -2,6 +2,7 @@
 import type { FileUIPart, UIMessage } from "ai";
 import type { Message } from "@/db/schema";
 import { attachmentUrl } from "@/lib/media/attachment-view";
+import type { ReasoningView } from "./reasoning-view";
 import type { ModelViewStart, ReplyModel } from "./transcript";
 
 export interface ChatMessageMetadata {
@@ -19,6 +20,8 @@ export interface ChatMessageMetadata {
   assistantMessageId?: string;
   /** The tools the reply called, in order of first use. */
   toolNames?: string[];
+  /** How long the model thought before the reply, and what when the provider gave the text. */
+  reasoning?: ReasoningView | null;
   /** The model that answered the reply, and the one it fell back from when that one failed. */
   modelId?: string;
   fallbackFromModelId?: string | null;
@@ -42,6 +45,8 @@ export interface TranscriptExtras {
   media?: MediaLookup;
   /** The tools each reply called, by message id. */
   toolNames?: ReadonlyMap<string, string[]>;
+  /** Each reply's reasoning, by message id. */
+  reasoning?: ReadonlyMap<string, ReasoningView>;
   /** The variants of each regenerated reply, by the id of the user message it answers. */
   variants?: ReadonlyMap<string, { id: string }[]>;
   /** The model that answered each reply, by message id. */
@@ -58,7 +63,7 @@ export type TranscriptMessage = Pick<
 
 export function toUIMessage(
   message: TranscriptMessage,
-  { media = new Map(), toolNames, variants, replyModels, modelView }: TranscriptExtras = {},
+  { media = new Map(), toolNames, reasoning, variants, replyModels, modelView }: TranscriptExtras = {},
 ): ChatUIMessage {
   const siblings =
     message.authorType === "persona" && message.replyToMessageId
@@ -92,6 +97,7 @@ export function toUIMessage(
       summarized: message.summarizedBy !== null,
       summarizedBy: message.summarizedBy,
       ...(toolNames?.has(message.id) ? { toolNames: toolNames.get(message.id) } : {}),
+      ...(reasoning?.has(message.id) ? { reasoning: reasoning.get(message.id) } : {}),
       ...replyModels?.get(message.id),
       ...(siblings && variantIndex >= 0
         ? { variants: { ids: siblings.map((variant) => variant.id), index: variantIndex } }

@@ -599,3 +599,76 @@ describe("artifact replay", () => {
     });
   });
 });
+
+describe("provider metadata (docs/architecture.md#reasoning-and-provider-metadata)", () => {
+  it("replays every tagged part with what the provider attached: reasoning, the call, the output, the text", () => {
+    const google = { google: { thoughtSignature: "sig-1" } };
+    const openai = { openai: { itemId: "rs_1", reasoningEncryptedContent: "opaque" } };
+    const message = personaMessage(2, "", {
+      parts: [
+        { type: "artifact", artifactId: "r2" },
+        { type: "artifact", artifactId: "c2" },
+        { type: "artifact", artifactId: "o2" },
+        { type: "text", text: "Sunny.", providerMetadata: google },
+      ],
+    });
+    const artifacts = [
+      { ...reasoningArtifact("r2", "m2", ""), payload: { text: "", providerMetadata: openai } },
+      {
+        ...functionCallArtifact("c2", "m2", "call2", "weather", "{}"),
+        payload: { callId: "call2", name: "weather", arguments: "{}", providerMetadata: google },
+      },
+      {
+        ...functionOutputArtifact("o2", "m2", "call2", "sunny"),
+        payload: {
+          callId: "call2",
+          name: "weather",
+          output: "sunny",
+          providerMetadata: { google: { id: "x" } },
+        },
+      },
+    ];
+    const result = runReplay([userMessage(1, "weather?"), message], artifacts);
+    const parts = result.value.items.flatMap((item) => item.parts);
+    expect(parts).toEqual([
+      { type: "text", text: "weather?" },
+      { type: "reasoning", text: "", providerMetadata: openai },
+      { type: "tool-call", toolCallId: "call2", toolName: "weather", input: {}, providerMetadata: google },
+      {
+        type: "tool-result",
+        toolCallId: "call2",
+        toolName: "weather",
+        output: "sunny",
+        providerMetadata: { google: { id: "x" } },
+      },
+      { type: "text", text: "Sunny.", providerMetadata: google },
+    ]);
+  });
+
+  it("ignores stored metadata that is not provider key → object", () => {
+    const message = personaMessage(2, "", {
+      parts: [
+        { type: "artifact", artifactId: "r2" },
+        { type: "text", text: "Hi." },
+      ],
+    });
+    const artifacts = [
+      { ...reasoningArtifact("r2", "m2", "hmm"), payload: { text: "hmm", providerMetadata: "x" } },
+    ];
+    const result = runReplay([userMessage(1, "q"), message], artifacts);
+    const reasoning = result.value.items.find((item) => item.tag === "REASONING");
+    expect(reasoning?.parts).toEqual([{ type: "reasoning", text: "hmm" }]);
+  });
+
+  it("never collapses a reply's tagged text into the next one", () => {
+    const tagged = personaMessage(2, "", {
+      parts: [{ type: "text", text: "First.", providerMetadata: { google: { thoughtSignature: "s" } } }],
+    });
+    const result = runReplay([userMessage(1, "q"), tagged, personaMessage(3, "Second.")], []);
+    expect(result.value.items.map((item) => item.parts)).toEqual([
+      [{ type: "text", text: "q" }],
+      [{ type: "text", text: "First.", providerMetadata: { google: { thoughtSignature: "s" } } }],
+      [{ type: "text", text: "Second." }],
+    ]);
+  });
+});

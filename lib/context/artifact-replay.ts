@@ -10,7 +10,7 @@ import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./message
 import { type HistoryItems, NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
 import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
-import { REPLAYABLE_ARTIFACT_TYPES, type Replayable, readReplayable } from "./stored-artifacts";
+import { REPLAYABLE_ARTIFACT_TYPES, type Replayable, readReplayable, replayedPart } from "./stored-artifacts";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural, traceEvent, traceWarning } from "./trace";
 import type {
@@ -497,20 +497,8 @@ function toPart(
   const tokens = cached === undefined ? null : cached;
   switch (replayable.kind) {
     case "call":
-      return {
-        part: {
-          type: "tool-call",
-          toolCallId: replayable.callId,
-          toolName: replayable.name,
-          input: replayable.input,
-        },
-        tokens,
-      };
-    case "reasoning": {
-      const part: ItemPart = { type: "reasoning", text: replayable.text };
-      if (replayable.providerMetadata) part.providerMetadata = replayable.providerMetadata;
-      return { part, tokens };
-    }
+    case "reasoning":
+      return { part: replayedPart(replayable, ""), tokens };
     case "output": {
       const toolName = callNames.get(replayable.callId) ?? replayable.name ?? "unknown";
       const tools = context.settings.tools;
@@ -540,15 +528,12 @@ function toPart(
             ),
           );
           return {
-            part: { type: "tool-result", toolCallId: replayable.callId, toolName, output: pruned.text },
+            part: replayedPart(replayable, toolName, pruned.text),
             tokens: tokens === null ? null : prunedOutputTokens(tokens, text.length, pruned, context),
           };
         }
       }
-      return {
-        part: { type: "tool-result", toolCallId: replayable.callId, toolName, output: replayable.output },
-        tokens,
-      };
+      return { part: replayedPart(replayable, toolName), tokens };
     }
   }
 }

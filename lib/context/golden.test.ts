@@ -113,6 +113,36 @@ const assistant = (id: string, value: string) =>
 const input = (value: string, sender: ItemSender = ada, extra: ItemPart[] = []) =>
   make("msg:input", "user", "CURRENT_INPUT", [...extra, text(value)], sender);
 
+type Tags = Record<string, Record<string, unknown>>;
+
+/** Replayed reasoning, with what the provider attached to it. */
+const reasoningItem = (id: string, value: string, providerMetadata?: Tags) =>
+  make(id, "assistant", "REASONING", [{ type: "reasoning", text: value, providerMetadata }], tomori);
+
+/** A replayed current_time call (tagged by its provider) and its output. */
+const clockCall = (input: unknown, output: string, providerMetadata: Tags) => [
+  make(
+    "artifact:c1",
+    "assistant",
+    "TOOL_CALL",
+    [{ type: "tool-call", toolCallId: "call_1", toolName: "current_time", input, providerMetadata }],
+    tomori,
+  ),
+  make("artifact:o1", "tool", "TOOL_RESULT", [
+    { type: "tool-result", toolCallId: "call_1", toolName: "current_time", output },
+  ]),
+];
+
+/** The reply's text after its calls, tagged by its provider. */
+const taggedReply = (value: string, providerMetadata: Tags) =>
+  make(
+    "msg:2:text:1",
+    "assistant",
+    "DIALOGUE_HISTORY",
+    [{ type: "text", text: value, providerMetadata }],
+    tomori,
+  );
+
 function image(handle: string, state: MediaDescriptor["state"] = "render", messageSeq = 1): MediaDescriptor {
   return {
     handle,
@@ -390,6 +420,48 @@ const SCENARIOS: Scenario[] = [
         user("msg:2", "Bob: hi", bob),
         assistant("msg:3", "Good morning, everyone!"),
         input("Ada: what's for lunch?", ada),
+      ],
+    },
+  },
+  {
+    // A Responses reasoning model's turn replayed: a reasoning item with its summary and encrypted content, one
+    // hidden (encrypted only), the message and call item ids (docs/architecture.md#reasoning-and-provider-metadata).
+    name: "reasoning-replay-responses",
+    adjust: capabilities({ reasoning: true }),
+    base: {
+      settings: settings(),
+      trace: [],
+      items: [
+        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+        user("msg:1", "What time is it in Lisbon? Plan the evening."),
+        reasoningItem("artifact:r1", "Lisbon is on WET; check the clock first.", {
+          openai: { itemId: "rs_1", reasoningEncryptedContent: "gAAAA-opaque-1" },
+        }),
+        ...clockCall({ timezone: "Europe/Lisbon" }, "18:40", { openai: { itemId: "fc_1" } }),
+        reasoningItem("artifact:r2", "", {
+          openai: { itemId: "rs_2", reasoningEncryptedContent: "gAAAA-opaque-2" },
+        }),
+        taggedReply("It is 18:40: sunset at the Miradouro, then dinner in Alfama.", {
+          openai: { itemId: "msg_1" },
+        }),
+        input("And tomorrow morning?"),
+      ],
+    },
+  },
+  {
+    // A Gemini tool turn replayed: its thought, the call's thought signature, the signed text.
+    name: "reasoning-replay-gemini",
+    adjust: capabilities({ reasoning: true }),
+    base: {
+      settings: settings(),
+      trace: [],
+      items: [
+        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+        user("msg:1", "What time is it in Tokyo?"),
+        reasoningItem("artifact:r1", "**Checking the clock**\nI need the current time in Tokyo."),
+        ...clockCall({ timezone: "Asia/Tokyo" }, "21:04", { google: { thoughtSignature: "CiQBsig-call-1" } }),
+        taggedReply("It is 21:04 in Tokyo.", { google: { thoughtSignature: "CiQBsig-text-1" } }),
+        input("And in Paris?"),
       ],
     },
   },

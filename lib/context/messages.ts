@@ -2,7 +2,7 @@
 // text, its text pieces around tool calls, whether it has artifacts), who wrote it, and the id of the item it
 // becomes. Depends on no stage, so any stage (and token-cache.ts, called on every write) can use it.
 
-import type { ItemRole, ItemSender, StoredMessage } from "./types";
+import type { ItemRole, ItemSender, ProviderMetadata, StoredMessage } from "./types";
 
 /**
  * One unit of history between the collapse and role-mapping stages: a stored message (or a collapsed run of
@@ -18,7 +18,9 @@ export type MessageRun = [StoredMessage, ...StoredMessage[]];
 /** Pure text: at least one part, and every part is text. */
 export function isPureText(message: StoredMessage): boolean {
   if (message.parts.length === 0) return false;
-  for (const part of message.parts) if (part.type !== "text") return false;
+  // Text the provider tagged (a signature, an item id) goes back as it came, never merged with other text.
+  for (const part of message.parts)
+    if (part.type !== "text" || part.providerMetadata !== undefined) return false;
   return true;
 }
 
@@ -120,6 +122,42 @@ export function textSegments(message: Pick<StoredMessage, "parts">): string[] {
   }
   if (current !== null && hasText(current)) segments.push(current);
   return segments;
+}
+
+/**
+ * The provider metadata of each text piece (parallel to textSegments): what the piece's text parts carried, merged
+ * per provider key (a later part's fields win); undefined for a piece without any.
+ */
+export function textSegmentMetadata(message: Pick<StoredMessage, "parts">): (ProviderMetadata | undefined)[] {
+  const metadata: (ProviderMetadata | undefined)[] = [];
+  let current: string | null = null;
+  let merged: ProviderMetadata | undefined;
+  const close = () => {
+    if (current !== null && hasText(current)) metadata.push(merged);
+    current = null;
+    merged = undefined;
+  };
+  for (const part of message.parts) {
+    if (part.type === "text") {
+      current = current === null ? part.text : `${current}\n${part.text}`;
+      if (part.providerMetadata !== undefined) merged = mergeProviderMetadata(merged, part.providerMetadata);
+    } else if (part.type === "artifact") close();
+  }
+  close();
+  return metadata;
+}
+
+/** Provider metadata merged per provider key: `next`'s fields win. */
+export function mergeProviderMetadata(
+  base: ProviderMetadata | undefined,
+  next: ProviderMetadata | undefined,
+): ProviderMetadata | undefined {
+  if (next === undefined) return base;
+  if (base === undefined) return next;
+  const merged: ProviderMetadata = { ...base };
+  for (const [provider, fields] of Object.entries(next))
+    merged[provider] = { ...merged[provider], ...fields };
+  return merged;
 }
 
 export function hasArtifactParts(message: Pick<StoredMessage, "parts">): boolean {

@@ -314,3 +314,36 @@ describe("system items", () => {
     expect(shape(out.value)).toEqual(["user:system-as-user", "assistant:a1", "user:u1"]);
   });
 });
+
+describe("reasoning for models that do not reason", () => {
+  const reasoning = (text: string): ItemPart => ({ type: "reasoning", text });
+  const items = [
+    item("u1", "user", [text("q")]),
+    item("r1", "assistant", [reasoning("thinking")]),
+    item("a1", "assistant", [reasoning("more"), text("answer")]),
+    item("u2", "user", [text("next")]),
+  ];
+
+  it("drops the reasoning, and the items left with nothing, and says so", () => {
+    const { value, trace } = normaliseForModel(items, model({ reasoning: false, strictAlternation: false }));
+    expect(shape(value)).toEqual(["user:u1", "assistant:a1", "user:u2"]);
+    expect(value.flatMap((entry) => entry.parts).some((part) => part.type === "reasoning")).toBe(false);
+    expect(trace.map((event) => `${event.stage}/${event.action}`)).toEqual([
+      "normalise/dropped-reasoning",
+      "normalise/dropped-empty-items",
+    ]);
+    expect(trace[0]?.itemIds).toEqual(["r1", "a1"]);
+  });
+
+  it("keeps it for a model that reasons, hidden reasoning included", () => {
+    const hidden = item("h1", "assistant", [
+      { type: "reasoning", text: "", providerMetadata: { openai: { itemId: "rs_1" } } },
+    ]);
+    const { value, trace } = normaliseForModel(
+      [...items, hidden],
+      model({ reasoning: true, strictAlternation: false }),
+    );
+    expect(shape(value)).toEqual(["user:u1", "assistant:r1", "assistant:a1", "user:u2", "assistant:h1"]);
+    expect(trace).toEqual([]);
+  });
+});

@@ -12,6 +12,7 @@ import {
   messageItemId,
   messageText,
   roleFor,
+  textSegmentMetadata,
   textSegments,
 } from "./messages";
 import type { PhaseAContext, SourcedItems, VisibleHistory } from "./phases";
@@ -247,13 +248,22 @@ function messageItem(
   } else if (role === "assistant" && hasArtifactParts(first)) {
     // Text pieces stay apart so artifact replay can put the tool calls back between them.
     const segments = textSegments(first);
+    const metadata = textSegmentMetadata(first);
     splitSegments = segments.length;
-    parts = segments.map(
-      (segment, i): ItemPart => ({ type: "text", text: decorate(first, segment, i === 0, context) }),
-    );
+    parts = segments.map((segment, i): ItemPart => {
+      const part: ItemPart = { type: "text", text: decorate(first, segment, i === 0, context) };
+      const providerMetadata = metadata[i];
+      if (providerMetadata !== undefined) part.providerMetadata = providerMetadata;
+      return part;
+    });
   } else {
     const text = messageText(first);
     parts = hasText(text) ? [{ type: "text", text: decorate(first, text, true, context) }] : [];
+    // The provider's tags on a reply's text go back with it (a collapsed run has none: tagged text never collapses).
+    const providerMetadata = role === "assistant" ? textSegmentMetadata(first)[0] : undefined;
+    const onlyPart = parts[0];
+    if (providerMetadata !== undefined && onlyPart?.type === "text")
+      onlyPart.providerMetadata = providerMetadata;
   }
   return {
     id: messageItemId(first.id),

@@ -213,7 +213,7 @@ describe("thinking options", () => {
 
   it("uses thinkingConfig.thinkingBudget for Gemini", () => {
     expect(thinkingProviderOptions(model("google", { reasoning: true }), thinking)).toEqual({
-      google: { thinkingConfig: { thinkingBudget: 10_000 } },
+      google: { thinkingConfig: { thinkingBudget: 10_000, includeThoughts: true } },
     });
   });
 
@@ -237,8 +237,74 @@ describe("thinking options", () => {
     expect(events).toMatchObject([
       {
         action: "thinking-enabled",
-        details: { providerOptions: { google: { thinkingConfig: { thinkingBudget: 10_000 } } } },
+        details: {
+          providerOptions: { google: { thinkingConfig: { thinkingBudget: 10_000, includeThoughts: true } } },
+        },
       },
     ]);
+  });
+});
+
+describe("provider metadata and stateless requests", () => {
+  const thinking = settings((value) => {
+    value.thinking.enabled = true;
+    value.thinking.budgetTokens = 10_000;
+  });
+
+  it("sends each replayed part's provider metadata back as its provider options", () => {
+    const google = { google: { thoughtSignature: "sig-1" } };
+    const items = [
+      item("u1", "user", [text("time?")]),
+      item("r1", "assistant", [{ type: "reasoning", text: "", providerMetadata: google }]),
+      item("c1", "assistant", [
+        { type: "tool-call", toolCallId: "c1", toolName: "clock", input: "{}", providerMetadata: google },
+      ]),
+      item("o1", "tool", [{ type: "tool-result", toolCallId: "c1", toolName: "clock", output: "noon" }]),
+      item("a1", "assistant", [{ type: "text", text: "Noon.", providerMetadata: google }]),
+    ];
+    const { value: request } = serialiseRequest(items, model("google", { reasoning: true }), settings());
+    expect(request.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "time?" }] },
+      // Hidden reasoning has no text and still goes back, with its signature.
+      { role: "assistant", content: [{ type: "reasoning", text: "", providerOptions: google }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool-call", toolCallId: "c1", toolName: "clock", input: {}, providerOptions: google },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "c1",
+            toolName: "clock",
+            output: { type: "text", value: "noon" },
+          },
+        ],
+      },
+      { role: "assistant", content: [{ type: "text", text: "Noon.", providerOptions: google }] },
+    ]);
+  });
+
+  it("makes every Responses request stateless; a reasoning model's asks for its encrypted reasoning", () => {
+    const responses = (reasoning: boolean) =>
+      modelDescriptor({ provider: "openai", apiKind: "responses" }, { reasoning });
+    const options = (descriptor: ModelDescriptor, value = settings()) =>
+      serialiseRequest([item("u1", "user", [text("hi")])], descriptor, value).value.providerOptions;
+    expect(options(responses(false))).toEqual({ openai: { store: false } });
+    expect(options(responses(true))).toEqual({
+      openai: { store: false, include: ["reasoning.encrypted_content"] },
+    });
+    expect(options(responses(true), thinking)).toEqual({
+      openai: {
+        store: false,
+        include: ["reasoning.encrypted_content"],
+        reasoningEffort: "high",
+      },
+    });
+    // The chat API keeps no state to speak of.
+    expect(options(model("openai", { reasoning: true }))).toEqual({});
   });
 });

@@ -63,10 +63,14 @@ export function thinkingProviderOptions(model: ModelDescriptor, settings: Resolv
   switch (model.provider) {
     case "openai":
     case "openai-compatible":
-      // OpenAI-compatible servers are called through @ai-sdk/openai, which reads the `openai` key.
+      // OpenAI-compatible servers are called through @ai-sdk/openai, which reads the `openai` key. With an
+      // effort, the SDK asks the Responses API for a detailed summary of the reasoning on its own.
       return { openai: { reasoningEffort: reasoningEffortFor(settings.thinking.budgetTokens) } };
     case "google":
-      return { google: { thinkingConfig: { thinkingBudget: settings.thinking.budgetTokens } } };
+      // Thought summaries come back only with includeThoughts; the signatures come back either way.
+      return {
+        google: { thinkingConfig: { thinkingBudget: settings.thinking.budgetTokens, includeThoughts: true } },
+      };
     case "anthropic": {
       const budgetTokens = Math.max(ANTHROPIC_MIN_THINKING_BUDGET, settings.thinking.budgetTokens);
       return { anthropic: { thinking: { type: "enabled", budgetTokens } } };
@@ -102,6 +106,29 @@ function mergeProviderOptions(...options: ProviderOptions[]): ProviderOptions {
   return merged;
 }
 
+/**
+ * Every Responses request is stateless (`store: false`): what is replayed travels in the body (text, calls, and a
+ * reasoning model's reasoning as its `encrypted_content`, asked for with `include`), never as a reference to state
+ * kept at OpenAI, so the inspector shows all the model got and a replay needs nothing stored elsewhere
+ * (docs/architecture.md#reasoning-and-provider-metadata).
+ */
+export function statelessProviderOptions(model: ModelDescriptor): ProviderOptions {
+  if (model.provider !== "openai" || model.apiKind !== "responses") return {};
+  return model.capabilities.reasoning
+    ? { openai: { store: false, include: ["reasoning.encrypted_content"] } }
+    : { openai: { store: false } };
+}
+
+/** A replayed part's provider metadata as the provider options it is sent back with. */
+function withProviderOptions<Part extends object>(
+  part: Part,
+  providerMetadata: Record<string, Record<string, unknown>> | undefined,
+): Part {
+  return providerMetadata === undefined
+    ? part
+    : { ...part, providerOptions: providerMetadata as ProviderOptions };
+}
+
 export function toolResultOutput(output: unknown): ToolResultOutput {
   if (typeof output === "string") return { type: "text", value: output };
   if (output === undefined) return { type: "text", value: "" };
@@ -129,12 +156,15 @@ function filePart(part: Extract<ItemPart, { type: "image" | "video" | "audio" | 
 }
 
 function toolResultPart(part: Extract<ItemPart, { type: "tool-result" }>): ToolPart {
-  return {
-    type: "tool-result",
-    toolCallId: part.toolCallId,
-    toolName: part.toolName,
-    output: toolResultOutput(part.output),
-  };
+  return withProviderOptions<ToolPart>(
+    {
+      type: "tool-result",
+      toolCallId: part.toolCallId,
+      toolName: part.toolName,
+      output: toolResultOutput(part.output),
+    },
+    part.providerMetadata,
+  );
 }
 
 /** The parts both sides send the same way. */
@@ -177,21 +207,30 @@ function userParts(item: ContextItem, toolParts: ToolPart[]): UserPart[] {
 function assistantParts(item: ContextItem, toolParts: ToolPart[]): AssistantPart[] {
   const parts: AssistantPart[] = [];
   for (const part of item.parts) {
+    // The provider's tags on its own text, reasoning and calls go back as provider options.
+    if (part.type === "text" && part.providerMetadata !== undefined) {
+      if (!isBlankText(part.text)) {
+        parts.push(withProviderOptions({ type: "text", text: part.text }, part.providerMetadata));
+      }
+      continue;
+    }
     if (pushSharedPart(part, parts, toolParts)) continue;
     if (part.type === "reasoning") {
-      if (isBlankText(part.text)) continue;
-      parts.push(
-        part.providerMetadata
-          ? { type: "reasoning", text: part.text, providerOptions: part.providerMetadata as ProviderOptions }
-          : { type: "reasoning", text: part.text },
-      );
+      // Hidden reasoning (encrypted, or only a signature) has no text and still goes back.
+      if (isBlankText(part.text) && part.providerMetadata === undefined) continue;
+      parts.push(withProviderOptions({ type: "reasoning", text: part.text }, part.providerMetadata));
     } else if (part.type === "tool-call") {
-      parts.push({
-        type: "tool-call",
-        toolCallId: part.toolCallId,
-        toolName: part.toolName,
-        input: toolInput(part.input),
-      });
+      parts.push(
+        withProviderOptions(
+          {
+            type: "tool-call",
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: toolInput(part.input),
+          },
+          part.providerMetadata,
+        ),
+      );
     }
   }
   return parts;
@@ -225,6 +264,7 @@ export function serialiseRequest(
   const thinkingOptions = thinkingProviderOptions(model, settings);
   if (settings.thinking.enabled) events.push(thinkingEvent(model, settings, thinkingOptions));
   const providerOptions = mergeProviderOptions(
+    statelessProviderOptions(model),
     thinkingOptions,
     promptCacheKeyOptions(model, settings, conversationId),
   );

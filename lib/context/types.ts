@@ -10,8 +10,15 @@ export type AuthorType = "user" | "persona" | "system" | "tool";
 export type MessageStatus = "complete" | "streaming" | "stopped" | "interrupted" | "error";
 
 /** One ordered part of a stored message. Media and artifacts are referred to by id, in the order they happened. */
+/**
+ * What a provider attached to a part of its reply, by provider key (`{ google: { thoughtSignature } }`,
+ * `{ openai: { itemId, reasoningEncryptedContent } }`, `{ anthropic: { signature } }`): stored with the part and
+ * sent back with it as the part's provider options (docs/architecture.md#reasoning-and-provider-metadata).
+ */
+export type ProviderMetadata = Record<string, Record<string, unknown>>;
+
 export type StoredPart =
-  | { type: "text"; text: string }
+  | { type: "text"; text: string; providerMetadata?: ProviderMetadata }
   | { type: "media"; attachmentId: string }
   | { type: "artifact"; artifactId: string };
 
@@ -77,9 +84,9 @@ export interface StoredArtifact {
   messageId: string;
   type: ArtifactType;
   /**
-   * function_call: { callId, name, arguments (JSON string or object) }
-   * function_call_output: { callId, name?, output (string or JSON) }
-   * reasoning: { text, providerMetadata? }
+   * function_call: { callId, name, arguments (JSON string or object), providerMetadata? }
+   * function_call_output: { callId, name?, output (string or JSON), providerMetadata? }
+   * reasoning: { text, providerMetadata?, startedAt?, endedAt? (ISO times: how long the model thought) }
    */
   payload: Record<string, unknown>;
   /** Tokens of the part it replays (a call's name and arguments, an output, reasoning text) per tokenizer, cached
@@ -250,7 +257,7 @@ export interface MediaDescriptor {
 }
 
 export type ItemPart =
-  | { type: "text"; text: string }
+  | { type: "text"; text: string; providerMetadata?: ProviderMetadata }
   /** Phase A placeholder for media, resolved in phase B. */
   | { type: "media"; descriptor: MediaDescriptor }
   | {
@@ -260,9 +267,21 @@ export type ItemPart =
       attachmentId: string;
       handle: string;
     }
-  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown }
-  | { type: "tool-result"; toolCallId: string; toolName: string; output: unknown }
-  | { type: "reasoning"; text: string; providerMetadata?: Record<string, unknown> };
+  | {
+      type: "tool-call";
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+      providerMetadata?: ProviderMetadata;
+    }
+  | {
+      type: "tool-result";
+      toolCallId: string;
+      toolName: string;
+      output: unknown;
+      providerMetadata?: ProviderMetadata;
+    }
+  | { type: "reasoning"; text: string; providerMetadata?: ProviderMetadata };
 
 export interface ItemSender {
   type: AuthorType;

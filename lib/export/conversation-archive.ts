@@ -16,7 +16,12 @@ const isoTime = z.string().max(40);
 const text = z.string().max(2_000_000);
 
 const storedPartSchema = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("text"), text }),
+  z.strictObject({
+    type: z.literal("text"),
+    text,
+    /** What the provider attached to a reply's text (provider key → object), sent back with it. */
+    providerMetadata: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  }),
   z.strictObject({ type: z.literal("media"), attachmentId: id }),
   z.strictObject({ type: z.literal("artifact"), artifactId: id }),
 ]);

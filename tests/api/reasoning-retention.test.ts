@@ -1,16 +1,19 @@
 // Artifact replay, `reasoning.persist`: with `next_reply`, reasoning stored with a reply is replayed
 // with the next reply only, then deleted, with the message's reference to it (so no later turn reports it
-// missing); with `conversation` it stays. Offline model, real Postgres (or PGlite), real route.
+// missing); with `conversation` it stays. A model that reasons (Gemini, on the fake provider: a model that does
+// not reason is never sent reasoning), real Postgres (or PGlite), real route.
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { artifacts, messages } from "@/db/schema";
 import type { SettingsOverride } from "@/lib/context/settings";
 import { signUp, type TestUser } from "../api-client";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages, textOf } from "../fixtures/turns";
 import { setOverride } from "./summary-helpers";
 
+fakeProvidersForFile();
 let ada: TestUser;
 
 beforeAll(async () => {
@@ -20,7 +23,7 @@ beforeAll(async () => {
 /** A conversation whose first reply carries a stored reasoning artifact, as a reasoning model's reply would. */
 async function conversationWithReasoning(persist: SettingsOverride["reasoning"]) {
   const db = await getDb();
-  const persona = await insertPersona({ modelId: "offline:echo" });
+  const persona = await insertPersona({ modelId: "google:gemini-2.5-flash" });
   const conversationId = await createConversation(ada, persona);
   await setOverride(ada, conversationId, { reasoning: persist });
   await runTurn(ada, conversationId, "Plan a day in Lisbon.");

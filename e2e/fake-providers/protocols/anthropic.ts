@@ -75,7 +75,7 @@ function streamPlan(answer: Answer, pieces: string[], usage: TokenUsage, context
       index,
       content_block: { type: "thinking", thinking: "", signature: "" },
     });
-    for (const thinking of splitIntoPieces(answer.reasoning, 2))
+    for (const thinking of splitIntoPieces(answer.reasoning.text, 2))
       head += event("content_block_delta", { index, delta: { type: "thinking_delta", thinking } });
     head += event("content_block_delta", {
       index,
@@ -112,7 +112,11 @@ function streamPlan(answer: Answer, pieces: string[], usage: TokenUsage, context
 function jsonResponse(answer: Answer, usage: TokenUsage, context: EncodeContext): unknown {
   const content: unknown[] = [];
   if (answer.reasoning !== undefined)
-    content.push({ type: "thinking", thinking: answer.reasoning, signature: thinkingSignature(context) });
+    content.push({
+      type: "thinking",
+      thinking: answer.reasoning.text,
+      signature: thinkingSignature(context),
+    });
   content.push(
     answer.kind === "text"
       ? { type: "text", text: answer.text }

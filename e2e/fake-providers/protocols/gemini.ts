@@ -2,6 +2,7 @@
 // separated, no end marker) and …:generateContent (one JSON). The path, not the body, selects streaming.
 import { asArray, asRecord, joinTextParts } from "../json-fields";
 import { sseData } from "../sse";
+import { splitIntoPieces } from "../text-pieces";
 import type { Answer, TokenUsage } from "../types";
 import type { EncodeContext, ErrorDetails, ProtocolAdapter, StreamPlan } from "./protocol";
 
@@ -48,9 +49,12 @@ function usageMetadata(usage: TokenUsage, final: boolean) {
         }
       : {};
   const outputTokens = final ? usage.outputTokens : 0;
+  // Gemini counts thoughts apart from the candidates: the two add up to the output.
+  const thoughts = final ? Math.min(usage.reasoningTokens, outputTokens) : 0;
   return {
     promptTokenCount: usage.inputTokens,
-    ...(final ? { candidatesTokenCount: outputTokens } : {}),
+    ...(final ? { candidatesTokenCount: outputTokens - thoughts } : {}),
+    ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
     totalTokenCount: usage.inputTokens + outputTokens,
     ...cached,
     promptTokensDetails: [{ modality: "TEXT", tokenCount: usage.inputTokens }],
@@ -78,20 +82,45 @@ function responseJson(
   };
 }
 
+/** The signature Gemini puts on the first part after its thoughts (a function call, or the first text). */
+function signed(answer: Answer) {
+  return answer.thoughtSignature ? { thoughtSignature: answer.thoughtSignature } : {};
+}
+
 function functionCallPart(answer: Extract<Answer, { kind: "tool-call" }>) {
-  return { functionCall: { id: answer.callId, name: answer.toolName, args: answer.input } };
+  return {
+    functionCall: { id: answer.callId, name: answer.toolName, args: answer.input },
+    ...signed(answer),
+  };
+}
+
+const THOUGHT_CHUNKS = 3;
+
+/** The thought summary's parts (`thought: true`), one per chunk. */
+function thoughtParts(answer: Answer): { text: string; thought: true }[] {
+  const text = answer.reasoning?.text ?? "";
+  return splitIntoPieces(text, THOUGHT_CHUNKS).map((piece) => ({ text: piece, thought: true }));
 }
 
 function streamPlan(answer: Answer, pieces: string[], usage: TokenUsage, context: EncodeContext): StreamPlan {
   const chunk = (parts: unknown[], finishReason: string | null, final: boolean) =>
     sseData(responseJson(parts, finishReason, usage, final, context), GEMINI_SSE_SEPARATOR);
+  const thoughts = thoughtParts(answer).map((part) => chunk([part], null, false));
+  // Thoughts come first, in chunks of their own, spread over the thinking time.
+  const thinking =
+    thoughts.length > 0
+      ? { thinking: { chunks: thoughts, durationMs: answer.reasoning?.durationMs ?? 0 } }
+      : {};
   if (answer.kind === "tool-call") {
     // Gemini sends a whole functionCall in one chunk (no argument deltas), together with the finish reason.
-    return { head: "", chunks: [], tail: chunk([functionCallPart(answer)], "STOP", true) };
+    return { head: "", ...thinking, chunks: [], tail: chunk([functionCallPart(answer)], "STOP", true) };
   }
   return {
     head: "",
-    chunks: pieces.map((text) => chunk([{ text }], null, false)),
+    ...thinking,
+    chunks: pieces.map((text, index) =>
+      chunk([{ text, ...(index === 0 ? signed(answer) : {}) }], null, false),
+    ),
     tail: chunk([{ text: "" }], "STOP", true),
   };
 }
@@ -121,7 +150,10 @@ export const gemini: ProtocolAdapter = {
   streamPlan,
   jsonResponse: (answer, usage, context) =>
     responseJson(
-      answer.kind === "text" ? [{ text: answer.text }] : [functionCallPart(answer)],
+      [
+        ...(answer.reasoning?.text ? [{ text: answer.reasoning.text, thought: true }] : []),
+        answer.kind === "text" ? { text: answer.text, ...signed(answer) } : functionCallPart(answer),
+      ],
       "STOP",
       usage,
       true,

@@ -22,6 +22,11 @@ export interface EncodeContext {
 export interface StreamPlan {
   /** Sent as soon as the stream opens. */
   head: string;
+  /**
+   * The reasoning before the answer (sent after `head`, spread over `durationMs`); its last chunk also opens the
+   * answer's content. Absent when the answer has no reasoning or the protocol sends none.
+   */
+  thinking?: { chunks: string[]; durationMs: number };
   /** One entry per content chunk. */
   chunks: string[];
   /** Finish, usage and end-of-stream frames. */

@@ -20,6 +20,8 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
     media: Object.fromEntries(transcript.media),
     // The tools each reply called, by message id.
     toolNames: Object.fromEntries(transcript.toolNames),
+    // How long each reply's model thought, and what when the provider gave the text, by message id.
+    reasoning: Object.fromEntries(transcript.reasoning),
     // The variants of each reply that has several, by the id of the user message it answers.
     variants: Object.fromEntries(transcript.variants),
     // The model that answered each reply, and the one it fell back from, by message id.

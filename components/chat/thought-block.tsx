@@ -1,0 +1,27 @@
+"use client";
+
+// "Thought for 4 s" above a reply that reasoned: collapsed by default, opens to the reasoning the provider gave
+// (docs/architecture.md#reasoning-and-provider-metadata).
+import { type ReasoningView, thoughtForLabel } from "@/lib/chat/reasoning-view";
+
+export function ThoughtBlock({ reasoning }: { reasoning: ReasoningView }) {
+  return (
+    <details className="group mb-1 text-xs text-zinc-600 dark:text-zinc-300" data-testid="thought-block">
+      <summary className="cursor-pointer select-none rounded hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-zinc-100">
+        <span data-testid="thought-label">{thoughtForLabel(reasoning)}</span>
+      </summary>
+      {reasoning.hidden ? (
+        <p className="mt-1 italic" data-testid="thought-text">
+          The reasoning is hidden by the provider.
+        </p>
+      ) : (
+        <p
+          className="mt-1 whitespace-pre-wrap border-l-2 border-zinc-300 pl-2 dark:border-zinc-600"
+          data-testid="thought-text"
+        >
+          {reasoning.text}
+        </p>
+      )}
+    </details>
+  );
+}

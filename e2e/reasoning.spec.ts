@@ -1,0 +1,97 @@
+// Reasoning in the chat and the inspector (docs/architecture.md#reasoning-and-provider-metadata): a reply from a
+// model that thought shows a collapsed "Thought for …" above it, which opens to the thoughts (or says the provider
+// hid them); the next turn's inspector shows the REASONING item sent back, with the provider's metadata, and each
+// attempt's usage names its reasoning tokens.
+import { expect, type Page, test } from "@playwright/test";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
+import { audit } from "./pages/axe-audit";
+import { ChatPage, uniqueEmail } from "./pages/chat-page";
+
+const fake = fakeProvidersForSpec();
+
+async function conversationOn(page: Page, modelId: string, theme: "light" | "dark") {
+  await page.addInitScript((value) => localStorage.setItem("theme", value), theme);
+  const chat = new ChatPage(page);
+  await chat.register({ name: "Thinker", email: uniqueEmail("thinker"), password: "correct horse battery" });
+  await chat.newConversation();
+  await page.getByTestId("model-picker").selectOption(modelId);
+  await expect(page.getByTestId("model-id")).toHaveText(modelId);
+  return chat;
+}
+
+test("Gemini's thoughts: Thought for …, expanded, then a REASONING item in the next turn's inspector", async ({
+  page,
+}) => {
+  const chat = await conversationOn(page, "google:gemini-2.5-flash", "light");
+  const THOUGHT = "The user asks for a plant that survives neglect: a snake plant.";
+  await fake.script({
+    kind: "text",
+    text: "A snake plant.",
+    protocol: "gemini",
+    reasoning: { text: THOUGHT, durationMs: 1_500 },
+    thoughtSignature: "sig-text-e2e",
+    usage: { outputTokens: 40, reasoningTokens: 30 },
+  });
+  await chat.sendAndWait("Which plant survives neglect?");
+  const reply = chat.messages("assistant").last();
+  await expect(reply.getByTestId("message-text")).toHaveText("A snake plant.");
+
+  // Collapsed: the label only; opened: the thoughts.
+  const thought = reply.getByTestId("thought-block");
+  await expect(thought.getByTestId("thought-label")).toHaveText(/^Thought for (\d+ s|a moment)$/);
+  await expect(thought.getByTestId("thought-text")).toBeHidden();
+  await thought.getByTestId("thought-label").click();
+  await expect(thought.getByTestId("thought-text")).toHaveText(THOUGHT);
+  expect(await audit(page, "chat (thought open, light)")).toEqual([]);
+
+  // The same after a reload (read from the stored reasoning).
+  await page.reload();
+  const reloaded = chat.messages("assistant").last().getByTestId("thought-block");
+  await expect(reloaded.getByTestId("thought-label")).toHaveText(/^Thought for (\d+ s|a moment)$/);
+
+  // The reply's own attempt counts its reasoning tokens.
+  let panel = await chat.inspectReply();
+  await expect(panel.root.getByTestId("usage-reasoning")).toHaveText("(30 reasoning)");
+  await panel.close();
+
+  // The next turn sends the thought back: its inspector shows the REASONING item and the signed text.
+  await fake.script({ kind: "text", text: "Water it monthly.", protocol: "gemini" });
+  await chat.sendAndWait("How often do I water it?");
+  panel = await chat.inspectReply();
+  const reasoningItem = panel.items().filter({ has: page.getByTestId("item-reasoning") });
+  await expect(reasoningItem).toHaveAttribute("data-tag", "REASONING");
+  await expect(reasoningItem.getByTestId("item-reasoning")).toHaveText(THOUGHT);
+  const metadata = panel.root.getByTestId("item-provider-metadata");
+  await expect(metadata).toContainText("google.thoughtSignature = sig-text-e2e");
+  expect(await audit(page, "inspector (reasoning, light)")).toEqual([]);
+  expect(await panel.exactBody()).toContain('"thoughtSignature":"sig-text-e2e"');
+});
+
+test("encrypted-only reasoning: the chat says the provider hid it; the inspector shows what goes back", async ({
+  page,
+}) => {
+  const chat = await conversationOn(page, "openai:gpt-5-mini", "dark");
+  await fake.script({
+    kind: "text",
+    text: "Forty-two.",
+    protocol: "openai-responses",
+    reasoning: { encryptedContent: "gAAAA-e2e-opaque", durationMs: 600 },
+  });
+  await chat.sendAndWait("What is six times seven?");
+  const thought = chat.messages("assistant").last().getByTestId("thought-block");
+  await thought.getByTestId("thought-label").click();
+  await expect(thought.getByTestId("thought-text")).toHaveText("The reasoning is hidden by the provider.");
+  expect(await audit(page, "chat (thought open, dark)")).toEqual([]);
+
+  await chat.sendAndWait("And six times eight?");
+  const panel = await chat.inspectReply();
+  const reasoningItem = panel.items().filter({ has: page.getByTestId("item-reasoning") });
+  await expect(reasoningItem.getByTestId("item-reasoning")).toHaveText(
+    "Reasoning hidden by the provider (sent back as it came)",
+  );
+  await expect(reasoningItem.getByTestId("item-provider-metadata")).toContainText(
+    "openai.reasoningEncryptedContent = gAAAA-e2e-opaque",
+  );
+  expect(await audit(page, "inspector (hidden reasoning, dark)")).toEqual([]);
+  expect(await panel.exactBody()).toContain('"encrypted_content":"gAAAA-e2e-opaque"');
+});
