@@ -252,6 +252,7 @@ function planMessageMedia(
       senderName: message.authorName,
       messageSeq: message.seq,
       counted,
+      ...(attachment.kind === "file" && attachment.filename ? { filename: attachment.filename } : {}),
     });
   }
   // A message's own repeats of an image all render: only a newer message's copy makes one a duplicate.

@@ -242,6 +242,8 @@ export interface MediaDescriptor {
   attributedTo?: string | null;
   senderName: string;
   messageSeq: number;
+  /** The uploaded file's name, sent with a document (OpenAI shows it to the model). */
+  filename?: string | null;
   /**
    * Whether the image counts against the image budgets (`media.imageMessageLimit`, `media.maxImagesPerRequest`):
    * stickers and emoji do not. Absent (a hand-built descriptor): counted.
@@ -259,6 +261,8 @@ export type ItemPart =
       url: string;
       attachmentId: string;
       handle: string;
+      /** A document's file name, when it has one. */
+      filename?: string;
     }
   | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown }
   | { type: "tool-result"; toolCallId: string; toolName: string; output: unknown }
@@ -349,6 +353,10 @@ export type TokenizerName = "o200k_base" | "cl100k_base" | "estimate";
 export interface ModelCapabilities {
   vision: boolean;
   video: boolean;
+  /** Audio clips (MP3, WAV, OGG, FLAC, M4A) as input. */
+  audio: boolean;
+  /** PDF documents as input. */
+  documents: boolean;
   tools: boolean;
   reasoning: boolean;
   /** False for models without a system role (Gemma < 4): system text goes into the first user turn. */
