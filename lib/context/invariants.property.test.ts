@@ -285,7 +285,9 @@ function expectValidPayload(
     expect(media.filter((part) => part.mediaType.startsWith("audio/"))).toEqual([]);
   if (!model.capabilities.documents)
     expect(media.filter((part) => part.mediaType === "application/pdf")).toEqual([]);
-  expect(media.filter((part) => !/^(image|video|audio)\/|^application\/pdf$/.test(part.mediaType))).toEqual([]);
+  expect(media.filter((part) => !/^(image|video|audio)\/|^application\/pdf$/.test(part.mediaType))).toEqual(
+    [],
+  );
   // Stop sequences: unique, within the model's cap.
   const stops = request.stopSequences ?? [];
   expect(new Set(stops).size).toBe(stops.length);

@@ -106,7 +106,10 @@ export function isPdf(descriptor: MediaDescriptor): boolean {
 }
 
 /** Whether the model can take this media item at all (an image still goes through the per-request cap). */
-export function modelTakes(descriptor: MediaDescriptor, capabilities: ModelDescriptor["capabilities"]): boolean {
+export function modelTakes(
+  descriptor: MediaDescriptor,
+  capabilities: ModelDescriptor["capabilities"],
+): boolean {
   switch (descriptor.kind) {
     case "image":
       return capabilities.vision;
@@ -373,8 +376,10 @@ const SENT_KEYS = {
   audio: "sentAudio",
   file: "sentDocuments",
 } as const satisfies Record<Exclude<MediaDescriptor["kind"], "image">, keyof Omit<Tally, "itemIds">>;
-const BLIND_NOTICES: Record<Exclude<MediaDescriptor["kind"], "image">, (descriptor: MediaDescriptor) => string> =
-  { video: blindVideoNotice, audio: blindAudioNotice, file: blindDocumentNotice };
+const BLIND_NOTICES: Record<
+  Exclude<MediaDescriptor["kind"], "image">,
+  (descriptor: MediaDescriptor) => string
+> = { video: blindVideoNotice, audio: blindAudioNotice, file: blindDocumentNotice };
 
 function tallyEvents(
   tally: Tally,
@@ -410,7 +415,10 @@ function tallyEvents(
   const sent = sentKinds.reduce((sum, kind) => sum + tally[kind.key].length, 0);
   if (sent > 0) {
     const present = sentKinds.filter((kind) => tally[kind.key].length > 0);
-    const counts: Record<string, number> = { images: tally.sentImages.length, videos: tally.sentVideos.length };
+    const counts: Record<string, number> = {
+      images: tally.sentImages.length,
+      videos: tally.sentVideos.length,
+    };
     // Audio and documents are counted only when sent, so the events of image-only payloads stay as they were.
     if (tally.sentAudio.length > 0) counts.audio = tally.sentAudio.length;
     if (tally.sentDocuments.length > 0) counts.documents = tally.sentDocuments.length;

@@ -205,13 +205,20 @@ function sniffWebm(bytes: Buffer): SniffedMedia | null {
   if (!startsWith(bytes, [0x1a, 0x45, 0xdf, 0xa3])) return null;
   const header = bytes.subarray(0, Math.min(bytes.length, 64)).toString("latin1");
   const docType = header.indexOf("\u0042\u0082");
-  return docType >= 0 && header.slice(docType + 3, docType + 7) === "webm" ? media("video", "video/webm") : null;
+  return docType >= 0 && header.slice(docType + 3, docType + 7) === "webm"
+    ? media("video", "video/webm")
+    : null;
 }
 
 // MP3: an ID3v2 tag, or an MPEG audio frame sync (11 set bits) whose layer bits say layer III.
 function sniffMp3(bytes: Buffer): SniffedMedia | null {
   if (ascii(bytes, 0, 3) === "ID3") return media("audio", "audio/mpeg");
-  if (bytes.length >= 4 && bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0 && ((bytes[1] >> 1) & 0x03) === 1) {
+  if (
+    bytes.length >= 4 &&
+    bytes[0] === 0xff &&
+    (bytes[1] & 0xe0) === 0xe0 &&
+    ((bytes[1] >> 1) & 0x03) === 1
+  ) {
     return media("audio", "audio/mpeg");
   }
   return null;
@@ -219,7 +226,8 @@ function sniffMp3(bytes: Buffer): SniffedMedia | null {
 
 const MEDIA_SNIFFERS: Array<(bytes: Buffer) => SniffedMedia | null> = [
   (bytes) => (ascii(bytes, 0, 5) === "%PDF-" ? media("file", "application/pdf") : null),
-  (bytes) => (ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 4) === "WAVE" ? media("audio", "audio/wav") : null),
+  (bytes) =>
+    ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 4) === "WAVE" ? media("audio", "audio/wav") : null,
   (bytes) => (ascii(bytes, 0, 4) === "OggS" ? media("audio", "audio/ogg") : null),
   (bytes) => (ascii(bytes, 0, 4) === "fLaC" ? media("audio", "audio/flac") : null),
   sniffIsoMedia,
