@@ -48,6 +48,7 @@ export function mediaCountPhrase(descriptors: readonly MediaDescriptor[]): strin
   let gifs = 0;
   let videos = 0;
   let audio = 0;
+  let documents = 0;
   let files = 0;
   for (const descriptor of descriptors) {
     if (descriptor.kind === "image") {
@@ -55,6 +56,7 @@ export function mediaCountPhrase(descriptors: readonly MediaDescriptor[]): strin
       if (isGif(descriptor)) gifs += 1;
     } else if (descriptor.kind === "video") videos += 1;
     else if (descriptor.kind === "audio") audio += 1;
+    else if (isPdf(descriptor)) documents += 1;
     else files += 1;
   }
   const phrases: string[] = [];
@@ -62,6 +64,7 @@ export function mediaCountPhrase(descriptors: readonly MediaDescriptor[]): strin
   else if (images > 1) phrases.push(gifs > 0 ? `${images} images (including GIF)` : `${images} images`);
   if (videos > 0) phrases.push(plural(videos, "video"));
   if (audio > 0) phrases.push(plural(audio, "audio clip"));
+  if (documents > 0) phrases.push(plural(documents, "PDF document"));
   if (files > 0) phrases.push(plural(files, "file"));
   return joinPhrases(phrases);
 }
@@ -219,6 +222,9 @@ function mediaPart(descriptor: MediaDescriptor): ItemPart {
     handle: descriptor.handle,
     // A document goes with its name (OpenAI shows the model the file name); other kinds need none.
     ...(descriptor.kind === "file" && descriptor.filename ? { filename: descriptor.filename } : {}),
+    ...(descriptor.kind !== "image" && descriptor.sizeBytes !== undefined
+      ? { sizeBytes: descriptor.sizeBytes }
+      : {}),
   };
 }
 

@@ -244,6 +244,8 @@ export interface MediaDescriptor {
   messageSeq: number;
   /** The uploaded file's name, sent with a document (OpenAI shows it to the model). */
   filename?: string | null;
+  /** The file's size in bytes; a video, audio clip or document is counted from it. */
+  sizeBytes?: number;
   /**
    * Whether the image counts against the image budgets (`media.imageMessageLimit`, `media.maxImagesPerRequest`):
    * stickers and emoji do not. Absent (a hand-built descriptor): counted.
@@ -263,6 +265,8 @@ export type ItemPart =
       handle: string;
       /** A document's file name, when it has one. */
       filename?: string;
+      /** The size of a video, audio clip or document, for its token estimate (`mediaTokens`). */
+      sizeBytes?: number;
     }
   | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown }
   | { type: "tool-result"; toolCallId: string; toolName: string; output: unknown }
