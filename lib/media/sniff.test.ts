@@ -244,7 +244,10 @@ describe("sniffUpload recognises documents, audio and video by their bytes", () 
     { name: "plain text", input: bytes("hello, this is not a document") },
     { name: "a PDF signature that is not at the start", input: bytes(" %PDF-1.7\n%%EOF") },
     { name: "RIFF that is AVI, not WAV", input: bytes("RIFF", [0, 0, 0, 0], "AVI LIST") },
-    { name: "Matroska (not WebM)", input: bytes([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x88], "matroska") },
+    {
+      name: "Matroska (not WebM)",
+      input: bytes([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x88], "matroska"),
+    },
     { name: "an MPEG frame sync of layer I", input: bytes([0xff, 0xfe, 0x90, 0x64]) },
     { name: "ZIP", input: bytes([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]) },
     { name: "an ftyp box with an unprintable brand", input: bytes([0, 0, 0, 0x18], "ftyp", [1, 2, 3, 4]) },
