@@ -6,7 +6,7 @@ import "server-only";
 import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { getLatestAttemptView, listReplyVariants, type ReplyVariant } from "@/db/message-queries";
-import { listMessageMedia, listMessages, listToolNamesByMessage } from "@/db/queries";
+import { listMessageMedia, listMessages, listToolNamesByMessage, type MediaFacts } from "@/db/queries";
 import { attempts, type Message, turns } from "@/db/schema";
 
 /** Why the model did not see the messages before `firstMessageId` in the latest request. */
@@ -19,7 +19,7 @@ export interface ModelViewStart {
 
 export interface Transcript {
   messages: Omit<Message, "tokenCounts" | "segmentTokenCounts">[];
-  media: Map<string, { mime: string; filename: string | null }>;
+  media: Map<string, MediaFacts>;
   toolNames: Map<string, string[]>;
   /** By the user message the reply answers: its variants, oldest first (only replies with several). */
   variants: Map<string, ReplyVariant[]>;
