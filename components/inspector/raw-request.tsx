@@ -9,6 +9,7 @@ import { CheckIcon, DownloadIcon, TerminalIcon } from "@/components/ui/icons";
 import type { ProviderName } from "@/lib/context/types";
 import { curlCommand } from "./curl-command";
 import { JsonText } from "./json-lines";
+import { mediaKindName } from "./media-kind";
 import { type ElidedMedia, formatMediaBytes, prettyWithoutMedia, sha256OfBase64 } from "./media-placeholders";
 
 /** The readable form: indented, large base64 media as placeholders whose sha256 fills in once computed. */
@@ -65,8 +66,11 @@ function MediaStrip({ media, hashes }: { media: ElidedMedia[]; hashes: ReadonlyM
               data-testid="raw-media-thumbnail"
             />
           ) : (
-            <span className="flex size-12 items-center justify-center rounded bg-zinc-100 dark:bg-zinc-800">
-              {entry.mediaType.split("/")[0]}
+            <span
+              className="flex size-12 items-center justify-center rounded bg-zinc-100 text-center leading-tight dark:bg-zinc-800"
+              data-testid="raw-media-kind"
+            >
+              {mediaKindName(entry.mediaType)}
             </span>
           )}
           <span className="space-y-0.5">
