@@ -130,7 +130,8 @@ async function pinAddress(
       if (problem) throw new Refusal(`it points to ${problem}`);
     }
   }
-  return addresses[0] as ResolvedAddress;
+  // IPv4 first: many hosts resolve both families but route only one, and every address was checked above.
+  return (addresses.find((entry) => entry.family === 4) ?? addresses[0]) as ResolvedAddress;
 }
 
 /** One GET to the pinned address, the name kept for the Host header and TLS (SNI and certificate check). */
