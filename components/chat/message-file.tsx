@@ -5,16 +5,7 @@
 import type { FileUIPart } from "ai";
 import { formatBytes } from "@/components/ui/format";
 import { DocumentIcon } from "@/components/ui/icons";
-
-export type FileKind = "image" | "document" | "audio" | "video" | "other";
-
-export function fileKind(mediaType: string): FileKind {
-  if (mediaType.startsWith("image/")) return "image";
-  if (mediaType === "application/pdf") return "document";
-  if (mediaType.startsWith("audio/")) return "audio";
-  if (mediaType.startsWith("video/")) return "video";
-  return "other";
-}
+import { fileKind } from "@/components/ui/media-kind";
 
 export function MessageFile({
   file,

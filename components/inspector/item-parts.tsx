@@ -4,8 +4,8 @@
 import type { ReactNode } from "react";
 import { FoldedText } from "@/components/ui/folded-text";
 import { AudioIcon, DocumentIcon, ImageIcon, VideoIcon } from "@/components/ui/icons";
+import { fileKind, mediaKindName } from "@/components/ui/media-kind";
 import type { ItemPart } from "@/lib/context/types";
-import { mediaKindName } from "./media-kind";
 
 const NOTICE = /\[System: [^\]\n]*\]/g;
 
@@ -45,11 +45,17 @@ function displayableImage(url: string): boolean {
   return (/^data:image\//.test(url) && !url.includes("[elided-media")) || /^https?:\/\//.test(url);
 }
 
+const KIND_ICONS = {
+  image: ImageIcon,
+  audio: AudioIcon,
+  video: VideoIcon,
+  document: DocumentIcon,
+  other: DocumentIcon,
+};
+
 function KindIcon({ mediaType }: { mediaType: string }) {
-  if (mediaType.startsWith("audio/")) return <AudioIcon size={20} />;
-  if (mediaType.startsWith("video/")) return <VideoIcon size={20} />;
-  if (mediaType.startsWith("image/")) return <ImageIcon size={20} />;
-  return <DocumentIcon size={20} />;
+  const Icon = KIND_ICONS[fileKind(mediaType)];
+  return <Icon size={20} />;
 }
 
 function MediaTile({

@@ -3,7 +3,7 @@
 // its type, decoded size and sha256, so the reader can still tell which bytes were sent. Pure and client-safe;
 // the exact-bytes view is untouched.
 
-import { mediaKindName } from "./media-kind";
+import { mediaKindName } from "@/components/ui/media-kind";
 
 /** Base64 strings shorter than this stay inline: small enough to read, and not worth a placeholder. */
 export const INLINE_BASE64_LIMIT = 2_048;

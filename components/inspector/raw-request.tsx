@@ -6,10 +6,10 @@ import { copyText, downloadText } from "@/components/ui/clipboard";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatBytes } from "@/components/ui/format";
 import { CheckIcon, DownloadIcon, TerminalIcon } from "@/components/ui/icons";
+import { mediaKindName } from "@/components/ui/media-kind";
 import type { ProviderName } from "@/lib/context/types";
 import { curlCommand } from "./curl-command";
 import { JsonText } from "./json-lines";
-import { mediaKindName } from "./media-kind";
 import { type ElidedMedia, formatMediaBytes, prettyWithoutMedia, sha256OfBase64 } from "./media-placeholders";
 
 /** The readable form: indented, large base64 media as placeholders whose sha256 fills in once computed. */
