@@ -73,7 +73,7 @@ function imageProblem(archive: ConversationArchive): string | null {
     if (sniffed?.mime !== attachment.mime || sniffed.kind !== attachment.kind) {
       return attachment.kind === "image"
         ? `attachments: ${attachment.id} is not a ${attachment.mime} image.`
-        : `attachments: ${attachment.id} is not a ${attachment.mime} ${attachment.kind === "file" ? "document" : attachment.kind}.`;
+        : `attachments: ${attachment.id} is not a valid ${attachment.mime} ${attachment.kind === "file" ? "document" : attachment.kind}.`;
     }
   }
   return null;
