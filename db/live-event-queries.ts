@@ -2,6 +2,7 @@
 // count up, kept for REPLAY_WINDOW_MINUTES so a reader that reconnects gets what it missed, in order, once.
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Database } from "./client";
+import { MEDIA_FACT_COLUMNS, type MediaFacts, mediaFactsById } from "./queries";
 import { attachments, liveEventCursors, liveEvents, type Message, messages } from "./schema";
 
 /** How long events stay for readers that reconnect; a reader further behind reloads the transcript instead. */
@@ -116,7 +117,7 @@ export async function getLiveMessage({
   db: Database;
   conversationId: string;
   messageId: string;
-}): Promise<{ message: Message; media: Map<string, { mime: string; filename: string | null }> } | null> {
+}): Promise<{ message: Message; media: Map<string, MediaFacts> } | null> {
   const [message] = await db
     .select()
     .from(messages)
@@ -126,9 +127,6 @@ export async function getLiveMessage({
   const rows =
     attachmentIds.length === 0
       ? []
-      : await db
-          .select({ id: attachments.id, mime: attachments.mime, filename: attachments.filename })
-          .from(attachments)
-          .where(inArray(attachments.id, attachmentIds));
-  return { message, media: new Map(rows.map((row) => [row.id, { mime: row.mime, filename: row.filename }])) };
+      : await db.select(MEDIA_FACT_COLUMNS).from(attachments).where(inArray(attachments.id, attachmentIds));
+  return { message, media: mediaFactsById(rows) };
 }

@@ -3,7 +3,7 @@
 
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, gt, ilike, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
@@ -434,13 +434,33 @@ export function listReasoningByMessage({ db, conversationId }: { db: Database; c
   return listArtifactPayloadsByMessage(db, conversationId, "reasoning");
 }
 
-/** The type and name of every attachment of a conversation's messages, for the transcript. */
+/** What the transcript shows of an attachment: its type, name, size and (a fetched image link) origin. */
+export interface MediaFacts {
+  mime: string;
+  filename: string | null;
+  sizeBytes: number;
+  originUrl: string | null;
+}
+
+export const MEDIA_FACT_COLUMNS = {
+  id: attachments.id,
+  mime: attachments.mime,
+  filename: attachments.filename,
+  sizeBytes: attachments.sizeBytes,
+  originUrl: attachments.originUrl,
+};
+
+export function mediaFactsById(rows: ({ id: string } & MediaFacts)[]): Map<string, MediaFacts> {
+  return new Map(rows.map(({ id, ...facts }) => [id, facts]));
+}
+
+/** The facts of every attachment of a conversation's messages, for the transcript. */
 export async function listMessageMedia({ db, conversationId }: { db: Database; conversationId: string }) {
   const rows = await db
-    .select({ id: attachments.id, mime: attachments.mime, filename: attachments.filename })
+    .select(MEDIA_FACT_COLUMNS)
     .from(attachments)
     .where(eq(attachments.conversationId, conversationId));
-  return new Map(rows.map((row) => [row.id, { mime: row.mime, filename: row.filename }]));
+  return mediaFactsById(rows);
 }
 
 /**
@@ -933,6 +953,7 @@ export async function storeUpload({
   filename,
   width,
   height,
+  originUrl = null,
 }: {
   db: Database;
   conversationId: string;
@@ -943,6 +964,8 @@ export async function storeUpload({
   filename: string | null;
   width: number | null;
   height: number | null;
+  /** For an image fetched from a link in a message: the link. */
+  originUrl?: string | null;
 }): Promise<Attachment> {
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const storageKey = `db:${sha256}`;
@@ -962,10 +985,39 @@ export async function storeUpload({
         width,
         height,
         storageKey,
+        originUrl,
       })
       .returning();
     return attachment;
   });
+}
+
+/**
+ * The newest image this conversation already fetched from `originUrl` and that a sent message carries, so the same
+ * link in a later message reuses its bytes instead of fetching again (docs/architecture.md#image-links).
+ */
+export async function findImageByOrigin({
+  db,
+  conversationId,
+  originUrl,
+}: {
+  db: Database;
+  conversationId: string;
+  originUrl: string;
+}): Promise<Attachment | null> {
+  const [row] = await db
+    .select()
+    .from(attachments)
+    .where(
+      and(
+        eq(attachments.conversationId, conversationId),
+        eq(attachments.originUrl, originUrl),
+        isNotNull(attachments.messageId),
+      ),
+    )
+    .orderBy(desc(attachments.createdAt))
+    .limit(1);
+  return row ?? null;
 }
 
 /**

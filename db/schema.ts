@@ -323,6 +323,8 @@ export const attachments = pgTable(
     isSticker: boolean("isSticker").notNull().default(false),
     /** Where the bytes live, behind the storage interface (db: or file: keys). */
     storageKey: text("storageKey").notNull(),
+    /** For an image fetched from a link in a message: the URL it was fetched from; null for an upload. */
+    originUrl: text("originUrl"),
     createdAt: createdAt(),
   },
   (table) => [

@@ -32,7 +32,7 @@ test("Pretty shows a large image as a placeholder with type, size and sha256; Ex
   const pretty = await panel.prettyBody();
   const size = `${(png.length / 1024).toFixed(1)} KB`;
   await expect(panel.root.getByTestId("raw-body")).toContainText(
-    `"url": "[media elided: image/png, ${size}, sha256 ${sha256}]"`,
+    `"url": "[image elided: image/png, ${size}, sha256 ${sha256}]"`,
   );
   expect(pretty).not.toContain(png.toString("base64").slice(0, 200));
   expect(pretty.length).toBeLessThan(10_000);

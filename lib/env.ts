@@ -72,6 +72,19 @@ const environmentSchema = z.object({
   OFFLINE_MODEL_WORD_DELAY_MS: wholeNumber(15),
   PROVIDER_FIRST_CHUNK_TIMEOUT_MS: wholeNumber(60_000, 1),
   PROVIDER_CHUNK_TIMEOUT_MS: wholeNumber(30_000, 1),
+  // Uploads and image links: the largest file of each kind (docs/architecture.md#documents-audio-and-video).
+  MEDIA_MAX_IMAGE_BYTES: wholeNumber(10 * 1024 * 1024, 1),
+  MEDIA_MAX_PDF_BYTES: wholeNumber(20 * 1024 * 1024, 1),
+  MEDIA_MAX_AUDIO_BYTES: wholeNumber(20 * 1024 * 1024, 1),
+  MEDIA_MAX_VIDEO_BYTES: wholeNumber(20 * 1024 * 1024, 1),
+  /** How long fetching one image link may take, redirects included. */
+  MEDIA_FETCH_TIMEOUT_MS: wholeNumber(10_000, 1),
+  /**
+   * Test-only: host names (or addresses) an image link may reach even though they resolve to a private or
+   * loopback address, for a test's local image server. Empty in production, and the fetcher's SSRF tests run
+   * with it unset.
+   */
+  MEDIA_FETCH_ALLOW_HOSTS: list().transform((hosts) => hosts.map((host) => host.toLowerCase())),
   // Turns, summaries and titles.
   GLASSBOX_RETRIES_PER_MODEL: wholeNumber(2),
   GLASSBOX_RETRY_BASE_MS: wholeNumber(1_000),

@@ -13,6 +13,8 @@ import { AdminTable, adminRowClass } from "./admin-table";
 const CAPABILITY_FLAGS = [
   "vision",
   "video",
+  "audio",
+  "documents",
   "tools",
   "reasoning",
   "systemInstruction",
@@ -39,6 +41,8 @@ const EMPTY: ModelRow = {
   capabilities: {
     vision: false,
     video: false,
+    audio: false,
+    documents: false,
     tools: false,
     reasoning: false,
     systemInstruction: true,
@@ -289,7 +293,7 @@ export function ModelRegistry() {
             <label key={flag} className="flex items-center gap-1">
               <input
                 type="checkbox"
-                checked={form.capabilities[flag]}
+                checked={form.capabilities[flag] ?? false}
                 onChange={(event) =>
                   set({ capabilities: { ...form.capabilities, [flag]: event.target.checked } })
                 }

@@ -123,15 +123,16 @@ export function listPersonas() {
   return apiFetch<{ personas: PersonaOption[] }>("/api/personas");
 }
 
-/** An image uploaded for the next message: sent as a file part whose url is the attachment's own route. */
+/** A file uploaded for the next message: sent as a file part whose url is the attachment's own route. */
 export interface UploadedAttachment {
   id: string;
+  kind: "image" | "video" | "audio" | "file";
   mime: string;
   filename: string | null;
   url: string;
 }
 
-/** POST the file as multipart; the server sniffs its type and refuses anything but JPEG, PNG, GIF and WebP. */
+/** POST the file as multipart; the server sniffs its type (images, PDFs, audio, video) and refuses the rest. */
 export async function uploadAttachment(conversationId: string, file: File): Promise<UploadedAttachment> {
   const form = new FormData();
   form.append("file", file);

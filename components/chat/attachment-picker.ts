@@ -1,10 +1,19 @@
 "use client";
-// The images picked for the next message: each uploads at once (so the message itself stays small), shows as a
+// The files picked for the next message: each uploads at once (so the message itself stays small), shows as a
 // chip while it does, and can be removed before sending. A refused file shows the server's reason.
 import { useCallback, useState } from "react";
 import { type UploadedAttachment, uploadAttachment } from "./api";
 
-export const ACCEPTED_IMAGE_TYPES = "image/png,image/jpeg,image/gif,image/webp";
+/**
+ * What the file picker offers: the types the server accepts (it decides from the bytes, see lib/media/sniff.ts),
+ * with the extensions too, since browsers name some audio and video types differently.
+ */
+export const ACCEPTED_UPLOAD_TYPES = [
+  "image/png,image/jpeg,image/gif,image/webp",
+  "application/pdf,.pdf",
+  "audio/mpeg,audio/wav,audio/x-wav,audio/ogg,audio/flac,audio/mp4,audio/x-m4a,.mp3,.wav,.ogg,.flac,.m4a",
+  "video/mp4,video/webm,video/quicktime,.mp4,.webm,.mov",
+].join(",");
 
 export type PendingAttachment =
   | { key: string; name: string; state: "uploading" }

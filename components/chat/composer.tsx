@@ -2,8 +2,24 @@
 // Keyboard first: Enter sends, Shift+Enter adds a line. The box grows with its text up to a limit. Images are
 // attached with the image button (or pasted): they upload at once and show as chips above the box.
 import { useLayoutEffect, useRef, useState } from "react";
-import { ArrowUpIcon, CloseIcon, ImageIcon, SparkIcon, StopIcon } from "@/components/ui/icons";
-import { ACCEPTED_IMAGE_TYPES, type PendingAttachment } from "./attachment-picker";
+import {
+  ArrowUpIcon,
+  AudioIcon,
+  CloseIcon,
+  DocumentIcon,
+  ImageIcon,
+  SparkIcon,
+  StopIcon,
+  VideoIcon,
+} from "@/components/ui/icons";
+import { ACCEPTED_UPLOAD_TYPES, type PendingAttachment } from "./attachment-picker";
+
+function KindIcon({ kind }: { kind: "image" | "video" | "audio" | "file" }) {
+  if (kind === "audio") return <AudioIcon size={14} />;
+  if (kind === "video") return <VideoIcon size={14} />;
+  if (kind === "file") return <DocumentIcon size={14} />;
+  return <ImageIcon size={14} />;
+}
 
 export function Composer({
   value,
@@ -58,6 +74,16 @@ export function Composer({
   return (
     <form
       className="px-3 pb-3 sm:px-4"
+      // Files dropped anywhere on the composer are attached like picked ones.
+      onDragOver={(event) => {
+        if (event.dataTransfer.types.includes("Files")) event.preventDefault();
+      }}
+      onDrop={(event) => {
+        const files = [...event.dataTransfer.files];
+        if (files.length === 0) return;
+        event.preventDefault();
+        onAddFiles(files);
+      }}
       onSubmit={(event) => {
         event.preventDefault();
         if (!busy && canSend) onSend();
@@ -73,12 +99,15 @@ export function Composer({
                 data-testid="composer-attachment"
                 data-state={entry.state}
               >
-                {entry.state === "ready" ? (
+                {entry.state === "ready" && entry.attachment.kind === "image" ? (
                   // biome-ignore lint/performance/noImgElement: a private attachment route, not a static asset
                   <img src={entry.attachment.url} alt={entry.name} className="size-8 rounded object-cover" />
                 ) : (
-                  <span className="flex size-8 items-center justify-center rounded bg-zinc-100 dark:bg-zinc-800">
-                    <ImageIcon size={14} />
+                  <span
+                    className="flex size-8 items-center justify-center rounded bg-zinc-100 dark:bg-zinc-800"
+                    data-kind={entry.state === "ready" ? entry.attachment.kind : undefined}
+                  >
+                    <KindIcon kind={entry.state === "ready" ? entry.attachment.kind : "image"} />
                   </span>
                 )}
                 <span className="max-w-40 truncate">{entry.name}</span>
@@ -107,7 +136,7 @@ export function Composer({
           <input
             ref={fileInput}
             type="file"
-            accept={ACCEPTED_IMAGE_TYPES}
+            accept={ACCEPTED_UPLOAD_TYPES}
             multiple
             hidden
             data-testid="attach-input"
@@ -121,8 +150,8 @@ export function Composer({
             type="button"
             onClick={() => fileInput.current?.click()}
             className="inline-flex size-9 shrink-0 items-center justify-center rounded-xl text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 dark:hover:bg-zinc-800 dark:hover:text-zinc-200"
-            aria-label="Attach images"
-            title="Attach images (JPEG, PNG, GIF, WebP)"
+            aria-label="Attach files"
+            title="Attach images, PDFs, audio or video (or drop them here)"
             data-testid="attach-button"
           >
             <ImageIcon />
@@ -150,7 +179,7 @@ export function Composer({
               }
             }}
             onPaste={(event) => {
-              const files = [...event.clipboardData.files].filter((file) => file.type.startsWith("image/"));
+              const files = [...event.clipboardData.files];
               if (files.length > 0) {
                 event.preventDefault();
                 onAddFiles(files);

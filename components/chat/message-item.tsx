@@ -10,6 +10,7 @@ import type { ChatUIMessage } from "@/lib/chat/ui-messages";
 import type { ModelOption } from "./api";
 import { Markdown } from "./markdown/markdown";
 import { MessageEditor } from "./message-editor";
+import { MessageFile } from "./message-file";
 import { MessageVersions } from "./message-versions";
 import { ThoughtBlock } from "./thought-block";
 
@@ -17,7 +18,7 @@ export function messageText(message: ChatUIMessage): string {
   return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
-/** The images a message carries (uploaded attachments, as file parts). */
+/** The files a message carries (uploaded attachments and fetched image links, as file parts). */
 export function messageFiles(message: ChatUIMessage): FileUIPart[] {
   return message.parts.filter((part): part is FileUIPart => part.type === "file");
 }
@@ -158,20 +159,7 @@ export const MessageItem = memo(function MessageItem({
             {files.length > 0 && (
               <div className={`flex flex-wrap justify-end gap-1.5 ${text ? "mb-1.5" : ""}`}>
                 {files.map((file) => (
-                  <a
-                    key={file.url}
-                    href={file.url}
-                    target="_blank"
-                    rel="noreferrer"
-                    data-testid="message-image"
-                  >
-                    {/* biome-ignore lint/performance/noImgElement: a private attachment route, not a static asset */}
-                    <img
-                      src={file.url}
-                      alt={file.filename ?? "attached image"}
-                      className="max-h-60 min-h-16 w-auto max-w-full rounded-lg border border-zinc-200 object-contain dark:border-zinc-700"
-                    />
-                  </a>
+                  <MessageFile key={file.url} file={file} facts={message.metadata?.files?.[file.url]} />
                 ))}
               </div>
             )}

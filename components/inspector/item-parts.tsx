@@ -3,7 +3,8 @@
 // tool calls and results, reasoning.
 import type { ReactNode } from "react";
 import { FoldedText } from "@/components/ui/folded-text";
-import { ImageIcon } from "@/components/ui/icons";
+import { AudioIcon, DocumentIcon, ImageIcon, VideoIcon } from "@/components/ui/icons";
+import { fileKind, mediaKindName } from "@/components/ui/media-kind";
 import type { ItemPart } from "@/lib/context/types";
 
 const NOTICE = /\[System: [^\]\n]*\]/g;
@@ -44,11 +45,35 @@ function displayableImage(url: string): boolean {
   return (/^data:image\//.test(url) && !url.includes("[elided-media")) || /^https?:\/\//.test(url);
 }
 
-function MediaTile({ label, detail, url }: { label: string; detail: string; url?: string }) {
+const KIND_ICONS = {
+  image: ImageIcon,
+  audio: AudioIcon,
+  video: VideoIcon,
+  document: DocumentIcon,
+  other: DocumentIcon,
+};
+
+function KindIcon({ mediaType }: { mediaType: string }) {
+  const Icon = KIND_ICONS[fileKind(mediaType)];
+  return <Icon size={20} />;
+}
+
+function MediaTile({
+  label,
+  detail,
+  url,
+  mediaType,
+}: {
+  label: string;
+  detail: string;
+  url?: string;
+  mediaType: string;
+}) {
   return (
     <span
       className="inline-flex items-center gap-2 rounded-lg border border-zinc-200 bg-zinc-50 p-1.5 pr-3 text-[11px] dark:border-zinc-800 dark:bg-zinc-900"
       data-testid="media-part"
+      data-kind={mediaKindName(mediaType)}
     >
       {url && displayableImage(url) ? (
         // biome-ignore lint/performance/noImgElement: data URLs and remote thumbnails, not optimisable assets
@@ -61,7 +86,7 @@ function MediaTile({ label, detail, url }: { label: string; detail: string; url?
         />
       ) : (
         <span className="flex size-14 items-center justify-center rounded bg-zinc-200/70 text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400">
-          <ImageIcon size={20} />
+          <KindIcon mediaType={mediaType} />
         </span>
       )}
       <span className="min-w-0">
@@ -179,8 +204,9 @@ export function ItemParts({ parts }: { parts: ItemPart[] }) {
               <MediaTile
                 key={key}
                 label={part.descriptor.handle}
-                detail={`${part.descriptor.mime} · ${part.descriptor.state === "render" ? "to render" : "outside the media window"}`}
+                detail={`${mediaKindName(part.descriptor.mime)} · ${part.descriptor.mime} · ${part.descriptor.state === "render" ? "to render" : "outside the media window"}`}
                 url={part.descriptor.url}
+                mediaType={part.descriptor.mime}
               />
             );
           default:
@@ -188,8 +214,9 @@ export function ItemParts({ parts }: { parts: ItemPart[] }) {
               <MediaTile
                 key={key}
                 label={part.handle}
-                detail={`${part.type} · ${part.mediaType}`}
+                detail={`${mediaKindName(part.mediaType)} sent · ${part.mediaType}${part.filename ? ` · ${part.filename}` : ""}`}
                 url={part.url}
+                mediaType={part.mediaType}
               />
             );
         }

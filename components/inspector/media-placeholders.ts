@@ -3,6 +3,8 @@
 // its type, decoded size and sha256, so the reader can still tell which bytes were sent. Pure and client-safe;
 // the exact-bytes view is untouched.
 
+import { mediaKindName } from "@/components/ui/media-kind";
+
 /** Base64 strings shorter than this stay inline: small enough to read, and not worth a placeholder. */
 export const INLINE_BASE64_LIMIT = 2_048;
 
@@ -17,6 +19,8 @@ export interface ElidedMedia {
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w-]+=[^;,]*)*;base64,/;
 const BARE_BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const MIME_KEYS = ["mimeType", "mime_type", "mediaType", "media_type"];
+/** OpenAI chat's `input_audio` names its format instead of a mime type. */
+const AUDIO_FORMATS: Record<string, string> = { wav: "audio/wav", mp3: "audio/mpeg" };
 
 function decodedBytes(base64: string): number {
   const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
@@ -29,7 +33,8 @@ function siblingMime(parent: unknown): string | null {
     const value = (parent as Record<string, unknown>)[key];
     if (typeof value === "string") return value;
   }
-  return null;
+  const format = (parent as Record<string, unknown>).format;
+  return typeof format === "string" ? (AUDIO_FORMATS[format] ?? null) : null;
 }
 
 function asMedia(value: string, parent: unknown, path: string): ElidedMedia | null {
@@ -55,7 +60,7 @@ export function formatMediaBytes(bytes: number): string {
 }
 
 export function mediaPlaceholder(media: ElidedMedia, sha256: string | null): string {
-  return `[media elided: ${media.mediaType}, ${formatMediaBytes(media.bytes)}, sha256 ${sha256 ?? "…"}]`;
+  return `[${mediaKindName(media.mediaType)} elided: ${media.mediaType}, ${formatMediaBytes(media.bytes)}, sha256 ${sha256 ?? "…"}]`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { copyText, downloadText } from "@/components/ui/clipboard";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatBytes } from "@/components/ui/format";
 import { CheckIcon, DownloadIcon, TerminalIcon } from "@/components/ui/icons";
+import { mediaKindName } from "@/components/ui/media-kind";
 import type { ProviderName } from "@/lib/context/types";
 import { curlCommand } from "./curl-command";
 import { JsonText } from "./json-lines";
@@ -65,8 +66,11 @@ function MediaStrip({ media, hashes }: { media: ElidedMedia[]; hashes: ReadonlyM
               data-testid="raw-media-thumbnail"
             />
           ) : (
-            <span className="flex size-12 items-center justify-center rounded bg-zinc-100 dark:bg-zinc-800">
-              {entry.mediaType.split("/")[0]}
+            <span
+              className="flex size-12 items-center justify-center rounded bg-zinc-100 text-center leading-tight dark:bg-zinc-800"
+              data-testid="raw-media-kind"
+            >
+              {mediaKindName(entry.mediaType)}
             </span>
           )}
           <span className="space-y-0.5">

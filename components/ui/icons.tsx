@@ -144,6 +144,25 @@ export const ImageIcon = (props: IconProps) => (
     <path d="m21 15-5-5L5 21" />
   </Icon>
 );
+export const DocumentIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z" />
+    <path d="M14 3v5h5M9 13h6M9 17h4" />
+  </Icon>
+);
+export const AudioIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M9 18V5l12-2v13" />
+    <circle cx="6" cy="18" r="3" />
+    <circle cx="18" cy="16" r="3" />
+  </Icon>
+);
+export const VideoIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <rect x="2" y="5" width="14" height="14" rx="2" />
+    <path d="m16 10 6-3v10l-6-3" />
+  </Icon>
+);
 export const SparkIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5 18 18M6 18l2.5-2.5M15.5 8.5 18 6" />

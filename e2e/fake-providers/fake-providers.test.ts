@@ -2,6 +2,7 @@
 // route handlers tested against these servers see what they would see from the real providers.
 import { APICallError, generateText, jsonSchema, type ModelMessage, streamText, tool } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { makeIsoMedia, makePdf, makeWav } from "@/tests/fixtures/media";
 import { fakeProviderClient } from "./client";
 import { defaultReplyText } from "./reply-plan";
 import { type FakeProviders, startFakeProviders } from "./server";
@@ -427,6 +428,56 @@ describe("anthropic specifics", () => {
     // The wire usage counts input without the cache, as Anthropic does; the SDK adds them back.
     const lastBody = providers.requests.at(-1)?.body ?? "";
     expect(JSON.parse(lastBody).system[0].cache_control).toEqual({ type: "ephemeral" });
+  });
+});
+
+describe("documents, audio and video in each protocol's own part shape", () => {
+  const pdf = makePdf("fake provider check");
+  const wav = makeWav(100);
+  const video = makeIsoMedia("isom", 2_048);
+  const dataUrl = (mime: string, bytes: Buffer) => `data:${mime};base64,${bytes.toString("base64")}`;
+  const file = (mediaType: string, bytes: Buffer, filename?: string) => ({
+    type: "file" as const,
+    mediaType,
+    data: dataUrl(mediaType, bytes),
+    ...(filename ? { filename } : {}),
+  });
+  const cases: Array<{ protocol: Protocol; parts: ReturnType<typeof file>[]; expected: unknown[] }> = [
+    {
+      protocol: "openai-chat",
+      parts: [file("application/pdf", pdf, "report.pdf"), file("audio/wav", wav)],
+      expected: [
+        { part: "file", mediaType: "application/pdf", filename: "report.pdf", bytes: pdf.length },
+        { part: "input_audio", mediaType: "audio/wav", filename: null, bytes: wav.length },
+      ],
+    },
+    {
+      protocol: "openai-responses",
+      parts: [file("application/pdf", pdf, "report.pdf")],
+      expected: [
+        { part: "input_file", mediaType: "application/pdf", filename: "report.pdf", bytes: pdf.length },
+      ],
+    },
+    {
+      protocol: "gemini",
+      parts: [file("application/pdf", pdf), file("audio/wav", wav), file("video/mp4", video)],
+      expected: [
+        { part: "inlineData", mediaType: "application/pdf", filename: null, bytes: pdf.length },
+        { part: "inlineData", mediaType: "audio/wav", filename: null, bytes: wav.length },
+        { part: "inlineData", mediaType: "video/mp4", filename: null, bytes: video.length },
+      ],
+    },
+  ];
+
+  it.each(cases)("$protocol: accepted, answered and recorded", async ({ protocol, parts, expected }) => {
+    const result = streamText({
+      model: fakeModel(protocol, providers.url, fetch),
+      messages: [{ role: "user", content: [{ type: "text", text: "What is in these?" }, ...parts] }],
+      maxRetries: 0,
+    });
+    expect(await result.text).toBe(defaultReplyText(protocol, "What is in these?"));
+    const [recorded] = providers.requests;
+    expect(recorded.media).toEqual(expected);
   });
 });
 

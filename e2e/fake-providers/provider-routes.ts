@@ -63,6 +63,7 @@ export async function handleProviderRequest(
     strippedHeaders: stripped,
     body,
     model,
+    media: found && parsed.ok ? (found.adapter.mediaParts?.(parsed.value) ?? []) : [],
     receivedAt: Date.now(),
     closedByClientAt: null,
   });

@@ -1,4 +1,5 @@
 // Shared shapes of the fake provider servers: what they record and what they answer with.
+import type { RecordedMedia } from "./media-parts";
 
 export const PROTOCOLS = ["openai-chat", "openai-responses", "gemini", "anthropic"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -19,6 +20,8 @@ export interface RecordedRequest {
   body: string;
   /** Model named by the request (body field or URL path), when it could be read. */
   model: string | null;
+  /** The images, documents, audio and video the body carries, in the protocol's own part shapes. */
+  media: RecordedMedia[];
   /** Epoch milliseconds. */
   receivedAt: number;
   /** When the client closed the connection before the reply was finished (a stop, a timeout), else null. */

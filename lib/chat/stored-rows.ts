@@ -3,6 +3,7 @@
 import "server-only";
 import type { Artifact, Attachment, Message, Model, Summary } from "@/db/schema";
 import type {
+  ModelCapabilities,
   ModelDescriptor,
   StoredArtifact,
   StoredAttachment,
@@ -68,13 +69,18 @@ export function toStoredSummary(row: Summary): StoredSummary {
   };
 }
 
+/** Rows written before audio and documents were capabilities lack them: such a model takes neither. */
+function withMediaFlags(stored: Partial<ModelCapabilities> & Omit<ModelCapabilities, "audio" | "documents">) {
+  return { ...stored, audio: stored.audio ?? false, documents: stored.documents ?? false };
+}
+
 export function toModelDescriptor(row: Model): ModelDescriptor {
   return {
     id: row.id,
     provider: row.provider,
     providerModelName: row.providerModelName,
     apiKind: row.apiKind,
-    capabilities: row.capabilities,
+    capabilities: withMediaFlags(row.capabilities),
     contextWindow: row.contextWindow,
     maxOutputTokens: row.maxOutputTokens,
     tokenizer: row.tokenizer,

@@ -6,7 +6,13 @@ import "server-only";
 import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { getLatestAttemptView, listReplyVariants, type ReplyVariant } from "@/db/message-queries";
-import { listMessageMedia, listMessages, listReasoningByMessage, listToolNamesByMessage } from "@/db/queries";
+import {
+  listMessageMedia,
+  listMessages,
+  listReasoningByMessage,
+  listToolNamesByMessage,
+  type MediaFacts,
+} from "@/db/queries";
 import { attempts, type Message, turns } from "@/db/schema";
 import { type ReasoningView, reasoningView } from "./reasoning-view";
 
@@ -20,7 +26,7 @@ export interface ModelViewStart {
 
 export interface Transcript {
   messages: Omit<Message, "tokenCounts" | "segmentTokenCounts">[];
-  media: Map<string, { mime: string; filename: string | null }>;
+  media: Map<string, MediaFacts>;
   toolNames: Map<string, string[]>;
   /** By reply id: how long the model thought and what (a reply without stored reasoning has none). */
   reasoning: Map<string, ReasoningView>;

@@ -10,6 +10,7 @@ import type { SessionUser } from "@/lib/api/route";
 import type { StoredPart } from "@/lib/context/types";
 import { AppError } from "@/lib/errors";
 import { publishMessage } from "@/lib/live/publish";
+import { type PreparedImageLink, prepareImageLinks, storeImageLinks } from "@/lib/media/image-links";
 import { loadTurnInput } from "./load-turn-input";
 import type { TurnAction } from "./run-turn";
 import { refuseWhileReplyIsWritten } from "./stop-turn";
@@ -36,6 +37,12 @@ export async function checkAndStoreUserMessage({
   const conversationId = conversation.id;
   // One read of the persona's blocks: the mute check and the turn's BLOCKS card.
   const activeBlocks = listActiveBlocks({ db, personaId: persona.id, now: new Date() });
+  // Image links are fetched beside the checks (network only); they are stored with the message once those pass.
+  const imageLinks =
+    action.kind === "submit"
+      ? prepareImageLinks({ db, conversationId, text: action.text })
+      : Promise.resolve([]);
+  imageLinks.catch(() => {});
   const checked = Promise.all([
     refuseIfMuted(activeBlocks, persona.name, user.id),
     answeringModels(db, persona, conversation, action, user.id),
@@ -48,7 +55,7 @@ export async function checkAndStoreUserMessage({
       return (await getReplyToRegenerate({ db, conversationId, replyMessageId: action.replyMessageId }))
         .userMessage;
     }
-    return storeUserMessage(db, user, conversationId, action);
+    return storeUserMessage(db, user, conversationId, action, await imageLinks);
   });
   // A refusal above must not also surface as an unhandled rejection of the load that waits on it.
   stored.catch(() => {});
@@ -91,11 +98,15 @@ async function storeUserMessage(
   user: SessionUser,
   conversationId: string,
   action: Extract<TurnAction, { kind: "submit" }>,
+  imageLinks: PreparedImageLink[],
 ) {
-  const attachmentIds = action.attachmentIds ?? [];
+  const links = await storeImageLinks({ db, conversationId, userId: user.id, prepared: imageLinks });
+  const attachmentIds = [...(action.attachmentIds ?? []), ...links.attachmentIds];
   const parts: StoredPart[] = [
     ...(action.text ? [{ type: "text" as const, text: action.text }] : []),
     ...attachmentIds.map((attachmentId) => ({ type: "media" as const, attachmentId })),
+    // A link that was not fetched says so in the message (docs/architecture.md#image-links).
+    ...links.notices.map((text) => ({ type: "text" as const, text })),
   ];
   return appendMessage({
     db,

@@ -33,12 +33,18 @@ export interface ChatMessageMetadata {
   edited?: boolean;
   /** The latest request began here: the messages above it (not summarised) were not sent, for these reasons. */
   modelViewStart?: { hiddenCount: number; reasons: { kind: string; text: string }[] };
+  /** Size and origin (an image fetched from a link) of the message's files, by their url. */
+  files?: Record<string, { sizeBytes?: number; originUrl?: string | null }>;
 }
 
 export type ChatUIMessage = UIMessage<ChatMessageMetadata>;
 
-/** What the transcript needs to show a stored message's media: each attachment's type and name, by id. */
-export type MediaLookup = ReadonlyMap<string, { mime: string; filename: string | null }>;
+/** What the transcript needs to show a stored message's media: each attachment's type and name, by id (size and
+ *  origin when known). */
+export type MediaLookup = ReadonlyMap<
+  string,
+  { mime: string; filename: string | null; sizeBytes?: number; originUrl?: string | null }
+>;
 
 /** What the transcript shows besides the stored message itself. */
 export interface TranscriptExtras {
@@ -75,15 +81,23 @@ export function toUIMessage(
     .map((part) => (part as { text: string }).text)
     .join("\n");
   const files: FileUIPart[] = [];
+  const fileFacts: NonNullable<ChatMessageMetadata["files"]> = {};
   for (const part of message.parts) {
     if (part.type !== "media") continue;
     const attachment = media.get(part.attachmentId);
+    const url = attachmentUrl(part.attachmentId);
     files.push({
       type: "file",
       mediaType: attachment?.mime ?? "application/octet-stream",
-      url: attachmentUrl(part.attachmentId),
+      url,
       ...(attachment?.filename ? { filename: attachment.filename } : {}),
     });
+    if (attachment?.sizeBytes !== undefined || attachment?.originUrl) {
+      fileFacts[url] = {
+        ...(attachment.sizeBytes !== undefined ? { sizeBytes: attachment.sizeBytes } : {}),
+        ...(attachment.originUrl ? { originUrl: attachment.originUrl } : {}),
+      };
+    }
   }
   return {
     id: message.id,
@@ -103,6 +117,7 @@ export function toUIMessage(
         ? { variants: { ids: siblings.map((variant) => variant.id), index: variantIndex } }
         : {}),
       ...(message.editedAt ? { edited: true } : {}),
+      ...(Object.keys(fileFacts).length > 0 ? { files: fileFacts } : {}),
       ...(modelView?.firstMessageId === message.id
         ? { modelViewStart: { hiddenCount: modelView.hiddenCount, reasons: modelView.reasons } }
         : {}),

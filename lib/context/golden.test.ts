@@ -9,6 +9,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { TEST_MODEL_CAPABILITIES } from "@/tests/context/fixtures";
+import { makePdf, makeWav } from "@/tests/fixtures/media";
 import { elementAt } from "./indexing";
 import { resolveForModel } from "./resolve-for-model";
 import { defaultSettings, type ResolvedSettings } from "./settings";
@@ -157,6 +158,29 @@ function image(handle: string, state: MediaDescriptor["state"] = "render", messa
   };
 }
 
+// A one-page PDF and a short WAV of silence, small enough to read in the golden files.
+const PDF = `data:application/pdf;base64,${makePdf("Invoice 42").toString("base64")}`;
+const WAV = `data:audio/wav;base64,${makeWav(20).toString("base64")}`;
+
+function documentOrAudio(handle: string, kind: "file" | "audio", messageSeq: number): MediaDescriptor {
+  return {
+    handle,
+    attachmentId: `att-${handle}`,
+    kind,
+    mime: kind === "file" ? "application/pdf" : "audio/wav",
+    url: kind === "file" ? PDF : WAV,
+    sha256: `sha-${handle}`,
+    state: "render",
+    senderName: "Ada",
+    messageSeq,
+    ...(kind === "file" ? { filename: "invoice-42.pdf" } : {}),
+  };
+}
+
+/** What the registry says of each provider's models: OpenAI reads PDFs, Gemini reads PDFs and hears audio. */
+const realMediaCapabilities = (model: ModelDescriptor): ModelDescriptor =>
+  capabilities({ documents: true, audio: model.provider === "google" })(model);
+
 function withMedia(entry: ContextItem, descriptors: MediaDescriptor[]): ContextItem {
   return {
     ...entry,
@@ -264,6 +288,25 @@ const SCENARIOS: Scenario[] = [
           ]),
           assistant("msg:4", "They look happy."),
           withMedia(input("Which one is sleepier?"), [image("media_4", "render", 5)]),
+        ],
+      },
+    }),
+  ),
+  ...(["pdf", "audio"] as const).map(
+    (kind): Scenario => ({
+      name: `${kind}-upload`,
+      adjust: realMediaCapabilities,
+      expectActions: kind === "pdf" ? ["attached-media"] : [],
+      base: {
+        settings: settings(),
+        trace: [],
+        items: [
+          system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+          user("msg:1", "I will send you something."),
+          assistant("msg:2", "Go ahead."),
+          withMedia(input(kind === "pdf" ? "What is the total of this invoice?" : "What do you hear?"), [
+            documentOrAudio("media_1", kind === "pdf" ? "file" : "audio", 3),
+          ]),
         ],
       },
     }),

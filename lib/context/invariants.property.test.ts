@@ -285,7 +285,13 @@ function expectValidPayload(
   if (!model.capabilities.vision) expect(images).toEqual([]);
   if (!model.capabilities.video)
     expect(media.filter((part) => part.mediaType.startsWith("video/"))).toEqual([]);
-  expect(media.filter((part) => !/^(image|video)\//.test(part.mediaType))).toEqual([]);
+  if (!model.capabilities.audio)
+    expect(media.filter((part) => part.mediaType.startsWith("audio/"))).toEqual([]);
+  if (!model.capabilities.documents)
+    expect(media.filter((part) => part.mediaType === "application/pdf")).toEqual([]);
+  expect(media.filter((part) => !/^(image|video|audio)\/|^application\/pdf$/.test(part.mediaType))).toEqual(
+    [],
+  );
   // Stop sequences: unique, within the model's cap.
   const stops = request.stopSequences ?? [];
   expect(new Set(stops).size).toBe(stops.length);

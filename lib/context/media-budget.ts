@@ -40,14 +40,11 @@ export function omittedImagesNotice(count: number): string {
 
 function mediaWord(kinds: readonly MediaKind[]): string {
   const count = kinds.length;
-  let images = 0;
-  let videos = 0;
-  for (const kind of kinds) {
-    if (kind === "image") images++;
-    else if (kind === "video") videos++;
-  }
-  if (images === count) return count === 1 ? "image" : "images";
-  if (videos === count) return count === 1 ? "video" : "videos";
+  const same = (kind: MediaKind) => kinds.every((each) => each === kind);
+  if (same("image")) return count === 1 ? "image" : "images";
+  if (same("video")) return count === 1 ? "video" : "videos";
+  if (same("audio")) return count === 1 ? "audio clip" : "audio clips";
+  if (same("file")) return count === 1 ? "document" : "documents";
   return count === 1 ? "media file" : "media files";
 }
 
@@ -252,6 +249,8 @@ function planMessageMedia(
       senderName: message.authorName,
       messageSeq: message.seq,
       counted,
+      ...(attachment.kind === "file" && attachment.filename ? { filename: attachment.filename } : {}),
+      ...(attachment.kind === "image" ? {} : { sizeBytes: attachment.sizeBytes }),
     });
   }
   // A message's own repeats of an image all render: only a newer message's copy makes one a duplicate.

@@ -298,11 +298,11 @@ describe("resolveMedia", () => {
     ]);
   });
 
-  it("turns audio into a notice", () => {
+  it("turns audio into a notice for a model that cannot hear it", () => {
     const base = [item("m1", "user", [placeholder(media("media_7", { kind: "audio", mime: "audio/mpeg" }))])];
     const { value: items } = resolveMedia(base, model(), settingsWith());
     expect(texts(elementAt(items, 0))).toEqual([
-      "[System: This message (ID: media_7) contains an audio clip (audio/mpeg) that cannot be sent to the current model. Do not claim to know its contents.]",
+      "[System: This message (ID: media_7) contains an audio clip. Current model cannot hear audio, please do not describe or claim to know what the audio says. If you need to hear it, tell the user to switch to a model that can take audio.]",
     ]);
   });
 

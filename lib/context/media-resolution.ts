@@ -48,6 +48,7 @@ export function mediaCountPhrase(descriptors: readonly MediaDescriptor[]): strin
   let gifs = 0;
   let videos = 0;
   let audio = 0;
+  let documents = 0;
   let files = 0;
   for (const descriptor of descriptors) {
     if (descriptor.kind === "image") {
@@ -55,6 +56,7 @@ export function mediaCountPhrase(descriptors: readonly MediaDescriptor[]): strin
       if (isGif(descriptor)) gifs += 1;
     } else if (descriptor.kind === "video") videos += 1;
     else if (descriptor.kind === "audio") audio += 1;
+    else if (isPdf(descriptor)) documents += 1;
     else files += 1;
   }
   const phrases: string[] = [];
@@ -62,6 +64,7 @@ export function mediaCountPhrase(descriptors: readonly MediaDescriptor[]): strin
   else if (images > 1) phrases.push(gifs > 0 ? `${images} images (including GIF)` : `${images} images`);
   if (videos > 0) phrases.push(plural(videos, "video"));
   if (audio > 0) phrases.push(plural(audio, "audio clip"));
+  if (documents > 0) phrases.push(plural(documents, "PDF document"));
   if (files > 0) phrases.push(plural(files, "file"));
   return joinPhrases(phrases);
 }
@@ -90,6 +93,36 @@ export function blindImageNotice(descriptor: MediaDescriptor, analysisToolEnable
 
 export function blindVideoNotice(descriptor: MediaDescriptor): string {
   return `[System: This message (${mediaIdLabel([descriptor.handle])}) contains a video. Current model cannot see videos, please do not describe or claim to see the video contents.]`;
+}
+
+export function blindAudioNotice(descriptor: MediaDescriptor): string {
+  return `[System: This message (${mediaIdLabel([descriptor.handle])}) contains an audio clip. Current model cannot hear audio, please do not describe or claim to know what the audio says. If you need to hear it, tell the user to switch to a model that can take audio.]`;
+}
+
+export function blindDocumentNotice(descriptor: MediaDescriptor): string {
+  return `[System: This message (${mediaIdLabel([descriptor.handle])}) contains a PDF document. Current model cannot read documents, please do not describe or claim to know the document contents. If you need to read it, tell the user to switch to a model that can read PDFs.]`;
+}
+
+/** The PDF is the one document type sent; any other file gets the unsupported notice. */
+export function isPdf(descriptor: MediaDescriptor): boolean {
+  return descriptor.kind === "file" && descriptor.mime.toLowerCase() === "application/pdf";
+}
+
+/** Whether the model can take this media item at all (an image still goes through the per-request cap). */
+export function modelTakes(
+  descriptor: MediaDescriptor,
+  capabilities: ModelDescriptor["capabilities"],
+): boolean {
+  switch (descriptor.kind) {
+    case "image":
+      return capabilities.vision;
+    case "video":
+      return capabilities.video;
+    case "audio":
+      return capabilities.audio;
+    case "file":
+      return capabilities.documents && isPdf(descriptor);
+  }
 }
 
 export function unsupportedMediaNotice(descriptor: MediaDescriptor): string {
@@ -187,6 +220,11 @@ function mediaPart(descriptor: MediaDescriptor): ItemPart {
     url: descriptor.url,
     attachmentId: descriptor.attachmentId,
     handle: descriptor.handle,
+    // A document goes with its name (OpenAI shows the model the file name); other kinds need none.
+    ...(descriptor.kind === "file" && descriptor.filename ? { filename: descriptor.filename } : {}),
+    ...(descriptor.kind !== "image" && descriptor.sizeBytes !== undefined
+      ? { sizeBytes: descriptor.sizeBytes }
+      : {}),
   };
 }
 
@@ -237,6 +275,8 @@ function adjustedTokens(
 interface Tally {
   sentImages: string[];
   sentVideos: string[];
+  sentAudio: string[];
+  sentDocuments: string[];
   blind: string[];
   outOfWindow: string[];
   overLimit: string[];
@@ -249,6 +289,8 @@ function newTally(): Tally {
   return {
     sentImages: [],
     sentVideos: [],
+    sentAudio: [],
+    sentDocuments: [],
     blind: [],
     outOfWindow: [],
     overLimit: [],
@@ -257,6 +299,8 @@ function newTally(): Tally {
     itemIds: {
       sentImages: new Set(),
       sentVideos: new Set(),
+      sentAudio: new Set(),
+      sentDocuments: new Set(),
       blind: new Set(),
       outOfWindow: new Set(),
       overLimit: new Set(),
@@ -283,13 +327,11 @@ function resolveItemMedia(
 ): { media: ItemPart[]; notices: ItemPart[] } {
   const media: ItemPart[] = [];
   const notices: ItemPart[] = [];
-  const { vision, video } = model.capabilities;
+  const { vision } = model.capabilities;
 
   const outOfWindow = descriptors.filter((descriptor) => descriptor.state === "out_of_window");
   if (outOfWindow.length > 0) {
-    const canViewAll = outOfWindow.every((descriptor) =>
-      descriptor.kind === "image" ? vision : descriptor.kind === "video" ? video : false,
-    );
+    const canViewAll = outOfWindow.every((descriptor) => modelTakes(descriptor, model.capabilities));
     notices.push(textPart(outOfWindowNotice(outOfWindow, canViewAll)));
     for (const descriptor of outOfWindow) note(tally, "outOfWindow", descriptor.handle, item.id);
   }
@@ -310,12 +352,12 @@ function resolveItemMedia(
         note(tally, "sentImages", descriptor.handle, item.id);
       } else if (verdict === "not-user-turn") notUserTurn.push(descriptor);
       else overLimit.push(descriptor);
-    } else if (descriptor.kind === "video") {
-      if (video) {
+    } else if (descriptor.kind === "video" || descriptor.kind === "audio" || isPdf(descriptor)) {
+      if (modelTakes(descriptor, model.capabilities)) {
         media.push(mediaPart(descriptor));
-        note(tally, "sentVideos", descriptor.handle, item.id);
+        note(tally, SENT_KEYS[descriptor.kind], descriptor.handle, item.id);
       } else {
-        notices.push(textPart(blindVideoNotice(descriptor)));
+        notices.push(textPart(BLIND_NOTICES[descriptor.kind](descriptor)));
         note(tally, "blind", descriptor.handle, item.id);
       }
     } else {
@@ -333,6 +375,17 @@ function resolveItemMedia(
   }
   return { media, notices };
 }
+
+/** Where each kind other than images is tallied when sent, and the notice it gets when the model cannot take it. */
+const SENT_KEYS = {
+  video: "sentVideos",
+  audio: "sentAudio",
+  file: "sentDocuments",
+} as const satisfies Record<Exclude<MediaDescriptor["kind"], "image">, keyof Omit<Tally, "itemIds">>;
+const BLIND_NOTICES: Record<
+  Exclude<MediaDescriptor["kind"], "image">,
+  (descriptor: MediaDescriptor) => string
+> = { video: blindVideoNotice, audio: blindAudioNotice, file: blindDocumentNotice };
 
 function tallyEvents(
   tally: Tally,
@@ -359,24 +412,35 @@ function tallyEvents(
       details: { handles },
     });
   };
-  const sent = tally.sentImages.length + tally.sentVideos.length;
+  const sentKinds = [
+    { key: "sentImages", word: "image", count: "images" },
+    { key: "sentVideos", word: "video", count: "videos" },
+    { key: "sentAudio", word: "audio clip", count: "audio" },
+    { key: "sentDocuments", word: "PDF document", count: "documents" },
+  ] as const;
+  const sent = sentKinds.reduce((sum, kind) => sum + tally[kind.key].length, 0);
   if (sent > 0) {
+    const present = sentKinds.filter((kind) => tally[kind.key].length > 0);
+    const counts: Record<string, number> = {
+      images: tally.sentImages.length,
+      videos: tally.sentVideos.length,
+    };
+    // Audio and documents are counted only when sent, so the events of image-only payloads stay as they were.
+    if (tally.sentAudio.length > 0) counts.audio = tally.sentAudio.length;
+    if (tally.sentDocuments.length > 0) counts.documents = tally.sentDocuments.length;
     events.push({
       stage: "media-resolution",
       action: "attached-media",
-      reason: `${joinPhrases([
-        ...(tally.sentImages.length > 0 ? [plural(tally.sentImages.length, "image")] : []),
-        ...(tally.sentVideos.length > 0 ? [plural(tally.sentVideos.length, "video")] : []),
-      ])} attached for ${model.id}, which can see them`,
-      itemIds: [...new Set([...tally.itemIds.sentImages, ...tally.itemIds.sentVideos])],
-      counts: { images: tally.sentImages.length, videos: tally.sentVideos.length },
-      details: { handles: [...tally.sentImages, ...tally.sentVideos] },
+      reason: `${joinPhrases(present.map((kind) => plural(tally[kind.key].length, kind.word)))} attached for ${model.id}, which can take them`,
+      itemIds: [...new Set(present.flatMap((kind) => [...tally.itemIds[kind.key]]))],
+      counts,
+      details: { handles: present.flatMap((kind) => tally[kind.key]) },
     });
   }
   push(
     "blind",
     "blind-media-notice",
-    `${model.id} cannot see ${plural(tally.blind.length, "media item")}; each became a notice keeping its media ID${
+    `${model.id} cannot take ${plural(tally.blind.length, "media item")}; each became a notice keeping its media ID${
       analysisToolEnabled ? ` and pointing to \`${IMAGE_ANALYSIS_TOOL}\`` : ""
     }`,
   );

@@ -151,8 +151,14 @@ function isBlankText(text: string): boolean {
   return !NON_BLANK.test(text);
 }
 
-function filePart(part: Extract<ItemPart, { type: "image" | "video" | "audio" | "file" }>) {
-  return { type: "file" as const, mediaType: part.mediaType, data: part.url };
+function filePart(part: Extract<ItemPart, { type: "image" | "video" | "audio" | "file" }>): {
+  type: "file";
+  mediaType: string;
+  data: string;
+  filename?: string;
+} {
+  const sent = { type: "file" as const, mediaType: part.mediaType, data: part.url };
+  return part.filename ? { ...sent, filename: part.filename } : sent;
 }
 
 function toolResultPart(part: Extract<ItemPart, { type: "tool-result" }>): ToolPart {

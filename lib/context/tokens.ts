@@ -14,6 +14,24 @@ export const TOKENS_PER_MESSAGE = 4;
 export const TOKENS_PER_IMAGE = 765;
 const TOKENS_PER_OTHER_MEDIA = 258;
 
+/**
+ * What a video, an audio clip or a document costs, estimated from its size (docs/architecture.md#documents-audio-and-video):
+ * the providers bill by duration and pages, which the bytes only suggest. Audio: 32 tokens a second (Gemini's
+ * rate) at 128 kbit/s; video: about 300 tokens a second (a frame a second plus its sound) at 1 Mbit/s; a PDF: 800
+ * tokens a page (its text plus the page image OpenAI adds) at 50 KB a page. Never less than a still image's
+ * minimum, 258.
+ */
+export function mediaTokens(kind: "video" | "audio" | "file", sizeBytes: number | undefined): number {
+  if (sizeBytes === undefined) return TOKENS_PER_OTHER_MEDIA;
+  const estimate =
+    kind === "audio"
+      ? (sizeBytes / 16_000) * 32
+      : kind === "video"
+        ? (sizeBytes / 125_000) * 300
+        : Math.ceil(sizeBytes / 50_000) * 800;
+  return Math.max(TOKENS_PER_OTHER_MEDIA, Math.ceil(estimate));
+}
+
 /** People may type "<|endoftext|>": count special-token text as ordinary text instead of throwing. */
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
@@ -39,6 +57,7 @@ export function countPartTokens(part: ItemPart, tokenizer: TokenizerName): numbe
     case "video":
     case "audio":
     case "file":
+      return mediaTokens(part.type, part.sizeBytes);
     case "media":
       return TOKENS_PER_OTHER_MEDIA;
     case "tool-call":

@@ -249,6 +249,10 @@ export interface MediaDescriptor {
   attributedTo?: string | null;
   senderName: string;
   messageSeq: number;
+  /** The uploaded file's name, sent with a document (OpenAI shows it to the model). */
+  filename?: string | null;
+  /** The file's size in bytes; a video, audio clip or document is counted from it. */
+  sizeBytes?: number;
   /**
    * Whether the image counts against the image budgets (`media.imageMessageLimit`, `media.maxImagesPerRequest`):
    * stickers and emoji do not. Absent (a hand-built descriptor): counted.
@@ -266,6 +270,10 @@ export type ItemPart =
       url: string;
       attachmentId: string;
       handle: string;
+      /** A document's file name, when it has one. */
+      filename?: string;
+      /** The size of a video, audio clip or document, for its token estimate (`mediaTokens`). */
+      sizeBytes?: number;
     }
   | {
       type: "tool-call";
@@ -380,6 +388,10 @@ export type TokenizerName = "o200k_base" | "cl100k_base" | "estimate";
 export interface ModelCapabilities {
   vision: boolean;
   video: boolean;
+  /** Audio clips (MP3, WAV, OGG, FLAC, M4A) as input. */
+  audio: boolean;
+  /** PDF documents as input. */
+  documents: boolean;
   tools: boolean;
   reasoning: boolean;
   /** False for models without a system role (Gemma < 4): system text goes into the first user turn. */

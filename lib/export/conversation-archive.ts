@@ -58,6 +58,8 @@ const archivedAttachmentSchema = z.strictObject({
   height: z.number().int().positive().nullable(),
   isEmoji: z.boolean(),
   isSticker: z.boolean(),
+  /** An image fetched from a link: the link (absent in archives written before image links). */
+  originUrl: z.string().max(4096).nullable().optional(),
 });
 
 const archivedArtifactSchema = z.strictObject({

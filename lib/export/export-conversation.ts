@@ -78,6 +78,7 @@ export async function exportConversation({
       height: attachment.height,
       isEmoji: attachment.isEmoji,
       isSticker: attachment.isSticker,
+      originUrl: attachment.originUrl,
     })),
     blobs: Object.fromEntries(
       rows.blobRows.map((blob) => [blob.storageKey.replace(/^db:/, ""), blob.data] as const),

@@ -14,7 +14,7 @@ import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings"
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
 import type { StoredPart } from "@/lib/context/types";
 import { AppError } from "@/lib/errors";
-import { sniffImage } from "@/lib/media/sniff";
+import { sniffUpload } from "@/lib/media/sniff";
 import { archiveProblem, type ConversationArchive } from "./conversation-archive";
 
 export interface ImportOutcome {
@@ -57,19 +57,24 @@ export async function importConversation({
   return { conversationId: conversation.id, title: conversation.title, notices };
 }
 
-/** Images must be whole images of the type they claim, as for an upload (an archive is user input too). */
+/**
+ * Every attachment must be a whole file of the kind and type it claims, as for an upload (an archive is user input
+ * too): an image, a PDF, an audio clip or a video by its bytes. Nothing else is served back as what it claims.
+ */
 function imageProblem(archive: ConversationArchive): string | null {
   for (const attachment of archive.attachments) {
-    if (attachment.kind !== "image") continue;
     const bytes = Buffer.from(archive.blobs[attachment.sha256] ?? "", "base64");
-    let sniffed: ReturnType<typeof sniffImage>;
+    let sniffed: ReturnType<typeof sniffUpload>;
     try {
-      sniffed = sniffImage(bytes);
+      sniffed = sniffUpload(bytes);
     } catch (error) {
-      return `attachments: ${attachment.id}: ${error instanceof Error ? error.message : "not a readable image"}`;
+      return `attachments: ${attachment.id}: ${error instanceof Error ? error.message : "not a readable file"}`;
     }
-    if (sniffed?.mime !== attachment.mime)
-      return `attachments: ${attachment.id} is not a ${attachment.mime} image.`;
+    if (sniffed?.mime !== attachment.mime || sniffed.kind !== attachment.kind) {
+      return attachment.kind === "image"
+        ? `attachments: ${attachment.id} is not a ${attachment.mime} image.`
+        : `attachments: ${attachment.id} is not a valid ${attachment.mime} ${attachment.kind === "file" ? "document" : attachment.kind}.`;
+    }
   }
   return null;
 }

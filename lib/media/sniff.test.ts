@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { TEST_IMAGES } from "@/tests/fixtures/images";
-import { type SniffedImage, sniffImage, sniffImageType } from "./sniff";
+import { makeIsoMedia, TEST_MEDIA } from "@/tests/fixtures/media";
+import { type SniffedImage, sniffImage, sniffImageType, sniffUpload, sniffUploadType } from "./sniff";
 
 const bytes = (...parts: Array<string | number[] | Buffer>) =>
   Buffer.concat(
@@ -217,3 +218,48 @@ describe("sniffImage accepts only whole images, with the dimensions a decoder re
 function image(mime: SniffedImage["mime"], width: number | null, height: number | null): SniffedImage {
   return { kind: "image", mime, width, height };
 }
+
+describe("sniffUpload recognises documents, audio and video by their bytes", () => {
+  const cases: Array<{ name: string; input: Buffer; kind: string; mime: string }> = [
+    { name: "PDF", input: TEST_MEDIA.pdf, kind: "file", mime: "application/pdf" },
+    { name: "MP3 with an ID3 tag", input: TEST_MEDIA.mp3, kind: "audio", mime: "audio/mpeg" },
+    { name: "MP3 frames without a tag", input: TEST_MEDIA.mp3Frames, kind: "audio", mime: "audio/mpeg" },
+    { name: "WAV", input: TEST_MEDIA.wav, kind: "audio", mime: "audio/wav" },
+    { name: "OGG", input: TEST_MEDIA.ogg, kind: "audio", mime: "audio/ogg" },
+    { name: "FLAC", input: TEST_MEDIA.flac, kind: "audio", mime: "audio/flac" },
+    { name: "M4A (ftyp M4A)", input: TEST_MEDIA.m4a, kind: "audio", mime: "audio/mp4" },
+    { name: "MP4 (ftyp isom)", input: TEST_MEDIA.mp4, kind: "video", mime: "video/mp4" },
+    { name: "MP4 (ftyp mp42)", input: makeIsoMedia("mp42"), kind: "video", mime: "video/mp4" },
+    { name: "MOV (ftyp qt)", input: TEST_MEDIA.mov, kind: "video", mime: "video/quicktime" },
+    { name: "WebM", input: TEST_MEDIA.webm, kind: "video", mime: "video/webm" },
+    { name: "a PNG is still an image", input: TEST_IMAGES.png, kind: "image", mime: "image/png" },
+  ];
+  it.each(cases)("$name → $kind $mime", ({ input, kind, mime }) => {
+    expect(sniffUploadType(input)).toMatchObject({ kind, mime });
+    expect(sniffUpload(input)).toMatchObject({ kind, mime });
+  });
+
+  const refused: Array<{ name: string; input: Buffer }> = [
+    { name: "empty", input: bytes() },
+    { name: "plain text", input: bytes("hello, this is not a document") },
+    { name: "a PDF signature that is not at the start", input: bytes(" %PDF-1.7\n%%EOF") },
+    { name: "RIFF that is AVI, not WAV", input: bytes("RIFF", [0, 0, 0, 0], "AVI LIST") },
+    {
+      name: "Matroska (not WebM)",
+      input: bytes([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x88], "matroska"),
+    },
+    { name: "an MPEG frame sync of layer I", input: bytes([0xff, 0xfe, 0x90, 0x64]) },
+    { name: "ZIP", input: bytes([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]) },
+    { name: "an ftyp box with an unprintable brand", input: bytes([0, 0, 0, 0x18], "ftyp", [1, 2, 3, 4]) },
+  ];
+  it.each(refused)("$name → null", ({ input }) => {
+    expect(sniffUploadType(input)).toBeNull();
+    expect(sniffUpload(input)).toBeNull();
+  });
+
+  it("a PDF cut short (no %%EOF) is a 415 that says so", () => {
+    const cut = TEST_MEDIA.pdf.subarray(0, TEST_MEDIA.pdf.length - 20);
+    expect(sniffUploadType(cut)).toMatchObject({ kind: "file" });
+    expect(() => sniffUpload(cut)).toThrow(/PDF but is truncated/);
+  });
+});

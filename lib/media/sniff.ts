@@ -151,3 +151,126 @@ function sniffJpeg(bytes: Buffer): SniffedImage | null {
   }
   return image("image/jpeg", null, null);
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Documents, audio and video (docs/architecture.md#documents-audio-and-video): recognised by their container's
+// signature. Their contents are not decoded here; the provider reads them. A PDF must also end like one (its
+// `%%EOF` marker near the end), so a truncated upload is refused rather than sent.
+
+export type NonImageKind = "file" | "audio" | "video";
+
+export const DOCUMENT_MIMES = ["application/pdf"] as const;
+export const AUDIO_MIMES = ["audio/mpeg", "audio/wav", "audio/ogg", "audio/flac", "audio/mp4"] as const;
+export const VIDEO_MIMES = ["video/mp4", "video/webm", "video/quicktime"] as const;
+
+export interface SniffedMedia {
+  kind: NonImageKind;
+  mime: (typeof DOCUMENT_MIMES)[number] | (typeof AUDIO_MIMES)[number] | (typeof VIDEO_MIMES)[number];
+  width: null;
+  height: null;
+}
+
+/** Every type an upload may be, for the composer's file picker and the messages that list them. */
+export const ACCEPTED_UPLOAD_MIMES: readonly string[] = [
+  ...IMAGE_MIMES,
+  ...DOCUMENT_MIMES,
+  ...AUDIO_MIMES,
+  ...VIDEO_MIMES,
+];
+
+/** What each kind is called in messages to people ("a PDF", "an audio clip"). */
+export const KIND_NAMES: Record<SniffedImage["kind"] | NonImageKind, string> = {
+  image: "image",
+  file: "PDF document",
+  audio: "audio clip",
+  video: "video",
+};
+
+/** ISO base media (MP4, M4A, MOV): `ftyp` at offset 4, then the major brand. */
+const AUDIO_BRANDS = new Set(["M4A ", "M4B ", "M4P "]);
+const QUICKTIME_BRANDS = new Set(["qt  "]);
+
+function sniffIsoMedia(bytes: Buffer): SniffedMedia | null {
+  if (ascii(bytes, 4, 4) !== "ftyp") return null;
+  const brand = ascii(bytes, 8, 4);
+  if (brand === "") return null;
+  if (AUDIO_BRANDS.has(brand)) return media("audio", "audio/mp4");
+  if (QUICKTIME_BRANDS.has(brand)) return media("video", "video/quicktime");
+  // isom, iso2…iso9, mp41, mp42, avc1, dash, M4V, 3gp…: the video family of the format.
+  return /^[\x20-\x7e]{4}$/.test(brand) ? media("video", "video/mp4") : null;
+}
+
+// EBML header (1A 45 DF A3), then a DocType element (42 82) whose value says "webm" (Matroska is not accepted).
+function sniffWebm(bytes: Buffer): SniffedMedia | null {
+  if (!startsWith(bytes, [0x1a, 0x45, 0xdf, 0xa3])) return null;
+  const header = bytes.subarray(0, Math.min(bytes.length, 64)).toString("latin1");
+  const docType = header.indexOf("\u0042\u0082");
+  return docType >= 0 && header.slice(docType + 3, docType + 7) === "webm"
+    ? media("video", "video/webm")
+    : null;
+}
+
+// MP3: an ID3v2 tag, or an MPEG audio frame sync (11 set bits) whose layer bits say layer III.
+function sniffMp3(bytes: Buffer): SniffedMedia | null {
+  if (ascii(bytes, 0, 3) === "ID3") return media("audio", "audio/mpeg");
+  if (
+    bytes.length >= 4 &&
+    bytes[0] === 0xff &&
+    (bytes[1] & 0xe0) === 0xe0 &&
+    ((bytes[1] >> 1) & 0x03) === 1
+  ) {
+    return media("audio", "audio/mpeg");
+  }
+  return null;
+}
+
+const MEDIA_SNIFFERS: Array<(bytes: Buffer) => SniffedMedia | null> = [
+  (bytes) => (ascii(bytes, 0, 5) === "%PDF-" ? media("file", "application/pdf") : null),
+  (bytes) =>
+    ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 4) === "WAVE" ? media("audio", "audio/wav") : null,
+  (bytes) => (ascii(bytes, 0, 4) === "OggS" ? media("audio", "audio/ogg") : null),
+  (bytes) => (ascii(bytes, 0, 4) === "fLaC" ? media("audio", "audio/flac") : null),
+  sniffIsoMedia,
+  sniffWebm,
+  sniffMp3,
+];
+
+/** A PDF's trailer ends with `%%EOF`, perhaps followed by a line end or some padding. */
+const PDF_TAIL_BYTES = 1_024;
+
+/** The type an upload's first bytes say (an image, a PDF, an audio clip or a video), before any proof it is whole. */
+export function sniffUploadType(input: Uint8Array): SniffedImage | SniffedMedia | null {
+  const image = sniffImageType(input);
+  if (image) return image;
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  for (const sniff of MEDIA_SNIFFERS) {
+    const found = sniff(bytes);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * What an upload is, from its bytes: a whole image (see sniffImage), a PDF, an audio clip or a video; null when
+ * it is none of them. Throws a 415 AppError for an image that is not whole and a PDF that is cut short.
+ */
+export function sniffUpload(input: Uint8Array): SniffedImage | SniffedMedia | null {
+  const found = sniffUploadType(input);
+  if (found === null) return null;
+  if (found.kind === "image") return sniffImage(input);
+  if (found.mime === "application/pdf") {
+    const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+    const tail = bytes.subarray(Math.max(0, bytes.length - PDF_TAIL_BYTES)).toString("latin1");
+    if (!tail.includes("%%EOF")) {
+      throw new AppError(
+        "unsupported_media_type",
+        "The file starts like a PDF but is truncated (it has no %%EOF end marker). Upload the complete PDF.",
+      );
+    }
+  }
+  return found;
+}
+
+function media(kind: NonImageKind, mime: SniffedMedia["mime"]): SniffedMedia {
+  return { kind, mime, width: null, height: null };
+}

@@ -15,6 +15,9 @@ export interface ElidedMedia {
 const MIN_BASE64_LENGTH = 512;
 const DATA_URL = /data:([a-z]+\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]+={0,2})/g;
 const GEMINI_INLINE = /("mimeType":"([a-z]+\/[a-z0-9.+-]+)","data":")([A-Za-z0-9+/]+={0,2})"/g;
+/** OpenAI chat's audio part names a format, not a mime type: `"input_audio":{"data":"…","format":"wav"}`. */
+const OPENAI_INPUT_AUDIO = /("input_audio":\{"data":")([A-Za-z0-9+/]+={0,2})(","format":"(wav|mp3)")/g;
+const AUDIO_FORMAT_MIMES: Record<string, string> = { wav: "audio/wav", mp3: "audio/mpeg" };
 /** The marker that stands for elided bytes; the first group is their sha256. */
 export const MEDIA_MARKER = /\[elided-media sha256=([0-9a-f]{64}) bytes=(\d+)\]/g;
 
@@ -35,7 +38,14 @@ export function elideMedia(body: string): { body: string; media: ElidedMedia[] }
     (match, prefix: string, mime: string, base64: string) =>
       base64.length < MIN_BASE64_LENGTH ? match : `${prefix}${elisionMarker(base64, mime, found)}"`,
   );
-  return { body: elided, media: [...found.values()] };
+  const withoutAudio = elided.replace(
+    OPENAI_INPUT_AUDIO,
+    (match, prefix: string, base64: string, suffix: string, format: string) =>
+      base64.length < MIN_BASE64_LENGTH
+        ? match
+        : `${prefix}${elisionMarker(base64, AUDIO_FORMAT_MIMES[format] ?? "audio/wav", found)}${suffix}`,
+  );
+  return { body: withoutAudio, media: [...found.values()] };
 }
 
 /** Rebuild the exact body: `base64BySha256` gives each elided item's bytes (from the attachments table). */

@@ -15,6 +15,8 @@ const FREE: ModelPrices = { inputPerMillion: 0, cachedInputPerMillion: 0, output
 const OPENAI_CHAT: ModelCapabilities = {
   vision: true,
   video: false,
+  audio: false,
+  documents: true,
   tools: true,
   reasoning: false,
   systemInstruction: true,
@@ -25,6 +27,8 @@ const OPENAI_CHAT: ModelCapabilities = {
 const GEMINI: ModelCapabilities = {
   vision: true,
   video: true,
+  audio: true,
+  documents: true,
   tools: true,
   reasoning: true,
   systemInstruction: true,
@@ -37,6 +41,8 @@ const GEMINI: ModelCapabilities = {
 const CLAUDE: ModelCapabilities = {
   vision: true,
   video: false,
+  audio: false,
+  documents: true,
   tools: true,
   reasoning: true,
   systemInstruction: true,
@@ -53,7 +59,7 @@ export const MODEL_CATALOG: CatalogModel[] = [
     provider: "offline",
     providerModelName: "echo",
     apiKind: "chat",
-    capabilities: { ...OPENAI_CHAT, video: false, maxStopSequences: 8 },
+    capabilities: { ...OPENAI_CHAT, video: false, documents: false, maxStopSequences: 8 },
     contextWindow: 128_000,
     maxOutputTokens: 1_024,
     tokenizer: "o200k_base",
@@ -152,6 +158,8 @@ export const MODEL_CATALOG: CatalogModel[] = [
     capabilities: {
       ...GEMINI,
       video: false,
+      audio: false,
+      documents: false,
       reasoning: false,
       tools: false,
       systemInstruction: false,
@@ -168,7 +176,13 @@ export const MODEL_CATALOG: CatalogModel[] = [
     provider: "openai-compatible",
     providerModelName: "local-model",
     apiKind: "chat",
-    capabilities: { ...OPENAI_CHAT, vision: false, tools: false, strictAlternation: true },
+    capabilities: {
+      ...OPENAI_CHAT,
+      vision: false,
+      documents: false,
+      tools: false,
+      strictAlternation: true,
+    },
     contextWindow: 32_768,
     maxOutputTokens: 4_096,
     tokenizer: "estimate",
@@ -181,6 +195,8 @@ export const MODEL_CATALOG: CatalogModel[] = [
 export const COMPATIBLE_DEFAULT_CAPABILITIES: ModelCapabilities = {
   vision: false,
   video: false,
+  audio: false,
+  documents: false,
   tools: false,
   reasoning: false,
   systemInstruction: true,

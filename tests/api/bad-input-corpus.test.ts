@@ -626,7 +626,7 @@ function uploadCases(): Case[] {
             utf8(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\n\r\n`),
           );
         }
-        if (sent > 11 * 1024 * 1024) {
+        if (sent > 21 * 1024 * 1024) {
           controller.enqueue(utf8(`\r\n--${boundary}--\r\n`));
           controller.close();
           return;

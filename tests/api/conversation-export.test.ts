@@ -220,6 +220,23 @@ describe("a bad archive is refused whole", () => {
       "PNG",
     ],
     [
+      "an HTML page claiming to be a PDF document",
+      (copy) => {
+        const bytes = Buffer.from("<!doctype html><script>alert(1)</script>");
+        const sha256 = createHash("sha256").update(bytes).digest("hex");
+        copy.attachments[0] = {
+          ...copy.attachments[0],
+          kind: "file",
+          mime: "application/pdf",
+          sha256,
+          sizeBytes: bytes.length,
+        };
+        copy.blobs = { [sha256]: bytes.toString("base64") };
+        return copy;
+      },
+      "is not a valid application/pdf document",
+    ],
+    [
       "an attempt of a turn that is not there",
       (copy) => {
         copy.attempts[0].turnId = "missing-turn";

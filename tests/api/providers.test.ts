@@ -145,6 +145,8 @@ describe("OpenAI-compatible servers", () => {
         capabilities: {
           vision: false,
           video: false,
+          audio: false,
+          documents: false,
           tools: false,
           reasoning: false,
           systemInstruction: true,

@@ -8,7 +8,7 @@ import * as uploadRoute from "@/app/api/conversations/[id]/attachments/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { LINGER_BYTES } from "@/lib/api/read-body";
 import { MAX_JSON_BYTES } from "@/lib/api/route";
-import { MAX_UPLOAD_BYTES } from "@/lib/media/read-upload";
+import { maxUploadBytes } from "@/lib/media/upload-limits";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 
 const CHUNK_BYTES = 64 * 1024;
@@ -100,7 +100,7 @@ describe("request bodies are capped while they stream", () => {
       { params: Promise.resolve({ id }) as Promise<never> },
     );
     await expectError(response, 413, "payload_too_large");
-    await expectDrainedAndCancelled(counter, MAX_UPLOAD_BYTES + CHUNK_BYTES);
+    await expectDrainedAndCancelled(counter, maxUploadBytes() + CHUNK_BYTES);
   });
 
   test("a declared content-length over the cap is refused before the body is read", async () => {

@@ -323,6 +323,8 @@ const messageArbitrary: fc.Arbitrary<MessageSpec> = fc.oneof(
 const modelArbitrary: fc.Arbitrary<ModelSpec> = fc.record({
   vision: fc.boolean(),
   video: fc.boolean(),
+  audio: fc.boolean(),
+  documents: fc.boolean(),
   tools: fc.boolean(),
   reasoning: fc.boolean(),
   systemInstruction: fc.oneof(
@@ -790,6 +792,8 @@ function modelFrom(spec: ModelSpec, id: string): ModelDescriptor {
     capabilities: {
       vision: spec.vision,
       video: spec.video,
+      audio: spec.audio,
+      documents: spec.documents,
       tools: spec.tools,
       reasoning: spec.reasoning,
       systemInstruction: spec.systemInstruction,

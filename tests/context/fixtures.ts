@@ -358,6 +358,8 @@ export function firstText(item: ContextItem): string {
 export const TEST_MODEL_CAPABILITIES: Readonly<ModelCapabilities> = {
   vision: true,
   video: false,
+  audio: false,
+  documents: false,
   tools: true,
   reasoning: false,
   systemInstruction: true,

@@ -29,8 +29,8 @@ describe("prettyWithoutMedia", () => {
       ["messages.0.content.0.image_url.url", "image/png", 300_000],
       ["contents.0.parts.0.inlineData.data", "image/webp", 300_000],
     ]);
-    expect(result?.text).toContain('"url": "[media elided: image/png, 293.0 KB, sha256 …]"');
-    expect(result?.text).toContain(`"data": "[media elided: image/webp, 293.0 KB, sha256 ${sha}]"`);
+    expect(result?.text).toContain('"url": "[image elided: image/png, 293.0 KB, sha256 …]"');
+    expect(result?.text).toContain(`"data": "[image elided: image/webp, 293.0 KB, sha256 ${sha}]"`);
     expect(result?.text.length).toBeLessThan(2_000);
   });
 
@@ -45,6 +45,6 @@ describe("prettyWithoutMedia", () => {
 test("sha256OfBase64 hashes the decoded bytes", async () => {
   expect(await sha256OfBase64(base64)).toBe(sha);
   expect(mediaPlaceholder({ path: "x", mediaType: "image/gif", bytes: 10, base64: "" }, "ab")).toBe(
-    "[media elided: image/gif, 10 B, sha256 ab]",
+    "[image elided: image/gif, 10 B, sha256 ab]",
   );
 });

@@ -35,7 +35,7 @@ function turnAction(body: ChatRequest): TurnAction {
   const text = messageText(body.message);
   const imageIds = attachmentIds(body.message);
   if (!text.trim() && imageIds.length === 0) {
-    throw new AppError("bad_request", "message: the message has no text and no image.");
+    throw new AppError("bad_request", "message: the message has no text and no attachment.");
   }
   if (text.length > MAX_MESSAGE_CHARS) {
     throw new AppError(

@@ -1,6 +1,7 @@
 // Gemini: POST …/models/{model}:streamGenerateContent?alt=sse (SSE of GenerateContentResponse JSON, "\r\n\r\n"
 // separated, no end marker) and …:generateContent (one JSON). The path, not the body, selects streaming.
 import { asArray, asRecord, joinTextParts } from "../json-fields";
+import { geminiMedia } from "../media-parts";
 import { sseData } from "../sse";
 import { splitIntoPieces } from "../text-pieces";
 import type { Answer, TokenUsage } from "../types";
@@ -146,6 +147,7 @@ export const gemini: ProtocolAdapter = {
       .filter((text) => text.length > 0);
     return texts.at(-1) ?? "";
   },
+  mediaParts: geminiMedia,
   errorBody,
   streamPlan,
   jsonResponse: (answer, usage, context) =>

@@ -1,5 +1,6 @@
 // OpenAI chat completions: POST …/chat/completions, SSE `data: {chat.completion.chunk}` … `data: [DONE]`.
 import { asArray, asRecord, asString, joinTextParts } from "../json-fields";
+import { openAIChatMedia } from "../media-parts";
 import { sseData } from "../sse";
 import type { Answer, TokenUsage } from "../types";
 import { openAIErrorBody } from "./openai-error";
@@ -117,6 +118,7 @@ export const openAIChat: ProtocolAdapter = {
       .filter((message) => message?.role === "user");
     return joinTextParts(userMessages.at(-1)?.content, ["text"]);
   },
+  mediaParts: openAIChatMedia,
   errorBody: openAIErrorBody,
   streamPlan,
   jsonResponse,

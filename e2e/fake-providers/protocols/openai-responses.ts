@@ -1,6 +1,7 @@
 // OpenAI Responses API: POST …/responses, SSE `event: response.*` with a `data:` JSON that repeats the type
 // and carries a running sequence_number. There is no [DONE]: response.completed ends the stream.
 import { asArray, asRecord, asString, joinTextParts } from "../json-fields";
+import { openAIResponsesMedia } from "../media-parts";
 import { sseEvent } from "../sse";
 import { splitIntoPieces } from "../text-pieces";
 import type { Answer, AnswerReasoning, TokenUsage } from "../types";
@@ -182,6 +183,7 @@ export const openAIResponses: ProtocolAdapter = {
       .filter((item) => item?.role === "user");
     return joinTextParts(userItems.at(-1)?.content, ["input_text"]);
   },
+  mediaParts: openAIResponsesMedia,
   errorBody: openAIErrorBody,
   streamPlan,
   jsonResponse: (answer, usage, context) =>

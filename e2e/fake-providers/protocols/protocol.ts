@@ -1,4 +1,5 @@
 // The contract each wire protocol implements: how to recognise its requests and encode answers and errors.
+import type { RecordedMedia } from "../media-parts";
 import type { Answer, Protocol, TokenUsage } from "../types";
 
 /** What the URL path alone says about a request. */
@@ -49,6 +50,8 @@ export interface ProtocolAdapter {
   isStreaming(body: unknown, route: RouteMatch): boolean;
   /** Text of the last user turn, for the default reply. */
   lastUserText(body: unknown): string;
+  /** The media parts of the body as recorded (`RecordedRequest.media`); a protocol without it records none. */
+  mediaParts?(body: unknown): RecordedMedia[];
   /** The provider's own JSON error shape. */
   errorBody(error: ErrorDetails): unknown;
   /** `pieces` is the answer's text (or tool arguments JSON) already split into chunks. */

@@ -1,14 +1,17 @@
-// POST /api/conversations/:id/attachments: upload one image (multipart/form-data, field `file`) for the next
+// POST /api/conversations/:id/attachments: upload one file (multipart/form-data, field `file`) for the next
 // message of a conversation the user may read. The type comes from the bytes, never the name or declared type:
-// JPEG, PNG, GIF and WebP only (SVG can carry script). 201 with the attachment and the url it is served at; the
-// chat request then sends that url as a file part. Nothing is stored when a check fails.
+// JPEG, PNG, GIF and WebP images (SVG can carry script), PDF documents, MP3/WAV/OGG/FLAC/M4A audio and
+// MP4/WebM/MOV video, each kind under its own size limit (docs/architecture.md#documents-audio-and-video). 201
+// with the attachment and the url it is served at; the chat request then sends that url as a file part. Nothing is
+// stored when a check fails.
 import { getDb } from "@/db/client";
 import { getReadableConversation, storeUpload } from "@/db/queries";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { AppError } from "@/lib/errors";
 import { toAttachmentView } from "@/lib/media/attachment-view";
-import { MAX_UPLOAD_BYTES, readUploadForm, uploadTooLarge } from "@/lib/media/read-upload";
-import { sniffImage } from "@/lib/media/sniff";
+import { readUploadForm, uploadTooLarge } from "@/lib/media/read-upload";
+import { sniffUpload, sniffUploadType } from "@/lib/media/sniff";
+import { checkKindSize, maxUploadBytes } from "@/lib/media/upload-limits";
 import { uploadFormSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
@@ -18,27 +21,40 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const conversationId = parseId((await params).id, "Conversation");
   const db = await getDb();
   await getReadableConversation({ db, conversationId, userId: user.id });
-  const { file, filename } = (await readUploadForm(request, uploadFormSchema)).file;
-  if (file.size > MAX_UPLOAD_BYTES) throw uploadTooLarge();
+  const maxFileBytes = maxUploadBytes();
+  const { file, filename } = (await readUploadForm(request, uploadFormSchema, { maxFileBytes })).file;
+  if (file.size > maxFileBytes) throw uploadTooLarge(maxFileBytes);
   if (file.size === 0) throw new AppError("bad_request", "file: the file is empty.");
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const image = sniffImage(bytes);
-  if (!image) {
-    throw new AppError(
-      "unsupported_media_type",
-      "The file is not an image this app accepts: upload a JPEG, PNG, GIF or WebP (SVG is not accepted).",
-    );
-  }
+  // The kind first, from the signature alone, so a file over its kind's limit is a 413 before it is walked.
+  const type = sniffUploadType(bytes);
+  if (!type) throw notAcceptedType(file.type);
+  checkKindSize(type.kind, bytes.byteLength);
+  const sniffed = sniffUpload(bytes) ?? type;
   const attachment = await storeUpload({
     db,
     conversationId,
     uploadedBy: user.id,
     bytes,
-    mime: image.mime,
-    kind: image.kind,
+    mime: sniffed.mime,
+    kind: sniffed.kind,
     filename,
-    width: image.width,
-    height: image.height,
+    width: sniffed.width,
+    height: sniffed.height,
   });
   return Response.json({ attachment: toAttachmentView(attachment) }, { status: 201 });
 });
+
+const ACCEPTED =
+  "upload a JPEG, PNG, GIF or WebP image, a PDF, an MP3, WAV, OGG, FLAC or M4A audio clip, or an MP4, WebM or MOV video (SVG is not accepted)";
+
+/** A 415 that says what the bytes are not, naming the type the browser declared when it declared one. */
+function notAcceptedType(declared: string): AppError {
+  const claimed = declared && declared !== "application/octet-stream" ? declared : null;
+  return new AppError(
+    "unsupported_media_type",
+    claimed
+      ? `The file is declared as ${claimed} but its bytes are not a file this app accepts: ${ACCEPTED}.`
+      : `The file is not a type this app accepts: ${ACCEPTED}.`,
+  );
+}

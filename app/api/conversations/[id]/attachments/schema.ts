@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-const ONE_FILE = "Send one image in a form field named file.";
+const ONE_FILE = "Send one file in a form field named file.";
 
 /** The multipart form of POST /attachments: exactly one `file` field, and it must be a file, not text. */
 export const uploadFormSchema = z.object({

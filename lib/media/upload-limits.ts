@@ -1,0 +1,42 @@
+// The largest file of each kind (docs/architecture.md#documents-audio-and-video), from the configuration. The
+// multipart reader stops at the largest of them; the kind, known once the bytes are sniffed, then has its own.
+import "server-only";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { KIND_NAMES, type NonImageKind } from "./sniff";
+
+export type UploadKind = "image" | NonImageKind;
+
+export function maxBytesFor(kind: UploadKind): number {
+  const config = env();
+  switch (kind) {
+    case "image":
+      return config.MEDIA_MAX_IMAGE_BYTES;
+    case "file":
+      return config.MEDIA_MAX_PDF_BYTES;
+    case "audio":
+      return config.MEDIA_MAX_AUDIO_BYTES;
+    case "video":
+      return config.MEDIA_MAX_VIDEO_BYTES;
+  }
+}
+
+/** The most any upload may carry: the largest of the per-kind limits. */
+export function maxUploadBytes(): number {
+  return Math.max(...(["image", "file", "audio", "video"] as const).map(maxBytesFor));
+}
+
+/** A 413 when the file is over its kind's limit. */
+export function checkKindSize(kind: UploadKind, sizeBytes: number): void {
+  const limit = maxBytesFor(kind);
+  if (sizeBytes <= limit) return;
+  const name = KIND_NAMES[kind];
+  throw new AppError(
+    "payload_too_large",
+    `The ${name} is larger than ${formatMegabytes(limit)}, the limit for ${name}s (it is ${formatMegabytes(sizeBytes)}).`,
+  );
+}
+
+export function formatMegabytes(bytes: number): string {
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+}
