@@ -14,6 +14,7 @@ import { databaseHandle } from "@/db/client";
 import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
 import { interruptTurnsRunningHere, waitForTurnsRunningHere } from "@/lib/chat/turn-stops";
 import { env } from "@/lib/env";
+import { publishingSettled } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
 import { beginShutdown, requestsInFlight, runShutdownClosers } from "@/lib/shutdown-hooks";
 
@@ -41,15 +42,26 @@ export async function shutDown(signal: string): Promise<void> {
   await sweepAbandonedTurns(handle.db, new Set()).catch((error: unknown) =>
     logger.error({ err: error }, "could not mark this instance's remaining turns interrupted"),
   );
+  // The final states just stored reach the room's readers on every instance before the bus closes.
+  await withTimeout(publishingSettled(), CLOSE_TIMEOUT_MS);
   // Closers first close the live streams (so requests in flight are only short ones), then the connections.
   const failedStreams = await runShutdownClosers("streams", CLOSE_TIMEOUT_MS);
   const waitUntil = Date.now() + IN_FLIGHT_WAIT_MS;
-  while (requestsInFlight() > 0 && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 50));
+  while (requestsInFlight() > 0 && Date.now() < waitUntil) await delay(50);
   const failedConnections = await runShutdownClosers("connections", CLOSE_TIMEOUT_MS);
   await handle.close().catch((error: unknown) => logger.warn({ err: error }, "could not close the pool"));
   const failed = [...failedStreams, ...failedConnections];
   if (failed.length > 0) logger.warn({ failed }, "some connections did not close in time");
   logger.info({ signal }, "shut down");
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function withTimeout(work: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
 }
 
 /** Once per process, from instrumentation.ts. */
