@@ -74,8 +74,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           ...process.env,
           NEXT_TELEMETRY_DISABLED: "1",
           NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
-          // As `npm start` runs it: the app's own SIGTERM handling, not Next's.
-          NEXT_MANUAL_SIG_HANDLE: "1",
+          // A bare `next start`, without NEXT_MANUAL_SIG_HANDLE: the app takes SIGTERM over from Next by itself.
           ...options.env,
           DATABASE_URL: options.databaseUrl,
           REDIS_URL: options.redisUrl,
@@ -120,7 +119,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     .replaceAll("{{LISTEN}}", `127.0.0.1:${options.nginxPort}`)
     .replaceAll(
       "{{UPSTREAM_SERVERS}}",
-      instances.map((instance) => `    server 127.0.0.1:${instance.port} max_fails=1 fail_timeout=2s;`).join("\n"),
+      instances
+        .map((instance) => `    server 127.0.0.1:${instance.port} max_fails=1 fail_timeout=2s;`)
+        .join("\n"),
     );
   const configFile = path.join(prefix, "nginx.conf");
   writeFileSync(configFile, config);
