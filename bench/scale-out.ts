@@ -230,24 +230,17 @@ export async function measureScaleOut(options: { turns?: number } = {}): Promise
         OPENAI_BASE_URL: `${providers.url}/v1`,
       },
     });
+    const warmUpTurns = 3;
     providers.script({
       kind: "text",
       text: REPLY,
       chunks: CHUNKS,
       chunkDelayMs: CHUNK_DELAY_MS,
-      times: turns * 2,
+      times: turns * 2 + warmUpTurns * cluster.instances.length,
     });
     const [first] = cluster.instances;
     // A few turns first on each instance, so neither burst pays for compiling the route.
-    for (const instance of cluster.instances) await burst(sql, instance.origin, [instance], 3);
-    providers.reset();
-    providers.script({
-      kind: "text",
-      text: REPLY,
-      chunks: CHUNKS,
-      chunkDelayMs: CHUNK_DELAY_MS,
-      times: turns * 2,
-    });
+    for (const instance of cluster.instances) await burst(sql, instance.origin, [instance], warmUpTurns);
     const one = await burst(sql, first.origin, [first], turns);
     const two = await burst(sql, cluster.url, cluster.instances, turns);
     return { skipped: null, one, two };
