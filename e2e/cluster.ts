@@ -61,6 +61,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     process: null,
   }));
 
+  // Every process started, stopped or not: close() ends any still running (one draining after a SIGTERM, too).
+  const spawned = new Set<ChildProcess>();
   const start = async (instance: Instance) => {
     const output = options.logDir
       ? path.join(options.logDir, `${instance.name}-${Date.now()}.log`)
@@ -92,7 +94,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       child.stderr?.pipe(file);
     }
     instance.process = child;
-    await waitFor(async () => (await fetch(`${instance.origin}/api/ready`)).ok, `${instance.name}`);
+    spawned.add(child);
+    const exited = new Promise<never>((_, reject) =>
+      child.once("exit", (code) =>
+        reject(new Error(`${instance.name} exited (${code}) before it was ready`)),
+      ),
+    );
+    exited.catch(() => {}); // once ready, a later exit is the caller's business
+    await Promise.race([
+      waitFor(async () => (await fetch(`${instance.origin}/api/ready`)).ok, instance.name),
+      exited,
+    ]);
   };
 
   const stop = (instance: Instance, signal: "SIGTERM" | "SIGKILL") => {
@@ -126,10 +138,28 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const configFile = path.join(prefix, "nginx.conf");
   writeFileSync(configFile, config);
 
-  await Promise.all(instances.map(start));
   const nginx = spawn("nginx", ["-e", "stderr", "-p", prefix, "-c", configFile], { stdio: "ignore" });
   const url = `http://127.0.0.1:${options.nginxPort}`;
-  await waitFor(async () => (await fetch(`${url}/api/health`)).ok, "nginx", 15_000);
+  const close = async () => {
+    await Promise.all(instances.map((instance) => stop(instance, "SIGKILL")));
+    for (const child of spawned)
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    if (nginx.exitCode === null) {
+      await new Promise((resolve) => {
+        nginx.once("exit", resolve);
+        nginx.kill("SIGQUIT");
+      });
+    }
+    rmSync(prefix, { recursive: true, force: true });
+  };
+  try {
+    await Promise.all(instances.map(start));
+    await waitFor(async () => (await fetch(`${url}/api/health`)).ok, "nginx", 15_000);
+  } catch (error) {
+    // Nothing is left running (and holding its port) when the set-up fails half-way.
+    await close();
+    throw error;
+  }
 
   return {
     url,
@@ -141,15 +171,6 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       if (!found) throw new Error(`no instance ${name}`);
       return found;
     },
-    async close() {
-      await Promise.all(instances.map((instance) => stop(instance, "SIGKILL")));
-      if (nginx.exitCode === null) {
-        await new Promise((resolve) => {
-          nginx.once("exit", resolve);
-          nginx.kill("SIGQUIT");
-        });
-      }
-      rmSync(prefix, { recursive: true, force: true });
-    },
+    close,
   };
 }

@@ -32,6 +32,8 @@ test.beforeAll(async () => {
     instancePorts: [BASE_PORT + 1, BASE_PORT + 2, BASE_PORT + 3],
     databaseUrl: process.env.E2E_DATABASE_URL as string,
     redisUrl: process.env.E2E_REDIS_URL ?? "redis://127.0.0.1:6379",
+    // Each instance's output, when a run needs reading (one file per start).
+    logDir: process.env.SCALE_OUT_LOG_DIR,
     env: {
       GLASSBOX_TEST: "1",
       CHAT_RATE_LIMIT_PER_MINUTE: "1000",
@@ -199,8 +201,8 @@ test("turns, uploads and live events work through nginx and across the instances
   expect(linked).toEqual({ authorType: "user" });
 
   // Instance C saw it all through Redis: the user's message and the reply, complete.
-  const { seen } = await readUntil(events, (text) => text.includes(reply) && text.includes('"complete"'));
-  expect(seen).toContain("What is in the picture?");
+  const followed = await readUntil(events, (text) => text.includes(reply) && text.includes('"complete"'));
+  expect(followed.seen).toContain("What is in the picture?");
 
   // Instance B reads the same transcript.
   const messages = await ada.call(b.origin, `/api/conversations/${id}/messages`);
@@ -211,7 +213,7 @@ test("turns, uploads and live events work through nginx and across the instances
     ["user", "complete"],
     ["persona", "complete"],
   ]);
-  await events.body?.cancel();
+  await followed.reader.cancel();
 });
 
 test("the instance relaying a reply is killed: the client resumes the whole reply from another", async () => {

@@ -1,8 +1,8 @@
 // Graceful shutdown (docs/deploy.md#graceful-shutdown). On SIGTERM (or SIGINT) the instance stops taking new
 // turns (POST /api/chat and /api/ready answer 503), lets the replies it is streaming finish for up to
 // SHUTDOWN_GRACE_MS, then stops the rest and stores them `interrupted` (with a database sweep behind it, the same
-// one crash recovery uses), closes live event streams (their readers reconnect to another instance), waits for
-// API requests in flight, closes Redis and the database pool, and exits.
+// one crash recovery uses), closes live event streams (their readers reconnect to another instance), stops
+// accepting connections, waits for requests in flight, closes Redis and the database pool, and exits.
 //
 // Next.js installs its own SIGTERM/SIGINT handler in `next start` (close the HTTP server, wait for every open
 // connection, exit): it would wait forever for a live event stream and exit in the middle of ours. `npm start`
@@ -10,6 +10,7 @@
 // when instrumentation.ts runs) is removed here, so only this sequence runs.
 
 import "server-only";
+import { Server } from "node:http";
 import { databaseHandle } from "@/db/client";
 import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
 import { interruptTurnsRunningHere, waitForTurnsRunningHere } from "@/lib/chat/turn-stops";
@@ -46,13 +47,28 @@ export async function shutDown(signal: string): Promise<void> {
   await withTimeout(publishingSettled(), CLOSE_TIMEOUT_MS);
   // Closers first close the live streams (so requests in flight are only short ones), then the connections.
   const failedStreams = await runShutdownClosers("streams", CLOSE_TIMEOUT_MS);
+  // No new connections from here on: the load balancer's next try goes to another instance (a refused connection
+  // is safe to retry, even for a POST). Connections already open finish the request they carry.
+  const closed = Promise.all(
+    httpListeners().map((server) => new Promise((resolve) => server.close(resolve))),
+  );
   const waitUntil = Date.now() + IN_FLIGHT_WAIT_MS;
   while (requestsInFlight() > 0 && Date.now() < waitUntil) await delay(50);
+  await withTimeout(closed, Math.max(0, waitUntil - Date.now()));
   const failedConnections = await runShutdownClosers("connections", CLOSE_TIMEOUT_MS);
   await handle.close().catch((error: unknown) => logger.warn({ err: error }, "could not close the pool"));
   const failed = [...failedStreams, ...failedConnections];
   if (failed.length > 0) logger.warn({ failed }, "some connections did not close in time");
   logger.info({ signal }, "shut down");
+}
+
+/**
+ * The HTTP servers this process listens with. Next does not hand its server to the app, so it is found among the
+ * process's active handles (Node's `_getActiveHandles`, there since its first versions).
+ */
+function httpListeners(): Server[] {
+  const handles = (process as unknown as { _getActiveHandles?: () => unknown[] })._getActiveHandles?.() ?? [];
+  return handles.filter((handle): handle is Server => handle instanceof Server && handle.listening);
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
