@@ -1,7 +1,7 @@
 // The indexes the hot queries need (docs/deploy.md#postgres-under-load). A fresh database is filled with a million
-// messages across 10 000 conversations (and their turns and attempts) by `generate_series`, analysed, and then a
-// real turn runs in one of those conversations with every statement drizzle sends logged, along with what a page
-// load, a resume and the recovery sweep send. Each statement is EXPLAINed with its own parameters: a sequential
+// messages across 10 000 conversations of 1 000 people (and their turns and attempts) by `generate_series`,
+// analysed, and then a real turn runs in one of those conversations with every statement drizzle sends logged,
+// along with what a page load (the conversation list, the transcript), a resume and the recovery sweep send. Each statement is EXPLAINed with its own parameters: a sequential
 // scan of any big table fails the test, naming the statement.
 import postgres from "postgres";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -17,6 +17,8 @@ import { runTurn } from "../fixtures/turns";
 
 const CONVERSATIONS = 10_000;
 const MESSAGES_PER_CONVERSATION = 100;
+/** Conversations belong to this many people, Ada among them: a user's list is a small part of the table. */
+const OWNERS = 1_000;
 /** A table with at least this many rows is big: reading all of it for one request is the bug this test finds. */
 const BIG_TABLE_ROWS = 10_000;
 
@@ -107,18 +109,22 @@ async function fill(sql: postgres.Sql, ownerId: string, personaId: string) {
     where tablename = 'messages' and indexname <> 'messages_pkey'`;
   for (const index of indexes) await sql.unsafe(`drop index "${index.name}"`);
   const conversations = `generate_series(1, ${CONVERSATIONS}) c`;
+  // Ada owns every OWNERS-th conversation (the first among them), a thousand other people the rest.
+  const owner = `case when c % ${OWNERS} = 1 then $1 else 'filler-' || (c % ${OWNERS}) end`;
   const statements = [
+    `insert into "user" (id, name, email)
+     select 'filler-' || u, 'Filler ' || u, 'filler-' || u || '@example.test' from generate_series(0, ${OWNERS - 1}) u`,
     `insert into conversations (id, "ownerId", "personaId", title, "lastSeq", "createdAt", "updatedAt")
-     select ${CONVERSATION_ID}, $1, $2::uuid, 'Conversation ' || c, ${MESSAGES_PER_CONVERSATION},
+     select ${CONVERSATION_ID}, ${owner}, $2::uuid, 'Conversation ' || c, ${MESSAGES_PER_CONVERSATION},
        now() - c * interval '1 minute', now() - c * interval '1 minute'
      from ${conversations}`,
     `insert into participants ("conversationId", "userId", role)
-     select ${CONVERSATION_ID}, $1, 'owner' from ${conversations}`,
+     select ${CONVERSATION_ID}, ${owner}, 'owner' from ${conversations}`,
     `insert into messages (id, "conversationId", seq, "authorType", "authorUserId", "authorPersonaId", "authorName",
        parts, "replyToMessageId", status, chosen, "tokenCounts", "createdAt", "updatedAt")
      select ${rowId(1, "s")}, ${CONVERSATION_ID}, s,
        case when s % 2 = 1 then 'user' else 'persona' end,
-       case when s % 2 = 1 then $1 end,
+       case when s % 2 = 1 then ${owner} end,
        case when s % 2 = 0 then $2::uuid end,
        case when s % 2 = 1 then 'Ada' else 'Persona' end,
        '[{"type": "text", "text": "What about the trams at dawn?"}]'::jsonb,
