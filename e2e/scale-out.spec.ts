@@ -41,7 +41,8 @@ test.beforeAll(async () => {
       TITLE_MODEL_ID: "offline:echo",
       OPENAI_API_KEY: "sk-fake-e2e",
       OPENAI_BASE_URL: `${FAKE_URL}/v1`,
-      SHUTDOWN_GRACE_MS: "20000",
+      // Replies take ~2 s; the margin is for a machine shared with other jobs (a reply once took over 20 s there).
+      SHUTDOWN_GRACE_MS: "60000",
     },
   });
 });

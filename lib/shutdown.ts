@@ -32,7 +32,11 @@ export async function shutDown(signal: string): Promise<void> {
   if (!beginShutdown()) return;
   const graceMs = env().SHUTDOWN_GRACE_MS;
   logger.info({ signal, graceMs }, "shutting down: no new turns, running replies may finish");
-  const left = await waitForTurnsRunningHere(graceMs);
+  const deadline = Date.now() + graceMs;
+  // A turn whose request got past the refusal just before the signal registers itself before its handler
+  // returns: wait for those handlers first, or its turn would be missed and its connections closed under it.
+  while (requestsInFlight() > 0 && Date.now() < deadline) await delay(50);
+  const left = await waitForTurnsRunningHere(Math.max(0, deadline - Date.now()));
   if (left > 0) {
     logger.warn({ turns: left }, "grace period over: interrupting the replies still running");
     interruptTurnsRunningHere();
