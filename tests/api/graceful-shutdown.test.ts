@@ -4,7 +4,6 @@
 // too, and its stream tells the client. Shutdown closes the pool, so this file checks the rows with its own client.
 import postgres from "postgres";
 import { afterAll, expect, test } from "vitest";
-import * as chatRoute from "@/app/api/chat/route";
 import * as readyRoute from "@/app/api/ready/route";
 import { getDb } from "@/db/client";
 import { shutDown } from "@/lib/shutdown";
