@@ -1,13 +1,16 @@
 // Runs once when the server starts: the environment is validated (a bad variable stops the server here, named,
-// instead of failing some request later), forwarding headers trusted only from TRUSTED_PROXIES, then migrate (and
-// seed) the database before the first request, then sweep for turns a dead instance left running. A database that
-// is down at start-up does not stop the server: routes answer 503 until it is back, and the migration is tried
-// again.
+// instead of failing some request later), SIGTERM taken over for a graceful shutdown, forwarding headers trusted
+// only from TRUSTED_PROXIES, then migrate (and seed) the database before the first request, then sweep for turns a
+// dead instance left running. A database that is down at start-up does not stop the server: routes answer 503
+// until it is back, and the migration is tried again.
 export async function register() {
   // NEXT_RUNTIME is Next.js's own, replaced at build time, so it is read here rather than through lib/env.ts.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { exitUnlessEnvironmentValid } = await import("./lib/env");
   exitUnlessEnvironmentValid();
+  // SIGTERM drains this instance (docs/deploy.md#graceful-shutdown); taken over before anything can wait.
+  const { installShutdownHandlers } = await import("./lib/shutdown");
+  installShutdownHandlers();
   const { installForwardingScrubber } = await import("./lib/api/client-address");
   await installForwardingScrubber();
   const { databaseHandle, getDb } = await import("./db/client");

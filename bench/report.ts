@@ -6,6 +6,7 @@ import path from "node:path";
 import type { ConcurrencyResult } from "./concurrency";
 import type { PeerFigures } from "./peers";
 import type { DefaultSettingsFigure, PipelineFigure } from "./pipeline";
+import { type ScaleOutResult, scaleOutJson, scaleOutRows } from "./scale-out";
 import { round, type Sample } from "./stats";
 import type { TurnFigures, TurnOverheadResult } from "./turn-overhead";
 
@@ -16,6 +17,7 @@ export interface BenchInputs {
   peers: PeerFigures;
   turn: TurnOverheadResult;
   concurrency: ConcurrencyResult;
+  scaleOut: ScaleOutResult;
 }
 
 interface Target {
@@ -172,6 +174,7 @@ export function buildResults(inputs: BenchInputs) {
         failures: concurrency.failures,
       },
     },
+    scaleout: scaleOutJson(inputs.scaleOut),
     ratios,
     targets,
   };
@@ -301,6 +304,7 @@ export function printTable(inputs: BenchInputs, results: BenchResults): void {
       `heap used ${concurrency.heapUsedBeforeMb} → peak ${concurrency.peakHeapUsedMb} MB; sampled every 20 ms`,
     );
   }
+  for (const [label, value, range, note] of scaleOutRows(inputs.scaleOut)) row(label, value, range, note);
   lines.push("-".repeat(118));
   lines.push("Ratios");
   for (const [key, value] of Object.entries(results.ratios)) lines.push(`  ${pad(key, 44)} ${value ?? "—"}`);

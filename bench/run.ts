@@ -7,7 +7,8 @@
 // Knobs (environment): BENCH_LANGCHAIN_RUNS (default 1; 0 skips it: it takes tens of seconds),
 // BENCH_TURNS (default 20), BENCH_SKIP_TURN=1, BENCH_CONCURRENT_TURNS (default 200), BENCH_SKIP_CONCURRENCY=1,
 // BENCH_CPU_PROF=<dir> (the burst's child writes a `--cpu-prof` profile there),
-// BENCH_SEMI_SPACE_MB (default 256; 0 keeps node's default; the concurrency run is in a child without it).
+// BENCH_SEMI_SPACE_MB (default 256; 0 keeps node's default; the concurrency run is in a child without it),
+// BENCH_SCALEOUT_TURNS (default 100), BENCH_SKIP_SCALEOUT=1 (bench/scale-out.ts: needs a build and nginx).
 // `npm run bench` re-runs itself in a node with --expose-gc (a full collection before every timed run, outside the
 // timed region) and a larger young generation (--max-semi-space-size=256): a 100 000-message build allocates a
 // few hundred MB that all stays alive until the build ends, and with node's default or 64 MB semi-spaces
@@ -26,6 +27,7 @@ import {
   type PipelineFigure,
 } from "./pipeline";
 import { buildResults, printTable, writeResults } from "./report";
+import { measureScaleOut, type ScaleOutResult, scaleOutSkipped } from "./scale-out";
 import { gcBetweenRuns } from "./stats";
 import { measureTurnOverhead, type TurnOverheadResult, turnOverheadSkipped } from "./turn-overhead";
 
@@ -95,6 +97,13 @@ async function main(): Promise<void> {
     concurrency = await measureConcurrency({ turns: concurrentTurns });
   }
 
+  let scaleOut: ScaleOutResult;
+  if (process.env.BENCH_SKIP_SCALEOUT === "1") scaleOut = scaleOutSkipped("skipped (BENCH_SKIP_SCALEOUT=1)");
+  else {
+    log("scale-out: one instance, then nginx over two (built app, Postgres, Redis)");
+    scaleOut = await measureScaleOut();
+  }
+
   const environment = {
     node: process.version,
     cpus: os.cpus().length,
@@ -113,6 +122,7 @@ async function main(): Promise<void> {
     peers: { aiSdk, langChain, langChainSkipped },
     turn,
     concurrency,
+    scaleOut,
   };
   const results = buildResults(inputs);
   printTable(inputs, results);

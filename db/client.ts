@@ -61,18 +61,32 @@ function retryingReady(migrate: () => Promise<void>): { readonly ready: Promise<
   };
 }
 
-export function createDatabase(options: { url?: string; pgliteDir?: string } = {}): DatabaseHandle {
+export interface DatabaseOptions {
+  url?: string;
+  pgliteDir?: string;
+  /** Told of every statement drizzle sends, with its parameters (the query-plan test collects a turn's). */
+  logQuery?: (query: string, params: unknown[]) => void;
+}
+
+export function createDatabase(options: DatabaseOptions = {}): DatabaseHandle {
   const environment = env();
   const url = options.url ?? environment.DATABASE_URL;
+  const logger = options.logQuery ? { logQuery: options.logQuery } : undefined;
   if (url) {
     const client = postgres(url, {
-      max: environment.DATABASE_POOL_SIZE,
+      // A bounded pool per instance: requests beyond it queue here instead of piling onto Postgres
+      // (docs/deploy.md#pool-sizing).
+      max: environment.DATABASE_POOL_MAX,
       onnotice: () => {},
       // Bounded, so a database that does not answer fails the request (503) instead of hanging it.
       connect_timeout: environment.DATABASE_CONNECT_TIMEOUT_SECONDS,
-      connection: { statement_timeout: environment.DATABASE_STATEMENT_TIMEOUT_MS },
+      connection: {
+        statement_timeout: environment.DATABASE_STATEMENT_TIMEOUT_MS,
+        // A transaction left open by a stuck request would hold its locks and its connection forever.
+        idle_in_transaction_session_timeout: environment.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      },
     });
-    const db = drizzlePostgres({ client, schema });
+    const db = drizzlePostgres({ client, schema, logger });
     const readiness = retryingReady(() =>
       migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER }).then(() => seedDatabase(db, environment)),
     );
@@ -88,7 +102,7 @@ export function createDatabase(options: { url?: string; pgliteDir?: string } = {
   const dir = options.pgliteDir ?? environment.PGLITE_DIR ?? path.join(process.cwd(), ".data", "pglite");
   mkdirSync(dir, { recursive: true });
   const client = new PGlite(dir);
-  const db = drizzlePglite({ client, schema });
+  const db = drizzlePglite({ client, schema, logger });
   const readiness = retryingReady(() =>
     client.waitReady
       .then(() => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }))

@@ -4,6 +4,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
+import { union } from "drizzle-orm/pg-core";
 import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
@@ -45,11 +46,19 @@ export async function listConversations({
   userId: string;
   titleQuery?: string;
 }) {
-  const memberOf = db
-    .select({ conversationId: participants.conversationId })
-    .from(participants)
-    .where(and(eq(participants.userId, userId), ne(participants.role, "invited")));
-  const readable = or(eq(conversations.ownerId, userId), inArray(conversations.id, memberOf));
+  // The ids first, from the two indexes (owner, membership), then the rows by id: `ownerId = … or id in (…)` made
+  // Postgres read every conversation to test the second half (tests/api/query-plans.test.ts).
+  const readableIds = union(
+    db
+      .select({ conversationId: conversations.id })
+      .from(conversations)
+      .where(eq(conversations.ownerId, userId)),
+    db
+      .select({ conversationId: participants.conversationId })
+      .from(participants)
+      .where(and(eq(participants.userId, userId), ne(participants.role, "invited"))),
+  );
+  const readable = inArray(conversations.id, readableIds);
   // The title filter matches the words literally: LIKE wildcards in what the user typed are escaped.
   const titleFilter = titleQuery
     ? ilike(conversations.title, `%${titleQuery.replace(/[\\%_]/g, "\\$&")}%`)

@@ -56,9 +56,11 @@ const environmentSchema = z.object({
   // The database.
   DATABASE_URL: text(),
   PGLITE_DIR: text(),
-  DATABASE_POOL_SIZE: wholeNumber(10, 1),
+  /** Postgres connections one instance may hold at once (docs/deploy.md#pool-sizing). */
+  DATABASE_POOL_MAX: wholeNumber(10, 1),
   DATABASE_CONNECT_TIMEOUT_SECONDS: wholeNumber(5, 1),
   DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber(10_000, 1),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: wholeNumber(30_000, 1),
   // Providers.
   OPENAI_API_KEY: text(),
   OPENAI_BASE_URL: url(),
@@ -114,6 +116,8 @@ const environmentSchema = z.object({
   OTEL_SERVICE_NAME: z.preprocess(unsetWhenEmpty, z.string().trim().default("glassbox")),
   // The process.
   PORT: wholeNumber(3000, 1),
+  /** After SIGTERM, how long running replies may go on before they are stored `interrupted` (docs/deploy.md). */
+  SHUTDOWN_GRACE_MS: wholeNumber(25_000),
   INSTANCE_ID: text(),
   REDIS_URL: url(),
   LOG_LEVEL: z.preprocess(

@@ -10,6 +10,8 @@ const root = path.resolve(import.meta.dirname, "..");
 const dataDir = path.join(root, ".data");
 const nextBin = path.join(root, "node_modules", ".bin", "next");
 process.env.NEXT_TELEMETRY_DISABLED = "1";
+// The app drains itself on SIGTERM (lib/shutdown.ts): Next's own handler would exit in the middle of it.
+process.env.NEXT_MANUAL_SIG_HANDLE = "1";
 
 function newestSourceTime() {
   let newest = 0;

@@ -11,6 +11,7 @@ import { sessionUser } from "@/lib/auth";
 import { AppError, databaseUnavailable, isDatabaseUnavailable } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { logger } from "@/lib/logger";
+import { trackRequest } from "@/lib/shutdown-hooks";
 
 export interface SessionUser {
   id: string;
@@ -22,7 +23,8 @@ export interface SessionUser {
 type Handler<Context> = (request: Request, context: Context) => Promise<Response>;
 
 export function route<Context>(handler: Handler<Context>): Handler<Context> {
-  return async (request, context) => {
+  return (request, context) => trackRequest(() => handle(request, context));
+  async function handle(request: Request, context: Context): Promise<Response> {
     try {
       checkAddress(request.url);
       guardStateChange(request);
@@ -37,7 +39,7 @@ export function route<Context>(handler: Handler<Context>): Handler<Context> {
       logger.error({ err: error, url: request.url, method: request.method }, "unhandled route error");
       return new AppError("internal", "Something went wrong on the server.").toResponse();
     }
-  };
+  }
 }
 
 /**

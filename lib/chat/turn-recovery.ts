@@ -23,11 +23,18 @@ export function instanceId(): string {
   return INSTANCE_ID || `${hostname()}:${PORT}`;
 }
 
-export async function sweepAbandonedTurns(db: Database): Promise<number> {
+/**
+ * Mark abandoned turns interrupted. `runningHere` (by default the turns this process runs) are left alone; at
+ * shutdown, once the grace period is over, nothing is (docs/deploy.md#graceful-shutdown).
+ */
+export async function sweepAbandonedTurns(
+  db: Database,
+  runningHere: ReadonlySet<string> = turnsRunningHere(),
+): Promise<number> {
   const recovered = await recoverAbandonedTurns({
     db,
     instanceId: instanceId(),
-    runningHere: turnsRunningHere(),
+    runningHere,
     onReplyInterrupted: (reply) => void publishMessage({ db, ...reply }),
   });
   if (recovered > 0) logger.warn({ recovered }, "marked turns of a dead instance interrupted");

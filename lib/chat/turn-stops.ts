@@ -7,11 +7,14 @@ import "server-only";
 import { createClient } from "redis";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
+import { onShutdown } from "@/lib/shutdown-hooks";
 
 /** What the stop request knows of what the user saw: the reply's text is cut to this many characters. */
 export interface StopRequest {
   turnId: string;
   shownChars?: number;
+  /** "shutdown": this instance is going away; the reply is stored `interrupted`, not `stopped`. */
+  reason?: "user" | "shutdown";
 }
 
 interface RunningTurn {
@@ -67,6 +70,23 @@ export function registerRunningTurn(
 }
 
 /**
+ * At shutdown: wait until every turn running here has stored its final state, or `timeoutMs` has passed. Returns
+ * how many are still running.
+ */
+export async function waitForTurnsRunningHere(timeoutMs: number): Promise<number> {
+  const settled = Promise.all([...runningTurns().values()].map((turn) => turn.settled));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([settled, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
+  return runningTurns().size;
+}
+
+/** At shutdown, once the grace period is over: every turn running here stops and stores what it has. */
+export function interruptTurnsRunningHere(): void {
+  for (const [turnId, turn] of runningTurns()) turn.stop({ turnId, reason: "shutdown" });
+}
+
+/**
  * Stop a turn wherever it runs. Resolves `true` once this process has stopped it and stored the result, `false`
  * when the turn is not running here (it was published for the other instances when Redis is configured).
  */
@@ -108,6 +128,7 @@ async function connectStopBus(url: string | undefined): Promise<StopBus | null> 
         logger.warn({ err: error }, "ignored a malformed stop message");
       }
     });
+    onShutdown("redis (turn stops)", () => Promise.allSettled([subscriber.quit(), publisher.quit()]));
     return {
       async publish(request) {
         await publisher.publish(STOP_CHANNEL, JSON.stringify(request));

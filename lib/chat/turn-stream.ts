@@ -53,9 +53,14 @@ export function streamTurn({
   // Each attempt, retry wait and SDK step listens to it: more than Node's default of ten is expected, not a leak.
   setMaxListeners(100, stopController.signal);
   let shownChars: number | undefined;
+  // Shutdown after its grace period stops the reply the same way; it is then stored `interrupted`.
+  let interruptedByShutdown = false;
   const unregister = registerRunningTurn(turnId, conversationId, (request) => {
-    shownChars = request.shownChars;
-    stopController.abort(new Error("stopped by the user"));
+    if (request.reason === "shutdown") interruptedByShutdown = true;
+    else shownChars = request.shownChars;
+    stopController.abort(
+      new Error(interruptedByShutdown ? "the server is shutting down" : "stopped by the user"),
+    );
   });
   const heartbeat = startTurnHeartbeat(db, turnId, rowsReady);
 
@@ -91,16 +96,20 @@ export function streamTurn({
           writer: out,
           stopSignal: stopController.signal,
         });
-        if (outcome.status === "stopped" && shownChars !== undefined) reply.truncateText(shownChars);
-        const messageStatus = outcome.status === "ok" ? "complete" : outcome.status;
+        const status = outcome.status === "stopped" && interruptedByShutdown ? "interrupted" : outcome.status;
+        if (status === "stopped" && shownChars !== undefined) reply.truncateText(shownChars);
+        const messageStatus = status === "ok" ? "complete" : status;
         await reply.finish(messageStatus);
-        await finishTurn({ db, turnId, status: outcome.status });
-        if (outcome.status === "ok") startTitleGeneration({ db, conversationId });
-        if (outcome.status === "ok") await deleteReasoningReplayedOnce(db, conversationId, base.trace);
+        await finishTurn({ db, turnId, status });
+        if (status === "ok") startTitleGeneration({ db, conversationId });
+        if (status === "ok") await deleteReasoningReplayedOnce(db, conversationId, base.trace);
         if (outcome.error) out.write({ type: "error", errorText: outcome.error.message });
+        else if (interruptedByShutdown) {
+          out.write({ type: "error", errorText: "The server restarted before the reply was finished." });
+        }
         out.write({
           type: "finish",
-          finishReason: outcome.status === "ok" || outcome.status === "stopped" ? "stop" : "error",
+          finishReason: status === "ok" || status === "stopped" ? "stop" : "error",
         });
       } catch (error) {
         logger.error({ err: error, turnId }, "turn failed");

@@ -8,6 +8,7 @@ import postgres from "postgres";
 import { createClient } from "redis";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
+import { onShutdown } from "@/lib/shutdown-hooks";
 
 export type LiveSignal =
   /** Stored event `eventId` of the conversation is committed: readers fetch everything after their last id. */
@@ -116,10 +117,16 @@ const globalForLive = globalThis as unknown as { glassboxLiveBus?: Promise<LiveB
  * the next call tries again (the events stay stored, so readers catch up once signals flow).
  */
 export function liveBus(): Promise<LiveBus> {
-  globalForLive.glassboxLiveBus ??= connectFromEnvironment().catch((error: unknown) => {
-    globalForLive.glassboxLiveBus = undefined;
-    throw error;
-  });
+  globalForLive.glassboxLiveBus ??= connectFromEnvironment().then(
+    (bus) => {
+      onShutdown(`live bus (${bus.kind})`, () => bus.close());
+      return bus;
+    },
+    (error: unknown) => {
+      globalForLive.glassboxLiveBus = undefined;
+      throw error;
+    },
+  );
   return globalForLive.glassboxLiveBus;
 }
 

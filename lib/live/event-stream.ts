@@ -7,6 +7,7 @@ import "server-only";
 import type { Database } from "@/db/client";
 import { getLiveEventCursor, listLiveEventsAfter } from "@/db/live-event-queries";
 import { logger } from "@/lib/logger";
+import { onShutdown } from "@/lib/shutdown-hooks";
 import { type LiveSignal, liveBus } from "./bus";
 import type { LiveEvent } from "./events";
 
@@ -138,6 +139,8 @@ export async function openLiveStream(options: LiveStreamOptions): Promise<Respon
     if (signal.eventId > lastSentId) void readStored();
   };
   cleanups.push(bus?.subscribe(onSignal) ?? (() => {}));
+  // At shutdown the stream ends; the page reconnects with its last id and another instance goes on from there.
+  cleanups.push(onShutdown("live event stream", close, "streams"));
   const keepAlive = setInterval(() => send(": keep-alive\n\n"), KEEP_ALIVE_MS);
   cleanups.push(() => clearInterval(keepAlive));
   if (abortSignal.aborted) close();

@@ -50,6 +50,11 @@ function inOrder(conversationId: string, step: () => Promise<void>): Promise<voi
   return next;
 }
 
+/** Resolves once every event this process has begun publishing is published (or failed): shutdown waits for it. */
+export async function publishingSettled(): Promise<void> {
+  await Promise.all(globalForPublishing.glassboxLiveChains?.values() ?? []);
+}
+
 async function store(
   db: Database,
   conversationId: string,

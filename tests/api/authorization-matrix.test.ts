@@ -528,6 +528,20 @@ const ROWS: Row[] = [
     target: () => ({ params: {}, path: "/api/personas" }),
   },
 
+  // Health for load balancers: no session needed, nothing private in the answer.
+  {
+    route: "health",
+    method: "GET",
+    expected: { none: 200, stranger: 200, member: 200, owner: 200, admin: 200 },
+    target: () => ({ params: {}, path: "/api/health" }),
+  },
+  {
+    route: "ready",
+    method: "GET",
+    expected: { none: 200, stranger: 200, member: 200, owner: 200, admin: 200 },
+    target: () => ({ params: {}, path: "/api/ready" }),
+  },
+
   // A user's own memories: someone else's is not found, whoever asks; each call gets a memory of the owner's.
   {
     route: "memories",

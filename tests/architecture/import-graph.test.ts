@@ -24,7 +24,7 @@ interface Rule {
 
 /** Server-side modules of lib/ that the browser bundle must not pull in at run time. */
 const SERVER_ONLY =
-  /^(db\/|lib\/(api\/|auth\.ts|logger\.ts|rate-limit\.ts|providers\/|media\/(read-upload|upload-limits|fetch-image-link|image-links)\.ts|chat\/(?!ui-messages\.ts|summary-view\.ts|reasoning-view\.ts)|live\/(?!events\.ts)|export\/(?!openai-chat-example\.ts)|telemetry\/|env\.ts))/;
+  /^(db\/|lib\/(api\/|auth\.ts|logger\.ts|rate-limit\.ts|providers\/|media\/(read-upload|upload-limits|fetch-image-link|image-links)\.ts|chat\/(?!ui-messages\.ts|summary-view\.ts|reasoning-view\.ts)|live\/(?!events\.ts)|export\/(?!openai-chat-example\.ts)|telemetry\/|env\.ts|health\.ts|shutdown(-hooks)?\.ts))/;
 
 const RULES: Rule[] = [
   {

@@ -3,11 +3,14 @@ import { readJson, requireUser, route } from "@/lib/api/route";
 import { runChatTurn, type TurnAction } from "@/lib/chat/run-turn";
 import { AppError } from "@/lib/errors";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
+import { refuseNewTurnWhenShuttingDown } from "@/lib/shutdown-hooks";
 import { attachmentIds, type ChatRequest, chatRequestSchema, MAX_MESSAGE_CHARS, messageText } from "./schema";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route(async (request: Request) => {
+  // Before anything else: a draining instance stores nothing, so the client's retry is answered elsewhere.
+  refuseNewTurnWhenShuttingDown();
   const user = await requireUser(request);
   await enforceRateLimit(chatTurnPolicy(), user.id);
   const body = await readJson(request, chatRequestSchema);

@@ -1,11 +1,13 @@
 // GET /api/chat/:id/stream (id: the conversation): resume the reply that is still streaming, from any instance
 // (useChat calls it when it mounts). The whole stream so far, then the rest as it comes. 204 when no reply
-// is streaming or, without REDIS_URL, when there is nothing to resume from (the stored reply shows what there is).
+// is streaming, when the instance writing it died, or, without REDIS_URL, when there is nothing to resume from (the
+// stored reply shows what there is).
 import { UI_MESSAGE_STREAM_HEADERS } from "ai";
 import { getDb } from "@/db/client";
 import { getReadableConversation, getRunningTurn } from "@/db/queries";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { resumableStreams } from "@/lib/chat/resumable-streams";
+import { logger } from "@/lib/logger";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +18,18 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   await getReadableConversation({ db, conversationId, userId: user.id });
   const streams = resumableStreams();
   const turn = streams ? await getRunningTurn({ db, conversationId }) : null;
-  const stream = turn && streams ? await streams.resumeExistingStream(turn.id) : null;
+  // The instance writing the reply holds its stream; when that instance died, no one answers the resume (the
+  // package gives up after a second) and there is nothing to resume: the stored reply shows what there is, and
+  // crash recovery marks it interrupted.
+  const stream =
+    turn && streams ? await streams.resumeExistingStream(turn.id).catch(warnNothingToResume(turn.id)) : null;
   if (!stream) return new Response(null, { status: 204 });
   return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: UI_MESSAGE_STREAM_HEADERS });
 });
+
+function warnNothingToResume(turnId: string) {
+  return (error: unknown) => {
+    logger.warn({ err: error, turnId }, "the reply's instance did not answer the resume: nothing to resume");
+    return null;
+  };
+}
