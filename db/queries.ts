@@ -3,7 +3,7 @@
 
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, gt, ilike, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, inArray, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
@@ -34,6 +34,26 @@ import {
 // ---------------------------------------------------------------------------------------------------------------
 // Conversations
 
+/** What a list of conversations shows of each (the conversations page, search results). */
+export const conversationListColumns = {
+  id: conversations.id,
+  title: conversations.title,
+  personaId: conversations.personaId,
+  ownerId: conversations.ownerId,
+  visibility: conversations.visibility,
+  createdAt: conversations.createdAt,
+  updatedAt: conversations.updatedAt,
+};
+
+/** The conversations `userId` may read: their own, and those they are a member of (an invitation is not yet). */
+export function readableBy(db: Database, userId: string): SQL {
+  const memberOf = db
+    .select({ conversationId: participants.conversationId })
+    .from(participants)
+    .where(and(eq(participants.userId, userId), ne(participants.role, "invited")));
+  return or(eq(conversations.ownerId, userId), inArray(conversations.id, memberOf)) as SQL;
+}
+
 export async function listConversations({
   db,
   userId,
@@ -43,25 +63,13 @@ export async function listConversations({
   userId: string;
   titleQuery?: string;
 }) {
-  const memberOf = db
-    .select({ conversationId: participants.conversationId })
-    .from(participants)
-    .where(and(eq(participants.userId, userId), ne(participants.role, "invited")));
-  const readable = or(eq(conversations.ownerId, userId), inArray(conversations.id, memberOf));
+  const readable = readableBy(db, userId);
   // The title filter matches the words literally: LIKE wildcards in what the user typed are escaped.
   const titleFilter = titleQuery
     ? ilike(conversations.title, `%${titleQuery.replace(/[\\%_]/g, "\\$&")}%`)
     : undefined;
   return db
-    .select({
-      id: conversations.id,
-      title: conversations.title,
-      personaId: conversations.personaId,
-      ownerId: conversations.ownerId,
-      visibility: conversations.visibility,
-      createdAt: conversations.createdAt,
-      updatedAt: conversations.updatedAt,
-    })
+    .select(conversationListColumns)
     .from(conversations)
     .where(titleFilter ? and(readable, titleFilter) : readable)
     .orderBy(desc(conversations.updatedAt));

@@ -4,19 +4,15 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import postgres from "postgres";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
+const fake = fakeProvidersForSpec();
 const databaseUrl = process.env.E2E_DATABASE_URL;
 const sql = databaseUrl ? postgres(databaseUrl, { max: 1, onnotice: () => {} }) : null;
 
 test.afterAll(async () => {
   await sql?.end();
-});
-
-test.beforeEach(async () => {
-  await fake.reset();
 });
 
 const VIEWPORTS = {

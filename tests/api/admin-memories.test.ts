@@ -1,16 +1,11 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import * as memoriesRoute from "@/app/api/admin/memories/route";
 import * as personasRoute from "@/app/api/admin/personas/route";
-import * as previewRoute from "@/app/api/conversations/[id]/preview/route";
 import type { Memory, Persona } from "@/db/schema";
 import { call, expectError, signUp, type TestUser } from "../api-client";
-import {
-  createConversation,
-  isolateDatabase,
-  itemText,
-  type PreviewItem,
-  signUpAdmin,
-} from "./admin-helpers";
+import { createConversation } from "../fixtures/personas";
+import { isolateDatabase, signUpAdmin } from "./admin-helpers";
+import { itemText, preview } from "./preview-helpers";
 
 isolateDatabase("admin_memories");
 
@@ -59,14 +54,9 @@ function remove(id: string) {
 }
 
 async function coreMemories(user: TestUser, personaId: string): Promise<string | null> {
-  const conversationId = await createConversation(user, personaId);
-  const response = await call(previewRoute.POST, "/x", {
-    user,
-    params: { id: conversationId },
-    body: { text: "What do you remember?" },
-  });
-  const { preview } = (await response.json()) as { preview: { items: PreviewItem[] } };
-  const items = preview.items.filter((item) => item.tag === "CORE_MEMORIES");
+  const conversationId = await createConversation(user, { id: personaId });
+  const { items: payload } = await preview(user, conversationId, "What do you remember?");
+  const items = payload.filter((item) => item.tag === "CORE_MEMORIES");
   expect(items.length).toBeLessThanOrEqual(1);
   return items[0] ? itemText(items[0]) : null;
 }

@@ -12,14 +12,13 @@ import { countTextTokens } from "@/lib/context/tokens";
 import { call, expectError, promoteToAdmin, signUp, type TestUser } from "../api-client";
 import { createConversation } from "../fixtures/personas";
 import { fetchTurns, runTurn } from "../fixtures/turns";
+import { itemText, preview } from "./preview-helpers";
 import {
   compact,
   compactOk,
   getSummaries,
   getSummary,
-  itemText,
   messageMarks,
-  preview,
   putSummary,
   revert,
   sessionMemories,

@@ -2,9 +2,9 @@
 // message of a conversation the user may read. The type comes from the bytes, never the name or declared type:
 // JPEG, PNG, GIF and WebP only (SVG can carry script). 201 with the attachment and the url it is served at; the
 // chat request then sends that url as a file part. Nothing is stored when a check fails.
-import { getDb } from "@/db/client";
-import { getReadableConversation, storeUpload } from "@/db/queries";
-import { parseId, requireUser, route } from "@/lib/api/route";
+
+import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
+import { storeUpload } from "@/db/queries";
 import { AppError } from "@/lib/errors";
 import { toAttachmentView } from "@/lib/media/attachment-view";
 import { MAX_UPLOAD_BYTES, readUploadForm, uploadTooLarge } from "@/lib/media/read-upload";
@@ -13,11 +13,7 @@ import { uploadFormSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const user = await requireUser(request);
-  const conversationId = parseId((await params).id, "Conversation");
-  const db = await getDb();
-  await getReadableConversation({ db, conversationId, userId: user.id });
+export const POST = readableConversationRoute(async ({ user, db, conversationId }, request) => {
   const { file, filename } = (await readUploadForm(request, uploadFormSchema)).file;
   if (file.size > MAX_UPLOAD_BYTES) throw uploadTooLarge();
   if (file.size === 0) throw new AppError("bad_request", "file: the file is empty.");
