@@ -6,7 +6,7 @@ import { createGoogle } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
-import { TEST_MODEL_CAPABILITIES } from "@/tests/context/fixtures";
+import { mediaDescriptor, TEST_MODEL_CAPABILITIES } from "@/tests/context/fixtures";
 import { elementAt } from "./indexing";
 import { resolveForModel } from "./resolve-for-model";
 import { defaultSettings, type ResolvedSettings } from "./settings";
@@ -20,10 +20,6 @@ import type {
   ModelCapabilities,
   ModelDescriptor,
 } from "./types";
-
-// A valid 1×1 PNG.
-const PNG =
-  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Models
@@ -99,17 +95,7 @@ const input = (value: string, sender: ItemSender = ada, extra: ItemPart[] = []) 
   make("msg:input", "user", "CURRENT_INPUT", [...extra, text(value)], sender);
 
 function image(handle: string, state: MediaDescriptor["state"] = "render", messageSeq = 1): MediaDescriptor {
-  return {
-    handle,
-    attachmentId: `att-${handle}`,
-    kind: "image",
-    mime: "image/png",
-    url: PNG,
-    sha256: `sha-${handle}`,
-    state,
-    senderName: "Ada",
-    messageSeq,
-  };
+  return mediaDescriptor(handle, { state, messageSeq });
 }
 
 function withMedia(entry: ContextItem, descriptors: MediaDescriptor[]): ContextItem {
