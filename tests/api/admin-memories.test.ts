@@ -61,27 +61,27 @@ async function coreMemories(user: TestUser, personaId: string): Promise<string |
   return items[0] ? itemText(items[0]) : null;
 }
 
-describe("memories CRUD", () => {
-  test("add in each scope, list with filters, edit content, area and active, delete", async () => {
-    const userMemory = await addMemory({
-      scope: "user",
-      userId: ada.id,
-      area: "fact",
-      content: "Ada keeps bees.",
-    });
-    const personaMemory = await addMemory({
-      scope: "persona",
-      personaId: sage.id,
-      area: "preference",
-      content: "Sage answers in haiku.",
-    });
-    const pairMemory = await addMemory({
+/** Ada's fact, Sage's own preference, and Bob × Sage's fact, stored in that order (the payload lists them so). */
+async function addOneInEachScope() {
+  const fields = [
+    { scope: "user", userId: ada.id, area: "fact", content: "Ada keeps bees." },
+    { scope: "persona", personaId: sage.id, area: "preference", content: "Sage answers in haiku." },
+    {
       scope: "user_persona",
       userId: bob.id,
       personaId: sage.id,
       area: "fact",
       content: "Bob asked Sage about tides.",
-    });
+    },
+  ];
+  const stored = [];
+  for (const memory of fields) stored.push(await addMemory(memory));
+  return stored;
+}
+
+describe("memories CRUD", () => {
+  test("add in each scope, list with filters, edit content, area and active, delete", async () => {
+    const [userMemory, personaMemory, pairMemory] = await addOneInEachScope();
     expect(userMemory).toMatchObject({ scope: "user", userId: ada.id, personaId: null, active: true });
 
     expect((await list()).map((row) => row.content).sort()).toEqual([
@@ -227,25 +227,7 @@ describe("memories CRUD", () => {
 
 describe("an active core memory shows up in the payload, an inactive one does not", () => {
   test("user, persona and user × persona memories reach the CORE_MEMORIES item of the right people only", async () => {
-    const adaFact = await addMemory({
-      scope: "user",
-      userId: ada.id,
-      area: "fact",
-      content: "Ada keeps bees.",
-    });
-    await addMemory({
-      scope: "persona",
-      personaId: sage.id,
-      area: "preference",
-      content: "Sage answers in haiku.",
-    });
-    await addMemory({
-      scope: "user_persona",
-      userId: bob.id,
-      personaId: sage.id,
-      area: "fact",
-      content: "Bob asked Sage about tides.",
-    });
+    const [adaFact] = await addOneInEachScope();
 
     expect(await coreMemories(ada, sage.id)).toBe(
       "# CORE MEMORIES\n- Ada keeps bees.\n- Sage answers in haiku.",

@@ -101,6 +101,15 @@ export function summaryTexts(items: Array<Pick<PreviewItem, "tag" | "parts">>): 
   return items.filter((item) => item.tag === "SUMMARY").map(itemText);
 }
 
+/** The marks messages `from` to `to` carry when `summarizedBy` (or nothing, null) covers them, as messageMarks says. */
+export function marked(
+  from: number,
+  to: number,
+  summarizedBy: string | null,
+): Array<[number, string | null]> {
+  return Array.from({ length: to - from + 1 }, (_, index) => [from + index, summarizedBy]);
+}
+
 /** [seq, summarizedBy] of every stored message, in seq order. */
 export async function messageMarks(conversationId: string): Promise<Array<[number, string | null]>> {
   const db = await getDb();
