@@ -31,14 +31,12 @@ const ownMemoryColumns = {
   updatedAt: memories.updatedAt,
 };
 
+/** The user a query is about, and one of their memories. */
+type UserArgs = { db: Database; userId: string };
+type OwnMemoryArgs = UserArgs & { memoryId: string };
+
 /** The user's memories that are in use, newest first. */
-export async function listOwnMemories({
-  db,
-  userId,
-}: {
-  db: Database;
-  userId: string;
-}): Promise<OwnMemory[]> {
+export async function listOwnMemories({ db, userId }: UserArgs): Promise<OwnMemory[]> {
   return db
     .select(ownMemoryColumns)
     .from(memories)
@@ -57,12 +55,7 @@ export async function updateOwnMemory({
   userId,
   memoryId,
   content,
-}: {
-  db: Database;
-  userId: string;
-  memoryId: string;
-  content: string;
-}): Promise<void> {
+}: OwnMemoryArgs & { content: string }): Promise<void> {
   const updated = await db
     .update(memories)
     .set({ content, updatedAt: new Date() })
@@ -72,15 +65,7 @@ export async function updateOwnMemory({
 }
 
 /** Gone for good: no later turn sees it, and nothing brings it back. */
-export async function deleteOwnMemory({
-  db,
-  userId,
-  memoryId,
-}: {
-  db: Database;
-  userId: string;
-  memoryId: string;
-}): Promise<void> {
+export async function deleteOwnMemory({ db, userId, memoryId }: OwnMemoryArgs): Promise<void> {
   const deleted = await db
     .delete(memories)
     .where(and(eq(memories.id, memoryId), eq(memories.userId, userId)))
@@ -93,13 +78,7 @@ export interface MemoryPreferences {
   sessionSummaries: boolean;
 }
 
-export async function getMemoryPreferences({
-  db,
-  userId,
-}: {
-  db: Database;
-  userId: string;
-}): Promise<MemoryPreferences> {
+export async function getMemoryPreferences({ db, userId }: UserArgs): Promise<MemoryPreferences> {
   const [row] = await db
     .select({ sessionSummaries: memoryPreferences.sessionSummaries })
     .from(memoryPreferences)
@@ -111,11 +90,7 @@ export async function setMemoryPreferences({
   db,
   userId,
   preferences,
-}: {
-  db: Database;
-  userId: string;
-  preferences: MemoryPreferences;
-}): Promise<MemoryPreferences> {
+}: UserArgs & { preferences: MemoryPreferences }): Promise<MemoryPreferences> {
   const values = { ...preferences, updatedAt: new Date() };
   await db
     .insert(memoryPreferences)
@@ -125,12 +100,6 @@ export async function setMemoryPreferences({
 }
 
 /** Whether a summary of this user's conversation may be kept as their memory (the summariser asks). */
-export async function keepsSessionSummaries({
-  db,
-  userId,
-}: {
-  db: Database;
-  userId: string;
-}): Promise<boolean> {
+export async function keepsSessionSummaries({ db, userId }: UserArgs): Promise<boolean> {
   return (await getMemoryPreferences({ db, userId })).sessionSummaries;
 }

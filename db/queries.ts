@@ -3,7 +3,7 @@
 
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import { union } from "drizzle-orm/pg-core";
 import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
@@ -37,15 +37,19 @@ import {
 // ---------------------------------------------------------------------------------------------------------------
 // Conversations
 
-export async function listConversations({
-  db,
-  userId,
-  titleQuery,
-}: {
-  db: Database;
-  userId: string;
-  titleQuery?: string;
-}) {
+/** What a list of conversations shows of each (the conversations page, search results). */
+export const conversationListColumns = {
+  id: conversations.id,
+  title: conversations.title,
+  personaId: conversations.personaId,
+  ownerId: conversations.ownerId,
+  visibility: conversations.visibility,
+  createdAt: conversations.createdAt,
+  updatedAt: conversations.updatedAt,
+};
+
+/** The conversations `userId` may read: their own, and those they are a member of (an invitation is not yet). */
+export function readableBy(db: Database, userId: string): SQL {
   // The ids first, from the two indexes (owner, membership), then the rows by id: `ownerId = … or id in (…)` made
   // Postgres read every conversation to test the second half (tests/api/query-plans.test.ts).
   const readableIds = union(
@@ -58,21 +62,25 @@ export async function listConversations({
       .from(participants)
       .where(and(eq(participants.userId, userId), ne(participants.role, "invited"))),
   );
-  const readable = inArray(conversations.id, readableIds);
+  return inArray(conversations.id, readableIds);
+}
+
+export async function listConversations({
+  db,
+  userId,
+  titleQuery,
+}: {
+  db: Database;
+  userId: string;
+  titleQuery?: string;
+}) {
+  const readable = readableBy(db, userId);
   // The title filter matches the words literally: LIKE wildcards in what the user typed are escaped.
   const titleFilter = titleQuery
     ? ilike(conversations.title, `%${titleQuery.replace(/[\\%_]/g, "\\$&")}%`)
     : undefined;
   return db
-    .select({
-      id: conversations.id,
-      title: conversations.title,
-      personaId: conversations.personaId,
-      ownerId: conversations.ownerId,
-      visibility: conversations.visibility,
-      createdAt: conversations.createdAt,
-      updatedAt: conversations.updatedAt,
-    })
+    .select(conversationListColumns)
     .from(conversations)
     .where(titleFilter ? and(readable, titleFilter) : readable)
     .orderBy(desc(conversations.updatedAt));
@@ -144,15 +152,16 @@ export async function getReadableConversationWithPersona(
   return { conversation, persona };
 }
 
-/** Only the owner may change or delete a conversation. */
+/** Only the owner may change or delete a conversation: anyone else who may read it gets 403 with `refusal`. */
 export async function getOwnedConversation(args: {
   db: Database;
   conversationId: string;
   userId: string;
+  refusal?: string;
 }): Promise<Conversation> {
   const conversation = await getReadableConversation(args);
   if (conversation.ownerId !== args.userId) {
-    throw new AppError("forbidden", "Only the conversation's owner can change it.");
+    throw new AppError("forbidden", args.refusal ?? "Only the conversation's owner can change it.");
   }
   return conversation;
 }
@@ -852,27 +861,22 @@ export async function listInvitations({ db, userId }: { db: Database; userId: st
     .orderBy(desc(participants.joinedAt));
 }
 
+/** One person's place in one conversation (the people routes name both). */
+type ParticipantArgs = { db: Database; conversationId: string; userId: string };
+
+/** The participant row of `userId` in the conversation, when its role passes `role`. */
+function participantRow({ conversationId, userId }: ParticipantArgs, role: SQL) {
+  return and(eq(participants.conversationId, conversationId), eq(participants.userId, userId), role);
+}
+
 /** Accept a pending invitation: the user becomes a member and the conversation a room. 404 when none is pending. */
-export async function acceptInvitation({
-  db,
-  conversationId,
-  userId,
-}: {
-  db: Database;
-  conversationId: string;
-  userId: string;
-}) {
+export async function acceptInvitation(args: ParticipantArgs) {
+  const { db, conversationId, userId } = args;
   return db.transaction(async (tx) => {
     const [accepted] = await tx
       .update(participants)
       .set({ role: "member", joinedAt: new Date() })
-      .where(
-        and(
-          eq(participants.conversationId, conversationId),
-          eq(participants.userId, userId),
-          eq(participants.role, "invited"),
-        ),
-      )
+      .where(participantRow(args, eq(participants.role, "invited")))
       .returning();
     if (!accepted) throw notFound("Invitation");
     await tx.update(conversations).set({ visibility: "room" }).where(eq(conversations.id, conversationId));
@@ -882,49 +886,21 @@ export async function acceptInvitation({
 }
 
 /** Decline a pending invitation (the invited user's call). 404 when none is pending. */
-export async function declineInvitation({
-  db,
-  conversationId,
-  userId,
-}: {
-  db: Database;
-  conversationId: string;
-  userId: string;
-}) {
-  const [declined] = await db
-    .delete(participants)
-    .where(
-      and(
-        eq(participants.conversationId, conversationId),
-        eq(participants.userId, userId),
-        eq(participants.role, "invited"),
-      ),
-    )
-    .returning({ userId: participants.userId });
-  if (!declined) throw notFound("Invitation");
+export async function declineInvitation(args: ParticipantArgs) {
+  await deleteParticipant(args, eq(participants.role, "invited"), "Invitation");
 }
 
 /** Take a member out of a conversation, or withdraw a pending invitation (the owner cannot be removed). */
-export async function removeParticipant({
-  db,
-  conversationId,
-  userId,
-}: {
-  db: Database;
-  conversationId: string;
-  userId: string;
-}) {
-  const [removed] = await db
+export async function removeParticipant(args: ParticipantArgs) {
+  await deleteParticipant(args, ne(participants.role, "owner"), "Member");
+}
+
+async function deleteParticipant(args: ParticipantArgs, role: SQL, what: string) {
+  const [deleted] = await args.db
     .delete(participants)
-    .where(
-      and(
-        eq(participants.conversationId, conversationId),
-        eq(participants.userId, userId),
-        ne(participants.role, "owner"),
-      ),
-    )
+    .where(participantRow(args, role))
     .returning({ userId: participants.userId });
-  if (!removed) throw notFound("Member");
+  if (!deleted) throw notFound(what);
 }
 
 /** The conversation's turn whose reply is still being written, if any (the newest). */

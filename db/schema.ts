@@ -18,7 +18,18 @@ import {
 } from "drizzle-orm/pg-core";
 import { v7 as uuidv7 } from "uuid";
 import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
-import type { ModelCapabilities, ModelPrices, StoredPart } from "@/lib/context/types";
+import {
+  API_KINDS,
+  AUTHOR_TYPES,
+  BLOCK_TYPES,
+  MEDIA_KINDS,
+  MESSAGE_STATUSES,
+  type ModelCapabilities,
+  type ModelPrices,
+  PROVIDER_NAMES,
+  type StoredPart,
+  TOKENIZER_NAMES,
+} from "@/lib/context/types";
 
 const createdAt = () => timestamp("createdAt", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updatedAt", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -116,18 +127,14 @@ export const verification = pgTable(
 export const models = pgTable("models", {
   /** A readable id such as "openai:gpt-4.1-mini". */
   id: text("id").primaryKey(),
-  provider: text("provider", {
-    enum: ["openai", "openai-compatible", "google", "anthropic", "offline"],
-  }).notNull(),
+  provider: text("provider", { enum: PROVIDER_NAMES }).notNull(),
   providerModelName: text("providerModelName").notNull(),
   label: text("label").notNull(),
-  apiKind: text("apiKind", { enum: ["chat", "responses"] })
-    .notNull()
-    .default("chat"),
+  apiKind: text("apiKind", { enum: API_KINDS }).notNull().default("chat"),
   capabilities: jsonb("capabilities").$type<ModelCapabilities>().notNull(),
   contextWindow: integer("contextWindow").notNull(),
   maxOutputTokens: integer("maxOutputTokens").notNull(),
-  tokenizer: text("tokenizer", { enum: ["o200k_base", "cl100k_base", "estimate"] }).notNull(),
+  tokenizer: text("tokenizer", { enum: TOKENIZER_NAMES }).notNull(),
   /** US dollars per million tokens (input, cached input, output); null when unknown, and costs stay unknown. */
   prices: jsonb("prices").$type<ModelPrices | null>(),
   enabled: boolean("enabled").notNull().default(true),
@@ -248,7 +255,7 @@ export const messages = pgTable(
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
     seq: bigint("seq", { mode: "number" }).notNull(),
-    authorType: text("authorType", { enum: ["user", "persona", "system", "tool"] }).notNull(),
+    authorType: text("authorType", { enum: AUTHOR_TYPES }).notNull(),
     authorUserId: text("authorUserId").references(() => user.id, { onDelete: "set null" }),
     authorPersonaId: uuid("authorPersonaId").references(() => personas.id, { onDelete: "set null" }),
     authorName: text("authorName").notNull(),
@@ -258,9 +265,7 @@ export const messages = pgTable(
      * complete; streaming (being written); stopped (the user stopped it: the text they saw); interrupted (the
      * stream broke, or the server died mid-reply); error (every attempt failed).
      */
-    status: text("status", {
-      enum: ["complete", "streaming", "stopped", "interrupted", "error"],
-    }).notNull(),
+    status: text("status", { enum: MESSAGE_STATUSES }).notNull(),
     /**
      * Replies to one user message are variants of one reply (regenerate); exactly one is chosen, and only the
      * chosen one is shown in the transcript's path and sent to the model. Always true for other messages.
@@ -312,7 +317,7 @@ export const attachments = pgTable(
     /** Null until the message that carries it is sent. */
     messageId: uuid("messageId").references(() => messages.id, { onDelete: "cascade" }),
     uploadedBy: text("uploadedBy").references(() => user.id, { onDelete: "set null" }),
-    kind: text("kind", { enum: ["image", "video", "audio", "file"] }).notNull(),
+    kind: text("kind", { enum: MEDIA_KINDS }).notNull(),
     mime: text("mime").notNull(),
     filename: text("filename"),
     sizeBytes: integer("sizeBytes").notNull(),
@@ -390,7 +395,7 @@ export const personaUserBlocks = pgTable(
     userId: text("userId")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
-    blockType: text("blockType", { enum: ["mute", "block"] }).notNull(),
+    blockType: text("blockType", { enum: BLOCK_TYPES }).notNull(),
     reason: text("reason"),
     expiresAt: timestamp("expiresAt", { withTimezone: true }),
     setBy: text("setBy").references(() => user.id, { onDelete: "set null" }),

@@ -5,9 +5,10 @@
 // matched words flagged, never HTML: the client renders them as text.
 
 import "server-only";
-import { and, desc, eq, ilike, inArray, lte, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, ilike, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "./client";
-import { conversations, messageSearchVector, messages, participants, titleSearchVector } from "./schema";
+import { conversationListColumns, readableBy } from "./queries";
+import { conversations, messageSearchVector, messages, titleSearchVector } from "./schema";
 
 export interface SnippetSegment {
   text: string;
@@ -80,11 +81,7 @@ export async function searchConversations({
   userId: string;
   query: string;
 }): Promise<SearchOutcome> {
-  const memberOf = db
-    .select({ conversationId: participants.conversationId })
-    .from(participants)
-    .where(and(eq(participants.userId, userId), ne(participants.role, "invited")));
-  const readable = or(eq(conversations.ownerId, userId), inArray(conversations.id, memberOf)) as SQL;
+  const readable = readableBy(db, userId);
 
   const words = prefixQuery(query);
   // Only stop words ("the", "and") make an empty tsquery, which matches nothing: search the letters instead.
@@ -101,18 +98,45 @@ async function nonEmptyTsquery(db: Database, words: string): Promise<string | nu
   return row.empty ? null : words;
 }
 
+/** The messages a search looks at: the chosen path's, by people and personas. */
+const shownMessages = and(eq(messages.chosen, true), inArray(messages.authorType, ["user", "persona"]));
+
+/** A message hit's columns, named for the subquery that ranks the hits of each conversation. */
+function hitColumns() {
+  return {
+    messageId: sql<string>`${messages.id}`.as("messageId"),
+    conversationId: sql<string>`${messages.conversationId}`.as("conversationId"),
+    authorName: sql<string>`${messages.authorName}`.as("authorName"),
+    authorType: sql<"user" | "persona">`${messages.authorType}`.as("authorType"),
+    createdAt: sql<string>`${messages.createdAt}`.as("createdAt"),
+    text: messageText.as("text"),
+  };
+}
+
+function toHit(
+  row: {
+    conversationId: string;
+    messageId: string;
+    authorName: string;
+    authorType: "user" | "persona";
+    createdAt: string;
+  },
+  snippet: SnippetSegment[],
+): { conversationId: string; hit: MessageHit } {
+  const { conversationId, messageId, authorName, authorType, createdAt } = row;
+  return {
+    conversationId,
+    hit: { messageId, authorName, authorType, createdAt: new Date(createdAt), snippet },
+  };
+}
+
 async function searchWords(db: Database, readable: SQL, words: string, query: string) {
   const tsquery = sql`to_tsquery('english', ${words})`;
   const vector = messageSearchVector(messages.parts);
   const rank = sql`ts_rank(${vector}, ${tsquery})`;
   const ranked = db
     .select({
-      messageId: sql<string>`${messages.id}`.as("messageId"),
-      conversationId: sql<string>`${messages.conversationId}`.as("conversationId"),
-      authorName: sql<string>`${messages.authorName}`.as("authorName"),
-      authorType: sql<"user" | "persona">`${messages.authorType}`.as("authorType"),
-      createdAt: sql<string>`${messages.createdAt}`.as("createdAt"),
-      text: messageText.as("text"),
+      ...hitColumns(),
       rank: sql<number>`${rank}`.as("rank"),
       position:
         sql<number>`row_number() over (partition by ${messages.conversationId} order by ${rank} desc, ${messages.seq} desc)`.as(
@@ -121,14 +145,7 @@ async function searchWords(db: Database, readable: SQL, words: string, query: st
     })
     .from(messages)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-    .where(
-      and(
-        readable,
-        eq(messages.chosen, true),
-        inArray(messages.authorType, ["user", "persona"]),
-        sql`${vector} @@ ${tsquery}`,
-      ),
-    )
+    .where(and(readable, shownMessages, sql`${vector} @@ ${tsquery}`))
     .as("ranked");
   const hitRows = await db
     .select({
@@ -145,16 +162,7 @@ async function searchWords(db: Database, readable: SQL, words: string, query: st
     .where(lte(ranked.position, HITS_PER_CONVERSATION))
     .orderBy(desc(ranked.rank))
     .limit(MAX_CONVERSATIONS * HITS_PER_CONVERSATION);
-  const hits = hitRows.map((row) => ({
-    conversationId: row.conversationId,
-    hit: {
-      messageId: row.messageId,
-      authorName: row.authorName,
-      authorType: row.authorType,
-      createdAt: new Date(row.createdAt),
-      snippet: headlineSegments(row.headline),
-    },
-  }));
+  const hits = hitRows.map((row) => toHit(row, headlineSegments(row.headline)));
   // A title also matches literally: "c++" or half a word in a title is still found.
   const titleMatches = or(
     sql`${titleSearchVector(conversations.title)} @@ ${tsquery}`,
@@ -168,12 +176,7 @@ async function searchSubstring(db: Database, readable: SQL, needle: string) {
   const matches = sql`exists (select 1 from jsonb_array_elements(${messages.parts}) as part where part->>'type' = 'text' and part->>'text' ilike ${pattern})`;
   const ranked = db
     .select({
-      messageId: sql<string>`${messages.id}`.as("messageId"),
-      conversationId: sql<string>`${messages.conversationId}`.as("conversationId"),
-      authorName: sql<string>`${messages.authorName}`.as("authorName"),
-      authorType: sql<"user" | "persona">`${messages.authorType}`.as("authorType"),
-      createdAt: sql<string>`${messages.createdAt}`.as("createdAt"),
-      text: messageText.as("text"),
+      ...hitColumns(),
       position:
         sql<number>`row_number() over (partition by ${messages.conversationId} order by ${messages.seq} desc)`.as(
           "position",
@@ -181,9 +184,7 @@ async function searchSubstring(db: Database, readable: SQL, needle: string) {
     })
     .from(messages)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-    .where(
-      and(readable, eq(messages.chosen, true), inArray(messages.authorType, ["user", "persona"]), matches),
-    )
+    .where(and(readable, shownMessages, matches))
     .as("ranked");
   const hitRows = await db
     .select()
@@ -191,16 +192,7 @@ async function searchSubstring(db: Database, readable: SQL, needle: string) {
     .where(lte(ranked.position, HITS_PER_CONVERSATION))
     .orderBy(desc(ranked.createdAt))
     .limit(MAX_CONVERSATIONS * HITS_PER_CONVERSATION);
-  const hits = hitRows.map((row) => ({
-    conversationId: row.conversationId,
-    hit: {
-      messageId: row.messageId,
-      authorName: row.authorName,
-      authorType: row.authorType,
-      createdAt: new Date(row.createdAt),
-      snippet: substringSegments(row.text, needle),
-    },
-  }));
+  const hits = hitRows.map((row) => toHit(row, substringSegments(row.text, needle)));
   return collect(db, readable, ilike(conversations.title, pattern), hits);
 }
 
@@ -214,13 +206,7 @@ async function collect(
   const hitIds = [...new Set(hits.map((entry) => entry.conversationId))];
   const rows = await db
     .select({
-      id: conversations.id,
-      title: conversations.title,
-      personaId: conversations.personaId,
-      ownerId: conversations.ownerId,
-      visibility: conversations.visibility,
-      createdAt: conversations.createdAt,
-      updatedAt: conversations.updatedAt,
+      ...conversationListColumns,
       titleMatch: sql<boolean>`${titleMatches}`,
     })
     .from(conversations)

@@ -6,7 +6,7 @@ import "server-only";
 import { and, asc, desc, eq, gt, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
-import { getReadableConversation } from "./queries";
+import { getOwnedConversation, getReadableConversation } from "./queries";
 import {
   type Conversation,
   conversations,
@@ -16,6 +16,11 @@ import {
   type Summary,
   summaries,
 } from "./schema";
+
+/** The conversation a query is about; its messages after `afterSeq`; one of its summaries. */
+type ConversationArgs = { db: Database; conversationId: string };
+type AfterSeqArgs = ConversationArgs & { afterSeq: number };
+type SummaryArgs = ConversationArgs & { summaryId: string };
 
 /** The conversation for the summaries API: readers may look, only the owner or an admin may change. */
 export async function getConversationForSummaries({
@@ -35,11 +40,9 @@ export async function getConversationForSummaries({
     if (!row) throw notFound("Conversation");
     return row;
   }
-  const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
-  if (write && conversation.ownerId !== user.id) {
-    throw new AppError("forbidden", "Only the conversation's owner or an admin can change its summaries.");
-  }
-  return conversation;
+  if (!write) return getReadableConversation({ db, conversationId, userId: user.id });
+  const refusal = "Only the conversation's owner or an admin can change its summaries.";
+  return getOwnedConversation({ db, conversationId, userId: user.id, refusal });
 }
 
 /**
@@ -50,11 +53,7 @@ export async function countUnsummarisedUserTurns({
   db,
   conversationId,
   afterSeq,
-}: {
-  db: Database;
-  conversationId: string;
-  afterSeq: number;
-}): Promise<number> {
+}: AfterSeqArgs): Promise<number> {
   const previous = sql`lag(${messages.authorType}) over (order by ${messages.seq})`;
   const ordered = db
     .select({ authorType: messages.authorType, previous: sql<string | null>`${previous}`.as("previous") })
@@ -82,11 +81,7 @@ export async function listUnsummarisedMessages({
   db,
   conversationId,
   afterSeq,
-}: {
-  db: Database;
-  conversationId: string;
-  afterSeq: number;
-}): Promise<Message[]> {
+}: AfterSeqArgs): Promise<Message[]> {
   return db
     .select()
     .from(messages)
@@ -102,13 +97,7 @@ export async function listUnsummarisedMessages({
 }
 
 /** All summaries of a conversation, newest first (active, superseded and reverted ones). */
-export async function listSummaries({
-  db,
-  conversationId,
-}: {
-  db: Database;
-  conversationId: string;
-}): Promise<Summary[]> {
+export async function listSummaries({ db, conversationId }: ConversationArgs): Promise<Summary[]> {
   return db
     .select()
     .from(summaries)
@@ -116,15 +105,7 @@ export async function listSummaries({
     .orderBy(desc(summaries.createdAt), desc(summaries.id));
 }
 
-export async function getSummary({
-  db,
-  conversationId,
-  summaryId,
-}: {
-  db: Database;
-  conversationId: string;
-  summaryId: string;
-}): Promise<Summary> {
+export async function getSummary({ db, conversationId, summaryId }: SummaryArgs): Promise<Summary> {
   const [row] = await db
     .select()
     .from(summaries)
@@ -270,11 +251,7 @@ export async function revertSummary({
   db,
   conversationId,
   summaryId,
-}: {
-  db: Database;
-  conversationId: string;
-  summaryId: string;
-}): Promise<{ reverted: Summary; restored: Summary | null; unmarkedMessages: number }> {
+}: SummaryArgs): Promise<{ reverted: Summary; restored: Summary | null; unmarkedMessages: number }> {
   return db.transaction(async (tx) => {
     await lockConversation(tx, conversationId);
     const active = await activeSummaryIn(tx, conversationId);

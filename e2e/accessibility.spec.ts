@@ -3,20 +3,16 @@
 // lists, and that no page asks for a missing favicon.
 import { expect, type Page, test } from "@playwright/test";
 import postgres from "postgres";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { audit, type Finding } from "./pages/axe-audit";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
+const fake = fakeProvidersForSpec();
 const databaseUrl = process.env.E2E_DATABASE_URL;
 const sql = databaseUrl ? postgres(databaseUrl, { max: 1, onnotice: () => {} }) : null;
 
 test.afterAll(async () => {
   await sql?.end();
-});
-
-test.beforeEach(async () => {
-  await fake.reset();
 });
 
 const VIEWPORTS = {

@@ -3,10 +3,10 @@
 // non-admin is refused by the API and sent back to the chat by the pages.
 import { expect, type Page, test } from "@playwright/test";
 import postgres from "postgres";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
+const fake = fakeProvidersForSpec();
 const databaseUrl = process.env.E2E_DATABASE_URL;
 // Roles are set in the database (the first-account rule depends on which spec registers first).
 test.skip(!databaseUrl, "needs E2E_DATABASE_URL (Postgres) to set roles");
@@ -38,10 +38,6 @@ test.afterAll(async () => {
       select max(version) + 1, ${sql.json(policyInForce as never)} from settings_versions`;
   }
   await sql.end();
-});
-
-test.beforeEach(async () => {
-  await fake.reset();
 });
 
 async function setRole(email: string, role: "admin" | "user") {

@@ -2,15 +2,15 @@
 // stored so far, its turn too, the next turn works, and nothing is stored twice. Repeated CRASH_REPETITIONS times
 // (default 20 in CI, where a round takes about 10 s; 5 elsewhere), each a real kill -9 mid-stream and a fresh
 // start. Needs the e2e Postgres (E2E_DATABASE_URL): PGlite cannot be shared by two servers.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { fakeProviderClient } from "./fake-providers/client";
 import { uniqueEmail } from "./pages/chat-page";
+import { FAKE_PROVIDERS_URL, startExtraServer } from "./pages/extra-server";
 
 const PORT = Number(process.env.E2E_APP_PORT ?? 3100) + 21;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
-const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
-const fake = fakeProviderClient(FAKE_URL);
+const fake = fakeProviderClient(FAKE_PROVIDERS_URL);
 const REPETITIONS = Number(process.env.CRASH_REPETITIONS || (process.env.CI ? 20 : 5));
 
 test.skip(!process.env.E2E_DATABASE_URL, "a second server needs the shared Postgres (E2E_DATABASE_URL)");
@@ -18,32 +18,13 @@ test.skip(!process.env.E2E_DATABASE_URL, "a second server needs the shared Postg
 let server: ChildProcess | null = null;
 
 async function startServer(): Promise<void> {
-  server = spawn("node_modules/.bin/next", ["start", "-p", String(PORT), "-H", "127.0.0.1"], {
-    env: {
-      ...process.env,
-      NEXT_TELEMETRY_DISABLED: "1",
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
-      GLASSBOX_TEST: "1",
-      CHAT_RATE_LIMIT_PER_MINUTE: "1000",
-      AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e-secret",
-      DATABASE_URL: process.env.E2E_DATABASE_URL,
+  server = (
+    await startExtraServer(PORT, {
       REDIS_URL: "",
       // The same name after every restart: its turns from an earlier life are recovered at once.
       INSTANCE_ID: "crash-recovery-e2e",
-      OPENAI_API_KEY: "sk-fake-e2e",
-      OPENAI_BASE_URL: `${FAKE_URL}/v1`,
-    },
-    stdio: "ignore",
-  });
-  for (let tries = 0; tries < 200; tries++) {
-    try {
-      if ((await fetch(`${ORIGIN}/sign-in`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error("the server did not start");
+    })
+  ).process;
 }
 
 function killServer(): Promise<void> {

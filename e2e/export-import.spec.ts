@@ -3,14 +3,10 @@
 // exact body as the original's. A file that is not an archive gets a sentence, not a crash.
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
+const fake = fakeProvidersForSpec();
 
 test("export a conversation, import the file, and continue from the same state", async ({
   page,

@@ -2,14 +2,10 @@
 // calls newest first, filters them by status and by a tag that was sent, and opens one in the inspector on a page
 // of its own, with its exact body and a way back to its conversation.
 import { expect, test } from "@playwright/test";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
+const fake = fakeProvidersForSpec();
 
 test("filter the calls across conversations and open one", async ({ page }) => {
   const chat = new ChatPage(page);

@@ -2,16 +2,12 @@
 // it), is remembered per user across reloads, and never squeezes the chat column below a readable width. Attempt
 // tabs wrap, so the successful one stays in sight however many retries came first.
 import { expect, test } from "@playwright/test";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
+const fake = fakeProvidersForSpec();
 /** The chat column's floor beside the inspector (CHAT_MIN_WIDTH). */
 const CHAT_MIN_WIDTH = 480;
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
 
 test("the inspector's width is dragged, remembered per user, and the chat column stays readable", async ({
   page,

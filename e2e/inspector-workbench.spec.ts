@@ -2,14 +2,10 @@
 // the wait, the answered one, with its first byte and first token marked), and each call's cost next to the turn's
 // and the conversation's, cached input priced as cached.
 import { expect, test } from "@playwright/test";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
+const fake = fakeProvidersForSpec();
 
 test("a rate-limited turn: the timeline shows both calls, and the costs add up", async ({ page }) => {
   const chat = new ChatPage(page);

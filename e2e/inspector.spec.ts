@@ -3,11 +3,11 @@
 import { execFileSync } from "node:child_process";
 import { expect, type Page, test } from "@playwright/test";
 import { describePrefixStability, prefixStability } from "../lib/payload-diff";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
 const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
-const fake = fakeProviderClient(FAKE_URL);
+const fake = fakeProvidersForSpec();
 
 interface ApiItem {
   id: string;
@@ -16,10 +16,6 @@ interface ApiItem {
   tokens: number;
   parts: { type: string; text?: string }[];
 }
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
 
 async function startChat(page: Page, name = "Ada") {
   const chat = new ChatPage(page);

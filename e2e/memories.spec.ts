@@ -2,15 +2,11 @@
 // says so), the persona is sent it in her next conversation, and once she deletes it in Settings → Memories the
 // next request the provider receives no longer carries it. She can also turn summary memories off.
 import { expect, test } from "@playwright/test";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
+const fake = fakeProvidersForSpec();
 const SUMMARY_TEXT = "SUMMARY: Ada is planning Lisbon in May and loves the old trams.";
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
 
 test("Ada deletes her summary memory and the next request body lacks it", async ({ page }) => {
   const chat = new ChatPage(page);

@@ -2,17 +2,13 @@
 // persona; Bob's message is refused with the reason, the banner has no Retry button, and nothing reached the model.
 import { expect, test } from "@playwright/test";
 import postgres from "postgres";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
+const fake = fakeProvidersForSpec();
 const databaseUrl = process.env.E2E_DATABASE_URL;
 
 test.skip(!databaseUrl, "needs E2E_DATABASE_URL (Postgres) to make an admin");
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
 
 test("a muted user sees why in a sentence, once, with no Retry, and the model is not called", async ({
   browser,

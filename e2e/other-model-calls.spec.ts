@@ -1,11 +1,11 @@
 // Model calls that answer no turn open in the same inspector: the title written after the first reply is listed
 // under "Other model calls" with its kind, and opening it shows the exact request it recorded.
 import { expect, type Page, test } from "@playwright/test";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
-const fake = fakeProviderClient(FAKE_URL);
+// Each test starts with the fake providers cleared (the title model answers from its default script).
+fakeProvidersForSpec();
 
 interface OtherCall {
   id: string;
@@ -13,10 +13,6 @@ interface OtherCall {
   modelId: string;
   requests: { body: string }[];
 }
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
 
 async function otherCallsOf(page: Page, conversationId: string): Promise<OtherCall[]> {
   const response = await page.request.get(`/api/conversations/${conversationId}/turns`);

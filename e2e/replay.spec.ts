@@ -1,15 +1,10 @@
 // Replay from the inspector: a reply's attempt sent again shows the original and the replay side by side (reply,
 // tokens, cost, latency, payload diff), the provider receives the same bytes, and the replay is listed with its kind.
 import { expect, test } from "@playwright/test";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
-const fake = fakeProviderClient(FAKE_URL);
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
+const fake = fakeProvidersForSpec();
 
 test("Replay in the inspector: both replies side by side, the same body sent again", async ({ page }) => {
   const chat = new ChatPage(page);

@@ -2,14 +2,14 @@
 // reply starts streaming from A; the client goes away; B resumes the same reply from its start and follows it to
 // the end, and the reply is stored complete. Needs the e2e Postgres (E2E_DATABASE_URL: PGlite cannot be shared by
 // two servers) and Redis (REDIS_URL, default the local one).
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { fakeProviderClient } from "./fake-providers/client";
 import { uniqueEmail } from "./pages/chat-page";
+import { FAKE_PROVIDERS_URL, startExtraServer } from "./pages/extra-server";
 
 const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
-const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
-const fake = fakeProviderClient(FAKE_URL);
+const fake = fakeProviderClient(FAKE_PROVIDERS_URL);
 const REPLY = "Lisbon in May: trams at dawn, fado at night, and pastries in between, one chunk at a time.";
 
 test.skip(!process.env.E2E_DATABASE_URL, "two servers need one shared Postgres (E2E_DATABASE_URL)");
@@ -17,32 +17,9 @@ test.skip(!process.env.E2E_DATABASE_URL, "two servers need one shared Postgres (
 const servers: ChildProcess[] = [];
 
 async function startServer(port: number): Promise<string> {
-  const origin = `http://127.0.0.1:${port}`;
-  const server = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: {
-      ...process.env,
-      NEXT_TELEMETRY_DISABLED: "1",
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
-      GLASSBOX_TEST: "1",
-      CHAT_RATE_LIMIT_PER_MINUTE: "1000",
-      AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e-secret",
-      DATABASE_URL: process.env.E2E_DATABASE_URL,
-      REDIS_URL: process.env.E2E_REDIS_URL ?? "redis://127.0.0.1:6379",
-      OPENAI_API_KEY: "sk-fake-e2e",
-      OPENAI_BASE_URL: `${FAKE_URL}/v1`,
-    },
-    stdio: "ignore",
-  });
+  const { origin, process: server } = await startExtraServer(port);
   servers.push(server);
-  for (let tries = 0; tries < 150; tries++) {
-    try {
-      if ((await fetch(`${origin}/sign-in`)).ok) return origin;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the server on ${origin} did not start`);
+  return origin;
 }
 
 test.afterAll(() => {

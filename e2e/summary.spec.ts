@@ -3,10 +3,10 @@
 // changes that item, and a revert brings the messages back verbatim. The summariser is the persona's model, here
 // the fake OpenAI server, answering a non-streaming call with a scripted text.
 import { expect, type Page, test } from "@playwright/test";
-import { fakeProviderClient } from "./fake-providers/client";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
-const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
+const fake = fakeProvidersForSpec();
 
 const QUESTIONS = [
   "First question",
@@ -43,10 +43,6 @@ interface ApiSummary {
   trigger: string;
   state: string;
 }
-
-test.beforeEach(async () => {
-  await fake.reset();
-});
 
 async function startChat(page: Page, name: string) {
   const chat = new ChatPage(page);

@@ -5,7 +5,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
-import { FormField } from "@/components/ui/form-field";
+import { SelectField, TextField } from "@/components/ui/form-controls";
+import { BLOCK_TYPES } from "@/lib/context/types";
 import { adminKeys, errorsFrom } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
 import { PersonaSelect, UserSelect, usePersonas, useUsers } from "./entity-selects";
@@ -34,7 +35,7 @@ export function BlockManager() {
   const [form, setForm] = useState({
     personaId: "",
     userId: "",
-    blockType: "mute",
+    blockType: "mute" as BlockRow["blockType"],
     reason: "",
     duration: "",
   });
@@ -113,36 +114,30 @@ export function BlockManager() {
           onChange={(value) => setForm({ ...form, userId: value })}
           testId="block-user"
         />
-        <label className="text-sm">
-          Type
-          <select
-            className="input"
-            value={form.blockType}
-            onChange={(event) => setForm({ ...form, blockType: event.target.value })}
-            data-testid="block-type"
-          >
-            <option value="mute">mute</option>
-            <option value="block">block</option>
-          </select>
-        </label>
-        <FormField label="Duration in minutes (empty: permanent)" error={errors.fields.durationMinutes}>
-          <input
-            className="input"
-            type="number"
-            min={1}
-            value={form.duration}
-            onChange={(event) => setForm({ ...form, duration: event.target.value })}
-            data-testid="block-duration"
-          />
-        </FormField>
-        <FormField label="Reason" error={errors.fields.reason} className="sm:col-span-2">
-          <input
-            className="input"
-            value={form.reason}
-            onChange={(event) => setForm({ ...form, reason: event.target.value })}
-            data-testid="block-reason"
-          />
-        </FormField>
+        <SelectField
+          label="Type"
+          value={form.blockType}
+          options={BLOCK_TYPES}
+          onChange={(blockType) => setForm({ ...form, blockType })}
+          testId="block-type"
+        />
+        <TextField
+          label="Duration in minutes (empty: permanent)"
+          error={errors.fields.durationMinutes}
+          type="number"
+          min={1}
+          value={form.duration}
+          onChange={(duration) => setForm({ ...form, duration })}
+          testId="block-duration"
+        />
+        <TextField
+          label="Reason"
+          error={errors.fields.reason}
+          className="sm:col-span-2"
+          value={form.reason}
+          onChange={(reason) => setForm({ ...form, reason })}
+          testId="block-reason"
+        />
         <ErrorMessage
           message={errors.form ?? lift.error?.message}
           testId="block-error"

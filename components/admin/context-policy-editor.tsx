@@ -7,6 +7,7 @@ import { useState } from "react";
 import { Controller, type Resolver, useForm, useWatch } from "react-hook-form";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
+import { PendingButton } from "@/components/ui/form-controls";
 import { type ResolvedSettings, settingsSchema } from "@/lib/context/settings";
 import { canonicalJson } from "@/lib/payload-diff";
 import type { SettingField } from "@/lib/settings-fields";
@@ -135,15 +136,16 @@ function PolicyForm({
           >
             Discard edits
           </button>
-          <button
+          <PendingButton
             type="submit"
             form="policy-form"
-            className="button-primary"
-            disabled={save.isPending || changedKeys.length === 0}
-            data-testid="policy-save"
+            pending={save.isPending}
+            pendingLabel="Saving…"
+            disabled={changedKeys.length === 0}
+            testId="policy-save"
           >
-            {save.isPending ? "Saving…" : `Save as version ${policy.version + 1}`}
-          </button>
+            Save as version {policy.version + 1}
+          </PendingButton>
         </div>
       </header>
       <ErrorSummary problems={problems} focusSignal={refusals} testId="policy-error-summary" />

@@ -2,6 +2,7 @@
 // The persona and user pickers the admin forms share, over one cached query each.
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/components/ui/api-client";
+import { SelectField } from "@/components/ui/form-controls";
 import { adminKeys, type PersonaRow, type UserRow } from "./admin-api";
 
 export function usePersonas() {
@@ -27,45 +28,26 @@ interface EntitySelectProps {
   anyLabel?: string;
 }
 
-function EntitySelect({
-  label,
-  value,
-  onChange,
-  testId,
-  anyLabel,
-  options,
-}: EntitySelectProps & { options: { id: string; text: string }[] }) {
+function EntitySelect({ anyLabel, options, ...select }: EntitySelectProps & { options: [string, string][] }) {
   return (
-    <label className="text-sm">
-      {label}
-      <select
-        className="input"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        data-testid={testId}
-      >
-        {anyLabel !== undefined && <option value="">{anyLabel}</option>}
-        {options.map((option) => (
-          <option key={option.id} value={option.id}>
-            {option.text}
-          </option>
-        ))}
-      </select>
-    </label>
+    <SelectField {...select} options={anyLabel === undefined ? options : [["", anyLabel], ...options]} />
   );
 }
 
 export function PersonaSelect(props: Omit<EntitySelectProps, "label"> & { label?: string }) {
   const personas = usePersonas();
-  const options = (personas.data?.personas ?? []).map((persona) => ({ id: persona.id, text: persona.name }));
+  const options = (personas.data?.personas ?? []).map((persona): [string, string] => [
+    persona.id,
+    persona.name,
+  ]);
   return <EntitySelect label="Persona" {...props} options={options} />;
 }
 
 export function UserSelect(props: Omit<EntitySelectProps, "label"> & { label?: string }) {
   const users = useUsers();
-  const options = (users.data?.users ?? []).map((user) => ({
-    id: user.id,
-    text: `${user.name} (${user.email})`,
-  }));
+  const options = (users.data?.users ?? []).map((user): [string, string] => [
+    user.id,
+    `${user.name} (${user.email})`,
+  ]);
   return <EntitySelect label="User" {...props} options={options} />;
 }

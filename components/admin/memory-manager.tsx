@@ -5,9 +5,15 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
-import { FormField } from "@/components/ui/form-field";
+import { SelectField, TextAreaField, TextField } from "@/components/ui/form-controls";
 import { adminKeys, errorsFrom } from "./admin-api";
 import { PersonaSelect, UserSelect, usePersonas, useUsers } from "./entity-selects";
+
+const SCOPES = [
+  ["user", "user"],
+  ["persona", "persona"],
+  ["user_persona", "user × persona"],
+] as const;
 
 interface MemoryRow {
   id: string;
@@ -31,7 +37,13 @@ export function MemoryManager() {
   });
   const personas = usePersonas();
   const users = useUsers();
-  const [form, setForm] = useState({ scope: "user", userId: "", personaId: "", area: "fact", content: "" });
+  const [form, setForm] = useState({
+    scope: "user" as MemoryRow["scope"],
+    userId: "",
+    personaId: "",
+    area: "fact",
+    content: "",
+  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["admin", "memories"] });
   const add = useMutation({
     mutationFn: () =>
@@ -99,19 +111,13 @@ export function MemoryManager() {
         }}
       >
         <h2 className="font-medium sm:col-span-4">Add a memory</h2>
-        <label className="text-sm">
-          Scope
-          <select
-            className="input"
-            value={form.scope}
-            onChange={(event) => setForm({ ...form, scope: event.target.value })}
-            data-testid="memory-scope"
-          >
-            <option value="user">user</option>
-            <option value="persona">persona</option>
-            <option value="user_persona">user × persona</option>
-          </select>
-        </label>
+        <SelectField
+          label="Scope"
+          value={form.scope}
+          options={SCOPES}
+          onChange={(scope) => setForm({ ...form, scope })}
+          testId="memory-scope"
+        />
         {form.scope !== "persona" && (
           <UserSelect
             value={form.userId}
@@ -126,23 +132,22 @@ export function MemoryManager() {
             testId="memory-persona"
           />
         )}
-        <FormField label="Area" error={errors.fields.area}>
-          <input
-            className="input"
-            value={form.area}
-            onChange={(event) => setForm({ ...form, area: event.target.value })}
-            data-testid="memory-area"
-          />
-        </FormField>
-        <FormField label="Content" error={errors.fields.content} className="sm:col-span-4">
-          <textarea
-            className="input"
-            rows={2}
-            value={form.content}
-            onChange={(event) => setForm({ ...form, content: event.target.value })}
-            data-testid="memory-content"
-          />
-        </FormField>
+        <TextField
+          label="Area"
+          error={errors.fields.area}
+          value={form.area}
+          onChange={(area) => setForm({ ...form, area })}
+          testId="memory-area"
+        />
+        <TextAreaField
+          label="Content"
+          error={errors.fields.content}
+          className="sm:col-span-4"
+          rows={2}
+          value={form.content}
+          onChange={(content) => setForm({ ...form, content })}
+          testId="memory-content"
+        />
         <ErrorMessage message={errors.form} testId="memory-error" className="sm:col-span-4" />
         <div className="sm:col-span-4">
           <button type="submit" className="button-primary" disabled={add.isPending} data-testid="memory-add">

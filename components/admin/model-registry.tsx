@@ -5,8 +5,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
-import { FormField } from "@/components/ui/form-field";
-import { PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/model-kinds";
+import { NumberField, SelectField, TextField } from "@/components/ui/form-controls";
+import { API_KINDS, PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/context/types";
 import { adminKeys, errorsFrom, type ModelRow } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
 
@@ -112,8 +112,6 @@ export function ModelRegistry() {
   });
   const errors = errorsFrom(save.error, FIELDS);
   const set = (changes: Partial<ModelRow>) => setForm((current) => ({ ...current, ...changes }));
-  const setNumber = (key: "contextWindow" | "maxOutputTokens", raw: string) =>
-    set({ [key]: raw === "" ? Number.NaN : Number(raw) });
 
   return (
     <div className="space-y-6" data-testid="model-registry">
@@ -198,96 +196,75 @@ export function ModelRegistry() {
         data-testid="model-form"
       >
         <h2 className="font-medium sm:col-span-3">{editing ? `Edit ${editing}` : "Add a model"}</h2>
-        <FormField label="Id" error={errors.fields.id}>
-          <input
-            className="input font-mono"
-            value={form.id}
-            disabled={Boolean(editing)}
-            onChange={(event) => set({ id: event.target.value })}
-            placeholder="openai-compatible:llama3"
-            data-testid="model-id"
-          />
-        </FormField>
-        <FormField label="Provider" error={errors.fields.provider}>
-          <select
-            className="input"
-            value={form.provider}
-            onChange={(event) => set({ provider: event.target.value as ModelRow["provider"] })}
-            data-testid="model-provider"
-          >
-            {PROVIDER_NAMES.map((provider) => (
-              <option key={provider}>{provider}</option>
-            ))}
-          </select>
-        </FormField>
-        <FormField label="Provider model name" error={errors.fields.providerModelName}>
-          <input
-            className="input"
-            value={form.providerModelName}
-            onChange={(event) => set({ providerModelName: event.target.value })}
-            data-testid="model-provider-name"
-          />
-        </FormField>
-        <FormField label="Label" error={errors.fields.label}>
-          <input
-            className="input"
-            value={form.label}
-            onChange={(event) => set({ label: event.target.value })}
-            data-testid="model-label"
-          />
-        </FormField>
-        <FormField label="API kind" error={errors.fields.apiKind}>
-          <select
-            className="input"
-            value={form.apiKind}
-            onChange={(event) => set({ apiKind: event.target.value as ModelRow["apiKind"] })}
-            data-testid="model-api-kind"
-          >
-            <option>chat</option>
-            <option>responses</option>
-          </select>
-        </FormField>
-        <FormField label="Tokenizer" error={errors.fields.tokenizer}>
-          <select
-            className="input"
-            value={form.tokenizer}
-            onChange={(event) => set({ tokenizer: event.target.value as ModelRow["tokenizer"] })}
-            data-testid="model-tokenizer"
-          >
-            {TOKENIZER_NAMES.map((tokenizer) => (
-              <option key={tokenizer}>{tokenizer}</option>
-            ))}
-          </select>
-        </FormField>
-        <FormField label="Context window" error={errors.fields.contextWindow}>
-          <input
-            className="input"
-            type="number"
-            value={Number.isNaN(form.contextWindow) ? "" : form.contextWindow}
-            onChange={(event) => setNumber("contextWindow", event.target.value)}
-            data-testid="model-context-window"
-          />
-        </FormField>
-        <FormField label="Max output tokens" error={errors.fields.maxOutputTokens}>
-          <input
-            className="input"
-            type="number"
-            value={Number.isNaN(form.maxOutputTokens) ? "" : form.maxOutputTokens}
-            onChange={(event) => setNumber("maxOutputTokens", event.target.value)}
-            data-testid="model-max-output"
-          />
-        </FormField>
-        <FormField label="Max stop sequences" error={errors.fields.capabilities}>
-          <input
-            className="input"
-            type="number"
-            value={form.capabilities.maxStopSequences}
-            onChange={(event) =>
-              set({ capabilities: { ...form.capabilities, maxStopSequences: Number(event.target.value) } })
-            }
-            data-testid="model-max-stop"
-          />
-        </FormField>
+        <TextField
+          label="Id"
+          error={errors.fields.id}
+          inputClassName="input font-mono"
+          value={form.id}
+          disabled={Boolean(editing)}
+          onChange={(id) => set({ id })}
+          placeholder="openai-compatible:llama3"
+          testId="model-id"
+        />
+        <SelectField
+          label="Provider"
+          error={errors.fields.provider}
+          value={form.provider}
+          options={PROVIDER_NAMES}
+          onChange={(provider) => set({ provider })}
+          testId="model-provider"
+        />
+        <TextField
+          label="Provider model name"
+          error={errors.fields.providerModelName}
+          value={form.providerModelName}
+          onChange={(providerModelName) => set({ providerModelName })}
+          testId="model-provider-name"
+        />
+        <TextField
+          label="Label"
+          error={errors.fields.label}
+          value={form.label}
+          onChange={(label) => set({ label })}
+          testId="model-label"
+        />
+        <SelectField
+          label="API kind"
+          error={errors.fields.apiKind}
+          value={form.apiKind}
+          options={API_KINDS}
+          onChange={(apiKind) => set({ apiKind })}
+          testId="model-api-kind"
+        />
+        <SelectField
+          label="Tokenizer"
+          error={errors.fields.tokenizer}
+          value={form.tokenizer}
+          options={TOKENIZER_NAMES}
+          onChange={(tokenizer) => set({ tokenizer })}
+          testId="model-tokenizer"
+        />
+        <NumberField
+          label="Context window"
+          error={errors.fields.contextWindow}
+          value={form.contextWindow}
+          onChange={(contextWindow) => set({ contextWindow })}
+          testId="model-context-window"
+        />
+        <NumberField
+          label="Max output tokens"
+          error={errors.fields.maxOutputTokens}
+          value={form.maxOutputTokens}
+          onChange={(maxOutputTokens) => set({ maxOutputTokens })}
+          testId="model-max-output"
+        />
+        <NumberField
+          label="Max stop sequences"
+          error={errors.fields.capabilities}
+          value={form.capabilities.maxStopSequences}
+          onChange={(maxStopSequences) => set({ capabilities: { ...form.capabilities, maxStopSequences } })}
+          testId="model-max-stop"
+        />
         <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm sm:col-span-3">
           {CAPABILITY_FLAGS.map((flag) => (
             <label key={flag} className="flex items-center gap-1">

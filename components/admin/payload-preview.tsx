@@ -5,6 +5,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
+import { PendingButton, SelectField } from "@/components/ui/form-controls";
 import { diffItems, itemText } from "@/lib/payload-diff";
 import { adminKeys, type PreviewResult } from "./admin-api";
 
@@ -66,21 +67,16 @@ export function PayloadPreview({
             preview.mutate();
           }}
         >
-          <label className="text-sm">
-            Conversation
-            <select
-              className="input"
-              value={conversationId || firstId()}
-              onChange={(event) => setConversationId(event.target.value)}
-              data-testid="preview-conversation"
-            >
-              {conversations.data?.conversations.map((conversation) => (
-                <option key={conversation.id} value={conversation.id}>
-                  {conversation.title}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            label="Conversation"
+            value={conversationId || firstId()}
+            options={(conversations.data?.conversations ?? []).map((conversation): [string, string] => [
+              conversation.id,
+              conversation.title,
+            ])}
+            onChange={setConversationId}
+            testId="preview-conversation"
+          />
           <label className="min-w-48 flex-1 text-sm">
             Next message
             <input
@@ -90,14 +86,15 @@ export function PayloadPreview({
               data-testid="preview-text"
             />
           </label>
-          <button
+          <PendingButton
             type="submit"
-            className="button-primary"
-            disabled={preview.isPending || Boolean(disabledReason) || !(conversationId || firstId())}
-            data-testid="preview-run"
+            pending={preview.isPending}
+            pendingLabel="Building…"
+            disabled={Boolean(disabledReason) || !(conversationId || firstId())}
+            testId="preview-run"
           >
-            {preview.isPending ? "Building…" : "Preview"}
-          </button>
+            Preview
+          </PendingButton>
         </form>
       )}
       {disabledReason && <p className="text-xs text-amber-700 dark:text-amber-300">{disabledReason}</p>}

@@ -9,6 +9,7 @@ import { Controller, type Resolver, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
+import { PendingButton } from "@/components/ui/form-controls";
 import { FormField } from "@/components/ui/form-field";
 import { settingsOverrideSchema } from "@/lib/context/settings";
 import {
@@ -265,15 +266,15 @@ function PersonaForm({
           >
             Delete
           </button>
-          <button
+          <PendingButton
             type="submit"
             form="persona-form"
-            className="button-primary"
-            disabled={save.isPending}
-            data-testid="persona-save"
+            pending={save.isPending}
+            pendingLabel="Saving…"
+            testId="persona-save"
           >
-            {save.isPending ? "Saving…" : "Save"}
-          </button>
+            Save
+          </PendingButton>
         </div>
       </header>
       <ErrorSummary problems={problems} focusSignal={refusals} testId="persona-error-summary" />

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
-import { FormField } from "@/components/ui/form-field";
+import { SelectField, TextField } from "@/components/ui/form-controls";
 import { adminKeys, errorsFrom, type ModelRow, type PersonaRow } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
 
@@ -59,30 +59,21 @@ export function PersonaList() {
           create.mutate();
         }}
       >
-        <FormField label="New persona" error={errors.fields.name}>
-          <input
-            className="input"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            placeholder="Name"
-            data-testid="new-persona-name"
-          />
-        </FormField>
-        <label className="text-sm">
-          Model
-          <select
-            className="input"
-            value={modelId}
-            onChange={(event) => setModelId(event.target.value)}
-            data-testid="new-persona-model"
-          >
-            {models.data?.models.map((model) => (
-              <option key={model.id} value={model.id}>
-                {model.id}
-              </option>
-            ))}
-          </select>
-        </label>
+        <TextField
+          label="New persona"
+          error={errors.fields.name}
+          value={name}
+          onChange={setName}
+          placeholder="Name"
+          testId="new-persona-name"
+        />
+        <SelectField
+          label="Model"
+          value={modelId}
+          options={models.data?.models.map((model) => model.id) ?? []}
+          onChange={setModelId}
+          testId="new-persona-model"
+        />
         <button
           type="submit"
           className="button-primary"

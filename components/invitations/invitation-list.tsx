@@ -2,9 +2,9 @@
 // The invitations waiting for the signed-in user: a conversation's owner asked them in; accepting makes them a
 // member (they can read and write there), declining removes the invitation. Nothing is shared before they accept.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { apiFetch } from "@/components/ui/api-client";
+import { PageHeading } from "@/components/ui/page-heading";
 
 interface Invitation {
   conversationId: string;
@@ -15,6 +15,12 @@ interface Invitation {
 
 const invitationsKey = ["invitations"] as const;
 
+type Choice = "accept" | "decline";
+const CHOICES: Array<{ choice: Choice; label: string; className: string }> = [
+  { choice: "accept", label: "Accept", className: "button-primary" },
+  { choice: "decline", label: "Decline", className: "button-secondary" },
+];
+
 export function InvitationList() {
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -23,39 +29,24 @@ export function InvitationList() {
     queryFn: async () => (await apiFetch<{ invitations: Invitation[] }>("/api/invitations")).invitations,
   });
   const self = async () => (await apiFetch<{ user: { id: string } }>("/api/auth/get-session")).user.id;
-  const accept = useMutation({
-    mutationFn: async (conversationId: string) => {
+  const answer = useMutation({
+    mutationFn: async ({ conversationId, choice }: { conversationId: string; choice: Choice }) => {
       const userId = await self();
-      await apiFetch(`/api/conversations/${conversationId}/participants/${encodeURIComponent(userId)}`, {
-        method: "PATCH",
-        body: { status: "accepted" },
-      });
-      return conversationId;
+      const url = `/api/conversations/${conversationId}/participants/${encodeURIComponent(userId)}`;
+      if (choice === "accept") await apiFetch(url, { method: "PATCH", body: { status: "accepted" } });
+      else await apiFetch(url, { method: "DELETE" });
     },
-    onSuccess: async (conversationId) => {
+    onSuccess: async (_, { conversationId, choice }) => {
       await queryClient.invalidateQueries({ queryKey: invitationsKey });
+      if (choice === "decline") return;
       await queryClient.invalidateQueries({ queryKey: ["conversations"] });
       router.push(`/chat/${conversationId}`);
     },
   });
-  const decline = useMutation({
-    mutationFn: async (conversationId: string) => {
-      const userId = await self();
-      await apiFetch(`/api/conversations/${conversationId}/participants/${encodeURIComponent(userId)}`, {
-        method: "DELETE",
-      });
-    },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: invitationsKey }),
-  });
 
   return (
     <main className="mx-auto max-w-xl space-y-4 p-6" data-testid="invitations">
-      <div className="flex items-center justify-between">
-        <h1 className="text-xl font-semibold">Invitations</h1>
-        <Link href="/chat" className="text-sm underline">
-          Back to the chat
-        </Link>
-      </div>
+      <PageHeading title="Invitations" />
       {invitations.isPending && <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>}
       {invitations.data?.length === 0 && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="no-invitations">
@@ -73,30 +64,24 @@ export function InvitationList() {
               <p className="truncate text-sm font-medium">{invitation.title || "Untitled conversation"}</p>
               <p className="text-xs text-zinc-600 dark:text-zinc-400">{invitation.invitedBy} invited you</p>
             </div>
-            <button
-              type="button"
-              className="button-primary"
-              disabled={accept.isPending}
-              onClick={() => accept.mutate(invitation.conversationId)}
-              data-testid="accept-invitation"
-            >
-              Accept
-            </button>
-            <button
-              type="button"
-              className="button-secondary"
-              disabled={decline.isPending}
-              onClick={() => decline.mutate(invitation.conversationId)}
-              data-testid="decline-invitation"
-            >
-              Decline
-            </button>
+            {CHOICES.map(({ choice, label, className }) => (
+              <button
+                key={choice}
+                type="button"
+                className={className}
+                disabled={answer.isPending}
+                onClick={() => answer.mutate({ conversationId: invitation.conversationId, choice })}
+                data-testid={`${choice}-invitation`}
+              >
+                {label}
+              </button>
+            ))}
           </li>
         ))}
       </ul>
-      {(accept.error ?? decline.error ?? invitations.error) && (
+      {(answer.error ?? invitations.error) && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {(accept.error ?? decline.error ?? invitations.error)?.message}
+          {(answer.error ?? invitations.error)?.message}
         </p>
       )}
     </main>

@@ -2,9 +2,9 @@
 // Settings → Memories: what the personas remember about the signed-in user, which they may correct or delete (the
 // next turn sees the change), and whether a conversation's summary may become such a memory.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
+import { PageHeading } from "@/components/ui/page-heading";
 import { listOwnMemories, memoriesKey, type OwnMemoryView } from "./memories-api";
 
 export function MemorySettings() {
@@ -24,12 +24,7 @@ export function MemorySettings() {
 
   return (
     <main id="main-content" className="mx-auto max-w-2xl space-y-5 p-6" data-testid="memory-settings">
-      <div className="flex items-center justify-between">
-        <h1 className="text-xl font-semibold">Memories</h1>
-        <Link href="/chat" className="text-sm underline">
-          Back to the chat
-        </Link>
-      </div>
+      <PageHeading title="Memories" />
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
         What the personas remember about you. They see these in every conversation with them; a change here
         applies from the next reply on.

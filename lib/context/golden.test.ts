@@ -8,7 +8,7 @@ import { createGoogle } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
-import { TEST_MODEL_CAPABILITIES } from "@/tests/context/fixtures";
+import { mediaDescriptor, TEST_MODEL_CAPABILITIES } from "@/tests/context/fixtures";
 import { makePdf, makeWav } from "@/tests/fixtures/media";
 import { elementAt } from "./indexing";
 import { resolveForModel } from "./resolve-for-model";
@@ -23,10 +23,6 @@ import type {
   ModelCapabilities,
   ModelDescriptor,
 } from "./types";
-
-// A valid 1×1 PNG.
-const PNG =
-  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Models
@@ -145,17 +141,7 @@ const taggedReply = (value: string, providerMetadata: Tags) =>
   );
 
 function image(handle: string, state: MediaDescriptor["state"] = "render", messageSeq = 1): MediaDescriptor {
-  return {
-    handle,
-    attachmentId: `att-${handle}`,
-    kind: "image",
-    mime: "image/png",
-    url: PNG,
-    sha256: `sha-${handle}`,
-    state,
-    senderName: "Ada",
-    messageSeq,
-  };
+  return mediaDescriptor(handle, { state, messageSeq });
 }
 
 // A one-page PDF and a short WAV of silence, small enough to read in the golden files.
@@ -163,18 +149,13 @@ const PDF = `data:application/pdf;base64,${makePdf("Invoice 42").toString("base6
 const WAV = `data:audio/wav;base64,${makeWav(20).toString("base64")}`;
 
 function documentOrAudio(handle: string, kind: "file" | "audio", messageSeq: number): MediaDescriptor {
-  return {
-    handle,
-    attachmentId: `att-${handle}`,
+  return mediaDescriptor(handle, {
     kind,
     mime: kind === "file" ? "application/pdf" : "audio/wav",
     url: kind === "file" ? PDF : WAV,
-    sha256: `sha-${handle}`,
-    state: "render",
-    senderName: "Ada",
     messageSeq,
     ...(kind === "file" ? { filename: "invoice-42.pdf" } : {}),
-  };
+  });
 }
 
 /** What the registry says of each provider's models: OpenAI reads PDFs, Gemini reads PDFs and hears audio. */

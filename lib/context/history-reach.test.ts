@@ -16,7 +16,7 @@ import { buildContext } from "./build-context";
 import { attemptBudgetsFor, cutUnreachableHistory, JOIN_SLACK_TOKENS } from "./history-reach";
 import { elementAt } from "./indexing";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "./resolve-for-model";
-import type { AttemptBudget, BuildInput, ModelDescriptor, StoredMessage } from "./types";
+import type { AttemptBudget, BuildInput, ModelDescriptor, PersonaUserBlock, StoredMessage } from "./types";
 
 /** A message whose cached estimate count is `tokens`. */
 function counted(message: StoredMessage, tokens: number): StoredMessage {
@@ -44,7 +44,7 @@ const SETTINGS = settingsWith({ contextNote: { depth: 0 } });
 function cut(
   history: StoredMessage[],
   budgets: AttemptBudget[] | null,
-  extra: Partial<{ impersonateUserId: string }> = {},
+  extra: Partial<{ impersonateUserId: string; blocks: PersonaUserBlock[] }> = {},
   settings = SETTINGS,
 ) {
   return cutUnreachableHistory({
@@ -138,14 +138,7 @@ describe("cutUnreachableHistory", () => {
       counted(personaMessage(4, "a4"), 100),
       counted(userMessage(5, "u5"), 100),
     ];
-    const result = cutUnreachableHistory({
-      history: messages,
-      budgets: [budget(200)],
-      personaId: PERSONA.id,
-      blocks: [blockRecord()],
-      now: NOW,
-      settings: SETTINGS,
-    });
+    const result = cut(messages, [budget(200)], { blocks: [blockRecord()] });
     // At the turn start u3 the bound is a4 + u5 = 196 (Mallory's 5 000 tokens count 0): not over 200, no cut.
     expect(result.value.history).toBe(messages);
     const unblocked = cut(messages, [budget(200)]);
@@ -161,14 +154,7 @@ describe("cutUnreachableHistory", () => {
       counted(personaMessage(5, "a5"), 100),
       counted(userMessage(6, "re: ok", { replyToMessageId: "m2" }), 100),
     ];
-    const result = cutUnreachableHistory({
-      history: messages,
-      budgets: [budget(250)],
-      personaId: PERSONA.id,
-      blocks: [blockRecord()],
-      now: NOW,
-      settings: SETTINGS,
-    });
+    const result = cut(messages, [budget(250)], { blocks: [blockRecord()] });
     expect(result.value.history[0]?.seq).toBe(4);
     expect([...(result.value.hiddenMessageIds ?? [])]).toEqual(["m1"]);
   });

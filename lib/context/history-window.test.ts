@@ -1,40 +1,38 @@
 import { describe, expect, it } from "vitest";
-import { deepFreeze } from "@/tests/context/fixtures";
+import { deepFreeze, dialogueItem, textPart } from "@/tests/context/fixtures";
 import { MAX_EXPANSION_MULTIPLE, stripUnresolvedToolParts, windowHistory } from "./history-window";
-import type { ContextItem } from "./types";
+import type { ContextItem, ItemPart } from "./types";
 
-const user = (n: number): ContextItem => ({
-  id: `msg:u${n}`,
-  role: "user",
-  tag: "DIALOGUE_HISTORY",
-  parts: [{ type: "text", text: `u${n}` }],
-  sourceMessageIds: [`u${n}`],
-  tokens: 0,
+/** A dialogue item of message `u1`, `a2`…: its id is `msg:` and the message id, its text the message id. */
+const message = (role: "user" | "assistant", messageId: string): ContextItem => ({
+  ...dialogueItem(`msg:${messageId}`, role, [textPart(messageId)]),
+  sourceMessageIds: [messageId],
 });
-const assistant = (n: number): ContextItem => ({
-  id: `msg:a${n}`,
-  role: "assistant",
-  tag: "DIALOGUE_HISTORY",
-  parts: [{ type: "text", text: `a${n}` }],
-  sourceMessageIds: [`a${n}`],
-  tokens: 0,
-});
-const call = (n: number, callId = `k${n}`): ContextItem => ({
-  id: `artifact:c${n}`,
-  role: "assistant",
-  tag: "TOOL_CALL",
-  parts: [{ type: "tool-call", toolCallId: callId, toolName: "t", input: {} }],
+const user = (n: number) => message("user", `u${n}`);
+const assistant = (n: number) => message("assistant", `a${n}`);
+/** Half of tool exchange `n`: the call or its output, both from message `t<n>`. */
+const toolItem = (id: string, role: "assistant" | "tool", part: ItemPart, n: number): ContextItem => ({
+  id,
+  role,
+  tag: part.type === "tool-call" ? "TOOL_CALL" : "TOOL_RESULT",
+  parts: [part],
   sourceMessageIds: [`t${n}`],
   tokens: 0,
 });
-const output = (n: number, callId = `k${n}`): ContextItem => ({
-  id: `artifact:o${n}`,
-  role: "tool",
-  tag: "TOOL_RESULT",
-  parts: [{ type: "tool-result", toolCallId: callId, toolName: "t", output: "r" }],
-  sourceMessageIds: [`t${n}`],
-  tokens: 0,
-});
+const call = (n: number, callId = `k${n}`) =>
+  toolItem(
+    `artifact:c${n}`,
+    "assistant",
+    { type: "tool-call", toolCallId: callId, toolName: "t", input: {} },
+    n,
+  );
+const output = (n: number, callId = `k${n}`) =>
+  toolItem(
+    `artifact:o${n}`,
+    "tool",
+    { type: "tool-result", toolCallId: callId, toolName: "t", output: "r" },
+    n,
+  );
 const storedSystem = (): ContextItem => ({
   id: "msg:s0",
   role: "user",

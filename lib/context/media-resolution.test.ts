@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { dialogueItem, modelDescriptor, textPart } from "@/tests/context/fixtures";
+import {
+  dialogueItem,
+  mediaDescriptor,
+  modelDescriptor,
+  PNG_DATA_URL,
+  textPart,
+} from "@/tests/context/fixtures";
 import { elementAt } from "./indexing";
 import {
   blindImageNotice,
@@ -12,27 +18,11 @@ import { defaultSettings, type ResolvedSettings } from "./settings";
 import { TOKENS_PER_IMAGE } from "./tokens";
 import type { ContextItem, ItemPart, MediaDescriptor, ModelCapabilities, ModelDescriptor } from "./types";
 
-const PNG =
-  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
-
 function model(capabilities: Partial<ModelCapabilities> = {}, id = "test-model"): ModelDescriptor {
   return modelDescriptor({ id, providerModelName: id }, capabilities);
 }
 
-function media(handle: string, overrides: Partial<MediaDescriptor> = {}): MediaDescriptor {
-  return {
-    handle,
-    attachmentId: `att-${handle}`,
-    kind: "image",
-    mime: "image/png",
-    url: PNG,
-    sha256: `sha-${handle}`,
-    state: "render",
-    senderName: "Ada",
-    messageSeq: 1,
-    ...overrides,
-  };
-}
+const media = mediaDescriptor;
 
 const item = dialogueItem;
 const text = textPart;
@@ -104,7 +94,13 @@ describe("resolveMedia", () => {
     );
     expect(items).toHaveLength(1);
     expect(items[0]?.parts).toEqual([
-      { type: "image", mediaType: "image/png", url: PNG, attachmentId: "att-media_1", handle: "media_1" },
+      {
+        type: "image",
+        mediaType: "image/png",
+        url: PNG_DATA_URL,
+        attachmentId: "att-media_1",
+        handle: "media_1",
+      },
       {
         type: "video",
         mediaType: "video/mp4",

@@ -1,7 +1,7 @@
 import type { ModelMessage } from "ai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dialogueItem, modelDescriptor, textPart } from "@/tests/context/fixtures";
+import { dialogueItem, mediaDescriptor, modelDescriptor, textPart } from "@/tests/context/fixtures";
 import { elementAt } from "./indexing";
 import { ContextBudgetError, resolveForModel } from "./resolve-for-model";
 import { defaultSettings, type ResolvedSettings } from "./settings";
@@ -15,8 +15,6 @@ import type {
   TraceEvent,
 } from "./types";
 
-const PNG =
-  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 const INPUT_TEXT = "CURRENT-INPUT-7f3a";
 
 function model(
@@ -46,17 +44,7 @@ function deepFreeze<T>(value: T): T {
 const item = dialogueItem;
 const text = textPart;
 function image(handle: string): MediaDescriptor {
-  return {
-    handle,
-    attachmentId: `att-${handle}`,
-    kind: "image",
-    mime: "image/png",
-    url: PNG,
-    sha256: handle,
-    state: "render",
-    senderName: "Ada",
-    messageSeq: 1,
-  };
+  return mediaDescriptor(handle, { sha256: handle });
 }
 
 const baseTrace: TraceEvent[] = [

@@ -26,18 +26,20 @@ const memories: MemoryInfo[] = [
   { id: "mem3", area: "session_summary", content: "Summary of another chat.", conversationId: "c-other" },
 ];
 
+/** The system prompt's input with nothing in it but the persona. */
+const PLAIN_INPUT: Parameters<typeof buildSystemItems>[0] = {
+  persona: PERSONA,
+  tools: [],
+  memories: [],
+  conversationId: CONVERSATION_ID,
+  summary: null,
+  keyContextReminder: "",
+  blocks: [],
+  now: NOW,
+};
+
 function build(overrides: Partial<Parameters<typeof buildSystemItems>[0]> = {}) {
-  return buildSystemItems({
-    persona: PERSONA,
-    tools: [],
-    memories: [],
-    conversationId: CONVERSATION_ID,
-    summary: null,
-    keyContextReminder: "",
-    blocks: [],
-    now: NOW,
-    ...overrides,
-  });
+  return buildSystemItems({ ...PLAIN_INPUT, ...overrides });
 }
 
 describe("system prompt", () => {
@@ -146,16 +148,7 @@ describe("system prompt", () => {
         tokens: 0,
       },
     ];
-    const result = prependSystemPrompt(history, {
-      persona: PERSONA,
-      tools: [],
-      memories: [],
-      conversationId: CONVERSATION_ID,
-      summary: null,
-      keyContextReminder: "",
-      blocks: [],
-      now: NOW,
-    });
+    const result = prependSystemPrompt(history, PLAIN_INPUT);
     expect(result.value.map((item) => item.id)).toEqual(["system:SYSTEM_PROMPT", "msg:m1"]);
   });
 });

@@ -6,8 +6,11 @@ import type { ResolvedSettings } from "./settings";
 // ---------------------------------------------------------------------------------------------------------------
 // Inputs: what is stored
 
-export type AuthorType = "user" | "persona" | "system" | "tool";
-export type MessageStatus = "complete" | "streaming" | "stopped" | "interrupted" | "error";
+// The value lists of the enums that are stored: the database schema's columns take their values from these.
+export const AUTHOR_TYPES = ["user", "persona", "system", "tool"] as const;
+export type AuthorType = (typeof AUTHOR_TYPES)[number];
+export const MESSAGE_STATUSES = ["complete", "streaming", "stopped", "interrupted", "error"] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** One ordered part of a stored message. Media and artifacts are referred to by id, in the order they happened. */
 /**
@@ -49,7 +52,8 @@ export interface StoredMessage {
   createdAt: string;
 }
 
-export type MediaKind = "image" | "video" | "audio" | "file";
+export const MEDIA_KINDS = ["image", "video", "audio", "file"] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 export interface StoredAttachment {
   id: string;
@@ -115,7 +119,8 @@ export interface ParticipantInfo {
   name: string;
 }
 
-export type BlockType = "mute" | "block";
+export const BLOCK_TYPES = ["mute", "block"] as const;
+export type BlockType = (typeof BLOCK_TYPES)[number];
 
 export interface PersonaUserBlock {
   personaId: string;
@@ -382,8 +387,13 @@ export interface BaseContext {
 // ---------------------------------------------------------------------------------------------------------------
 // Models
 
-export type ProviderName = "openai" | "openai-compatible" | "google" | "anthropic" | "offline";
-export type TokenizerName = "o200k_base" | "cl100k_base" | "estimate";
+export const PROVIDER_NAMES = ["openai", "openai-compatible", "google", "anthropic", "offline"] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+export const TOKENIZER_NAMES = ["o200k_base", "cl100k_base", "estimate"] as const;
+export type TokenizerName = (typeof TOKENIZER_NAMES)[number];
+/** Which of OpenAI's APIs a model is called through (chat completions or responses). */
+export const API_KINDS = ["chat", "responses"] as const;
+export type ApiKind = (typeof API_KINDS)[number];
 
 export interface ModelCapabilities {
   vision: boolean;
@@ -418,7 +428,7 @@ export interface ModelDescriptor {
   provider: ProviderName;
   providerModelName: string;
   /** For OpenAI: which API the model is called through. */
-  apiKind: "chat" | "responses";
+  apiKind: ApiKind;
   capabilities: ModelCapabilities;
   contextWindow: number;
   maxOutputTokens: number;

@@ -7,6 +7,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ATTEMPT_KINDS } from "@/db/schema";
+import { MEDIA_KINDS } from "@/lib/context/types";
 
 export const ARCHIVE_FORMAT = "glassbox.conversation";
 export const ARCHIVE_VERSION = 1;
@@ -49,7 +50,7 @@ const archivedMessageSchema = z.strictObject({
 const archivedAttachmentSchema = z.strictObject({
   id,
   messageId: id,
-  kind: z.enum(["image", "video", "audio", "file"]),
+  kind: z.enum(MEDIA_KINDS),
   mime: z.string().min(1).max(100),
   filename: z.string().max(255).nullable(),
   sizeBytes: z.number().int().nonnegative(),

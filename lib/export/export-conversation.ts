@@ -113,19 +113,14 @@ export async function exportConversation({
   };
 }
 
+/** A conversation as `readerId` may see it (private memories of others redacted). */
+type ReaderArgs = { db: Database; conversationId: string; readerId: string };
+
 /**
  * One line per reply attempt that was answered: the messages it sent and the reply, as OpenAI's chat format has
  * them. Summaries, titles and drafts are other tasks and are left out.
  */
-export async function exportAttemptsAsJsonl({
-  db,
-  conversationId,
-  readerId,
-}: {
-  db: Database;
-  conversationId: string;
-  readerId: string;
-}): Promise<string> {
+export async function exportAttemptsAsJsonl({ db, conversationId, readerId }: ReaderArgs): Promise<string> {
   const views = (await attemptViewsOf({ db, conversationId, readerId })).views.filter(
     (view) => view.kind === "reply",
   );
@@ -146,15 +141,7 @@ export async function exportAttemptsAsJsonl({
     .join("");
 }
 
-async function attemptViewsOf({
-  db,
-  conversationId,
-  readerId,
-}: {
-  db: Database;
-  conversationId: string;
-  readerId: string;
-}) {
+async function attemptViewsOf({ db, conversationId, readerId }: ReaderArgs) {
   const [turns, otherCalls] = await Promise.all([
     listTurnsWithAttempts({ db, conversationId }),
     listOtherModelCalls({ db, conversationId }),

@@ -3,19 +3,15 @@ import { beforeAll, describe, expect, test } from "vitest";
 import * as blocksRoute from "@/app/api/admin/blocks/route";
 import * as personasRoute from "@/app/api/admin/personas/route";
 import * as chatRoute from "@/app/api/chat/route";
-import * as previewRoute from "@/app/api/conversations/[id]/preview/route";
 import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import { getDb } from "@/db/client";
-import { appendMessage, listMessages } from "@/db/queries";
+import { listMessages } from "@/db/queries";
 import { conversations, type Persona, participants, personaUserBlocks } from "@/db/schema";
 import { call, expectError, readUIStream, signUp, type TestUser } from "../api-client";
-import {
-  createConversation,
-  isolateDatabase,
-  itemText,
-  type PreviewItem,
-  signUpAdmin,
-} from "./admin-helpers";
+import { createConversation } from "../fixtures/personas";
+import { storePersonaReply, storeUserMessage } from "../fixtures/turns";
+import { isolateDatabase, signUpAdmin } from "./admin-helpers";
+import { itemText, type PreviewItem, preview } from "./preview-helpers";
 
 isolateDatabase("admin_blocks");
 
@@ -75,7 +71,7 @@ function chatBody(conversationId: string, text: string) {
 
 /** A room on Keeper owned by Ada with Bob as a member (added directly: invitations are another issue's work). */
 async function createRoom(): Promise<string> {
-  const conversationId = await createConversation(ada, keeper.id);
+  const conversationId = await createConversation(ada, keeper);
   const db = await getDb();
   await db.update(conversations).set({ visibility: "room" }).where(eq(conversations.id, conversationId));
   await db.insert(participants).values({ conversationId, userId: bob.id, role: "member" });
@@ -83,38 +79,8 @@ async function createRoom(): Promise<string> {
 }
 
 async function say(conversationId: string, author: TestUser | "keeper", text: string) {
-  await appendMessage({
-    db: await getDb(),
-    message:
-      author === "keeper"
-        ? {
-            conversationId,
-            authorType: "persona",
-            authorPersonaId: keeper.id,
-            authorName: "Keeper",
-            parts: [{ type: "text", text }],
-            status: "complete",
-          }
-        : {
-            conversationId,
-            authorType: "user",
-            authorUserId: author.id,
-            authorName: author.name,
-            parts: [{ type: "text", text }],
-            status: "complete",
-          },
-  });
-}
-
-async function preview(user: TestUser, conversationId: string, text: string) {
-  const response = await call(previewRoute.POST, `/api/conversations/${conversationId}/preview`, {
-    user,
-    params: { id: conversationId },
-    body: { text },
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-  return ((await response.json()) as { preview: { items: PreviewItem[]; request: { body: string } } })
-    .preview;
+  if (author === "keeper") await storePersonaReply(keeper, conversationId, text);
+  else await storeUserMessage(author, conversationId, text);
 }
 
 describe("blocks API", () => {

@@ -5,9 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import * as conversationsRoute from "@/app/api/conversations/route";
 import { databaseHandle } from "@/db/client";
-import { call, promoteToAdmin, signUp, type TestUser } from "../api-client";
+import { promoteToAdmin, signUp, type TestUser } from "../api-client";
 import { createFreshDatabase, dropDatabase } from "../database";
 
 type Globals = { glassboxDatabase?: unknown; glassboxAuth?: unknown };
@@ -53,29 +52,4 @@ function restoreEnv(name: string, value: string | undefined): void {
 
 export async function signUpAdmin(name = "Admin"): Promise<TestUser> {
   return promoteToAdmin(await signUp(name));
-}
-
-export async function createConversation(user: TestUser, personaId?: string): Promise<string> {
-  const response = await call(conversationsRoute.POST, "/api/conversations", {
-    user,
-    body: personaId ? { personaId } : {},
-  });
-  if (response.status !== 201)
-    throw new Error(`create conversation failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { id: string }).id;
-}
-
-/** The text of an item's text parts, joined. */
-export function itemText(item: { parts: Array<{ type: string; text?: string }> }): string {
-  return item.parts
-    .filter((part) => part.type === "text")
-    .map((part) => part.text)
-    .join("");
-}
-
-export interface PreviewItem {
-  id: string;
-  tag: string;
-  role: string;
-  parts: Array<{ type: string; text?: string }>;
 }

@@ -1,16 +1,11 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import * as memoriesRoute from "@/app/api/admin/memories/route";
 import * as personasRoute from "@/app/api/admin/personas/route";
-import * as previewRoute from "@/app/api/conversations/[id]/preview/route";
 import type { Memory, Persona } from "@/db/schema";
 import { call, expectError, signUp, type TestUser } from "../api-client";
-import {
-  createConversation,
-  isolateDatabase,
-  itemText,
-  type PreviewItem,
-  signUpAdmin,
-} from "./admin-helpers";
+import { createConversation } from "../fixtures/personas";
+import { isolateDatabase, signUpAdmin } from "./admin-helpers";
+import { itemText, preview } from "./preview-helpers";
 
 isolateDatabase("admin_memories");
 
@@ -59,39 +54,34 @@ function remove(id: string) {
 }
 
 async function coreMemories(user: TestUser, personaId: string): Promise<string | null> {
-  const conversationId = await createConversation(user, personaId);
-  const response = await call(previewRoute.POST, "/x", {
-    user,
-    params: { id: conversationId },
-    body: { text: "What do you remember?" },
-  });
-  const { preview } = (await response.json()) as { preview: { items: PreviewItem[] } };
-  const items = preview.items.filter((item) => item.tag === "CORE_MEMORIES");
+  const conversationId = await createConversation(user, { id: personaId });
+  const { items: payload } = await preview(user, conversationId, "What do you remember?");
+  const items = payload.filter((item) => item.tag === "CORE_MEMORIES");
   expect(items.length).toBeLessThanOrEqual(1);
   return items[0] ? itemText(items[0]) : null;
 }
 
-describe("memories CRUD", () => {
-  test("add in each scope, list with filters, edit content, area and active, delete", async () => {
-    const userMemory = await addMemory({
-      scope: "user",
-      userId: ada.id,
-      area: "fact",
-      content: "Ada keeps bees.",
-    });
-    const personaMemory = await addMemory({
-      scope: "persona",
-      personaId: sage.id,
-      area: "preference",
-      content: "Sage answers in haiku.",
-    });
-    const pairMemory = await addMemory({
+/** Ada's fact, Sage's own preference, and Bob × Sage's fact, stored in that order (the payload lists them so). */
+async function addOneInEachScope() {
+  const fields = [
+    { scope: "user", userId: ada.id, area: "fact", content: "Ada keeps bees." },
+    { scope: "persona", personaId: sage.id, area: "preference", content: "Sage answers in haiku." },
+    {
       scope: "user_persona",
       userId: bob.id,
       personaId: sage.id,
       area: "fact",
       content: "Bob asked Sage about tides.",
-    });
+    },
+  ];
+  const stored = [];
+  for (const memory of fields) stored.push(await addMemory(memory));
+  return stored;
+}
+
+describe("memories CRUD", () => {
+  test("add in each scope, list with filters, edit content, area and active, delete", async () => {
+    const [userMemory, personaMemory, pairMemory] = await addOneInEachScope();
     expect(userMemory).toMatchObject({ scope: "user", userId: ada.id, personaId: null, active: true });
 
     expect((await list()).map((row) => row.content).sort()).toEqual([
@@ -237,25 +227,7 @@ describe("memories CRUD", () => {
 
 describe("an active core memory shows up in the payload, an inactive one does not", () => {
   test("user, persona and user × persona memories reach the CORE_MEMORIES item of the right people only", async () => {
-    const adaFact = await addMemory({
-      scope: "user",
-      userId: ada.id,
-      area: "fact",
-      content: "Ada keeps bees.",
-    });
-    await addMemory({
-      scope: "persona",
-      personaId: sage.id,
-      area: "preference",
-      content: "Sage answers in haiku.",
-    });
-    await addMemory({
-      scope: "user_persona",
-      userId: bob.id,
-      personaId: sage.id,
-      area: "fact",
-      content: "Bob asked Sage about tides.",
-    });
+    const [adaFact] = await addOneInEachScope();
 
     expect(await coreMemories(ada, sage.id)).toBe(
       "# CORE MEMORIES\n- Ada keeps bees.\n- Sage answers in haiku.",

@@ -2,19 +2,15 @@ import { beforeAll, describe, expect, test } from "vitest";
 import * as personaPreviewRoute from "@/app/api/admin/personas/[id]/preview/route";
 import * as personaRoute from "@/app/api/admin/personas/[id]/route";
 import * as personasRoute from "@/app/api/admin/personas/route";
-import * as previewRoute from "@/app/api/conversations/[id]/preview/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import { getDb } from "@/db/client";
 import { listPersonas } from "@/db/queries";
 import type { Persona } from "@/db/schema";
 import { call, expectError, signUp, type TestUser } from "../api-client";
-import {
-  createConversation,
-  isolateDatabase,
-  itemText,
-  type PreviewItem,
-  signUpAdmin,
-} from "./admin-helpers";
+import { createConversation } from "../fixtures/personas";
+import { storeAlternatingMessages } from "../fixtures/turns";
+import { isolateDatabase, signUpAdmin } from "./admin-helpers";
+import { itemText, type PreviewItem, preview } from "./preview-helpers";
 
 isolateDatabase("admin_personas");
 
@@ -122,7 +118,7 @@ describe("persona CRUD", () => {
 
   test("deleting a persona that conversations use is a 409 naming it; nothing is deleted", async () => {
     const persona = await createPersona({ name: "Busy", modelId: "offline:echo" });
-    const conversationId = await createConversation(member, persona.id);
+    const conversationId = await createConversation(member, persona);
     const response = await call(personaRoute.DELETE, `/api/admin/personas/${persona.id}`, {
       user: admin,
       method: "DELETE",
@@ -292,25 +288,6 @@ describe("persona validation: a clear 400, nothing stored", () => {
 });
 
 describe("the persona's context note reaches the payload, previewed before saving", () => {
-  async function seedHistory(user: TestUser, conversationId: string, persona: Persona, count: number) {
-    const { appendMessage } = await import("@/db/queries");
-    const db = await getDb();
-    for (let index = 1; index <= count; index++) {
-      await appendMessage({
-        db,
-        message: {
-          conversationId,
-          authorType: index % 2 === 1 ? "user" : "persona",
-          authorUserId: index % 2 === 1 ? user.id : null,
-          authorPersonaId: index % 2 === 1 ? null : persona.id,
-          authorName: index % 2 === 1 ? user.name : persona.name,
-          parts: [{ type: "text", text: `message ${index}` }],
-          status: "complete",
-        },
-      });
-    }
-  }
-
   test("the draft note appears at its depth in the draft preview, the saved one in the saved preview, and nothing is stored", async () => {
     const persona = await createPersona({
       name: "Noted",
@@ -318,8 +295,8 @@ describe("the persona's context note reaches the payload, previewed before savin
       systemPrompt: "You take notes.",
       settingsOverride: { contextNote: { text: "Old note.", depth: 0 } },
     });
-    const conversationId = await createConversation(admin, persona.id);
-    await seedHistory(admin, conversationId, persona, 4);
+    const conversationId = await createConversation(admin, persona);
+    await storeAlternatingMessages(admin, persona, conversationId, 4);
     const response = await call(personaPreviewRoute.POST, `/api/admin/personas/${persona.id}/preview`, {
       user: admin,
       params: { id: persona.id },
@@ -365,25 +342,20 @@ describe("the persona's context note reaches the payload, previewed before savin
     await putPersona(persona.id, {
       settingsOverride: { contextNote: { text: "New note.", depth: 2, role: "assistant" } },
     });
-    const next = await call(previewRoute.POST, "/x", {
-      user: admin,
-      params: { id: conversationId },
-      body: { text: "And now?" },
-    });
-    const { preview } = (await next.json()) as { preview: { items: PreviewItem[] } };
-    expect(shape(preview.items)).toEqual(shape(draft.items));
+    const next = await preview(admin, conversationId, "And now?");
+    expect(shape(next.items)).toEqual(shape(draft.items));
   });
 
   test("preview refuses a conversation the admin cannot read, an invalid draft and an unknown persona", async () => {
     const persona = await createPersona({ name: "Private", modelId: "offline:echo" });
-    const othersConversation = await createConversation(member, persona.id);
+    const othersConversation = await createConversation(member, persona);
     const notYours = await call(personaPreviewRoute.POST, "/x", {
       user: admin,
       params: { id: persona.id },
       body: { conversationId: othersConversation, text: "hi" },
     });
     await expectError(notYours, 404, "not_found");
-    const own = await createConversation(admin, persona.id);
+    const own = await createConversation(admin, persona);
     const bad = await call(personaPreviewRoute.POST, "/x", {
       user: admin,
       params: { id: persona.id },

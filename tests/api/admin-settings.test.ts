@@ -4,19 +4,14 @@ import * as settingsRoute from "@/app/api/admin/settings/route";
 import { describeSettingFields, type SettingField } from "@/app/api/admin/settings/setting-fields";
 import * as versionsRoute from "@/app/api/admin/settings/versions/route";
 import * as chatRoute from "@/app/api/chat/route";
-import * as previewRoute from "@/app/api/conversations/[id]/preview/route";
 import { listSettingsVersions } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { attempts, turns } from "@/db/schema";
 import { defaultSettings, type ResolvedSettings, SETTING_HELP } from "@/lib/context/settings";
 import { call, expectError, readUIStream, signUp, type TestUser } from "../api-client";
-import {
-  createConversation,
-  isolateDatabase,
-  itemText,
-  type PreviewItem,
-  signUpAdmin,
-} from "./admin-helpers";
+import { createConversation } from "../fixtures/personas";
+import { isolateDatabase, signUpAdmin } from "./admin-helpers";
+import { itemText, type PreviewItem, preview } from "./preview-helpers";
 
 isolateDatabase("admin_settings");
 
@@ -407,18 +402,10 @@ describe("the policy reaches the next turn", () => {
     const reminder = "Mind the tide tables.";
     await putPolicy(withKey("keyContextReminder", reminder));
     const conversationId = await createConversation(user);
-    const response = await call(previewRoute.POST, `/api/conversations/${conversationId}/preview`, {
-      user,
-      params: { id: conversationId },
-      body: { text: "hello", settings: { contextNote: { depth: 0 } } },
-    });
-    expect(response.status).toBe(200);
-    const { preview } = (await response.json()) as {
-      preview: { items: PreviewItem[]; settings: ResolvedSettings };
-    };
-    expect(preview.settings.keyContextReminder).toBe(reminder);
-    expect(preview.settings.contextNote).toEqual({ ...defaultSettings().contextNote, depth: 0 });
-    expect(preview.items.some((item) => item.tag === "KEY_CONTEXT_REMINDER")).toBe(true);
+    const draft = await preview(user, conversationId, "hello", { contextNote: { depth: 0 } });
+    expect(draft.settings.keyContextReminder).toBe(reminder);
+    expect(draft.settings.contextNote).toEqual({ ...defaultSettings().contextNote, depth: 0 });
+    expect(draft.items.some((item) => item.tag === "KEY_CONTEXT_REMINDER")).toBe(true);
   });
 });
 

@@ -2,27 +2,19 @@
 // input tokens at the cached rate; a turn costs the sum of its attempts, a conversation the sum of its turns. A
 // model without prices gives "unknown" (null), never $0.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import { getDb } from "@/db/client";
 import { models } from "@/db/schema";
-import { call, signUp, type TestUser } from "../api-client";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { call } from "../api-client";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
+import { conversationWithPersona } from "../fixtures/personas";
 import { runTurn } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 
-let env: FakeProviderEnv;
-let ada: TestUser;
-
-beforeAll(async () => {
-  env = await startFakeProviderEnv();
-  ada = await signUp("Ada");
-});
-
-afterAll(async () => {
-  await env.close();
-});
+const env = fakeProvidersForFile({ resetBeforeEach: false });
+const ada = signedUpForFile("Ada");
 
 interface CostView {
   inputUsd: number;
@@ -47,8 +39,7 @@ async function turnIndex(conversationId: string): Promise<TurnIndex> {
 describe("costs", () => {
   test("per attempt, per turn and per conversation, cached input at the cached rate", async () => {
     // GPT-4.1 mini's catalogue prices: $0.40 input, $0.10 cached input, $1.60 output per million tokens.
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     env.providers.script(
       {
         kind: "text",
@@ -87,8 +78,7 @@ describe("costs", () => {
   test("a model without prices: the cost is unknown, not zero", async () => {
     const db = await getDb();
     await db.update(models).set({ prices: null }).where(eq(models.id, "openai:gpt-4o"));
-    const persona = await insertPersona({ modelId: "openai:gpt-4o" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4o" });
     env.providers.script({ kind: "text", text: "Priceless.", usage: { inputTokens: 10, outputTokens: 2 } });
     await runTurn(ada, conversationId, "How much?");
     const index = await turnIndex(conversationId);

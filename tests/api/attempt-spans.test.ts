@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { flushAttemptSpans } from "@/lib/telemetry/attempt-spans";
 import { signUp, type TestUser } from "../api-client";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn } from "../fixtures/turns";
 
 interface OtlpValue {
@@ -78,8 +78,7 @@ async function receivedSpans(): Promise<OtlpSpan[]> {
 
 describe("attempts as OpenTelemetry spans", () => {
   test("a 429 then a reply with cached tokens: two spans, GenAI attributes, the exact body as input", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     env.providers.script(
       { kind: "error", status: 429, retryAfterMs: 50, message: "Rate limit reached" },
       {

@@ -44,20 +44,28 @@ async function conversationOn(modelId: string, user = ada) {
   return createConversation(user, persona);
 }
 
+/** On a conversation with `modelId`, Ada sends an uploaded PNG (and `text`, if any); the reply is `reply`. */
+async function sendImage(modelId: string, reply: string, text?: string) {
+  const conversationId = await conversationOn(modelId);
+  const image = await uploadPng(ada, conversationId);
+  env.providers.script({ kind: "text", text: reply });
+  const parts: unknown[] = [{ type: "file", mediaType: "image/png", url: image.url }];
+  if (text !== undefined) parts.push({ type: "text", text });
+  const response = await chat(ada, conversationId, parts);
+  expect(response.status).toBe(200);
+  await readUIStream(response);
+  return { conversationId, image };
+}
+
 const base64 = Buffer.from(TEST_IMAGES.png).toString("base64");
 
 describe("a message with images", () => {
   test("the image becomes the message's and a vision model receives it beside the text", async () => {
-    const conversationId = await conversationOn("openai:gpt-4.1-mini");
-    const image = await uploadPng(ada, conversationId);
-    env.providers.script({ kind: "text", text: "A tiny picture." });
-
-    const response = await chat(ada, conversationId, [
-      { type: "file", mediaType: "image/png", url: image.url },
-      { type: "text", text: "What is this?" },
-    ]);
-    expect(response.status).toBe(200);
-    await readUIStream(response);
+    const { conversationId, image } = await sendImage(
+      "openai:gpt-4.1-mini",
+      "A tiny picture.",
+      "What is this?",
+    );
 
     const [question] = await storedMessages(conversationId);
     expect(question.parts).toEqual([
@@ -73,29 +81,18 @@ describe("a message with images", () => {
   });
 
   test("an image alone, without text, is a message", async () => {
-    const conversationId = await conversationOn("openai:gpt-4.1-mini");
-    const image = await uploadPng(ada, conversationId);
-    env.providers.script({ kind: "text", text: "Nice." });
-    const response = await chat(ada, conversationId, [
-      { type: "file", mediaType: "image/png", url: image.url },
-    ]);
-    expect(response.status).toBe(200);
-    await readUIStream(response);
+    const { conversationId, image } = await sendImage("openai:gpt-4.1-mini", "Nice.");
     const [question] = await storedMessages(conversationId);
     expect(question.parts).toEqual([{ type: "media", attachmentId: image.id }]);
   });
 
   test("a model without vision gets a notice instead of the bytes", async () => {
     // The OpenAI-compatible "local" model is registered without vision.
-    const conversationId = await conversationOn("openai-compatible:local");
-    const image = await uploadPng(ada, conversationId);
-    env.providers.script({ kind: "text", text: "I cannot see it." });
-    const response = await chat(ada, conversationId, [
-      { type: "file", mediaType: "image/png", url: image.url },
-      { type: "text", text: "Can you see it?" },
-    ]);
-    expect(response.status).toBe(200);
-    await readUIStream(response);
+    const { conversationId } = await sendImage(
+      "openai-compatible:local",
+      "I cannot see it.",
+      "Can you see it?",
+    );
     const { turns } = await fetchTurns(ada, conversationId);
     const [attempt] = turns[0].attempts;
     const sent = attempt.items.flatMap((item) => item.parts);

@@ -4,45 +4,25 @@
 // and every row gets a final status: written by the turn itself when the database is back in time, else by the
 // recovery sweep. Never a turn left `running`, a reply left `streaming`, a user message stored twice. Needs Postgres.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
 import { turns as turnsTable } from "@/db/schema";
 import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
-import { call, expectError, signUp, type TestUser } from "../api-client";
-import { createFreshDatabase, dropDatabase } from "../database";
-import { CuttableProxy, useDatabaseUrl } from "../fixtures/cuttable-proxy";
-import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { call, expectError } from "../api-client";
+import { databaseBehindProxy } from "../fixtures/cuttable-proxy";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { postChat, runTurn, storedMessages, streamedText, textOf } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 
 const baseUrl = process.env.GLASSBOX_BASE_DATABASE_URL;
 
 describe.skipIf(!baseUrl)("a database outage while the app runs", () => {
-  let proxy: CuttableProxy;
-  let env: FakeProviderEnv;
-  let ada: TestUser;
-  let drop = async () => {};
-  const previousUrl = process.env.DATABASE_URL;
-
-  beforeAll(async () => {
-    const { url, name } = await createFreshDatabase(baseUrl as string, "outage_running");
-    drop = () => dropDatabase(baseUrl as string, name);
-    const target = new URL(url);
-    proxy = new CuttableProxy(target.hostname, Number(target.port || 5432));
-    await proxy.open();
-    target.host = `127.0.0.1:${proxy.port}`;
-    await useDatabaseUrl(target.toString());
-    env = await startFakeProviderEnv();
-    ada = await signUp("Ada");
-  });
-
-  afterAll(async () => {
-    await env.close();
-    await useDatabaseUrl(previousUrl as string);
-    await proxy.cut();
-    await drop();
-  });
+  const outage = databaseBehindProxy(baseUrl as string, "outage_running");
+  // Started, and Ada signed up, once the database behind the proxy is there.
+  const env = fakeProvidersForFile({ resetBeforeEach: false });
+  const ada = signedUpForFile("Ada");
 
   test("cut while idle: 503 with retry-after within seconds, then the same process answers again", async () => {
     const conversationId = await createConversation(ada);
@@ -51,14 +31,14 @@ describe.skipIf(!baseUrl)("a database outage while the app runs", () => {
     const listed = await before.text();
     expect(listed).toContain(conversationId);
 
-    await proxy.cut();
+    await outage.proxy.cut();
     const started = Date.now();
     const during = await call(conversationsRoute.GET, "/api/conversations", { user: ada });
     expect(Date.now() - started).toBeLessThan(8_000);
     expect(Number(during.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await expectError(during, 503, "service_unavailable")).toMatch(/database/i);
 
-    await proxy.open();
+    await outage.proxy.open();
     const after = await call(conversationsRoute.GET, "/api/conversations", { user: ada });
     expect(after.status).toBe(200);
     expect(await after.text()).toBe(listed);
@@ -73,9 +53,9 @@ describe.skipIf(!baseUrl)("a database outage while the app runs", () => {
     const reading = readChunksWhile(await postChat(ada, conversationId, "Count slowly."), {
       onFirstText: async () => {
         await turnStored(conversationId);
-        await proxy.cut();
+        await outage.proxy.cut();
         await sleep(1_000);
-        await proxy.open();
+        await outage.proxy.open();
       },
     });
     const chunks = await reading;
@@ -107,7 +87,7 @@ describe.skipIf(!baseUrl)("a database outage while the app runs", () => {
       const chunks = await readChunksWhile(await postChat(ada, conversationId, "Talk while it is down."), {
         onFirstText: async () => {
           await turnStored(conversationId);
-          await proxy.cut();
+          await outage.proxy.cut();
         },
       });
       // The stream ends on its own, with an error the client shows: the final writes gave up after their retries.
@@ -115,7 +95,7 @@ describe.skipIf(!baseUrl)("a database outage while the app runs", () => {
       expect(streamedText(chunks)).toBe(text);
       expect(chunks.at(-1)).toEqual({ type: "error", errorText: "The reply failed on the server." });
 
-      await proxy.open();
+      await outage.proxy.open();
       const db = await getDb();
       // The instance's periodic sweep (every 30 s) does this; called here so the test does not wait for it.
       expect(await sweepAbandonedTurns(db)).toBe(1);

@@ -6,8 +6,6 @@ import { and, eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as eventsRoute from "@/app/api/conversations/[id]/events/route";
-import * as messageRoute from "@/app/api/conversations/[id]/messages/[messageId]/route";
-import * as participantRoute from "@/app/api/conversations/[id]/participants/[userId]/route";
 import * as typingRoute from "@/app/api/conversations/[id]/typing/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
@@ -18,6 +16,8 @@ import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { runTurn, storedMessages, textOf } from "../fixtures/turns";
 import { followSse, parseSse, type SseEvent } from "../live/sse";
+import { patchMessage } from "./reply-helpers";
+import { removeParticipant } from "./room-helpers";
 
 let ada: TestUser;
 let bob: TestUser;
@@ -116,16 +116,9 @@ describe("what a turn publishes", () => {
     expect(ids[1]).toBeGreaterThan(ids[0]);
 
     // An edit after the reader's last id: exactly that, once, by ?after= and by Last-Event-ID alike.
-    const edited = await call(
-      messageRoute.PATCH,
-      `/api/conversations/${conversationId}/messages/${userMessage.id}`,
-      {
-        user: bob,
-        method: "PATCH",
-        params: { id: conversationId, messageId: userMessage.id },
-        body: { text: "Hello from Bob, edited." },
-      },
-    );
+    const edited = await patchMessage(bob, conversationId, userMessage.id, {
+      text: "Hello from Bob, edited.",
+    });
     expect(edited.status).toBe(200);
     const after = await until(
       () => storedAfter(ada, conversationId, ids[1]),
@@ -210,15 +203,7 @@ describe("typing and people", () => {
     const eveStream = followSse(await events(eve, conversationId, ""));
     const adaStream = followSse(await events(ada, conversationId, ""));
     streams.push(eveStream, adaStream);
-    const removed = await call(
-      participantRoute.DELETE,
-      `/api/conversations/${conversationId}/participants/${eve.id}`,
-      {
-        user: ada,
-        method: "DELETE",
-        params: { id: conversationId, userId: eve.id },
-      },
-    );
+    const removed = await removeParticipant(ada, conversationId, eve.id);
     expect(removed.status).toBe(204);
     expect((await adaStream.next((event) => event.data.type === "members")).data).toEqual({
       type: "members",

@@ -4,12 +4,12 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
-import { appendMessage, getPersona, getReadableConversation } from "@/db/queries";
+import { getPersona, getReadableConversation } from "@/db/queries";
 import { conversations, type Message } from "@/db/schema";
 import { loadTurnInput } from "@/lib/chat/load-turn-input";
 import { signUp, type TestUser } from "../api-client";
 import { createConversation, insertPersona } from "../fixtures/personas";
-import { storeUserMessage } from "../fixtures/turns";
+import { storeAlternatingMessages, storeUserMessage } from "../fixtures/turns";
 
 let ada: TestUser;
 
@@ -26,20 +26,7 @@ async function conversationWith(count: number) {
     .update(conversations)
     .set({ settingsOverride: { history: { messageFetchLimit: 5 } } })
     .where(eq(conversations.id, conversationId));
-  for (let index = 1; index <= count; index++) {
-    await appendMessage({
-      db,
-      message: {
-        conversationId,
-        authorType: index % 2 === 1 ? "user" : "persona",
-        authorUserId: index % 2 === 1 ? ada.id : null,
-        authorPersonaId: index % 2 === 1 ? null : persona.id,
-        authorName: index % 2 === 1 ? "Ada" : persona.name,
-        parts: [{ type: "text", text: `message ${index}` }],
-        status: "complete",
-      },
-    });
-  }
+  await storeAlternatingMessages(ada, persona, conversationId, count);
   const conversation = await getReadableConversation({ db, conversationId, userId: ada.id });
   return { db, conversation, persona: await getPersona({ db, personaId: persona.id }) };
 }

@@ -8,7 +8,8 @@ import * as memoriesRoute from "@/app/api/memories/route";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { createConversation } from "../fixtures/personas";
 import { runTurn } from "../fixtures/turns";
-import { compactOk, itemText, preview } from "./summary-helpers";
+import { itemText, preview } from "./preview-helpers";
+import { compactOk } from "./summary-helpers";
 
 let ada: TestUser;
 let bob: TestUser;

@@ -3,16 +3,15 @@
 // in the transcript, and the stream says what a reply waits for while it retries or falls back.
 import { describe, expect, test } from "vitest";
 import * as chatRoute from "@/app/api/chat/route";
-import * as participantRoute from "@/app/api/conversations/[id]/participants/[userId]/route";
-import * as participantsRoute from "@/app/api/conversations/[id]/participants/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import { call, expectError, readUIStream, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertModel } from "../fixtures/models";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona, createConversation, insertPersona } from "../fixtures/personas";
 import { runTurn, storedMessages } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 import { transcript } from "./reply-helpers";
+import { join } from "./room-helpers";
 
 const env = fakeProvidersForFile();
 const ada = signedUpForFile("Ada");
@@ -123,24 +122,7 @@ describe("the conversation's model", () => {
 describe("in a room", () => {
   test("a member sees the conversation's model but may not choose it, nor a reply's", async () => {
     const conversationId = await openAiPersonaConversation();
-    const invited = await call(participantsRoute.POST, `/api/conversations/${conversationId}/participants`, {
-      user: ada,
-      method: "POST",
-      params: { id: conversationId },
-      body: { email: bob.email },
-    });
-    expect(invited.status).toBe(202);
-    const accepted = await call(
-      participantRoute.PATCH,
-      `/api/conversations/${conversationId}/participants/${bob.id}`,
-      {
-        user: bob,
-        method: "PATCH",
-        params: { id: conversationId, userId: bob.id },
-        body: { status: "accepted" },
-      },
-    );
-    expect(accepted.status).toBe(200);
+    await join(ada, bob, conversationId);
     expect((await patchModel(ada, conversationId, GEMINI)).status).toBe(200);
 
     const read = await call(conversationRoute.GET, `/api/conversations/${conversationId}`, {
@@ -242,8 +224,7 @@ describe("retries and fallbacks, as the reply shows them", () => {
   });
 
   test("the conversation's model falls back to the persona's own", async () => {
-    const persona = await insertPersona({ modelId: OPENAI });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: OPENAI });
     expect((await patchModel(ada, conversationId, GEMINI)).status).toBe(200);
     env.providers.script(
       { kind: "error", status: 429, retryAfterSeconds: 2, message: "Slow down", protocol: "gemini" },

@@ -8,7 +8,7 @@ import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route"
 import { settleTitleGenerations } from "@/lib/chat/title";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona } from "../fixtures/personas";
 import { type AttemptView, runTurn } from "../fixtures/turns";
 import { compactOk, setOverride } from "./summary-helpers";
 
@@ -69,8 +69,7 @@ async function openOnly(conversationId: string, kind: string): Promise<OtherCall
 
 describe("other model calls are attempts of their kind", () => {
   test("a title: the recorded body is the bytes the provider received; strangers cannot read it", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const id = await createConversation(ada, persona);
+    const id = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     env.providers.script(
       { kind: "text", text: "Soil acidity." },
       { kind: "text", text: "Garden Soil Testing" },
@@ -100,8 +99,7 @@ describe("other model calls are attempts of their kind", () => {
   });
 
   test("a manual compaction: one summary attempt with the summariser's exact request", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const id = await createConversation(ada, persona);
+    const id = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     await setOverride(ada, id, { summary: { mode: "manual", keepRecentTurns: 1 } });
     process.env.TITLE_MODEL_ID = "offline:echo";
     try {
@@ -128,11 +126,10 @@ describe("other model calls are attempts of their kind", () => {
   });
 
   test("a write-as-me draft: failed tries are attempts too, each with its own body", async () => {
-    const persona = await insertPersona({
+    const id = await conversationWithPersona(ada, {
       modelId: "openai:gpt-4.1-mini",
       fallbackModelIds: ["openai:gpt-4o"],
     });
-    const id = await createConversation(ada, persona);
     process.env.TITLE_MODEL_ID = "offline:echo";
     try {
       await runTurn(ada, id, "I want to visit Lisbon in May.");

@@ -16,7 +16,7 @@ import {
   GOOGLE_TEST_KEY,
   OPENAI_TEST_KEY,
 } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona, createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages, textOf } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 
@@ -173,8 +173,7 @@ describe("OpenAI-compatible servers", () => {
       await getDb(),
       parseEnvironment({ ...process.env, OPENAI_COMPATIBLE_MODELS: "mistral-small" }),
     );
-    const persona = await insertPersona({ modelId: "openai-compatible:mistral-small" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai-compatible:mistral-small" });
     env.providers.script({
       kind: "text",
       text: "Local model says hi.",

@@ -9,7 +9,7 @@ import { artifacts, messages } from "@/db/schema";
 import type { SettingsOverride } from "@/lib/context/settings";
 import { signUp, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages, textOf } from "../fixtures/turns";
 import { setOverride } from "./summary-helpers";
 
@@ -23,8 +23,7 @@ beforeAll(async () => {
 /** A conversation whose first reply carries a stored reasoning artifact, as a reasoning model's reply would. */
 async function conversationWithReasoning(persist: SettingsOverride["reasoning"]) {
   const db = await getDb();
-  const persona = await insertPersona({ modelId: "google:gemini-2.5-flash" });
-  const conversationId = await createConversation(ada, persona);
+  const conversationId = await conversationWithPersona(ada, { modelId: "google:gemini-2.5-flash" });
   await setOverride(ada, conversationId, { reasoning: persist });
   await runTurn(ada, conversationId, "Plan a day in Lisbon.");
   const [, reply] = await storedMessages(conversationId);

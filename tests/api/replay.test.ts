@@ -7,7 +7,7 @@ import { settleTitleGenerations } from "@/lib/chat/title";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { insertImageMessage } from "../fixtures/attachments";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona } from "../fixtures/personas";
 import { type AttemptView, fetchTurns, runTurn, storedMessages } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 
@@ -38,8 +38,7 @@ async function replayOk(attemptId: string, body: unknown): Promise<ReplayView> {
 
 /** A conversation with one answered turn on the OpenAI chat wire; the fake provider's log is cleared after it. */
 async function answeredTurn(systemPrompt = "Old prompt.") {
-  const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", systemPrompt });
-  const conversationId = await createConversation(ada, persona);
+  const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini", systemPrompt });
   env.providers.script({ kind: "text", text: "The original answer." });
   await runTurn(ada, conversationId, "How deep should tulips be planted?");
   expect(env.providers.requests).toHaveLength(1);
@@ -89,8 +88,7 @@ describe("replay", () => {
   });
 
   test("unchanged with an image in the history: the media is put back, the body is the same bytes", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     const image = await insertImageMessage({ conversationId, user: ada, text: "A picture of my tulips." });
     env.providers.script({ kind: "text", text: "Lovely tulips." });
     await runTurn(ada, conversationId, "What do you see?");
@@ -173,8 +171,7 @@ describe("replay", () => {
   test("a title call, generated whole: resent byte for byte; it cannot be rebuilt with another model", async () => {
     const titleModelOverride = process.env.TITLE_MODEL_ID;
     delete process.env.TITLE_MODEL_ID;
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     try {
       env.providers.script({ kind: "text", text: "Soil acidity." }, { kind: "text", text: "Garden Soil" });
       await runTurn(ada, conversationId, "How do I test my garden soil?");

@@ -4,7 +4,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
-import { appendMessage } from "@/db/queries";
 import { turns as turnsTable } from "@/db/schema";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
 import { expectError, readUIStream } from "../api-client";
@@ -15,6 +14,7 @@ import {
   postChat,
   runTurn,
   storedMessages,
+  storePersonaReply,
   storeUserMessage,
   streamedText,
   textOf,
@@ -329,25 +329,13 @@ describe("regenerate", () => {
   });
 
   test("replies to one message stored at the same moment: exactly one stays chosen (ten tries)", async () => {
-    const db = await getDb();
     const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
     const chosenCounts: number[] = [];
     for (let index = 0; index < 10; index++) {
       const conversationId = await createConversation(ada, persona);
       const question = await storeUserMessage(ada, conversationId, "Which?");
       const reply = () =>
-        appendMessage({
-          db,
-          message: {
-            conversationId,
-            authorType: "persona",
-            authorPersonaId: persona.id,
-            authorName: persona.name,
-            parts: [{ type: "text", text: "This one." }],
-            status: "complete",
-            replyToMessageId: question.id,
-          },
-        });
+        storePersonaReply(persona, conversationId, "This one.", { replyToMessageId: question.id });
       await reply();
       await Promise.all([reply(), reply()]);
       const rows = await storedMessages(conversationId);

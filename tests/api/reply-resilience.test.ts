@@ -1,18 +1,24 @@
-// Issue 11 on the wire: a provider that sends nothing fails the attempt with `provider_timeout` and the fallback
-// answers; a stall between chunks keeps the text the user saw (interrupted, no retry); a retry-after beyond the cap
+// Issue 11 on the wire: a provider that sends nothing, or only headers and the stream's opening events, fails the
+// attempt with `provider_timeout` and the fallback answers; a stall between chunks keeps the text the user saw (interrupted, no retry); a retry-after beyond the cap
 // fails over at once; turns of a dead instance are recovered by their heartbeat.
 import { eq, inArray } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { afterEach, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
-import { appendMessage } from "@/db/queries";
 import { messages as messagesTable, turns as turnsTable } from "@/db/schema";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
 import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
 import { registerRunningTurn } from "@/lib/chat/turn-stops";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
-import { fetchTurns, runTurn, storedMessages, storeUserMessage, textOf } from "../fixtures/turns";
+import { conversationWithPersona, createConversation, insertPersona } from "../fixtures/personas";
+import {
+  fetchTurns,
+  runTurn,
+  storedMessages,
+  storePersonaReply,
+  storeUserMessage,
+  textOf,
+} from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 
 const env = fakeProvidersForFile();
@@ -35,14 +41,41 @@ afterEach(() => {
   }
 });
 
+async function conversationOnGptWithGeminiFallback(): Promise<string> {
+  const persona = await insertPersona({
+    modelId: "openai:gpt-4.1-mini",
+    fallbackModelIds: ["google:gemini-2.5-flash"],
+  });
+  return createConversation(ada, persona);
+}
+
+/** The first model timed out on each of its three tries (each request closed by us); the fallback answered. */
+async function expectThreeTimeoutsThenGemini(conversationId: string) {
+  expect(
+    env.providers.requests.map((request) => [request.protocol, request.closedByClientAt !== null]),
+  ).toEqual([
+    ["openai-chat", true],
+    ["openai-chat", true],
+    ["openai-chat", true],
+    ["gemini", false],
+  ]);
+  const { turns } = await fetchTurns(ada, conversationId);
+  expect(turns[0].status).toBe("ok");
+  expect(
+    turns[0].attempts.map((attempt) => [attempt.modelId, attempt.status, attempt.error?.code ?? null]),
+  ).toEqual([
+    ["openai:gpt-4.1-mini", "error", "provider_timeout"],
+    ["openai:gpt-4.1-mini", "error", "provider_timeout"],
+    ["openai:gpt-4.1-mini", "error", "provider_timeout"],
+    ["google:gemini-2.5-flash", "ok", null],
+  ]);
+  return turns[0].attempts;
+}
+
 describe("provider timeouts", () => {
   test("a provider that sends nothing: provider_timeout on each try, then the fallback answers", async () => {
     setEnv({ PROVIDER_FIRST_CHUNK_TIMEOUT_MS: "300" });
-    const persona = await insertPersona({
-      modelId: "openai:gpt-4.1-mini",
-      fallbackModelIds: ["google:gemini-2.5-flash"],
-    });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationOnGptWithGeminiFallback();
     env.providers.script(
       { kind: "hang", protocol: "openai-chat", times: 3 },
       { kind: "text", text: "Gemini answers.", protocol: "gemini" },
@@ -54,31 +87,14 @@ describe("provider timeouts", () => {
     expect(text).toBe("Gemini answers.");
     expect(tookMs).toBeLessThan(5_000);
 
-    const requests = env.providers.requests;
-    expect(requests.map((request) => [request.protocol, request.closedByClientAt !== null])).toEqual([
-      ["openai-chat", true],
-      ["openai-chat", true],
-      ["openai-chat", true],
-      ["gemini", false],
-    ]);
-    for (const request of requests.slice(0, 3)) {
+    for (const request of env.providers.requests.slice(0, 3)) {
       // Closed by the client within the timeout's reach (the timer starts before the request leaves, so how long
       // the server held it is only bounded above; the attempt's own clock bounds it below).
       expect((request.closedByClientAt as number) - request.receivedAt).toBeLessThan(2_000);
     }
-
-    const { turns } = await fetchTurns(ada, conversationId);
-    expect(turns[0].status).toBe("ok");
-    expect(
-      turns[0].attempts.map((attempt) => [attempt.modelId, attempt.status, attempt.error?.code ?? null]),
-    ).toEqual([
-      ["openai:gpt-4.1-mini", "error", "provider_timeout"],
-      ["openai:gpt-4.1-mini", "error", "provider_timeout"],
-      ["openai:gpt-4.1-mini", "error", "provider_timeout"],
-      ["google:gemini-2.5-flash", "ok", null],
-    ]);
-    expect(turns[0].attempts[0].error?.message).toContain("the first chunk may take 300 ms");
-    for (const attempt of turns[0].attempts.slice(0, 3)) {
+    const attempts = await expectThreeTimeoutsThenGemini(conversationId);
+    expect(attempts[0].error?.message).toContain("the first chunk may take 300 ms");
+    for (const attempt of attempts.slice(0, 3)) {
       expect(attempt.timings.doneMs as number).toBeGreaterThanOrEqual(300);
     }
     const messages = await storedMessages(conversationId);
@@ -88,13 +104,35 @@ describe("provider timeouts", () => {
     ]);
   });
 
+  test("headers, then silence: each try fails within its timeout and the fallback answers", async () => {
+    // The stream's opening events arrive, then nothing more: no word reached the user, so the attempt is retried.
+    setEnv({ PROVIDER_FIRST_CHUNK_TIMEOUT_MS: "400", PROVIDER_CHUNK_TIMEOUT_MS: "400" });
+    const conversationId = await conversationOnGptWithGeminiFallback();
+    env.providers.script(
+      { kind: "text", text: "Never said.", firstTokenDelayMs: 60_000, protocol: "openai-chat", times: 3 },
+      { kind: "text", text: "The fallback answers.", protocol: "gemini" },
+    );
+
+    const started = Date.now();
+    const { text } = await runTurn(ada, conversationId, "Hello?");
+    expect(text).toBe("The fallback answers.");
+    expect(Date.now() - started).toBeLessThan(6_000);
+
+    const attempts = await expectThreeTimeoutsThenGemini(conversationId);
+    for (const attempt of attempts.slice(0, 3)) {
+      expect(attempt.timings.doneMs as number).toBeGreaterThanOrEqual(400);
+      expect(attempt.timings.doneMs as number).toBeLessThan(1_500);
+    }
+    const messages = await storedMessages(conversationId);
+    expect(messages.map((message) => [message.status, textOf(message)])).toEqual([
+      ["complete", "Hello?"],
+      ["complete", "The fallback answers."],
+    ]);
+  });
+
   test("a stall between chunks: the reply is interrupted with the text so far, and not retried", async () => {
     setEnv({ PROVIDER_CHUNK_TIMEOUT_MS: "250" });
-    const persona = await insertPersona({
-      modelId: "openai:gpt-4.1-mini",
-      fallbackModelIds: ["google:gemini-2.5-flash"],
-    });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationOnGptWithGeminiFallback();
     const text = "First words then a long silence follows here.";
     env.providers.script({ kind: "text", text, chunks: 4, chunkDelayMs: 3_000 });
 
@@ -120,11 +158,7 @@ describe("provider timeouts", () => {
   });
 
   test("a 429 asking for an hour fails over at once to the fallback", async () => {
-    const persona = await insertPersona({
-      modelId: "openai:gpt-4.1-mini",
-      fallbackModelIds: ["google:gemini-2.5-flash"],
-    });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationOnGptWithGeminiFallback();
     env.providers.script(
       { kind: "error", status: 429, retryAfterSeconds: 3600, message: "Slow down", protocol: "openai-chat" },
       { kind: "text", text: "Gemini steps in.", protocol: "gemini" },
@@ -145,8 +179,7 @@ describe("provider timeouts", () => {
   });
 
   test("a 429 asking for an hour with no fallback: the turn fails at once and says the wait is too long", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     env.providers.script({ kind: "error", status: 429, retryAfterSeconds: 3600, message: "Slow down" });
     const started = Date.now();
     const { chunks } = await runTurn(ada, conversationId, "Quick question.");
@@ -183,17 +216,9 @@ describe("turn recovery", () => {
     const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
     const conversationId = await createConversation(ada, persona);
     const question = await storeUserMessage(ada, conversationId, "Are you still there?");
-    const reply = await appendMessage({
-      db,
-      message: {
-        conversationId,
-        authorType: "persona",
-        authorPersonaId: persona.id,
-        authorName: persona.name,
-        parts: [{ type: "text", text: replyText }],
-        status: "streaming",
-        replyToMessageId: question.id,
-      },
+    const reply = await storePersonaReply(persona, conversationId, replyText, {
+      status: "streaming",
+      replyToMessageId: question.id,
     });
     const turnId = uuidv7();
     await db.insert(turnsTable).values({

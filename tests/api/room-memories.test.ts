@@ -6,7 +6,6 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as attemptRoute from "@/app/api/attempts/[id]/route";
-import * as participantsRoute from "@/app/api/conversations/[id]/participants/route";
 import { getDb } from "@/db/client";
 import { attempts, memories } from "@/db/schema";
 import { placeholder } from "@/lib/chat/private-memories";
@@ -14,6 +13,7 @@ import { call, signUp, type TestUser } from "../api-client";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, type TurnView } from "../fixtures/turns";
+import { join } from "./room-helpers";
 
 const BOB_USER_SECRET = "Bob-user-secret: allergic to peanuts";
 const BOB_PERSONA_SECRET = "Bob-user-persona-secret: plans a surprise for Ada";
@@ -58,13 +58,7 @@ describe("private memories in a room", () => {
 
     // Ada's room, Bob in it, Bob writes.
     const room = await createConversation(ada, persona);
-    const invited = await call(participantsRoute.POST, `/api/conversations/${room}/participants`, {
-      user: ada,
-      params: { id: room },
-      body: { email: bob.email },
-    });
-    expect(invited.status).toBeLessThan(300);
-    await acceptInvitationIfPending(bob, room);
+    await join(ada, bob, room);
     env.providers.script({ kind: "text", text: "Hi Bob." });
     await runTurn(bob, room, "What do you remember about me?");
 
@@ -124,13 +118,7 @@ describe("private memories in attempts made before a room", () => {
     expect(sentBody).toContain("Ada-user-secret");
     expect(sentBody).toContain("Ada-user-persona-secret");
 
-    const invited = await call(participantsRoute.POST, `/api/conversations/${conversation}/participants`, {
-      user: ada,
-      params: { id: conversation },
-      body: { email: bob.email },
-    });
-    expect(invited.status).toBeLessThan(300);
-    await acceptInvitationIfPending(bob, conversation);
+    await join(ada, bob, conversation);
 
     // Ada still reads exactly what was sent.
     const adaTurns = await fetchTurns(ada, conversation);
@@ -205,18 +193,3 @@ type RedactedAttempt = Omit<TurnView["attempts"][number], "items"> & {
   } | null;
   items: Array<TurnView["attempts"][number]["items"][number] & { redacted?: boolean }>;
 };
-
-/** With invitations the invitee accepts, Bob accepts; without, there is nothing to do. */
-async function acceptInvitationIfPending(user: TestUser, conversationId: string): Promise<void> {
-  const routes = (await import("@/app/api/conversations/[id]/participants/[userId]/route")) as Record<
-    string,
-    unknown
-  >;
-  if (typeof routes.PATCH !== "function") return;
-  const response = await call(
-    routes.PATCH as Parameters<typeof call>[0],
-    `/api/conversations/${conversationId}/participants/${user.id}`,
-    { user, method: "PATCH", params: { id: conversationId, userId: user.id }, body: { status: "accepted" } },
-  );
-  expect(response.status).toBe(200);
-}

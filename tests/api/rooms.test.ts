@@ -2,63 +2,23 @@
 // a room; everyone's messages carry their name (the model sees speaker labels once two people take part) and the
 // persona replies to whoever wrote. Only the owner invites or removes others; a member may leave.
 import { describe, expect, test } from "vitest";
-import * as participantRoute from "@/app/api/conversations/[id]/participants/[userId]/route";
-import * as participantsRoute from "@/app/api/conversations/[id]/participants/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import * as invitationsRoute from "@/app/api/invitations/route";
 import { call, expectError, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona } from "../fixtures/personas";
 import { postChat, runTurn, storedMessages } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
+import { accept, invite, join, people, removeParticipant } from "./room-helpers";
 
 const env = fakeProvidersForFile();
 const ada = signedUpForFile("Ada");
 const bob = signedUpForFile("Bob");
 const eve = signedUpForFile("Eve");
 
-function invite(user: TestUser, conversationId: string, email: string) {
-  return call(participantsRoute.POST, `/api/conversations/${conversationId}/participants`, {
-    user,
-    method: "POST",
-    params: { id: conversationId },
-    body: { email },
-  });
-}
-
-function accept(user: TestUser, conversationId: string) {
-  return call(participantRoute.PATCH, `/api/conversations/${conversationId}/participants/${user.id}`, {
-    user,
-    method: "PATCH",
-    params: { id: conversationId, userId: user.id },
-    body: { status: "accepted" },
-  });
-}
-
-/** The owner invites and the invitee accepts: what "adding someone" takes. */
-async function join(owner: TestUser, invitee: TestUser, conversationId: string) {
-  expect((await invite(owner, conversationId, invitee.email)).status).toBe(202);
-  expect((await accept(invitee, conversationId)).status).toBe(200);
-}
-
 function invitations(user: TestUser) {
   return call(invitationsRoute.GET, "/api/invitations", { user });
-}
-
-function people(user: TestUser, conversationId: string) {
-  return call(participantsRoute.GET, `/api/conversations/${conversationId}/participants`, {
-    user,
-    params: { id: conversationId },
-  });
-}
-
-function remove(user: TestUser, conversationId: string, userId: string) {
-  return call(participantRoute.DELETE, `/api/conversations/${conversationId}/participants/${userId}`, {
-    user,
-    method: "DELETE",
-    params: { id: conversationId, userId },
-  });
 }
 
 async function listTitles(user: TestUser): Promise<string[]> {
@@ -70,8 +30,10 @@ async function listTitles(user: TestUser): Promise<string[]> {
 
 describe("rooms", () => {
   test("an invited person sees the room, writes in it, and the persona answers them by name", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: "Aria" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, {
+      modelId: "openai:gpt-4.1-mini",
+      name: "Aria",
+    });
     env.providers.script({ kind: "text", text: "Hello Ada." }, { kind: "text", text: "Hello Bob." });
     await runTurn(ada, conversationId, "Planning Lisbon with Bob.");
     expect(await listTitles(bob)).not.toContain(conversationId);
@@ -118,8 +80,7 @@ describe("rooms", () => {
   });
 
   test("only the owner invites; the answer never tells whether an email has an account or is in already", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     await expectError(await invite(eve, conversationId, bob.email), 404, "not_found");
     await expectError(await invite(ada, conversationId, "not an email"), 400, "bad_request");
     const answers = [];
@@ -136,20 +97,10 @@ describe("rooms", () => {
     const list = (await (await people(ada, conversationId)).json()) as { participants: { name: string }[] };
     expect(list.participants.map((entry) => entry.name)).toEqual(["Ada"]);
     // Nobody else can accept Bob's invitation, nor accept one they do not have.
-    const forged = await call(
-      participantRoute.PATCH,
-      `/api/conversations/${conversationId}/participants/${bob.id}`,
-      {
-        user: eve,
-        method: "PATCH",
-        params: { id: conversationId, userId: bob.id },
-        body: { status: "accepted" },
-      },
-    );
-    await expectError(forged, 404, "not_found");
+    await expectError(await accept(eve, conversationId, bob.id), 404, "not_found");
     await expectError(await accept(eve, conversationId), 404, "not_found");
     // Bob declines: the invitation is gone.
-    expect((await remove(bob, conversationId, bob.id)).status).toBe(204);
+    expect((await removeParticipant(bob, conversationId, bob.id)).status).toBe(204);
     expect(((await (await invitations(bob)).json()) as { invitations: unknown[] }).invitations).toEqual([]);
     await expectError(await accept(bob, conversationId), 404, "not_found");
     // Invited again, he accepts; a member sees the room but cannot invite.
@@ -159,14 +110,13 @@ describe("rooms", () => {
   });
 
   test("the owner removes a member, a member may leave, nobody removes the owner; then they cannot write", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     await join(ada, bob, conversationId);
     await join(ada, eve, conversationId);
-    await expectError(await remove(bob, conversationId, eve.id), 403, "forbidden");
-    await expectError(await remove(ada, conversationId, ada.id), 404, "not_found");
-    expect((await remove(bob, conversationId, bob.id)).status).toBe(204);
-    expect((await remove(ada, conversationId, eve.id)).status).toBe(204);
+    await expectError(await removeParticipant(bob, conversationId, eve.id), 403, "forbidden");
+    await expectError(await removeParticipant(ada, conversationId, ada.id), 404, "not_found");
+    expect((await removeParticipant(bob, conversationId, bob.id)).status).toBe(204);
+    expect((await removeParticipant(ada, conversationId, eve.id)).status).toBe(204);
     expect(await listTitles(bob)).not.toContain(conversationId);
     await expectError(await postChat(eve, conversationId, "Still here?"), 404, "not_found");
   });

@@ -12,14 +12,14 @@ import { countTextTokens } from "@/lib/context/tokens";
 import { call, expectError, promoteToAdmin, signUp, type TestUser } from "../api-client";
 import { createConversation } from "../fixtures/personas";
 import { fetchTurns, runTurn } from "../fixtures/turns";
+import { itemText, preview } from "./preview-helpers";
 import {
   compact,
   compactOk,
   getSummaries,
   getSummary,
-  itemText,
+  marked,
   messageMarks,
-  preview,
   putSummary,
   revert,
   sessionMemories,
@@ -86,16 +86,7 @@ describe("manual compaction, chaining, edit and revert", () => {
     });
     expect(s1.tokensBefore).toBe(await storedTokens(id, 4));
     expect(s1.tokensAfter).toBe(4 + countTextTokens(marker(s1), "o200k_base"));
-    expect(await messageMarks(id)).toEqual([
-      [1, s1.id],
-      [2, s1.id],
-      [3, s1.id],
-      [4, s1.id],
-      [5, null],
-      [6, null],
-      [7, null],
-      [8, null],
-    ]);
+    expect(await messageMarks(id)).toEqual([...marked(1, 4, s1.id), ...marked(5, 8, null)]);
     expect(await sessionMemories(id)).toEqual([[s1.id, true, s1.content]]);
 
     // The transcript still has every message, each saying whether a summary covers it.
@@ -130,18 +121,9 @@ describe("manual compaction, chaining, edit and revert", () => {
       [s1.id, "superseded", s2.id],
     ]);
     expect(await messageMarks(id)).toEqual([
-      [1, s1.id],
-      [2, s1.id],
-      [3, s1.id],
-      [4, s1.id],
-      [5, s2.id],
-      [6, s2.id],
-      [7, s2.id],
-      [8, s2.id],
-      [9, null],
-      [10, null],
-      [11, null],
-      [12, null],
+      ...marked(1, 4, s1.id),
+      ...marked(5, 8, s2.id),
+      ...marked(9, 12, null),
     ]);
     expect(await sessionMemories(id)).toEqual([
       [s1.id, false, s1.content],

@@ -6,7 +6,7 @@ import type { ScriptedReply } from "@/e2e/fake-providers/server";
 import { expectError } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertModel } from "../fixtures/models";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages, textOf } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 import { compact, messageMarks, setOverride, summaryRows, summaryState } from "./summary-helpers";
@@ -39,8 +39,7 @@ describe("a summary that fails or comes back empty changes nothing", () => {
   ];
 
   test.each(CASES)("$name", async ({ reply, tries, reason }) => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: "Wire" });
-    const id = await createConversation(ada, persona);
+    const id = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini", name: "Wire" });
     await setOverride(ada, id, { summary: { mode: "turn", turnThreshold: 5, keepRecentTurns: 2 } });
     for (let turn = 1; turn <= 4; turn++) await runTurn(ada, id, `Question ${turn}.`);
     expect(env.providers.requests).toHaveLength(4);
@@ -94,8 +93,7 @@ describe("a summary that fails or comes back empty changes nothing", () => {
   });
 
   test("a summary model that does not exist is a warning, not a failed turn", async () => {
-    const persona = await insertPersona({ modelId: "offline:echo" });
-    const id = await createConversation(ada, persona);
+    const id = await conversationWithPersona(ada, { modelId: "offline:echo" });
     await setOverride(ada, id, {
       summary: { mode: "turn", turnThreshold: 5, keepRecentTurns: 2, modelId: "openai:no-such-model" },
     });
@@ -121,8 +119,7 @@ describe("in-loop fallback: summarise rather than drop turns", () => {
 
     const run = async (mode: "turn" | "manual") => {
       // A persona per run: a session_summary memory of one conversation is a core memory in the user's next one.
-      const persona = await insertPersona({ modelId: model.id, name: "Tiny" });
-      const id = await createConversation(ada, persona);
+      const id = await conversationWithPersona(ada, { modelId: model.id, name: "Tiny" });
       await setOverride(ada, id, { summary: { mode, turnThreshold: 1_000, keepRecentTurns: 2 } });
       for (let turn = 1; turn <= 10; turn++) {
         await runTurn(ada, id, userText(turn));

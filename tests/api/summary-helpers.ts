@@ -2,7 +2,6 @@
 // settings override, the preview, and what is stored (summary rows, message marks, session_summary memories).
 import { asc, eq } from "drizzle-orm";
 import * as compactRoute from "@/app/api/conversations/[id]/compact/route";
-import * as previewRoute from "@/app/api/conversations/[id]/preview/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as revertRoute from "@/app/api/conversations/[id]/summaries/[summaryId]/revert/route";
 import * as summaryRoute from "@/app/api/conversations/[id]/summaries/[summaryId]/route";
@@ -12,6 +11,7 @@ import { memories, messages, summaries } from "@/db/schema";
 import type { SummaryView } from "@/lib/chat/summary-view";
 import type { SettingsOverride } from "@/lib/context/settings";
 import { call, type TestUser } from "../api-client";
+import { itemText, type PreviewItem } from "./preview-helpers";
 
 export async function setOverride(
   user: TestUser,
@@ -96,38 +96,18 @@ export function revert(user: TestUser | null, conversationId: string, summaryId:
   });
 }
 
-export interface PreviewItem {
-  id: string;
-  tag: string;
-  role: string;
-  parts: Array<{ type: string; text?: string }>;
-  sourceMessageIds: string[];
-}
-
-export async function preview(user: TestUser, conversationId: string, text: string) {
-  const response = await call(previewRoute.POST, `/api/conversations/${conversationId}/preview`, {
-    user,
-    params: { id: conversationId },
-    body: { text },
-  });
-  if (response.status !== 200) throw new Error(`preview failed: ${response.status} ${await response.text()}`);
-  return (
-    (await response.json()) as {
-      preview: { items: PreviewItem[]; trace: Array<Record<string, unknown>>; request: { body: string } };
-    }
-  ).preview;
-}
-
-export function itemText(item: Pick<PreviewItem, "parts">): string {
-  return item.parts
-    .filter((part) => part.type === "text")
-    .map((part) => part.text ?? "")
-    .join("\n");
-}
-
 /** The texts of the SUMMARY items of a payload (one, or none). */
 export function summaryTexts(items: Array<Pick<PreviewItem, "tag" | "parts">>): string[] {
   return items.filter((item) => item.tag === "SUMMARY").map(itemText);
+}
+
+/** The marks messages `from` to `to` carry when `summarizedBy` (or nothing, null) covers them, as messageMarks says. */
+export function marked(
+  from: number,
+  to: number,
+  summarizedBy: string | null,
+): Array<[number, string | null]> {
+  return Array.from({ length: to - from + 1 }, (_, index) => [from + index, summarizedBy]);
 }
 
 /** [seq, summarizedBy] of every stored message, in seq order. */

@@ -89,26 +89,20 @@ describe("offlineSummary", () => {
         message("user", `Point ${from + k}.`),
         message("persona", "ok"),
       ]).flat();
+    /** 41 lines: the count, how many points were omitted, then the kept ones up to `lastKept`. */
+    const expectLines = (text: string, messages: number, omitted: number, lastKept: number) => {
+      const lines = text.split("\n");
+      expect(lines).toHaveLength(41);
+      expect(lines.slice(0, 3)).toEqual([
+        `Summary of ${messages} messages:`,
+        `- (${omitted} earlier points omitted)`,
+        `- Ada: Point ${omitted + 1}.`,
+      ]);
+      expect(lines.at(-1)).toBe(`- Ada: Point ${lastKept}.`);
+    };
     const first = offlineSummary({ messages: turns(1, 45) });
-    const firstLines = first.split("\n");
-    expect(firstLines).toHaveLength(41);
-    expect(firstLines.slice(0, 3)).toEqual([
-      "Summary of 90 messages:",
-      "- (6 earlier points omitted)",
-      "- Ada: Point 7.",
-    ]);
-    expect(firstLines.at(-1)).toBe("- Ada: Point 45.");
-
-    const second = offlineSummary({ messages: turns(46, 2), previousSummary: summary(first, 90) }).split(
-      "\n",
-    );
-    expect(second).toHaveLength(41);
-    expect(second.slice(0, 3)).toEqual([
-      "Summary of 94 messages:",
-      "- (8 earlier points omitted)",
-      "- Ada: Point 9.",
-    ]);
-    expect(second.at(-1)).toBe("- Ada: Point 47.");
+    expectLines(first, 90, 6, 45);
+    expectLines(offlineSummary({ messages: turns(46, 2), previousSummary: summary(first, 90) }), 94, 8, 47);
   });
 
   test("deterministic: the same input gives the same text", () => {

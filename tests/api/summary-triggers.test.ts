@@ -16,14 +16,13 @@ import {
 import { countTextTokens } from "@/lib/context/tokens";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertModel } from "../fixtures/models";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona, createConversation, insertPersona } from "../fixtures/personas";
 import { type AttemptView, fetchTurns, runTurn, storedMessages, textOf } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
+import { itemText, preview } from "./preview-helpers";
 import {
   compact,
-  itemText,
   messageMarks,
-  preview,
   sessionMemories,
   setOverride,
   summaryRows,
@@ -72,8 +71,7 @@ describe("turn mode: a 60-turn conversation, threshold 20, keep 5", () => {
     "with $name",
     async ({ summaryModelId }) => {
       env.providers.reset();
-      const persona = await insertPersona({ modelId: "offline:echo", name: "Guide" });
-      const id = await createConversation(ada, persona);
+      const id = await conversationWithPersona(ada, { modelId: "offline:echo", name: "Guide" });
       await setOverride(ada, id, {
         summary: { mode: "turn", turnThreshold: 20, keepRecentTurns: 5, modelId: summaryModelId },
       });
@@ -235,8 +233,7 @@ describe("turn mode: a 60-turn conversation, threshold 20, keep 5", () => {
 describe("the summariser's input", () => {
   test("starts with the prompt, truncates long messages (first 1 000 + marker + last 500) and names the tools used", async () => {
     env.providers.reset();
-    const persona = await insertPersona({ modelId: "offline:echo", name: "Guide" });
-    const id = await createConversation(ada, persona);
+    const id = await conversationWithPersona(ada, { modelId: "offline:echo", name: "Guide" });
     await setOverride(ada, id, { summary: { mode: "manual", modelId: "openai:gpt-4.1-mini" } });
     const long = `${"A".repeat(1_000)}${"B".repeat(1_000)}${"C".repeat(500)}`;
     await runTurn(ada, id, long);
@@ -346,8 +343,7 @@ describe("token mode: a model with a 2 000-token window", () => {
 
   test("manual mode never summarises on its own, however full the window", async () => {
     const model = await insertModel({ provider: "offline", contextWindow: 2_000, maxOutputTokens: 500 });
-    const persona = await insertPersona({ modelId: model.id });
-    const id = await createConversation(ada, persona);
+    const id = await conversationWithPersona(ada, { modelId: model.id });
     await setOverride(ada, id, { summary: { mode: "manual", keepRecentTurns: 1 } });
     for (let turn = 1; turn <= 8; turn++) await runTurn(ada, id, `Turn ${turn}: ${"word ".repeat(150)}`);
     expect(await summaryRows(id)).toEqual([]);

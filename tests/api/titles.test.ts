@@ -10,7 +10,7 @@ import { conversations } from "@/db/schema";
 import { cleanTitle, settleTitleGenerations, TITLE_MAX_CHARS } from "@/lib/chat/title";
 import { call, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona, createConversation } from "../fixtures/personas";
 import { runTurn } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 import { setOverride } from "./summary-helpers";
@@ -100,8 +100,7 @@ describe("the offline model", () => {
 
 describe("a provider model", () => {
   test("the persona's model writes the title from the first exchange", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const id = await createConversation(ada, persona);
+    const id = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     env.providers.script(
       { kind: "text", text: "Lisbon is lovely in spring." },
       { kind: "text", text: '"Spring Trip to Lisbon."' },
@@ -121,8 +120,7 @@ describe("a provider model", () => {
   });
 
   test("summary.modelId, when set, writes the title instead of the persona's model", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const id = await createConversation(ada, persona);
+    const id = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     await setOverride(ada, id, { summary: { modelId: "openai:gpt-4o" } });
     env.providers.script({ kind: "text", text: "Sure." }, { kind: "text", text: "Garden Soil Testing" });
     await turnThenTitle(ada, id, "How do I test my garden soil?");
@@ -134,8 +132,7 @@ describe("a provider model", () => {
   });
 
   test("a failed or empty generation changes nothing, and the next turn tries again", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const id = await createConversation(ada, persona);
+    const id = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     const before = await getDb().then((db) =>
       db.select().from(conversations).where(eq(conversations.id, id)),
     );
@@ -162,8 +159,7 @@ describe("a provider model", () => {
 });
 
 test("TITLE_MODEL_ID, when set, writes every title", async () => {
-  const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-  const id = await createConversation(ada, persona);
+  const id = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
   await setOverride(ada, id, { summary: { modelId: "openai:gpt-4o" } });
   process.env.TITLE_MODEL_ID = "offline:echo";
   try {

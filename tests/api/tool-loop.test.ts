@@ -11,7 +11,7 @@ import { call } from "../api-client";
 import { TEST_MODEL_CAPABILITIES } from "../context/fixtures";
 import { insertImageMessage } from "../fixtures/attachments";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona, createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 
@@ -32,8 +32,10 @@ const body = (index: number) => JSON.parse(env.providers.requests[index].body) a
 
 describe("the tool loop", () => {
   test("current_time: called, run, answered; stored as artifacts between the text; replayed next turn", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", toolNames: ["current_time"] });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, {
+      modelId: "openai:gpt-4.1-mini",
+      toolNames: ["current_time"],
+    });
     env.providers.script(
       {
         kind: "tool-call",
@@ -145,8 +147,10 @@ describe("the tool loop", () => {
   });
 
   test(`the loop stops after ${MAX_TOOL_STEPS} model calls`, async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", toolNames: ["current_time"] });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, {
+      modelId: "openai:gpt-4.1-mini",
+      toolNames: ["current_time"],
+    });
     env.providers.script({
       kind: "tool-call",
       toolName: "current_time",
@@ -176,12 +180,11 @@ describe("the tool loop", () => {
         tokenizer: "estimate",
       })
       .onConflictDoNothing();
-    const persona = await insertPersona({
+    const conversationId = await conversationWithPersona(ada, {
       modelId: "openai-compatible:blind-tools",
       fallbackModelIds: ["openai:gpt-4.1-mini"],
       toolNames: ["analyze_image"],
     });
-    const conversationId = await createConversation(ada, persona);
     const { message } = await insertImageMessage({ conversationId, user: ada, text: "Here is my drawing." });
     const handle = `media_${message.seq}`;
     env.providers.script(

@@ -9,7 +9,7 @@ import { turns } from "@/db/schema";
 import { call, expectError, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertModel } from "../fixtures/models";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona, createConversation } from "../fixtures/personas";
 import { fetchTurns, postChat, runTurn, storedMessages } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 
@@ -45,12 +45,11 @@ function postPreview(user: TestUser, conversationId: string, body: unknown) {
 describe("POST /api/chat when the persona has no usable model", () => {
   test("a disabled model with an unknown fallback: 422 model_unavailable, nothing stored", async () => {
     const disabled = await insertModel({ enabled: false });
-    const persona = await insertPersona({
+    const conversationId = await conversationWithPersona(ada, {
       modelId: disabled.id,
       fallbackModelIds: ["openai:no-such-model"],
       name: "Stranded",
     });
-    const conversationId = await createConversation(ada, persona);
 
     const message = await expectError(
       await postChat(ada, conversationId, "Anyone there?"),
@@ -65,8 +64,10 @@ describe("POST /api/chat when the persona has no usable model", () => {
   });
 
   test("a model whose provider is not configured: 422 model_unavailable, nothing stored", async () => {
-    const persona = await insertPersona({ modelId: "google:gemini-2.5-flash", name: "Keyless" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, {
+      modelId: "google:gemini-2.5-flash",
+      name: "Keyless",
+    });
 
     const response = await withoutVariable("GOOGLE_GENERATIVE_AI_API_KEY", () =>
       postChat(ada, conversationId, "Hello?"),
@@ -78,11 +79,10 @@ describe("POST /api/chat when the persona has no usable model", () => {
   });
 
   test("an unconfigured model with a configured fallback answers through the fallback", async () => {
-    const persona = await insertPersona({
+    const conversationId = await conversationWithPersona(ada, {
       modelId: "google:gemini-2.5-flash",
       fallbackModelIds: ["openai:gpt-4.1-mini"],
     });
-    const conversationId = await createConversation(ada, persona);
     const { text } = await withoutVariable("GOOGLE_GENERATIVE_AI_API_KEY", () =>
       runTurn(ada, conversationId, "Hi"),
     );
@@ -154,8 +154,7 @@ describe("POST /api/conversations/:id/preview refuses bad input", () => {
   ];
 
   test.each(cases)("$name → $status $code", async ({ body, status, code, message }) => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     const text = await expectError(await postPreview(ada, conversationId, body), status, code);
     if (typeof message === "string") expect(text).toBe(message);
     else expect(text).toMatch(message);
@@ -164,8 +163,7 @@ describe("POST /api/conversations/:id/preview refuses bad input", () => {
   });
 
   test("a model whose provider is not configured → 422 model_unavailable", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     const response = await withoutVariable("GOOGLE_GENERATIVE_AI_API_KEY", () =>
       postPreview(ada, conversationId, { text: "hi", modelId: "google:gemini-2.5-flash" }),
     );
@@ -180,8 +178,7 @@ describe("POST /api/conversations/:id/preview refuses bad input", () => {
 
 describe("GET /api/attempts/:id", () => {
   test("the owner reads an attempt; anyone else, an unknown id or a malformed id gets a 404", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     await runTurn(ada, conversationId, "Make an attempt");
     const { turns: turnViews } = await fetchTurns(ada, conversationId);
     const attemptId = turnViews[0].attempts[0].id;

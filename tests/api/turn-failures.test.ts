@@ -10,7 +10,7 @@ import { readUIStream } from "../api-client";
 import { insertImageMessage } from "../fixtures/attachments";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertModel } from "../fixtures/models";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona, createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, postChat, runTurn, storedMessages, textOf } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 
@@ -72,8 +72,10 @@ describe("retries and fallbacks", () => {
 
   test("5xx on a blind OpenAI model until its retries run out, then a vision-capable Gemini fallback", async () => {
     const blind = await insertModel({ provider: "openai", capabilities: { vision: false } });
-    const persona = await insertPersona({ modelId: blind.id, fallbackModelIds: ["google:gemini-2.5-flash"] });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, {
+      modelId: blind.id,
+      fallbackModelIds: ["google:gemini-2.5-flash"],
+    });
     const image = await insertImageMessage({ conversationId, user: ada, text: "Here is my picture." });
     env.providers.script(
       {

@@ -7,7 +7,7 @@ import type { Protocol } from "@/e2e/fake-providers/server";
 import { call, type TestUser } from "../api-client";
 import { insertImageMessage } from "../fixtures/attachments";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 
@@ -46,8 +46,10 @@ describe("preview, then the real turn", () => {
   test.each(CASES)(
     "$protocol: the preview's body is the body the provider then receives",
     async ({ modelId }) => {
-      const persona = await insertPersona({ modelId, systemPrompt: "Preview persona." });
-      const conversationId = await createConversation(ada, persona);
+      const conversationId = await conversationWithPersona(ada, {
+        modelId,
+        systemPrompt: "Preview persona.",
+      });
       // Some history first (with an image), so the body has more than the new message.
       await insertImageMessage({ conversationId, user: ada, text: "A picture for later." });
       await runTurn(ada, conversationId, "First question");
@@ -73,8 +75,7 @@ describe("preview, then the real turn", () => {
   );
 
   test("with a bounded history window, a note at depth, speaker labels and stop strings, still the same bytes", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     const patched = await call(conversationRoute.PATCH, `/api/conversations/${conversationId}`, {
       method: "PATCH",
       user: ada,
@@ -114,8 +115,7 @@ describe("preview, then the real turn", () => {
   });
 
   test("a preview for another model builds that model's wire format", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     const dryRun = await preview(ada, conversationId, { text: "Hi", modelId: "google:gemini-2.5-flash" });
     expect(dryRun.request.url).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
     expect(JSON.parse(dryRun.request.body)).toHaveProperty("contents");

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "vitest";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona, createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, postChat, storedMessages, textOf, waitForMessages } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 
@@ -14,8 +14,7 @@ const SLOW_TEXT = "The quick brown fox jumps over the lazy dog, then naps in the
 
 describe("persisted as it streams", () => {
   test("while the reply streams, the stored message is `streaming` with the text so far", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-5-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-5-mini" });
     env.providers.script({ kind: "text", text: SLOW_TEXT, chunks: 12, chunkDelayMs: 150 });
 
     const response = await postChat(ada, conversationId, "Tell me about the fox");

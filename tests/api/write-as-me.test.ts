@@ -6,7 +6,7 @@ import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route"
 import { writeAsMeInstruction } from "@/lib/chat/write-as-me";
 import { call, expectError, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona } from "../fixtures/personas";
 import { runTurn, storedMessages } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 
@@ -24,8 +24,10 @@ function writeAsMe(user: TestUser, conversationId: string) {
 
 describe("write as me", () => {
   test("drafts the user's next message from the flipped conversation; stores nothing", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: "Aria" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, {
+      modelId: "openai:gpt-4.1-mini",
+      name: "Aria",
+    });
     env.providers.script(
       { kind: "text", text: "Lisbon in May is lovely. Which dates?" },
       { kind: "text", text: "The 12th to the 16th, and I would like a hotel near the river." },
@@ -54,15 +56,13 @@ describe("write as me", () => {
   });
 
   test("someone who may not read the conversation gets 404; nothing is called", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     await expectError(await writeAsMe(eve, conversationId), 404, "not_found");
     expect(env.providers.requests).toHaveLength(0);
   });
 
   test("a model that fails: 422 with the reason", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     env.providers.script({ kind: "error", status: 400, message: "bad request from the fake" });
     const text = await expectError(await writeAsMe(ada, conversationId), 422, "model_unavailable");
     expect(text).toContain("No draft could be written");

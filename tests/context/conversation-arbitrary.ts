@@ -30,7 +30,7 @@ import type {
   TokenizerName,
   ToolInfo,
 } from "@/lib/context/types";
-import { TOKENIZER_NAMES } from "@/lib/model-kinds";
+import { TOKENIZER_NAMES } from "@/lib/context/types";
 import { countUserTurns } from "./fixtures";
 
 // ---------------------------------------------------------------------------------------------------------------

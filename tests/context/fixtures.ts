@@ -15,6 +15,7 @@ import type {
   BuildInput,
   ContextItem,
   ItemPart,
+  MediaDescriptor,
   ModelCapabilities,
   ModelDescriptor,
   PersonaInfo,
@@ -396,4 +397,24 @@ export function countUserTurns(messages: readonly StoredMessage[], currentInput:
   }
   const loaded = messages.some((message) => message.id === currentInput.id);
   return loaded ? turns : turns + (previousWasUser ? 0 : 1);
+}
+
+/** A valid 1×1 PNG, as a data: URL. */
+export const PNG_DATA_URL =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+/** A media descriptor of Ada's first message: a PNG to render unless `overrides` say otherwise. */
+export function mediaDescriptor(handle: string, overrides: Partial<MediaDescriptor> = {}): MediaDescriptor {
+  return {
+    handle,
+    attachmentId: `att-${handle}`,
+    kind: "image",
+    mime: "image/png",
+    url: PNG_DATA_URL,
+    sha256: `sha-${handle}`,
+    state: "render",
+    senderName: "Ada",
+    messageSeq: 1,
+    ...overrides,
+  };
 }

@@ -1,22 +1,21 @@
+import { parseQuery } from "@/app/api/request-fields";
 import { getDb } from "@/db/client";
 import { createConversation, getDefaultPersona, getPersona, listConversations } from "@/db/queries";
 import { DEFAULT_CONVERSATION_TITLE } from "@/db/title-queries";
 import { readJson, requireUser, route } from "@/lib/api/route";
-import { AppError } from "@/lib/errors";
 import { createConversationSchema, listConversationsQuerySchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (request: Request) => {
   const user = await requireUser(request);
-  const parsed = listConversationsQuerySchema.safeParse({
+  const { q } = parseQuery(listConversationsQuerySchema, {
     q: new URL(request.url).searchParams.get("q") ?? undefined,
   });
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0].message);
   const conversations = await listConversations({
     db: await getDb(),
     userId: user.id,
-    titleQuery: parsed.data.q,
+    titleQuery: q,
   });
   return Response.json({ conversations });
 });

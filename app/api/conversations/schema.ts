@@ -1,31 +1,18 @@
 import { z } from "zod";
+import { nonEmptyTextField, textField } from "@/app/api/request-fields";
 import { settingsOverrideSchema } from "@/lib/context/settings";
 
 export const createConversationSchema = z
   .object({
     personaId: z.uuid({ error: "personaId must be a persona id" }).optional(),
-    title: z
-      .string({ error: "title must be text" })
-      .trim()
-      .min(1, { error: "title must not be empty" })
-      .max(200, { error: "title must be at most 200 characters" })
-      .optional(),
+    title: nonEmptyTextField("title", 200).optional(),
   })
   .strict();
 
 export const updateConversationSchema = z
   .object({
-    title: z
-      .string({ error: "title must be text" })
-      .trim()
-      .min(1, { error: "title must not be empty" })
-      .max(200, { error: "title must be at most 200 characters" })
-      .optional(),
-    instructions: z
-      .string({ error: "instructions must be text" })
-      .max(4_000, { error: "instructions must be at most 4000 characters" })
-      .nullable()
-      .optional(),
+    title: nonEmptyTextField("title", 200).optional(),
+    instructions: textField("instructions", 4_000).nullable().optional(),
     settingsOverride: settingsOverrideSchema.optional(),
     /** The model that answers first in this conversation; null goes back to the persona's. */
     modelId: z

@@ -1,12 +1,9 @@
 import { z } from "zod";
+import { nonEmptyTextField } from "@/app/api/request-fields";
 
 export const memoryChangeSchema = z
   .object({
-    content: z
-      .string({ error: "content must be text" })
-      .trim()
-      .min(1, { error: "content must not be empty (delete the memory instead)" })
-      .max(4_000, { error: "content must be at most 4000 characters" }),
+    content: nonEmptyTextField("content", 4_000, "content must not be empty (delete the memory instead)"),
   })
   .strict();
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BLOCK_TYPES } from "@/lib/context/types";
 
 /** Ten years: longer than that is what "permanent" (null) is for. */
 export const MAX_BLOCK_MINUTES = 60 * 24 * 365 * 10;
@@ -9,7 +10,7 @@ export const setBlockSchema = z
     userId: z
       .string({ error: "userId must be a user id" })
       .regex(/^[A-Za-z0-9_-]{1,100}$/, { error: "userId must be a user id" }),
-    blockType: z.enum(["mute", "block"], { error: "blockType must be one of: mute, block" }),
+    blockType: z.enum(BLOCK_TYPES, { error: `blockType must be one of: ${BLOCK_TYPES.join(", ")}` }),
     reason: z
       .string({ error: "reason must be text" })
       .trim()

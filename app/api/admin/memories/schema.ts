@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { nonEmptyTextField } from "@/app/api/request-fields";
 
 const USER_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -8,11 +9,7 @@ const area = z
   .regex(/^[a-z][a-z0-9_]{0,49}$/, {
     error: "area must be a short lowercase name such as fact, preference or session_summary",
   });
-const content = z
-  .string({ error: "content must be text" })
-  .trim()
-  .min(1, { error: "content must not be empty" })
-  .max(4_000, { error: "content must be at most 4000 characters" });
+const content = nonEmptyTextField("content", 4_000);
 const active = z.boolean({ error: "active must be true or false" });
 
 /** Who a memory belongs to follows from its scope: user → userId, persona → personaId, user_persona → both. */
@@ -33,24 +30,17 @@ export const createMemorySchema = z
   })
   .strict()
   .superRefine((body, context) => {
-    const needsUser = body.scope !== "persona";
-    const needsPersona = body.scope !== "user";
-    if (needsUser && !body.userId)
-      context.addIssue({
-        code: "custom",
-        path: ["userId"],
-        message: `a ${body.scope} memory needs a userId`,
-      });
-    if (!needsUser && body.userId)
-      context.addIssue({ code: "custom", path: ["userId"], message: "a persona memory has no userId" });
-    if (needsPersona && !body.personaId)
-      context.addIssue({
-        code: "custom",
-        path: ["personaId"],
-        message: `a ${body.scope} memory needs a personaId`,
-      });
-    if (!needsPersona && body.personaId)
-      context.addIssue({ code: "custom", path: ["personaId"], message: "a user memory has no personaId" });
+    // A user memory names a user, a persona memory a persona, a user × persona memory both; none names more.
+    const owners = [
+      { key: "userId", needed: body.scope !== "persona", given: body.userId, without: "persona" },
+      { key: "personaId", needed: body.scope !== "user", given: body.personaId, without: "user" },
+    ] as const;
+    for (const { key, needed, given, without } of owners) {
+      if (needed && !given)
+        context.addIssue({ code: "custom", path: [key], message: `a ${body.scope} memory needs a ${key}` });
+      if (!needed && given)
+        context.addIssue({ code: "custom", path: [key], message: `a ${without} memory has no ${key}` });
+    }
   });
 
 export const updateMemorySchema = z

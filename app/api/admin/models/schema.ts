@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/model-kinds";
+import { nonEmptyTextField } from "@/app/api/request-fields";
+import { API_KINDS, PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/context/types";
 import { MODEL_ID } from "../params";
 
 const flag = (key: string) => z.boolean({ error: `capabilities.${key} must be true or false` });
@@ -38,17 +39,9 @@ function wholeNumber(key: string, min: number, max: number) {
 
 const modelFields = {
   provider: z.enum(PROVIDER_NAMES, { error: `provider must be one of: ${PROVIDER_NAMES.join(", ")}` }),
-  providerModelName: z
-    .string({ error: "providerModelName must be text" })
-    .trim()
-    .min(1, { error: "providerModelName must not be empty" })
-    .max(200, { error: "providerModelName must be at most 200 characters" }),
-  label: z
-    .string({ error: "label must be text" })
-    .trim()
-    .min(1, { error: "label must not be empty" })
-    .max(200, { error: "label must be at most 200 characters" }),
-  apiKind: z.enum(["chat", "responses"], { error: "apiKind must be one of: chat, responses" }),
+  providerModelName: nonEmptyTextField("providerModelName", 200),
+  label: nonEmptyTextField("label", 200),
+  apiKind: z.enum(API_KINDS, { error: `apiKind must be one of: ${API_KINDS.join(", ")}` }),
   capabilities: capabilitiesSchema,
   contextWindow: wholeNumber("contextWindow", 256, 100_000_000),
   maxOutputTokens: wholeNumber("maxOutputTokens", 1, 10_000_000),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { nonEmptyTextField, textField } from "@/app/api/request-fields";
 import { TOOL_CATALOG } from "@/lib/chat/tools";
 import { settingsOverrideSchema } from "@/lib/context/settings";
 import { MODEL_ID } from "../params";
@@ -15,19 +16,13 @@ function unique<T>(values: T[]): boolean {
 }
 
 const personaFields = {
-  name: z
-    .string({ error: "name must be text" })
-    .trim()
-    .min(1, { error: "name must not be empty" })
-    .max(100, { error: "name must be at most 100 characters" }),
+  name: nonEmptyTextField("name", 100),
   avatar: z
     .string({ error: "avatar must be text (an emoji or an image URL)" })
     .trim()
     .max(2_000, { error: "avatar must be at most 2000 characters" })
     .nullable(),
-  systemPrompt: z
-    .string({ error: "systemPrompt must be text" })
-    .max(20_000, { error: "systemPrompt must be at most 20000 characters" }),
+  systemPrompt: textField("systemPrompt", 20_000),
   modelId: modelId("modelId"),
   fallbackModelIds: z
     .array(modelId("fallbackModelIds[]"), { error: "fallbackModelIds must be a list of model ids" })

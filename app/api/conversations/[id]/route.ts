@@ -1,24 +1,16 @@
-import { getDb } from "@/db/client";
 import {
-  deleteConversation,
-  getOwnedConversation,
-  getPersona,
-  getReadableConversation,
-  updateConversation,
-} from "@/db/queries";
+  type ConversationContext,
+  readableConversationRoute,
+} from "@/app/api/conversations/readable-conversation";
+import { getDb } from "@/db/client";
+import { deleteConversation, getOwnedConversation, getPersona, updateConversation } from "@/db/queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { choosableModels, requireCallableModel } from "@/lib/chat/turn-setup";
 import { updateConversationSchema } from "../schema";
 
 export const dynamic = "force-dynamic";
 
-type Context = { params: Promise<{ id: string }> };
-
-export const GET = route(async (request: Request, { params }: Context) => {
-  const user = await requireUser(request);
-  const conversationId = parseId((await params).id, "Conversation");
-  const db = await getDb();
-  const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
+export const GET = readableConversationRoute(async ({ user, db, conversation }) => {
   const [persona, models] = await Promise.all([
     getPersona({ db, personaId: conversation.personaId }),
     choosableModels(db),
@@ -31,7 +23,7 @@ export const GET = route(async (request: Request, { params }: Context) => {
   });
 });
 
-export const PATCH = route(async (request: Request, { params }: Context) => {
+export const PATCH = route(async (request: Request, { params }: ConversationContext) => {
   const user = await requireUser(request);
   const conversationId = parseId((await params).id, "Conversation");
   const body = await readJson(request, updateConversationSchema);
@@ -42,7 +34,7 @@ export const PATCH = route(async (request: Request, { params }: Context) => {
   return Response.json({ conversation });
 });
 
-export const DELETE = route(async (request: Request, { params }: Context) => {
+export const DELETE = route(async (request: Request, { params }: ConversationContext) => {
   const user = await requireUser(request);
   const conversationId = parseId((await params).id, "Conversation");
   const db = await getDb();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { textField } from "@/app/api/request-fields";
 import { settingsOverrideSchema } from "@/lib/context/settings";
 
 /** Nothing given: the recorded body again, to the same model. A model, settings or a prompt: rebuilt with them. */
@@ -6,9 +7,6 @@ export const replayRequestSchema = z
   .object({
     modelId: z.string({ error: "modelId must be text" }).min(1).max(200).optional(),
     settings: settingsOverrideSchema.optional(),
-    systemPrompt: z
-      .string({ error: "systemPrompt must be text" })
-      .max(20_000, { error: "systemPrompt must be at most 20000 characters" })
-      .optional(),
+    systemPrompt: textField("systemPrompt", 20_000).optional(),
   })
   .strict();

@@ -3,19 +3,14 @@
 // is streaming, when the instance writing it died, or, without REDIS_URL, when there is nothing to resume from (the
 // stored reply shows what there is).
 import { UI_MESSAGE_STREAM_HEADERS } from "ai";
-import { getDb } from "@/db/client";
-import { getReadableConversation, getRunningTurn } from "@/db/queries";
-import { parseId, requireUser, route } from "@/lib/api/route";
+import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
+import { getRunningTurn } from "@/db/queries";
 import { resumableStreams } from "@/lib/chat/resumable-streams";
 import { logger } from "@/lib/logger";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const user = await requireUser(request);
-  const conversationId = parseId((await params).id, "Conversation");
-  const db = await getDb();
-  await getReadableConversation({ db, conversationId, userId: user.id });
+export const GET = readableConversationRoute(async ({ db, conversationId }) => {
   const streams = resumableStreams();
   const turn = streams ? await getRunningTurn({ db, conversationId }) : null;
   // The instance writing the reply holds its stream; when that instance died, no one answers the resume (the

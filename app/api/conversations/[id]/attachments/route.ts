@@ -4,9 +4,9 @@
 // MP4/WebM/MOV video, each kind under its own size limit (docs/architecture.md#documents-audio-and-video). 201
 // with the attachment and the url it is served at; the chat request then sends that url as a file part. Nothing is
 // stored when a check fails.
-import { getDb } from "@/db/client";
-import { getReadableConversation, storeUpload } from "@/db/queries";
-import { parseId, requireUser, route } from "@/lib/api/route";
+
+import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
+import { storeUpload } from "@/db/queries";
 import { AppError } from "@/lib/errors";
 import { toAttachmentView } from "@/lib/media/attachment-view";
 import { readUploadForm, uploadTooLarge } from "@/lib/media/read-upload";
@@ -16,11 +16,7 @@ import { uploadFormSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const user = await requireUser(request);
-  const conversationId = parseId((await params).id, "Conversation");
-  const db = await getDb();
-  await getReadableConversation({ db, conversationId, userId: user.id });
+export const POST = readableConversationRoute(async ({ user, db, conversationId }, request) => {
   const maxFileBytes = maxUploadBytes();
   const { file, filename } = (await readUploadForm(request, uploadFormSchema, { maxFileBytes })).file;
   if (file.size > maxFileBytes) throw uploadTooLarge(maxFileBytes);

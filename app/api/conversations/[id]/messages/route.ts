@@ -1,18 +1,13 @@
 // GET /api/conversations/:id/messages: the transcript. Every message of the chosen path (summarised or not) in seq
 // order, the media and tools they name, the model that answered each reply, the variants of each regenerated reply, and where the model's view began
 // in the latest request when it left older messages out.
-import { getDb } from "@/db/client";
-import { getReadableConversation } from "@/db/queries";
-import { parseId, requireUser, route } from "@/lib/api/route";
+
+import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
 import { loadTranscript } from "@/lib/chat/transcript";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const user = await requireUser(request);
-  const conversationId = parseId((await params).id, "Conversation");
-  const db = await getDb();
-  await getReadableConversation({ db, conversationId, userId: user.id });
+export const GET = readableConversationRoute(async ({ db, conversationId }) => {
   const transcript = await loadTranscript({ db, conversationId });
   return Response.json({
     messages: transcript.messages,

@@ -2,29 +2,23 @@
 // accepted, and the owner). POST: the owner invites an account by email. 202 whatever the email: the invitation
 // waits for the invited account to accept it (GET /api/invitations), and the answer never says whether an account
 // has that email or is in the conversation already.
-import { getDb } from "@/db/client";
+
 import {
-  getOwnedConversation,
-  getReadableConversation,
-  inviteParticipant,
-  listParticipants,
-} from "@/db/queries";
+  type ConversationContext,
+  readableConversationRoute,
+} from "@/app/api/conversations/readable-conversation";
+import { getDb } from "@/db/client";
+import { getOwnedConversation, inviteParticipant, listParticipants } from "@/db/queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { inviteSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-type Context = { params: Promise<{ id: string }> };
-
-export const GET = route(async (request: Request, { params }: Context) => {
-  const user = await requireUser(request);
-  const conversationId = parseId((await params).id, "Conversation");
-  const db = await getDb();
-  await getReadableConversation({ db, conversationId, userId: user.id });
+export const GET = readableConversationRoute(async ({ db, conversationId }) => {
   return Response.json({ participants: await listParticipants({ db, conversationId }) });
 });
 
-export const POST = route(async (request: Request, { params }: Context) => {
+export const POST = route(async (request: Request, { params }: ConversationContext) => {
   const user = await requireUser(request);
   const conversationId = parseId((await params).id, "Conversation");
   const body = await readJson(request, inviteSchema);

@@ -1,18 +1,13 @@
+import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
 import { listOtherModelCallSummaries, listOtherModelCalls } from "@/db/attempt-queries";
-import { getDb } from "@/db/client";
-import { getReadableConversation, listTurnSummaries, listTurnsWithAttempts } from "@/db/queries";
-import { parseId, requireUser, route } from "@/lib/api/route";
+import { listTurnSummaries, listTurnsWithAttempts } from "@/db/queries";
 import { toAttemptViews } from "@/lib/chat/attempt-view";
 import { withCosts } from "@/lib/chat/turn-costs";
 import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const user = await requireUser(request);
-  const conversationId = parseId((await params).id, "Conversation");
-  const db = await getDb();
-  await getReadableConversation({ db, conversationId, userId: user.id });
+export const GET = readableConversationRoute(async ({ user, db, conversationId }, request) => {
   // `?fields=summary`: each attempt without its items, trace and bodies (the inspector's index; full attempts
   // come from GET /api/attempts/:id), so the answer stays small however large the payloads are.
   // `otherCalls`: the model calls that answer no turn (summaries, titles, write-as-me drafts), with their kind.

@@ -2,7 +2,9 @@
 // PATCH: edit its text in place (the version it replaces is kept), restore an earlier version, or choose this
 // reply variant. A user edits their own messages; the owner edits the persona's replies; the owner or the person
 // a reply answers chooses among its variants. Nothing changes while a reply is being written (409).
-import { getDb } from "@/db/client";
+
+import { requireReadableConversation } from "@/app/api/conversations/readable-conversation";
+import type { getDb } from "@/db/client";
 import {
   chooseReplyVariant,
   editMessageText,
@@ -10,9 +12,8 @@ import {
   listMessageVersions,
   restoreMessageVersion,
 } from "@/db/message-queries";
-import { getReadableConversation } from "@/db/queries";
 import type { Conversation, Message } from "@/db/schema";
-import { parseId, readJson, requireUser, route, type SessionUser } from "@/lib/api/route";
+import { parseId, readJson, route, type SessionUser } from "@/lib/api/route";
 import { refuseWhileReplyIsWritten } from "@/lib/chat/stop-turn";
 import { AppError } from "@/lib/errors";
 import { publishMessage, publishTranscriptChange } from "@/lib/live/publish";
@@ -23,11 +24,8 @@ export const dynamic = "force-dynamic";
 type Params = { params: Promise<{ id: string; messageId: string }> };
 
 export const GET = route(async (request: Request, { params }: Params) => {
-  const user = await requireUser(request);
   const { id, messageId } = await params;
-  const conversationId = parseId(id, "Conversation");
-  const db = await getDb();
-  await getReadableConversation({ db, conversationId, userId: user.id });
+  const { db, conversationId } = await requireReadableConversation(request, id);
   const message = await getMessageInConversation({
     db,
     conversationId,
@@ -38,12 +36,9 @@ export const GET = route(async (request: Request, { params }: Params) => {
 });
 
 export const PATCH = route(async (request: Request, { params }: Params) => {
-  const user = await requireUser(request);
   const { id, messageId: rawMessageId } = await params;
-  const conversationId = parseId(id, "Conversation");
+  const { user, db, conversationId, conversation } = await requireReadableConversation(request, id);
   const messageId = parseId(rawMessageId, "Message");
-  const db = await getDb();
-  const conversation = await getReadableConversation({ db, conversationId, userId: user.id });
   const change = await readJson(request, messageChangeSchema);
   const message = await getMessageInConversation({ db, conversationId, messageId });
   await refuseWhileReplyIsWritten({ db, conversationId, action: "change a message" });

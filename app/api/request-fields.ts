@@ -1,0 +1,29 @@
+// Pieces of the request schemas and their parsing, so that every route refuses the same way and names the field.
+import { z } from "zod";
+import { AppError } from "@/lib/errors";
+
+/** The query values checked against `schema`; a 400 names the first problem. */
+export function parseQuery<Schema extends z.ZodType>(
+  schema: Schema,
+  values: Record<string, string | undefined>,
+): z.output<Schema> {
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]?.message ?? "bad query");
+  return parsed.data;
+}
+
+/** Text of at most `max` characters, kept as written (blank allowed). */
+export function textField(key: string, max: number) {
+  return z
+    .string({ error: `${key} must be text` })
+    .max(max, { error: `${key} must be at most ${max} characters` });
+}
+
+/** Text of 1 to `max` characters once trimmed; `whenEmpty` is the refusal of a blank one. */
+export function nonEmptyTextField(key: string, max: number, whenEmpty = `${key} must not be empty`) {
+  return z
+    .string({ error: `${key} must be text` })
+    .trim()
+    .min(1, { error: whenEmpty })
+    .max(max, { error: `${key} must be at most ${max} characters` });
+}
