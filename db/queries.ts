@@ -3,7 +3,21 @@
 
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, ne, or, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import { union } from "drizzle-orm/pg-core";
 import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
