@@ -92,6 +92,7 @@ describe("conversations", () => {
       messages: [],
       media: {},
       toolNames: {},
+      reasoning: {},
       variants: {},
       replyModels: {},
       modelView: null,
