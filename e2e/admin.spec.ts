@@ -159,7 +159,7 @@ test("the context policy page: every key with help, inline range errors, a previ
   await page.getByTestId("admin-link").click();
   await page.getByTestId("admin-nav-settings").click();
   await expect(page).toHaveURL(/\/admin\/settings$/);
-  await expect(page.locator('[data-testid^="field-"]')).toHaveCount(28);
+  await expect(page.locator('[data-testid^="field-"]')).toHaveCount(29);
   await expect(page.getByTestId("field-summary.thresholdPercent")).toContainText("Default: 64");
   await expect(page.getByTestId("field-summary.thresholdPercent")).toContainText("10–95");
   const versionText = (await page.getByTestId("policy-version").textContent()) ?? "";
