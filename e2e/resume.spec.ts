@@ -7,6 +7,7 @@ import { expect, test } from "@playwright/test";
 import { fakeProviderClient } from "./fake-providers/client";
 import { uniqueEmail } from "./pages/chat-page";
 import { FAKE_PROVIDERS_URL, startExtraServer } from "./pages/extra-server";
+import { readSse } from "./pages/ui-message-stream";
 
 const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
 const fake = fakeProviderClient(FAKE_PROVIDERS_URL);
@@ -25,19 +26,6 @@ async function startServer(port: number): Promise<string> {
 test.afterAll(() => {
   for (const server of servers) server.kill("SIGTERM");
 });
-
-/** The text a UI message stream (SSE) carried, from its text-delta chunks, and whether it finished. */
-function readSse(body: string): { text: string; finished: boolean } {
-  let text = "";
-  let finished = false;
-  for (const line of body.split("\n")) {
-    if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
-    const chunk = JSON.parse(line.slice("data: ".length)) as { type: string; delta?: string };
-    if (chunk.type === "text-delta") text += chunk.delta ?? "";
-    if (chunk.type === "finish") finished = true;
-  }
-  return { text, finished };
-}
 
 test("a reply started on server A is resumed on server B from its start to its end", async () => {
   test.setTimeout(120_000);

@@ -10,6 +10,7 @@ import { TEST_IMAGES } from "../tests/fixtures/images";
 import { type Cluster, type Instance, nginxAvailable, startCluster } from "./cluster";
 import { fakeProviderClient } from "./fake-providers/client";
 import { uniqueEmail } from "./pages/chat-page";
+import { readSse } from "./pages/ui-message-stream";
 
 const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
 const fake = fakeProviderClient(FAKE_URL);
@@ -110,19 +111,6 @@ function chatRequest(
       },
     }),
   };
-}
-
-/** The text a UI message stream (SSE) carried, and whether it finished. */
-function readSse(body: string): { text: string; finished: boolean } {
-  let text = "";
-  let finished = false;
-  for (const line of body.split("\n")) {
-    if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
-    const chunk = JSON.parse(line.slice("data: ".length)) as { type: string; delta?: string };
-    if (chunk.type === "text-delta") text += chunk.delta ?? "";
-    if (chunk.type === "finish") finished = true;
-  }
-  return { text, finished };
 }
 
 /** Reads a stream until `enough` says so; returns what was read and the reader (to cancel or read on). */
