@@ -29,6 +29,8 @@ export interface AppBench {
     /** Distinct for each conversation stored in the same database (the generator's ids are derived from it). */
     idSpace?: number;
   }): Promise<string>;
+  /** How many SQL statements the app has sent so far (drizzle's query log; the bench's own writes count too). */
+  statementsSent(): number;
   /** One turn through POST /api/chat (not read). */
   chatTurn(user: TestUser, conversationId: string, text: string): Promise<Response>;
   close(): Promise<void>;
@@ -62,7 +64,16 @@ export async function setUpAppBench(baseUrl: string): Promise<AppBench> {
   // Titles from the offline model: the scripted provider replies are each turn's own (as under tests).
   process.env.TITLE_MODEL_ID = "offline:echo";
 
-  const { databaseHandle, getDb } = await import("@/db/client");
+  const { createDatabase, databaseHandle, getDb } = await import("@/db/client");
+  // The app's handle, made here with a query log that counts statements (db/client.ts makes it on first use
+  // otherwise): the turn bench reports how many statements a turn sends.
+  let statements = 0;
+  (globalThis as { glassboxDatabase?: ReturnType<typeof createDatabase> }).glassboxDatabase = createDatabase({
+    url: database.url,
+    logQuery: () => {
+      statements++;
+    },
+  });
   const close = async () => {
     await providers.close();
     await databaseHandle().close();
@@ -80,6 +91,7 @@ export async function setUpAppBench(baseUrl: string): Promise<AppBench> {
       db,
       providers,
       signUp,
+      statementsSent: () => statements,
       createPersona: () => createPersona(db),
       storeConversation: (options) => storeConversation(db, options),
       chatTurn: (user, conversationId, text) =>

@@ -142,6 +142,8 @@ export function buildResults(inputs: BenchInputs) {
       pre_provider_ms: turn.main ? round(turn.main.preProvider.median) : null,
       ttft_ratio_direct: turn.main?.ttftRatio ?? null,
       ttft_added_ms: turn.main?.ttftAdded ?? null,
+      statements_before_provider: turn.main?.statementsBeforeProvider ?? null,
+      statements_per_turn: turn.main?.statementsPerTurn ?? null,
       detail: {
         skipped: turn.skipped,
         ...(turn.main ? turnFiguresJson(turn.main) : {}),
@@ -192,6 +194,8 @@ function turnFiguresJson(figures: TurnFigures) {
     ttft_added_ms: figures.ttftAdded,
     ttft_ratio_direct: figures.ttftRatio,
     provider_requests_per_turn: figures.requestsPerTurn,
+    statements_before_provider: figures.statementsBeforeProvider,
+    statements_per_turn: figures.statementsPerTurn,
   };
 }
 
@@ -267,7 +271,7 @@ export function printTable(inputs: BenchInputs, results: BenchResults): void {
       `turn, ${stored}: time before the provider`,
       ms(figures.preProvider.median),
       spread(figures.preProvider),
-      "Postgres",
+      `Postgres; ${figures.statementsBeforeProvider} SQL statements before it, ${figures.statementsPerTurn} in the whole turn`,
     );
     row(
       `turn, ${stored}: first token, route ÷ direct`,

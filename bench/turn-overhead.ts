@@ -30,6 +30,9 @@ export interface TurnFigures {
   ttftRatio: number;
   /** Provider requests per turn (1 means no summary or retry ran on the side). */
   requestsPerTurn: number;
+  /** SQL statements the turn sent before its provider request arrived, and until its stream ended (medians). */
+  statementsBeforeProvider: number;
+  statementsPerTurn: number;
 }
 
 export interface TurnOverheadResult {
@@ -96,12 +99,16 @@ async function measureTurns(
   const routeCpu: number[] = [];
   const directCpu: number[] = [];
   const requestCounts: number[] = [];
+  const statementsBeforeProvider: number[] = [];
+  const statementsPerTurn: number[] = [];
   for (let index = 0; index < turns; index++) {
     const turn = await bench.routeTurn(`Question ${index}: what about the castle?`);
     preProvider.push(turn.preProviderMs);
     routeFirstToken.push(turn.firstTokenMs);
     routeCpu.push(turn.cpuMs);
     requestCounts.push(turn.requests);
+    statementsBeforeProvider.push(turn.statementsBeforeProvider);
+    statementsPerTurn.push(turn.statements);
     const direct = await bench.directTurn();
     directFirstToken.push(direct.firstTokenMs);
     directCpu.push(direct.cpuMs);
@@ -117,6 +124,8 @@ async function measureTurns(
     ttftAdded: round(median(routeFirstToken) - median(directFirstToken)),
     ttftRatio: round(median(routeFirstToken) / median(directFirstToken)),
     requestsPerTurn: median(requestCounts),
+    statementsBeforeProvider: median(statementsBeforeProvider),
+    statementsPerTurn: median(statementsPerTurn),
   };
 }
 
@@ -127,7 +136,16 @@ interface FirstToken {
 
 export interface TurnBench {
   /** One turn through POST /api/chat, read to the end. */
-  routeTurn(text: string): Promise<FirstToken & { preProviderMs: number; requests: number }>;
+  routeTurn(
+    text: string,
+  ): Promise<
+    FirstToken & {
+      preProviderMs: number;
+      requests: number;
+      statementsBeforeProvider: number;
+      statements: number;
+    }
+  >;
   /** One direct streamText call with the same request; the time to its first text delta. */
   directTurn(): Promise<FirstToken>;
 }
@@ -138,18 +156,25 @@ function cpuSince(start: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1_000;
 }
 
-/** Each provider request's arrival time at the fake server, from a hook on its live request list (once per app). */
-const arrivalsByApp = new WeakMap<AppBench, number[]>();
-function providerArrivals(app: AppBench): number[] {
+interface ProviderArrival {
+  at: number;
+  /** The app's statement count at that moment. */
+  statements: number;
+}
+
+/** Each provider request's arrival at the fake server, from a hook on its live request list (once per app). */
+const arrivalsByApp = new WeakMap<AppBench, ProviderArrival[]>();
+function providerArrivals(app: AppBench): ProviderArrival[] {
   let arrivals = arrivalsByApp.get(app);
   if (arrivals) return arrivals;
-  const list: number[] = [];
+  const list: ProviderArrival[] = [];
   arrivals = list;
   arrivalsByApp.set(app, list);
   const requests = app.providers.requests;
   const push = requests.push.bind(requests);
   requests.push = (...items) => {
-    for (let index = 0; index < items.length; index++) list.push(performance.now());
+    for (let index = 0; index < items.length; index++)
+      list.push({ at: performance.now(), statements: app.statementsSent() });
     return push(...items);
   };
   return list;
@@ -180,6 +205,7 @@ export async function setUpTurnBench(app: AppBench, storedMessages: number): Pro
       app.providers.script(reply);
       const arrivalsBefore = arrivals.length;
       const requestsBefore = requests.length;
+      const statementsBefore = app.statementsSent();
       const cpuStart = process.cpuUsage();
       const start = performance.now();
       const response = await app.chatTurn(user, conversationId, text);
@@ -189,7 +215,9 @@ export async function setUpTurnBench(app: AppBench, storedMessages: number): Pro
       if (arrivals.length === arrivalsBefore)
         throw new Error("the provider never received the turn's request");
       return {
-        preProviderMs: arrivals[arrivalsBefore] - start,
+        preProviderMs: arrivals[arrivalsBefore].at - start,
+        statementsBeforeProvider: arrivals[arrivalsBefore].statements - statementsBefore,
+        statements: (await statementsSettled(app)) - statementsBefore,
         firstTokenMs: first.at - start,
         cpuMs: first.cpuMs,
         requests: requests.length - requestsBefore,
@@ -210,6 +238,21 @@ export async function setUpTurnBench(app: AppBench, storedMessages: number): Pro
       return { firstTokenMs: first - start, cpuMs };
     },
   };
+}
+
+/**
+ * The app's statement count once it stops moving (100 ms without a new statement, 2 s at most): a turn's last
+ * writes (the attempt, the reply's final state, its live events) land after its stream ends.
+ */
+async function statementsSettled(app: AppBench): Promise<number> {
+  const deadline = performance.now() + 2_000;
+  let count = app.statementsSent();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = app.statementsSent();
+    if (now === count || performance.now() > deadline) return now;
+    count = now;
+  }
 }
 
 /** Read the UI message stream until its first text delta; the rest is drained (the reply finishes and is stored). */
