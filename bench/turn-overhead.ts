@@ -136,9 +136,7 @@ interface FirstToken {
 
 export interface TurnBench {
   /** One turn through POST /api/chat, read to the end. */
-  routeTurn(
-    text: string,
-  ): Promise<
+  routeTurn(text: string): Promise<
     FirstToken & {
       preProviderMs: number;
       requests: number;
