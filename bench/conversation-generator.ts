@@ -5,6 +5,7 @@
 // forwards, an active summary, notes and memories. The same seed and size always give the same conversation.
 
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { countUserTurns } from "@/lib/context/current-input";
 import { defaultSettings, type ResolvedSettings } from "@/lib/context/settings";
 import { artifactTokenCounts } from "@/lib/context/token-cache";
 import type {
@@ -18,7 +19,6 @@ import type {
   StoredSummary,
   ToolInfo,
 } from "@/lib/context/types";
-import { countUserTurns } from "@/tests/context/fixtures";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Seeded randomness (mulberry32): small, fast, and the same sequence on every machine.

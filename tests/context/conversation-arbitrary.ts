@@ -9,6 +9,7 @@
 // note and reasoning text carries one too, so a test can tell exactly which stored text reached the payload.
 
 import fc from "fast-check";
+import { countUserTurns } from "@/lib/context/current-input";
 import { elementAt, firstOf, lastOf } from "@/lib/context/indexing";
 import { defaultSettings, type ResolvedSettings, settingsSchema } from "@/lib/context/settings";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
@@ -31,7 +32,6 @@ import type {
   ToolInfo,
 } from "@/lib/context/types";
 import { TOKENIZER_NAMES } from "@/lib/context/types";
-import { countUserTurns } from "./fixtures";
 
 // ---------------------------------------------------------------------------------------------------------------
 // The cast

@@ -386,19 +386,6 @@ export function modelDescriptor(
   };
 }
 
-/** User turns in the loaded window, the current one included (as the turn loader counts them; the bench and the property tests share this). */
-export function countUserTurns(messages: readonly StoredMessage[], currentInput: StoredMessage): number {
-  let turns = 0;
-  let previousWasUser = false;
-  for (const message of messages) {
-    const isUser = message.authorType === "user";
-    if (isUser && !previousWasUser) turns++;
-    previousWasUser = isUser;
-  }
-  const loaded = messages.some((message) => message.id === currentInput.id);
-  return loaded ? turns : turns + (previousWasUser ? 0 : 1);
-}
-
 /** A valid 1×1 PNG, as a data: URL. */
 export const PNG_DATA_URL =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
