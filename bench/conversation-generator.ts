@@ -200,18 +200,14 @@ export interface GeneratorOptions {
   idSpace?: number;
 }
 
-export interface GeneratedConversation {
-  conversationId: string;
-  persona: PersonaInfo;
-  participants: ParticipantInfo[];
-  /** In seq order; the last one is the current input (a user message). */
-  messages: StoredMessage[];
-  attachments: StoredAttachment[];
-  artifacts: StoredArtifact[];
-  summary: StoredSummary | null;
+/** A conversation as the loader gives it to phase A; `messages` end with the current input (a user message). */
+export type GeneratedConversation = Pick<
+  BuildInput,
+  "conversationId" | "persona" | "participants" | "messages" | "attachments" | "artifacts" | "summary"
+> & {
   /** What the generator made, for the report. */
   stats: { images: number; toolPairs: number; largeToolOutputs: number; reasoning: number; blocked: number };
-}
+};
 
 export const BENCH_PERSONA: PersonaInfo = {
   id: "00000009-0000-4000-8000-000000000001",
