@@ -165,19 +165,15 @@ export function imageAttachment(
   };
 }
 
-export function videoAttachment(
-  id: string,
-  messageId: string,
-  options: AttachmentOptions = {},
-): StoredAttachment {
-  return imageAttachment(id, messageId, {
+/** A video attachment: the image's defaults with a video's kind, type and name. */
+export const videoAttachment: typeof imageAttachment = (id, messageId, options = {}) =>
+  imageAttachment(id, messageId, {
     kind: "video",
     mime: "video/mp4",
     url: `https://media.test/${id}.mp4`,
     filename: `${id}.mp4`,
     ...options,
   });
-}
 
 export function functionCallArtifact(
   id: string,
