@@ -5,6 +5,7 @@
 // forwards, an active summary, notes and memories. The same seed and size always give the same conversation.
 
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { countUserTurns } from "@/lib/context/current-input";
 import { defaultSettings, type ResolvedSettings } from "@/lib/context/settings";
 import { artifactTokenCounts } from "@/lib/context/token-cache";
 import type {
@@ -18,7 +19,6 @@ import type {
   StoredSummary,
   ToolInfo,
 } from "@/lib/context/types";
-import { countUserTurns } from "@/tests/context/fixtures";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Seeded randomness (mulberry32): small, fast, and the same sequence on every machine.
@@ -200,18 +200,14 @@ export interface GeneratorOptions {
   idSpace?: number;
 }
 
-export interface GeneratedConversation {
-  conversationId: string;
-  persona: PersonaInfo;
-  participants: ParticipantInfo[];
-  /** In seq order; the last one is the current input (a user message). */
-  messages: StoredMessage[];
-  attachments: StoredAttachment[];
-  artifacts: StoredArtifact[];
-  summary: StoredSummary | null;
+/** A conversation as the loader gives it to phase A; `messages` end with the current input (a user message). */
+export type GeneratedConversation = Pick<
+  BuildInput,
+  "conversationId" | "persona" | "participants" | "messages" | "attachments" | "artifacts" | "summary"
+> & {
   /** What the generator made, for the report. */
   stats: { images: number; toolPairs: number; largeToolOutputs: number; reasoning: number; blocked: number };
-}
+};
 
 export const BENCH_PERSONA: PersonaInfo = {
   id: "00000009-0000-4000-8000-000000000001",

@@ -3,14 +3,41 @@
 // redacted for the reader (./private-memories.ts).
 
 import "server-only";
+import { listOtherModelCalls } from "@/db/attempt-queries";
 import type { Database } from "@/db/client";
-import { getModel, loadConversationMediaBySha256 } from "@/db/queries";
+import { getModel, listTurnsWithAttempts, loadConversationMediaBySha256 } from "@/db/queries";
 import type { Attempt, Model } from "@/db/schema";
 import { usableTokenBudget } from "@/lib/context/budget";
 import { costOfUsage } from "@/lib/pricing";
 import { restoreMedia } from "@/lib/providers/media-elision";
 import { redactPrivateMemories } from "./private-memories";
 import { toModelDescriptor } from "./stored-rows";
+
+/**
+ * Every model call of a conversation as `readerId` may see it: the turns with their attempt rows, the calls that
+ * answer no turn (summaries, titles, write-as-me drafts), and the views of both (the inspector's and the export's).
+ */
+export async function conversationAttemptViews({
+  db,
+  conversationId,
+  readerId,
+}: {
+  db: Database;
+  conversationId: string;
+  readerId: string;
+}) {
+  const [turns, otherCalls] = await Promise.all([
+    listTurnsWithAttempts({ db, conversationId }),
+    listOtherModelCalls({ db, conversationId }),
+  ]);
+  const views = await toAttemptViews({
+    db,
+    conversationId,
+    attemptRows: [...turns.flatMap((turn) => turn.attempts), ...otherCalls],
+    readerId,
+  });
+  return { turns, otherCalls, views };
+}
 
 export async function toAttemptViews({
   db,

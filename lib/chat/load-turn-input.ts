@@ -17,6 +17,7 @@ import {
 } from "@/db/queries";
 import type { Conversation, Message, Persona } from "@/db/schema";
 import { MAX_TOOL_STEPS, runnableToolNames, TOOL_CATALOG } from "@/lib/chat/tools";
+import { countUserTurns } from "@/lib/context/current-input";
 import { type ResolvedSettings, resolveSettings, type SettingsOverride } from "@/lib/context/settings";
 import type { BuildInput, StoredMessage } from "@/lib/context/types";
 import { toStoredArtifact, toStoredAttachment, toStoredMessage, toStoredSummary } from "./stored-rows";
@@ -182,17 +183,4 @@ export async function loadTurnInput({
       privateMemoriesWithheld: conversation.visibility === "room",
     },
   };
-}
-
-/** User turns in the loaded window, the current one included: consecutive user messages share a turn. */
-function countUserTurns(messages: StoredMessage[], currentInput: StoredMessage): number {
-  let turns = 0;
-  let previousWasUser = false;
-  for (const message of messages) {
-    const isUser = message.authorType === "user";
-    if (isUser && !previousWasUser) turns++;
-    previousWasUser = isUser;
-  }
-  const currentIsLoaded = messages.some((message) => message.id === currentInput.id);
-  return currentIsLoaded ? turns : turns + (previousWasUser ? 0 : 1);
 }

@@ -8,7 +8,7 @@ import { createUIMessageStreamResponse, JsonToSseTransformStream, UI_MESSAGE_STR
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
 import { appendMessage } from "@/db/queries";
-import type { Conversation, Message, Model, Persona } from "@/db/schema";
+import type { Conversation, Message, Persona } from "@/db/schema";
 import { insertTurn } from "@/db/turn-queries";
 import type { SessionUser } from "@/lib/api/route";
 import { logger } from "@/lib/logger";
@@ -41,53 +41,42 @@ export interface TurnRequest {
   action: TurnAction;
 }
 
+/** The conversation a turn answers in, who asks, and the persona that answers. */
+interface OpenedTurn {
+  db: Database;
+  user: SessionUser;
+  conversation: Conversation;
+  persona: Persona;
+}
+
+type StoredUserMessage = Awaited<ReturnType<typeof checkAndStoreUserMessage>>;
+
 export async function runChatTurn({ db, user, conversationId, action }: TurnRequest): Promise<Response> {
-  const { conversation, persona } = await openConversation({ db, conversationId, userId: user.id });
-  const { userMessage, personaModel, modelRows, firstInput } = await checkAndStoreUserMessage({
+  const opened: OpenedTurn = {
     db,
     user,
-    conversation,
-    persona,
-    action,
-  });
-  const { turnInput, base, firstResolved } = await prepareContext({
-    db,
-    user,
-    conversation,
-    persona,
-    userMessage,
-    personaModel,
-    modelRows,
-    firstInput,
-  });
+    ...(await openConversation({ db, conversationId, userId: user.id })),
+  };
+  const stored = await checkAndStoreUserMessage({ ...opened, action });
+  const { turnInput, base, firstResolved } = await prepareContext({ ...opened, ...stored });
+  const { settingsVersion } = turnInput;
 
   // The reply's row and the turn's row are written while the model call is already under way: the ids are
   // known now, writes of the reply wait for its row, and attempts are recorded after the turn row exists.
-  const assistantMessageId = uuidv7();
-  const turnId = uuidv7();
-  const rowsReady = insertReplyRows({
-    db,
-    persona,
-    userMessage,
-    assistantMessageId,
-    turnId,
-    settingsVersion: turnInput.settingsVersion,
-  });
+  const replyIds = { assistantMessageId: uuidv7(), turnId: uuidv7() };
+  const { turnId } = replyIds;
+  const rowsReady = insertReplyRows({ ...opened, ...stored, ...replyIds, settingsVersion });
   rowsReady.catch((error) => logger.error({ err: error, turnId }, "could not store the reply's rows"));
 
   const stream = streamTurn({
-    db,
-    user,
-    persona,
+    ...opened,
+    ...stored,
+    ...replyIds,
     conversationId,
-    userMessage,
-    assistantMessageId,
-    turnId,
     rowsReady,
     base,
     firstResolved,
-    settingsVersion: turnInput.settingsVersion,
-    modelRows,
+    settingsVersion,
   });
   // With Redis, the stream is published under the turn's id so any instance can resume it.
   const streams = resumableStreams();
@@ -107,25 +96,8 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
  * Build once; summarise old turns when the policy says so, deciding from what was just loaded; in the rare turn
  * that does summarise, load and build again. Summarise again if it still overflows.
  */
-async function prepareContext({
-  db,
-  user,
-  conversation,
-  persona,
-  userMessage,
-  personaModel,
-  modelRows,
-  firstInput,
-}: {
-  db: Database;
-  user: SessionUser;
-  conversation: Conversation;
-  persona: Persona;
-  userMessage: Message;
-  personaModel: Model | null;
-  modelRows: Model[];
-  firstInput: TurnInput;
-}) {
+async function prepareContext(turn: OpenedTurn & StoredUserMessage) {
+  const { db, user, conversation, persona, userMessage, personaModel, modelRows, firstInput } = turn;
   const buildFrom = (turnInput: TurnInput): BuiltTurn => ({
     turnInput,
     base: buildPhaseA(turnInput, modelRows),

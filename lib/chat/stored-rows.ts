@@ -1,6 +1,8 @@
-// Database rows → the pipeline's plain input types, and token counts cached at write time.
+// Database rows → the pipeline's plain input types, and token counts cached at write time; and the row of a
+// person's message.
 
 import "server-only";
+import type { NewMessage } from "@/db/queries";
 import type { Artifact, Attachment, Message, Model, Summary } from "@/db/schema";
 import type {
   ModelCapabilities,
@@ -11,6 +13,22 @@ import type {
   StoredPart,
   StoredSummary,
 } from "@/lib/context/types";
+
+/** A person's complete message as it is stored: the turn's submit and the tests' fixtures write it so. */
+export function userMessageRow(
+  conversationId: string,
+  user: { id: string; name: string },
+  parts: StoredPart[],
+): NewMessage {
+  return {
+    conversationId,
+    authorType: "user",
+    authorUserId: user.id,
+    authorName: user.name,
+    parts,
+    status: "complete",
+  };
+}
 
 export function toStoredMessage(row: Message): StoredMessage {
   return {

@@ -65,25 +65,24 @@ export interface PreloadedSummaryInputs {
   omittedByFetchLimit?: number;
 }
 
-export async function summariseConversation({
-  db,
-  conversation,
-  persona,
-  trigger,
-  now = new Date(),
-  keepRecentTurns,
-  preloaded,
-}: {
+/** Which conversation to summarise and why: deciding (summary-decision.ts) reads the same request. */
+export interface SummaryTarget {
   db: Database;
   conversation: Conversation;
   persona: Persona;
   trigger: SummaryRequest;
-  now?: Date;
-  /** A one-off keepRecentTurns for a manual compact. */
-  keepRecentTurns?: number;
   /** What the turn already loaded (its settings, active summary and window): not loaded again. */
   preloaded?: PreloadedSummaryInputs;
-}): Promise<SummaryOutcome> {
+}
+
+export async function summariseConversation(
+  request: SummaryTarget & {
+    now?: Date;
+    /** A one-off keepRecentTurns for a manual compact. */
+    keepRecentTurns?: number;
+  },
+): Promise<SummaryOutcome> {
+  const { db, conversation, persona, trigger, now = new Date(), keepRecentTurns, preloaded } = request;
   const [globalSettings, active, personaModel] = preloaded
     ? [preloaded.globalSettings, preloaded.activeSummary, preloaded.personaModel]
     : await Promise.all([
@@ -96,16 +95,7 @@ export async function summariseConversation({
     keepRecentTurns,
   );
   const estimateModel = personaModel ?? FALLBACK_ESTIMATE_MODEL;
-  const decision = await decideSummary({
-    db,
-    conversation,
-    persona,
-    trigger,
-    settings,
-    estimateModel,
-    active,
-    preloaded,
-  });
+  const decision = await decideSummary({ ...request, settings, estimateModel, active });
   if ("skipped" in decision) return skipped(decision.skipped);
   const { decided, why, deciding, keptTurns, previous } = decision;
   if (!decided.plan.shouldSummarise || decided.plan.coversThroughSeq === null)

@@ -2,7 +2,6 @@
 // count), so only a summary about to be made loads every unsummarised message. The policy is planSummary's.
 
 import "server-only";
-import type { Database } from "@/db/client";
 import { listHistoryWindow } from "@/db/queries";
 import type { Conversation, Message, Persona, Summary } from "@/db/schema";
 import { countUnsummarisedUserTurns, listUnsummarisedMessages } from "@/db/summary-queries";
@@ -12,7 +11,7 @@ import { countTextTokens } from "@/lib/context/tokens";
 import { plural } from "@/lib/context/trace";
 import type { StoredMessage, StoredSummary, TokenizerName } from "@/lib/context/types";
 import { toStoredMessage, toStoredSummary } from "./stored-rows";
-import type { PreloadedSummaryInputs, SummaryRequest } from "./summarise";
+import type { SummaryTarget } from "./summarise";
 
 interface PlannedMessages {
   messages: StoredMessage[];
@@ -42,15 +41,10 @@ export async function decideSummary({
   estimateModel,
   active,
   preloaded,
-}: {
-  db: Database;
-  conversation: Conversation;
-  persona: Persona;
-  trigger: SummaryRequest;
+}: SummaryTarget & {
   settings: ResolvedSettings;
   estimateModel: { contextWindow: number; maxOutputTokens: number; tokenizer: TokenizerName };
   active: Summary | null;
-  preloaded?: PreloadedSummaryInputs;
 }): Promise<SummaryDecision> {
   const previous = active ? toStoredSummary(active) : null;
   const afterSeq = active?.coversThroughSeq ?? 0;

@@ -14,6 +14,7 @@ import { type PreparedImageLink, prepareImageLinks, storeImageLinks } from "@/li
 import { loadTurnInput } from "./load-turn-input";
 import type { TurnAction } from "./run-turn";
 import { refuseWhileReplyIsWritten } from "./stop-turn";
+import { userMessageRow } from "./stored-rows";
 import { personaModels, requireCallableModel } from "./turn-setup";
 
 /**
@@ -111,12 +112,7 @@ async function storeUserMessage(
   return appendMessage({
     db,
     message: {
-      conversationId,
-      authorType: "user",
-      authorUserId: user.id,
-      authorName: user.name,
-      parts,
-      status: "complete",
+      ...userMessageRow(conversationId, user, parts),
       clientMessageId: action.clientMessageId ?? null,
     },
     // The images become this message's in the same transaction, or nothing is stored.

@@ -84,3 +84,19 @@ export const currentInputStage: Stage<HistoryItems, ContextItem[], PhaseAContext
   name: "current-input",
   run: ({ items, current }) => appendCurrentInput(items, current),
 };
+
+/**
+ * The current input's user turn number: user turns in the loaded window, the current one included (consecutive
+ * user messages share a turn). The turn loader, the bench and the property tests all count this way.
+ */
+export function countUserTurns(messages: readonly StoredMessage[], currentInput: StoredMessage): number {
+  let turns = 0;
+  let previousWasUser = false;
+  for (const message of messages) {
+    const isUser = message.authorType === "user";
+    if (isUser && !previousWasUser) turns++;
+    previousWasUser = isUser;
+  }
+  const currentIsLoaded = messages.some((message) => message.id === currentInput.id);
+  return currentIsLoaded ? turns : turns + (previousWasUser ? 0 : 1);
+}

@@ -7,7 +7,7 @@ import type { PhaseBContext } from "./phases";
 import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
 import { countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
-import type { ContextItem, ItemPart, MediaDescriptor, ModelDescriptor, TraceEvent } from "./types";
+import type { ContextItem, ItemPart, MediaDescriptor, MediaKind, ModelDescriptor, TraceEvent } from "./types";
 
 /** The built-in tool a blind model is pointed to. */
 export const IMAGE_ANALYSIS_TOOL = "analyze_image";
@@ -108,21 +108,21 @@ export function isPdf(descriptor: MediaDescriptor): boolean {
   return descriptor.kind === "file" && descriptor.mime.toLowerCase() === "application/pdf";
 }
 
+/** The capability that lets a model take each kind of media. */
+const CAPABILITY_FOR_KIND = {
+  image: "vision",
+  video: "video",
+  audio: "audio",
+  file: "documents",
+} as const satisfies Record<MediaKind, keyof ModelDescriptor["capabilities"]>;
+
 /** Whether the model can take this media item at all (an image still goes through the per-request cap). */
 export function modelTakes(
   descriptor: MediaDescriptor,
   capabilities: ModelDescriptor["capabilities"],
 ): boolean {
-  switch (descriptor.kind) {
-    case "image":
-      return capabilities.vision;
-    case "video":
-      return capabilities.video;
-    case "audio":
-      return capabilities.audio;
-    case "file":
-      return capabilities.documents && isPdf(descriptor);
-  }
+  const takesKind = capabilities[CAPABILITY_FOR_KIND[descriptor.kind]];
+  return descriptor.kind === "file" ? takesKind && isPdf(descriptor) : takesKind;
 }
 
 export function unsupportedMediaNotice(descriptor: MediaDescriptor): string {

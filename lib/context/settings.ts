@@ -3,7 +3,8 @@
 
 import { z } from "zod";
 
-function integerIn(key: string, min: number, max: number) {
+/** A whole number in [min, max], one message for every way it can be wrong (the API schemas use it too). */
+export function integerIn(key: string, min: number, max: number) {
   const message = `${key} must be a whole number from ${min} to ${max}`;
   return z
     .number({ error: message })
@@ -12,7 +13,8 @@ function integerIn(key: string, min: number, max: number) {
     .max(max, { error: message });
 }
 
-function oneOf<const T extends readonly [string, ...string[]]>(key: string, values: T) {
+/** One of `values`, naming them when it is not (the API schemas use it too). */
+export function oneOf<const T extends readonly [string, ...string[]]>(key: string, values: T) {
   return z.enum(values, { error: `${key} must be one of: ${values.join(", ")}` });
 }
 

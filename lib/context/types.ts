@@ -11,6 +11,8 @@ export const AUTHOR_TYPES = ["user", "persona", "system", "tool"] as const;
 export type AuthorType = (typeof AUTHOR_TYPES)[number];
 export const MESSAGE_STATUSES = ["complete", "streaming", "stopped", "interrupted", "error"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+export const BLOCK_TYPES = ["mute", "block"] as const;
+export type BlockType = (typeof BLOCK_TYPES)[number];
 
 /** One ordered part of a stored message. Media and artifacts are referred to by id, in the order they happened. */
 /**
@@ -118,9 +120,6 @@ export interface ParticipantInfo {
   userId: string;
   name: string;
 }
-
-export const BLOCK_TYPES = ["mute", "block"] as const;
-export type BlockType = (typeof BLOCK_TYPES)[number];
 
 export interface PersonaUserBlock {
   personaId: string;

@@ -4,11 +4,10 @@
 
 import "server-only";
 import { listConversationArchiveRows } from "@/db/archive-queries";
-import { listOtherModelCalls } from "@/db/attempt-queries";
 import type { Database } from "@/db/client";
-import { getPersona, listTurnsWithAttempts, loadConversationMediaBySha256 } from "@/db/queries";
+import { getPersona, loadConversationMediaBySha256 } from "@/db/queries";
 import type { Conversation } from "@/db/schema";
-import { toAttemptViews } from "@/lib/chat/attempt-view";
+import { conversationAttemptViews, type toAttemptViews } from "@/lib/chat/attempt-view";
 import type { StoredPart } from "@/lib/context/types";
 import { elideMedia, MEDIA_MARKER, restoreMedia } from "@/lib/providers/media-elision";
 import {
@@ -32,7 +31,7 @@ export async function exportConversation({
   const [rows, persona, attempts] = await Promise.all([
     listConversationArchiveRows({ db, conversationId: conversation.id }),
     getPersona({ db, personaId: conversation.personaId }),
-    attemptViewsOf({ db, conversationId: conversation.id, readerId }),
+    conversationAttemptViews({ db, conversationId: conversation.id, readerId }),
   ]);
   const versionsByMessage = new Map<string, typeof rows.versionRows>();
   for (const version of rows.versionRows)
@@ -121,7 +120,7 @@ type ReaderArgs = { db: Database; conversationId: string; readerId: string };
  * them. Summaries, titles and drafts are other tasks and are left out.
  */
 export async function exportAttemptsAsJsonl({ db, conversationId, readerId }: ReaderArgs): Promise<string> {
-  const views = (await attemptViewsOf({ db, conversationId, readerId })).views.filter(
+  const views = (await conversationAttemptViews({ db, conversationId, readerId })).views.filter(
     (view) => view.kind === "reply",
   );
   // Items are stored with their media elided (as bodies are): put the bytes back, an example carries its images.
@@ -141,34 +140,21 @@ export async function exportAttemptsAsJsonl({ db, conversationId, readerId }: Re
     .join("");
 }
 
-async function attemptViewsOf({ db, conversationId, readerId }: ReaderArgs) {
-  const [turns, otherCalls] = await Promise.all([
-    listTurnsWithAttempts({ db, conversationId }),
-    listOtherModelCalls({ db, conversationId }),
-  ]);
-  const views = await toAttemptViews({
-    db,
-    conversationId,
-    attemptRows: [...turns.flatMap((turn) => turn.attempts), ...otherCalls],
-    readerId,
-  });
-  return { turns, views };
-}
-
 type AttemptView = Awaited<ReturnType<typeof toAttemptViews>>[number];
 
 /** The view's bodies carry their media again: elide it once more, the bytes travel once in `blobs`. */
 function toArchivedAttempt(view: AttemptView): ArchivedAttempt {
+  const { turnId, kind, attemptNumber, stepNumber, modelId, status, error, items, trace } = view;
   return {
-    turnId: view.turnId,
-    kind: view.kind,
-    attemptNumber: view.attemptNumber,
-    stepNumber: view.stepNumber,
-    modelId: view.modelId,
-    status: view.status,
-    error: view.error,
-    items: view.items,
-    trace: view.trace,
+    turnId,
+    kind,
+    attemptNumber,
+    stepNumber,
+    modelId,
+    status,
+    error,
+    items,
+    trace,
     settings: view.settings as unknown as Record<string, unknown>,
     settingsVersion: view.settingsVersion,
     requests: view.requests.map((request) => {

@@ -1,24 +1,22 @@
 // The largest file of each kind (docs/architecture.md#documents-audio-and-video), from the configuration. The
 // multipart reader stops at the largest of them; the kind, known once the bytes are sniffed, then has its own.
 import "server-only";
-import { env } from "@/lib/env";
+import { env, type ServerEnvironment } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { KIND_NAMES, type NonImageKind } from "./sniff";
 
 export type UploadKind = "image" | NonImageKind;
 
+/** The setting that holds each kind's largest file. */
+const MAX_BYTES_SETTING = {
+  image: "MEDIA_MAX_IMAGE_BYTES",
+  file: "MEDIA_MAX_PDF_BYTES",
+  audio: "MEDIA_MAX_AUDIO_BYTES",
+  video: "MEDIA_MAX_VIDEO_BYTES",
+} as const satisfies Record<UploadKind, keyof ServerEnvironment>;
+
 export function maxBytesFor(kind: UploadKind): number {
-  const config = env();
-  switch (kind) {
-    case "image":
-      return config.MEDIA_MAX_IMAGE_BYTES;
-    case "file":
-      return config.MEDIA_MAX_PDF_BYTES;
-    case "audio":
-      return config.MEDIA_MAX_AUDIO_BYTES;
-    case "video":
-      return config.MEDIA_MAX_VIDEO_BYTES;
-  }
+  return env()[MAX_BYTES_SETTING[kind]];
 }
 
 /** The most any upload may carry: the largest of the per-kind limits. */

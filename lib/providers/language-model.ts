@@ -36,45 +36,40 @@ export function languageModelFor(
     case "offline":
       return createOfflineModel(model.providerModelName);
     case "openai": {
-      if (!providers.openai) throw unconfigured(model, "OPENAI_API_KEY");
-      const openai = createOpenAI({
-        apiKey: providers.openai.apiKey,
-        baseURL: providers.openai.baseURL,
-        fetch,
-      });
+      const openai = createOpenAI(connection(model, providers.openai, "OPENAI_API_KEY", fetch));
       return model.apiKind === "responses"
         ? openai.responses(model.providerModelName)
         : openai.chat(model.providerModelName);
     }
     case "openai-compatible": {
-      if (!providers.openaiCompatible) throw unconfigured(model, "OPENAI_COMPATIBLE_BASE_URL");
+      const settings = connection(model, providers.openaiCompatible, "OPENAI_COMPATIBLE_BASE_URL", fetch);
       const compatible = createOpenAI({
         name: "openai-compatible",
-        apiKey: providers.openaiCompatible.apiKey ?? "not-needed",
-        baseURL: providers.openaiCompatible.baseURL,
-        fetch,
+        ...settings,
+        apiKey: settings.apiKey ?? "not-needed",
       });
       return compatible.chat(model.providerModelName);
     }
     case "google": {
-      if (!providers.google) throw unconfigured(model, "GOOGLE_GENERATIVE_AI_API_KEY");
-      const google = createGoogle({
-        apiKey: providers.google.apiKey,
-        baseURL: providers.google.baseURL,
-        fetch,
-      });
+      const google = createGoogle(connection(model, providers.google, "GOOGLE_GENERATIVE_AI_API_KEY", fetch));
       return google(model.providerModelName);
     }
     case "anthropic": {
-      if (!providers.anthropic) throw unconfigured(model, "ANTHROPIC_API_KEY");
-      const anthropic = createAnthropic({
-        apiKey: providers.anthropic.apiKey,
-        baseURL: providers.anthropic.baseURL,
-        fetch,
-      });
+      const anthropic = createAnthropic(connection(model, providers.anthropic, "ANTHROPIC_API_KEY", fetch));
       return anthropic(model.providerModelName);
     }
   }
+}
+
+/** A configured provider's key and base URL with the capturing fetch; without `variable` set, the model is refused. */
+function connection(
+  model: ModelDescriptor,
+  provider: { apiKey?: string; baseURL?: string } | null,
+  variable: string,
+  fetch: typeof globalThis.fetch | undefined,
+) {
+  if (!provider) throw unconfigured(model, variable);
+  return { apiKey: provider.apiKey, baseURL: provider.baseURL, fetch };
 }
 
 function unconfigured(model: ModelDescriptor, variable: string): AppError {

@@ -50,6 +50,22 @@ const CLAUDE: ModelCapabilities = {
   maxStopSequences: 16,
 };
 
+/** A Claude model through the Messages API: the same window, output cap and capabilities for each. */
+function claudeModel(name: string, label: string, prices: ModelPrices): CatalogModel {
+  return {
+    id: `anthropic:${name}`,
+    label,
+    provider: "anthropic",
+    providerModelName: name,
+    apiKind: "chat",
+    capabilities: CLAUDE,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    tokenizer: "estimate",
+    prices,
+  };
+}
+
 export const OFFLINE_MODEL_ID = "offline:echo";
 
 export const MODEL_CATALOG: CatalogModel[] = [
@@ -114,41 +130,19 @@ export const MODEL_CATALOG: CatalogModel[] = [
     tokenizer: "estimate",
     prices: { inputPerMillion: 0.3, cachedInputPerMillion: 0.075, outputPerMillion: 2.5 },
   },
-  {
-    id: "anthropic:claude-sonnet-4-5",
-    label: "Claude Sonnet 4.5",
-    provider: "anthropic",
-    providerModelName: "claude-sonnet-4-5",
-    apiKind: "chat",
-    capabilities: CLAUDE,
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-    tokenizer: "estimate",
-    // Cache writes (5-minute) at 1.25× input, cache reads at 0.1× input.
-    prices: {
-      inputPerMillion: 3,
-      cachedInputPerMillion: 0.3,
-      cacheWritePerMillion: 3.75,
-      outputPerMillion: 15,
-    },
-  },
-  {
-    id: "anthropic:claude-haiku-4-5",
-    label: "Claude Haiku 4.5",
-    provider: "anthropic",
-    providerModelName: "claude-haiku-4-5",
-    apiKind: "chat",
-    capabilities: CLAUDE,
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-    tokenizer: "estimate",
-    prices: {
-      inputPerMillion: 1,
-      cachedInputPerMillion: 0.1,
-      cacheWritePerMillion: 1.25,
-      outputPerMillion: 5,
-    },
-  },
+  // Cache writes (5-minute) at 1.25× input, cache reads at 0.1× input.
+  claudeModel("claude-sonnet-4-5", "Claude Sonnet 4.5", {
+    inputPerMillion: 3,
+    cachedInputPerMillion: 0.3,
+    cacheWritePerMillion: 3.75,
+    outputPerMillion: 15,
+  }),
+  claudeModel("claude-haiku-4-5", "Claude Haiku 4.5", {
+    inputPerMillion: 1,
+    cachedInputPerMillion: 0.1,
+    cacheWritePerMillion: 1.25,
+    outputPerMillion: 5,
+  }),
   {
     id: "google:gemma-3-27b-it",
     label: "Gemma 3 27B (no system instructions)",

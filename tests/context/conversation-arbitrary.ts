@@ -9,29 +9,29 @@
 // note and reasoning text carries one too, so a test can tell exactly which stored text reached the payload.
 
 import fc from "fast-check";
+import { countUserTurns } from "@/lib/context/current-input";
 import { elementAt, firstOf, lastOf } from "@/lib/context/indexing";
 import { defaultSettings, type ResolvedSettings, settingsSchema } from "@/lib/context/settings";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
-import type {
-  BuildInput,
-  MemoryInfo,
-  MessageStatus,
-  ModelCapabilities,
-  ModelDescriptor,
-  ParticipantInfo,
-  PersonaInfo,
-  PersonaUserBlock,
-  ProviderName,
-  StoredArtifact,
-  StoredAttachment,
-  StoredMessage,
-  StoredPart,
-  StoredSummary,
-  TokenizerName,
-  ToolInfo,
+import {
+  type BuildInput,
+  type MemoryInfo,
+  type MessageStatus,
+  type ModelCapabilities,
+  type ModelDescriptor,
+  type ParticipantInfo,
+  type PersonaInfo,
+  type PersonaUserBlock,
+  type ProviderName,
+  type StoredArtifact,
+  type StoredAttachment,
+  type StoredMessage,
+  type StoredPart,
+  type StoredSummary,
+  TOKENIZER_NAMES,
+  type TokenizerName,
+  type ToolInfo,
 } from "@/lib/context/types";
-import { TOKENIZER_NAMES } from "@/lib/context/types";
-import { countUserTurns } from "./fixtures";
 
 // ---------------------------------------------------------------------------------------------------------------
 // The cast

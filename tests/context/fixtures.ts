@@ -165,19 +165,15 @@ export function imageAttachment(
   };
 }
 
-export function videoAttachment(
-  id: string,
-  messageId: string,
-  options: AttachmentOptions = {},
-): StoredAttachment {
-  return imageAttachment(id, messageId, {
+/** A video attachment: the image's defaults with a video's kind, type and name. */
+export const videoAttachment: typeof imageAttachment = (id, messageId, options = {}) =>
+  imageAttachment(id, messageId, {
     kind: "video",
     mime: "video/mp4",
     url: `https://media.test/${id}.mp4`,
     filename: `${id}.mp4`,
     ...options,
   });
-}
 
 export function functionCallArtifact(
   id: string,
@@ -384,19 +380,6 @@ export function modelDescriptor(
     tokenizer: "estimate",
     ...overrides,
   };
-}
-
-/** User turns in the loaded window, the current one included (as the turn loader counts them; the bench and the property tests share this). */
-export function countUserTurns(messages: readonly StoredMessage[], currentInput: StoredMessage): number {
-  let turns = 0;
-  let previousWasUser = false;
-  for (const message of messages) {
-    const isUser = message.authorType === "user";
-    if (isUser && !previousWasUser) turns++;
-    previousWasUser = isUser;
-  }
-  const loaded = messages.some((message) => message.id === currentInput.id);
-  return loaded ? turns : turns + (previousWasUser ? 0 : 1);
 }
 
 /** A valid 1×1 PNG, as a data: URL. */

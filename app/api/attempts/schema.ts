@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ATTEMPT_KINDS } from "@/db/schema";
+import { oneOf } from "@/lib/context/settings";
 
 const optionalText = (name: string, max: number) =>
   z
@@ -30,7 +31,7 @@ const optionalDate = (name: string) =>
 export const attemptSearchQuerySchema = z.strictObject({
   model: optionalText("model", 200),
   status: z.enum(["ok", "error", "stopped"], { error: "status must be ok, error or stopped" }).optional(),
-  kind: z.enum(ATTEMPT_KINDS, { error: `kind must be one of: ${ATTEMPT_KINDS.join(", ")}` }).optional(),
+  kind: oneOf("kind", ATTEMPT_KINDS).optional(),
   tag: optionalText("tag", 100),
   action: optionalText("action", 100),
   from: optionalDate("from"),

@@ -1,10 +1,15 @@
 // The opening most conversation routes share: who asks, and the conversation of the path, which they must be able
-// to read (a conversation they may not read is simply not found).
-import { getDb } from "@/db/client";
-import { getReadableConversation } from "@/db/queries";
-import { parseId, requireUser, route } from "@/lib/api/route";
+// to read (a conversation they may not read is simply not found), or own.
 
-export type ConversationContext = { params: Promise<{ id: string }> };
+import type { z } from "zod";
+import { getDb } from "@/db/client";
+import { getOwnedConversation, getReadableConversation } from "@/db/queries";
+import { parseId, readJson, requireUser, route } from "@/lib/api/route";
+
+/** The route context of a conversation's path: its `id`, and the other segments `Key` names (e.g. "messageId"). */
+export type ConversationContext<Key extends string = never> = {
+  params: Promise<{ id: string } & Record<Key, string>>;
+};
 
 /** The signed-in user, the database and the readable conversation named by the path's `id` (else 401 / 404). */
 export async function requireReadableConversation(request: Request, rawId: string) {
@@ -17,11 +22,38 @@ export async function requireReadableConversation(request: Request, rawId: strin
 
 type ReadableConversation = Awaited<ReturnType<typeof requireReadableConversation>>;
 
-/** A route of one conversation, for whoever may read it: the frame of `route`, then the handler. */
-export function readableConversationRoute(
-  handler: (access: ReadableConversation, request: Request) => Promise<Response>,
+/**
+ * A route of one conversation, for whoever may read it: the frame of `route`, then the handler, which also gets
+ * the path's other segments.
+ */
+export function readableConversationRoute<Key extends string = never>(
+  handler: (
+    access: ReadableConversation,
+    request: Request,
+    pathSegments: Record<Key, string>,
+  ) => Promise<Response>,
 ) {
-  return route(async (request: Request, { params }: ConversationContext) =>
-    handler(await requireReadableConversation(request, (await params).id), request),
-  );
+  return route(async (request: Request, { params }: ConversationContext<Key>) => {
+    const pathSegments = await params;
+    return handler(await requireReadableConversation(request, pathSegments.id), request, pathSegments);
+  });
+}
+
+/**
+ * The signed-in user, the database, the path's conversation id and the request's body read with `bodySchema`
+ * (when given), for a route of the conversation's owner alone (else 401 / 400 / 404). The body is read before
+ * ownership is checked: a malformed body is a 400 whoever sends it.
+ */
+export async function requireOwnedConversation<Schema extends z.ZodType>(
+  request: Request,
+  params: ConversationContext["params"],
+  bodySchema?: Schema,
+) {
+  const user = await requireUser(request);
+  const conversationId = parseId((await params).id, "Conversation");
+  // Without a schema there is no body: the route does not read it.
+  const body = (bodySchema ? await readJson(request, bodySchema) : undefined) as z.infer<Schema>;
+  const db = await getDb();
+  await getOwnedConversation({ db, conversationId, userId: user.id });
+  return { user, db, conversationId, body };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { oneOf } from "@/lib/context/settings";
 import { BLOCK_TYPES } from "@/lib/context/types";
 
 /** Ten years: longer than that is what "permanent" (null) is for. */
@@ -10,7 +11,7 @@ export const setBlockSchema = z
     userId: z
       .string({ error: "userId must be a user id" })
       .regex(/^[A-Za-z0-9_-]{1,100}$/, { error: "userId must be a user id" }),
-    blockType: z.enum(BLOCK_TYPES, { error: `blockType must be one of: ${BLOCK_TYPES.join(", ")}` }),
+    blockType: oneOf("blockType", BLOCK_TYPES),
     reason: z
       .string({ error: "reason must be text" })
       .trim()

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { nonEmptyTextField } from "@/app/api/request-fields";
+import { integerIn, oneOf } from "@/lib/context/settings";
 import { API_KINDS, PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/context/types";
 import { MODEL_ID } from "../params";
 
@@ -17,35 +18,22 @@ const capabilitiesSchema = z
       reasoning: flag("reasoning"),
       systemInstruction: flag("systemInstruction"),
       strictAlternation: flag("strictAlternation"),
-      maxStopSequences: z
-        .number({ error: "capabilities.maxStopSequences must be a whole number from 0 to 64" })
-        .int({ error: "capabilities.maxStopSequences must be a whole number from 0 to 64" })
-        .min(0, { error: "capabilities.maxStopSequences must be a whole number from 0 to 64" })
-        .max(64, { error: "capabilities.maxStopSequences must be a whole number from 0 to 64" }),
+      maxStopSequences: integerIn("capabilities.maxStopSequences", 0, 64),
     },
     // Only the wrong-type issue: unknown keys keep zod's "Unrecognized key" message.
     { error: (issue) => (issue.code === "invalid_type" ? "capabilities must be an object" : undefined) },
   )
   .strict();
 
-function wholeNumber(key: string, min: number, max: number) {
-  const message = `${key} must be a whole number from ${min} to ${max}`;
-  return z
-    .number({ error: message })
-    .int({ error: message })
-    .min(min, { error: message })
-    .max(max, { error: message });
-}
-
 const modelFields = {
-  provider: z.enum(PROVIDER_NAMES, { error: `provider must be one of: ${PROVIDER_NAMES.join(", ")}` }),
+  provider: oneOf("provider", PROVIDER_NAMES),
   providerModelName: nonEmptyTextField("providerModelName", 200),
   label: nonEmptyTextField("label", 200),
-  apiKind: z.enum(API_KINDS, { error: `apiKind must be one of: ${API_KINDS.join(", ")}` }),
+  apiKind: oneOf("apiKind", API_KINDS),
   capabilities: capabilitiesSchema,
-  contextWindow: wholeNumber("contextWindow", 256, 100_000_000),
-  maxOutputTokens: wholeNumber("maxOutputTokens", 1, 10_000_000),
-  tokenizer: z.enum(TOKENIZER_NAMES, { error: `tokenizer must be one of: ${TOKENIZER_NAMES.join(", ")}` }),
+  contextWindow: integerIn("contextWindow", 256, 100_000_000),
+  maxOutputTokens: integerIn("maxOutputTokens", 1, 10_000_000),
+  tokenizer: oneOf("tokenizer", TOKENIZER_NAMES),
   enabled: z.boolean({ error: "enabled must be true or false" }),
   /** US dollars per million tokens; null when unknown (costs then show as unknown). */
   prices: z

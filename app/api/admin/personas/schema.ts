@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { nonEmptyTextField, textField } from "@/app/api/request-fields";
 import { TOOL_CATALOG } from "@/lib/chat/tools";
-import { settingsOverrideSchema } from "@/lib/context/settings";
+import { oneOf, settingsOverrideSchema } from "@/lib/context/settings";
 import { MODEL_ID } from "../params";
 
 const TOOL_NAMES = TOOL_CATALOG.map((tool) => tool.name) as [string, ...string[]];
@@ -29,7 +29,7 @@ const personaFields = {
     .max(5, { error: "fallbackModelIds must have at most 5 entries" })
     .refine(unique, { error: "fallbackModelIds must not repeat a model" }),
   toolNames: z
-    .array(z.enum(TOOL_NAMES, { error: `toolNames[] must be one of: ${TOOL_NAMES.join(", ")}` }), {
+    .array(oneOf("toolNames[]", TOOL_NAMES), {
       error: "toolNames must be a list of tool names",
     })
     .refine(unique, { error: "toolNames must not repeat a tool" }),

@@ -1,10 +1,10 @@
 import {
   type ConversationContext,
   readableConversationRoute,
+  requireOwnedConversation,
 } from "@/app/api/conversations/readable-conversation";
-import { getDb } from "@/db/client";
-import { deleteConversation, getOwnedConversation, getPersona, updateConversation } from "@/db/queries";
-import { parseId, readJson, requireUser, route } from "@/lib/api/route";
+import { deleteConversation, getPersona, updateConversation } from "@/db/queries";
+import { route } from "@/lib/api/route";
 import { choosableModels, requireCallableModel } from "@/lib/chat/turn-setup";
 import { updateConversationSchema } from "../schema";
 
@@ -24,21 +24,18 @@ export const GET = readableConversationRoute(async ({ user, db, conversation }) 
 });
 
 export const PATCH = route(async (request: Request, { params }: ConversationContext) => {
-  const user = await requireUser(request);
-  const conversationId = parseId((await params).id, "Conversation");
-  const body = await readJson(request, updateConversationSchema);
-  const db = await getDb();
-  await getOwnedConversation({ db, conversationId, userId: user.id });
+  const { db, conversationId, body } = await requireOwnedConversation(
+    request,
+    params,
+    updateConversationSchema,
+  );
   if (body.modelId) await requireCallableModel(db, body.modelId);
   const conversation = await updateConversation({ db, conversationId, changes: body });
   return Response.json({ conversation });
 });
 
 export const DELETE = route(async (request: Request, { params }: ConversationContext) => {
-  const user = await requireUser(request);
-  const conversationId = parseId((await params).id, "Conversation");
-  const db = await getDb();
-  await getOwnedConversation({ db, conversationId, userId: user.id });
+  const { db, conversationId } = await requireOwnedConversation(request, params);
   await deleteConversation({ db, conversationId });
   return new Response(null, { status: 204 });
 });

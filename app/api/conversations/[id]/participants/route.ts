@@ -6,10 +6,10 @@
 import {
   type ConversationContext,
   readableConversationRoute,
+  requireOwnedConversation,
 } from "@/app/api/conversations/readable-conversation";
-import { getDb } from "@/db/client";
-import { getOwnedConversation, inviteParticipant, listParticipants } from "@/db/queries";
-import { parseId, readJson, requireUser, route } from "@/lib/api/route";
+import { inviteParticipant, listParticipants } from "@/db/queries";
+import { route } from "@/lib/api/route";
 import { inviteSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
@@ -19,11 +19,7 @@ export const GET = readableConversationRoute(async ({ db, conversationId }) => {
 });
 
 export const POST = route(async (request: Request, { params }: ConversationContext) => {
-  const user = await requireUser(request);
-  const conversationId = parseId((await params).id, "Conversation");
-  const body = await readJson(request, inviteSchema);
-  const db = await getDb();
-  await getOwnedConversation({ db, conversationId, userId: user.id });
+  const { db, conversationId, body } = await requireOwnedConversation(request, params, inviteSchema);
   const email = body.email.trim();
   await inviteParticipant({ db, conversationId, email });
   return Response.json(

@@ -1,7 +1,7 @@
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
-import { listOtherModelCallSummaries, listOtherModelCalls } from "@/db/attempt-queries";
-import { listTurnSummaries, listTurnsWithAttempts } from "@/db/queries";
-import { toAttemptViews } from "@/lib/chat/attempt-view";
+import { listOtherModelCallSummaries } from "@/db/attempt-queries";
+import { listTurnSummaries } from "@/db/queries";
+import { conversationAttemptViews } from "@/lib/chat/attempt-view";
 import { withCosts } from "@/lib/chat/turn-costs";
 import { AppError } from "@/lib/errors";
 
@@ -21,16 +21,11 @@ export const GET = readableConversationRoute(async ({ user, db, conversationId }
     ]);
     return Response.json(await withCosts({ db, turns, otherCalls }));
   }
-  const [turnRows, otherCallRows] = await Promise.all([
-    listTurnsWithAttempts({ db, conversationId }),
-    listOtherModelCalls({ db, conversationId }),
-  ]);
-  const views = await toAttemptViews({
-    db,
-    conversationId,
-    attemptRows: [...turnRows.flatMap((turn) => turn.attempts), ...otherCallRows],
-    readerId: user.id,
-  });
+  const {
+    turns: turnRows,
+    otherCalls: otherCallRows,
+    views,
+  } = await conversationAttemptViews({ db, conversationId, readerId: user.id });
   const viewsById = new Map(views.map((view) => [view.id, view]));
   const turns = turnRows.map(({ attempts, ...turn }) => ({
     ...turn,

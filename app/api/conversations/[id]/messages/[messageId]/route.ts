@@ -3,7 +3,7 @@
 // reply variant. A user edits their own messages; the owner edits the persona's replies; the owner or the person
 // a reply answers chooses among its variants. Nothing changes while a reply is being written (409).
 
-import { requireReadableConversation } from "@/app/api/conversations/readable-conversation";
+import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
 import type { getDb } from "@/db/client";
 import {
   chooseReplyVariant,
@@ -13,7 +13,7 @@ import {
   restoreMessageVersion,
 } from "@/db/message-queries";
 import type { Conversation, Message } from "@/db/schema";
-import { parseId, readJson, route, type SessionUser } from "@/lib/api/route";
+import { parseId, readJson, type SessionUser } from "@/lib/api/route";
 import { refuseWhileReplyIsWritten } from "@/lib/chat/stop-turn";
 import { AppError } from "@/lib/errors";
 import { publishMessage, publishTranscriptChange } from "@/lib/live/publish";
@@ -21,24 +21,21 @@ import { messageChangeSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-type Params = { params: Promise<{ id: string; messageId: string }> };
+export const GET = readableConversationRoute<"messageId">(
+  async ({ db, conversationId }, _request, { messageId }) => {
+    const message = await getMessageInConversation({
+      db,
+      conversationId,
+      messageId: parseId(messageId, "Message"),
+    });
+    const versions = await listMessageVersions({ db, messageId: message.id });
+    return Response.json({ message: withoutCounts(message), versions });
+  },
+);
 
-export const GET = route(async (request: Request, { params }: Params) => {
-  const { id, messageId } = await params;
-  const { db, conversationId } = await requireReadableConversation(request, id);
-  const message = await getMessageInConversation({
-    db,
-    conversationId,
-    messageId: parseId(messageId, "Message"),
-  });
-  const versions = await listMessageVersions({ db, messageId: message.id });
-  return Response.json({ message: withoutCounts(message), versions });
-});
-
-export const PATCH = route(async (request: Request, { params }: Params) => {
-  const { id, messageId: rawMessageId } = await params;
-  const { user, db, conversationId, conversation } = await requireReadableConversation(request, id);
-  const messageId = parseId(rawMessageId, "Message");
+export const PATCH = readableConversationRoute<"messageId">(async (access, request, pathSegments) => {
+  const { user, db, conversationId, conversation } = access;
+  const messageId = parseId(pathSegments.messageId, "Message");
   const change = await readJson(request, messageChangeSchema);
   const message = await getMessageInConversation({ db, conversationId, messageId });
   await refuseWhileReplyIsWritten({ db, conversationId, action: "change a message" });

@@ -2,6 +2,7 @@
 // invited user declines an invitation. The owner cannot be removed; what they wrote stays in the conversation.
 // PATCH with { status: "accepted" }: the invited user accepts, and becomes a member. 204/200; 404 when there is
 // no such member or invitation (the same answer for a conversation the caller may not see).
+import type { ConversationContext } from "@/app/api/conversations/readable-conversation";
 import { getDb } from "@/db/client";
 import {
   acceptInvitation,
@@ -16,9 +17,7 @@ import { invitationAnswerSchema } from "../schema";
 
 export const dynamic = "force-dynamic";
 
-type Context = { params: Promise<{ id: string; userId: string }> };
-
-export const DELETE = route(async (request: Request, { params }: Context) => {
+export const DELETE = route(async (request: Request, { params }: ConversationContext<"userId">) => {
   const user = await requireUser(request);
   const { id, userId } = await params;
   const conversationId = parseId(id, "Conversation");
@@ -44,7 +43,7 @@ export const DELETE = route(async (request: Request, { params }: Context) => {
   return new Response(null, { status: 204 });
 });
 
-export const PATCH = route(async (request: Request, { params }: Context) => {
+export const PATCH = route(async (request: Request, { params }: ConversationContext<"userId">) => {
   const user = await requireUser(request);
   const { id, userId } = await params;
   const conversationId = parseId(id, "Conversation");

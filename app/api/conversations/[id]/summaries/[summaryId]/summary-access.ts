@@ -1,10 +1,11 @@
 // The opening the routes of one summary share: who asks, the conversation and the summary of the path. Reading
 // needs read access to the conversation, a change needs its owner or an admin; an unknown summary is not found.
+import type { ConversationContext } from "@/app/api/conversations/readable-conversation";
 import { getDb } from "@/db/client";
 import { getConversationForSummaries, getSummary } from "@/db/summary-queries";
 import { parseId, requireUser } from "@/lib/api/route";
 
-export type SummaryContext = { params: Promise<{ id: string; summaryId: string }> };
+export type SummaryContext = ConversationContext<"summaryId">;
 
 export async function requireSummary(
   request: Request,
