@@ -26,6 +26,12 @@ import type { StoredPart } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
 import {
+  type AfterSeqArgs,
+  type ConversationArgs,
+  type UserArgs,
+  unsummarisedMessagesAfter,
+} from "./query-parts";
+import {
   type Attachment,
   artifacts,
   attachmentBlobs,
@@ -118,11 +124,7 @@ export async function createConversation({
   });
 }
 
-interface ReadableConversationArgs {
-  db: Database;
-  conversationId: string;
-  userId: string;
-}
+type ReadableConversationArgs = ConversationArgs & { userId: string };
 
 /**
  * The conversation, with its persona, if the user owns it or takes part in it (not only invited); otherwise not
@@ -575,24 +577,11 @@ export async function listHistoryWindow({
   conversationId,
   afterSeq,
   limit,
-}: {
-  db: Database;
-  conversationId: string;
-  afterSeq: number;
-  limit: number;
-}): Promise<Message[]> {
+}: AfterSeqArgs & { limit: number }): Promise<Message[]> {
   const newestFirst = await db
     .select()
     .from(messages)
-    .where(
-      and(
-        eq(messages.conversationId, conversationId),
-        gt(messages.seq, afterSeq),
-        isNull(messages.summarizedBy),
-        // A reply variant the user did not choose is kept but never sent.
-        eq(messages.chosen, true),
-      ),
-    )
+    .where(unsummarisedMessagesAfter(conversationId, afterSeq))
     .orderBy(desc(messages.seq))
     .limit(limit);
   return newestFirst.reverse();
@@ -876,7 +865,7 @@ export async function listInvitations({ db, userId }: { db: Database; userId: st
 }
 
 /** One person's place in one conversation (the people routes name both). */
-type ParticipantArgs = { db: Database; conversationId: string; userId: string };
+type ParticipantArgs = ReadableConversationArgs;
 
 /** The participant row of `userId` in the conversation, when its role passes `role`. */
 function participantRow({ conversationId, userId }: ParticipantArgs, role: SQL) {
@@ -1023,15 +1012,7 @@ export async function findImageByOrigin({
  * An attachment and its base64 bytes, only for someone who may read its conversation (the rule of
  * getReadableConversation, applied by it). Null otherwise, so a caller cannot tell "not yours" from "none".
  */
-export async function getReadableAttachment({
-  db,
-  attachmentId,
-  userId,
-}: {
-  db: Database;
-  attachmentId: string;
-  userId: string;
-}) {
+export async function getReadableAttachment({ db, attachmentId, userId }: AttachmentReaderArgs) {
   const [row] = await db
     .select({ attachment: attachments, data: attachmentBlobs.data })
     .from(attachments)
@@ -1039,34 +1020,30 @@ export async function getReadableAttachment({
     .where(eq(attachments.id, attachmentId))
     .limit(1);
   if (!row) return null;
-  try {
-    await getReadableConversation({ db, conversationId: row.attachment.conversationId, userId });
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") return null;
-    throw error;
-  }
-  return row;
+  return (await mayReadConversation({ db, conversationId: row.attachment.conversationId, userId }))
+    ? row
+    : null;
 }
 
 /** An attachment the user may read, without its bytes (they are read in slices, see readAttachmentBytes). */
-export async function getReadableAttachmentInfo({
-  db,
-  attachmentId,
-  userId,
-}: {
-  db: Database;
-  attachmentId: string;
-  userId: string;
-}) {
+export async function getReadableAttachmentInfo({ db, attachmentId, userId }: AttachmentReaderArgs) {
   const [row] = await db.select().from(attachments).where(eq(attachments.id, attachmentId)).limit(1);
   if (!row) return null;
+  return (await mayReadConversation({ db, conversationId: row.conversationId, userId })) ? row : null;
+}
+
+/** An attachment and who asks for it. */
+type AttachmentReaderArgs = UserArgs & { attachmentId: string };
+
+/** Whether the user may read the conversation (getReadableConversation's rule), as a yes or no. */
+async function mayReadConversation(args: ReadableConversationArgs): Promise<boolean> {
   try {
-    await getReadableConversation({ db, conversationId: row.conversationId, userId });
+    await getReadableConversation(args);
+    return true;
   } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") return null;
+    if (error instanceof AppError && error.code === "not_found") return false;
     throw error;
   }
-  return row;
 }
 
 /**

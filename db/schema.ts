@@ -450,6 +450,24 @@ export interface RecordedRequest {
 export const ATTEMPT_KINDS = ["reply", "summary", "title", "write_as_me", "replay"] as const;
 export type AttemptKind = (typeof ATTEMPT_KINDS)[number];
 
+/**
+ * An attempt's token usage, as the provider reported it (the AI SDK's, normalised across providers). A type, not
+ * an interface, so it stays assignable to a record of numbers (the export's view of it).
+ */
+export type AttemptUsage = {
+  /** Summed over the attempt's tool steps (what the attempt cost). */
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Input read from the provider's prompt cache (part of inputTokens). */
+  cachedInputTokens?: number;
+  /** Input written to the provider's prompt cache (part of inputTokens; Anthropic bills it above the input rate). */
+  cacheWriteTokens?: number;
+  /** Of the output tokens, those the model spent reasoning (AI SDK `outputTokenDetails.reasoningTokens`). */
+  reasoningTokens?: number;
+  /** The input tokens of the attempt's last model call, which the inspector's gauge compares with the payload. */
+  lastCallInputTokens?: number;
+};
+
 export const attempts = pgTable(
   "attempts",
   {
@@ -484,18 +502,7 @@ export const attempts = pgTable(
     response: jsonb("response").$type<{
       text: string;
       finishReason: string | null;
-      usage: {
-        inputTokens?: number;
-        outputTokens?: number;
-        /** Read from the provider's prompt cache; part of inputTokens. */
-        cachedInputTokens?: number;
-        /** Written to the provider's prompt cache (Anthropic); part of inputTokens. */
-        cacheWriteTokens?: number;
-        /** Of the output tokens, those spent reasoning, when the provider says. */
-        reasoningTokens?: number;
-        /** The last model call's input when the attempt made several (tool steps); the others are sums. */
-        lastCallInputTokens?: number;
-      } | null;
+      usage: AttemptUsage | null;
     } | null>(),
     timings: jsonb("timings")
       .$type<{

@@ -3,10 +3,11 @@
 // conversation row first, so two turns summarising at once cannot both supersede the same summary.
 
 import "server-only";
-import { and, asc, desc, eq, gt, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
 import { getOwnedConversation, getReadableConversation } from "./queries";
+import { type AfterSeqArgs, type ConversationArgs, unsummarisedMessagesAfter } from "./query-parts";
 import {
   type Conversation,
   conversations,
@@ -17,9 +18,7 @@ import {
   summaries,
 } from "./schema";
 
-/** The conversation a query is about; its messages after `afterSeq`; one of its summaries. */
-type ConversationArgs = { db: Database; conversationId: string };
-type AfterSeqArgs = ConversationArgs & { afterSeq: number };
+/** One of the conversation's summaries. */
 type SummaryArgs = ConversationArgs & { summaryId: string };
 
 /** The conversation for the summaries API: readers may look, only the owner or an admin may change. */
@@ -58,14 +57,7 @@ export async function countUnsummarisedUserTurns({
   const ordered = db
     .select({ authorType: messages.authorType, previous: sql<string | null>`${previous}`.as("previous") })
     .from(messages)
-    .where(
-      and(
-        eq(messages.conversationId, conversationId),
-        gt(messages.seq, afterSeq),
-        isNull(messages.summarizedBy),
-        eq(messages.chosen, true),
-      ),
-    )
+    .where(unsummarisedMessagesAfter(conversationId, afterSeq))
     .as("ordered");
   const [row] = await db
     .select({ turns: sql<number>`count(*)::int` })
@@ -85,14 +77,7 @@ export async function listUnsummarisedMessages({
   return db
     .select()
     .from(messages)
-    .where(
-      and(
-        eq(messages.conversationId, conversationId),
-        gt(messages.seq, afterSeq),
-        isNull(messages.summarizedBy),
-        eq(messages.chosen, true),
-      ),
-    )
+    .where(unsummarisedMessagesAfter(conversationId, afterSeq))
     .orderBy(asc(messages.seq));
 }
 

@@ -2,7 +2,7 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { refuseWhileTurnRuns } from "@/db/message-queries";
+import { getRunningTurn } from "@/db/queries";
 import { getTurnStatus } from "@/db/turn-queries";
 import { AppError } from "@/lib/errors";
 import { requestStop, turnRunningHere } from "./turn-stops";
@@ -44,11 +44,10 @@ export async function refuseWhileReplyIsWritten({
   conversationId: string;
   action: string;
 }): Promise<void> {
-  if (turnRunningHere(conversationId)) {
+  if (turnRunningHere(conversationId) || (await getRunningTurn({ db, conversationId }))) {
     throw new AppError(
       "conflict",
       `A reply is being written in this conversation: stop it or wait to ${action}.`,
     );
   }
-  await refuseWhileTurnRuns({ db, conversationId, action });
 }
