@@ -4,6 +4,7 @@
 
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "./client";
+import type { ConversationArgs } from "./query-parts";
 import {
   artifacts,
   attachmentBlobs,
@@ -18,13 +19,7 @@ import {
 } from "./schema";
 
 /** Every stored row of a conversation that an archive holds, except attempts (exported through their views). */
-export async function listConversationArchiveRows({
-  db,
-  conversationId,
-}: {
-  db: Database;
-  conversationId: string;
-}) {
+export async function listConversationArchiveRows({ db, conversationId }: ConversationArgs) {
   const messageRows = await db
     .select()
     .from(messages)

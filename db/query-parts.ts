@@ -18,10 +18,10 @@ export type MessageInConversationArgs = Omit<MessageArgs, "db"> & { db: Database
 export type AfterSeqArgs = ConversationArgs & { afterSeq: number };
 export type UserArgs = { db: Database; userId: string };
 
-/** The one row a statement returned, or a 404 naming what is missing. */
-export function onlyRow<Row>(rows: Row[], what: string): Row {
+/** The first row a statement returned; without one, a 404 naming what is missing (or the error `missing` makes). */
+export function onlyRow<Row>(rows: Row[], missing: string | (() => Error)): Row {
   const [row] = rows;
-  if (!row) throw notFound(what);
+  if (!row) throw typeof missing === "string" ? notFound(missing) : missing();
   return row;
 }
 

@@ -7,7 +7,7 @@ import { and, asc, desc, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
 import { getOwnedConversation, getReadableConversation } from "./queries";
-import { type AfterSeqArgs, type ConversationArgs, unsummarisedMessagesAfter } from "./query-parts";
+import { type AfterSeqArgs, type ConversationArgs, onlyRow, unsummarisedMessagesAfter } from "./query-parts";
 import {
   type Conversation,
   conversations,
@@ -35,9 +35,10 @@ export async function getConversationForSummaries({
   write: boolean;
 }): Promise<Conversation> {
   if (user.role === "admin") {
-    const [row] = await db.select().from(conversations).where(eq(conversations.id, conversationId)).limit(1);
-    if (!row) throw notFound("Conversation");
-    return row;
+    return onlyRow(
+      await db.select().from(conversations).where(eq(conversations.id, conversationId)).limit(1),
+      "Conversation",
+    );
   }
   if (!write) return getReadableConversation({ db, conversationId, userId: user.id });
   const refusal = "Only the conversation's owner or an admin can change its summaries.";
@@ -91,13 +92,14 @@ export async function listSummaries({ db, conversationId }: ConversationArgs): P
 }
 
 export async function getSummary({ db, conversationId, summaryId }: SummaryArgs): Promise<Summary> {
-  const [row] = await db
-    .select()
-    .from(summaries)
-    .where(and(eq(summaries.id, summaryId), eq(summaries.conversationId, conversationId)))
-    .limit(1);
-  if (!row) throw notFound("Summary");
-  return row;
+  return onlyRow(
+    await db
+      .select()
+      .from(summaries)
+      .where(and(eq(summaries.id, summaryId), eq(summaries.conversationId, conversationId)))
+      .limit(1),
+    "Summary",
+  );
 }
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -209,12 +211,7 @@ export async function updateSummaryContent({
   conversationId,
   summaryId,
   content,
-}: {
-  db: Database;
-  conversationId: string;
-  summaryId: string;
-  content: string;
-}): Promise<Summary> {
+}: ConversationArgs & { summaryId: string; content: string }): Promise<Summary> {
   return db.transaction(async (tx) => {
     await lockConversation(tx, conversationId);
     const active = await activeSummaryIn(tx, conversationId);

@@ -3,6 +3,7 @@
 import "server-only";
 import type { Database } from "@/db/client";
 import { getRunningTurn } from "@/db/queries";
+import type { ConversationArgs } from "@/db/query-parts";
 import { getTurnStatus } from "@/db/turn-queries";
 import { AppError } from "@/lib/errors";
 import { requestStop, turnRunningHere } from "./turn-stops";
@@ -39,11 +40,7 @@ export async function refuseWhileReplyIsWritten({
   db,
   conversationId,
   action,
-}: {
-  db: Database;
-  conversationId: string;
-  action: string;
-}): Promise<void> {
+}: ConversationArgs & { action: string }): Promise<void> {
   if (turnRunningHere(conversationId) || (await getRunningTurn({ db, conversationId }))) {
     throw new AppError(
       "conflict",
