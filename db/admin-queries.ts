@@ -141,6 +141,26 @@ export async function assertModelsExist({
   }
 }
 
+/** The tables whose rows an admin edits in place: each has an id and an updatedAt stamp. */
+type EditedTable = typeof personas | typeof models | typeof memories;
+
+/** Apply `changes` to the row with this id and stamp updatedAt; a 404 naming `what` when there is no such row. */
+async function updateEditedRow<Table extends EditedTable>(
+  db: Database,
+  table: Table,
+  id: string,
+  changes: Partial<Table["$inferInsert"]>,
+  what: string,
+): Promise<Table["$inferSelect"]> {
+  const rows = await db
+    .update(table as EditedTable)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(table.id, id))
+    .returning();
+  // Typed for the union of tables, the rows are those of `table`.
+  return onlyRow(rows as Table["$inferSelect"][], what);
+}
+
 export async function createPersona({
   db,
   fields,
@@ -161,14 +181,7 @@ export async function updatePersona({
   personaId: string;
   changes: Partial<PersonaFields>;
 }): Promise<Persona> {
-  return onlyRow(
-    await db
-      .update(personas)
-      .set({ ...changes, updatedAt: new Date() })
-      .where(eq(personas.id, personaId))
-      .returning(),
-    "Persona",
-  );
+  return updateEditedRow(db, personas, personaId, changes, "Persona");
 }
 
 export async function deletePersona({ db, personaId }: { db: Database; personaId: string }) {
@@ -229,14 +242,7 @@ export async function updateModel({
   modelId: string;
   changes: Partial<Omit<ModelFields, "id">>;
 }): Promise<Model> {
-  return onlyRow(
-    await db
-      .update(models)
-      .set({ ...changes, updatedAt: new Date() })
-      .where(eq(models.id, modelId))
-      .returning(),
-    `Model ${modelId}`,
-  );
+  return updateEditedRow(db, models, modelId, changes, `Model ${modelId}`);
 }
 
 /** Personas whose main or fallback model is this one. */
@@ -389,14 +395,7 @@ export async function updateMemory({
   memoryId: string;
   changes: Partial<Pick<Memory, "area" | "content" | "active">>;
 }): Promise<Memory> {
-  return onlyRow(
-    await db
-      .update(memories)
-      .set({ ...changes, updatedAt: new Date() })
-      .where(eq(memories.id, memoryId))
-      .returning(),
-    "Memory",
-  );
+  return updateEditedRow(db, memories, memoryId, changes, "Memory");
 }
 
 export async function deleteMemory({ db, memoryId }: { db: Database; memoryId: string }) {

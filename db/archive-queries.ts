@@ -10,7 +10,6 @@ import {
   attachmentBlobs,
   attachments,
   attempts,
-  type Conversation,
   conversations,
   messages,
   messageVersions,
@@ -76,14 +75,11 @@ export interface ConversationRowsToInsert {
   attempts: Insert<typeof attempts>[];
 }
 
-/** Store an imported conversation: all of it, or nothing. Blobs already stored (same sha256) are shared. */
-export async function insertConversationRows({
-  db,
-  rows,
-}: {
-  db: Database;
-  rows: ConversationRowsToInsert;
-}): Promise<Conversation> {
+/**
+ * Store an imported conversation: all of it, or nothing. Blobs already stored (same sha256) are shared. Returns the
+ * stored conversation row.
+ */
+export async function insertConversationRows({ db, rows }: { db: Database; rows: ConversationRowsToInsert }) {
   return db.transaction(async (tx) => {
     const [conversation] = await tx.insert(conversations).values(rows.conversation).returning();
     // Summaries before the messages they cover; messages before their versions, attachments and artifacts.

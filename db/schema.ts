@@ -37,6 +37,19 @@ const id = () =>
   uuid("id")
     .primaryKey()
     .$defaultFn(() => uuidv7());
+/** The conversation, account or message a row belongs to: required, and the row is deleted with it. */
+const conversationReference = () =>
+  uuid("conversationId")
+    .notNull()
+    .references(() => conversations.id, { onDelete: "cascade" });
+const userReference = () =>
+  text("userId")
+    .notNull()
+    .references(() => user.id, { onDelete: "cascade" });
+const messageReference = () =>
+  uuid("messageId")
+    .notNull()
+    .references(() => messages.id, { onDelete: "cascade" });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Accounts (better-auth, with the admin plugin's role fields)
@@ -63,9 +76,7 @@ export const session = pgTable(
     token: text("token").notNull().unique(),
     ipAddress: text("ipAddress"),
     userAgent: text("userAgent"),
-    userId: text("userId")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: userReference(),
     impersonatedBy: text("impersonatedBy"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -79,9 +90,7 @@ export const account = pgTable(
     id: text("id").primaryKey(),
     accountId: text("accountId").notNull(),
     providerId: text("providerId").notNull(),
-    userId: text("userId")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: userReference(),
     accessToken: text("accessToken"),
     refreshToken: text("refreshToken"),
     idToken: text("idToken"),
@@ -208,12 +217,8 @@ export const conversations = pgTable(
 export const participants = pgTable(
   "participants",
   {
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
-    userId: text("userId")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
+    userId: userReference(),
     /** "invited": asked in by the owner, not yet accepted; such a row grants nothing until it becomes "member". */
     role: text("role", { enum: ["owner", "member", "invited"] })
       .notNull()
@@ -230,9 +235,7 @@ export const summaries = pgTable(
   "summaries",
   {
     id: id(),
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
     content: text("content").notNull(),
     coversThroughSeq: bigint("coversThroughSeq", { mode: "number" }).notNull(),
     messageCount: integer("messageCount").notNull(),
@@ -251,9 +254,7 @@ export const messages = pgTable(
   "messages",
   {
     id: id(),
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
     seq: bigint("seq", { mode: "number" }).notNull(),
     authorType: text("authorType", { enum: AUTHOR_TYPES }).notNull(),
     authorUserId: text("authorUserId").references(() => user.id, { onDelete: "set null" }),
@@ -296,9 +297,7 @@ export const messageVersions = pgTable(
   "message_versions",
   {
     id: id(),
-    messageId: uuid("messageId")
-      .notNull()
-      .references(() => messages.id, { onDelete: "cascade" }),
+    messageId: messageReference(),
     parts: jsonb("parts").$type<StoredPart[]>().notNull(),
     /** Who replaced this version (the editor of the next one). */
     replacedBy: text("replacedBy").references(() => user.id, { onDelete: "set null" }),
@@ -311,9 +310,7 @@ export const attachments = pgTable(
   "attachments",
   {
     id: id(),
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
     /** Null until the message that carries it is sent. */
     messageId: uuid("messageId").references(() => messages.id, { onDelete: "cascade" }),
     uploadedBy: text("uploadedBy").references(() => user.id, { onDelete: "set null" }),
@@ -349,12 +346,8 @@ export const artifacts = pgTable(
   {
     /** ULID: sortable in the order things happened. */
     id: text("id").primaryKey(),
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
-    messageId: uuid("messageId")
-      .notNull()
-      .references(() => messages.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
+    messageId: messageReference(),
     type: text("type").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     /** Tokens of the part it replays as, per tokenizer family, cached at write time (`artifactTokenCounts`). */
@@ -392,9 +385,7 @@ export const personaUserBlocks = pgTable(
     personaId: uuid("personaId")
       .notNull()
       .references(() => personas.id, { onDelete: "cascade" }),
-    userId: text("userId")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: userReference(),
     blockType: text("blockType", { enum: BLOCK_TYPES }).notNull(),
     reason: text("reason"),
     expiresAt: timestamp("expiresAt", { withTimezone: true }),
@@ -411,9 +402,7 @@ export const turns = pgTable(
   "turns",
   {
     id: id(),
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
     userMessageId: uuid("userMessageId").references(() => messages.id, { onDelete: "set null" }),
     assistantMessageId: uuid("assistantMessageId").references(() => messages.id, { onDelete: "set null" }),
     /** running; ok; error; stopped (by the user); interrupted (the process died while it ran). */
@@ -472,9 +461,7 @@ export const attempts = pgTable(
   "attempts",
   {
     id: id(),
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
     /** The reply's turn; null for a model call that answers no turn (a summary, a title, a write-as-me draft). */
     turnId: uuid("turnId").references(() => turns.id, { onDelete: "cascade" }),
     /** What the call was for: a reply (tool steps included), a summary, a title, a write-as-me draft, a replay. */
@@ -561,9 +548,7 @@ export const liveEventCursors = pgTable("live_event_cursors", {
 export const liveEvents = pgTable(
   "live_events",
   {
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
     id: bigint("id", { mode: "number" }).notNull(),
     type: text("type").notNull(),
     /** The message the event is about, if any: its final state supersedes its streaming ones. */
