@@ -192,42 +192,48 @@ function partsWithText(parts: StoredPart[], text: string): StoredPart[] {
   return text ? [...kept, { type: "text", text }] : kept;
 }
 
+/** Who edits which message: the version an edit replaces is kept, naming its editor. */
+type MessageEditArgs = MessageArgs & { editorId: string };
+
 /**
  * Edit a message in place. The version it replaces is kept (restorable); the token counts are cached anew. An
  * edited reply counts as complete: its text is what the user decided the model said.
  */
 export async function editMessageText({
-  db,
-  conversationId,
-  messageId,
   text,
-  editorId,
-}: MessageArgs & { text: string; editorId: string }): Promise<Message> {
-  return db.transaction(async (tx) => {
-    const current = await editableMessage(tx, conversationId, messageId);
+  ...edit
+}: MessageEditArgs & { text: string }): Promise<Message> {
+  return replaceEditableParts(edit, async (_tx, current) => {
     const parts = partsWithText(current.parts, text);
     if (parts.length === 0) throw new AppError("bad_request", "text: a message cannot be left empty.");
-    return replaceParts(tx, current, parts, editorId);
+    return parts;
   });
 }
 
 /** Make an earlier version current again; the current one becomes a version in its turn. */
 export async function restoreMessageVersion({
-  db,
-  conversationId,
-  messageId,
   versionId,
-  editorId,
-}: MessageArgs & { versionId: string; editorId: string }): Promise<Message> {
-  return db.transaction(async (tx) => {
-    const current = await editableMessage(tx, conversationId, messageId);
+  ...edit
+}: MessageEditArgs & { versionId: string }): Promise<Message> {
+  return replaceEditableParts(edit, async (tx, current) => {
     const [version] = await tx
       .select()
       .from(messageVersions)
-      .where(and(eq(messageVersions.id, versionId), eq(messageVersions.messageId, messageId)));
+      .where(and(eq(messageVersions.id, versionId), eq(messageVersions.messageId, current.id)));
     if (!version) throw notFound("Version");
     await tx.delete(messageVersions).where(eq(messageVersions.id, versionId));
-    return replaceParts(tx, current, version.parts, editorId);
+    return version.parts;
+  });
+}
+
+/** In one transaction, give a message that may be edited the parts `newParts` makes from it. */
+async function replaceEditableParts(
+  { db, conversationId, messageId, editorId }: MessageEditArgs,
+  newParts: (tx: Transaction, current: Message) => Promise<StoredPart[]>,
+): Promise<Message> {
+  return db.transaction(async (tx) => {
+    const current = await editableMessage(tx, conversationId, messageId);
+    return replaceParts(tx, current, await newParts(tx, current), editorId);
   });
 }
 

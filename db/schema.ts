@@ -50,6 +50,9 @@ const messageReference = () =>
   uuid("messageId")
     .notNull()
     .references(() => messages.id, { onDelete: "cascade" });
+/** The account that wrote, uploaded or changed something; null once that account is deleted. */
+const userWhoActed = <Name extends string>(name: Name) =>
+  text(name).references(() => user.id, { onDelete: "set null" });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Accounts (better-auth, with the admin plugin's role fields)
@@ -257,7 +260,7 @@ export const messages = pgTable(
     conversationId: conversationReference(),
     seq: bigint("seq", { mode: "number" }).notNull(),
     authorType: text("authorType", { enum: AUTHOR_TYPES }).notNull(),
-    authorUserId: text("authorUserId").references(() => user.id, { onDelete: "set null" }),
+    authorUserId: userWhoActed("authorUserId"),
     authorPersonaId: uuid("authorPersonaId").references(() => personas.id, { onDelete: "set null" }),
     authorName: text("authorName").notNull(),
     parts: jsonb("parts").$type<StoredPart[]>().notNull(),
@@ -300,7 +303,7 @@ export const messageVersions = pgTable(
     messageId: messageReference(),
     parts: jsonb("parts").$type<StoredPart[]>().notNull(),
     /** Who replaced this version (the editor of the next one). */
-    replacedBy: text("replacedBy").references(() => user.id, { onDelete: "set null" }),
+    replacedBy: userWhoActed("replacedBy"),
     createdAt: createdAt(),
   },
   (table) => [index("message_versions_message_idx").on(table.messageId, table.createdAt)],
@@ -313,7 +316,7 @@ export const attachments = pgTable(
     conversationId: conversationReference(),
     /** Null until the message that carries it is sent. */
     messageId: uuid("messageId").references(() => messages.id, { onDelete: "cascade" }),
-    uploadedBy: text("uploadedBy").references(() => user.id, { onDelete: "set null" }),
+    uploadedBy: userWhoActed("uploadedBy"),
     kind: text("kind", { enum: MEDIA_KINDS }).notNull(),
     mime: text("mime").notNull(),
     filename: text("filename"),
@@ -389,7 +392,7 @@ export const personaUserBlocks = pgTable(
     blockType: text("blockType", { enum: BLOCK_TYPES }).notNull(),
     reason: text("reason"),
     expiresAt: timestamp("expiresAt", { withTimezone: true }),
-    setBy: text("setBy").references(() => user.id, { onDelete: "set null" }),
+    setBy: userWhoActed("setBy"),
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex("persona_user_blocks_unique_idx").on(table.personaId, table.userId)],
@@ -515,7 +518,7 @@ export const attempts = pgTable(
 export const settingsVersions = pgTable("settings_versions", {
   version: integer("version").primaryKey(),
   settings: jsonb("settings").$type<ResolvedSettings>().notNull(),
-  changedBy: text("changedBy").references(() => user.id, { onDelete: "set null" }),
+  changedBy: userWhoActed("changedBy"),
   createdAt: createdAt(),
 });
 
