@@ -378,25 +378,21 @@ export async function branchConversation({
         })),
       );
     }
+    // An attachment or artifact of a copied message (never of none: they were read by message) is copied with it.
+    const copyIntoBranch = <Row extends { id: string; createdAt: Date; messageId: string | null }>(
+      { id, createdAt: _createdAt, ...row }: Row,
+      idFor: Map<string, string>,
+    ) => ({
+      ...row,
+      id: idFor.get(id) as string,
+      conversationId: branch.id,
+      messageId: messageIdFor.get(row.messageId as string) as string,
+    });
     if (attachmentRows.length > 0) {
-      await tx.insert(attachments).values(
-        attachmentRows.map(({ id, createdAt: _createdAt, ...row }) => ({
-          ...row,
-          id: attachmentIdFor.get(id) as string,
-          conversationId: branch.id,
-          messageId: row.messageId ? (messageIdFor.get(row.messageId) ?? null) : null,
-        })),
-      );
+      await tx.insert(attachments).values(attachmentRows.map((row) => copyIntoBranch(row, attachmentIdFor)));
     }
     if (artifactRows.length > 0) {
-      await tx.insert(artifacts).values(
-        artifactRows.map(({ id, createdAt: _createdAt, ...row }) => ({
-          ...row,
-          id: artifactIdFor.get(id) as string,
-          conversationId: branch.id,
-          messageId: messageIdFor.get(row.messageId) as string,
-        })),
-      );
+      await tx.insert(artifacts).values(artifactRows.map((row) => copyIntoBranch(row, artifactIdFor)));
     }
     return branch;
   });
