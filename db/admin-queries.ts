@@ -8,6 +8,7 @@ import type { ModelCapabilities } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
 import { getCurrentSettings } from "./queries";
+import { onlyRow, type UserArgs } from "./query-parts";
 import {
   conversations,
   type Memory,
@@ -140,6 +141,26 @@ export async function assertModelsExist({
   }
 }
 
+/** The tables whose rows an admin edits in place: each has an id and an updatedAt stamp. */
+type EditedTable = typeof personas | typeof models | typeof memories;
+
+/** Apply `changes` to the row with this id and stamp updatedAt; a 404 naming `what` when there is no such row. */
+async function updateEditedRow<Table extends EditedTable>(
+  db: Database,
+  table: Table,
+  id: string,
+  changes: Partial<Table["$inferInsert"]>,
+  what: string,
+): Promise<Table["$inferSelect"]> {
+  const rows = await db
+    .update(table as EditedTable)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(table.id, id))
+    .returning();
+  // Typed for the union of tables, the rows are those of `table`.
+  return onlyRow(rows as Table["$inferSelect"][], what);
+}
+
 export async function createPersona({
   db,
   fields,
@@ -160,13 +181,7 @@ export async function updatePersona({
   personaId: string;
   changes: Partial<PersonaFields>;
 }): Promise<Persona> {
-  const [row] = await db
-    .update(personas)
-    .set({ ...changes, updatedAt: new Date() })
-    .where(eq(personas.id, personaId))
-    .returning();
-  if (!row) throw notFound("Persona");
-  return row;
+  return updateEditedRow(db, personas, personaId, changes, "Persona");
 }
 
 export async function deletePersona({ db, personaId }: { db: Database; personaId: string }) {
@@ -215,9 +230,7 @@ export async function createModel({ db, fields }: { db: Database; fields: ModelF
 }
 
 export async function getModelOrThrow({ db, modelId }: { db: Database; modelId: string }): Promise<Model> {
-  const [row] = await db.select().from(models).where(eq(models.id, modelId)).limit(1);
-  if (!row) throw notFound(`Model ${modelId}`);
-  return row;
+  return onlyRow(await db.select().from(models).where(eq(models.id, modelId)).limit(1), `Model ${modelId}`);
 }
 
 export async function updateModel({
@@ -229,13 +242,7 @@ export async function updateModel({
   modelId: string;
   changes: Partial<Omit<ModelFields, "id">>;
 }): Promise<Model> {
-  const [row] = await db
-    .update(models)
-    .set({ ...changes, updatedAt: new Date() })
-    .where(eq(models.id, modelId))
-    .returning();
-  if (!row) throw notFound(`Model ${modelId}`);
-  return row;
+  return updateEditedRow(db, models, modelId, changes, `Model ${modelId}`);
 }
 
 /** Personas whose main or fallback model is this one. */
@@ -388,13 +395,7 @@ export async function updateMemory({
   memoryId: string;
   changes: Partial<Pick<Memory, "area" | "content" | "active">>;
 }): Promise<Memory> {
-  const [row] = await db
-    .update(memories)
-    .set({ ...changes, updatedAt: new Date() })
-    .where(eq(memories.id, memoryId))
-    .returning();
-  if (!row) throw notFound("Memory");
-  return row;
+  return updateEditedRow(db, memories, memoryId, changes, "Memory");
 }
 
 export async function deleteMemory({ db, memoryId }: { db: Database; memoryId: string }) {
@@ -412,21 +413,13 @@ export async function listUsers({ db }: { db: Database }) {
     .orderBy(asc(user.createdAt));
 }
 
-export async function userExists({ db, userId }: { db: Database; userId: string }): Promise<boolean> {
+export async function userExists({ db, userId }: UserArgs): Promise<boolean> {
   const [row] = await db.select({ id: user.id }).from(user).where(eq(user.id, userId)).limit(1);
   return Boolean(row);
 }
 
 /** Change a role; demoting the last admin is refused. Admin rows are locked so two demotions cannot race. */
-export async function setUserRole({
-  db,
-  userId,
-  role,
-}: {
-  db: Database;
-  userId: string;
-  role: "admin" | "user";
-}) {
+export async function setUserRole({ db, userId, role }: UserArgs & { role: "admin" | "user" }) {
   return db.transaction(async (tx) => {
     const admins = await tx.select({ id: user.id }).from(user).where(eq(user.role, "admin")).for("update");
     const [target] = await tx.select().from(user).where(eq(user.id, userId)).for("update");
@@ -476,13 +469,7 @@ const FIRST_ADMIN_LOCK = 0x61646d6e; // "admn"
  * account registered. Decided under a transaction-scoped advisory lock, so of any number of sign-ups at once on an
  * empty database exactly one becomes admin. Returns whether this account did.
  */
-export async function promoteIfFirstAccount({
-  db,
-  userId,
-}: {
-  db: Database;
-  userId: string;
-}): Promise<boolean> {
+export async function promoteIfFirstAccount({ db, userId }: UserArgs): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_ADMIN_LOCK})`);
     const [newcomer] = await tx

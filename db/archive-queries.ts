@@ -4,12 +4,12 @@
 
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "./client";
+import type { ConversationArgs } from "./query-parts";
 import {
   artifacts,
   attachmentBlobs,
   attachments,
   attempts,
-  type Conversation,
   conversations,
   messages,
   messageVersions,
@@ -18,13 +18,7 @@ import {
 } from "./schema";
 
 /** Every stored row of a conversation that an archive holds, except attempts (exported through their views). */
-export async function listConversationArchiveRows({
-  db,
-  conversationId,
-}: {
-  db: Database;
-  conversationId: string;
-}) {
+export async function listConversationArchiveRows({ db, conversationId }: ConversationArgs) {
   const messageRows = await db
     .select()
     .from(messages)
@@ -81,14 +75,11 @@ export interface ConversationRowsToInsert {
   attempts: Insert<typeof attempts>[];
 }
 
-/** Store an imported conversation: all of it, or nothing. Blobs already stored (same sha256) are shared. */
-export async function insertConversationRows({
-  db,
-  rows,
-}: {
-  db: Database;
-  rows: ConversationRowsToInsert;
-}): Promise<Conversation> {
+/**
+ * Store an imported conversation: all of it, or nothing. Blobs already stored (same sha256) are shared. Returns the
+ * stored conversation row.
+ */
+export async function insertConversationRows({ db, rows }: { db: Database; rows: ConversationRowsToInsert }) {
   return db.transaction(async (tx) => {
     const [conversation] = await tx.insert(conversations).values(rows.conversation).returning();
     // Summaries before the messages they cover; messages before their versions, attachments and artifacts.

@@ -5,13 +5,14 @@
 import { and, asc, desc, eq, exists, gte, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { attemptSummaryColumns } from "./queries";
+import type { ConversationArgs } from "./query-parts";
 import { type AttemptKind, attempts, conversations, messages, participants, turns } from "./schema";
 
 const otherCalls = (conversationId: string) =>
   and(eq(attempts.conversationId, conversationId), isNull(attempts.turnId));
 
 /** Full rows, payloads included. */
-export async function listOtherModelCalls({ db, conversationId }: { db: Database; conversationId: string }) {
+export async function listOtherModelCalls({ db, conversationId }: ConversationArgs) {
   return db
     .select()
     .from(attempts)
@@ -20,13 +21,7 @@ export async function listOtherModelCalls({ db, conversationId }: { db: Database
 }
 
 /** Light columns only, for the inspector's index. */
-export async function listOtherModelCallSummaries({
-  db,
-  conversationId,
-}: {
-  db: Database;
-  conversationId: string;
-}) {
+export async function listOtherModelCallSummaries({ db, conversationId }: ConversationArgs) {
   return db
     .select(attemptSummaryColumns)
     .from(attempts)

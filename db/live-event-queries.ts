@@ -1,9 +1,9 @@
 // The replay buffer of live rooms (docs/architecture.md, "Live rooms"): each conversation's events with ids that
 // count up, kept for REPLAY_WINDOW_MINUTES so a reader that reconnects gets what it missed, in order, once.
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
-import type { Database } from "./client";
 import { MEDIA_FACT_COLUMNS, type MediaFacts, mediaFactsById } from "./queries";
-import { attachments, liveEventCursors, liveEvents, type Message, messages } from "./schema";
+import { type ConversationArgs, findMessageInConversation, type MessageArgs } from "./query-parts";
+import { attachments, liveEventCursors, liveEvents, type Message } from "./schema";
 
 /** How long events stay for readers that reconnect; a reader further behind reloads the transcript instead. */
 export const REPLAY_WINDOW_MINUTES = 60;
@@ -31,9 +31,7 @@ export async function appendLiveEvent({
   type,
   messageId = null,
   payload,
-}: {
-  db: Database;
-  conversationId: string;
+}: ConversationArgs & {
   type: string;
   messageId?: string | null;
   payload: Record<string, unknown>;
@@ -74,13 +72,7 @@ export async function appendLiveEvent({
 }
 
 /** The conversation's latest event id (0 before its first event) and how far the buffer was pruned. */
-export async function getLiveEventCursor({
-  db,
-  conversationId,
-}: {
-  db: Database;
-  conversationId: string;
-}): Promise<LiveEventCursor> {
+export async function getLiveEventCursor({ db, conversationId }: ConversationArgs): Promise<LiveEventCursor> {
   const [row] = await db
     .select({ lastEventId: liveEventCursors.lastEventId, prunedThroughId: liveEventCursors.prunedThroughId })
     .from(liveEventCursors)
@@ -94,12 +86,7 @@ export async function listLiveEventsAfter({
   conversationId,
   afterId,
   limit = 200,
-}: {
-  db: Database;
-  conversationId: string;
-  afterId: number;
-  limit?: number;
-}) {
+}: ConversationArgs & { afterId: number; limit?: number }) {
   return db
     .select({ id: liveEvents.id, type: liveEvents.type, payload: liveEvents.payload })
     .from(liveEvents)
@@ -109,19 +96,11 @@ export async function listLiveEventsAfter({
 }
 
 /** A message as readers are sent it: the row and what its media are (type and name, by attachment id). */
-export async function getLiveMessage({
-  db,
-  conversationId,
-  messageId,
-}: {
-  db: Database;
-  conversationId: string;
-  messageId: string;
-}): Promise<{ message: Message; media: Map<string, MediaFacts> } | null> {
-  const [message] = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.id, messageId), eq(messages.conversationId, conversationId)));
+export async function getLiveMessage(
+  args: MessageArgs,
+): Promise<{ message: Message; media: Map<string, MediaFacts> } | null> {
+  const { db } = args;
+  const message = await findMessageInConversation(args);
   if (!message) return null;
   const attachmentIds = message.parts.flatMap((part) => (part.type === "media" ? [part.attachmentId] : []));
   const rows =

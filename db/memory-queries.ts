@@ -3,7 +3,7 @@
 // the user: someone else's memory is simply not found.
 import { and, desc, eq } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
-import type { Database } from "./client";
+import type { UserArgs } from "./query-parts";
 import { conversations, memories, memoryPreferences, personas } from "./schema";
 
 export interface OwnMemory {
@@ -31,8 +31,7 @@ const ownMemoryColumns = {
   updatedAt: memories.updatedAt,
 };
 
-/** The user a query is about, and one of their memories. */
-type UserArgs = { db: Database; userId: string };
+/** One of the user's memories. */
 type OwnMemoryArgs = UserArgs & { memoryId: string };
 
 /** The user's memories that are in use, newest first. */

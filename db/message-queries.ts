@@ -12,6 +12,13 @@ import type { StoredPart } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
 import {
+  type ConversationArgs,
+  findMessageInConversation,
+  type MessageArgs,
+  type MessageInConversationArgs,
+  type Transaction,
+} from "./query-parts";
+import {
   artifacts,
   attachments,
   attempts,
@@ -24,21 +31,8 @@ import {
   turns,
 } from "./schema";
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
-
-export async function getMessageInConversation({
-  db,
-  conversationId,
-  messageId,
-}: {
-  db: Database | Transaction;
-  conversationId: string;
-  messageId: string;
-}): Promise<Message> {
-  const [row] = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.id, messageId), eq(messages.conversationId, conversationId)));
+export async function getMessageInConversation(args: MessageInConversationArgs): Promise<Message> {
+  const row = await findMessageInConversation(args);
   if (!row) throw notFound("Message");
   return row;
 }
@@ -48,39 +42,12 @@ export async function findMessageByClientId({
   db,
   conversationId,
   clientMessageId,
-}: {
-  db: Database;
-  conversationId: string;
-  clientMessageId: string;
-}): Promise<Message | null> {
+}: ConversationArgs & { clientMessageId: string }): Promise<Message | null> {
   const [row] = await db
     .select()
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), eq(messages.clientMessageId, clientMessageId)));
   return row ?? null;
-}
-
-/** Refuse while a reply is being written in the conversation: the change would race it. */
-export async function refuseWhileTurnRuns({
-  db,
-  conversationId,
-  action,
-}: {
-  db: Database;
-  conversationId: string;
-  action: string;
-}): Promise<void> {
-  const [running] = await db
-    .select({ id: turns.id })
-    .from(turns)
-    .where(and(eq(turns.conversationId, conversationId), eq(turns.status, "running")))
-    .limit(1);
-  if (running) {
-    throw new AppError(
-      "conflict",
-      `A reply is being written in this conversation: stop it or wait to ${action}.`,
-    );
-  }
 }
 
 /**
@@ -91,11 +58,7 @@ export async function getReplyToRegenerate({
   db,
   conversationId,
   replyMessageId,
-}: {
-  db: Database;
-  conversationId: string;
-  replyMessageId: string;
-}): Promise<{ reply: Message; userMessage: Message }> {
+}: ConversationArgs & { replyMessageId: string }): Promise<{ reply: Message; userMessage: Message }> {
   const reply = await getMessageInConversation({ db, conversationId, messageId: replyMessageId });
   if (reply.authorType !== "persona" || !reply.replyToMessageId) {
     throw new AppError("bad_request", "messageId: only a reply of the persona can be regenerated.");
@@ -162,10 +125,7 @@ export interface ReplyVariant {
 export async function listReplyVariants({
   db,
   conversationId,
-}: {
-  db: Database;
-  conversationId: string;
-}): Promise<Map<string, ReplyVariant[]>> {
+}: ConversationArgs): Promise<Map<string, ReplyVariant[]>> {
   const rows = await db
     .select({
       id: messages.id,
@@ -195,15 +155,7 @@ export async function listReplyVariants({
 }
 
 /** Make this variant the one shown and sent; its siblings stay, unchosen. */
-export async function chooseReplyVariant({
-  db,
-  conversationId,
-  messageId,
-}: {
-  db: Database;
-  conversationId: string;
-  messageId: string;
-}): Promise<Message> {
+export async function chooseReplyVariant({ db, conversationId, messageId }: MessageArgs): Promise<Message> {
   return db.transaction(async (tx) => {
     const variant = await getMessageInConversation({ db: tx, conversationId, messageId });
     if (variant.authorType !== "persona" || !variant.replyToMessageId) {
@@ -240,54 +192,48 @@ function partsWithText(parts: StoredPart[], text: string): StoredPart[] {
   return text ? [...kept, { type: "text", text }] : kept;
 }
 
+/** Who edits which message: the version an edit replaces is kept, naming its editor. */
+type MessageEditArgs = MessageArgs & { editorId: string };
+
 /**
  * Edit a message in place. The version it replaces is kept (restorable); the token counts are cached anew. An
  * edited reply counts as complete: its text is what the user decided the model said.
  */
 export async function editMessageText({
-  db,
-  conversationId,
-  messageId,
   text,
-  editorId,
-}: {
-  db: Database;
-  conversationId: string;
-  messageId: string;
-  text: string;
-  editorId: string;
-}): Promise<Message> {
-  return db.transaction(async (tx) => {
-    const current = await editableMessage(tx, conversationId, messageId);
+  ...edit
+}: MessageEditArgs & { text: string }): Promise<Message> {
+  return replaceEditableParts(edit, async (_tx, current) => {
     const parts = partsWithText(current.parts, text);
     if (parts.length === 0) throw new AppError("bad_request", "text: a message cannot be left empty.");
-    return replaceParts(tx, current, parts, editorId);
+    return parts;
   });
 }
 
 /** Make an earlier version current again; the current one becomes a version in its turn. */
 export async function restoreMessageVersion({
-  db,
-  conversationId,
-  messageId,
   versionId,
-  editorId,
-}: {
-  db: Database;
-  conversationId: string;
-  messageId: string;
-  versionId: string;
-  editorId: string;
-}): Promise<Message> {
-  return db.transaction(async (tx) => {
-    const current = await editableMessage(tx, conversationId, messageId);
+  ...edit
+}: MessageEditArgs & { versionId: string }): Promise<Message> {
+  return replaceEditableParts(edit, async (tx, current) => {
     const [version] = await tx
       .select()
       .from(messageVersions)
-      .where(and(eq(messageVersions.id, versionId), eq(messageVersions.messageId, messageId)));
+      .where(and(eq(messageVersions.id, versionId), eq(messageVersions.messageId, current.id)));
     if (!version) throw notFound("Version");
     await tx.delete(messageVersions).where(eq(messageVersions.id, versionId));
-    return replaceParts(tx, current, version.parts, editorId);
+    return version.parts;
+  });
+}
+
+/** In one transaction, give a message that may be edited the parts `newParts` makes from it. */
+async function replaceEditableParts(
+  { db, conversationId, messageId, editorId }: MessageEditArgs,
+  newParts: (tx: Transaction, current: Message) => Promise<StoredPart[]>,
+): Promise<Message> {
+  return db.transaction(async (tx) => {
+    const current = await editableMessage(tx, conversationId, messageId);
+    return replaceParts(tx, current, await newParts(tx, current), editorId);
   });
 }
 
@@ -432,25 +378,21 @@ export async function branchConversation({
         })),
       );
     }
+    // An attachment or artifact of a copied message (never of none: they were read by message) is copied with it.
+    const copyIntoBranch = <Row extends { id: string; createdAt: Date; messageId: string | null }>(
+      { id, createdAt: _createdAt, ...row }: Row,
+      idFor: Map<string, string>,
+    ) => ({
+      ...row,
+      id: idFor.get(id) as string,
+      conversationId: branch.id,
+      messageId: messageIdFor.get(row.messageId as string) as string,
+    });
     if (attachmentRows.length > 0) {
-      await tx.insert(attachments).values(
-        attachmentRows.map(({ id, createdAt: _createdAt, ...row }) => ({
-          ...row,
-          id: attachmentIdFor.get(id) as string,
-          conversationId: branch.id,
-          messageId: row.messageId ? (messageIdFor.get(row.messageId) ?? null) : null,
-        })),
-      );
+      await tx.insert(attachments).values(attachmentRows.map((row) => copyIntoBranch(row, attachmentIdFor)));
     }
     if (artifactRows.length > 0) {
-      await tx.insert(artifacts).values(
-        artifactRows.map(({ id, createdAt: _createdAt, ...row }) => ({
-          ...row,
-          id: artifactIdFor.get(id) as string,
-          conversationId: branch.id,
-          messageId: messageIdFor.get(row.messageId) as string,
-        })),
-      );
+      await tx.insert(artifacts).values(artifactRows.map((row) => copyIntoBranch(row, artifactIdFor)));
     }
     return branch;
   });
@@ -460,7 +402,7 @@ export async function branchConversation({
  * What the latest attempt of the conversation sent: the history messages its items came from and the trace
  * events that say why older ones were left out. Null before the first turn.
  */
-export async function getLatestAttemptView({ db, conversationId }: { db: Database; conversationId: string }) {
+export async function getLatestAttemptView({ db, conversationId }: ConversationArgs) {
   const [row] = await db
     .select({ items: attempts.items, trace: attempts.trace, turnId: attempts.turnId })
     .from(attempts)

@@ -26,6 +26,13 @@ import type { StoredPart } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
 import {
+  type AfterSeqArgs,
+  type ConversationArgs,
+  onlyRow,
+  type UserArgs,
+  unsummarisedMessagesAfter,
+} from "./query-parts";
+import {
   type Attachment,
   artifacts,
   attachmentBlobs,
@@ -79,15 +86,7 @@ export function readableBy(db: Database, userId: string): SQL {
   return inArray(conversations.id, readableIds);
 }
 
-export async function listConversations({
-  db,
-  userId,
-  titleQuery,
-}: {
-  db: Database;
-  userId: string;
-  titleQuery?: string;
-}) {
+export async function listConversations({ db, userId, titleQuery }: UserArgs & { titleQuery?: string }) {
   const readable = readableBy(db, userId);
   // The title filter matches the words literally: LIKE wildcards in what the user typed are escaped.
   const titleFilter = titleQuery
@@ -118,38 +117,35 @@ export async function createConversation({
   });
 }
 
-interface ReadableConversationArgs {
-  db: Database;
-  conversationId: string;
-  userId: string;
-}
+type ReadableConversationArgs = ConversationArgs & { userId: string };
 
 /**
  * The conversation, with its persona, if the user owns it or takes part in it (not only invited); otherwise not
  * found (never "forbidden": no leak).
  */
 async function readableConversationRow({ db, conversationId, userId }: ReadableConversationArgs) {
-  const [row] = await db
-    .select({ conversation: conversations, persona: personas })
-    .from(conversations)
-    .leftJoin(
-      participants,
-      and(
-        eq(participants.conversationId, conversations.id),
-        eq(participants.userId, userId),
-        ne(participants.role, "invited"),
-      ),
-    )
-    .leftJoin(personas, eq(personas.id, conversations.personaId))
-    .where(
-      and(
-        eq(conversations.id, conversationId),
-        or(eq(conversations.ownerId, userId), eq(participants.userId, userId)),
-      ),
-    )
-    .limit(1);
-  if (!row) throw notFound("Conversation");
-  return row;
+  return onlyRow(
+    await db
+      .select({ conversation: conversations, persona: personas })
+      .from(conversations)
+      .leftJoin(
+        participants,
+        and(
+          eq(participants.conversationId, conversations.id),
+          eq(participants.userId, userId),
+          ne(participants.role, "invited"),
+        ),
+      )
+      .leftJoin(personas, eq(personas.id, conversations.personaId))
+      .where(
+        and(
+          eq(conversations.id, conversationId),
+          or(eq(conversations.ownerId, userId), eq(participants.userId, userId)),
+        ),
+      )
+      .limit(1),
+    "Conversation",
+  );
 }
 
 /** The conversation if the user owns it or takes part in it; otherwise not found (never "forbidden": no leak). */
@@ -199,7 +195,7 @@ export async function updateConversation({
   return updated;
 }
 
-export async function deleteConversation({ db, conversationId }: { db: Database; conversationId: string }) {
+export async function deleteConversation({ db, conversationId }: ConversationArgs) {
   await db.delete(conversations).where(eq(conversations.id, conversationId));
 }
 
@@ -439,13 +435,7 @@ async function listArtifactPayloadsByMessage(
 }
 
 /** The tools each reply of a conversation called, in the order it called them, by message id (the transcript). */
-export async function listToolNamesByMessage({
-  db,
-  conversationId,
-}: {
-  db: Database;
-  conversationId: string;
-}) {
+export async function listToolNamesByMessage({ db, conversationId }: ConversationArgs) {
   const byMessage = new Map<string, string[]>();
   for (const [messageId, payloads] of await listArtifactPayloadsByMessage(
     db,
@@ -462,7 +452,7 @@ export async function listToolNamesByMessage({
 }
 
 /** The reasoning payloads of each reply of a conversation, in the order it reasoned, by message id (the transcript). */
-export function listReasoningByMessage({ db, conversationId }: { db: Database; conversationId: string }) {
+export function listReasoningByMessage({ db, conversationId }: ConversationArgs) {
   return listArtifactPayloadsByMessage(db, conversationId, "reasoning");
 }
 
@@ -487,7 +477,7 @@ export function mediaFactsById(rows: ({ id: string } & MediaFacts)[]): Map<strin
 }
 
 /** The facts of every attachment of a conversation's messages, for the transcript. */
-export async function listMessageMedia({ db, conversationId }: { db: Database; conversationId: string }) {
+export async function listMessageMedia({ db, conversationId }: ConversationArgs) {
   const rows = await db
     .select(MEDIA_FACT_COLUMNS)
     .from(attachments)
@@ -558,7 +548,7 @@ export async function updateMessage({
 }
 
 /** The full transcript, summarized or not, in seq order. */
-export async function listMessages({ db, conversationId }: { db: Database; conversationId: string }) {
+export async function listMessages({ db, conversationId }: ConversationArgs) {
   return db
     .select()
     .from(messages)
@@ -575,24 +565,11 @@ export async function listHistoryWindow({
   conversationId,
   afterSeq,
   limit,
-}: {
-  db: Database;
-  conversationId: string;
-  afterSeq: number;
-  limit: number;
-}): Promise<Message[]> {
+}: AfterSeqArgs & { limit: number }): Promise<Message[]> {
   const newestFirst = await db
     .select()
     .from(messages)
-    .where(
-      and(
-        eq(messages.conversationId, conversationId),
-        gt(messages.seq, afterSeq),
-        isNull(messages.summarizedBy),
-        // A reply variant the user did not choose is kept but never sent.
-        eq(messages.chosen, true),
-      ),
-    )
+    .where(unsummarisedMessagesAfter(conversationId, afterSeq))
     .orderBy(desc(messages.seq))
     .limit(limit);
   return newestFirst.reverse();
@@ -612,11 +589,7 @@ export async function deleteReplayedReasoning({
   db,
   conversationId,
   artifactIds,
-}: {
-  db: Database;
-  conversationId: string;
-  artifactIds: string[];
-}): Promise<number> {
+}: ConversationArgs & { artifactIds: string[] }): Promise<number> {
   if (artifactIds.length === 0) return 0;
   return db.transaction(async (tx) => {
     const deleted = await tx
@@ -653,7 +626,7 @@ export async function listArtifactsForMessages({ db, messageIds }: { db: Databas
     .orderBy(asc(artifacts.id));
 }
 
-export async function getActiveSummary({ db, conversationId }: { db: Database; conversationId: string }) {
+export async function getActiveSummary({ db, conversationId }: ConversationArgs) {
   const [row] = await db
     .select()
     .from(summaries)
@@ -667,9 +640,7 @@ export async function getActiveSummary({ db, conversationId }: { db: Database; c
 // Personas, models, settings
 
 export async function getPersona({ db, personaId }: { db: Database; personaId: string }) {
-  const [row] = await db.select().from(personas).where(eq(personas.id, personaId)).limit(1);
-  if (!row) throw notFound("Persona");
-  return row;
+  return onlyRow(await db.select().from(personas).where(eq(personas.id, personaId)).limit(1), "Persona");
 }
 
 export async function listPersonas({ db }: { db: Database }) {
@@ -677,9 +648,10 @@ export async function listPersonas({ db }: { db: Database }) {
 }
 
 export async function getDefaultPersona({ db }: { db: Database }) {
-  const [row] = await db.select().from(personas).orderBy(asc(personas.createdAt)).limit(1);
-  if (!row) throw new AppError("not_found", "No persona exists yet: an admin must create one.");
-  return row;
+  return onlyRow(
+    await db.select().from(personas).orderBy(asc(personas.createdAt)).limit(1),
+    () => new AppError("not_found", "No persona exists yet: an admin must create one."),
+  );
 }
 
 /** The persona an imported conversation talks to: the same id, else the same name, else the default one. */
@@ -715,24 +687,17 @@ export async function listModels({ db }: { db: Database }) {
 }
 
 export async function getCurrentSettings({ db }: { db: Database }) {
-  const [row] = await db.select().from(settingsVersions).orderBy(desc(settingsVersions.version)).limit(1);
-  if (!row) throw new AppError("internal", "The context policy is missing: the database was not seeded.");
-  return row;
+  return onlyRow(
+    await db.select().from(settingsVersions).orderBy(desc(settingsVersions.version)).limit(1),
+    () => new AppError("internal", "The context policy is missing: the database was not seeded."),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // What a turn loads besides messages
 
 /** The images of the message with this seq in a conversation, with their base64 bytes (for `analyze_image`). */
-export async function listMessageImages({
-  db,
-  conversationId,
-  seq,
-}: {
-  db: Database;
-  conversationId: string;
-  seq: number;
-}) {
+export async function listMessageImages({ db, conversationId, seq }: ConversationArgs & { seq: number }) {
   return db
     .select({ mime: attachments.mime, data: attachmentBlobs.data })
     .from(attachments)
@@ -755,13 +720,7 @@ export async function storeToolMemory({
   personaId,
   area,
   content,
-}: {
-  db: Database;
-  userId: string;
-  personaId: string;
-  area: string;
-  content: string;
-}) {
+}: UserArgs & { personaId: string; area: string; content: string }) {
   const [row] = await db
     .insert(memories)
     .values({ scope: "user_persona", userId, personaId, area, content, active: true })
@@ -778,12 +737,7 @@ export async function listActiveMemories({
   userId,
   personaId,
   includePrivate = true,
-}: {
-  db: Database;
-  userId: string;
-  personaId: string;
-  includePrivate?: boolean;
-}) {
+}: UserArgs & { personaId: string; includePrivate?: boolean }) {
   const personaScope = and(eq(memories.scope, "persona"), eq(memories.personaId, personaId));
   const privateScopes = [
     and(eq(memories.scope, "user"), eq(memories.userId, userId)),
@@ -818,7 +772,7 @@ export async function listActiveBlocks({
     );
 }
 
-export async function listParticipants({ db, conversationId }: { db: Database; conversationId: string }) {
+export async function listParticipants({ db, conversationId }: ConversationArgs) {
   return db
     .select({
       userId: participants.userId,
@@ -842,11 +796,7 @@ export async function inviteParticipant({
   db,
   conversationId,
   email,
-}: {
-  db: Database;
-  conversationId: string;
-  email: string;
-}): Promise<void> {
+}: ConversationArgs & { email: string }): Promise<void> {
   const [invitee] = await db
     .select({ id: user.id })
     .from(user)
@@ -860,7 +810,7 @@ export async function inviteParticipant({
 }
 
 /** The invitations waiting for this user's answer, newest first, with who asked and to what. */
-export async function listInvitations({ db, userId }: { db: Database; userId: string }) {
+export async function listInvitations({ db, userId }: UserArgs) {
   return db
     .select({
       conversationId: conversations.id,
@@ -876,7 +826,7 @@ export async function listInvitations({ db, userId }: { db: Database; userId: st
 }
 
 /** One person's place in one conversation (the people routes name both). */
-type ParticipantArgs = { db: Database; conversationId: string; userId: string };
+type ParticipantArgs = ReadableConversationArgs;
 
 /** The participant row of `userId` in the conversation, when its role passes `role`. */
 function participantRow({ conversationId, userId }: ParticipantArgs, role: SQL) {
@@ -918,7 +868,7 @@ async function deleteParticipant(args: ParticipantArgs, role: SQL, what: string)
 }
 
 /** The conversation's turn whose reply is still being written, if any (the newest). */
-export async function getRunningTurn({ db, conversationId }: { db: Database; conversationId: string }) {
+export async function getRunningTurn({ db, conversationId }: ConversationArgs) {
   const [row] = await db
     .select({ id: turns.id, assistantMessageId: turns.assistantMessageId })
     .from(turns)
@@ -999,11 +949,7 @@ export async function findImageByOrigin({
   db,
   conversationId,
   originUrl,
-}: {
-  db: Database;
-  conversationId: string;
-  originUrl: string;
-}): Promise<Attachment | null> {
+}: ConversationArgs & { originUrl: string }): Promise<Attachment | null> {
   const [row] = await db
     .select()
     .from(attachments)
@@ -1023,15 +969,7 @@ export async function findImageByOrigin({
  * An attachment and its base64 bytes, only for someone who may read its conversation (the rule of
  * getReadableConversation, applied by it). Null otherwise, so a caller cannot tell "not yours" from "none".
  */
-export async function getReadableAttachment({
-  db,
-  attachmentId,
-  userId,
-}: {
-  db: Database;
-  attachmentId: string;
-  userId: string;
-}) {
+export async function getReadableAttachment({ db, attachmentId, userId }: AttachmentReaderArgs) {
   const [row] = await db
     .select({ attachment: attachments, data: attachmentBlobs.data })
     .from(attachments)
@@ -1039,34 +977,30 @@ export async function getReadableAttachment({
     .where(eq(attachments.id, attachmentId))
     .limit(1);
   if (!row) return null;
-  try {
-    await getReadableConversation({ db, conversationId: row.attachment.conversationId, userId });
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") return null;
-    throw error;
-  }
-  return row;
+  return (await mayReadConversation({ db, conversationId: row.attachment.conversationId, userId }))
+    ? row
+    : null;
 }
 
 /** An attachment the user may read, without its bytes (they are read in slices, see readAttachmentBytes). */
-export async function getReadableAttachmentInfo({
-  db,
-  attachmentId,
-  userId,
-}: {
-  db: Database;
-  attachmentId: string;
-  userId: string;
-}) {
+export async function getReadableAttachmentInfo({ db, attachmentId, userId }: AttachmentReaderArgs) {
   const [row] = await db.select().from(attachments).where(eq(attachments.id, attachmentId)).limit(1);
   if (!row) return null;
+  return (await mayReadConversation({ db, conversationId: row.conversationId, userId })) ? row : null;
+}
+
+/** An attachment and who asks for it. */
+type AttachmentReaderArgs = UserArgs & { attachmentId: string };
+
+/** Whether the user may read the conversation (getReadableConversation's rule), as a yes or no. */
+async function mayReadConversation(args: ReadableConversationArgs): Promise<boolean> {
   try {
-    await getReadableConversation({ db, conversationId: row.conversationId, userId });
+    await getReadableConversation(args);
+    return true;
   } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") return null;
+    if (error instanceof AppError && error.code === "not_found") return false;
     throw error;
   }
-  return row;
 }
 
 /**
@@ -1120,13 +1054,7 @@ async function turnsWithAttempts<Row extends { turnId: string | null }>(
   }));
 }
 
-export async function listTurnsWithAttempts({
-  db,
-  conversationId,
-}: {
-  db: Database;
-  conversationId: string;
-}) {
+export async function listTurnsWithAttempts({ db, conversationId }: ConversationArgs) {
   return turnsWithAttempts(db, conversationId, (turnIds) =>
     db.select().from(attempts).where(inArray(attempts.turnId, turnIds)).orderBy(asc(attempts.attemptNumber)),
   );
@@ -1136,7 +1064,7 @@ export async function listTurnsWithAttempts({
  * Turns with their attempts' light columns only (no items, trace, settings or request bodies): the inspector's
  * index of a conversation, whose size does not grow with the payloads. Full attempts come from getAttempt….
  */
-export async function listTurnSummaries({ db, conversationId }: { db: Database; conversationId: string }) {
+export async function listTurnSummaries({ db, conversationId }: ConversationArgs) {
   return turnsWithAttempts(db, conversationId, (turnIds) =>
     db
       .select(attemptSummaryColumns)
@@ -1164,13 +1092,14 @@ export const attemptSummaryColumns = {
 
 /** An attempt with the conversation it belongs to, for the access check. */
 export async function getAttemptWithConversation({ db, attemptId }: { db: Database; attemptId: string }) {
-  const [row] = await db
-    .select({ attempt: attempts, conversationId: attempts.conversationId })
-    .from(attempts)
-    .where(eq(attempts.id, attemptId))
-    .limit(1);
-  if (!row) throw notFound("Attempt");
-  return row;
+  return onlyRow(
+    await db
+      .select({ attempt: attempts, conversationId: attempts.conversationId })
+      .from(attempts)
+      .where(eq(attempts.id, attemptId))
+      .limit(1),
+    "Attempt",
+  );
 }
 
 /** Base64 media of a conversation's attachments by sha256, to rebuild elided request bodies. */
@@ -1178,11 +1107,7 @@ export async function loadConversationMediaBySha256({
   db,
   conversationId,
   sha256s,
-}: {
-  db: Database;
-  conversationId: string;
-  sha256s: string[];
-}): Promise<Map<string, string>> {
+}: ConversationArgs & { sha256s: string[] }): Promise<Map<string, string>> {
   if (sha256s.length === 0) return new Map();
   const rows = await db
     .select({ sha256: attachments.sha256, data: attachmentBlobs.data })

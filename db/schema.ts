@@ -37,6 +37,22 @@ const id = () =>
   uuid("id")
     .primaryKey()
     .$defaultFn(() => uuidv7());
+/** The conversation, account or message a row belongs to: required, and the row is deleted with it. */
+const conversationReference = () =>
+  uuid("conversationId")
+    .notNull()
+    .references(() => conversations.id, { onDelete: "cascade" });
+const userReference = () =>
+  text("userId")
+    .notNull()
+    .references(() => user.id, { onDelete: "cascade" });
+const messageReference = () =>
+  uuid("messageId")
+    .notNull()
+    .references(() => messages.id, { onDelete: "cascade" });
+/** The account that wrote, uploaded or changed something; null once that account is deleted. */
+const userWhoActed = <Name extends string>(name: Name) =>
+  text(name).references(() => user.id, { onDelete: "set null" });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Accounts (better-auth, with the admin plugin's role fields)
@@ -63,9 +79,7 @@ export const session = pgTable(
     token: text("token").notNull().unique(),
     ipAddress: text("ipAddress"),
     userAgent: text("userAgent"),
-    userId: text("userId")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: userReference(),
     impersonatedBy: text("impersonatedBy"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -79,9 +93,7 @@ export const account = pgTable(
     id: text("id").primaryKey(),
     accountId: text("accountId").notNull(),
     providerId: text("providerId").notNull(),
-    userId: text("userId")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: userReference(),
     accessToken: text("accessToken"),
     refreshToken: text("refreshToken"),
     idToken: text("idToken"),
@@ -208,12 +220,8 @@ export const conversations = pgTable(
 export const participants = pgTable(
   "participants",
   {
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
-    userId: text("userId")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
+    userId: userReference(),
     /** "invited": asked in by the owner, not yet accepted; such a row grants nothing until it becomes "member". */
     role: text("role", { enum: ["owner", "member", "invited"] })
       .notNull()
@@ -230,9 +238,7 @@ export const summaries = pgTable(
   "summaries",
   {
     id: id(),
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
     content: text("content").notNull(),
     coversThroughSeq: bigint("coversThroughSeq", { mode: "number" }).notNull(),
     messageCount: integer("messageCount").notNull(),
@@ -251,12 +257,10 @@ export const messages = pgTable(
   "messages",
   {
     id: id(),
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
     seq: bigint("seq", { mode: "number" }).notNull(),
     authorType: text("authorType", { enum: AUTHOR_TYPES }).notNull(),
-    authorUserId: text("authorUserId").references(() => user.id, { onDelete: "set null" }),
+    authorUserId: userWhoActed("authorUserId"),
     authorPersonaId: uuid("authorPersonaId").references(() => personas.id, { onDelete: "set null" }),
     authorName: text("authorName").notNull(),
     parts: jsonb("parts").$type<StoredPart[]>().notNull(),
@@ -296,12 +300,10 @@ export const messageVersions = pgTable(
   "message_versions",
   {
     id: id(),
-    messageId: uuid("messageId")
-      .notNull()
-      .references(() => messages.id, { onDelete: "cascade" }),
+    messageId: messageReference(),
     parts: jsonb("parts").$type<StoredPart[]>().notNull(),
     /** Who replaced this version (the editor of the next one). */
-    replacedBy: text("replacedBy").references(() => user.id, { onDelete: "set null" }),
+    replacedBy: userWhoActed("replacedBy"),
     createdAt: createdAt(),
   },
   (table) => [index("message_versions_message_idx").on(table.messageId, table.createdAt)],
@@ -311,12 +313,10 @@ export const attachments = pgTable(
   "attachments",
   {
     id: id(),
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
     /** Null until the message that carries it is sent. */
     messageId: uuid("messageId").references(() => messages.id, { onDelete: "cascade" }),
-    uploadedBy: text("uploadedBy").references(() => user.id, { onDelete: "set null" }),
+    uploadedBy: userWhoActed("uploadedBy"),
     kind: text("kind", { enum: MEDIA_KINDS }).notNull(),
     mime: text("mime").notNull(),
     filename: text("filename"),
@@ -349,12 +349,8 @@ export const artifacts = pgTable(
   {
     /** ULID: sortable in the order things happened. */
     id: text("id").primaryKey(),
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
-    messageId: uuid("messageId")
-      .notNull()
-      .references(() => messages.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
+    messageId: messageReference(),
     type: text("type").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     /** Tokens of the part it replays as, per tokenizer family, cached at write time (`artifactTokenCounts`). */
@@ -392,13 +388,11 @@ export const personaUserBlocks = pgTable(
     personaId: uuid("personaId")
       .notNull()
       .references(() => personas.id, { onDelete: "cascade" }),
-    userId: text("userId")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: userReference(),
     blockType: text("blockType", { enum: BLOCK_TYPES }).notNull(),
     reason: text("reason"),
     expiresAt: timestamp("expiresAt", { withTimezone: true }),
-    setBy: text("setBy").references(() => user.id, { onDelete: "set null" }),
+    setBy: userWhoActed("setBy"),
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex("persona_user_blocks_unique_idx").on(table.personaId, table.userId)],
@@ -411,9 +405,7 @@ export const turns = pgTable(
   "turns",
   {
     id: id(),
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
     userMessageId: uuid("userMessageId").references(() => messages.id, { onDelete: "set null" }),
     assistantMessageId: uuid("assistantMessageId").references(() => messages.id, { onDelete: "set null" }),
     /** running; ok; error; stopped (by the user); interrupted (the process died while it ran). */
@@ -450,13 +442,29 @@ export interface RecordedRequest {
 export const ATTEMPT_KINDS = ["reply", "summary", "title", "write_as_me", "replay"] as const;
 export type AttemptKind = (typeof ATTEMPT_KINDS)[number];
 
+/**
+ * An attempt's token usage, as the provider reported it (the AI SDK's, normalised across providers). A type, not
+ * an interface, so it stays assignable to a record of numbers (the export's view of it).
+ */
+export type AttemptUsage = {
+  /** Summed over the attempt's tool steps (what the attempt cost). */
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Input read from the provider's prompt cache (part of inputTokens). */
+  cachedInputTokens?: number;
+  /** Input written to the provider's prompt cache (part of inputTokens; Anthropic bills it above the input rate). */
+  cacheWriteTokens?: number;
+  /** Of the output tokens, those the model spent reasoning (AI SDK `outputTokenDetails.reasoningTokens`). */
+  reasoningTokens?: number;
+  /** The input tokens of the attempt's last model call, which the inspector's gauge compares with the payload. */
+  lastCallInputTokens?: number;
+};
+
 export const attempts = pgTable(
   "attempts",
   {
     id: id(),
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
     /** The reply's turn; null for a model call that answers no turn (a summary, a title, a write-as-me draft). */
     turnId: uuid("turnId").references(() => turns.id, { onDelete: "cascade" }),
     /** What the call was for: a reply (tool steps included), a summary, a title, a write-as-me draft, a replay. */
@@ -484,18 +492,7 @@ export const attempts = pgTable(
     response: jsonb("response").$type<{
       text: string;
       finishReason: string | null;
-      usage: {
-        inputTokens?: number;
-        outputTokens?: number;
-        /** Read from the provider's prompt cache; part of inputTokens. */
-        cachedInputTokens?: number;
-        /** Written to the provider's prompt cache (Anthropic); part of inputTokens. */
-        cacheWriteTokens?: number;
-        /** Of the output tokens, those spent reasoning, when the provider says. */
-        reasoningTokens?: number;
-        /** The last model call's input when the attempt made several (tool steps); the others are sums. */
-        lastCallInputTokens?: number;
-      } | null;
+      usage: AttemptUsage | null;
     } | null>(),
     timings: jsonb("timings")
       .$type<{
@@ -521,7 +518,7 @@ export const attempts = pgTable(
 export const settingsVersions = pgTable("settings_versions", {
   version: integer("version").primaryKey(),
   settings: jsonb("settings").$type<ResolvedSettings>().notNull(),
-  changedBy: text("changedBy").references(() => user.id, { onDelete: "set null" }),
+  changedBy: userWhoActed("changedBy"),
   createdAt: createdAt(),
 });
 
@@ -554,9 +551,7 @@ export const liveEventCursors = pgTable("live_event_cursors", {
 export const liveEvents = pgTable(
   "live_events",
   {
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
     id: bigint("id", { mode: "number" }).notNull(),
     type: text("type").notNull(),
     /** The message the event is about, if any: its final state supersedes its streaming ones. */

@@ -8,6 +8,7 @@ import "server-only";
 import { and, desc, eq, ilike, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { conversationListColumns, readableBy } from "./queries";
+import type { UserArgs } from "./query-parts";
 import { conversations, messageSearchVector, messages, titleSearchVector } from "./schema";
 
 export interface SnippetSegment {
@@ -76,11 +77,7 @@ export async function searchConversations({
   db,
   userId,
   query,
-}: {
-  db: Database;
-  userId: string;
-  query: string;
-}): Promise<SearchOutcome> {
+}: UserArgs & { query: string }): Promise<SearchOutcome> {
   const readable = readableBy(db, userId);
 
   const words = prefixQuery(query);

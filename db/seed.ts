@@ -19,36 +19,8 @@ export async function seedDatabase(db: Database, environment: ServerEnvironment)
     (model) => !builtInIds.has(model.id),
   );
   const catalog = [...MODEL_CATALOG, ...compatible];
-  await db
-    .insert(models)
-    .values(
-      catalog.map(
-        ({
-          id,
-          label,
-          provider,
-          providerModelName,
-          apiKind,
-          capabilities,
-          contextWindow,
-          maxOutputTokens,
-          tokenizer,
-          prices,
-        }) => ({
-          id,
-          label,
-          provider,
-          providerModelName,
-          apiKind,
-          capabilities,
-          contextWindow,
-          maxOutputTokens,
-          tokenizer,
-          prices,
-        }),
-      ),
-    )
-    .onConflictDoNothing();
+  // A catalogue entry's fields are columns of the models row (the rest keep their defaults).
+  await db.insert(models).values(catalog).onConflictDoNothing();
 
   const [{ personaCount }] = await db.select({ personaCount: sql<number>`count(*)::int` }).from(personas);
   if (personaCount === 0) {

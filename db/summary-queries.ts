@@ -3,10 +3,11 @@
 // conversation row first, so two turns summarising at once cannot both supersede the same summary.
 
 import "server-only";
-import { and, asc, desc, eq, gt, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
 import { getOwnedConversation, getReadableConversation } from "./queries";
+import { type AfterSeqArgs, type ConversationArgs, onlyRow, unsummarisedMessagesAfter } from "./query-parts";
 import {
   type Conversation,
   conversations,
@@ -17,9 +18,7 @@ import {
   summaries,
 } from "./schema";
 
-/** The conversation a query is about; its messages after `afterSeq`; one of its summaries. */
-type ConversationArgs = { db: Database; conversationId: string };
-type AfterSeqArgs = ConversationArgs & { afterSeq: number };
+/** One of the conversation's summaries. */
 type SummaryArgs = ConversationArgs & { summaryId: string };
 
 /** The conversation for the summaries API: readers may look, only the owner or an admin may change. */
@@ -36,9 +35,10 @@ export async function getConversationForSummaries({
   write: boolean;
 }): Promise<Conversation> {
   if (user.role === "admin") {
-    const [row] = await db.select().from(conversations).where(eq(conversations.id, conversationId)).limit(1);
-    if (!row) throw notFound("Conversation");
-    return row;
+    return onlyRow(
+      await db.select().from(conversations).where(eq(conversations.id, conversationId)).limit(1),
+      "Conversation",
+    );
   }
   if (!write) return getReadableConversation({ db, conversationId, userId: user.id });
   const refusal = "Only the conversation's owner or an admin can change its summaries.";
@@ -58,14 +58,7 @@ export async function countUnsummarisedUserTurns({
   const ordered = db
     .select({ authorType: messages.authorType, previous: sql<string | null>`${previous}`.as("previous") })
     .from(messages)
-    .where(
-      and(
-        eq(messages.conversationId, conversationId),
-        gt(messages.seq, afterSeq),
-        isNull(messages.summarizedBy),
-        eq(messages.chosen, true),
-      ),
-    )
+    .where(unsummarisedMessagesAfter(conversationId, afterSeq))
     .as("ordered");
   const [row] = await db
     .select({ turns: sql<number>`count(*)::int` })
@@ -85,14 +78,7 @@ export async function listUnsummarisedMessages({
   return db
     .select()
     .from(messages)
-    .where(
-      and(
-        eq(messages.conversationId, conversationId),
-        gt(messages.seq, afterSeq),
-        isNull(messages.summarizedBy),
-        eq(messages.chosen, true),
-      ),
-    )
+    .where(unsummarisedMessagesAfter(conversationId, afterSeq))
     .orderBy(asc(messages.seq));
 }
 
@@ -106,13 +92,14 @@ export async function listSummaries({ db, conversationId }: ConversationArgs): P
 }
 
 export async function getSummary({ db, conversationId, summaryId }: SummaryArgs): Promise<Summary> {
-  const [row] = await db
-    .select()
-    .from(summaries)
-    .where(and(eq(summaries.id, summaryId), eq(summaries.conversationId, conversationId)))
-    .limit(1);
-  if (!row) throw notFound("Summary");
-  return row;
+  return onlyRow(
+    await db
+      .select()
+      .from(summaries)
+      .where(and(eq(summaries.id, summaryId), eq(summaries.conversationId, conversationId)))
+      .limit(1),
+    "Summary",
+  );
 }
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -224,12 +211,7 @@ export async function updateSummaryContent({
   conversationId,
   summaryId,
   content,
-}: {
-  db: Database;
-  conversationId: string;
-  summaryId: string;
-  content: string;
-}): Promise<Summary> {
+}: ConversationArgs & { summaryId: string; content: string }): Promise<Summary> {
   return db.transaction(async (tx) => {
     await lockConversation(tx, conversationId);
     const active = await activeSummaryIn(tx, conversationId);

@@ -3,7 +3,7 @@
 
 import "server-only";
 import { and, asc, eq, inArray } from "drizzle-orm";
-import type { Database } from "./client";
+import type { ConversationArgs } from "./query-parts";
 import { conversations, type Message, messages } from "./schema";
 
 /** The title a conversation gets when nobody named it (POST /api/conversations without a title). */
@@ -16,10 +16,7 @@ export const DEFAULT_CONVERSATION_TITLE = "New conversation";
 export async function getFirstExchange({
   db,
   conversationId,
-}: {
-  db: Database;
-  conversationId: string;
-}): Promise<{ question: Message; reply: Message } | null> {
+}: ConversationArgs): Promise<{ question: Message; reply: Message } | null> {
   const rows = await db
     .select()
     .from(messages)
@@ -45,11 +42,7 @@ export async function storeGeneratedTitle({
   db,
   conversationId,
   title,
-}: {
-  db: Database;
-  conversationId: string;
-  title: string;
-}): Promise<boolean> {
+}: ConversationArgs & { title: string }): Promise<boolean> {
   // updatedAt is left alone: a title is not activity, and the list stays in the order the user last wrote.
   const updated = await db
     .update(conversations)

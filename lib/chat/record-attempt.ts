@@ -4,7 +4,7 @@
 import "server-only";
 import type { LanguageModelUsage } from "ai";
 import type { Database } from "@/db/client";
-import { type AttemptKind, attempts } from "@/db/schema";
+import { type AttemptKind, type AttemptUsage, attempts } from "@/db/schema";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import type { BaseContext } from "@/lib/context/types";
 import { elideMedia } from "@/lib/providers/media-elision";
@@ -12,19 +12,8 @@ import type { CapturedRequest } from "@/lib/providers/request-capture";
 import { recordAttemptSpan } from "@/lib/telemetry/attempt-spans";
 import { privateMemoriesInPayload } from "./private-memories";
 
-export interface AttemptUsage {
-  /** Summed over the attempt's tool steps (what the attempt cost). */
-  inputTokens?: number;
-  outputTokens?: number;
-  /** Input read from the provider's prompt cache (part of inputTokens). */
-  cachedInputTokens?: number;
-  /** Input written to the provider's prompt cache (part of inputTokens; Anthropic bills it above the input rate). */
-  cacheWriteTokens?: number;
-  /** Of the output tokens, those the model spent reasoning (AI SDK `outputTokenDetails.reasoningTokens`). */
-  reasoningTokens?: number;
-  /** The input tokens of the attempt's last model call, which the inspector's gauge compares with the payload. */
-  lastCallInputTokens?: number;
-}
+/** Defined with the attempt row that stores it; recordAttempt's callers import it from here. */
+export type { AttemptUsage };
 
 /** The provider's usage (the SDK's, normalised across providers) as an attempt records it. */
 export function attemptUsage(usage: LanguageModelUsage): AttemptUsage {

@@ -2,7 +2,8 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { refuseWhileTurnRuns } from "@/db/message-queries";
+import { getRunningTurn } from "@/db/queries";
+import type { ConversationArgs } from "@/db/query-parts";
 import { getTurnStatus } from "@/db/turn-queries";
 import { AppError } from "@/lib/errors";
 import { requestStop, turnRunningHere } from "./turn-stops";
@@ -39,16 +40,11 @@ export async function refuseWhileReplyIsWritten({
   db,
   conversationId,
   action,
-}: {
-  db: Database;
-  conversationId: string;
-  action: string;
-}): Promise<void> {
-  if (turnRunningHere(conversationId)) {
+}: ConversationArgs & { action: string }): Promise<void> {
+  if (turnRunningHere(conversationId) || (await getRunningTurn({ db, conversationId }))) {
     throw new AppError(
       "conflict",
       `A reply is being written in this conversation: stop it or wait to ${action}.`,
     );
   }
-  await refuseWhileTurnRuns({ db, conversationId, action });
 }

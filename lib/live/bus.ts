@@ -58,6 +58,30 @@ class Listeners {
   }
 }
 
+/** A bus between instances: signals travel as JSON text, which `send` hands to the transport. */
+function textBus({
+  kind,
+  listeners,
+  send,
+  close,
+}: {
+  kind: "redis" | "postgres";
+  listeners: Listeners;
+  send: (text: string) => Promise<unknown>;
+  close: () => Promise<unknown>;
+}): LiveBus {
+  return {
+    kind,
+    async publish(signal) {
+      await send(JSON.stringify(signal));
+    },
+    subscribe: (listener) => listeners.add(listener),
+    async close() {
+      await close();
+    },
+  };
+}
+
 export async function connectRedisBus(url: string): Promise<LiveBus> {
   const listeners = new Listeners();
   const publisher = createClient({ url });
@@ -67,16 +91,12 @@ export async function connectRedisBus(url: string): Promise<LiveBus> {
   }
   await Promise.all([publisher.connect(), subscriber.connect()]);
   await subscriber.subscribe(REDIS_CHANNEL, (payload) => listeners.deliverText(payload));
-  return {
+  return textBus({
     kind: "redis",
-    async publish(signal) {
-      await publisher.publish(REDIS_CHANNEL, JSON.stringify(signal));
-    },
-    subscribe: (listener) => listeners.add(listener),
-    async close() {
-      await Promise.allSettled([subscriber.quit(), publisher.quit()]);
-    },
-  };
+    listeners,
+    send: (text) => publisher.publish(REDIS_CHANNEL, text),
+    close: () => Promise.allSettled([subscriber.quit(), publisher.quit()]),
+  });
 }
 
 export async function connectPostgresBus(url: string): Promise<LiveBus> {
@@ -85,16 +105,12 @@ export async function connectPostgresBus(url: string): Promise<LiveBus> {
   // a dropped connection by itself).
   const sql = postgres(url, { max: 2, onnotice: () => {} });
   await sql.listen(POSTGRES_CHANNEL, (payload) => listeners.deliverText(payload));
-  return {
+  return textBus({
     kind: "postgres",
-    async publish(signal) {
-      await sql.notify(POSTGRES_CHANNEL, JSON.stringify(signal));
-    },
-    subscribe: (listener) => listeners.add(listener),
-    async close() {
-      await sql.end({ timeout: 2 });
-    },
-  };
+    listeners,
+    send: (text) => sql.notify(POSTGRES_CHANNEL, text),
+    close: () => sql.end({ timeout: 2 }),
+  });
 }
 
 export function processBus(): LiveBus {

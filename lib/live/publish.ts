@@ -5,6 +5,7 @@
 import "server-only";
 import type { Database } from "@/db/client";
 import { appendLiveEvent, getLiveMessage } from "@/db/live-event-queries";
+import type { ConversationArgs, MessageArgs } from "@/db/query-parts";
 import { toUIMessage } from "@/lib/chat/ui-messages";
 import { logger } from "@/lib/logger";
 import { liveBus } from "./bus";
@@ -67,15 +68,7 @@ async function store(
 }
 
 /** A message was stored or changed: readers get it as it is stored now. Resolves once published (or failed). */
-export function publishMessage({
-  db,
-  conversationId,
-  messageId,
-}: {
-  db: Database;
-  conversationId: string;
-  messageId: string;
-}): Promise<void> {
+export function publishMessage({ db, conversationId, messageId }: MessageArgs): Promise<void> {
   return inOrder(conversationId, async () => {
     const stored = await getLiveMessage({ db, conversationId, messageId });
     if (!stored) return;
@@ -91,12 +84,12 @@ export function publishMessage({
 }
 
 /** Which reply variant is chosen changed: readers reload their transcript. */
-export function publishTranscriptChange({ db, conversationId }: { db: Database; conversationId: string }) {
+export function publishTranscriptChange({ db, conversationId }: ConversationArgs) {
   return inOrder(conversationId, () => store(db, conversationId, { type: "transcript" }));
 }
 
 /** Someone joined or left the conversation. */
-export function publishMembersChange({ db, conversationId }: { db: Database; conversationId: string }) {
+export function publishMembersChange({ db, conversationId }: ConversationArgs) {
   return inOrder(conversationId, () => store(db, conversationId, { type: "members" }));
 }
 

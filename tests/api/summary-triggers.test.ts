@@ -2,11 +2,11 @@
 // and in token mode (a model with a small window), with the offline summariser and with one on a fake OpenAI
 // server; which turns trigger; which user turns stay verbatim; summaries chain; after a reload the SUMMARY item
 // sits after the system items and before the kept turns, and the current input is sent once, last.
-import { and, asc, eq, isNull } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { getActiveSummary } from "@/db/queries";
-import { artifacts, type Message, messages } from "@/db/schema";
+import { artifacts, type Message } from "@/db/schema";
+import { listUnsummarisedMessages } from "@/db/summary-queries";
 import { summaryMarkerText } from "@/lib/context/summary-placement";
 import {
   SUMMARISER_PROMPT_PREFIX,
@@ -45,19 +45,8 @@ function idsOfSeqs(rows: Message[], from: number, through: number): string[] {
 }
 
 async function unsummarisedUserTexts(conversationId: string): Promise<string[]> {
-  const db = await getDb();
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(
-      and(
-        eq(messages.conversationId, conversationId),
-        eq(messages.authorType, "user"),
-        isNull(messages.summarizedBy),
-      ),
-    )
-    .orderBy(asc(messages.seq));
-  return rows.map(textOf);
+  const rows = await listUnsummarisedMessages({ db: await getDb(), conversationId, afterSeq: 0 });
+  return rows.filter((row) => row.authorType === "user").map(textOf);
 }
 
 describe("turn mode: a 60-turn conversation, threshold 20, keep 5", () => {

@@ -1,0 +1,52 @@
+// Pieces the query modules share: the named arguments most of them take, the one-row-or-404 rule, and the
+// conditions that pick a conversation's messages, so each is written once.
+
+import "server-only";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { notFound } from "@/lib/errors";
+import type { Database } from "./client";
+import { type Message, messages } from "./schema";
+
+/** A transaction handle, which every query function that takes one also accepts in place of the database. */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** The conversation a query is about; one of its messages; its messages after `afterSeq`; one user's. */
+export type ConversationArgs = { db: Database; conversationId: string };
+export type MessageArgs = ConversationArgs & { messageId: string };
+/** A message of a conversation, read inside a transaction or not. */
+export type MessageInConversationArgs = Omit<MessageArgs, "db"> & { db: Database | Transaction };
+export type AfterSeqArgs = ConversationArgs & { afterSeq: number };
+export type UserArgs = { db: Database; userId: string };
+
+/** The first row a statement returned; without one, a 404 naming what is missing (or the error `missing` makes). */
+export function onlyRow<Row>(rows: Row[], missing: string | (() => Error)): Row {
+  const [row] = rows;
+  if (!row) throw typeof missing === "string" ? notFound(missing) : missing();
+  return row;
+}
+
+/**
+ * The messages a turn or a summary may still be built from: after `afterSeq`, not summarised yet, and not a reply
+ * variant the user did not choose (such a variant is kept but never sent).
+ */
+export function unsummarisedMessagesAfter(conversationId: string, afterSeq: number) {
+  return and(
+    eq(messages.conversationId, conversationId),
+    gt(messages.seq, afterSeq),
+    isNull(messages.summarizedBy),
+    eq(messages.chosen, true),
+  );
+}
+
+/** The message with this id when it belongs to the conversation, else undefined. */
+export async function findMessageInConversation({
+  db,
+  conversationId,
+  messageId,
+}: MessageInConversationArgs): Promise<Message | undefined> {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.conversationId, conversationId)));
+  return row;
+}
