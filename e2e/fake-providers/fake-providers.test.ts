@@ -1,6 +1,14 @@
 // The fake provider servers, checked through the real AI SDK clients: if the SDK accepts our wire format,
 // route handlers tested against these servers see what they would see from the real providers.
-import { APICallError, generateText, jsonSchema, type ModelMessage, streamText, tool } from "ai";
+import {
+  APICallError,
+  generateText,
+  jsonSchema,
+  type LanguageModel,
+  type ModelMessage,
+  streamText,
+  tool,
+} from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeIsoMedia, makePdf, makeWav } from "@/tests/fixtures/media";
 import { fakeProviderClient } from "./client";
@@ -86,6 +94,21 @@ async function drain(stream: AsyncIterable<{ type: string }>, startedAt: number)
     outcome.thrown = error;
   }
   return outcome;
+}
+
+/** Streams `prompt` once, without retries, to the end; notes what onError was called with besides the outcome. */
+async function streamOnceNotingErrors(model: LanguageModel, prompt: string) {
+  const onErrorCalls: unknown[] = [];
+  const result = streamText({
+    model,
+    prompt,
+    maxRetries: 0,
+    onError: ({ error }) => {
+      onErrorCalls.push(error);
+    },
+  });
+  const outcome = await drain(result.fullStream, performance.now());
+  return { result, outcome, onErrorCalls };
 }
 
 describe.each(PROTOCOLS)("%s through the real AI SDK client", (protocol: Protocol) => {
@@ -206,16 +229,7 @@ describe.each(PROTOCOLS)("%s through the real AI SDK client", (protocol: Protoco
 
   it("surfaces a 500 as an APICallError with status 500 when retries are off", async () => {
     providers.script({ kind: "error", status: 500, message: "scripted outage" });
-    const errors: unknown[] = [];
-    const result = streamText({
-      model: model(),
-      prompt: "Hi",
-      maxRetries: 0,
-      onError: ({ error }) => {
-        errors.push(error);
-      },
-    });
-    const outcome = await drain(result.fullStream, performance.now());
+    const { outcome, onErrorCalls: errors } = await streamOnceNotingErrors(model(), "Hi");
 
     expect(outcome.deltas).toEqual([]);
     expect(errors).toHaveLength(1);
@@ -231,16 +245,7 @@ describe.each(PROTOCOLS)("%s through the real AI SDK client", (protocol: Protoco
   it("reports a stream cut mid-way: partial text, then a thrown error, the request recorded", async () => {
     const text = "one two three four five six seven eight nine ten";
     providers.script({ kind: "cut", afterChunks: 2, text, chunks: 5 });
-    const onErrorCalls: unknown[] = [];
-    const result = streamText({
-      model: model(),
-      prompt: "Count",
-      maxRetries: 0,
-      onError: ({ error }) => {
-        onErrorCalls.push(error);
-      },
-    });
-    const outcome = await drain(result.fullStream, performance.now());
+    const { result, outcome, onErrorCalls } = await streamOnceNotingErrors(model(), "Count");
 
     expect(outcome.deltas.join("")).toBe("one two three four ");
     // The SDK does not turn a dropped connection into an `error` part or an onError call: iterating the
