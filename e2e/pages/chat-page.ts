@@ -1,5 +1,6 @@
 // Page object for the chat: intent-named steps over data-testid attributes.
 import { expect, type Locator, type Page } from "@playwright/test";
+import type { FakeProviderClient } from "../fake-providers/client";
 
 export class ChatPage {
   constructor(readonly page: Page) {}
@@ -40,6 +41,33 @@ export class ChatPage {
     await this.send(text);
     await expect(this.messages("assistant")).toHaveCount(before + 1);
     await this.waitUntilReady();
+  }
+
+  /** Scripts the fake model's answer, then sends `question` and waits until that answer has streamed. */
+  async askScripted(fake: FakeProviderClient, question: string, answer: string) {
+    await fake.script({ kind: "text", text: answer });
+    await this.sendAndWait(question);
+  }
+
+  /** Picks a model in the conversation's model picker and waits until the conversation shows it. */
+  async chooseModel(modelId: string) {
+    await this.page.getByTestId("model-picker").selectOption(modelId);
+    await expect(this.page.getByTestId("model-id")).toHaveText(modelId);
+  }
+
+  /** Sets the conversation's settings override through the API (PATCH /api/conversations/:id). */
+  async overrideSettings(conversationId: string, settingsOverride: Record<string, unknown>) {
+    const response = await this.page.request.patch(`/api/conversations/${conversationId}`, {
+      data: { settingsOverride },
+    });
+    expect(response.status()).toBe(200);
+  }
+
+  /** GETs an API path as the signed-in person; the answer must be 200, its JSON is returned. */
+  async getJson<Body>(path: string): Promise<Body> {
+    const response = await this.page.request.get(path);
+    expect(response.status()).toBe(200);
+    return (await response.json()) as Body;
   }
 
   messages(role: "user" | "assistant") {
@@ -251,4 +279,31 @@ export class InspectorPanel {
 
 export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
+}
+
+/** The password of the people the specs sign up. */
+export const TEST_PASSWORD = "correct horse battery";
+
+/** Signs a new person up on `page` with a unique e-mail made from `emailPrefix`; returns their chat page and e-mail. */
+export async function signUp(
+  page: Page,
+  name: string,
+  emailPrefix = name.toLowerCase(),
+): Promise<{ chat: ChatPage; email: string }> {
+  const chat = new ChatPage(page);
+  const email = uniqueEmail(emailPrefix);
+  await chat.register({ name, email, password: TEST_PASSWORD });
+  return { chat, email };
+}
+
+/** Signs a new person up and starts a conversation, on the model `modelId` when one is given. */
+export async function startConversation(
+  page: Page,
+  name: string,
+  { emailPrefix, modelId }: { emailPrefix?: string; modelId?: string } = {},
+): Promise<{ chat: ChatPage; conversationId: string }> {
+  const { chat } = await signUp(page, name, emailPrefix);
+  const conversationId = await chat.newConversation();
+  if (modelId !== undefined) await chat.chooseModel(modelId);
+  return { chat, conversationId };
 }
