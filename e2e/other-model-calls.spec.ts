@@ -2,7 +2,7 @@
 // under "Other model calls" with its kind, and opening it shows the exact request it recorded.
 import { expect, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { type ChatPage, startConversation } from "./pages/chat-page";
+import { startConversation } from "./pages/chat-page";
 
 // Each test starts with the fake providers cleared (the title model answers from its default script).
 fakeProvidersForSpec();
@@ -14,22 +14,18 @@ interface OtherCall {
   requests: { body: string }[];
 }
 
-async function otherCallsOf(chat: ChatPage, conversationId: string): Promise<OtherCall[]> {
-  return (await chat.getJson<{ otherCalls: OtherCall[] }>(`/api/conversations/${conversationId}/turns`))
-    .otherCalls;
-}
-
 test("the title's model call is listed with its kind and opens with its recorded request", async ({
   page,
 }) => {
   const { chat, conversationId } = await startConversation(page, "Ada");
+  const otherCalls = async () =>
+    (await chat.getJson<{ otherCalls: OtherCall[] }>(`/api/conversations/${conversationId}/turns`))
+      .otherCalls;
   await chat.sendAndWait("How do I keep basil alive indoors?");
 
   // The title is written after the reply (by the offline model in these runs), and recorded then.
-  await expect
-    .poll(async () => (await otherCallsOf(chat, conversationId)).map((call) => call.kind))
-    .toEqual(["title"]);
-  const [titleCall] = await otherCallsOf(chat, conversationId);
+  await expect.poll(async () => (await otherCalls()).map((call) => call.kind)).toEqual(["title"]);
+  const [titleCall] = await otherCalls();
   await page.reload();
 
   const panel = await chat.inspectReply();

@@ -119,7 +119,7 @@ export class ChatPage {
   // Inspector
 
   inspector(): InspectorPanel {
-    return new InspectorPanel(this.page);
+    return new InspectorPanel(this.page, "inspector");
   }
 
   /** Opens the inspector on the assistant reply at `index` (default: the last one). */
@@ -170,7 +170,7 @@ export class ChatPage {
   /** Opens the summary panel from the transcript's divider. */
   async openSummary(): Promise<SummaryPanel> {
     await this.summaryDivider().getByTestId("view-summary").click();
-    const panel = new SummaryPanel(this.page);
+    const panel = new SummaryPanel(this.page, "summary-panel");
     await expect(panel.root).toBeVisible();
     return panel;
   }
@@ -184,33 +184,39 @@ export class ChatPage {
   }
 }
 
-export class SummaryPanel {
+/** A panel of the chat page, found by its test id; its parts are found inside it. */
+class Panel {
   readonly root: Locator;
 
-  constructor(readonly page: Page) {
-    this.root = page.getByTestId("summary-panel");
+  constructor(
+    readonly page: Page,
+    testId: string,
+  ) {
+    this.root = page.getByTestId(testId);
   }
 
-  content(): Locator {
-    return this.root.getByTestId("summary-content");
+  /** The element with this test id inside the panel. */
+  protected part(testId: string): Locator {
+    return this.root.getByTestId(testId);
   }
+}
 
-  historyItems(): Locator {
-    return this.root.getByTestId("summary-history-item");
-  }
+export class SummaryPanel extends Panel {
+  readonly content = (): Locator => this.part("summary-content");
+  readonly historyItems = (): Locator => this.part("summary-history-item");
 
   async edit(text: string) {
-    await this.root.getByTestId("summary-edit").click();
-    await this.root.getByTestId("summary-textarea").fill(text);
-    await this.root.getByTestId("summary-save").click();
+    await this.part("summary-edit").click();
+    await this.part("summary-textarea").fill(text);
+    await this.part("summary-save").click();
     await expect(this.content()).toHaveText(text);
   }
 
   /** Revert, confirmed. */
   async revert() {
-    await this.root.getByTestId("summary-revert").click();
-    await this.root.getByTestId("summary-revert-confirm").click();
-    await expect(this.root.getByTestId("summary-revert-confirmation")).toHaveCount(0);
+    await this.part("summary-revert").click();
+    await this.part("summary-revert-confirm").click();
+    await expect(this.part("summary-revert-confirmation")).toHaveCount(0);
   }
 
   async close() {
@@ -219,23 +225,12 @@ export class SummaryPanel {
   }
 }
 
-export class InspectorPanel {
-  readonly root: Locator;
-
-  constructor(readonly page: Page) {
-    this.root = page.getByTestId("inspector");
-  }
-
-  items(): Locator {
-    return this.root.getByTestId("inspector-item");
-  }
-
-  attemptTabs(): Locator {
-    return this.root.getByTestId("attempt-tab");
-  }
+export class InspectorPanel extends Panel {
+  readonly items = (): Locator => this.part("inspector-item");
+  readonly attemptTabs = (): Locator => this.part("attempt-tab");
 
   async showView(view: "payload" | "raw" | "diff") {
-    await this.root.getByTestId(`tab-${view}`).click();
+    await this.part(`tab-${view}`).click();
   }
 
   /** Each card as { id, tag, role, text } in the order shown. */
@@ -255,24 +250,24 @@ export class InspectorPanel {
   /** The raw body exactly as shown in "Exact bytes" mode. */
   async exactBody(): Promise<string> {
     await this.showView("raw");
-    await this.root.getByTestId("raw-mode-exact").click();
-    return (await this.root.getByTestId("raw-body").textContent()) ?? "";
+    await this.part("raw-mode-exact").click();
+    return (await this.part("raw-body").textContent()) ?? "";
   }
 
   async prettyBody(): Promise<string> {
     await this.showView("raw");
-    await this.root.getByTestId("raw-mode-pretty").click();
-    return (await this.root.getByTestId("raw-body").textContent()) ?? "";
+    await this.part("raw-mode-pretty").click();
+    return (await this.part("raw-body").textContent()) ?? "";
   }
 
   async curlCommand(): Promise<string> {
     await this.showView("raw");
-    await this.root.getByTestId("copy-curl").click();
-    return (await this.root.getByTestId("curl-command").textContent()) ?? "";
+    await this.part("copy-curl").click();
+    return (await this.part("curl-command").textContent()) ?? "";
   }
 
   async close() {
-    await this.root.getByTestId("inspector-close").click();
+    await this.part("inspector-close").click();
     await expect(this.root).toHaveCount(0);
   }
 }
@@ -282,7 +277,7 @@ export function uniqueEmail(prefix: string): string {
 }
 
 /** The password of the people the specs sign up. */
-export const TEST_PASSWORD = "correct horse battery";
+const TEST_PASSWORD = "correct horse battery";
 
 /** Signs a new person up on `page` with a unique e-mail made from `emailPrefix`; returns their chat page and e-mail. */
 export async function signUp(
