@@ -5,7 +5,7 @@ import { expect, type Page, test } from "@playwright/test";
 import postgres from "postgres";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { audit, type Finding } from "./pages/axe-audit";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { ChatPage, startConversation, uniqueEmail } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 const databaseUrl = process.env.E2E_DATABASE_URL;
@@ -28,6 +28,18 @@ async function registerAdmin(page: Page, name: string): Promise<ChatPage> {
   if (sql) await sql`update "user" set role = 'admin' where email = ${email}`;
   await page.reload();
   return chat;
+}
+
+/** Opens each [path, test id of what it must show] page and audits it once it has settled. */
+async function auditPages(page: Page, pages: ReadonlyArray<[string, string]>): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const [path, testId] of pages) {
+    await page.goto(path);
+    await expect(page.getByTestId(testId)).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    findings.push(...(await audit(page, path)));
+  }
+  return findings;
 }
 
 /** Every 404 the page asked for (a missing favicon shows up here). */
@@ -93,36 +105,28 @@ for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
       findings.push(...(await audit(page, "inspector (preview)")));
 
       // The reader's own pages, then one model call on a page of its own.
-      const ownPages: Array<[string, string]> = [
-        ["/invitations", "invitations"],
-        ["/settings/memories", "memory-settings"],
-        ["/attempts?kind=reply", "attempt-results"],
-      ];
-      for (const [path, testId] of ownPages) {
-        await page.goto(path);
-        await expect(page.getByTestId(testId)).toBeVisible();
-        await page.waitForLoadState("networkidle");
-        findings.push(...(await audit(page, path)));
-      }
+      findings.push(
+        ...(await auditPages(page, [
+          ["/invitations", "invitations"],
+          ["/settings/memories", "memory-settings"],
+          ["/attempts?kind=reply", "attempt-results"],
+        ])),
+      );
       await page.getByTestId("attempt-result-open").first().click();
       await expect(page.getByTestId("inspector-item").first()).toBeVisible();
       findings.push(...(await audit(page, "/attempts/[id]")));
 
       if (sql) {
-        const adminPages: Array<[string, string]> = [
-          ["/admin/personas", "persona-list"],
-          ["/admin/settings", "policy-version"],
-          ["/admin/models", "model-registry"],
-          ["/admin/blocks", "block-manager"],
-          ["/admin/memories", "memory-manager"],
-          ["/admin/users", "user-manager"],
-        ];
-        for (const [path, testId] of adminPages) {
-          await page.goto(path);
-          await expect(page.getByTestId(testId)).toBeVisible();
-          await page.waitForLoadState("networkidle");
-          findings.push(...(await audit(page, path)));
-        }
+        findings.push(
+          ...(await auditPages(page, [
+            ["/admin/personas", "persona-list"],
+            ["/admin/settings", "policy-version"],
+            ["/admin/models", "model-registry"],
+            ["/admin/blocks", "block-manager"],
+            ["/admin/memories", "memory-manager"],
+            ["/admin/users", "user-manager"],
+          ])),
+        );
         // The policy form with its errors and summary shown.
         await page.goto("/admin/settings");
         await page.getByTestId("setting-history.messageFetchLimit").fill("0");
@@ -147,9 +151,7 @@ test("keyboard: the skip link jumps to the composer, tab lists follow the arrow 
 }) => {
   await page.setViewportSize(VIEWPORTS.desktop);
   const missing = collectMissing(page);
-  const chat = new ChatPage(page);
-  await chat.register({ name: "Keys", email: uniqueEmail("keys"), password: "correct horse battery" });
-  await chat.newConversation();
+  const { chat } = await startConversation(page, "Keys");
   await chat.sendAndWait("Hello");
 
   // The first Tab stop is the skip link, shown while focused; following it lands in the composer.

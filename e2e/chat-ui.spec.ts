@@ -3,15 +3,9 @@
 // safe markdown; the owner's settings; and a phone-sized screen.
 import { expect, type Page, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { signUp, startConversation } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
-
-async function register(page: Page, name: string) {
-  const chat = new ChatPage(page);
-  await chat.register({ name, email: uniqueEmail(name.toLowerCase()), password: "correct horse battery" });
-  return chat;
-}
 
 async function createTitled(page: Page, title: string): Promise<string> {
   const response = await page.request.post("/api/conversations", { data: { title } });
@@ -20,7 +14,7 @@ async function createTitled(page: Page, title: string): Promise<string> {
 }
 
 test("sidebar: search by title, rename inline, delete after a confirm", async ({ page }) => {
-  const chat = await register(page, "Sidebar");
+  const { chat } = await signUp(page, "Sidebar");
   const lisbon = await createTitled(page, "Trip to Lisbon");
   const recipes = await createTitled(page, "Weeknight recipes");
   const packing = await createTitled(page, "Lisbon packing list");
@@ -67,7 +61,7 @@ test("sidebar: search by title, rename inline, delete after a confirm", async ({
 test("the start screen preselects the default persona and starts a conversation with it", async ({
   page,
 }) => {
-  const chat = await register(page, "Picker");
+  const { chat } = await signUp(page, "Picker");
   const options = page.getByTestId("persona-option");
   await expect(options.first()).toHaveAttribute("data-selected", "true");
   const personaName = await options.first().getAttribute("data-persona-name");
@@ -79,7 +73,7 @@ test("the start screen preselects the default persona and starts a conversation 
 
 test("the theme toggle switches light and dark and remembers the choice", async ({ page }) => {
   await page.emulateMedia({ colorScheme: "light" });
-  await register(page, "Theme");
+  await signUp(page, "Theme");
   const html = page.locator("html");
   await expect(html).not.toHaveClass(/dark/);
   await page.getByTestId("theme-toggle").click();
@@ -95,8 +89,7 @@ test("the theme toggle switches light and dark and remembers the choice", async 
 });
 
 test("Enter sends and Shift+Enter adds a line; the provider receives both lines", async ({ page }) => {
-  const chat = await register(page, "Keys");
-  await chat.newConversation();
+  const { chat } = await startConversation(page, "Keys");
   const input = page.getByTestId("composer-input");
   await input.click();
   await page.keyboard.type("line one");
@@ -117,8 +110,7 @@ test("Enter sends and Shift+Enter adds a line; the provider receives both lines"
 test("stop aborts the provider call, keeps exactly what was shown, and the next turn sends that text", async ({
   page,
 }) => {
-  const chat = await register(page, "Stop");
-  await chat.newConversation();
+  const { chat } = await startConversation(page, "Stop");
   const words = Array.from({ length: 60 }, (_, index) => `word${index}`).join(" ");
   await fake.script({ kind: "text", text: words, chunks: 60, chunkDelayMs: 100 });
   await chat.send("Count slowly");
@@ -145,8 +137,7 @@ test("stop aborts the provider call, keeps exactly what was shown, and the next 
   await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText(shown);
 
   // The next turn sends the model exactly the text the user saw.
-  await fake.script({ kind: "text", text: "Understood." });
-  await chat.sendAndWait("Why did you stop?");
+  await chat.askScripted(fake, "Why did you stop?", "Understood.");
   const [, next] = await fake.requests("openai-chat");
   const sent = JSON.parse(next.body).messages as { role: string; content: string }[];
   // (Markdown drops the trailing space of the last word shown; the stored text keeps it.)
@@ -158,8 +149,7 @@ test("stop aborts the provider call, keeps exactly what was shown, and the next 
 test("a failed reply says so in place; Retry replaces it with a new reply to the same message", async ({
   page,
 }) => {
-  const chat = await register(page, "Errors");
-  await chat.newConversation();
+  const { chat } = await startConversation(page, "Errors");
   await fake.script({ kind: "error", status: 500, message: "upstream exploded", times: 3 });
   await chat.send("Will this work?");
   await expect(chat.messages("assistant").getByTestId("message-failed")).toBeVisible();
@@ -189,10 +179,8 @@ test("a failed reply says so in place; Retry replaces it with a new reply to the
 test("regenerate makes variants of the same reply; flipping chooses what later turns send", async ({
   page,
 }) => {
-  const chat = await register(page, "Again");
-  await chat.newConversation();
-  await fake.script({ kind: "text", text: "First take." });
-  await chat.sendAndWait("Tell me a fact");
+  const { chat } = await startConversation(page, "Again");
+  await chat.askScripted(fake, "Tell me a fact", "First take.");
   await expect(chat.messages("assistant").getByTestId("regenerate-button")).toHaveCount(1);
   for (const take of ["Second take.", "Third take."]) {
     await fake.script({ kind: "text", text: take });
@@ -210,8 +198,7 @@ test("regenerate makes variants of the same reply; flipping chooses what later t
   await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText("Second take.");
 
   // Every request held the question once; the next turn sends the chosen variant.
-  await fake.script({ kind: "text", text: "Noted." });
-  await chat.sendAndWait("And another?");
+  await chat.askScripted(fake, "And another?", "Noted.");
   const requests = await fake.requests("openai-chat");
   for (const request of requests) {
     const sent = JSON.parse(request.body).messages as { role: string; content: string }[];
@@ -226,10 +213,8 @@ test("regenerate makes variants of the same reply; flipping chooses what later t
 test("edit the last message and regenerate: the next body carries the edit; the earlier version is kept", async ({
   page,
 }) => {
-  const chat = await register(page, "Editor");
-  await chat.newConversation();
-  await fake.script({ kind: "text", text: "Paris." });
-  await chat.sendAndWait("Capital of Frence?");
+  const { chat } = await startConversation(page, "Editor");
+  await chat.askScripted(fake, "Capital of Frence?", "Paris.");
   await fake.script({ kind: "text", text: "Paris, in France." });
   await chat.messages("user").getByTestId("edit-message").click();
   await page.getByTestId("message-editor-text").fill("Capital of France?");
@@ -247,8 +232,7 @@ test("edit the last message and regenerate: the next body carries the edit; the 
 });
 
 test("branch from a message: a new conversation with the messages up to it", async ({ page }) => {
-  const chat = await register(page, "Brancher");
-  await chat.newConversation();
+  const { chat } = await startConversation(page, "Brancher");
   await fake.script([
     { kind: "text", text: "One." },
     { kind: "text", text: "Two." },
@@ -260,8 +244,7 @@ test("branch from a message: a new conversation with the messages up to it", asy
   await expect(page).not.toHaveURL(originalUrl);
   await expect(chat.messages("user").getByTestId("message-text")).toHaveText(["First question"]);
   await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText(["One."]);
-  await fake.script({ kind: "text", text: "Another path." });
-  await chat.sendAndWait("A different second question");
+  await chat.askScripted(fake, "A different second question", "Another path.");
   const requests = await fake.requests("openai-chat");
   const sent = JSON.parse(requests.at(-1)?.body ?? "{}").messages as { role: string; content: string }[];
   expect(sent.map((message) => message.content)).not.toContain("Second question");
@@ -272,8 +255,7 @@ test("auto-scroll follows the stream until the reader scrolls up, then offers a 
   page,
 }) => {
   await page.setViewportSize({ width: 1000, height: 700 });
-  const chat = await register(page, "Scroll");
-  await chat.newConversation();
+  const { chat } = await startConversation(page, "Scroll");
   const lines = Array.from({ length: 120 }, (_, index) => `Line ${index + 1} of a long answer.`).join("\n\n");
   await fake.script({ kind: "text", text: lines, chunks: 60, chunkDelayMs: 60 });
   await chat.send("Write a lot");
@@ -302,8 +284,7 @@ test("auto-scroll follows the stream until the reader scrolls up, then offers a 
 });
 
 test("replies render markdown safely: no raw HTML, no script links", async ({ page }) => {
-  const chat = await register(page, "Safe");
-  await chat.newConversation();
+  const { chat } = await startConversation(page, "Safe");
   await fake.script({
     kind: "text",
     text: 'Look: <img src=x onerror="window.__xss=1"> and [click me](javascript:window.__xss=2) and [docs](https://example.com).\n\n| a | b |\n|---|---|\n| 1 | 2 |',
@@ -321,8 +302,7 @@ test("replies render markdown safely: no raw HTML, no script links", async ({ pa
 });
 
 test("the owner's conversation settings (note and instructions) reach the next payload", async ({ page }) => {
-  const chat = await register(page, "Owner");
-  const conversationId = await chat.newConversation();
+  const { chat, conversationId } = await startConversation(page, "Owner");
   await page.getByTestId("conversation-settings-button").click();
   const dialog = page.getByTestId("conversation-settings");
   await dialog.getByTestId("settings-note-text").fill("Answer in French.");
@@ -368,8 +348,7 @@ test("on a phone-sized screen the sidebar and the inspector open as drawers", as
     isMobile: true,
   });
   const page = await context.newPage();
-  const chat = await register(page, "Phone");
-  await chat.newConversation();
+  const { chat } = await startConversation(page, "Phone");
 
   const sidebar = page.getByTestId("sidebar");
   await expect(sidebar).not.toBeInViewport();
@@ -396,13 +375,11 @@ test("on a phone-sized screen the sidebar and the inspector open as drawers", as
 test("a fetch-limit overflow in manual summary mode: the transcript marks where the model's view begins", async ({
   page,
 }) => {
-  const chat = await register(page, "Window");
-  await chat.newConversation();
-  const conversationId = page.url().split("/chat/")[1];
-  const patched = await page.request.patch(`/api/conversations/${conversationId}`, {
-    data: { settingsOverride: { history: { messageFetchLimit: 4 }, summary: { mode: "manual" } } },
+  const { chat, conversationId } = await startConversation(page, "Window");
+  await chat.overrideSettings(conversationId, {
+    history: { messageFetchLimit: 4 },
+    summary: { mode: "manual" },
   });
-  expect(patched.status()).toBe(200);
   for (const question of ["one", "two", "three"]) await chat.sendAndWait(`Question ${question}`);
   await page.reload();
   // The last turn loaded its question and the three messages before it: the first question was not sent, and

@@ -4,18 +4,17 @@
 import { expect, test } from "@playwright/test";
 import { makePdf, makeWav } from "../tests/fixtures/media";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { startConversation } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 
 test("a PDF and an audio clip: Gemini receives both, OpenAI chat the PDF and the audio notice", async ({
   page,
 }) => {
-  const chat = new ChatPage(page);
-  await chat.register({ name: "Ada", email: uniqueEmail("documents"), password: "correct horse battery" });
-  await chat.newConversation();
-  await page.getByTestId("model-picker").selectOption("google:gemini-2.5-flash");
-  await expect(page.getByTestId("model-id")).toHaveText("google:gemini-2.5-flash");
+  const { chat } = await startConversation(page, "Ada", {
+    emailPrefix: "documents",
+    modelId: "google:gemini-2.5-flash",
+  });
 
   // Large enough that the raw view folds their base64 into placeholders.
   const pdf = makePdf(`Quarterly report. ${"Revenue grew in every region. ".repeat(60)}`);
@@ -64,8 +63,7 @@ test("a PDF and an audio clip: Gemini receives both, OpenAI chat the PDF and the
   await panel.close();
 
   // The same message, now answered by OpenAI chat: the PDF is sent, the audio becomes a notice.
-  await page.getByTestId("model-picker").selectOption("openai:gpt-4.1-mini");
-  await expect(page.getByTestId("model-id")).toHaveText("openai:gpt-4.1-mini");
+  await chat.chooseModel("openai:gpt-4.1-mini");
   await fake.script({ kind: "text", text: "I read the report.", protocol: "openai-chat" });
   await chat.sendAndWait("And what did you hear?");
   const [openai] = await fake.requests("openai-chat");

@@ -5,16 +5,14 @@ import { createHash } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { makePng } from "../tests/fixtures/images";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { startConversation } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 
 test("Pretty shows a large image as a placeholder with type, size and sha256; Exact bytes keeps the base64", async ({
   page,
 }) => {
-  const chat = new ChatPage(page);
-  await chat.register({ name: "Ada", email: uniqueEmail("raw-media"), password: "correct horse battery" });
-  await chat.newConversation();
+  const { chat } = await startConversation(page, "Ada", { emailPrefix: "raw-media" });
   // A whole, valid PNG of about 300 KB (stored uncompressed): uploads are proved to be images to their last byte.
   const png = makePng(320);
   expect(png.length).toBeGreaterThan(300_000);
@@ -23,8 +21,7 @@ test("Pretty shows a large image as a placeholder with type, size and sha256; Ex
     .getByTestId("attach-input")
     .setInputFiles({ name: "big.png", mimeType: "image/png", buffer: png });
   await expect(page.getByTestId("composer-attachment")).toHaveAttribute("data-state", "ready");
-  await fake.script({ kind: "text", text: "A big picture." });
-  await chat.sendAndWait("Look at this");
+  await chat.askScripted(fake, "Look at this", "A big picture.");
   const [received] = await fake.requests("openai-chat");
   expect(received.body).toContain(png.toString("base64"));
 

@@ -3,7 +3,7 @@
 // top, in the middle and at the end of the list.
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import postgres from "postgres";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { startConversation } from "./pages/chat-page";
 
 const databaseUrl = process.env.E2E_DATABASE_URL;
 test.skip(!databaseUrl, "needs E2E_DATABASE_URL (Postgres) to seed 1 000 messages");
@@ -82,13 +82,8 @@ test("1 000 items of mixed heights: windowed, measured, no overlap and no gap an
 }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
-  const chat = new ChatPage(page);
-  await chat.register({ name: "Ada", email: uniqueEmail("window"), password: "correct horse battery" });
-  const conversationId = await chat.newConversation();
-  const patch = await page.request.patch(`/api/conversations/${conversationId}`, {
-    data: { settingsOverride: { history: { messageFetchLimit: 10_000 } } },
-  });
-  expect(patch.status()).toBe(200);
+  const { chat, conversationId } = await startConversation(page, "Ada", { emailPrefix: "window" });
+  await chat.overrideSettings(conversationId, { history: { messageFetchLimit: 10_000 } });
   await seedMessages(conversationId);
   await page.reload();
 

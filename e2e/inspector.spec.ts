@@ -1,10 +1,10 @@
 // The prompt inspector, end to end against the fake providers: what it shows must equal what was recorded and
 // what the provider received, byte for byte.
 import { execFileSync } from "node:child_process";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { describePrefixStability, prefixStability } from "../lib/payload-diff";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { type ChatPage, startConversation } from "./pages/chat-page";
 
 const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
 const fake = fakeProvidersForSpec();
@@ -17,20 +17,14 @@ interface ApiItem {
   parts: { type: string; text?: string }[];
 }
 
-async function startChat(page: Page, name = "Ada") {
-  const chat = new ChatPage(page);
-  await chat.register({ name, email: uniqueEmail(name.toLowerCase()), password: "correct horse battery" });
-  const conversationId = await chat.newConversation();
-  return { chat, conversationId };
-}
-
-async function turnsOf(page: Page, conversationId: string) {
-  const response = await page.request.get(`/api/conversations/${conversationId}/turns`);
-  expect(response.status()).toBe(200);
-  return (await response.json()).turns as {
-    assistantMessageId: string;
-    attempts: { items: ApiItem[]; trace: { reason: string }[]; status: string }[];
-  }[];
+async function turnsOf(chat: ChatPage, conversationId: string) {
+  const { turns } = await chat.getJson<{
+    turns: {
+      assistantMessageId: string;
+      attempts: { items: ApiItem[]; trace: { reason: string }[]; status: string }[];
+    }[];
+  }>(`/api/conversations/${conversationId}/turns`);
+  return turns;
 }
 
 function textOf(item: ApiItem): string {
@@ -43,7 +37,7 @@ function textOf(item: ApiItem): string {
 test("a streamed reply's inspector shows the attempt's items, its usage and the exact body the provider received", async ({
   page,
 }) => {
-  const { chat, conversationId } = await startChat(page);
+  const { chat, conversationId } = await startConversation(page, "Ada");
   await fake.script({
     kind: "text",
     text: "Hello **Ada**.\n\n```js\nconst answer = 42;\n```",
@@ -57,7 +51,7 @@ test("a streamed reply's inspector shows the attempt's items, its usage and the 
   await expect(reply.getByTestId("code-block")).toContainText("const answer = 42;");
 
   const panel = await chat.inspectReply();
-  const [turn] = await turnsOf(page, conversationId);
+  const [turn] = await turnsOf(chat, conversationId);
   const [attempt] = turn.attempts;
   expect(await panel.itemSummaries()).toEqual(
     attempt.items.map((item) => ({ id: item.id, tag: item.tag, role: item.role, text: textOf(item) })),
@@ -95,7 +89,7 @@ test("a streamed reply's inspector shows the attempt's items, its usage and the 
 test("a scripted 429 shows two attempt tabs: the first an error with its status, the second the reply", async ({
   page,
 }) => {
-  const { chat } = await startChat(page, "Retry");
+  const { chat } = await startConversation(page, "Retry");
   await fake.script([
     { kind: "error", status: 429, retryAfterMs: 5 },
     { kind: "text", text: "Recovered after a 429." },
@@ -127,16 +121,14 @@ test("a scripted 429 shows two attempt tabs: the first an error with its status,
 test("after a second turn the diff marks the new items as added and gives the prefix-stability figure", async ({
   page,
 }) => {
-  const { chat, conversationId } = await startChat(page, "Diff");
-  await fake.script({ kind: "text", text: "First answer." });
-  await chat.sendAndWait("First question");
-  await fake.script({ kind: "text", text: "Second answer." });
-  await chat.sendAndWait("Second question");
+  const { chat, conversationId } = await startConversation(page, "Diff");
+  await chat.askScripted(fake, "First question", "First answer.");
+  await chat.askScripted(fake, "Second question", "Second answer.");
 
   const panel = await chat.inspectReply();
   await panel.showView("diff");
   const diff = panel.root.getByTestId("payload-diff");
-  const turns = await turnsOf(page, conversationId);
+  const turns = await turnsOf(chat, conversationId);
   const [first, second] = turns.map((turn) => turn.attempts[0].items);
   const added = second.filter((item) => !first.some((old) => old.id === item.id));
   expect(added.map(textOf)).toEqual(["First answer.", "Second question"]);
@@ -171,7 +163,7 @@ test("after a second turn the diff marks the new items as added and gives the pr
 test("the preview's diff against the last turn: stored and freshly built items compare by value, not key order", async ({
   page,
 }) => {
-  const { chat } = await startChat(page, "Same");
+  const { chat } = await startConversation(page, "Same");
   await chat.sendAndWait("One");
   await chat.sendAndWait("Two");
   const panel = await chat.openPreview();
@@ -191,50 +183,23 @@ test("the preview's diff against the last turn: stored and freshly built items c
 test("the preview moves the context note with its depth, highlights it from the trace, and saves nothing", async ({
   page,
 }) => {
-  const { chat, conversationId } = await startChat(page, "Preview");
+  const { chat, conversationId } = await startConversation(page, "Preview");
   await chat.sendAndWait("One");
   await chat.sendAndWait("Two");
   const panel = await chat.openPreview();
   const tags = async () => (await panel.itemSummaries()).map((item) => item.tag);
-  await expect
-    .poll(tags)
-    .toEqual([
-      "SYSTEM_PROMPT",
-      "DIALOGUE_HISTORY",
-      "DIALOGUE_HISTORY",
-      "DIALOGUE_HISTORY",
-      "DIALOGUE_HISTORY",
-      "CURRENT_INPUT",
-    ]);
+  // The two earlier turns: a user message and a reply each.
+  const history = Array<string>(4).fill("DIALOGUE_HISTORY");
+  await expect.poll(tags).toEqual(["SYSTEM_PROMPT", ...history, "CURRENT_INPUT"]);
 
   await panel.root.getByTestId("preview-note-text").fill("Mind the cat.");
   await panel.root.getByTestId("preview-note-depth").fill("0");
-  await expect
-    .poll(tags)
-    .toEqual([
-      "SYSTEM_PROMPT",
-      "DIALOGUE_HISTORY",
-      "DIALOGUE_HISTORY",
-      "DIALOGUE_HISTORY",
-      "DIALOGUE_HISTORY",
-      "CONTEXT_NOTE",
-      "CURRENT_INPUT",
-    ]);
+  await expect.poll(tags).toEqual(["SYSTEM_PROMPT", ...history, "CONTEXT_NOTE", "CURRENT_INPUT"]);
   const note = panel.root.locator('[data-testid="inspector-item"][data-tag="CONTEXT_NOTE"]');
   await expect(note.getByTestId("notice")).toHaveText("[System: Mind the cat.]");
 
   await panel.root.getByTestId("preview-note-depth").fill("1000");
-  await expect
-    .poll(tags)
-    .toEqual([
-      "SYSTEM_PROMPT",
-      "CONTEXT_NOTE",
-      "DIALOGUE_HISTORY",
-      "DIALOGUE_HISTORY",
-      "DIALOGUE_HISTORY",
-      "DIALOGUE_HISTORY",
-      "CURRENT_INPUT",
-    ]);
+  await expect.poll(tags).toEqual(["SYSTEM_PROMPT", "CONTEXT_NOTE", ...history, "CURRENT_INPUT"]);
   await expect(panel.root.getByTestId("payload-preview")).toHaveAttribute("data-state", "ready");
 
   // The note's trace event sits beside it: hovering it highlights the card it touched.
@@ -257,7 +222,7 @@ test("the preview moves the context note with its depth, highlights it from the 
 });
 
 test("copy as cURL replays the exact body: the provider receives it byte for byte", async ({ page }) => {
-  const { chat } = await startChat(page, "Curl");
+  const { chat } = await startConversation(page, "Curl");
   await fake.script({ kind: "text", text: 'Quotes: it\'s "fine".' });
   await chat.sendAndWait("Don't break on 'quotes', $dollars, `ticks` or \\backslashes\\ — ünïcødé 🙂");
   const [original] = await fake.requests("openai-chat");
@@ -282,7 +247,7 @@ test("copy as cURL replays the exact body: the provider receives it byte for byt
 });
 
 test("a source link scrolls the transcript to its message and highlights it", async ({ page }) => {
-  const { chat } = await startChat(page, "Source");
+  const { chat } = await startConversation(page, "Source");
   await chat.sendAndWait("Where did this come from?");
   await chat.sendAndWait("And this?");
   const panel = await chat.inspectReply();
@@ -301,7 +266,7 @@ test("a source link scrolls the transcript to its message and highlights it", as
 test("a 100 000-token payload stays responsive: the item list is windowed and long texts are folded", async ({
   page,
 }) => {
-  const { chat, conversationId } = await startChat(page, "Large");
+  const { chat, conversationId } = await startConversation(page, "Large");
   // 40 turns of 12 000 characters each, sent straight to the API (typing them would only slow the test).
   const filler = (turn: number) =>
     Array.from({ length: 2_000 }, (_, index) => `w${turn}x${index}`)
@@ -317,7 +282,7 @@ test("a 100 000-token payload stays responsive: the item list is windowed and lo
   await page.reload();
   const started = Date.now();
   const panel = await chat.inspectReply();
-  const [attempt] = (await turnsOf(page, conversationId)).at(-1)?.attempts ?? [];
+  const [attempt] = (await turnsOf(chat, conversationId)).at(-1)?.attempts ?? [];
   const total = attempt.items.reduce((sum, item) => sum + item.tokens, 0);
   expect(total).toBeGreaterThan(100_000);
   await expect(panel.root.getByTestId("estimate-total")).toHaveText(total.toLocaleString("en-US"));

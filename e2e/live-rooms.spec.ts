@@ -6,7 +6,7 @@
 import type { ChildProcess } from "node:child_process";
 import { expect, type Page, test } from "@playwright/test";
 import { fakeProviderClient } from "./fake-providers/client";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { type ChatPage, signUp, startConversation } from "./pages/chat-page";
 import { FAKE_PROVIDERS_URL, startExtraServer } from "./pages/extra-server";
 
 const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
@@ -49,6 +49,23 @@ function texts(page: Page, role: "user" | "assistant") {
     .allTextContents();
 }
 
+/** What every page in the room must show: the user messages and the replies, in order. */
+interface Transcript {
+  user: string[];
+  assistant: string[];
+}
+
+async function expectTranscript(pages: Page[], transcript: Transcript) {
+  for (const page of pages) {
+    expect(await texts(page, "user")).toEqual(transcript.user);
+    expect(await texts(page, "assistant")).toEqual(transcript.assistant);
+  }
+}
+
+function lastMessageText(chat: ChatPage, role: "user" | "assistant") {
+  return chat.messages(role).last().getByTestId("message-text");
+}
+
 async function liveConnected(page: Page) {
   await expect(page.getByTestId("chat-view")).toHaveAttribute("data-live", "connected");
 }
@@ -65,14 +82,12 @@ test("Ada and Bob on two servers see each other live, and again after Bob's serv
   const adaContext = await browser.newContext({ baseURL: a, extraHTTPHeaders: { origin: a } });
   const bobContext = await browser.newContext({ baseURL: b, extraHTTPHeaders: { origin: b } });
   try {
-    const ada = new ChatPage(await adaContext.newPage());
-    const bob = new ChatPage(await bobContext.newPage());
-    const bobEmail = uniqueEmail("bob-live");
-    await bob.register({ name: "Bob", email: bobEmail, password: "correct horse battery" });
-    await ada.register({ name: "Ada", email: uniqueEmail("ada-live"), password: "correct horse battery" });
-    const conversationId = await ada.newConversation();
-    await fake.script({ kind: "text", text: "Lisbon it is. Who is coming?" });
-    await ada.sendAndWait("Planning Lisbon with Bob.");
+    const adaPage = await adaContext.newPage();
+    const { chat: bob, email: bobEmail } = await signUp(await bobContext.newPage(), "Bob", "bob-live");
+    const { chat: ada, conversationId } = await startConversation(adaPage, "Ada", {
+      emailPrefix: "ada-live",
+    });
+    await ada.askScripted(fake, "Planning Lisbon with Bob.", "Lisbon it is. Who is coming?");
     await liveConnected(ada.page);
 
     // Ada invites Bob and keeps her people list open; Bob accepts on server B and appears there, live.
@@ -99,13 +114,11 @@ test("Ada and Bob on two servers see each other live, and again after Bob's serv
     await fake.script({ kind: "text", text: REPLY_TO_BOB, chunks: 30, chunkDelayMs: 150 });
     await bob.page.getByTestId("composer-input").fill("Count me in, I like river views.");
     await bob.page.getByTestId("composer-input").press("Enter");
-    await expect(ada.messages("user").last().getByTestId("message-text")).toHaveText(
-      "Count me in, I like river views.",
-    );
+    await expect(lastMessageText(ada, "user")).toHaveText("Count me in, I like river views.");
     await expect(ada.messages("user").last().getByTestId("message-author")).toHaveText("Bob");
     await expect(ada.page.getByTestId("typing-indicator")).toHaveText("");
     // Part of the reply while it streams (its text so far), then all of it.
-    const adaReply = ada.messages("assistant").last().getByTestId("message-text");
+    const adaReply = lastMessageText(ada, "assistant");
     await expect
       .poll(async () => {
         const shown = (await adaReply.count()) > 0 ? await adaReply.textContent() : "";
@@ -114,70 +127,51 @@ test("Ada and Bob on two servers see each other live, and again after Bob's serv
       .toBe(true);
     await expect(adaReply).toHaveText(REPLY_TO_BOB);
     await bob.waitUntilReady();
-    const expectedUser = ["Planning Lisbon with Bob.", "Count me in, I like river views."];
-    const expectedAssistant = ["Lisbon it is. Who is coming?", REPLY_TO_BOB];
-    for (const page of [ada.page, bob.page]) {
-      expect(await texts(page, "user")).toEqual(expectedUser);
-      expect(await texts(page, "assistant")).toEqual(expectedAssistant);
-    }
+    const both = [ada.page, bob.page];
+    const expected: Transcript = {
+      user: ["Planning Lisbon with Bob.", "Count me in, I like river views."],
+      assistant: ["Lisbon it is. Who is coming?", REPLY_TO_BOB],
+    };
+    await expectTranscript(both, expected);
 
     // Ada answers; Bob sees it live on the other server; Ada's own page shows it once.
-    await fake.script({ kind: "text", text: "Two tickets, then." });
-    await ada.sendAndWait("Booking for two.");
-    await expect(bob.messages("user").last().getByTestId("message-text")).toHaveText("Booking for two.");
-    await expect(bob.messages("assistant").last().getByTestId("message-text")).toHaveText(
-      "Two tickets, then.",
-    );
-    expectedUser.push("Booking for two.");
-    expectedAssistant.push("Two tickets, then.");
-    for (const page of [ada.page, bob.page]) {
-      expect(await texts(page, "user")).toEqual(expectedUser);
-      expect(await texts(page, "assistant")).toEqual(expectedAssistant);
-    }
+    await ada.askScripted(fake, "Booking for two.", "Two tickets, then.");
+    await expect(lastMessageText(bob, "user")).toHaveText("Booking for two.");
+    await expect(lastMessageText(bob, "assistant")).toHaveText("Two tickets, then.");
+    expected.user.push("Booking for two.");
+    expected.assistant.push("Two tickets, then.");
+    await expectTranscript(both, expected);
 
     // Ada corrects her message in place: Bob sees the edit, live.
     await ada.messages("user").last().getByTestId("edit-message").click();
     await ada.page.getByTestId("message-editor-text").fill("Booking for two, by the river.");
     await ada.page.getByTestId("message-editor-save").click();
-    await expect(bob.messages("user").last().getByTestId("message-text")).toHaveText(
-      "Booking for two, by the river.",
-    );
-    expectedUser[2] = "Booking for two, by the river.";
-    expect(await texts(bob.page, "user")).toEqual(expectedUser);
+    await expect(lastMessageText(bob, "user")).toHaveText("Booking for two, by the river.");
+    expected.user[2] = "Booking for two, by the river.";
+    expect(await texts(bob.page, "user")).toEqual(expected.user);
 
     // Server B goes down; Ada keeps talking on A; B comes back and Bob's page catches up by itself.
     await stopServer(PORT_B);
     await expect(bob.page.getByTestId("chat-view")).toHaveAttribute("data-live", "connecting");
-    await fake.script({ kind: "text", text: "Noted: a room with a river view." });
-    await ada.sendAndWait("Bob wants a river view.");
+    await ada.askScripted(fake, "Bob wants a river view.", "Noted: a room with a river view.");
     await startServer(PORT_B);
     await liveConnected(bob.page);
-    expectedUser.push("Bob wants a river view.");
-    expectedAssistant.push("Noted: a room with a river view.");
-    await expect(bob.messages("assistant").last().getByTestId("message-text")).toHaveText(
-      "Noted: a room with a river view.",
-    );
-    expect(await texts(bob.page, "user")).toEqual(expectedUser);
-    expect(await texts(bob.page, "assistant")).toEqual(expectedAssistant);
+    expected.user.push("Bob wants a river view.");
+    expected.assistant.push("Noted: a room with a river view.");
+    await expect(lastMessageText(bob, "assistant")).toHaveText("Noted: a room with a river view.");
+    await expectTranscript([bob.page], expected);
 
     // And live again after the restart, both ways.
-    await fake.script({ kind: "text", text: "See you both in Lisbon." });
-    await bob.sendAndWait("Done, see you there.");
-    await expect(ada.messages("assistant").last().getByTestId("message-text")).toHaveText(
-      "See you both in Lisbon.",
-    );
-    expectedUser.push("Done, see you there.");
-    expectedAssistant.push("See you both in Lisbon.");
-    for (const page of [ada.page, bob.page]) {
-      expect(await texts(page, "user")).toEqual(expectedUser);
-      expect(await texts(page, "assistant")).toEqual(expectedAssistant);
+    await bob.askScripted(fake, "Done, see you there.", "See you both in Lisbon.");
+    await expect(lastMessageText(ada, "assistant")).toHaveText("See you both in Lisbon.");
+    expected.user.push("Done, see you there.");
+    expected.assistant.push("See you both in Lisbon.");
+    for (const chat of [ada, bob]) {
+      await expectTranscript([chat.page], expected);
       // What was shown live is what is stored.
-      await page.reload();
-      await expect(page.locator('[data-testid="message"][data-role="assistant"]')).toHaveCount(
-        expectedAssistant.length,
-      );
-      expect(await texts(page, "user")).toEqual(expectedUser);
-      expect(await texts(page, "assistant")).toEqual(expectedAssistant);
+      await chat.page.reload();
+      await expect(chat.messages("assistant")).toHaveCount(expected.assistant.length);
+      await expectTranscript([chat.page], expected);
     }
   } finally {
     await adaContext.close();

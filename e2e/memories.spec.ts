@@ -3,20 +3,17 @@
 // next request the provider receives no longer carries it. She can also turn summary memories off.
 import { expect, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { startConversation } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 const SUMMARY_TEXT = "SUMMARY: Ada is planning Lisbon in May and loves the old trams.";
 
 test("Ada deletes her summary memory and the next request body lacks it", async ({ page }) => {
-  const chat = new ChatPage(page);
-  await chat.register({ name: "Ada", email: uniqueEmail("ada-memories"), password: "correct horse battery" });
-  const first = await chat.newConversation();
-  // Keep only the newest user turn verbatim, so two turns are enough to summarise.
-  const patch = await page.request.patch(`/api/conversations/${first}`, {
-    data: { settingsOverride: { summary: { keepRecentTurns: 1 } } },
+  const { chat, conversationId: first } = await startConversation(page, "Ada", {
+    emailPrefix: "ada-memories",
   });
-  expect(patch.status()).toBe(200);
+  // Keep only the newest user turn verbatim, so two turns are enough to summarise.
+  await chat.overrideSettings(first, { summary: { keepRecentTurns: 1 } });
   await fake.script([
     { kind: "text", text: "Lisbon is lovely in May." },
     { kind: "text", text: "Tram 28 is the classic." },
@@ -35,8 +32,7 @@ test("Ada deletes her summary memory and the next request body lacks it", async 
   // Her next conversation with the persona is sent the memory.
   const second = await chat.newConversation();
   await fake.clear();
-  await fake.script({ kind: "text", text: "You are planning Lisbon." });
-  await chat.sendAndWait("What do you remember about me?");
+  await chat.askScripted(fake, "What do you remember about me?", "You are planning Lisbon.");
   expect((await fake.requests("openai-chat")).at(-1)?.body).toContain(SUMMARY_TEXT);
 
   // Settings → Memories: she sees it and deletes it.
@@ -53,8 +49,7 @@ test("Ada deletes her summary memory and the next request body lacks it", async 
   // The next request no longer carries it.
   await page.goto(`/chat/${second}`);
   await fake.clear();
-  await fake.script({ kind: "text", text: "Nothing in particular." });
-  await chat.sendAndWait("And now, what do you remember?");
+  await chat.askScripted(fake, "And now, what do you remember?", "Nothing in particular.");
   const body = (await fake.requests("openai-chat")).at(-1)?.body ?? "";
   expect(body).toContain("And now, what do you remember?");
   expect(body).not.toContain(SUMMARY_TEXT);

@@ -3,7 +3,7 @@
 import { expect, test } from "@playwright/test";
 import postgres from "postgres";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { signUp } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 const databaseUrl = process.env.E2E_DATABASE_URL;
@@ -17,17 +17,17 @@ test("a muted user sees why in a sentence, once, with no Retry, and the model is
   const adminContext = await browser.newContext();
   const bobContext = await browser.newContext();
   try {
-    const bob = new ChatPage(await bobContext.newPage());
-    const bobEmail = uniqueEmail("muted-bob");
-    await bob.register({ name: "Bob", email: bobEmail, password: "correct horse battery" });
+    const { chat: bob } = await signUp(await bobContext.newPage(), "Bob", "muted-bob");
     await bob.newConversation();
     const [bobRow] = await sql<
       { id: string }[]
     >`select id from "user" where name = 'Bob' order by "createdAt" desc limit 1`;
 
-    const admin = new ChatPage(await adminContext.newPage());
-    const adminEmail = uniqueEmail("muted-admin");
-    await admin.register({ name: "Moderator", email: adminEmail, password: "correct horse battery" });
+    const { chat: admin, email: adminEmail } = await signUp(
+      await adminContext.newPage(),
+      "Moderator",
+      "muted-admin",
+    );
     await sql`update "user" set role = 'admin' where email = ${adminEmail}`;
     const personas = (await (await admin.page.request.get("/api/personas")).json()) as {
       personas: { id: string }[];

@@ -1,8 +1,8 @@
 // Model calls that answer no turn open in the same inspector: the title written after the first reply is listed
 // under "Other model calls" with its kind, and opening it shows the exact request it recorded.
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { startConversation } from "./pages/chat-page";
 
 // Each test starts with the fake providers cleared (the title model answers from its default script).
 fakeProvidersForSpec();
@@ -14,25 +14,18 @@ interface OtherCall {
   requests: { body: string }[];
 }
 
-async function otherCallsOf(page: Page, conversationId: string): Promise<OtherCall[]> {
-  const response = await page.request.get(`/api/conversations/${conversationId}/turns`);
-  expect(response.status()).toBe(200);
-  return (await response.json()).otherCalls;
-}
-
 test("the title's model call is listed with its kind and opens with its recorded request", async ({
   page,
 }) => {
-  const chat = new ChatPage(page);
-  await chat.register({ name: "Ada", email: uniqueEmail("ada"), password: "correct horse battery" });
-  const conversationId = await chat.newConversation();
+  const { chat, conversationId } = await startConversation(page, "Ada");
+  const otherCalls = async () =>
+    (await chat.getJson<{ otherCalls: OtherCall[] }>(`/api/conversations/${conversationId}/turns`))
+      .otherCalls;
   await chat.sendAndWait("How do I keep basil alive indoors?");
 
   // The title is written after the reply (by the offline model in these runs), and recorded then.
-  await expect
-    .poll(async () => (await otherCallsOf(page, conversationId)).map((call) => call.kind))
-    .toEqual(["title"]);
-  const [titleCall] = await otherCallsOf(page, conversationId);
+  await expect.poll(async () => (await otherCalls()).map((call) => call.kind)).toEqual(["title"]);
+  const [titleCall] = await otherCalls();
   await page.reload();
 
   const panel = await chat.inspectReply();

@@ -3,7 +3,7 @@
 import { expect, test } from "@playwright/test";
 import postgres from "postgres";
 import { fakeProviderClient } from "./fake-providers/client";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { signUp } from "./pages/chat-page";
 
 const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
 const databaseUrl = process.env.E2E_DATABASE_URL;
@@ -25,20 +25,15 @@ test("Bob's inspector shows Ada's earlier attempt with her private memory redact
   const adaContext = await browser.newContext();
   const bobContext = await browser.newContext();
   try {
-    const ada = new ChatPage(await adaContext.newPage());
-    const adaEmail = uniqueEmail("ada-private");
-    await ada.register({ name: "Ada", email: adaEmail, password: "correct horse battery" });
-    const bob = new ChatPage(await bobContext.newPage());
-    const bobEmail = uniqueEmail("bob-private");
-    await bob.register({ name: "Bob", email: bobEmail, password: "correct horse battery" });
+    const { chat: ada, email: adaEmail } = await signUp(await adaContext.newPage(), "Ada", "ada-private");
+    const { chat: bob, email: bobEmail } = await signUp(await bobContext.newPage(), "Bob", "bob-private");
     const [adaRow] = await sql<{ id: string }[]>`select id from "user" where email = ${adaEmail}`;
     const [bobRow] = await sql<{ id: string }[]>`select id from "user" where email = ${bobEmail}`;
     await sql`insert into memories (id, scope, "userId", area, content)
       values (gen_random_uuid(), 'user', ${adaRow.id}, 'fact', ${SECRET})`;
 
     const conversationId = await ada.newConversation();
-    await fake.script({ kind: "text", text: "Noted." });
-    await ada.sendAndWait("Hello, it is Ada.");
+    await ada.askScripted(fake, "Hello, it is Ada.", "Noted.");
     expect((await fake.requests()).at(-1)?.body).toContain(SECRET);
 
     const invited = await ada.page.request.post(`/api/conversations/${conversationId}/participants`, {

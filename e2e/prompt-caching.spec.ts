@@ -4,18 +4,14 @@
 // prefix that stayed unchanged.
 import { expect, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { startConversation } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 
 test("two turns with Claude: the inspector shows the cache reads, writes, breakpoints and hit ratio", async ({
   page,
 }) => {
-  const chat = new ChatPage(page);
-  await chat.register({ name: "Cacher", email: uniqueEmail("cacher"), password: "correct horse battery" });
-  await chat.newConversation();
-  await page.getByTestId("model-picker").selectOption("anthropic:claude-sonnet-4-5");
-  await expect(page.getByTestId("model-id")).toHaveText("anthropic:claude-sonnet-4-5");
+  const { chat } = await startConversation(page, "Cacher", { modelId: "anthropic:claude-sonnet-4-5" });
 
   await fake.script({ kind: "text", text: "First answer from Claude.", protocol: "anthropic" });
   await chat.sendAndWait("First question");

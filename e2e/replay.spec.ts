@@ -2,16 +2,13 @@
 // tokens, cost, latency, payload diff), the provider receives the same bytes, and the replay is listed with its kind.
 import { expect, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { startConversation } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 
 test("Replay in the inspector: both replies side by side, the same body sent again", async ({ page }) => {
-  const chat = new ChatPage(page);
-  await chat.register({ name: "Ada", email: uniqueEmail("ada"), password: "correct horse battery" });
-  await chat.newConversation();
-  await fake.script({ kind: "text", text: "Plant tulips 15 cm deep." });
-  await chat.sendAndWait("How deep should tulips be planted?");
+  const { chat } = await startConversation(page, "Ada");
+  await chat.askScripted(fake, "How deep should tulips be planted?", "Plant tulips 15 cm deep.");
 
   const panel = await chat.inspectReply();
   const replay = panel.root.getByTestId("replay-panel");

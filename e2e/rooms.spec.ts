@@ -3,7 +3,7 @@
 // gets the persona's answer; Ada sees his message under his name.
 import { expect, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { signUp, startConversation } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 
@@ -13,15 +13,12 @@ test("Ada invites Bob; Bob reads, writes and is answered; both see each other's 
   const bobContext = await browser.newContext();
   const adaContext = await browser.newContext();
   try {
-    const bob = new ChatPage(await bobContext.newPage());
-    const bobEmail = uniqueEmail("bob-room");
-    await bob.register({ name: "Bob", email: bobEmail, password: "correct horse battery" });
+    const { chat: bob, email: bobEmail } = await signUp(await bobContext.newPage(), "Bob", "bob-room");
 
-    const ada = new ChatPage(await adaContext.newPage());
-    await ada.register({ name: "Ada", email: uniqueEmail("ada-room"), password: "correct horse battery" });
-    const conversationId = await ada.newConversation();
-    await fake.script({ kind: "text", text: "Lisbon it is. Who is coming?" });
-    await ada.sendAndWait("Planning Lisbon with Bob.");
+    const { chat: ada, conversationId } = await startConversation(await adaContext.newPage(), "Ada", {
+      emailPrefix: "ada-room",
+    });
+    await ada.askScripted(fake, "Planning Lisbon with Bob.", "Lisbon it is. Who is coming?");
 
     await ada.page.getByTestId("conversation-settings-button").click();
     await ada.page.getByTestId("invite-email").fill(bobEmail);
@@ -40,8 +37,7 @@ test("Ada invites Bob; Bob reads, writes and is answered; both see each other's 
     await bob.conversationItem(conversationId).getByTestId("conversation-link").click();
     await expect(bob.page).toHaveURL(new RegExp(`/chat/${conversationId}$`));
     await expect(bob.messages("user").first().getByTestId("message-author")).toHaveText("Ada");
-    await fake.script({ kind: "text", text: "Welcome, Bob." });
-    await bob.sendAndWait("Count me in, I like river views.");
+    await bob.askScripted(fake, "Count me in, I like river views.", "Welcome, Bob.");
     await expect(bob.messages("user").last().getByTestId("message-author")).toHaveText("Bob");
     await expect(bob.messages("assistant").last().getByTestId("message-text")).toHaveText("Welcome, Bob.");
     // The model saw both names.

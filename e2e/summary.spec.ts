@@ -4,7 +4,7 @@
 // the fake OpenAI server, answering a non-streaming call with a scripted text.
 import { expect, type Page, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { type ChatPage, startConversation } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 
@@ -45,27 +45,20 @@ interface ApiSummary {
 }
 
 async function startChat(page: Page, name: string) {
-  const chat = new ChatPage(page);
-  await chat.register({ name, email: uniqueEmail(name.toLowerCase()), password: "correct horse battery" });
-  const conversationId = await chat.newConversation();
+  const { chat, conversationId } = await startConversation(page, name);
   // Keep only the newest user turn verbatim, so a handful of turns is enough to summarise.
-  const patch = await page.request.patch(`/api/conversations/${conversationId}`, {
-    data: { settingsOverride: { summary: { keepRecentTurns: 1 } } },
-  });
-  expect(patch.status()).toBe(200);
+  await chat.overrideSettings(conversationId, { summary: { keepRecentTurns: 1 } });
   return { chat, conversationId };
 }
 
-async function storedMessages(page: Page, conversationId: string): Promise<StoredMessage[]> {
-  const response = await page.request.get(`/api/conversations/${conversationId}/messages`);
-  expect(response.status()).toBe(200);
-  return (await response.json()).messages;
+async function storedMessages(chat: ChatPage, conversationId: string): Promise<StoredMessage[]> {
+  return (await chat.getJson<{ messages: StoredMessage[] }>(`/api/conversations/${conversationId}/messages`))
+    .messages;
 }
 
-async function storedSummaries(page: Page, conversationId: string): Promise<ApiSummary[]> {
-  const response = await page.request.get(`/api/conversations/${conversationId}/summaries`);
-  expect(response.status()).toBe(200);
-  return (await response.json()).summaries;
+async function storedSummaries(chat: ChatPage, conversationId: string): Promise<ApiSummary[]> {
+  return (await chat.getJson<{ summaries: ApiSummary[] }>(`/api/conversations/${conversationId}/summaries`))
+    .summaries;
 }
 
 test("compact now: divider after the right message, the summary panel, the SUMMARY item and its trace, edit, revert", async ({
@@ -90,8 +83,8 @@ test("compact now: divider after the right message, the summary panel, the SUMMA
   expect(summaryCall.body).not.toContain("Sixth question");
 
   // Everything before the last user turn is covered: five turns, ten messages, through "Answer five.".
-  const stored = await storedMessages(page, conversationId);
-  const [summary] = await storedSummaries(page, conversationId);
+  const stored = await storedMessages(chat, conversationId);
+  const [summary] = await storedSummaries(chat, conversationId);
   const fifthAnswer = stored[9];
   expect(summary).toMatchObject({
     content: SUMMARY_TEXT,
@@ -136,8 +129,7 @@ test("compact now: divider after the right message, the summary panel, the SUMMA
   await panel.close();
 
   // The next turn sends the summary right after the system items, then only the kept turn and the new message.
-  await fake.script({ kind: "text", text: "Answer seven." });
-  await chat.sendAndWait("Seventh question");
+  await chat.askScripted(fake, "Seventh question", "Answer seven.");
   const inspector = await chat.inspectReply();
   const items = await inspector.itemSummaries();
   const firstNonSystem = items.findIndex((item) => item.role !== "system");
@@ -165,7 +157,7 @@ test("compact now: divider after the right message, the summary panel, the SUMMA
   // Edit: the next preview's SUMMARY item says the edited text.
   panel = await chat.openSummary();
   await panel.edit(EDITED_TEXT);
-  expect((await storedSummaries(page, conversationId))[0].content).toBe(EDITED_TEXT);
+  expect((await storedSummaries(chat, conversationId))[0].content).toBe(EDITED_TEXT);
   await panel.close();
   let preview = await chat.openPreview();
   const previewSummary = preview.root.locator('[data-testid="inspector-item"][data-tag="SUMMARY"]');
@@ -189,7 +181,7 @@ test("compact now: divider after the right message, the summary panel, the SUMMA
   await panel.close();
   await expect(chat.summaryDivider()).toHaveCount(0);
   await expect(chat.summarizedMessages()).toHaveCount(0);
-  expect((await storedMessages(page, conversationId)).every((message) => message.summarizedBy === null)).toBe(
+  expect((await storedMessages(chat, conversationId)).every((message) => message.summarizedBy === null)).toBe(
     true,
   );
 
@@ -206,8 +198,7 @@ test("compact now shows the server's message in place: nothing to summarise (409
 }) => {
   const { chat, conversationId } = await startChat(page, "Refused");
   // A single turn: the kept turn is all there is.
-  await fake.script({ kind: "text", text: "Only answer." });
-  await chat.sendAndWait("Only question");
+  await chat.askScripted(fake, "Only question", "Only answer.");
   await chat.compactNow();
   await expect(page.getByTestId("compact-error-message")).toHaveText(/^Nothing to summarise: .+\.$/);
   await expect(page.getByTestId("compact-now")).toHaveAttribute("data-state", "error");
@@ -215,8 +206,7 @@ test("compact now shows the server's message in place: nothing to summarise (409
   await expect(page.getByTestId("compact-error")).toHaveCount(0);
 
   // Two turns, and the summariser fails: the 422's message, and nothing changed.
-  await fake.script({ kind: "text", text: "Second answer." });
-  await chat.sendAndWait("Second question");
+  await chat.askScripted(fake, "Second question", "Second answer.");
   // A 500 is retried like any model call: every one of the three tries gets it.
   const exploded = { kind: "error", status: 500, message: "summariser exploded" } as const;
   await fake.script([exploded, exploded, exploded]);
@@ -226,7 +216,7 @@ test("compact now shows the server's message in place: nothing to summarise (409
   );
   await expect(chat.summaryDivider()).toHaveCount(0);
   await expect(chat.summarizedMessages()).toHaveCount(0);
-  expect(await storedSummaries(page, conversationId)).toEqual([]);
+  expect(await storedSummaries(chat, conversationId)).toEqual([]);
 
   // Trying again clears the error; this time it works and the first turn is marked.
   await fake.script({ kind: "text", text: "SUMMARY: one question, one answer." });
@@ -238,7 +228,7 @@ test("compact now shows the server's message in place: nothing to summarise (409
   ]);
   await expect(chat.summaryDivider()).toHaveAttribute(
     "data-after-message-id",
-    (await storedMessages(page, conversationId))[1].id,
+    (await storedMessages(chat, conversationId))[1].id,
   );
 });
 
@@ -251,13 +241,12 @@ test("a chained summary lists its predecessor; reverting it restores that one an
   await page.reload();
   await fake.script({ kind: "text", text: "SUMMARY: two questions." });
   await chat.compactNow();
-  const firstBoundary = (await storedMessages(page, conversationId))[3];
+  const firstBoundary = (await storedMessages(chat, conversationId))[3];
   await expect(chat.summaryDivider()).toHaveAttribute("data-after-message-id", firstBoundary.id);
 
   // Two more turns through the UI, then a second summary that covers the first one.
   for (const index of [3, 4]) {
-    await fake.script({ kind: "text", text: ANSWERS[index] });
-    await chat.sendAndWait(QUESTIONS[index]);
+    await chat.askScripted(fake, QUESTIONS[index], ANSWERS[index]);
   }
   await fake.clear();
   await fake.script({ kind: "text", text: "SUMMARY: four questions." });
@@ -265,7 +254,7 @@ test("a chained summary lists its predecessor; reverting it restores that one an
   const [chainedCall] = await fake.requests("openai-chat");
   // The previous summary goes into the summariser's input, so summaries chain.
   expect(chainedCall.body).toContain("SUMMARY: two questions.");
-  const secondBoundary = (await storedMessages(page, conversationId))[7];
+  const secondBoundary = (await storedMessages(chat, conversationId))[7];
   await expect(chat.summaryDivider()).toHaveAttribute("data-after-message-id", secondBoundary.id);
   await expect(chat.summarizedMessages()).toHaveCount(8);
 

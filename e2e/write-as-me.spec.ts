@@ -2,16 +2,13 @@
 // edit and send; nothing is posted until they do.
 import { expect, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { startConversation } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 
 test("write as me fills the composer with a draft in my voice; sending it is my choice", async ({ page }) => {
-  const chat = new ChatPage(page);
-  await chat.register({ name: "Ada", email: uniqueEmail("ada-draft"), password: "correct horse battery" });
-  await chat.newConversation();
-  await fake.script({ kind: "text", text: "Happy to help plan Lisbon. Which dates?" });
-  await chat.sendAndWait("Help me plan a trip to Lisbon.");
+  const { chat } = await startConversation(page, "Ada", { emailPrefix: "ada-draft" });
+  await chat.askScripted(fake, "Help me plan a trip to Lisbon.", "Happy to help plan Lisbon. Which dates?");
 
   await fake.clear();
   await fake.script({ kind: "text", text: "The 12th to the 16th of May, please." });

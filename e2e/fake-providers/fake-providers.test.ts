@@ -1,10 +1,19 @@
 // The fake provider servers, checked through the real AI SDK clients: if the SDK accepts our wire format,
 // route handlers tested against these servers see what they would see from the real providers.
-import { APICallError, generateText, jsonSchema, type ModelMessage, streamText, tool } from "ai";
+import {
+  APICallError,
+  generateText,
+  jsonSchema,
+  type LanguageModel,
+  type ModelMessage,
+  streamText,
+  tool,
+} from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeIsoMedia, makePdf, makeWav } from "@/tests/fixtures/media";
 import { fakeProviderClient } from "./client";
 import { defaultReplyText } from "./reply-plan";
+import type { ScriptedReply } from "./script-schema";
 import { type FakeProviders, startFakeProviders } from "./server";
 import { type CapturedAttempt, capturingFetch, fakeModel, MODEL_IDS, TEST_API_KEY } from "./test-models";
 import { PROTOCOLS, type Protocol } from "./types";
@@ -88,6 +97,31 @@ async function drain(stream: AsyncIterable<{ type: string }>, startedAt: number)
   return outcome;
 }
 
+/** A scripted call of the weather tool for `city`; `extra` adds reasoning, a call id and the like. */
+function weatherToolCall(city: string, extra: Partial<Extract<ScriptedReply, { kind: "tool-call" }>> = {}) {
+  return { kind: "tool-call", toolName: "getWeather", input: { city }, ...extra } as const;
+}
+
+/** Streams `prompt` once, without retries, offering the weather tool. */
+function streamWithWeatherTool(model: LanguageModel, prompt: string) {
+  return streamText({ model, prompt, tools: { getWeather: weatherTool }, maxRetries: 0 });
+}
+
+/** Streams `prompt` once, without retries, to the end; notes what onError was called with besides the outcome. */
+async function streamOnceNotingErrors(model: LanguageModel, prompt: string) {
+  const onErrorCalls: unknown[] = [];
+  const result = streamText({
+    model,
+    prompt,
+    maxRetries: 0,
+    onError: ({ error }) => {
+      onErrorCalls.push(error);
+    },
+  });
+  const outcome = await drain(result.fullStream, performance.now());
+  return { result, outcome, onErrorCalls };
+}
+
 describe.each(PROTOCOLS)("%s through the real AI SDK client", (protocol: Protocol) => {
   let attempts: CapturedAttempt[];
 
@@ -162,18 +196,8 @@ describe.each(PROTOCOLS)("%s through the real AI SDK client", (protocol: Protoco
   });
 
   it("streams a scripted tool call back as a tool call", async () => {
-    providers.script({
-      kind: "tool-call",
-      toolName: "getWeather",
-      input: { city: "Lyon" },
-      id: "call_scripted",
-    });
-    const result = streamText({
-      model: model(),
-      prompt: "Weather in Lyon?",
-      tools: { getWeather: weatherTool },
-      maxRetries: 0,
-    });
+    providers.script(weatherToolCall("Lyon", { id: "call_scripted" }));
+    const result = streamWithWeatherTool(model(), "Weather in Lyon?");
     await result.consumeStream();
 
     const toolCalls = await result.toolCalls;
@@ -206,16 +230,7 @@ describe.each(PROTOCOLS)("%s through the real AI SDK client", (protocol: Protoco
 
   it("surfaces a 500 as an APICallError with status 500 when retries are off", async () => {
     providers.script({ kind: "error", status: 500, message: "scripted outage" });
-    const errors: unknown[] = [];
-    const result = streamText({
-      model: model(),
-      prompt: "Hi",
-      maxRetries: 0,
-      onError: ({ error }) => {
-        errors.push(error);
-      },
-    });
-    const outcome = await drain(result.fullStream, performance.now());
+    const { outcome, onErrorCalls: errors } = await streamOnceNotingErrors(model(), "Hi");
 
     expect(outcome.deltas).toEqual([]);
     expect(errors).toHaveLength(1);
@@ -231,16 +246,7 @@ describe.each(PROTOCOLS)("%s through the real AI SDK client", (protocol: Protoco
   it("reports a stream cut mid-way: partial text, then a thrown error, the request recorded", async () => {
     const text = "one two three four five six seven eight nine ten";
     providers.script({ kind: "cut", afterChunks: 2, text, chunks: 5 });
-    const onErrorCalls: unknown[] = [];
-    const result = streamText({
-      model: model(),
-      prompt: "Count",
-      maxRetries: 0,
-      onError: ({ error }) => {
-        onErrorCalls.push(error);
-      },
-    });
-    const outcome = await drain(result.fullStream, performance.now());
+    const { result, outcome, onErrorCalls } = await streamOnceNotingErrors(model(), "Count");
 
     expect(outcome.deltas.join("")).toBe("one two three four ");
     // The SDK does not turn a dropped connection into an `error` part or an onError call: iterating the
@@ -279,7 +285,7 @@ describe.each(PROTOCOLS)("%s through the real AI SDK client", (protocol: Protoco
         text: "A summary.",
         usage: { inputTokens: 50, outputTokens: 3, cachedInputTokens: 10 },
       },
-      { kind: "tool-call", toolName: "getWeather", input: { city: "Nice" }, id: "call_json" },
+      weatherToolCall("Nice", { id: "call_json" }),
     );
     const summarizer = model();
     const summary = await generateText({ model: summarizer, prompt: "Summarise", maxRetries: 0 });
@@ -351,19 +357,10 @@ describe("anthropic specifics", () => {
   });
 
   it("streams a tool call as input_json_delta pieces after a thinking block", async () => {
-    providers.script({
-      kind: "tool-call",
-      toolName: "getWeather",
-      input: { city: "Oslo" },
-      id: "toolu_scripted",
-      reasoning: { text: "I should look it up." },
-    });
-    const result = streamText({
-      model: claude(),
-      prompt: "Weather in Oslo?",
-      tools: { getWeather: weatherTool },
-      maxRetries: 0,
-    });
+    providers.script(
+      weatherToolCall("Oslo", { id: "toolu_scripted", reasoning: { text: "I should look it up." } }),
+    );
+    const result = streamWithWeatherTool(claude(), "Weather in Oslo?");
     await result.consumeStream();
     expect((await result.toolCalls)[0]).toMatchObject({
       toolCallId: "toolu_scripted",
@@ -595,12 +592,7 @@ describe("reasoning", () => {
   });
 
   it("Responses: the events come in OpenAI's order with rising sequence numbers", async () => {
-    providers.script({
-      kind: "tool-call",
-      toolName: "getWeather",
-      input: { city: "Paris" },
-      reasoning: { text: "Need the weather tool." },
-    });
+    providers.script(weatherToolCall("Paris", { reasoning: { text: "Need the weather tool." } }));
     const response = await fetch(`${providers.url}/v1/responses`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -638,22 +630,16 @@ describe("reasoning", () => {
   it("Gemini: thought parts stream as reasoning, the signature rides on the function call", async () => {
     providers.script(
       {
-        kind: "tool-call",
-        toolName: "getWeather",
-        input: { city: "Paris" },
-        id: "call_sig",
-        reasoning: { text: "I should look it up." },
-        thoughtSignature: "sig-call-1",
+        ...weatherToolCall("Paris", {
+          id: "call_sig",
+          reasoning: { text: "I should look it up." },
+          thoughtSignature: "sig-call-1",
+        }),
         usage: { outputTokens: 20, reasoningTokens: 12 },
       },
       { kind: "text", text: "Sunny.", thoughtSignature: "sig-text-1" },
     );
-    const withCall = streamText({
-      model: model("gemini"),
-      prompt: "Weather?",
-      tools: { getWeather: weatherTool },
-      maxRetries: 0,
-    });
+    const withCall = streamWithWeatherTool(model("gemini"), "Weather?");
     const parts = await streamParts(withCall);
     expect(await withCall.reasoningText).toBe("I should look it up.");
     const call = parts.find((part) => part.type === "tool-call");

@@ -14,6 +14,13 @@ export function asString(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/** The entries of a message list (`messages`, `input`, `contents`) whose `role` is "user", in order. */
+export function userEntries(list: unknown): Record<string, unknown>[] {
+  return asArray(list)
+    .map(asRecord)
+    .filter((entry): entry is Record<string, unknown> => entry?.role === "user");
+}
+
 /** Joins the `text` of parts such as `{ type: "text", text }`; `partTypes` limits which parts count. */
 export function joinTextParts(parts: unknown, partTypes?: readonly string[]): string {
   if (typeof parts === "string") return parts;

@@ -56,6 +56,14 @@ const targetShape = {
   times: z.number().int().positive().optional(),
 };
 
+/** What every answer (text or tool call) may say besides its content. */
+const answerShape = {
+  usage: usageSchema.optional(),
+  ...reasoningShape,
+  ...timingShape,
+  ...targetShape,
+};
+
 export const scriptedReplySchema = z.discriminatedUnion("kind", [
   // Sends nothing at all, not even headers, until the client gives up: a provider that hangs.
   z.object({ kind: z.literal("hang"), ...targetShape }).strict(),
@@ -63,10 +71,7 @@ export const scriptedReplySchema = z.discriminatedUnion("kind", [
     .object({
       kind: z.literal("text"),
       text: z.string(),
-      usage: usageSchema.optional(),
-      ...reasoningShape,
-      ...timingShape,
-      ...targetShape,
+      ...answerShape,
     })
     .strict(),
   z
@@ -76,10 +81,7 @@ export const scriptedReplySchema = z.discriminatedUnion("kind", [
       input: z.unknown(),
       /** Tool call id; generated when omitted. */
       id: z.string().min(1).optional(),
-      usage: usageSchema.optional(),
-      ...reasoningShape,
-      ...timingShape,
-      ...targetShape,
+      ...answerShape,
     })
     .strict(),
   z

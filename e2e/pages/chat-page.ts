@@ -1,5 +1,6 @@
 // Page object for the chat: intent-named steps over data-testid attributes.
 import { expect, type Locator, type Page } from "@playwright/test";
+import type { FakeProviderClient } from "../fake-providers/client";
 
 export class ChatPage {
   constructor(readonly page: Page) {}
@@ -40,6 +41,33 @@ export class ChatPage {
     await this.send(text);
     await expect(this.messages("assistant")).toHaveCount(before + 1);
     await this.waitUntilReady();
+  }
+
+  /** Scripts the fake model's answer, then sends `question` and waits until that answer has streamed. */
+  async askScripted(fake: FakeProviderClient, question: string, answer: string) {
+    await fake.script({ kind: "text", text: answer });
+    await this.sendAndWait(question);
+  }
+
+  /** Picks a model in the conversation's model picker and waits until the conversation shows it. */
+  async chooseModel(modelId: string) {
+    await this.page.getByTestId("model-picker").selectOption(modelId);
+    await expect(this.page.getByTestId("model-id")).toHaveText(modelId);
+  }
+
+  /** Sets the conversation's settings override through the API (PATCH /api/conversations/:id). */
+  async overrideSettings(conversationId: string, settingsOverride: Record<string, unknown>) {
+    const response = await this.page.request.patch(`/api/conversations/${conversationId}`, {
+      data: { settingsOverride },
+    });
+    expect(response.status()).toBe(200);
+  }
+
+  /** GETs an API path as the signed-in person; the answer must be 200, its JSON is returned. */
+  async getJson<Body>(path: string): Promise<Body> {
+    const response = await this.page.request.get(path);
+    expect(response.status()).toBe(200);
+    return (await response.json()) as Body;
   }
 
   messages(role: "user" | "assistant") {
@@ -91,7 +119,7 @@ export class ChatPage {
   // Inspector
 
   inspector(): InspectorPanel {
-    return new InspectorPanel(this.page);
+    return new InspectorPanel(this.page, "inspector");
   }
 
   /** Opens the inspector on the assistant reply at `index` (default: the last one). */
@@ -142,7 +170,7 @@ export class ChatPage {
   /** Opens the summary panel from the transcript's divider. */
   async openSummary(): Promise<SummaryPanel> {
     await this.summaryDivider().getByTestId("view-summary").click();
-    const panel = new SummaryPanel(this.page);
+    const panel = new SummaryPanel(this.page, "summary-panel");
     await expect(panel.root).toBeVisible();
     return panel;
   }
@@ -156,33 +184,39 @@ export class ChatPage {
   }
 }
 
-export class SummaryPanel {
+/** A panel of the chat page, found by its test id; its parts are found inside it. */
+class Panel {
   readonly root: Locator;
 
-  constructor(readonly page: Page) {
-    this.root = page.getByTestId("summary-panel");
+  constructor(
+    readonly page: Page,
+    testId: string,
+  ) {
+    this.root = page.getByTestId(testId);
   }
 
-  content(): Locator {
-    return this.root.getByTestId("summary-content");
+  /** The element with this test id inside the panel. */
+  protected part(testId: string): Locator {
+    return this.root.getByTestId(testId);
   }
+}
 
-  historyItems(): Locator {
-    return this.root.getByTestId("summary-history-item");
-  }
+export class SummaryPanel extends Panel {
+  readonly content = (): Locator => this.part("summary-content");
+  readonly historyItems = (): Locator => this.part("summary-history-item");
 
   async edit(text: string) {
-    await this.root.getByTestId("summary-edit").click();
-    await this.root.getByTestId("summary-textarea").fill(text);
-    await this.root.getByTestId("summary-save").click();
+    await this.part("summary-edit").click();
+    await this.part("summary-textarea").fill(text);
+    await this.part("summary-save").click();
     await expect(this.content()).toHaveText(text);
   }
 
   /** Revert, confirmed. */
   async revert() {
-    await this.root.getByTestId("summary-revert").click();
-    await this.root.getByTestId("summary-revert-confirm").click();
-    await expect(this.root.getByTestId("summary-revert-confirmation")).toHaveCount(0);
+    await this.part("summary-revert").click();
+    await this.part("summary-revert-confirm").click();
+    await expect(this.part("summary-revert-confirmation")).toHaveCount(0);
   }
 
   async close() {
@@ -191,23 +225,12 @@ export class SummaryPanel {
   }
 }
 
-export class InspectorPanel {
-  readonly root: Locator;
-
-  constructor(readonly page: Page) {
-    this.root = page.getByTestId("inspector");
-  }
-
-  items(): Locator {
-    return this.root.getByTestId("inspector-item");
-  }
-
-  attemptTabs(): Locator {
-    return this.root.getByTestId("attempt-tab");
-  }
+export class InspectorPanel extends Panel {
+  readonly items = (): Locator => this.part("inspector-item");
+  readonly attemptTabs = (): Locator => this.part("attempt-tab");
 
   async showView(view: "payload" | "raw" | "diff") {
-    await this.root.getByTestId(`tab-${view}`).click();
+    await this.part(`tab-${view}`).click();
   }
 
   /** Each card as { id, tag, role, text } in the order shown. */
@@ -227,28 +250,55 @@ export class InspectorPanel {
   /** The raw body exactly as shown in "Exact bytes" mode. */
   async exactBody(): Promise<string> {
     await this.showView("raw");
-    await this.root.getByTestId("raw-mode-exact").click();
-    return (await this.root.getByTestId("raw-body").textContent()) ?? "";
+    await this.part("raw-mode-exact").click();
+    return (await this.part("raw-body").textContent()) ?? "";
   }
 
   async prettyBody(): Promise<string> {
     await this.showView("raw");
-    await this.root.getByTestId("raw-mode-pretty").click();
-    return (await this.root.getByTestId("raw-body").textContent()) ?? "";
+    await this.part("raw-mode-pretty").click();
+    return (await this.part("raw-body").textContent()) ?? "";
   }
 
   async curlCommand(): Promise<string> {
     await this.showView("raw");
-    await this.root.getByTestId("copy-curl").click();
-    return (await this.root.getByTestId("curl-command").textContent()) ?? "";
+    await this.part("copy-curl").click();
+    return (await this.part("curl-command").textContent()) ?? "";
   }
 
   async close() {
-    await this.root.getByTestId("inspector-close").click();
+    await this.part("inspector-close").click();
     await expect(this.root).toHaveCount(0);
   }
 }
 
 export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.test`;
+}
+
+/** The password of the people the specs sign up. */
+const TEST_PASSWORD = "correct horse battery";
+
+/** Signs a new person up on `page` with a unique e-mail made from `emailPrefix`; returns their chat page and e-mail. */
+export async function signUp(
+  page: Page,
+  name: string,
+  emailPrefix = name.toLowerCase(),
+): Promise<{ chat: ChatPage; email: string }> {
+  const chat = new ChatPage(page);
+  const email = uniqueEmail(emailPrefix);
+  await chat.register({ name, email, password: TEST_PASSWORD });
+  return { chat, email };
+}
+
+/** Signs a new person up and starts a conversation, on the model `modelId` when one is given. */
+export async function startConversation(
+  page: Page,
+  name: string,
+  { emailPrefix, modelId }: { emailPrefix?: string; modelId?: string } = {},
+): Promise<{ chat: ChatPage; conversationId: string }> {
+  const { chat } = await signUp(page, name, emailPrefix);
+  const conversationId = await chat.newConversation();
+  if (modelId !== undefined) await chat.chooseModel(modelId);
+  return { chat, conversationId };
 }

@@ -2,11 +2,17 @@
 // each `data:` repeating its type. Usage comes in message_start (input side, with the prompt-cache reads and
 // writes) and message_delta (output). Errors are `{ type: "error", error: { type, message } }`; 529 is
 // "overloaded". Prompt caching follows the real rules closely enough to test against (see prompt-cache.ts).
-import { asArray, asRecord, asString, joinTextParts } from "../json-fields";
+import { asRecord, joinTextParts, userEntries } from "../json-fields";
 import { sseEvent } from "../sse";
 import { splitIntoPieces } from "../text-pieces";
 import type { Answer, TokenUsage } from "../types";
-import type { EncodeContext, ErrorDetails, ProtocolAdapter, StreamPlan } from "./protocol";
+import {
+  type EncodeContext,
+  type ErrorDetails,
+  type ProtocolAdapter,
+  routedByBody,
+  type StreamPlan,
+} from "./protocol";
 
 const ERROR_TYPES: Record<number, { type: string; message: string }> = {
   400: { type: "invalid_request_error", message: "Invalid request." },
@@ -133,16 +139,11 @@ function jsonResponse(answer: Answer, usage: TokenUsage, context: EncodeContext)
 export const anthropic: ProtocolAdapter = {
   protocol: "anthropic",
   cachesPromptPrefixes: true,
-  matchPath: (pathname) =>
-    pathname.endsWith("/messages") ? { modelFromPath: null, streamingFromPath: null } : null,
-  requestModel: (body) => asString(asRecord(body)?.model) ?? null,
-  isStreaming: (body) => asRecord(body)?.stream === true,
+  ...routedByBody("/messages"),
   lastUserText: (body) => {
     // Tool results travel in user turns too: take the last user turn that has text.
-    const texts = asArray(asRecord(body)?.messages)
-      .map(asRecord)
-      .filter((entry) => entry?.role === "user")
-      .map((entry) => joinTextParts(entry?.content, ["text"]))
+    const texts = userEntries(asRecord(body)?.messages)
+      .map((entry) => joinTextParts(entry.content, ["text"]))
       .filter((text) => text.length > 0);
     return texts.at(-1) ?? "";
   },

@@ -1,6 +1,6 @@
 // Gemini: POST …/models/{model}:streamGenerateContent?alt=sse (SSE of GenerateContentResponse JSON, "\r\n\r\n"
 // separated, no end marker) and …:generateContent (one JSON). The path, not the body, selects streaming.
-import { asArray, asRecord, joinTextParts } from "../json-fields";
+import { asRecord, joinTextParts, userEntries } from "../json-fields";
 import { geminiMedia } from "../media-parts";
 import { sseData } from "../sse";
 import { splitIntoPieces } from "../text-pieces";
@@ -140,10 +140,8 @@ export const gemini: ProtocolAdapter = {
   isStreaming: (_body, route) => route.streamingFromPath === true,
   lastUserText: (body) => {
     // Tool results travel as user turns too, so take the last user turn that has text.
-    const texts = asArray(asRecord(body)?.contents)
-      .map(asRecord)
-      .filter((content) => content?.role === "user")
-      .map((content) => joinTextParts(content?.parts))
+    const texts = userEntries(asRecord(body)?.contents)
+      .map((content) => joinTextParts(content.parts))
       .filter((text) => text.length > 0);
     return texts.at(-1) ?? "";
   },

@@ -1,10 +1,10 @@
 // OpenAI chat completions: POST …/chat/completions, SSE `data: {chat.completion.chunk}` … `data: [DONE]`.
-import { asArray, asRecord, asString, joinTextParts } from "../json-fields";
+import { asRecord, joinTextParts, userEntries } from "../json-fields";
 import { openAIChatMedia } from "../media-parts";
 import { sseData } from "../sse";
 import type { Answer, TokenUsage } from "../types";
 import { openAIErrorBody } from "./openai-error";
-import type { EncodeContext, ProtocolAdapter, StreamPlan } from "./protocol";
+import { type EncodeContext, type ProtocolAdapter, routedByBody, type StreamPlan } from "./protocol";
 
 function usageJson(usage: TokenUsage) {
   return {
@@ -108,15 +108,9 @@ function jsonResponse(answer: Answer, usage: TokenUsage, context: EncodeContext)
 
 export const openAIChat: ProtocolAdapter = {
   protocol: "openai-chat",
-  matchPath: (pathname) =>
-    pathname.endsWith("/chat/completions") ? { modelFromPath: null, streamingFromPath: null } : null,
-  requestModel: (body) => asString(asRecord(body)?.model) ?? null,
-  isStreaming: (body) => asRecord(body)?.stream === true,
+  ...routedByBody("/chat/completions"),
   lastUserText: (body) => {
-    const userMessages = asArray(asRecord(body)?.messages)
-      .map(asRecord)
-      .filter((message) => message?.role === "user");
-    return joinTextParts(userMessages.at(-1)?.content, ["text"]);
+    return joinTextParts(userEntries(asRecord(body)?.messages).at(-1)?.content, ["text"]);
   },
   mediaParts: openAIChatMedia,
   errorBody: openAIErrorBody,

@@ -1,12 +1,12 @@
 // OpenAI Responses API: POST …/responses, SSE `event: response.*` with a `data:` JSON that repeats the type
 // and carries a running sequence_number. There is no [DONE]: response.completed ends the stream.
-import { asArray, asRecord, asString, joinTextParts } from "../json-fields";
+import { asArray, asRecord, joinTextParts, userEntries } from "../json-fields";
 import { openAIResponsesMedia } from "../media-parts";
 import { sseEvent } from "../sse";
 import { splitIntoPieces } from "../text-pieces";
 import type { Answer, AnswerReasoning, TokenUsage } from "../types";
 import { openAIErrorBody } from "./openai-error";
-import type { EncodeContext, ProtocolAdapter, StreamPlan } from "./protocol";
+import { type EncodeContext, type ProtocolAdapter, routedByBody, type StreamPlan } from "./protocol";
 
 function usageJson(usage: TokenUsage) {
   return {
@@ -171,17 +171,11 @@ function streamPlan(answer: Answer, pieces: string[], usage: TokenUsage, context
 
 export const openAIResponses: ProtocolAdapter = {
   protocol: "openai-responses",
-  matchPath: (pathname) =>
-    pathname.endsWith("/responses") ? { modelFromPath: null, streamingFromPath: null } : null,
-  requestModel: (body) => asString(asRecord(body)?.model) ?? null,
-  isStreaming: (body) => asRecord(body)?.stream === true,
+  ...routedByBody("/responses"),
   lastUserText: (body) => {
     const input = asRecord(body)?.input;
     if (typeof input === "string") return input;
-    const userItems = asArray(input)
-      .map(asRecord)
-      .filter((item) => item?.role === "user");
-    return joinTextParts(userItems.at(-1)?.content, ["input_text"]);
+    return joinTextParts(userEntries(input).at(-1)?.content, ["input_text"]);
   },
   mediaParts: openAIResponsesMedia,
   errorBody: openAIErrorBody,

@@ -1,4 +1,5 @@
 // The contract each wire protocol implements: how to recognise its requests and encode answers and errors.
+import { asRecord, asString } from "../json-fields";
 import type { RecordedMedia } from "../media-parts";
 import type { Answer, Protocol, TokenUsage } from "../types";
 
@@ -60,4 +61,17 @@ export interface ProtocolAdapter {
    *  reports cache reads and writes from its memory of earlier requests (prompt-cache.ts). */
   readonly cachesPromptPrefixes?: boolean;
   jsonResponse(answer: Answer, usage: TokenUsage, context: EncodeContext): unknown;
+}
+
+/** Routing of a protocol whose body names the model and asks for streaming (`model`, `stream: true`), served at
+ *  paths ending in `pathSuffix`: OpenAI's and Anthropic's. */
+export function routedByBody(
+  pathSuffix: string,
+): Pick<ProtocolAdapter, "matchPath" | "requestModel" | "isStreaming"> {
+  return {
+    matchPath: (pathname) =>
+      pathname.endsWith(pathSuffix) ? { modelFromPath: null, streamingFromPath: null } : null,
+    requestModel: (body) => asString(asRecord(body)?.model) ?? null,
+    isStreaming: (body) => asRecord(body)?.stream === true,
+  };
 }
