@@ -50,19 +50,21 @@ export function toStoredMessage(row: Message): StoredMessage {
 }
 
 export function toStoredAttachment(row: Attachment, url: string): StoredAttachment {
+  const { id, kind, mime, sizeBytes, sha256, width, height, isEmoji, isSticker, filename } = row;
+  // An attachment not yet sent with a message has no message id; the pipeline only sees sent ones.
   return {
-    id: row.id,
+    id,
     messageId: row.messageId ?? "",
-    kind: row.kind,
-    mime: row.mime,
-    sizeBytes: row.sizeBytes,
-    sha256: row.sha256,
-    width: row.width,
-    height: row.height,
-    isEmoji: row.isEmoji,
-    isSticker: row.isSticker,
+    kind,
+    mime,
+    sizeBytes,
+    sha256,
+    width,
+    height,
+    isEmoji,
+    isSticker,
     url,
-    filename: row.filename,
+    filename,
   };
 }
 
