@@ -46,34 +46,24 @@ interface Row {
 }
 
 // What each kind of route answers: "own" routes are about the caller's own data, "room" routes about Ada's room.
-const signedIn = (allowed: number) => ({
-  none: 401,
-  stranger: allowed,
-  member: allowed,
-  owner: allowed,
-  admin: allowed,
+/** The status each caller gets: no session, a stranger, a member, the owner, an admin. */
+const answers = (none: number, stranger: number, member: number, owner: number, admin: number) => ({
+  none,
+  stranger,
+  member,
+  owner,
+  admin,
 });
-const adminOnly = (allowed: number) => ({
-  none: 401,
-  stranger: 403,
-  member: 403,
-  owner: 403,
-  admin: allowed,
-});
-const roomReader = (allowed: number) => ({
-  none: 401,
-  stranger: 404,
-  member: allowed,
-  owner: allowed,
-  admin: 404,
-});
-const everyone = (status: number) => ({
-  none: status,
-  stranger: status,
-  member: status,
-  owner: status,
-  admin: status,
-});
+const signedIn = (allowed: number) => answers(401, allowed, allowed, allowed, allowed);
+const adminOnly = (allowed: number) => answers(401, 403, 403, 403, allowed);
+const roomReader = (allowed: number) => answers(401, 404, allowed, allowed, 404);
+const roomReaderAndAdmins = (allowed: number) => answers(401, 404, allowed, allowed, allowed);
+// Members may look but not change (403); only the owner, and for some routes admins, may.
+const roomOwner = (allowed: number) => answers(401, 404, 403, allowed, 404);
+const roomOwnerAndAdmins = (allowed: number) => answers(401, 404, 403, allowed, allowed);
+// A memory is its owner's alone: anyone else is told it is not found.
+const memoryOwner = (allowed: number) => answers(401, 404, 404, allowed, 404);
+const everyone = (status: number) => answers(status, status, status, status, status);
 const INVALID = { "unknown field": true };
 // Summaries are the owner's and the admins' to manage (admins see every conversation's summaries), members read.
 
@@ -152,75 +142,40 @@ const ROWS: Row[] = [
   row("attempts/[id]", "GET", roomReader(200), { params: theAttempt }),
   row("attempts/[id]/replay", "POST", roomReader(400), { params: theAttempt, body: INVALID }),
   row("chat/[id]/stream", "GET", roomReader(204), { params: inTheRoom }),
-  row(
-    "chat",
-    "POST",
-    { none: 401, stranger: 404, member: 200, owner: 200, admin: 404 },
-    { body: "CHAT_BODY" },
-  ),
+  row("chat", "POST", roomReader(200), { body: "CHAT_BODY" }),
   row("conversations", "GET", signedIn(200)),
   row("conversations", "POST", signedIn(400), { body: INVALID }),
   row("conversations/import", "POST", signedIn(400), { body: INVALID }),
   row("conversations/[id]/export", "GET", roomReader(200), { params: inTheRoom }),
   row("search", "GET", signedIn(200), { query: "q=room" }),
   row("conversations/[id]", "GET", roomReader(200), { params: inTheRoom }),
-  row(
-    "conversations/[id]",
-    "PATCH",
-    { none: 401, stranger: 404, member: 403, owner: 200, admin: 404 },
-    { params: inTheRoom, body: { title: "Matrix room" } },
-  ),
-  row(
-    "conversations/[id]",
-    "DELETE",
-    { none: 401, stranger: 404, member: 403, owner: 204, admin: 404 },
-    { params: async (fx) => ({ id: await roomOf(fx) }) },
-  ),
+  row("conversations/[id]", "PATCH", roomOwner(200), { params: inTheRoom, body: { title: "Matrix room" } }),
+  row("conversations/[id]", "DELETE", roomOwner(204), { params: async (fx) => ({ id: await roomOf(fx) }) }),
   row("conversations/[id]/attachments", "POST", roomReader(201), { params: inTheRoom, body: "UPLOAD" }),
-  row(
-    "conversations/[id]/compact",
-    "POST",
-    { none: 401, stranger: 404, member: 403, owner: 409, admin: 409 },
-    { params: inTheRoom, body: {} },
-  ),
+  row("conversations/[id]/compact", "POST", roomOwnerAndAdmins(409), { params: inTheRoom, body: {} }),
   row("conversations/[id]/messages", "GET", roomReader(200), { params: inTheRoom }),
-  row(
-    "conversations/[id]/participants/[userId]",
-    "DELETE",
-    { none: 401, stranger: 404, member: 204, owner: 204, admin: 404 },
-    // A member takes themself out; the owner takes the member out; the others try to take the member out.
-    { params: async (fx) => ({ id: await roomOf(fx), userId: fx.users.member.id }) },
-  ),
+  // A member takes themself out; the owner takes the member out; the others try to take the member out.
+  row("conversations/[id]/participants/[userId]", "DELETE", roomReader(204), {
+    params: async (fx) => ({ id: await roomOf(fx), userId: fx.users.member.id }),
+  }),
   row("conversations/[id]/participants", "GET", roomReader(200), { params: inTheRoom }),
-  row(
-    "conversations/[id]/participants",
-    "POST",
-    { none: 401, stranger: 404, member: 403, owner: 202, admin: 404 },
-    { params: inTheRoom, body: { email: "nobody-here@example.test" } },
-  ),
+  row("conversations/[id]/participants", "POST", roomOwner(202), {
+    params: inTheRoom,
+    body: { email: "nobody-here@example.test" },
+  }),
   row("conversations/[id]/preview", "POST", roomReader(200), {
     params: inTheRoom,
     body: { text: "What would you be sent?" },
   }),
-  row("conversations/[id]/summaries", "GET", { ...roomReader(200), admin: 200 }, { params: inTheRoom }),
-  row(
-    "conversations/[id]/summaries/[summaryId]",
-    "GET",
-    { ...roomReader(200), admin: 200 },
-    { params: theSummary },
-  ),
-  row(
-    "conversations/[id]/summaries/[summaryId]",
-    "PUT",
-    { none: 401, stranger: 404, member: 403, owner: 200, admin: 200 },
-    { params: theSummary, body: { content: "Earlier: a matrix was tested." } },
-  ),
-  row(
-    "conversations/[id]/summaries/[summaryId]/revert",
-    "POST",
-    { none: 401, stranger: 404, member: 403, owner: 200, admin: 200 },
-    { params: async (fx) => ({ id: fx.conversationId, summaryId: await summaryOf(fx.conversationId) }) },
-  ),
+  row("conversations/[id]/summaries", "GET", roomReaderAndAdmins(200), { params: inTheRoom }),
+  row("conversations/[id]/summaries/[summaryId]", "GET", roomReaderAndAdmins(200), { params: theSummary }),
+  row("conversations/[id]/summaries/[summaryId]", "PUT", roomOwnerAndAdmins(200), {
+    params: theSummary,
+    body: { content: "Earlier: a matrix was tested." },
+  }),
+  row("conversations/[id]/summaries/[summaryId]/revert", "POST", roomOwnerAndAdmins(200), {
+    params: async (fx) => ({ id: fx.conversationId, summaryId: await summaryOf(fx.conversationId) }),
+  }),
   row("conversations/[id]/turns", "GET", roomReader(200), { params: inTheRoom }),
   // Nothing runs in the fixture conversation: who may stop gets 409, everyone else what they always get.
   row("conversations/[id]/stop", "POST", roomReader(409), { params: inTheRoom, body: {} }),
@@ -234,19 +189,14 @@ const ROWS: Row[] = [
     body: INVALID,
   }),
   row("conversations/[id]/write-as-me", "POST", roomReader(200), { params: inTheRoom, body: INVALID }),
-  row(
-    "conversations/[id]/participants/[userId]",
-    "PATCH",
-    { none: 401, stranger: 404, member: 200, owner: 404, admin: 404 },
-    // Each caller answers for themself, in a room where the member (only) has a pending invitation.
-    {
-      params: async (fx, role) => ({
-        id: await roomOf(fx, "invited"),
-        userId: role === "none" ? fx.users.member.id : fx.users[role].id,
-      }),
-      body: { status: "accepted" },
-    },
-  ),
+  // Each caller answers for themself, in a room where the member (only) has a pending invitation.
+  row("conversations/[id]/participants/[userId]", "PATCH", answers(401, 404, 200, 404, 404), {
+    params: async (fx, role) => ({
+      id: await roomOf(fx, "invited"),
+      userId: role === "none" ? fx.users.member.id : fx.users[role].id,
+    }),
+    body: { status: "accepted" },
+  }),
   row("invitations", "GET", signedIn(200)),
   row("personas", "GET", signedIn(200)),
 
@@ -256,18 +206,11 @@ const ROWS: Row[] = [
 
   // A user's own memories: someone else's is not found, whoever asks; each call gets a memory of the owner's.
   row("memories", "GET", signedIn(200)),
-  row(
-    "memories/[memoryId]",
-    "PATCH",
-    { none: 401, stranger: 404, member: 404, owner: 200, admin: 404 },
-    { params: anOwnersMemory, body: { content: "Corrected." } },
-  ),
-  row(
-    "memories/[memoryId]",
-    "DELETE",
-    { none: 401, stranger: 404, member: 404, owner: 204, admin: 404 },
-    { params: anOwnersMemory },
-  ),
+  row("memories/[memoryId]", "PATCH", memoryOwner(200), {
+    params: anOwnersMemory,
+    body: { content: "Corrected." },
+  }),
+  row("memories/[memoryId]", "DELETE", memoryOwner(204), { params: anOwnersMemory }),
   row("memories/preferences", "PUT", signedIn(400), { body: INVALID }),
 
   // better-auth's own routes: get-session answers everyone (null without a session); a sign-out needs none.
