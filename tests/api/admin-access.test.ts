@@ -13,20 +13,19 @@ import * as usersRoute from "@/app/api/admin/users/route";
 import { listSettingsVersions } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { getDefaultPersona, listModels, listPersonas } from "@/db/queries";
-import { call, expectError, signUp, type TestUser } from "../api-client";
-import { isolateDatabase, signUpAdmin } from "./admin-helpers";
+import { call, expectError } from "../api-client";
+import { signedUpForFile } from "../fixtures/users";
+import { isolateDatabase } from "./admin-helpers";
 
 isolateDatabase("admin_access");
 
 type AnyHandler = Parameters<typeof call>[0];
 
-let admin: TestUser;
-let member: TestUser;
+const admin = signedUpForFile("Root", { admin: true });
+const member = signedUpForFile("Member");
 let personaId: string;
 
 beforeAll(async () => {
-  admin = await signUpAdmin("Root");
-  member = await signUp("Member");
   personaId = (await getDefaultPersona({ db: await getDb() })).id;
 });
 
