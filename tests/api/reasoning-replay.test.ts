@@ -45,12 +45,14 @@ async function expectRecordedBodiesAreReceived(conversationId: string) {
   expect(recorded).toEqual(env.providers.requests.map((request) => request.body));
 }
 
+/** A conversation with a Gemini persona that may call current_time. */
+function geminiWithClock(): Promise<string> {
+  return conversationWithPersona(ada, { modelId: "google:gemini-2.5-flash", toolNames: ["current_time"] });
+}
+
 describe("Gemini: thought signatures", () => {
   test("a tool loop over three turns carries each call's signature back unchanged", async () => {
-    const conversationId = await conversationWithPersona(ada, {
-      modelId: "google:gemini-2.5-flash",
-      toolNames: ["current_time"],
-    });
+    const conversationId = await geminiWithClock();
     const scriptTurn = (turn: number) =>
       env.providers.script(
         {
@@ -122,10 +124,7 @@ describe("Gemini: thought signatures", () => {
 
 describe("export and import", () => {
   test("an imported conversation sends the same signatures and reasoning back", async () => {
-    const conversationId = await conversationWithPersona(ada, {
-      modelId: "google:gemini-2.5-flash",
-      toolNames: ["current_time"],
-    });
+    const conversationId = await geminiWithClock();
     env.providers.script(
       {
         kind: "tool-call",
