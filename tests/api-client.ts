@@ -92,3 +92,17 @@ export async function promoteToAdmin(testUser: TestUser): Promise<TestUser> {
   await db.update(user).set({ role: "admin" }).where(eq(user.id, testUser.id));
   return testUser;
 }
+
+/** A bad-input case of a table: the body sent and the 4xx error it must get. */
+export interface Refusal {
+  name: string;
+  body: unknown;
+  status: number;
+  code: string;
+  message?: RegExp;
+}
+
+/** A case refused with 400 bad_request and a message matching `message`. */
+export function badRequest(name: string, body: unknown, message: RegExp): Refusal & { message: RegExp } {
+  return { name, body, status: 400, code: "bad_request", message };
+}

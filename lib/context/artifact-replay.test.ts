@@ -11,6 +11,7 @@ import {
   userMessage,
   viewItems,
 } from "@/tests/context/fixtures";
+import { storedArtifact, storedText } from "@/tests/context/stored-parts";
 import { computeTurnIndices, pruneToolOutput, replayArtifacts, toolOutputText } from "./artifact-replay";
 import { collapseRuns } from "./collapse-runs";
 import { elementAt } from "./indexing";
@@ -65,11 +66,11 @@ function toolTurn(seq: number, output: unknown = "sunny") {
   const id = `m${seq}`;
   const message = personaMessage(seq, "", {
     parts: [
-      { type: "text", text: "Let me check." },
-      { type: "artifact", artifactId: `r${seq}` },
-      { type: "artifact", artifactId: `c${seq}` },
-      { type: "artifact", artifactId: `o${seq}` },
-      { type: "text", text: `Done ${seq}.` },
+      storedText("Let me check."),
+      storedArtifact(`r${seq}`),
+      storedArtifact(`c${seq}`),
+      storedArtifact(`o${seq}`),
+      storedText(`Done ${seq}.`),
     ],
   });
   const artifacts: [StoredArtifact, StoredArtifact, StoredArtifact] = [
@@ -115,11 +116,11 @@ describe("artifact replay", () => {
   it("groups parallel calls into one item and their outputs into one tool item", () => {
     const message = personaMessage(2, "", {
       parts: [
-        { type: "artifact", artifactId: "c1" },
-        { type: "artifact", artifactId: "c2" },
-        { type: "artifact", artifactId: "o1" },
-        { type: "artifact", artifactId: "o2" },
-        { type: "text", text: "Both done." },
+        storedArtifact("c1"),
+        storedArtifact("c2"),
+        storedArtifact("o1"),
+        storedArtifact("o2"),
+        storedText("Both done."),
       ],
     });
     const artifacts = [
@@ -422,12 +423,12 @@ describe("artifact replay", () => {
       const message = cachedMessage(
         personaMessage(2, "", {
           parts: [
-            { type: "text", text: "One." },
-            { type: "artifact", artifactId: "c1" },
-            { type: "artifact", artifactId: "o1" },
-            { type: "text", text: "Two." },
-            { type: "artifact", artifactId: "r1" },
-            { type: "text", text: "Three." },
+            storedText("One."),
+            storedArtifact("c1"),
+            storedArtifact("o1"),
+            storedText("Two."),
+            storedArtifact("r1"),
+            storedText("Three."),
           ],
         }),
         20,
@@ -459,11 +460,11 @@ describe("artifact replay", () => {
       const message = cachedMessage(
         personaMessage(2, "", {
           parts: [
-            { type: "artifact", artifactId: "c1" },
-            { type: "artifact", artifactId: "c2" },
-            { type: "artifact", artifactId: "o1" },
-            { type: "artifact", artifactId: "o2" },
-            { type: "text", text: "Both done." },
+            storedArtifact("c1"),
+            storedArtifact("c2"),
+            storedArtifact("o1"),
+            storedArtifact("o2"),
+            storedText("Both done."),
           ],
         }),
         3,
@@ -647,10 +648,7 @@ describe("provider metadata (docs/architecture.md#reasoning-and-provider-metadat
 
   it("ignores stored metadata that is not provider key → object", () => {
     const message = personaMessage(2, "", {
-      parts: [
-        { type: "artifact", artifactId: "r2" },
-        { type: "text", text: "Hi." },
-      ],
+      parts: [storedArtifact("r2"), storedText("Hi.")],
     });
     const artifacts = [
       { ...reasoningArtifact("r2", "m2", "hmm"), payload: { text: "hmm", providerMetadata: "x" } },

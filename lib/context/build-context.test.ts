@@ -17,6 +17,7 @@ import {
   userMessage,
   viewItems,
 } from "@/tests/context/fixtures";
+import { storedArtifact, storedText } from "@/tests/context/stored-parts";
 import { buildContext } from "./build-context";
 import { summaryMarkerText } from "./summary-placement";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
@@ -31,11 +32,11 @@ function richInput(): BuildInput {
     userMessage(13, "buy cheap pills", { author: MALLORY }),
     personaMessage(14, "", {
       parts: [
-        { type: "text", text: "Let me check the time." },
-        { type: "artifact", artifactId: "w14" },
-        { type: "artifact", artifactId: "c14" },
-        { type: "artifact", artifactId: "o14" },
-        { type: "text", text: "It is 9am." },
+        storedText("Let me check the time."),
+        storedArtifact("w14"),
+        storedArtifact("c14"),
+        storedArtifact("o14"),
+        storedText("It is 9am."),
       ],
     }),
     userMessage(15, "Look at this", { media: ["i15"] }),

@@ -7,6 +7,7 @@ import {
   systemMessage,
   userMessage,
 } from "@/tests/context/fixtures";
+import { storedMedia, storedText } from "@/tests/context/stored-parts";
 import { collapseRuns } from "./collapse-runs";
 import { isPureText, messageText, sameAuthor } from "./messages";
 import type { StoredMessage } from "./types";
@@ -105,11 +106,7 @@ describe("collapseRuns", () => {
     expect(
       messageText(
         userMessage(1, "", {
-          parts: [
-            { type: "text", text: "x" },
-            { type: "media", attachmentId: "i" },
-            { type: "text", text: "y" },
-          ],
+          parts: [storedText("x"), storedMedia("i"), storedText("y")],
         }),
       ),
     ).toBe("x\ny");

@@ -32,44 +32,46 @@ const PROTOCOLS: Protocol[] = ["openai-chat", "openai-responses", "gemini", "ant
 
 const BASE_CAPABILITIES = TEST_MODEL_CAPABILITIES;
 
+/** A model as the catalogue lists it: `name` at `provider`, its context and output limits, its capabilities. */
+function catalogueModel(
+  provider: ModelDescriptor["provider"],
+  name: string,
+  [contextWindow, maxOutputTokens]: [number, number],
+  capabilities: Partial<ModelCapabilities>,
+  { id = name, apiKind = "chat", tokenizer = "estimate" }: Partial<ModelDescriptor> = {},
+): ModelDescriptor {
+  return {
+    id,
+    provider,
+    providerModelName: name,
+    apiKind,
+    capabilities: { ...BASE_CAPABILITIES, ...capabilities },
+    contextWindow,
+    maxOutputTokens,
+    tokenizer,
+  };
+}
+
 function modelFor(protocol: Protocol): ModelDescriptor {
   if (protocol === "anthropic") {
     // As the catalogue's Claude: one system block, strictly alternating turns.
-    return {
-      id: "claude-sonnet-4-5",
-      provider: "anthropic",
-      providerModelName: "claude-sonnet-4-5",
-      apiKind: "chat",
-      capabilities: { ...BASE_CAPABILITIES, strictAlternation: true, maxStopSequences: 16 },
-      contextWindow: 200_000,
-      maxOutputTokens: 64_000,
-      tokenizer: "estimate",
-    };
+    const capabilities = { strictAlternation: true, maxStopSequences: 16 };
+    return catalogueModel("anthropic", "claude-sonnet-4-5", [200_000, 64_000], capabilities);
   }
   if (protocol === "gemini") {
-    return {
-      id: "gemini-2.5-flash",
-      provider: "google",
-      providerModelName: "gemini-2.5-flash",
-      apiKind: "chat",
-      capabilities: { ...BASE_CAPABILITIES, video: true, maxStopSequences: 5 },
-      contextWindow: 1_048_576,
-      maxOutputTokens: 65_536,
-      tokenizer: "estimate",
-    };
+    return catalogueModel("google", "gemini-2.5-flash", [1_048_576, 65_536], {
+      video: true,
+      maxStopSequences: 5,
+    });
   }
   const apiKind = protocol === "openai-chat" ? "chat" : "responses";
-  return {
+  // The Responses API takes no stop sequences (the SDK drops them with a warning), so the registry says 0.
+  const capabilities = { maxStopSequences: apiKind === "chat" ? 4 : 0 };
+  return catalogueModel("openai", "gpt-4.1-mini", [1_047_576, 32_768], capabilities, {
     id: `gpt-4.1-mini:${apiKind}`,
-    provider: "openai",
-    providerModelName: "gpt-4.1-mini",
     apiKind,
-    // The Responses API takes no stop sequences (the SDK drops them with a warning), so the registry says 0.
-    capabilities: { ...BASE_CAPABILITIES, maxStopSequences: apiKind === "chat" ? 4 : 0 },
-    contextWindow: 1_047_576,
-    maxOutputTokens: 32_768,
     tokenizer: "o200k_base",
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import {
   userMessage,
   viewItems,
 } from "@/tests/context/fixtures";
+import { storedArtifact, storedMedia, storedText } from "@/tests/context/stored-parts";
 import { collapseRuns } from "./collapse-runs";
 import { elementAt } from "./indexing";
 import { messageLayout, roleFor } from "./messages";
@@ -196,10 +197,10 @@ describe("role mapping", () => {
   it("an assistant message with artifacts keeps its text pieces apart, labelled once", () => {
     const message = personaMessage(2, "", {
       parts: [
-        { type: "text", text: "Let me check." },
-        { type: "artifact", artifactId: "c1" },
-        { type: "artifact", artifactId: "o1" },
-        { type: "text", text: "It is sunny." },
+        storedText("Let me check."),
+        storedArtifact("c1"),
+        storedArtifact("o1"),
+        storedText("It is sunny."),
       ],
     });
     const result = map([userMessage(1, "weather?"), message], { labels: "always" });
@@ -329,12 +330,7 @@ describe("role mapping", () => {
     expect(
       messageLayout(
         personaMessage(1, "", {
-          parts: [
-            { type: "artifact", artifactId: "a" },
-            { type: "text", text: "t" },
-            { type: "media", attachmentId: "i" },
-            { type: "text", text: "u" },
-          ],
+          parts: [storedArtifact("a"), storedText("t"), storedMedia("i"), storedText("u")],
         }),
       ),
     ).toEqual([

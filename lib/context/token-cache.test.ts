@@ -9,6 +9,7 @@ import {
   reasoningArtifact,
   userMessage,
 } from "@/tests/context/fixtures";
+import { storedArtifact, storedMedia, storedText } from "@/tests/context/stored-parts";
 import { buildContext } from "./build-context";
 import { artifactTokenCounts, CACHED_TOKENIZERS, messageTokenCounts } from "./token-cache";
 import { countItemTokens, countPartTokens, countTextTokens } from "./tokens";
@@ -31,9 +32,9 @@ describe("cached token counts", () => {
 
   it("joins text parts with a newline; media does not split the text", () => {
     const parts: StoredPart[] = [
-      { type: "text", text: "Look at this:" },
-      { type: "media", attachmentId: "i1" },
-      { type: "text", text: "the view from the castle." },
+      storedText("Look at this:"),
+      storedMedia("i1"),
+      storedText("the view from the castle."),
     ];
     const joined = "Look at this:\nthe view from the castle."; // 39 characters
     expect(messageTokenCounts(parts)).toEqual({
@@ -63,15 +64,15 @@ describe("cached token counts", () => {
 
   it("joins consecutive text parts within a segment and skips blank pieces", () => {
     const parts: StoredPart[] = [
-      { type: "text", text: "  " },
-      { type: "artifact", artifactId: "r1" },
-      { type: "text", text: "First line" },
-      { type: "media", attachmentId: "i1" },
-      { type: "text", text: "second line" },
-      { type: "artifact", artifactId: "c1" },
-      { type: "text", text: "\n\t" },
-      { type: "artifact", artifactId: "o1" },
-      { type: "text", text: "Done." },
+      storedText("  "),
+      storedArtifact("r1"),
+      storedText("First line"),
+      storedMedia("i1"),
+      storedText("second line"),
+      storedArtifact("c1"),
+      storedText("\n\t"),
+      storedArtifact("o1"),
+      storedText("Done."),
     ];
     const result = messageTokenCounts(parts);
     expect(result.segmentTokenCounts).toEqual({
@@ -86,12 +87,7 @@ describe("cached token counts", () => {
   });
 
   it("an artifact-only message has no text and no segments", () => {
-    expect(
-      messageTokenCounts([
-        { type: "artifact", artifactId: "c1" },
-        { type: "artifact", artifactId: "o1" },
-      ]),
-    ).toEqual({
+    expect(messageTokenCounts([storedArtifact("c1"), storedArtifact("o1")])).toEqual({
       tokenCounts: { o200k_base: 0, estimate: 0 },
       segmentTokenCounts: { o200k_base: [], estimate: [] },
     });
@@ -102,11 +98,7 @@ describe("cached token counts", () => {
   });
 
   it("counts only the tokenizers asked for", () => {
-    const parts: StoredPart[] = [
-      { type: "text", text: "abcdefghi" },
-      { type: "artifact", artifactId: "c1" },
-      { type: "text", text: "jk" },
-    ];
+    const parts: StoredPart[] = [storedText("abcdefghi"), storedArtifact("c1"), storedText("jk")];
     expect(messageTokenCounts(parts, ["estimate"])).toEqual({
       tokenCounts: { estimate: 3 },
       segmentTokenCounts: { estimate: [3, 1] },
@@ -227,14 +219,14 @@ describe("cached token counts", () => {
     const turn = (seq: number, city: string) => ({
       message: personaMessage(seq, "", {
         parts: [
-          { type: "text", text: `Let me look up the weather in ${city} for you.` },
-          { type: "artifact", artifactId: `r${seq}` },
-          { type: "artifact", artifactId: `c${seq}` },
-          { type: "artifact", artifactId: `d${seq}` },
-          { type: "artifact", artifactId: `o${seq}` },
-          { type: "artifact", artifactId: `p${seq}` },
-          { type: "text", text: `In ${city} it will be mostly sunny, with a breeze in the afternoon.` },
-          { type: "text", text: "Pack a light jacket for the evenings." },
+          storedText(`Let me look up the weather in ${city} for you.`),
+          storedArtifact(`r${seq}`),
+          storedArtifact(`c${seq}`),
+          storedArtifact(`d${seq}`),
+          storedArtifact(`o${seq}`),
+          storedArtifact(`p${seq}`),
+          storedText(`In ${city} it will be mostly sunny, with a breeze in the afternoon.`),
+          storedText("Pack a light jacket for the evenings."),
         ],
       }),
       artifacts: [

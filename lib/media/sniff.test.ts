@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { TEST_IMAGES } from "@/tests/fixtures/images";
-import { makeIsoMedia, TEST_MEDIA } from "@/tests/fixtures/media";
+import { makeIsoMedia, TEST_MEDIA, testMedium } from "@/tests/fixtures/media";
 import { type SniffedImage, sniffImage, sniffImageType, sniffUpload, sniffUploadType } from "./sniff";
 
 const bytes = (...parts: Array<string | number[] | Buffer>) =>
@@ -220,21 +220,21 @@ function image(mime: SniffedImage["mime"], width: number | null, height: number 
 }
 
 describe("sniffUpload recognises documents, audio and video by their bytes", () => {
-  const cases: Array<{ name: string; input: Buffer; kind: string; mime: string }> = [
-    { name: "PDF", input: TEST_MEDIA.pdf, kind: "file", mime: "application/pdf" },
-    { name: "MP3 with an ID3 tag", input: TEST_MEDIA.mp3, kind: "audio", mime: "audio/mpeg" },
-    { name: "MP3 frames without a tag", input: TEST_MEDIA.mp3Frames, kind: "audio", mime: "audio/mpeg" },
-    { name: "WAV", input: TEST_MEDIA.wav, kind: "audio", mime: "audio/wav" },
-    { name: "OGG", input: TEST_MEDIA.ogg, kind: "audio", mime: "audio/ogg" },
-    { name: "FLAC", input: TEST_MEDIA.flac, kind: "audio", mime: "audio/flac" },
-    { name: "M4A (ftyp M4A)", input: TEST_MEDIA.m4a, kind: "audio", mime: "audio/mp4" },
-    { name: "MP4 (ftyp isom)", input: TEST_MEDIA.mp4, kind: "video", mime: "video/mp4" },
-    { name: "MP4 (ftyp mp42)", input: makeIsoMedia("mp42"), kind: "video", mime: "video/mp4" },
-    { name: "MOV (ftyp qt)", input: TEST_MEDIA.mov, kind: "video", mime: "video/quicktime" },
-    { name: "WebM", input: TEST_MEDIA.webm, kind: "video", mime: "video/webm" },
-    { name: "a PNG is still an image", input: TEST_IMAGES.png, kind: "image", mime: "image/png" },
+  const cases: Array<{ name: string; bytes: Buffer; kind: string; mime: string }> = [
+    { name: "PDF", ...testMedium("pdf") },
+    { name: "MP3 with an ID3 tag", ...testMedium("mp3") },
+    { name: "MP3 frames without a tag", ...testMedium("mp3Frames") },
+    { name: "WAV", ...testMedium("wav") },
+    { name: "OGG", ...testMedium("ogg") },
+    { name: "FLAC", ...testMedium("flac") },
+    { name: "M4A (ftyp M4A)", ...testMedium("m4a") },
+    { name: "MP4 (ftyp isom)", ...testMedium("mp4") },
+    { name: "MP4 (ftyp mp42)", bytes: makeIsoMedia("mp42"), kind: "video", mime: "video/mp4" },
+    { name: "MOV (ftyp qt)", ...testMedium("mov") },
+    { name: "WebM", ...testMedium("webm") },
+    { name: "a PNG is still an image", bytes: TEST_IMAGES.png, kind: "image", mime: "image/png" },
   ];
-  it.each(cases)("$name → $kind $mime", ({ input, kind, mime }) => {
+  it.each(cases)("$name → $kind $mime", ({ bytes: input, kind, mime }) => {
     expect(sniffUploadType(input)).toMatchObject({ kind, mime });
     expect(sniffUpload(input)).toMatchObject({ kind, mime });
   });

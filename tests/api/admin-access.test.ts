@@ -13,181 +13,101 @@ import * as usersRoute from "@/app/api/admin/users/route";
 import { listSettingsVersions } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { getDefaultPersona, listModels, listPersonas } from "@/db/queries";
-import { call, expectError, signUp, type TestUser } from "../api-client";
-import { isolateDatabase, signUpAdmin } from "./admin-helpers";
+import { call, expectError } from "../api-client";
+import { signedUpForFile } from "../fixtures/users";
+import { isolateDatabase } from "./admin-helpers";
 
 isolateDatabase("admin_access");
 
 type AnyHandler = Parameters<typeof call>[0];
 
-let admin: TestUser;
-let member: TestUser;
+const admin = signedUpForFile("Root", { admin: true });
+const member = signedUpForFile("Member");
 let personaId: string;
 
 beforeAll(async () => {
-  admin = await signUpAdmin("Root");
-  member = await signUp("Member");
   personaId = (await getDefaultPersona({ db: await getDb() })).id;
 });
 
-// Every admin route and method, with a body that would be valid for an admin, so only the role decides.
-const routes: Array<{
+interface AdminCall {
   name: string;
   handler: () => AnyHandler;
   path: () => string;
   method: string;
   params?: () => Record<string, string>;
   body?: () => unknown;
-}> = [
-  {
-    name: "GET /api/admin/settings",
-    handler: () => settingsRoute.GET,
-    path: () => "/api/admin/settings",
-    method: "GET",
-  },
-  {
-    name: "PUT /api/admin/settings",
-    handler: () => settingsRoute.PUT,
-    path: () => "/api/admin/settings",
-    method: "PUT",
-    body: () => ({ settings: {} }),
-  },
-  {
-    name: "GET /api/admin/settings/versions",
-    handler: () => versionsRoute.GET,
-    path: () => "/api/admin/settings/versions",
-    method: "GET",
-  },
-  {
-    name: "GET /api/admin/personas",
-    handler: () => personasRoute.GET,
-    path: () => "/api/admin/personas",
-    method: "GET",
-  },
-  {
-    name: "POST /api/admin/personas",
-    handler: () => personasRoute.POST,
-    path: () => "/api/admin/personas",
-    method: "POST",
+}
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/**
+ * The row for `method pattern`: the call goes to the pattern with `:id` filled in by `id` (also the route's param)
+ * and `query` appended; `body` is one that would be valid for an admin, so only the role decides.
+ */
+function adminCall(
+  route: Partial<Record<Method, AnyHandler>>,
+  method: Method,
+  pattern: string,
+  options: { id?: () => string; query?: () => string; body?: () => unknown } = {},
+): AdminCall {
+  const { id, query, body } = options;
+  return {
+    name: `${method} ${pattern}`,
+    handler: () => route[method] as AnyHandler,
+    path: () => `${id ? pattern.replace(":id", id()) : pattern}${query ? `?${query()}` : ""}`,
+    method,
+    ...(id ? { params: () => ({ id: id() }) } : {}),
+    ...(body ? { body } : {}),
+  };
+}
+
+const thePersona = () => personaId;
+const theEchoModel = () => "offline:echo";
+
+// Every admin route and method.
+const routes: AdminCall[] = [
+  adminCall(settingsRoute, "GET", "/api/admin/settings"),
+  adminCall(settingsRoute, "PUT", "/api/admin/settings", { body: () => ({ settings: {} }) }),
+  adminCall(versionsRoute, "GET", "/api/admin/settings/versions"),
+  adminCall(personasRoute, "GET", "/api/admin/personas"),
+  adminCall(personasRoute, "POST", "/api/admin/personas", {
     body: () => ({ name: "Sneaky", modelId: "offline:echo" }),
-  },
-  {
-    name: "GET /api/admin/personas/:id",
-    handler: () => personaRoute.GET,
-    path: () => `/api/admin/personas/${personaId}`,
-    method: "GET",
-    params: () => ({ id: personaId }),
-  },
-  {
-    name: "PUT /api/admin/personas/:id",
-    handler: () => personaRoute.PUT,
-    path: () => `/api/admin/personas/${personaId}`,
-    method: "PUT",
-    params: () => ({ id: personaId }),
+  }),
+  adminCall(personaRoute, "GET", "/api/admin/personas/:id", { id: thePersona }),
+  adminCall(personaRoute, "PUT", "/api/admin/personas/:id", {
+    id: thePersona,
     body: () => ({ name: "Hijacked" }),
-  },
-  {
-    name: "DELETE /api/admin/personas/:id",
-    handler: () => personaRoute.DELETE,
-    path: () => `/api/admin/personas/${personaId}`,
-    method: "DELETE",
-    params: () => ({ id: personaId }),
-  },
-  {
-    name: "POST /api/admin/personas/:id/preview",
-    handler: () => personaPreviewRoute.POST,
-    path: () => `/api/admin/personas/${personaId}/preview`,
-    method: "POST",
-    params: () => ({ id: personaId }),
+  }),
+  adminCall(personaRoute, "DELETE", "/api/admin/personas/:id", { id: thePersona }),
+  adminCall(personaPreviewRoute, "POST", "/api/admin/personas/:id/preview", {
+    id: thePersona,
     body: () => ({ conversationId: personaId, text: "hi" }),
-  },
-  {
-    name: "GET /api/admin/models",
-    handler: () => modelsRoute.GET,
-    path: () => "/api/admin/models",
-    method: "GET",
-  },
-  {
-    name: "POST /api/admin/models",
-    handler: () => modelsRoute.POST,
-    path: () => "/api/admin/models",
-    method: "POST",
-    body: () => ({ id: "x:y" }),
-  },
-  {
-    name: "PUT /api/admin/models/:id",
-    handler: () => modelRoute.PUT,
-    path: () => "/api/admin/models/offline:echo",
-    method: "PUT",
-    params: () => ({ id: "offline:echo" }),
+  }),
+  adminCall(modelsRoute, "GET", "/api/admin/models"),
+  adminCall(modelsRoute, "POST", "/api/admin/models", { body: () => ({ id: "x:y" }) }),
+  adminCall(modelRoute, "PUT", "/api/admin/models/:id", {
+    id: theEchoModel,
     body: () => ({ enabled: false }),
-  },
-  {
-    name: "DELETE /api/admin/models/:id",
-    handler: () => modelRoute.DELETE,
-    path: () => "/api/admin/models/offline:echo",
-    method: "DELETE",
-    params: () => ({ id: "offline:echo" }),
-  },
-  {
-    name: "GET /api/admin/blocks",
-    handler: () => blocksRoute.GET,
-    path: () => "/api/admin/blocks",
-    method: "GET",
-  },
-  {
-    name: "POST /api/admin/blocks",
-    handler: () => blocksRoute.POST,
-    path: () => "/api/admin/blocks",
-    method: "POST",
+  }),
+  adminCall(modelRoute, "DELETE", "/api/admin/models/:id", { id: theEchoModel }),
+  adminCall(blocksRoute, "GET", "/api/admin/blocks"),
+  adminCall(blocksRoute, "POST", "/api/admin/blocks", {
     body: () => ({ personaId, userId: member.id, blockType: "block", durationMinutes: null }),
-  },
-  {
-    name: "DELETE /api/admin/blocks",
-    handler: () => blocksRoute.DELETE,
-    path: () => `/api/admin/blocks?personaId=${personaId}&userId=${member.id}`,
-    method: "DELETE",
-  },
-  {
-    name: "GET /api/admin/memories",
-    handler: () => memoriesRoute.GET,
-    path: () => "/api/admin/memories",
-    method: "GET",
-  },
-  {
-    name: "POST /api/admin/memories",
-    handler: () => memoriesRoute.POST,
-    path: () => "/api/admin/memories",
-    method: "POST",
+  }),
+  adminCall(blocksRoute, "DELETE", "/api/admin/blocks", {
+    query: () => `personaId=${personaId}&userId=${member.id}`,
+  }),
+  adminCall(memoriesRoute, "GET", "/api/admin/memories"),
+  adminCall(memoriesRoute, "POST", "/api/admin/memories", {
     body: () => ({ scope: "user", userId: member.id, area: "fact", content: "x" }),
-  },
-  {
-    name: "PUT /api/admin/memories",
-    handler: () => memoriesRoute.PUT,
-    path: () => "/api/admin/memories",
-    method: "PUT",
-    body: () => ({ id: personaId, content: "x" }),
-  },
-  {
-    name: "DELETE /api/admin/memories",
-    handler: () => memoriesRoute.DELETE,
-    path: () => `/api/admin/memories?id=${personaId}`,
-    method: "DELETE",
-  },
-  {
-    name: "GET /api/admin/users",
-    handler: () => usersRoute.GET,
-    path: () => "/api/admin/users",
-    method: "GET",
-  },
-  {
-    name: "PUT /api/admin/users/:id",
-    handler: () => userRoute.PUT,
-    path: () => `/api/admin/users/${member.id}`,
-    method: "PUT",
-    params: () => ({ id: member.id }),
+  }),
+  adminCall(memoriesRoute, "PUT", "/api/admin/memories", { body: () => ({ id: personaId, content: "x" }) }),
+  adminCall(memoriesRoute, "DELETE", "/api/admin/memories", { query: () => `id=${personaId}` }),
+  adminCall(usersRoute, "GET", "/api/admin/users"),
+  adminCall(userRoute, "PUT", "/api/admin/users/:id", {
+    id: () => member.id,
     body: () => ({ role: "admin" }),
-  },
+  }),
 ];
 
 describe("every admin route refuses without a session and for non-admins", () => {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { databaseHandle } from "@/db/client";
-import { promoteToAdmin, signUp, type TestUser } from "../api-client";
+import { call, promoteToAdmin, signUp, type TestUser } from "../api-client";
 import { createFreshDatabase, dropDatabase } from "../database";
 
 type Globals = { glassboxDatabase?: unknown; glassboxAuth?: unknown };
@@ -52,4 +52,15 @@ function restoreEnv(name: string, value: string | undefined): void {
 
 export async function signUpAdmin(name = "Admin"): Promise<TestUser> {
   return promoteToAdmin(await signUp(name));
+}
+
+/** `user` PUTs `body` to the admin item `/api/admin/<collection>/<id>` through its route's `handler`. */
+export function putAdminItem(
+  user: TestUser,
+  handler: Parameters<typeof call>[0],
+  collection: "models" | "personas",
+  id: string,
+  body: unknown,
+): Promise<Response> {
+  return call(handler, `/api/admin/${collection}/${id}`, { user, method: "PUT", params: { id }, body });
 }

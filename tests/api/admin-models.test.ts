@@ -9,7 +9,7 @@ import { getModel, listModels } from "@/db/queries";
 import type { Model, Persona } from "@/db/schema";
 import { defaultSettings } from "@/lib/context/settings";
 import { call, expectError, type TestUser } from "../api-client";
-import { isolateDatabase, signUpAdmin } from "./admin-helpers";
+import { isolateDatabase, putAdminItem, signUpAdmin } from "./admin-helpers";
 
 isolateDatabase("admin_models");
 
@@ -61,12 +61,7 @@ async function createModel(id: string, overrides: Record<string, unknown> = {}):
 }
 
 function put(id: string, body: unknown) {
-  return call(modelRoute.PUT, `/api/admin/models/${id}`, {
-    user: admin,
-    method: "PUT",
-    params: { id },
-    body,
-  });
+  return putAdminItem(admin, modelRoute.PUT, "models", id, body);
 }
 
 function remove(id: string) {

@@ -9,7 +9,7 @@ import type { Persona } from "@/db/schema";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { createConversation } from "../fixtures/personas";
 import { storeAlternatingMessages } from "../fixtures/turns";
-import { isolateDatabase, signUpAdmin } from "./admin-helpers";
+import { isolateDatabase, putAdminItem, signUpAdmin } from "./admin-helpers";
 import { itemText, type PreviewItem, preview } from "./preview-helpers";
 
 isolateDatabase("admin_personas");
@@ -29,12 +29,7 @@ async function createPersona(body: Record<string, unknown>): Promise<Persona> {
 }
 
 function putPersona(id: string, body: unknown) {
-  return call(personaRoute.PUT, `/api/admin/personas/${id}`, {
-    user: admin,
-    method: "PUT",
-    params: { id },
-    body,
-  });
+  return putAdminItem(admin, personaRoute.PUT, "personas", id, body);
 }
 
 async function personaCount() {

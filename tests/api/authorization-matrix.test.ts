@@ -46,547 +46,184 @@ interface Row {
 }
 
 // What each kind of route answers: "own" routes are about the caller's own data, "room" routes about Ada's room.
-const signedIn = { none: 401, stranger: 200, member: 200, owner: 200, admin: 200 };
-const adminOnly = (allowed: number) => ({
-  none: 401,
-  stranger: 403,
-  member: 403,
-  owner: 403,
-  admin: allowed,
+/** The status each caller gets: no session, a stranger, a member, the owner, an admin. */
+const answers = (none: number, stranger: number, member: number, owner: number, admin: number) => ({
+  none,
+  stranger,
+  member,
+  owner,
+  admin,
 });
-const roomReader = (allowed: number) => ({
-  none: 401,
-  stranger: 404,
-  member: allowed,
-  owner: allowed,
-  admin: 404,
-});
+const signedIn = (allowed: number) => answers(401, allowed, allowed, allowed, allowed);
+const adminOnly = (allowed: number) => answers(401, 403, 403, 403, allowed);
+const roomReader = (allowed: number) => answers(401, 404, allowed, allowed, 404);
+const roomReaderAndAdmins = (allowed: number) => answers(401, 404, allowed, allowed, allowed);
+// Members may look but not change (403); only the owner, and for some routes admins, may.
+const roomOwner = (allowed: number) => answers(401, 404, 403, allowed, 404);
+const roomOwnerAndAdmins = (allowed: number) => answers(401, 404, 403, allowed, allowed);
+// A memory is its owner's alone: anyone else is told it is not found.
+const memoryOwner = (allowed: number) => answers(401, 404, 404, allowed, 404);
+const everyone = (status: number) => answers(status, status, status, status, status);
 const INVALID = { "unknown field": true };
 // Summaries are the owner's and the admins' to manage (admins see every conversation's summaries), members read.
 
-const conversationPath = (fx: Fixtures) => ({
-  params: { id: fx.conversationId },
-  path: `/api/conversations/${fx.conversationId}`,
+type Params = Record<string, string>;
+
+/**
+ * The row of a call to the route's own address: each `[name]` in it filled in from `params` (which may make a
+ * resource for this call alone), then `query`.
+ */
+function row(
+  route: string,
+  method: Method,
+  expected: Record<Role, number>,
+  options: {
+    params?: (fx: Fixtures, role: Role) => Params | Promise<Params>;
+    query?: string;
+    body?: unknown;
+  } = {},
+): Row {
+  return {
+    route,
+    method,
+    expected,
+    target: async (fx, role) => {
+      const params = (await options.params?.(fx, role)) ?? {};
+      const address = route.replace(/\[(\w+)\]/g, (_, name: string) => params[name]);
+      return { params, path: `/api/${address}${options.query ? `?${options.query}` : ""}` };
+    },
+    body: options.body,
+  };
+}
+
+const inTheRoom = (fx: Fixtures) => ({ id: fx.conversationId });
+const thePersona = (fx: Fixtures) => ({ id: fx.personaId });
+const theAttempt = (fx: Fixtures) => ({ id: fx.attemptId });
+const theSummary = (fx: Fixtures) => ({ id: fx.conversationId, summaryId: fx.summaryId });
+const theFirstMessage = async (fx: Fixtures) => ({
+  id: fx.conversationId,
+  messageId: await firstMessageOf(fx.conversationId),
 });
+const anOwnersMemory = async (fx: Fixtures) => ({ memoryId: await memoryOf(fx.users.owner) });
 
 const ROWS: Row[] = [
   // Admin area: admins only; a valid-looking call by an admin is refused by validation, so nothing changes.
-  {
-    route: "admin/blocks",
-    method: "GET",
-    expected: adminOnly(200),
-    target: () => ({ params: {}, path: "/api/admin/blocks" }),
-  },
-  {
-    route: "admin/blocks",
-    method: "POST",
-    expected: adminOnly(400),
-    target: () => ({ params: {}, path: "/api/admin/blocks" }),
+  row("admin/blocks", "GET", adminOnly(200)),
+  row("admin/blocks", "POST", adminOnly(400), { body: INVALID }),
+  row("admin/blocks", "DELETE", adminOnly(400)),
+  row("admin/memories", "GET", adminOnly(200)),
+  row("admin/memories", "POST", adminOnly(400), { body: INVALID }),
+  row("admin/memories", "PUT", adminOnly(400), { body: INVALID }),
+  row("admin/memories", "DELETE", adminOnly(400)),
+  row("admin/models", "GET", adminOnly(200)),
+  row("admin/models", "POST", adminOnly(400), { body: INVALID }),
+  row("admin/models/[id]", "PUT", adminOnly(400), { params: () => ({ id: "offline:echo" }), body: INVALID }),
+  row("admin/models/[id]", "DELETE", adminOnly(404), { params: () => ({ id: "no-such-model" }) }),
+  row("admin/personas", "GET", adminOnly(200)),
+  row("admin/personas", "POST", adminOnly(400), { body: INVALID }),
+  row("admin/personas/[id]", "GET", adminOnly(200), { params: thePersona }),
+  row("admin/personas/[id]", "PUT", adminOnly(400), { params: thePersona, body: INVALID }),
+  row("admin/personas/[id]", "DELETE", adminOnly(404), {
+    params: () => ({ id: "0190aaaa-0000-7000-8000-000000000000" }),
+  }),
+  row("admin/personas/[id]/preview", "POST", adminOnly(400), { params: thePersona, body: INVALID }),
+  row("admin/settings", "GET", adminOnly(200)),
+  row("admin/settings", "PUT", adminOnly(400), { body: INVALID }),
+  row("admin/settings/versions", "GET", adminOnly(200)),
+  row("admin/users", "GET", adminOnly(200)),
+  row("admin/users/[id]", "PUT", adminOnly(400), {
+    params: (fx) => ({ id: fx.users.member.id }),
     body: INVALID,
-  },
-  {
-    route: "admin/blocks",
-    method: "DELETE",
-    expected: adminOnly(400),
-    target: () => ({ params: {}, path: "/api/admin/blocks" }),
-  },
-  {
-    route: "admin/memories",
-    method: "GET",
-    expected: adminOnly(200),
-    target: () => ({ params: {}, path: "/api/admin/memories" }),
-  },
-  {
-    route: "admin/memories",
-    method: "POST",
-    expected: adminOnly(400),
-    target: () => ({ params: {}, path: "/api/admin/memories" }),
-    body: INVALID,
-  },
-  {
-    route: "admin/memories",
-    method: "PUT",
-    expected: adminOnly(400),
-    target: () => ({ params: {}, path: "/api/admin/memories" }),
-    body: INVALID,
-  },
-  {
-    route: "admin/memories",
-    method: "DELETE",
-    expected: adminOnly(400),
-    target: () => ({ params: {}, path: "/api/admin/memories" }),
-  },
-  {
-    route: "admin/models",
-    method: "GET",
-    expected: adminOnly(200),
-    target: () => ({ params: {}, path: "/api/admin/models" }),
-  },
-  {
-    route: "admin/models",
-    method: "POST",
-    expected: adminOnly(400),
-    target: () => ({ params: {}, path: "/api/admin/models" }),
-    body: INVALID,
-  },
-  {
-    route: "admin/models/[id]",
-    method: "PUT",
-    expected: adminOnly(400),
-    target: () => ({ params: { id: "offline:echo" }, path: "/api/admin/models/offline:echo" }),
-    body: INVALID,
-  },
-  {
-    route: "admin/models/[id]",
-    method: "DELETE",
-    expected: adminOnly(404),
-    target: () => ({ params: { id: "no-such-model" }, path: "/api/admin/models/no-such-model" }),
-  },
-  {
-    route: "admin/personas",
-    method: "GET",
-    expected: adminOnly(200),
-    target: () => ({ params: {}, path: "/api/admin/personas" }),
-  },
-  {
-    route: "admin/personas",
-    method: "POST",
-    expected: adminOnly(400),
-    target: () => ({ params: {}, path: "/api/admin/personas" }),
-    body: INVALID,
-  },
-  {
-    route: "admin/personas/[id]",
-    method: "GET",
-    expected: adminOnly(200),
-    target: (fx) => ({ params: { id: fx.personaId }, path: `/api/admin/personas/${fx.personaId}` }),
-  },
-  {
-    route: "admin/personas/[id]",
-    method: "PUT",
-    expected: adminOnly(400),
-    target: (fx) => ({ params: { id: fx.personaId }, path: `/api/admin/personas/${fx.personaId}` }),
-    body: INVALID,
-  },
-  {
-    route: "admin/personas/[id]",
-    method: "DELETE",
-    expected: adminOnly(404),
-    target: () => ({
-      params: { id: "0190aaaa-0000-7000-8000-000000000000" },
-      path: "/api/admin/personas/0190aaaa-0000-7000-8000-000000000000",
-    }),
-  },
-  {
-    route: "admin/personas/[id]/preview",
-    method: "POST",
-    expected: adminOnly(400),
-    target: (fx) => ({ params: { id: fx.personaId }, path: `/api/admin/personas/${fx.personaId}/preview` }),
-    body: INVALID,
-  },
-  {
-    route: "admin/settings",
-    method: "GET",
-    expected: adminOnly(200),
-    target: () => ({ params: {}, path: "/api/admin/settings" }),
-  },
-  {
-    route: "admin/settings",
-    method: "PUT",
-    expected: adminOnly(400),
-    target: () => ({ params: {}, path: "/api/admin/settings" }),
-    body: INVALID,
-  },
-  {
-    route: "admin/settings/versions",
-    method: "GET",
-    expected: adminOnly(200),
-    target: () => ({ params: {}, path: "/api/admin/settings/versions" }),
-  },
-  {
-    route: "admin/users",
-    method: "GET",
-    expected: adminOnly(200),
-    target: () => ({ params: {}, path: "/api/admin/users" }),
-  },
-  {
-    route: "admin/users/[id]",
-    method: "PUT",
-    expected: adminOnly(400),
-    target: (fx) => ({ params: { id: fx.users.member.id }, path: `/api/admin/users/${fx.users.member.id}` }),
-    body: INVALID,
-  },
+  }),
 
   // Things of a conversation: its readers (owner and members) see them; nobody else learns they exist (404).
-  {
-    route: "attachments/[id]",
-    method: "GET",
-    expected: roomReader(200),
-    target: (fx) => ({ params: { id: fx.attachmentId }, path: `/api/attachments/${fx.attachmentId}` }),
-  },
-  {
-    route: "attempts",
-    method: "GET",
-    expected: signedIn,
-    target: () => ({ params: {}, path: "/api/attempts?kind=reply" }),
-  },
-  {
-    route: "attempts/[id]",
-    method: "GET",
-    expected: roomReader(200),
-    target: (fx) => ({ params: { id: fx.attemptId }, path: `/api/attempts/${fx.attemptId}` }),
-  },
-  {
-    route: "attempts/[id]/replay",
-    method: "POST",
-    expected: roomReader(400),
-    target: (fx) => ({ params: { id: fx.attemptId }, path: `/api/attempts/${fx.attemptId}/replay` }),
-    body: INVALID,
-  },
-  {
-    route: "chat/[id]/stream",
-    method: "GET",
-    expected: roomReader(204),
-    target: (fx) => ({ params: { id: fx.conversationId }, path: `/api/chat/${fx.conversationId}/stream` }),
-  },
-  {
-    route: "chat",
-    method: "POST",
-    expected: { none: 401, stranger: 404, member: 200, owner: 200, admin: 404 },
-    target: () => ({ params: {}, path: "/api/chat" }),
-    body: "CHAT_BODY",
-  },
-  {
-    route: "conversations",
-    method: "GET",
-    expected: signedIn,
-    target: () => ({ params: {}, path: "/api/conversations" }),
-  },
-  {
-    route: "conversations",
-    method: "POST",
-    expected: { ...signedIn, stranger: 400, member: 400, owner: 400, admin: 400 },
-    target: () => ({ params: {}, path: "/api/conversations" }),
-    body: INVALID,
-  },
-  {
-    route: "conversations/import",
-    method: "POST",
-    expected: { ...signedIn, stranger: 400, member: 400, owner: 400, admin: 400 },
-    target: () => ({ params: {}, path: "/api/conversations/import" }),
-    body: INVALID,
-  },
-  {
-    route: "conversations/[id]/export",
-    method: "GET",
-    expected: roomReader(200),
-    target: (fx) => ({
-      params: { id: fx.conversationId },
-      path: `/api/conversations/${fx.conversationId}/export`,
-    }),
-  },
-  {
-    route: "search",
-    method: "GET",
-    expected: signedIn,
-    target: () => ({ params: {}, path: "/api/search?q=room" }),
-  },
-  { route: "conversations/[id]", method: "GET", expected: roomReader(200), target: conversationPath },
-  {
-    route: "conversations/[id]",
-    method: "PATCH",
-    expected: { none: 401, stranger: 404, member: 403, owner: 200, admin: 404 },
-    target: conversationPath,
-    body: { title: "Matrix room" },
-  },
-  {
-    route: "conversations/[id]",
-    method: "DELETE",
-    expected: { none: 401, stranger: 404, member: 403, owner: 204, admin: 404 },
-    target: async (fx) => {
-      const id = await roomOf(fx);
-      return { params: { id }, path: `/api/conversations/${id}` };
-    },
-  },
-  {
-    route: "conversations/[id]/attachments",
-    method: "POST",
-    expected: { ...roomReader(201) },
-    target: (fx) => ({
-      params: { id: fx.conversationId },
-      path: `/api/conversations/${fx.conversationId}/attachments`,
-    }),
-    body: "UPLOAD",
-  },
-  {
-    route: "conversations/[id]/compact",
-    method: "POST",
-    expected: { none: 401, stranger: 404, member: 403, owner: 409, admin: 409 },
-    target: (fx) => ({
-      params: { id: fx.conversationId },
-      path: `/api/conversations/${fx.conversationId}/compact`,
-    }),
-    body: {},
-  },
-  {
-    route: "conversations/[id]/messages",
-    method: "GET",
-    expected: roomReader(200),
-    target: (fx) => ({
-      params: { id: fx.conversationId },
-      path: `/api/conversations/${fx.conversationId}/messages`,
-    }),
-  },
-  {
-    route: "conversations/[id]/participants/[userId]",
-    method: "DELETE",
-    expected: { none: 401, stranger: 404, member: 204, owner: 204, admin: 404 },
-    target: async (fx, role) => {
-      const id = await roomOf(fx);
-      // A member takes themself out; the owner takes the member out; the others try to take the member out.
-      const userId = fx.users.member.id;
-      void role;
-      return { params: { id, userId }, path: `/api/conversations/${id}/participants/${userId}` };
-    },
-  },
-  {
-    route: "conversations/[id]/participants",
-    method: "GET",
-    expected: roomReader(200),
-    target: (fx) => ({
-      params: { id: fx.conversationId },
-      path: `/api/conversations/${fx.conversationId}/participants`,
-    }),
-  },
-  {
-    route: "conversations/[id]/participants",
-    method: "POST",
-    expected: { none: 401, stranger: 404, member: 403, owner: 202, admin: 404 },
-    target: (fx) => ({
-      params: { id: fx.conversationId },
-      path: `/api/conversations/${fx.conversationId}/participants`,
-    }),
+  row("attachments/[id]", "GET", roomReader(200), { params: (fx) => ({ id: fx.attachmentId }) }),
+  row("attempts", "GET", signedIn(200), { query: "kind=reply" }),
+  row("attempts/[id]", "GET", roomReader(200), { params: theAttempt }),
+  row("attempts/[id]/replay", "POST", roomReader(400), { params: theAttempt, body: INVALID }),
+  row("chat/[id]/stream", "GET", roomReader(204), { params: inTheRoom }),
+  row("chat", "POST", roomReader(200), { body: "CHAT_BODY" }),
+  row("conversations", "GET", signedIn(200)),
+  row("conversations", "POST", signedIn(400), { body: INVALID }),
+  row("conversations/import", "POST", signedIn(400), { body: INVALID }),
+  row("conversations/[id]/export", "GET", roomReader(200), { params: inTheRoom }),
+  row("search", "GET", signedIn(200), { query: "q=room" }),
+  row("conversations/[id]", "GET", roomReader(200), { params: inTheRoom }),
+  row("conversations/[id]", "PATCH", roomOwner(200), { params: inTheRoom, body: { title: "Matrix room" } }),
+  row("conversations/[id]", "DELETE", roomOwner(204), { params: async (fx) => ({ id: await roomOf(fx) }) }),
+  row("conversations/[id]/attachments", "POST", roomReader(201), { params: inTheRoom, body: "UPLOAD" }),
+  row("conversations/[id]/compact", "POST", roomOwnerAndAdmins(409), { params: inTheRoom, body: {} }),
+  row("conversations/[id]/messages", "GET", roomReader(200), { params: inTheRoom }),
+  // A member takes themself out; the owner takes the member out; the others try to take the member out.
+  row("conversations/[id]/participants/[userId]", "DELETE", roomReader(204), {
+    params: async (fx) => ({ id: await roomOf(fx), userId: fx.users.member.id }),
+  }),
+  row("conversations/[id]/participants", "GET", roomReader(200), { params: inTheRoom }),
+  row("conversations/[id]/participants", "POST", roomOwner(202), {
+    params: inTheRoom,
     body: { email: "nobody-here@example.test" },
-  },
-  {
-    route: "conversations/[id]/preview",
-    method: "POST",
-    expected: roomReader(200),
-    target: (fx) => ({
-      params: { id: fx.conversationId },
-      path: `/api/conversations/${fx.conversationId}/preview`,
-    }),
+  }),
+  row("conversations/[id]/preview", "POST", roomReader(200), {
+    params: inTheRoom,
     body: { text: "What would you be sent?" },
-  },
-  {
-    route: "conversations/[id]/summaries",
-    method: "GET",
-    expected: { ...roomReader(200), admin: 200 },
-    target: (fx) => ({
-      params: { id: fx.conversationId },
-      path: `/api/conversations/${fx.conversationId}/summaries`,
-    }),
-  },
-  {
-    route: "conversations/[id]/summaries/[summaryId]",
-    method: "GET",
-    expected: { ...roomReader(200), admin: 200 },
-    target: (fx) => ({
-      params: { id: fx.conversationId, summaryId: fx.summaryId },
-      path: `/api/conversations/${fx.conversationId}/summaries/${fx.summaryId}`,
-    }),
-  },
-  {
-    route: "conversations/[id]/summaries/[summaryId]",
-    method: "PUT",
-    expected: { none: 401, stranger: 404, member: 403, owner: 200, admin: 200 },
-    target: (fx) => ({
-      params: { id: fx.conversationId, summaryId: fx.summaryId },
-      path: `/api/conversations/${fx.conversationId}/summaries/${fx.summaryId}`,
-    }),
+  }),
+  row("conversations/[id]/summaries", "GET", roomReaderAndAdmins(200), { params: inTheRoom }),
+  row("conversations/[id]/summaries/[summaryId]", "GET", roomReaderAndAdmins(200), { params: theSummary }),
+  row("conversations/[id]/summaries/[summaryId]", "PUT", roomOwnerAndAdmins(200), {
+    params: theSummary,
     body: { content: "Earlier: a matrix was tested." },
-  },
-  {
-    route: "conversations/[id]/summaries/[summaryId]/revert",
-    method: "POST",
-    expected: { none: 401, stranger: 404, member: 403, owner: 200, admin: 200 },
-    target: async (fx) => {
-      const summaryId = await summaryOf(fx.conversationId);
-      return {
-        params: { id: fx.conversationId, summaryId },
-        path: `/api/conversations/${fx.conversationId}/summaries/${summaryId}/revert`,
-      };
-    },
-  },
-  {
-    route: "conversations/[id]/turns",
-    method: "GET",
-    expected: roomReader(200),
-    target: (fx) => ({
-      params: { id: fx.conversationId },
-      path: `/api/conversations/${fx.conversationId}/turns`,
-    }),
-  },
-  {
-    // Nothing runs in the fixture conversation: who may stop gets 409, everyone else what they always get.
-    route: "conversations/[id]/stop",
-    method: "POST",
-    expected: roomReader(409),
-    target: (fx) => ({
-      params: { id: fx.conversationId },
-      path: `/api/conversations/${fx.conversationId}/stop`,
-    }),
-    body: {},
-  },
-  {
-    // Live rooms: ?follow=0 reads what is stored and ends, so the call returns.
-    route: "conversations/[id]/events",
-    method: "GET",
-    expected: roomReader(200),
-    target: (fx) => ({
-      params: { id: fx.conversationId },
-      path: `/api/conversations/${fx.conversationId}/events?follow=0`,
-    }),
-  },
-  {
-    route: "conversations/[id]/typing",
-    method: "POST",
-    expected: roomReader(204),
-    target: (fx) => ({
-      params: { id: fx.conversationId },
-      path: `/api/conversations/${fx.conversationId}/typing`,
-    }),
-    body: {},
-  },
-  {
-    route: "conversations/[id]/branch",
-    method: "POST",
-    expected: roomReader(400),
-    target: (fx) => ({
-      params: { id: fx.conversationId },
-      path: `/api/conversations/${fx.conversationId}/branch`,
-    }),
+  }),
+  row("conversations/[id]/summaries/[summaryId]/revert", "POST", roomOwnerAndAdmins(200), {
+    params: async (fx) => ({ id: fx.conversationId, summaryId: await summaryOf(fx.conversationId) }),
+  }),
+  row("conversations/[id]/turns", "GET", roomReader(200), { params: inTheRoom }),
+  // Nothing runs in the fixture conversation: who may stop gets 409, everyone else what they always get.
+  row("conversations/[id]/stop", "POST", roomReader(409), { params: inTheRoom, body: {} }),
+  // Live rooms: ?follow=0 reads what is stored and ends, so the call returns.
+  row("conversations/[id]/events", "GET", roomReader(200), { params: inTheRoom, query: "follow=0" }),
+  row("conversations/[id]/typing", "POST", roomReader(204), { params: inTheRoom, body: {} }),
+  row("conversations/[id]/branch", "POST", roomReader(400), { params: inTheRoom, body: INVALID }),
+  row("conversations/[id]/messages/[messageId]", "GET", roomReader(200), { params: theFirstMessage }),
+  row("conversations/[id]/messages/[messageId]", "PATCH", roomReader(400), {
+    params: theFirstMessage,
     body: INVALID,
-  },
-  {
-    route: "conversations/[id]/messages/[messageId]",
-    method: "GET",
-    expected: roomReader(200),
-    target: async (fx) => {
-      const messageId = await firstMessageOf(fx.conversationId);
-      return {
-        params: { id: fx.conversationId, messageId },
-        path: `/api/conversations/${fx.conversationId}/messages/${messageId}`,
-      };
-    },
-  },
-  {
-    route: "conversations/[id]/messages/[messageId]",
-    method: "PATCH",
-    expected: roomReader(400),
-    target: async (fx) => {
-      const messageId = await firstMessageOf(fx.conversationId);
-      return {
-        params: { id: fx.conversationId, messageId },
-        path: `/api/conversations/${fx.conversationId}/messages/${messageId}`,
-      };
-    },
-    body: INVALID,
-  },
-  {
-    route: "conversations/[id]/write-as-me",
-    method: "POST",
-    expected: roomReader(200),
-    target: (fx) => ({
-      params: { id: fx.conversationId },
-      path: `/api/conversations/${fx.conversationId}/write-as-me`,
+  }),
+  row("conversations/[id]/write-as-me", "POST", roomReader(200), { params: inTheRoom, body: INVALID }),
+  // Each caller answers for themself, in a room where the member (only) has a pending invitation.
+  row("conversations/[id]/participants/[userId]", "PATCH", answers(401, 404, 200, 404, 404), {
+    params: async (fx, role) => ({
+      id: await roomOf(fx, "invited"),
+      userId: role === "none" ? fx.users.member.id : fx.users[role].id,
     }),
-    body: INVALID,
-  },
-  {
-    // Each caller answers for themself, in a room where the member (only) has a pending invitation.
-    route: "conversations/[id]/participants/[userId]",
-    method: "PATCH",
-    expected: { none: 401, stranger: 404, member: 200, owner: 404, admin: 404 },
-    target: async (fx, role) => {
-      const id = await roomOf(fx, "invited");
-      const userId = role === "none" ? fx.users.member.id : fx.users[role].id;
-      return { params: { id, userId }, path: `/api/conversations/${id}/participants/${userId}` };
-    },
     body: { status: "accepted" },
-  },
-  {
-    route: "invitations",
-    method: "GET",
-    expected: signedIn,
-    target: () => ({ params: {}, path: "/api/invitations" }),
-  },
-  {
-    route: "personas",
-    method: "GET",
-    expected: signedIn,
-    target: () => ({ params: {}, path: "/api/personas" }),
-  },
+  }),
+  row("invitations", "GET", signedIn(200)),
+  row("personas", "GET", signedIn(200)),
 
   // Health for load balancers: no session needed, nothing private in the answer.
-  {
-    route: "health",
-    method: "GET",
-    expected: { none: 200, stranger: 200, member: 200, owner: 200, admin: 200 },
-    target: () => ({ params: {}, path: "/api/health" }),
-  },
-  {
-    route: "ready",
-    method: "GET",
-    expected: { none: 200, stranger: 200, member: 200, owner: 200, admin: 200 },
-    target: () => ({ params: {}, path: "/api/ready" }),
-  },
+  row("health", "GET", everyone(200)),
+  row("ready", "GET", everyone(200)),
 
   // A user's own memories: someone else's is not found, whoever asks; each call gets a memory of the owner's.
-  {
-    route: "memories",
-    method: "GET",
-    expected: signedIn,
-    target: () => ({ params: {}, path: "/api/memories" }),
-  },
-  {
-    route: "memories/[memoryId]",
-    method: "PATCH",
-    expected: { none: 401, stranger: 404, member: 404, owner: 200, admin: 404 },
-    target: async (fx) => {
-      const memoryId = await memoryOf(fx.users.owner);
-      return { params: { memoryId }, path: `/api/memories/${memoryId}` };
-    },
+  row("memories", "GET", signedIn(200)),
+  row("memories/[memoryId]", "PATCH", memoryOwner(200), {
+    params: anOwnersMemory,
     body: { content: "Corrected." },
-  },
-  {
-    route: "memories/[memoryId]",
-    method: "DELETE",
-    expected: { none: 401, stranger: 404, member: 404, owner: 204, admin: 404 },
-    target: async (fx) => {
-      const memoryId = await memoryOf(fx.users.owner);
-      return { params: { memoryId }, path: `/api/memories/${memoryId}` };
-    },
-  },
-  {
-    route: "memories/preferences",
-    method: "PUT",
-    expected: { none: 401, stranger: 400, member: 400, owner: 400, admin: 400 },
-    target: () => ({ params: {}, path: "/api/memories/preferences" }),
-    body: INVALID,
-  },
+  }),
+  row("memories/[memoryId]", "DELETE", memoryOwner(204), { params: anOwnersMemory }),
+  row("memories/preferences", "PUT", signedIn(400), { body: INVALID }),
 
   // better-auth's own routes: get-session answers everyone (null without a session); a sign-out needs none.
   {
     route: "auth/[...all]",
     method: "GET",
-    expected: { none: 200, stranger: 200, member: 200, owner: 200, admin: 200 },
+    expected: everyone(200),
     target: () => ({ params: {}, path: "/api/auth/get-session" }),
   },
   {
     route: "auth/[...all]",
     method: "POST",
-    expected: { none: 400, stranger: 400, member: 400, owner: 400, admin: 400 },
+    expected: everyone(400),
     target: () => ({ params: {}, path: "/api/auth/sign-in/email" }),
     body: { email: "not an email" },
   },

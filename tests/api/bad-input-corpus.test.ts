@@ -142,125 +142,67 @@ function chunkedJson(total: number): () => ReadableStream<Uint8Array> {
   };
 }
 
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Target = Pick<Case, "handler" | "method" | "path" | "params">;
+
+/** Where a case goes: `method` of `route`, at `path` (as sent, so it may be malformed) with `params`. */
+function target(
+  route: Partial<Record<Method, unknown>>,
+  method: Method,
+  path: string,
+  params?: Record<string, string>,
+): Target {
+  return { handler: route[method] as Handler, method, path, ...(params ? { params } : {}) };
+}
+
+const ADMIN = { as: "admin" } as const;
+
 // The JSON endpoints, each with a path; every generic bad body below is sent to each.
 function jsonEndpoints(): Array<Omit<Case, "name" | "body" | "headers" | "status"> & { label: string }> {
-  const c = () => conversationId;
+  const c = conversationId;
+  const room = { id: c };
   return [
-    {
-      label: "POST /api/conversations",
-      handler: conversationsRoute.POST as Handler,
-      method: "POST",
-      path: "/api/conversations",
-    },
+    { label: "POST /api/conversations", ...target(conversationsRoute, "POST", "/api/conversations") },
     {
       label: "PATCH /api/conversations/:id",
-      handler: conversationRoute.PATCH as Handler,
-      method: "PATCH",
-      path: `/api/conversations/${c()}`,
-      params: { id: c() },
+      ...target(conversationRoute, "PATCH", `/api/conversations/${c}`, room),
     },
-    { label: "POST /api/chat", handler: chatRoute.POST as Handler, method: "POST", path: "/api/chat" },
+    { label: "POST /api/chat", ...target(chatRoute, "POST", "/api/chat") },
     {
       label: "POST participants",
-      handler: participantsRoute.POST as Handler,
-      method: "POST",
-      path: `/api/conversations/${c()}/participants`,
-      params: { id: c() },
+      ...target(participantsRoute, "POST", `/api/conversations/${c}/participants`, room),
     },
-    {
-      label: "POST preview",
-      handler: previewRoute.POST as Handler,
-      method: "POST",
-      path: `/api/conversations/${c()}/preview`,
-      params: { id: c() },
-    },
-    {
-      label: "POST compact",
-      handler: compactRoute.POST as Handler,
-      method: "POST",
-      path: `/api/conversations/${c()}/compact`,
-      params: { id: c() },
-    },
+    { label: "POST preview", ...target(previewRoute, "POST", `/api/conversations/${c}/preview`, room) },
+    { label: "POST compact", ...target(compactRoute, "POST", `/api/conversations/${c}/compact`, room) },
     {
       label: "PUT summary",
-      handler: summaryRoute.PUT as Handler,
-      method: "PUT",
-      path: `/api/conversations/${c()}/summaries/${summaryId}`,
-      params: { id: c(), summaryId },
+      ...target(summaryRoute, "PUT", `/api/conversations/${c}/summaries/${summaryId}`, { id: c, summaryId }),
     },
-    {
-      label: "POST admin/blocks",
-      handler: blocksRoute.POST as Handler,
-      method: "POST",
-      path: "/api/admin/blocks",
-      as: "admin",
-    },
-    {
-      label: "POST admin/memories",
-      handler: memoriesRoute.POST as Handler,
-      method: "POST",
-      path: "/api/admin/memories",
-      as: "admin",
-    },
-    {
-      label: "PUT admin/memories",
-      handler: memoriesRoute.PUT as Handler,
-      method: "PUT",
-      path: "/api/admin/memories",
-      as: "admin",
-    },
-    {
-      label: "POST admin/models",
-      handler: modelsRoute.POST as Handler,
-      method: "POST",
-      path: "/api/admin/models",
-      as: "admin",
-    },
+    { label: "POST admin/blocks", ...target(blocksRoute, "POST", "/api/admin/blocks"), ...ADMIN },
+    { label: "POST admin/memories", ...target(memoriesRoute, "POST", "/api/admin/memories"), ...ADMIN },
+    { label: "PUT admin/memories", ...target(memoriesRoute, "PUT", "/api/admin/memories"), ...ADMIN },
+    { label: "POST admin/models", ...target(modelsRoute, "POST", "/api/admin/models"), ...ADMIN },
     {
       label: "PUT admin/models/:id",
-      handler: modelRoute.PUT as Handler,
-      method: "PUT",
-      path: "/api/admin/models/offline:echo",
-      params: { id: "offline:echo" },
-      as: "admin",
+      ...target(modelRoute, "PUT", "/api/admin/models/offline:echo", { id: "offline:echo" }),
+      ...ADMIN,
     },
-    {
-      label: "POST admin/personas",
-      handler: personasRoute.POST as Handler,
-      method: "POST",
-      path: "/api/admin/personas",
-      as: "admin",
-    },
+    { label: "POST admin/personas", ...target(personasRoute, "POST", "/api/admin/personas"), ...ADMIN },
     {
       label: "PUT admin/personas/:id",
-      handler: personaRoute.PUT as Handler,
-      method: "PUT",
-      path: `/api/admin/personas/${personaId}`,
-      params: { id: personaId },
-      as: "admin",
+      ...target(personaRoute, "PUT", `/api/admin/personas/${personaId}`, { id: personaId }),
+      ...ADMIN,
     },
     {
       label: "POST admin/personas/:id/preview",
-      handler: personaPreviewRoute.POST as Handler,
-      method: "POST",
-      path: `/api/admin/personas/${personaId}/preview`,
-      params: { id: personaId },
-      as: "admin",
+      ...target(personaPreviewRoute, "POST", `/api/admin/personas/${personaId}/preview`, { id: personaId }),
+      ...ADMIN,
     },
-    {
-      label: "PUT admin/settings",
-      handler: settingsRoute.PUT as Handler,
-      method: "PUT",
-      path: "/api/admin/settings",
-      as: "admin",
-    },
+    { label: "PUT admin/settings", ...target(settingsRoute, "PUT", "/api/admin/settings"), ...ADMIN },
     {
       label: "PUT admin/users/:id",
-      handler: userRoute.PUT as Handler,
-      method: "PUT",
-      path: `/api/admin/users/${owner.id}`,
-      params: { id: owner.id },
-      as: "admin",
+      ...target(userRoute, "PUT", `/api/admin/users/${owner.id}`, { id: owner.id }),
+      ...ADMIN,
     },
   ];
 }
@@ -318,107 +260,76 @@ function jsonCases(): Case[] {
   }
   // Endpoint-specific nonsense that is valid JSON.
   const c = conversationId;
+  const json = (body: unknown) => ({ body: JSON.stringify(body), headers: JSON_TYPE });
+  const newConversation = target(conversationsRoute, "POST", "/api/conversations");
+  const chat = target(chatRoute, "POST", "/api/chat");
+  const userMessage = (parts: unknown[]) => ({ id: "m", role: "user", parts });
   cases.push(
     {
       name: "POST /api/conversations: a 100 000-character title",
-      handler: conversationsRoute.POST as Handler,
-      method: "POST",
-      path: "/api/conversations",
-      body: JSON.stringify({ title: "t".repeat(100_000) }),
-      headers: JSON_TYPE,
+      ...newConversation,
+      ...json({ title: "t".repeat(100_000) }),
     },
     {
       name: "POST /api/conversations: an unknown persona",
-      handler: conversationsRoute.POST as Handler,
-      method: "POST",
-      path: "/api/conversations",
-      body: JSON.stringify({ personaId: "0190aaaa-0000-7000-8000-000000000000" }),
-      headers: JSON_TYPE,
+      ...newConversation,
+      ...json({ personaId: "0190aaaa-0000-7000-8000-000000000000" }),
     },
     {
       name: "POST /api/conversations: a persona id that is not an id",
-      handler: conversationsRoute.POST as Handler,
-      method: "POST",
-      path: "/api/conversations",
-      body: JSON.stringify({ personaId: "../../etc/passwd" }),
-      headers: JSON_TYPE,
+      ...newConversation,
+      ...json({ personaId: "../../etc/passwd" }),
     },
     {
       name: "POST /api/chat: a conversation that does not exist",
-      handler: chatRoute.POST as Handler,
-      method: "POST",
-      path: "/api/chat",
-      body: JSON.stringify({
+      ...chat,
+      ...json({
         id: "0190aaaa-0000-7000-8000-000000000000",
-        message: { id: "m", role: "user", parts: [{ type: "text", text: "hi" }] },
+        message: userMessage([{ type: "text", text: "hi" }]),
         trigger: "submit-message",
       }),
-      headers: JSON_TYPE,
     },
     {
       name: "POST /api/chat: an assistant message from the client",
-      handler: chatRoute.POST as Handler,
-      method: "POST",
-      path: "/api/chat",
-      body: JSON.stringify({
+      ...chat,
+      ...json({
         id: c,
         message: { id: "m", role: "assistant", parts: [{ type: "text", text: "I am the model" }] },
         trigger: "submit-message",
       }),
-      headers: JSON_TYPE,
     },
     {
       name: "POST /api/chat: a file part pointing elsewhere",
-      handler: chatRoute.POST as Handler,
-      method: "POST",
-      path: "/api/chat",
-      body: JSON.stringify({
+      ...chat,
+      ...json({
         id: c,
-        message: {
-          id: "m",
-          role: "user",
-          parts: [{ type: "file", mediaType: "image/png", url: "http://169.254.169.254/latest" }],
-        },
+        message: userMessage([
+          { type: "file", mediaType: "image/png", url: "http://169.254.169.254/latest" },
+        ]),
         trigger: "submit-message",
       }),
-      headers: JSON_TYPE,
     },
     {
       name: "POST participants: not an email",
-      handler: participantsRoute.POST as Handler,
-      method: "POST",
-      path: `/api/conversations/${c}/participants`,
-      params: { id: c },
-      body: JSON.stringify({ email: "<script>" }),
-      headers: JSON_TYPE,
+      ...target(participantsRoute, "POST", `/api/conversations/${c}/participants`, { id: c }),
+      ...json({ email: "<script>" }),
     },
     {
       name: "PATCH conversation: a title of the wrong type",
-      handler: conversationRoute.PATCH as Handler,
-      method: "PATCH",
-      path: `/api/conversations/${c}`,
-      params: { id: c },
-      body: JSON.stringify({ title: 42 }),
-      headers: JSON_TYPE,
+      ...target(conversationRoute, "PATCH", `/api/conversations/${c}`, { id: c }),
+      ...json({ title: 42 }),
     },
     {
       name: "PUT admin/settings: a budget that is negative",
-      handler: settingsRoute.PUT as Handler,
-      method: "PUT",
-      path: "/api/admin/settings",
-      as: "admin",
-      body: JSON.stringify({ settings: { budget: { reserveOutputTokens: -1 } } }),
-      headers: JSON_TYPE,
+      ...target(settingsRoute, "PUT", "/api/admin/settings"),
+      ...ADMIN,
+      ...json({ settings: { budget: { reserveOutputTokens: -1 } } }),
     },
     {
       name: "PUT admin/users/:id: the last admin demoted",
-      handler: userRoute.PUT as Handler,
-      method: "PUT",
-      path: `/api/admin/users/${admin.id}`,
-      params: { id: admin.id },
-      as: "admin",
-      body: JSON.stringify({ role: "user" }),
-      headers: JSON_TYPE,
+      ...target(userRoute, "PUT", `/api/admin/users/${admin.id}`, { id: admin.id }),
+      ...ADMIN,
+      ...json({ role: "user" }),
       status: 409,
     },
   );
@@ -440,139 +351,84 @@ function pathAndQueryCases(): Case[] {
   const cases: Case[] = [];
   for (const id of bad) {
     const params = { id: safeDecode(id) };
+    const shown = id.slice(0, 20);
     cases.push(
       {
-        name: `GET conversation ${id.slice(0, 20)}`,
-        handler: conversationRoute.GET as Handler,
-        method: "GET",
-        path: `/api/conversations/${id}`,
-        params,
+        name: `GET conversation ${shown}`,
+        ...target(conversationRoute, "GET", `/api/conversations/${id}`, params),
       },
       {
-        name: `GET messages of ${id.slice(0, 20)}`,
-        handler: messagesRoute.GET as Handler,
-        method: "GET",
-        path: `/api/conversations/${id}/messages`,
-        params,
+        name: `GET messages of ${shown}`,
+        ...target(messagesRoute, "GET", `/api/conversations/${id}/messages`, params),
+      },
+      { name: `GET attempt ${shown}`, ...target(attemptRoute, "GET", `/api/attempts/${id}`, params) },
+      {
+        name: `GET attachment ${shown}`,
+        ...target(attachmentRoute, "GET", `/api/attachments/${id}`, params),
       },
       {
-        name: `GET attempt ${id.slice(0, 20)}`,
-        handler: attemptRoute.GET as Handler,
-        method: "GET",
-        path: `/api/attempts/${id}`,
-        params,
-      },
-      {
-        name: `GET attachment ${id.slice(0, 20)}`,
-        handler: attachmentRoute.GET as Handler,
-        method: "GET",
-        path: `/api/attachments/${id}`,
-        params,
-      },
-      {
-        name: `DELETE admin model ${id.slice(0, 20)}`,
-        handler: modelRoute.DELETE as Handler,
-        method: "DELETE",
-        path: `/api/admin/models/${id}`,
-        params,
-        as: "admin",
+        name: `DELETE admin model ${shown}`,
+        ...target(modelRoute, "DELETE", `/api/admin/models/${id}`, params),
+        ...ADMIN,
       },
     );
   }
+  const searchFor = (query: string) => target(conversationsRoute, "GET", `/api/conversations?q=${query}`);
+  const deleteTheRoom = target(conversationRoute, "DELETE", `/api/conversations/${c}`, { id: c });
+  const writeAsMe = target(writeAsMeRoute, "POST", `/api/conversations/${c}/write-as-me`, { id: c });
   cases.push(
     {
       name: "GET messages of someone's participant path with NUL user",
-      handler: participantRoute.DELETE as Handler,
-      method: "DELETE",
-      path: `/api/conversations/${c}/participants/a%00b`,
-      params: { id: c, userId: "a\u0000b" },
+      ...target(participantRoute, "DELETE", `/api/conversations/${c}/participants/a%00b`, {
+        id: c,
+        userId: "a\u0000b",
+      }),
     },
-    {
-      name: "?q= with NUL",
-      handler: conversationsRoute.GET as Handler,
-      method: "GET",
-      path: "/api/conversations?q=a%00b",
-    },
-    {
-      name: "?q= with malformed percent-encoding",
-      handler: conversationsRoute.GET as Handler,
-      method: "GET",
-      path: "/api/conversations?q=%E0%A4%A",
-    },
-    {
-      name: "?q= of 10 000 characters",
-      handler: conversationsRoute.GET as Handler,
-      method: "GET",
-      path: `/api/conversations?q=${"q".repeat(10_000)}`,
-    },
+    { name: "?q= with NUL", ...searchFor("a%00b") },
+    { name: "?q= with malformed percent-encoding", ...searchFor("%E0%A4%A") },
+    { name: "?q= of 10 000 characters", ...searchFor("q".repeat(10_000)) },
     {
       name: "admin memories ?scope= unknown",
-      handler: memoriesRoute.GET as Handler,
-      method: "GET",
-      path: "/api/admin/memories?scope=everyone",
-      as: "admin",
+      ...target(memoriesRoute, "GET", "/api/admin/memories?scope=everyone"),
+      ...ADMIN,
     },
     {
       name: "admin memories DELETE ?id= garbage",
-      handler: memoriesRoute.DELETE as Handler,
-      method: "DELETE",
-      path: "/api/admin/memories?id=%00",
-      as: "admin",
+      ...target(memoriesRoute, "DELETE", "/api/admin/memories?id=%00"),
+      ...ADMIN,
     },
     {
       name: "admin blocks DELETE ?id= not an id",
-      handler: blocksRoute.DELETE as Handler,
-      method: "DELETE",
-      path: "/api/admin/blocks?id=nope",
-      as: "admin",
+      ...target(blocksRoute, "DELETE", "/api/admin/blocks?id=nope"),
+      ...ADMIN,
     },
     {
       name: "DELETE conversation from another origin",
-      handler: conversationRoute.DELETE as Handler,
-      method: "DELETE",
-      path: `/api/conversations/${c}`,
-      params: { id: c },
+      ...deleteTheRoom,
       headers: { origin: "https://evil.example" },
       status: 403,
     },
     {
       name: "DELETE conversation with no Origin and no fetch metadata",
-      handler: conversationRoute.DELETE as Handler,
-      method: "DELETE",
-      path: `/api/conversations/${c}`,
-      params: { id: c },
+      ...deleteTheRoom,
       headers: { origin: "" },
       status: 403,
     },
     {
       name: "DELETE conversation with a text/plain body",
-      handler: conversationRoute.DELETE as Handler,
-      method: "DELETE",
-      path: `/api/conversations/${c}`,
-      params: { id: c },
+      ...deleteTheRoom,
       body: "delete it",
       headers: { "content-type": "text/plain" },
       status: 415,
     },
     {
       name: "write-as-me with a text/plain body",
-      handler: writeAsMeRoute.POST as Handler,
-      method: "POST",
-      path: `/api/conversations/${c}/write-as-me`,
-      params: { id: c },
+      ...writeAsMe,
       body: "{}",
       headers: { "content-type": "text/plain" },
       status: 415,
     },
-    {
-      name: "write-as-me from Origin: null",
-      handler: writeAsMeRoute.POST as Handler,
-      method: "POST",
-      path: `/api/conversations/${c}/write-as-me`,
-      params: { id: c },
-      headers: { origin: "null" },
-      status: 403,
-    },
+    { name: "write-as-me from Origin: null", ...writeAsMe, headers: { origin: "null" }, status: 403 },
   );
   return cases;
 }

@@ -7,7 +7,7 @@ import * as chatRoute from "@/app/api/chat/route";
 import * as uploadRoute from "@/app/api/conversations/[id]/attachments/route";
 import { getDb } from "@/db/client";
 import { attachments } from "@/db/schema";
-import { makePdf, TEST_MEDIA } from "@/tests/fixtures/media";
+import { makePdf, TEST_MEDIA, testMedium } from "@/tests/fixtures/media";
 import { call, expectError, readUIStream, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
@@ -60,17 +60,24 @@ afterEach(() => {
 });
 
 describe("uploads of each kind", () => {
-  test.each([
-    { name: "report.pdf", bytes: TEST_MEDIA.pdf, kind: "file", mime: "application/pdf" },
-    { name: "clip.mp3", bytes: TEST_MEDIA.mp3, kind: "audio", mime: "audio/mpeg" },
-    { name: "clip.wav", bytes: TEST_MEDIA.wav, kind: "audio", mime: "audio/wav" },
-    { name: "clip.ogg", bytes: TEST_MEDIA.ogg, kind: "audio", mime: "audio/ogg" },
-    { name: "clip.flac", bytes: TEST_MEDIA.flac, kind: "audio", mime: "audio/flac" },
-    { name: "clip.m4a", bytes: TEST_MEDIA.m4a, kind: "audio", mime: "audio/mp4" },
-    { name: "film.mp4", bytes: TEST_MEDIA.mp4, kind: "video", mime: "video/mp4" },
-    { name: "film.webm", bytes: TEST_MEDIA.webm, kind: "video", mime: "video/webm" },
-    { name: "film.mov", bytes: TEST_MEDIA.mov, kind: "video", mime: "video/quicktime" },
-  ])("$name: 201, typed $kind $mime from its bytes", async ({ name, bytes, kind, mime }) => {
+  // Each medium under the file name it is uploaded as.
+  const fileNames = {
+    pdf: "report.pdf",
+    mp3: "clip.mp3",
+    wav: "clip.wav",
+    ogg: "clip.ogg",
+    flac: "clip.flac",
+    m4a: "clip.m4a",
+    mp4: "film.mp4",
+    webm: "film.webm",
+    mov: "film.mov",
+  } as const;
+  test.each(
+    Object.entries(fileNames).map(([medium, name]) => ({
+      name,
+      ...testMedium(medium as keyof typeof fileNames),
+    })),
+  )("$name: 201, typed $kind $mime from its bytes", async ({ name, bytes, kind, mime }) => {
     const conversationId = await conversationOn("google:gemini-2.5-flash");
     // The declared type is ignored: the bytes decide.
     const response = await upload(ada, conversationId, bytes, name, "application/octet-stream");

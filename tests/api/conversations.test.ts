@@ -4,7 +4,7 @@ import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
 import { listMessages } from "@/db/queries";
-import { call, expectError, signUp, type TestUser } from "../api-client";
+import { badRequest, call, expectError, signUp, type TestUser } from "../api-client";
 
 let ada: TestUser;
 let bob: TestUser;
@@ -109,28 +109,10 @@ describe("bad input gets a clear 4xx and stores nothing", () => {
       code: "invalid_json",
       message: /not valid JSON/,
     },
-    {
-      name: "title of the wrong type",
-      body: { title: 5 },
-      status: 400,
-      code: "bad_request",
-      message: /title must be text/,
-    },
-    {
-      name: "empty title",
-      body: { title: "   " },
-      status: 400,
-      code: "bad_request",
-      message: /title must not be empty/,
-    },
-    { name: "unknown key", body: { owner: "x" }, status: 400, code: "bad_request", message: /owner/ },
-    {
-      name: "persona id that is not an id",
-      body: { personaId: "abc" },
-      status: 400,
-      code: "bad_request",
-      message: /personaId/,
-    },
+    badRequest("title of the wrong type", { title: 5 }, /title must be text/),
+    badRequest("empty title", { title: "   " }, /title must not be empty/),
+    badRequest("unknown key", { owner: "x" }, /owner/),
+    badRequest("persona id that is not an id", { personaId: "abc" }, /personaId/),
     {
       name: "unknown persona",
       body: { personaId: "0190aaaa-0000-7000-8000-000000000000" },

@@ -43,6 +43,39 @@ function streamedMetadata(chunks: Array<Record<string, unknown>>) {
     .map((chunk) => chunk.messageMetadata as Record<string, unknown>);
 }
 
+/** The metadata chunks that report retry progress, in order. */
+function retryProgress(chunks: Array<Record<string, unknown>>) {
+  return streamedMetadata(chunks).filter((metadata) => "retryProgress" in metadata);
+}
+
+/**
+ * The model on `protocol` is rate-limited (retry after `retryAfterSeconds`), then fails twice more, so the
+ * fallback model on `fallbackProtocol` answers `text`.
+ */
+function scriptFailuresThenFallback(
+  protocol: "openai-chat" | "gemini",
+  retryAfterSeconds: number,
+  fallbackProtocol: "openai-chat" | "gemini",
+  text: string,
+) {
+  env.providers.script(
+    { kind: "error", status: 429, retryAfterSeconds, message: "Slow down", protocol },
+    { kind: "error", status: 500, message: "Broken", protocol, times: 2 },
+    { kind: "text", text, protocol: fallbackProtocol },
+  );
+}
+
+/** The progress the stream reports for scriptFailuresThenFallback: each wait, then the switch of models. */
+function fallbackProgress(retryAfterSeconds: number, modelId: string, fallbackModelId: string) {
+  const name = (id: string) => id.slice(id.indexOf(":") + 1);
+  return [
+    { retryProgress: `429 — retrying in ${retryAfterSeconds} s` },
+    { retryProgress: "500 — retrying in 40 ms" },
+    { retryProgress: `${name(modelId)} failed — trying ${name(fallbackModelId)}` },
+    { modelId: fallbackModelId, fallbackFromModelId: modelId, retryProgress: null },
+  ];
+}
+
 async function openAiPersonaConversation() {
   const persona = await insertPersona({ modelId: OPENAI, fallbackModelIds: [GEMINI] });
   return createConversation(ada, persona);
@@ -204,19 +237,10 @@ describe("regenerate with another model", () => {
 describe("retries and fallbacks, as the reply shows them", () => {
   test("retry progress streams while it waits; the fallback's reply names both models", async () => {
     const conversationId = await openAiPersonaConversation();
-    env.providers.script(
-      { kind: "error", status: 429, retryAfterSeconds: 1, message: "Slow down", protocol: "openai-chat" },
-      { kind: "error", status: 500, message: "Broken", protocol: "openai-chat", times: 2 },
-      { kind: "text", text: "Gemini steps in.", protocol: "gemini" },
-    );
+    scriptFailuresThenFallback("openai-chat", 1, "gemini", "Gemini steps in.");
     const { chunks, text } = await runTurn(ada, conversationId, "Anyone?");
     expect(text).toBe("Gemini steps in.");
-    expect(streamedMetadata(chunks).filter((metadata) => "retryProgress" in metadata)).toEqual([
-      { retryProgress: "429 — retrying in 1 s" },
-      { retryProgress: "500 — retrying in 40 ms" },
-      { retryProgress: "gpt-4.1-mini failed — trying gemini-2.5-flash" },
-      { modelId: GEMINI, fallbackFromModelId: OPENAI, retryProgress: null },
-    ]);
+    expect(retryProgress(chunks)).toEqual(fallbackProgress(1, OPENAI, GEMINI));
 
     const view = await transcript(ada, conversationId);
     const reply = view.messages.find((message) => message.authorType === "persona");
@@ -226,11 +250,7 @@ describe("retries and fallbacks, as the reply shows them", () => {
   test("the conversation's model falls back to the persona's own", async () => {
     const conversationId = await conversationWithPersona(ada, { modelId: OPENAI });
     expect((await patchModel(ada, conversationId, GEMINI)).status).toBe(200);
-    env.providers.script(
-      { kind: "error", status: 429, retryAfterSeconds: 2, message: "Slow down", protocol: "gemini" },
-      { kind: "error", status: 500, message: "Broken", protocol: "gemini", times: 2 },
-      { kind: "text", text: "OpenAI steps in.", protocol: "openai-chat" },
-    );
+    scriptFailuresThenFallback("gemini", 2, "openai-chat", "OpenAI steps in.");
     const { chunks, text } = await runTurn(ada, conversationId, "Anyone?");
     expect(env.providers.requests.map((request) => [request.model, request.protocol])).toEqual([
       ["gemini-2.5-flash", "gemini"],
@@ -239,11 +259,6 @@ describe("retries and fallbacks, as the reply shows them", () => {
       ["gpt-4.1-mini", "openai-chat"],
     ]);
     expect(text).toBe("OpenAI steps in.");
-    expect(streamedMetadata(chunks).filter((metadata) => "retryProgress" in metadata)).toEqual([
-      { retryProgress: "429 — retrying in 2 s" },
-      { retryProgress: "500 — retrying in 40 ms" },
-      { retryProgress: "gemini-2.5-flash failed — trying gpt-4.1-mini" },
-      { modelId: OPENAI, fallbackFromModelId: GEMINI, retryProgress: null },
-    ]);
+    expect(retryProgress(chunks)).toEqual(fallbackProgress(2, GEMINI, OPENAI));
   });
 });

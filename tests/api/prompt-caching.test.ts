@@ -113,17 +113,24 @@ describe("Anthropic prompt caching", () => {
   });
 });
 
+/** A conversation on `modelId` whose next reply is "Cached." and reports `usage`. */
+async function conversationWithCachedReply(
+  modelId: string,
+  usage: { inputTokens: number; cachedInputTokens: number },
+): Promise<string> {
+  const conversationId = await createConversation(ada, await insertPersona({ modelId }));
+  env.providers.script({ kind: "text", text: "Cached.", usage });
+  return conversationId;
+}
+
 describe("OpenAI prompt cache key", () => {
   test.each([
     ["openai:gpt-4.1-mini", "/chat/completions"],
     ["openai:gpt-5-mini", "/responses"],
   ])("%s sends the conversation as prompt_cache_key", async (modelId, path) => {
-    const persona = await insertPersona({ modelId });
-    const conversationId = await createConversation(ada, persona);
-    env.providers.script({
-      kind: "text",
-      text: "Cached.",
-      usage: { inputTokens: 2_000, cachedInputTokens: 1_536 },
+    const conversationId = await conversationWithCachedReply(modelId, {
+      inputTokens: 2_000,
+      cachedInputTokens: 1_536,
     });
     await runTurn(ada, conversationId, "Hello?");
     const [request] = env.providers.requests;
@@ -134,12 +141,9 @@ describe("OpenAI prompt cache key", () => {
   });
 
   test("Gemini's reported cached tokens are recorded as cache reads", async () => {
-    const persona = await insertPersona({ modelId: "google:gemini-2.5-flash" });
-    const conversationId = await createConversation(ada, persona);
-    env.providers.script({
-      kind: "text",
-      text: "Cached.",
-      usage: { inputTokens: 3_000, cachedInputTokens: 2_048 },
+    const conversationId = await conversationWithCachedReply("google:gemini-2.5-flash", {
+      inputTokens: 3_000,
+      cachedInputTokens: 2_048,
     });
     await runTurn(ada, conversationId, "Hello?");
     const { turns } = await fetchTurns(ada, conversationId);

@@ -57,6 +57,11 @@ const PROTOCOL_CASES: Array<{ protocol: Protocol; modelId: string; path: string;
   },
 ];
 
+// The optional capabilities, none of which is assumed of a model nothing is known of.
+const NO_EXTRAS = Object.fromEntries(
+  ["vision", "video", "audio", "documents", "tools", "reasoning"].map((capability) => [capability, false]),
+);
+
 describe("a turn on each wire protocol", () => {
   test.each(PROTOCOL_CASES)(
     "$protocol: streams the reply and records the exact request",
@@ -142,17 +147,8 @@ describe("OpenAI-compatible servers", () => {
         providerModelName: name,
         label: `${name} (OpenAI-compatible)`,
         apiKind: "chat",
-        capabilities: {
-          vision: false,
-          video: false,
-          audio: false,
-          documents: false,
-          tools: false,
-          reasoning: false,
-          systemInstruction: true,
-          strictAlternation: true,
-          maxStopSequences: 4,
-        },
+        // Nothing is known of a local server's model: no media, tools or reasoning; strict alternation.
+        capabilities: { ...NO_EXTRAS, systemInstruction: true, strictAlternation: true, maxStopSequences: 4 },
         contextWindow: 8_192,
         maxOutputTokens: 2_048,
         // Nothing is known of a local server's prices: its calls' costs show as unknown.

@@ -13,9 +13,10 @@ import type { ReasoningView } from "@/lib/chat/reasoning-view";
 import type { SettingsOverride } from "@/lib/context/settings";
 import { call } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { conversationWithPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
+import { patchConversation } from "./room-helpers";
 import { setOverride } from "./summary-helpers";
 
 const env = fakeProvidersForFile();
@@ -44,10 +45,14 @@ async function expectRecordedBodiesAreReceived(conversationId: string) {
   expect(recorded).toEqual(env.providers.requests.map((request) => request.body));
 }
 
+/** A conversation with a Gemini persona that may call current_time. */
+function geminiWithClock(): Promise<string> {
+  return conversationWithPersona(ada, { modelId: "google:gemini-2.5-flash", toolNames: ["current_time"] });
+}
+
 describe("Gemini: thought signatures", () => {
   test("a tool loop over three turns carries each call's signature back unchanged", async () => {
-    const persona = await insertPersona({ modelId: "google:gemini-2.5-flash", toolNames: ["current_time"] });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await geminiWithClock();
     const scriptTurn = (turn: number) =>
       env.providers.script(
         {
@@ -119,8 +124,7 @@ describe("Gemini: thought signatures", () => {
 
 describe("export and import", () => {
   test("an imported conversation sends the same signatures and reasoning back", async () => {
-    const persona = await insertPersona({ modelId: "google:gemini-2.5-flash", toolNames: ["current_time"] });
-    const conversationId = await createConversation(ada, persona);
+    const conversationId = await geminiWithClock();
     env.providers.script(
       {
         kind: "tool-call",
@@ -177,8 +181,7 @@ const ENCRYPTED = "gAAAAB-opaque-reasoning-1";
 
 /** A conversation on a Responses reasoning model whose first reply reasoned, under `persist`. */
 async function respondedWithReasoning(persist: NonNullable<SettingsOverride["reasoning"]>["persist"]) {
-  const persona = await insertPersona({ modelId: "openai:gpt-5-mini" });
-  const conversationId = await createConversation(ada, persona);
+  const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-5-mini" });
   await setOverride(ada, conversationId, { reasoning: { persist } });
   env.providers.script({
     kind: "text",
@@ -281,16 +284,7 @@ describe("Responses: reasoning items", () => {
 
   test("a model that does not reason is never sent it", async () => {
     const { conversationId } = await respondedWithReasoning("conversation");
-    const response = await call(
-      (await import("@/app/api/conversations/[id]/route")).PATCH,
-      `/api/conversations/${conversationId}`,
-      {
-        user: ada,
-        method: "PATCH",
-        params: { id: conversationId },
-        body: { modelId: "openai:gpt-4.1-mini" },
-      },
-    );
+    const response = await patchConversation(ada, conversationId, { modelId: "openai:gpt-4.1-mini" });
     expect(response.status).toBe(200);
     await runTurn(ada, conversationId, "And the evening?");
     const body = env.providers.requests[1]?.body ?? "";

@@ -43,6 +43,16 @@ interface MessageAnswer {
   versions: Array<{ id: string; parts: Array<{ type: string; text?: string }> }>;
 }
 
+/** The conversation's turns, after checking that it has a summary. */
+async function turnsOnceSummarised(conversationId: string) {
+  expect((await summaryRows(conversationId)).length).toBeGreaterThanOrEqual(1);
+  return (await fetchTurns(ada, conversationId)).turns;
+}
+
+/** A trace event of the summary stage that summarised. */
+const isSummarised = (event: Record<string, unknown>) =>
+  event.stage === "summary" && event.action === "summarised";
+
 describe("edit in place", () => {
   test("an edited user message is what the regenerate sends; the old version is kept and restorable", async () => {
     const conversationId = await newConversation();
@@ -330,14 +340,10 @@ describe("the fetch limit", () => {
   test("a 60-turn thread with the default settings: every message is sent, summarised or marked", async () => {
     const conversationId = await newConversation();
     await runTurnsHidingNothing(conversationId, 60, "Turn");
-    const summaries = await summaryRows(conversationId);
     // 80 messages fill the default fetch limit at turn 41: the overflow is summarised there, not dropped.
-    expect(summaries.length).toBeGreaterThanOrEqual(1);
-    const { turns } = await fetchTurns(ada, conversationId);
+    const turns = await turnsOnceSummarised(conversationId);
     const firstSummarised = turns.findIndex((turn) =>
-      turn.attempts.some((attempt) =>
-        attempt.trace.some((event) => event.stage === "summary" && event.action === "summarised"),
-      ),
+      turn.attempts.some((attempt) => attempt.trace.some(isSummarised)),
     );
     expect(firstSummarised).toBe(40);
     expect((await transcript(ada, conversationId)).modelView).toBeNull();
@@ -347,13 +353,9 @@ describe("the fetch limit", () => {
     const conversationId = await newConversation();
     await setOverride(ada, conversationId, { history: { messageFetchLimit: 6 } });
     await runTurnsHidingNothing(conversationId, 6, "Exchange");
-    const summaries = await summaryRows(conversationId);
-    expect(summaries.length).toBeGreaterThanOrEqual(1);
-    const { turns } = await fetchTurns(ada, conversationId);
+    const turns = await turnsOnceSummarised(conversationId);
     const summarised = turns.flatMap((turn) =>
-      turn.attempts.flatMap((attempt) =>
-        attempt.trace.filter((event) => event.stage === "summary" && event.action === "summarised"),
-      ),
+      turn.attempts.flatMap((attempt) => attempt.trace.filter(isSummarised)),
     );
     expect(summarised.length).toBeGreaterThanOrEqual(1);
     expect(summarised[0].reason).toBe(

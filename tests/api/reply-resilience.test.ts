@@ -72,6 +72,18 @@ async function expectThreeTimeoutsThenGemini(conversationId: string) {
   return turns[0].attempts;
 }
 
+/** Ada's turn with `text`, and how long it took. */
+async function timedTurn(conversationId: string, text: string) {
+  const started = Date.now();
+  const result = await runTurn(ada, conversationId, text);
+  return { ...result, tookMs: Date.now() - started };
+}
+
+/** Each stored message's status and text, in order. */
+async function statusesAndTexts(conversationId: string) {
+  return (await storedMessages(conversationId)).map((message) => [message.status, textOf(message)]);
+}
+
 describe("provider timeouts", () => {
   test("a provider that sends nothing: provider_timeout on each try, then the fallback answers", async () => {
     setEnv({ PROVIDER_FIRST_CHUNK_TIMEOUT_MS: "300" });
@@ -81,9 +93,7 @@ describe("provider timeouts", () => {
       { kind: "text", text: "Gemini answers.", protocol: "gemini" },
     );
 
-    const started = Date.now();
-    const { text } = await runTurn(ada, conversationId, "Anyone there?");
-    const tookMs = Date.now() - started;
+    const { text, tookMs } = await timedTurn(conversationId, "Anyone there?");
     expect(text).toBe("Gemini answers.");
     expect(tookMs).toBeLessThan(5_000);
 
@@ -97,8 +107,7 @@ describe("provider timeouts", () => {
     for (const attempt of attempts.slice(0, 3)) {
       expect(attempt.timings.doneMs as number).toBeGreaterThanOrEqual(300);
     }
-    const messages = await storedMessages(conversationId);
-    expect(messages.map((message) => [message.status, textOf(message)])).toEqual([
+    expect(await statusesAndTexts(conversationId)).toEqual([
       ["complete", "Anyone there?"],
       ["complete", "Gemini answers."],
     ]);
@@ -123,8 +132,7 @@ describe("provider timeouts", () => {
       expect(attempt.timings.doneMs as number).toBeGreaterThanOrEqual(400);
       expect(attempt.timings.doneMs as number).toBeLessThan(1_500);
     }
-    const messages = await storedMessages(conversationId);
-    expect(messages.map((message) => [message.status, textOf(message)])).toEqual([
+    expect(await statusesAndTexts(conversationId)).toEqual([
       ["complete", "Hello?"],
       ["complete", "The fallback answers."],
     ]);
@@ -150,8 +158,7 @@ describe("provider timeouts", () => {
     expect(turns[0].attempts.map((attempt) => [attempt.status, attempt.error?.code])).toEqual([
       ["error", "provider_timeout"],
     ]);
-    const messages = await storedMessages(conversationId);
-    expect(messages.map((message) => [message.status, textOf(message)])).toEqual([
+    expect(await statusesAndTexts(conversationId)).toEqual([
       ["complete", "Talk slowly."],
       ["interrupted", firstPiece],
     ]);
@@ -163,9 +170,7 @@ describe("provider timeouts", () => {
       { kind: "error", status: 429, retryAfterSeconds: 3600, message: "Slow down", protocol: "openai-chat" },
       { kind: "text", text: "Gemini steps in.", protocol: "gemini" },
     );
-    const started = Date.now();
-    const { text } = await runTurn(ada, conversationId, "Quick question.");
-    const tookMs = Date.now() - started;
+    const { text, tookMs } = await timedTurn(conversationId, "Quick question.");
     expect(text).toBe("Gemini steps in.");
     expect(tookMs).toBeLessThan(2_000);
     expect(env.providers.requests.map((request) => request.protocol)).toEqual(["openai-chat", "gemini"]);

@@ -1,6 +1,8 @@
-// The people routes called in-process, shared by the room tests: invite by email, accept, list, remove or leave.
+// The people routes called in-process, shared by the room tests: invite by email, accept, list, remove or leave;
+// and the conversation's own PATCH (title, model).
 import * as participantRoute from "@/app/api/conversations/[id]/participants/[userId]/route";
 import * as participantsRoute from "@/app/api/conversations/[id]/participants/route";
+import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import { call, type TestUser } from "../api-client";
 
 export function invite(user: TestUser, conversationId: string, email: string) {
@@ -42,5 +44,15 @@ export function removeParticipant(user: TestUser, conversationId: string, userId
     user,
     method: "DELETE",
     params: { id: conversationId, userId },
+  });
+}
+
+/** `user` changes the conversation's settings (title, model…) with `body`. */
+export function patchConversation(user: TestUser, conversationId: string, body: unknown) {
+  return call(conversationRoute.PATCH, `/api/conversations/${conversationId}`, {
+    user,
+    method: "PATCH",
+    params: { id: conversationId },
+    body,
   });
 }

@@ -1,7 +1,7 @@
 // manual compaction through POST /compact with the offline summariser, the summaries API
 // (list, view, edit, revert), what each does to the stored messages, summaries and session_summary memories, what
 // the next payload's SUMMARY item says, and who may do what. Bad input gets a clear 4xx and changes nothing.
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, lte } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
 import { getDb } from "@/db/client";
@@ -9,9 +9,10 @@ import { messages, participants } from "@/db/schema";
 import type { SummaryView } from "@/lib/chat/summary-view";
 import { summaryMarkerText } from "@/lib/context/summary-placement";
 import { countTextTokens } from "@/lib/context/tokens";
-import { call, expectError, promoteToAdmin, signUp, type TestUser } from "../api-client";
+import { badRequest, call, expectError, type TestUser } from "../api-client";
 import { createConversation } from "../fixtures/personas";
 import { fetchTurns, runTurn } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
 import { itemText, preview } from "./preview-helpers";
 import {
   compact,
@@ -29,22 +30,20 @@ import {
   tagShape,
 } from "./summary-helpers";
 
-let ada: TestUser;
-let bob: TestUser;
-let carol: TestUser;
-let dan: TestUser;
-
-beforeAll(async () => {
-  ada = await signUp("Ada");
-  bob = await signUp("Bob");
-  carol = await signUp("Carol");
-  dan = await promoteToAdmin(await signUp("Dan"));
-});
+const ada = signedUpForFile("Ada");
+const bob = signedUpForFile("Bob");
+const carol = signedUpForFile("Carol");
+const dan = signedUpForFile("Dan", { admin: true });
 
 async function conversationWithTurns(user: TestUser, texts: string[]): Promise<string> {
   const conversationId = await createConversation(user);
   for (const text of texts) await runTurn(user, conversationId, text);
   return conversationId;
+}
+
+/** The active summary of the first `count` messages, with its content. */
+function activeSummaryOf(count: number, content: string) {
+  return { content, coversThroughSeq: count, messageCount: count, state: "active" };
 }
 
 function marker(summary: SummaryView): string {
@@ -58,13 +57,10 @@ function marker(summary: SummaryView): string {
 async function storedTokens(conversationId: string, throughSeq: number): Promise<number> {
   const db = await getDb();
   const rows = await db
-    .select()
+    .select({ tokenCounts: messages.tokenCounts })
     .from(messages)
-    .where(eq(messages.conversationId, conversationId))
-    .orderBy(asc(messages.seq));
-  return rows
-    .filter((row) => row.seq <= throughSeq)
-    .reduce((sum, row) => sum + 4 + (row.tokenCounts.o200k_base ?? 0), 0);
+    .where(and(eq(messages.conversationId, conversationId), lte(messages.seq, throughSeq)));
+  return rows.reduce((sum, row) => sum + 4 + (row.tokenCounts.o200k_base ?? 0), 0);
 }
 
 describe("manual compaction, chaining, edit and revert", () => {
@@ -108,12 +104,9 @@ describe("manual compaction, chaining, edit and revert", () => {
     await runTurn(ada, id, "Five.");
     await runTurn(ada, id, "Six.");
     const s2 = await compactOk(ada, id, { keepRecentTurns: 2 });
-    expect(s2).toMatchObject({
-      content: "Summary of 8 messages:\n- Ada: One.\n- Ada: Two.\n- Ada: Three.\n- Ada: Four.",
-      coversThroughSeq: 8,
-      messageCount: 8,
-      state: "active",
-    });
+    expect(s2).toMatchObject(
+      activeSummaryOf(8, "Summary of 8 messages:\n- Ada: One.\n- Ada: Two.\n- Ada: Three.\n- Ada: Four."),
+    );
     const listed = await summaryList(ada, id);
     expect(listed.activeSummaryId).toBe(s2.id);
     expect(listed.summaries.map((s) => [s.id, s.state, s.supersededBy])).toEqual([
@@ -240,12 +233,12 @@ describe("manual compaction, chaining, edit and revert", () => {
 
     // 7. A fresh compact starts over: it does not chain from reverted summaries.
     const s3 = await compactOk(ada, id, { keepRecentTurns: 2 });
-    expect(s3).toMatchObject({
-      content: "Summary of 10 messages:\n- Ada: One.\n- Ada: Two.\n- Ada: Three.\n- Ada: Four.\n- Ada: Five.",
-      coversThroughSeq: 10,
-      messageCount: 10,
-      state: "active",
-    });
+    expect(s3).toMatchObject(
+      activeSummaryOf(
+        10,
+        "Summary of 10 messages:\n- Ada: One.\n- Ada: Two.\n- Ada: Three.\n- Ada: Four.\n- Ada: Five.",
+      ),
+    );
   });
 
   test("compact without a body uses the conversation's keepRecentTurns; an empty conversation has nothing to summarise", async () => {
@@ -345,35 +338,15 @@ describe("bad input gets a clear 4xx and changes nothing", () => {
   const compactCases: Array<{ name: string; body: unknown; status: number; code: string; message: RegExp }> =
     [
       { name: "malformed JSON", body: "{keep", status: 400, code: "invalid_json", message: /not valid JSON/ },
-      {
-        name: "keepRecentTurns 0",
-        body: { keepRecentTurns: 0 },
-        status: 400,
-        code: "bad_request",
-        message: /^keepRecentTurns: keepRecentTurns must be a whole number from 1 to 20$/,
-      },
-      {
-        name: "keepRecentTurns 21",
-        body: { keepRecentTurns: 21 },
-        status: 400,
-        code: "bad_request",
-        message: /from 1 to 20/,
-      },
-      {
-        name: "keepRecentTurns as text",
-        body: { keepRecentTurns: "2" },
-        status: 400,
-        code: "bad_request",
-        message: /from 1 to 20/,
-      },
-      {
-        name: "keepRecentTurns 1.5",
-        body: { keepRecentTurns: 1.5 },
-        status: 400,
-        code: "bad_request",
-        message: /from 1 to 20/,
-      },
-      { name: "an unknown key", body: { force: true }, status: 400, code: "bad_request", message: /force/ },
+      badRequest(
+        "keepRecentTurns 0",
+        { keepRecentTurns: 0 },
+        /^keepRecentTurns: keepRecentTurns must be a whole number from 1 to 20$/,
+      ),
+      badRequest("keepRecentTurns 21", { keepRecentTurns: 21 }, /from 1 to 20/),
+      badRequest("keepRecentTurns as text", { keepRecentTurns: "2" }, /from 1 to 20/),
+      badRequest("keepRecentTurns 1.5", { keepRecentTurns: 1.5 }, /from 1 to 20/),
+      badRequest("an unknown key", { force: true }, /force/),
       {
         name: "a 1 MB body",
         body: JSON.stringify({ pad: "x".repeat(1024 * 1024) }),
@@ -397,48 +370,12 @@ describe("bad input gets a clear 4xx and changes nothing", () => {
       code: "invalid_json",
       message: /not valid JSON/,
     },
-    {
-      name: "no content",
-      body: {},
-      status: 400,
-      code: "bad_request",
-      message: /^content: content must be text$/,
-    },
-    {
-      name: "empty content",
-      body: { content: "" },
-      status: 400,
-      code: "bad_request",
-      message: /content must not be empty/,
-    },
-    {
-      name: "blank content",
-      body: { content: "   \n " },
-      status: 400,
-      code: "bad_request",
-      message: /content must not be empty/,
-    },
-    {
-      name: "content of the wrong type",
-      body: { content: 42 },
-      status: 400,
-      code: "bad_request",
-      message: /content must be text/,
-    },
-    {
-      name: "content over the limit",
-      body: { content: "x".repeat(20_001) },
-      status: 400,
-      code: "bad_request",
-      message: /at most 20000 characters/,
-    },
-    {
-      name: "an unknown key",
-      body: { content: "ok", coversThroughSeq: 99 },
-      status: 400,
-      code: "bad_request",
-      message: /coversThroughSeq/,
-    },
+    badRequest("no content", {}, /^content: content must be text$/),
+    badRequest("empty content", { content: "" }, /content must not be empty/),
+    badRequest("blank content", { content: "   \n " }, /content must not be empty/),
+    badRequest("content of the wrong type", { content: 42 }, /content must be text/),
+    badRequest("content over the limit", { content: "x".repeat(20_001) }, /at most 20000 characters/),
+    badRequest("an unknown key", { content: "ok", coversThroughSeq: 99 }, /coversThroughSeq/),
   ];
 
   test.each(editCases)("PUT /summaries/:id: $name", async ({ body, status, code, message }) => {

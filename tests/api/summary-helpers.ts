@@ -80,7 +80,8 @@ export function putSummary(
   summaryId: string,
   body: unknown,
 ): Promise<Response> {
-  return call(summaryRoute.PUT, `/api/conversations/${conversationId}/summaries/${summaryId}`, {
+  const path = `/api/conversations/${conversationId}/summaries/${summaryId}`;
+  return call(summaryRoute.PUT, path, {
     user,
     method: "PUT",
     params: { id: conversationId, summaryId },

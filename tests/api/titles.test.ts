@@ -3,7 +3,6 @@
 // generated, is never replaced; a failed or empty generation changes nothing and is retried by the next turn.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
 import { conversations } from "@/db/schema";
@@ -13,6 +12,7 @@ import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { conversationWithPersona, createConversation } from "../fixtures/personas";
 import { runTurn } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
+import { patchConversation } from "./room-helpers";
 import { setOverride } from "./summary-helpers";
 
 /** The test setup points every title at the offline model; these tests exercise the model choice itself. */
@@ -98,13 +98,15 @@ describe("the offline model", () => {
   });
 });
 
+/** The provider's next two answers: the reply to the turn, then the title it is given. */
+function scriptReplyAndTitle(reply: string, title: string) {
+  env.providers.script({ kind: "text", text: reply }, { kind: "text", text: title });
+}
+
 describe("a provider model", () => {
   test("the persona's model writes the title from the first exchange", async () => {
     const id = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
-    env.providers.script(
-      { kind: "text", text: "Lisbon is lovely in spring." },
-      { kind: "text", text: '"Spring Trip to Lisbon."' },
-    );
+    scriptReplyAndTitle("Lisbon is lovely in spring.", '"Spring Trip to Lisbon."');
     const { text } = await turnThenTitle(ada, id, "Plan me four days in Lisbon in April.");
     expect(text).toBe("Lisbon is lovely in spring.");
     expect(await storedTitle(id)).toBe("Spring Trip to Lisbon");
@@ -122,7 +124,7 @@ describe("a provider model", () => {
   test("summary.modelId, when set, writes the title instead of the persona's model", async () => {
     const id = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     await setOverride(ada, id, { summary: { modelId: "openai:gpt-4o" } });
-    env.providers.script({ kind: "text", text: "Sure." }, { kind: "text", text: "Garden Soil Testing" });
+    scriptReplyAndTitle("Sure.", "Garden Soil Testing");
     await turnThenTitle(ada, id, "How do I test my garden soil?");
     expect(await storedTitle(id)).toBe("Garden Soil Testing");
     expect(env.providers.requests.map((request) => JSON.parse(request.body).model)).toEqual([
@@ -185,13 +187,7 @@ describe("titles the user set are kept", () => {
 
   test("a rename before the first reply wins, and a generated title can be renamed", async () => {
     const id = await createConversation(ada);
-    const rename = (title: string) =>
-      call(conversationRoute.PATCH, `/api/conversations/${id}`, {
-        user: ada,
-        method: "PATCH",
-        params: { id },
-        body: { title },
-      });
+    const rename = (title: string) => patchConversation(ada, id, { title });
     expect((await rename("Chosen by Ada")).status).toBe(200);
     await turnThenTitle(ada, id, "Tell me about tides.");
     expect(await storedTitle(id)).toBe("Chosen by Ada");
@@ -199,12 +195,7 @@ describe("titles the user set are kept", () => {
     const second = await createConversation(ada);
     await turnThenTitle(ada, second, "Tell me about tides.");
     expect(await storedTitle(second)).toBe("Tell me about tides");
-    const renamed = await call(conversationRoute.PATCH, `/api/conversations/${second}`, {
-      user: ada,
-      method: "PATCH",
-      params: { id: second },
-      body: { title: "Tides, renamed" },
-    });
+    const renamed = await patchConversation(ada, second, { title: "Tides, renamed" });
     expect(renamed.status).toBe(200);
     await turnThenTitle(ada, second, "And about waves?");
     expect(await storedTitle(second)).toBe("Tides, renamed");

@@ -17,6 +17,13 @@ const image = (attachmentId: string, url: string) => ({
   handle: `att_${attachmentId}`,
 });
 
+/** An entry of the expected diff: the item's id, its change and that change's details (none unless given). */
+const entry = (id: string, change: string, details: string[] = []): [string, string, string[]] => [
+  id,
+  change,
+  details,
+];
+
 const system = item("system", [text("You are a guide.")], { role: "system", tag: "SYSTEM_PROMPT" });
 
 const cases: Array<{
@@ -29,11 +36,7 @@ const cases: Array<{
     name: "unchanged: the same payload",
     previous: [system, item("a", [text("Hi")]), item("b", [text("Hello")], { role: "assistant" })],
     current: [system, item("a", [text("Hi")]), item("b", [text("Hello")], { role: "assistant" })],
-    entries: [
-      ["system", "same", []],
-      ["a", "same", []],
-      ["b", "same", []],
-    ],
+    entries: [entry("system", "same"), entry("a", "same"), entry("b", "same")],
   },
   {
     name: "key order: stored {text,type} equals fresh {type,text}",
@@ -42,52 +45,35 @@ const cases: Array<{
       item("a", [storedText("Hi"), JSON.parse('{"input":{"b":1,"a":2},"toolName":"t","type":"tool-call"}')]),
     ],
     current: [system, item("a", [text("Hi"), { type: "tool-call", toolName: "t", input: { a: 2, b: 1 } }])],
-    entries: [
-      ["system", "same", []],
-      ["a", "same", []],
-    ],
+    entries: [entry("system", "same"), entry("a", "same")],
   },
   {
     name: "edited: text, role and tag changes are named",
     previous: [system, item("a", [text("Hi")], { tag: "CURRENT_INPUT" }), item("b", [text("Old")])],
     current: [system, item("a", [text("Hi")]), item("b", [text("New")], { role: "assistant" })],
     entries: [
-      ["system", "same", []],
-      ["a", "changed", ["tag CURRENT_INPUT → DIALOGUE_HISTORY"]],
-      ["b", "changed", ["role user → assistant", "content"]],
+      entry("system", "same"),
+      entry("a", "changed", ["tag CURRENT_INPUT → DIALOGUE_HISTORY"]),
+      entry("b", "changed", ["role user → assistant", "content"]),
     ],
   },
   {
     name: "moved: a note that jumped to the front",
     previous: [item("x", [text("X")]), item("y", [text("Y")]), item("note", [text("N")])],
     current: [item("note", [text("N")]), item("x", [text("X")]), item("y", [text("Y")])],
-    entries: [
-      ["note", "moved", ["position"]],
-      ["x", "same", []],
-      ["y", "same", []],
-    ],
+    entries: [entry("note", "moved", ["position"]), entry("x", "same"), entry("y", "same")],
   },
   {
     name: "added: new items at the end and in the middle",
     previous: [system, item("a", [text("A")])],
     current: [system, item("note", [text("N")]), item("a", [text("A")]), item("b", [text("B")])],
-    entries: [
-      ["system", "same", []],
-      ["note", "added", []],
-      ["a", "same", []],
-      ["b", "added", []],
-    ],
+    entries: [entry("system", "same"), entry("note", "added"), entry("a", "same"), entry("b", "added")],
   },
   {
     name: "removed: shown where they were",
     previous: [system, item("a", [text("A")]), item("b", [text("B")]), item("c", [text("C")])],
     current: [system, item("b", [text("B")]), item("c", [text("C")])],
-    entries: [
-      ["system", "same", []],
-      ["a", "removed", []],
-      ["b", "same", []],
-      ["c", "same", []],
-    ],
+    entries: [entry("system", "same"), entry("a", "removed"), entry("b", "same"), entry("c", "same")],
   },
   {
     name: "media: the same attachment sent as a data URL or elided is unchanged; another one is a media change",
@@ -99,10 +85,7 @@ const cases: Array<{
       item("a", [text("Look"), image("1", "[elided: 8 bytes]")]),
       item("b", [text("And this"), image("3", "data:image/png;base64,AAAA")]),
     ],
-    entries: [
-      ["a", "same", []],
-      ["b", "changed", ["media"]],
-    ],
+    entries: [entry("a", "same"), entry("b", "changed", ["media"])],
   },
 ];
 
