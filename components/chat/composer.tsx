@@ -12,6 +12,7 @@ import {
   StopIcon,
   VideoIcon,
 } from "@/components/ui/icons";
+import { submitHandler } from "@/components/ui/submit-handler";
 import { ACCEPTED_UPLOAD_TYPES, type PendingAttachment } from "./attachment-picker";
 
 function KindIcon({ kind }: { kind: "image" | "video" | "audio" | "file" }) {
@@ -84,10 +85,9 @@ export function Composer({
         event.preventDefault();
         onAddFiles(files);
       }}
-      onSubmit={(event) => {
-        event.preventDefault();
+      onSubmit={submitHandler(() => {
         if (!busy && canSend) onSend();
-      }}
+      })}
     >
       <div className="mx-auto max-w-3xl">
         {attachments.length > 0 && (

@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { PencilIcon, TrashIcon } from "@/components/ui/icons";
+import { submitHandler } from "@/components/ui/submit-handler";
 import {
   type ConversationSummary,
   conversationKey,
@@ -70,12 +71,7 @@ export function ConversationListItem({
   if (renaming) {
     return (
       <li data-testid="conversation-item" data-conversation-id={conversation.id}>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            commit();
-          }}
-        >
+        <form onSubmit={submitHandler(() => commit())}>
           <input
             ref={inputRef}
             value={title}

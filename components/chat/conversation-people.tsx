@@ -5,7 +5,9 @@
 // writes, and sees everyone's name.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { PendingButton } from "@/components/ui/form-controls";
 import { CloseIcon } from "@/components/ui/icons";
+import { submitHandler } from "@/components/ui/submit-handler";
 import {
   conversationKey,
   conversationsKey,
@@ -74,10 +76,9 @@ export function ConversationPeople({ conversationId }: { conversationId: string 
       </ul>
       <form
         className="flex gap-2"
-        onSubmit={(event) => {
-          event.preventDefault();
+        onSubmit={submitHandler(() => {
           if (email.trim()) invite.mutate();
-        }}
+        })}
       >
         <input
           type="email"
@@ -88,14 +89,14 @@ export function ConversationPeople({ conversationId }: { conversationId: string 
           data-testid="invite-email"
           aria-label="Email of the account to invite"
         />
-        <button
+        <PendingButton
           type="submit"
           className="button-secondary"
-          disabled={invite.isPending}
-          data-testid="invite-submit"
+          pending={invite.isPending}
+          testId="invite-submit"
         >
           Invite
-        </button>
+        </PendingButton>
       </form>
       {sentTo && !invite.error && (
         <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="invite-sent">

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Dialog } from "@/components/ui/dialog";
 import { type NoteRole, NoteRoleOptions } from "@/components/ui/note-role-options";
+import { submitHandler } from "@/components/ui/submit-handler";
 import { SETTING_HELP, type SettingsOverride } from "@/lib/context/settings";
 import { conversationKey, getConversation, turnsKey, updateConversation } from "./api";
 import { ConversationPeople } from "./conversation-people";
@@ -73,14 +74,7 @@ export function ConversationSettings({
       {detail.error && <p className="text-sm text-red-600">{detail.error.message}</p>}
       {loaded && <ConversationPeople conversationId={conversationId} />}
       {loaded && (
-        <form
-          noValidate
-          className="mt-4 space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            save.mutate();
-          }}
-        >
+        <form noValidate className="mt-4 space-y-4" onSubmit={submitHandler(() => save.mutate())}>
           <fieldset className="space-y-3 rounded-xl border border-zinc-200 p-3 dark:border-zinc-800">
             <legend className="px-1 text-xs font-semibold">Context note</legend>
             <label className="block">

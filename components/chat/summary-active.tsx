@@ -4,6 +4,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { PencilIcon, RefreshIcon } from "@/components/ui/icons";
+import { submitHandler } from "@/components/ui/submit-handler";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
 import { revertSummary, type SummaryView, updateSummary } from "./summary-api";
 import { SummaryFacts } from "./summary-facts";
@@ -52,14 +53,7 @@ export function SummaryActive({
       <SummaryFacts summary={summary} messages={messages} />
       <SummaryMemoryNote summaryId={summary.id} />
       {editing ? (
-        <form
-          noValidate
-          className="space-y-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            save.mutate();
-          }}
-        >
+        <form noValidate className="space-y-2" onSubmit={submitHandler(() => save.mutate())}>
           <label className="label-text" htmlFor="summary-textarea">
             Summary text (sent to the model as the SUMMARY item)
           </label>
