@@ -3,7 +3,11 @@
 // instructions. Saved with PATCH /api/conversations/:id; the server validates ranges and its message is shown as is.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { CancelConfirm } from "@/components/ui/cancel-confirm";
 import { Dialog } from "@/components/ui/dialog";
+import { ErrorMessage } from "@/components/ui/error-message";
+import { PendingButton } from "@/components/ui/form-controls";
+import { Labelled } from "@/components/ui/labelled";
 import { type NoteRole, NoteRoleOptions } from "@/components/ui/note-role-options";
 import { submitHandler } from "@/components/ui/submit-handler";
 import { SETTING_HELP, type SettingsOverride } from "@/lib/context/settings";
@@ -77,8 +81,7 @@ export function ConversationSettings({
         <form noValidate className="mt-4 space-y-4" onSubmit={submitHandler(() => save.mutate())}>
           <fieldset className="space-y-3 rounded-xl border border-zinc-200 p-3 dark:border-zinc-800">
             <legend className="px-1 text-xs font-semibold">Context note</legend>
-            <label className="block">
-              <span className="label-text">Text</span>
+            <Labelled label="Text">
               <textarea
                 value={noteText}
                 onChange={(event) => setNoteText(event.target.value)}
@@ -91,10 +94,9 @@ export function ConversationSettings({
               <span className="mt-1 block text-[11px] text-zinc-500">
                 {SETTING_HELP["contextNote.text"]} Sent as “[System: …]”.
               </span>
-            </label>
+            </Labelled>
             <div className="grid grid-cols-2 gap-3">
-              <label className="block">
-                <span className="label-text">Depth</span>
+              <Labelled label="Depth">
                 <input
                   type="number"
                   min={0}
@@ -104,9 +106,8 @@ export function ConversationSettings({
                   className="input"
                   data-testid="settings-note-depth"
                 />
-              </label>
-              <label className="block">
-                <span className="label-text">Role</span>
+              </Labelled>
+              <Labelled label="Role">
                 <select
                   value={role}
                   onChange={(event) => setRole(event.target.value as NoteRole)}
@@ -115,12 +116,11 @@ export function ConversationSettings({
                 >
                   <NoteRoleOptions />
                 </select>
-              </label>
+              </Labelled>
             </div>
             <p className="text-[11px] text-zinc-500">{SETTING_HELP["contextNote.depth"]}</p>
           </fieldset>
-          <label className="block">
-            <span className="label-text">Instructions</span>
+          <Labelled label="Instructions">
             <textarea
               value={instructions}
               onChange={(event) => setInstructions(event.target.value)}
@@ -130,25 +130,22 @@ export function ConversationSettings({
               className="input resize-y"
               data-testid="settings-instructions"
             />
-          </label>
-          {save.error && (
-            <p role="alert" className="text-sm text-red-600" data-testid="settings-error">
-              {save.error.message}
-            </p>
-          )}
-          <div className="flex justify-end gap-2">
-            <button type="button" className="button-secondary" onClick={onClose}>
-              Cancel
-            </button>
-            <button
+          </Labelled>
+          <ErrorMessage
+            message={save.error?.message}
+            testId="settings-error"
+            textClassName="text-sm text-red-600"
+          />
+          <CancelConfirm onCancel={onClose}>
+            <PendingButton
               type="submit"
-              className="button-primary"
-              disabled={save.isPending}
-              data-testid="settings-save"
+              pending={save.isPending}
+              pendingLabel="Saving…"
+              testId="settings-save"
             >
-              {save.isPending ? "Saving…" : "Save"}
-            </button>
-          </div>
+              Save
+            </PendingButton>
+          </CancelConfirm>
         </form>
       )}
     </Dialog>
