@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { turnsKey } from "@/components/chat/api";
 import { apiFetch } from "@/components/ui/api-client";
+import { Disclosure } from "@/components/ui/disclosure";
 import { PendingButton } from "@/components/ui/form-controls";
 import { Labelled } from "@/components/ui/labelled";
 import { ReplayComparison } from "./replay-comparison";
@@ -62,8 +63,7 @@ export function ReplayPanel({
   });
 
   return (
-    <details className="text-xs" data-testid="replay-panel">
-      <summary className="cursor-pointer text-zinc-500 dark:text-zinc-400">Replay this attempt</summary>
+    <Disclosure className="text-xs" testId="replay-panel" summary="Replay this attempt">
       <div className="mt-1.5 space-y-2">
         <div className="grid grid-cols-2 gap-2">
           <Labelled label="Model">
@@ -109,6 +109,6 @@ export function ReplayPanel({
         )}
         {replay.data && <ReplayComparison original={source} replay={replay.data} />}
       </div>
-    </details>
+    </Disclosure>
   );
 }
