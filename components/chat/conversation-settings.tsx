@@ -14,6 +14,33 @@ import { SETTING_HELP, type SettingsOverride } from "@/lib/context/settings";
 import { conversationKey, getConversation, turnsKey, updateConversation } from "./api";
 import { ConversationPeople } from "./conversation-people";
 
+/** The note text and the instructions: up to 4,000 characters each, as the server allows. */
+function LongText({
+  value,
+  onChange,
+  rows = 3,
+  placeholder,
+  testId,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  rows?: number;
+  placeholder: string;
+  testId: string;
+}) {
+  return (
+    <textarea
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      rows={rows}
+      maxLength={4_000}
+      placeholder={placeholder}
+      className="input resize-y"
+      data-testid={testId}
+    />
+  );
+}
+
 export function ConversationSettings({
   conversationId,
   open,
@@ -82,14 +109,11 @@ export function ConversationSettings({
           <fieldset className="space-y-3 rounded-xl border border-zinc-200 p-3 dark:border-zinc-800">
             <legend className="px-1 text-xs font-semibold">Context note</legend>
             <Labelled label="Text">
-              <textarea
+              <LongText
                 value={noteText}
-                onChange={(event) => setNoteText(event.target.value)}
-                rows={3}
-                maxLength={4_000}
+                onChange={setNoteText}
                 placeholder="e.g. Keep answers under 100 words."
-                className="input resize-y"
-                data-testid="settings-note-text"
+                testId="settings-note-text"
               />
               <span className="mt-1 block text-[11px] text-zinc-500">
                 {SETTING_HELP["contextNote.text"]} Sent as “[System: …]”.
@@ -121,14 +145,12 @@ export function ConversationSettings({
             <p className="text-[11px] text-zinc-500">{SETTING_HELP["contextNote.depth"]}</p>
           </fieldset>
           <Labelled label="Instructions">
-            <textarea
+            <LongText
               value={instructions}
-              onChange={(event) => setInstructions(event.target.value)}
+              onChange={setInstructions}
               rows={4}
-              maxLength={4_000}
               placeholder="Instructions for this conversation only, added to the system prompt."
-              className="input resize-y"
-              data-testid="settings-instructions"
+              testId="settings-instructions"
             />
           </Labelled>
           <ErrorMessage
