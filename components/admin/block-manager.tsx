@@ -3,8 +3,8 @@
 // for good. One row per persona × user: setting one again replaces it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/components/ui/api-client";
-import { ErrorMessage } from "@/components/ui/error-message";
 import { PendingButton, SelectField, TextField } from "@/components/ui/form-controls";
+import { FormFooter } from "@/components/ui/form-footer";
 import { submitHandler } from "@/components/ui/submit-handler";
 import { useFormFields } from "@/components/ui/use-form-fields";
 import { BLOCK_TYPES } from "@/lib/context/types";
@@ -108,9 +108,9 @@ export function BlockManager() {
         <TextField
           label="Duration in minutes (empty: permanent)"
           error={errors.fields.durationMinutes}
+          {...bind("duration")}
           type="number"
           min={1}
-          {...bind("duration")}
           testId="block-duration"
         />
         <TextField
@@ -120,16 +120,11 @@ export function BlockManager() {
           {...bind("reason")}
           testId="block-reason"
         />
-        <ErrorMessage
-          message={errors.form ?? lift.error?.message}
-          testId="block-error"
-          className="sm:col-span-3"
-        />
-        <div className="sm:col-span-3">
+        <FormFooter error={errors.form ?? lift.error?.message} errorTestId="block-error" span="sm:col-span-3">
           <PendingButton type="submit" pending={setBlock.isPending} testId="block-save">
             Set
           </PendingButton>
-        </div>
+        </FormFooter>
       </form>
     </div>
   );

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
 import { PendingButton, SelectField, TextAreaField, TextField } from "@/components/ui/form-controls";
+import { FormFooter } from "@/components/ui/form-footer";
 import { submitHandler } from "@/components/ui/submit-handler";
 import { useFormFields } from "@/components/ui/use-form-fields";
 import { adminKeys, errorsFrom } from "./admin-api";
@@ -122,12 +123,11 @@ export function MemoryManager() {
           {...bind("content")}
           testId="memory-content"
         />
-        <ErrorMessage message={errors.form} testId="memory-error" className="sm:col-span-4" />
-        <div className="sm:col-span-4">
+        <FormFooter error={errors.form} errorTestId="memory-error" span="sm:col-span-4">
           <PendingButton type="submit" pending={add.isPending} testId="memory-add">
             Add
           </PendingButton>
-        </div>
+        </FormFooter>
       </form>
     </div>
   );

@@ -7,6 +7,7 @@ import { ActionButtons } from "@/components/ui/action-buttons";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
 import { NumberField, PendingButton, SelectField, TextField } from "@/components/ui/form-controls";
+import { FormFooter } from "@/components/ui/form-footer";
 import { submitHandler } from "@/components/ui/submit-handler";
 import { API_KINDS, PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/context/types";
 import { adminKeys, errorsFrom, type ModelRow } from "./admin-api";
@@ -236,8 +237,12 @@ export function ModelRegistry() {
             </label>
           ))}
         </fieldset>
-        <ErrorMessage message={errors.form} testId="model-error" className="sm:col-span-3" />
-        <div className="flex gap-2 sm:col-span-3">
+        <FormFooter
+          error={errors.form}
+          errorTestId="model-error"
+          span="sm:col-span-3"
+          actionsClassName="flex gap-2 sm:col-span-3"
+        >
           <PendingButton type="submit" pending={save.isPending} testId="model-save">
             {editing ? "Save changes" : "Add model"}
           </PendingButton>
@@ -253,7 +258,7 @@ export function ModelRegistry() {
               Cancel
             </button>
           )}
-        </div>
+        </FormFooter>
       </form>
     </div>
   );

@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { PendingButton } from "@/components/ui/form-controls";
-import { CloseIcon } from "@/components/ui/icons";
+import { RemoveButton } from "@/components/ui/remove-button";
 import { submitHandler } from "@/components/ui/submit-handler";
 import {
   conversationKey,
@@ -61,15 +61,11 @@ export function ConversationPeople({ conversationId }: { conversationId: string 
             <span className="flex-1 truncate">{person.name}</span>
             <span className="text-xs text-zinc-500">{person.role}</span>
             {person.role === "member" && (
-              <button
-                type="button"
-                className="button-ghost-sm"
+              <RemoveButton
+                name={person.name}
                 onClick={() => remove.mutate(person.userId)}
-                aria-label={`Remove ${person.name}`}
-                data-testid="remove-person"
-              >
-                <CloseIcon size={12} />
-              </button>
+                testId="remove-person"
+              />
             )}
           </li>
         ))}
