@@ -50,6 +50,15 @@ export function SummaryActive({
     },
   });
   const unchanged = draft.trim() === summary.content.trim();
+  // Cancelling also forgets the refusal, so the form or the question opens clean next time.
+  const stopEditing = () => {
+    setEditing(false);
+    save.reset();
+  };
+  const stopConfirming = () => {
+    setConfirmingRevert(false);
+    revert.reset();
+  };
 
   return (
     <section className="space-y-3" data-testid="summary-active" data-summary-id={summary.id}>
@@ -75,13 +84,7 @@ export function SummaryActive({
             testId="summary-save-error"
             textClassName="text-sm text-red-600 dark:text-red-400"
           />
-          <CancelConfirm
-            onCancel={() => {
-              setEditing(false);
-              save.reset();
-            }}
-            cancelTestId="summary-cancel-edit"
-          >
+          <CancelConfirm onCancel={stopEditing} cancelTestId="summary-cancel-edit">
             <PendingButton
               type="submit"
               className="button-primary py-1.5"
@@ -151,10 +154,7 @@ export function SummaryActive({
           />
           <CancelConfirm
             className="mt-2 flex justify-end gap-2"
-            onCancel={() => {
-              setConfirmingRevert(false);
-              revert.reset();
-            }}
+            onCancel={stopConfirming}
             cancelTestId="summary-revert-cancel"
           >
             <PendingButton
