@@ -4,6 +4,7 @@
 // components/ui/api-client.ts) to the form field its message names.
 
 import { ApiError } from "@/components/ui/api-client";
+import type { PersonaFields } from "@/db/admin-queries";
 import type { ResolvedSettings } from "@/lib/context/settings";
 import type { ModelCapabilities, ProviderName, TokenizerName } from "@/lib/context/types";
 import type { SettingField } from "@/lib/settings-fields";
@@ -28,17 +29,12 @@ export interface PolicyResponse {
   fields: SettingField[];
 }
 
-export interface PersonaRow {
+/** A persona as the admin routes send it: its stored fields, the override as plain JSON. */
+export type PersonaRow = Omit<PersonaFields, "settingsOverride"> & {
   id: string;
-  name: string;
-  avatar: string | null;
-  systemPrompt: string;
-  modelId: string;
-  fallbackModelIds: string[];
-  toolNames: string[];
   settingsOverride: Record<string, unknown>;
   conversationCount?: number;
-}
+};
 
 export interface ModelRow {
   id: string;

@@ -2,10 +2,11 @@
 // Persona user blocks: mute (cannot trigger the persona) or block (also hidden from its context), for a time or
 // for good. One row per persona × user: setting one again replaces it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
-import { ErrorMessage } from "@/components/ui/error-message";
-import { SelectField, TextField } from "@/components/ui/form-controls";
+import { PendingButton, SelectField, TextField } from "@/components/ui/form-controls";
+import { FormFooter } from "@/components/ui/form-footer";
+import { submitHandler } from "@/components/ui/submit-handler";
+import { useFormFields } from "@/components/ui/use-form-fields";
 import { BLOCK_TYPES } from "@/lib/context/types";
 import { adminKeys, errorsFrom } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
@@ -32,7 +33,7 @@ export function BlockManager() {
   });
   const personas = usePersonas();
   const users = useUsers();
-  const [form, setForm] = useState({
+  const [form, , bind] = useFormFields({
     personaId: "",
     userId: "",
     blockType: "mute" as BlockRow["blockType"],
@@ -99,60 +100,31 @@ export function BlockManager() {
       )}
       <form
         className="grid gap-3 rounded-xl border border-zinc-200 p-4 sm:grid-cols-3 dark:border-zinc-800"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setBlock.mutate();
-        }}
+        onSubmit={submitHandler(() => setBlock.mutate())}
       >
-        <PersonaSelect
-          value={form.personaId}
-          onChange={(value) => setForm({ ...form, personaId: value })}
-          testId="block-persona"
-        />
-        <UserSelect
-          value={form.userId}
-          onChange={(value) => setForm({ ...form, userId: value })}
-          testId="block-user"
-        />
-        <SelectField
-          label="Type"
-          value={form.blockType}
-          options={BLOCK_TYPES}
-          onChange={(blockType) => setForm({ ...form, blockType })}
-          testId="block-type"
-        />
+        <PersonaSelect {...bind("personaId")} testId="block-persona" />
+        <UserSelect {...bind("userId")} testId="block-user" />
+        <SelectField label="Type" {...bind("blockType")} options={BLOCK_TYPES} testId="block-type" />
         <TextField
           label="Duration in minutes (empty: permanent)"
           error={errors.fields.durationMinutes}
+          {...bind("duration")}
           type="number"
           min={1}
-          value={form.duration}
-          onChange={(duration) => setForm({ ...form, duration })}
           testId="block-duration"
         />
         <TextField
           label="Reason"
           error={errors.fields.reason}
           className="sm:col-span-2"
-          value={form.reason}
-          onChange={(reason) => setForm({ ...form, reason })}
+          {...bind("reason")}
           testId="block-reason"
         />
-        <ErrorMessage
-          message={errors.form ?? lift.error?.message}
-          testId="block-error"
-          className="sm:col-span-3"
-        />
-        <div className="sm:col-span-3">
-          <button
-            type="submit"
-            className="button-primary"
-            disabled={setBlock.isPending}
-            data-testid="block-save"
-          >
+        <FormFooter error={errors.form ?? lift.error?.message} errorTestId="block-error" span="sm:col-span-3">
+          <PendingButton type="submit" pending={setBlock.isPending} testId="block-save">
             Set
-          </button>
-        </div>
+          </PendingButton>
+        </FormFooter>
       </form>
     </div>
   );

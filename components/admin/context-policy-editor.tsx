@@ -3,8 +3,9 @@
 // a new version (versions are never overwritten); the preview shows what the unsaved edits do to a real payload.
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Controller, type Resolver, useForm, useWatch } from "react-hook-form";
+import { ActionButtons } from "@/components/ui/action-buttons";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
 import { PendingButton } from "@/components/ui/form-controls";
@@ -107,6 +108,10 @@ function PolicyForm({
     (settings) => save.mutate(settings),
     () => setRefusals((count) => count + 1),
   );
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    save.reset();
+    void onSave(event);
+  };
   const sections = groupBySection(policy.fields);
   return (
     <div className="space-y-6" data-testid="context-policy">
@@ -119,23 +124,21 @@ function PolicyForm({
           </p>
         </div>
         <div className="flex items-center gap-2">
-          <button
-            type="button"
-            className="button-ghost"
-            onClick={() => form.reset(structuredClone(policy.defaults) as unknown as SettingsDocument)}
-            data-testid="policy-defaults"
-          >
-            Reset to defaults
-          </button>
-          <button
-            type="button"
-            className="button-ghost"
-            onClick={() => form.reset(structuredClone(saved))}
-            disabled={changedKeys.length === 0}
-            data-testid="policy-discard"
-          >
-            Discard edits
-          </button>
+          <ActionButtons
+            actions={[
+              {
+                label: "Reset to defaults",
+                onClick: () => form.reset(structuredClone(policy.defaults) as unknown as SettingsDocument),
+                testId: "policy-defaults",
+              },
+              {
+                label: "Discard edits",
+                onClick: () => form.reset(structuredClone(saved)),
+                disabled: changedKeys.length === 0,
+                testId: "policy-discard",
+              },
+            ]}
+          />
           <PendingButton
             type="submit"
             form="policy-form"
@@ -162,15 +165,7 @@ function PolicyForm({
       </p>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         {/* The form holds the fields only: the preview beside it is a form of its own, and forms do not nest. */}
-        <form
-          id="policy-form"
-          className="space-y-6"
-          noValidate
-          onSubmit={(event) => {
-            save.reset();
-            void onSave(event);
-          }}
-        >
+        <form id="policy-form" className="space-y-6" noValidate onSubmit={submit}>
           {sections.map(([label, fields]) => (
             <fieldset
               key={label}

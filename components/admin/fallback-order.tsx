@@ -2,6 +2,7 @@
 // The persona's fallback models as an ordered list: tried top to bottom when the main model fails. Reorder with
 // the up/down buttons (or by dragging a row), add from the models not yet listed, remove with ×.
 import { useState } from "react";
+import { ActionButtons } from "@/components/ui/action-buttons";
 import type { ModelRow } from "./admin-api";
 
 function move(list: string[], from: number, to: number): string[] {
@@ -52,35 +53,31 @@ export function FallbackOrder({
               {index + 1}.
             </span>
             <span className="min-w-0 flex-1 truncate font-mono text-xs">{modelId}</span>
-            <button
-              type="button"
+            <ActionButtons
               className="button-ghost-sm"
-              onClick={() => onChange(move(value, index, index - 1))}
-              disabled={index === 0}
-              aria-label={`Move ${modelId} up`}
-              data-testid="fallback-up"
-            >
-              ↑
-            </button>
-            <button
-              type="button"
-              className="button-ghost-sm"
-              onClick={() => onChange(move(value, index, index + 1))}
-              disabled={index === value.length - 1}
-              aria-label={`Move ${modelId} down`}
-              data-testid="fallback-down"
-            >
-              ↓
-            </button>
-            <button
-              type="button"
-              className="button-ghost-sm"
-              onClick={() => onChange(value.filter((entry) => entry !== modelId))}
-              aria-label={`Remove ${modelId}`}
-              data-testid="fallback-remove"
-            >
-              ×
-            </button>
+              actions={[
+                {
+                  label: "↑",
+                  onClick: () => onChange(move(value, index, index - 1)),
+                  disabled: index === 0,
+                  ariaLabel: `Move ${modelId} up`,
+                  testId: "fallback-up",
+                },
+                {
+                  label: "↓",
+                  onClick: () => onChange(move(value, index, index + 1)),
+                  disabled: index === value.length - 1,
+                  ariaLabel: `Move ${modelId} down`,
+                  testId: "fallback-down",
+                },
+                {
+                  label: "×",
+                  onClick: () => onChange(value.filter((entry) => entry !== modelId)),
+                  ariaLabel: `Remove ${modelId}`,
+                  testId: "fallback-remove",
+                },
+              ]}
+            />
           </li>
         ))}
       </ol>

@@ -5,7 +5,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
-import { SelectField, TextAreaField, TextField } from "@/components/ui/form-controls";
+import { PendingButton, SelectField, TextAreaField, TextField } from "@/components/ui/form-controls";
+import { FormFooter } from "@/components/ui/form-footer";
+import { submitHandler } from "@/components/ui/submit-handler";
+import { useFormFields } from "@/components/ui/use-form-fields";
 import { adminKeys, errorsFrom } from "./admin-api";
 import { PersonaSelect, UserSelect, usePersonas, useUsers } from "./entity-selects";
 
@@ -37,7 +40,7 @@ export function MemoryManager() {
   });
   const personas = usePersonas();
   const users = useUsers();
-  const [form, setForm] = useState({
+  const [form, setForm, bind] = useFormFields({
     scope: "user" as MemoryRow["scope"],
     userId: "",
     personaId: "",
@@ -105,55 +108,26 @@ export function MemoryManager() {
       )}
       <form
         className="grid gap-3 rounded-xl border border-zinc-200 p-4 sm:grid-cols-4 dark:border-zinc-800"
-        onSubmit={(event) => {
-          event.preventDefault();
-          add.mutate();
-        }}
+        onSubmit={submitHandler(() => add.mutate())}
       >
         <h2 className="font-medium sm:col-span-4">Add a memory</h2>
-        <SelectField
-          label="Scope"
-          value={form.scope}
-          options={SCOPES}
-          onChange={(scope) => setForm({ ...form, scope })}
-          testId="memory-scope"
-        />
-        {form.scope !== "persona" && (
-          <UserSelect
-            value={form.userId}
-            onChange={(value) => setForm({ ...form, userId: value })}
-            testId="memory-user"
-          />
-        )}
-        {form.scope !== "user" && (
-          <PersonaSelect
-            value={form.personaId}
-            onChange={(value) => setForm({ ...form, personaId: value })}
-            testId="memory-persona"
-          />
-        )}
-        <TextField
-          label="Area"
-          error={errors.fields.area}
-          value={form.area}
-          onChange={(area) => setForm({ ...form, area })}
-          testId="memory-area"
-        />
+        <SelectField label="Scope" {...bind("scope")} options={SCOPES} testId="memory-scope" />
+        {form.scope !== "persona" && <UserSelect {...bind("userId")} testId="memory-user" />}
+        {form.scope !== "user" && <PersonaSelect {...bind("personaId")} testId="memory-persona" />}
+        <TextField label="Area" error={errors.fields.area} {...bind("area")} testId="memory-area" />
         <TextAreaField
           label="Content"
           error={errors.fields.content}
           className="sm:col-span-4"
           rows={2}
-          value={form.content}
-          onChange={(content) => setForm({ ...form, content })}
+          {...bind("content")}
           testId="memory-content"
         />
-        <ErrorMessage message={errors.form} testId="memory-error" className="sm:col-span-4" />
-        <div className="sm:col-span-4">
-          <button type="submit" className="button-primary" disabled={add.isPending} data-testid="memory-add">
+        <FormFooter error={errors.form} errorTestId="memory-error" span="sm:col-span-4">
+          <PendingButton type="submit" pending={add.isPending} testId="memory-add">
             Add
-          </button>
-        </div>
+          </PendingButton>
+        </FormFooter>
       </form>
     </div>
   );

@@ -3,9 +3,12 @@
 // and one form to add a model or edit the selected one. Models in use or built in cannot be deleted.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { ActionButtons } from "@/components/ui/action-buttons";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
-import { NumberField, SelectField, TextField } from "@/components/ui/form-controls";
+import { NumberField, PendingButton, SelectField, TextField } from "@/components/ui/form-controls";
+import { FormFooter } from "@/components/ui/form-footer";
+import { submitHandler } from "@/components/ui/submit-handler";
 import { API_KINDS, PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/context/types";
 import { adminKeys, errorsFrom, type ModelRow } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
@@ -20,8 +23,8 @@ const CAPABILITY_FLAGS = [
   "systemInstruction",
   "strictAlternation",
 ] as const;
-const FIELDS = [
-  "id",
+/** What a save sends besides the id. */
+const CHANGEABLE_FIELDS = [
   "provider",
   "providerModelName",
   "label",
@@ -30,6 +33,25 @@ const FIELDS = [
   "contextWindow",
   "maxOutputTokens",
   "tokenizer",
+  "enabled",
+] as const;
+/** The fields whose refusal shows under the field itself. */
+const FIELDS = ["id", ...CHANGEABLE_FIELDS.filter((key) => key !== "enabled")];
+
+/** The form's plain fields in their order: a choice when it has options, else a number or a text by the value. */
+const FORM_FIELDS: readonly {
+  key: Exclude<(typeof CHANGEABLE_FIELDS)[number], "capabilities" | "enabled">;
+  label: string;
+  testId: string;
+  options?: readonly string[];
+}[] = [
+  { key: "provider", label: "Provider", testId: "model-provider", options: PROVIDER_NAMES },
+  { key: "providerModelName", label: "Provider model name", testId: "model-provider-name" },
+  { key: "label", label: "Label", testId: "model-label" },
+  { key: "apiKind", label: "API kind", testId: "model-api-kind", options: API_KINDS },
+  { key: "tokenizer", label: "Tokenizer", testId: "model-tokenizer", options: TOKENIZER_NAMES },
+  { key: "contextWindow", label: "Context window", testId: "model-context-window" },
+  { key: "maxOutputTokens", label: "Max output tokens", testId: "model-max-output" },
 ];
 
 const EMPTY: ModelRow = {
@@ -67,32 +89,11 @@ export function ModelRegistry() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.models });
   const save = useMutation({
     mutationFn: () => {
-      const {
-        id,
-        provider,
-        providerModelName,
-        label,
-        apiKind,
-        capabilities,
-        contextWindow,
-        maxOutputTokens,
-        tokenizer,
-        enabled,
-      } = form;
-      const changes = {
-        provider,
-        providerModelName,
-        label,
-        apiKind,
-        capabilities,
-        contextWindow,
-        maxOutputTokens,
-        tokenizer,
-        enabled,
-      };
+      // Only the keys the routes accept: a listed row also carries read-only facts.
+      const changes = Object.fromEntries(CHANGEABLE_FIELDS.map((key) => [key, form[key]]));
       return editing
         ? apiFetch(`/api/admin/models/${encodeURIComponent(editing)}`, { method: "PUT", body: changes })
-        : apiFetch("/api/admin/models", { body: { id, ...changes } });
+        : apiFetch("/api/admin/models", { body: { id: form.id, ...changes } });
     },
     onSuccess: async () => {
       setForm(EMPTY);
@@ -155,33 +156,29 @@ export function ModelRegistry() {
               </td>
               <td>{model.tokenizer}</td>
               <td className="whitespace-nowrap">
-                <button
-                  type="button"
-                  className="button-ghost"
-                  onClick={() => {
-                    setEditing(model.id);
-                    setForm(model);
-                  }}
-                  data-testid="model-edit"
-                >
-                  Edit
-                </button>
-                <button
-                  type="button"
-                  className="button-ghost"
-                  onClick={() => rowAction.mutate({ model, action: "toggle" })}
-                  data-testid="model-toggle"
-                >
-                  {model.enabled ? "Disable" : "Enable"}
-                </button>
-                <button
-                  type="button"
-                  className="button-ghost text-red-700 dark:text-red-300"
-                  onClick={() => rowAction.mutate({ model, action: "delete" })}
-                  data-testid="model-delete"
-                >
-                  Delete
-                </button>
+                <ActionButtons
+                  actions={[
+                    {
+                      label: "Edit",
+                      onClick: () => {
+                        setEditing(model.id);
+                        setForm(model);
+                      },
+                      testId: "model-edit",
+                    },
+                    {
+                      label: model.enabled ? "Disable" : "Enable",
+                      onClick: () => rowAction.mutate({ model, action: "toggle" }),
+                      testId: "model-toggle",
+                    },
+                    {
+                      label: "Delete",
+                      onClick: () => rowAction.mutate({ model, action: "delete" }),
+                      testId: "model-delete",
+                      className: "button-ghost text-red-700 dark:text-red-300",
+                    },
+                  ]}
+                />
               </td>
             </tr>
           ))}
@@ -189,10 +186,7 @@ export function ModelRegistry() {
       </div>
       <form
         className="grid gap-3 rounded-xl border border-zinc-200 p-4 sm:grid-cols-3 dark:border-zinc-800"
-        onSubmit={(event) => {
-          event.preventDefault();
-          save.mutate();
-        }}
+        onSubmit={submitHandler(() => save.mutate())}
         data-testid="model-form"
       >
         <h2 className="font-medium sm:col-span-3">{editing ? `Edit ${editing}` : "Add a model"}</h2>
@@ -206,58 +200,21 @@ export function ModelRegistry() {
           placeholder="openai-compatible:llama3"
           testId="model-id"
         />
-        <SelectField
-          label="Provider"
-          error={errors.fields.provider}
-          value={form.provider}
-          options={PROVIDER_NAMES}
-          onChange={(provider) => set({ provider })}
-          testId="model-provider"
-        />
-        <TextField
-          label="Provider model name"
-          error={errors.fields.providerModelName}
-          value={form.providerModelName}
-          onChange={(providerModelName) => set({ providerModelName })}
-          testId="model-provider-name"
-        />
-        <TextField
-          label="Label"
-          error={errors.fields.label}
-          value={form.label}
-          onChange={(label) => set({ label })}
-          testId="model-label"
-        />
-        <SelectField
-          label="API kind"
-          error={errors.fields.apiKind}
-          value={form.apiKind}
-          options={API_KINDS}
-          onChange={(apiKind) => set({ apiKind })}
-          testId="model-api-kind"
-        />
-        <SelectField
-          label="Tokenizer"
-          error={errors.fields.tokenizer}
-          value={form.tokenizer}
-          options={TOKENIZER_NAMES}
-          onChange={(tokenizer) => set({ tokenizer })}
-          testId="model-tokenizer"
-        />
-        <NumberField
-          label="Context window"
-          error={errors.fields.contextWindow}
-          value={form.contextWindow}
-          onChange={(contextWindow) => set({ contextWindow })}
-          testId="model-context-window"
-        />
-        <NumberField
-          label="Max output tokens"
-          error={errors.fields.maxOutputTokens}
-          value={form.maxOutputTokens}
-          onChange={(maxOutputTokens) => set({ maxOutputTokens })}
-          testId="model-max-output"
-        />
+        {FORM_FIELDS.map(({ key, label, testId, options }) => {
+          const frame = { label, error: errors.fields[key], testId };
+          const change = (value: string | number) => set({ [key]: value } as Partial<ModelRow>);
+          const value = form[key];
+          if (options) {
+            return (
+              <SelectField key={key} {...frame} value={String(value)} options={options} onChange={change} />
+            );
+          }
+          return typeof value === "number" ? (
+            <NumberField key={key} {...frame} value={value} onChange={change} />
+          ) : (
+            <TextField key={key} {...frame} value={value} onChange={change} />
+          );
+        })}
         <NumberField
           label="Max stop sequences"
           error={errors.fields.capabilities}
@@ -280,11 +237,15 @@ export function ModelRegistry() {
             </label>
           ))}
         </fieldset>
-        <ErrorMessage message={errors.form} testId="model-error" className="sm:col-span-3" />
-        <div className="flex gap-2 sm:col-span-3">
-          <button type="submit" className="button-primary" disabled={save.isPending} data-testid="model-save">
+        <FormFooter
+          error={errors.form}
+          errorTestId="model-error"
+          span="sm:col-span-3"
+          actionsClassName="flex gap-2 sm:col-span-3"
+        >
+          <PendingButton type="submit" pending={save.isPending} testId="model-save">
             {editing ? "Save changes" : "Add model"}
-          </button>
+          </PendingButton>
           {editing && (
             <button
               type="button"
@@ -297,7 +258,7 @@ export function ModelRegistry() {
               Cancel
             </button>
           )}
-        </div>
+        </FormFooter>
       </form>
     </div>
   );

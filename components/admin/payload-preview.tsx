@@ -6,6 +6,7 @@ import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
 import { PendingButton, SelectField } from "@/components/ui/form-controls";
+import { submitHandler } from "@/components/ui/submit-handler";
 import { diffItems, itemText } from "@/lib/payload-diff";
 import { adminKeys, type PreviewResult } from "./admin-api";
 
@@ -60,13 +61,7 @@ export function PayloadPreview({
           You have no conversations yet: start one in the chat to preview on it.
         </p>
       ) : (
-        <form
-          className="flex flex-wrap items-end gap-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            preview.mutate();
-          }}
-        >
+        <form className="flex flex-wrap items-end gap-2" onSubmit={submitHandler(() => preview.mutate())}>
           <SelectField
             label="Conversation"
             value={conversationId || firstId()}

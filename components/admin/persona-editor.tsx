@@ -4,7 +4,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Controller, type Resolver, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { apiFetch } from "@/components/ui/api-client";
@@ -169,6 +169,15 @@ function PersonaForm({
     shouldFocusError: false,
   });
   const { register, control } = form;
+  /** A registered control's props: the id its label and the error summary point at, and its test id. */
+  const registered = (
+    name: "name" | "avatar" | "systemPrompt" | "modelId" | "otherOverrides",
+    testId: string,
+  ) => ({
+    id: `persona-${name}`,
+    ...register(name),
+    "data-testid": testId,
+  });
   const draft = useWatch({ control }) as Draft;
   const [saved, setSaved] = useState(false);
   const [refusals, setRefusals] = useState(0);
@@ -242,6 +251,11 @@ function PersonaForm({
     return { saved: result.saved, edited: result.draft };
   }
 
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    save.reset();
+    setSaved(false);
+    void onSave(event);
+  };
   const onSave = form.handleSubmit(
     (values) => {
       const built = toBody(values);
@@ -291,29 +305,21 @@ function PersonaForm({
           className="space-y-4"
           noValidate
           onChange={() => setSaved(false)}
-          onSubmit={(event) => {
-            save.reset();
-            setSaved(false);
-            void onSave(event);
-          }}
+          onSubmit={submit}
         >
           <div className="grid gap-3 sm:grid-cols-[1fr_8rem]">
             <FormField id="persona-name" label="Name" error={errors.name?.message}>
               <input
-                id="persona-name"
                 className="input"
                 aria-invalid={errors.name ? true : undefined}
-                {...register("name")}
-                data-testid="persona-name"
+                {...registered("name", "persona-name")}
               />
             </FormField>
             <FormField id="persona-avatar" label="Avatar" error={errors.avatar?.message}>
               <input
-                id="persona-avatar"
                 className="input"
                 placeholder="emoji or URL"
-                {...register("avatar")}
-                data-testid="persona-avatar"
+                {...registered("avatar", "persona-avatar")}
               />
             </FormField>
           </div>
@@ -322,21 +328,10 @@ function PersonaForm({
             label="System prompt (the role prompt)"
             error={errors.systemPrompt?.message}
           >
-            <textarea
-              id="persona-systemPrompt"
-              className="input"
-              rows={5}
-              {...register("systemPrompt")}
-              data-testid="persona-system-prompt"
-            />
+            <textarea className="input" rows={5} {...registered("systemPrompt", "persona-system-prompt")} />
           </FormField>
           <FormField id="persona-modelId" label="Model" error={errors.modelId?.message}>
-            <select
-              id="persona-modelId"
-              className="input"
-              {...register("modelId")}
-              data-testid="persona-model"
-            >
+            <select className="input" {...registered("modelId", "persona-model")}>
               {models.map((model) => (
                 <option key={model.id} value={model.id}>
                   {model.id} — {model.label}
@@ -432,14 +427,12 @@ function PersonaForm({
             error={errors.otherOverrides?.message}
           >
             <textarea
-              id="persona-otherOverrides"
               className="input font-mono text-xs"
               rows={6}
               placeholder={
                 '{\n  "stop": { "strings": ["\\nUser:"], "speakerPattern": true },\n  "thinking": { "enabled": true }\n}'
               }
-              {...register("otherOverrides")}
-              data-testid="persona-other-overrides"
+              {...registered("otherOverrides", "persona-other-overrides")}
             />
           </FormField>
         </form>

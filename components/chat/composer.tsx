@@ -2,16 +2,18 @@
 // Keyboard first: Enter sends, Shift+Enter adds a line. The box grows with its text up to a limit. Images are
 // attached with the image button (or pasted): they upload at once and show as chips above the box.
 import { useLayoutEffect, useRef, useState } from "react";
+import { iconLabel } from "@/components/ui/icon-label";
 import {
   ArrowUpIcon,
   AudioIcon,
-  CloseIcon,
   DocumentIcon,
   ImageIcon,
   SparkIcon,
   StopIcon,
   VideoIcon,
 } from "@/components/ui/icons";
+import { RemoveButton } from "@/components/ui/remove-button";
+import { submitHandler } from "@/components/ui/submit-handler";
 import { ACCEPTED_UPLOAD_TYPES, type PendingAttachment } from "./attachment-picker";
 
 function KindIcon({ kind }: { kind: "image" | "video" | "audio" | "file" }) {
@@ -84,10 +86,9 @@ export function Composer({
         event.preventDefault();
         onAddFiles(files);
       }}
-      onSubmit={(event) => {
-        event.preventDefault();
+      onSubmit={submitHandler(() => {
         if (!busy && canSend) onSend();
-      }}
+      })}
     >
       <div className="mx-auto max-w-3xl">
         {attachments.length > 0 && (
@@ -119,15 +120,11 @@ export function Composer({
                     {entry.error}
                   </span>
                 )}
-                <button
-                  type="button"
-                  className="button-ghost-sm"
+                <RemoveButton
+                  name={entry.name}
                   onClick={() => onRemoveAttachment(entry.key)}
-                  aria-label={`Remove ${entry.name}`}
-                  data-testid="remove-attachment"
-                >
-                  <CloseIcon size={12} />
-                </button>
+                  testId="remove-attachment"
+                />
               </li>
             ))}
           </ul>
@@ -150,8 +147,7 @@ export function Composer({
             type="button"
             onClick={() => fileInput.current?.click()}
             className="inline-flex size-9 shrink-0 items-center justify-center rounded-xl text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 dark:hover:bg-zinc-800 dark:hover:text-zinc-200"
-            aria-label="Attach files"
-            title="Attach images, PDFs, audio or video (or drop them here)"
+            {...iconLabel("Attach files", "Attach images, PDFs, audio or video (or drop them here)")}
             data-testid="attach-button"
           >
             <ImageIcon />

@@ -1,4 +1,5 @@
 "use client";
+import { iconLabel } from "@/components/ui/icon-label";
 // Export from the header: the conversation as one archive that "Import" restores (JSON), or its model calls as
 // OpenAI chat-format examples (JSONL). Plain download links: the browser saves what the export route sends.
 import { DownloadIcon } from "@/components/ui/icons";
@@ -9,8 +10,7 @@ export function ConversationExportMenu({ conversationId }: { conversationId: str
     <details className="relative" data-testid="export-menu">
       <summary
         className="icon-button cursor-pointer list-none [&::-webkit-details-marker]:hidden"
-        aria-label="Export"
-        title="Export this conversation"
+        {...iconLabel("Export", "Export this conversation")}
         data-testid="export-menu-button"
       >
         <DownloadIcon />

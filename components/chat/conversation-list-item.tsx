@@ -6,7 +6,9 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "@/components/ui/dialog";
+import { IconButton } from "@/components/ui/icon-button";
 import { PencilIcon, TrashIcon } from "@/components/ui/icons";
+import { submitHandler } from "@/components/ui/submit-handler";
 import {
   type ConversationSummary,
   conversationKey,
@@ -70,12 +72,7 @@ export function ConversationListItem({
   if (renaming) {
     return (
       <li data-testid="conversation-item" data-conversation-id={conversation.id}>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            commit();
-          }}
-        >
+        <form onSubmit={submitHandler(() => commit())}>
           <input
             ref={inputRef}
             value={title}
@@ -121,29 +118,27 @@ export function ConversationListItem({
         </Link>
         {canEdit && (
           <span className="absolute right-1 hidden items-center group-focus-within:flex group-hover:flex max-md:flex">
-            <button
-              type="button"
+            <IconButton
+              label={`Rename ${conversation.title}`}
+              title="Rename"
               onClick={() => {
                 setTitle(conversation.title);
                 setRenaming(true);
               }}
-              className="icon-button size-7"
-              aria-label={`Rename ${conversation.title}`}
-              title="Rename"
-              data-testid="rename-conversation"
+              className="size-7"
+              testId="rename-conversation"
             >
               <PencilIcon size={14} />
-            </button>
-            <button
-              type="button"
-              onClick={() => setConfirming(true)}
-              className="icon-button size-7 hover:text-red-600 dark:hover:text-red-400"
-              aria-label={`Delete ${conversation.title}`}
+            </IconButton>
+            <IconButton
+              label={`Delete ${conversation.title}`}
               title="Delete"
-              data-testid="delete-conversation"
+              onClick={() => setConfirming(true)}
+              className="size-7 hover:text-red-600 dark:hover:text-red-400"
+              testId="delete-conversation"
             >
               <TrashIcon size={14} />
-            </button>
+            </IconButton>
           </span>
         )}
       </div>

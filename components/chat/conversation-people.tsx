@@ -5,7 +5,9 @@
 // writes, and sees everyone's name.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { CloseIcon } from "@/components/ui/icons";
+import { PendingButton } from "@/components/ui/form-controls";
+import { RemoveButton } from "@/components/ui/remove-button";
+import { submitHandler } from "@/components/ui/submit-handler";
 import {
   conversationKey,
   conversationsKey,
@@ -59,25 +61,20 @@ export function ConversationPeople({ conversationId }: { conversationId: string 
             <span className="flex-1 truncate">{person.name}</span>
             <span className="text-xs text-zinc-500">{person.role}</span>
             {person.role === "member" && (
-              <button
-                type="button"
-                className="button-ghost-sm"
+              <RemoveButton
+                name={person.name}
                 onClick={() => remove.mutate(person.userId)}
-                aria-label={`Remove ${person.name}`}
-                data-testid="remove-person"
-              >
-                <CloseIcon size={12} />
-              </button>
+                testId="remove-person"
+              />
             )}
           </li>
         ))}
       </ul>
       <form
         className="flex gap-2"
-        onSubmit={(event) => {
-          event.preventDefault();
+        onSubmit={submitHandler(() => {
           if (email.trim()) invite.mutate();
-        }}
+        })}
       >
         <input
           type="email"
@@ -88,14 +85,14 @@ export function ConversationPeople({ conversationId }: { conversationId: string 
           data-testid="invite-email"
           aria-label="Email of the account to invite"
         />
-        <button
+        <PendingButton
           type="submit"
           className="button-secondary"
-          disabled={invite.isPending}
-          data-testid="invite-submit"
+          pending={invite.isPending}
+          testId="invite-submit"
         >
           Invite
-        </button>
+        </PendingButton>
       </form>
       {sentTo && !invite.error && (
         <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="invite-sent">

@@ -3,11 +3,43 @@
 // instructions. Saved with PATCH /api/conversations/:id; the server validates ranges and its message is shown as is.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { CancelConfirm } from "@/components/ui/cancel-confirm";
 import { Dialog } from "@/components/ui/dialog";
+import { ErrorMessage } from "@/components/ui/error-message";
+import { PendingButton } from "@/components/ui/form-controls";
+import { Labelled } from "@/components/ui/labelled";
 import { type NoteRole, NoteRoleOptions } from "@/components/ui/note-role-options";
+import { submitHandler } from "@/components/ui/submit-handler";
 import { SETTING_HELP, type SettingsOverride } from "@/lib/context/settings";
 import { conversationKey, getConversation, turnsKey, updateConversation } from "./api";
 import { ConversationPeople } from "./conversation-people";
+
+/** The note text and the instructions: up to 4,000 characters each, as the server allows. */
+function LongText({
+  value,
+  onChange,
+  rows = 3,
+  placeholder,
+  testId,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  rows?: number;
+  placeholder: string;
+  testId: string;
+}) {
+  return (
+    <textarea
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      rows={rows}
+      maxLength={4_000}
+      placeholder={placeholder}
+      className="input resize-y"
+      data-testid={testId}
+    />
+  );
+}
 
 export function ConversationSettings({
   conversationId,
@@ -73,34 +105,22 @@ export function ConversationSettings({
       {detail.error && <p className="text-sm text-red-600">{detail.error.message}</p>}
       {loaded && <ConversationPeople conversationId={conversationId} />}
       {loaded && (
-        <form
-          noValidate
-          className="mt-4 space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            save.mutate();
-          }}
-        >
+        <form noValidate className="mt-4 space-y-4" onSubmit={submitHandler(() => save.mutate())}>
           <fieldset className="space-y-3 rounded-xl border border-zinc-200 p-3 dark:border-zinc-800">
             <legend className="px-1 text-xs font-semibold">Context note</legend>
-            <label className="block">
-              <span className="label-text">Text</span>
-              <textarea
+            <Labelled label="Text">
+              <LongText
                 value={noteText}
-                onChange={(event) => setNoteText(event.target.value)}
-                rows={3}
-                maxLength={4_000}
+                onChange={setNoteText}
                 placeholder="e.g. Keep answers under 100 words."
-                className="input resize-y"
-                data-testid="settings-note-text"
+                testId="settings-note-text"
               />
               <span className="mt-1 block text-[11px] text-zinc-500">
                 {SETTING_HELP["contextNote.text"]} Sent as “[System: …]”.
               </span>
-            </label>
+            </Labelled>
             <div className="grid grid-cols-2 gap-3">
-              <label className="block">
-                <span className="label-text">Depth</span>
+              <Labelled label="Depth">
                 <input
                   type="number"
                   min={0}
@@ -110,9 +130,8 @@ export function ConversationSettings({
                   className="input"
                   data-testid="settings-note-depth"
                 />
-              </label>
-              <label className="block">
-                <span className="label-text">Role</span>
+              </Labelled>
+              <Labelled label="Role">
                 <select
                   value={role}
                   onChange={(event) => setRole(event.target.value as NoteRole)}
@@ -121,40 +140,34 @@ export function ConversationSettings({
                 >
                   <NoteRoleOptions />
                 </select>
-              </label>
+              </Labelled>
             </div>
             <p className="text-[11px] text-zinc-500">{SETTING_HELP["contextNote.depth"]}</p>
           </fieldset>
-          <label className="block">
-            <span className="label-text">Instructions</span>
-            <textarea
+          <Labelled label="Instructions">
+            <LongText
               value={instructions}
-              onChange={(event) => setInstructions(event.target.value)}
+              onChange={setInstructions}
               rows={4}
-              maxLength={4_000}
               placeholder="Instructions for this conversation only, added to the system prompt."
-              className="input resize-y"
-              data-testid="settings-instructions"
+              testId="settings-instructions"
             />
-          </label>
-          {save.error && (
-            <p role="alert" className="text-sm text-red-600" data-testid="settings-error">
-              {save.error.message}
-            </p>
-          )}
-          <div className="flex justify-end gap-2">
-            <button type="button" className="button-secondary" onClick={onClose}>
-              Cancel
-            </button>
-            <button
+          </Labelled>
+          <ErrorMessage
+            message={save.error?.message}
+            testId="settings-error"
+            textClassName="text-sm text-red-600"
+          />
+          <CancelConfirm onCancel={onClose}>
+            <PendingButton
               type="submit"
-              className="button-primary"
-              disabled={save.isPending}
-              data-testid="settings-save"
+              pending={save.isPending}
+              pendingLabel="Saving…"
+              testId="settings-save"
             >
-              {save.isPending ? "Saving…" : "Save"}
-            </button>
-          </div>
+              Save
+            </PendingButton>
+          </CancelConfirm>
         </form>
       )}
     </Dialog>

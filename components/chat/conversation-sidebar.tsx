@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
 import { Suspense, useState } from "react";
 import { IconButton } from "@/components/ui/icon-button";
+import { iconLabel } from "@/components/ui/icon-label";
 import { CloseIcon, LogOutIcon, LogoIcon, PlusIcon, SearchIcon } from "@/components/ui/icons";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
 import { authClient } from "@/lib/auth-client";
@@ -96,8 +97,7 @@ export function ConversationSidebar({
           <Link
             href="/chat"
             className="icon-button"
-            aria-label="New conversation"
-            title="New conversation"
+            {...iconLabel("New conversation")}
             data-testid="sidebar-new-conversation"
           >
             <PlusIcon />

@@ -2,6 +2,8 @@
 // Editing a message in place: the text in a box, Save (and, for the latest message of the user, Save and
 // regenerate), Cancel or Escape. The server keeps the version it replaces.
 import { useEffect, useRef, useState } from "react";
+import { ActionButtons } from "@/components/ui/action-buttons";
+import { CancelConfirm } from "@/components/ui/cancel-confirm";
 import { ErrorMessage } from "@/components/ui/error-message";
 
 export function MessageEditor({
@@ -51,31 +53,24 @@ export function MessageEditor({
         data-testid="message-editor-text"
       />
       <ErrorMessage message={error} testId="message-editor-error" />
-      <div className="flex flex-wrap justify-end gap-2">
-        <button type="button" className="button-secondary" onClick={onCancel} disabled={saving}>
-          Cancel
-        </button>
-        <button
-          type="button"
+      <CancelConfirm className="flex flex-wrap justify-end gap-2" onCancel={onCancel} cancelDisabled={saving}>
+        <ActionButtons
           className="button-secondary"
-          onClick={() => void save(false)}
-          disabled={saving || unchanged || !text.trim()}
-          data-testid="message-editor-save"
-        >
-          Save
-        </button>
-        {offerRegenerate && (
-          <button
-            type="button"
-            className="button-primary"
-            onClick={() => void save(true)}
-            disabled={saving || unchanged || !text.trim()}
-            data-testid="message-editor-save-regenerate"
-          >
-            Save and regenerate
-          </button>
-        )}
-      </div>
+          actions={[
+            { label: "Save", onClick: () => void save(false), testId: "message-editor-save" },
+            ...(offerRegenerate
+              ? [
+                  {
+                    label: "Save and regenerate",
+                    onClick: () => void save(true),
+                    testId: "message-editor-save-regenerate",
+                    className: "button-primary",
+                  },
+                ]
+              : []),
+          ].map((action) => ({ ...action, disabled: saving || unchanged || !text.trim() }))}
+        />
+      </CancelConfirm>
     </div>
   );
 }

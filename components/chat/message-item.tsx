@@ -94,6 +94,15 @@ export const MessageItem = memo(function MessageItem({
     await actions.onEdit(storedId, newText, regenerate);
     setEditing(false);
   };
+  // Only the user's latest message offers to regenerate the reply to its edit.
+  const editor = (
+    <MessageEditor
+      initialText={text}
+      offerRegenerate={message.role === "user" && isLatestUserMessage}
+      onSave={saveEdit}
+      onCancel={() => setEditing(false)}
+    />
+  );
   const editButton = canEdit && !summarized && (
     <button
       type="button"
@@ -145,12 +154,7 @@ export const MessageItem = memo(function MessageItem({
           </span>
         )}
         {editing ? (
-          <MessageEditor
-            initialText={text}
-            offerRegenerate={isLatestUserMessage}
-            onSave={saveEdit}
-            onCancel={() => setEditing(false)}
-          />
+          editor
         ) : (
           <div
             data-bubble
@@ -241,12 +245,7 @@ export const MessageItem = memo(function MessageItem({
       >
         {message.metadata?.reasoning && <ThoughtBlock reasoning={message.metadata.reasoning} />}
         {editing ? (
-          <MessageEditor
-            initialText={text}
-            offerRegenerate={false}
-            onSave={saveEdit}
-            onCancel={() => setEditing(false)}
-          />
+          editor
         ) : (
           <div data-testid="message-text">
             {text ? (

@@ -1,6 +1,7 @@
 "use client";
 // The line above the first message the latest request sent, when older messages (not summarised) were left out:
 // nothing leaves the model's view without a mark the reader can see.
+import { TextDivider } from "@/components/ui/text-divider";
 import type { ChatMessageMetadata } from "@/lib/chat/ui-messages";
 
 const REASON_LABELS: Record<string, string> = {
@@ -19,21 +20,15 @@ export function ModelViewDivider({
 }) {
   const why = start.reasons.map((reason) => REASON_LABELS[reason.kind] ?? reason.kind).join(", ");
   return (
-    <div
-      className="flex items-center gap-3 text-xs text-sky-800 dark:text-sky-200"
-      data-testid="model-view-divider"
+    <TextDivider
+      className="text-xs text-sky-800 dark:text-sky-200"
+      lineClassName="bg-sky-300 dark:bg-sky-700"
+      testId="model-view-divider"
       data-before-message-id={beforeMessageId}
+      title={start.reasons.map((reason) => reason.text).join("\n")}
     >
-      <span className="h-px flex-1 bg-sky-300 dark:bg-sky-700" />
-      <span
-        className="text-center"
-        title={start.reasons.map((reason) => reason.text).join("\n")}
-        data-testid="model-view-divider-text"
-      >
-        The model sees from here: {start.hiddenCount} earlier{" "}
-        {start.hiddenCount === 1 ? "message was" : "messages were"} not sent ({why})
-      </span>
-      <span className="h-px flex-1 bg-sky-300 dark:bg-sky-700" />
-    </div>
+      The model sees from here: {start.hiddenCount} earlier{" "}
+      {start.hiddenCount === 1 ? "message was" : "messages were"} not sent ({why})
+    </TextDivider>
   );
 }

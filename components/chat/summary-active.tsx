@@ -3,7 +3,11 @@
 // (the next payload's SUMMARY item says the new text) or revert it (the previous summary, or none, comes back).
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
+import { CancelConfirm } from "@/components/ui/cancel-confirm";
+import { ErrorMessage } from "@/components/ui/error-message";
+import { PendingButton } from "@/components/ui/form-controls";
 import { PencilIcon, RefreshIcon } from "@/components/ui/icons";
+import { submitHandler } from "@/components/ui/submit-handler";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
 import { revertSummary, type SummaryView, updateSummary } from "./summary-api";
 import { SummaryFacts } from "./summary-facts";
@@ -46,20 +50,22 @@ export function SummaryActive({
     },
   });
   const unchanged = draft.trim() === summary.content.trim();
+  // Cancelling also forgets the refusal, so the form or the question opens clean next time.
+  const stopEditing = () => {
+    setEditing(false);
+    save.reset();
+  };
+  const stopConfirming = () => {
+    setConfirmingRevert(false);
+    revert.reset();
+  };
 
   return (
     <section className="space-y-3" data-testid="summary-active" data-summary-id={summary.id}>
       <SummaryFacts summary={summary} messages={messages} />
       <SummaryMemoryNote summaryId={summary.id} />
       {editing ? (
-        <form
-          noValidate
-          className="space-y-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            save.mutate();
-          }}
-        >
+        <form noValidate className="space-y-2" onSubmit={submitHandler(() => save.mutate())}>
           <label className="label-text" htmlFor="summary-textarea">
             Summary text (sent to the model as the SUMMARY item)
           </label>
@@ -73,36 +79,23 @@ export function SummaryActive({
             // biome-ignore lint/a11y/noAutofocus: the user just asked to edit this text
             autoFocus
           />
-          {save.error && (
-            <p
-              className="text-sm text-red-600 dark:text-red-400"
-              role="alert"
-              data-testid="summary-save-error"
-            >
-              {save.error.message}
-            </p>
-          )}
-          <div className="flex justify-end gap-2">
-            <button
-              type="button"
-              className="button-secondary"
-              onClick={() => {
-                setEditing(false);
-                save.reset();
-              }}
-              data-testid="summary-cancel-edit"
-            >
-              Cancel
-            </button>
-            <button
+          <ErrorMessage
+            message={save.error?.message}
+            testId="summary-save-error"
+            textClassName="text-sm text-red-600 dark:text-red-400"
+          />
+          <CancelConfirm onCancel={stopEditing} cancelTestId="summary-cancel-edit">
+            <PendingButton
               type="submit"
               className="button-primary py-1.5"
-              disabled={save.isPending || unchanged}
-              data-testid="summary-save"
+              pending={save.isPending}
+              pendingLabel="Saving…"
+              disabled={unchanged}
+              testId="summary-save"
             >
-              {save.isPending ? "Saving…" : "Save"}
-            </button>
-          </div>
+              Save
+            </PendingButton>
+          </CancelConfirm>
         </form>
       ) : (
         <div
@@ -154,37 +147,26 @@ export function SummaryActive({
               ? `The previous summary (${previous.messageCount} ${previous.messageCount === 1 ? "message" : "messages"}, through #${previous.coversThroughSeq}) becomes active again; the messages after it are sent verbatim.`
               : "No summary will be active: the model sees the messages it covered verbatim again."}
           </p>
-          {revert.error && (
-            <p
-              className="mt-1 text-xs text-red-700 dark:text-red-300"
-              role="alert"
-              data-testid="summary-revert-error"
-            >
-              {revert.error.message}
-            </p>
-          )}
-          <div className="mt-2 flex justify-end gap-2">
-            <button
-              type="button"
-              className="button-secondary"
-              onClick={() => {
-                setConfirmingRevert(false);
-                revert.reset();
-              }}
-              data-testid="summary-revert-cancel"
-            >
-              Cancel
-            </button>
-            <button
-              type="button"
+          <ErrorMessage
+            message={revert.error?.message}
+            testId="summary-revert-error"
+            textClassName="mt-1 text-xs text-red-700 dark:text-red-300"
+          />
+          <CancelConfirm
+            className="mt-2 flex justify-end gap-2"
+            onCancel={stopConfirming}
+            cancelTestId="summary-revert-cancel"
+          >
+            <PendingButton
               className="button-danger"
               onClick={() => revert.mutate()}
-              disabled={revert.isPending}
-              data-testid="summary-revert-confirm"
+              pending={revert.isPending}
+              pendingLabel="Reverting…"
+              testId="summary-revert-confirm"
             >
-              {revert.isPending ? "Reverting…" : "Revert"}
-            </button>
-          </div>
+              Revert
+            </PendingButton>
+          </CancelConfirm>
         </div>
       )}
     </section>

@@ -1,5 +1,7 @@
 "use client";
 // The line after the last summarised message: everything above it reaches the model only through the summary.
+import { TextDivider } from "@/components/ui/text-divider";
+
 export function SummaryDivider({
   afterMessageId,
   onViewSummary,
@@ -9,26 +11,25 @@ export function SummaryDivider({
   onViewSummary?: () => void;
 }) {
   return (
-    <div
-      className="flex items-center gap-3 text-[11px] text-amber-700 dark:text-amber-300"
-      data-testid="summary-divider"
+    <TextDivider
+      className="text-[11px] text-amber-700 dark:text-amber-300"
+      lineClassName="bg-amber-300/70 dark:bg-amber-700/60"
       data-after-message-id={afterMessageId}
+      testId="summary-divider"
+      after={
+        onViewSummary && (
+          <button
+            type="button"
+            onClick={onViewSummary}
+            className="shrink-0 rounded-md border border-amber-300 px-2 py-0.5 font-medium hover:bg-amber-50 dark:border-amber-700 dark:hover:bg-amber-950/50"
+            data-testid="view-summary"
+          >
+            View summary
+          </button>
+        )
+      }
     >
-      <span className="h-px flex-1 bg-amber-300/70 dark:bg-amber-700/60" />
-      <span className="text-center" data-testid="summary-divider-text">
-        Earlier messages are summarised: the model now sees them only as a summary
-      </span>
-      {onViewSummary && (
-        <button
-          type="button"
-          onClick={onViewSummary}
-          className="shrink-0 rounded-md border border-amber-300 px-2 py-0.5 font-medium hover:bg-amber-50 dark:border-amber-700 dark:hover:bg-amber-950/50"
-          data-testid="view-summary"
-        >
-          View summary
-        </button>
-      )}
-      <span className="h-px flex-1 bg-amber-300/70 dark:bg-amber-700/60" />
-    </div>
+      Earlier messages are summarised: the model now sees them only as a summary
+    </TextDivider>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 // Earlier summaries of the conversation, read only: superseded by a newer one or reverted. Newest first.
+import { Disclosure } from "@/components/ui/disclosure";
 import type { SummaryView } from "./summary-api";
 import { formatSummaryTime } from "./summary-facts";
 
@@ -25,24 +26,28 @@ export function SummaryHistory({ summaries }: { summaries: readonly SummaryView[
             data-summary-id={summary.id}
             data-state={summary.state}
           >
-            <details>
-              <summary className="flex cursor-pointer list-none flex-wrap items-center gap-2 text-xs select-none">
-                <span className={`chip ${STATE_STYLE[summary.state]}`} data-testid="summary-history-state">
-                  {summary.state}
-                </span>
-                <span className="text-zinc-700 dark:text-zinc-300">
-                  {summary.messageCount} {summary.messageCount === 1 ? "message" : "messages"}, through #
-                  {summary.coversThroughSeq}
-                </span>
-                <span className="ml-auto text-zinc-400">{formatSummaryTime(summary.createdAt)}</span>
-              </summary>
+            <Disclosure
+              summaryClassName="flex cursor-pointer list-none flex-wrap items-center gap-2 text-xs select-none"
+              summary={
+                <>
+                  <span className={`chip ${STATE_STYLE[summary.state]}`} data-testid="summary-history-state">
+                    {summary.state}
+                  </span>
+                  <span className="text-zinc-700 dark:text-zinc-300">
+                    {summary.messageCount} {summary.messageCount === 1 ? "message" : "messages"}, through #
+                    {summary.coversThroughSeq}
+                  </span>
+                  <span className="ml-auto text-zinc-400">{formatSummaryTime(summary.createdAt)}</span>
+                </>
+              }
+            >
               <p
                 className="mt-2 max-h-48 overflow-y-auto text-xs leading-relaxed whitespace-pre-wrap text-zinc-600 dark:text-zinc-400"
                 data-testid="summary-history-content"
               >
                 {summary.content}
               </p>
-            </details>
+            </Disclosure>
           </li>
         ))}
       </ul>

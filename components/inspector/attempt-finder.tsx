@@ -7,14 +7,42 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { apiFetch } from "@/components/ui/api-client";
 import { formatCount, formatMs } from "@/components/ui/format";
+import { Labelled } from "@/components/ui/labelled";
 import { ITEM_TAGS } from "@/lib/context/types";
 import { ATTEMPT_KIND_LABELS } from "./attempt-kinds";
 import { CostLabel } from "./cost-label";
-import type { AttemptKind, AttemptSummaryView } from "./types";
+import type { AttemptSummaryView } from "./types";
 
 type FoundAttempt = AttemptSummaryView & { conversationId: string; conversationTitle: string };
 
-const FILTERS = ["model", "status", "kind", "tag", "action", "from", "to"] as const;
+/** The filters in the form's order: a choice of `options` (after "any"), or a text or date box. */
+const FILTER_FIELDS: readonly {
+  name: string;
+  label: string;
+  type?: "date";
+  placeholder?: string;
+  options?: readonly (readonly [string, string])[];
+  testId?: string;
+}[] = [
+  { name: "model", label: "Model", placeholder: "openai:gpt-4.1-mini", testId: "filter-model" },
+  { name: "status", label: "Status", options: ["ok", "error", "stopped"].map(pair), testId: "filter-status" },
+  { name: "kind", label: "Kind", options: Object.entries(ATTEMPT_KIND_LABELS), testId: "filter-kind" },
+  { name: "tag", label: "An item tag that was sent", options: ITEM_TAGS.map(pair), testId: "filter-tag" },
+  {
+    name: "action",
+    label: "A trace action",
+    placeholder: "dropped-turn, omitted-images…",
+    testId: "filter-action",
+  },
+  { name: "from", label: "From", type: "date" },
+  { name: "to", label: "To", type: "date" },
+];
+const FILTERS = FILTER_FIELDS.map((field) => field.name);
+
+/** An option whose label is its value. */
+function pair(value: string): readonly [string, string] {
+  return [value, value];
+}
 
 export function AttemptFinder() {
   const router = useRouter();
@@ -67,80 +95,34 @@ export function AttemptFinder() {
         }}
         data-testid="attempt-filters"
       >
-        <label className="block">
-          <span className="label-text">Model</span>
-          <input
-            name="model"
-            defaultValue={params.get("model") ?? ""}
-            placeholder="openai:gpt-4.1-mini"
-            className="input"
-            data-testid="filter-model"
-          />
-        </label>
-        <label className="block">
-          <span className="label-text">Status</span>
-          <select
-            name="status"
-            defaultValue={params.get("status") ?? ""}
-            className="input"
-            data-testid="filter-status"
-          >
-            <option value="">any</option>
-            <option value="ok">ok</option>
-            <option value="error">error</option>
-            <option value="stopped">stopped</option>
-          </select>
-        </label>
-        <label className="block">
-          <span className="label-text">Kind</span>
-          <select
-            name="kind"
-            defaultValue={params.get("kind") ?? ""}
-            className="input"
-            data-testid="filter-kind"
-          >
-            <option value="">any</option>
-            {(Object.keys(ATTEMPT_KIND_LABELS) as AttemptKind[]).map((kind) => (
-              <option key={kind} value={kind}>
-                {ATTEMPT_KIND_LABELS[kind]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="block">
-          <span className="label-text">An item tag that was sent</span>
-          <select
-            name="tag"
-            defaultValue={params.get("tag") ?? ""}
-            className="input"
-            data-testid="filter-tag"
-          >
-            <option value="">any</option>
-            {ITEM_TAGS.map((tag) => (
-              <option key={tag} value={tag}>
-                {tag}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="block">
-          <span className="label-text">A trace action</span>
-          <input
-            name="action"
-            defaultValue={params.get("action") ?? ""}
-            placeholder="dropped-turn, omitted-images…"
-            className="input"
-            data-testid="filter-action"
-          />
-        </label>
-        <label className="block">
-          <span className="label-text">From</span>
-          <input type="date" name="from" defaultValue={params.get("from") ?? ""} className="input" />
-        </label>
-        <label className="block">
-          <span className="label-text">To</span>
-          <input type="date" name="to" defaultValue={params.get("to") ?? ""} className="input" />
-        </label>
+        {FILTER_FIELDS.map(({ name, label, type, placeholder, options, testId }) => (
+          <Labelled key={name} label={label}>
+            {options ? (
+              <select
+                name={name}
+                defaultValue={params.get(name) ?? ""}
+                className="input"
+                data-testid={testId}
+              >
+                <option value="">any</option>
+                {options.map(([value, text]) => (
+                  <option key={value} value={value}>
+                    {text}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                type={type}
+                name={name}
+                defaultValue={params.get(name) ?? ""}
+                placeholder={placeholder}
+                className="input"
+                data-testid={testId}
+              />
+            )}
+          </Labelled>
+        ))}
         <div className="flex items-end">
           <button type="submit" className="button-primary w-full" data-testid="filter-apply">
             Find

@@ -182,23 +182,26 @@ export function ItemParts({ parts }: { parts: ItemPart[] }) {
               </div>
             );
           case "tool-call":
+          case "tool-result": {
+            const call = part.type === "tool-call";
             return (
-              <div key={key} className="code-surface px-2 py-1.5" data-testid="item-tool-call">
-                <span className="text-teal-700 dark:text-teal-300">→ {part.toolName}</span>
+              <div key={key} className="code-surface px-2 py-1.5" data-testid={`item-${part.type}`}>
+                <span
+                  className={
+                    call ? "text-teal-700 dark:text-teal-300" : "text-emerald-700 dark:text-emerald-300"
+                  }
+                >
+                  {call ? "→" : "←"} {part.toolName}
+                </span>
                 <span className="text-zinc-500 dark:text-zinc-400"> · {part.toolCallId}</span>
-                <FoldedText text={stringify(part.input)} className="break-words whitespace-pre-wrap" />
+                <FoldedText
+                  text={stringify(part.type === "tool-call" ? part.input : part.output)}
+                  className="break-words whitespace-pre-wrap"
+                />
                 <ProviderMetadataLines metadata={part.providerMetadata} />
               </div>
             );
-          case "tool-result":
-            return (
-              <div key={key} className="code-surface px-2 py-1.5" data-testid="item-tool-result">
-                <span className="text-emerald-700 dark:text-emerald-300">← {part.toolName}</span>
-                <span className="text-zinc-500 dark:text-zinc-400"> · {part.toolCallId}</span>
-                <FoldedText text={stringify(part.output)} className="break-words whitespace-pre-wrap" />
-                <ProviderMetadataLines metadata={part.providerMetadata} />
-              </div>
-            );
+          }
           case "media":
             return (
               <MediaTile

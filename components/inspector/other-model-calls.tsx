@@ -1,6 +1,7 @@
 "use client";
 // The conversation's model calls that answer no turn (summaries, titles, write-as-me drafts, replays), each with
 // its kind: choosing one opens it in the inspector like a reply's attempt.
+import { Disclosure } from "@/components/ui/disclosure";
 import { ATTEMPT_KIND_LABELS } from "./attempt-kinds";
 import type { AttemptSummaryView } from "./types";
 
@@ -15,10 +16,11 @@ export function OtherModelCalls({
 }) {
   if (calls.length === 0) return null;
   return (
-    <details className="text-xs" data-testid="other-model-calls">
-      <summary className="cursor-pointer text-zinc-500 dark:text-zinc-400">
-        Other model calls ({calls.length})
-      </summary>
+    <Disclosure
+      className="text-xs"
+      testId="other-model-calls"
+      summary={`Other model calls (${calls.length})`}
+    >
       <ul className="mt-1.5 space-y-1">
         {calls.map((call) => (
           <li key={call.id}>
@@ -45,6 +47,6 @@ export function OtherModelCalls({
           </li>
         ))}
       </ul>
-    </details>
+    </Disclosure>
   );
 }

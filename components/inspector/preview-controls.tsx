@@ -1,4 +1,6 @@
 "use client";
+import { readKey } from "@/components/admin/settings-override";
+import { Labelled } from "@/components/ui/labelled";
 import { NoteRoleOptions } from "@/components/ui/note-role-options";
 // The preview's inputs: the next message and the settings to try, applied to the dry run as they are typed.
 import type { ResolvedSettings } from "@/lib/context/settings";
@@ -25,8 +27,7 @@ function NumberField({
   testId: string;
 }) {
   return (
-    <label className="block" title={help}>
-      <span className="label-text">{label}</span>
+    <Labelled label={label} title={help}>
       <input
         type="number"
         inputMode="numeric"
@@ -38,9 +39,18 @@ function NumberField({
         className="input-sm mt-0.5 font-mono"
         data-testid={testId}
       />
-    </label>
+    </Labelled>
   );
 }
+
+/** The limits to try after the note's fields: the edit key, label, settings key, range and test id. Each shows the
+ * resolved value until edited. */
+const LIMIT_FIELDS = [
+  ["maxItems", "History max items", "history.maxItems", 2, 10_000, "preview-max-items"],
+  ["mediaWindow", "Media window", "media.window", 0, 1_000, "preview-media-window"],
+  ["imageMessageLimit", "Image messages", "media.imageMessageLimit", 0, 100, "preview-image-limit"],
+  ["maxImagesPerRequest", "Images per request", "media.maxImagesPerRequest", 0, 20, "preview-max-images"],
+] as const;
 
 export function PreviewControls({
   text,
@@ -63,8 +73,7 @@ export function PreviewControls({
   const edited = Object.values(edits).some((value) => value !== undefined);
   return (
     <div className="space-y-3" data-testid="preview-controls">
-      <label className="block">
-        <span className="label-text">Next message</span>
+      <Labelled label="Next message">
         <textarea
           value={text}
           onChange={(event) => onText(event.target.value)}
@@ -72,7 +81,7 @@ export function PreviewControls({
           className="input-sm mt-0.5 resize-y text-sm"
           data-testid="preview-text"
         />
-      </label>
+      </Labelled>
       <details open className="group rounded-lg border border-zinc-200 dark:border-zinc-800">
         <summary className="flex cursor-pointer list-none items-center justify-between px-2.5 py-1.5 text-xs font-medium select-none">
           <span>
@@ -96,8 +105,7 @@ export function PreviewControls({
           )}
         </summary>
         <div className="space-y-2.5 border-t border-zinc-200 p-2.5 dark:border-zinc-800">
-          <label className="block" title={SETTING_HELP["contextNote.text"]}>
-            <span className="label-text">Context note</span>
+          <Labelled label="Context note" title={SETTING_HELP["contextNote.text"]}>
             <textarea
               value={edits.noteText ?? (conversationNote || base?.contextNote.text || "")}
               onChange={(event) => onEdit({ ...edits, noteText: event.target.value })}
@@ -107,7 +115,7 @@ export function PreviewControls({
               className="input-sm mt-0.5 resize-y"
               data-testid="preview-note-text"
             />
-          </label>
+          </Labelled>
           <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
             <NumberField
               label="Note depth"
@@ -118,8 +126,7 @@ export function PreviewControls({
               onChange={set("noteDepth")}
               testId="preview-note-depth"
             />
-            <label className="block" title={SETTING_HELP["contextNote.role"]}>
-              <span className="label-text">Note role</span>
+            <Labelled label="Note role" title={SETTING_HELP["contextNote.role"]}>
               <select
                 value={edits.noteRole ?? base?.contextNote.role ?? "user"}
                 onChange={(event) =>
@@ -130,44 +137,20 @@ export function PreviewControls({
               >
                 <NoteRoleOptions />
               </select>
-            </label>
-            <NumberField
-              label="History max items"
-              help={SETTING_HELP["history.maxItems"]}
-              value={edits.maxItems ?? (base?.history.maxItems == null ? "" : String(base.history.maxItems))}
-              placeholder="no cap"
-              min={2}
-              max={10_000}
-              onChange={set("maxItems")}
-              testId="preview-max-items"
-            />
-            <NumberField
-              label="Media window"
-              help={SETTING_HELP["media.window"]}
-              value={edits.mediaWindow ?? String(base?.media.window ?? "")}
-              min={0}
-              max={1_000}
-              onChange={set("mediaWindow")}
-              testId="preview-media-window"
-            />
-            <NumberField
-              label="Image messages"
-              help={SETTING_HELP["media.imageMessageLimit"]}
-              value={edits.imageMessageLimit ?? String(base?.media.imageMessageLimit ?? "")}
-              min={0}
-              max={100}
-              onChange={set("imageMessageLimit")}
-              testId="preview-image-limit"
-            />
-            <NumberField
-              label="Images per request"
-              help={SETTING_HELP["media.maxImagesPerRequest"]}
-              value={edits.maxImagesPerRequest ?? String(base?.media.maxImagesPerRequest ?? "")}
-              min={0}
-              max={20}
-              onChange={set("maxImagesPerRequest")}
-              testId="preview-max-images"
-            />
+            </Labelled>
+            {LIMIT_FIELDS.map(([key, label, setting, min, max, testId]) => (
+              <NumberField
+                key={key}
+                label={label}
+                help={SETTING_HELP[setting]}
+                value={edits[key] ?? String((base && readKey(base, setting)) ?? "")}
+                placeholder={key === "maxItems" ? "no cap" : undefined}
+                min={min}
+                max={max}
+                onChange={set(key)}
+                testId={testId}
+              />
+            ))}
           </div>
         </div>
       </details>

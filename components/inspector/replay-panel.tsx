@@ -5,6 +5,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { turnsKey } from "@/components/chat/api";
 import { apiFetch } from "@/components/ui/api-client";
+import { Disclosure } from "@/components/ui/disclosure";
+import { PendingButton } from "@/components/ui/form-controls";
+import { Labelled } from "@/components/ui/labelled";
 import { ReplayComparison } from "./replay-comparison";
 import type { AttemptView } from "./types";
 
@@ -50,72 +53,55 @@ export function ReplayPanel({
     // The replay is one of the conversation's other model calls now.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: turnsKey(conversationId) }),
   });
-  const field = (name: keyof typeof form) => ({
+  const rebuildOnly = source.kind !== "reply";
+  // Only a reply can be sent with changes: other kinds replay as recorded.
+  const field = (name: keyof typeof form, testId: string) => ({
     value: form[name],
     onChange: (event: { target: { value: string } }) => setForm({ ...form, [name]: event.target.value }),
+    disabled: rebuildOnly,
+    "data-testid": testId,
   });
-  const rebuildOnly = source.kind !== "reply";
 
   return (
-    <details className="text-xs" data-testid="replay-panel">
-      <summary className="cursor-pointer text-zinc-500 dark:text-zinc-400">Replay this attempt</summary>
+    <Disclosure className="text-xs" testId="replay-panel" summary="Replay this attempt">
       <div className="mt-1.5 space-y-2">
         <div className="grid grid-cols-2 gap-2">
-          <label className="block">
-            <span className="label-text">Model</span>
+          <Labelled label="Model">
             <input
               list={`replay-models-${source.id}`}
               className="input-sm mt-0.5 font-mono"
-              disabled={rebuildOnly}
-              data-testid="replay-model"
-              {...field("modelId")}
+              {...field("modelId", "replay-model")}
             />
             <datalist id={`replay-models-${source.id}`}>
               {modelIds.map((modelId) => (
                 <option key={modelId} value={modelId} />
               ))}
             </datalist>
-          </label>
-          <label className="block">
-            <span className="label-text">What if: note depth</span>
+          </Labelled>
+          <Labelled label="What if: note depth">
             <input
               type="number"
               min={0}
               className="input-sm mt-0.5 font-mono"
-              disabled={rebuildOnly}
-              data-testid="replay-note-depth"
-              {...field("depth")}
+              {...field("depth", "replay-note-depth")}
             />
-          </label>
+          </Labelled>
         </div>
-        <label className="block">
-          <span className="label-text">What if: context note</span>
-          <input
-            className="input-sm mt-0.5"
-            disabled={rebuildOnly}
-            data-testid="replay-note"
-            {...field("note")}
-          />
-        </label>
-        <label className="block">
-          <span className="label-text">What if: persona prompt</span>
-          <textarea
-            rows={2}
-            className="input-sm mt-0.5"
-            disabled={rebuildOnly}
-            data-testid="replay-prompt"
-            {...field("prompt")}
-          />
-        </label>
-        <button
-          type="button"
+        <Labelled label="What if: context note">
+          <input className="input-sm mt-0.5" {...field("note", "replay-note")} />
+        </Labelled>
+        <Labelled label="What if: persona prompt">
+          <textarea rows={2} className="input-sm mt-0.5" {...field("prompt", "replay-prompt")} />
+        </Labelled>
+        <PendingButton
           className="button-secondary"
-          disabled={replay.isPending}
+          pending={replay.isPending}
+          pendingLabel="Replaying…"
           onClick={() => replay.mutate(replayBody(source, form))}
-          data-testid="replay-button"
+          testId="replay-button"
         >
-          {replay.isPending ? "Replaying…" : "Replay"}
-        </button>
+          Replay
+        </PendingButton>
         {replay.error && (
           <p className="text-red-700 dark:text-red-300" data-testid="replay-error">
             {replay.error.message}
@@ -123,6 +109,6 @@ export function ReplayPanel({
         )}
         {replay.data && <ReplayComparison original={source} replay={replay.data} />}
       </div>
-    </details>
+    </Disclosure>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 // Tokens by tag: a gauge against the model's usable window and a composition bar with a legend, and the
 // pipeline's estimate beside what the provider reported (input, cached input, output).
+import { Fragment, type ReactNode } from "react";
 import { formatCount, formatPercent } from "@/components/ui/format";
 import { TAG_DESCRIPTIONS } from "@/lib/context/tags";
 import type { ItemTag } from "@/lib/context/types";
@@ -17,6 +18,29 @@ export function tokensByTag(payload: PayloadView): { tag: ItemTag; tokens: numbe
     totals.set(item.tag, entry);
   }
   return [...totals].map(([tag, entry]) => ({ tag, ...entry }));
+}
+
+type Segment = ReturnType<typeof tokensByTag>[number];
+
+/** One mark per tag in a row, hidden from screen readers: the legend below says the same in words. */
+function SegmentStrip({
+  className,
+  testId,
+  segments,
+  mark,
+}: {
+  className: string;
+  testId: string;
+  segments: readonly Segment[];
+  mark: (segment: Segment) => ReactNode;
+}) {
+  return (
+    <div className={className} aria-hidden="true" data-testid={testId}>
+      {segments.map((segment) => (
+        <Fragment key={segment.tag}>{mark(segment)}</Fragment>
+      ))}
+    </div>
+  );
 }
 
 export function TokenBar({
@@ -36,6 +60,25 @@ export function TokenBar({
   const total = payload.budget?.totalTokens ?? itemTotal;
   const usable = payload.budget?.usableTokens ?? 0;
   const usage = payload.usage;
+  const gaugeMark = (segment: Segment) => (
+    <span
+      className={`${tagStyle(segment.tag).fill} min-w-[2px]`}
+      style={{ width: `${Math.min(100, (segment.tokens / Math.max(usable, 1)) * 100)}%` }}
+    />
+  );
+  const barMark = (segment: Segment) => (
+    <button
+      type="button"
+      tabIndex={-1}
+      onClick={() => onTag(activeTag === segment.tag ? null : segment.tag)}
+      className={`${tagStyle(segment.tag).fill} min-w-[3px] transition-opacity ${activeTag && activeTag !== segment.tag ? "opacity-25" : ""}`}
+      style={{ flexGrow: Math.max(segment.tokens, 1), flexBasis: 0 }}
+      title={`${segment.tag}: ${formatCount(segment.tokens)} tokens`}
+      data-testid="bar-segment"
+      data-tag={segment.tag}
+      data-tokens={segment.tokens}
+    />
+  );
 
   return (
     <section className="space-y-2.5" data-testid="token-bar">
@@ -66,41 +109,20 @@ export function TokenBar({
       </div>
 
       {payload.budget && (
-        <div
+        <SegmentStrip
           className="flex h-1.5 overflow-hidden rounded-full bg-zinc-100 dark:bg-zinc-800"
-          aria-hidden="true"
-          data-testid="window-gauge"
-        >
-          {segments.map((segment) => (
-            <span
-              key={segment.tag}
-              className={`${tagStyle(segment.tag).fill} min-w-[2px]`}
-              style={{ width: `${Math.min(100, (segment.tokens / Math.max(usable, 1)) * 100)}%` }}
-            />
-          ))}
-        </div>
+          testId="window-gauge"
+          segments={segments}
+          mark={gaugeMark}
+        />
       )}
 
-      <div
+      <SegmentStrip
         className="flex h-3 gap-px overflow-hidden rounded"
-        data-testid="composition-bar"
-        aria-hidden="true"
-      >
-        {segments.map((segment) => (
-          <button
-            key={segment.tag}
-            type="button"
-            tabIndex={-1}
-            onClick={() => onTag(activeTag === segment.tag ? null : segment.tag)}
-            className={`${tagStyle(segment.tag).fill} min-w-[3px] transition-opacity ${activeTag && activeTag !== segment.tag ? "opacity-25" : ""}`}
-            style={{ flexGrow: Math.max(segment.tokens, 1), flexBasis: 0 }}
-            title={`${segment.tag}: ${formatCount(segment.tokens)} tokens`}
-            data-testid="bar-segment"
-            data-tag={segment.tag}
-            data-tokens={segment.tokens}
-          />
-        ))}
-      </div>
+        testId="composition-bar"
+        segments={segments}
+        mark={barMark}
+      />
 
       <ul className="grid grid-cols-1 gap-x-3 gap-y-0.5 text-[11px] sm:grid-cols-2" data-testid="bar-legend">
         {segments.map((segment) => (

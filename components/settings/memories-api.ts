@@ -1,16 +1,9 @@
 // The signed-in user's memories, as Settings → Memories and the summary panel read them.
 import { apiFetch } from "@/components/ui/api-client";
+import type { OwnMemory } from "@/db/memory-queries";
 
-export interface OwnMemoryView {
-  id: string;
-  area: string;
-  content: string;
-  personaName: string | null;
-  conversationId: string | null;
-  conversationTitle: string | null;
-  summaryId: string | null;
-  updatedAt: string;
-}
+/** A memory as GET /api/memories sends it (the time as JSON text). */
+export type OwnMemoryView = Omit<OwnMemory, "scope" | "updatedAt"> & { updatedAt: string };
 
 export interface MemoryPage {
   memories: OwnMemoryView[];

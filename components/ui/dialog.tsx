@@ -1,6 +1,7 @@
 "use client";
 // A modal on the native <dialog> element: focus is trapped and Escape closes it, for free.
 import { type ReactNode, useEffect, useRef } from "react";
+import { CancelConfirm } from "./cancel-confirm";
 import { CloseIcon } from "./icons";
 
 export function Dialog({
@@ -82,15 +83,11 @@ export function ConfirmDialog({
   return (
     <Dialog open={open} onClose={onCancel} title={title} testId={testId}>
       <div className="text-sm text-zinc-600 dark:text-zinc-300">{message}</div>
-      <div className="mt-5 flex justify-end gap-2">
-        <button
-          type="button"
-          className="button-secondary"
-          onClick={onCancel}
-          data-testid={`${testId}-cancel`}
-        >
-          Cancel
-        </button>
+      <CancelConfirm
+        className="mt-5 flex justify-end gap-2"
+        onCancel={onCancel}
+        cancelTestId={`${testId}-cancel`}
+      >
         <button
           type="button"
           className="button-danger"
@@ -100,7 +97,7 @@ export function ConfirmDialog({
         >
           {confirmLabel}
         </button>
-      </div>
+      </CancelConfirm>
     </Dialog>
   );
 }

@@ -1,6 +1,12 @@
 // The labelled controls of the admin forms: an input, a text area, a number or a choice in a FormField, each
 // handing back its value (not the change event) and carrying the test id the tests read.
-import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import type {
+  ButtonHTMLAttributes,
+  ChangeEvent,
+  InputHTMLAttributes,
+  ReactNode,
+  TextareaHTMLAttributes,
+} from "react";
 import { FormField } from "./form-field";
 
 interface Frame {
@@ -13,25 +19,32 @@ interface Frame {
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "value" | "onChange" | "className">;
 
+interface TextValue {
+  value: string;
+  onChange: (value: string) => void;
+  testId: string;
+}
+
+/** The props a text control takes for a value handed back as text, the test id among them. */
+function textControl<Rest extends object>({ value, onChange, testId, ...rest }: TextValue & Rest) {
+  return {
+    ...rest,
+    value,
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onChange(event.target.value),
+    "data-testid": testId,
+  };
+}
+
 export function TextField({
   label,
   error,
   className,
-  testId,
-  value,
-  onChange,
   inputClassName = "input",
   ...input
-}: Frame & InputProps & { value: string; onChange: (value: string) => void; inputClassName?: string }) {
+}: Frame & InputProps & TextValue & { inputClassName?: string }) {
   return (
     <FormField label={label} error={error} className={className}>
-      <input
-        className={inputClassName}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        data-testid={testId}
-        {...input}
-      />
+      <input className={inputClassName} {...textControl(input)} />
     </FormField>
   );
 }
@@ -56,24 +69,13 @@ export function TextAreaField({
   label,
   error,
   className,
-  testId,
-  value,
-  onChange,
   ...textarea
 }: Frame &
-  Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "value" | "onChange" | "className"> & {
-    value: string;
-    onChange: (value: string) => void;
-  }) {
+  Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "value" | "onChange" | "className"> &
+  TextValue) {
   return (
     <FormField label={label} error={error} className={className}>
-      <textarea
-        className="input"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        data-testid={testId}
-        {...textarea}
-      />
+      <textarea className="input" {...textControl(textarea)} />
     </FormField>
   );
 }
@@ -113,7 +115,7 @@ export function SelectField<Value extends string>({
   );
 }
 
-/** A button that says what it is doing while its request runs, and cannot be pressed twice meanwhile. */
+/** A button that cannot be pressed twice while its request runs, saying what it is doing if given `pendingLabel`. */
 export function PendingButton({
   pending,
   pendingLabel,
@@ -125,13 +127,13 @@ export function PendingButton({
   ...button
 }: Omit<ButtonHTMLAttributes<HTMLButtonElement>, "children"> & {
   pending: boolean;
-  pendingLabel: string;
+  pendingLabel?: string;
   testId: string;
   children: ReactNode;
 }) {
   return (
     <button type={type} className={className} disabled={pending || disabled} data-testid={testId} {...button}>
-      {pending ? pendingLabel : children}
+      {pending && pendingLabel ? pendingLabel : children}
     </button>
   );
 }

@@ -1,8 +1,10 @@
-// A button that shows only an icon: its label is what screen readers say and what the tooltip shows.
+// A button that shows only an icon: its label is what screen readers say and, unless given a title, what the
+// tooltip shows.
 import type { ReactNode } from "react";
 
 export function IconButton({
   label,
+  title = label,
   onClick,
   testId,
   className = "",
@@ -10,6 +12,8 @@ export function IconButton({
   children,
 }: {
   label: string;
+  /** The tooltip, where shorter than the label. */
+  title?: string;
   onClick: () => void;
   testId: string;
   /** Size, visibility or hover colour on top of the icon-button look. */
@@ -23,7 +27,7 @@ export function IconButton({
       onClick={onClick}
       className={`icon-button ${className}`.trim()}
       aria-label={label}
-      title={label}
+      title={title}
       disabled={disabled}
       data-testid={testId}
     >
