@@ -46,7 +46,11 @@ const APP_ENVIRONMENT = [
   "TITLE_MODEL_ID",
 ] as const;
 
-export async function setUpAppBench(baseUrl: string): Promise<AppBench> {
+export async function setUpAppBench(
+  baseUrl: string,
+  /** Called with each statement as drizzle sends it (a diagnosis of where a turn's statements go). */
+  onStatement?: (query: string) => void,
+): Promise<AppBench> {
   const { createFreshDatabase, dropDatabase } = await import("@/tests/database");
   const { startFakeProviders } = await import("@/e2e/fake-providers/server");
   const database = await createFreshDatabase(baseUrl, "bench");
@@ -70,8 +74,9 @@ export async function setUpAppBench(baseUrl: string): Promise<AppBench> {
   let statements = 0;
   (globalThis as { glassboxDatabase?: ReturnType<typeof createDatabase> }).glassboxDatabase = createDatabase({
     url: database.url,
-    logQuery: () => {
+    logQuery: (query) => {
       statements++;
+      onStatement?.(query);
     },
   });
   const close = async () => {
