@@ -2,9 +2,9 @@
 // (docs/architecture.md, "A turn, step by step").
 
 import "server-only";
-import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "./client";
-import { messages, type Turn, turns } from "./schema";
+import { conversations, type Message, messages, type Turn, turns } from "./schema";
 
 /** How often a running turn's instance records that it is alive. */
 export const HEARTBEAT_INTERVAL_MS = 10_000;
@@ -101,4 +101,49 @@ export async function recoverAbandonedTurns({
 export async function getTurnStatus({ db, turnId }: { db: Database; turnId: string }) {
   const [row] = await db.select({ status: turns.status }).from(turns).where(eq(turns.id, turnId));
   return row?.status ?? null;
+}
+
+/**
+ * The first reply to a message this turn has just stored, and the turn's row, in one statement: one round trip
+ * where appendMessage's transaction takes five (begin, counter, un-choose, insert, commit) and the turn's insert a
+ * sixth. The counter row's lock gives the reply its seq, as appendMessage does. No earlier reply to a message
+ * stored by this very request can exist, so there is nothing to un-choose; a regenerate, which makes a new variant
+ * beside earlier ones, goes through appendMessage. The turn references the reply: both rows exist when Postgres
+ * checks the reference, at the end of the statement.
+ */
+export async function insertFirstReplyAndTurn({
+  db,
+  reply,
+  turn,
+}: {
+  db: Database;
+  reply: Pick<Message, "id" | "conversationId" | "authorPersonaId" | "authorName" | "replyToMessageId">;
+  turn: Pick<Turn, "id" | "userMessageId" | "settingsVersion"> & { instanceId: string };
+}): Promise<void> {
+  const counter = db.$with("counter", { lastSeq: sql<number>`"lastSeq"` }).as(
+    sql`update ${conversations} set "lastSeq" = ${conversations.lastSeq} + 1, "updatedAt" = now()
+        where ${conversations.id} = ${reply.conversationId} returning "lastSeq"`,
+  );
+  const inserted = db.$with("reply").as(
+    db
+      .insert(messages)
+      .values({
+        ...reply,
+        authorType: "persona",
+        parts: [],
+        status: "streaming",
+        seq: sql`(select "lastSeq" from "counter")`,
+      })
+      .returning({ id: messages.id }),
+  );
+  await db
+    .with(counter, inserted)
+    .insert(turns)
+    .values({
+      ...turn,
+      conversationId: reply.conversationId,
+      assistantMessageId: sql`(select "id" from "reply")`,
+      status: "running",
+      heartbeatAt: new Date(),
+    });
 }

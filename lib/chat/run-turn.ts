@@ -9,13 +9,14 @@ import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
 import { appendMessage } from "@/db/queries";
 import type { Conversation, Message, Persona } from "@/db/schema";
-import { insertTurn } from "@/db/turn-queries";
+import { insertFirstReplyAndTurn, insertTurn } from "@/db/turn-queries";
 import type { SessionUser } from "@/lib/api/route";
 import { logger } from "@/lib/logger";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
 import { resumableStreams } from "./resumable-streams";
 import { maybeSummariseBeforeTurn } from "./summarise";
 import { type BuiltTurn, summariseOnOverflow } from "./summary-overflow";
+import { hasDefaultTitle } from "./title";
 import { instanceId } from "./turn-recovery";
 import { buildPhaseA, openConversation } from "./turn-setup";
 import { streamTurn } from "./turn-stream";
@@ -65,7 +66,13 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
   // known now, writes of the reply wait for its row, and attempts are recorded after the turn row exists.
   const replyIds = { assistantMessageId: uuidv7(), turnId: uuidv7() };
   const { turnId } = replyIds;
-  const rowsReady = insertReplyRows({ ...opened, ...stored, ...replyIds, settingsVersion });
+  const rowsReady = insertReplyRows({
+    ...opened,
+    ...stored,
+    ...replyIds,
+    settingsVersion,
+    firstReply: action.kind === "submit",
+  });
   rowsReady.catch((error) => logger.error({ err: error, turnId }, "could not store the reply's rows"));
 
   const stream = streamTurn({
@@ -77,6 +84,7 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
     base,
     firstResolved,
     settingsVersion,
+    titleWanted: hasDefaultTitle(opened.conversation),
   });
   // With Redis, the stream is published under the turn's id so any instance can resume it.
   const streams = resumableStreams();
@@ -128,7 +136,10 @@ async function prepareContext(turn: OpenedTurn & StoredUserMessage) {
   });
 }
 
-/** A reply becomes the chosen variant of the replies to its message (a regenerate's earlier ones stay). */
+/**
+ * The reply's row and the turn's. A new message's first reply is one statement; a regenerate's reply becomes the
+ * chosen variant of the replies to its message (the earlier ones stay, un-chosen) in appendMessage's transaction.
+ */
 async function insertReplyRows({
   db,
   persona,
@@ -136,6 +147,7 @@ async function insertReplyRows({
   assistantMessageId,
   turnId,
   settingsVersion,
+  firstReply,
 }: {
   db: Database;
   persona: Persona;
@@ -143,29 +155,18 @@ async function insertReplyRows({
   assistantMessageId: string;
   turnId: string;
   settingsVersion: number;
+  /** The user's message was stored by this turn: no reply to it exists yet. */
+  firstReply: boolean;
 }) {
-  await appendMessage({
-    db,
-    message: {
-      id: assistantMessageId,
-      conversationId: userMessage.conversationId,
-      authorType: "persona",
-      authorPersonaId: persona.id,
-      authorName: persona.name,
-      parts: [],
-      status: "streaming",
-      replyToMessageId: userMessage.id,
-    },
-  });
-  await insertTurn({
-    db,
-    turn: {
-      id: turnId,
-      conversationId: userMessage.conversationId,
-      userMessageId: userMessage.id,
-      assistantMessageId,
-      settingsVersion,
-      instanceId: instanceId(),
-    },
-  });
+  const reply = {
+    id: assistantMessageId,
+    conversationId: userMessage.conversationId,
+    authorPersonaId: persona.id,
+    authorName: persona.name,
+    replyToMessageId: userMessage.id,
+  };
+  const turn = { id: turnId, userMessageId: userMessage.id, settingsVersion, instanceId: instanceId() };
+  if (firstReply) return insertFirstReplyAndTurn({ db, reply, turn });
+  await appendMessage({ db, message: { ...reply, authorType: "persona", parts: [], status: "streaming" } });
+  await insertTurn({ db, turn: { ...turn, conversationId: userMessage.conversationId, assistantMessageId } });
 }

@@ -9,7 +9,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { getCurrentSettings, getPersona } from "@/db/queries";
-import type { Message } from "@/db/schema";
+import type { Conversation, Message } from "@/db/schema";
 import { conversations } from "@/db/schema";
 import { DEFAULT_CONVERSATION_TITLE, getFirstExchange, storeGeneratedTitle } from "@/db/title-queries";
 import { env } from "@/lib/env";
@@ -37,6 +37,11 @@ export type TitleOutcome =
 /** Generations still running, so tests (and a graceful shutdown) can wait for them. */
 const running = new Set<Promise<TitleOutcome>>();
 
+/** Whether the conversation still has the title it was created with: only such a conversation gets one generated. */
+export function hasDefaultTitle(conversation: Pick<Conversation, "title">): boolean {
+  return conversation.title === DEFAULT_CONVERSATION_TITLE;
+}
+
 /** Starts title generation for the conversation without waiting for it; never throws. */
 export function startTitleGeneration({ db, conversationId }: { db: Database; conversationId: string }): void {
   const generation = generateConversationTitle({ db, conversationId });
@@ -59,7 +64,7 @@ export async function generateConversationTitle({
   try {
     const [conversation] = await db.select().from(conversations).where(eq(conversations.id, conversationId));
     if (!conversation) return { status: "skipped", reason: "the conversation is gone" };
-    if (conversation.title !== DEFAULT_CONVERSATION_TITLE) {
+    if (!hasDefaultTitle(conversation)) {
       return { status: "skipped", reason: "the conversation already has a title" };
     }
     const exchange = await getFirstExchange({ db, conversationId });

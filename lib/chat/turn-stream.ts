@@ -32,6 +32,7 @@ export function streamTurn({
   firstResolved,
   settingsVersion,
   modelRows,
+  titleWanted,
 }: {
   db: Database;
   user: SessionUser;
@@ -45,6 +46,11 @@ export function streamTurn({
   firstResolved: ResolvedContext | undefined;
   settingsVersion: number;
   modelRows: Model[];
+  /**
+   * The conversation had its default title when the turn began: a title is generated once the reply is done. A
+   * titled conversation keeps its title, so its turns skip even the read that would say so.
+   */
+  titleWanted: boolean;
 }) {
   const reply = new ReplyPersistence(db, conversationId, assistantMessageId, rowsReady);
 
@@ -101,7 +107,7 @@ export function streamTurn({
         const messageStatus = status === "ok" ? "complete" : status;
         await reply.finish(messageStatus);
         await finishTurn({ db, turnId, status });
-        if (status === "ok") startTitleGeneration({ db, conversationId });
+        if (status === "ok" && titleWanted) startTitleGeneration({ db, conversationId });
         if (status === "ok") await deleteReasoningReplayedOnce(db, conversationId, base.trace);
         if (outcome.error) out.write({ type: "error", errorText: outcome.error.message });
         else if (interruptedByShutdown) {
