@@ -42,9 +42,9 @@ export async function appendLiveEvent({
   notifyChannel?: string | null;
 }): Promise<number> {
   const expiredBefore = sql`now() - make_interval(mins => ${REPLAY_WINDOW_MINUTES})`;
-  const signal = notifyChannel
-    ? sql`, pg_notify(${notifyChannel}, json_build_object('conversationId', ${conversationId}::text, 'eventId', cursor.id)::text)`
-    : sql``;
+  // The signal as the bus's listeners parse it (lib/live/bus.ts).
+  const signalText = sql`json_build_object('conversationId', ${conversationId}::text, 'eventId', cursor.id)::text`;
+  const signal = notifyChannel ? sql`, pg_notify(${notifyChannel}, ${signalText})` : sql``;
   const rows = await db.execute<{ id: string | number }>(sql`
     with cursor as (
       insert into ${liveEventCursors} ("conversationId", "lastEventId") values (${conversationId}, 1)

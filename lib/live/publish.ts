@@ -84,7 +84,10 @@ async function storeMessage(db: Database, message: Message): Promise<void> {
   if (isNewState(message.id, event)) await store(db, conversationId, event, message.id);
 }
 
-/** A message was stored or changed: readers get it as it is stored when its turn comes (it is read then). */
+/**
+ * A message was stored or changed: readers get it as it is stored when its turn comes (it is read then). Resolves
+ * once published (or failed).
+ */
 export function publishMessage({ db, conversationId, messageId }: MessageArgs): Promise<void> {
   return inOrder(conversationId, async () => {
     const message = await findMessageInConversation({ db, conversationId, messageId });
