@@ -1,8 +1,9 @@
 // The replay buffer of live rooms (docs/architecture.md, "Live rooms"): each conversation's events with ids that
 // count up, kept for REPLAY_WINDOW_MINUTES so a reader that reconnects gets what it missed, in order, once.
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import type { Database } from "./client";
 import { MEDIA_FACT_COLUMNS, type MediaFacts, mediaFactsById } from "./queries";
-import { type ConversationArgs, findMessageInConversation, type MessageArgs } from "./query-parts";
+import type { ConversationArgs } from "./query-parts";
 import { attachments, liveEventCursors, liveEvents, type Message } from "./schema";
 
 /** How long events stay for readers that reconnect; a reader further behind reloads the transcript instead. */
@@ -23,7 +24,9 @@ export interface LiveEventCursor {
  * Every part reads the statement's snapshot, taken before the cursor's lock: within a process a conversation's
  * events are appended one at a time (lib/live/publish.ts), so only another instance's event committed during
  * that wait can be missed by the deletes, and it stays as one more superseded state (harmless: the newer one
- * follows it) or is pruned by the next event.
+ * follows it) or is pruned by the next event. With `notifyChannel` (the Postgres bus) the statement also signals
+ * the event, `{ conversationId, eventId }`, on that channel: NOTIFY is delivered when the statement commits, so the
+ * signal never comes before the event can be read, and no separate NOTIFY is sent.
  */
 export async function appendLiveEvent({
   db,
@@ -31,12 +34,17 @@ export async function appendLiveEvent({
   type,
   messageId = null,
   payload,
+  notifyChannel = null,
 }: ConversationArgs & {
   type: string;
   messageId?: string | null;
   payload: Record<string, unknown>;
+  notifyChannel?: string | null;
 }): Promise<number> {
   const expiredBefore = sql`now() - make_interval(mins => ${REPLAY_WINDOW_MINUTES})`;
+  // The signal as the bus's listeners parse it (lib/live/bus.ts).
+  const signalText = sql`json_build_object('conversationId', ${conversationId}::text, 'eventId', cursor.id)::text`;
+  const signal = notifyChannel ? sql`, pg_notify(${notifyChannel}, ${signalText})` : sql``;
   const rows = await db.execute<{ id: string | number }>(sql`
     with cursor as (
       insert into ${liveEventCursors} ("conversationId", "lastEventId") values (${conversationId}, 1)
@@ -65,7 +73,7 @@ export async function appendLiveEvent({
       delete from ${liveEvents}
       where ${liveEvents.conversationId} = ${conversationId} and ${liveEvents.createdAt} < ${expiredBefore}
     )
-    select id from cursor`);
+    select id${signal} from cursor`);
   const [row] = rows;
   if (!row) throw new Error("the live event cursor returned no id");
   return Number(row.id);
@@ -95,17 +103,18 @@ export async function listLiveEventsAfter({
     .limit(limit);
 }
 
-/** A message as readers are sent it: the row and what its media are (type and name, by attachment id). */
-export async function getLiveMessage(
-  args: MessageArgs,
-): Promise<{ message: Message; media: Map<string, MediaFacts> } | null> {
-  const { db } = args;
-  const message = await findMessageInConversation(args);
-  if (!message) return null;
+/** What a message's media are (type and name, by attachment id), as readers are sent it: no read without media. */
+export async function getLiveMessageMedia({
+  db,
+  message,
+}: {
+  db: Database;
+  message: Message;
+}): Promise<Map<string, MediaFacts>> {
   const attachmentIds = message.parts.flatMap((part) => (part.type === "media" ? [part.attachmentId] : []));
   const rows =
     attachmentIds.length === 0
       ? []
       : await db.select(MEDIA_FACT_COLUMNS).from(attachments).where(inArray(attachments.id, attachmentIds));
-  return { message, media: mediaFactsById(rows) };
+  return mediaFactsById(rows);
 }

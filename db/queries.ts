@@ -487,7 +487,8 @@ export async function listMessageMedia({ db, conversationId }: ConversationArgs)
 
 /**
  * The end of a reply that used tools: its artifacts (tool calls, outputs), each with its cached token count, and the
- * message's final parts, which name them between the text pieces, in one transaction.
+ * message's final parts, which name them between the text pieces, in one transaction. Returns the message as
+ * stored (undefined when it is gone), which its live event is made from.
  */
 export async function finishReplyWithArtifacts({
   db,
@@ -503,8 +504,8 @@ export async function finishReplyWithArtifacts({
   parts: StoredPart[];
   artifacts: { id: string; type: string; payload: Record<string, unknown> }[];
   status: Message["status"];
-}) {
-  await db.transaction(async (tx) => {
+}): Promise<Message | undefined> {
+  return db.transaction(async (tx) => {
     if (replayed.length > 0) {
       await tx.insert(artifacts).values(
         replayed.map((artifact) => ({
@@ -515,13 +516,16 @@ export async function finishReplyWithArtifacts({
         })),
       );
     }
-    await tx
+    const [stored] = await tx
       .update(messages)
       .set({ parts, status, ...messageTokenCounts(parts), updatedAt: new Date() })
-      .where(eq(messages.id, messageId));
+      .where(eq(messages.id, messageId))
+      .returning();
+    return stored;
   });
 }
 
+/** Returns the message as stored (undefined when it is gone): a reply's live event is made from it, unread. */
 export async function updateMessage({
   db,
   messageId,
@@ -535,8 +539,8 @@ export async function updateMessage({
   status?: Message["status"];
   /** Cache the new parts' token counts (once the text is final). */
   countTokens?: boolean;
-}) {
-  await db
+}): Promise<Message | undefined> {
+  const [stored] = await db
     .update(messages)
     .set({
       ...(parts ? { parts } : {}),
@@ -544,7 +548,9 @@ export async function updateMessage({
       ...(countTokens && parts ? messageTokenCounts(parts) : {}),
       updatedAt: new Date(),
     })
-    .where(eq(messages.id, messageId));
+    .where(eq(messages.id, messageId))
+    .returning();
+  return stored;
 }
 
 /** The full transcript, summarized or not, in seq order. */

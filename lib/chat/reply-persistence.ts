@@ -9,10 +9,11 @@ import "server-only";
 import { ulid } from "ulid";
 import type { Database } from "@/db/client";
 import { finishReplyWithArtifacts, updateMessage } from "@/db/queries";
+import { findMessageInConversation } from "@/db/query-parts";
 import type { Message } from "@/db/schema";
 import { mergeProviderMetadata } from "@/lib/context/messages";
 import type { ProviderMetadata, StoredPart } from "@/lib/context/types";
-import { publishMessage } from "@/lib/live/publish";
+import { publishStoredMessage } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
 import { type ReasoningView, reasoningView } from "./reasoning-view";
 
@@ -42,21 +43,37 @@ export class ReplyPersistence {
   private openReasoning = new Map<string, ReplyArtifact>();
   private flushedLength = 0;
   private lastFlushAt = Date.now();
+  /** Writes asked for so far: once there is one, the row as inserted is not worth a live event. */
+  private writesAsked = 0;
   private pending: Promise<void>;
 
-  /** `rowReady` resolves once the message row exists: writes wait for it, so the row can be inserted while the
-   *  model call is already under way. */
+  /**
+   * `rowReady` resolves once the message row exists: writes wait for it, so the row can be inserted while the
+   * model call is already under way. Each write returns the row it stored and the live event is made from that
+   * row, asked for before the next write starts: the reply's events are in write order and none re-reads it
+   * (docs/architecture.md, "Live rooms").
+   */
   constructor(
     private readonly db: Database,
     private readonly conversationId: string,
     private readonly messageId: string,
     rowReady: Promise<void> = Promise.resolve(),
   ) {
-    this.pending = rowReady;
-    void rowReady.then(
-      () => publishMessage({ db, conversationId, messageId }),
+    this.pending = rowReady.then(
+      () => (this.writesAsked === 0 ? this.publishInsertedRow() : undefined),
       () => {},
     );
+  }
+
+  /** Readers see the reply as soon as its row exists: read once, before the first write (so in order). */
+  private async publishInsertedRow(): Promise<void> {
+    const { db, conversationId, messageId } = this;
+    try {
+      const message = await findMessageInConversation({ db, conversationId, messageId });
+      if (message) void publishStoredMessage({ db, message });
+    } catch (error) {
+      logger.warn({ err: error, messageId }, "could not read the reply for its live event");
+    }
   }
 
   get currentText(): string {
@@ -174,12 +191,13 @@ export class ReplyPersistence {
 
   private flush(status: Message["status"]): Promise<void> {
     if (status === "streaming" && this.text.length === this.flushedLength) return this.pending;
+    this.writesAsked++;
     this.lastFlushAt = Date.now();
     this.flushedLength = this.text.length;
     const text = this.text;
     const artifacts = this.pieces.flatMap((piece) => (piece.kind === "artifact" ? [piece.artifact] : []));
     const parts = this.storedParts();
-    const write = () => {
+    const write = (): Promise<Message | undefined> => {
       // While streaming, and for a reply without tools or reasoning, the text is the message (with what the
       // provider attached to it once it is final).
       if (status === "streaming" || artifacts.length === 0) {
@@ -200,19 +218,19 @@ export class ReplyPersistence {
         status,
       });
     };
-    // Writes are chained so an older snapshot can never land after a newer one; a failed one is logged and the
-    // chain goes on (the next snapshot holds everything it held).
+    // Writes are chained so an older snapshot can never land after a newer one, and each one's live event is
+    // asked for before the next write starts; a failed one is logged and the chain goes on (the next snapshot
+    // holds everything it held).
     this.pending = this.pending
       .catch(() => {})
       .then(status === "streaming" ? write : () => withRetries(write))
+      .then((stored) => {
+        if (stored) void publishStoredMessage({ db: this.db, message: stored });
+      })
       .catch((error) => {
         logger.error({ err: error, messageId: this.messageId, status }, "could not store the reply");
         if (status !== "streaming") throw error;
       });
-    void this.pending.then(
-      () => publishMessage({ db: this.db, conversationId: this.conversationId, messageId: this.messageId }),
-      () => {},
-    );
     return this.pending;
   }
 
@@ -246,11 +264,10 @@ function tagPayload(payload: Record<string, unknown>, providerMetadata: Tagged):
   );
 }
 
-async function withRetries(write: () => Promise<unknown>): Promise<void> {
+async function withRetries<Result>(write: () => Promise<Result>): Promise<Result> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await write();
-      return;
+      return await write();
     } catch (error) {
       const delay = FINAL_WRITE_RETRY_DELAYS_MS[attempt];
       if (delay === undefined) throw error;

@@ -146,11 +146,28 @@ export function liveBus(): Promise<LiveBus> {
   return globalForLive.glassboxLiveBus;
 }
 
+/** The transport the environment picks: Redis when REDIS_URL is set, else Postgres, else (PGlite) the process. */
+function transportFromEnvironment(): { kind: "redis" | "postgres"; url: string } | { kind: "process" } {
+  const { REDIS_URL, DATABASE_URL } = env();
+  if (REDIS_URL) return { kind: "redis", url: REDIS_URL };
+  if (DATABASE_URL) return { kind: "postgres", url: DATABASE_URL };
+  return { kind: "process" };
+}
+
+/**
+ * With the Postgres bus, the channel a stored event's own statement signals on (pg_notify in appendLiveEvent,
+ * delivered when it commits: one statement instead of two); null: the publisher signals through the bus after
+ * storing. The app's database is the bus's, so every instance's LISTEN hears it.
+ */
+export function storedEventChannel(): string | null {
+  return transportFromEnvironment().kind === "postgres" ? POSTGRES_CHANNEL : null;
+}
+
 async function connectFromEnvironment(): Promise<LiveBus> {
   try {
-    const { REDIS_URL, DATABASE_URL } = env();
-    if (REDIS_URL) return await connectRedisBus(REDIS_URL);
-    if (DATABASE_URL) return await connectPostgresBus(DATABASE_URL);
+    const transport = transportFromEnvironment();
+    if (transport.kind === "redis") return await connectRedisBus(transport.url);
+    if (transport.kind === "postgres") return await connectPostgresBus(transport.url);
   } catch (error) {
     logger.error({ err: error }, "could not connect the live rooms' bus");
     throw error;

@@ -4,11 +4,12 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { appendLiveEvent, getLiveMessage } from "@/db/live-event-queries";
-import type { ConversationArgs, MessageArgs } from "@/db/query-parts";
+import { appendLiveEvent, getLiveMessageMedia } from "@/db/live-event-queries";
+import { type ConversationArgs, findMessageInConversation, type MessageArgs } from "@/db/query-parts";
+import type { Message } from "@/db/schema";
 import { toUIMessage } from "@/lib/chat/ui-messages";
 import { logger } from "@/lib/logger";
-import { liveBus } from "./bus";
+import { liveBus, storedEventChannel } from "./bus";
 import { type StoredLiveEvent, TYPING_SHOWN_MS } from "./events";
 
 const globalForPublishing = globalThis as unknown as {
@@ -20,8 +21,8 @@ const globalForPublishing = globalThis as unknown as {
 const REMEMBERED_MESSAGES = 1_000;
 
 /**
- * Whether this state of the message differs from the last one this process published. A reply's row and its first
- * write can be read in the same state (a fast reply is complete before its first publish runs): sent once.
+ * Whether this state of the message differs from the last one this process published: a message read in a state
+ * already sent (a re-read after its writer's own event, a write that changed nothing readers see) is sent once.
  */
 function isNewState(messageId: string, event: StoredLiveEvent): boolean {
   globalForPublishing.glassboxLastPublished ??= new Map();
@@ -35,8 +36,9 @@ function isNewState(messageId: string, event: StoredLiveEvent): boolean {
 }
 
 /**
- * Publishing runs one at a time per conversation in this process: each step reads the message as stored when its
- * turn comes, so a later event never carries an older state (two flushes of one reply can be in flight at once).
+ * Publishing runs one at a time per conversation in this process, in the order asked: a step reads the message as
+ * stored when its turn comes, or carries the row its writer stored (asked in write order), so a later event never
+ * carries an older state (two flushes of one reply can be in flight at once).
  */
 function inOrder(conversationId: string, step: () => Promise<void>): Promise<void> {
   globalForPublishing.glassboxLiveChains ??= new Map();
@@ -63,24 +65,43 @@ async function store(
   messageId: string | null = null,
 ): Promise<void> {
   const { type, ...payload } = event;
-  const eventId = await appendLiveEvent({ db, conversationId, type, messageId, payload });
-  await (await liveBus()).publish({ conversationId, eventId });
+  // With the Postgres bus the statement that stores the event also signals it; otherwise the bus does, after.
+  const notifyChannel = storedEventChannel();
+  const eventId = await appendLiveEvent({ db, conversationId, type, messageId, payload, notifyChannel });
+  if (!notifyChannel) await (await liveBus()).publish({ conversationId, eventId });
 }
 
-/** A message was stored or changed: readers get it as it is stored now. Resolves once published (or failed). */
+/** The event for a message in the state given: readers get it as stored, unless it says nothing new. */
+async function storeMessage(db: Database, message: Message): Promise<void> {
+  const { conversationId } = message;
+  // A variant that is not chosen is not in anyone's transcript: the readers reload to see which one is.
+  if (!message.chosen) return store(db, conversationId, { type: "transcript" });
+  const event: StoredLiveEvent = {
+    type: "message",
+    message: toUIMessage(message, { media: await getLiveMessageMedia({ db, message }) }),
+    clientMessageId: message.clientMessageId,
+  };
+  if (isNewState(message.id, event)) await store(db, conversationId, event, message.id);
+}
+
+/**
+ * A message was stored or changed: readers get it as it is stored when its turn comes (it is read then). Resolves
+ * once published (or failed).
+ */
 export function publishMessage({ db, conversationId, messageId }: MessageArgs): Promise<void> {
   return inOrder(conversationId, async () => {
-    const stored = await getLiveMessage({ db, conversationId, messageId });
-    if (!stored) return;
-    // A variant that is not chosen is not in anyone's transcript: the readers reload to see which one is.
-    if (!stored.message.chosen) return store(db, conversationId, { type: "transcript" });
-    const event: StoredLiveEvent = {
-      type: "message",
-      message: toUIMessage(stored.message, { media: stored.media }),
-      clientMessageId: stored.message.clientMessageId,
-    };
-    if (isNewState(messageId, event)) await store(db, conversationId, event, messageId);
+    const message = await findMessageInConversation({ db, conversationId, messageId });
+    if (message) await storeMessage(db, message);
   });
+}
+
+/**
+ * A message in the state its writer just stored (the row its write returned): published without reading it again.
+ * The writer calls this in the order of its writes, after each one, so a later event never carries an older state
+ * (the reply's persistence chains its writes and reads its row before the first: lib/chat/reply-persistence.ts).
+ */
+export function publishStoredMessage({ db, message }: { db: Database; message: Message }): Promise<void> {
+  return inOrder(message.conversationId, () => storeMessage(db, message));
 }
 
 /** Which reply variant is chosen changed: readers reload their transcript. */

@@ -1,0 +1,182 @@
+// A streaming reply's live events (docs/architecture.md, "Live rooms"), with every statement drizzle sends logged:
+// a flush is two statements (the reply's update, which returns the row, and the event, whose statement also sends
+// the Postgres bus's NOTIFY), the event is made from the row the write returned, a reader following the
+// conversation receives exactly the stored state, and two writes in flight publish their states in write order.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import * as eventsRoute from "@/app/api/conversations/[id]/events/route";
+import { createDatabase, type DatabaseHandle, getDb } from "@/db/client";
+import { findMessageInConversation } from "@/db/query-parts";
+import type { Message } from "@/db/schema";
+import { FLUSH_INTERVAL_MS, ReplyPersistence } from "@/lib/chat/reply-persistence";
+import { toUIMessage } from "@/lib/chat/ui-messages";
+import { connectPostgresBus, type LiveBus, type LiveSignal } from "@/lib/live/bus";
+import { publishingSettled } from "@/lib/live/publish";
+import { call } from "../api-client";
+import { createConversation, insertPersona } from "../fixtures/personas";
+import { storePersonaReply } from "../fixtures/turns";
+import { signedUpForFile } from "../fixtures/users";
+import { followSse, type SseEvent } from "../live/sse";
+
+const ada = signedUpForFile("Ada");
+
+interface LoggedStatement {
+  query: string;
+  params: unknown[];
+}
+const logged: LoggedStatement[] = [];
+let loggedDatabase: DatabaseHandle;
+let listener: LiveBus;
+const heard: LiveSignal[] = [];
+const streams: { cancel: () => Promise<unknown> }[] = [];
+
+beforeAll(async () => {
+  // The reply's own handle, on the test database, with a query log (as the bench counts a turn's statements).
+  loggedDatabase = createDatabase({
+    url: process.env.DATABASE_URL,
+    logQuery: (query, params) => logged.push({ query, params }),
+  });
+  await loggedDatabase.ready;
+  // Another instance's LISTEN: each stored event must reach it exactly once.
+  listener = await connectPostgresBus(process.env.DATABASE_URL as string);
+  listener.subscribe((signal) => heard.push(signal));
+});
+
+afterAll(async () => {
+  await Promise.all(streams.map((stream) => stream.cancel()));
+  await listener?.close();
+  await loggedDatabase?.close();
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await pause(10);
+  }
+}
+
+/** What kind of statement each logged one is: the reply's write, a read of it, or a live event. */
+function kindOf({ query }: LoggedStatement): string {
+  if (query.startsWith('update "messages"') && query.includes("returning"))
+    return "reply update, returning it";
+  if (query.startsWith("select") && query.includes('from "messages"')) return "reply read";
+  if (query.includes('insert into "live_event_cursors"'))
+    return query.includes("pg_notify(") ? "live event with its notify" : "live event";
+  return query.slice(0, 60);
+}
+
+/** The payloads of the live events the logged statements stored, in order. */
+function appendedPayloads(statements: LoggedStatement[]): unknown[] {
+  return statements.flatMap(({ query, params }) =>
+    query.includes('insert into "live_event_cursors"')
+      ? params.flatMap((param) =>
+          typeof param === "string" && param.startsWith('{"message"') ? [JSON.parse(param)] : [],
+        )
+      : [],
+  );
+}
+
+/** A reader's event for the message in this state (as JSON carries it: no undefined fields). */
+function eventFor(message: Message) {
+  return JSON.parse(
+    JSON.stringify({
+      type: "message",
+      message: toUIMessage(message, { media: new Map() }),
+      clientMessageId: message.clientMessageId,
+    }),
+  );
+}
+
+async function storedReply(conversationId: string, messageId: string): Promise<Message> {
+  const message = await findMessageInConversation({ db: await getDb(), conversationId, messageId });
+  if (!message) throw new Error("the reply is gone");
+  return message;
+}
+
+const textOfEvent = (event: SseEvent) =>
+  (event.data.message as { parts: { type: string; text?: string }[] }).parts
+    .filter((part) => part.type === "text")
+    .map((part) => part.text)
+    .join("");
+
+describe("a streaming reply's live events", () => {
+  test("a flush is two statements; the reader gets the stored state; writes in flight publish in order", async () => {
+    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: "Aria" });
+    const conversationId = await createConversation(ada, persona);
+    const reply = await storePersonaReply(persona, conversationId, "", { parts: [], status: "streaming" });
+    const response = await call(eventsRoute.GET, `/api/conversations/${conversationId}/events`, {
+      user: ada,
+      params: { id: conversationId },
+    });
+    expect(response.status).toBe(200);
+    const follower = followSse(response);
+    streams.push(follower);
+    const replyEvent = (text: string, status: string) => (event: SseEvent) =>
+      event.data.type === "message" &&
+      (event.data.message as { id: string }).id === reply.id &&
+      (event.data.message as { metadata: { status: string } }).metadata.status === status &&
+      textOfEvent(event) === text;
+
+    // The row as inserted: read once (before any write), then its event.
+    logged.length = 0;
+    const persistence = new ReplyPersistence(loggedDatabase.db, conversationId, reply.id);
+    await until(() => logged.some((statement) => kindOf(statement) === "live event with its notify"));
+    await publishingSettled();
+    expect(logged.map(kindOf)).toEqual(["reply read", "live event with its notify"]);
+    const inserted = await follower.next(replyEvent("", "streaming"));
+    expect(inserted.data).toEqual(eventFor(await storedReply(conversationId, reply.id)));
+
+    // One flush: the write returns the row, the event is made from it. Nothing is read again.
+    await pause(FLUSH_INTERVAL_MS);
+    logged.length = 0;
+    persistence.append("Hello, ");
+    await until(() => logged.some((statement) => kindOf(statement) === "live event with its notify"));
+    await publishingSettled();
+    expect(logged.map(kindOf)).toEqual(["reply update, returning it", "live event with its notify"]);
+    const streamed = await follower.next(replyEvent("Hello, ", "streaming"));
+    const storedWhileStreaming = await storedReply(conversationId, reply.id);
+    expect(storedWhileStreaming.status).toBe("streaming");
+    expect(streamed.data).toEqual(eventFor(storedWhileStreaming));
+
+    // Two writes in flight (a flush, then the final state at once): their events in write order, each the state
+    // that write stored, the last one the reply as it is stored now.
+    await pause(FLUSH_INTERVAL_MS);
+    logged.length = 0;
+    persistence.append("world.");
+    const finished = persistence.finish("complete");
+    await finished;
+    await publishingSettled();
+    expect(logged.map(kindOf)).toEqual([
+      "reply update, returning it",
+      "live event with its notify",
+      "reply update, returning it",
+      "live event with its notify",
+    ]);
+    const final = await storedReply(conversationId, reply.id);
+    expect(final.status).toBe("complete");
+    const { type: _type, ...finalPayload } = eventFor(final);
+    expect(
+      appendedPayloads(logged).map((payload) => {
+        const { message } = payload as {
+          message: { parts: { text: string }[]; metadata: { status: string } };
+        };
+        return [message.parts.map((part) => part.text).join(""), message.metadata.status];
+      }),
+    ).toEqual([
+      ["Hello, world.", "streaming"],
+      ["Hello, world.", "complete"],
+    ]);
+    expect(appendedPayloads(logged).at(-1)).toEqual(finalPayload);
+    const last = await follower.next(replyEvent("Hello, world.", "complete"));
+    expect(last.data).toEqual(eventFor(final));
+
+    // Each of the four events was signalled once, by its own statement (a separate NOTIFY would be heard twice).
+    await pause(200);
+    const signals = heard.filter((signal) => signal.conversationId === conversationId);
+    expect(signals).toHaveLength(4);
+    expect(signals.map((signal) => "eventId" in signal && signal.eventId)).toEqual([1, 2, 3, 4]);
+    await follower.cancel();
+  });
+});
