@@ -4,6 +4,7 @@
 import "server-only";
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "./client";
+import { onlyRow } from "./query-parts";
 import { conversations, type Message, messages, type Turn, turns } from "./schema";
 
 /** How often a running turn's instance records that it is alive. */
@@ -109,7 +110,7 @@ export async function getTurnStatus({ db, turnId }: { db: Database; turnId: stri
  * sixth. The counter row's lock gives the reply its seq, as appendMessage does. No earlier reply to a message
  * stored by this very request can exist, so there is nothing to un-choose; a regenerate, which makes a new variant
  * beside earlier ones, goes through appendMessage. The turn references the reply: both rows exist when Postgres
- * checks the reference, at the end of the statement.
+ * checks the reference, at the end of the statement. Returns the reply's row as stored (its first live event).
  */
 export async function insertFirstReplyAndTurn({
   db,
@@ -119,7 +120,7 @@ export async function insertFirstReplyAndTurn({
   db: Database;
   reply: Pick<Message, "id" | "conversationId" | "authorPersonaId" | "authorName" | "replyToMessageId">;
   turn: Pick<Turn, "id" | "userMessageId" | "settingsVersion"> & { instanceId: string };
-}): Promise<void> {
+}): Promise<Message> {
   const counter = db.$with("counter", { lastSeq: sql<number>`"lastSeq"` }).as(
     sql`update ${conversations} set "lastSeq" = ${conversations.lastSeq} + 1, "updatedAt" = now()
         where ${conversations.id} = ${reply.conversationId} returning "lastSeq"`,
@@ -134,16 +135,16 @@ export async function insertFirstReplyAndTurn({
         status: "streaming",
         seq: sql`(select "lastSeq" from "counter")`,
       })
-      .returning({ id: messages.id }),
+      .returning(),
   );
-  await db
-    .with(counter, inserted)
-    .insert(turns)
-    .values({
+  const turnRow = db.$with("turn").as(
+    db.insert(turns).values({
       ...turn,
       conversationId: reply.conversationId,
       assistantMessageId: sql`(select "id" from "reply")`,
       status: "running",
       heartbeatAt: new Date(),
-    });
+    }),
+  );
+  return onlyRow(await db.with(counter, inserted, turnRow).select().from(inserted), "Conversation");
 }

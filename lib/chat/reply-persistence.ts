@@ -48,8 +48,8 @@ export class ReplyPersistence {
   private pending: Promise<void>;
 
   /**
-   * `rowReady` resolves once the message row exists: writes wait for it, so the row can be inserted while the
-   * model call is already under way. Each write returns the row it stored and the live event is made from that
+   * `rowReady` resolves once the message row exists (with the row as inserted, when the inserter has it): writes
+   * wait for it, so the row can be inserted while the model call is already under way. Each write returns the row it stored and the live event is made from that
    * row, asked for before the next write starts: the reply's events are in write order and none re-reads it
    * (docs/architecture.md, "Live rooms").
    */
@@ -57,10 +57,14 @@ export class ReplyPersistence {
     private readonly db: Database,
     private readonly conversationId: string,
     private readonly messageId: string,
-    rowReady: Promise<void> = Promise.resolve(),
+    rowReady: Promise<Message | undefined> = Promise.resolve(undefined),
   ) {
     this.pending = rowReady.then(
-      () => (this.writesAsked === 0 ? this.publishInsertedRow() : undefined),
+      (inserted) => {
+        if (this.writesAsked > 0) return;
+        if (inserted) void publishStoredMessage({ db, message: inserted });
+        else return this.publishInsertedRow();
+      },
       () => {},
     );
   }

@@ -37,7 +37,7 @@ export interface ReplyAttempts {
   conversationId: string;
   turnId: string;
   /** Resolves once the turn row exists; attempts are recorded after it (the row is inserted during the call). */
-  turnReady?: Promise<void>;
+  turnReady?: Promise<unknown>;
   /** Phase B for the first model, when the caller already resolved it (pure, so it can be reused as is). */
   firstResolved?: ResolvedContext;
   base: BaseContext;

@@ -139,6 +139,7 @@ async function prepareContext(turn: OpenedTurn & StoredUserMessage) {
 /**
  * The reply's row and the turn's. A new message's first reply is one statement; a regenerate's reply becomes the
  * chosen variant of the replies to its message (the earlier ones stay, un-chosen) in appendMessage's transaction.
+ * Resolves with the reply's row as stored: its first live event, with no read.
  */
 async function insertReplyRows({
   db,
@@ -167,6 +168,10 @@ async function insertReplyRows({
   };
   const turn = { id: turnId, userMessageId: userMessage.id, settingsVersion, instanceId: instanceId() };
   if (firstReply) return insertFirstReplyAndTurn({ db, reply, turn });
-  await appendMessage({ db, message: { ...reply, authorType: "persona", parts: [], status: "streaming" } });
+  const row = await appendMessage({
+    db,
+    message: { ...reply, authorType: "persona", parts: [], status: "streaming" },
+  });
   await insertTurn({ db, turn: { ...turn, conversationId: userMessage.conversationId, assistantMessageId } });
+  return row;
 }

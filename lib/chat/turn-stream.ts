@@ -41,7 +41,8 @@ export function streamTurn({
   userMessage: Message;
   assistantMessageId: string;
   turnId: string;
-  rowsReady: Promise<void>;
+  /** The reply's row once it and the turn's row are stored. */
+  rowsReady: Promise<Message>;
   base: BaseContext;
   firstResolved: ResolvedContext | undefined;
   settingsVersion: number;
@@ -131,7 +132,7 @@ export function streamTurn({
 }
 
 /** While a turn runs, its instance says so every HEARTBEAT_INTERVAL_MS; a turn whose heartbeat stops is recovered. */
-function startTurnHeartbeat(db: Database, turnId: string, rowsReady: Promise<void>) {
+function startTurnHeartbeat(db: Database, turnId: string, rowsReady: Promise<unknown>) {
   return setInterval(() => {
     rowsReady
       .then(() => touchTurnHeartbeat({ db, turnId }))

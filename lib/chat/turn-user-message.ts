@@ -9,7 +9,7 @@ import type { Conversation, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import type { StoredPart } from "@/lib/context/types";
 import { AppError } from "@/lib/errors";
-import { publishMessage } from "@/lib/live/publish";
+import { publishStoredMessage } from "@/lib/live/publish";
 import { type PreparedImageLink, prepareImageLinks, storeImageLinks } from "@/lib/media/image-links";
 import { loadTurnInput } from "./load-turn-input";
 import type { TurnAction } from "./run-turn";
@@ -60,9 +60,9 @@ export async function checkAndStoreUserMessage({
   });
   // A refusal above must not also surface as an unhandled rejection of the load that waits on it.
   stored.catch(() => {});
-  // Other readers of a room see the message at once (live rooms).
+  // Other readers of a room see the message at once (live rooms), made from the row in hand.
   void stored.then(
-    (message) => publishMessage({ db, conversationId, messageId: message.id }),
+    (message) => publishStoredMessage({ db, message }),
     () => {},
   );
   const [[, { personaModel, usable }], userMessage, firstInput] = await Promise.all([
