@@ -17,6 +17,7 @@ import { resumableStreams } from "./resumable-streams";
 import { maybeSummariseBeforeTurn } from "./summarise";
 import { type BuiltTurn, summariseOnOverflow } from "./summary-overflow";
 import { hasDefaultTitle } from "./title";
+import { admitTurnSetUp } from "./turn-admission";
 import { instanceId } from "./turn-recovery";
 import { buildPhaseA, openConversation } from "./turn-setup";
 import { streamTurn } from "./turn-stream";
@@ -53,12 +54,15 @@ interface OpenedTurn {
 type StoredUserMessage = Awaited<ReturnType<typeof checkAndStoreUserMessage>>;
 
 export async function runChatTurn({ db, user, conversationId, action }: TurnRequest): Promise<Response> {
-  const opened: OpenedTurn = {
-    db,
-    user,
-    ...(await openConversation({ db, conversationId, userId: user.id })),
-  };
-  const stored = await checkAndStoreUserMessage({ ...opened, action });
+  // Reading and storing wait their turn behind other turns' when many arrive at once (turn-admission.ts).
+  const { opened, stored } = await admitTurnSetUp(async () => {
+    const opened: OpenedTurn = {
+      db,
+      user,
+      ...(await openConversation({ db, conversationId, userId: user.id })),
+    };
+    return { opened, stored: await checkAndStoreUserMessage({ ...opened, action }) };
+  });
   const { turnInput, base, firstResolved } = await prepareContext({ ...opened, ...stored });
   const { settingsVersion } = turnInput;
 
