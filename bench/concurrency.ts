@@ -43,6 +43,10 @@ export interface ConcurrencyResult {
   heapUsedBeforeMb: number | null;
   peakHeapUsedMb: number | null;
   providerRequests: number | null;
+  /** SQL statements the app sent per turn, from the start of the burst until every stream ended (and 300 ms). */
+  statementsPerTurn: number | null;
+  /** The process's CPU time (user + system) over the burst per turn: the fake provider's and the client's too. */
+  cpuMsPerTurn: number | null;
 }
 
 /** Stored messages per conversation: more than the default fetch window (80), so each turn loads a full one. */
@@ -76,6 +80,8 @@ export function concurrencySkipped(reason: string, turns: number): ConcurrencyRe
     heapUsedBeforeMb: null,
     peakHeapUsedMb: null,
     providerRequests: null,
+    statementsPerTurn: null,
+    cpuMsPerTurn: null,
   };
 }
 
@@ -153,6 +159,8 @@ async function runConcurrency(baseUrl: string, turns: number): Promise<Concurren
     const seqBefore = await lastSeqs(app, conversationIds);
     collectGarbage?.();
     const memory = sampleMemory();
+    const statementsBefore = app.statementsSent();
+    const cpuBefore = process.cpuUsage();
     const start = performance.now();
     const results = await Promise.all(
       users.map(async (user, index) => {
@@ -168,6 +176,11 @@ async function runConcurrency(baseUrl: string, turns: number): Promise<Concurren
     );
     const wallMs = performance.now() - start;
     const peaks = memory.stop();
+    // The live events of the last replies are written just after their streams end.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const statementsPerTurn = (app.statementsSent() - statementsBefore) / turns;
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuMsPerTurn = (cpu.user + cpu.system) / 1_000 / turns;
     const providerRequests = app.providers.requests.length - requestsBefore;
 
     const failures: string[] = [];
@@ -215,6 +228,8 @@ async function runConcurrency(baseUrl: string, turns: number): Promise<Concurren
       heapUsedBeforeMb: round(peaks.heapUsedBefore / 2 ** 20, 1),
       peakHeapUsedMb: round(peaks.heapUsed / 2 ** 20, 1),
       providerRequests,
+      statementsPerTurn: round(statementsPerTurn, 1),
+      cpuMsPerTurn: round(cpuMsPerTurn, 1),
     };
   } finally {
     await app.close();

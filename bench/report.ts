@@ -173,6 +173,8 @@ export function buildResults(inputs: BenchInputs) {
         heap_used_before_mb: concurrency.heapUsedBeforeMb,
         peak_heap_used_mb: concurrency.peakHeapUsedMb,
         provider_requests: concurrency.providerRequests,
+        statements_per_turn: concurrency.statementsPerTurn,
+        cpu_ms_per_turn: concurrency.cpuMsPerTurn,
         failures: concurrency.failures,
       },
     },
@@ -306,6 +308,12 @@ export function printTable(inputs: BenchInputs, results: BenchResults): void {
       String(concurrency.peakRssMb),
       `${concurrency.rssBeforeMb} before (after a full GC)`,
       `heap used ${concurrency.heapUsedBeforeMb} → peak ${concurrency.peakHeapUsedMb} MB; sampled every 20 ms`,
+    );
+    row(
+      "burst: CPU per turn",
+      ms(concurrency.cpuMsPerTurn),
+      `${concurrency.statementsPerTurn} statements per turn`,
+      "the process's user + system time over the burst ÷ turns (the fake provider and the client included)",
     );
   }
   for (const [label, value, range, note] of scaleOutRows(inputs.scaleOut)) row(label, value, range, note);

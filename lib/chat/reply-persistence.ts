@@ -1,5 +1,6 @@
 // Persists the assistant reply while it streams: at most every FLUSH_INTERVAL_MS of new text (so a server crash
-// loses at most that much), then once more with the final status. A failed write never blocks the ones after it,
+// loses at most that much; longer when many replies stream at once, see flushIntervalMs), then once more with the
+// final status. A failed write never blocks the ones after it,
 // and the final one is retried, so the final status is written even after a database hiccup mid-stream. A reply
 // that used tools or reasoned ends with its tool calls, outputs and reasoning stored as artifacts, named in the
 // message's parts between the text written around them, so later turns replay them; every part keeps what the
@@ -16,8 +17,23 @@ import type { ProviderMetadata, StoredPart } from "@/lib/context/types";
 import { publishStoredMessage } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
 import { type ReasoningView, reasoningView } from "./reasoning-view";
+import { runningTurnCount } from "./turn-stops";
 
 export const FLUSH_INTERVAL_MS = 500;
+/**
+ * Under load the interval grows, so that all the replies this process streams at once are written about this many
+ * times a second in all: 200 replies at once are each written every 2 s, not every 500 ms (each write is two
+ * statements, and at 400 a second they would take most of the database's and this process's time).
+ */
+const STREAMING_WRITES_PER_SECOND = 100;
+/** The longest interval, however many replies stream: what a crash may lose of each. */
+const MAX_FLUSH_INTERVAL_MS = 5_000;
+
+/** How long a streaming reply goes between writes when `runningTurns` turns run in this process. */
+export function flushIntervalMs(runningTurns = runningTurnCount()): number {
+  const share = (runningTurns * 1_000) / STREAMING_WRITES_PER_SECOND;
+  return Math.min(MAX_FLUSH_INTERVAL_MS, Math.max(FLUSH_INTERVAL_MS, share));
+}
 
 /** Waits between tries of the final write (a short database outage should not leave the reply `streaming`). */
 const FINAL_WRITE_RETRY_DELAYS_MS = [100, 500, 2_000];
@@ -90,7 +106,7 @@ export class ReplyPersistence {
     const last = this.pieces.at(-1);
     if (last?.kind === "text") last.text += delta;
     else this.pieces.push({ kind: "text", text: delta });
-    if (Date.now() - this.lastFlushAt >= FLUSH_INTERVAL_MS) this.flush("streaming");
+    if (Date.now() - this.lastFlushAt >= flushIntervalMs()) this.flush("streaming");
   }
 
   /**

@@ -41,6 +41,11 @@ export function turnsRunningHere(): ReadonlySet<string> {
   return new Set(runningTurns().keys());
 }
 
+/** How many turns this process is running now. */
+export function runningTurnCount(): number {
+  return runningTurns().size;
+}
+
 /**
  * The turn this process runs in a conversation, if any. A turn is registered before its first chunk is sent and
  * before its row is stored: a stop or an edit that comes right after the first words finds it here.
