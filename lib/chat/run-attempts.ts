@@ -3,7 +3,7 @@
 // Every attempt is recorded as it ends, failed ones included. Text streams to the writer as it arrives.
 
 import "server-only";
-import type { ToolSet, UIMessageStreamWriter } from "ai";
+import type { ToolSet } from "ai";
 import type { Database } from "@/db/client";
 import type { Model } from "@/db/schema";
 import { stageClock } from "@/lib/chat/stage-clock";
@@ -21,6 +21,7 @@ import {
 } from "./attempt-loop";
 import { offlineRequest, streamModelCall } from "./model-call";
 import { type AttemptRecord, type AttemptUsage, attemptUsage, recordAttempt } from "./record-attempt";
+import type { ReplyWriter } from "./reply-events";
 import type { ReplyPersistence } from "./reply-persistence";
 import { toModelDescriptor } from "./stored-rows";
 import { MAX_TOOL_STEPS } from "./tools";
@@ -45,7 +46,7 @@ export interface ReplyAttempts {
   modelRows: Model[];
   enabledToolNames: string[];
   reply: ReplyPersistence;
-  writer: SafeWriter;
+  writer: ReplyWriter;
   /** The reply's tools; the tool loop runs within each attempt, up to MAX_TOOL_STEPS model calls. */
   tools?: ToolSet;
   /** Aborted when the user stops the reply: the provider request is aborted and no other attempt runs. */
@@ -295,23 +296,4 @@ async function streamReply({
   }
   if (streamed.firstTokenMs !== undefined) writer.write({ type: "text-end", id: textId });
   return streamed;
-}
-
-/** A writer that outlives the browser: once the client has gone, writes are dropped and generation goes on. */
-export interface SafeWriter {
-  write: UIMessageStreamWriter["write"];
-}
-
-export function safeWriter(writer: UIMessageStreamWriter): SafeWriter {
-  let open = true;
-  return {
-    write(chunk) {
-      if (!open) return;
-      try {
-        writer.write(chunk);
-      } catch {
-        open = false;
-      }
-    },
-  };
 }

@@ -4,7 +4,7 @@
 // completes and is stored.
 
 import "server-only";
-import { createUIMessageStreamResponse, JsonToSseTransformStream, UI_MESSAGE_STREAM_HEADERS } from "ai";
+import { UI_MESSAGE_STREAM_HEADERS } from "ai";
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
 import { appendMessage } from "@/db/queries";
@@ -13,6 +13,7 @@ import { insertFirstReplyAndTurn, insertTurn } from "@/db/turn-queries";
 import type { SessionUser } from "@/lib/api/route";
 import { logger } from "@/lib/logger";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
+import { replyEventBytes, replyEventText } from "./reply-events";
 import { resumableStreams } from "./resumable-streams";
 import { maybeSummariseBeforeTurn } from "./summarise";
 import { type BuiltTurn, summariseOnOverflow } from "./summary-overflow";
@@ -79,7 +80,7 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
   });
   rowsReady.catch((error) => logger.error({ err: error, turnId }, "could not store the reply's rows"));
 
-  const stream = streamTurn({
+  const writeReply = streamTurn({
     ...opened,
     ...stored,
     ...replyIds,
@@ -92,16 +93,12 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
   });
   // With Redis, the stream is published under the turn's id so any instance can resume it.
   const streams = resumableStreams();
-  if (streams) {
-    const published = await streams.resumableStream(turnId, () =>
-      stream.pipeThrough(new JsonToSseTransformStream()),
-    );
-    if (published)
-      return new Response(published.pipeThrough(new TextEncoderStream()), {
-        headers: UI_MESSAGE_STREAM_HEADERS,
-      });
-  }
-  return createUIMessageStreamResponse({ stream });
+  if (!streams) return new Response(replyEventBytes(writeReply), { headers: UI_MESSAGE_STREAM_HEADERS });
+  const events = replyEventText(writeReply);
+  const published = await streams.resumableStream(turnId, () => events);
+  return new Response((published ?? events).pipeThrough(new TextEncoderStream()), {
+    headers: UI_MESSAGE_STREAM_HEADERS,
+  });
 }
 
 /**

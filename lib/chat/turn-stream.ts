@@ -3,7 +3,6 @@
 
 import "server-only";
 import { setMaxListeners } from "node:events";
-import { createUIMessageStream } from "ai";
 import type { Database } from "@/db/client";
 import { deleteReplayedReasoning } from "@/db/queries";
 import type { Message, Model, Persona } from "@/db/schema";
@@ -12,13 +11,14 @@ import type { SessionUser } from "@/lib/api/route";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import type { BaseContext, TraceEvent } from "@/lib/context/types";
 import { logger } from "@/lib/logger";
+import type { ReplyWriter, WriteReply } from "./reply-events";
 import { ReplyPersistence } from "./reply-persistence";
-import { runAttempts, safeWriter } from "./run-attempts";
+import { runAttempts } from "./run-attempts";
 import { startTitleGeneration } from "./title";
 import { runnableToolNames, toolSetFor } from "./tools";
 import { registerRunningTurn } from "./turn-stops";
 
-/** The reply as a UI message stream: the attempts, then the reply's and the turn's final status. */
+/** Writes the reply (reply-events.ts makes the stream): the attempts, then the reply's and the turn's final status. */
 export function streamTurn({
   db,
   user,
@@ -52,7 +52,7 @@ export function streamTurn({
    * titled conversation keeps its title, so its turns skip even the read that would say so.
    */
   titleWanted: boolean;
-}) {
+}): WriteReply {
   const reply = new ReplyPersistence(db, conversationId, assistantMessageId, rowsReady);
 
   // Stop (from this instance or another) aborts the provider request; the reply keeps what the user saw.
@@ -71,64 +71,61 @@ export function streamTurn({
   });
   const heartbeat = startTurnHeartbeat(db, turnId, rowsReady);
 
-  return createUIMessageStream({
-    execute: async ({ writer }) => {
-      // The first words reach the client while the reply's rows may still be being stored: a stop or an edit
-      // that comes then finds the turn in this process's registry (turnRunningHere), not yet in the database.
-      const out = safeWriter(writer);
-      out.write({
-        type: "start",
-        messageId: assistantMessageId,
-        messageMetadata: { userMessageId: userMessage.id, assistantMessageId },
-      });
-      try {
-        const outcome = await runAttempts({
+  return async (out: ReplyWriter) => {
+    // The first words reach the client while the reply's rows may still be being stored: a stop or an edit
+    // that comes then finds the turn in this process's registry (turnRunningHere), not yet in the database.
+    out.write({
+      type: "start",
+      messageId: assistantMessageId,
+      messageMetadata: { userMessageId: userMessage.id, assistantMessageId },
+    });
+    try {
+      const outcome = await runAttempts({
+        db,
+        conversationId,
+        turnId,
+        turnReady: rowsReady,
+        base,
+        firstResolved,
+        settingsVersion,
+        modelRows,
+        enabledToolNames: runnableToolNames(persona.toolNames),
+        tools: toolSetFor(persona.toolNames, {
           db,
+          userId: user.id,
+          personaId: persona.id,
           conversationId,
-          turnId,
-          turnReady: rowsReady,
-          base,
-          firstResolved,
-          settingsVersion,
-          modelRows,
-          enabledToolNames: runnableToolNames(persona.toolNames),
-          tools: toolSetFor(persona.toolNames, {
-            db,
-            userId: user.id,
-            personaId: persona.id,
-            conversationId,
-            personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
-          }),
-          reply,
-          writer: out,
-          stopSignal: stopController.signal,
-        });
-        const status = outcome.status === "stopped" && interruptedByShutdown ? "interrupted" : outcome.status;
-        if (status === "stopped" && shownChars !== undefined) reply.truncateText(shownChars);
-        const messageStatus = status === "ok" ? "complete" : status;
-        await reply.finish(messageStatus);
-        await finishTurn({ db, turnId, status });
-        if (status === "ok" && titleWanted) startTitleGeneration({ db, conversationId });
-        if (status === "ok") await deleteReasoningReplayedOnce(db, conversationId, base.trace);
-        if (outcome.error) out.write({ type: "error", errorText: outcome.error.message });
-        else if (interruptedByShutdown) {
-          out.write({ type: "error", errorText: "The server restarted before the reply was finished." });
-        }
-        out.write({
-          type: "finish",
-          finishReason: status === "ok" || status === "stopped" ? "stop" : "error",
-        });
-      } catch (error) {
-        logger.error({ err: error, turnId }, "turn failed");
-        await reply.finish("error").catch(() => {});
-        await finishTurn({ db, turnId, status: "error" }).catch(() => {});
-        out.write({ type: "error", errorText: "The reply failed on the server." });
-      } finally {
-        clearInterval(heartbeat);
-        unregister();
+          personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
+        }),
+        reply,
+        writer: out,
+        stopSignal: stopController.signal,
+      });
+      const status = outcome.status === "stopped" && interruptedByShutdown ? "interrupted" : outcome.status;
+      if (status === "stopped" && shownChars !== undefined) reply.truncateText(shownChars);
+      const messageStatus = status === "ok" ? "complete" : status;
+      await reply.finish(messageStatus);
+      await finishTurn({ db, turnId, status });
+      if (status === "ok" && titleWanted) startTitleGeneration({ db, conversationId });
+      if (status === "ok") await deleteReasoningReplayedOnce(db, conversationId, base.trace);
+      if (outcome.error) out.write({ type: "error", errorText: outcome.error.message });
+      else if (interruptedByShutdown) {
+        out.write({ type: "error", errorText: "The server restarted before the reply was finished." });
       }
-    },
-  });
+      out.write({
+        type: "finish",
+        finishReason: status === "ok" || status === "stopped" ? "stop" : "error",
+      });
+    } catch (error) {
+      logger.error({ err: error, turnId }, "turn failed");
+      await reply.finish("error").catch(() => {});
+      await finishTurn({ db, turnId, status: "error" }).catch(() => {});
+      out.write({ type: "error", errorText: "The reply failed on the server." });
+    } finally {
+      clearInterval(heartbeat);
+      unregister();
+    }
+  };
 }
 
 /** While a turn runs, its instance says so every HEARTBEAT_INTERVAL_MS; a turn whose heartbeat stops is recovered. */

@@ -1,0 +1,68 @@
+// A turn's reply as the browser reads it: the AI SDK's UI message stream protocol, one `data: <chunk as JSON>`
+// event per chunk and `data: [DONE]` at the end (served with the SDK's UI_MESSAGE_STREAM_HEADERS), written
+// straight into one stream. The SDK's own path (createUIMessageStream, then a TransformStream that injects the
+// message id, one for the SSE framing and one for the bytes) is three more stream stages for every chunk, and
+// under a burst of turns those stages were a measured share of the server's time (docs/architecture.md, "The
+// turn's own cost"). The bytes are the same.
+
+import "server-only";
+import type { UIMessageChunk } from "ai";
+import { logger } from "@/lib/logger";
+
+/** Where a reply writes its chunks. Once the browser has gone, writes are dropped and the generation goes on. */
+export interface ReplyWriter {
+  write(chunk: UIMessageChunk): void;
+}
+
+/** Writes the reply's chunks; the stream ends once it resolves (or fails: then with an error chunk). */
+export type WriteReply = (writer: ReplyWriter) => Promise<void>;
+
+const encoder = new TextEncoder();
+
+/** The reply's events as bytes, for the response itself. `write` starts at once. */
+export function replyEventBytes(write: WriteReply): ReadableStream<Uint8Array> {
+  return replyEvents(write, (text) => encoder.encode(text));
+}
+
+/** The reply's events as text, for a store that keeps them (resumable streams). `write` starts at once. */
+export function replyEventText(write: WriteReply): ReadableStream<string> {
+  return replyEvents(write, (text) => text);
+}
+
+function replyEvents<Output>(write: WriteReply, toOutput: (text: string) => Output): ReadableStream<Output> {
+  let controller: ReadableStreamDefaultController<Output> | null = null;
+  let open = true;
+  const send = (text: string) => {
+    if (!open || !controller) return;
+    try {
+      controller.enqueue(toOutput(text));
+    } catch {
+      open = false;
+    }
+  };
+  const stream = new ReadableStream<Output>({
+    start(streamController) {
+      controller = streamController;
+    },
+    cancel() {
+      open = false;
+    },
+  });
+  const writer: ReplyWriter = { write: (chunk) => send(`data: ${JSON.stringify(chunk)}\n\n`) };
+  write(writer)
+    .catch((error: unknown) => {
+      logger.error({ err: error }, "a reply's stream failed");
+      writer.write({ type: "error", errorText: "The reply failed on the server." });
+    })
+    .finally(() => {
+      send("data: [DONE]\n\n");
+      if (!open) return;
+      open = false;
+      try {
+        controller?.close();
+      } catch {
+        // The reader cancelled at the same moment.
+      }
+    });
+  return stream;
+}
