@@ -25,6 +25,7 @@ import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cac
 import type { StoredPart } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
+import { encodedPlaceholder, isAnyOf, preparedStatement } from "./prepared-statements";
 import {
   type AfterSeqArgs,
   type ConversationArgs,
@@ -124,29 +125,31 @@ type ReadableConversationArgs = ConversationArgs & { userId: string };
  * found (never "forbidden": no leak).
  */
 async function readableConversationRow({ db, conversationId, userId }: ReadableConversationArgs) {
-  return onlyRow(
-    await db
-      .select({ conversation: conversations, persona: personas })
-      .from(conversations)
-      .leftJoin(
-        participants,
-        and(
-          eq(participants.conversationId, conversations.id),
-          eq(participants.userId, userId),
-          ne(participants.role, "invited"),
-        ),
-      )
-      .leftJoin(personas, eq(personas.id, conversations.personaId))
-      .where(
-        and(
-          eq(conversations.id, conversationId),
-          or(eq(conversations.ownerId, userId), eq(participants.userId, userId)),
-        ),
-      )
-      .limit(1),
-    "Conversation",
-  );
+  return onlyRow(await readableConversationStatement(db).execute({ conversationId, userId }), "Conversation");
 }
+
+const readableConversationStatement = preparedStatement("readableConversationRow", (db) => {
+  const userId = sql.placeholder("userId");
+  return db
+    .select({ conversation: conversations, persona: personas })
+    .from(conversations)
+    .leftJoin(
+      participants,
+      and(
+        eq(participants.conversationId, conversations.id),
+        eq(participants.userId, userId),
+        ne(participants.role, "invited"),
+      ),
+    )
+    .leftJoin(personas, eq(personas.id, conversations.personaId))
+    .where(
+      and(
+        eq(conversations.id, sql.placeholder("conversationId")),
+        or(eq(conversations.ownerId, userId), eq(participants.userId, userId)),
+      ),
+    )
+    .limit(1);
+});
 
 /** The conversation if the user owns it or takes part in it; otherwise not found (never "forbidden": no leak). */
 export async function getReadableConversation(args: ReadableConversationArgs): Promise<Conversation> {
@@ -256,26 +259,65 @@ export async function appendMessage({
  * lock orders the inserts as the transaction does. A conversation that is gone leaves the seq null: not found.
  */
 async function insertPlainMessage(db: Database, message: NewMessage): Promise<Message> {
-  const counter = db.$with("counter", { lastSeq: sql<number>`"lastSeq"` }).as(
-    sql`update ${conversations} set "lastSeq" = ${conversations.lastSeq} + 1, "updatedAt" = now()
-        where ${conversations.id} = ${message.conversationId} returning "lastSeq"`,
-  );
   try {
-    const [row] = await db
-      .with(counter)
-      .insert(messages)
-      .values({
-        ...message,
-        id: message.id ?? uuidv7(),
-        ...messageTokenCounts(message.parts),
-        seq: sql`(select "lastSeq" from "counter")`,
-      })
-      .returning();
+    const [row] = await plainMessageStatement(db).execute(
+      messageValues(message, message.id ?? uuidv7(), message.parts),
+    );
     return row;
   } catch (error) {
     if (hasErrorCode(error, "23502")) throw notFound("Conversation");
     throw error;
   }
+}
+
+const plainMessageStatement = preparedStatement("insertPlainMessage", (db) => {
+  const counter = db.$with("counter", { lastSeq: sql<number>`"lastSeq"` }).as(
+    sql`update ${conversations} set "lastSeq" = ${conversations.lastSeq} + 1, "updatedAt" = now()
+        where ${conversations.id} = ${sql.placeholder("conversationId")} returning "lastSeq"`,
+  );
+  return db
+    .with(counter)
+    .insert(messages)
+    .values({ ...messageColumnPlaceholders(), seq: sql`(select "lastSeq" from "counter")` })
+    .returning();
+});
+
+/**
+ * The columns a new message sets, as placeholders (filled by `messageValues`): the same columns for every message,
+ * so one prepared statement serves them all. A field the message leaves out is null, as its column's default is.
+ */
+function messageColumnPlaceholders() {
+  return {
+    id: sql.placeholder("id"),
+    conversationId: sql.placeholder("conversationId"),
+    authorType: sql.placeholder("authorType"),
+    authorUserId: sql.placeholder("authorUserId"),
+    authorPersonaId: sql.placeholder("authorPersonaId"),
+    authorName: sql.placeholder("authorName"),
+    parts: encodedPlaceholder("parts", messages.parts),
+    status: sql.placeholder("status"),
+    replyToMessageId: sql.placeholder("replyToMessageId"),
+    clientMessageId: sql.placeholder("clientMessageId"),
+    tokenCounts: encodedPlaceholder("tokenCounts", messages.tokenCounts),
+    segmentTokenCounts: encodedPlaceholder("segmentTokenCounts", messages.segmentTokenCounts),
+  };
+}
+
+/** The values of messageColumnPlaceholders for a message with this id and these parts (token counts cached). */
+function messageValues(message: NewMessage, id: string, parts: StoredPart[]) {
+  return {
+    id,
+    conversationId: message.conversationId,
+    authorType: message.authorType,
+    authorUserId: message.authorUserId ?? null,
+    authorPersonaId: message.authorPersonaId ?? null,
+    authorName: message.authorName,
+    parts,
+    status: message.status,
+    replyToMessageId: message.replyToMessageId ?? null,
+    clientMessageId: message.clientMessageId ?? null,
+    ...messageTokenCounts(parts),
+  };
 }
 
 /** Whether Postgres answered with this SQLSTATE (drizzle wraps the driver's error as its cause). */
@@ -312,25 +354,18 @@ async function insertMessage(
   message: NewMessage,
   attach: { attachmentIds: string[]; userId: string } | undefined,
 ): Promise<Message> {
-  const [counter] = await tx
-    .update(conversations)
-    .set({ lastSeq: sql`${conversations.lastSeq} + 1`, updatedAt: new Date() })
-    .where(eq(conversations.id, message.conversationId))
-    .returning({ seq: conversations.lastSeq });
+  const [counter] = await counterStatement(tx).execute({
+    conversationId: message.conversationId,
+    now: new Date(),
+  });
   if (!counter) throw notFound("Conversation");
   // After the counter's row lock: a reply inserted at the same time by another transaction is committed by now,
   // so it is un-chosen too (done before the lock, two concurrent regenerates would both stay chosen).
   if (message.authorType === "persona" && message.replyToMessageId) {
-    await tx
-      .update(messages)
-      .set({ chosen: false })
-      .where(
-        and(
-          eq(messages.conversationId, message.conversationId),
-          eq(messages.replyToMessageId, message.replyToMessageId),
-          eq(messages.authorType, "persona"),
-        ),
-      );
+    await unchooseRepliesStatement(tx).execute({
+      conversationId: message.conversationId,
+      replyToMessageId: message.replyToMessageId,
+    });
   }
   const messageId = message.id ?? uuidv7();
   let parts = message.parts;
@@ -348,13 +383,46 @@ async function insertMessage(
     );
     afterInsert = plan.apply;
   }
-  const [row] = await tx
-    .insert(messages)
-    .values({ ...message, id: messageId, parts, ...messageTokenCounts(parts), seq: counter.seq })
-    .returning();
+  const [row] = await messageStatement(tx).execute({
+    ...messageValues(message, messageId, parts),
+    seq: counter.seq,
+  });
   await afterInsert?.();
   return row;
 }
+
+/** The conversation's counter bumped under its row lock; the new value is the next message's seq. */
+const counterStatement = preparedStatement("bumpMessageCounter", (db) =>
+  db
+    .update(conversations)
+    .set({
+      lastSeq: sql`${conversations.lastSeq} + 1`,
+      updatedAt: encodedPlaceholder("now", conversations.updatedAt),
+    })
+    .where(eq(conversations.id, sql.placeholder("conversationId")))
+    .returning({ seq: conversations.lastSeq }),
+);
+
+/** The earlier replies to a message, no longer chosen (a new variant is being inserted). */
+const unchooseRepliesStatement = preparedStatement("unchooseReplies", (db) =>
+  db
+    .update(messages)
+    .set({ chosen: false })
+    .where(
+      and(
+        eq(messages.conversationId, sql.placeholder("conversationId")),
+        eq(messages.replyToMessageId, sql.placeholder("replyToMessageId")),
+        eq(messages.authorType, "persona"),
+      ),
+    ),
+);
+
+const messageStatement = preparedStatement("insertMessage", (db) =>
+  db
+    .insert(messages)
+    .values({ ...messageColumnPlaceholders(), seq: sql.placeholder("seq") })
+    .returning(),
+);
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -572,19 +640,30 @@ export async function listHistoryWindow({
   afterSeq,
   limit,
 }: AfterSeqArgs & { limit: number }): Promise<Message[]> {
-  const newestFirst = await db
-    .select()
-    .from(messages)
-    .where(unsummarisedMessagesAfter(conversationId, afterSeq))
-    .orderBy(desc(messages.seq))
-    .limit(limit);
+  const newestFirst = await historyWindowStatement(db).execute({ conversationId, afterSeq, limit });
   return newestFirst.reverse();
 }
 
+const historyWindowStatement = preparedStatement("listHistoryWindow", (db) =>
+  db
+    .select()
+    .from(messages)
+    .where(unsummarisedMessagesAfter(sql.placeholder("conversationId"), sql.placeholder("afterSeq")))
+    .orderBy(desc(messages.seq))
+    .limit(sql.placeholder("limit")),
+);
+
 export async function listAttachmentsForMessages({ db, messageIds }: { db: Database; messageIds: string[] }) {
   if (messageIds.length === 0) return [];
-  return db.select().from(attachments).where(inArray(attachments.messageId, messageIds));
+  return attachmentsForMessagesStatement(db).execute({ messageIds });
 }
+
+const attachmentsForMessagesStatement = preparedStatement("listAttachmentsForMessages", (db) =>
+  db
+    .select()
+    .from(attachments)
+    .where(isAnyOf(attachments.messageId, sql.placeholder("messageIds"))),
+);
 
 /**
  * `reasoning.persist = next_reply`: once the reply is done, the reasoning replayed for it is deleted,
@@ -625,22 +704,32 @@ export async function deleteReplayedReasoning({
 
 export async function listArtifactsForMessages({ db, messageIds }: { db: Database; messageIds: string[] }) {
   if (messageIds.length === 0) return [];
-  return db
-    .select()
-    .from(artifacts)
-    .where(inArray(artifacts.messageId, messageIds))
-    .orderBy(asc(artifacts.id));
+  return artifactsForMessagesStatement(db).execute({ messageIds });
 }
 
-export async function getActiveSummary({ db, conversationId }: ConversationArgs) {
-  const [row] = await db
+const artifactsForMessagesStatement = preparedStatement("listArtifactsForMessages", (db) =>
+  db
     .select()
-    .from(summaries)
-    .where(and(eq(summaries.conversationId, conversationId), isNull(summaries.supersededBy)))
-    .orderBy(desc(summaries.createdAt))
-    .limit(1);
+    .from(artifacts)
+    .where(isAnyOf(artifacts.messageId, sql.placeholder("messageIds")))
+    .orderBy(asc(artifacts.id)),
+);
+
+export async function getActiveSummary({ db, conversationId }: ConversationArgs) {
+  const [row] = await activeSummaryStatement(db).execute({ conversationId });
   return row ?? null;
 }
+
+const activeSummaryStatement = preparedStatement("getActiveSummary", (db) =>
+  db
+    .select()
+    .from(summaries)
+    .where(
+      and(eq(summaries.conversationId, sql.placeholder("conversationId")), isNull(summaries.supersededBy)),
+    )
+    .orderBy(desc(summaries.createdAt))
+    .limit(1),
+);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Personas, models, settings
@@ -684,9 +773,16 @@ export async function getModel({ db, modelId }: { db: Database; modelId: string 
 /** The rows of these models that exist, in one query (by id; the caller keeps its own order). */
 export async function listModelsById({ db, modelIds }: { db: Database; modelIds: string[] }) {
   if (modelIds.length === 0) return new Map<string, Model>();
-  const rows = await db.select().from(models).where(inArray(models.id, modelIds));
+  const rows = await modelsByIdStatement(db).execute({ modelIds });
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+const modelsByIdStatement = preparedStatement("listModelsById", (db) =>
+  db
+    .select()
+    .from(models)
+    .where(isAnyOf(models.id, sql.placeholder("modelIds"))),
+);
 
 export async function listModels({ db }: { db: Database }) {
   return db.select().from(models).orderBy(asc(models.id));
@@ -694,10 +790,14 @@ export async function listModels({ db }: { db: Database }) {
 
 export async function getCurrentSettings({ db }: { db: Database }) {
   return onlyRow(
-    await db.select().from(settingsVersions).orderBy(desc(settingsVersions.version)).limit(1),
+    await currentSettingsStatement(db).execute(),
     () => new AppError("internal", "The context policy is missing: the database was not seeded."),
   );
 }
+
+const currentSettingsStatement = preparedStatement("getCurrentSettings", (db) =>
+  db.select().from(settingsVersions).orderBy(desc(settingsVersions.version)).limit(1),
+);
 
 // ---------------------------------------------------------------------------------------------------------------
 // What a turn loads besides messages
@@ -744,6 +844,14 @@ export async function listActiveMemories({
   personaId,
   includePrivate = true,
 }: UserArgs & { personaId: string; includePrivate?: boolean }) {
+  if (!includePrivate) return personaMemoriesStatement(db).execute({ personaId });
+  return memoriesWithPrivateStatement(db).execute({ userId, personaId });
+}
+
+/** The statement of listActiveMemories, with the user's private scopes or without them. */
+function activeMemoriesQuery(db: Database, includePrivate: boolean) {
+  const userId = sql.placeholder("userId");
+  const personaId = sql.placeholder("personaId");
   const personaScope = and(eq(memories.scope, "persona"), eq(memories.personaId, personaId));
   const privateScopes = [
     and(eq(memories.scope, "user"), eq(memories.userId, userId)),
@@ -756,6 +864,13 @@ export async function listActiveMemories({
     .orderBy(asc(memories.createdAt), asc(memories.id));
 }
 
+const memoriesWithPrivateStatement = preparedStatement("listActiveMemories", (db) =>
+  activeMemoriesQuery(db, true),
+);
+const personaMemoriesStatement = preparedStatement("listActivePersonaMemories", (db) =>
+  activeMemoriesQuery(db, false),
+);
+
 /** Blocks of a persona that have not expired. */
 export async function listActiveBlocks({
   db,
@@ -766,20 +881,31 @@ export async function listActiveBlocks({
   personaId: string;
   now: Date;
 }) {
-  return db
+  return activeBlocksStatement(db).execute({ personaId, now });
+}
+
+const activeBlocksStatement = preparedStatement("listActiveBlocks", (db) =>
+  db
     .select({ block: personaUserBlocks, userName: user.name })
     .from(personaUserBlocks)
     .innerJoin(user, eq(user.id, personaUserBlocks.userId))
     .where(
       and(
-        eq(personaUserBlocks.personaId, personaId),
-        or(isNull(personaUserBlocks.expiresAt), gt(personaUserBlocks.expiresAt, now)),
+        eq(personaUserBlocks.personaId, sql.placeholder("personaId")),
+        or(
+          isNull(personaUserBlocks.expiresAt),
+          gt(personaUserBlocks.expiresAt, encodedPlaceholder("now", personaUserBlocks.expiresAt)),
+        ),
       ),
-    );
-}
+    ),
+);
 
 export async function listParticipants({ db, conversationId }: ConversationArgs) {
-  return db
+  return participantsStatement(db).execute({ conversationId });
+}
+
+const participantsStatement = preparedStatement("listParticipants", (db) =>
+  db
     .select({
       userId: participants.userId,
       name: user.name,
@@ -788,9 +914,14 @@ export async function listParticipants({ db, conversationId }: ConversationArgs)
     })
     .from(participants)
     .innerJoin(user, eq(user.id, participants.userId))
-    .where(and(eq(participants.conversationId, conversationId), ne(participants.role, "invited")))
-    .orderBy(asc(participants.joinedAt));
-}
+    .where(
+      and(
+        eq(participants.conversationId, sql.placeholder("conversationId")),
+        ne(participants.role, "invited"),
+      ),
+    )
+    .orderBy(asc(participants.joinedAt)),
+);
 
 /**
  * Invite someone into a conversation by the email of their account (the owner's call). The
@@ -875,24 +1006,32 @@ async function deleteParticipant(args: ParticipantArgs, role: SQL, what: string)
 
 /** The conversation's turn whose reply is still being written, if any (the newest). */
 export async function getRunningTurn({ db, conversationId }: ConversationArgs) {
-  const [row] = await db
-    .select({ id: turns.id, assistantMessageId: turns.assistantMessageId })
-    .from(turns)
-    .where(and(eq(turns.conversationId, conversationId), eq(turns.status, "running")))
-    .orderBy(desc(turns.createdAt))
-    .limit(1);
+  const [row] = await runningTurnStatement(db).execute({ conversationId });
   return row ?? null;
 }
+
+const runningTurnStatement = preparedStatement("getRunningTurn", (db) =>
+  db
+    .select({ id: turns.id, assistantMessageId: turns.assistantMessageId })
+    .from(turns)
+    .where(and(eq(turns.conversationId, sql.placeholder("conversationId")), eq(turns.status, "running")))
+    .orderBy(desc(turns.createdAt))
+    .limit(1),
+);
 
 /** Base64 bytes of stored attachments, keyed by storage key. */
 export async function loadAttachmentData({ db, storageKeys }: { db: Database; storageKeys: string[] }) {
   if (storageKeys.length === 0) return new Map<string, string>();
-  const rows = await db
-    .select()
-    .from(attachmentBlobs)
-    .where(inArray(attachmentBlobs.storageKey, storageKeys));
+  const rows = await attachmentDataStatement(db).execute({ storageKeys });
   return new Map(rows.map((row) => [row.storageKey, row.data]));
 }
+
+const attachmentDataStatement = preparedStatement("loadAttachmentData", (db) =>
+  db
+    .select()
+    .from(attachmentBlobs)
+    .where(isAnyOf(attachmentBlobs.storageKey, sql.placeholder("storageKeys"))),
+);
 
 /**
  * An uploaded file, not yet part of a message (messageId stays null until one is sent with it). The bytes are

@@ -2,7 +2,7 @@
 // conditions that pick a conversation's messages, so each is written once.
 
 import "server-only";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, type Placeholder } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
 import type { Database } from "./client";
 import { type Message, messages } from "./schema";
@@ -27,9 +27,13 @@ export function onlyRow<Row>(rows: Row[], missing: string | (() => Error)): Row 
 
 /**
  * The messages a turn or a summary may still be built from: after `afterSeq`, not summarised yet, and not a reply
- * variant the user did not choose (such a variant is kept but never sent).
+ * variant the user did not choose (such a variant is kept but never sent). Placeholders stand in for the values in
+ * a prepared statement.
  */
-export function unsummarisedMessagesAfter(conversationId: string, afterSeq: number) {
+export function unsummarisedMessagesAfter(
+  conversationId: string | Placeholder,
+  afterSeq: number | Placeholder,
+) {
   return and(
     eq(messages.conversationId, conversationId),
     gt(messages.seq, afterSeq),

@@ -1,11 +1,12 @@
 // The session lookup every API request makes (lib/auth.ts, `sessionUser`): the session row by its token, with
-// the fields of its user the app uses, in one query.
-import { eq } from "drizzle-orm";
+// the fields of its user the app uses, in one prepared query (db/prepared-statements.ts).
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "./client";
+import { preparedStatement } from "./prepared-statements";
 import { session, user } from "./schema";
 
-export async function findSessionWithUser({ db, token }: { db: Database; token: string }) {
-  const [row] = await db
+const sessionWithUser = preparedStatement("findSessionWithUser", (db) =>
+  db
     .select({
       expiresAt: session.expiresAt,
       userId: user.id,
@@ -15,7 +16,11 @@ export async function findSessionWithUser({ db, token }: { db: Database; token: 
     })
     .from(session)
     .innerJoin(user, eq(user.id, session.userId))
-    .where(eq(session.token, token))
-    .limit(1);
+    .where(eq(session.token, sql.placeholder("token")))
+    .limit(1),
+);
+
+export async function findSessionWithUser({ db, token }: { db: Database; token: string }) {
+  const [row] = await sessionWithUser(db).execute({ token });
   return row ?? null;
 }

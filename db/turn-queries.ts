@@ -4,6 +4,7 @@
 import "server-only";
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "./client";
+import { encodedPlaceholder, preparedStatement } from "./prepared-statements";
 import { onlyRow } from "./query-parts";
 import { conversations, type Message, messages, type Turn, turns } from "./schema";
 
@@ -21,15 +22,32 @@ export async function insertTurn({
     instanceId: string;
   };
 }) {
-  await db.insert(turns).values({ ...turn, status: "running", heartbeatAt: new Date() });
+  await insertTurnStatement(db).execute({ ...turn, now: new Date() });
 }
 
+const insertTurnStatement = preparedStatement("insertTurn", (db) =>
+  db.insert(turns).values({
+    id: sql.placeholder("id"),
+    conversationId: sql.placeholder("conversationId"),
+    userMessageId: sql.placeholder("userMessageId"),
+    assistantMessageId: sql.placeholder("assistantMessageId"),
+    settingsVersion: sql.placeholder("settingsVersion"),
+    instanceId: sql.placeholder("instanceId"),
+    status: "running",
+    heartbeatAt: encodedPlaceholder("now", turns.heartbeatAt),
+  }),
+);
+
 export async function touchTurnHeartbeat({ db, turnId }: { db: Database; turnId: string }) {
-  await db
-    .update(turns)
-    .set({ heartbeatAt: new Date() })
-    .where(and(eq(turns.id, turnId), eq(turns.status, "running")));
+  await heartbeatStatement(db).execute({ turnId, now: new Date() });
 }
+
+const heartbeatStatement = preparedStatement("touchTurnHeartbeat", (db) =>
+  db
+    .update(turns)
+    .set({ heartbeatAt: encodedPlaceholder("now", turns.heartbeatAt) })
+    .where(and(eq(turns.id, sql.placeholder("turnId")), eq(turns.status, "running"))),
+);
 
 /** The turn's final status; a reply that stopped short of ok still counts as the turn's outcome. */
 export async function finishTurn({
@@ -41,8 +59,15 @@ export async function finishTurn({
   turnId: string;
   status: "ok" | "error" | "interrupted" | "stopped";
 }) {
-  await db.update(turns).set({ status, heartbeatAt: null }).where(eq(turns.id, turnId));
+  await finishTurnStatement(db).execute({ turnId, status });
 }
+
+const finishTurnStatement = preparedStatement("finishTurn", (db) =>
+  db
+    .update(turns)
+    .set({ status: encodedPlaceholder("status", turns.status), heartbeatAt: null })
+    .where(eq(turns.id, sql.placeholder("turnId"))),
+);
 
 /**
  * Turns left `running` by a dead process, and their replies left `streaming`, become `interrupted`, keeping the
