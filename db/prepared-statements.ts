@@ -18,7 +18,7 @@ import type { Transaction } from "./query-parts";
  * handle's first call, then kept for as long as the handle lives. Values go in through placeholders
  * (`sql.placeholder("name")`), given to `execute({ name: value })`.
  */
-export function preparedStatement<Prepared>(
+export function preparedStatement<Prepared extends { getQuery(): { sql: string } }>(
   name: string,
   build: (db: Database) => { prepare(name: string): Prepared },
 ): (db: Database | Transaction) => Prepared {
@@ -29,9 +29,20 @@ export function preparedStatement<Prepared>(
       // A transaction has the same query builder as the database (db/admin-queries.ts passes one the same way).
       statement = build(db as Database).prepare(name);
       byHandle.set(db, statement);
+      preparedTexts.add(statement.getQuery().sql);
     }
     return statement;
   };
+}
+
+const preparedTexts = new Set<string>();
+
+/**
+ * The SQL of every statement prepared so far. Postgres may run a prepared statement with a generic plan, made
+ * without its parameters' values; tests/api/query-plans.test.ts checks those plans too.
+ */
+export function preparedStatementTexts(): ReadonlySet<string> {
+  return preparedTexts;
 }
 
 /**

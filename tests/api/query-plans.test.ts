@@ -1,8 +1,8 @@
 // The indexes the hot queries need (docs/deploy.md#postgres-under-load). A fresh database is filled with a million
 // messages across 10 000 conversations of 1 000 people (and their turns and attempts) by `generate_series`,
 // analysed, and then a real turn runs in one of those conversations with every statement drizzle sends logged,
-// along with what a page load (the conversation list, the transcript), a resume and the recovery sweep send. Each statement is EXPLAINed with its own parameters: a sequential
-// scan of any big table fails the test, naming the statement.
+// along with what a page load (the conversation list, the transcript), a resume and the recovery sweep send. Each statement is EXPLAINed with its own parameters, and each
+// prepared one also with a generic plan: a sequential scan of any big table fails the test, naming the statement.
 import postgres from "postgres";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import * as resumeRoute from "@/app/api/chat/[id]/stream/route";
@@ -10,6 +10,7 @@ import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
 import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { createDatabase, getDb } from "@/db/client";
+import { preparedStatementTexts } from "@/db/prepared-statements";
 import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
 import { call, signUp } from "../api-client";
 import { createFreshDatabase, dropDatabase } from "../database";
@@ -207,6 +208,29 @@ test.skipIf(!baseUrl)(
       `query plans: ${distinct.size} distinct statements explained, ${offenders.length} scan a big table`,
     );
     expect(offenders).toEqual([]);
+
+    // A prepared statement (db/prepared-statements.ts) may be run with a generic plan, made without its
+    // parameters' values: each of those again, prepared and planned so (an EXPLAIN with values is never generic).
+    const prepared = [...distinct.values()].filter(({ query }) => preparedStatementTexts().has(query));
+    expect(prepared.length).toBeGreaterThanOrEqual(15);
+    const genericOffenders = await client.begin(async (transaction) => {
+      await transaction`set local plan_cache_mode = force_generic_plan`;
+      const found: string[] = [];
+      for (const { query, params } of prepared) {
+        await transaction.unsafe(`prepare generic_plan as ${query}`);
+        const noValues = params.length > 0 ? `(${params.map(() => "null").join(", ")})` : "";
+        const [row] = await transaction.unsafe(`explain (format json) execute generic_plan${noValues}`);
+        await transaction`deallocate generic_plan`;
+        const plan = (row["QUERY PLAN"] as { Plan: PlanNode }[])[0].Plan;
+        const scanned = seqScans(plan).filter((table) => bigTables.has(table));
+        if (scanned.length > 0) found.push(`${scanned.join(", ")}: ${query}`);
+      }
+      return found;
+    });
+    console.log(
+      `query plans: ${prepared.length} prepared statements, ${genericOffenders.length} generic plans scan a big table`,
+    );
+    expect(genericOffenders).toEqual([]);
   },
   60_000,
 );
