@@ -146,15 +146,36 @@ export async function insertFirstReplyAndTurn({
   reply: Pick<Message, "id" | "conversationId" | "authorPersonaId" | "authorName" | "replyToMessageId">;
   turn: Pick<Turn, "id" | "userMessageId" | "settingsVersion"> & { instanceId: string };
 }): Promise<Message> {
+  const rows = await firstReplyAndTurnStatement(db).execute({
+    replyId: reply.id,
+    conversationId: reply.conversationId,
+    authorPersonaId: reply.authorPersonaId,
+    authorName: reply.authorName,
+    replyToMessageId: reply.replyToMessageId,
+    turnId: turn.id,
+    userMessageId: turn.userMessageId,
+    settingsVersion: turn.settingsVersion,
+    instanceId: turn.instanceId,
+    now: new Date(),
+  });
+  return onlyRow(rows, "Conversation");
+}
+
+const firstReplyAndTurnStatement = preparedStatement("insertFirstReplyAndTurn", (db) => {
+  const conversationId = sql.placeholder("conversationId");
   const counter = db.$with("counter", { lastSeq: sql<number>`"lastSeq"` }).as(
     sql`update ${conversations} set "lastSeq" = ${conversations.lastSeq} + 1, "updatedAt" = now()
-        where ${conversations.id} = ${reply.conversationId} returning "lastSeq"`,
+        where ${conversations.id} = ${conversationId} returning "lastSeq"`,
   );
   const inserted = db.$with("reply").as(
     db
       .insert(messages)
       .values({
-        ...reply,
+        id: sql.placeholder("replyId"),
+        conversationId,
+        authorPersonaId: sql.placeholder("authorPersonaId"),
+        authorName: sql.placeholder("authorName"),
+        replyToMessageId: sql.placeholder("replyToMessageId"),
         authorType: "persona",
         parts: [],
         status: "streaming",
@@ -164,12 +185,15 @@ export async function insertFirstReplyAndTurn({
   );
   const turnRow = db.$with("turn").as(
     db.insert(turns).values({
-      ...turn,
-      conversationId: reply.conversationId,
+      id: sql.placeholder("turnId"),
+      userMessageId: sql.placeholder("userMessageId"),
+      settingsVersion: sql.placeholder("settingsVersion"),
+      instanceId: sql.placeholder("instanceId"),
+      conversationId,
       assistantMessageId: sql`(select "id" from "reply")`,
       status: "running",
-      heartbeatAt: new Date(),
+      heartbeatAt: encodedPlaceholder("now", turns.heartbeatAt),
     }),
   );
-  return onlyRow(await db.with(counter, inserted, turnRow).select().from(inserted), "Conversation");
-}
+  return db.with(counter, inserted, turnRow).select().from(inserted);
+});

@@ -25,7 +25,7 @@ import {
   user,
 } from "@/db/schema";
 import { findSessionWithUser } from "@/db/session-queries";
-import { finishTurn, insertTurn, touchTurnHeartbeat } from "@/db/turn-queries";
+import { finishTurn, insertFirstReplyAndTurn, insertTurn, touchTurnHeartbeat } from "@/db/turn-queries";
 import { createFreshDatabase, dropDatabase } from "../database";
 import { adaConversation, pgliteForFile } from "../fixtures/pglite";
 
@@ -213,6 +213,39 @@ async function checkTurnStatements(db: Database) {
       .where(eq(turns.status, "running"))
       .orderBy(desc(turns.createdAt)),
   ).toEqual([]);
+
+  // A new message's first reply and its turn, in one statement.
+  const nextQuestion = await append("And back?", "user");
+  const replyId = "0193a5d0-0000-7000-8000-000000000002";
+  const nextTurnId = "0193a5d0-0000-7000-8000-000000000003";
+  const firstReply = await insertFirstReplyAndTurn({
+    db,
+    reply: {
+      id: replyId,
+      conversationId: conversation.id,
+      authorPersonaId: persona.id,
+      authorName: persona.name,
+      replyToMessageId: nextQuestion.id,
+    },
+    turn: { id: nextTurnId, userMessageId: nextQuestion.id, settingsVersion: 1, instanceId: "instance-2" },
+  });
+  expect(firstReply).toMatchObject({
+    id: replyId,
+    seq: 5,
+    authorType: "persona",
+    parts: [],
+    status: "streaming",
+  });
+  expect(await db.select().from(messages).where(eq(messages.id, replyId))).toEqual([firstReply]);
+  const [nextTurn] = await db.select().from(turns).where(eq(turns.id, nextTurnId));
+  expect(nextTurn).toMatchObject({
+    conversationId: conversation.id,
+    userMessageId: nextQuestion.id,
+    assistantMessageId: replyId,
+    status: "running",
+    instanceId: "instance-2",
+  });
+  expect(nextTurn.heartbeatAt?.getTime()).toBeGreaterThanOrEqual(now.getTime() - 1_000);
 
   expect(await findSessionWithUser({ db, token: "token-carol" })).toEqual({
     expiresAt: new Date("2100-01-01T00:00:00Z"),
