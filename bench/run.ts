@@ -1,8 +1,8 @@
 // `npm run bench`: the performance targets in one run — a burst of 200 streaming turns at once on Postgres (first,
 // on a fresh machine state), the pipeline over 1 000 / 2 000 / 10 000 / 100 000 stored messages, the same
 // build with default settings, the AI SDK and LangChain peers on the same messages, and the turn overhead (CPU and
-// time to the first token, at 100 / 1 000 / 10 000 stored messages) and the scale-out behind nginx. Prints a table and writes bench-results.json at the
-// repository root.
+// time to the first token, at 100 / 1 000 / 10 000 stored messages) and the scale-out behind nginx. Prints a
+// table and writes bench-results.json at the repository root.
 //
 // Knobs (environment): BENCH_LANGCHAIN_RUNS (default 1; 0 skips it: it takes tens of seconds),
 // BENCH_TURNS (default 20), BENCH_SKIP_TURN=1, BENCH_CONCURRENT_TURNS (default 200), BENCH_SKIP_CONCURRENCY=1,

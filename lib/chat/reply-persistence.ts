@@ -1,7 +1,7 @@
 // Persists the assistant reply while it streams: at most every FLUSH_INTERVAL_MS of new text (so a server crash
 // loses at most that much; longer when many replies stream at once, see flushIntervalMs), then once more with the
-// final status. A failed write never blocks the ones after it,
-// and the final one is retried, so the final status is written even after a database hiccup mid-stream. A reply
+// final status. A failed write never blocks the ones after it, and the final one is retried, so the final status
+// is written even after a database hiccup mid-stream. A reply
 // that used tools or reasoned ends with its tool calls, outputs and reasoning stored as artifacts, named in the
 // message's parts between the text written around them, so later turns replay them; every part keeps what the
 // provider attached to it (docs/architecture.md#reasoning-and-provider-metadata).
@@ -10,7 +10,6 @@ import "server-only";
 import { ulid } from "ulid";
 import type { Database } from "@/db/client";
 import { finishReplyWithArtifacts, updateMessage } from "@/db/queries";
-import { findMessageInConversation } from "@/db/query-parts";
 import type { Message } from "@/db/schema";
 import { mergeProviderMetadata } from "@/lib/context/messages";
 import type { ProviderMetadata, StoredPart } from "@/lib/context/types";
@@ -64,36 +63,23 @@ export class ReplyPersistence {
   private pending: Promise<void>;
 
   /**
-   * `rowReady` resolves once the message row exists (with the row as inserted, when the inserter has it): writes
-   * wait for it, so the row can be inserted while the model call is already under way. Each write returns the row it stored and the live event is made from that
-   * row, asked for before the next write starts: the reply's events are in write order and none re-reads it
-   * (docs/architecture.md, "Live rooms").
+   * `rowReady` resolves with the reply's row once it is inserted: writes wait for it, so the row can be inserted
+   * while the model call is already under way, and readers see the row as inserted unless a write came first. Each
+   * write returns the row it stored and the live event is made from that row, asked for before the next write
+   * starts: the reply's events are in write order and none re-reads it (docs/architecture.md, "Live rooms").
    */
   constructor(
     private readonly db: Database,
     private readonly conversationId: string,
     private readonly messageId: string,
-    rowReady: Promise<Message | undefined> = Promise.resolve(undefined),
+    rowReady: Promise<Message>,
   ) {
     this.pending = rowReady.then(
       (inserted) => {
-        if (this.writesAsked > 0) return;
-        if (inserted) void publishStoredMessage({ db, message: inserted });
-        else return this.publishInsertedRow();
+        if (this.writesAsked === 0) void publishStoredMessage({ db, message: inserted });
       },
       () => {},
     );
-  }
-
-  /** Readers see the reply as soon as its row exists: read once, before the first write (so in order). */
-  private async publishInsertedRow(): Promise<void> {
-    const { db, conversationId, messageId } = this;
-    try {
-      const message = await findMessageInConversation({ db, conversationId, messageId });
-      if (message) void publishStoredMessage({ db, message });
-    } catch (error) {
-      logger.warn({ err: error, messageId }, "could not read the reply for its live event");
-    }
   }
 
   get currentText(): string {

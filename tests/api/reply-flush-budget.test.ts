@@ -37,7 +37,7 @@ test("with 300 turns running here, a reply is not written 500 ms on; once they e
   const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: "Aria" });
   const conversationId = await createConversation(ada, persona);
   const reply = await storePersonaReply(persona, conversationId, "", { parts: [], status: "streaming" });
-  const persistence = new ReplyPersistence(await getDb(), conversationId, reply.id);
+  const persistence = new ReplyPersistence(await getDb(), conversationId, reply.id, Promise.resolve(reply));
   const others = Array.from({ length: 300 }, (_, index) =>
     registerRunningTurn(`busy-${index}`, `busy-conversation-${index}`, () => {}),
   );

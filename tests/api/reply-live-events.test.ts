@@ -119,12 +119,17 @@ describe("a streaming reply's live events", () => {
       (event.data.message as { metadata: { status: string } }).metadata.status === status &&
       textOfEvent(event) === text;
 
-    // The row as inserted: read once (before any write), then its event.
+    // The row as inserted, handed over by its inserter: its event, with no read.
     logged.length = 0;
-    const persistence = new ReplyPersistence(loggedDatabase.db, conversationId, reply.id);
+    const persistence = new ReplyPersistence(
+      loggedDatabase.db,
+      conversationId,
+      reply.id,
+      Promise.resolve(reply),
+    );
     await until(() => logged.some((statement) => kindOf(statement) === "live event with its notify"));
     await publishingSettled();
-    expect(logged.map(kindOf)).toEqual(["reply read", "live event with its notify"]);
+    expect(logged.map(kindOf)).toEqual(["live event with its notify"]);
     const inserted = await follower.next(replyEvent("", "streaming"));
     expect(inserted.data).toEqual(eventFor(await storedReply(conversationId, reply.id)));
 
