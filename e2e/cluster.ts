@@ -19,6 +19,11 @@ export interface ClusterOptions {
   env: Record<string, string>;
   /** Where each instance's output goes; ignored when unset. */
   logDir?: string;
+  /**
+   * Worker processes per instance (WEB_CONCURRENCY): more than 1 runs each instance as scripts/serve.mjs does for
+   * `npm start`, one `next start` per worker on the instance's port; 1 (the default) runs a bare `next start`.
+   */
+  workersPerInstance?: number;
 }
 
 export interface Instance {
@@ -26,6 +31,7 @@ export interface Instance {
   readonly name: string;
   readonly port: number;
   readonly origin: string;
+  /** The instance's process: `next start`, or with workers the process that runs them. */
   process: ChildProcess | null;
 }
 
@@ -63,30 +69,44 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
   // Every process started, stopped or not: close() ends any still running (one draining after a SIGTERM, too).
   const spawned = new Set<ChildProcess>();
+  const workers = options.workersPerInstance ?? 1;
+  /** A SIGKILL for an instance with workers goes to its whole process group. */
+  const kill = (child: ChildProcess, signal: NodeJS.Signals) => {
+    if (workers > 1 && signal === "SIGKILL" && child.pid !== undefined) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  };
   const start = async (instance: Instance) => {
     const output = options.logDir
       ? path.join(options.logDir, `${instance.name}-${Date.now()}.log`)
       : undefined;
-    const child = spawn(
-      path.join(ROOT, "node_modules/.bin/next"),
-      ["start", "-p", String(instance.port), "-H", "127.0.0.1"],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          NEXT_TELEMETRY_DISABLED: "1",
-          NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
-          // A bare `next start`, without NEXT_MANUAL_SIG_HANDLE: the app takes SIGTERM over from Next by itself.
-          ...options.env,
-          DATABASE_URL: options.databaseUrl,
-          REDIS_URL: options.redisUrl,
-          INSTANCE_ID: instance.name,
-          // nginx is the proxy in front: its forwarding headers are believed.
-          TRUSTED_PROXIES: "127.0.0.1",
-        },
-        stdio: output ? ["ignore", "pipe", "pipe"] : "ignore",
+    const [command, args] =
+      workers > 1
+        ? [process.execPath, [path.join(ROOT, "scripts/serve.mjs")]]
+        : [
+            path.join(ROOT, "node_modules/.bin/next"),
+            ["start", "-p", String(instance.port), "-H", "127.0.0.1"],
+          ];
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NEXT_TELEMETRY_DISABLED: "1",
+        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
+        // A bare `next start`, without NEXT_MANUAL_SIG_HANDLE: the app takes SIGTERM over from Next by itself.
+        ...options.env,
+        ...(workers > 1
+          ? { WEB_CONCURRENCY: String(workers), PORT: String(instance.port), HOST: "127.0.0.1" }
+          : {}),
+        DATABASE_URL: options.databaseUrl,
+        REDIS_URL: options.redisUrl,
+        INSTANCE_ID: instance.name,
+        // nginx is the proxy in front: its forwarding headers are believed.
+        TRUSTED_PROXIES: "127.0.0.1",
       },
-    );
+      stdio: output ? ["ignore", "pipe", "pipe"] : "ignore",
+      // Its own process group, so that a SIGKILL (which it cannot pass on) reaches its workers too.
+      detached: workers > 1,
+    });
     if (output) {
       const { createWriteStream } = await import("node:fs");
       const file = createWriteStream(output);
@@ -115,7 +135,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     }
     return new Promise<number | null>((resolve) => {
       running.once("exit", (code) => resolve(code));
-      running.kill(signal);
+      kill(running, signal);
     });
   };
 
@@ -143,7 +163,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const close = async () => {
     await Promise.all(instances.map((instance) => stop(instance, "SIGKILL")));
     for (const child of spawned)
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      if (child.exitCode === null && child.signalCode === null) kill(child, "SIGKILL");
     if (nginx.exitCode === null) {
       await new Promise((resolve) => {
         nginx.once("exit", resolve);

@@ -121,6 +121,8 @@ const environmentSchema = z.object({
   /** After SIGTERM, how long running replies may go on before they are stored `interrupted` (docs/deploy.md). */
   SHUTDOWN_GRACE_MS: wholeNumber(25_000),
   INSTANCE_ID: text(),
+  /** Set by scripts/serve.mjs in each of an instance's worker processes: its number, part of its instance id. */
+  INSTANCE_WORKER: text(),
   REDIS_URL: url(),
   LOG_LEVEL: z.preprocess(
     unsetWhenEmpty,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: build when the sources are newer than the last build, make sure there is an auth secret, then
-// serve on PORT (default 3000). With no DATABASE_URL the embedded database lives in .data/.
+// serve on PORT (default 3000) with scripts/serve.mjs. With no DATABASE_URL the embedded database lives in .data/.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -46,8 +46,8 @@ if (!process.env.AUTH_SECRET && !process.env.BETTER_AUTH_SECRET) {
   process.env.AUTH_SECRET = readFileSync(secretFile, "utf8").trim();
 }
 
-const port = process.env.PORT ?? "3000";
-const server = spawn(nextBin, ["start", "-p", port, ...(process.env.HOST ? ["-H", process.env.HOST] : [])], {
+// scripts/serve.mjs runs `next start`, in WEB_CONCURRENCY worker processes when that is set.
+const server = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs")], {
   cwd: root,
   stdio: "inherit",
   env: process.env,

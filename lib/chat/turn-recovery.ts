@@ -16,11 +16,13 @@ const SWEEP_INTERVAL_MS = 30_000;
 
 /**
  * This instance's id, the same after a restart: INSTANCE_ID when set, else host and port (read when first needed,
- * since the server sets PORT as it starts).
+ * since the server sets PORT as it starts). The worker processes of one instance (WEB_CONCURRENCY) each add their
+ * number: they share the port, and each must leave the others' running turns alone.
  */
 export function instanceId(): string {
-  const { INSTANCE_ID, PORT } = env();
-  return INSTANCE_ID || `${hostname()}:${PORT}`;
+  const { INSTANCE_ID, INSTANCE_WORKER, PORT } = env();
+  const instance = INSTANCE_ID || `${hostname()}:${PORT}`;
+  return INSTANCE_WORKER ? `${instance}/worker-${INSTANCE_WORKER}` : instance;
 }
 
 /**

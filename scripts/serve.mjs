@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// Serve the built app on PORT (default 3000; HOST when set) with WEB_CONCURRENCY `next start` worker processes
+// sharing that port (node:cluster). A Node process runs JavaScript on one core, so one process leaves the other
+// cores of the machine idle; workers let one instance use them (docs/deploy.md, "Workers").
+//
+// - WEB_CONCURRENCY: a number of workers, or "auto" for one per core; 1 (one `next start`) when unset.
+// - More than one worker needs what several instances need: Postgres (DATABASE_URL; the embedded database belongs
+//   to one process) and Redis (REDIS_URL: a stop and the rate limits must reach every worker).
+// - Each worker is an instance of its own to the app (its INSTANCE_WORKER joins its instance id): a worker that
+//   dies is started again under the same number, which marks the turns it was running interrupted at once.
+// - SIGTERM or SIGINT is passed to every worker, each drains itself (lib/shutdown.ts), and this process exits when
+//   they all have.
+import cluster from "node:cluster";
+import { createRequire } from "node:module";
+import os from "node:os";
+
+const require = createRequire(import.meta.url);
+/** A worker that exits sooner than this after its start is not started again. */
+const RESTART_AFTER_MS = 10_000;
+
+/** The number of workers WEB_CONCURRENCY asks for; exits with a message naming the problem when it is not one. */
+export function workerCount(value = process.env.WEB_CONCURRENCY) {
+  if (value === undefined || value.trim() === "") return 1;
+  if (value.trim() === "auto") return os.availableParallelism();
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1 || count > 64) {
+    console.error(`WEB_CONCURRENCY must be a whole number from 1 to 64, or "auto" (got "${value}")`);
+    process.exit(2);
+  }
+  return count;
+}
+
+function serve() {
+  const workers = workerCount();
+  if (workers > 1) {
+    const missing = ["DATABASE_URL", "REDIS_URL"].filter((name) => !process.env[name]);
+    if (missing.length > 0) {
+      console.error(
+        `WEB_CONCURRENCY=${workers} needs ${missing.join(" and ")}: workers share the database, and a stop or a ` +
+          "rate limit must reach every worker (docs/deploy.md)",
+      );
+      process.exit(2);
+    }
+  }
+  const port = process.env.PORT ?? "3000";
+  cluster.setupPrimary({
+    exec: require.resolve("next/dist/bin/next"),
+    args: ["start", "-p", port, ...(process.env.HOST ? ["-H", process.env.HOST] : [])],
+  });
+
+  let stopping = false;
+  /** Each running worker's number and start time, by cluster id. */
+  const running = new Map();
+  const start = (index) => {
+    const worker = cluster.fork(workers > 1 ? { INSTANCE_WORKER: String(index) } : {});
+    running.set(worker.id, { index, startedAt: Date.now() });
+  };
+  cluster.on("exit", (worker, code, signal) => {
+    const { index, startedAt } = running.get(worker.id);
+    running.delete(worker.id);
+    if (stopping) {
+      if (running.size === 0) process.exit();
+      return;
+    }
+    // A worker that dies as it starts (no build, the port taken) would die again: the instance fails instead.
+    if (Date.now() - startedAt < RESTART_AFTER_MS) {
+      console.error(`worker ${index} exited (${signal ?? code}) as it started; stopping`);
+      stopping = true;
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill("SIGTERM");
+      process.exitCode = typeof code === "number" && code !== 0 ? code : 1;
+      if (running.size === 0) process.exit();
+      return;
+    }
+    // One worker down is an outage for the requests it held, not for the instance: start it again.
+    console.error(`worker ${index} exited (${signal ?? code}); starting it again`);
+    start(index);
+  });
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    });
+  }
+  for (let index = 0; index < workers; index++) start(index);
+}
+
+if (cluster.isPrimary) serve();
