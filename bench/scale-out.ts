@@ -38,11 +38,16 @@ export interface ScaleOutResult {
   skipped: string | null;
   one: BurstFigures | null;
   two: BurstFigures | null;
+  /** One instance running WEB_CONCURRENCY=2 workers (scripts/serve.mjs), sent the same burst straight. */
+  oneWithWorkers: BurstFigures | null;
 }
 
 export function scaleOutSkipped(reason: string): ScaleOutResult {
-  return { skipped: reason, one: null, two: null };
+  return { skipped: reason, one: null, two: null, oneWithWorkers: null };
 }
+
+/** The workers of the one-instance-with-workers figure: one per core of this machine. */
+const WORKERS = 2;
 
 /** What went wrong before measuring, or null when everything the figure needs is here. */
 async function missingPrerequisite(redisUrl: string): Promise<string | null> {
@@ -63,9 +68,34 @@ async function missingPrerequisite(redisUrl: string): Promise<string | null> {
   }
 }
 
-/** CPU seconds (user + system) and resident MB of a process, from /proc. */
+/**
+ * CPU ms (user + system) and resident MB of a process and its children (an instance's workers), from /proc. A
+ * worker that exited during the burst is not counted: none does unless the burst fails.
+ */
 function processUsage(pid: number | undefined): { cpuMs: number; rssMb: number } {
   if (pid === undefined) return { cpuMs: 0, rssMb: 0 };
+  const own = oneProcessUsage(pid);
+  for (const child of childPids(pid)) {
+    const usage = oneProcessUsage(child);
+    own.cpuMs += usage.cpuMs;
+    own.rssMb += usage.rssMb;
+  }
+  return own;
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(" ")
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function oneProcessUsage(pid: number): { cpuMs: number; rssMb: number } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -213,37 +243,49 @@ export async function measureScaleOut(options: { turns?: number } = {}): Promise
   const providers = await startFakeProviders({ port: 0 });
   const sql = postgres(database.url, { max: 2, onnotice: () => {} });
   const port = Number(process.env.BENCH_SCALEOUT_PORT ?? 3560);
+  const clusterOptions = {
+    databaseUrl: database.url,
+    redisUrl,
+    env: {
+      GLASSBOX_TEST: "1",
+      LOG_LEVEL: "warn",
+      CHAT_RATE_LIMIT_PER_MINUTE: "1000000",
+      AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
+      TITLE_MODEL_ID: "offline:echo",
+      OPENAI_API_KEY: "bench-key",
+      OPENAI_BASE_URL: `${providers.url}/v1`,
+    },
+  };
+  // A few turns first on each instance (twice as many for the one with workers, which take turns in accepting
+  // connections), so no burst pays for compiling the route.
+  const warmUpTurns = 3;
+  providers.script({
+    kind: "text",
+    text: REPLY,
+    chunks: CHUNKS,
+    chunkDelayMs: CHUNK_DELAY_MS,
+    times: turns * 3 + warmUpTurns * (2 + WORKERS),
+  });
   let cluster: Cluster | null = null;
   try {
-    cluster = await startCluster({
-      nginxPort: port,
-      instancePorts: [port + 1, port + 2],
-      databaseUrl: database.url,
-      redisUrl,
-      env: {
-        GLASSBOX_TEST: "1",
-        LOG_LEVEL: "warn",
-        CHAT_RATE_LIMIT_PER_MINUTE: "1000000",
-        AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
-        TITLE_MODEL_ID: "offline:echo",
-        OPENAI_API_KEY: "bench-key",
-        OPENAI_BASE_URL: `${providers.url}/v1`,
-      },
-    });
-    const warmUpTurns = 3;
-    providers.script({
-      kind: "text",
-      text: REPLY,
-      chunks: CHUNKS,
-      chunkDelayMs: CHUNK_DELAY_MS,
-      times: turns * 2 + warmUpTurns * cluster.instances.length,
-    });
+    cluster = await startCluster({ ...clusterOptions, nginxPort: port, instancePorts: [port + 1, port + 2] });
     const [first] = cluster.instances;
-    // A few turns first on each instance, so neither burst pays for compiling the route.
     for (const instance of cluster.instances) await burst(sql, instance.origin, [instance], warmUpTurns);
     const one = await burst(sql, first.origin, [first], turns);
     const two = await burst(sql, cluster.url, cluster.instances, turns);
-    return { skipped: null, one, two };
+    await cluster.close();
+    cluster = null;
+    // The same burst to one instance of WORKERS worker processes (nginx is started too, and not used).
+    cluster = await startCluster({
+      ...clusterOptions,
+      nginxPort: port + 3,
+      instancePorts: [port + 4],
+      workersPerInstance: WORKERS,
+    });
+    const [withWorkers] = cluster.instances;
+    await burst(sql, withWorkers.origin, [withWorkers], warmUpTurns * WORKERS);
+    const oneWithWorkers = await burst(sql, withWorkers.origin, [withWorkers], turns);
+    return { skipped: null, one, two, oneWithWorkers };
   } finally {
     await cluster?.close();
     await sql.end();
@@ -270,6 +312,9 @@ export function scaleOutJson(result: ScaleOutResult) {
     turns: result.one?.turns ?? null,
     one_instance: figures(result.one),
     two_instances_nginx: figures(result.two),
+    one_instance_two_workers: figures(result.oneWithWorkers),
+    /** Memory per open stream of the instance with workers, all its processes together. */
+    two_workers_rss_per_stream_mb: result.oneWithWorkers?.rssPerStreamMb ?? null,
     /** One core's worth of the server's CPU time, in turns: from the one-instance burst. */
     turns_per_second_per_core: cpuMs ? round(1000 / cpuMs, 1) : null,
     rss_per_stream_mb: result.one?.rssPerStreamMb ?? null,
@@ -278,7 +323,8 @@ export function scaleOutJson(result: ScaleOutResult) {
 
 /** The table's rows: label, value, range, note. */
 export function scaleOutRows(result: ScaleOutResult): [string, string, string, string][] {
-  if (result.skipped || !result.one || !result.two) return [["scale-out", "—", "", result.skipped ?? ""]];
+  if (result.skipped || !result.one || !result.two || !result.oneWithWorkers)
+    return [["scale-out", "—", "", result.skipped ?? ""]];
   const row = (label: string, figures: BurstFigures): [string, string, string, string] => [
     `scale-out: ${figures.turns} turns, ${label}`,
     String(figures.firstTokenMedianMs),
@@ -289,6 +335,7 @@ export function scaleOutRows(result: ScaleOutResult): [string, string, string, s
   return [
     row("one instance, first token", result.one),
     row("nginx over two, first token", result.two),
+    row(`one instance of ${WORKERS} workers, first token`, result.oneWithWorkers),
     [
       "scale-out: turns per second per core",
       String(json.turns_per_second_per_core),

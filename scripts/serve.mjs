@@ -15,8 +15,6 @@ import { createRequire } from "node:module";
 import os from "node:os";
 
 const require = createRequire(import.meta.url);
-/** A worker that exits sooner than this after its start is not started again. */
-const RESTART_AFTER_MS = 10_000;
 
 /** The number of workers WEB_CONCURRENCY asks for; exits with a message naming the problem when it is not one. */
 export function workerCount(value = process.env.WEB_CONCURRENCY) {
@@ -43,27 +41,35 @@ function serve() {
     }
   }
   const port = process.env.PORT ?? "3000";
+  // Each worker accepts on the shared socket itself. In the default round-robin mode the primary accepts and hands
+  // each connection on, and after a worker was killed a new connection could hang there unanswered (seen in
+  // e2e/workers.spec.ts, nearly every run).
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({
     exec: require.resolve("next/dist/bin/next"),
     args: ["start", "-p", port, ...(process.env.HOST ? ["-H", process.env.HOST] : [])],
   });
 
   let stopping = false;
-  /** Each running worker's number and start time, by cluster id. */
+  /** Each running worker's number, and whether it has listened yet, by cluster id. */
   const running = new Map();
   const start = (index) => {
     const worker = cluster.fork(workers > 1 ? { INSTANCE_WORKER: String(index) } : {});
-    running.set(worker.id, { index, startedAt: Date.now() });
+    running.set(worker.id, { index, listened: false });
   };
+  cluster.on("listening", (worker) => {
+    const entry = running.get(worker.id);
+    if (entry) entry.listened = true;
+  });
   cluster.on("exit", (worker, code, signal) => {
-    const { index, startedAt } = running.get(worker.id);
+    const { index, listened } = running.get(worker.id);
     running.delete(worker.id);
     if (stopping) {
       if (running.size === 0) process.exit();
       return;
     }
     // A worker that dies as it starts (no build, the port taken) would die again: the instance fails instead.
-    if (Date.now() - startedAt < RESTART_AFTER_MS) {
+    if (!listened) {
       console.error(`worker ${index} exited (${signal ?? code}) as it started; stopping`);
       stopping = true;
       for (const other of Object.values(cluster.workers ?? {})) other?.process.kill("SIGTERM");

@@ -1,13 +1,15 @@
 // Issue 11 on the wire: a provider that sends nothing, or only headers and the stream's opening events, fails the
 // attempt with `provider_timeout` and the fallback answers; a stall between chunks keeps the text the user saw (interrupted, no retry); a retry-after beyond the cap
 // fails over at once; turns of a dead instance are recovered by their heartbeat.
+
+import { hostname } from "node:os";
 import { eq, inArray } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { afterEach, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { messages as messagesTable, turns as turnsTable } from "@/db/schema";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
-import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
+import { instanceId, sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
 import { registerRunningTurn } from "@/lib/chat/turn-stops";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { conversationWithPersona, createConversation, insertPersona } from "../fixtures/personas";
@@ -318,5 +320,51 @@ describe("turn recovery", () => {
     env.providers.script({ kind: "text", text: "Back again." });
     const { text } = await runTurn(ada, row.conversationId, "Hello again.");
     expect(text).toBe("Back again.");
+  });
+  test.each([
+    { INSTANCE_ID: "web-1", INSTANCE_WORKER: "", PORT: "3000", expected: "web-1" },
+    { INSTANCE_ID: "web-1", INSTANCE_WORKER: "0", PORT: "3000", expected: "web-1/worker-0" },
+    { INSTANCE_ID: "web-1", INSTANCE_WORKER: "1", PORT: "3000", expected: "web-1/worker-1" },
+    { INSTANCE_ID: "", INSTANCE_WORKER: "", PORT: "3100", expected: `${hostname()}:3100` },
+    { INSTANCE_ID: "", INSTANCE_WORKER: "1", PORT: "3100", expected: `${hostname()}:3100/worker-1` },
+  ])(
+    "instance id with INSTANCE_ID=$INSTANCE_ID, INSTANCE_WORKER=$INSTANCE_WORKER, PORT=$PORT: $expected",
+    ({ expected, ...values }) => {
+      setEnv(values);
+      expect(instanceId()).toBe(expected);
+    },
+  );
+
+  test("the workers of one instance: a worker recovers its own earlier life at once, never a sibling's live turns", async () => {
+    // scripts/serve.mjs starts each worker with its number; a worker that died is started again under the same one.
+    const here = `reply-resilience-${uuidv7()}`;
+    setEnv({ INSTANCE_ID: here, INSTANCE_WORKER: "0" });
+    const ownEarlierLife = await abandonedTurn({
+      instanceId: `${here}/worker-0`,
+      heartbeatAt: new Date(),
+      replyText: "Worker 0 before it died",
+    });
+    const sibling = await abandonedTurn({
+      instanceId: `${here}/worker-1`,
+      heartbeatAt: new Date(),
+      replyText: "Worker 1, streaming",
+    });
+    try {
+      await sweepAbandonedTurns(await getDb());
+      expect(
+        await states([ownEarlierLife.turnId, sibling.turnId], [ownEarlierLife.replyId, sibling.replyId]),
+      ).toEqual({
+        turns: ["interrupted", "running"],
+        replies: [
+          ["interrupted", "Worker 0 before it died"],
+          ["streaming", "Worker 1, streaming"],
+        ],
+      });
+    } finally {
+      await (await getDb())
+        .update(turnsTable)
+        .set({ status: "interrupted" })
+        .where(eq(turnsTable.id, sibling.turnId));
+    }
   });
 });

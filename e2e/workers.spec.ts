@@ -1,0 +1,210 @@
+// One instance on all its cores (docs/deploy.md, "Workers"): scripts/serve.mjs with WEB_CONCURRENCY=2 runs two
+// `next start` workers on one port. A burst is served by both and every reply is stored once; a worker killed in the
+// middle of a reply is started again under its number, which marks that reply interrupted at once, and the
+// instance takes the next turn; SIGTERM drains both workers, whose replies finish, and the instance exits 0.
+// Needs the e2e Postgres (E2E_DATABASE_URL) and Redis; e2e/cluster.ts also starts nginx, unused here.
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import postgres from "postgres";
+import { type Cluster, type Instance, nginxAvailable, startCluster } from "./cluster";
+import { fakeProviderClient } from "./fake-providers/client";
+import { uniqueEmail } from "./pages/chat-page";
+import { readSse } from "./pages/ui-message-stream";
+
+const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
+const fake = fakeProviderClient(FAKE_URL);
+// The ports 60–61 above the app's: nginx (unused), then the instance (scale-out.spec.ts takes 50–53).
+const BASE_PORT = Number(process.env.E2E_APP_PORT ?? 3100) + 60;
+
+test.skip(!process.env.E2E_DATABASE_URL, "the workers share the e2e Postgres (E2E_DATABASE_URL)");
+test.skip(!nginxAvailable(), "nginx is not installed (Debian's nginx package; e2e/cluster.ts starts it)");
+test.describe.configure({ mode: "serial" });
+
+let cluster: Cluster;
+let instance: Instance;
+let sql: postgres.Sql;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  sql = postgres(process.env.E2E_DATABASE_URL as string, { max: 2, onnotice: () => {} });
+  cluster = await startCluster({
+    nginxPort: BASE_PORT,
+    instancePorts: [BASE_PORT + 1],
+    workersPerInstance: 2,
+    databaseUrl: process.env.E2E_DATABASE_URL as string,
+    redisUrl: process.env.E2E_REDIS_URL ?? "redis://127.0.0.1:6379",
+    logDir: process.env.SCALE_OUT_LOG_DIR,
+    env: {
+      GLASSBOX_TEST: "1",
+      CHAT_RATE_LIMIT_PER_MINUTE: "1000",
+      AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e-secret",
+      TITLE_MODEL_ID: "offline:echo",
+      OPENAI_API_KEY: "sk-fake-e2e",
+      OPENAI_BASE_URL: `${FAKE_URL}/v1`,
+      SHUTDOWN_GRACE_MS: "60000",
+    },
+  });
+  [instance] = cluster.instances;
+});
+
+test.afterAll(async () => {
+  await cluster?.close();
+  await sql?.end();
+});
+
+interface Session {
+  call(path: string, init?: RequestInit): Promise<Response>;
+}
+
+async function signUp(name: string): Promise<Session> {
+  const response = await fetch(`${instance.origin}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: instance.origin },
+    body: JSON.stringify({ name, email: uniqueEmail(name.toLowerCase()), password: "correct horse battery" }),
+  });
+  expect(response.status).toBe(200);
+  const cookie = response.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+  return {
+    call: (path, init = {}) =>
+      fetch(`${instance.origin}${path}`, {
+        ...init,
+        headers: { origin: instance.origin, cookie, ...(init.headers as Record<string, string> | undefined) },
+      }),
+  };
+}
+
+async function newConversation(session: Session): Promise<string> {
+  const created = await session.call("/api/conversations", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  });
+  expect(created.status).toBe(201);
+  return ((await created.json()) as { id: string }).id;
+}
+
+function sendTurn(session: Session, conversationId: string, text: string) {
+  return session.call("/api/chat", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      id: conversationId,
+      message: { id: crypto.randomUUID(), role: "user", parts: [{ type: "text", text }] },
+    }),
+  });
+}
+
+async function storedMessages(conversationId: string) {
+  return sql<{ authorType: string; status: string; text: string | null }[]>`
+    select "authorType", status, parts -> 0 ->> 'text' as text from messages
+    where "conversationId" = ${conversationId} order by seq`;
+}
+
+/** The instance's worker processes by their number (INSTANCE_WORKER in each one's environment). */
+function workerPids(): Map<string, number> {
+  const primary = instance.process?.pid;
+  if (primary === undefined) throw new Error("the instance is not running");
+  const pids = readFileSync(`/proc/${primary}/task/${primary}/children`, "utf8")
+    .trim()
+    .split(" ")
+    .map(Number);
+  const byNumber = new Map<string, number>();
+  for (const pid of pids) {
+    let environment: string[];
+    try {
+      environment = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    } catch {
+      continue; // a worker that has just exited
+    }
+    const number = environment.find((entry) => entry.startsWith("INSTANCE_WORKER="))?.slice(16);
+    if (number !== undefined) byNumber.set(number, pid);
+  }
+  return byNumber;
+}
+
+test("a burst of 20 turns is served by both workers, and every reply is stored once", async () => {
+  test.setTimeout(120_000);
+  await fake.reset();
+  const reply = "Two workers, one port, one reply each.";
+  await fake.script({ kind: "text", text: reply, chunks: 5, chunkDelayMs: 50, times: 20 });
+  const ada = await signUp("Workers");
+  const ids = await Promise.all(Array.from({ length: 20 }, () => newConversation(ada)));
+
+  const results = await Promise.all(
+    ids.map(async (id, index) => {
+      const response = await sendTurn(ada, id, `Turn ${index}`);
+      expect(response.status).toBe(200);
+      return readSse(await response.text());
+    }),
+  );
+
+  expect(results).toEqual(ids.map(() => ({ text: reply, finished: true })));
+  for (const [index, id] of ids.entries())
+    expect(await storedMessages(id)).toEqual([
+      { authorType: "user", status: "complete", text: `Turn ${index}` },
+      { authorType: "persona", status: "complete", text: reply },
+    ]);
+  const servedBy = await sql<{ instanceId: string }[]>`
+    select distinct "instanceId" from turns where "conversationId" in ${sql(ids)} order by "instanceId"`;
+  expect(servedBy.map((row) => row.instanceId)).toEqual([
+    `${instance.name}/worker-0`,
+    `${instance.name}/worker-1`,
+  ]);
+});
+
+test("a worker killed mid-reply is started again: the reply ends interrupted at once, and the next turn works", async () => {
+  test.setTimeout(120_000);
+  await fake.reset();
+  const ada = await signUp("Killed");
+  const conversationId = await newConversation(ada);
+  await fake.script({
+    kind: "text",
+    text: "One two three four five six seven eight.",
+    chunks: 8,
+    chunkDelayMs: 2_000,
+  });
+  const response = await sendTurn(ada, conversationId, "A long answer, please");
+  expect(response.status).toBe(200);
+  const reader = response.body?.getReader();
+  await reader?.read();
+  const [turn] = await sql<{ instanceId: string }[]>`
+    select "instanceId" from turns where "conversationId" = ${conversationId}`;
+  const number = turn.instanceId.split("/worker-")[1];
+  const killed = workerPids().get(number);
+  expect(killed, `worker ${number} among ${[...workerPids().keys()]}`).toBeDefined();
+  process.kill(killed as number, "SIGKILL");
+  await reader?.cancel().catch(() => {});
+
+  // Started again under the same number, it sweeps its earlier life's turns without waiting for a heartbeat to age.
+  await expect.poll(() => workerPids().get(number), { timeout: 30_000 }).not.toBe(killed);
+  await expect
+    .poll(async () => (await storedMessages(conversationId)).map((message) => message.status), {
+      timeout: 15_000,
+    })
+    .toEqual(["complete", "interrupted"]);
+
+  await fake.script({ kind: "text", text: "Back on both workers." });
+  const next = await sendTurn(ada, conversationId, "Still there?");
+  expect(next.status).toBe(200);
+  expect(readSse(await next.text())).toEqual({ text: "Back on both workers.", finished: true });
+});
+
+test("SIGTERM drains both workers: the replies they stream finish, and the instance exits 0", async () => {
+  test.setTimeout(120_000);
+  await fake.reset();
+  const reply = "Finished although the instance was told to stop.";
+  await fake.script({ kind: "text", text: reply, chunks: 10, chunkDelayMs: 300, times: 6 });
+  const ada = await signUp("Draining");
+  const ids = await Promise.all(Array.from({ length: 6 }, () => newConversation(ada)));
+  const responses = await Promise.all(ids.map((id, index) => sendTurn(ada, id, `Turn ${index}`)));
+  for (const response of responses) expect(response.status).toBe(200);
+  const reading = Promise.all(responses.map(async (response) => readSse(await response.text())));
+
+  expect(await cluster.stop(instance, "SIGTERM")).toBe(0);
+  expect(await reading).toEqual(ids.map(() => ({ text: reply, finished: true })));
+  for (const id of ids)
+    expect((await storedMessages(id)).map((message) => message.status)).toEqual(["complete", "complete"]);
+});
