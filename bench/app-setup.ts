@@ -3,8 +3,8 @@
 // conversations stored directly from the generator. One set-up per process: the app keeps one database handle
 // (and the auth instance built on it) for the life of the process.
 
-import type { FakeProviders } from "@/e2e/fake-providers/server";
 import type { TestUser } from "@/tests/api-client";
+import { type BenchProviders, startBenchProviders } from "./bench-providers";
 import { generateConversation } from "./conversation-generator";
 
 type Database = Awaited<ReturnType<typeof import("@/db/client").getDb>>;
@@ -17,7 +17,7 @@ export interface BenchPersona {
 
 export interface AppBench {
   db: Database;
-  providers: FakeProviders;
+  providers: BenchProviders;
   signUp(name: string): Promise<TestUser>;
   /** A persona on the 128k OpenAI model. */
   createPersona(): Promise<BenchPersona>;
@@ -48,13 +48,19 @@ const APP_ENVIRONMENT = [
 
 export async function setUpAppBench(
   baseUrl: string,
-  /** Called with each statement as drizzle sends it (a diagnosis of where a turn's statements go). */
-  onStatement?: (query: string) => void,
+  {
+    onStatement,
+    providersIn = "in-process",
+  }: {
+    /** Called with each statement as drizzle sends it (a diagnosis of where a turn's statements go). */
+    onStatement?: (query: string) => void;
+    /** Where the fake providers run (bench-providers.ts). */
+    providersIn?: "in-process" | "child-process";
+  } = {},
 ): Promise<AppBench> {
   const { createFreshDatabase, dropDatabase } = await import("@/tests/database");
-  const { startFakeProviders } = await import("@/e2e/fake-providers/server");
   const database = await createFreshDatabase(baseUrl, "bench");
-  const providers = await startFakeProviders({ port: 0 });
+  const providers = await startBenchProviders(providersIn);
   // Everything the app reads from the environment is set before its modules load (the database handle and the
   // auth instance are created on first use from these); close() puts the environment back.
   const savedEnvironment = Object.fromEntries(APP_ENVIRONMENT.map((key) => [key, process.env[key]]));

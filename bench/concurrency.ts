@@ -1,16 +1,16 @@
 // The concurrency part of the benchmark, on Postgres: N users (200 by default, BENCH_CONCURRENT_TURNS), each with a stored conversation, start a
-// turn through the real POST /api/chat route handler at the same moment; the fake provider streams each reply in
-// CHUNKS pieces, CHUNK_DELAY_MS apart.
+// turn through the real POST /api/chat route handler at the same moment; the fake provider, in a process of its own
+// as a real one is elsewhere, streams each reply in CHUNKS pieces, CHUNK_DELAY_MS apart.
 // - errors: turns answered with a non-200, whose stream broke, carried an error event or no finish event, or whose
 //   streamed text is not the reply the provider sent.
 // - lost: scripted replies not stored exactly once, `complete`, with the full text, after the user's message and
 //   in reply to it (checked in the rows once every stream has ended).
 // - added gap: the time between consecutive text chunks as the client reads them, minus the provider's own delay
-//   between them; p99 over every gap of every turn. The fake provider and the client share the process with the
-//   app, so their own delays count as the app's: an upper bound.
+//   between them; p99 over every gap of every turn. The clients share the process with the app, so their own
+//   delays count as the app's: an upper bound.
 // - memory: the process's RSS (and heap used) sampled every 20 ms from just before the turns start until the last
 //   stream ends; the peak in MB. One full collection before the turns start, so the set-up's garbage (the generated
-//   conversations) is not counted; the fake provider, the client and tsx still are.
+//   conversations) is not counted; the clients and tsx still are.
 // It runs in a child node without the pipeline's --max-semi-space-size=256 (which lets the young generation grow to
 // hundreds of MB): node's default heap sizing, as the server runs, a fresh heap, and its own database handle (the
 // app keeps one per process).
@@ -45,7 +45,7 @@ export interface ConcurrencyResult {
   providerRequests: number | null;
   /** SQL statements the app sent per turn, from the start of the burst until every stream ended (and 300 ms). */
   statementsPerTurn: number | null;
-  /** The process's CPU time (user + system) over the burst per turn: the fake provider's and the client's too. */
+  /** The process's CPU time (user + system) over the burst per turn: the clients' too, not the fake provider's. */
   cpuMsPerTurn: number | null;
 }
 
@@ -129,7 +129,8 @@ export async function measureConcurrency({
 
 /** In the child: set up, run the turns at once, check the rows. */
 async function runConcurrency(baseUrl: string, turns: number): Promise<ConcurrencyResult> {
-  const app = await setUpAppBench(baseUrl);
+  // The fake providers in a process of their own, as a real provider is: the figures are the app's.
+  const app = await setUpAppBench(baseUrl, { providersIn: "child-process" });
   try {
     const persona = await app.createPersona();
     const users = await Promise.all(
@@ -148,14 +149,14 @@ async function runConcurrency(baseUrl: string, turns: number): Promise<Concurren
       idSpace: turns + 1,
     });
     for (let index = 0; index < 3; index++) {
-      app.providers.script(scriptedReply(`Warm-up ${index}.`));
+      await app.providers.script(scriptedReply(`Warm-up ${index}.`));
       const turn = await readTurn(await app.chatTurn(users[0], warmUpConversation, `Warm-up ${index}`));
       if (turn.failure) throw new Error(`warm-up turn failed: ${turn.failure}`);
     }
 
     const texts = Array.from({ length: turns }, (_, index) => replyText(index));
-    app.providers.script(...texts.map(scriptedReply));
-    const requestsBefore = app.providers.requests.length;
+    await app.providers.script(...texts.map(scriptedReply));
+    const requestsBefore = await app.providers.requestCount();
     const seqBefore = await lastSeqs(app, conversationIds);
     collectGarbage?.();
     const memory = sampleMemory();
@@ -181,7 +182,7 @@ async function runConcurrency(baseUrl: string, turns: number): Promise<Concurren
     const statementsPerTurn = (app.statementsSent() - statementsBefore) / turns;
     const cpu = process.cpuUsage(cpuBefore);
     const cpuMsPerTurn = (cpu.user + cpu.system) / 1_000 / turns;
-    const providerRequests = app.providers.requests.length - requestsBefore;
+    const providerRequests = (await app.providers.requestCount()) - requestsBefore;
 
     const failures: string[] = [];
     let errors = 0;

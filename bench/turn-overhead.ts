@@ -160,6 +160,12 @@ interface ProviderArrival {
   statements: number;
 }
 
+/** The fake providers' live request list: this bench runs them in its own process, to time each arrival. */
+function inProcessRequests(app: AppBench) {
+  if (!app.providers.requests) throw new Error("the turn bench needs the fake providers in its own process");
+  return app.providers.requests;
+}
+
 /** Each provider request's arrival at the fake server, from a hook on its live request list (once per app). */
 const arrivalsByApp = new WeakMap<AppBench, ProviderArrival[]>();
 function providerArrivals(app: AppBench): ProviderArrival[] {
@@ -168,7 +174,7 @@ function providerArrivals(app: AppBench): ProviderArrival[] {
   const list: ProviderArrival[] = [];
   arrivals = list;
   arrivalsByApp.set(app, list);
-  const requests = app.providers.requests;
+  const requests = inProcessRequests(app);
   const push = requests.push.bind(requests);
   requests.push = (...items) => {
     for (let index = 0; index < items.length; index++)
@@ -181,7 +187,7 @@ function providerArrivals(app: AppBench): ProviderArrival[] {
 /** A user, a persona and a stored conversation of `storedMessages` in the app (see app-setup.ts). */
 export async function setUpTurnBench(app: AppBench, storedMessages: number): Promise<TurnBench> {
   const arrivals = providerArrivals(app);
-  const requests = app.providers.requests;
+  const requests = inProcessRequests(app);
   const user = await app.signUp("Ada");
   const persona = await app.createPersona();
   const conversationId = await app.storeConversation({
@@ -200,7 +206,7 @@ export async function setUpTurnBench(app: AppBench, storedMessages: number): Pro
 
   return {
     async routeTurn(text) {
-      app.providers.script(reply);
+      await app.providers.script(reply);
       const arrivalsBefore = arrivals.length;
       const requestsBefore = requests.length;
       const statementsBefore = app.statementsSent();
@@ -222,7 +228,7 @@ export async function setUpTurnBench(app: AppBench, storedMessages: number): Pro
       };
     },
     async directTurn() {
-      app.providers.script(reply);
+      await app.providers.script(reply);
       const cpuStart = process.cpuUsage();
       const start = performance.now();
       const result = direct.stream();
