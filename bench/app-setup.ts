@@ -15,8 +15,15 @@ export interface BenchPersona {
   systemPrompt: string;
 }
 
+/** A bench's Postgres database: its URL and name (to drop it). */
+export interface BenchDatabase {
+  url: string;
+  name: string;
+}
+
 export interface AppBench {
   db: Database;
+  database: BenchDatabase;
   providers: BenchProviders;
   signUp(name: string): Promise<TestUser>;
   /** A persona on the 128k OpenAI model. */
@@ -51,15 +58,22 @@ export async function setUpAppBench(
   {
     onStatement,
     providersIn = "in-process",
+    database: databaseChoice = "fresh",
   }: {
     /** Called with each statement as drizzle sends it (a diagnosis of where a turn's statements go). */
     onStatement?: (query: string) => void;
     /** Where the fake providers run (bench-providers.ts). */
     providersIn?: "in-process" | "child-process";
+    /**
+     * "fresh" (the default): a new database, dropped by close(). "keep": a new one that close() leaves for another
+     * process. Or one such kept database, which close() drops.
+     */
+    database?: "fresh" | "keep" | BenchDatabase;
   } = {},
 ): Promise<AppBench> {
   const { createFreshDatabase, dropDatabase } = await import("@/tests/database");
-  const database = await createFreshDatabase(baseUrl, "bench");
+  const database: BenchDatabase =
+    typeof databaseChoice === "object" ? databaseChoice : await createFreshDatabase(baseUrl, "bench");
   const providers = await startBenchProviders(providersIn);
   // Everything the app reads from the environment is set before its modules load (the database handle and the
   // auth instance are created on first use from these); close() puts the environment back.
@@ -88,7 +102,7 @@ export async function setUpAppBench(
   const close = async () => {
     await providers.close();
     await databaseHandle().close();
-    await dropDatabase(baseUrl, database.name);
+    if (databaseChoice !== "keep") await dropDatabase(baseUrl, database.name);
     for (const [key, value] of Object.entries(savedEnvironment)) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
@@ -100,6 +114,7 @@ export async function setUpAppBench(
     const db = await getDb();
     return {
       db,
+      database,
       providers,
       signUp,
       statementsSent: () => statements,

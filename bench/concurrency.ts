@@ -9,15 +9,20 @@
 //   between them; p99 over every gap of every turn. The clients share the process with the app, so their own
 //   delays count as the app's: an upper bound.
 // - memory: the process's RSS (and heap used) sampled every 20 ms from just before the turns start until the last
-//   stream ends; the peak in MB. One full collection before the turns start, so the set-up's garbage (the generated
-//   conversations) is not counted; the clients and tsx still are.
+//   stream ends; the peak in MB. One full collection before the turns start. The users and conversations are stored
+//   by another child, which exits first: the burst's process holds nothing of that set-up; the clients and tsx
+//   still count.
 // It runs in a child node without the pipeline's --max-semi-space-size=256 (which lets the young generation grow to
 // hundreds of MB): node's default heap sizing, as the server runs, a fresh heap, and its own database handle (the
 // app keeps one per process).
 
 import { fork } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type AppBench, setUpAppBench } from "./app-setup";
+import type { TestUser } from "@/tests/api-client";
+import { type AppBench, type BenchDatabase, setUpAppBench } from "./app-setup";
 import { collectGarbage, median, percentile, round } from "./stats";
 
 export interface ConcurrencyResult {
@@ -57,6 +62,8 @@ const SAMPLE_EVERY_MS = 20;
 /** A turn that has not ended by then counts as an error (its reader is cancelled). */
 const TURN_DEADLINE_MS = 60_000;
 const CHILD_FLAG = "BENCH_CONCURRENCY_CHILD";
+/** The burst's child reads the seeding child's users and conversations from this file. */
+const SEED_FILE = "BENCH_CONCURRENCY_SEED_FILE";
 
 export function concurrencySkipped(reason: string, turns: number): ConcurrencyResult {
   return {
@@ -85,7 +92,18 @@ export function concurrencySkipped(reason: string, turns: number): ConcurrencyRe
   };
 }
 
-/** Runs the measurement in a child node (see the top of this file) and returns its result. */
+/** What the seeding child stored, for the burst's child. */
+interface Seed {
+  database: BenchDatabase;
+  users: TestUser[];
+  conversationIds: string[];
+  warmUpConversationId: string;
+}
+
+/**
+ * Runs the measurement in child nodes (see the top of this file) and returns its result: one stores the users and
+ * conversations and exits, the other runs the burst on them, so the burst's process holds nothing of the set-up.
+ */
 export async function measureConcurrency({
   turns = 200,
 }: {
@@ -93,7 +111,7 @@ export async function measureConcurrency({
 } = {}): Promise<ConcurrencyResult> {
   if (!process.env.DATABASE_URL)
     return concurrencySkipped("DATABASE_URL is not set: concurrency is measured on Postgres only", turns);
-  if (process.env[CHILD_FLAG] === "1") throw new Error("measureConcurrency called inside its own child");
+  if (process.env[CHILD_FLAG]) throw new Error("measureConcurrency called inside its own child");
   // The loader flags (tsx's --require and --import), the react-server condition (server modules import
   // "server-only", which throws without it) and --expose-gc are passed on, not the semi-space size.
   const execArgv: string[] = ["--expose-gc"];
@@ -107,30 +125,41 @@ export async function measureConcurrency({
     else if (/^--(require|import|conditions)=/.test(flag)) execArgv.push(flag);
   }
   if (!execArgv.some((flag) => flag.startsWith("--conditions"))) execArgv.push("--conditions=react-server");
-  // A CPU profile of the child (set-up, warm-up and burst) for `--cpu-prof`'s readers (Chrome DevTools, speedscope).
+  const seed = await runChild<Seed>(execArgv, "seed", turns);
+  // A CPU profile of the burst's child (warm-up and burst) for `--cpu-prof`'s readers (Chrome DevTools, speedscope).
   const profileDirectory = process.env.BENCH_CPU_PROF;
-  if (profileDirectory) execArgv.push("--cpu-prof", `--cpu-prof-dir=${profileDirectory}`);
+  const burstArgv = profileDirectory
+    ? [...execArgv, "--cpu-prof", `--cpu-prof-dir=${profileDirectory}`]
+    : execArgv;
+  return runChild<ConcurrencyResult>(burstArgv, "burst", turns, seed);
+}
+
+/** Fork this file as a child in `role`, hand it the seed (in a file), and resolve with the one message it sends. */
+async function runChild<Result>(execArgv: string[], role: "seed" | "burst", turns: number, seed?: Seed) {
+  const seedFile = seed ? path.join(await mkdtemp(path.join(tmpdir(), "glassbox-bench-")), "seed.json") : "";
+  if (seed) await writeFile(seedFile, JSON.stringify(seed));
   const child = fork(fileURLToPath(import.meta.url), [], {
     execArgv,
-    env: { ...process.env, [CHILD_FLAG]: "1", BENCH_CONCURRENT_TURNS: String(turns) },
+    env: { ...process.env, [CHILD_FLAG]: role, [SEED_FILE]: seedFile, BENCH_CONCURRENT_TURNS: String(turns) },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
-  return new Promise((resolve, reject) => {
-    let result: ConcurrencyResult | null = null;
+  return new Promise<Result>((resolve, reject) => {
+    let result: Result | null = null;
     child.on("message", (message) => {
-      result = message as ConcurrencyResult;
+      result = message as Result;
     });
     child.on("error", reject);
-    child.on("close", (code) =>
-      result ? resolve(result) : reject(new Error(`the concurrency run exited with code ${code}`)),
-    );
+    child.on("close", (code) => {
+      if (seedFile) void rm(path.dirname(seedFile), { recursive: true, force: true });
+      if (result) resolve(result);
+      else reject(new Error(`the concurrency ${role} exited with code ${code}`));
+    });
   });
 }
 
-/** In the child: set up, run the turns at once, check the rows. */
-async function runConcurrency(baseUrl: string, turns: number): Promise<ConcurrencyResult> {
-  // The fake providers in a process of their own, as a real provider is: the figures are the app's.
-  const app = await setUpAppBench(baseUrl, { providersIn: "child-process" });
+/** In the seeding child: a persona, `turns` users each with a stored conversation, and one more to warm up on. */
+async function seedConversations(baseUrl: string, turns: number): Promise<Seed> {
+  const app = await setUpAppBench(baseUrl, { database: "keep" });
   try {
     const persona = await app.createPersona();
     const users = await Promise.all(
@@ -141,16 +170,30 @@ async function runConcurrency(baseUrl: string, turns: number): Promise<Concurren
       conversationIds.push(
         await app.storeConversation({ persona, owner: user, messages: STORED_MESSAGES, idSpace: index + 1 }),
       );
-    // Warm-up, one turn at a time on a conversation of its own: the route's code is compiled before the burst.
-    const warmUpConversation = await app.storeConversation({
+    const warmUpConversationId = await app.storeConversation({
       persona,
       owner: users[0],
       messages: STORED_MESSAGES,
       idSpace: turns + 1,
     });
+    return { database: app.database, users, conversationIds, warmUpConversationId };
+  } finally {
+    await app.close();
+  }
+}
+
+/** In the burst's child: warm up, run the turns at once, check the rows; the database is dropped at the end. */
+async function runConcurrency(baseUrl: string, turns: number, seed: Seed): Promise<ConcurrencyResult> {
+  // The fake providers in a process of their own, as a real provider is: the figures are the app's.
+  const app = await setUpAppBench(baseUrl, { providersIn: "child-process", database: seed.database });
+  try {
+    const { users, conversationIds } = seed;
+    // Warm-up, one turn at a time on a conversation of its own: the route's code is compiled before the burst.
     for (let index = 0; index < 3; index++) {
       await app.providers.script(scriptedReply(`Warm-up ${index}.`));
-      const turn = await readTurn(await app.chatTurn(users[0], warmUpConversation, `Warm-up ${index}`));
+      const turn = await readTurn(
+        await app.chatTurn(users[0], seed.warmUpConversationId, `Warm-up ${index}`),
+      );
       if (turn.failure) throw new Error(`warm-up turn failed: ${turn.failure}`);
     }
 
@@ -379,14 +422,19 @@ async function storedReplies(
   return { complete, failures };
 }
 
-if (process.env[CHILD_FLAG] === "1" && process.send) {
+const role = process.env[CHILD_FLAG];
+if (role && process.send) {
   const send = process.send.bind(process);
   const baseUrl = process.env.DATABASE_URL ?? "";
-  runConcurrency(baseUrl, Number(process.env.BENCH_CONCURRENT_TURNS ?? 200)).then(
-    (result) => send(result, () => process.exit(0)),
-    (error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
+  const turns = Number(process.env.BENCH_CONCURRENT_TURNS ?? 200);
+  const fail = (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  };
+  const done = (result: unknown) => send(result, () => process.exit(0));
+  if (role === "seed") seedConversations(baseUrl, turns).then(done, fail);
+  else
+    readFile(process.env[SEED_FILE] ?? "", "utf8")
+      .then((text) => runConcurrency(baseUrl, turns, JSON.parse(text) as Seed))
+      .then(done, fail);
 }
