@@ -313,7 +313,7 @@ export function printTable(inputs: BenchInputs, results: BenchResults): void {
       "burst: CPU per turn",
       ms(concurrency.cpuMsPerTurn),
       `${concurrency.statementsPerTurn} statements per turn`,
-      "the process's user + system time over the burst ÷ turns (the fake provider and the client included)",
+      "the process's user + system time over the burst ÷ turns (the clients included; the fake provider runs in a process of its own)",
     );
   }
   for (const [label, value, range, note] of scaleOutRows(inputs.scaleOut)) row(label, value, range, note);
