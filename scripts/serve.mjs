@@ -65,6 +65,8 @@ function serve() {
     const { index, listened } = running.get(worker.id);
     running.delete(worker.id);
     if (stopping) {
+      // A worker that could not drain cleanly makes the instance's exit code say so.
+      if (typeof code === "number" && code !== 0) process.exitCode = code;
       if (running.size === 0) process.exit();
       return;
     }
