@@ -38,6 +38,8 @@ export interface AppBench {
   }): Promise<string>;
   /** How many SQL statements the app has sent so far (drizzle's query log; the bench's own writes count too). */
   statementsSent(): number;
+  /** How many of them were sent before `moment` (a performance.now() of this process). */
+  statementsSentBefore(moment: number): number;
   /** One turn through POST /api/chat (not read). */
   chatTurn(user: TestUser, conversationId: string, text: string): Promise<Response>;
   close(): Promise<void>;
@@ -57,7 +59,7 @@ export async function setUpAppBench(
   baseUrl: string,
   {
     onStatement,
-    providersIn = "in-process",
+    providersIn = "child-process",
     database: databaseChoice = "fresh",
   }: {
     /** Called with each statement as drizzle sends it (a diagnosis of where a turn's statements go). */
@@ -92,10 +94,13 @@ export async function setUpAppBench(
   // The app's handle, made here with a query log that counts statements (db/client.ts makes it on first use
   // otherwise): the turn bench reports how many statements a turn sends.
   let statements = 0;
+  /** When each statement was sent (performance.now()), in order. */
+  const sentAt: number[] = [];
   (globalThis as { glassboxDatabase?: ReturnType<typeof createDatabase> }).glassboxDatabase = createDatabase({
     url: database.url,
     logQuery: (query) => {
       statements++;
+      sentAt.push(performance.now());
       onStatement?.(query);
     },
   });
@@ -118,6 +123,16 @@ export async function setUpAppBench(
       providers,
       signUp,
       statementsSent: () => statements,
+      statementsSentBefore: (moment) => {
+        let low = 0;
+        let high = sentAt.length;
+        while (low < high) {
+          const middle = (low + high) >> 1;
+          if (sentAt[middle] < moment) low = middle + 1;
+          else high = middle;
+        }
+        return low;
+      },
       createPersona: () => createPersona(db),
       storeConversation: (options) => storeConversation(db, options),
       chatTurn: (user, conversationId, text) =>

@@ -1,7 +1,6 @@
-// The fake providers a route benchmark talks to: in this process (the turn bench times each request's arrival by
-// hooking the live request list), or in a child process of their own, as a real provider is elsewhere (the burst:
-// the app's process then pays for none of the provider's work or memory, and its chunk timers do not wait behind
-// the app's).
+// The fake providers a route benchmark talks to, in a child process of their own as a real provider is elsewhere:
+// the app's process then pays for none of the provider's work or memory, and the provider's chunk timers do not wait
+// behind the app's. In this process only for a diagnosis that wants them there.
 
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -12,10 +11,10 @@ export interface BenchProviders {
   readonly url: string;
   /** Queue scripted replies, answered in order. */
   script(...replies: ScriptedReply[]): Promise<void>;
-  /** Provider requests received so far. */
+  /** Provider requests recorded and not taken yet. */
   requestCount(): Promise<number>;
-  /** The live list of recorded requests: in this process only, null for providers in a child process. */
-  readonly requests: RecordedRequest[] | null;
+  /** The requests recorded since the last call (their `receivedAt` is epoch ms, comparable across processes). */
+  takeRequests(): Promise<RecordedRequest[]>;
   close(): Promise<void>;
 }
 
@@ -30,7 +29,7 @@ export async function startBenchProviders(where: "in-process" | "child-process")
       url: providers.url,
       script: async (...replies) => providers.script(...replies),
       requestCount: async () => providers.requests.length,
-      requests: providers.requests,
+      takeRequests: async () => providers.requests.splice(0),
       close: () => providers.close(),
     };
   }
@@ -58,7 +57,12 @@ export async function startBenchProviders(where: "in-process" | "child-process")
     url,
     script: (...replies) => client.script(replies),
     requestCount: async () => (await client.health()).requests,
-    requests: null,
+    // Nothing else calls the provider between the two: the benches take requests between turns.
+    takeRequests: async () => {
+      const requests = await client.requests();
+      await client.clear();
+      return requests;
+    },
     close: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await exited;

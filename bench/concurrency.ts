@@ -184,8 +184,7 @@ async function seedConversations(baseUrl: string, turns: number): Promise<Seed> 
 
 /** In the burst's child: warm up, run the turns at once, check the rows; the database is dropped at the end. */
 async function runConcurrency(baseUrl: string, turns: number, seed: Seed): Promise<ConcurrencyResult> {
-  // The fake providers in a process of their own, as a real provider is: the figures are the app's.
-  const app = await setUpAppBench(baseUrl, { providersIn: "child-process", database: seed.database });
+  const app = await setUpAppBench(baseUrl, { database: seed.database });
   try {
     const { users, conversationIds } = seed;
     // Warm-up, one turn at a time on a conversation of its own: the route's code is compiled before the burst.

@@ -1,14 +1,15 @@
 // The turn-overhead part of the benchmark, on Postgres: a fresh database with a 1 000-message conversation stored
-// directly, the fake providers in-process, and the real POST /api/chat route handler called in-process.
-// - pre_provider_ms: from the handler call to the moment the fake server has the request (recorded by a hook on
-//   its request list, with performance.now(), so sub-millisecond).
+// directly, the fake providers in a process of their own (bench-providers.ts), and the real POST /api/chat route
+// handler called in-process.
+// - pre_provider_ms: from the handler call to the moment the fake server has the request (its `receivedAt`, epoch
+//   ms with a fraction, read against this process's performance.timeOrigin: sub-millisecond).
 // - ttft_added_ms: time to the first text chunk through the route, minus the same for a direct `streamText` call
 //   (the app's own model-call code without its request capture) with the same messages to the same fake server;
 //   ttft_ratio_direct: the route's median over the direct call's.
 // - cpu_ms: the process's CPU time (`process.cpuUsage`, user + system, every thread) from the handler call to the
-//   first text chunk. The fake provider and the reading client run in the same process, so their share counts
-//   too (the direct call's CPU, in the detail, shows how much that is). CPU time hardly moves with the load
-//   of other processes on the machine, wall-clock figures do.
+//   first text chunk: the app's and the reading client's (the direct call's CPU, in the detail, is the SDK's
+//   share of the same work: its request, its stream, the client). CPU time hardly moves with the load of other
+//   processes on the machine, wall-clock figures do.
 // - by history length: the same figures for conversations of 100, 1 000 and 10 000 stored messages.
 // Route turns and direct calls alternate, so both see the same machine load.
 
@@ -154,40 +155,8 @@ function cpuSince(start: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1_000;
 }
 
-interface ProviderArrival {
-  at: number;
-  /** The app's statement count at that moment. */
-  statements: number;
-}
-
-/** The fake providers' live request list: this bench runs them in its own process, to time each arrival. */
-function inProcessRequests(app: AppBench) {
-  if (!app.providers.requests) throw new Error("the turn bench needs the fake providers in its own process");
-  return app.providers.requests;
-}
-
-/** Each provider request's arrival at the fake server, from a hook on its live request list (once per app). */
-const arrivalsByApp = new WeakMap<AppBench, ProviderArrival[]>();
-function providerArrivals(app: AppBench): ProviderArrival[] {
-  let arrivals = arrivalsByApp.get(app);
-  if (arrivals) return arrivals;
-  const list: ProviderArrival[] = [];
-  arrivals = list;
-  arrivalsByApp.set(app, list);
-  const requests = inProcessRequests(app);
-  const push = requests.push.bind(requests);
-  requests.push = (...items) => {
-    for (let index = 0; index < items.length; index++)
-      list.push({ at: performance.now(), statements: app.statementsSent() });
-    return push(...items);
-  };
-  return list;
-}
-
 /** A user, a persona and a stored conversation of `storedMessages` in the app (see app-setup.ts). */
 export async function setUpTurnBench(app: AppBench, storedMessages: number): Promise<TurnBench> {
-  const arrivals = providerArrivals(app);
-  const requests = inProcessRequests(app);
   const user = await app.signUp("Ada");
   const persona = await app.createPersona();
   const conversationId = await app.storeConversation({
@@ -207,8 +176,7 @@ export async function setUpTurnBench(app: AppBench, storedMessages: number): Pro
   return {
     async routeTurn(text) {
       await app.providers.script(reply);
-      const arrivalsBefore = arrivals.length;
-      const requestsBefore = requests.length;
+      await app.providers.takeRequests();
       const statementsBefore = app.statementsSent();
       const cpuStart = process.cpuUsage();
       const start = performance.now();
@@ -216,15 +184,18 @@ export async function setUpTurnBench(app: AppBench, storedMessages: number): Pro
       if (!response.ok || !response.body)
         throw new Error(`chat turn failed: ${response.status} ${await response.text()}`);
       const first = await firstTextDelta(response.body, cpuStart);
-      if (arrivals.length === arrivalsBefore)
-        throw new Error("the provider never received the turn's request");
+      const statements = (await statementsSettled(app)) - statementsBefore;
+      const requests = await app.providers.takeRequests();
+      if (requests.length === 0) throw new Error("the provider never received the turn's request");
+      // The provider's clock is epoch ms, this process's performance.now() counts from its timeOrigin.
+      const arrivedAt = requests[0].receivedAt - performance.timeOrigin;
       return {
-        preProviderMs: arrivals[arrivalsBefore].at - start,
-        statementsBeforeProvider: arrivals[arrivalsBefore].statements - statementsBefore,
-        statements: (await statementsSettled(app)) - statementsBefore,
+        preProviderMs: arrivedAt - start,
+        statementsBeforeProvider: app.statementsSentBefore(arrivedAt) - statementsBefore,
+        statements,
         firstTokenMs: first.at - start,
         cpuMs: first.cpuMs,
-        requests: requests.length - requestsBefore,
+        requests: requests.length,
       };
     },
     async directTurn() {

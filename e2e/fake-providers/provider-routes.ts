@@ -64,12 +64,12 @@ export async function handleProviderRequest(
     body,
     model,
     media: found && parsed.ok ? (found.adapter.mediaParts?.(parsed.value) ?? []) : [],
-    receivedAt: Date.now(),
+    receivedAt: epochNow(),
     closedByClientAt: null,
   });
   // The client went away before the reply was complete: a stopped or timed-out call shows here.
   response.on("close", () => {
-    if (!response.writableFinished) recorded.closedByClientAt = Date.now();
+    if (!response.writableFinished) recorded.closedByClientAt = epochNow();
   });
 
   if (found === null) {
@@ -110,4 +110,9 @@ export async function handleProviderRequest(
     streaming: adapter.isStreaming(parsed.value, route),
     signal,
   });
+}
+
+/** Epoch milliseconds with a fraction: sub-millisecond, and comparable with another process's on this machine. */
+function epochNow(): number {
+  return performance.timeOrigin + performance.now();
 }

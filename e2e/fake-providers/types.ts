@@ -22,7 +22,7 @@ export interface RecordedRequest {
   model: string | null;
   /** The images, documents, audio and video the body carries, in the protocol's own part shapes. */
   media: RecordedMedia[];
-  /** Epoch milliseconds. */
+  /** Epoch milliseconds, with a fraction (a benchmark times a request's arrival from another process). */
   receivedAt: number;
   /** When the client closed the connection before the reply was finished (a stop, a timeout), else null. */
   closedByClientAt: number | null;
