@@ -17,7 +17,7 @@ import os from "node:os";
 const require = createRequire(import.meta.url);
 
 /** The number of workers WEB_CONCURRENCY asks for; exits with a message naming the problem when it is not one. */
-export function workerCount(value = process.env.WEB_CONCURRENCY) {
+function workerCount(value = process.env.WEB_CONCURRENCY) {
   if (value === undefined || value.trim() === "") return 1;
   if (value.trim() === "auto") return os.availableParallelism();
   const count = Number(value);
