@@ -121,6 +121,11 @@ export function ChatView({
   // is dropped (the turn reloads again when it ends).
   const statusRef = useRef(status);
   statusRef.current = status;
+  // While a stop is on its way the stored reply is still the streaming one: a reload then would show an older text
+  // than the user saw (the live events' reload after the stream closes did, in e2e/chat-ui.spec.ts). Such a result is
+  // dropped, and the live events wait; stopNow reloads once the server has stored the stopped reply.
+  const stoppingRef = useRef(false);
+  const [stopping, setStopping] = useState(false);
   /** Bumped whenever a turn starts (send, regenerate), before useChat's status says so. */
   const turnsStarted = useRef(0);
   const syncTranscript = useCallback(
@@ -129,7 +134,7 @@ export function ChatView({
       const startedBefore = turnsStarted.current;
       const loaded = await loadTranscript(conversationId);
       const turnRunning = statusRef.current === "submitted" || statusRef.current === "streaming";
-      if (turnRunning || turnsStarted.current !== startedBefore) return;
+      if (turnRunning || stoppingRef.current || turnsStarted.current !== startedBefore) return;
       setMessages(loaded);
     },
     [conversationId, setMessages],
@@ -154,7 +159,13 @@ export function ChatView({
   reloadAfterTurn.current = () => {
     reloadTranscript().catch(() => {});
   };
-  const live = useLiveConversation({ conversationId, initialEventId, busy, setMessages, reloadTranscript });
+  const live = useLiveConversation({
+    conversationId,
+    initialEventId,
+    busy: busy || stopping,
+    setMessages,
+    reloadTranscript,
+  });
 
   const send = useCallback(
     (text: string, files: FileUIPart[]) => {
@@ -181,10 +192,17 @@ export function ChatView({
   const stopNow = useCallback(async () => {
     const lastMessage = messages.at(-1);
     const shownChars = lastMessage?.role === "assistant" ? messageText(lastMessage).length : 0;
-    const stopped = stopReply(conversationId, shownChars);
-    await stop();
-    // 409: the reply had already ended by itself; either way the stored transcript is what counts.
-    await stopped.catch(() => {});
+    stoppingRef.current = true;
+    setStopping(true);
+    try {
+      const stopped = stopReply(conversationId, shownChars);
+      await stop();
+      // 409: the reply had already ended by itself; either way the stored transcript is what counts.
+      await stopped.catch(() => {});
+    } finally {
+      stoppingRef.current = false;
+      setStopping(false);
+    }
     await reloadTranscript().catch(() => {});
   }, [conversationId, messages, reloadTranscript, stop]);
 
