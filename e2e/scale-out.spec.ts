@@ -8,8 +8,8 @@ import { expect, test } from "@playwright/test";
 import postgres from "postgres";
 import { TEST_IMAGES } from "../tests/fixtures/images";
 import { type Cluster, type Instance, nginxAvailable, startCluster } from "./cluster";
+import { chatRequest, clusterAppEnv, newConversation, signUp, storedMessages } from "./cluster-client";
 import { fakeProviderClient } from "./fake-providers/client";
-import { uniqueEmail } from "./pages/chat-page";
 import { readSse } from "./pages/ui-message-stream";
 
 const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
@@ -35,16 +35,7 @@ test.beforeAll(async () => {
     redisUrl: process.env.E2E_REDIS_URL ?? "redis://127.0.0.1:6379",
     // Each instance's output, when a run needs reading (one file per start).
     logDir: process.env.SCALE_OUT_LOG_DIR,
-    env: {
-      GLASSBOX_TEST: "1",
-      CHAT_RATE_LIMIT_PER_MINUTE: "1000",
-      AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e-secret",
-      TITLE_MODEL_ID: "offline:echo",
-      OPENAI_API_KEY: "sk-fake-e2e",
-      OPENAI_BASE_URL: `${FAKE_URL}/v1`,
-      // Replies take ~2 s; the margin is for a machine shared with other jobs (a reply once took over 20 s there).
-      SHUTDOWN_GRACE_MS: "60000",
-    },
+    env: clusterAppEnv(FAKE_URL),
   });
 });
 
@@ -52,66 +43,6 @@ test.afterAll(async () => {
   await cluster?.close();
   await sql?.end();
 });
-
-interface Session {
-  cookie: string;
-  /** A request to `base` (nginx or one instance) as this user, with the origin that base's pages would send. */
-  call(base: string, path: string, init?: RequestInit): Promise<Response>;
-}
-
-async function signUp(base: string, name: string): Promise<Session> {
-  const response = await fetch(`${base}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: base },
-    body: JSON.stringify({ name, email: uniqueEmail(name.toLowerCase()), password: "correct horse battery" }),
-  });
-  expect(response.status).toBe(200);
-  const cookie = response.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0])
-    .join("; ");
-  return {
-    cookie,
-    call: (target, path, init = {}) =>
-      fetch(`${target}${path}`, {
-        ...init,
-        headers: { origin: target, cookie, ...(init.headers as Record<string, string> | undefined) },
-      }),
-  };
-}
-
-async function newConversation(session: Session, base: string): Promise<string> {
-  const created = await session.call(base, "/api/conversations", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: "{}",
-  });
-  expect(created.status).toBe(201);
-  return ((await created.json()) as { id: string }).id;
-}
-
-function chatRequest(
-  conversationId: string,
-  text: string,
-  messageId = crypto.randomUUID(),
-  files: string[] = [],
-) {
-  return {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      id: conversationId,
-      message: {
-        id: messageId,
-        role: "user",
-        parts: [
-          { type: "text", text },
-          ...files.map((url) => ({ type: "file", url, mediaType: "image/png" })),
-        ],
-      },
-    }),
-  };
-}
 
 /** Reads a stream until `enough` says so; returns what was read and the reader (to cancel or read on). */
 async function readUntil(response: Response, enough: (seen: string) => boolean) {
@@ -128,20 +59,6 @@ async function readUntil(response: Response, enough: (seen: string) => boolean) 
 }
 
 const countTextDeltas = (seen: string) => (seen.match(/"text-delta"/g) ?? []).length;
-
-interface StoredRow {
-  authorType: string;
-  status: string;
-  text: string;
-}
-
-async function storedMessages(conversationId: string): Promise<StoredRow[]> {
-  return sql<StoredRow[]>`
-    select "authorType", status, coalesce(
-      (select string_agg(part ->> 'text', '') from jsonb_array_elements(parts) part where part ->> 'type' = 'text'),
-      '') as text
-    from messages where "conversationId" = ${conversationId} order by seq`;
-}
 
 async function runningInstance(conversationId: string): Promise<Instance> {
   const [turn] = await sql<{ instanceId: string }[]>`
@@ -230,8 +147,8 @@ test("the instance relaying a reply is killed: the client resumes the whole repl
   const resumed = await ada.call(cluster.url, `/api/chat/${id}/stream`);
   expect(resumed.status).toBe(200);
   expect(readSse(await resumed.text())).toEqual({ text: reply, finished: true });
-  await expect.poll(async () => (await storedMessages(id)).at(-1)?.status).toBe("complete");
-  expect(await storedMessages(id)).toEqual([
+  await expect.poll(async () => (await storedMessages(sql, id)).at(-1)?.status).toBe("complete");
+  expect(await storedMessages(sql, id)).toEqual([
     { authorType: "user", status: "complete", text: "Tell me about Lisbon." },
     { authorType: "persona", status: "complete", text: reply },
   ]);
@@ -259,9 +176,9 @@ test("the instance writing a reply is killed: the reply ends interrupted, stored
   // Started again under its name, the instance marks its own earlier turn interrupted.
   await cluster.start(writer);
   await expect
-    .poll(async () => (await storedMessages(id)).at(-1)?.status, { timeout: 15_000 })
+    .poll(async () => (await storedMessages(sql, id)).at(-1)?.status, { timeout: 15_000 })
     .toBe("interrupted");
-  const [user, cut] = await storedMessages(id);
+  const [user, cut] = await storedMessages(sql, id);
   expect(user).toEqual({ authorType: "user", status: "complete", text: "Count slowly." });
   expect(cut.text.length).toBeGreaterThan(0);
   expect(reply.startsWith(cut.text)).toBe(true);
@@ -270,7 +187,7 @@ test("the instance writing a reply is killed: the reply ends interrupted, stored
   const next = await ada.call(cluster.url, "/api/chat", chatRequest(id, "Are you back?"));
   expect(next.status).toBe(200);
   expect(readSse(await next.text())).toEqual({ text: "Back again.", finished: true });
-  expect((await storedMessages(id)).map((row) => [row.authorType, row.status])).toEqual([
+  expect((await storedMessages(sql, id)).map((row) => [row.authorType, row.status])).toEqual([
     ["user", "complete"],
     ["persona", "interrupted"],
     ["user", "complete"],
@@ -324,7 +241,7 @@ test("a rolling restart during a 50-turn burst loses no reply", async () => {
 
   expect(results).toEqual(ids.map(() => ({ text: reply, finished: true })));
   for (const [index, id] of ids.entries()) {
-    expect(await storedMessages(id)).toEqual([
+    expect(await storedMessages(sql, id)).toEqual([
       { authorType: "user", status: "complete", text: `Turn ${index}` },
       { authorType: "persona", status: "complete", text: reply },
     ]);

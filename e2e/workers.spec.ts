@@ -7,8 +7,15 @@ import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import postgres from "postgres";
 import { type Cluster, type Instance, nginxAvailable, startCluster } from "./cluster";
+import {
+  chatRequest,
+  clusterAppEnv,
+  newConversation,
+  type Session,
+  signUp,
+  storedMessages,
+} from "./cluster-client";
 import { fakeProviderClient } from "./fake-providers/client";
-import { uniqueEmail } from "./pages/chat-page";
 import { readSse } from "./pages/ui-message-stream";
 
 const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
@@ -34,15 +41,7 @@ test.beforeAll(async () => {
     databaseUrl: process.env.E2E_DATABASE_URL as string,
     redisUrl: process.env.E2E_REDIS_URL ?? "redis://127.0.0.1:6379",
     logDir: process.env.SCALE_OUT_LOG_DIR,
-    env: {
-      GLASSBOX_TEST: "1",
-      CHAT_RATE_LIMIT_PER_MINUTE: "1000",
-      AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e-secret",
-      TITLE_MODEL_ID: "offline:echo",
-      OPENAI_API_KEY: "sk-fake-e2e",
-      OPENAI_BASE_URL: `${FAKE_URL}/v1`,
-      SHUTDOWN_GRACE_MS: "60000",
-    },
+    env: clusterAppEnv(FAKE_URL),
   });
   [instance] = cluster.instances;
 });
@@ -52,55 +51,9 @@ test.afterAll(async () => {
   await sql?.end();
 });
 
-interface Session {
-  call(path: string, init?: RequestInit): Promise<Response>;
-}
-
-async function signUp(name: string): Promise<Session> {
-  const response = await fetch(`${instance.origin}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: instance.origin },
-    body: JSON.stringify({ name, email: uniqueEmail(name.toLowerCase()), password: "correct horse battery" }),
-  });
-  expect(response.status).toBe(200);
-  const cookie = response.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0])
-    .join("; ");
-  return {
-    call: (path, init = {}) =>
-      fetch(`${instance.origin}${path}`, {
-        ...init,
-        headers: { origin: instance.origin, cookie, ...(init.headers as Record<string, string> | undefined) },
-      }),
-  };
-}
-
-async function newConversation(session: Session): Promise<string> {
-  const created = await session.call("/api/conversations", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: "{}",
-  });
-  expect(created.status).toBe(201);
-  return ((await created.json()) as { id: string }).id;
-}
-
+/** One turn from `session` straight to the instance. */
 function sendTurn(session: Session, conversationId: string, text: string) {
-  return session.call("/api/chat", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      id: conversationId,
-      message: { id: crypto.randomUUID(), role: "user", parts: [{ type: "text", text }] },
-    }),
-  });
-}
-
-async function storedMessages(conversationId: string) {
-  return sql<{ authorType: string; status: string; text: string | null }[]>`
-    select "authorType", status, parts -> 0 ->> 'text' as text from messages
-    where "conversationId" = ${conversationId} order by seq`;
+  return session.call(instance.origin, "/api/chat", chatRequest(conversationId, text));
 }
 
 /** The instance's worker processes by their number (INSTANCE_WORKER in each one's environment). */
@@ -130,8 +83,8 @@ test("a burst of 20 turns is served by both workers, and every reply is stored o
   await fake.reset();
   const reply = "Two workers, one port, one reply each.";
   await fake.script({ kind: "text", text: reply, chunks: 5, chunkDelayMs: 50, times: 20 });
-  const ada = await signUp("Workers");
-  const ids = await Promise.all(Array.from({ length: 20 }, () => newConversation(ada)));
+  const ada = await signUp(instance.origin, "Workers");
+  const ids = await Promise.all(Array.from({ length: 20 }, () => newConversation(ada, instance.origin)));
 
   const results = await Promise.all(
     ids.map(async (id, index) => {
@@ -143,7 +96,7 @@ test("a burst of 20 turns is served by both workers, and every reply is stored o
 
   expect(results).toEqual(ids.map(() => ({ text: reply, finished: true })));
   for (const [index, id] of ids.entries())
-    expect(await storedMessages(id)).toEqual([
+    expect(await storedMessages(sql, id)).toEqual([
       { authorType: "user", status: "complete", text: `Turn ${index}` },
       { authorType: "persona", status: "complete", text: reply },
     ]);
@@ -158,8 +111,8 @@ test("a burst of 20 turns is served by both workers, and every reply is stored o
 test("a worker killed mid-reply is started again: the reply ends interrupted at once, and the next turn works", async () => {
   test.setTimeout(120_000);
   await fake.reset();
-  const ada = await signUp("Killed");
-  const conversationId = await newConversation(ada);
+  const ada = await signUp(instance.origin, "Killed");
+  const conversationId = await newConversation(ada, instance.origin);
   await fake.script({
     kind: "text",
     text: "One two three four five six seven eight.",
@@ -181,7 +134,7 @@ test("a worker killed mid-reply is started again: the reply ends interrupted at 
   // Started again under the same number, it sweeps its earlier life's turns without waiting for a heartbeat to age.
   await expect.poll(() => workerPids().get(number), { timeout: 30_000 }).not.toBe(killed);
   await expect
-    .poll(async () => (await storedMessages(conversationId)).map((message) => message.status), {
+    .poll(async () => (await storedMessages(sql, conversationId)).map((message) => message.status), {
       timeout: 15_000,
     })
     .toEqual(["complete", "interrupted"]);
@@ -197,8 +150,8 @@ test("SIGTERM drains both workers: the replies they stream finish, and the insta
   await fake.reset();
   const reply = "Finished although the instance was told to stop.";
   await fake.script({ kind: "text", text: reply, chunks: 10, chunkDelayMs: 300, times: 6 });
-  const ada = await signUp("Draining");
-  const ids = await Promise.all(Array.from({ length: 6 }, () => newConversation(ada)));
+  const ada = await signUp(instance.origin, "Draining");
+  const ids = await Promise.all(Array.from({ length: 6 }, () => newConversation(ada, instance.origin)));
   const responses = await Promise.all(ids.map((id, index) => sendTurn(ada, id, `Turn ${index}`)));
   for (const response of responses) expect(response.status).toBe(200);
   const reading = Promise.all(responses.map(async (response) => readSse(await response.text())));
@@ -206,5 +159,8 @@ test("SIGTERM drains both workers: the replies they stream finish, and the insta
   expect(await cluster.stop(instance, "SIGTERM")).toBe(0);
   expect(await reading).toEqual(ids.map(() => ({ text: reply, finished: true })));
   for (const id of ids)
-    expect((await storedMessages(id)).map((message) => message.status)).toEqual(["complete", "complete"]);
+    expect((await storedMessages(sql, id)).map((message) => message.status)).toEqual([
+      "complete",
+      "complete",
+    ]);
 });
