@@ -1,10 +1,10 @@
 // Persists the assistant reply while it streams: at most every FLUSH_INTERVAL_MS of new text (so a server crash
 // loses at most that much; longer when many replies stream at once, see flushIntervalMs), then once more with the
 // final status. A failed write never blocks the ones after it, and the final one is retried, so the final status
-// is written even after a database hiccup mid-stream. A reply
-// that used tools or reasoned ends with its tool calls, outputs and reasoning stored as artifacts, named in the
-// message's parts between the text written around them, so later turns replay them; every part keeps what the
-// provider attached to it (docs/architecture.md#reasoning-and-provider-metadata).
+// is written even after a database hiccup mid-stream. A reply that used tools or reasoned ends with its tool
+// calls, outputs and reasoning stored as artifacts, named in the message's parts between the text written around
+// them, so later turns replay them; every part keeps what the provider attached to it
+// (docs/architecture.md#reasoning-and-provider-metadata).
 
 import "server-only";
 import { ulid } from "ulid";
