@@ -40,7 +40,7 @@ export interface AppBench {
   statementsSent(): number;
   /** How many of them were sent before `moment` (a performance.now() of this process). */
   statementsSentBefore(moment: number): number;
-  /** One turn through POST /api/chat (not read). */
+  /** One turn through POST /api/chat with a new message, its id given as the chat UI gives it (not read). */
   chatTurn(user: TestUser, conversationId: string, text: string): Promise<Response>;
   close(): Promise<void>;
 }
@@ -138,7 +138,11 @@ export async function setUpAppBench(
       chatTurn: (user, conversationId, text) =>
         call(chatRoute.POST, "/api/chat", {
           user,
-          body: { id: conversationId, message: { role: "user", parts: [{ type: "text", text }] } },
+          // With the message's own id, as the chat UI sends it (useChat gives every message one).
+          body: {
+            id: conversationId,
+            message: { id: crypto.randomUUID(), role: "user", parts: [{ type: "text", text }] },
+          },
         }),
       close,
     };

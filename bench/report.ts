@@ -150,6 +150,7 @@ export function buildResults(inputs: BenchInputs) {
         by_history: Object.fromEntries(
           turn.byHistory.map((figures) => [`stored_${figures.storedMessages}`, turnFiguresJson(figures)]),
         ),
+        cpu_breakdown: cpuBreakdownJson(turn),
       },
     },
     burst200: {
@@ -181,6 +182,27 @@ export function buildResults(inputs: BenchInputs) {
     scaleout: scaleOutJson(inputs.scaleOut),
     ratios,
     targets,
+  };
+}
+
+/** Each part's share of the route's CPU to the first token, and that share of the unprofiled median in ms. */
+function cpuBreakdownParts(turn: TurnOverheadResult): { part: string; share: number; ms: number }[] {
+  const cpu = turn.main?.routeCpu.median;
+  if (!turn.cpuBreakdown || cpu === undefined) return [];
+  return turn.cpuBreakdown.parts.map(({ part, share }) => ({ part, share, ms: share * cpu }));
+}
+
+function cpuBreakdownJson(turn: TurnOverheadResult) {
+  if (!turn.cpuBreakdown) return null;
+  return {
+    profiled_turns: turn.cpuBreakdown.turns,
+    profiled_cpu_ms: round(turn.cpuBreakdown.profiledCpuMs),
+    parts: Object.fromEntries(
+      cpuBreakdownParts(turn).map(({ part, share, ms }) => [
+        part,
+        { share: round(share, 3), ms_of_unprofiled_median: round(ms) },
+      ]),
+    ),
   };
 }
 
@@ -280,6 +302,14 @@ export function printTable(inputs: BenchInputs, results: BenchResults): void {
       String(figures.ttftRatio),
       `${ms(figures.routeFirstToken.median)} ÷ ${ms(figures.directFirstToken.median)}`,
       `route median ÷ direct streamText median (+${ms(figures.ttftAdded)})`,
+    );
+  }
+  for (const { part, share, ms: partMs } of cpuBreakdownParts(turn)) {
+    row(
+      `turn CPU to first token: ${part}`,
+      ms(partMs),
+      `${(share * 100).toFixed(1)} %`,
+      "share of a CPU profile",
     );
   }
   const concurrency = inputs.concurrency;

@@ -11,11 +11,14 @@
 //   share of the same work: its request, its stream, the client). CPU time hardly moves with the load of other
 //   processes on the machine, wall-clock figures do.
 // - by history length: the same figures for conversations of 100, 1 000 and 10 000 stored messages.
+// - cpu_breakdown: where the route's CPU to the first token goes, by part of the system (turn-profile.ts), from
+//   profiled turns run after the measured ones (the profiler slows the process, so it never runs during those).
 // Route turns and direct calls alternate, so both see the same machine load.
 
 import type { BuildInput } from "@/lib/context/types";
 import { type AppBench, setUpAppBench } from "./app-setup";
 import { median, round, type Sample, summarise } from "./stats";
+import { type CpuBreakdown, profileTurnCpu } from "./turn-profile";
 
 export interface TurnFigures {
   storedMessages: number;
@@ -42,6 +45,8 @@ export interface TurnOverheadResult {
   main: TurnFigures | null;
   /** At each of HISTORY_LENGTHS. */
   byHistory: TurnFigures[];
+  /** Where the route's CPU to the first token goes, at STORED_MESSAGES. */
+  cpuBreakdown: CpuBreakdown | null;
 }
 
 const STORED_MESSAGES = 1_000;
@@ -49,17 +54,19 @@ const STORED_MESSAGES = 1_000;
 const HISTORY_LENGTHS = [100, 1_000, 10_000];
 
 export function turnOverheadSkipped(reason: string): TurnOverheadResult {
-  return { skipped: reason, main: null, byHistory: [] };
+  return { skipped: reason, main: null, byHistory: [], cpuBreakdown: null };
 }
 
 export async function measureTurnOverhead({
   turns = 20,
   warmup = 3,
   historyTurns = 8,
+  profiledTurns = 30,
 }: {
   turns?: number;
   warmup?: number;
   historyTurns?: number;
+  profiledTurns?: number;
 } = {}): Promise<TurnOverheadResult> {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl)
@@ -79,7 +86,11 @@ export async function measureTurnOverhead({
       );
     }
     const main = byHistory.find((figures) => figures.storedMessages === STORED_MESSAGES) ?? null;
-    return { skipped: null, main, byHistory };
+    const headline = benches.get(STORED_MESSAGES) as TurnBench;
+    const cpuBreakdown = await profileTurnCpu(() => headline.routeTurn("Where does the time go?"), {
+      turns: profiledTurns,
+    });
+    return { skipped: null, main, byHistory, cpuBreakdown };
   } finally {
     await app.close();
   }
@@ -139,6 +150,9 @@ export interface TurnBench {
   /** One turn through POST /api/chat, read to the end. */
   routeTurn(text: string): Promise<
     FirstToken & {
+      /** performance.now() of the handler call and of the first text chunk. */
+      startedAt: number;
+      firstTokenAt: number;
       preProviderMs: number;
       requests: number;
       statementsBeforeProvider: number;
@@ -190,6 +204,8 @@ export async function setUpTurnBench(app: AppBench, storedMessages: number): Pro
       // The provider's clock is epoch ms, this process's performance.now() counts from its timeOrigin.
       const arrivedAt = requests[0].receivedAt - performance.timeOrigin;
       return {
+        startedAt: start,
+        firstTokenAt: first.at,
         preProviderMs: arrivedAt - start,
         statementsBeforeProvider: app.statementsSentBefore(arrivedAt) - statementsBefore,
         statements,

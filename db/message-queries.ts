@@ -4,13 +4,14 @@
 // is the route's rule.
 
 import "server-only";
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, or } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { monotonicFactory } from "ulid";
 import { v7 as uuidv7 } from "uuid";
 import { messageTokenCounts } from "@/lib/context/token-cache";
 import type { StoredPart } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
+import { preparedStatement } from "./prepared-statements";
 import {
   type ConversationArgs,
   findMessageInConversation,
@@ -43,12 +44,22 @@ export async function findMessageByClientId({
   conversationId,
   clientMessageId,
 }: ConversationArgs & { clientMessageId: string }): Promise<Message | null> {
-  const [row] = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), eq(messages.clientMessageId, clientMessageId)));
+  const [row] = await messageByClientIdStatement(db).execute({ conversationId, clientMessageId });
   return row ?? null;
 }
+
+/** Every message the chat UI sends asks this first: prepared, like the rest of a turn's reads. */
+const messageByClientIdStatement = preparedStatement("findMessageByClientId", (db) =>
+  db
+    .select()
+    .from(messages)
+    .where(
+      and(
+        eq(messages.conversationId, sql.placeholder("conversationId")),
+        eq(messages.clientMessageId, sql.placeholder("clientMessageId")),
+      ),
+    ),
+);
 
 /**
  * The reply to regenerate (or retry) and the user message it answers. Only the latest exchange can get a new

@@ -4,6 +4,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createDatabase, type Database, type DatabaseHandle } from "@/db/client";
+import { findMessageByClientId } from "@/db/message-queries";
 import {
   appendMessage,
   getRunningTurn,
@@ -254,6 +255,24 @@ async function checkTurnStatements(db: Database) {
     email: "carol@example.test",
     role: "user",
   });
+
+  // A message by the id its client gave it: found in its own conversation only.
+  const sent = await appendMessage({
+    db,
+    message: {
+      conversationId: conversation.id,
+      authorType: "user",
+      authorName: "Ada",
+      parts: [{ type: "text", text: "And back?" }],
+      status: "complete",
+      clientMessageId: "client-1",
+    },
+  });
+  const bySentId = (conversationId: string, clientMessageId: string) =>
+    findMessageByClientId({ db, conversationId, clientMessageId });
+  expect(await bySentId(conversation.id, "client-1")).toEqual(sent);
+  expect(await bySentId(conversation.id, "client-2")).toBeNull();
+  expect(await bySentId("0193a5d0-0000-7000-8000-0000000000ff", "client-1")).toBeNull();
 }
 
 describe.skipIf(!baseUrl)("on Postgres", () => {

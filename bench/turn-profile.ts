@@ -1,0 +1,140 @@
+// Where a turn's CPU goes, from the handler call to its first text chunk: a CPU profile (node:inspector, one
+// sample every 100 µs) taken while route turns run one after another, each sample inside a turn's window given
+// to the part of the system that owns it. The owner is the nearest frame up the sample's stack whose file belongs
+// to a part (a socket write made by postgres.js is the database's; a JSON parse called from the AI SDK is the
+// SDK's). Web streams are a part of their own: their work runs from the microtask queue, whose stacks do not say
+// which stage enqueued it. The profiler itself slows the process down, so the parts are reported as shares of the
+// profiled time, and in milliseconds as those shares of the unprofiled median (turn-overhead.ts).
+
+import { Session } from "node:inspector/promises";
+
+/** What the profiled turns need from the turn bench: one turn, and when it started and saw its first token. */
+export interface ProfiledTurn {
+  /** performance.now() of the handler call and of the first text chunk through the route. */
+  startedAt: number;
+  firstTokenAt: number;
+}
+
+export interface CpuPart {
+  part: string;
+  /** Of the profiled CPU time inside the turns' windows. */
+  share: number;
+}
+
+export interface CpuBreakdown {
+  turns: number;
+  /** Profiled CPU ms per turn (slower than unprofiled: the sampling costs time). */
+  profiledCpuMs: number;
+  parts: CpuPart[];
+}
+
+/** The parts, in the order they are tried on each frame; a frame that matches none passes to its caller. */
+const PARTS: { part: string; owns: (url: string) => boolean }[] = [
+  {
+    part: "database (postgres.js, drizzle, query functions)",
+    owns: (url) =>
+      url.includes("node_modules/postgres/") || url.includes("drizzle-orm") || /\/db\/[^/]+$/.test(url),
+  },
+  { part: "web streams", owns: (url) => url.startsWith("node:internal/webstreams") },
+  { part: "HTTP client (fetch)", owns: (url) => url.includes("undici") },
+  {
+    part: "AI SDK",
+    owns: (url) => url.includes("node_modules/ai/") || url.includes("node_modules/@ai-sdk/"),
+  },
+  { part: "context pipeline (lib/context)", owns: (url) => url.includes("/lib/context/") },
+  { part: "turn runner (lib/chat)", owns: (url) => url.includes("/lib/chat/") },
+  {
+    part: "route, auth and other app code",
+    owns: (url) => url.includes("/app/") || url.includes("/lib/") || url.includes("better-auth"),
+  },
+  {
+    part: "bench client (sends the request, reads the reply)",
+    owns: (url) => url.includes("/bench/") || url.includes("/tests/"),
+  },
+];
+const GARBAGE_COLLECTION = "garbage collection";
+const OTHER = "other (Node internals: microtasks, timers, sockets)";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Run `turns` turns under the profiler and say where their CPU went. */
+export async function profileTurnCpu(
+  runTurn: () => Promise<ProfiledTurn>,
+  { turns }: { turns: number },
+): Promise<CpuBreakdown> {
+  const session = new Session();
+  session.connect();
+  const windows: [number, number][] = [];
+  let profile: Profile;
+  try {
+    await session.post("Profiler.enable");
+    await session.post("Profiler.setSamplingInterval", { interval: 100 });
+    await session.post("Profiler.start");
+    // The profile's clock is the monotonic one of process.hrtime, in µs; performance.now() is offset from it.
+    const offsetMicros = Number(process.hrtime.bigint() / 1_000n) - performance.now() * 1_000;
+    for (let index = 0; index < turns; index++) {
+      const turn = await runTurn();
+      windows.push([offsetMicros + turn.startedAt * 1_000, offsetMicros + turn.firstTokenAt * 1_000]);
+    }
+    profile = (await session.post("Profiler.stop")).profile as unknown as Profile;
+  } finally {
+    session.disconnect();
+  }
+  return breakdown(profile, windows);
+}
+
+function breakdown(profile: Profile, windows: [number, number][]): CpuBreakdown {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const partOf = new Map<number, string | null>();
+  const ownerOf = (id: number): string | null => {
+    const known = partOf.get(id);
+    if (known !== undefined) return known;
+    const node = nodes.get(id) as ProfileNode;
+    const name = node.callFrame.functionName;
+    let part: string | null;
+    if (name === "(idle)" || name === "(program)") part = null;
+    else if (name === "(garbage collector)") part = GARBAGE_COLLECTION;
+    else {
+      const own = PARTS.find((candidate) => candidate.owns(node.callFrame.url))?.part;
+      const parent = parentOf.get(id);
+      part = own ?? (parent === undefined ? OTHER : (ownerOf(parent) ?? OTHER));
+    }
+    partOf.set(id, part);
+    return part;
+  };
+
+  // A sample's time is the delta to the next sample; a sample counts when it falls inside a turn's window.
+  const micros = new Map<string, number>();
+  let time = profile.startTime;
+  let window = 0;
+  for (let index = 0; index < profile.samples.length; index++) {
+    time += profile.timeDeltas[index];
+    while (window < windows.length && time > windows[window][1]) window++;
+    if (window === windows.length) break;
+    if (time < windows[window][0]) continue;
+    const part = ownerOf(profile.samples[index]);
+    if (part === null) continue;
+    micros.set(part, (micros.get(part) ?? 0) + (profile.timeDeltas[index + 1] ?? 0));
+  }
+  const total = [...micros.values()].reduce((sum, value) => sum + value, 0);
+  return {
+    turns: windows.length,
+    profiledCpuMs: total / 1_000 / windows.length,
+    parts: [...micros]
+      .map(([part, value]) => ({ part, share: total === 0 ? 0 : value / total }))
+      .sort((left, right) => right.share - left.share),
+  };
+}
