@@ -306,10 +306,10 @@ export function printTable(inputs: BenchInputs, results: BenchResults): void {
   }
   for (const { part, share, ms: partMs } of cpuBreakdownParts(turn)) {
     row(
-      `turn CPU to first token: ${part}`,
+      `turn CPU, ${part}`,
       ms(partMs),
       `${(share * 100).toFixed(1)} %`,
-      "share of a CPU profile",
+      "to the first token, 1 000 stored; share of a CPU profile",
     );
   }
   const concurrency = inputs.concurrency;

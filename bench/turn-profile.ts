@@ -31,29 +31,29 @@ export interface CpuBreakdown {
 /** The parts, in the order they are tried on each frame; a frame that matches none passes to its caller. */
 const PARTS: { part: string; owns: (url: string) => boolean }[] = [
   {
-    part: "database (postgres.js, drizzle, query functions)",
+    part: "database: postgres.js, drizzle, db/",
     owns: (url) =>
       url.includes("node_modules/postgres/") || url.includes("drizzle-orm") || /\/db\/[^/]+$/.test(url),
   },
   { part: "web streams", owns: (url) => url.startsWith("node:internal/webstreams") },
-  { part: "HTTP client (fetch)", owns: (url) => url.includes("undici") },
+  { part: "fetch to the provider (undici)", owns: (url) => url.includes("undici") },
   {
     part: "AI SDK",
     owns: (url) => url.includes("node_modules/ai/") || url.includes("node_modules/@ai-sdk/"),
   },
-  { part: "context pipeline (lib/context)", owns: (url) => url.includes("/lib/context/") },
-  { part: "turn runner (lib/chat)", owns: (url) => url.includes("/lib/chat/") },
+  { part: "context pipeline, lib/context", owns: (url) => url.includes("/lib/context/") },
+  { part: "turn runner, lib/chat", owns: (url) => url.includes("/lib/chat/") },
   {
-    part: "route, auth and other app code",
+    part: "route, auth, other app code",
     owns: (url) => url.includes("/app/") || url.includes("/lib/") || url.includes("better-auth"),
   },
   {
-    part: "bench client (sends the request, reads the reply)",
+    part: "bench client: request, reading",
     owns: (url) => url.includes("/bench/") || url.includes("/tests/"),
   },
 ];
 const GARBAGE_COLLECTION = "garbage collection";
-const OTHER = "other (Node internals: microtasks, timers, sockets)";
+const OTHER = "Node internals (microtasks, timers)";
 
 interface ProfileNode {
   id: number;
