@@ -151,6 +151,12 @@ export function buildResults(inputs: BenchInputs) {
           turn.byHistory.map((figures) => [`stored_${figures.storedMessages}`, turnFiguresJson(figures)]),
         ),
         cpu_breakdown: cpuBreakdownJson(turn),
+        read_cpu_ms: turn.readCpu
+          ? {
+              one_row: sampleJson(turn.readCpu.oneRow),
+              history_window_81: sampleJson(turn.readCpu.historyWindow),
+            }
+          : null,
       },
     },
     burst200: {
@@ -310,6 +316,20 @@ export function printTable(inputs: BenchInputs, results: BenchResults): void {
       ms(partMs),
       `${(share * 100).toFixed(1)} %`,
       "to the first token, 1 000 stored; share of a CPU profile",
+    );
+  }
+  if (turn.readCpu) {
+    row(
+      "turn CPU of one read: one row",
+      ms(turn.readCpu.oneRow.median),
+      spread(turn.readCpu.oneRow),
+      "the conversation and its persona, one prepared statement",
+    );
+    row(
+      "turn CPU of one read: the history window",
+      ms(turn.readCpu.historyWindow.median),
+      spread(turn.readCpu.historyWindow),
+      "the newest 81 of 1 000 stored messages",
     );
   }
   const concurrency = inputs.concurrency;

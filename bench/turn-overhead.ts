@@ -13,6 +13,9 @@
 // - by history length: the same figures for conversations of 100, 1 000 and 10 000 stored messages.
 // - cpu_breakdown: where the route's CPU to the first token goes, by part of the system (turn-profile.ts), from
 //   profiled turns run after the measured ones (the profiler slows the process, so it never runs during those).
+// - read_cpu_ms: the CPU of two of the turn's reads alone, through the app's query functions, each the median of
+//   200 calls: the conversation with its persona (one prepared statement, one row) and the history window (the
+//   newest 81 messages): what one statement costs the app's process, whatever the turn does around it.
 // Route turns and direct calls alternate, so both see the same machine load.
 
 import type { BuildInput } from "@/lib/context/types";
@@ -47,6 +50,15 @@ export interface TurnOverheadResult {
   byHistory: TurnFigures[];
   /** Where the route's CPU to the first token goes, at STORED_MESSAGES. */
   cpuBreakdown: CpuBreakdown | null;
+  /** What one read costs the app's process, at STORED_MESSAGES. */
+  readCpu: ReadCpu | null;
+}
+
+export interface ReadCpu {
+  /** The conversation with its persona: one prepared statement, one row. */
+  oneRow: Sample;
+  /** The default history window: the newest 81 messages. */
+  historyWindow: Sample;
 }
 
 const STORED_MESSAGES = 1_000;
@@ -54,7 +66,7 @@ const STORED_MESSAGES = 1_000;
 const HISTORY_LENGTHS = [100, 1_000, 10_000];
 
 export function turnOverheadSkipped(reason: string): TurnOverheadResult {
-  return { skipped: reason, main: null, byHistory: [], cpuBreakdown: null };
+  return { skipped: reason, main: null, byHistory: [], cpuBreakdown: null, readCpu: null };
 }
 
 export async function measureTurnOverhead({
@@ -90,7 +102,7 @@ export async function measureTurnOverhead({
     const cpuBreakdown = await profileTurnCpu(() => headline.routeTurn("Where does the time go?"), {
       turns: profiledTurns,
     });
-    return { skipped: null, main, byHistory, cpuBreakdown };
+    return { skipped: null, main, byHistory, cpuBreakdown, readCpu: await headline.readCpu() };
   } finally {
     await app.close();
   }
@@ -161,6 +173,8 @@ export interface TurnBench {
   >;
   /** One direct streamText call with the same request; the time to its first text delta. */
   directTurn(): Promise<FirstToken>;
+  /** The CPU of two of the turn's reads alone. */
+  readCpu(): Promise<ReadCpu>;
 }
 
 /** CPU ms (user + system) since `start`. */
@@ -228,7 +242,30 @@ export async function setUpTurnBench(app: AppBench, storedMessages: number): Pro
         }
       return { firstTokenMs: first - start, cpuMs };
     },
+    async readCpu() {
+      const { getReadableConversationWithPersona, listHistoryWindow } = await import("@/db/queries");
+      return {
+        oneRow: await readCpuOf(() =>
+          getReadableConversationWithPersona({ db: app.db, conversationId, userId: user.id }),
+        ),
+        historyWindow: await readCpuOf(() =>
+          listHistoryWindow({ db: app.db, conversationId, afterSeq: 0, limit: 81 }),
+        ),
+      };
+    },
   };
+}
+
+/** CPU ms of one call of `read`, over 200 calls one after another after 30 untimed ones. */
+async function readCpuOf(read: () => Promise<unknown>, { calls = 200, warmup = 30 } = {}): Promise<Sample> {
+  for (let index = 0; index < warmup; index++) await read();
+  const times: number[] = [];
+  for (let index = 0; index < calls; index++) {
+    const start = process.cpuUsage();
+    await read();
+    times.push(cpuSince(start));
+  }
+  return summarise(times);
 }
 
 /**
