@@ -7,6 +7,8 @@
 // profiled time, and in milliseconds as those shares of the unprofiled median (turn-overhead.ts).
 
 import { Session } from "node:inspector/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 /** What the profiled turns need from the turn bench: one turn, and when it started and saw its first token. */
 export interface ProfiledTurn {
@@ -28,40 +30,46 @@ export interface CpuBreakdown {
   parts: CpuPart[];
 }
 
+/**
+ * A frame's file as the part rules read it: a package's path from its `node_modules/` on (`node_modules/ai/…`),
+ * a file of this repository from its root (`lib/chat/run-turn.ts`), Node's own as is (`node:internal/…`).
+ */
+function sourceOf(url: string, root: string): string {
+  const packageAt = url.lastIndexOf("/node_modules/");
+  if (packageAt !== -1) return url.slice(packageAt + 1);
+  return url.startsWith(`${root}/`) ? url.slice(root.length + 1) : url;
+}
+
 /** The parts, in the order they are tried on each frame; a frame that matches none passes to its caller. */
-const PARTS: { part: string; owns: (url: string) => boolean }[] = [
+const PARTS: { part: string; owns: (source: string) => boolean }[] = [
   {
     part: "database: postgres.js, drizzle, db/",
-    owns: (url) =>
-      url.includes("node_modules/postgres/") || url.includes("drizzle-orm") || /\/db\/[^/]+$/.test(url),
+    owns: (source) => /^(node_modules\/(postgres|drizzle-orm)\/|db\/)/.test(source),
   },
-  { part: "web streams", owns: (url) => url.startsWith("node:internal/webstreams") },
-  { part: "fetch to the provider (undici)", owns: (url) => url.includes("undici") },
+  { part: "web streams", owns: (source) => source.startsWith("node:internal/webstreams") },
   {
-    part: "AI SDK",
-    owns: (url) => url.includes("node_modules/ai/") || url.includes("node_modules/@ai-sdk/"),
+    part: "fetch to the provider (undici)",
+    owns: (source) => source.startsWith("node:internal/deps/undici"),
   },
-  { part: "context pipeline, lib/context", owns: (url) => url.includes("/lib/context/") },
-  { part: "turn runner, lib/chat", owns: (url) => url.includes("/lib/chat/") },
+  { part: "AI SDK", owns: (source) => /^node_modules\/(ai|@ai-sdk\/[^/]+)\//.test(source) },
+  { part: "context pipeline, lib/context", owns: (source) => source.startsWith("lib/context/") },
+  { part: "turn runner, lib/chat", owns: (source) => source.startsWith("lib/chat/") },
   {
     part: "route, auth, other app code",
-    owns: (url) => url.includes("/app/") || url.includes("/lib/") || url.includes("better-auth"),
+    owns: (source) => /^(app\/|lib\/|node_modules\/better-auth\/)/.test(source),
   },
-  {
-    part: "bench client: request, reading",
-    owns: (url) => url.includes("/bench/") || url.includes("/tests/"),
-  },
+  { part: "bench client: request, reading", owns: (source) => /^(bench|tests)\//.test(source) },
 ];
 const GARBAGE_COLLECTION = "garbage collection";
 const OTHER = "Node internals (microtasks, timers)";
 
-interface ProfileNode {
+export interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string };
   children?: number[];
 }
 
-interface Profile {
+export interface Profile {
   nodes: ProfileNode[];
   startTime: number;
   samples: number[];
@@ -91,10 +99,21 @@ export async function profileTurnCpu(
   } finally {
     session.disconnect();
   }
-  return breakdown(profile, windows);
+  return cpuBreakdownOf(profile, windows);
 }
 
-function breakdown(profile: Profile, windows: [number, number][]): CpuBreakdown {
+/** This repository's root as a file URL, as the profile names its files. */
+const REPOSITORY_ROOT = pathToFileURL(path.resolve(import.meta.dirname, "..")).href;
+
+/**
+ * The breakdown of a profile's samples inside `windows` (µs on the profile's clock, in order, not overlapping).
+ * `root` is the repository's root as a file URL (the tests give their own).
+ */
+export function cpuBreakdownOf(
+  profile: Profile,
+  windows: [number, number][],
+  { root = REPOSITORY_ROOT }: { root?: string } = {},
+): CpuBreakdown {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
@@ -108,7 +127,8 @@ function breakdown(profile: Profile, windows: [number, number][]): CpuBreakdown 
     if (name === "(idle)" || name === "(program)") part = null;
     else if (name === "(garbage collector)") part = GARBAGE_COLLECTION;
     else {
-      const own = PARTS.find((candidate) => candidate.owns(node.callFrame.url))?.part;
+      const source = sourceOf(node.callFrame.url, root);
+      const own = PARTS.find((candidate) => candidate.owns(source))?.part;
       const parent = parentOf.get(id);
       part = own ?? (parent === undefined ? OTHER : (ownerOf(parent) ?? OTHER));
     }
