@@ -55,6 +55,11 @@ export async function newConversation(session: Session, base: string): Promise<s
   return ((await created.json()) as { id: string }).id;
 }
 
+/** `count` new conversations of `session`'s, created side by side (a burst's). */
+export function newConversations(session: Session, base: string, count: number): Promise<string[]> {
+  return Promise.all(Array.from({ length: count }, () => newConversation(session, base)));
+}
+
 /** POST /api/chat's request: a user message with `text` and images at `files`. */
 export function chatRequest(
   conversationId: string,

@@ -8,7 +8,14 @@ import { expect, test } from "@playwright/test";
 import postgres from "postgres";
 import { TEST_IMAGES } from "../tests/fixtures/images";
 import { type Cluster, type Instance, nginxAvailable, startCluster } from "./cluster";
-import { chatRequest, clusterAppEnv, newConversation, signUp, storedMessages } from "./cluster-client";
+import {
+  chatRequest,
+  clusterAppEnv,
+  newConversation,
+  newConversations,
+  signUp,
+  storedMessages,
+} from "./cluster-client";
 import { fakeProviderClient } from "./fake-providers/client";
 import { readSse } from "./pages/ui-message-stream";
 
@@ -199,7 +206,7 @@ test("a rolling restart during a 50-turn burst loses no reply", async () => {
   test.setTimeout(180_000);
   await fake.reset();
   const ada = await signUp(cluster.url, "Rolling");
-  const ids = await Promise.all(Array.from({ length: BURST }, () => newConversation(ada, cluster.url)));
+  const ids = await newConversations(ada, cluster.url, BURST);
   const reply = "A reply that survives a rolling restart, word by word, to its very last word.";
   await fake.script({ kind: "text", text: reply, chunks: 20, chunkDelayMs: 100, times: BURST });
 

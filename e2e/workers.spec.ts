@@ -11,6 +11,7 @@ import {
   chatRequest,
   clusterAppEnv,
   newConversation,
+  newConversations,
   type Session,
   signUp,
   storedMessages,
@@ -84,7 +85,7 @@ test("a burst of 20 turns is served by both workers, and every reply is stored o
   const reply = "Two workers, one port, one reply each.";
   await fake.script({ kind: "text", text: reply, chunks: 5, chunkDelayMs: 50, times: 20 });
   const ada = await signUp(instance.origin, "Workers");
-  const ids = await Promise.all(Array.from({ length: 20 }, () => newConversation(ada, instance.origin)));
+  const ids = await newConversations(ada, instance.origin, 20);
 
   const results = await Promise.all(
     ids.map(async (id, index) => {
@@ -151,7 +152,7 @@ test("SIGTERM drains both workers: the replies they stream finish, and the insta
   const reply = "Finished although the instance was told to stop.";
   await fake.script({ kind: "text", text: reply, chunks: 10, chunkDelayMs: 300, times: 6 });
   const ada = await signUp(instance.origin, "Draining");
-  const ids = await Promise.all(Array.from({ length: 6 }, () => newConversation(ada, instance.origin)));
+  const ids = await newConversations(ada, instance.origin, 6);
   const responses = await Promise.all(ids.map((id, index) => sendTurn(ada, id, `Turn ${index}`)));
   for (const response of responses) expect(response.status).toBe(200);
   const reading = Promise.all(responses.map(async (response) => readSse(await response.text())));
