@@ -3,7 +3,8 @@
 // item and so in the raw request body. Once someone else can read the conversation (a room), every view of that
 // attempt for a reader other than the memory's owner replaces the memory's text with a placeholder, in the items,
 // the trace and every request body, and says how many were replaced and whose they are. The owner still reads the
-// exact bytes.
+// exact bytes. An attempt that sends another's payload again (a replay) carries the source's recorded memories,
+// so it is never more visible than its source.
 
 import "server-only";
 import type { Database } from "@/db/client";
@@ -48,6 +49,47 @@ export async function privateMemoriesInPayload({
 }
 
 /**
+ * The private memories an attempt derived from `source` carries when it holds the source's payload (its items and
+ * last body, as a replay that resends it does, or an imported copy of it): the source's recorded list, unchanged,
+ * so every reader gets the derived attempt redacted as they get the source, however the memories were edited or
+ * deleted since. A source recorded before the lists were kept (null) gets the list its views are redacted by now.
+ * Store the result as the derived attempt's `privateMemories`: it is never null, so later edits cannot un-redact.
+ */
+export async function privateMemoriesOfSource({
+  db,
+  source,
+}: {
+  db: Database;
+  source: AttemptPayloadRecord;
+}): Promise<PrivateMemoryUse[]> {
+  const [uses] = await recordedOrMatchedUses(db, [source]);
+  return uses;
+}
+
+/** What an attempt's private memories are worked out from; a stored attempt row is one. */
+export type AttemptPayloadRecord = Pick<Attempt, "conversationId" | "turnId" | "items" | "privateMemories">;
+
+/**
+ * Each attempt's private memories, in order: those it recorded, or for an attempt recorded before they were kept
+ * (`privateMemories` null), its owners' memories now whose line its CORE MEMORIES item carries.
+ */
+async function recordedOrMatchedUses(
+  db: Database,
+  records: readonly AttemptPayloadRecord[],
+): Promise<PrivateMemoryUse[][]> {
+  const unrecorded = records.filter((record) => record.privateMemories === null);
+  const candidates =
+    unrecorded.length > 0
+      ? await listPrivateMemoryCandidates({
+          db,
+          conversationIds: [...new Set(unrecorded.map((record) => record.conversationId))],
+          turnIds: [...new Set(unrecorded.flatMap((record) => (record.turnId ? [record.turnId] : [])))],
+        })
+      : [];
+  return records.map((record) => record.privateMemories ?? usesIn(coreMemoryTexts(record.items), candidates));
+}
+
+/**
  * The attempts as `readerId` may read them, with a redaction per attempt that had something replaced. Attempts
  * recorded before the uses were kept (`privateMemories` null) are matched against their owners' memories now.
  */
@@ -60,21 +102,11 @@ export async function redactPrivateMemories({
   readerId: string;
   attemptRows: Attempt[];
 }): Promise<{ rows: Attempt[]; redactions: Map<string, PrivateMemoryRedaction> }> {
-  const unrecorded = attemptRows.filter((row) => row.privateMemories === null);
-  const candidates =
-    unrecorded.length > 0
-      ? await listPrivateMemoryCandidates({
-          db,
-          conversationIds: [...new Set(unrecorded.map((row) => row.conversationId))],
-          turnIds: [...new Set(unrecorded.flatMap((row) => (row.turnId ? [row.turnId] : [])))],
-        })
-      : [];
+  const usesPerAttempt = await recordedOrMatchedUses(db, attemptRows);
   const usesByAttempt = new Map(
-    attemptRows.map((row) => [
+    attemptRows.map((row, index) => [
       row.id,
-      (row.privateMemories ?? usesIn(coreMemoryTexts(row.items), candidates)).filter(
-        (use) => use.ownerId !== readerId,
-      ),
+      usesPerAttempt[index].filter((use) => use.ownerId !== readerId),
     ]),
   );
   const ownerIds = [...new Set([...usesByAttempt.values()].flat().map((use) => use.ownerId))];

@@ -5,7 +5,7 @@ import "server-only";
 import type { LanguageModelUsage } from "ai";
 import { sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { type AttemptKind, type AttemptUsage, attempts } from "@/db/schema";
+import { type AttemptKind, type AttemptUsage, attempts, type PrivateMemoryUse } from "@/db/schema";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import type { BaseContext } from "@/lib/context/types";
 import { elideMedia } from "@/lib/providers/media-elision";
@@ -49,6 +49,11 @@ export interface AttemptRecord {
   requests: CapturedRequest[];
   response: { text: string; finishReason: string | null; usage: AttemptUsage | null } | null;
   timings: { queuedAt: string; firstByteMs?: number; firstTokenMs?: number; doneMs?: number };
+  /**
+   * The private memories the payload carries, when the caller knows them: a resent payload carries its source's
+   * (`privateMemoriesOfSource`). Otherwise they are matched from the items against the memories when recorded.
+   */
+  privateMemories?: PrivateMemoryUse[];
 }
 
 export async function recordAttempt(db: Database, record: AttemptRecord): Promise<string> {
@@ -77,12 +82,14 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
       }),
       response: record.response,
       // Whose private memories the payload carries: other readers get them redacted.
-      privateMemories: await privateMemoriesInPayload({
-        db,
-        conversationId: record.conversationId,
-        turnId: record.turnId,
-        items: record.base.items,
-      }),
+      privateMemories:
+        record.privateMemories ??
+        (await privateMemoriesInPayload({
+          db,
+          conversationId: record.conversationId,
+          turnId: record.turnId,
+          items: record.base.items,
+        })),
       // The pipeline's own time, stage by stage: phase A (once per turn) then this attempt's phase B.
       timings: {
         ...record.timings,

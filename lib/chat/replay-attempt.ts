@@ -18,6 +18,7 @@ import { type CapturedRequest, createRequestCapture } from "@/lib/providers/requ
 import { describeAttemptError, ProviderTimeoutError } from "./attempt-loop";
 import { toAttemptViews } from "./attempt-view";
 import { type GenerateRequest, generateModelCall, offlineRequest, streamModelCall } from "./model-call";
+import { privateMemoriesInPayload, privateMemoriesOfSource } from "./private-memories";
 import { type AttemptUsage, attemptUsage, recordAttempt } from "./record-attempt";
 import { toModelDescriptor } from "./stored-rows";
 import { toolSetFor } from "./tools";
@@ -132,6 +133,13 @@ export async function replayAttempt({
     throw new AppError("bad_request", `A ${source.kind} by the offline model has no request to send again.`);
   }
 
+  // Worked out before the call, so a memory edited while the model answers changes nothing: a resent body carries
+  // the source's memories and is redacted as the source is (docs/architecture.md#private-memories); a rebuilt one
+  // carries what the build loaded now.
+  const privateMemories =
+    resend === null
+      ? await privateMemoriesInPayload({ db, conversationId, turnId: null, items: base.items })
+      : await privateMemoriesOfSource({ db, source });
   const called = await callOnce({ model, request, tools, streamed, resend, queuedAt });
   const replayId = await recordAttempt(db, {
     conversationId,
@@ -152,6 +160,7 @@ export async function replayAttempt({
       firstByteMs: called.requests[0]?.firstByteMs ?? undefined,
       doneMs: called.doneMs,
     },
+    privateMemories,
   });
   const { attempt: replayRow } = await getAttemptWithConversation({ db, attemptId: replayId });
   const [view] = await toAttemptViews({ db, conversationId, attemptRows: [replayRow], readerId: user.id });
