@@ -52,8 +52,10 @@ export async function privateMemoriesInPayload({
  * The private memories an attempt derived from `source` carries when it holds the source's payload (its items and
  * last body, as a replay that resends it does, or an imported copy of it): the source's recorded list, unchanged,
  * so every reader gets the derived attempt redacted as they get the source, however the memories were edited or
- * deleted since. A source recorded before the lists were kept (null) gets the list its views are redacted by now.
- * Store the result as the derived attempt's `privateMemories`: it is never null, so later edits cannot un-redact.
+ * deleted since. A source recorded before the lists were kept (null) gets the list its views are redacted by now:
+ * its conversation's owner's and its turn's author's memories whose line its CORE MEMORIES item carries, so that
+ * conversation (and turn) must already be in `db`. Store the result as the derived attempt's `privateMemories`: it
+ * is never null, so later edits cannot un-redact it.
  */
 export async function privateMemoriesOfSource({
   db,
