@@ -1,6 +1,6 @@
 // The JSON reader behind readJson: one pass over the decoded text checks the syntax and every limit before
-// JSON.parse allocates anything, so a body costs time linear in its length and memory bounded by its limits
-// (docs/architecture.md, "Request bodies"). What it refuses:
+// JSON.parse allocates anything, so a body costs time linear in its length and memory bounded by its limits.
+// What it refuses:
 // - nesting deeper than `maxDepth` (400: deeper costs stack in the validators for nothing),
 // - more than `maxElements` values (413: each value costs far more memory parsed than its text),
 // - a string or key longer than `maxStringChars` (413),
@@ -22,6 +22,17 @@ export interface JsonLimits {
   maxElements: number;
   /** UTF-16 code units of one string or key, as decoded (an escape such as `\u00e9` is one). */
   maxStringChars: number;
+}
+
+/** A UTF-16 half without its partner: no character, so no UTF-8 (and no Postgres text) can hold it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Text the client sent that the app cannot store: NUL or a lone surrogate. Null when there is neither. */
+export function unstorableTextProblem(text: string): string | null {
+  if (text.includes("\u0000")) return "must not contain NUL (\\u0000) characters";
+  if (LONE_SURROGATE.test(text))
+    return "must not contain a lone surrogate (half of a UTF-16 pair without the other half)";
+  return null;
 }
 
 /** The value the text holds, once it is within `limits`; an AppError naming the first problem otherwise. */

@@ -5,7 +5,7 @@
 import "server-only";
 import type { z } from "zod";
 import { databaseHandle } from "@/db/client";
-import { type JsonLimits, parseJsonWithin } from "@/lib/api/json-body";
+import { type JsonLimits, parseJsonWithin, unstorableTextProblem } from "@/lib/api/json-body";
 import { readBodyUpTo } from "@/lib/api/read-body";
 import { guardStateChange } from "@/lib/api/same-origin";
 import { sessionUser } from "@/lib/auth";
@@ -44,8 +44,9 @@ export function route<Context>(handler: Handler<Context>): Handler<Context> {
 }
 
 /**
- * The address itself: malformed percent-encoding is a 400 (not the framework's 500), and so is NUL anywhere in the
- * path or the query, which Postgres would refuse as text.
+ * The address itself: malformed percent-encoding is a 400 (not the framework's 500), and so is text the database
+ * cannot store anywhere in the path or the query: NUL, or a lone surrogate. An encoded lone surrogate (`%ED%A0%80`)
+ * is no UTF-8, so decoding refuses it with the malformed encodings; the check after decoding is for the rest.
  */
 function checkAddress(url: string): void {
   const { pathname, search } = new URL(url);
@@ -55,12 +56,14 @@ function checkAddress(url: string): void {
   } catch {
     throw new AppError(
       "bad_request",
-      "The address has malformed percent-encoding (a % not followed by two hex digits).",
+      "The address has malformed percent-encoding (a % not followed by two hex digits, or bytes that are not UTF-8 text).",
     );
   }
   if (decoded.includes("\u0000")) {
     throw new AppError("bad_request", "The address must not contain NUL (%00) characters.");
   }
+  const problem = unstorableTextProblem(decoded);
+  if (problem) throw new AppError("bad_request", `The address ${problem}.`);
 }
 
 export async function requireUser(request: Request): Promise<SessionUser> {
