@@ -5,10 +5,12 @@
 import { describe, expect, test } from "vitest";
 import * as replayRoute from "@/app/api/attempts/[id]/replay/route";
 import * as chatRoute from "@/app/api/chat/route";
+import * as uploadRoute from "@/app/api/conversations/[id]/attachments/route";
 import * as messageRoute from "@/app/api/conversations/[id]/messages/[messageId]/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as importRoute from "@/app/api/conversations/import/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
+import * as searchRoute from "@/app/api/search/route";
 import { call, expectError } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { nestedZerosBody } from "../fixtures/nested-zeros";
@@ -169,5 +171,47 @@ describe("a lone surrogate is a 400 on every route that stores text", () => {
     }
     // Nothing of it was stored: the conversation still has its one turn.
     expect(await storedMessages(conversationId)).toHaveLength(2);
+  });
+});
+
+describe("a lone surrogate from the address or an upload is a 400 too", () => {
+  test("percent-encoded in the query or the path: no UTF-8, so malformed encoding", async () => {
+    for (const path of ["/api/search?q=%ED%A0%80", "/api/search?q=tulips%ED%B0%80"]) {
+      const message = await expectError(await call(searchRoute.GET, path, { user: ada }), 400, "bad_request");
+      expect(message).toMatch(/malformed percent-encoding/);
+    }
+    const conversationPath = "/api/conversations/%ED%A0%80";
+    const response = await call(conversationRoute.PATCH, conversationPath, {
+      user: ada,
+      method: "PATCH",
+      body: { title: "x" },
+      params: { id: "\ud800" },
+    });
+    expect(await expectError(response, 400, "bad_request")).toMatch(/malformed percent-encoding/);
+    // A real pair, encoded, is just text.
+    expect((await call(searchRoute.GET, "/api/search?q=%F0%9F%8C%B7", { user: ada })).status).toBe(200);
+  });
+
+  test("an upload's file name encoded as a lone surrogate is a 400, never a 500", async () => {
+    const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
+    const boundary = "glassbox-boundary";
+    const body = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''%ED%A0%80.png\r\n` +
+        `Content-Type: image/png\r\n\r\nnot really a png\r\n--${boundary}--\r\n`,
+    );
+    const response = await uploadRoute.POST(
+      new Request(`http://localhost:3000/api/conversations/${conversationId}/attachments`, {
+        method: "POST",
+        headers: {
+          origin: "http://localhost:3000",
+          host: "localhost:3000",
+          cookie: ada.cookie,
+          "content-type": `multipart/form-data; boundary=${boundary}`,
+        },
+        body,
+      }),
+      { params: Promise.resolve({ id: conversationId }) as Promise<never> },
+    );
+    await expectError(response, 400, "bad_request");
   });
 });
