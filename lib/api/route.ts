@@ -86,7 +86,7 @@ export const MAX_JSON_BYTES = 256 * 1024;
  * request nests more than a few levels, holds more than a few hundred values, or has a field of more than
  * 20 000 characters. Routes that take more (the archive import) say so.
  */
-export const JSON_LIMITS: JsonLimits = {
+const JSON_LIMITS: JsonLimits = {
   /** Deeper than any body this app takes; deeper still costs stack in the validators for nothing. */
   maxDepth: 64,
   maxElements: 10_000,
