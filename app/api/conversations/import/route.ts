@@ -16,7 +16,8 @@ const MAX_ARCHIVE_BYTES = 32 * 1024 * 1024;
  * message (`{"role":"user","content":[{"type":"text","text":"ok"}]}`: 6 values in 55 bytes, 9 bytes each) and a
  * bare archived message is 17 values in about 250 bytes, so every archive export writes within the byte cap fits,
  * the schema's 100 000 messages (1.7 million values) with room to spare. A body of bare numbers (2 bytes each)
- * could hold four times as many; parsed, each value costs tens of bytes, so this is what keeps the parse bounded.
+ * could hold four times as many; parsed, a value costs 8 bytes (a small number in a list) to tens (an object), so
+ * this cap, not the byte cap, is what bounds the parse.
  */
 const MAX_ARCHIVE_VALUES = MAX_ARCHIVE_BYTES / 8;
 
