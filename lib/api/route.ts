@@ -5,6 +5,7 @@
 import "server-only";
 import type { z } from "zod";
 import { databaseHandle } from "@/db/client";
+import { type JsonLimits, parseJsonWithin, unstorableTextProblem } from "@/lib/api/json-body";
 import { readBodyUpTo } from "@/lib/api/read-body";
 import { guardStateChange } from "@/lib/api/same-origin";
 import { sessionUser } from "@/lib/auth";
@@ -43,8 +44,9 @@ export function route<Context>(handler: Handler<Context>): Handler<Context> {
 }
 
 /**
- * The address itself: malformed percent-encoding is a 400 (not the framework's 500), and so is NUL anywhere in the
- * path or the query, which Postgres would refuse as text.
+ * The address itself: malformed percent-encoding is a 400 (not the framework's 500), and so is text the database
+ * cannot store anywhere in the path or the query: NUL, or a lone surrogate. An encoded lone surrogate (`%ED%A0%80`)
+ * is no UTF-8, so decoding refuses it with the malformed encodings; the check after decoding is for the rest.
  */
 function checkAddress(url: string): void {
   const { pathname, search } = new URL(url);
@@ -54,12 +56,14 @@ function checkAddress(url: string): void {
   } catch {
     throw new AppError(
       "bad_request",
-      "The address has malformed percent-encoding (a % not followed by two hex digits).",
+      "The address has malformed percent-encoding (a % not followed by two hex digits, or bytes that are not UTF-8 text).",
     );
   }
   if (decoded.includes("\u0000")) {
     throw new AppError("bad_request", "The address must not contain NUL (%00) characters.");
   }
+  const problem = unstorableTextProblem(decoded);
+  if (problem) throw new AppError("bad_request", `The address ${problem}.`);
 }
 
 export async function requireUser(request: Request): Promise<SessionUser> {
@@ -78,8 +82,21 @@ export async function requireAdmin(request: Request): Promise<SessionUser> {
 export const MAX_JSON_BYTES = 256 * 1024;
 
 /**
- * Read and validate a JSON body: size first (capped while it streams in), then syntax, then the schema, each with
- * a message that says what.
+ * Default limits on what a JSON body holds, tight for the small bodies the app's own pages send: no route's
+ * request nests more than a few levels, holds more than a few hundred values, or has a field of more than
+ * 20 000 characters. Routes that take more (the archive import) say so.
+ */
+const JSON_LIMITS: JsonLimits = {
+  /** Deeper than any body this app takes; deeper still costs stack in the validators for nothing. */
+  maxDepth: 64,
+  maxElements: 10_000,
+  maxStringChars: 64 * 1024,
+};
+
+/**
+ * Read and validate a JSON body: size first (capped while it streams in), then the text (syntax and the limits,
+ * in one pass before anything is parsed: lib/api/json-body.ts), then the schema, each with a message that says
+ * what.
  */
 export async function readJson<Schema extends z.ZodType>(
   request: Request,
@@ -87,11 +104,12 @@ export async function readJson<Schema extends z.ZodType>(
   {
     maxBytes = MAX_JSON_BYTES,
     whenEmpty,
+    ...limits
   }: {
     maxBytes?: number;
     /** For routes whose body is optional: the value an empty (or blank) body stands for. */
     whenEmpty?: unknown;
-  } = {},
+  } & Partial<JsonLimits> = {},
 ): Promise<z.infer<Schema>> {
   const contentType = request.headers.get("content-type") ?? "";
   const isJson = /^application\/json\s*(;|$)/i.test(contentType.trim());
@@ -109,14 +127,10 @@ export async function readJson<Schema extends z.ZodType>(
   } catch {
     throw new AppError("invalid_json", "The request body is not valid UTF-8 text.");
   }
-  let parsed: unknown;
-  try {
-    parsed = whenEmpty !== undefined && raw.trim() === "" ? whenEmpty : JSON.parse(raw);
-  } catch {
-    throw new AppError("invalid_json", "The request body is not valid JSON.");
-  }
-  const problem = jsonShapeProblem(parsed);
-  if (problem) throw new AppError("bad_request", problem);
+  const parsed =
+    whenEmpty !== undefined && raw.trim() === ""
+      ? whenEmpty
+      : parseJsonWithin(raw, { ...JSON_LIMITS, ...limits });
   const result = schema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
@@ -124,43 +138,6 @@ export async function readJson<Schema extends z.ZodType>(
     throw new AppError("bad_request", `${where}${issue.message}`);
   }
   return result.data;
-}
-
-/** Deeper than any body this app takes; deeper still costs stack in the validators for nothing. */
-const MAX_JSON_DEPTH = 64;
-
-/**
- * What no route accepts in any JSON body, found without recursion: nesting deeper than MAX_JSON_DEPTH, and NUL in
- * a string or a key (Postgres refuses NUL in text: a 400 here, never a 500 later). Null when neither.
- */
-function jsonShapeProblem(root: unknown): string | null {
-  const pending: Array<{ value: unknown; path: (string | number)[] }> = [{ value: root, path: [] }];
-  while (pending.length > 0) {
-    const { value, path } = pending.pop() as { value: unknown; path: (string | number)[] };
-    const where = path.length ? `${path.join(".")}: ` : "";
-    if (typeof value === "string") {
-      if (value.includes("\u0000")) return `${where}text must not contain NUL (\\u0000) characters.`;
-      continue;
-    }
-    if (value === null || typeof value !== "object") continue;
-    if (path.length >= MAX_JSON_DEPTH) {
-      return `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`;
-    }
-    if (Array.isArray(value)) {
-      for (let index = value.length - 1; index >= 0; index--)
-        pending.push({ value: value[index], path: [...path, index] });
-      continue;
-    }
-    const entries = Object.entries(value);
-    for (let index = entries.length - 1; index >= 0; index--) {
-      const [key, child] = entries[index];
-      if (key.includes("\u0000")) {
-        return `${[...path, key.replaceAll("\u0000", "\\u0000")].join(".")}: text must not contain NUL (\\u0000) characters.`;
-      }
-      pending.push({ value: child, path: [...path, key] });
-    }
-  }
-  return null;
 }
 
 function unsupportedMediaType(contentType: string): AppError {

@@ -1,11 +1,13 @@
 // Cross-site request forgery guard for every state-changing request (app routes and better-auth's alike). A
 // browser always names the page that sent a request in `Origin` (or, failing that, says in `Sec-Fetch-Site`
-// whether it came from this origin); a form or a no-cors fetch from another site, or from another port of this
-// host, names itself. So: the origin must be this very host (the `Host` the browser addressed, or one configured
-// in BETTER_AUTH_URL/ALLOWED_HOSTS), and the body must be one no HTML form can send (JSON, or multipart for the
+// whether it came from this origin); a form or a no-cors fetch from another site, or from another port or scheme
+// of this host, names itself. So: the origin must be this very scheme, host and port (the `Host` the browser
+// addressed over the scheme it used, or BETTER_AUTH_URL, or a host of ALLOWED_HOSTS over the scheme the request
+// came in on), and the body must be one no HTML form can send (JSON, or multipart for the
 // upload route, which a form can send but only with a same-origin `Origin`).
 
 import "server-only";
+import { servedOverHttps } from "@/lib/api/secure-cookies";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
@@ -15,31 +17,45 @@ export function isStateChanging(method: string): boolean {
   return !SAFE_METHODS.has(method.toUpperCase());
 }
 
-/** Hosts (host[:port], `*` matches any run of characters) that count as this app besides the addressed one. */
-function configuredHosts(): string[] {
-  const { BETTER_AUTH_URL, ALLOWED_HOSTS } = env();
-  return [...(BETTER_AUTH_URL ? [new URL(BETTER_AUTH_URL).host] : []), ...ALLOWED_HOSTS];
+/** The public origin (scheme, host, port) BETTER_AUTH_URL names, if it is set. */
+function configuredOrigin(): string | null {
+  const { BETTER_AUTH_URL } = env();
+  return BETTER_AUTH_URL ? new URL(BETTER_AUTH_URL).origin : null;
 }
 
+/** A host of ALLOWED_HOSTS (host[:port], `*` matches any run of characters). */
 function hostMatches(host: string, pattern: string): boolean {
   if (!pattern.includes("*")) return host === pattern;
   const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*");
   return new RegExp(`^${escaped}$`).test(host);
 }
 
-/** The origin the request came from is this app's own. */
+/**
+ * The origin the request came from is this app's own: same scheme, host and port. The scheme the browser used is
+ * the request's own, or the `x-forwarded-proto` of a proxy that ended TLS (believed only from TRUSTED_PROXIES:
+ * lib/api/client-address.ts drops it from anyone else), as for the session cookie's `Secure`.
+ */
 function isOwnOrigin(origin: string, request: Request): boolean {
-  let originHost: string;
+  let parsed: URL;
   try {
-    const parsed = new URL(origin);
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
-    originHost = parsed.host.toLowerCase();
+    parsed = new URL(origin);
   } catch {
     return false;
   }
-  const addressed = (request.headers.get("host") ?? new URL(request.url).host).toLowerCase();
-  if (originHost === addressed) return true;
-  return configuredHosts().some((pattern) => hostMatches(originHost, pattern));
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
+  const scheme = servedOverHttps(request) ? "https:" : "http:";
+  const addressedHost = request.headers.get("host") ?? new URL(request.url).host;
+  let addressed: string;
+  try {
+    // Through URL, so a default port written out (`host:443`) compares equal to none.
+    addressed = new URL(`${scheme}//${addressedHost}`).origin;
+  } catch {
+    return false;
+  }
+  if (parsed.origin === addressed || parsed.origin === configuredOrigin()) return true;
+  return (
+    parsed.protocol === scheme && env().ALLOWED_HOSTS.some((pattern) => hostMatches(parsed.host, pattern))
+  );
 }
 
 /** Throws a 403 unless the request provably comes from a page of this app (or is typed by the user). */

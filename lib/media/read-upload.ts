@@ -4,6 +4,7 @@
 
 import "server-only";
 import type { z } from "zod";
+import { unstorableTextProblem } from "@/lib/api/json-body";
 import { readBodyUpTo } from "@/lib/api/read-body";
 import { AppError } from "@/lib/errors";
 
@@ -41,13 +42,14 @@ export async function readUploadForm<Schema extends z.ZodType>(
   } catch {
     throw new AppError("bad_request", "The request body is not valid multipart/form-data.");
   }
+  // Field names, values and file names become stored text: NUL and lone surrogates are a 400 here. (The form is
+  // decoded from UTF-8, which has no lone surrogates, but a file name's percent-encoded `filename*` need not be.)
   for (const [name, value] of form.entries()) {
     const text = typeof value === "string" ? value : value.name;
-    if (name.includes("\u0000") || text.includes("\u0000")) {
-      throw new AppError(
-        "bad_request",
-        `${name.replaceAll("\u0000", "")}: text must not contain NUL (\\u0000) characters.`,
-      );
+    const problem = unstorableTextProblem(name) ?? unstorableTextProblem(text);
+    if (problem) {
+      const shownName = name.replaceAll("\u0000", "").replace(/[\ud800-\udfff]/g, "");
+      throw new AppError("bad_request", `${shownName}: text ${problem}.`);
     }
   }
   const result = schema.safeParse(formFields(form));

@@ -128,7 +128,7 @@ describe("POST /api/conversations/:id/preview refuses bad input", () => {
       body: '{"text": ',
       status: 400,
       code: "invalid_json",
-      message: "The request body is not valid JSON.",
+      message: /^The request body is not valid JSON: it ends too soon/,
     },
     {
       name: "text of the wrong type",
