@@ -24,23 +24,24 @@ export async function listConversationArchiveRows({ db, conversationId }: Conver
     .from(messages)
     .where(eq(messages.conversationId, conversationId))
     .orderBy(asc(messages.seq));
-  const messageIds = messageRows.map((row) => row.id);
+  // The messages by a subquery, not a list of their ids: a list is one bind parameter per message, and a
+  // statement takes at most 65 535 of them (an archive holds up to 100 000 messages).
+  const messageIds = db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId));
   const [versionRows, attachmentRows, artifactRows, summaryRows] = await Promise.all([
-    messageIds.length > 0
-      ? db
-          .select()
-          .from(messageVersions)
-          .where(inArray(messageVersions.messageId, messageIds))
-          .orderBy(asc(messageVersions.createdAt), asc(messageVersions.id))
-      : [],
+    db
+      .select()
+      .from(messageVersions)
+      .where(inArray(messageVersions.messageId, messageIds))
+      .orderBy(asc(messageVersions.createdAt), asc(messageVersions.id)),
     // Uploads not yet sent with a message are not part of the conversation yet.
-    messageIds.length > 0
-      ? db
-          .select()
-          .from(attachments)
-          .where(inArray(attachments.messageId, messageIds))
-          .orderBy(asc(attachments.id))
-      : [],
+    db
+      .select()
+      .from(attachments)
+      .where(inArray(attachments.messageId, messageIds))
+      .orderBy(asc(attachments.id)),
     db
       .select()
       .from(artifacts)
@@ -76,21 +77,37 @@ export interface ConversationRowsToInsert {
 }
 
 /**
- * Store an imported conversation: all of it, or nothing. Blobs already stored (same sha256) are shared. Returns the
- * stored conversation row.
+ * Rows per INSERT statement. A statement carries one bind parameter per column of each row, at most 65 535 in all
+ * (the widest table here, attempts, has 19 columns: 19 000), and drizzle builds its SQL by recursion whose depth
+ * grows with the rows, which overflowed the stack at about 6 000 messages in one statement. 1 000 rows stay far
+ * below both and store 100 000 messages in 100 statements.
+ */
+export const IMPORT_BATCH_ROWS = 1_000;
+
+function batches<Row>(rows: Row[]): Row[][] {
+  const result: Row[][] = [];
+  for (let start = 0; start < rows.length; start += IMPORT_BATCH_ROWS)
+    result.push(rows.slice(start, start + IMPORT_BATCH_ROWS));
+  return result;
+}
+
+/**
+ * Store an imported conversation: all of it, or nothing (one transaction; its statements are batches of
+ * IMPORT_BATCH_ROWS rows). Blobs already stored (same sha256) are shared. Returns the stored conversation row.
  */
 export async function insertConversationRows({ db, rows }: { db: Database; rows: ConversationRowsToInsert }) {
   return db.transaction(async (tx) => {
     const [conversation] = await tx.insert(conversations).values(rows.conversation).returning();
     // Summaries before the messages they cover; messages before their versions, attachments and artifacts.
-    if (rows.summaries.length > 0) await tx.insert(summaries).values(rows.summaries);
-    if (rows.messages.length > 0) await tx.insert(messages).values(rows.messages);
-    if (rows.messageVersions.length > 0) await tx.insert(messageVersions).values(rows.messageVersions);
-    if (rows.blobs.length > 0) await tx.insert(attachmentBlobs).values(rows.blobs).onConflictDoNothing();
-    if (rows.attachments.length > 0) await tx.insert(attachments).values(rows.attachments);
-    if (rows.artifacts.length > 0) await tx.insert(artifacts).values(rows.artifacts);
-    if (rows.turns.length > 0) await tx.insert(turns).values(rows.turns);
-    if (rows.attempts.length > 0) await tx.insert(attempts).values(rows.attempts);
+    for (const batch of batches(rows.summaries)) await tx.insert(summaries).values(batch);
+    for (const batch of batches(rows.messages)) await tx.insert(messages).values(batch);
+    for (const batch of batches(rows.messageVersions)) await tx.insert(messageVersions).values(batch);
+    for (const batch of batches(rows.blobs))
+      await tx.insert(attachmentBlobs).values(batch).onConflictDoNothing();
+    for (const batch of batches(rows.attachments)) await tx.insert(attachments).values(batch);
+    for (const batch of batches(rows.artifacts)) await tx.insert(artifacts).values(batch);
+    for (const batch of batches(rows.turns)) await tx.insert(turns).values(batch);
+    for (const batch of batches(rows.attempts)) await tx.insert(attempts).values(batch);
     return conversation;
   });
 }
