@@ -186,6 +186,7 @@ export function archiveRows(
     }),
     messageVersions: archive.messages.flatMap((message) =>
       message.versions.map((version) => ({
+        id: uuidv7(),
         messageId: fresh(messageIdFor, message.id),
         parts: rewriteParts(version.parts),
         createdAt: new Date(version.createdAt),
@@ -221,6 +222,7 @@ export function archiveRows(
       createdAt: new Date(turn.createdAt),
     })),
     attempts: archive.attempts.map((attempt) => ({
+      id: uuidv7(),
       conversationId,
       turnId: freshOrNull(turnIdFor, attempt.turnId),
       kind: attempt.kind,
