@@ -83,9 +83,9 @@ export interface ConversationRowsToInsert {
 /**
  * Rows per INSERT statement. Each statement takes its rows as one JSON parameter (json_populate_recordset), so
  * neither Postgres' 65 535 bind parameters per statement nor drizzle's SQL builder limits the batch: built row by
- * row, drizzle spent about 0.2 ms of CPU per row (20 s for 100 000 messages, the event loop blocked meanwhile) and
- * overflowed the stack at about 6 000 rows. 1 000 rows keep each statement's text to a few MB and store 100 000
- * messages in 100 statements.
+ * row, drizzle took about 0.2 ms per row on a loaded 2-core machine (some 20 s for 100 000 messages, the event
+ * loop blocked meanwhile), and one statement of about 6 000 messages overflowed its stack. 1 000 rows keep each
+ * statement's text to a few MB and store 100 000 messages in 100 statements.
  */
 export const IMPORT_BATCH_ROWS = 1_000;
 
