@@ -126,6 +126,38 @@ export const settingsOverrideSchema = z
 
 export type SettingsOverride = z.input<typeof settingsOverrideSchema>;
 
+// The full policy document: every section required, unknown keys refused (a typo must not be silently dropped).
+// Keys missing inside a section take their §4 default.
+function section<Shape extends z.ZodRawShape>(name: string, shape: Shape) {
+  return z.object(shape, { error: notAnObject(name) }).strict();
+}
+
+/** Only the "wrong type" issue gets this message; unknown keys keep zod's own ("Unrecognized key: …"). */
+function notAnObject(name: string) {
+  return (issue: { code?: string }) =>
+    issue.code === "invalid_type" ? `${name} must be an object` : undefined;
+}
+
+/** The full policy document the admin API takes, and an imported attempt's settings (lib/export). */
+export const policyDocumentSchema = z
+  .object(
+    {
+      history: section("history", settingsSchema.shape.history.shape),
+      media: section("media", settingsSchema.shape.media.shape),
+      contextNote: section("contextNote", settingsSchema.shape.contextNote.shape),
+      summary: section("summary", settingsSchema.shape.summary.shape),
+      tools: section("tools", settingsSchema.shape.tools.shape),
+      reasoning: section("reasoning", settingsSchema.shape.reasoning.shape),
+      budget: section("budget", settingsSchema.shape.budget.shape),
+      stop: section("stop", settingsSchema.shape.stop.shape),
+      thinking: section("thinking", settingsSchema.shape.thinking.shape),
+      cache: section("cache", settingsSchema.shape.cache.shape),
+      keyContextReminder: settingsSchema.shape.keyContextReminder,
+    },
+    { error: notAnObject("settings") },
+  )
+  .strict();
+
 const SECTION_KEYS = Object.keys(settingsSchema.shape) as (keyof ResolvedSettings)[];
 
 /** The global defaults. */

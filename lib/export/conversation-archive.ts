@@ -7,14 +7,26 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ATTEMPT_KINDS } from "@/db/schema";
+import { contextItemSchema, traceEventSchema } from "@/lib/context/item-schema";
+import { integerIn, policyDocumentSchema, settingsOverrideSchema } from "@/lib/context/settings";
 import { MEDIA_KINDS } from "@/lib/context/types";
 
 export const ARCHIVE_FORMAT = "glassbox.conversation";
 export const ARCHIVE_VERSION = 1;
 
 const id = z.string().min(1).max(100);
-const isoTime = z.string().max(40);
+/** A time as export writes it (`toISOString`): a real date with a 4-digit year, so Postgres stores it. */
+const isoTime = z.iso.datetime({
+  offset: true,
+  error: "must be an ISO time such as 2026-11-26T12:00:00.000Z",
+});
 const text = z.string().max(2_000_000);
+
+// Whole numbers within the Postgres column that stores them (db/schema.ts): integer is int4, bigint is stored as a
+// JavaScript number, so it stops at the largest safe integer (zod's .int() already does).
+const INT4_MAX = 2 ** 31 - 1;
+const int4 = (key: string, min = 0) => integerIn(key, min, INT4_MAX);
+const safeWhole = (key: string, min = 0) => integerIn(key, min, Number.MAX_SAFE_INTEGER);
 
 const storedPartSchema = z.discriminatedUnion("type", [
   z.strictObject({
@@ -29,7 +41,7 @@ const storedPartSchema = z.discriminatedUnion("type", [
 
 const archivedMessageSchema = z.strictObject({
   id,
-  seq: z.number().int().positive(),
+  seq: safeWhole("seq", 1),
   authorType: z.enum(["user", "persona", "system", "tool"]),
   authorName: z.string().min(1).max(200),
   /** True when the conversation's owner wrote it: on import it becomes the importer's. */
@@ -53,10 +65,11 @@ const archivedAttachmentSchema = z.strictObject({
   kind: z.enum(MEDIA_KINDS),
   mime: z.string().min(1).max(100),
   filename: z.string().max(255).nullable(),
-  sizeBytes: z.number().int().nonnegative(),
+  sizeBytes: int4("sizeBytes", 1),
   sha256: z.string().regex(/^[0-9a-f]{64}$/, { error: "sha256 must be 64 lowercase hex digits" }),
-  width: z.number().int().positive().nullable(),
-  height: z.number().int().positive().nullable(),
+  /** As an upload records them: the image's own, read from its bytes on import (null for other kinds). */
+  width: int4("width", 1).nullable(),
+  height: int4("height", 1).nullable(),
   isEmoji: z.boolean(),
   isSticker: z.boolean(),
   /** An image fetched from a link: the link (absent in archives written before image links). */
@@ -73,11 +86,11 @@ const archivedArtifactSchema = z.strictObject({
 const archivedSummarySchema = z.strictObject({
   id,
   content: text,
-  coversThroughSeq: z.number().int().nonnegative(),
-  messageCount: z.number().int().nonnegative(),
+  coversThroughSeq: safeWhole("coversThroughSeq"),
+  messageCount: int4("messageCount"),
   modelId: z.string().max(200).nullable(),
-  tokensBefore: z.number().int().nullable(),
-  tokensAfter: z.number().int().nullable(),
+  tokensBefore: int4("tokensBefore").nullable(),
+  tokensAfter: int4("tokensAfter").nullable(),
   trigger: z.enum(["token", "turn", "manual"]),
   supersededBy: id.nullable(),
   createdAt: isoTime,
@@ -88,29 +101,62 @@ const archivedTurnSchema = z.strictObject({
   userMessageId: id.nullable(),
   assistantMessageId: id.nullable(),
   status: z.enum(["running", "ok", "error", "stopped", "interrupted"]),
-  settingsVersion: z.number().int(),
+  settingsVersion: int4("settingsVersion"),
   createdAt: isoTime,
 });
+
+/** The attempt's timings as recorded (db/schema.ts attempts.timings); the turn timeline reads them. */
+const timingsSchema = z.looseObject({
+  queuedAt: isoTime,
+  firstByteMs: z.number().nonnegative().optional(),
+  firstTokenMs: z.number().nonnegative().optional(),
+  doneMs: z.number().nonnegative().optional(),
+  stages: z
+    .array(
+      z.strictObject({ stage: z.string().max(100), ms: z.number().nonnegative(), phase: z.enum(["A", "B"]) }),
+    )
+    .max(1_000)
+    .optional(),
+});
+
+/**
+ * An attempt's settings: the whole policy it was built with, as the admin API takes one. A section the policy did
+ * not have yet when the attempt was recorded (as `cache`, db/migrations/0010) ran with its defaults.
+ */
+const attemptSettingsSchema = z.preprocess(
+  (value) =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? {
+          ...Object.fromEntries(
+            Object.keys(policyDocumentSchema.shape)
+              .filter((key) => key !== "keyContextReminder")
+              .map((key) => [key, {}]),
+          ),
+          ...value,
+        }
+      : value,
+  policyDocumentSchema,
+);
 
 const archivedAttemptSchema = z.strictObject({
   /** Null for a call that answers no turn: a summary, a title, a write-as-me draft. */
   turnId: id.nullable(),
   kind: z.enum(ATTEMPT_KINDS),
-  attemptNumber: z.number().int().nonnegative(),
-  stepNumber: z.number().int().nonnegative(),
+  attemptNumber: int4("attemptNumber"),
+  stepNumber: int4("stepNumber"),
   modelId: z.string().min(1).max(200),
   status: z.enum(["ok", "error", "stopped"]),
   error: z
     .strictObject({
       code: z.string().max(100),
       message: z.string().max(10_000),
-      status: z.number().optional(),
+      status: z.number().int().optional(),
     })
     .nullable(),
-  items: z.array(z.unknown()),
-  trace: z.array(z.unknown()),
-  settings: z.record(z.string(), z.unknown()),
-  settingsVersion: z.number().int(),
+  items: z.array(contextItemSchema).max(100_000),
+  trace: z.array(traceEventSchema).max(100_000),
+  settings: attemptSettingsSchema,
+  settingsVersion: int4("settingsVersion"),
   /** Exact bodies, media replaced by `[elided-media sha256=… bytes=…]` markers whose bytes are in `blobs`. */
   requests: z.array(
     z.strictObject({
@@ -121,7 +167,7 @@ const archivedAttemptSchema = z.strictObject({
         z.strictObject({
           sha256: z.string().regex(/^[0-9a-f]{64}$/),
           mime: z.string().max(100),
-          bytes: z.number().int(),
+          bytes: z.number().int().nonnegative(),
         }),
       ),
     }),
@@ -130,10 +176,19 @@ const archivedAttemptSchema = z.strictObject({
     .strictObject({
       text,
       finishReason: z.string().max(100).nullable(),
-      usage: z.record(z.string(), z.number().optional()).nullable(),
+      usage: z.record(z.string(), z.number().nonnegative().optional()).nullable(),
     })
     .nullable(),
-  timings: z.record(z.string(), z.unknown()),
+  timings: timingsSchema,
+  /**
+   * The exporter's own private memories this attempt's payload carries, in the clear in its items and bodies (other
+   * people's are already redacted there). On import they become the importer's: anyone else reading the imported
+   * conversation gets them redacted (docs/architecture.md#private-memories). Absent in archives written before it.
+   */
+  privateMemories: z
+    .array(z.strictObject({ memoryId: id, content: z.string().min(1).max(4_000) }))
+    .max(1_000)
+    .optional(),
   createdAt: isoTime,
 });
 
@@ -146,7 +201,8 @@ export const conversationArchiveSchema = z.strictObject({
   conversation: z.strictObject({
     title: z.string().trim().min(1).max(200),
     instructions: z.string().max(4_000).nullable(),
-    settingsOverride: z.record(z.string(), z.unknown()),
+    /** Validated as the conversation's settings route takes it (PATCH /api/conversations/:id). */
+    settingsOverride: settingsOverrideSchema,
     /** The model the owner chose for it; null when the persona's answers. */
     modelId: z.string().min(1).max(200).nullable().default(null),
   }),
@@ -155,7 +211,7 @@ export const conversationArchiveSchema = z.strictObject({
   messages: z.array(archivedMessageSchema).max(100_000),
   attachments: z.array(archivedAttachmentSchema).max(10_000),
   /** Base64 bytes of every attachment, once per sha256. */
-  blobs: z.record(z.string().regex(/^[0-9a-f]{64}$/), z.string()),
+  blobs: z.record(z.string().regex(/^[0-9a-f]{64}$/), z.base64({ error: "must be base64 bytes" })),
   artifacts: z.array(archivedArtifactSchema).max(100_000),
   summaries: z.array(archivedSummarySchema).max(10_000),
   turns: z.array(archivedTurnSchema).max(100_000),

@@ -6,8 +6,9 @@ import "server-only";
 import { listConversationArchiveRows } from "@/db/archive-queries";
 import type { Database } from "@/db/client";
 import { getPersona, loadConversationMediaBySha256 } from "@/db/queries";
-import type { Conversation } from "@/db/schema";
+import type { Attempt, Conversation, PrivateMemoryUse } from "@/db/schema";
 import { conversationAttemptViews, type toAttemptViews } from "@/lib/chat/attempt-view";
+import { privateMemoriesInPayload } from "@/lib/chat/private-memories";
 import type { StoredPart } from "@/lib/context/types";
 import { elideMedia, MEDIA_MARKER, restoreMedia } from "@/lib/providers/media-elision";
 import {
@@ -33,6 +34,9 @@ export async function exportConversation({
     getPersona({ db, personaId: conversation.personaId }),
     conversationAttemptViews({ db, conversationId: conversation.id, readerId }),
   ]);
+  const rowsById = new Map(
+    [...attempts.turns.flatMap((turn) => turn.attempts), ...attempts.otherCalls].map((row) => [row.id, row]),
+  );
   const versionsByMessage = new Map<string, typeof rows.versionRows>();
   for (const version of rows.versionRows)
     versionsByMessage.set(version.messageId, [...(versionsByMessage.get(version.messageId) ?? []), version]);
@@ -108,8 +112,36 @@ export async function exportConversation({
       settingsVersion: turn.settingsVersion,
       createdAt: turn.createdAt.toISOString(),
     })),
-    attempts: attempts.views.map(toArchivedAttempt),
+    attempts: await Promise.all(
+      attempts.views.map(async (view) =>
+        toArchivedAttempt(view, await readersPrivateMemories(db, rowsById.get(view.id), readerId)),
+      ),
+    ),
   };
+}
+
+/**
+ * The reader's own private memories an attempt's payload carries: recorded with the attempt, or for an attempt
+ * recorded before they were (null), found as its view finds them (lib/chat/private-memories.ts). Other people's
+ * are redacted in the view and stay out of the archive.
+ */
+async function readersPrivateMemories(
+  db: Database,
+  row: Attempt | undefined,
+  readerId: string,
+): Promise<Pick<PrivateMemoryUse, "memoryId" | "content">[]> {
+  if (!row) return [];
+  const uses =
+    row.privateMemories ??
+    (await privateMemoriesInPayload({
+      db,
+      conversationId: row.conversationId,
+      turnId: row.turnId,
+      items: row.items,
+    }));
+  return uses
+    .filter((use) => use.ownerId === readerId)
+    .map(({ memoryId, content }) => ({ memoryId, content }));
 }
 
 /** A conversation as `readerId` may see it (private memories of others redacted). */
@@ -143,7 +175,10 @@ export async function exportAttemptsAsJsonl({ db, conversationId, readerId }: Re
 type AttemptView = Awaited<ReturnType<typeof toAttemptViews>>[number];
 
 /** The view's bodies carry their media again: elide it once more, the bytes travel once in `blobs`. */
-function toArchivedAttempt(view: AttemptView): ArchivedAttempt {
+function toArchivedAttempt(
+  view: AttemptView,
+  privateMemories: ArchivedAttempt["privateMemories"],
+): ArchivedAttempt {
   const { turnId, kind, attemptNumber, stepNumber, modelId, status, error, items, trace } = view;
   return {
     turnId,
@@ -153,16 +188,18 @@ function toArchivedAttempt(view: AttemptView): ArchivedAttempt {
     modelId,
     status,
     error,
-    items,
-    trace,
-    settings: view.settings as unknown as Record<string, unknown>,
+    // The pipeline wrote them (lib/context/types.ts); only an import checks them against the schema.
+    items: items as ArchivedAttempt["items"],
+    trace: trace as ArchivedAttempt["trace"],
+    settings: view.settings,
     settingsVersion: view.settingsVersion,
     requests: view.requests.map((request) => {
       const elided = elideMedia(request.body);
       return { url: request.url, status: request.status, body: elided.body, elidedMedia: elided.media };
     }),
     response: view.response,
-    timings: view.timings as Record<string, unknown>,
+    timings: view.timings,
+    privateMemories,
     createdAt: view.createdAt.toISOString(),
   };
 }

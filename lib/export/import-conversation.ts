@@ -9,13 +9,13 @@ import { v7 as uuidv7 } from "uuid";
 import { type ConversationRowsToInsert, insertConversationRows } from "@/db/archive-queries";
 import type { Database } from "@/db/client";
 import { findPersonaForImport, getModel } from "@/db/queries";
-import type { Persona } from "@/db/schema";
-import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
+import type { Persona, PrivateMemoryUse } from "@/db/schema";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
 import type { StoredPart } from "@/lib/context/types";
 import { AppError } from "@/lib/errors";
-import { sniffUpload } from "@/lib/media/sniff";
-import { archiveProblem, type ConversationArchive } from "./conversation-archive";
+import { KIND_NAMES, sniffUpload } from "@/lib/media/sniff";
+import { formatMegabytes, maxBytesFor } from "@/lib/media/upload-limits";
+import { type ArchivedAttempt, archiveProblem, type ConversationArchive } from "./conversation-archive";
 
 export interface ImportOutcome {
   conversationId: string;
@@ -33,7 +33,7 @@ export async function importConversation({
   archive: ConversationArchive;
   ownerId: string;
 }): Promise<ImportOutcome> {
-  const problem = archiveProblem(archive) ?? imageProblem(archive);
+  const problem = archiveProblem(archive) ?? mediaProblem(archive);
   if (problem) throw new AppError("bad_request", problem);
   const { persona, matchedBy } = await findPersonaForImport({
     db,
@@ -59,10 +59,14 @@ export async function importConversation({
 
 /**
  * Every attachment must be a whole file of the kind and type it claims, as for an upload (an archive is user input
- * too): an image, a PDF, an audio clip or a video by its bytes. Nothing else is served back as what it claims.
+ * too): an image, a PDF, an audio clip or a video by its bytes, no larger than an upload of its kind may be, with
+ * the width and height its bytes give (null for other kinds). Nothing else is served back as what it claims.
  */
-function imageProblem(archive: ConversationArchive): string | null {
+function mediaProblem(archive: ConversationArchive): string | null {
   for (const attachment of archive.attachments) {
+    const limit = maxBytesFor(attachment.kind);
+    if (attachment.sizeBytes > limit)
+      return `attachments: ${attachment.id}: sizeBytes ${attachment.sizeBytes} is over ${formatMegabytes(limit)}, the limit for ${KIND_NAMES[attachment.kind]}s.`;
     const bytes = Buffer.from(archive.blobs[attachment.sha256] ?? "", "base64");
     let sniffed: ReturnType<typeof sniffUpload>;
     try {
@@ -75,8 +79,42 @@ function imageProblem(archive: ConversationArchive): string | null {
         ? `attachments: ${attachment.id} is not a ${attachment.mime} image.`
         : `attachments: ${attachment.id} is not a valid ${attachment.mime} ${attachment.kind === "file" ? "document" : attachment.kind}.`;
     }
+    for (const side of ["width", "height"] as const) {
+      if (attachment[side] !== sniffed[side])
+        return `attachments: ${attachment.id}: ${side} is ${attachment[side]}, but the ${KIND_NAMES[attachment.kind]}'s bytes say ${sniffed[side]}.`;
+    }
   }
   return null;
+}
+
+/**
+ * The private memories an imported attempt carries, all the importer's (the archive holds only its exporter's in
+ * the clear): what the archive recorded, kept as recorded. An archive written before they were recorded says
+ * nothing, so every memory line of the attempt's CORE MEMORIES items counts as private: an imported attempt is
+ * never more visible than its source, and is never matched against the importer's own memories
+ * (docs/architecture.md#private-memories).
+ */
+function importedPrivateMemories(attempt: ArchivedAttempt, ownerId: string): PrivateMemoryUse[] {
+  const recorded =
+    attempt.privateMemories ??
+    attempt.items
+      .filter((item) => item.tag === "CORE_MEMORIES")
+      .flatMap((item) => item.parts.flatMap((part) => (part.type === "text" ? memoryLines(part.text) : [])))
+      .map((content, index) => ({ memoryId: `unrecorded-${index}`, content }));
+  return recorded.map(({ memoryId, content }) => ({ memoryId, ownerId, content }));
+}
+
+/**
+ * The memories of a CORE MEMORIES text as `coreMemoriesText` (lib/context/system-prompt.ts) writes them: after the
+ * heading, each starts with "- " and runs until the next one (a memory may hold line breaks).
+ */
+function memoryLines(text: string): string[] {
+  const memories: string[] = [];
+  for (const line of text.split("\n").slice(1)) {
+    if (line.startsWith("- ")) memories.push(line.slice(2));
+    else if (memories.length > 0) memories[memories.length - 1] += `\n${line}`;
+  }
+  return memories.filter((memory) => memory.trim() !== "");
 }
 
 /** The archive as rows with fresh ids: pure apart from the id sources. */
@@ -113,7 +151,7 @@ export function archiveRows(
       personaId: persona.id,
       title: archive.conversation.title,
       visibility: "private",
-      settingsOverride: archive.conversation.settingsOverride as SettingsOverride,
+      settingsOverride: archive.conversation.settingsOverride,
       instructions: archive.conversation.instructions,
       lastSeq: archive.messages.at(-1)?.seq ?? 0,
       modelId,
@@ -148,6 +186,7 @@ export function archiveRows(
     }),
     messageVersions: archive.messages.flatMap((message) =>
       message.versions.map((version) => ({
+        id: uuidv7(),
         messageId: fresh(messageIdFor, message.id),
         parts: rewriteParts(version.parts),
         createdAt: new Date(version.createdAt),
@@ -183,6 +222,7 @@ export function archiveRows(
       createdAt: new Date(turn.createdAt),
     })),
     attempts: archive.attempts.map((attempt) => ({
+      id: uuidv7(),
       conversationId,
       turnId: freshOrNull(turnIdFor, attempt.turnId),
       kind: attempt.kind,
@@ -193,11 +233,12 @@ export function archiveRows(
       error: attempt.error,
       items: attempt.items,
       trace: attempt.trace,
-      settings: attempt.settings as unknown as ResolvedSettings,
+      settings: attempt.settings,
       settingsVersion: attempt.settingsVersion,
       requests: attempt.requests,
       response: attempt.response,
-      timings: attempt.timings as { queuedAt: string },
+      timings: attempt.timings,
+      privateMemories: importedPrivateMemories(attempt, ownerId),
       createdAt: new Date(attempt.createdAt),
     })),
   };

@@ -5,17 +5,15 @@
 import { createHash } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import * as exportRoute from "@/app/api/conversations/[id]/export/route";
-import * as importRoute from "@/app/api/conversations/import/route";
 import { getDb } from "@/db/client";
 import { conversations, type Persona } from "@/db/schema";
-import { settleTitleGenerations } from "@/lib/chat/title";
 import type { ConversationArchive } from "@/lib/export/conversation-archive";
-import { call, expectError, signUp, type TestUser } from "../api-client";
+import { expectError, signUp, type TestUser } from "../api-client";
 import { createFreshDatabase, dropDatabase } from "../database";
-import { insertImageMessage, makePng } from "../fixtures/attachments";
+import { exportedConversation, exportOf, importAs } from "../fixtures/archive-routes";
+import { makePng } from "../fixtures/attachments";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
+import { insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages, withoutPromptCacheKey } from "../fixtures/turns";
 
 const PERSONA = {
@@ -30,14 +28,6 @@ let bob: TestUser;
 let persona: Persona;
 let conversationId: string;
 let archive: ConversationArchive;
-
-async function exportOf(user: TestUser, id: string, query = "") {
-  return call(exportRoute.GET, `/api/conversations/${id}/export${query}`, { user, params: { id } });
-}
-
-async function importAs(user: TestUser, body: unknown) {
-  return call(importRoute.POST, "/api/conversations/import", { user, body });
-}
 
 async function conversationCount(ownerId: string): Promise<number> {
   const db = await getDb();
@@ -58,16 +48,7 @@ beforeAll(async () => {
   env = await startFakeProviderEnv();
   [ada, bob] = await Promise.all([signUp("Ada"), signUp("Bob")]);
   persona = await insertPersona(PERSONA);
-  conversationId = await createConversation(ada, persona);
-  env.providers.script({ kind: "text", text: "Filed under L." });
-  await runTurn(ada, conversationId, "Remember Lisbon.");
-  await insertImageMessage({ conversationId, user: ada, text: "And this picture." });
-  env.providers.script({ kind: "text", text: "A small square." });
-  await runTurn(ada, conversationId, "What is it?");
-  await settleTitleGenerations();
-  const response = await exportOf(ada, conversationId);
-  expect(response.status).toBe(200);
-  archive = (await response.json()) as ConversationArchive;
+  ({ conversationId, archive } = await exportedConversation(env, ada, persona));
 });
 
 afterAll(async () => {
