@@ -436,8 +436,9 @@ function usableAdmin(now = new Date()): SQL {
 /**
  * Locks the usable admins' rows, then the target's, for a change that may take admin power away. Every such
  * change (a role, a ban, a deletion) starts here, so they run one after another: there is always at least one
- * usable admin, and each of them locks it first. A row another transaction changed meanwhile is read again as
- * committed (Postgres re-checks a locked row against the WHERE clause), so the count is never stale.
+ * usable admin, and each of them locks it first. A locked row that another transaction changed meanwhile is read
+ * again as committed and re-checked against the WHERE clause, so an admin demoted or banned a moment ago is not
+ * counted; one promoted a moment ago may be missed, which can only refuse a change, never allow a wrong one.
  */
 async function lockForPowerChange(tx: Transaction, userId: string) {
   const admins = await tx.select({ id: user.id }).from(user).where(usableAdmin()).for("update");
