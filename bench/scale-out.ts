@@ -114,16 +114,18 @@ interface Session {
 }
 
 async function signUp(base: string, name: string): Promise<Session> {
-  const response = await fetch(`${base}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: base },
-    body: JSON.stringify({
-      name,
-      email: `${name}-${Date.now()}@bench.test`,
-      password: "a long enough password",
-    }),
-  });
-  if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  const account = { email: `${name}-${Date.now()}@bench.test`, password: "a long enough password" };
+  const post = (path: string, body: unknown) =>
+    fetch(`${base}/api/auth${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: base },
+      body: JSON.stringify(body),
+    });
+  const signedUp = await post("/sign-up/email", { name, ...account });
+  if (!signedUp.ok) throw new Error(`sign-up failed: ${signedUp.status} ${await signedUp.text()}`);
+  // Sign-up starts no session (lib/auth.ts): the sign-in does.
+  const response = await post("/sign-in/email", account);
+  if (!response.ok) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
   const cookie = response.headers
     .getSetCookie()
     .map((value) => value.split(";")[0])

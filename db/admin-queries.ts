@@ -1,8 +1,9 @@
 // Query functions for the admin area: the policy's versions, personas, models, blocks, memories and
-// user roles. Same style as queries.ts: one verb and noun each, named arguments, refusals as AppError.
+// accounts (roles, bans, deletion, under the last-admin rule). Same style as queries.ts: one verb and noun each,
+// named arguments, refusals as AppError.
 
 import "server-only";
-import { and, asc, count, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
 import type { ModelCapabilities } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
@@ -18,6 +19,7 @@ import {
   type Persona,
   personas,
   personaUserBlocks,
+  session,
   settingsVersions,
   user,
 } from "./schema";
@@ -32,6 +34,8 @@ function errorCode(error: unknown): string | undefined {
 function isUniqueViolation(error: unknown): boolean {
   return errorCode(error) === "23505";
 }
+
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 // ---------------------------------------------------------------------------------------------------------------
 // The context policy: versions are only ever added, never overwritten.
@@ -418,13 +422,47 @@ export async function userExists({ db, userId }: UserArgs): Promise<boolean> {
   return Boolean(row);
 }
 
-/** Change a role; demoting the last admin is refused. Admin rows are locked so two demotions cannot race. */
+/**
+ * An admin who can act: the admin role and no ban in force (better-auth lifts a ban whose time is over at the
+ * next sign-in). The last-admin rule counts these: a banned admin cannot sign in, so it keeps no one in charge.
+ */
+function usableAdmin(now = new Date()): SQL {
+  return and(
+    eq(user.role, "admin"),
+    or(isNull(user.banned), eq(user.banned, false), lt(user.banExpires, now)),
+  ) as SQL;
+}
+
+/**
+ * Locks the usable admins' rows, then the target's, for a change that may take admin power away. Every such
+ * change (a role, a ban, a deletion) starts here, so they run one after another: there is always at least one
+ * usable admin, and each of them locks it first. A locked row that another transaction changed meanwhile is read
+ * again as committed and re-checked against the WHERE clause, so an admin demoted or banned a moment ago is not
+ * counted; one promoted a moment ago may be missed, which can only refuse a change, never allow a wrong one.
+ */
+async function lockForPowerChange(tx: Transaction, userId: string) {
+  const admins = await tx.select({ id: user.id }).from(user).where(usableAdmin()).for("update");
+  const [target] = await tx.select().from(user).where(eq(user.id, userId)).for("update");
+  if (!target) throw notFound("User");
+  return { admins: admins.map((row) => row.id), target };
+}
+
+const ADMIN_FIRST = "This account is an admin: make it a user first (at least one admin must remain).";
+
+/** The columns the admin page shows of an account. */
+const accountColumns = {
+  id: user.id,
+  name: user.name,
+  email: user.email,
+  role: user.role,
+  createdAt: user.createdAt,
+};
+
+/** Change a role; demoting the last usable admin is refused. */
 export async function setUserRole({ db, userId, role }: UserArgs & { role: "admin" | "user" }) {
   return db.transaction(async (tx) => {
-    const admins = await tx.select({ id: user.id }).from(user).where(eq(user.role, "admin")).for("update");
-    const [target] = await tx.select().from(user).where(eq(user.id, userId)).for("update");
-    if (!target) throw notFound("User");
-    if (role === "user" && target.role === "admin" && admins.length <= 1) {
+    const { admins, target } = await lockForPowerChange(tx, userId);
+    if (role === "user" && admins.includes(target.id) && admins.length <= 1) {
       throw new AppError(
         "conflict",
         "At least one admin must remain: promote someone else before demoting this admin.",
@@ -434,14 +472,40 @@ export async function setUserRole({ db, userId, role }: UserArgs & { role: "admi
       .update(user)
       .set({ role, updatedAt: new Date() })
       .where(eq(user.id, userId))
-      .returning({
-        id: user.id,
-        name: user.name,
-        email: user.email,
-        role: user.role,
-        createdAt: user.createdAt,
-      });
+      .returning(accountColumns);
     return row;
+  });
+}
+
+/**
+ * Ban an account and end its sessions (what better-auth's ban-user does, under the lock). An admin is refused: it
+ * is made a user first, through the checked role change.
+ */
+export async function banUser({
+  db,
+  userId,
+  reason,
+  expiresAt,
+}: UserArgs & { reason: string; expiresAt: Date | null }) {
+  return db.transaction(async (tx) => {
+    const { target } = await lockForPowerChange(tx, userId);
+    if (target.role === "admin") throw new AppError("conflict", ADMIN_FIRST);
+    const [row] = await tx
+      .update(user)
+      .set({ banned: true, banReason: reason, banExpires: expiresAt, updatedAt: new Date() })
+      .where(eq(user.id, userId))
+      .returning();
+    await tx.delete(session).where(eq(session.userId, userId));
+    return row;
+  });
+}
+
+/** Delete an account with its sessions and sign-in methods (their rows cascade); an admin is refused. */
+export async function deleteUser({ db, userId }: UserArgs) {
+  await db.transaction(async (tx) => {
+    const { target } = await lockForPowerChange(tx, userId);
+    if (target.role === "admin") throw new AppError("conflict", ADMIN_FIRST);
+    await tx.delete(user).where(eq(user.id, userId));
   });
 }
 

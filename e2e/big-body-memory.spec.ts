@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { Readable } from "node:stream";
 import { expect, test } from "@playwright/test";
+import { newAccountCookie } from "./cluster-client";
 import { uniqueEmail } from "./pages/chat-page";
 
 const PORT = Number(process.env.E2E_APP_PORT ?? 3100);
@@ -82,17 +83,8 @@ function childPids(pid: number): number[] {
   }
 }
 
-async function signUp(): Promise<string> {
-  const response = await fetch(`${ORIGIN}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: ORIGIN },
-    body: JSON.stringify({ name: "Big", email: uniqueEmail("big"), password: "correct horse battery" }),
-  });
-  expect(response.status).toBe(200);
-  return response.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0])
-    .join("; ");
+function signUp(): Promise<string> {
+  return newAccountCookie(ORIGIN, "Big", uniqueEmail("big"));
 }
 
 /** A JSON body that never ends within `totalBytes`: `{"title":"xxxx…`, sent chunked from a generator. */

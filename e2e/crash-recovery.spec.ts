@@ -4,6 +4,7 @@
 // start. Needs the e2e Postgres (E2E_DATABASE_URL): PGlite cannot be shared by two servers.
 import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
+import { newAccountCookie } from "./cluster-client";
 import { fakeProviderClient } from "./fake-providers/client";
 import { uniqueEmail } from "./pages/chat-page";
 import { FAKE_PROVIDERS_URL, startExtraServer } from "./pages/extra-server";
@@ -54,16 +55,7 @@ test("kill -9 mid-reply, restart: the reply ends interrupted, the next turn work
   test.setTimeout(60_000 + REPETITIONS * 30_000);
   await fake.reset();
   await startServer();
-  const signUp = await fetch(`${ORIGIN}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: ORIGIN },
-    body: JSON.stringify({ name: "Crash", email: uniqueEmail("crash"), password: "correct horse battery" }),
-  });
-  expect(signUp.status).toBe(200);
-  const cookie = signUp.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0])
-    .join("; ");
+  const cookie = await newAccountCookie(ORIGIN, "Crash", uniqueEmail("crash"));
   const headers = { "content-type": "application/json", cookie, origin: ORIGIN };
   const created = await fetch(`${ORIGIN}/api/conversations`, { method: "POST", headers, body: "{}" });
   expect(created.status).toBe(201);

@@ -135,13 +135,20 @@ test.describe("a page on another port of the same host", () => {
 
 test("forwarding headers from a peer that is not a configured proxy are ignored", async ({ request }) => {
   const email = uniqueEmail("xff");
+  const forwarded = { origin: APP, "x-forwarded-for": "203.0.113.7", "x-forwarded-proto": "https" };
   const signUp = await request.post(`${APP}/api/auth/sign-up/email`, {
-    headers: { origin: APP, "x-forwarded-for": "203.0.113.7", "x-forwarded-proto": "https" },
+    headers: forwarded,
     data: { name: "Forwarded", email, password: "correct horse battery" },
   });
   expect(signUp.status()).toBe(200);
+  // Sign-up starts no session (lib/auth.ts); the sign-in does, with the same headers.
+  const signIn = await request.post(`${APP}/api/auth/sign-in/email`, {
+    headers: forwarded,
+    data: { email, password: "correct horse battery" },
+  });
+  expect(signIn.status()).toBe(200);
   // Over plain HTTP from an untrusted peer, the claimed https does not make the cookie Secure.
-  for (const header of signUp.headersArray().filter((h) => h.name.toLowerCase() === "set-cookie")) {
+  for (const header of signIn.headersArray().filter((h) => h.name.toLowerCase() === "set-cookie")) {
     expect(header.value).not.toMatch(/;\s*Secure/i);
   }
   const session = await request.get(`${APP}/api/auth/get-session`);

@@ -4,6 +4,7 @@
 // two servers) and Redis (REDIS_URL, default the local one).
 import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
+import { newAccountCookie } from "./cluster-client";
 import { fakeProviderClient } from "./fake-providers/client";
 import { uniqueEmail } from "./pages/chat-page";
 import { FAKE_PROVIDERS_URL, startExtraServer } from "./pages/extra-server";
@@ -33,20 +34,7 @@ test("a reply started on server A is resumed on server B from its start to its e
   await fake.reset();
 
   // Sign up on A; the session cookie works on B (same database, same secret).
-  const signUp = await fetch(`${a}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: a },
-    body: JSON.stringify({
-      name: "Ada",
-      email: uniqueEmail("ada-resume"),
-      password: "correct horse battery",
-    }),
-  });
-  expect(signUp.status).toBe(200);
-  const cookie = signUp.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0])
-    .join("; ");
+  const cookie = await newAccountCookie(a, "Ada", uniqueEmail("ada-resume"));
   const created = await fetch(`${a}/api/conversations`, {
     method: "POST",
     headers: { "content-type": "application/json", cookie, origin: a },

@@ -1,7 +1,10 @@
 // Accounts and cookie sessions with better-auth (email + password, roles via the admin plugin). The account whose
 // email is ADMIN_EMAIL becomes admin; without ADMIN_EMAIL, the first account registered does, decided under a
 // lock once the account exists, so sign-ups at the same moment make one admin. Names and passwords follow
-// lib/account-rules.ts on every path that sets them; better-auth's admin endpoints keep the last-admin rule.
+// lib/account-rules.ts on every path that sets them. better-auth's admin endpoints keep the last-admin rule: at
+// least one usable admin (the role, no ban in force) on every path that can take admin power away.
+// Nothing answers differently for an account that exists and one that does not, to a caller not entitled to know:
+// sign-up (a taken email gets the answer a new one gets), the admin endpoints (401 before any lookup).
 
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -10,8 +13,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { admin } from "better-auth/plugins";
-import { eq } from "drizzle-orm";
-import { promoteIfFirstAccount, setUserRole } from "@/db/admin-queries";
+import { banUser, deleteUser, promoteIfFirstAccount, setUserRole } from "@/db/admin-queries";
 import { databaseHandle } from "@/db/client";
 import * as schema from "@/db/schema";
 import { findSessionWithUser } from "@/db/session-queries";
@@ -23,6 +25,12 @@ const DEVELOPMENT_SECRET = "glassbox-development-secret-change-me-in-production"
 
 function adminEmail(): string | undefined {
   return env().ADMIN_EMAIL;
+}
+
+/** The role an account gets when it is created: admin for ADMIN_EMAIL, user otherwise. */
+function roleForNewAccount(email: string): "admin" | "user" {
+  const configured = adminEmail();
+  return configured && email.toLowerCase() === configured ? "admin" : "user";
 }
 
 type Body = Record<string, unknown>;
@@ -45,26 +53,102 @@ function checkPassword(password: unknown, userInputs: unknown[] = []) {
   if (problem) refuse(problem);
 }
 
-async function isAdminAccount(userId: unknown): Promise<boolean> {
-  if (typeof userId !== "string") return false;
-  const [row] = await databaseHandle()
-    .db.select({ role: schema.user.role })
-    .from(schema.user)
-    .where(eq(schema.user.id, userId));
-  return row?.role === "admin";
+type Context = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+/** An AppError from a checked query as better-auth's error: the same status and message. */
+function asApiError(error: unknown): unknown {
+  if (error instanceof AppError && error.code === "conflict")
+    return new APIError("CONFLICT", { message: error.message });
+  if (error instanceof AppError && error.code === "not_found")
+    return new APIError("NOT_FOUND", { message: error.message });
+  return error;
+}
+
+/** A new account's name and password (its name and email count as guessable in the password). */
+function checkNewAccount(body: Body) {
+  checkName(body.name);
+  checkPassword(body.password, [body.name, body.email]);
+}
+
+function targetUserId(body: Body): string {
+  if (typeof body.userId !== "string" || body.userId === "") refuse("userId: say which account.");
+  return body.userId;
 }
 
 /**
- * Runs before each better-auth endpoint: the account rules, and the last-admin rule for the admin endpoints. A
- * role change by an admin goes through the app's own locked query (the same one the admin page uses), so two
- * demotions at once cannot leave no admin; better-auth then writes the same role again.
+ * better-auth's admin endpoints, called by an admin. What can take admin power away (a role, a ban, a deletion) is
+ * done here by the app's locked queries (db/admin-queries.ts), whose answer stands in for the endpoint's: a
+ * second, unlocked write by better-auth after ours could undo a check. update-user may not touch a role or a ban.
+ */
+async function adminEndpoint(ctx: Context, body: Body) {
+  const db = databaseHandle().db;
+  switch (ctx.path) {
+    case "/admin/create-user":
+      checkNewAccount(body);
+      return;
+    case "/admin/set-user-password":
+      checkPassword(body.newPassword);
+      return;
+    case "/admin/update-user": {
+      const data = (body.data ?? {}) as Body;
+      if (data.role !== undefined)
+        refuse("Change a role with set-role (or the admin page), not by editing the user.");
+      if (["banned", "banReason", "banExpires"].some((key) => key in data)) {
+        refuse("Ban or unban with ban-user and unban-user, not by editing the user.");
+      }
+      if (data.name !== undefined) checkName(data.name);
+      return;
+    }
+    case "/admin/set-role": {
+      const role = Array.isArray(body.role) ? body.role : [body.role];
+      if (role.length !== 1 || (role[0] !== "admin" && role[0] !== "user")) {
+        refuse('role: use "admin" or "user".');
+      }
+      const userId = targetUserId(body);
+      return ctx.json({ user: await setUserRole({ db, userId, role: role[0] }) });
+    }
+    case "/admin/ban-user": {
+      const userId = targetUserId(body);
+      const seconds = body.banExpiresIn;
+      if (seconds !== undefined && (typeof seconds !== "number" || !(seconds > 0))) {
+        refuse("banExpiresIn: a number of seconds above 0, or leave it out for a ban without end.");
+      }
+      if (body.banReason !== undefined && typeof body.banReason !== "string") refuse("banReason: a text.");
+      const banned = await banUser({
+        db,
+        userId,
+        reason: (body.banReason as string | undefined) || "No reason",
+        expiresAt: seconds === undefined ? null : new Date(Date.now() + (seconds as number) * 1000),
+      });
+      return ctx.json({ user: banned });
+    }
+    case "/admin/remove-user": {
+      const userId = targetUserId(body);
+      await deleteUser({ db, userId });
+      return ctx.json({ success: true });
+    }
+  }
+}
+
+/**
+ * Runs before each better-auth endpoint: the account rules, and for the admin endpoints who may call them and the
+ * last-admin rule (adminEndpoint).
  */
 const beforeEndpoint = createAuthMiddleware(async (ctx) => {
   const body = (ctx.body ?? {}) as Body;
+  if (ctx.path.startsWith("/admin/")) {
+    const session = await getSessionFromCtx(ctx);
+    // Anonymous: refused before anything is looked up, so the answer is the same whoever the target is.
+    if (!session) throw new APIError("UNAUTHORIZED", { message: "Sign in as an admin first." });
+    // Not an admin: better-auth's own permission check refuses next (403), also before it looks anything up.
+    if ((session.user as { role?: string }).role !== "admin") return;
+    return adminEndpoint(ctx, body).catch((error: unknown) => {
+      throw asApiError(error);
+    });
+  }
   switch (ctx.path) {
     case "/sign-up/email":
-      checkName(body.name);
-      checkPassword(body.password, [body.name, body.email]);
+      checkNewAccount(body);
       return;
     case "/update-user":
       if (body.name !== undefined) checkName(body.name);
@@ -72,47 +156,6 @@ const beforeEndpoint = createAuthMiddleware(async (ctx) => {
     case "/change-password":
     case "/reset-password":
       checkPassword(body.newPassword);
-      return;
-    case "/admin/create-user":
-      checkName(body.name);
-      checkPassword(body.password, [body.name, body.email]);
-      return;
-    case "/admin/set-user-password":
-      checkPassword(body.newPassword);
-      return;
-    case "/admin/update-user": {
-      const data = (body.data ?? {}) as Body;
-      if (data.role !== undefined) refuse("Change a role with the role setting, not by editing the user.");
-      if (data.name !== undefined) checkName(data.name);
-      return;
-    }
-    case "/admin/set-role": {
-      const session = await getSessionFromCtx(ctx);
-      // Not an admin: better-auth's own check refuses the request next.
-      if ((session?.user as { role?: string } | undefined)?.role !== "admin") return;
-      const role = Array.isArray(body.role) ? body.role : [body.role];
-      if (role.length !== 1 || (role[0] !== "admin" && role[0] !== "user")) {
-        refuse('role: use "admin" or "user".');
-      }
-      if (typeof body.userId !== "string") refuse("userId: say whose role to set.");
-      try {
-        await setUserRole({ db: databaseHandle().db, userId: body.userId, role: role[0] });
-      } catch (error) {
-        if (error instanceof AppError && error.code === "conflict") refuse(error.message, "CONFLICT");
-        if (error instanceof AppError && error.code === "not_found")
-          throw new APIError("NOT_FOUND", { message: error.message });
-        throw error;
-      }
-      return;
-    }
-    case "/admin/remove-user":
-    case "/admin/ban-user":
-      if (await isAdminAccount(body.userId)) {
-        refuse(
-          "This account is an admin: make it a user first (at least one admin must remain).",
-          "CONFLICT",
-        );
-      }
       return;
   }
 });
@@ -145,7 +188,20 @@ function createAuth() {
     },
     emailAndPassword: {
       enabled: true,
-      autoSignIn: true,
+      // Sign-up starts no session, so that it can answer a taken email exactly as a new one (better-auth then
+      // returns a made-up account for it, after hashing the password as for a real one): the form signs in next,
+      // and that sign-in is what tells someone who already had an account (components/auth/auth-form.tsx).
+      autoSignIn: false,
+      // The made-up account carries what a new one would (better-auth leaves the admin plugin's role out).
+      customSyntheticUser: ({ coreFields, additionalFields, id }) => ({
+        ...coreFields,
+        role: roleForNewAccount(coreFields.email),
+        banned: false,
+        banReason: null,
+        banExpires: null,
+        ...additionalFields,
+        id,
+      }),
       minPasswordLength: MIN_PASSWORD_LENGTH,
       maxPasswordLength: MAX_PASSWORD_LENGTH,
     },
@@ -163,11 +219,7 @@ function createAuth() {
     databaseHooks: {
       user: {
         create: {
-          before: async (newUser) => {
-            const configured = adminEmail();
-            const role = configured && newUser.email.toLowerCase() === configured ? "admin" : "user";
-            return { data: { ...newUser, role } };
-          },
+          before: async (newUser) => ({ data: { ...newUser, role: roleForNewAccount(newUser.email) } }),
           after: async (created) => {
             if (!adminEmail()) await promoteIfFirstAccount({ db: databaseHandle().db, userId: created.id });
           },

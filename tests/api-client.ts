@@ -1,5 +1,5 @@
 // Calls the app's route handlers in-process with real Request objects, a cookie session from better-auth's own
-// sign-up route, and the real database. No Next.js server in between, but the same code every request runs.
+// sign-up and sign-in routes, and the real database. No Next.js server in between, but the same code every request runs.
 import * as authRoute from "@/app/api/auth/[...all]/route";
 
 // Route handlers declare their own params shape; `never` lets any of them be passed here.
@@ -15,18 +15,33 @@ export interface TestUser {
 const ORIGIN = "http://localhost:3000";
 let counter = 0;
 
-export async function signUp(name = "Tester"): Promise<TestUser> {
-  const email = `${name.toLowerCase().replace(/\W+/g, "")}-${Date.now()}-${counter++}@example.test`;
-  const response = await authRoute.POST(
-    new Request(`${ORIGIN}/api/auth/sign-up/email`, {
+/** A POST to one of better-auth's routes (`path` below /api/auth), as `user` when given. */
+export function authPost(path: string, body: unknown, user?: TestUser, headers: Record<string, string> = {}) {
+  return authRoute.POST(
+    new Request(`${ORIGIN}/api/auth${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin: ORIGIN },
-      body: JSON.stringify({ name, email, password: "a long enough password" }),
+      headers: {
+        "content-type": "application/json",
+        origin: ORIGIN,
+        host: "localhost:3000",
+        ...(user ? { cookie: user.cookie } : {}),
+        ...headers,
+      },
+      body: JSON.stringify(body),
     }),
   );
+}
+
+export async function signUp(name = "Tester"): Promise<TestUser> {
+  const email = `${name.toLowerCase().replace(/\W+/g, "")}-${Date.now()}-${counter++}@example.test`;
+  const password = "a long enough password";
+  const response = await authPost("/sign-up/email", { name, email, password });
   if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { user: { id: string } };
-  const cookie = response.headers
+  // Sign-up starts no session (it answers the same for a taken email: lib/auth.ts); signing in does.
+  const signedIn = await authPost("/sign-in/email", { email, password });
+  if (!signedIn.ok) throw new Error(`sign-in failed: ${signedIn.status} ${await signedIn.text()}`);
+  const cookie = signedIn.headers
     .getSetCookie()
     .map((line) => line.split(";")[0])
     .join("; ");

@@ -6,6 +6,27 @@ import { type FormEvent, useState } from "react";
 import { ErrorMessage } from "@/components/ui/error-message";
 import { authClient } from "@/lib/auth-client";
 
+const FAILED = "That did not work. Check the details and try again.";
+
+/** Signs in; the message to show when that failed. */
+async function signIn(email: string, password: string): Promise<string | null> {
+  const result = await authClient.signIn.email({ email, password });
+  return result.error ? (result.error.message ?? FAILED) : null;
+}
+
+/**
+ * Creates the account, then signs in. Sign-up answers alike whether the email was free or already had an account
+ * (lib/auth.ts): when the sign-in fails, the email most likely has an account with another password.
+ */
+async function signUp(email: string, password: string, name: string): Promise<string | null> {
+  const created = await authClient.signUp.email({ email, password, name });
+  if (created.error) return created.error.message ?? FAILED;
+  const signedIn = await authClient.signIn.email({ email, password });
+  if (!signedIn.error) return null;
+  if (signedIn.error.status !== 401) return signedIn.error.message ?? FAILED;
+  return "Could not sign you in with this email and password. If you already have an account with this email, sign in with its password instead.";
+}
+
 export function AuthForm({ mode }: { mode: "sign-in" | "sign-up" }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
@@ -18,13 +39,13 @@ export function AuthForm({ mode }: { mode: "sign-in" | "sign-up" }) {
     const password = String(form.get("password") ?? "");
     setPending(true);
     setError(null);
-    const result =
+    const error =
       mode === "sign-up"
-        ? await authClient.signUp.email({ email, password, name: String(form.get("name") ?? "") })
-        : await authClient.signIn.email({ email, password });
+        ? await signUp(email, password, String(form.get("name") ?? ""))
+        : await signIn(email, password);
     setPending(false);
-    if (result.error) {
-      setError(result.error.message ?? "That did not work. Check the details and try again.");
+    if (error) {
+      setError(error);
       return;
     }
     router.push("/chat");

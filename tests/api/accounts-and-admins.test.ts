@@ -3,28 +3,12 @@
 import { describe, expect, test } from "vitest";
 import * as usersRoute from "@/app/api/admin/users/route";
 import * as authRoute from "@/app/api/auth/[...all]/route";
-import { call, signUp, type TestUser } from "../api-client";
+import { authPost, call, signUp, type TestUser } from "../api-client";
 import { isolateDatabase } from "./admin-helpers";
 
 isolateDatabase("accounts_admins");
 
 const ORIGIN = "http://localhost:3000";
-
-function authPost(path: string, body: unknown, user?: TestUser, headers: Record<string, string> = {}) {
-  return authRoute.POST(
-    new Request(`${ORIGIN}/api/auth${path}`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        origin: ORIGIN,
-        host: "localhost:3000",
-        ...(user ? { cookie: user.cookie } : {}),
-        ...headers,
-      },
-      body: JSON.stringify(body),
-    }),
-  );
-}
 
 async function rolesByName(admin: TestUser): Promise<Map<string, string>> {
   const response = await call(usersRoute.GET, "/api/admin/users", { user: admin });
@@ -211,23 +195,32 @@ describe("better-auth's routes refuse cross-site requests", () => {
   });
 
   test("cookies get Secure when the request came over HTTPS, not otherwise", async () => {
-    const https = await authRoute.POST(
-      new Request("https://glassbox.example/api/auth/sign-up/email", {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          host: "glassbox.example",
-          origin: "https://glassbox.example",
-          "x-forwarded-proto": "https",
-        },
-        body: JSON.stringify({ ...body, email: `https-${Date.now()}@example.test` }),
-      }),
-    );
+    const overHttps = (path: string, email: string) =>
+      authRoute.POST(
+        new Request(`https://glassbox.example/api/auth${path}`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            host: "glassbox.example",
+            origin: "https://glassbox.example",
+            "x-forwarded-proto": "https",
+          },
+          body: JSON.stringify({ ...body, email }),
+        }),
+      );
+    const email = `https-${Date.now()}@example.test`;
+    expect((await overHttps("/sign-up/email", email)).status).toBe(200);
+    // Sign-up starts no session (lib/auth.ts): the cookies come with the sign-in.
+    const https = await overHttps("/sign-in/email", email);
     expect(https.status).toBe(200);
     const secure = https.headers.getSetCookie();
     expect(secure.length).toBeGreaterThan(0);
     for (const cookie of secure) expect(cookie).toMatch(/;\s*Secure/i);
-    const plain = await authPost("/sign-up/email", { ...body, email: `http-${Date.now()}@example.test` });
+    const plainEmail = `http-${Date.now()}@example.test`;
+    expect((await authPost("/sign-up/email", { ...body, email: plainEmail })).status).toBe(200);
+    const plain = await authPost("/sign-in/email", { email: plainEmail, password: body.password });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.getSetCookie().length).toBeGreaterThan(0);
     for (const cookie of plain.headers.getSetCookie()) expect(cookie).not.toMatch(/;\s*Secure/i);
   });
 });

@@ -114,7 +114,7 @@ describe("rooms", () => {
     await join(ada, bob, conversationId);
     await join(ada, eve, conversationId);
     await expectError(await removeParticipant(bob, conversationId, eve.id), 403, "forbidden");
-    await expectError(await removeParticipant(ada, conversationId, ada.id), 404, "not_found");
+    await expectError(await removeParticipant(ada, conversationId, ada.id), 409, "conflict");
     expect((await removeParticipant(bob, conversationId, bob.id)).status).toBe(204);
     expect((await removeParticipant(ada, conversationId, eve.id)).status).toBe(204);
     expect(await listTitles(bob)).not.toContain(conversationId);

@@ -1,7 +1,9 @@
-// DELETE /api/conversations/:id/participants/:userId: the owner takes a member out, a member leaves, or the
-// invited user declines an invitation. The owner cannot be removed; what they wrote stays in the conversation.
-// PATCH with { status: "accepted" }: the invited user accepts, and becomes a member. 204/200; 404 when there is
-// no such member or invitation (the same answer for a conversation the caller may not see).
+// DELETE /api/conversations/:id/participants/:userId: the owner takes a member out or withdraws an invitation, a
+// member leaves, or the invited user declines an invitation. The owner cannot be removed (409); what they wrote
+// stays in the conversation. The owner gets 204 for any id, invited or not, an account or not: an invitation is
+// sent to an email and never says whether an account has it (../route.ts), and a 404 here would. PATCH with
+// { status: "accepted" }: the invited user accepts, and becomes a member. 204/200; 404 to the invited user when
+// there is no such invitation (the same answer for a conversation the caller may not see).
 import type { ConversationContext } from "@/app/api/conversations/readable-conversation";
 import { getDb } from "@/db/client";
 import {
@@ -38,8 +40,18 @@ export const DELETE = route(async (request: Request, { params }: ConversationCon
   if (conversation.ownerId !== user.id && userId !== user.id) {
     throw new AppError("forbidden", "Only the owner can take someone else out of the conversation.");
   }
-  await removeParticipant({ db, conversationId: conversation.id, userId });
-  void publishMembersChange({ db, conversationId });
+  if (userId === conversation.ownerId) {
+    throw new AppError("conflict", "The owner cannot leave their own conversation: delete it instead.");
+  }
+  const removed = await removeParticipant({ db, conversationId: conversation.id, userId }).then(
+    () => true,
+    (error: unknown) => {
+      // Nobody by that id was in it or invited: withdrawn all the same.
+      if (error instanceof AppError && error.code === "not_found") return false;
+      throw error;
+    },
+  );
+  if (removed) void publishMembersChange({ db, conversationId });
   return new Response(null, { status: 204 });
 });
 
