@@ -67,7 +67,7 @@ export interface CurlCommand {
 }
 
 /** A recorded URL that names its host (http or https), as opposed to an older attempt's bare path. */
-export function isFullHttpUrl(url: string): boolean {
+function isFullHttpUrl(url: string): boolean {
   return /^https?:\/\//i.test(url);
 }
 

@@ -36,7 +36,7 @@ function bodyAsText(body: BodyInit | null | undefined): string {
 
 /** Query parameters that carry a credential when a base URL is configured with one. */
 const CREDENTIAL_PARAMETER = /key|token|secret|password|signature|^sig$|^auth/i;
-export const REDACTED = "REDACTED";
+const REDACTED = "REDACTED";
 
 /**
  * The URL a request went to, safe to store: a user name and password in the authority are dropped, and a query
