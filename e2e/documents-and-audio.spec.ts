@@ -16,9 +16,9 @@ test("a PDF and an audio clip: Gemini receives both, OpenAI chat the PDF and the
     modelId: "google:gemini-2.5-flash",
   });
 
-  // Large enough that the raw view folds their base64 into placeholders.
-  const pdf = makePdf(`Quarterly report. ${"Revenue grew in every region. ".repeat(60)}`);
-  const wav = makeWav(400);
+  // Small (a one-page PDF, a 40 ms clip): the raw view folds media into placeholders whatever its size.
+  const pdf = makePdf("Quarterly report. Revenue grew in every region.");
+  const wav = makeWav(40);
   await page.getByTestId("attach-input").setInputFiles([
     { name: "report.pdf", mimeType: "application/pdf", buffer: pdf },
     { name: "note.wav", mimeType: "audio/wav", buffer: wav },
@@ -59,6 +59,8 @@ test("a PDF and an audio clip: Gemini receives both, OpenAI chat the PDF and the
   const pretty = await panel.prettyBody();
   expect(pretty).toContain("[PDF document elided: application/pdf");
   expect(pretty).toContain("[audio clip elided: audio/wav");
+  expect(pretty).not.toContain(pdf.toString("base64"));
+  expect(pretty).not.toContain(wav.toString("base64"));
   await expect(panel.root.getByTestId("raw-media-kind")).toHaveText(["PDF document", "audio clip"]);
   await panel.close();
 

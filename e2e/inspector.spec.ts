@@ -81,7 +81,7 @@ test("a streamed reply's inspector shows the attempt's items, its usage and the 
   expect(received).toHaveLength(1);
   expect(await panel.exactBody()).toBe(received[0].body);
   expect(await panel.prettyBody()).toBe(JSON.stringify(JSON.parse(received[0].body), null, 2));
-  await expect(panel.root.getByTestId("raw-url")).toHaveText("/v1/chat/completions");
+  await expect(panel.root.getByTestId("raw-url")).toHaveText(`${FAKE_URL}/v1/chat/completions`);
 
   await panel.close();
 });
@@ -229,13 +229,13 @@ test("copy as cURL replays the exact body: the provider receives it byte for byt
 
   const panel = await chat.inspectReply();
   const command = await panel.curlCommand();
-  // The placeholders: the key, and the host as a shell default (the recorded URL holds only the path).
-  const originPlaceholder = ["$", "{OPENAI_ORIGIN:-https://api.openai.com}"].join("");
+  // The URL is the one the request went to (the fake provider's); the key is a placeholder.
   expect(command).toContain("$OPENAI_API_KEY");
-  expect(command).toContain(`${originPlaceholder}/v1/chat/completions`);
+  expect(command).toContain(`'${FAKE_URL}/v1/chat/completions'`);
+  expect(command).not.toContain("api.openai.com");
 
   await fake.clear();
-  const runnable = command.replace(originPlaceholder, FAKE_URL).replace("$OPENAI_API_KEY", "sk-dummy-e2e");
+  const runnable = command.replace("$OPENAI_API_KEY", "sk-dummy-e2e");
   const output = execFileSync("sh", ["-c", runnable], {
     env: { NODE_ENV: "test", PATH: process.env.PATH ?? "/usr/bin:/bin" },
   }).toString();

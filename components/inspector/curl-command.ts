@@ -1,7 +1,8 @@
 // "Copy as cURL": the recorded request as a POSIX shell command. The body is the exact recorded string, single-
 // quoted (each ' becomes '\''), and piped through printf (a shell builtin) so a large payload never meets the
-// kernel's per-argument limit. The host and the key are placeholders: the recorded URL holds only the path
-// (the host is configuration), and keys are never stored.
+// kernel's per-argument limit. The URL is the recorded one, the base URL the request really went to; attempts
+// recorded before URLs were full hold only the path, so the host is then a placeholder with the provider's public
+// default. The key is always a placeholder: keys are never stored.
 import type { ProviderName } from "@/lib/context/types";
 
 interface ProviderShell {
@@ -65,14 +66,21 @@ export interface CurlCommand {
   variables: string[];
 }
 
+/** A recorded URL that names its host (http or https), as opposed to an older attempt's bare path. */
+function isFullHttpUrl(url: string): boolean {
+  return /^https?:\/\//i.test(url);
+}
+
 /** Null when the request cannot be replayed over HTTP (the offline model). */
 export function curlCommand(
   provider: ProviderName | null,
   request: { url: string; body: string },
 ): CurlCommand | null {
-  if (!provider || provider === "offline" || !request.url.startsWith("/")) return null;
+  if (!provider || provider === "offline") return null;
+  const fullUrl = isFullHttpUrl(request.url);
+  if (!fullUrl && !request.url.startsWith("/")) return null;
   const shell = PROVIDERS[provider];
-  const url = `"${shell.origin}${doubleQuotedLiteral(request.url)}"`;
+  const url = fullUrl ? shellQuote(request.url) : `"${shell.origin}${doubleQuotedLiteral(request.url)}"`;
   const curlLines = [
     `curl -sS -N ${url}`,
     `-H "Content-Type: application/json"`,
@@ -81,6 +89,8 @@ export function curlCommand(
   ];
   return {
     command: `printf '%s' ${shellQuote(request.body)} |\n  ${curlLines.join(" \\\n    ")}`,
-    variables: [shell.keyVariable, shell.originVariable].filter((name): name is string => name !== null),
+    variables: [shell.keyVariable, fullUrl ? null : shell.originVariable].filter(
+      (name): name is string => name !== null,
+    ),
   };
 }

@@ -1,11 +1,13 @@
-// The raw request's readable ("Pretty") form must not inline megabytes of base64 media: each large base64 string
-// (a data: URL, or bare base64 beside a mime type as Gemini sends it) is replaced by a one-line placeholder naming
-// its type, decoded size and sha256, so the reader can still tell which bytes were sent. Pure and client-safe;
-// the exact-bytes view is untouched.
+// The raw request's readable ("Pretty") form must not inline base64 media: every base64 data: URL (OpenAI chat
+// `image_url`/`file`, OpenAI Responses `input_image`/`input_file`) and every media field's bare base64 (Anthropic
+// `source.data`, Gemini `inlineData.data`, OpenAI chat `input_audio.data`: a `data`/`file_data` value beside a mime
+// type or audio format) is replaced by a one-line placeholder naming its kind, type, decoded size and sha256,
+// whatever its size, so a one-page PDF is elided like a photo. Other bare base64 is elided only when large, since
+// a short one may be an ordinary value. Pure and client-safe; the exact-bytes view is untouched.
 
 import { mediaKindName } from "@/components/ui/media-kind";
 
-/** Base64 strings shorter than this stay inline: small enough to read, and not worth a placeholder. */
+/** Bare base64 outside a media field stays inline below this length: it may not be media at all. */
 export const INLINE_BASE64_LIMIT = 2_048;
 
 export interface ElidedMedia {
@@ -19,6 +21,8 @@ export interface ElidedMedia {
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w-]+=[^;,]*)*;base64,/;
 const BARE_BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const MIME_KEYS = ["mimeType", "mime_type", "mediaType", "media_type"];
+/** The keys that hold a media part's bare base64 in the four wire formats. */
+const MEDIA_DATA_KEYS = new Set(["data", "file_data"]);
 /** OpenAI chat's `input_audio` names its format instead of a mime type. */
 const AUDIO_FORMATS: Record<string, string> = { wav: "audio/wav", mp3: "audio/mpeg" };
 
@@ -37,17 +41,19 @@ function siblingMime(parent: unknown): string | null {
   return typeof format === "string" ? (AUDIO_FORMATS[format] ?? null) : null;
 }
 
-function asMedia(value: string, parent: unknown, path: string): ElidedMedia | null {
-  if (value.length < INLINE_BASE64_LIMIT) return null;
+function asMedia(value: string, parent: unknown, key: string, path: string): ElidedMedia | null {
   const dataUrl = DATA_URL.exec(value);
   if (dataUrl) {
     const base64 = value.slice(dataUrl[0].length);
     return { path, mediaType: dataUrl[1] ?? "application/octet-stream", bytes: decodedBytes(base64), base64 };
   }
   if (!BARE_BASE64.test(value)) return null;
+  const mediaType = siblingMime(parent);
+  const inMediaField = MEDIA_DATA_KEYS.has(key) && mediaType !== null;
+  if (!inMediaField && value.length < INLINE_BASE64_LIMIT) return null;
   return {
     path,
-    mediaType: siblingMime(parent) ?? "application/octet-stream",
+    mediaType: mediaType ?? "application/octet-stream",
     bytes: decodedBytes(value),
     base64: value,
   };
@@ -78,23 +84,28 @@ export function prettyWithoutMedia(
     return null;
   }
   const media: ElidedMedia[] = [];
-  const walk = (value: unknown, parent: unknown, path: string): unknown => {
+  const walk = (value: unknown, parent: unknown, key: string, path: string): unknown => {
     if (typeof value === "string") {
-      const found = asMedia(value, parent, path);
+      const found = asMedia(value, parent, key, path);
       if (!found) return value;
       media.push(found);
       return mediaPlaceholder(found, hashes.get(path) ?? null);
     }
     if (Array.isArray(value))
-      return value.map((entry, index) => walk(entry, value, path ? `${path}.${index}` : `${index}`));
+      return value.map((entry, index) =>
+        walk(entry, value, `${index}`, path ? `${path}.${index}` : `${index}`),
+      );
     if (value && typeof value === "object") {
       return Object.fromEntries(
-        Object.entries(value).map(([key, entry]) => [key, walk(entry, value, path ? `${path}.${key}` : key)]),
+        Object.entries(value).map(([entryKey, entry]) => [
+          entryKey,
+          walk(entry, value, entryKey, path ? `${path}.${entryKey}` : entryKey),
+        ]),
       );
     }
     return value;
   };
-  const shown = walk(parsed, null, "");
+  const shown = walk(parsed, null, "", "");
   return { text: JSON.stringify(shown, null, 2), media };
 }
 

@@ -1,6 +1,6 @@
 "use client";
 // The exact request body the provider received: pretty-printed or byte for byte, with copy, download and
-// "copy as cURL" (host and key as placeholders, the exact body).
+// "copy as cURL" (the recorded URL, the key as a placeholder, the exact body).
 import { type RefObject, useEffect, useMemo, useState } from "react";
 import { copyText, downloadText } from "@/components/ui/clipboard";
 import { CopyButton } from "@/components/ui/copy-button";

@@ -7,7 +7,7 @@ import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import type { ModelDescriptor } from "@/lib/context/types";
 import { languageModelFor } from "@/lib/providers/language-model";
 import { OFFLINE_PROVIDER } from "@/lib/providers/offline-model";
-import type { CapturedRequest } from "@/lib/providers/request-capture";
+import { type CapturedRequest, recordedUrl } from "@/lib/providers/request-capture";
 import { MAX_TOOL_STEPS } from "./tools";
 
 export function streamModelCall({
@@ -121,9 +121,8 @@ export async function previewRequest(
 ): Promise<CapturedRequest> {
   let captured: CapturedRequest | null = null;
   const stoppingFetch: typeof fetch = async (input, init) => {
-    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
     captured = {
-      url: `${url.pathname}${url.search}`,
+      url: recordedUrl(input),
       method: init?.method ?? "POST",
       body: typeof init?.body === "string" ? init.body : "",
       status: null,

@@ -17,7 +17,7 @@ import {
   type ArchivedAttempt,
   type ConversationArchive,
 } from "./conversation-archive";
-import { attemptAsChatExample } from "./openai-chat-example";
+import { attemptAsJsonlLine } from "./openai-chat-example";
 
 export async function exportConversation({
   db,
@@ -148,13 +148,12 @@ async function readersPrivateMemories(
 type ReaderArgs = { db: Database; conversationId: string; readerId: string };
 
 /**
- * One line per reply attempt that was answered: the messages it sent and the reply, as OpenAI's chat format has
- * them. Summaries, titles and drafts are other tasks and are left out.
+ * One line per attempt of every kind and status (replies, summaries, titles, drafts, replays; answered, failed,
+ * stopped): the messages it sent and the reply, as OpenAI's chat format has them, with its `kind` and `status`
+ * so a reader picks the lines it wants (docs/architecture.md, "Export and import").
  */
 export async function exportAttemptsAsJsonl({ db, conversationId, readerId }: ReaderArgs): Promise<string> {
-  const views = (await conversationAttemptViews({ db, conversationId, readerId })).views.filter(
-    (view) => view.kind === "reply",
-  );
+  const { views } = await conversationAttemptViews({ db, conversationId, readerId });
   // Items are stored with their media elided (as bodies are): put the bytes back, an example carries its images.
   const itemsJson = views.map((view) => JSON.stringify(view.items));
   const sha256s = [
@@ -166,9 +165,7 @@ export async function exportAttemptsAsJsonl({ db, conversationId, readerId }: Re
       ...view,
       items: JSON.parse(restoreMedia(itemsJson[index], (sha256) => media.get(sha256))) as unknown[],
     }))
-    .map(attemptAsChatExample)
-    .filter((example) => example !== null)
-    .map((example) => `${JSON.stringify(example)}\n`)
+    .map((view) => `${JSON.stringify(attemptAsJsonlLine(view))}\n`)
     .join("");
 }
 

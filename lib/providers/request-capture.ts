@@ -1,11 +1,14 @@
 // Exact request capture: a fetch wrapper given to the provider package, so every HTTP attempt (the
-// SDK's own retries included) is recorded with the exact body bytes, the URL path and the status. Headers are
-// never recorded, so API keys cannot leak into storage.
+// SDK's own retries included) is recorded with the exact body bytes, the full URL it went to and the status.
+// Headers are never recorded, so API keys (which the providers send as headers) cannot leak into storage.
 
 import "server-only";
 
 export interface CapturedRequest {
-  /** Path and query only: the host is configuration, and may embed credentials. */
+  /**
+   * The full URL the request went to (scheme, host, port, path, query) as `recordedUrl` gives it: credentials a
+   * base URL may embed are removed. Attempts recorded before URLs were full hold the path and query only.
+   */
   url: string;
   method: string;
   body: string;
@@ -31,16 +34,29 @@ function bodyAsText(body: BodyInit | null | undefined): string {
   return `[unrecorded ${Object.prototype.toString.call(body)}]`;
 }
 
-function pathOf(input: RequestInfo | URL): string {
+/** Query parameters that carry a credential when a base URL is configured with one. */
+const CREDENTIAL_PARAMETER = /key|token|secret|password|signature|^sig$|^auth/i;
+const REDACTED = "REDACTED";
+
+/**
+ * The URL a request went to, safe to store: a user name and password in the authority are dropped, and a query
+ * parameter named like a credential keeps its name but not its value.
+ */
+export function recordedUrl(input: RequestInfo | URL): string {
   const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
-  return `${url.pathname}${url.search}`;
+  url.username = "";
+  url.password = "";
+  for (const name of [...url.searchParams.keys()]) {
+    if (CREDENTIAL_PARAMETER.test(name)) url.searchParams.set(name, REDACTED);
+  }
+  return url.href;
 }
 
 export function createRequestCapture(baseFetch: typeof fetch = globalThis.fetch): RequestCapture {
   const requests: CapturedRequest[] = [];
   const capturingFetch: typeof fetch = async (input, init) => {
     const record: CapturedRequest = {
-      url: pathOf(input),
+      url: recordedUrl(input),
       method: init?.method ?? (input instanceof Request ? input.method : "GET"),
       body: bodyAsText(init?.body),
       status: null,

@@ -96,11 +96,11 @@ describe("export", () => {
     expect(message).toContain("format must be json or jsonl");
   });
 
-  test("JSONL: one OpenAI chat example per answered attempt, images as data URLs", async () => {
+  test("JSONL: one OpenAI chat example per attempt with its kind and status, images as data URLs", async () => {
     const response = await exportOf(ada, conversationId, "?format=jsonl");
     expect(response.headers.get("content-type")).toContain("application/jsonl");
     const lines = (await response.text()).trimEnd().split("\n");
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
     const first = JSON.parse(lines[0]);
     expect(first).toEqual({
       messages: [
@@ -108,7 +108,13 @@ describe("export", () => {
         { role: "user", content: "Remember Lisbon." },
         { role: "assistant", content: "Filed under L." },
       ],
+      kind: "reply",
+      status: "ok",
+      modelId: PERSONA.modelId,
+      error: null,
     });
+    // The title call is a line too, its messages read from the body it sent.
+    expect(JSON.parse(lines[2])).toMatchObject({ kind: "title", status: "ok", modelId: "offline:echo" });
     const second = JSON.parse(lines[1]);
     expect(second.messages.at(-1)).toEqual({ role: "assistant", content: "A small square." });
     const imageParts = second.messages.flatMap((message: { content: unknown }) =>

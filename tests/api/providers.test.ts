@@ -3,12 +3,14 @@
 // byte for byte, what the server received; no key is stored; usage (cached input tokens included) is kept.
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
+import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import { getDb } from "@/db/client";
 import { attempts, models, turns } from "@/db/schema";
 import { seedDatabase } from "@/db/seed";
 import type { Protocol } from "@/e2e/fake-providers/server";
 import { parseEnvironment } from "@/lib/env";
 import { OFFLINE_MODEL_ID } from "@/lib/providers/model-catalog";
+import { call } from "../api-client";
 import {
   COMPATIBLE_PATH_PREFIX,
   COMPATIBLE_TEST_KEY,
@@ -92,9 +94,18 @@ describe("a turn on each wire protocol", () => {
       const [attempt] = turnViews[0].attempts;
       expect(turnViews[0].attempts).toHaveLength(1);
       expect(attempt).toMatchObject({ attemptNumber: 1, modelId, status: "ok", error: null });
-      expect(attempt.request).toEqual({ url: path, body: received.body });
-      expect(attempt.request?.url).toBe(received.path);
-      expect(attempt.requests).toEqual([{ url: path, status: 200, body: received.body }]);
+      // The URL recorded is the full one the request went to: the fake provider's, not the public default.
+      const url = `${env.providers.url}${path}`;
+      expect(received.path).toBe(path);
+      expect(attempt.request).toEqual({ url, body: received.body });
+      expect(attempt.requests).toEqual([{ url, status: 200, body: received.body }]);
+      const single = await call(attemptRoute.GET, `/api/attempts/${attempt.id}`, {
+        user: ada,
+        params: { id: attempt.id },
+      });
+      expect(single.status).toBe(200);
+      const { attempt: attemptView } = (await single.json()) as { attempt: { request: { url: string } } };
+      expect(attemptView.request.url).toBe(url);
       expect(attempt.response).toMatchObject({ text: replyText, finishReason: "stop" });
       expect(attempt.usage).toEqual({ inputTokens: 321, outputTokens: 12, cachedInputTokens: 256 });
 
@@ -191,7 +202,7 @@ describe("OpenAI-compatible servers", () => {
     const [attempt] = turnViews[0].attempts;
     expect(attempt).toMatchObject({ modelId: "openai-compatible:mistral-small", status: "ok" });
     expect(attempt.request).toEqual({
-      url: `${COMPATIBLE_PATH_PREFIX}/chat/completions`,
+      url: `${env.providers.url}${COMPATIBLE_PATH_PREFIX}/chat/completions`,
       body: received.body,
     });
     expect(attempt.usage).toEqual({ inputTokens: 50, outputTokens: 5, cachedInputTokens: 0 });

@@ -58,9 +58,10 @@ describe("retries and fallbacks", () => {
     const [failed, succeeded] = turns[0].attempts;
     expect(failed.error).toMatchObject({ code: "rate_limited", status: 429 });
     expect(failed.error?.message).toContain("Rate limit reached for gpt-4.1-mini");
-    expect(failed.requests).toEqual([{ url: "/v1/chat/completions", status: 429, body: first.body }]);
+    const url = `${env.providers.url}/v1/chat/completions`;
+    expect(failed.requests).toEqual([{ url, status: 429, body: first.body }]);
     expect(failed.response).toMatchObject({ text: "", finishReason: null });
-    expect(succeeded.requests).toEqual([{ url: "/v1/chat/completions", status: 200, body: second.body }]);
+    expect(succeeded.requests).toEqual([{ url, status: 200, body: second.body }]);
     expect(succeeded.response?.text).toBe("Second time lucky.");
 
     const messages = await storedMessages(conversationId);
@@ -163,12 +164,14 @@ describe("retries and fallbacks", () => {
     expect(JSON.stringify(storedFallback)).not.toContain(image.base64);
     // …and the API puts them back: each body is the body that provider received, byte for byte.
     expect(attempts.map((attempt) => attempt.request?.body)).toEqual(received.map((request) => request.body));
-    expect(attempts.map((attempt) => attempt.request?.url)).toEqual([
-      "/v1/chat/completions",
-      "/v1/chat/completions",
-      "/v1/chat/completions",
-      "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
-    ]);
+    expect(attempts.map((attempt) => attempt.request?.url)).toEqual(
+      [
+        "/v1/chat/completions",
+        "/v1/chat/completions",
+        "/v1/chat/completions",
+        "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+      ].map((path) => `${env.providers.url}${path}`),
+    );
   });
 });
 

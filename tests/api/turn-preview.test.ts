@@ -67,7 +67,7 @@ describe("preview, then the real turn", () => {
       await runTurn(ada, conversationId, text);
       expect(env.providers.requests).toHaveLength(1);
       const received = env.providers.requests[0];
-      expect(dryRun.request).toEqual({ url: received.path, body: received.body });
+      expect(dryRun.request).toEqual({ url: `${env.providers.url}${received.path}`, body: received.body });
 
       const { turns } = await fetchTurns(ada, conversationId);
       expect(turns.at(-1)?.attempts[0].request).toEqual(dryRun.request);
@@ -100,7 +100,7 @@ describe("preview, then the real turn", () => {
     const dryRun = await preview(ada, conversationId, { text });
     await runTurn(ada, conversationId, text);
     const received = env.providers.requests[0];
-    expect(dryRun.request).toEqual({ url: received.path, body: received.body });
+    expect(dryRun.request).toEqual({ url: `${env.providers.url}${received.path}`, body: received.body });
     // The window holds the current message and the two before it: the fetch limit counts the new message too.
     const body = JSON.parse(received.body) as { messages: Array<{ role: string; content: unknown }> };
     expect(JSON.stringify(body.messages)).not.toContain("Two");
@@ -117,7 +117,9 @@ describe("preview, then the real turn", () => {
   test("a preview for another model builds that model's wire format", async () => {
     const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     const dryRun = await preview(ada, conversationId, { text: "Hi", modelId: "google:gemini-2.5-flash" });
-    expect(dryRun.request.url).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
+    expect(dryRun.request.url).toBe(
+      `${env.providers.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`,
+    );
     expect(JSON.parse(dryRun.request.body)).toHaveProperty("contents");
     expect(env.providers.requests).toEqual([]);
   });

@@ -134,6 +134,85 @@ describe("curlCommand", () => {
     expect(curlCommand(null, { url: "/v1/chat/completions", body: "{}" })).toBeNull();
   });
 
+  // Each provider's header lines, as the command writes them (the key a placeholder).
+  const KEY_HEADERS = {
+    openai: ['-H "Authorization: Bearer $OPENAI_API_KEY"'],
+    google: ['-H "x-goog-api-key: $GOOGLE_GENERATIVE_AI_API_KEY"'],
+    anthropic: ['-H "x-api-key: $ANTHROPIC_API_KEY"', '-H "anthropic-version: 2023-06-01"'],
+    "openai-compatible": [
+      `-H "Authorization: Bearer ${["$", "{OPENAI_COMPATIBLE_API_KEY:-none}"].join("")}"`,
+    ],
+  };
+  const command = (target: string, headers: string[]) =>
+    [
+      `printf '%s' '{"q":"it'\\''s"}' |`,
+      `  curl -sS -N ${target} \\`,
+      `    -H "Content-Type: application/json" \\`,
+      ...headers.map((header) => `    ${header} \\`),
+      "    --data-binary @-",
+    ].join("\n");
+
+  test.each([
+    {
+      name: "a full URL names the host the request went to",
+      provider: "openai" as const,
+      url: "http://127.0.0.1:4010/v1/chat/completions",
+      target: "'http://127.0.0.1:4010/v1/chat/completions'",
+      variables: ["OPENAI_API_KEY"],
+    },
+    {
+      name: "a full URL keeps its port and query",
+      provider: "google" as const,
+      url: "https://gemini.example.test:8443/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+      target:
+        "'https://gemini.example.test:8443/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse'",
+      variables: ["GOOGLE_GENERATIVE_AI_API_KEY"],
+    },
+    {
+      name: "a full URL with shell-special characters stays literal",
+      provider: "anthropic" as const,
+      url: "https://proxy.example.test/anthropic/v1/messages?note=$HOME'`x`",
+      target: "'https://proxy.example.test/anthropic/v1/messages?note=$HOME'\\''`x`'",
+      variables: ["ANTHROPIC_API_KEY"],
+    },
+    {
+      name: "an OpenAI-compatible server is named, not asked for",
+      provider: "openai-compatible" as const,
+      url: "http://localhost:11434/v1/chat/completions",
+      target: "'http://localhost:11434/v1/chat/completions'",
+      variables: ["OPENAI_COMPATIBLE_API_KEY"],
+    },
+    {
+      name: "an older attempt's bare path falls back to the origin placeholder",
+      provider: "openai" as const,
+      url: "/v1/chat/completions",
+      target: `"${["$", "{OPENAI_ORIGIN:-https://api.openai.com}"].join("")}/v1/chat/completions"`,
+      variables: ["OPENAI_API_KEY", "OPENAI_ORIGIN"],
+    },
+  ])("$name", ({ provider, url, target, variables }) => {
+    expect(curlCommand(provider, { url, body: `{"q":"it's"}` })).toEqual({
+      command: command(target, KEY_HEADERS[provider]),
+      variables,
+    });
+  });
+
+  test("a recorded full URL replays against the server it names, with the identical body", async () => {
+    await fake.reset();
+    const body = JSON.stringify({
+      model: "gpt-4.1-mini",
+      stream: true,
+      messages: [{ role: "user", content: "$x 'y'" }],
+    });
+    const curl = curlCommand("openai", { url: `${fake.url}/v1/chat/completions`, body });
+    const { stdout: output } = await promisify(execFile)("sh", ["-c", curl?.command as string], {
+      env: { ...process.env, OPENAI_API_KEY: "sk-dummy", OPENAI_ORIGIN: "http://127.0.0.1:1" },
+    });
+    expect(output).toContain("data:");
+    expect(fake.requests.map((request) => [request.path, request.body])).toEqual([
+      ["/v1/chat/completions", body],
+    ]);
+  });
+
   test.each([
     {
       provider: "openai" as const,
