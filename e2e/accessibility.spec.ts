@@ -146,6 +146,54 @@ for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
   }
 }
 
+test("admin memories with rows, active and inactive: every control named for its row, every text at AA contrast", async ({
+  page,
+}) => {
+  test.skip(!sql, "needs E2E_DATABASE_URL (Postgres) to make an admin");
+  test.setTimeout(120_000);
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await registerAdmin(page, "AxeMemories");
+  await page.goto("/admin/memories");
+  await expect(page.getByTestId("memory-manager")).toBeVisible();
+  // One area a memory, unique to this run: each row is then found by the name its boxes get.
+  const run = Date.now().toString(36);
+  const memories = [
+    { area: `bees${run}`, content: "Keeps bees on the roof." },
+    { area: `tea${run}`, content: "Drinks green tea." },
+    { area: `sea${run}`, content: "Lives by the sea." },
+  ];
+  const contentBox = (area: string) =>
+    page.getByRole("textbox", { name: new RegExp(`^Content of the ${area} memory of `) });
+  const row = (area: string) => page.getByTestId("memory-row").filter({ has: contentBox(area) });
+  for (const { area, content } of memories) {
+    await page.getByTestId("memory-area").fill(area);
+    await page.getByTestId("memory-content").fill(content);
+    await page.getByTestId("memory-add").click();
+    // Each row's boxes are named for whose memory they are, not all "Content".
+    await expect(contentBox(area)).toHaveValue(content);
+    await expect(
+      row(area).getByRole("textbox", { name: new RegExp(`^Area of the ${area} memory of `) }),
+    ).toHaveValue(area);
+  }
+  const inactive = memories[1].area;
+  await row(inactive)
+    .getByRole("checkbox", { name: new RegExp(`^Active: the ${inactive} memory of `) })
+    .click(); // saved, then shown unchecked once the list is read again
+  await expect(row(inactive)).toHaveAttribute("data-active", "false");
+  await expect(row(inactive).getByTestId("memory-row-inactive")).toBeVisible();
+  await expect(row(memories[0].area)).toHaveAttribute("data-active", "true");
+
+  const findings: Finding[] = [];
+  for (const theme of THEMES) {
+    await page.evaluate((value) => localStorage.setItem("theme", value), theme);
+    await page.reload();
+    await expect(row(inactive)).toHaveAttribute("data-active", "false");
+    await page.waitForLoadState("networkidle");
+    findings.push(...(await audit(page, `/admin/memories with rows (${theme})`)));
+  }
+  expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+});
+
 test("keyboard: the skip link jumps to the composer, tab lists follow the arrow keys, the favicon is served", async ({
   page,
 }) => {
