@@ -64,3 +64,26 @@ export function putAdminItem(
 ): Promise<Response> {
   return call(handler, `/api/admin/${collection}/${id}`, { user, method: "PUT", params: { id }, body });
 }
+
+/** A valid POST /api/admin/models body: a small OpenAI-compatible model, with `overrides` on top. */
+export function newModelBody(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id,
+    provider: "openai-compatible",
+    providerModelName: "llama-3.1-8b",
+    label: "Local Llama",
+    capabilities: {
+      vision: false,
+      video: false,
+      tools: false,
+      reasoning: false,
+      systemInstruction: true,
+      strictAlternation: false,
+      maxStopSequences: 4,
+    },
+    contextWindow: 8_192,
+    maxOutputTokens: 1_024,
+    tokenizer: "estimate",
+    ...overrides,
+  };
+}

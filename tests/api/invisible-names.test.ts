@@ -10,7 +10,7 @@ import * as personasRoute from "@/app/api/admin/personas/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { call, expectError, type TestUser } from "../api-client";
-import { isolateDatabase, signUpAdmin } from "./admin-helpers";
+import { isolateDatabase, newModelBody, signUpAdmin } from "./admin-helpers";
 import { tableRowCounts } from "./row-counts";
 
 isolateDatabase("invisible_names");
@@ -20,24 +20,7 @@ let conversationId: string;
 let personaId: string;
 let memoryId: string;
 
-const MODEL = {
-  id: "local:visible",
-  provider: "openai-compatible",
-  providerModelName: "llama-3.1-8b",
-  label: "Local Llama",
-  capabilities: {
-    vision: false,
-    video: false,
-    tools: false,
-    reasoning: false,
-    systemInstruction: true,
-    strictAlternation: false,
-    maxStopSequences: 4,
-  },
-  contextWindow: 8_192,
-  maxOutputTokens: 1_024,
-  tokenizer: "estimate",
-};
+const MODEL_ID = "local:visible";
 
 async function created<T>(response: Response, key: string): Promise<T> {
   expect(response.status, await response.clone().text()).toBe(201);
@@ -57,7 +40,10 @@ beforeAll(async () => {
       "persona",
     )
   ).id;
-  await created(await call(modelsRoute.POST, "/api/admin/models", { user: admin, body: MODEL }), "model");
+  await created(
+    await call(modelsRoute.POST, "/api/admin/models", { user: admin, body: newModelBody(MODEL_ID) }),
+    "model",
+  );
   memoryId = (
     await created<{ id: string }>(
       await call(memoriesRoute.POST, "/api/admin/memories", {
@@ -129,17 +115,17 @@ function fields(): Field[] {
       send: (label) =>
         call(modelsRoute.POST, "/api/admin/models", {
           ...asAdmin,
-          body: { ...MODEL, id: "local:other", label },
+          body: newModelBody("local:other", { label }),
         }),
     },
     {
       label: "PUT /api/admin/models/:id providerModelName",
       field: "providerModelName",
       send: (providerModelName) =>
-        call(modelRoute.PUT, `/api/admin/models/${MODEL.id}`, {
+        call(modelRoute.PUT, `/api/admin/models/${MODEL_ID}`, {
           ...asAdmin,
           method: "PUT",
-          params: { id: MODEL.id },
+          params: { id: MODEL_ID },
           body: { providerModelName },
         }),
     },
@@ -218,6 +204,6 @@ async function storedNames() {
     title: ((await conversation.json()) as { conversation: { title: string } }).conversation.title,
     name: ((await persona.json()) as { persona: { name: string } }).persona.name,
     memory: rows.find((row) => row.id === memoryId)?.content,
-    providerModelName: modelRows.find((row) => row.id === MODEL.id)?.providerModelName,
+    providerModelName: modelRows.find((row) => row.id === MODEL_ID)?.providerModelName,
   };
 }
