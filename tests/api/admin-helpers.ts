@@ -9,6 +9,8 @@ import { databaseHandle } from "@/db/client";
 import { call, promoteToAdmin, signUp, type TestUser } from "../api-client";
 import { createFreshDatabase, dropDatabase } from "../database";
 
+export { newModelBody } from "../fixtures/model-body";
+
 type Globals = { glassboxDatabase?: unknown; glassboxAuth?: unknown };
 
 export function isolateDatabase(purpose: string): void {
@@ -63,27 +65,4 @@ export function putAdminItem(
   body: unknown,
 ): Promise<Response> {
   return call(handler, `/api/admin/${collection}/${id}`, { user, method: "PUT", params: { id }, body });
-}
-
-/** A valid POST /api/admin/models body: a small OpenAI-compatible model, with `overrides` on top. */
-export function newModelBody(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id,
-    provider: "openai-compatible",
-    providerModelName: "llama-3.1-8b",
-    label: "Local Llama",
-    capabilities: {
-      vision: false,
-      video: false,
-      tools: false,
-      reasoning: false,
-      systemInstruction: true,
-      strictAlternation: false,
-      maxStopSequences: 4,
-    },
-    contextWindow: 8_192,
-    maxOutputTokens: 1_024,
-    tokenizer: "estimate",
-    ...overrides,
-  };
 }
