@@ -1,9 +1,12 @@
 // Runs before routing, for requests without a body: an address that cannot be decoded (malformed
 // percent-encoding, or one that decodes to NUL) gets a 400 in the app's error format here, where the framework
 // would otherwise answer its own plain 500 while matching the route; every other answer gets a Content-Security-
-// Policy with a fresh nonce, which the pages' scripts carry (lib/api/content-security-policy.ts).
+// Policy with a fresh nonce, which the pages' scripts carry (lib/api/content-security-policy.ts). While the
+// database is unreachable, a page request gets a 503 page saying so (lib/database-outage-page.ts) instead of the
+// bare 500 its failed session lookup would give.
 import { NextResponse } from "next/server";
 import { contentSecurityPolicy } from "@/lib/api/content-security-policy";
+import { databaseIsUnreachable, databaseOutagePage, isPageRequest } from "@/lib/database-outage-page";
 
 function addressProblem(pathname: string): string | null {
   let decoded: string;
@@ -15,11 +18,16 @@ function addressProblem(pathname: string): string | null {
   return decoded.includes("\u0000") ? "The address must not contain NUL (%00) characters." : null;
 }
 
-export function proxy(request: Request) {
+export async function proxy(request: Request) {
   const { pathname } = new URL(request.url);
   const problem = addressProblem(pathname);
   if (problem)
     return NextResponse.json({ error: { code: "bad_request", message: problem } }, { status: 400 });
+  if (isPageRequest(request) && (await databaseIsUnreachable())) {
+    const page = databaseOutagePage(request);
+    page.headers.set("content-security-policy", contentSecurityPolicy({ nonce: null }));
+    return page;
+  }
   const nonce = btoa(crypto.randomUUID());
   const policy = contentSecurityPolicy({ nonce });
   // Next reads the nonce from the request's policy and puts it on its own scripts; the root layout reads x-nonce.

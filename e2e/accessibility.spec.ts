@@ -3,6 +3,7 @@
 // lists, and that no page asks for a missing favicon.
 import { expect, type Page, test } from "@playwright/test";
 import postgres from "postgres";
+import { newModelBody } from "../tests/fixtures/model-body";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { audit, type Finding } from "./pages/axe-audit";
 import { ChatPage, startConversation, uniqueEmail } from "./pages/chat-page";
@@ -145,6 +146,94 @@ for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
     });
   }
 }
+
+test("admin memories with rows, active and inactive: every control named for its row, every text at AA contrast", async ({
+  page,
+}) => {
+  test.skip(!sql, "needs E2E_DATABASE_URL (Postgres) to make an admin");
+  test.setTimeout(120_000);
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await registerAdmin(page, "AxeMemories");
+  await page.goto("/admin/memories");
+  await expect(page.getByTestId("memory-manager")).toBeVisible();
+  // One area a memory, unique to this run: each row is then found by the name its boxes get.
+  const run = Date.now().toString(36);
+  const memories = [
+    { area: `bees${run}`, content: "Keeps bees on the roof." },
+    { area: `tea${run}`, content: "Drinks green tea." },
+    { area: `sea${run}`, content: "Lives by the sea." },
+  ];
+  const contentBox = (area: string) =>
+    page.getByRole("textbox", { name: new RegExp(`^Content of the ${area} memory of `) });
+  const row = (area: string) => page.getByTestId("memory-row").filter({ has: contentBox(area) });
+  for (const { area, content } of memories) {
+    await page.getByTestId("memory-area").fill(area);
+    await page.getByTestId("memory-content").fill(content);
+    await page.getByTestId("memory-add").click();
+    // Each row's boxes are named for whose memory they are, not all "Content".
+    await expect(contentBox(area)).toHaveValue(content);
+    await expect(
+      row(area).getByRole("textbox", { name: new RegExp(`^Area of the ${area} memory of `) }),
+    ).toHaveValue(area);
+  }
+  const inactive = memories[1].area;
+  await row(inactive)
+    .getByRole("checkbox", { name: new RegExp(`^Active: the ${inactive} memory of `) })
+    .click(); // saved, then shown unchecked once the list is read again
+  await expect(row(inactive)).toHaveAttribute("data-active", "false");
+  await expect(row(inactive).getByTestId("memory-row-inactive")).toBeVisible();
+  await expect(row(memories[0].area)).toHaveAttribute("data-active", "true");
+
+  const findings: Finding[] = [];
+  for (const theme of THEMES) {
+    await page.evaluate((value) => localStorage.setItem("theme", value), theme);
+    await page.reload();
+    await expect(row(inactive)).toHaveAttribute("data-active", "false");
+    await page.waitForLoadState("networkidle");
+    findings.push(...(await audit(page, `/admin/memories with rows (${theme})`)));
+  }
+  expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+});
+
+test("admin models and blocks with rows that no longer apply: a disabled model and an expired block at AA contrast", async ({
+  page,
+}) => {
+  test.skip(!sql, "needs E2E_DATABASE_URL (Postgres) to make an admin");
+  test.setTimeout(120_000);
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await registerAdmin(page, "AxeRows");
+  const run = Date.now().toString(36);
+  const modelId = `axe:off-${run}`;
+  const created = await page.request.post("/api/admin/models", {
+    data: newModelBody(modelId, { label: "Switched off", enabled: false }),
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  // An expired block cannot be made through the API (a block lasts a minute at least): written as it would be.
+  const database = sql as NonNullable<typeof sql>;
+  const [persona] = await database<{ id: string }[]>`select id from personas order by "createdAt" limit 1`;
+  const [blocked] = await database<
+    { id: string }[]
+  >`select id from "user" where name = 'AxeRows' order by "createdAt" desc limit 1`;
+  await database`insert into persona_user_blocks (id, "personaId", "userId", "blockType", reason, "expiresAt", "setBy")
+    values (gen_random_uuid(), ${persona.id}, ${blocked.id}, 'mute', ${`expired ${run}`}, now() - interval '1 hour', ${blocked.id})
+    on conflict ("personaId", "userId") do update set "expiresAt" = excluded."expiresAt", reason = excluded.reason`;
+
+  const findings: Finding[] = [];
+  for (const theme of THEMES) {
+    await page.evaluate((value) => localStorage.setItem("theme", value), theme);
+    await page.goto("/admin/models");
+    await expect(page.locator(`[data-testid="model-row"][data-model-id="${modelId}"]`)).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    findings.push(...(await audit(page, `/admin/models with a disabled model (${theme})`)));
+    await page.goto("/admin/blocks");
+    await expect(page.getByTestId("block-row").filter({ hasText: `expired ${run}` })).toContainText(
+      "(expired)",
+    );
+    await page.waitForLoadState("networkidle");
+    findings.push(...(await audit(page, `/admin/blocks with an expired block (${theme})`)));
+  }
+  expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+});
 
 test("keyboard: the skip link jumps to the composer, tab lists follow the arrow keys, the favicon is served", async ({
   page,

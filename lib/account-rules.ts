@@ -5,6 +5,7 @@
 
 import { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
+import { hasVisibleCharacter } from "@/lib/visible-text";
 
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 128;
@@ -58,6 +59,8 @@ const WARNING_TEXT: Record<string, string> = {
 export function nameProblem(name: unknown): string | null {
   if (typeof name !== "string" || name.trim().length === 0)
     return "Enter a name: it is shown to the people you chat with.";
+  if (!hasVisibleCharacter(name))
+    return "Enter a name with a visible character: only spaces or zero-width characters show as nothing.";
   if (name.length > MAX_NAME_LENGTH)
     return `The name is too long: use at most ${MAX_NAME_LENGTH} characters.`;
   if (name.includes("\u0000")) return "The name must not contain NUL (\\u0000) characters.";

@@ -1,6 +1,7 @@
 // Pieces of the request schemas and their parsing, so that every route refuses the same way and names the field.
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
+import { hasVisibleCharacter } from "@/lib/visible-text";
 
 /** The query values checked against `schema`; a 400 names the first problem. */
 export function parseQuery<Schema extends z.ZodType>(
@@ -19,11 +20,17 @@ export function textField(key: string, max: number) {
     .max(max, { error: `${key} must be at most ${max} characters` });
 }
 
-/** Text of 1 to `max` characters once trimmed; `whenEmpty` is the refusal of a blank one. */
+/**
+ * Text of 1 to `max` characters once trimmed, at least one of them visible (a title of zero-width spaces is as
+ * blank as an empty one); `whenEmpty` is the refusal of a blank one.
+ */
 export function nonEmptyTextField(key: string, max: number, whenEmpty = `${key} must not be empty`) {
   return z
     .string({ error: `${key} must be text` })
     .trim()
     .min(1, { error: whenEmpty })
-    .max(max, { error: `${key} must be at most ${max} characters` });
+    .max(max, { error: `${key} must be at most ${max} characters` })
+    .refine(hasVisibleCharacter, {
+      error: `${whenEmpty}: it has no visible character (only spaces, zero-width or format characters)`,
+    });
 }

@@ -1,5 +1,5 @@
 // The admin pages' tables: a header of column names (and an unnamed one for row actions when asked), rows
-// separated by a rule. A row that no longer applies (a disabled model, an expired block) is dimmed.
+// separated by a rule. A row that no longer applies (a disabled model, an expired block) is tinted.
 import type { ReactNode } from "react";
 
 export function AdminTable({
@@ -36,7 +36,10 @@ export function AdminTable({
   );
 }
 
-/** The class of a table row: ruled above, dimmed when `inactive`. */
+/**
+ * The class of a table row: ruled above, on a tinted ground when `inactive`. Not faded: half opacity put its text
+ * under WCAG AA's 4.5:1 (e2e/accessibility.spec.ts audits the pages with such rows).
+ */
 export function adminRowClass(inactive = false): string {
-  return `border-t border-zinc-200 dark:border-zinc-800${inactive ? " opacity-50" : ""}`;
+  return `border-t border-zinc-200 dark:border-zinc-800${inactive ? " bg-zinc-50 dark:bg-zinc-900" : ""}`;
 }

@@ -144,20 +144,37 @@ function MemoryItem({
 }) {
   const [content, setContent] = useState(memory.content);
   const [area, setArea] = useState(memory.area);
-  const owner = [memory.userName, memory.personaName].filter(Boolean).join(" × ");
+  const owner = [memory.userName, memory.personaName].filter(Boolean).join(" × ") || memory.scope;
+  // Every row has the same controls: each one's name says whose memory it is, or a screen reader hears 30
+  // "Content" boxes. An inactive row is told by its badge and dashed border, not by fading its text, which
+  // would fall under WCAG AA's 4.5:1 (e2e/accessibility.spec.ts audits it).
+  const whose = `the ${memory.area} memory of ${owner}`;
   return (
     <li
-      className={`space-y-1 rounded-lg border border-zinc-200 p-2 text-sm dark:border-zinc-800 ${memory.active ? "" : "opacity-60"}`}
+      className={`space-y-1 rounded-lg border p-2 text-sm ${
+        memory.active
+          ? "border-zinc-200 dark:border-zinc-800"
+          : "border-dashed border-zinc-400 bg-zinc-50 dark:border-zinc-600 dark:bg-zinc-900"
+      }`}
       data-testid="memory-row"
+      data-active={memory.active}
     >
-      <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
+      <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-600 dark:text-zinc-300">
         <span>{memory.scope}</span>
         <span>{owner}</span>
+        {!memory.active && (
+          <span
+            className="rounded bg-zinc-200 px-1 font-medium text-zinc-800 dark:bg-zinc-700 dark:text-zinc-100"
+            data-testid="memory-row-inactive"
+          >
+            inactive
+          </span>
+        )}
         <input
           className="rounded border border-zinc-300 px-1 dark:border-zinc-700 dark:bg-zinc-900"
           value={area}
           onChange={(event) => setArea(event.target.value)}
-          aria-label="Area"
+          aria-label={`Area of ${whose}`}
           data-testid="memory-row-area"
         />
         <label className="flex items-center gap-1">
@@ -165,6 +182,7 @@ function MemoryItem({
             type="checkbox"
             checked={memory.active}
             onChange={(event) => onSave({ active: event.target.checked })}
+            aria-label={`Active: ${whose}`}
             data-testid="memory-row-active"
           />
           active
@@ -175,6 +193,7 @@ function MemoryItem({
         rows={2}
         value={content}
         onChange={(event) => setContent(event.target.value)}
+        aria-label={`Content of ${whose}`}
         data-testid="memory-row-content"
       />
       <div className="flex gap-2">

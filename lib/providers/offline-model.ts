@@ -62,14 +62,19 @@ function usageFor(inputText: string, outputText: string): LanguageModelV4Usage {
   };
 }
 
+/** Wait `ms`, or fail as soon as the signal aborts; the listener goes with the wait (one a word would pile up). */
 function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", aborted);
+      resolve();
+    }, ms);
+    function aborted() {
       clearTimeout(timer);
-      reject(signal.reason);
-    });
+      reject(signal?.reason);
+    }
+    signal?.addEventListener("abort", aborted, { once: true });
   });
 }
 

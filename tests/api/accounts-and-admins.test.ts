@@ -100,6 +100,12 @@ describe("sign-up rules", () => {
     { name: "password123", body: { password: "password123" }, message: /too easy to guess/ },
     { name: "an empty name", body: { name: "" }, message: /Enter a name/ },
     { name: "a blank name", body: { name: "   " }, message: /Enter a name/ },
+    { name: "a name of zero-width spaces", body: { name: "\u200b\u200b" }, message: /visible character/ },
+    {
+      name: "a name of a BOM and joiners",
+      body: { name: "\ufeff\u200d\u2060" },
+      message: /visible character/,
+    },
     { name: "a 101-character name", body: { name: "n".repeat(101) }, message: /at most 100/ },
     { name: "a 100 000-character name", body: { name: "n".repeat(100_000) }, message: /at most 100|larger/ },
     { name: "a password of 129 characters", body: { password: "x".repeat(129) }, message: /too long/ },

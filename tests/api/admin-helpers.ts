@@ -9,6 +9,8 @@ import { databaseHandle } from "@/db/client";
 import { call, promoteToAdmin, signUp, type TestUser } from "../api-client";
 import { createFreshDatabase, dropDatabase } from "../database";
 
+export { newModelBody } from "../fixtures/model-body";
+
 type Globals = { glassboxDatabase?: unknown; glassboxAuth?: unknown };
 
 export function isolateDatabase(purpose: string): void {

@@ -89,6 +89,25 @@ describe("GET /api/attempts", () => {
     ],
     ["a model nobody used", "?model=google:gemini-2.5-flash", []],
     ["a date range that ends before them", "?to=2000-01-01", []],
+    [
+      "a range from a leap day to the year 9999",
+      "?kind=reply&from=2024-02-29&to=9999-12-31T23:59:59.999Z",
+      [
+        ["noted", "ok"],
+        ["plain", "ok"],
+        ["plain", "error"],
+      ],
+    ],
+    [
+      "a range from an ISO time with an offset",
+      "?kind=reply&from=2000-01-01T00:00%2B05:30",
+      [
+        ["noted", "ok"],
+        ["plain", "ok"],
+        ["plain", "error"],
+      ],
+    ],
+    ["a range that starts after them", "?from=9999-01-01", []],
   ])("filtered by %s", async (_name, query, expected) => {
     const names = new Map([
       [plain, "plain"],
@@ -120,9 +139,22 @@ describe("GET /api/attempts", () => {
   test.each([
     ["?status=maybe", "status must be ok, error or stopped"],
     ["?kind=poem", "kind must be one of"],
-    ["?from=yesterday", "from must be a date"],
+    ["?from=yesterday", "from must be a real date"],
+    ["?from=-271821-04-20", "from must be a real date from 1970 to 9999"],
+    ["?from=275760-09-13", "from must be a real date"],
+    ["?to=0001-01-01", "to must be a real date from 1970 to 9999"],
+    ["?from=2026-13-01", "from must be a real date"],
+    ["?from=2026-02-30", "from must be a real date"],
+    ["?to=2026-11-26T24:00", "to must be a real date"],
+    ["?to=2026-11-26T10:60:00Z", "to must be a real date"],
+    ["?to=2026-11-26T10:00%2B25:00", "to must be a real date"],
     ["?limit=0", "limit must be a whole number from 1 to 200"],
     ["?before=garbage", "before must be the cursor a previous page gave"],
+    ["?before=2026-13-45Tzz_0190aaaa-0000-7000-8000-000000000000", "before must be the cursor"],
+    ["?before=2026-02-30T10:00:00.000Z_0190aaaa-0000-7000-8000-000000000000", "before must be the cursor"],
+    ["?before=2026-11-26T10:00:00.000Z_------------------------------------", "before must be the cursor"],
+    ["?before=2026-11-26T10:00:00.000Z_0190aaaa-0000-7000-8000-00000000000g", "before must be the cursor"],
+    ["?before=-271821-04-20T00:00:00.000Z_0190aaaa-0000-7000-8000-000000000000", "before must be the cursor"],
     ["?colour=red", 'Unrecognized key: "colour"'],
   ])("%s is a 400 naming the filter", async (query, message) => {
     expect(await expectError(await search(ada, query), 400, "bad_request")).toContain(message);

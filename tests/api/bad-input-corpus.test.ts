@@ -32,6 +32,7 @@ import { summaries } from "@/db/schema";
 import { TEST_IMAGES } from "@/tests/fixtures/images";
 import { signUp, type TestUser } from "../api-client";
 import { isolateDatabase } from "./admin-helpers";
+import { rowsOf, tableRowCounts } from "./row-counts";
 
 isolateDatabase("bad_input");
 
@@ -79,10 +80,6 @@ beforeAll(async () => {
   summaryId = summary.id;
 });
 
-function rowsOf<Row>(result: unknown): Row[] {
-  return (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
-}
-
 async function send(item: Case): Promise<Response> {
   const user = item.as === "none" ? null : item.as === "admin" ? admin : owner;
   const body = typeof item.body === "function" ? item.body() : item.body;
@@ -100,23 +97,6 @@ async function send(item: Case): Promise<Response> {
   return item.handler(new Request(`${ORIGIN}${item.path}`, init), {
     params: Promise.resolve(item.params ?? {}) as Promise<never>,
   });
-}
-
-/** Every table's row count: a bad request may change none of them. */
-async function fingerprint(): Promise<Record<string, number>> {
-  const db = await getDb();
-  const tables = rowsOf<{ name: string }>(
-    await db.execute(sql`select table_name as name from information_schema.tables
-      where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`),
-  );
-  const counts: Record<string, number> = {};
-  for (const { name } of tables) {
-    const [row] = rowsOf<{ count: string | number }>(
-      await db.execute(sql.raw(`select count(*) as count from "${name.replaceAll('"', '""')}"`)),
-    );
-    counts[name] = Number(row.count);
-  }
-  return counts;
 }
 
 const JSON_TYPE = { "content-type": "application/json" };
@@ -594,10 +574,10 @@ describe("bad input is refused with a 4xx that says why, and nothing is stored",
         let cases = 0;
         for (const item of make()) {
           cases++;
-          const before = await fingerprint();
+          const before = await tableRowCounts();
           const response = await send(item);
           const text = await response.text();
-          const after = await fingerprint();
+          const after = await tableRowCounts();
           let parsed: { error?: { code?: string; message?: string } } | null = null;
           try {
             parsed = JSON.parse(text);

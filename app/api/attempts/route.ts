@@ -18,7 +18,6 @@ export const GET = route(async (request: Request) => {
     throw new AppError("bad_request", issue?.message ?? "The filters are not valid.");
   }
   const { model, before, limit, ...filters } = parsed.data;
-  const cursor = before ? before.split("_") : null;
   const db = await getDb();
   const rows = await searchAttempts({
     db,
@@ -26,7 +25,7 @@ export const GET = route(async (request: Request) => {
       ...filters,
       readerId: user.id,
       modelId: model,
-      before: cursor ? { createdAt: new Date(cursor[0] as string), id: cursor[1] as string } : undefined,
+      before,
       limit: limit + 1,
     },
   });
