@@ -28,6 +28,7 @@ import * as summaryRoute from "@/app/api/conversations/[id]/summaries/[summaryId
 import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
 import { summaries } from "@/db/schema";
 import { TEST_IMAGES } from "@/tests/fixtures/images";
 import { signUp, type TestUser } from "../api-client";
@@ -70,18 +71,14 @@ beforeAll(async () => {
   });
   conversationId = ((await created.json()) as { id: string }).id;
   const db = await getDb();
-  const personas = await db.execute<{ id: string }>(sql`select id from personas limit 1`);
-  personaId = rowsOf<{ id: string }>(personas)[0].id;
+  const [persona] = await queryRows<{ id: string }>(db, sql`select id from personas limit 1`);
+  personaId = persona.id;
   const [summary] = await db
     .insert(summaries)
     .values({ conversationId, content: "Earlier.", coversThroughSeq: 0, messageCount: 0, trigger: "manual" })
     .returning();
   summaryId = summary.id;
 });
-
-function rowsOf<Row>(result: unknown): Row[] {
-  return (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
-}
 
 async function send(item: Case): Promise<Response> {
   const user = item.as === "none" ? null : item.as === "admin" ? admin : owner;
@@ -105,14 +102,16 @@ async function send(item: Case): Promise<Response> {
 /** Every table's row count: a bad request may change none of them. */
 async function fingerprint(): Promise<Record<string, number>> {
   const db = await getDb();
-  const tables = rowsOf<{ name: string }>(
-    await db.execute(sql`select table_name as name from information_schema.tables
-      where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`),
+  const tables = await queryRows<{ name: string }>(
+    db,
+    sql`select table_name as name from information_schema.tables
+      where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
   );
   const counts: Record<string, number> = {};
   for (const { name } of tables) {
-    const [row] = rowsOf<{ count: string | number }>(
-      await db.execute(sql.raw(`select count(*) as count from "${name.replaceAll('"', '""')}"`)),
+    const [row] = await queryRows<{ count: string | number }>(
+      db,
+      sql.raw(`select count(*) as count from "${name.replaceAll('"', '""')}"`),
     );
     counts[name] = Number(row.count);
   }
