@@ -10,6 +10,7 @@ import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
 import { getCurrentSettings } from "./queries";
 import { onlyRow, type UserArgs } from "./query-parts";
+import { queryRows } from "./raw-sql";
 import {
   conversations,
   type Memory,
@@ -535,7 +536,7 @@ const FIRST_ADMIN_LOCK = 0x61646d6e; // "admn"
  */
 export async function promoteIfFirstAccount({ db, userId }: UserArgs): Promise<boolean> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_ADMIN_LOCK})`);
+    await queryRows(tx, sql`select pg_advisory_xact_lock(${FIRST_ADMIN_LOCK})`);
     const [newcomer] = await tx
       .select({ id: user.id, createdAt: user.createdAt })
       .from(user)

@@ -8,6 +8,7 @@ import path from "node:path";
 import { max, sql } from "drizzle-orm";
 import { bigint, integer, pgSchema, text } from "drizzle-orm/pg-core";
 import type { Database } from "./client";
+import { queryRows } from "./raw-sql";
 
 const appliedMigrations = pgSchema("drizzle").table("__drizzle_migrations", {
   id: integer("id"),
@@ -16,7 +17,7 @@ const appliedMigrations = pgSchema("drizzle").table("__drizzle_migrations", {
 });
 
 export async function pingDatabase({ db }: { db: Database }): Promise<void> {
-  await db.execute(sql`select 1`);
+  await queryRows(db, sql`select 1`);
 }
 
 /** The timestamp of the newest migration the database has applied; null when it has applied none. */

@@ -4,6 +4,7 @@ import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { MEDIA_FACT_COLUMNS, type MediaFacts, mediaFactsById } from "./queries";
 import type { ConversationArgs } from "./query-parts";
+import { queryRows } from "./raw-sql";
 import { attachments, liveEventCursors, liveEvents, type Message } from "./schema";
 
 /** How long events stay for readers that reconnect; a reader further behind reloads the transcript instead. */
@@ -45,7 +46,9 @@ export async function appendLiveEvent({
   // The signal as the bus's listeners parse it (lib/live/bus.ts).
   const signalText = sql`json_build_object('conversationId', ${conversationId}::text, 'eventId', cursor.id)::text`;
   const signal = notifyChannel ? sql`, pg_notify(${notifyChannel}, ${signalText})` : sql``;
-  const rows = await db.execute<{ id: string | number }>(sql`
+  const [row] = await queryRows<{ id: string | number }>(
+    db,
+    sql`
     with cursor as (
       insert into ${liveEventCursors} ("conversationId", "lastEventId") values (${conversationId}, 1)
       on conflict ("conversationId") do update set
@@ -73,8 +76,8 @@ export async function appendLiveEvent({
       delete from ${liveEvents}
       where ${liveEvents.conversationId} = ${conversationId} and ${liveEvents.createdAt} < ${expiredBefore}
     )
-    select id${signal} from cursor`);
-  const [row] = rows;
+    select id${signal} from cursor`,
+  );
   if (!row) throw new Error("the live event cursor returned no id");
   return Number(row.id);
 }

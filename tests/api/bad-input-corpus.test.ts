@@ -28,11 +28,12 @@ import * as summaryRoute from "@/app/api/conversations/[id]/summaries/[summaryId
 import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
 import { summaries } from "@/db/schema";
 import { TEST_IMAGES } from "@/tests/fixtures/images";
 import { signUp, type TestUser } from "../api-client";
 import { isolateDatabase } from "./admin-helpers";
-import { rowsOf, tableRowCounts } from "./row-counts";
+import { tableRowCounts } from "./row-counts";
 
 isolateDatabase("bad_input");
 
@@ -71,8 +72,8 @@ beforeAll(async () => {
   });
   conversationId = ((await created.json()) as { id: string }).id;
   const db = await getDb();
-  const personas = await db.execute<{ id: string }>(sql`select id from personas limit 1`);
-  personaId = rowsOf<{ id: string }>(personas)[0].id;
+  const [persona] = await queryRows<{ id: string }>(db, sql`select id from personas limit 1`);
+  personaId = persona.id;
   const [summary] = await db
     .insert(summaries)
     .values({ conversationId, content: "Earlier.", coversThroughSeq: 0, messageCount: 0, trigger: "manual" })

@@ -1,11 +1,13 @@
 // Graceful shutdown (docs/deploy.md#graceful-shutdown), in-process: once shutdown begins, a new turn is refused
 // with 503 and retry-after and readiness is 503; a reply that finishes within SHUTDOWN_GRACE_MS is stored complete;
 // one still streaming when the grace period ends is stopped and stored `interrupted` with the text it had, its turn
-// too, and its stream tells the client. Shutdown closes the pool, so this file checks the rows with its own client.
-import postgres from "postgres";
+// too, and its stream tells the client. Shutdown closes the app's database handle, so this file checks the rows
+// with a handle of its own (Postgres or the embedded PGlite, as the app's).
+import { sql } from "drizzle-orm";
 import { afterAll, expect, test } from "vitest";
 import * as readyRoute from "@/app/api/ready/route";
-import { getDb } from "@/db/client";
+import { createDatabase, getDb } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
 import { shutDown } from "@/lib/shutdown";
 import { signUp } from "../api-client";
 import { createConversation } from "../fixtures/personas";
@@ -82,13 +84,21 @@ test("SIGTERM's sequence: no new turns, running replies finish within the grace 
   expect(slowChunks.find((chunk) => chunk.type === "error")?.errorText).toMatch(/restarted/);
   expect(slowChunks.at(-1)).toMatchObject({ type: "finish", finishReason: "error" });
 
-  // The pool is closed: the rows are read with a client of this test's own.
-  const sql = postgres(process.env.DATABASE_URL as string, { max: 1, onnotice: () => {} });
+  // The app's handle is closed: the rows are read through one of this test's own.
+  const own = createDatabase();
   try {
-    const rows = await sql<{ conversationId: string; status: string; text: string; turnStatus: string }[]>`
-      select m."conversationId", m.status, coalesce(m.parts -> 0 ->> 'text', '') as text, t.status as "turnStatus"
+    await own.ready;
+    const rows = await queryRows<{
+      conversationId: string;
+      status: string;
+      text: string;
+      turnStatus: string;
+    }>(
+      own.db,
+      sql`select m."conversationId", m.status, coalesce(m.parts -> 0 ->> 'text', '') as text, t.status as "turnStatus"
       from messages m join turns t on t."assistantMessageId" = m.id
-      where m."conversationId" in (${quick}, ${slow}, ${late})`;
+      where m."conversationId" in (${quick}, ${slow}, ${late})`,
+    );
     const byConversation = new Map(rows.map((row) => [row.conversationId, row]));
     expect(byConversation.get(quick)).toMatchObject({ status: "complete", turnStatus: "ok" });
     expect(byConversation.get(quick)?.text).toBe(streamedText(quickChunks));
@@ -97,10 +107,12 @@ test("SIGTERM's sequence: no new turns, running replies finish within the grace 
     expect(byConversation.get(slow)?.text).toBe(streamedText(slowChunks));
     expect(streamedText(slowChunks).length).toBeGreaterThan(0);
     expect(byConversation.has(late)).toBe(false);
-    const [{ count }] = await sql<{ count: number }[]>`
-      select count(*)::int as count from messages where "conversationId" = ${late}`;
+    const [{ count }] = await queryRows<{ count: number }>(
+      own.db,
+      sql`select count(*)::int as count from messages where "conversationId" = ${late}`,
+    );
     expect(count).toBe(0);
   } finally {
-    await sql.end();
+    await own.close();
   }
 }, 60_000);

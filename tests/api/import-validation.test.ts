@@ -6,7 +6,7 @@
 // round-trips. Imported attempts keep the private memories the archive recorded. And a 100 000-message archive,
 // the schema's own limit, imports through the route. This file works in a database of its own, so the counts are
 // its own.
-import { count, eq, sql } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import { insertConversationRows } from "@/db/archive-queries";
@@ -23,6 +23,7 @@ import { insertPersona } from "../fixtures/personas";
 import { fetchTurns } from "../fixtures/turns";
 import { isolateDatabase } from "./admin-helpers";
 import { join } from "./room-helpers";
+import { tableRowCounts } from "./row-counts";
 
 isolateDatabase("import_validation");
 
@@ -38,21 +39,6 @@ async function imported(user: TestUser, body: unknown): Promise<string> {
   const response = await importAs(user, body);
   if (response.status !== 201) throw new Error(`import failed: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
-}
-
-/** Every table's row count, in one statement (Postgres counts each table through query_to_xml). */
-async function tableCounts(): Promise<Record<string, number>> {
-  const db = await getDb();
-  const result = await db.execute<{ name: string; rows: number }>(sql`
-    select table_name as name,
-      (xpath('/row/n/text()', query_to_xml(format('select count(*) as n from %I.%I', table_schema, table_name),
-        false, true, '')))[1]::text::int as rows
-    from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`);
-  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: typeof result }).rows) as {
-    name: string;
-    rows: number;
-  }[];
-  return Object.fromEntries(rows.map((row) => [row.name, Number(row.rows)]));
 }
 
 beforeAll(async () => {
@@ -300,10 +286,10 @@ describe("a bad archive is a 400 naming the field, and stores nothing", () => {
   test.each(BAD_ARCHIVES)("%s", async (_name, mutate, expected) => {
     const copy = structuredClone(archive);
     mutate(copy);
-    const before = await tableCounts();
+    const before = await tableRowCounts();
     const message = await expectError(await importAs(ada, copy), 400, "bad_request");
     expect(message).toMatch(expected);
-    expect(await tableCounts()).toEqual(before);
+    expect(await tableRowCounts()).toEqual(before);
   });
 
   test("an attachment over its kind's upload limit", async () => {
@@ -311,11 +297,11 @@ describe("a bad archive is a 400 naming the field, and stores nothing", () => {
     const previous = process.env.MEDIA_MAX_IMAGE_BYTES;
     process.env.MEDIA_MAX_IMAGE_BYTES = String(png.length - 1);
     try {
-      const before = await tableCounts();
+      const before = await tableRowCounts();
       const message = await expectError(await importAs(ada, archive), 400, "bad_request");
       expect(message).toContain(`sizeBytes ${png.length} is over`);
       expect(message).toContain("the limit for images");
-      expect(await tableCounts()).toEqual(before);
+      expect(await tableRowCounts()).toEqual(before);
     } finally {
       if (previous === undefined) delete process.env.MEDIA_MAX_IMAGE_BYTES;
       else process.env.MEDIA_MAX_IMAGE_BYTES = previous;
@@ -328,9 +314,9 @@ describe("a bad archive is a 400 naming the field, and stores nothing", () => {
     const db = await getDb();
     const rows = archiveRows(archive, { ownerId: ada.id, persona, modelId: null });
     rows.attempts[rows.attempts.length - 1].turnId = "00000000-0000-7000-8000-000000000000";
-    const before = await tableCounts();
+    const before = await tableRowCounts();
     await expect(insertConversationRows({ db, rows })).rejects.toThrow();
-    expect(await tableCounts()).toEqual(before);
+    expect(await tableRowCounts()).toEqual(before);
   });
 });
 

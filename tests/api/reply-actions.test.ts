@@ -7,7 +7,7 @@ import { getDb } from "@/db/client";
 import { turns as turnsTable } from "@/db/schema";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
 import { expectError, readUIStream } from "../api-client";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
+import { closedByClientAt, fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import {
   fetchTurns,
@@ -78,8 +78,9 @@ describe("stop", () => {
 
     const [request] = env.providers.requests;
     expect(env.providers.requests).toHaveLength(1);
-    expect(request.closedByClientAt).not.toBeNull();
-    const closedAfterMs = (request.closedByClientAt as number) - stopAt;
+    const closedAt = await closedByClientAt(request);
+    expect(closedAt).not.toBeNull();
+    const closedAfterMs = (closedAt as number) - stopAt;
     console.log(
       `stop → provider connection closed: ${closedAfterMs} ms; stop answered after ${answeredAt - stopAt} ms`,
     );
@@ -153,12 +154,10 @@ describe("stop before the provider answers", () => {
     const stopped = await stop(ada, conversationId, { shownChars: 0 });
     expect(stopped.status).toBe(200);
     expect(((await stopped.json()) as { status: string }).status).toBe("stopped");
-    const [request] = env.providers.requests;
-    expect(request.closedByClientAt).not.toBeNull();
-    console.log(
-      `stop → hanging provider connection closed: ${(request.closedByClientAt as number) - stopAt} ms`,
-    );
-    expect((request.closedByClientAt as number) - stopAt).toBeLessThanOrEqual(500);
+    const closedAt = await closedByClientAt(env.providers.requests[0]);
+    expect(closedAt).not.toBeNull();
+    console.log(`stop → hanging provider connection closed: ${(closedAt as number) - stopAt} ms`);
+    expect((closedAt as number) - stopAt).toBeLessThanOrEqual(500);
     await reader.drain();
     const messages = await storedMessages(conversationId);
     expect(messages.map((message) => [message.authorType, message.status, message.parts])).toEqual([

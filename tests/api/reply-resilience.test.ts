@@ -11,7 +11,7 @@ import { messages as messagesTable, turns as turnsTable } from "@/db/schema";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
 import { instanceId, sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
 import { registerRunningTurn } from "@/lib/chat/turn-stops";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
+import { closedByClientAt, fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { conversationWithPersona, createConversation, insertPersona } from "../fixtures/personas";
 import {
   fetchTurns,
@@ -154,7 +154,7 @@ describe("provider timeouts", () => {
     expect(chunks.filter((chunk) => chunk.type === "error")).toHaveLength(1);
 
     expect(env.providers.requests).toHaveLength(1);
-    expect(env.providers.requests[0].closedByClientAt).not.toBeNull();
+    expect(await closedByClientAt(env.providers.requests[0])).not.toBeNull();
     const { turns } = await fetchTurns(ada, conversationId);
     expect(turns[0].status).toBe("interrupted");
     expect(turns[0].attempts.map((attempt) => [attempt.status, attempt.error?.code])).toEqual([

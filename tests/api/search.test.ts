@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import * as searchRoute from "@/app/api/search/route";
 import { getDb } from "@/db/client";
 import { appendMessage } from "@/db/queries";
+import { queryRows } from "@/db/raw-sql";
 import { conversations, participants } from "@/db/schema";
 import { headlineSegments, substringSegments } from "@/db/search-queries";
 import { call, expectError, signUp, type TestUser } from "../api-client";
@@ -230,11 +231,13 @@ describe("the indexes", () => {
   test("message and title searches can use the GIN indexes", async () => {
     const db = await getDb();
     const plans = await db.transaction(async (tx) => {
-      await tx.execute(sql`set local enable_seqscan = off`);
-      const messagePlan = await tx.execute(
+      await queryRows(tx, sql`set local enable_seqscan = off`);
+      const messagePlan = await queryRows(
+        tx,
         sql`explain select id from messages where to_tsvector('english', jsonb_path_query_array(parts, '$[*] ? (@.type == "text").text')) @@ to_tsquery('english', 'quokka:*')`,
       );
-      const titlePlan = await tx.execute(
+      const titlePlan = await queryRows(
+        tx,
         sql`explain select id from conversations where to_tsvector('english', title) @@ to_tsquery('english', 'wildlife:*')`,
       );
       return [messagePlan, titlePlan].map((result) => JSON.stringify(result));

@@ -2,6 +2,7 @@
 // ts_headline snippets, titles match, the substring fallback works, and invited participants find nothing.
 import { eq, sql } from "drizzle-orm";
 import { expect, test } from "vitest";
+import { queryRows } from "@/db/raw-sql";
 import { conversations, participants, user } from "@/db/schema";
 import { searchConversations } from "@/db/search-queries";
 import { adaConversation, pgliteForFile } from "../fixtures/pglite";
@@ -12,11 +13,14 @@ test("PGlite: full-text and substring search over readable conversations", async
   await handle.ready;
   expect(handle.driver).toBe("pglite");
   const { db } = handle;
-  const indexes = await db.execute(
+  const indexes = await queryRows<{ indexname: string }>(
+    db,
     sql`select indexname from pg_indexes where indexname in ('messages_search_idx', 'conversations_title_search_idx')`,
   );
-  expect(JSON.stringify(indexes)).toContain("messages_search_idx");
-  expect(JSON.stringify(indexes)).toContain("conversations_title_search_idx");
+  expect(indexes.map((row) => row.indexname).sort()).toEqual([
+    "conversations_title_search_idx",
+    "messages_search_idx",
+  ]);
 
   await db.insert(user).values({ id: "bob", name: "Bob", email: "bob@example.test" });
   const { conversation, append } = await adaConversation(db);

@@ -6,6 +6,7 @@
 import { toNextJsHandler } from "better-auth/next-js";
 import { sql } from "drizzle-orm";
 import { databaseHandle } from "@/db/client";
+import { queryRows } from "@/db/raw-sql";
 import { guardStateChange } from "@/lib/api/same-origin";
 import { servedOverHttps, withSecureCookies } from "@/lib/api/secure-cookies";
 import { getAuth } from "@/lib/auth";
@@ -14,7 +15,7 @@ import { logger } from "@/lib/logger";
 
 async function databaseAnswers(): Promise<boolean> {
   try {
-    await databaseHandle().db.execute(sql`select 1`);
+    await queryRows(databaseHandle().db, sql`select 1`);
     return true;
   } catch (error) {
     return !isDatabaseUnavailable(error);
