@@ -77,6 +77,15 @@ describe("sumCosts and formatUsd", () => {
     expect(sumCosts([null, undefined])).toBeNull();
   });
 
+  test("a sum with an estimated part is marked estimated; one without is not", () => {
+    const reported = costOfUsage({ inputTokens: 1_000_000 }, GPT_41_MINI);
+    if (!reported) throw new Error("GPT-4.1 mini's prices price this usage");
+    const estimated = { ...reported, estimated: true };
+    expect(sumCosts([reported, estimated])).toMatchObject({ totalUsd: 0.8, estimated: true });
+    expect(sumCosts([reported, reported])?.estimated).toBeUndefined();
+    expect(sumCosts([reported, { ...reported, estimated: false }])?.estimated).toBeUndefined();
+  });
+
   test.each([
     [0, "$0"],
     [1.5, "$1.50"],

@@ -49,17 +49,29 @@ export function costOfUsage(
   };
 }
 
-/** The sum of known costs; null when none is known (so "unknown" never reads as "free"). */
-export function sumCosts(costs: readonly (Cost | null | undefined)[]): Cost | null {
-  const known = costs.filter((cost): cost is Cost => cost !== null && cost !== undefined);
+/** A cost that may be an estimate (a stopped or failed attempt's without reported usage: lib/chat/attempt-cost.ts). */
+export type MaybeEstimatedCost = Cost & { estimated?: boolean };
+
+/**
+ * The sum of known costs; null when none is known (so "unknown" never reads as "free"). A sum with an estimated part
+ * is itself marked estimated.
+ */
+export function sumCosts(
+  costs: readonly (MaybeEstimatedCost | null | undefined)[],
+): MaybeEstimatedCost | null {
+  const known = costs.filter((cost): cost is MaybeEstimatedCost => cost !== null && cost !== undefined);
   if (known.length === 0) return null;
-  return known.reduce((sum, cost) => ({
-    inputUsd: sum.inputUsd + cost.inputUsd,
-    cachedInputUsd: sum.cachedInputUsd + cost.cachedInputUsd,
-    cacheWriteUsd: sum.cacheWriteUsd + cost.cacheWriteUsd,
-    outputUsd: sum.outputUsd + cost.outputUsd,
-    totalUsd: sum.totalUsd + cost.totalUsd,
-  }));
+  const sum = known.reduce<Cost>(
+    (total, cost) => ({
+      inputUsd: total.inputUsd + cost.inputUsd,
+      cachedInputUsd: total.cachedInputUsd + cost.cachedInputUsd,
+      cacheWriteUsd: total.cacheWriteUsd + cost.cacheWriteUsd,
+      outputUsd: total.outputUsd + cost.outputUsd,
+      totalUsd: total.totalUsd + cost.totalUsd,
+    }),
+    { inputUsd: 0, cachedInputUsd: 0, cacheWriteUsd: 0, outputUsd: 0, totalUsd: 0 },
+  );
+  return known.some((cost) => cost.estimated === true) ? { ...sum, estimated: true } : sum;
 }
 
 /** "$0.0123", with enough digits to show a cheap call as more than zero. */

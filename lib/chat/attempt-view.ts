@@ -8,8 +8,8 @@ import type { Database } from "@/db/client";
 import { getModel, listTurnsWithAttempts, loadConversationMediaBySha256 } from "@/db/queries";
 import type { Attempt, Model } from "@/db/schema";
 import { usableTokenBudget } from "@/lib/context/budget";
-import { costOfUsage } from "@/lib/pricing";
 import { restoreMedia } from "@/lib/providers/media-elision";
+import { attemptCost } from "./attempt-cost";
 import { redactPrivateMemories } from "./private-memories";
 import { toModelDescriptor } from "./stored-rows";
 
@@ -97,7 +97,7 @@ export async function toAttemptViews({
       requests,
       response: row.response,
       usage: row.response?.usage ?? null,
-      cost: costOfUsage(row.response?.usage, modelsById.get(row.modelId)?.prices),
+      cost: attemptCost(row, modelsById.get(row.modelId)),
       timings: row.timings,
       privateMemoryRedaction: redactions.get(row.id) ?? null,
       createdAt: row.createdAt,

@@ -10,6 +10,9 @@ import { type Cost, costOfUsage, sumCosts, type TokenUsage } from "@/lib/pricing
 interface CostableAttempt {
   modelId: string;
   usage: TokenUsage | null;
+  /** A cost the attempt's view already computed (./attempt-cost.ts, with its estimate for a stopped or failed
+   *  attempt); the summary rows carry none and are priced from their usage. */
+  cost?: Cost | null;
 }
 
 export async function withCosts<
@@ -58,6 +61,6 @@ async function pricer(db: Database) {
   const pricesByModel = new Map((await listModels({ db })).map((model) => [model.id, model.prices]));
   return <Call extends CostableAttempt>(call: Call) => ({
     ...call,
-    cost: costOfUsage(call.usage, pricesByModel.get(call.modelId)),
+    cost: call.cost !== undefined ? call.cost : costOfUsage(call.usage, pricesByModel.get(call.modelId)),
   });
 }
