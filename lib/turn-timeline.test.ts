@@ -28,10 +28,12 @@ describe("turnTimeline", () => {
         id: "a",
         label: "#1 openai:gpt-4.1-mini",
         status: "error",
+        queuedAt: "2026-11-26T10:00:00.000Z",
         startMs: 0,
         endMs: 100,
         firstByteMs: 50,
         firstTokenMs: null,
+        queuedPercent: 0,
         startPercent: 0,
         widthPercent: 10,
         firstBytePercent: 5,
@@ -41,15 +43,30 @@ describe("turnTimeline", () => {
         id: "b",
         label: "#2 openai:gpt-4.1-mini",
         status: "ok",
+        queuedAt: "2026-11-26T10:00:00.300Z",
         startMs: 300,
         endMs: 1_000,
         firstByteMs: 40,
         firstTokenMs: 150,
+        queuedPercent: 30,
         startPercent: 30,
         widthPercent: 70,
         firstBytePercent: 34,
         firstTokenPercent: 45,
       },
+    ]);
+  });
+
+  test("each attempt has a queued mark at the moment it was queued, before its first byte", () => {
+    const timeline = turnTimeline([
+      attempt("a", 1, "2026-11-26T10:00:00.000Z", { firstByteMs: 100, doneMs: 200 }, "stopped"),
+      attempt("b", 2, "2026-11-26T10:00:00.600Z", { firstByteMs: 100, firstTokenMs: 200, doneMs: 400 }),
+    ]);
+    expect(
+      timeline.rows.map((row) => [row.id, row.queuedAt, row.queuedPercent, row.firstBytePercent]),
+    ).toEqual([
+      ["a", "2026-11-26T10:00:00.000Z", 0, 10],
+      ["b", "2026-11-26T10:00:00.600Z", 60, 70],
     ]);
   });
 

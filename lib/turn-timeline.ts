@@ -1,5 +1,6 @@
 // A turn's model calls as a waterfall: each attempt's bar starts when it was queued (relative to the turn's first
-// attempt) and ends when it was done, with marks at its first byte and first token. The gaps between bars are the
+// attempt), marked "queued" with its wall-clock time since that moment comes before the attempt's own pipeline
+// stages and its request, and ends when it was done, with marks at its first byte and first token. The gaps between bars are the
 // waits between retries. Pure and client-safe; the inspector draws what this computes.
 
 export interface TimedAttempt {
@@ -15,12 +16,15 @@ export interface TimelineRow {
   id: string;
   label: string;
   status: string;
+  /** When the attempt was queued (ISO time), before its first stage ran: the "queued" mark. */
+  queuedAt: string;
   /** Milliseconds from the turn's first attempt being queued. */
   startMs: number;
   endMs: number;
   firstByteMs: number | null;
   firstTokenMs: number | null;
   /** Positions on the shared scale, 0–100. */
+  queuedPercent: number;
   startPercent: number;
   widthPercent: number;
   firstBytePercent: number | null;
@@ -54,10 +58,12 @@ export function turnTimeline(attempts: readonly TimedAttempt[]): Timeline {
         id: attempt.id,
         label: `#${attempt.attemptNumber}${attempt.stepNumber > 0 ? ` step ${attempt.stepNumber}` : ""} ${attempt.modelId}`,
         status: attempt.status,
+        queuedAt: attempt.timings.queuedAt,
         startMs,
         endMs,
         firstByteMs: firstByte?.ms ?? null,
         firstTokenMs: firstToken?.ms ?? null,
+        queuedPercent: percent(startMs),
         startPercent: percent(startMs),
         widthPercent: Math.max(0.5, percent(endMs) - percent(startMs)),
         firstBytePercent: firstByte?.percent ?? null,

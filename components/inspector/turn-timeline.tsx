@@ -35,7 +35,7 @@ export function TurnTimeline({
               onClick={() => onSelect(row.id)}
               aria-pressed={row.id === selectedId}
               aria-label={`${row.label}, ${row.status}: queued at ${formatMs(row.startMs)}, done at ${formatMs(row.endMs)}`}
-              title={`queued +${formatMs(row.startMs)} · first byte ${formatMs(row.firstByteMs)} · first token ${formatMs(row.firstTokenMs)} · done +${formatMs(row.endMs)}`}
+              title={`queued ${new Date(row.queuedAt).toLocaleTimeString()} (+${formatMs(row.startMs)}) · first byte ${formatMs(row.firstByteMs)} · first token ${formatMs(row.firstTokenMs)} · done +${formatMs(row.endMs)}`}
               className={`block w-full rounded px-1 py-0.5 text-left hover:bg-zinc-50 dark:hover:bg-zinc-900 ${row.id === selectedId ? "ring-2 ring-indigo-500" : ""}`}
               data-testid="timeline-row"
               data-status={row.status}
@@ -48,6 +48,13 @@ export function TurnTimeline({
                 <span
                   className={`absolute inset-y-0 rounded ${BAR_STYLE[row.status] ?? "bg-indigo-500/70"}`}
                   style={{ left: `${row.startPercent}%`, width: `${row.widthPercent}%` }}
+                />
+                <span
+                  className="absolute -inset-y-0.5 w-0.5 bg-amber-600 dark:bg-amber-300"
+                  style={{ left: `${row.queuedPercent}%` }}
+                  title={`queued ${row.queuedAt}`}
+                  data-testid="timeline-queued"
+                  data-queued-at={row.queuedAt}
                 />
                 {row.firstBytePercent !== null && (
                   <span
