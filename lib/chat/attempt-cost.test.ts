@@ -14,8 +14,9 @@ function attemptThat(
   status: string,
   text: string | null,
   usage: TokenUsage | null = null,
+  error: CostedAttemptFields["error"] = null,
 ): CostedAttemptFields {
-  return { status, items: SENT_ITEMS, response: text === null ? null : { text, usage } };
+  return { status, error, items: SENT_ITEMS, response: text === null ? null : { text, usage } };
 }
 
 describe("attemptCost", () => {
@@ -46,6 +47,16 @@ describe("attemptCost", () => {
       { inputUsd: 0.0003, outputUsd: 0.000016, totalUsd: 0.000316, estimated: false },
     ],
     ["answered without usage: unknown, never a guess", attemptThat("ok", "Hello"), null],
+    [
+      "refused by the provider (HTTP 429): never run, so not billed",
+      attemptThat("error", null, null, { status: 429 }),
+      null,
+    ],
+    [
+      "failed mid-stream with no HTTP status: the input and what streamed",
+      attemptThat("error", "Hello, wor", null, {}),
+      { inputUsd: 0.0003, outputUsd: 0.000024, totalUsd: 0.000324, estimated: true },
+    ],
   ])("%s", (_name, attempt, expected) => {
     const cost = attemptCost(attempt, MODEL);
     if (expected === null) {

@@ -2,7 +2,8 @@
 // stopped or failed attempt without reported usage is still billed by the provider, so its cost is estimated:
 // input from the token counts its sent items carry, output by counting the text it streamed with the model's
 // tokenizer (../context/tokens.ts), both at the model's prices (../pricing.ts). An answered attempt without
-// usage stays unknown: nothing was cut short, so a guess would only hide the provider's missing report.
+// usage stays unknown: nothing was cut short, so a guess would only hide the provider's missing report. A request
+// the provider refused with an HTTP error (a 429, a 400) was never run, so it is not billed and gets no estimate.
 
 import { countTextTokens } from "@/lib/context/tokens";
 import type { TokenizerName } from "@/lib/context/types";
@@ -15,6 +16,8 @@ export interface AttemptCost extends Cost {
 
 export interface CostedAttemptFields {
   status: string;
+  /** `status` is the HTTP status when the provider refused the request itself. */
+  error?: { status?: number } | null;
   /** The items the attempt sent; each carries its token count under the model's tokenizer. */
   items: readonly unknown[];
   response: { text: string; usage: TokenUsage | null } | null;
@@ -27,6 +30,7 @@ export function attemptCost(
   const reported = costOfUsage(attempt.response?.usage, model?.prices);
   if (reported) return { ...reported, estimated: false };
   if (!model?.prices || (attempt.status !== "stopped" && attempt.status !== "error")) return null;
+  if ((attempt.error?.status ?? 0) >= 400) return null;
   const inputTokens = attempt.items.reduce<number>((sum, item) => sum + itemTokens(item), 0);
   const outputTokens = countTextTokens(attempt.response?.text ?? "", model.tokenizer);
   const estimate = costOfUsage({ inputTokens, outputTokens }, model.prices);
