@@ -6,6 +6,7 @@ import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "./client";
 import type { ConversationArgs } from "./query-parts";
+import { queryRows } from "./raw-sql";
 import {
   artifacts,
   attachmentBlobs,
@@ -113,7 +114,8 @@ async function insertInBatches<Table extends PgTable>(
       set.map(([, column]) => sql.identifier(column.name)),
       sql`, `,
     );
-    await tx.execute(
+    await queryRows(
+      tx,
       sql`insert into ${table} (${names}) select ${names} from json_populate_recordset(null::${table}, ${json}::json)${
         onConflictDoNothing ? sql` on conflict do nothing` : sql``
       }`,

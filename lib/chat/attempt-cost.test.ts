@@ -64,7 +64,7 @@ describe("attemptCost", () => {
       return;
     }
     expect(cost).not.toBeNull();
-    expect(cost?.estimated).toBe(expected.estimated);
+    expect(cost?.estimated === true).toBe(expected.estimated);
     for (const key of ["inputUsd", "outputUsd", "totalUsd"] as const)
       expect(cost?.[key]).toBeCloseTo(expected[key] ?? Number.NaN, 12);
   });

@@ -7,12 +7,10 @@
 
 import { countTextTokens } from "@/lib/context/tokens";
 import type { TokenizerName } from "@/lib/context/types";
-import { type Cost, costOfUsage, type ModelPrices, type TokenUsage } from "@/lib/pricing";
+import { costOfUsage, type MaybeEstimatedCost, type ModelPrices, type TokenUsage } from "@/lib/pricing";
 
-export interface AttemptCost extends Cost {
-  /** true: counted from what was sent and streamed, not reported by the provider. */
-  estimated: boolean;
-}
+/** `estimated: true` when counted from what was sent and streamed; a reported cost is a plain Cost, as in every view. */
+export type AttemptCost = MaybeEstimatedCost;
 
 export interface CostedAttemptFields {
   status: string;
@@ -28,7 +26,7 @@ export function attemptCost(
   model: { prices: ModelPrices | null | undefined; tokenizer: TokenizerName } | null | undefined,
 ): AttemptCost | null {
   const reported = costOfUsage(attempt.response?.usage, model?.prices);
-  if (reported) return { ...reported, estimated: false };
+  if (reported) return reported;
   if (!model?.prices || (attempt.status !== "stopped" && attempt.status !== "error")) return null;
   if ((attempt.error?.status ?? 0) >= 400) return null;
   const inputTokens = attempt.items.reduce<number>((sum, item) => sum + itemTokens(item), 0);
