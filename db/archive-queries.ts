@@ -1,5 +1,5 @@
 // Reading a conversation's rows for export, and storing an imported archive as a new conversation in one
-// transaction (docs/architecture.md, "Export and import"). lib/export checks the archive and gives the rows fresh
+// transaction (docs/features.md, "Export and import"). lib/export checks the archive and gives the rows fresh
 // ids before they reach here.
 
 import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// The replay buffer of live rooms (docs/architecture.md, "Live rooms"): each conversation's events with ids that
+// The replay buffer of live rooms (docs/features.md, "Live rooms"): each conversation's events with ids that
 // count up, kept for REPLAY_WINDOW_MINUTES so a reader that reconnects gets what it missed, in order, once.
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Database } from "./client";

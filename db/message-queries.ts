@@ -1,5 +1,5 @@
 // Query functions for what a user does to the messages of a conversation besides sending: reply variants
-// (regenerate, retry, choose), edits in place with earlier versions kept, and branches (docs/architecture.md,
+// (regenerate, retry, choose), edits in place with earlier versions kept, and branches (docs/features.md,
 // "Variants, edits and branches"). Every one checks that the message belongs to the conversation; who may do it
 // is the route's rule.
 

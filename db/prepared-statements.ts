@@ -1,4 +1,4 @@
-// Prepared statements for the fixed-shape queries a chat turn sends (docs/architecture.md, "The turn's own cost").
+// Prepared statements for the fixed-shape queries a chat turn sends (docs/features.md, "The turn's own cost").
 // drizzle builds a query's SQL text anew on every call, and sends it unprepared: Postgres then parses and plans
 // it every time, and postgres.js first asks for its parameter types (a round trip of its own). A statement made
 // with `.prepare()` is built once, and postgres.js keeps it prepared on each connection (Parse and Describe once,

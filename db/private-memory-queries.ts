@@ -1,4 +1,4 @@
-// The lookups behind private-memory redaction (docs/architecture.md#private-memories): whose private memories a
+// The lookups behind private-memory redaction (docs/features.md#private-memories): whose private memories a
 // turn's payload could carry, and the names a redaction placeholder shows.
 
 import { and, eq, inArray, or } from "drizzle-orm";

@@ -1088,7 +1088,7 @@ export async function storeUpload({
 
 /**
  * The newest image this conversation already fetched from `originUrl` and that a sent message carries, so the same
- * link in a later message reuses its bytes instead of fetching again (docs/architecture.md#image-links).
+ * link in a later message reuses its bytes instead of fetching again (docs/features.md#image-links).
  */
 export async function findImageByOrigin({
   db,

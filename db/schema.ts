@@ -469,7 +469,7 @@ export const attempts = pgTable(
     turnId: uuid("turnId").references(() => turns.id, { onDelete: "cascade" }),
     /** What the call was for: a reply (tool steps included), a summary, a title, a write-as-me draft, a replay. */
     kind: text("kind", { enum: ATTEMPT_KINDS }).notNull().default("reply"),
-    /** A replay's source attempt (docs/architecture.md#replay); null for every other kind. */
+    /** A replay's source attempt (docs/features.md#replay); null for every other kind. */
     replayOf: uuid("replayOf").references((): AnyPgColumn => attempts.id, { onDelete: "set null" }),
     attemptNumber: integer("attemptNumber").notNull(),
     stepNumber: integer("stepNumber").notNull().default(0),
@@ -485,7 +485,7 @@ export const attempts = pgTable(
     requests: jsonb("requests").$type<RecordedRequest[]>().notNull().default([]),
     /**
      * The private memories (user and user × persona scope) this attempt's payload carries, with their owners: a
-     * reader who is not the owner gets the view with their text replaced (docs/architecture.md#private-memories).
+     * reader who is not the owner gets the view with their text replaced (docs/features.md#private-memories).
      * Null on attempts recorded before this was kept: their view looks the memories up when read.
      */
     privateMemories: jsonb("privateMemories").$type<PrivateMemoryUse[] | null>(),
@@ -535,7 +535,7 @@ export const memoryPreferences = pgTable("memory_preferences", {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// Live rooms (docs/architecture.md, "Live rooms"): what happened in a conversation, in order, for the readers
+// Live rooms (docs/features.md, "Live rooms"): what happened in a conversation, in order, for the readers
 // watching it. Ids count up per conversation; rows are kept for a short while so a reconnect resumes from its last
 // id. The cursor row hands out the ids: its lock orders the inserts, so ids commit in the order they are given.
 

@@ -1,4 +1,4 @@
-// Documents and audio (docs/architecture.md#documents-audio-and-video): a person attaches a PDF and an audio clip;
+// Documents and audio (docs/features.md#documents-audio-and-video): a person attaches a PDF and an audio clip;
 // the chat shows the PDF as a card and the clip with a player; the inspector shows what each model received —
 // Gemini both, as media parts — or the notice it got instead (OpenAI chat: the PDF, and a notice for the audio).
 import { expect, test } from "@playwright/test";

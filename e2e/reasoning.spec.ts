@@ -1,4 +1,4 @@
-// Reasoning in the chat and the inspector (docs/architecture.md#reasoning-and-provider-metadata): a reply from a
+// Reasoning in the chat and the inspector (docs/features.md#reasoning-and-provider-metadata): a reply from a
 // model that thought shows a collapsed "Thought for …" above it, which opens to the thoughts (or says the provider
 // hid them); the next turn's inspector shows the REASONING item sent back, with the provider's metadata, and each
 // attempt's usage names its reasoning tokens.

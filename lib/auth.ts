@@ -253,7 +253,7 @@ export interface SessionUserRow {
  * node:crypto: better-auth's own getSession costs several milliseconds of CPU per request (a WebCrypto key import
  * and verify, its endpoint machinery). Every other case goes to better-auth, which decides as it always did:
  * refreshes the expiry, clears a stale cookie, refuses. The session is read on every request, so a sign-out, a
- * revoked session or a role change applies at once. See docs/architecture.md#the-turns-own-cost.
+ * revoked session or a role change applies at once. See docs/features.md#the-turns-own-cost.
  */
 export async function sessionUser(headers: Headers): Promise<SessionUserRow | null> {
   const auth = getAuth();

@@ -74,7 +74,7 @@ const environmentSchema = z.object({
   OFFLINE_MODEL_WORD_DELAY_MS: wholeNumber(15),
   PROVIDER_FIRST_CHUNK_TIMEOUT_MS: wholeNumber(60_000, 1),
   PROVIDER_CHUNK_TIMEOUT_MS: wholeNumber(30_000, 1),
-  // Uploads and image links: the largest file of each kind (docs/architecture.md#documents-audio-and-video).
+  // Uploads and image links: the largest file of each kind (docs/features.md#documents-audio-and-video).
   MEDIA_MAX_IMAGE_BYTES: wholeNumber(10 * 1024 * 1024, 1),
   MEDIA_MAX_PDF_BYTES: wholeNumber(20 * 1024 * 1024, 1),
   MEDIA_MAX_AUDIO_BYTES: wholeNumber(20 * 1024 * 1024, 1),

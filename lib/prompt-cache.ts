@@ -1,4 +1,4 @@
-// What the inspector says about prompt caching (docs/architecture.md#prompt-cache-breakpoints): an attempt's cache
+// What the inspector says about prompt caching (docs/pipeline.md#prompt-cache-breakpoints): an attempt's cache
 // reads and writes with the breakpoints it sent, the conversation's cache hit ratio, and whether the provider's
 // reported reads agree with the prefix the payload kept unchanged since the previous turn. Pure and client-safe.
 

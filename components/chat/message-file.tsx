@@ -1,5 +1,5 @@
 "use client";
-// One file of a message, by its kind (docs/architecture.md#documents-audio-and-video): an image as a picture (with
+// One file of a message, by its kind (docs/features.md#documents-audio-and-video): an image as a picture (with
 // the link it was fetched from, for an image link), a PDF as a card with its name and size, audio with a player,
 // video with a player that loads only its first frame until played.
 import type { FileUIPart } from "ai";

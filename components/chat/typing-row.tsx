@@ -1,5 +1,5 @@
 "use client";
-// Who else is typing in the room right now (docs/architecture.md, "Live rooms"). Announced politely to screen
+// Who else is typing in the room right now (docs/features.md, "Live rooms"). Announced politely to screen
 // readers; takes no room when nobody is.
 import type { Typist } from "./use-live-conversation";
 

@@ -1,5 +1,5 @@
 "use client";
-// Follows a conversation as it happens (docs/architecture.md, "Live rooms"): one EventSource on
+// Follows a conversation as it happens (docs/features.md, "Live rooms"): one EventSource on
 // /api/conversations/:id/events, resumed from the last event id after any break. Messages go into the transcript
 // as they are stored (a reply as it streams); while this page's own turn streams they wait, and the transcript is
 // reloaded when it ends. Typing notices are kept for a few seconds; the people list is refetched when it changes.

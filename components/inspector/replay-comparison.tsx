@@ -1,6 +1,6 @@
 "use client";
 // An attempt and its replay side by side: each one's reply, tokens, cost and latency, then the payload diff of the
-// replay against the original (docs/architecture.md#replay).
+// replay against the original (docs/features.md#replay).
 import { formatCount, formatMs } from "@/components/ui/format";
 import { CostLabel } from "./cost-label";
 import { PayloadDiffView } from "./payload-diff-view";

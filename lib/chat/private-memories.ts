@@ -1,4 +1,4 @@
-// Private memories in stored attempts (docs/architecture.md#private-memories). An attempt made while its
+// Private memories in stored attempts (docs/features.md#private-memories). An attempt made while its
 // conversation was private may carry its owner's user and user × persona memories in the CORE MEMORIES system
 // item and so in the raw request body. Once someone else can read the conversation (a room), every view of that
 // attempt for a reader other than the memory's owner replaces the memory's text with a placeholder, in the items,

@@ -1,5 +1,5 @@
 // What the chat shows of a reply's reasoning: how long the model thought, and what it thought when the provider
-// gave the text (docs/architecture.md#reasoning-and-provider-metadata). Built from the stored reasoning artifacts'
+// gave the text (docs/features.md#reasoning-and-provider-metadata). Built from the stored reasoning artifacts'
 // payloads, both for the live reply and for the transcript; client-safe.
 
 export interface ReasoningView {

@@ -1,7 +1,7 @@
 // Replay and A/B: one recorded attempt run again, never touching the conversation. Unchanged, the recorded body
 // (media put back) goes to the same model byte for byte; with another model or what-if settings, the reply's
 // turn is rebuilt as a preview is, up to the turn's user message, and sent. The call is recorded as an attempt of
-// kind "replay" (no turn, `replayOf` = the source). See docs/architecture.md#replay.
+// kind "replay" (no turn, `replayOf` = the source). See docs/features.md#replay.
 
 import "server-only";
 import type { ToolSet } from "ai";
@@ -134,7 +134,7 @@ export async function replayAttempt({
   }
 
   // Worked out before the call, so a memory edited while the model answers changes nothing: a resent body carries
-  // the source's memories and is redacted as the source is (docs/architecture.md#private-memories); a rebuilt one
+  // the source's memories and is redacted as the source is (docs/features.md#private-memories); a rebuilt one
   // carries what the build loaded now.
   const privateMemories =
     resend === null

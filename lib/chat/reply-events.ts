@@ -2,7 +2,7 @@
 // event per chunk and `data: [DONE]` at the end (served with the SDK's UI_MESSAGE_STREAM_HEADERS), written
 // straight into one stream. The SDK's own path (createUIMessageStream, then a TransformStream that injects the
 // message id, one for the SSE framing and one for the bytes) is three more stream stages for every chunk, and
-// under a burst of turns those stages were a measured share of the server's time (docs/architecture.md, "The
+// under a burst of turns those stages were a measured share of the server's time (docs/features.md, "The
 // turn's own cost"). The bytes are the same.
 
 import "server-only";

@@ -4,7 +4,7 @@
 // is written even after a database hiccup mid-stream. A reply that used tools or reasoned ends with its tool
 // calls, outputs and reasoning stored as artifacts, named in the message's parts between the text written around
 // them, so later turns replay them; every part keeps what the provider attached to it
-// (docs/architecture.md#reasoning-and-provider-metadata).
+// (docs/features.md#reasoning-and-provider-metadata).
 
 import "server-only";
 import { ulid } from "ulid";
@@ -66,7 +66,7 @@ export class ReplyPersistence {
    * `rowReady` resolves with the reply's row once it is inserted: writes wait for it, so the row can be inserted
    * while the model call is already under way, and readers see the row as inserted unless a write came first. Each
    * write returns the row it stored and the live event is made from that row, asked for before the next write
-   * starts: the reply's events are in write order and none re-reads it (docs/architecture.md, "Live rooms").
+   * starts: the reply's events are in write order and none re-reads it (docs/features.md, "Live rooms").
    */
   constructor(
     private readonly db: Database,

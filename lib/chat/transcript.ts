@@ -1,6 +1,6 @@
 // The transcript a reader sees: the chosen path of the conversation (every message, summarised or not, with the
 // variant of each reply the user chose), the other variants of each reply, and where the model's view begins when
-// the latest request left older messages out (docs/architecture.md, "Nothing leaves the model's view unmarked").
+// the latest request left older messages out (docs/features.md, "Nothing leaves the model's view unmarked").
 
 import "server-only";
 import { and, asc, eq, isNotNull } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// Stopping a running turn from any instance (docs/architecture.md, "Stop"). Each process keeps the turns it is
+// Stopping a running turn from any instance (docs/features.md, "Stop"). Each process keeps the turns it is
 // running, with the function that stops one. A stop request for a turn this process runs stops it at once; for a
 // turn another instance runs, it is published on Redis (when REDIS_URL is set), and the instance running it
 // stops it. A disconnect is not a stop: only this path aborts the provider request.

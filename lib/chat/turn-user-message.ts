@@ -106,7 +106,7 @@ async function storeUserMessage(
   const parts: StoredPart[] = [
     ...(action.text ? [{ type: "text" as const, text: action.text }] : []),
     ...attachmentIds.map((attachmentId) => ({ type: "media" as const, attachmentId })),
-    // A link that was not fetched says so in the message (docs/architecture.md#image-links).
+    // A link that was not fetched says so in the message (docs/features.md#image-links).
     ...links.notices.map((text) => ({ type: "text" as const, text })),
   ];
   return appendMessage({

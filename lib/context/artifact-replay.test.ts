@@ -601,7 +601,7 @@ describe("artifact replay", () => {
   });
 });
 
-describe("provider metadata (docs/architecture.md#reasoning-and-provider-metadata)", () => {
+describe("provider metadata (docs/features.md#reasoning-and-provider-metadata)", () => {
   it("replays every tagged part with what the provider attached: reasoning, the call, the output, the text", () => {
     const google = { google: { thoughtSignature: "sig-1" } };
     const openai = { openai: { itemId: "rs_1", reasoningEncryptedContent: "opaque" } };

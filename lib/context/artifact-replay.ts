@@ -1,4 +1,4 @@
-// Phase A's artifact replay (docs/architecture.md#artifact-replay). Each assistant message's stored artifacts
+// Phase A's artifact replay (docs/pipeline.md#artifact-replay). Each assistant message's stored artifacts
 // come back in the order they happened, between the pieces of its text: reasoning, tool calls and tool outputs.
 // Types that are never replayed (web search, image generation, file search, shell, …: anything but function
 // calls, outputs and reasoning) are dropped; a call without its output (or an output without its call) within the

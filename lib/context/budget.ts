@@ -1,4 +1,4 @@
-// Phase B's token budget (docs/architecture.md#budget), after the PHP agent's budget fitting.
+// Phase B's token budget (docs/pipeline.md#budget), after the PHP agent's budget fitting.
 // usable = (contextWindow − reservedOutputTokens) × (1 − safetyMargin). When the items exceed it: trim old tool
 // results (> 500 chars → 400 head + 100 tail), then drop the oldest whole turns, then trim again (> 200 → 150 +
 // 50). Never the current input, the summary, system items or context notes. If the current input and the system

@@ -1,8 +1,8 @@
 // Phase A of the context pipeline: a stored conversation, loaded by the caller, becomes capability-neutral context
 // items plus a trace of what every stage did, by the stages of PHASE_A in order. Pure and deterministic: no clock
 // (unless the caller passes one to time the stages), no randomness, no global state, inputs never mutated (only
-// new arrays and shallow item copies are made). Item ids and token counts: docs/architecture.md#item-ids and
-// docs/architecture.md#token-counts.
+// new arrays and shallow item copies are made). Item ids and token counts: docs/pipeline.md#item-ids and
+// docs/pipeline.md#token-counts.
 
 import { type ArtifactLookup, artifactsStage } from "./artifact-replay";
 import { collapseStage } from "./collapse-runs";

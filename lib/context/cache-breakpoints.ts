@@ -1,4 +1,4 @@
-// Phase B's prompt-cache breakpoints (docs/architecture.md#prompt-cache-breakpoints). A provider with explicit
+// Phase B's prompt-cache breakpoints (docs/pipeline.md#prompt-cache-breakpoints). A provider with explicit
 // prompt caching (Anthropic) caches the request's prefix up to each block marked with a breakpoint, and bills a
 // later request that repeats that prefix at the cached rate. So a breakpoint belongs where the prefix is stable
 // from one turn to the next: after the system block, after the summary, and after the last history item before

@@ -1,4 +1,4 @@
-// Phase A's collapse stage (docs/architecture.md#collapse-runs): consecutive messages by the same author that are
+// Phase A's collapse stage (docs/pipeline.md#collapse-runs): consecutive messages by the same author that are
 // pure text become one history entry, so a burst of short lines reads as one turn. Messages with media or
 // artifacts always stay on their own.
 

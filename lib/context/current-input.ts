@@ -1,4 +1,4 @@
-// The current input goes last, exactly once (docs/architecture.md#current-input). The route stores the user's
+// The current input goes last, exactly once (docs/pipeline.md#current-input). The route stores the user's
 // message before building, so the loaded messages often contain it; it is taken out of the history by id before
 // any other stage (so it is never collapsed, windowed or noted as history), and put back at the very end (the PHP
 // agent's duplicate-prompt bug).

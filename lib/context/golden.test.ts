@@ -451,7 +451,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     // A Responses reasoning model's turn replayed: a reasoning item with its summary and encrypted content, one
-    // hidden (encrypted only), the message and call item ids (docs/architecture.md#reasoning-and-provider-metadata).
+    // hidden (encrypted only), the message and call item ids (docs/features.md#reasoning-and-provider-metadata).
     name: "reasoning-replay-responses",
     adjust: capabilities({ reasoning: true }),
     base: {

@@ -1,4 +1,4 @@
-// Phase A's reach stage (docs/architecture.md#reach): history that no attempt of this turn could send is not
+// Phase A's reach stage (docs/pipeline.md#reach): history that no attempt of this turn could send is not
 // built. The budget stage keeps the newest turns that fit and drops every older turn whole, so once the messages
 // from some turn onward already need more than the usable budget of every model the turn may call, every older
 // message is certain to be dropped, whatever the model. Building them would only be thrown away: with a long

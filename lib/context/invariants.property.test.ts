@@ -1,4 +1,4 @@
-// The pipeline's invariants (docs/architecture.md#invariants) as properties over random stored conversations
+// The pipeline's invariants (docs/pipeline.md#invariants) as properties over random stored conversations
 // (tests/context/conversation-arbitrary.ts), for phase A (`buildContext`) followed by phase B (`resolveForModel`)
 // for the persona's model and a fallback. The seed is fixed; CONTEXT_PROPERTY_SEED / CONTEXT_PROPERTY_RUNS
 // override it for exploring locally.
@@ -142,7 +142,7 @@ function isBlank(text: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The payload invariants (docs/architecture.md#invariants: input last, one system block, tool pairs, budget, media)
+// The payload invariants (docs/pipeline.md#invariants: input last, one system block, tool pairs, budget, media)
 
 function expectToolPairsWhole(messages: readonly ModelMessage[], frontierCallId: string | null): void {
   const calls = new Set<string>();
@@ -617,7 +617,7 @@ interface TurnChange {
 
 /**
  * Whether the event explains a divergence at the messages made from `at` (the old and the new item there): a stage
- * docs/architecture.md#invariants names (window slide, new summary, note at depth, media window; and the budget's cuts), or one that
+ * docs/pipeline.md#invariants names (window slide, new summary, note at depth, media window; and the budget's cuts), or one that
  * moves the prefix by design without being named (findings F3, F7, F8 below).
  */
 function explainsDivergence(

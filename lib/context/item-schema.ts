@@ -1,5 +1,5 @@
 // The stored shapes of a model call's context items and trace events (types.ts), as zod schemas: for what comes
-// from outside rather than from the pipeline (an imported archive's attempts, docs/architecture.md, "Export and
+// from outside rather than from the pipeline (an imported archive's attempts, docs/features.md, "Export and
 // import"). Every field the readers use (the inspector, the views, the JSONL export, redaction) is checked; fields
 // this version does not know are kept as they are, so an archive round-trips unchanged.
 

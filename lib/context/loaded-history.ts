@@ -1,6 +1,6 @@
 // Phase A's first stage: what counts as history in the loaded messages. Not the current input (the last stage puts
 // it at the end), nothing the summary covers (the summary stands in for it); and when the loader's fetch limit
-// left older unsummarised messages out, an event that says so. See docs/architecture.md, "The context pipeline".
+// left older unsummarised messages out, an event that says so. See docs/pipeline.md.
 
 import { excludeCurrentInput } from "./current-input";
 import type { PhaseAContext } from "./phases";

@@ -1,4 +1,4 @@
-// Phase A's media budget (docs/architecture.md#media-budget), decided once per turn and capability-neutral. It
+// Phase A's media budget (docs/pipeline.md#media-budget), decided once per turn and capability-neutral. It
 // only decides which media *may* be shown: media in the newest `min(media.window, messageFetchLimit)` messages
 // renders, older media becomes an out-of-window descriptor; only the newest `imageMessageLimit` messages carrying
 // counted images render their images (the budget counts messages, not images; emoji and stickers are not

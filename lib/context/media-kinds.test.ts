@@ -1,4 +1,4 @@
-// Documents, audio and video through phase B (docs/architecture.md#documents-audio-and-video): for each kind and
+// Documents, audio and video through phase B (docs/features.md#documents-audio-and-video): for each kind and
 // each kind of model, what the model receives (the media part) or the notice it gets instead, the trace event
 // that says which, and what the item costs in the budget.
 import { describe, expect, it } from "vitest";

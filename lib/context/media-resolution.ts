@@ -1,4 +1,4 @@
-// Phase B's media resolution (docs/architecture.md#media-resolution), after the Discord bot's media resolver plus
+// Phase B's media resolution (docs/pipeline.md#media-resolution), after the Discord bot's media resolver plus
 // the Open WebUI pipe's per-request image cap. Phase A leaves capability-neutral `media` placeholders; here they
 // become image/video parts when the attempt's model can see them, or notices that keep the `media_N` handle when
 // it cannot. Pure: the base items are never mutated, so a fallback model resolves the same base differently.

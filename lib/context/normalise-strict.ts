@@ -1,4 +1,4 @@
-// Phase B's strict normalisation (docs/architecture.md#strict-normalisation), after the Discord bot's strict-chat
+// Phase B's strict normalisation (docs/pipeline.md#strict-normalisation), after the Discord bot's strict-chat
 // compatibility.
 // In order: items with nothing to send go; system items after the dialogue has started become user items (one
 // system block, first); for models without a system role the system block becomes the first user turn; media on

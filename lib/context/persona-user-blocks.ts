@@ -1,4 +1,4 @@
-// Phase A's persona user blocks (docs/architecture.md#persona-user-blocks). A `block` hides the blocked user's
+// Phase A's persona user blocks (docs/pipeline.md#persona-user-blocks). A `block` hides the blocked user's
 // turns from this persona's context: each run of their consecutive messages becomes one `[System: …]` notice, and
 // replies quoting those messages lose their reply annotation. A `mute` only stops the user from triggering the
 // persona (the route refuses the turn, see isMuted). Both are listed on the PERSONA_USER_BLOCKS system card,

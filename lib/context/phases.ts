@@ -1,6 +1,6 @@
 // What the stages of each phase share (the phase's context) and what one stage hands the next (the values in
 // between). The stage lists themselves are in build-context.ts (phase A) and resolve-for-model.ts (phase B).
-// See docs/architecture.md, "The context pipeline".
+// See docs/pipeline.md.
 
 import type { ArtifactLookup } from "./artifact-replay";
 import type { BudgetInfo } from "./budget";

@@ -1,4 +1,4 @@
-// What the budget never drops, in one place (docs/architecture.md#budget). Strict normalisation runs before the
+// What the budget never drops, in one place (docs/pipeline.md#budget). Strict normalisation runs before the
 // budget and keeps these apart from droppable items, so merging turns for a strict model never makes dialogue
 // undroppable.
 

@@ -157,7 +157,7 @@ describe("resolveForModel", () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// The invariants (docs/architecture.md#invariants) as properties over random conversations
+// The invariants (docs/pipeline.md#invariants) as properties over random conversations
 
 type Step =
   | { kind: "user"; text: string; images: number; speaker: number }

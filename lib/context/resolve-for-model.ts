@@ -1,6 +1,6 @@
 // Phase B: the capability-neutral phase-A result resolved for one attempt's model, by the stages of PHASE_B in
 // order. Pure and deterministic: the base is never mutated (a fallback model re-resolves the same base), and the
-// same inputs give byte-identical output. See docs/architecture.md, "The context pipeline".
+// same inputs give byte-identical output. See docs/pipeline.md.
 
 import { type BudgetInfo, budgetStage, recountStage } from "./budget";
 import { cacheBreakpointsStage } from "./cache-breakpoints";

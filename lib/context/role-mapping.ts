@@ -1,4 +1,4 @@
-// Phase A's role mapping and speaker labels (docs/architecture.md#role-mapping). The conversation's persona
+// Phase A's role mapping and speaker labels (docs/pipeline.md#role-mapping). The conversation's persona
 // speaks as the assistant; other personas and every human are users. When generating as a user (impersonation),
 // that user's messages become the assistant's and the persona's become user turns. Every item keeps `sender`
 // metadata, whatever the labels.

@@ -1,10 +1,10 @@
-// Phase B's serialisation (docs/architecture.md#serialise): items → the AI SDK 7 call arguments. System items
+// Phase B's serialisation (docs/pipeline.md#serialise): items → the AI SDK 7 call arguments. System items
 // become `instructions` (one system block, first: a system message inside `messages` throws in AI SDK 7); the
 // rest map to ModelMessages in one pass. The provider package then writes the wire body (captured exactly by the
 // caller). Shapes checked against node_modules/ai, @ai-sdk/openai and @ai-sdk/google .d.ts: file parts `{ type:
 // "file", mediaType, data }`, tool results in `role: "tool"` messages with `output: { type, value }`, thinking as
 // `providerOptions.openai.reasoningEffort` / `providerOptions.google.thinkingConfig.thinkingBudget` /
-// `providerOptions.anthropic.thinking`. Prompt caching (docs/architecture.md#prompt-cache-breakpoints): an item
+// `providerOptions.anthropic.thinking`. Prompt caching (docs/pipeline.md#prompt-cache-breakpoints): an item
 // marked with a cache breakpoint gives its last message `providerOptions.anthropic.cacheControl` (the system block:
 // the instructions as a system message carrying it), and OpenAI gets the conversation as `promptCacheKey`.
 
@@ -110,7 +110,7 @@ function mergeProviderOptions(...options: ProviderOptions[]): ProviderOptions {
  * Every Responses request is stateless (`store: false`): what is replayed travels in the body (text, calls, and a
  * reasoning model's reasoning as its `encrypted_content`, asked for with `include`), never as a reference to state
  * kept at OpenAI, so the inspector shows all the model got and a replay needs nothing stored elsewhere
- * (docs/architecture.md#reasoning-and-provider-metadata).
+ * (docs/features.md#reasoning-and-provider-metadata).
  */
 export function statelessProviderOptions(model: ModelDescriptor): ProviderOptions {
   if (model.provider !== "openai" || model.apiKind !== "responses") return {};

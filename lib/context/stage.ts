@@ -1,7 +1,7 @@
 // The one contract every pipeline stage follows, and the runner that runs a phase's stages in order. A stage is a
 // pure function of its input (what the stage before it produced) and the phase's context (what every stage of the
 // phase may read: the build input, the settings, the attempt's model). It returns its output and the trace events
-// of what it changed. See docs/architecture.md, "The context pipeline".
+// of what it changed. See docs/pipeline.md.
 
 import type { StageTiming, TraceEvent } from "./types";
 

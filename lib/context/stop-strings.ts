@@ -1,4 +1,4 @@
-// Phase B's stop sequences (docs/architecture.md#stop-strings), after the Discord bot's provider stop strings.
+// Phase B's stop sequences (docs/pipeline.md#stop-strings), after the Discord bot's provider stop strings.
 // The configured strings first, then (opt-in) `"\n" + name + ":"` for every other participant, so the model stops
 // before writing someone else's line; the newline prefix still lets a reply start with "Name:". De-duplicated in
 // order, then capped at what the model accepts (OpenAI 4, Gemini 5), which the seed never did; the dropped ones

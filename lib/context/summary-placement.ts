@@ -1,4 +1,4 @@
-// Phase A's summary placement (docs/architecture.md#summary-placement): the active summary is a user-role item
+// Phase A's summary placement (docs/pipeline.md#summary-placement): the active summary is a user-role item
 // tagged SUMMARY, right after the system items and before the preserved turns, with the PHP agent's marker text.
 // Its position comes from `coversThroughSeq` only, never from a timestamp (the PHP agent's reload bug: a summary
 // row sorted by created_at landed after the kept turns). Loaded messages the summary already covers (seq ≤

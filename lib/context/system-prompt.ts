@@ -1,4 +1,4 @@
-// Phase A's system prompt (docs/architecture.md#system-prompt), in the PHP agent's order: rebuilt fresh every
+// Phase A's system prompt (docs/pipeline.md#system-prompt), in the PHP agent's order: rebuilt fresh every
 // turn and never taken from stored history. Separate system-role items, so the inspector can show and cost each
 // part: the persona's prompt; the tool-loop iteration budget and tool usage rules; # CORE MEMORIES; # KEY CONTEXT
 // REMINDER; the conversation's instructions; the persona-user-blocks card. A session_summary memory of this

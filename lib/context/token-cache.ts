@@ -1,5 +1,5 @@
 // What a caller caches when it writes a message or an artifact, so a turn tokenises only what is new
-// (docs/architecture.md#token-counts): a message's text count, the counts of its text segments when tool calls
+// (docs/pipeline.md#token-counts): a message's text count, the counts of its text segments when tool calls
 // split it, and the count of the part an artifact replays as. The pipeline reads these (`tokenCounts`,
 // `segmentTokenCounts`) instead of re-tokenising history; a tokenizer missing from the cache is counted when
 // needed.

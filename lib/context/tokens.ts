@@ -15,7 +15,7 @@ export const TOKENS_PER_IMAGE = 765;
 const TOKENS_PER_OTHER_MEDIA = 258;
 
 /**
- * What a video, an audio clip or a document costs, estimated from its size (docs/architecture.md#documents-audio-and-video):
+ * What a video, an audio clip or a document costs, estimated from its size (docs/features.md#documents-audio-and-video):
  * the providers bill by duration and pages, which the bytes only suggest. Audio: 32 tokens a second (Gemini's
  * rate) at 128 kbit/s; video: about 300 tokens a second (a frame a second plus its sound) at 1 Mbit/s; a PDF: 800
  * tokens a page (its text plus the page image OpenAI adds) at 50 KB a page. Never less than a still image's

@@ -1,4 +1,4 @@
-// Phase B's tool pairing over the whole request (docs/architecture.md#tool-pairing), after the Open WebUI pipe's
+// Phase B's tool pairing over the whole request (docs/pipeline.md#tool-pairing), after the Open WebUI pipe's
 // tool-call pair validation. Providers reject a call without its output and an output without its call, so:
 // an interior call with no output gets a stub output right after it; an output with no call earlier in the same
 // exchange (since the last user or system item) is dropped; a call at the very end (the current step, still

@@ -18,7 +18,7 @@ export type BlockType = (typeof BLOCK_TYPES)[number];
 /**
  * What a provider attached to a part of its reply, by provider key (`{ google: { thoughtSignature } }`,
  * `{ openai: { itemId, reasoningEncryptedContent } }`, `{ anthropic: { signature } }`): stored with the part and
- * sent back with it as the part's provider options (docs/architecture.md#reasoning-and-provider-metadata).
+ * sent back with it as the part's provider options (docs/features.md#reasoning-and-provider-metadata).
  */
 export type ProviderMetadata = Record<string, Record<string, unknown>>;
 

@@ -1,4 +1,4 @@
-// Phase A's unanswered-turns stage (docs/architecture.md#unanswered-turns): what the model is told when a turn went
+// Phase A's unanswered-turns stage (docs/pipeline.md#unanswered-turns): what the model is told when a turn went
 // wrong. A reply that failed before any text (every attempt failed) is not sent, and the user message it should have
 // answered carries a short notice, so two user turns in a row do not read as one unexplained burst. A reply the
 // user stopped, or one whose stream broke, is sent as the text that was stored (what the user saw), with no

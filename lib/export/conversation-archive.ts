@@ -1,5 +1,5 @@
 // A conversation as one JSON document: its messages (every variant and earlier version), media bytes, tool
-// artifacts, summaries, turns and model-call attempts (docs/architecture.md, "Export and import"). Export writes
+// artifacts, summaries, turns and model-call attempts (docs/features.md, "Export and import"). Export writes
 // it; import checks it here (shape, then every reference inside it) before anything is stored, so a bug report
 // can be replayed in another installation. No database access, no framework.
 
@@ -183,7 +183,7 @@ const archivedAttemptSchema = z.strictObject({
   /**
    * The exporter's own private memories this attempt's payload carries, in the clear in its items and bodies (other
    * people's are already redacted there). On import they become the importer's: anyone else reading the imported
-   * conversation gets them redacted (docs/architecture.md#private-memories). Absent in archives written before it.
+   * conversation gets them redacted (docs/features.md#private-memories). Absent in archives written before it.
    */
   privateMemories: z
     .array(z.strictObject({ memoryId: id, content: z.string().min(1).max(4_000) }))

@@ -1,4 +1,4 @@
-// Export: a conversation as one archive (docs/architecture.md, "Export and import"), and its attempts as JSONL
+// Export: a conversation as one archive (docs/features.md, "Export and import"), and its attempts as JSONL
 // in the OpenAI chat format. Attempts go through the same per-reader views the inspector uses, so an export never
 // holds more than its reader may see.
 
@@ -150,7 +150,7 @@ type ReaderArgs = { db: Database; conversationId: string; readerId: string };
 /**
  * One line per attempt of every kind and status (replies, summaries, titles, drafts, replays; answered, failed,
  * stopped): the messages it sent and the reply, as OpenAI's chat format has them, with its `kind` and `status`
- * so a reader picks the lines it wants (docs/architecture.md, "Export and import").
+ * so a reader picks the lines it wants (docs/features.md, "Export and import").
  */
 export async function exportAttemptsAsJsonl({ db, conversationId, readerId }: ReaderArgs): Promise<string> {
   const { views } = await conversationAttemptViews({ db, conversationId, readerId });

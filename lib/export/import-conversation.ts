@@ -1,4 +1,4 @@
-// Import: a checked archive becomes a new private conversation of the importer (docs/architecture.md, "Export
+// Import: a checked archive becomes a new private conversation of the importer (docs/features.md, "Export
 // and import"). Every id is fresh and every reference inside the archive is rewritten to it; the persona is found
 // by id, then by name, else the default persona answers and the importer is told. Nothing is stored unless all of
 // it is.
@@ -92,7 +92,7 @@ function mediaProblem(archive: ConversationArchive): string | null {
  * the clear): what the archive recorded, kept as recorded. An archive written before they were recorded says
  * nothing, so every memory line of the attempt's CORE MEMORIES items counts as private: an imported attempt is
  * never more visible than its source, and is never matched against the importer's own memories
- * (docs/architecture.md#private-memories).
+ * (docs/features.md#private-memories).
  */
 function importedPrivateMemories(attempt: ArchivedAttempt, ownerId: string): PrivateMemoryUse[] {
   const recorded =

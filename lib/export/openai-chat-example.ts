@@ -22,7 +22,7 @@ export interface ChatExample {
   messages: ChatExampleMessage[];
 }
 
-/** One JSONL line: the example, with the kind and status of the attempt it comes from (docs/architecture.md). */
+/** One JSONL line: the example, with the kind and status of the attempt it comes from (docs/features.md, "Export and import"). */
 export interface AttemptLine extends ChatExample {
   kind: string;
   status: string;

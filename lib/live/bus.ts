@@ -1,4 +1,4 @@
-// How one instance tells the others that something happened in a conversation (docs/architecture.md, "Live
+// How one instance tells the others that something happened in a conversation (docs/features.md, "Live
 // rooms"): Redis pub/sub when REDIS_URL is set, Postgres LISTEN/NOTIFY otherwise, and within the process alone for
 // embedded PGlite (one process is the whole app). Signals are small on purpose, whatever carries them: a stored
 // event travels as its id (readers fetch it from the replay buffer), so NOTIFY's 8 000-byte limit never binds.

@@ -1,4 +1,4 @@
-// One reader's Server-Sent Events stream of a conversation (docs/architecture.md, "Live rooms"). It listens on the
+// One reader's Server-Sent Events stream of a conversation (docs/features.md, "Live rooms"). It listens on the
 // bus first, then sends every stored event after the reader's last id, then each new one as its signal arrives:
 // whatever order signals come in, the reader gets the stored events in id order, each once. Typing notices of
 // others pass straight through. A reader who is taken out of the conversation is disconnected.

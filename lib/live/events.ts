@@ -1,4 +1,4 @@
-// What a reader of a live conversation receives (docs/architecture.md, "Live rooms"). Shared by the server that
+// What a reader of a live conversation receives (docs/features.md, "Live rooms"). Shared by the server that
 // sends the events and the browser that applies them, so it imports only types.
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
 

@@ -1,4 +1,4 @@
-// The publishing side of live rooms (docs/architecture.md, "Live rooms"): one call where a message is stored or
+// The publishing side of live rooms (docs/features.md, "Live rooms"): one call where a message is stored or
 // changed, where people join or leave, and where someone types. A failure here is logged and never fails the
 // write that called it: the readers' transcript is reloaded after every turn anyway.
 

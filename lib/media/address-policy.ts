@@ -1,4 +1,4 @@
-// Which network addresses a server-side fetch may reach (docs/architecture.md#image-links). An image link in a
+// Which network addresses a server-side fetch may reach (docs/features.md#image-links). An image link in a
 // message makes the server fetch a URL a user chose, so every address it would connect to is checked first:
 // loopback, private, shared (CGNAT), link-local (cloud metadata at 169.254.169.254), unique-local, unspecified,
 // multicast, reserved and documentation ranges are refused, in IPv4 and IPv6, and an IPv6 address that carries an

@@ -1,4 +1,4 @@
-// Fetches the image behind a link in a message, safely (docs/architecture.md#image-links). The URL is a user's
+// Fetches the image behind a link in a message, safely (docs/features.md#image-links). The URL is a user's
 // choice and the server makes the request, so: http(s) only; the host name is resolved first and every address it
 // resolves to is checked (address-policy.ts), and the connection goes to the address that was checked, pinned
 // through the agent's `lookup`, so a second DNS answer cannot swap in another; redirects are followed by hand, at

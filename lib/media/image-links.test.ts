@@ -1,4 +1,4 @@
-// Which links of a message are image links (docs/architecture.md#image-links): bare http(s) URLs whose path ends
+// Which links of a message are image links (docs/features.md#image-links): bare http(s) URLs whose path ends
 // in an image extension, trailing punctuation left out, each once, at most four.
 import { describe, expect, it } from "vitest";
 import { imageLinkNotice, imageLinksIn, MAX_IMAGE_LINKS } from "./image-links";

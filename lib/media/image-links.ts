@@ -1,4 +1,4 @@
-// Image links in a message (docs/architecture.md#image-links). A bare http(s) URL whose path ends in an image
+// Image links in a message (docs/features.md#image-links). A bare http(s) URL whose path ends in an image
 // extension (.png, .jpg, .jpeg, .gif, .webp) is fetched by the server through the SSRF-safe fetcher and stored as
 // an attachment of the message, with the link as its origin; other links are left alone (fetching every link a
 // person pastes would visit pages they only meant to mention). A link this conversation already fetched for an

@@ -153,7 +153,7 @@ function sniffJpeg(bytes: Buffer): SniffedImage | null {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Documents, audio and video (docs/architecture.md#documents-audio-and-video): recognised by their container's
+// Documents, audio and video (docs/features.md#documents-audio-and-video): recognised by their container's
 // signature. Their contents are not decoded here; the provider reads them. A PDF must also end like one (its
 // `%%EOF` marker near the end), so a truncated upload is refused rather than sent.
 

@@ -1,4 +1,4 @@
-// The largest file of each kind (docs/architecture.md#documents-audio-and-video), from the configuration. The
+// The largest file of each kind (docs/features.md#documents-audio-and-video), from the configuration. The
 // multipart reader stops at the largest of them; the kind, known once the bytes are sniffed, then has its own.
 import "server-only";
 import { env, type ServerEnvironment } from "@/lib/env";

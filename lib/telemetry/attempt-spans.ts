@@ -1,5 +1,5 @@
 // Every model call as an OpenTelemetry span, sent over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set, so
-// Langfuse, Phoenix, Jaeger or any collector receives what the inspector shows (docs/architecture.md,
+// Langfuse, Phoenix, Jaeger or any collector receives what the inspector shows (docs/features.md,
 // "Telemetry"). Attributes follow the GenAI semantic conventions (model, provider, token usage with cached input
 // tokens, finish reason); the exact request body is the span's input (`input.value`, which Phoenix and Langfuse
 // read) and the reply its output. Without the variable nothing is created and nothing is sent.

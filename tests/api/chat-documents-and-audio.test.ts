@@ -1,4 +1,4 @@
-// Documents, audio and video (docs/architecture.md#documents-audio-and-video): uploaded, typed from their bytes,
+// Documents, audio and video (docs/features.md#documents-audio-and-video): uploaded, typed from their bytes,
 // capped per kind, and sent to each model as it can take them (Gemini: PDF, audio and video as inlineData; OpenAI
 // chat: the PDF as a file part, a notice for the audio). Real routes, real database, the fake providers.
 import { eq } from "drizzle-orm";

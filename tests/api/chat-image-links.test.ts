@@ -1,4 +1,4 @@
-// Image links in a message (docs/architecture.md#image-links): fetched by the server through the SSRF-safe
+// Image links in a message (docs/features.md#image-links): fetched by the server through the SSRF-safe
 // fetcher and stored as the message's attachment with its origin; a refused link is a visible notice in the
 // message and the payload. The refusal runs with MEDIA_FETCH_ALLOW_HOSTS unset; only the good-link tests name
 // `localhost` there, so the local image server counts as public for them.

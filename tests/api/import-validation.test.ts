@@ -1,4 +1,4 @@
-// Import trusts nothing in the archive (docs/architecture.md, "Export and import"): each field is checked as the
+// Import trusts nothing in the archive (docs/features.md, "Export and import"): each field is checked as the
 // API checks it (the settings override as the conversation's settings route takes it, an attempt's items, trace,
 // settings and timings, real ISO times, integers within their Postgres columns, attachments as an upload would be
 // recorded), every reference must point inside the archive, and a bad archive is a 400 naming the field with not

@@ -1,4 +1,4 @@
-// The live rooms' bus between instances (docs/architecture.md, "Live rooms"): two connections stand for two
+// The live rooms' bus between instances (docs/features.md, "Live rooms"): two connections stand for two
 // instances, on real Redis (REDIS_URL, or the local server) and on real Postgres LISTEN/NOTIFY (DATABASE_URL).
 // A signal published on one reaches both, in the order published; a signal near NOTIFY's size limit still goes.
 import { createClient } from "redis";

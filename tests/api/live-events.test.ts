@@ -1,4 +1,4 @@
-// Live rooms through the real route handlers and database (docs/architecture.md, "Live rooms"): what a turn
+// Live rooms through the real route handlers and database (docs/features.md, "Live rooms"): what a turn
 // publishes, resuming after an id with nothing missing and nothing twice, typing passed on to the others only,
 // people changes, a reader taken out being disconnected, a dead instance's reply shown interrupted, and a reader
 // too far behind told to reload.

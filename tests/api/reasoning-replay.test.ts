@@ -1,4 +1,4 @@
-// Reasoning and provider metadata on the wire (docs/architecture.md#reasoning-and-provider-metadata): what a
+// Reasoning and provider metadata on the wire (docs/features.md#reasoning-and-provider-metadata): what a
 // reasoning model sent with its reply (Gemini's thought signatures, the Responses API's reasoning items) is stored
 // and goes back, unchanged, in later turns' bodies, as `reasoning.persist` says. Real routes, real Postgres, the
 // fake providers speaking the real wire protocols; every body checked is the one the fake received.

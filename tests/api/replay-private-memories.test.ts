@@ -1,4 +1,4 @@
-// A replay is never more visible than its source (docs/architecture.md#private-memories). Alice chats alone, so
+// A replay is never more visible than its source (docs/features.md#private-memories). Alice chats alone, so
 // attempt T carries her private memories; she invites Bob and Carol, then edits or deletes those memories. A replay
 // of T that resends its body sends the model T's bytes (what the replay is for) and records T's private memories,
 // so every member but Alice reads it redacted exactly as T, and Alice reads it as she reads T, whoever replayed it.

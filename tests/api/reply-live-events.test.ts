@@ -1,4 +1,4 @@
-// A streaming reply's live events (docs/architecture.md, "Live rooms"), with every statement drizzle sends logged:
+// A streaming reply's live events (docs/features.md, "Live rooms"), with every statement drizzle sends logged:
 // a flush is two statements (the reply's update, which returns the row, and the event, whose statement also sends
 // the Postgres bus's NOTIFY), the event is made from the row the write returned, a reader following the
 // conversation receives exactly the stored state, and two writes in flight publish their states in write order.

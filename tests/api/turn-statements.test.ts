@@ -1,4 +1,4 @@
-// The statements one chat turn sends (docs/architecture.md, "The turn's own cost"), each named by the tables it
+// The statements one chat turn sends (docs/features.md, "The turn's own cost"), each named by the tables it
 // reads and writes, with every statement drizzle sends logged: the exact list for a new message's turn and for a
 // regenerate, so a change that adds a round trip to every turn shows up here, named. The reply is short (the
 // offline model), so no write happens while it streams: each flush adds two statements, tested in

@@ -11,7 +11,7 @@ const capabilitiesSchema = z
     {
       vision: flag("vision"),
       video: flag("video"),
-      // Added after the registry existed: absent means the model takes none (docs/architecture.md#documents-audio-and-video).
+      // Added after the registry existed: absent means the model takes none (docs/features.md#documents-audio-and-video).
       audio: flag("audio").default(false),
       documents: flag("documents").default(false),
       tools: flag("tools"),

@@ -1,7 +1,7 @@
 // POST /api/conversations/:id/attachments: upload one file (multipart/form-data, field `file`) for the next
 // message of a conversation the user may read. The type comes from the bytes, never the name or declared type:
 // JPEG, PNG, GIF and WebP images (SVG can carry script), PDF documents, MP3/WAV/OGG/FLAC/M4A audio and
-// MP4/WebM/MOV video, each kind under its own size limit (docs/architecture.md#documents-audio-and-video). 201
+// MP4/WebM/MOV video, each kind under its own size limit (docs/features.md#documents-audio-and-video). 201
 // with the attachment and the url it is served at; the chat request then sends that url as a file part. Nothing is
 // stored when a check fails.
 

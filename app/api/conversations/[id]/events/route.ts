@@ -1,5 +1,5 @@
 // GET /api/conversations/:id/events: the conversation as it happens, as Server-Sent Events, for whoever may read
-// it (docs/architecture.md, "Live rooms"): new and changed messages (a reply's text so far while it streams),
+// it (docs/features.md, "Live rooms"): new and changed messages (a reply's text so far while it streams),
 // typing, people joining and leaving. Each stored event has an id; a reconnect with Last-Event-ID (or ?after=)
 // gets every later one, once. ?follow=0 sends what is stored after that id and ends.
 import { parseQuery } from "@/app/api/request-fields";

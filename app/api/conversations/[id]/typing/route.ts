@@ -1,5 +1,5 @@
 // POST /api/conversations/:id/typing: the signed-in reader is typing; the others see it for a few seconds
-// (docs/architecture.md, "Live rooms"). An empty body (or {}). 204. Not stored; repeated more often than once a
+// (docs/features.md, "Live rooms"). An empty body (or {}). 204. Not stored; repeated more often than once a
 // second per person and conversation, it is ignored.
 import { z } from "zod";
 import { getDb } from "@/db/client";

@@ -62,7 +62,7 @@ export const PATCH = readableConversationRoute<"messageId">(async (access, reque
             editorId: user.id,
           });
   }
-  // A new choice of variant changes the readers' transcript, an edit one message (docs/architecture.md, "Live rooms").
+  // A new choice of variant changes the readers' transcript, an edit one message (docs/features.md, "Live rooms").
   void ("chosen" in change ? publishTranscriptChange : publishMessage)({ db, conversationId, messageId });
   const versions = await listMessageVersions({ db, messageId });
   return Response.json({ message: withoutCounts(updated), versions });
