@@ -5,7 +5,7 @@
 
 import { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
-import { hasVisibleCharacter } from "@/lib/visible-text";
+import { hasVisibleCharacter, unstorableTextProblem } from "@/lib/text-rules";
 
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 128;
@@ -63,6 +63,7 @@ export function nameProblem(name: unknown): string | null {
     return "Enter a name with a visible character: only spaces or zero-width characters show as nothing.";
   if (name.length > MAX_NAME_LENGTH)
     return `The name is too long: use at most ${MAX_NAME_LENGTH} characters.`;
-  if (name.includes("\u0000")) return "The name must not contain NUL (\\u0000) characters.";
+  const unstorable = unstorableTextProblem(name);
+  if (unstorable) return `The name ${unstorable}.`;
   return null;
 }

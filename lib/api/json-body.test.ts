@@ -1,8 +1,9 @@
 // The JSON reader's scenario table: what it takes (and gives back exactly as JSON.parse does), and what it
 // refuses, with which status and which words.
 import { describe, expect, test } from "vitest";
-import { type JsonLimits, parseJsonWithin, unstorableTextProblem } from "@/lib/api/json-body";
+import { type JsonLimits, parseJsonWithin } from "@/lib/api/json-body";
 import { AppError } from "@/lib/errors";
+import { unstorableTextProblem } from "@/lib/text-rules";
 
 const LIMITS: JsonLimits = { maxDepth: 8, maxElements: 50, maxStringChars: 20 };
 
@@ -372,22 +373,5 @@ describe("cost", () => {
     const started = performance.now();
     expect(parseJsonWithin(text, limits)).toEqual({ blob: "QUJD".repeat(1_000_000) });
     expect(performance.now() - started).toBeLessThan(2_000);
-  });
-});
-
-describe("text from other places: unstorableTextProblem", () => {
-  const cases: { name: string; text: string; problem: RegExp | null }[] = [
-    { name: "plain text", text: "Tulips in spring", problem: null },
-    { name: "a surrogate pair", text: "smile \u{1f600}", problem: null },
-    { name: "NUL", text: "a\u0000b", problem: /NUL/ },
-    { name: "a lone high surrogate", text: "a\ud800b", problem: /lone surrogate/ },
-    { name: "a lone high surrogate at the end", text: "a\ud800", problem: /lone surrogate/ },
-    { name: "a lone low surrogate", text: "\udc00a", problem: /lone surrogate/ },
-    { name: "a pair the wrong way round", text: "\ude00\ud83d", problem: /lone surrogate/ },
-  ];
-  test.each(cases)("$name", ({ text, problem }) => {
-    const found = unstorableTextProblem(text);
-    if (problem === null) expect(found).toBeNull();
-    else expect(found).toMatch(problem);
   });
 });

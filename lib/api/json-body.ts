@@ -24,17 +24,6 @@ export interface JsonLimits {
   maxStringChars: number;
 }
 
-/** A UTF-16 half without its partner: no character, so no UTF-8 (and no Postgres text) can hold it. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Text the client sent that the app cannot store: NUL or a lone surrogate. Null when there is neither. */
-export function unstorableTextProblem(text: string): string | null {
-  if (text.includes("\u0000")) return "must not contain NUL (\\u0000) characters";
-  if (LONE_SURROGATE.test(text))
-    return "must not contain a lone surrogate (half of a UTF-16 pair without the other half)";
-  return null;
-}
-
 /** The value the text holds, once it is within `limits`; an AppError naming the first problem otherwise. */
 export function parseJsonWithin(text: string, limits: JsonLimits): unknown {
   new JsonScan(text, limits).run();

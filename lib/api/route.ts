@@ -5,7 +5,7 @@
 import "server-only";
 import type { z } from "zod";
 import { databaseHandle } from "@/db/client";
-import { type JsonLimits, parseJsonWithin, unstorableTextProblem } from "@/lib/api/json-body";
+import { type JsonLimits, parseJsonWithin } from "@/lib/api/json-body";
 import { readBodyUpTo } from "@/lib/api/read-body";
 import { guardStateChange } from "@/lib/api/same-origin";
 import { sessionUser } from "@/lib/auth";
@@ -13,6 +13,7 @@ import { AppError, databaseUnavailable, isDatabaseUnavailable } from "@/lib/erro
 import { isUuid } from "@/lib/ids";
 import { logger } from "@/lib/logger";
 import { trackRequest } from "@/lib/shutdown-hooks";
+import { unstorableTextProblem } from "@/lib/text-rules";
 
 export interface SessionUser {
   id: string;

@@ -4,9 +4,9 @@
 
 import "server-only";
 import type { z } from "zod";
-import { unstorableTextProblem } from "@/lib/api/json-body";
 import { readBodyUpTo } from "@/lib/api/read-body";
 import { AppError } from "@/lib/errors";
+import { unstorableTextProblem } from "@/lib/text-rules";
 
 /** The largest file an upload may carry. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;

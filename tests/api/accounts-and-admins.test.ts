@@ -106,6 +106,8 @@ describe("sign-up rules", () => {
       body: { name: "\ufeff\u200d\u2060" },
       message: /visible character/,
     },
+    { name: "a name with a lone surrogate", body: { name: "Ada\ud800" }, message: /lone surrogate/ },
+    { name: "a name with NUL", body: { name: "Ada\u0000" }, message: /NUL/ },
     { name: "a 101-character name", body: { name: "n".repeat(101) }, message: /at most 100/ },
     { name: "a 100 000-character name", body: { name: "n".repeat(100_000) }, message: /at most 100|larger/ },
     { name: "a password of 129 characters", body: { password: "x".repeat(129) }, message: /too long/ },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { hasVisibleCharacter } from "./visible-text";
+import { hasVisibleCharacter, unstorableTextProblem } from "./text-rules";
 
 describe("hasVisibleCharacter", () => {
   const cases: Array<{ name: string; text: string; visible: boolean }> = [
@@ -24,5 +24,23 @@ describe("hasVisibleCharacter", () => {
   ];
   test.each(cases)("$name → $visible", ({ text, visible }) => {
     expect(hasVisibleCharacter(text)).toBe(visible);
+  });
+});
+
+describe("unstorableTextProblem", () => {
+  const cases: { name: string; text: string; problem: RegExp | null }[] = [
+    { name: "plain text", text: "Tulips in spring", problem: null },
+    { name: "a surrogate pair", text: "smile \u{1f600}", problem: null },
+    { name: "NUL", text: "a\u0000b", problem: /NUL/ },
+    { name: "a lone high surrogate", text: "a\ud800b", problem: /lone surrogate/ },
+    { name: "a lone high surrogate at the end", text: "a\ud800", problem: /lone surrogate/ },
+    { name: "a lone low surrogate", text: "\udc00a", problem: /lone surrogate/ },
+    { name: "a pair the wrong way round", text: "\ude00\ud83d", problem: /lone surrogate/ },
+    { name: "two high surrogates, then a low one", text: "\ud800\ud800\udc00", problem: /lone surrogate/ },
+  ];
+  test.each(cases)("$name", ({ text, problem }) => {
+    const found = unstorableTextProblem(text);
+    if (problem === null) expect(found).toBeNull();
+    else expect(found).toMatch(problem);
   });
 });
