@@ -58,6 +58,10 @@ export default defineConfig({
         AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e-secret",
         ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
         ...(process.env.E2E_PGLITE_DIR ? { PGLITE_DIR: process.env.E2E_PGLITE_DIR } : {}),
+        // Set by the test command: each recorded attempt's wire map is checked, a violation fails the run.
+        ...(process.env.GLASSBOX_WIRE_CHECK_FILE
+          ? { GLASSBOX_WIRE_CHECK_FILE: process.env.GLASSBOX_WIRE_CHECK_FILE }
+          : {}),
         OPENAI_API_KEY: "sk-fake-e2e",
         OPENAI_BASE_URL: `${fakeUrl}/v1`,
         GOOGLE_GENERATIVE_AI_API_KEY: "fake-google-e2e",

@@ -436,6 +436,31 @@ export interface RecordedRequest {
   status: number | null;
   /** Elided media, keyed by sha256, so the full body can be rebuilt from attachments on demand. */
   elidedMedia: { sha256: string; mime: string; bytes: number }[];
+  /** Where each item of this request sits in its body; absent on attempts recorded before it was kept. */
+  wire?: RecordedWireMap;
+}
+
+/** An item's place in a request body: JSON Pointers, or why it is not there (docs/features.md#wire-reconciliation). */
+export interface RecordedWireAddress {
+  wirePaths: string[];
+  merged?: true;
+  dropped?: { reason: string };
+  droppedParts?: { part: number; reason: string }[];
+}
+
+/** What a request's body carries, item by item. */
+export interface RecordedWireMap {
+  /**
+   * One per item this request carried, in order: the attempt's items, then the items the tool loop added before
+   * this request and the earlier ones (`addedItems`).
+   */
+  addresses: RecordedWireAddress[];
+  /** Body elements no item explains. */
+  unclaimed: { pointer: string; what: string }[];
+  /** The provider adapter's warnings for this request (the AI SDK's call warnings). */
+  warnings: string[];
+  /** In a tool loop: the items the previous step added (its reply and tool results), sent from this request on. */
+  addedItems: unknown[];
 }
 
 /** Every model call is an attempt of one of these kinds ("replay": a recorded attempt run again). */

@@ -130,6 +130,11 @@ const environmentSchema = z.object({
   ),
   /** "1" under the test suites and the bench: quieter logs, better-auth's sign-up limit off. */
   GLASSBOX_TEST: z.preprocess(unsetWhenEmpty, z.string().optional()).transform((value) => value === "1"),
+  /**
+   * Set by the test command: every recorded attempt's wire map is checked against its body, and a violation is
+   * appended to this file (one JSON line), which fails the run.
+   */
+  GLASSBOX_WIRE_CHECK_FILE: text(),
 });
 
 export type ServerEnvironment = z.infer<typeof environmentSchema>;

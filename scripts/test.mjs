@@ -11,7 +11,16 @@ const root = path.resolve(import.meta.dirname, "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const resultsDir = path.resolve(root, process.env.TEST_RESULTS_DIR ?? "test-results");
 mkdirSync(resultsDir, { recursive: true });
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", GLASSBOX_TEST: "1" };
+// Every attempt the suites record has its wire map checked against its body (lib/chat/record-attempt.ts): a
+// violation is written here, and each one fails the run.
+const wireViolations = path.join(resultsDir, "wire-violations.jsonl");
+rmSync(wireViolations, { force: true });
+const env = {
+  ...process.env,
+  NEXT_TELEMETRY_DISABLED: "1",
+  GLASSBOX_TEST: "1",
+  GLASSBOX_WIRE_CHECK_FILE: wireViolations,
+};
 // Optional: "unit" or "e2e" to run one part, then file filters passed on to that runner.
 const only = process.argv[2];
 const filters = process.argv.slice(3);
@@ -112,6 +121,13 @@ if (only !== "unit") {
     }
     if (status !== 0 && (!report || report.stats.unexpected === 0)) broken = true;
   }
+}
+
+if (existsSync(wireViolations)) {
+  const violations = readFileSync(wireViolations, "utf8").split("\n").filter(Boolean);
+  console.error(`\n${violations.length} recorded attempt(s) whose wire map violates its invariants:`);
+  for (const violation of violations) console.error(`  ${violation}`);
+  failed += violations.length;
 }
 
 if (broken) failed = Math.max(failed, 1);

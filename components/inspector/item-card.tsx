@@ -28,6 +28,7 @@ export const ItemCard = memo(function ItemCard({
   events,
   onRevealMessage,
   onFocusEvent,
+  onShowBytes,
 }: {
   item: ViewItem;
   position: number;
@@ -37,6 +38,8 @@ export const ItemCard = memo(function ItemCard({
   events: { event: TraceEvent; index: number }[];
   onRevealMessage: (messageId: string) => void;
   onFocusEvent: (index: number) => void;
+  /** Opens the raw view with the element at this JSON Pointer marked. */
+  onShowBytes?: (pointer: string) => void;
 }) {
   const notice = item.tag === "MEDIA_NOTICE" || item.tag === "PERSONA_USER_BLOCKS";
   return (
@@ -49,6 +52,7 @@ export const ItemCard = memo(function ItemCard({
       data-tag={item.tag}
       data-role={item.role}
       data-highlighted={highlighted || undefined}
+      data-dropped={item.dropped ? true : undefined}
     >
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-[11px]">
         <span className="font-mono text-zinc-500 tabular-nums dark:text-zinc-400" data-testid="item-position">
@@ -100,7 +104,50 @@ export const ItemCard = memo(function ItemCard({
       >
         {TAG_DESCRIPTIONS[item.tag]}
       </p>
-      <ItemParts parts={item.parts} />
+      {item.dropped && (
+        <p
+          className="mt-1 rounded bg-rose-50 px-2 py-1 text-[11px] text-rose-800 dark:bg-rose-950/40 dark:text-rose-200"
+          data-testid="item-dropped"
+        >
+          Not in the request body: {item.dropped.reason}
+        </p>
+      )}
+      <div className={item.dropped ? "line-through decoration-rose-500/70 opacity-70" : undefined}>
+        <ItemParts parts={item.parts} />
+      </div>
+      {item.droppedParts?.map((entry) => (
+        <p
+          key={entry.part}
+          className="mt-1 text-[11px] text-rose-800 dark:text-rose-200"
+          data-testid="item-dropped-part"
+        >
+          Part {entry.part + 1} is not in the body: {entry.reason}
+        </p>
+      ))}
+      {item.wirePaths && item.wirePaths.length > 0 && (
+        <div className="mt-1.5 flex flex-wrap items-center gap-1 text-[11px]" data-testid="item-wire">
+          <span className="text-zinc-500 dark:text-zinc-400">
+            {item.merged ? "in the body, shared:" : "in the body:"}
+          </span>
+          {item.wirePaths.map((pointer) => (
+            <button
+              key={pointer}
+              type="button"
+              onClick={() => onShowBytes?.(pointer)}
+              className="chip bg-zinc-100 font-mono text-zinc-700 hover:bg-indigo-50 hover:text-indigo-700 dark:bg-zinc-800 dark:text-zinc-200 dark:hover:bg-indigo-950 dark:hover:text-indigo-300"
+              title={
+                item.merged
+                  ? "Show these bytes in the raw request; another item was written into the same element"
+                  : "Show these bytes in the raw request"
+              }
+              data-testid="item-wire-path"
+              data-pointer={pointer}
+            >
+              {pointer}
+            </button>
+          ))}
+        </div>
+      )}
       {(item.sourceMessageIds.length > 0 || events.length > 0) && (
         <div className="mt-2 flex flex-wrap items-center gap-1">
           {item.sourceMessageIds.map((messageId, index) => (

@@ -13,6 +13,7 @@ import { TokenBar } from "./token-bar";
 import { TracePanel } from "./trace-panel";
 import { attemptPayload, type PayloadView } from "./types";
 import { useAttempt } from "./use-inspector-data";
+import { WireNotes } from "./wire-notes";
 
 type View = "payload" | "raw" | "diff";
 
@@ -84,6 +85,8 @@ export function PayloadSections({
   const [tagFilter, setTagFilter] = useState<ItemTag | null>(null);
   const [hovered, setHovered] = useState<number | null>(null);
   const [pinned, setPinned] = useState<number | null>(null);
+  /** The body element an item's address chip asked the raw view to mark. */
+  const [bytesPointer, setBytesPointer] = useState<string | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<VirtualListHandle>(null);
 
@@ -137,6 +140,11 @@ export function PayloadSections({
       ?.scrollIntoView({ block: "nearest", behavior: "smooth" });
   }, []);
 
+  const showBytes = useCallback((pointer: string) => {
+    setBytesPointer(pointer);
+    setView("raw");
+  }, []);
+
   const getKey = useCallback((item: ContextItem, index: number) => `${item.id}#${index}`, []);
   const renderItem = useCallback(
     (item: ContextItem) => (
@@ -148,9 +156,10 @@ export function PayloadSections({
         events={eventsByItem.get(item.id) ?? []}
         onRevealMessage={onRevealMessage}
         onFocusEvent={focusEvent}
+        onShowBytes={showBytes}
       />
     ),
-    [positions, systemParts, highlighted, eventsByItem, onRevealMessage, focusEvent],
+    [positions, systemParts, highlighted, eventsByItem, onRevealMessage, focusEvent, showBytes],
   );
 
   return (
@@ -210,6 +219,7 @@ export function PayloadSections({
                     estimateHeight={140}
                     testId="inspector-items"
                   />
+                  <WireNotes unclaimed={payload.unclaimed ?? []} warnings={payload.warnings ?? []} />
                 </div>
               </div>
             </div>
@@ -222,6 +232,7 @@ export function PayloadSections({
             requests={requests}
             downloadName={downloadName}
             scrollContainer={scroller}
+            highlightPointer={bytesPointer}
           />
         )}
         {view === "diff" && (

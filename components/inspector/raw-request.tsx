@@ -1,7 +1,7 @@
 "use client";
 // The exact request body the provider received: pretty-printed or byte for byte, with copy, download and
 // "copy as cURL" (the recorded URL, the key as a placeholder, the exact body).
-import { type RefObject, useEffect, useMemo, useState } from "react";
+import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import { copyText, downloadText } from "@/components/ui/clipboard";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatBytes } from "@/components/ui/format";
@@ -10,6 +10,7 @@ import { mediaKindName } from "@/components/ui/media-kind";
 import type { ProviderName } from "@/lib/context/types";
 import { curlCommand } from "./curl-command";
 import { JsonText } from "./json-lines";
+import { pointerLineRange } from "./json-pointer-lines";
 import { type ElidedMedia, formatMediaBytes, prettyWithoutMedia, sha256OfBase64 } from "./media-placeholders";
 
 /** The readable form: indented, large base64 media as placeholders whose sha256 fills in once computed. */
@@ -95,12 +96,57 @@ function MediaStrip({ media, hashes }: { media: ElidedMedia[]; hashes: ReadonlyM
   );
 }
 
+/**
+ * The pretty body with the lines of one element marked and scrolled to: the bytes an item's address points at.
+ * Rendered plain (no colouring) so the mark can wrap exactly those lines.
+ */
+function MarkedBody({ text, body, pointer }: { text: string; body: string; pointer: string }) {
+  const mark = useRef<HTMLElement>(null);
+  const range = useMemo(() => {
+    try {
+      return pointerLineRange(JSON.parse(body), pointer);
+    } catch {
+      return null;
+    }
+  }, [body, pointer]);
+  // Scrolled to whenever another element is marked.
+  const markKey = range ? `${range.first}:${range.last}` : null;
+  useEffect(() => {
+    if (markKey !== null) mark.current?.scrollIntoView({ block: "center" });
+  }, [markKey]);
+  const lines = text.split("\n");
+  if (!range) {
+    return (
+      <p className="text-xs text-rose-700 dark:text-rose-300" data-testid="raw-highlight-missing">
+        {pointer} is not in this request's body.
+      </p>
+    );
+  }
+  return (
+    <pre className="code-surface overflow-x-auto p-3 break-all whitespace-pre-wrap" data-testid="raw-body">
+      {lines.slice(0, range.first).join("\n")}
+      {range.first > 0 && "\n"}
+      <mark
+        ref={mark}
+        className="rounded bg-amber-200/70 text-inherit dark:bg-amber-500/30"
+        data-testid="raw-highlight"
+        data-pointer={pointer}
+      >
+        {lines.slice(range.first, range.last + 1).join("\n")}
+      </mark>
+      {range.last + 1 < lines.length && "\n"}
+      {lines.slice(range.last + 1).join("\n")}
+    </pre>
+  );
+}
+
 export function RawRequest({
   provider,
   request,
   requests,
   downloadName,
   scrollContainer,
+  highlightPointer = null,
 }: {
   provider: ProviderName | null;
   request: { url: string; body: string } | null;
@@ -108,6 +154,8 @@ export function RawRequest({
   requests?: { url: string; status: number | null; body: string }[];
   downloadName: string;
   scrollContainer: RefObject<HTMLElement | null>;
+  /** A JSON Pointer into the request the items belong to (the last one): its lines are marked in the pretty view. */
+  highlightPointer?: string | null;
 }) {
   const [mode, setMode] = useState<"pretty" | "exact">("pretty");
   const [requestIndex, setRequestIndex] = useState<number | null>(null);
@@ -130,6 +178,8 @@ export function RawRequest({
 
   const bytes = new TextEncoder().encode(chosen.body).length;
   const shown = mode === "pretty" && pretty !== null ? pretty : chosen.body;
+  const itemsRequest = requestIndex === null || !requests || requestIndex === requests.length - 1;
+  const marked = mode === "pretty" && pretty !== null && itemsRequest ? highlightPointer : null;
   return (
     <section className="space-y-2" data-testid="raw-request">
       <div className="flex flex-wrap items-center gap-2 text-xs">
@@ -232,7 +282,11 @@ export function RawRequest({
         </div>
       )}
       <MediaStrip media={media} hashes={hashes} />
-      <JsonText text={shown} scrollContainer={scrollContainer} testId="raw-body" />
+      {marked ? (
+        <MarkedBody text={shown} body={chosen.body} pointer={marked} />
+      ) : (
+        <JsonText text={shown} scrollContainer={scrollContainer} testId="raw-body" />
+      )}
     </section>
   );
 }

@@ -12,6 +12,8 @@ import type { PayloadView } from "./types";
 export function tokensByTag(payload: PayloadView): { tag: ItemTag; tokens: number; count: number }[] {
   const totals = new Map<ItemTag, { tokens: number; count: number }>();
   for (const item of payload.items) {
+    // An item the adapter left out of the body was not sent: it costs nothing.
+    if (item.dropped) continue;
     const entry = totals.get(item.tag) ?? { tokens: 0, count: 0 };
     entry.tokens += item.tokens;
     entry.count += 1;

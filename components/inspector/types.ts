@@ -11,16 +11,32 @@ import type { Cost } from "@/lib/pricing";
 
 type ServerAttemptView = Awaited<ReturnType<typeof toAttemptViews>>[number];
 
-/** An item as an attempt's view gives it: `redacted` when someone else's private memory was replaced in it. */
-export type ViewItem = ContextItem & { redacted?: boolean };
+/**
+ * An item as an attempt's view gives it: `redacted` when someone else's private memory was replaced in it, and
+ * where it sits in the request body (docs/features.md#wire-reconciliation): absent on attempts recorded without.
+ */
+export type ViewItem = ContextItem & {
+  redacted?: boolean;
+  wirePaths?: string[];
+  merged?: true;
+  dropped?: { reason: string };
+  droppedParts?: { part: number; reason: string }[];
+};
+
+/** A body element no item explains. */
+export interface UnclaimedView {
+  pointer: string;
+  what: string;
+}
 
 /**
  * An attempt as GET /api/attempts/:id and GET /turns send it. The database stores items and trace as untyped
  * JSON; what the pipeline wrote there is its ContextItem and TraceEvent.
  */
-export type AttemptView = AsJson<Omit<ServerAttemptView, "items" | "trace">> & {
+export type AttemptView = AsJson<Omit<ServerAttemptView, "items" | "trace" | "requests">> & {
   items: ViewItem[];
   trace: TraceEvent[];
+  requests: (Omit<AsJson<ServerAttemptView["requests"][number]>, "items"> & { items: ViewItem[] | null })[];
 };
 
 /** What a model call was for ("replay": a recorded attempt run again). */
@@ -55,11 +71,14 @@ export type PreviewView = AsJson<Awaited<ReturnType<typeof previewTurn>>>;
 export interface PayloadView {
   modelId: string;
   provider: ProviderName | null;
-  items: ContextItem[];
+  items: ViewItem[];
   trace: TraceEvent[];
   budget: BudgetView | null;
   usage: UsageView | null;
   request: { url: string; body: string } | null;
+  /** Body elements no item explains, and the adapter's warnings (absent where not reconciled). */
+  unclaimed?: UnclaimedView[];
+  warnings?: string[];
 }
 
 export function attemptPayload(attempt: AttemptView): PayloadView {
@@ -71,6 +90,8 @@ export function attemptPayload(attempt: AttemptView): PayloadView {
     budget: attempt.budget,
     usage: attempt.usage,
     request: attempt.request,
+    unclaimed: attempt.unclaimed,
+    warnings: attempt.warnings,
   };
 }
 

@@ -6,7 +6,7 @@ import "server-only";
 import { listOtherModelCalls } from "@/db/attempt-queries";
 import type { Database } from "@/db/client";
 import { getModel, listTurnsWithAttempts, loadConversationMediaBySha256 } from "@/db/queries";
-import type { Attempt, Model } from "@/db/schema";
+import type { Attempt, Model, RecordedRequest, RecordedWireAddress } from "@/db/schema";
 import { usableTokenBudget } from "@/lib/context/budget";
 import { restoreMedia } from "@/lib/providers/media-elision";
 import { attemptCost } from "./attempt-cost";
@@ -70,10 +70,15 @@ export async function toAttemptViews({
     modelRows.filter((row): row is Model => row !== null).map((row) => [row.id, row]),
   );
   return attemptRows.map((row) => {
-    const requests = row.requests.map((request) => ({
+    const carried = itemsPerRequest(row);
+    const requests = row.requests.map((request, index) => ({
       url: request.url,
       status: request.status,
       body: restoreMedia(request.body, (sha256) => media.get(sha256)),
+      /** The items this request carried, each with its place in the body; null on an attempt recorded without. */
+      items: carried[index],
+      unclaimed: request.wire?.unclaimed ?? [],
+      warnings: request.wire?.warnings ?? [],
     }));
     const last = requests.at(-1) ?? null;
     return {
@@ -88,11 +93,15 @@ export async function toAttemptViews({
       provider: modelsById.get(row.modelId)?.provider ?? null,
       status: row.status,
       error: row.error,
-      items: row.items,
+      // The items of the request shown (the last one: in a tool loop, the payload and what the earlier steps
+      // added), each with where it sits in that body.
+      items: last?.items ?? row.items,
+      unclaimed: last?.unclaimed ?? [],
+      warnings: [...new Set(requests.flatMap((request) => request.warnings))],
       trace: row.trace,
       settings: row.settings,
       settingsVersion: row.settingsVersion,
-      budget: budgetOf(row, modelsById.get(row.modelId)),
+      budget: budgetOf(row, last?.items ?? row.items, modelsById.get(row.modelId)),
       request: last ? { url: last.url, body: last.body } : null,
       requests,
       response: row.response,
@@ -105,15 +114,36 @@ export async function toAttemptViews({
   });
 }
 
+/** An item as a request carried it: where it sits in that request's body (docs/features.md#wire-reconciliation). */
+export type WiredItem = Record<string, unknown> & Partial<RecordedWireAddress>;
+
+/**
+ * Per request: the items it carried (the attempt's, then what the tool loop added before it) with their addresses;
+ * null for a request recorded without a map.
+ */
+function itemsPerRequest(row: Attempt): (WiredItem[] | null)[] {
+  let carried = row.items as Record<string, unknown>[];
+  return row.requests.map((request: RecordedRequest) => {
+    if (!request.wire) return null;
+    carried = [...carried, ...(request.wire.addedItems as Record<string, unknown>[])];
+    const { addresses } = request.wire;
+    return carried.map((item, index) => ({ ...item, ...addresses[index] }));
+  });
+}
+
 /**
  * The token budget the attempt was built against, for the inspector's gauge. Attempts do not store it, so it is
  * recomputed from the attempt's own resolved settings and the model row (as the pipeline's budget stage does);
  * null when the model has since been deleted. `totalTokens` is the estimate over the items actually sent.
  */
-function budgetOf(row: Attempt, model: Model | undefined) {
+function budgetOf(row: Attempt, items: unknown[], model: Model | undefined) {
   if (!model) return null;
   const { usable, reserved } = usableTokenBudget(toModelDescriptor(model), row.settings);
-  const totalTokens = (row.items as { tokens?: number }[]).reduce((sum, item) => sum + (item.tokens ?? 0), 0);
+  // An item the adapter left out of the body (`dropped`) was not sent, so it is not counted.
+  const totalTokens = (items as { tokens?: number; dropped?: unknown }[]).reduce(
+    (sum, item) => sum + (item.dropped ? 0 : (item.tokens ?? 0)),
+    0,
+  );
   return {
     usableTokens: usable,
     totalTokens,

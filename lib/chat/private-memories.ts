@@ -143,7 +143,11 @@ export async function redactPrivateMemories({
           : { ...(redacted as object), redacted: true };
       }),
       trace: mapStrings(row.trace, replaceIn) as unknown[],
-      requests: row.requests.map((request) => ({ ...request, body: redactBody(request.body, replacements) })),
+      requests: row.requests.map((request) => ({
+        ...request,
+        body: redactBody(request.body, replacements),
+        ...(request.wire ? { wire: mapStrings(request.wire, replaceIn) as typeof request.wire } : {}),
+      })),
     };
   });
   return { rows, redactions };

@@ -2,14 +2,25 @@
 // HTTP request's exact body (base64 media elided, rebuildable from attachments), the response, usage and timings.
 
 import "server-only";
+import { appendFileSync } from "node:fs";
 import type { LanguageModelUsage } from "ai";
 import { sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { type AttemptKind, type AttemptUsage, attempts, type PrivateMemoryUse } from "@/db/schema";
+import {
+  type AttemptKind,
+  type AttemptUsage,
+  attempts,
+  type PrivateMemoryUse,
+  type RecordedRequest,
+  type RecordedWireMap,
+} from "@/db/schema";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
-import type { BaseContext } from "@/lib/context/types";
+import type { BaseContext, ContextItem } from "@/lib/context/types";
+import { env } from "@/lib/env";
+import { logger } from "@/lib/logger";
 import { elideMedia } from "@/lib/providers/media-elision";
 import type { CapturedRequest } from "@/lib/providers/request-capture";
+import { reconcileWire, wireFormatOfUrl, wireMapProblems } from "@/lib/providers/wire-reconciliation";
 import { recordAttemptSpan } from "@/lib/telemetry/attempt-spans";
 import { privateMemoriesInPayload } from "./private-memories";
 
@@ -27,6 +38,14 @@ export function attemptUsage(usage: LanguageModelUsage): AttemptUsage {
       ? { reasoningTokens: usage.outputTokenDetails.reasoningTokens }
       : {}),
   };
+}
+
+/** What one HTTP request of an attempt carried beyond the payload: in a tool loop, the earlier steps' output. */
+export interface AttemptStep {
+  /** Items the loop added before this request: the previous step's reply (reasoning, text, calls) and results. */
+  addedItems: ContextItem[];
+  /** The provider adapter's warnings for this request. */
+  warnings: string[];
 }
 
 export interface AttemptRecord {
@@ -47,6 +66,8 @@ export interface AttemptRecord {
   base: Pick<BaseContext, "items" | "trace" | "settings" | "stageTimings">;
   settingsVersion: number;
   requests: CapturedRequest[];
+  /** Per request, in order: what the tool loop added before it and the adapter's warnings. */
+  steps?: AttemptStep[];
   response: { text: string; finishReason: string | null; usage: AttemptUsage | null } | null;
   timings: { queuedAt: string; firstByteMs?: number; firstTokenMs?: number; doneMs?: number };
   /**
@@ -76,10 +97,7 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
       trace: record.resolved?.trace ?? record.base.trace,
       settings: record.base.settings,
       settingsVersion: record.settingsVersion,
-      requests: record.requests.map((request) => {
-        const elided = elideMedia(request.body);
-        return { url: request.url, body: elided.body, status: request.status, elidedMedia: elided.media };
-      }),
+      requests: recordedRequests(items as ContextItem[], record),
       response: record.response,
       // Whose private memories the payload carries: other readers get them redacted.
       privateMemories:
@@ -114,4 +132,43 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
     doneMs: record.timings.doneMs,
   });
   return row.id;
+}
+
+/**
+ * Each request as stored: its body with media elided, and where each item it carried sits in that body (the
+ * attempt's items, then what the tool loop added before it). The map is made on the elided body: elision only
+ * shortens strings, so its pointers hold in the restored body too.
+ */
+function recordedRequests(items: ContextItem[], record: AttemptRecord): RecordedRequest[] {
+  let carried = items;
+  return record.requests.map((request, index) => {
+    const elided = elideMedia(request.body);
+    const step = record.steps?.[index];
+    const addedItems = index > 0 ? (step?.addedItems ?? []) : [];
+    carried = [...carried, ...addedItems];
+    const stored: RecordedRequest = {
+      url: request.url,
+      body: elided.body,
+      status: request.status,
+      elidedMedia: elided.media,
+    };
+    const format = wireFormatOfUrl(request.url);
+    if (format === null || request.body === "") return stored;
+    const warnings = step?.warnings ?? [];
+    const map = reconcileWire({ format, body: elided.body, items: carried, warnings });
+    checkWireMap(record, index, () => wireMapProblems({ format, body: elided.body, items: carried, map }));
+    const wire: RecordedWireMap = { ...map, warnings, addedItems };
+    return { ...stored, wire };
+  });
+}
+
+/** Under the test command, every recorded map is checked against its body; a violation fails the run. */
+function checkWireMap(record: AttemptRecord, requestIndex: number, problems: () => string[]) {
+  const file = env().GLASSBOX_WIRE_CHECK_FILE;
+  if (!file) return;
+  const found = problems();
+  if (found.length === 0) return;
+  const violation = { kind: record.kind, modelId: record.modelId, requestIndex, problems: found };
+  logger.error(violation, "wire map violates its invariants");
+  appendFileSync(file, `${JSON.stringify(violation)}\n`);
 }

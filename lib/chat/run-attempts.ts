@@ -10,6 +10,7 @@ import { stageClock } from "@/lib/chat/stage-clock";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "@/lib/context/resolve-for-model";
 import type { BaseContext, ModelDescriptor } from "@/lib/context/types";
 import { createRequestCapture } from "@/lib/providers/request-capture";
+import { warningText } from "@/lib/providers/wire-reconciliation";
 import {
   type AttemptEnd,
   type AttemptError,
@@ -20,10 +21,17 @@ import {
   runAttemptLoop,
 } from "./attempt-loop";
 import { offlineRequest, streamModelCall } from "./model-call";
-import { type AttemptRecord, type AttemptUsage, attemptUsage, recordAttempt } from "./record-attempt";
+import {
+  type AttemptRecord,
+  type AttemptStep,
+  type AttemptUsage,
+  attemptUsage,
+  recordAttempt,
+} from "./record-attempt";
 import type { ReplyWriter } from "./reply-events";
 import type { ReplyPersistence } from "./reply-persistence";
 import { toModelDescriptor } from "./stored-rows";
+import { ToolLoopSteps } from "./tool-loop-steps";
 import { MAX_TOOL_STEPS } from "./tools";
 
 export interface AttemptsOutcome {
@@ -91,7 +99,8 @@ async function replyAttempt(
   const queuedAt = new Date();
   const started = performance.now();
   const record = (
-    fields: Pick<AttemptRecord, "status" | "error" | "resolved" | "requests" | "response" | "timings">,
+    fields: Pick<AttemptRecord, "status" | "error" | "resolved" | "requests" | "response" | "timings"> &
+      Partial<Pick<AttemptRecord, "steps">>,
   ) =>
     turnReady.then(() =>
       recordAttempt(db, {
@@ -145,6 +154,7 @@ async function replyAttempt(
     error: failed ? describeAttemptError(streamed.error) : null,
     resolved,
     requests,
+    steps: streamed.steps,
     response: { text: streamed.text, finishReason: streamed.finishReason, usage: streamed.usage },
     timings: {
       queuedAt: queuedAt.toISOString(),
@@ -169,6 +179,8 @@ interface StreamedReply {
   usage: AttemptUsage | null;
   /** The body of the call's first step, as the SDK reports it (the offline model's only "request"). */
   requestBody: unknown;
+  /** Per model call of the tool loop: what the earlier steps added to it, and the adapter's warnings. */
+  steps: AttemptStep[];
 }
 
 /** Streams one call to the writer and the reply's persistence, with the provider timeouts around it. */
@@ -214,7 +226,9 @@ async function streamReply({
     finishReason: null,
     usage: null,
     requestBody: undefined,
+    steps: [],
   };
+  const loopSteps = new ToolLoopSteps(model.tokenizer);
   const textId = `text-${attemptNumber}`;
   // The tools this attempt called, shown under the reply as they are used.
   const toolNames: string[] = [];
@@ -222,8 +236,11 @@ async function streamReply({
   try {
     for await (const part of result.fullStream) {
       if (part.type !== "start" && part.type !== "start-step") clearTimeout(firstChunkTimer);
-      if (part.type === "start-step") streamed.requestBody = part.request.body;
-      else if (part.type === "text-delta") {
+      loopSteps.observe(part);
+      if (part.type === "start-step") {
+        streamed.requestBody = part.request.body;
+        streamed.steps.push({ addedItems: loopSteps.takeAdded(), warnings: part.warnings.map(warningText) });
+      } else if (part.type === "text-delta") {
         if (streamed.firstTokenMs === undefined) {
           streamed.firstTokenMs = performance.now() - started;
           // The model that answers, and the one it stands in for when an earlier model failed.

@@ -373,7 +373,7 @@ export function wireElements(format: WireFormat, body: unknown): WireElement[] {
 
 type Needle =
   | { part: number; kind: "text"; text: string }
-  | { part: number; kind: "media"; bytes: string | null }
+  | { part: number; kind: "media"; marks: string[] }
   | { part: number; kind: "tool-call" | "tool-result"; callId: string; toolName: string }
   | { part: number; kind: "reasoning"; text: string; signatures: string[] };
 
@@ -390,11 +390,15 @@ function metadataStrings(part: ItemPart): string[] {
   return values;
 }
 
-/** A data URL's base64 (enough of it to recognise), or an https URL as it is. */
-function mediaBytes(url: string): string | null {
-  const comma = url.indexOf(",");
-  if (url.startsWith("data:")) return comma < 0 ? null : url.slice(comma + 1, comma + 1 + 256);
-  return url.length > 0 ? url : null;
+/**
+ * What shows a media part in a body: an https URL as it is; a data URL's base64 (enough of it to recognise), or in
+ * a stored body, where base64 is elided (media-elision.ts), the marker's byte count.
+ */
+function mediaMarks(url: string): string[] {
+  if (!url.startsWith("data:")) return url.length > 0 ? [url] : [];
+  const base64 = url.slice(url.indexOf(",") + 1);
+  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
+  return [base64.slice(0, 256), ` bytes=${(base64.length * 3) / 4 - padding}]`];
 }
 
 function needlesOf(item: ContextItem): Needle[] {
@@ -408,7 +412,7 @@ function needlesOf(item: ContextItem): Needle[] {
       case "video":
       case "audio":
       case "file":
-        needles.push({ part: index, kind: "media", bytes: mediaBytes(part.url) });
+        needles.push({ part: index, kind: "media", marks: mediaMarks(part.url) });
         break;
       case "tool-call":
       case "tool-result":
@@ -440,7 +444,7 @@ function carries(element: WireElement, needle: Needle, system: boolean): boolean
     case "text":
       return element.kind === "text" && element.text.includes(needle.text);
     case "media":
-      return element.kind === "media" && needle.bytes !== null && element.raw.includes(needle.bytes);
+      return element.kind === "media" && needle.marks.some((mark) => element.raw.includes(mark));
     case "tool-call":
       return element.kind === "tool-call" && sameCall(element, needle);
     case "tool-result":
@@ -728,4 +732,20 @@ export function warningText(
     case "other":
       return warning.message;
   }
+}
+
+/** Which adapter wrote a recorded request, from the URL it went to (each API has its own path). */
+export function wireFormatOfUrl(url: string): WireFormat | null {
+  if (url.startsWith("offline://")) return "offline";
+  let path: string;
+  try {
+    path = new URL(url, "http://relative.invalid").pathname;
+  } catch {
+    return null;
+  }
+  if (path.endsWith("/chat/completions")) return "openai-chat";
+  if (path.endsWith("/responses")) return "openai-responses";
+  if (path.endsWith("/messages")) return "anthropic";
+  if (/:(stream)?generateContent$/i.test(path)) return "gemini";
+  return null;
 }

@@ -38,24 +38,34 @@ async function storedAttemptRows(conversationId: string): Promise<string> {
   return JSON.stringify(rows);
 }
 
-const PROTOCOL_CASES: Array<{ protocol: Protocol; modelId: string; path: string; strippedHeader: string }> = [
+const PROTOCOL_CASES: Array<{
+  protocol: Protocol;
+  modelId: string;
+  path: string;
+  strippedHeader: string;
+  /** Where the system prompt and the user's words sit in the body (the attempt's wire map). */
+  wirePaths: Record<string, string[]>;
+}> = [
   {
     protocol: "openai-chat",
     modelId: "openai:gpt-4.1-mini",
     path: "/v1/chat/completions",
     strippedHeader: "authorization",
+    wirePaths: { SYSTEM_PROMPT: ["/messages/0"], CURRENT_INPUT: ["/messages/1"] },
   },
   {
     protocol: "openai-responses",
     modelId: "openai:gpt-5-mini",
     path: "/v1/responses",
     strippedHeader: "authorization",
+    wirePaths: { SYSTEM_PROMPT: ["/input/0"], CURRENT_INPUT: ["/input/1/content/0"] },
   },
   {
     protocol: "gemini",
     modelId: "google:gemini-2.5-flash",
     path: "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
     strippedHeader: "x-goog-api-key",
+    wirePaths: { SYSTEM_PROMPT: ["/systemInstruction/parts/0"], CURRENT_INPUT: ["/contents/0/parts/0"] },
   },
 ];
 
@@ -67,7 +77,7 @@ const NO_EXTRAS = Object.fromEntries(
 describe("a turn on each wire protocol", () => {
   test.each(PROTOCOL_CASES)(
     "$protocol: streams the reply and records the exact request",
-    async ({ protocol, modelId, path, strippedHeader }) => {
+    async ({ protocol, modelId, path, strippedHeader, wirePaths }) => {
       const persona = await insertPersona({ modelId });
       const conversationId = await createConversation(ada, persona);
       const replyText = `Hello from ${protocol} — «ünïcødé» ✓`;
@@ -98,7 +108,12 @@ describe("a turn on each wire protocol", () => {
       const url = `${env.providers.url}${path}`;
       expect(received.path).toBe(path);
       expect(attempt.request).toEqual({ url, body: received.body });
-      expect(attempt.requests).toEqual([{ url, status: 200, body: received.body }]);
+      expect(attempt.requests).toEqual([
+        { url, status: 200, body: received.body, items: attempt.items, unclaimed: [], warnings: [] },
+      ]);
+      // Each item points at its element of the body, and nothing in the body is unexplained.
+      expect(Object.fromEntries(attempt.items.map((item) => [item.tag, item.wirePaths]))).toEqual(wirePaths);
+      expect(attempt.unclaimed).toEqual([]);
       const single = await call(attemptRoute.GET, `/api/attempts/${attempt.id}`, {
         user: ada,
         params: { id: attempt.id },
@@ -227,7 +242,17 @@ describe("the offline model", () => {
     const [attempt] = turnViews[0].attempts;
     expect(attempt).toMatchObject({ modelId: OFFLINE_MODEL_ID, status: "ok", error: null });
     expect(attempt.request?.url).toBe("offline://echo");
-    expect(attempt.requests).toEqual([{ url: "offline://echo", status: 200, body: attempt.request?.body }]);
+    expect(attempt.requests).toEqual([
+      {
+        url: "offline://echo",
+        status: 200,
+        body: attempt.request?.body,
+        items: attempt.items,
+        unclaimed: [],
+        warnings: [],
+      },
+    ]);
+    expect(attempt.items.map((item) => item.wirePaths)).toEqual([["/prompt/0"], ["/prompt/1/content/0"]]);
     // The body is the call the model received, as JSON: the instructions first, the user's words last.
     const body = JSON.parse(attempt.request?.body ?? "null") as {
       prompt: Array<{ role: string; content: unknown }>;
