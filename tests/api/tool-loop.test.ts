@@ -31,6 +31,71 @@ interface ChatBody {
 const body = (index: number) => JSON.parse(env.providers.requests[index].body) as ChatBody;
 
 describe("the tool loop", () => {
+  // Each model call of the loop is reconciled against its own body: the second call's items are the payload plus
+  // the first step's call and result, and each points at its element there (docs/features.md#wire-reconciliation).
+  test.each([
+    {
+      modelId: "openai:gpt-4.1-mini",
+      first: [["/messages/0"], ["/messages/0"], ["/messages/1"]],
+      second: [
+        ["/messages/0"],
+        ["/messages/0"],
+        ["/messages/1"],
+        ["/messages/2/tool_calls/0"],
+        ["/messages/3"],
+      ],
+    },
+    {
+      modelId: "openai:gpt-5-mini",
+      first: [["/input/0"], ["/input/0"], ["/input/1/content/0"]],
+      second: [["/input/0"], ["/input/0"], ["/input/1/content/0"], ["/input/2"], ["/input/3"]],
+    },
+    {
+      modelId: "anthropic:claude-haiku-4-5",
+      first: [["/system/0"], ["/system/0"], ["/messages/0/content/0"]],
+      second: [
+        ["/system/0"],
+        ["/system/0"],
+        ["/messages/0/content/0"],
+        ["/messages/1/content/0"],
+        ["/messages/2/content/0"],
+      ],
+    },
+    {
+      modelId: "google:gemini-2.5-flash",
+      first: [["/systemInstruction/parts/0"], ["/systemInstruction/parts/0"], ["/contents/0/parts/0"]],
+      second: [
+        ["/systemInstruction/parts/0"],
+        ["/systemInstruction/parts/0"],
+        ["/contents/0/parts/0"],
+        ["/contents/1/parts/0"],
+        ["/contents/2/parts/0"],
+      ],
+    },
+    // The system prompt and the tool rules are written into the one system element: both point at it, merged.
+  ])("$modelId: each step's items point into that step's own body", async ({ modelId, first, second }) => {
+    const conversationId = await conversationWithPersona(ada, { modelId, toolNames: ["current_time"] });
+    env.providers.script(
+      { kind: "tool-call", toolName: "current_time", input: {}, id: "call_time_steps" },
+      { kind: "text", text: "Noon." },
+    );
+    await runTurn(ada, conversationId, "What time is it?");
+    const [attempt] = (await fetchTurns(ada, conversationId)).turns[0]?.attempts ?? [];
+    expect(attempt.requests).toHaveLength(2);
+    const [one, two] = attempt.requests;
+    expect(one.items?.map((item) => item.wirePaths)).toEqual(first);
+    expect(two.items?.map((item) => item.wirePaths)).toEqual(second);
+    expect(one.items?.map((item) => item.merged ?? false)).toEqual([true, true, false]);
+    expect(two.items?.slice(3).map((item) => [item.id, item.role, item.tag])).toEqual([
+      ["step:1:reply", "assistant", "TOOL_CALL"],
+      ["step:1:results", "tool", "TOOL_RESULT"],
+    ]);
+    expect([one.unclaimed, two.unclaimed]).toEqual([[], []]);
+    // The attempt's own items are those of the request it shows, the last one.
+    expect(attempt.items).toEqual(two.items);
+    expect(attempt.request?.body).toBe(two.body);
+  });
+
   test("current_time: called, run, answered; stored as artifacts between the text; replayed next turn", async () => {
     const conversationId = await conversationWithPersona(ada, {
       modelId: "openai:gpt-4.1-mini",
