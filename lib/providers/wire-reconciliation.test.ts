@@ -190,7 +190,10 @@ const SCENARIOS: Scenario[] = [
         "calls",
         "assistant",
         {
-          ...call("a", "read_theme"),
+          type: "tool-call",
+          toolCallId: "a",
+          toolName: "read_theme",
+          input: {},
           providerMetadata: { google: { thoughtSignature: "sig-read-theme-0001" } },
         },
         call("b", "read_screen"),
