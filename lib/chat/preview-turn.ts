@@ -7,6 +7,7 @@ import type { Conversation, Message, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import type { SettingsOverride } from "@/lib/context/settings";
 import { messageTokenCounts } from "@/lib/context/token-cache";
+import { reconcileRequest } from "@/lib/providers/wire-reconciliation";
 import { previewRequest } from "./model-call";
 import { toModelDescriptor } from "./stored-rows";
 import { runnableToolNames, toolSetFor } from "./tools";
@@ -105,12 +106,16 @@ export async function previewTurn({
     personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
   });
   const request = await previewRequest(model, resolved, tools);
+  // Where each item would sit in the body the provider would get (docs/features.md#wire-reconciliation).
+  const wire = reconcileRequest(resolved.items, request);
   return {
     modelId: model.id,
     provider: model.provider,
     settingsVersion: turnInput.settingsVersion,
     settings: base.settings,
-    items: resolved.items,
+    items: wire.items,
+    unclaimed: wire.unclaimed,
+    warnings: wire.warnings,
     trace: resolved.trace,
     budget: resolved.budget,
     request: { url: request.url, body: request.body },

@@ -749,3 +749,19 @@ export function wireFormatOfUrl(url: string): WireFormat | null {
   if (/:(stream)?generateContent$/i.test(path)) return "gemini";
   return null;
 }
+
+/** A request's items each with its address in that request's body; the items as they are when there is no map. */
+export function reconcileRequest<Item extends ContextItem>(
+  items: readonly Item[],
+  request: { url: string; body: string },
+  warnings: readonly string[] = [],
+): { items: (Item & Partial<WireAddress>)[]; unclaimed: UnclaimedElement[]; warnings: string[] } {
+  const format = wireFormatOfUrl(request.url);
+  if (format === null || request.body === "") return { items: [...items], unclaimed: [], warnings: [...warnings] };
+  const map = reconcileWire({ format, body: request.body, items, warnings });
+  return {
+    items: items.map((item, index) => ({ ...item, ...map.addresses[index] })),
+    unclaimed: map.unclaimed,
+    warnings: [...warnings],
+  };
+}
