@@ -66,11 +66,14 @@ export class ReplyPersistence {
   private pieces: ReplyPiece[] = [];
   /** The reasoning blocks still streaming, by the stream's block id. */
   private openReasoning = new Map<string, ReplyArtifact>();
-  /**
-   * The tool-loop step (model call) being written, from 0. The app's tools run once the model's call has ended, so
-   * the model's next words after their outputs belong to the next step (docs/features.md#tools).
-   */
+  /** The tool-loop step (model call) being written, from 0 (docs/features.md#tools). */
   private step = 0;
+  /** Model calls started so far, when the stream says (`stepStarted`). */
+  private stepsStarted = 0;
+  /**
+   * Without step starts, the step is worked out: the app's tools run once the model's call has ended, so the model's
+   * next words after their outputs belong to the next step.
+   */
   private afterClientOutput = false;
   private flushedLength = 0;
   private lastFlushAt = Date.now();
@@ -181,9 +184,18 @@ export class ReplyPersistence {
     this.addArtifact("function_call_output", withMetadata(payload, source.providerMetadata));
   }
 
+  /**
+   * The tool loop starts a model call. The step's end cannot be told from the parts alone: the SDK answers an
+   * invalid call (an unknown tool, input that fails its schema) with an error at once, while the model still writes.
+   */
+  stepStarted(): void {
+    if (this.stepsStarted++ > 0) this.step++;
+    this.afterClientOutput = false;
+  }
+
   /** The model writes (text, reasoning, a call): after the app's tool outputs, that is the next step. */
   private modelSpeaks(): void {
-    if (!this.afterClientOutput) return;
+    if (this.stepsStarted > 0 || !this.afterClientOutput) return;
     this.afterClientOutput = false;
     this.step++;
   }
@@ -240,6 +252,7 @@ export class ReplyPersistence {
     this.pieces = [];
     this.openReasoning.clear();
     this.step = 0;
+    this.stepsStarted = 0;
     this.afterClientOutput = false;
   }
 

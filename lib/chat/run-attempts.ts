@@ -222,8 +222,10 @@ async function streamReply({
   try {
     for await (const part of result.fullStream) {
       if (part.type !== "start" && part.type !== "start-step") clearTimeout(firstChunkTimer);
-      if (part.type === "start-step") streamed.requestBody = part.request.body;
-      else if (part.type === "text-delta") {
+      if (part.type === "start-step") {
+        streamed.requestBody = part.request.body;
+        reply.stepStarted();
+      } else if (part.type === "text-delta") {
         if (streamed.firstTokenMs === undefined) {
           streamed.firstTokenMs = performance.now() - started;
           // The model that answers, and the one it stands in for when an earlier model failed.

@@ -89,7 +89,7 @@ function groupKindOf(replayable: Replayable): GroupKind {
   return replayable.kind === "output" && replayable.providerExecuted === true ? "call" : replayable.kind;
 }
 
-/** An output the app's own tool loop answered with (not the provider's): the step it answers ends after it. */
+/** An output of the app's tool loop (not the provider's own result): the model's step ends before it. */
 function isClientOutput(replayable: Replayable): boolean {
   return replayable.kind === "output" && replayable.providerExecuted !== true;
 }
@@ -400,23 +400,28 @@ function startLayoutWalk(layout: MessageToLayOut, context: ReplayContext, out: C
 }
 
 /**
- * Moves the walk to the step of what comes next: the model's next words (text, reasoning, a call) after the
- * outputs of the app's tools open the next step, as does an artifact stored with another step. Within the tool
- * loop the app's tools run only once the model's call has ended, so their outputs close the step in stored order.
+ * Moves the walk to the step of what comes next. An artifact stored with its step says it; otherwise (text, older
+ * rows) the model's next words after the tool loop's outputs open the next step, since the loop runs the app's
+ * tools once the model's call has ended.
  */
 function advanceStep(walk: LayoutWalk, next: Replayable | null): void {
-  const storedStepChanged =
-    next?.step !== undefined && walk.storedStep !== undefined && next.step !== walk.storedStep;
-  const opensStep = (walk.afterClientOutput && (next === null || !isClientOutput(next))) || storedStepChanged;
+  const stored = next?.step !== undefined && walk.storedStep !== undefined;
+  const opensStep = stored
+    ? next?.step !== walk.storedStep
+    : walk.afterClientOutput && (next === null || !isClientOutput(next));
   if (opensStep) {
     walk.step++;
     walk.group = null;
     walk.groupKind = null;
   }
-  if (next !== null) {
-    walk.afterClientOutput = isClientOutput(next);
-    if (next.step !== undefined) walk.storedStep = next.step;
-  } else walk.afterClientOutput = false;
+  if (next === null) {
+    walk.afterClientOutput = false;
+    // Text opened a step the stored steps do not name: the next stored step starts from there.
+    if (opensStep) walk.storedStep = undefined;
+    return;
+  }
+  walk.afterClientOutput = isClientOutput(next);
+  if (next.step !== undefined) walk.storedStep = next.step;
 }
 
 /** An item of the message goes out, marked with the step it belongs to. */

@@ -361,7 +361,9 @@ function itemMessages(
     } else if (item.role === "assistant") {
       const content = assistantParts(item, toolParts);
       if (content.length > 0) {
-        if (open?.assistant && open.tool === null) open.assistant.push(...content);
+        // Within a step the model's parts all belong to its one assistant message, even after the SDK's answer to
+        // an invalid call (which goes in the step's tool message).
+        if (open?.assistant) open.assistant.push(...content);
         else {
           messages.push({ role: "assistant", content });
           if (item.step !== undefined) open = { step: item.step, assistant: content, tool: null };
