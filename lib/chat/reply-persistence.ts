@@ -147,7 +147,8 @@ export class ReplyPersistence {
    */
   toolOutput(callId: string, name: string, output: unknown, source: ToolResultSource = {}): void {
     const payload: Record<string, unknown> = { callId, name, output };
-    if (typeof output !== "string" && output !== undefined) payload.outputJson = JSON.stringify(output);
+    // As the SDK sends it: anything but a string as JSON, nothing at all as null.
+    if (typeof output !== "string") payload.outputJson = JSON.stringify(output) ?? "null";
     this.addToolResult(payload, source);
   }
 
