@@ -465,6 +465,21 @@ describe("history goes back in the form it came", () => {
     });
   }
 
+  it("puts a breakpoint on the step's shared message the marked item wrote to", () => {
+    const items = [
+      item("u", "user", [text("go")]),
+      item("c", "assistant", [call("a")], { ...step(0), cacheBreakpoint: "history" }),
+      item("o", "tool", [result("a", "no", { outputType: "error-text" })], step(0)),
+      item("c2", "assistant", [call("b")], { ...step(0), cacheBreakpoint: "history" }),
+    ];
+    const { messages } = serialiseRequest(items, model("anthropic"), settings()).value;
+    expect(messages.map((message) => [message.role, message.providerOptions ?? null])).toEqual([
+      ["user", null],
+      ["assistant", { anthropic: { cacheControl: { type: "ephemeral" } } }],
+      ["tool", null],
+    ]);
+  });
+
   it("traces provider-run tools it leaves out, with the reason", () => {
     const items = [
       item("u", "user", [text("go")]),

@@ -313,8 +313,8 @@ export function serialiseRequest(
 /** The tool loop's messages of one step: its assistant message and the tool message answering it. */
 interface OpenStep {
   step: string;
-  assistant: AssistantPart[] | null;
-  tool: ToolPart[] | null;
+  assistant: { role: "assistant"; content: AssistantPart[] } | null;
+  tool: { role: "tool"; content: ToolPart[] } | null;
 }
 
 /**
@@ -349,46 +349,46 @@ function itemMessages(
       continue;
     }
     if (item.step === undefined || open?.step !== item.step) open = null;
-    const firstMessage = messages.length;
     const toolParts: ToolPart[] = [];
-    let emitted = false;
+    /** The last message this item wrote to, new or shared with its step. */
+    let wroteTo: ModelMessage | null = null;
     if (item.role === "user") {
       const content = userParts(item, toolParts);
       if (content.length > 0) {
-        messages.push({ role: "user", content });
-        emitted = true;
+        wroteTo = { role: "user", content };
+        messages.push(wroteTo);
       }
     } else if (item.role === "assistant") {
       const content = assistantParts(item, toolParts);
       if (content.length > 0) {
         // Within a step the model's parts all belong to its one assistant message, even after the SDK's answer to
         // an invalid call (which goes in the step's tool message).
-        if (open?.assistant) open.assistant.push(...content);
+        if (open?.assistant) open.assistant.content.push(...content);
         else {
-          messages.push({ role: "assistant", content });
-          if (item.step !== undefined) open = { step: item.step, assistant: content, tool: null };
+          const assistant = { role: "assistant" as const, content };
+          messages.push(assistant);
+          if (item.step !== undefined) open = { step: item.step, assistant, tool: null };
         }
-        emitted = true;
+        wroteTo = open?.assistant ?? (messages.at(-1) as ModelMessage);
       }
     } else {
       for (const part of item.parts) if (part.type === "tool-result") toolParts.push(toolResultPart(part));
     }
     if (toolParts.length > 0) {
-      if (open?.tool) open.tool.push(...toolParts);
+      if (open?.tool) open.tool.content.push(...toolParts);
       else {
-        messages.push({ role: "tool", content: toolParts });
-        if (item.step !== undefined)
-          open = { step: item.step, assistant: open?.assistant ?? null, tool: toolParts };
+        const tool = { role: "tool" as const, content: toolParts };
+        messages.push(tool);
+        if (item.step !== undefined) open = { step: item.step, assistant: open?.assistant ?? null, tool };
       }
-      emitted = true;
+      wroteTo = open?.tool ?? (messages.at(-1) as ModelMessage);
     }
-    if (!emitted) skipped.push(item.id);
+    if (wroteTo === null) skipped.push(item.id);
     while (sources !== undefined && sources.length < messages.length) sources.push(item);
     // The breakpoint closes the item: it goes on the last message the item wrote to (its tool results, when it
     // has some; the step's shared message, when it joined one).
-    const last = messages.at(-1);
-    if (item.cacheBreakpoint !== undefined && emitted && last && (messages.length > firstMessage || open))
-      last.providerOptions = ANTHROPIC_BREAKPOINT;
+    if (item.cacheBreakpoint !== undefined && wroteTo !== null)
+      wroteTo.providerOptions = ANTHROPIC_BREAKPOINT;
   }
   return { instructions, messages, skipped, systemBreakpoint };
 }
