@@ -8,10 +8,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { streamText } from "ai";
+import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
+import { getDb } from "@/db/client";
+import { artifacts, messages } from "@/db/schema";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { conversationWithPersona } from "../fixtures/personas";
-import { fetchTurns, runTurn } from "../fixtures/turns";
+import { fetchTurns, runTurn, storedMessages } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 import { setOverride } from "./summary-helpers";
 
@@ -83,6 +86,23 @@ function expectStepsSentBackAsTheLoopSentThem(options: {
 async function traceEvents(conversationId: string): Promise<Array<Record<string, unknown>>> {
   const { turns } = await fetchTurns(ada, conversationId);
   return turns.flatMap((turn) => turn.attempts.flatMap((attempt) => attempt.trace));
+}
+
+/** The conversation's stored artifacts, in the order its messages name them. */
+async function storedArtifacts(conversationId: string) {
+  const db = await getDb();
+  const rows = await db
+    .select({ type: artifacts.type, payload: artifacts.payload, id: artifacts.id })
+    .from(artifacts)
+    .innerJoin(messages, eq(messages.id, artifacts.messageId))
+    .where(eq(messages.conversationId, conversationId));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return (await storedMessages(conversationId)).flatMap((message) =>
+    message.parts.flatMap((part) => {
+      const row = part.type === "artifact" ? byId.get(part.artifactId) : undefined;
+      return row ? [row] : [];
+    }),
+  );
 }
 
 /** A conversation whose persona may call a tool, so the tool loop runs (the recorded calls name other tools). */
@@ -180,6 +200,19 @@ describe("Anthropic", () => {
       "tool_result",
     );
 
+    // Stored as the provider's own: both calls and both results say who ran them, in the one step.
+    const stored = await storedArtifacts(conversationId);
+    expect(
+      stored
+        .filter((row) => row.type !== "reasoning")
+        .map((row) => [row.type, row.payload.providerExecuted, row.payload.executedBy, row.payload.step]),
+    ).toEqual([
+      ["function_call", true, "anthropic", 0],
+      ["function_call_output", true, "anthropic", 0],
+      ["function_call", true, "anthropic", 0],
+      ["function_call_output", true, "anthropic", 0],
+    ]);
+
     // What the SDK itself sends back for that response (its own messages, as its loop would): the same blocks.
     const anthropic = createAnthropic({ baseURL: `${env.providers.url}/v1`, apiKey: "test" });
     served(recording("anthropic-code-execution-20260120-prompt-cache.1"), recording("anthropic-text"));
@@ -230,6 +263,10 @@ describe("Gemini", () => {
       question,
     });
     expect(JSON.stringify(steps)).toContain('"thoughtSignature"');
+    // The unknown tool's error is stored as the loop gave it: the SDK's error text.
+    const output = (await storedArtifacts(conversationId)).find((row) => row.type === "function_call_output");
+    expect(output?.payload).toMatchObject({ outputType: "error-text", name: "weather", step: 0 });
+    expect(String(output?.payload.output)).toContain("AI_NoSuchToolError");
     expect(JSON.stringify(steps)).toContain('"error"');
   });
 });
