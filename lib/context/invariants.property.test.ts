@@ -145,7 +145,10 @@ function expectToolPairsWhole(messages: readonly ModelMessage[], frontierCallId:
   for (const [index, message] of messages.entries()) {
     if (message.role === "assistant" && Array.isArray(message.content)) {
       const asked = message.content.flatMap((part) => (part.type === "tool-call" ? [part.toolCallId] : []));
-      const answered = new Set<string>();
+      // A provider-run call is answered inside its own assistant message, the rest by the tool messages after it.
+      const answered = new Set<string>(
+        message.content.flatMap((part) => (part.type === "tool-result" ? [part.toolCallId] : [])),
+      );
       for (const next of messages.slice(index + 1)) {
         if (next.role !== "tool") break;
         for (const part of next.content)
