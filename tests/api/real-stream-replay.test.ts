@@ -178,6 +178,29 @@ describe("Anthropic", () => {
     expect(result).toContain('"is_error":true');
   });
 
+  test("with prompt-cache breakpoints on, the history's mark is the only byte the loop did not send", async () => {
+    const conversationId = await conversationWithPersona(ada, {
+      modelId: "anthropic:claude-sonnet-4-5",
+      toolNames: ["current_time"],
+    });
+    served(recording("anthropic-json-other-tool.1"), recording("anthropic-clear-tool-uses.1"));
+    const question = "What is the weather in San Francisco?";
+    await runTurn(ada, conversationId, question);
+    served(recording("anthropic-clear-tool-uses.1"));
+    await runTurn(ada, conversationId, "And tomorrow?");
+    const withoutMarks = (value: unknown) =>
+      JSON.parse(
+        JSON.stringify(value, (key, field) => (key === "cache_control" ? undefined : field)),
+      ) as unknown[];
+    const loop = withoutMarks(historyOf(requestBody(1), "messages"));
+    const next = withoutMarks(historyOf(requestBody(2), "messages"));
+    const loopAt = indexOfQuestion(loop, question);
+    const nextAt = indexOfQuestion(next, question);
+    const loopSteps = loop.slice(loopAt + 1);
+    expect(next.slice(nextAt + 1, nextAt + 1 + loopSteps.length)).toEqual(loopSteps);
+    expect(JSON.stringify(historyOf(requestBody(2), "messages"))).toContain('"cache_control"');
+  });
+
   test("server_tool_use code execution goes back as server_tool_use and its own result type", async () => {
     const conversationId = await conversationOn("anthropic:claude-sonnet-4-5");
     served(recording("anthropic-code-execution-20260120-prompt-cache.1"));
