@@ -33,7 +33,13 @@ export interface HangPlan {
   kind: "hang";
 }
 
-export type ReplyPlan = AnswerPlan | ErrorPlan | HangPlan;
+/** Send these recorded events as they are (a real provider's stream, byte for byte). */
+export interface RecordedPlan {
+  kind: "recorded";
+  chunks: readonly string[];
+}
+
+export type ReplyPlan = AnswerPlan | ErrorPlan | HangPlan | RecordedPlan;
 
 export interface PlanInput {
   protocol: Protocol;
@@ -128,6 +134,8 @@ export function planReply(reply: ScriptedReply | undefined, input: PlanInput): R
     }
     case "hang":
       return { kind: "hang" };
+    case "recorded":
+      return { kind: "recorded", chunks: reply.chunks };
     case "error":
       return {
         kind: "error",

@@ -3,7 +3,8 @@
 import type { ServerResponse } from "node:http";
 import { sendJson, sleep, writeFlushed } from "./http-utils";
 import type { EncodeContext, ProtocolAdapter } from "./protocols/protocol";
-import type { AnswerPlan, ErrorPlan, ReplyPlan } from "./reply-plan";
+import type { AnswerPlan, ErrorPlan, RecordedPlan, ReplyPlan } from "./reply-plan";
+import { sseData } from "./sse";
 import { splitIntoPieces } from "./text-pieces";
 
 /** Gives the client a moment to read the last bytes before the connection drops. */
@@ -21,6 +22,7 @@ export interface ReplyTarget {
 export async function writeReply(plan: ReplyPlan, target: ReplyTarget): Promise<void> {
   if (plan.kind === "hang") return hang(target.signal);
   if (plan.kind === "error") return writeError(plan, target);
+  if (plan.kind === "recorded") return writeRecorded(plan, target);
   if (target.streaming) return writeStream(plan, target);
   return writeJson(plan, target);
 }
@@ -106,6 +108,18 @@ async function writeStream(
   const tailDelay = chunksToSend.length === 0 ? plan.firstTokenDelayMs : plan.chunkDelayMs;
   if (!(await sleep(tailDelay, signal))) return;
   if (await writeFlushed(response, stream.tail)) response.end();
+}
+
+/** A recorded stream: every chunk as it was recorded, one `data:` event each, then the end of the response. */
+async function writeRecorded(plan: RecordedPlan, { response }: ReplyTarget): Promise<void> {
+  response.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
+  response.flushHeaders();
+  for (const chunk of plan.chunks) if (!(await writeFlushed(response, sseData(chunk)))) return;
+  response.end();
 }
 
 /** Holds the request open with nothing sent until the client (or the server's close) gives up. */

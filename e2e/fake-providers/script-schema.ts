@@ -96,6 +96,15 @@ export const scriptedReplySchema = z.discriminatedUnion("kind", [
       ...targetShape,
     })
     .strict(),
+  // A stream recorded from the real provider, served as it is: each chunk (one JSON event as recorded) is sent
+  // unchanged as one server-sent event, whatever the request asked for.
+  z
+    .object({
+      kind: z.literal("recorded"),
+      chunks: z.array(z.string().min(1)).min(1),
+      ...targetShape,
+    })
+    .strict(),
   z
     .object({
       kind: z.literal("cut"),

@@ -7,6 +7,7 @@
 // (docs/features.md#reasoning-and-provider-metadata).
 
 import "server-only";
+import { getErrorMessage } from "@ai-sdk/provider";
 import { ulid } from "ulid";
 import type { Database } from "@/db/client";
 import { finishReplyWithArtifacts, updateMessage } from "@/db/queries";
@@ -50,12 +51,30 @@ type ReplyPiece =
 /** The provider metadata of a stream part, when it carries any. */
 type Tagged = ProviderMetadata | undefined;
 
+/** What the stream says about a tool's result besides its value. */
+export interface ToolResultSource {
+  providerMetadata?: Tagged;
+  /** The provider ran the tool (its call and result belong to the model's own turn). */
+  providerExecuted?: boolean;
+  /** The provider of the model that made the call. */
+  provider?: string;
+}
+
 export class ReplyPersistence {
   private text = "";
   /** The reply in order: text pieces and the artifacts between them. */
   private pieces: ReplyPiece[] = [];
   /** The reasoning blocks still streaming, by the stream's block id. */
   private openReasoning = new Map<string, ReplyArtifact>();
+  /** The tool-loop step (model call) being written, from 0 (docs/features.md#tools). */
+  private step = 0;
+  /** Model calls started so far, when the stream says (`stepStarted`). */
+  private stepsStarted = 0;
+  /**
+   * Without step starts, the step is worked out: the app's tools run once the model's call has ended, so the model's
+   * next words after their outputs belong to the next step.
+   */
+  private afterClientOutput = false;
   private flushedLength = 0;
   private lastFlushAt = Date.now();
   /** Writes asked for so far: once there is one, the row as inserted is not worth a live event. */
@@ -88,6 +107,7 @@ export class ReplyPersistence {
 
   /** Append streamed text; writes to the database when enough time has passed since the last write. */
   append(delta: string): void {
+    this.modelSpeaks();
     this.text += delta;
     const last = this.pieces.at(-1);
     if (last?.kind === "text") last.text += delta;
@@ -101,6 +121,7 @@ export class ReplyPersistence {
    */
   tagText(providerMetadata: Tagged): void {
     if (providerMetadata === undefined || Object.keys(providerMetadata).length === 0) return;
+    this.modelSpeaks();
     const last = this.pieces.at(-1);
     if (last?.kind === "text")
       last.providerMetadata = mergeProviderMetadata(last.providerMetadata, providerMetadata);
@@ -109,15 +130,75 @@ export class ReplyPersistence {
 
   /** A tool call the model made; the text after it is a new piece. */
   toolCall(callId: string, name: string, input: unknown, providerMetadata?: Tagged): void {
+    this.modelSpeaks();
     this.addArtifact(
       "function_call",
-      withMetadata({ callId, name, arguments: JSON.stringify(input ?? {}) }, providerMetadata),
+      withMetadata(
+        { callId, name, arguments: JSON.stringify(input ?? {}), step: this.step },
+        providerMetadata,
+      ),
     );
   }
 
-  /** A tool's output (or its error, as the output the model was given). */
-  toolOutput(callId: string, name: string, output: unknown, providerMetadata?: Tagged): void {
-    this.addArtifact("function_call_output", withMetadata({ callId, name, output }, providerMetadata));
+  /**
+   * A tool's output. A provider-run tool's result is part of the model's turn, and marks its call as run by the
+   * provider too (the call's stream part came first); a JSON output keeps its exact text as well (jsonb does not
+   * keep key order, and the next turn sends back the bytes the tool loop sent).
+   */
+  toolOutput(callId: string, name: string, output: unknown, source: ToolResultSource = {}): void {
+    const payload: Record<string, unknown> = { callId, name, output };
+    // As the SDK sends it: anything but a string as JSON, nothing at all as null.
+    if (typeof output !== "string") payload.outputJson = JSON.stringify(output) ?? "null";
+    this.addToolResult(payload, source);
+  }
+
+  /**
+   * A tool's error, stored as the output the tool loop gave the model: the SDK's `error-text` (the error's message)
+   * for the app's tools, `error-json` for a provider-run tool's.
+   */
+  toolError(callId: string, name: string, error: unknown, source: ToolResultSource = {}): void {
+    if (source.providerExecuted === true) {
+      const value = JSON.parse(JSON.stringify(error ?? null) ?? "null") as unknown;
+      this.addToolResult(
+        { callId, name, output: value, outputJson: JSON.stringify(value), outputType: "error-json" },
+        source,
+      );
+    } else
+      this.addToolResult({ callId, name, output: getErrorMessage(error), outputType: "error-text" }, source);
+  }
+
+  private addToolResult(payload: Record<string, unknown>, source: ToolResultSource): void {
+    if (source.providerExecuted === true) {
+      this.modelSpeaks();
+      const executedBy = source.provider === undefined ? {} : { executedBy: source.provider };
+      Object.assign(payload, { providerExecuted: true }, executedBy);
+      const call = this.pieces.find(
+        (piece) =>
+          piece.kind === "artifact" &&
+          piece.artifact.type === "function_call" &&
+          piece.artifact.payload.callId === payload.callId,
+      );
+      if (call?.kind === "artifact")
+        Object.assign(call.artifact.payload, { providerExecuted: true }, executedBy);
+    } else this.afterClientOutput = true;
+    payload.step = this.step;
+    this.addArtifact("function_call_output", withMetadata(payload, source.providerMetadata));
+  }
+
+  /**
+   * The tool loop starts a model call. The step's end cannot be told from the parts alone: the SDK answers an
+   * invalid call (an unknown tool, input that fails its schema) with an error at once, while the model still writes.
+   */
+  stepStarted(): void {
+    if (this.stepsStarted++ > 0) this.step++;
+    this.afterClientOutput = false;
+  }
+
+  /** The model writes (text, reasoning, a call): after the app's tool outputs, that is the next step. */
+  private modelSpeaks(): void {
+    if (this.stepsStarted > 0 || !this.afterClientOutput) return;
+    this.afterClientOutput = false;
+    this.step++;
   }
 
   /** The reply's reasoning so far, as the chat shows it. */
@@ -131,6 +212,7 @@ export class ReplyPersistence {
 
   /** A reasoning block opens (`id` is the stream's block id): it takes its place in the reply now. */
   reasoningStart(id: string, providerMetadata?: Tagged): void {
+    this.modelSpeaks();
     const artifact = this.addArtifact(
       "reasoning",
       withMetadata({ text: "", startedAt: new Date().toISOString() }, providerMetadata),
@@ -170,6 +252,9 @@ export class ReplyPersistence {
     this.text = "";
     this.pieces = [];
     this.openReasoning.clear();
+    this.step = 0;
+    this.stepsStarted = 0;
+    this.afterClientOutput = false;
   }
 
   /**

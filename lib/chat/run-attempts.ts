@@ -29,7 +29,7 @@ import {
   recordAttempt,
 } from "./record-attempt";
 import type { ReplyWriter } from "./reply-events";
-import type { ReplyPersistence } from "./reply-persistence";
+import type { ReplyPersistence, ToolResultSource } from "./reply-persistence";
 import { toModelDescriptor } from "./stored-rows";
 import { ToolLoopSteps } from "./tool-loop-steps";
 import { MAX_TOOL_STEPS } from "./tools";
@@ -240,6 +240,7 @@ async function streamReply({
       if (part.type === "start-step") {
         streamed.requestBody = part.request.body;
         streamed.steps.push({ addedItems: loopSteps.takeAdded(), warnings: part.warnings.map(warningText) });
+        reply.stepStarted();
       } else if (part.type === "text-delta") {
         if (streamed.firstTokenMs === undefined) {
           streamed.firstTokenMs = performance.now() - started;
@@ -276,11 +277,10 @@ async function streamReply({
           writer.write({ type: "message-metadata", messageMetadata: { toolNames: [...toolNames] } });
         }
       } else if (part.type === "tool-result") {
-        reply.toolOutput(part.toolCallId, part.toolName, part.output, part.providerMetadata);
+        reply.toolOutput(part.toolCallId, part.toolName, part.output, toolResultSource(part, model));
       } else if (part.type === "tool-error") {
-        // The model is told the tool failed; the error is what it was given as the output.
-        const message = part.error instanceof Error ? part.error.message : String(part.error);
-        reply.toolOutput(part.toolCallId, part.toolName, { error: message });
+        // The model is told the tool failed: stored as the error output the loop gave it.
+        reply.toolError(part.toolCallId, part.toolName, part.error, toolResultSource(part, model));
       } else if (part.type === "finish-step") {
         // The gauge compares the payload with what the provider counted for the last call, not a sum over steps.
         lastCallInputTokens = part.usage.inputTokens;
@@ -313,4 +313,16 @@ async function streamReply({
   }
   if (streamed.firstTokenMs !== undefined) writer.write({ type: "text-end", id: textId });
   return streamed;
+}
+
+/** Who ran a tool whose result or error streams, and what the provider attached to it. */
+function toolResultSource(
+  part: { providerExecuted?: boolean; providerMetadata?: ToolResultSource["providerMetadata"] },
+  model: ModelDescriptor,
+): ToolResultSource {
+  return {
+    providerMetadata: part.providerMetadata,
+    providerExecuted: part.providerExecuted,
+    provider: model.provider,
+  };
 }

@@ -670,3 +670,167 @@ describe("provider metadata (docs/features.md#reasoning-and-provider-metadata)",
     ]);
   });
 });
+
+describe("history goes back in the form it came: steps and provider-run tools", () => {
+  /** A stored artifact with payload fields added (step, providerExecuted, …). */
+  const withPayload = (artifact: StoredArtifact, extra: Record<string, unknown>): StoredArtifact => ({
+    ...artifact,
+    payload: { ...artifact.payload, ...extra },
+  });
+
+  /** Each replayed item as role, step number within the message and part kinds. */
+  function shape(items: readonly ContextItem[]) {
+    return items
+      .filter((entry) => entry.sourceMessageIds.includes("m2"))
+      .map((entry) => ({
+        role: entry.role,
+        step: entry.step?.split(":step:")[1] ?? null,
+        parts: entry.parts.map((part) =>
+          part.type === "tool-call" || part.type === "tool-result"
+            ? `${part.type}${part.providerExecuted ? "(provider)" : ""}${part.type === "tool-result" && part.outputType ? `(${part.outputType})` : ""}`
+            : part.type,
+        ),
+      }));
+  }
+
+  const scenarios: Array<{
+    name: string;
+    parts: ReturnType<typeof storedArtifact | typeof storedText>[];
+    artifacts: StoredArtifact[];
+    expected: ReturnType<typeof shape>;
+  }> = [
+    {
+      name: "a thought and parallel calls with their outputs: one step, outputs together",
+      parts: ["r", "c1", "c2", "o1", "o2"].map((id) => storedArtifact(id)).concat(storedText("Both done.")),
+      artifacts: [
+        withPayload(reasoningArtifact("r", "m2", "thinking"), {}),
+        withPayload(functionCallArtifact("c1", "m2", "call_1", "read"), { step: 0 }),
+        withPayload(functionCallArtifact("c2", "m2", "call_2", "read"), { step: 0 }),
+        withPayload(functionOutputArtifact("o1", "m2", "call_1", "a", "read"), { step: 0 }),
+        withPayload(functionOutputArtifact("o2", "m2", "call_2", "b", "read"), { step: 0 }),
+      ],
+      expected: [
+        { role: "assistant", step: "0", parts: ["reasoning"] },
+        { role: "assistant", step: "0", parts: ["tool-call", "tool-call"] },
+        { role: "tool", step: "0", parts: ["tool-result", "tool-result"] },
+        { role: "assistant", step: "1", parts: ["text"] },
+      ],
+    },
+    {
+      name: "an invalid call answered at once, then another call: the stored step keeps them in one step",
+      parts: ["c1", "o1", "c2", "o2"].map((id) => storedArtifact(id)).concat(storedText("Sorry.")),
+      artifacts: [
+        withPayload(functionCallArtifact("c1", "m2", "call_1", "nope"), { step: 0 }),
+        withPayload(functionOutputArtifact("o1", "m2", "call_1", "no such tool", "nope"), {
+          step: 0,
+          outputType: "error-text",
+        }),
+        withPayload(functionCallArtifact("c2", "m2", "call_2", "nope"), { step: 0 }),
+        withPayload(functionOutputArtifact("o2", "m2", "call_2", "no such tool", "nope"), {
+          step: 0,
+          outputType: "error-text",
+        }),
+      ],
+      expected: [
+        { role: "assistant", step: "0", parts: ["tool-call"] },
+        { role: "tool", step: "0", parts: ["tool-result(error-text)"] },
+        { role: "assistant", step: "0", parts: ["tool-call"] },
+        { role: "tool", step: "0", parts: ["tool-result(error-text)"] },
+        { role: "assistant", step: "1", parts: ["text"] },
+      ],
+    },
+    {
+      name: "two steps stored with their numbers",
+      parts: ["c1", "o1", "c2", "o2"].map((id) => storedArtifact(id)),
+      artifacts: [
+        withPayload(functionCallArtifact("c1", "m2", "call_1", "read"), { step: 0 }),
+        withPayload(functionOutputArtifact("o1", "m2", "call_1", "a", "read"), { step: 0 }),
+        withPayload(functionCallArtifact("c2", "m2", "call_2", "read"), { step: 1 }),
+        withPayload(functionOutputArtifact("o2", "m2", "call_2", "b", "read"), { step: 1 }),
+      ],
+      expected: [
+        { role: "assistant", step: "0", parts: ["tool-call"] },
+        { role: "tool", step: "0", parts: ["tool-result"] },
+        { role: "assistant", step: "1", parts: ["tool-call"] },
+        { role: "tool", step: "1", parts: ["tool-result"] },
+      ],
+    },
+    {
+      name: "older rows without steps: the model's words after the outputs open the next step",
+      parts: [storedText("Let me look."), storedArtifact("c1"), storedArtifact("o1"), storedArtifact("c2")]
+        .concat(storedArtifact("o2"))
+        .concat(storedText("Found it.")),
+      artifacts: [
+        functionCallArtifact("c1", "m2", "call_1", "read"),
+        functionOutputArtifact("o1", "m2", "call_1", "a", "read"),
+        functionCallArtifact("c2", "m2", "call_2", "read"),
+        functionOutputArtifact("o2", "m2", "call_2", "b", "read"),
+      ],
+      expected: [
+        { role: "assistant", step: "0", parts: ["text"] },
+        { role: "assistant", step: "0", parts: ["tool-call"] },
+        { role: "tool", step: "0", parts: ["tool-result"] },
+        { role: "assistant", step: "1", parts: ["tool-call"] },
+        { role: "tool", step: "1", parts: ["tool-result"] },
+        { role: "assistant", step: "2", parts: ["text"] },
+      ],
+    },
+    {
+      name: "a provider-run tool: its call and result stay in the assistant's step, the text around them too",
+      parts: [
+        storedText("Running code."),
+        storedArtifact("c1"),
+        storedArtifact("o1"),
+        storedText("It printed 4."),
+      ],
+      artifacts: [
+        withPayload(functionCallArtifact("c1", "m2", "srv_1", "code_execution", { code: "2+2" }), {
+          step: 0,
+          providerExecuted: true,
+          executedBy: "anthropic",
+        }),
+        withPayload(functionOutputArtifact("o1", "m2", "srv_1", { stdout: "4" }, "code_execution"), {
+          step: 0,
+          providerExecuted: true,
+          executedBy: "anthropic",
+        }),
+      ],
+      expected: [
+        { role: "assistant", step: "0", parts: ["text"] },
+        { role: "assistant", step: "0", parts: ["tool-call(provider)", "tool-result(provider)"] },
+        { role: "assistant", step: "0", parts: ["text"] },
+      ],
+    },
+  ];
+
+  for (const scenario of scenarios) {
+    it(scenario.name, () => {
+      const message = personaMessage(2, "", { parts: scenario.parts });
+      const result = runReplay([userMessage(1, "go"), message], scenario.artifacts);
+      expect(shape(result.value.items)).toEqual(scenario.expected);
+    });
+  }
+
+  it("never prunes a provider-run tool's result (its schema would break), while an old client output is", () => {
+    const long = "x".repeat(2_000);
+    const message = personaMessage(2, "", {
+      parts: [storedArtifact("c1"), storedArtifact("o1"), storedArtifact("c2"), storedArtifact("o2")],
+    });
+    const artifacts = [
+      withPayload(functionCallArtifact("c1", "m2", "srv_1", "code_execution"), { providerExecuted: true }),
+      withPayload(functionOutputArtifact("o1", "m2", "srv_1", long, "code_execution"), {
+        providerExecuted: true,
+      }),
+      functionCallArtifact("c2", "m2", "call_2", "read"),
+      functionOutputArtifact("o2", "m2", "call_2", long, "read"),
+    ];
+    const messages = [userMessage(1, "go"), message, userMessage(3, "more"), userMessage(5, "again")];
+    const result = runReplay(messages, artifacts, {
+      tools: { outputRetentionTurns: 1, pruneMinChars: 100, pruneHead: 10, pruneTail: 10 },
+    });
+    const outputs = result.value.items.flatMap((entry) =>
+      entry.parts.flatMap((part) => (part.type === "tool-result" ? [part] : [])),
+    );
+    expect(outputs.map((part) => (part.output as string).length === long.length)).toEqual([true, false]);
+  });
+});

@@ -4,7 +4,9 @@
 // calls, outputs and reasoning) are dropped; a call without its output (or an output without its call) within the
 // message is dropped; an old, long tool output is pruned to head + note + tail; reasoning follows
 // `reasoning.persist`. A missing artifact is a trace warning, never an error: the text still replays. Items left
-// with no parts at all are dropped here.
+// with no parts at all are dropped here. Every item of the message is marked with its tool-loop step, so that
+// serialise sends each step as the loop sent it: one assistant message (with a provider-run tool's call and result
+// inside it) and one tool message with the step's own outputs.
 
 import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./messages";
 import { type HistoryItems, NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
@@ -79,6 +81,18 @@ export function pruneToolOutput(
 
 const TAG_OF = { call: "TOOL_CALL", output: "TOOL_RESULT", reasoning: "REASONING" } as const;
 const ROLE_OF = { call: "assistant", output: "tool", reasoning: "assistant" } as const;
+
+/** The item group an artifact joins: a provider-run tool's result stays with the calls, in the assistant's turn. */
+type GroupKind = "call" | "output" | "reasoning";
+
+function groupKindOf(replayable: Replayable): GroupKind {
+  return replayable.kind === "output" && replayable.providerExecuted === true ? "call" : replayable.kind;
+}
+
+/** An output of the app's tool loop (not the provider's own result): the model's step ends before it. */
+function isClientOutput(replayable: Replayable): boolean {
+  return replayable.kind === "output" && replayable.providerExecuted !== true;
+}
 
 /** Finds a stored artifact by id: a Map, or anything with the same `get`. */
 export interface ArtifactLookup {
@@ -355,8 +369,14 @@ interface LayoutWalk {
   mainEmitted: boolean;
   /** The item the next artifact of the same kind joins; a text piece closes it. */
   group: ContextItem | null;
-  groupKind: Replayable["kind"] | null;
+  groupKind: GroupKind | null;
   skippedReasoning: string[] | null;
+  /** The tool-loop step of what is laid out now (counted from 0 within the message). */
+  step: number;
+  /** The last thing laid out was an output of the app's tools: what the model says next is the next step. */
+  afterClientOutput: boolean;
+  /** The stored step of the last artifact laid out, when it had one. */
+  storedStep: number | undefined;
 }
 
 function startLayoutWalk(layout: MessageToLayOut, context: ReplayContext, out: ContextItem[]): LayoutWalk {
@@ -373,7 +393,41 @@ function startLayoutWalk(layout: MessageToLayOut, context: ReplayContext, out: C
     group: null,
     groupKind: null,
     skippedReasoning: null,
+    step: 0,
+    afterClientOutput: false,
+    storedStep: undefined,
   };
+}
+
+/**
+ * Moves the walk to the step of what comes next. An artifact stored with its step says it; otherwise (text, older
+ * rows) the model's next words after the tool loop's outputs open the next step, since the loop runs the app's
+ * tools once the model's call has ended.
+ */
+function advanceStep(walk: LayoutWalk, next: Replayable | null): void {
+  const stored = next?.step !== undefined && walk.storedStep !== undefined;
+  const opensStep = stored
+    ? next?.step !== walk.storedStep
+    : walk.afterClientOutput && (next === null || !isClientOutput(next));
+  if (opensStep) {
+    walk.step++;
+    walk.group = null;
+    walk.groupKind = null;
+  }
+  if (next === null) {
+    walk.afterClientOutput = false;
+    // Text opened a step the stored steps do not name: the next stored step starts from there.
+    if (opensStep) walk.storedStep = undefined;
+    return;
+  }
+  walk.afterClientOutput = isClientOutput(next);
+  if (next.step !== undefined) walk.storedStep = next.step;
+}
+
+/** An item of the message goes out, marked with the step it belongs to. */
+function pushStepItem(walk: LayoutWalk, item: ContextItem): void {
+  item.step = `${walk.message.id}:step:${walk.step}`;
+  walk.out.push(item);
 }
 
 /** The message's own item, once: its media and the next text part (none when an artifact comes first). */
@@ -381,11 +435,12 @@ function emitMainItem(walk: LayoutWalk, withText: boolean): void {
   walk.mainEmitted = true;
   const firstText = withText ? walk.textParts[walk.nextText++] : undefined;
   const main = mainItem(walk.item, walk.mediaParts, firstText, walk.segmentTokens);
-  if (main !== null) walk.out.push(main);
+  if (main !== null) pushStepItem(walk, main);
 }
 
 /** A text piece ends (an artifact or the end follows): the main item first, then one item per piece. */
 function emitTextPiece(walk: LayoutWalk): void {
+  advanceStep(walk, null);
   walk.group = null;
   walk.groupKind = null;
   if (!walk.mainEmitted) {
@@ -393,7 +448,8 @@ function emitTextPiece(walk: LayoutWalk): void {
     return;
   }
   const part = walk.textParts[walk.nextText];
-  if (part !== undefined) walk.out.push(textPieceItem(walk.item, part, walk.nextText++, walk.segmentTokens));
+  if (part !== undefined)
+    pushStepItem(walk, textPieceItem(walk.item, part, walk.nextText++, walk.segmentTokens));
 }
 
 /** One replayable artifact: skipped (reasoning not persisted), added to the open group, or opening a new one. */
@@ -407,27 +463,29 @@ function emitArtifact(
     walk.skippedReasoning = appendTo(walk.skippedReasoning, replayable.artifact.id);
     return;
   }
+  advanceStep(walk, replayable);
   // Media before the first text keeps its place ahead of the artifacts.
   if (!walk.mainEmitted && walk.mediaParts.length > 0) emitMainItem(walk, false);
   const replayed = toPart(replayable, layout.callNames, layout.isOld, walk.item, context);
   if (replayable.kind === "reasoning") context.replayedReasoningIds.push(replayable.artifact.id);
   const group = walk.group;
-  if (group !== null && walk.groupKind === replayable.kind) {
+  const kind = groupKindOf(replayable);
+  if (group !== null && walk.groupKind === kind) {
     group.parts.push(replayed.part);
     // A group is counted only when every part is (0: the budget counts it).
     group.tokens = group.tokens > 0 && replayed.tokens !== null ? group.tokens + replayed.tokens : 0;
     return;
   }
   walk.group = artifactItem(walk.item, replayable, replayed);
-  walk.groupKind = replayable.kind;
-  walk.out.push(walk.group);
+  walk.groupKind = kind;
+  pushStepItem(walk, walk.group);
 }
 
 /** After the last part: the main item if nothing emitted it, the text the stage before added, the skip report. */
 function finishLayoutWalk(walk: LayoutWalk, context: ReplayContext): void {
   if (!walk.mainEmitted) emitMainItem(walk, true);
   for (let part = walk.textParts[walk.nextText]; part !== undefined; part = walk.textParts[walk.nextText]) {
-    walk.out.push(textPieceItem(walk.item, part, walk.nextText++, walk.segmentTokens));
+    pushStepItem(walk, textPieceItem(walk.item, part, walk.nextText++, walk.segmentTokens));
   }
   if (walk.skippedReasoning !== null) {
     reportArtifacts(
@@ -472,9 +530,10 @@ function artifactItem(
   replayable: Replayable,
   replayed: { part: ItemPart; tokens: number | null },
 ): ContextItem {
+  const kind = groupKindOf(replayable);
   const group: ContextItem = {
     id: `artifact:${replayable.artifact.id}`,
-    role: ROLE_OF[replayable.kind],
+    role: ROLE_OF[kind],
     tag: TAG_OF[replayable.kind],
     parts: [replayed.part],
     sourceMessageIds: item.sourceMessageIds,
@@ -502,7 +561,8 @@ function toPart(
     case "output": {
       const toolName = callNames.get(replayable.callId) ?? replayable.name ?? "unknown";
       const tools = context.settings.tools;
-      if (isOld && tools.outputRetentionTurns > 0) {
+      // A provider-run tool's result goes back in the provider's own schema, which a pruned text would break.
+      if (isOld && tools.outputRetentionTurns > 0 && replayable.providerExecuted !== true) {
         const text = toolOutputText(replayable.output);
         if (text.length >= tools.pruneMinChars) {
           const pruned = pruneToolOutput(text, {

@@ -86,6 +86,11 @@ function text(value: string): ItemPart {
   return { type: "text", text: value };
 }
 
+/** An item of a stored reply's tool-loop step. */
+function inStep(step: number, item: ContextItem): ContextItem {
+  return { ...item, step: `m2:step:${step}` };
+}
+
 function make(
   id: string,
   role: ContextItem["role"],
@@ -348,6 +353,65 @@ const SCENARIOS: Scenario[] = [
           { type: "tool-result", toolCallId: "call_ghost", toolName: "current_time", output: "14:04" },
         ]),
         input("Try again please."),
+      ],
+    },
+  },
+  {
+    // A reply's tool loop as stored with its steps: step 0 thinks, writes, calls two tools at once (one unknown,
+    // answered with the SDK's error) and runs Anthropic's own code execution; step 1 answers. Each step goes out as
+    // the loop sent it; the provider-run tool only to the provider that ran it (left out, and traced, elsewhere).
+    name: "step-replay",
+    base: {
+      settings: settings(),
+      trace: [],
+      items: [
+        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
+        user("msg:1", "How warm is it, and what is 2 + 2?"),
+        inStep(0, assistant("msg:2", "Let me look.")),
+        inStep(
+          0,
+          make("artifact:c1", "assistant", "TOOL_CALL", [
+            { type: "tool-call", toolCallId: "call_1", toolName: "current_time", input: {} },
+            { type: "tool-call", toolCallId: "call_2", toolName: "weather", input: { city: "Oslo" } },
+            {
+              type: "tool-call",
+              toolCallId: "srvtoolu_1",
+              toolName: "code_execution",
+              input: { type: "bash_code_execution", command: "echo $((2+2))" },
+              providerExecuted: true,
+              executedBy: "anthropic",
+            },
+            {
+              type: "tool-result",
+              toolCallId: "srvtoolu_1",
+              toolName: "code_execution",
+              output: {
+                type: "bash_code_execution_result",
+                stdout: "4\n",
+                stderr: "",
+                return_code: 0,
+                content: [],
+              },
+              providerExecuted: true,
+              executedBy: "anthropic",
+            },
+          ]),
+        ),
+        inStep(
+          0,
+          make("artifact:o1", "tool", "TOOL_RESULT", [
+            { type: "tool-result", toolCallId: "call_1", toolName: "current_time", output: { utc: "12:00" } },
+            {
+              type: "tool-result",
+              toolCallId: "call_2",
+              toolName: "weather",
+              output: "AI_NoSuchToolError: Model tried to call unavailable tool 'weather'.",
+              outputType: "error-text",
+            },
+          ]),
+        ),
+        inStep(1, assistant("msg:2:text:1", "It is noon; 2 + 2 = 4.")),
+        input("Thanks!"),
       ],
     },
   },

@@ -44,7 +44,7 @@ import { elementAt } from "./indexing";
 import { omittedImagesNotice } from "./media-budget";
 import { blockedRunNoticeText } from "./persona-user-blocks";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "./resolve-for-model";
-import { instructionsText, serialiseRequest } from "./serialise";
+import { instructionsText, messageSourceItems } from "./serialise";
 import { defaultSettings, resolveSettings, type SettingsOverride, settingsOverrideSchema } from "./settings";
 import { countItemTokens, countTextTokens } from "./tokens";
 import type {
@@ -128,13 +128,8 @@ function sentItems(resolved: ResolvedContext): ContextItem[] {
 }
 
 /** For each serialised message, the item it came from (serialisation is item by item). */
-function messageSources(resolved: ResolvedContext, settings: BaseContext["settings"]): ContextItem[] {
-  const sources: ContextItem[] = [];
-  for (const item of resolved.items) {
-    const { messages } = serialiseRequest([item], resolved.model, settings).value;
-    for (let index = 0; index < messages.length; index++) sources.push(item);
-  }
-  return sources;
+function messageSources(resolved: ResolvedContext, _settings: BaseContext["settings"]): ContextItem[] {
+  return messageSourceItems(resolved.items, resolved.model);
 }
 
 function isBlank(text: string): boolean {
@@ -150,7 +145,10 @@ function expectToolPairsWhole(messages: readonly ModelMessage[], frontierCallId:
   for (const [index, message] of messages.entries()) {
     if (message.role === "assistant" && Array.isArray(message.content)) {
       const asked = message.content.flatMap((part) => (part.type === "tool-call" ? [part.toolCallId] : []));
-      const answered = new Set<string>();
+      // A provider-run call is answered inside its own assistant message, the rest by the tool messages after it.
+      const answered = new Set<string>(
+        message.content.flatMap((part) => (part.type === "tool-result" ? [part.toolCallId] : [])),
+      );
       for (const next of messages.slice(index + 1)) {
         if (next.role !== "tool") break;
         for (const part of next.content)

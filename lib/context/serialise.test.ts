@@ -308,3 +308,198 @@ describe("provider metadata and stateless requests", () => {
     expect(options(model("openai", { reasoning: true }))).toEqual({});
   });
 });
+
+describe("history goes back in the form it came", () => {
+  const call = (
+    toolCallId: string,
+    extra: Partial<Extract<ItemPart, { type: "tool-call" }>> = {},
+  ): ItemPart => ({
+    type: "tool-call",
+    toolCallId,
+    toolName: "read",
+    input: {},
+    ...extra,
+  });
+  const result = (
+    toolCallId: string,
+    output: unknown,
+    extra: Partial<Extract<ItemPart, { type: "tool-result" }>> = {},
+  ): ItemPart => ({ type: "tool-result", toolCallId, toolName: "read", output, ...extra });
+  const step = (n: number) => ({ step: `m2:step:${n}` });
+
+  const scenarios: Array<{
+    name: string;
+    model: ModelDescriptor;
+    items: ContextItem[];
+    /** Each message as role and its parts' types (a provider-run part marked), in order. */
+    expected: Array<[string, string[]]>;
+  }> = [
+    {
+      name: "a step's thought and parallel calls: one assistant message, one tool message",
+      model: model("google"),
+      items: [
+        item("u", "user", [text("go")]),
+        item("r", "assistant", [{ type: "reasoning", text: "hm" }], step(0)),
+        item("c", "assistant", [call("a"), call("b")], step(0)),
+        item("o", "tool", [result("a", "1"), result("b", "2")], step(0)),
+        item("t", "assistant", [text("done")], step(1)),
+      ],
+      expected: [
+        ["user", ["text"]],
+        ["assistant", ["reasoning", "tool-call", "tool-call"]],
+        ["tool", ["tool-result", "tool-result"]],
+        ["assistant", ["text"]],
+      ],
+    },
+    {
+      name: "invalid calls answered at once, in one step: still one assistant and one tool message",
+      model: model("anthropic"),
+      items: [
+        item("u", "user", [text("go")]),
+        item("c1", "assistant", [call("a")], step(0)),
+        item("o1", "tool", [result("a", "no", { outputType: "error-text" })], step(0)),
+        item("c2", "assistant", [call("b")], step(0)),
+        item("o2", "tool", [result("b", "no", { outputType: "error-text" })], step(0)),
+      ],
+      expected: [
+        ["user", ["text"]],
+        ["assistant", ["tool-call", "tool-call"]],
+        ["tool", ["tool-result", "tool-result"]],
+      ],
+    },
+    {
+      name: "items without a step (older history) keep a message each",
+      model: model("openai"),
+      items: [
+        item("u", "user", [text("go")]),
+        item("t", "assistant", [text("Let me see.")]),
+        item("c", "assistant", [call("a")]),
+        item("o", "tool", [result("a", "1")]),
+      ],
+      expected: [
+        ["user", ["text"]],
+        ["assistant", ["text"]],
+        ["assistant", ["tool-call"]],
+        ["tool", ["tool-result"]],
+      ],
+    },
+    {
+      name: "Anthropic's own code execution goes back inside the assistant message, to Anthropic",
+      model: model("anthropic"),
+      items: [
+        item("u", "user", [text("go")]),
+        item("t", "assistant", [text("Running.")], step(0)),
+        item(
+          "c",
+          "assistant",
+          [
+            call("srv", { providerExecuted: true, executedBy: "anthropic" }),
+            result("srv", { stdout: "4" }, { providerExecuted: true, executedBy: "anthropic" }),
+          ],
+          step(0),
+        ),
+        item("t2", "assistant", [text("It is 4.")], step(0)),
+      ],
+      expected: [
+        ["user", ["text"]],
+        ["assistant", ["text", "tool-call(provider)", "tool-result", "text"]],
+      ],
+    },
+    {
+      name: "a provider-run tool is left out for a stateless Responses request",
+      model: modelDescriptor({ id: "responses", provider: "openai", apiKind: "responses" }),
+      items: [
+        item("u", "user", [text("go")]),
+        item(
+          "c",
+          "assistant",
+          [
+            call("fs", { providerExecuted: true, executedBy: "openai" }),
+            result("fs", [], { providerExecuted: true, executedBy: "openai" }),
+          ],
+          step(0),
+        ),
+        item("t", "assistant", [text("The file says hi.")], step(0)),
+      ],
+      expected: [
+        ["user", ["text"]],
+        ["assistant", ["text"]],
+      ],
+    },
+    {
+      name: "another provider's tool run is left out",
+      model: model("google"),
+      items: [
+        item("u", "user", [text("go")]),
+        item(
+          "c",
+          "assistant",
+          [
+            call("srv", { providerExecuted: true, executedBy: "anthropic" }),
+            result("srv", {}, { providerExecuted: true, executedBy: "anthropic" }),
+          ],
+          step(0),
+        ),
+        item("t", "assistant", [text("Done.")], step(0)),
+      ],
+      expected: [
+        ["user", ["text"]],
+        ["assistant", ["text"]],
+      ],
+    },
+  ];
+
+  for (const scenario of scenarios) {
+    it(scenario.name, () => {
+      const { messages } = serialiseRequest(scenario.items, scenario.model, settings()).value;
+      const view = messages.map((message): [string, string[]] => [
+        message.role,
+        typeof message.content === "string"
+          ? ["text"]
+          : message.content.map(
+              (part) =>
+                `${part.type}${"providerExecuted" in part && part.providerExecuted ? "(provider)" : ""}`,
+            ),
+      ]);
+      expect(view).toEqual(scenario.expected);
+    });
+  }
+
+  it("puts a breakpoint on the step's shared message the marked item wrote to", () => {
+    const items = [
+      item("u", "user", [text("go")]),
+      item("c", "assistant", [call("a")], { ...step(0), cacheBreakpoint: "history" }),
+      item("o", "tool", [result("a", "no", { outputType: "error-text" })], step(0)),
+      item("c2", "assistant", [call("b")], { ...step(0), cacheBreakpoint: "history" }),
+    ];
+    const { messages } = serialiseRequest(items, model("anthropic"), settings()).value;
+    expect(messages.map((message) => [message.role, message.providerOptions ?? null])).toEqual([
+      ["user", null],
+      ["assistant", { anthropic: { cacheControl: { type: "ephemeral" } } }],
+      ["tool", null],
+    ]);
+  });
+
+  it("traces provider-run tools it leaves out, with the reason", () => {
+    const items = [
+      item("u", "user", [text("go")]),
+      item("c", "assistant", [call("fs", { providerExecuted: true, executedBy: "openai" })], step(0)),
+    ];
+    const responses = modelDescriptor({ id: "responses", provider: "openai", apiKind: "responses" });
+    const { trace } = serialiseRequest(items, responses, settings());
+    const event = trace.find((entry) => entry.action === "dropped-provider-run-tools");
+    expect(event?.itemIds).toEqual(["c"]);
+    expect(event?.details?.toolCallIds).toEqual(["fs"]);
+    expect(event?.reason).toContain("store: false");
+  });
+
+  it("sends a tool's failure as the SDK's error output, as the loop did", () => {
+    expect(toolResultOutput("no such tool", "error-text")).toEqual({
+      type: "error-text",
+      value: "no such tool",
+    });
+    expect(toolResultOutput({ code: 1 }, "error-json")).toEqual({ type: "error-json", value: { code: 1 } });
+    // Older rows stored an error as a JSON object: it goes back as it went then.
+    expect(toolResultOutput({ error: "boom" })).toEqual({ type: "json", value: { error: "boom" } });
+  });
+});

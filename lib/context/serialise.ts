@@ -129,10 +129,20 @@ function withProviderOptions<Part extends object>(
     : { ...part, providerOptions: providerMetadata as ProviderOptions };
 }
 
-export function toolResultOutput(output: unknown): ToolResultOutput {
+export function toolResultOutput(
+  output: unknown,
+  outputType?: Extract<ItemPart, { type: "tool-result" }>["outputType"],
+): ToolResultOutput {
+  // A failed tool goes back as the SDK's error output, as the tool loop itself sent it.
+  if (outputType === "error-text") return { type: "error-text", value: toolErrorText(output) };
+  if (outputType === "error-json") return { type: "error-json", value: (output ?? null) as JSONValue };
   if (typeof output === "string") return { type: "text", value: output };
   if (output === undefined) return { type: "text", value: "" };
   return { type: "json", value: output as JSONValue };
+}
+
+function toolErrorText(output: unknown): string {
+  return typeof output === "string" ? output : (JSON.stringify(output) ?? "");
 }
 
 /** Stored arguments may be a JSON string; providers want the object (Gemini's `args` must be one). */
@@ -167,7 +177,7 @@ function toolResultPart(part: Extract<ItemPart, { type: "tool-result" }>): ToolP
       type: "tool-result",
       toolCallId: part.toolCallId,
       toolName: part.toolName,
-      output: toolResultOutput(part.output),
+      output: toolResultOutput(part.output, part.outputType),
     },
     part.providerMetadata,
   );
@@ -220,6 +230,11 @@ function assistantParts(item: ContextItem, toolParts: ToolPart[]): AssistantPart
       }
       continue;
     }
+    if (part.type === "tool-result" && part.providerExecuted === true) {
+      // The provider's own result: inside the assistant message, where the tool loop sent it.
+      parts.push(toolResultPart(part) as AssistantPart);
+      continue;
+    }
     if (pushSharedPart(part, parts, toolParts)) continue;
     if (part.type === "reasoning") {
       // Hidden reasoning (encrypted, or only a signature) has no text and still goes back.
@@ -233,6 +248,7 @@ function assistantParts(item: ContextItem, toolParts: ToolPart[]): AssistantPart
             toolCallId: part.toolCallId,
             toolName: part.toolName,
             input: toolInput(part.input),
+            ...(part.providerExecuted === true ? { providerExecuted: true } : {}),
           },
           part.providerMetadata,
         ),
@@ -255,8 +271,10 @@ export function serialiseRequest(
   stopSequences: readonly string[] = [],
   conversationId?: string,
 ): StageResult<SerialisedRequest> {
-  const { instructions, messages, skipped, systemBreakpoint } = itemMessages(items);
+  const providerRun = withoutUnreplayableProviderTools(items, model);
+  const { instructions, messages, skipped, systemBreakpoint } = itemMessages(providerRun.items);
   const events: TraceEvent[] = [];
+  if (providerRun.event !== null) events.push(providerRun.event);
   if (skipped.length > 0) {
     events.push(
       itemsEvent(
@@ -292,12 +310,24 @@ export function serialiseRequest(
   };
 }
 
+/** The tool loop's messages of one step: its assistant message and the tool message answering it. */
+interface OpenStep {
+  step: string;
+  assistant: { role: "assistant"; content: AssistantPart[] } | null;
+  tool: { role: "tool"; content: ToolPart[] } | null;
+}
+
 /**
  * The items as the call's messages: system text gathered for the instructions; every other item its user or
- * assistant message, then a tool message with the tool results it carries. An item with nothing sendable is
- * skipped (no empty message is sent).
+ * assistant message, then a tool message with the tool results it carries. Adjacent items of one tool-loop step
+ * share one assistant message and one tool message, as the loop sent them (docs/pipeline.md#serialise). An item
+ * with nothing sendable is skipped (no empty message is sent).
  */
-function itemMessages(items: readonly ContextItem[]): {
+function itemMessages(
+  items: readonly ContextItem[],
+  /** Filled with the item each message starts from (a step's shared message: its first item). */
+  sources?: ContextItem[],
+): {
   instructions: string[];
   messages: ModelMessage[];
   skipped: string[];
@@ -308,43 +338,127 @@ function itemMessages(items: readonly ContextItem[]): {
   const messages: ModelMessage[] = [];
   const skipped: string[] = [];
   let systemBreakpoint = false;
+  let open = null as OpenStep | null;
   for (const item of items) {
     if (item.role === "system") {
       const text = systemText(item);
       if (text.length > 0) instructions.push(text);
       else skipped.push(item.id);
       if (item.cacheBreakpoint !== undefined) systemBreakpoint = true;
+      open = null;
       continue;
     }
-    const firstMessage = messages.length;
+    if (item.step === undefined || open?.step !== item.step) open = null;
     const toolParts: ToolPart[] = [];
-    let emitted = false;
+    /** The last message this item wrote to, new or shared with its step. */
+    let wroteTo: ModelMessage | null = null;
     if (item.role === "user") {
       const content = userParts(item, toolParts);
       if (content.length > 0) {
-        messages.push({ role: "user", content });
-        emitted = true;
+        wroteTo = { role: "user", content };
+        messages.push(wroteTo);
       }
     } else if (item.role === "assistant") {
       const content = assistantParts(item, toolParts);
       if (content.length > 0) {
-        messages.push({ role: "assistant", content });
-        emitted = true;
+        // Within a step the model's parts all belong to its one assistant message, even after the SDK's answer to
+        // an invalid call (which goes in the step's tool message).
+        if (open?.assistant) open.assistant.content.push(...content);
+        else {
+          const assistant = { role: "assistant" as const, content };
+          messages.push(assistant);
+          if (item.step !== undefined) open = { step: item.step, assistant, tool: null };
+        }
+        wroteTo = open?.assistant ?? (messages.at(-1) as ModelMessage);
       }
     } else {
       for (const part of item.parts) if (part.type === "tool-result") toolParts.push(toolResultPart(part));
     }
     if (toolParts.length > 0) {
-      messages.push({ role: "tool", content: toolParts });
-      emitted = true;
+      if (open?.tool) open.tool.content.push(...toolParts);
+      else {
+        const tool = { role: "tool" as const, content: toolParts };
+        messages.push(tool);
+        if (item.step !== undefined) open = { step: item.step, assistant: open?.assistant ?? null, tool };
+      }
+      wroteTo = open?.tool ?? (messages.at(-1) as ModelMessage);
     }
-    if (!emitted) skipped.push(item.id);
-    // The breakpoint closes the item: it goes on the item's last message (its tool results, when it has some).
-    const last = messages.at(-1);
-    if (item.cacheBreakpoint !== undefined && messages.length > firstMessage && last)
-      messages[messages.length - 1] = { ...last, providerOptions: ANTHROPIC_BREAKPOINT } as ModelMessage;
+    if (wroteTo === null) skipped.push(item.id);
+    while (sources !== undefined && sources.length < messages.length) sources.push(item);
+    // The breakpoint closes the item: it goes on the last message the item wrote to (its tool results, when it
+    // has some; the step's shared message, when it joined one).
+    if (item.cacheBreakpoint !== undefined && wroteTo !== null)
+      wroteTo.providerOptions = ANTHROPIC_BREAKPOINT;
   }
   return { instructions, messages, skipped, systemBreakpoint };
+}
+
+/** The item each message of the request starts from, in message order (the messages serialiseRequest sends). */
+export function messageSourceItems(items: readonly ContextItem[], model: ModelDescriptor): ContextItem[] {
+  const sources: ContextItem[] = [];
+  itemMessages(withoutUnreplayableProviderTools(items, model).items, sources);
+  return sources;
+}
+
+/** Whether a provider-run tool's call or result can go back to this model, and why not when it cannot. */
+export function providerRunRefusal(part: { executedBy?: string }, model: ModelDescriptor): string | null {
+  if (model.provider === "openai" && model.apiKind === "responses")
+    return "a Responses request is stateless (store: false): a provider-run tool's call and result exist only as state kept at OpenAI, which the request does not use";
+  if (part.executedBy !== model.provider)
+    return `run by ${part.executedBy ?? "an unknown provider"}; only the provider that ran a tool can take its call and result back`;
+  if (model.provider !== "anthropic" && model.provider !== "google")
+    return `${model.provider} has no form for a provider-run tool's call and result`;
+  return null;
+}
+
+/**
+ * Provider-run tools' calls and results the model cannot take back are left out (and traced), never sent as if
+ * the app had run them (docs/features.md#tools).
+ */
+function withoutUnreplayableProviderTools(
+  items: readonly ContextItem[],
+  model: ModelDescriptor,
+): { items: readonly ContextItem[]; event: TraceEvent | null } {
+  let out: ContextItem[] | null = null;
+  const droppedCallIds: string[] = [];
+  const itemIds: string[] = [];
+  const reasons = new Set<string>();
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index] as ContextItem;
+    let kept: ItemPart[] | null = null;
+    for (let partIndex = 0; partIndex < item.parts.length; partIndex++) {
+      const part = item.parts[partIndex] as ItemPart;
+      const refusal =
+        (part.type === "tool-call" || part.type === "tool-result") && part.providerExecuted === true
+          ? providerRunRefusal(part, model)
+          : null;
+      if (refusal === null) {
+        kept?.push(part);
+        continue;
+      }
+      kept ??= item.parts.slice(0, partIndex);
+      reasons.add(refusal);
+      if (part.type === "tool-call") droppedCallIds.push(part.toolCallId);
+    }
+    if (kept === null) {
+      out?.push(item);
+      continue;
+    }
+    out ??= items.slice(0, index);
+    itemIds.push(item.id);
+    out.push({ ...item, parts: kept });
+  }
+  if (out === null) return { items, event: null };
+  return {
+    items: out,
+    event: {
+      stage: "serialise",
+      action: "dropped-provider-run-tools",
+      reason: `${droppedCallIds.length} provider-run tool call(s) and their results left out: ${[...reasons].join("; ")}`,
+      itemIds,
+      details: { toolCallIds: droppedCallIds, reasons: [...reasons] },
+    },
+  };
 }
 
 /** With thinking on: whether this model gets thinking options, and which. */

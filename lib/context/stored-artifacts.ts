@@ -1,7 +1,7 @@
 // Stored artifacts read as what they replay as: a tool call, a tool output or reasoning. Shared by the artifact
 // replay stage and the write-time token cache (which counts the part an artifact replays as); depends on no stage.
 
-import type { ItemPart, ProviderMetadata, StoredArtifact } from "./types";
+import type { ItemPart, ProviderMetadata, StoredArtifact, ToolErrorOutputType } from "./types";
 
 /** Only these artifact types are sent back to a model; everything else (provider-run tools) is not replayable. */
 export const REPLAYABLE_ARTIFACT_TYPES: ReadonlySet<string> = new Set([
@@ -12,9 +12,24 @@ export const REPLAYABLE_ARTIFACT_TYPES: ReadonlySet<string> = new Set([
 
 export type Replayable = (
   | { kind: "call"; artifact: StoredArtifact; callId: string; name: string; input: unknown }
-  | { kind: "output"; artifact: StoredArtifact; callId: string; name: string | null; output: unknown }
+  | {
+      kind: "output";
+      artifact: StoredArtifact;
+      callId: string;
+      name: string | null;
+      output: unknown;
+      outputType?: ToolErrorOutputType;
+    }
   | { kind: "reasoning"; artifact: StoredArtifact; text: string }
-) & { providerMetadata?: ProviderMetadata };
+) & {
+  providerMetadata?: ProviderMetadata;
+  /** The provider ran the tool (a call or its result): it stays inside the assistant message. */
+  providerExecuted?: true;
+  /** Which provider ran it, when stored. */
+  executedBy?: string;
+  /** The reply's tool-loop step it came from, when stored (older rows have none). */
+  step?: number;
+};
 
 /** What the provider attached, when the stored value has the shape of provider metadata (provider key → object). */
 export function readProviderMetadata(value: unknown): ProviderMetadata | undefined {
@@ -27,11 +42,30 @@ export function readProviderMetadata(value: unknown): ProviderMetadata | undefin
   return value as ProviderMetadata;
 }
 
-/** The replayable with the artifact's provider metadata, when it has any. */
+/** The replayable with the artifact's provider metadata, who ran it and its step, when stored. */
 function withMetadata(replayable: Replayable, payload: Record<string, unknown>): Replayable {
   const providerMetadata = readProviderMetadata(payload.providerMetadata);
   if (providerMetadata !== undefined) replayable.providerMetadata = providerMetadata;
+  if (payload.providerExecuted === true) replayable.providerExecuted = true;
+  if (nonEmptyString(payload.executedBy)) replayable.executedBy = payload.executedBy;
+  if (typeof payload.step === "number" && Number.isInteger(payload.step)) replayable.step = payload.step;
   return replayable;
+}
+
+/** A JSON output's exact text when stored (jsonb does not keep key order), else the stored value. */
+function storedOutput(payload: Record<string, unknown>): unknown {
+  if (typeof payload.outputJson === "string") {
+    try {
+      return JSON.parse(payload.outputJson);
+    } catch {
+      // A damaged copy: the value itself still replays.
+    }
+  }
+  return payload.output ?? "";
+}
+
+function errorOutputType(value: unknown): ToolErrorOutputType | undefined {
+  return value === "error-text" || value === "error-json" ? value : undefined;
 }
 
 function nonEmptyString(value: unknown): value is string {
@@ -73,18 +107,19 @@ export function readReplayable(artifact: StoredArtifact): Replayable | null {
         },
         payload,
       );
-    case "function_call_output":
+    case "function_call_output": {
       if (!nonEmptyString(payload.callId)) return null;
-      return withMetadata(
-        {
-          kind: "output",
-          artifact,
-          callId: payload.callId,
-          name: nonEmptyString(payload.name) ? payload.name : null,
-          output: payload.output ?? "",
-        },
-        payload,
-      );
+      const output: Replayable = {
+        kind: "output",
+        artifact,
+        callId: payload.callId,
+        name: nonEmptyString(payload.name) ? payload.name : null,
+        output: storedOutput(payload),
+      };
+      const outputType = errorOutputType(payload.outputType);
+      if (outputType !== undefined) output.outputType = outputType;
+      return withMetadata(output, payload);
+    }
     case "reasoning":
       if (typeof payload.text !== "string") return null;
       return withMetadata({ kind: "reasoning", artifact, text: payload.text }, payload);
@@ -126,11 +161,16 @@ export function replayedPart(replayable: Replayable, toolName: string, output?: 
         toolName,
         output: output === undefined ? replayable.output : output,
       };
+      if (replayable.outputType !== undefined) part.outputType = replayable.outputType;
       break;
     case "reasoning":
       part = { type: "reasoning", text: replayable.text };
       break;
   }
   if (replayable.providerMetadata !== undefined) part.providerMetadata = replayable.providerMetadata;
+  if (replayable.providerExecuted === true && part.type !== "reasoning") {
+    part.providerExecuted = true;
+    if (replayable.executedBy !== undefined) part.executedBy = replayable.executedBy;
+  }
   return part;
 }

@@ -90,8 +90,14 @@ export interface StoredArtifact {
   messageId: string;
   type: ArtifactType;
   /**
-   * function_call: { callId, name, arguments (JSON string or object), providerMetadata? }
-   * function_call_output: { callId, name?, output (string or JSON), providerMetadata? }
+   * function_call: { callId, name, arguments (JSON string or object), providerMetadata?, providerExecuted?,
+   *   executedBy?, step? }
+   * function_call_output: { callId, name?, output (string or JSON), outputJson? (a JSON output's exact text:
+   *   jsonb reorders keys), outputType? ("error-text" | "error-json": the tool failed), providerMetadata?,
+   *   providerExecuted?, executedBy?, step? }
+   * `providerExecuted`: the provider ran the tool (its call and result go back inside the assistant message), and
+   * `executedBy` names that provider;
+   * `step`: the tool-loop step (model call) of the reply it came from (docs/features.md#tools).
    * reasoning: { text, providerMetadata?, startedAt?, endedAt? (ISO times: how long the model thought) }
    */
   payload: Record<string, unknown>;
@@ -285,6 +291,10 @@ export type ItemPart =
       toolName: string;
       input: unknown;
       providerMetadata?: ProviderMetadata;
+      /** The provider ran it: it goes back in the provider's own form, or not at all (docs/features.md#tools). */
+      providerExecuted?: true;
+      /** Which provider ran it, when stored. */
+      executedBy?: string;
     }
   | {
       type: "tool-result";
@@ -292,6 +302,10 @@ export type ItemPart =
       toolName: string;
       output: unknown;
       providerMetadata?: ProviderMetadata;
+      providerExecuted?: true;
+      executedBy?: string;
+      /** The tool failed: the output goes back as the SDK's error output of this type, as the tool loop sent it. */
+      outputType?: ToolErrorOutputType;
     }
   | { type: "reasoning"; text: string; providerMetadata?: ProviderMetadata };
 
@@ -301,6 +315,9 @@ export interface ItemSender {
   userId?: string | null;
   personaId?: string | null;
 }
+
+/** The AI SDK's output types for a failed tool. */
+export type ToolErrorOutputType = "error-text" | "error-json";
 
 export interface ContextItem {
   /** Stable across builds of the same inputs: derived from the source (e.g. "msg:<id>", "summary", "note:0"). */
@@ -318,6 +335,11 @@ export interface ContextItem {
    * `cache_control` breakpoint), naming which stable part it closes. Absent: no breakpoint.
    */
   cacheBreakpoint?: CacheBreakpointPlace;
+  /**
+   * The tool-loop step a replayed assistant item belongs to ("<message id>:step:<n>"): adjacent items of one step
+   * go out as one assistant message and one tool message, as the loop sent them (docs/pipeline.md#serialise).
+   */
+  step?: string;
 }
 
 /** Where a prompt-cache breakpoint sits: after the system block, after the summary, after the history. */

@@ -144,14 +144,17 @@ describe("the tool loop", () => {
     const db = await getDb();
     const rows = await db.select().from(artifacts).where(eq(artifacts.messageId, reply.id));
     const byType = Object.fromEntries(rows.map((row) => [row.type, row]));
+    // Each artifact keeps the tool-loop step (model call) it came from.
     expect(byType.function_call.payload).toEqual({
       callId: "call_time_1",
       name: "current_time",
       arguments: "{}",
+      step: 0,
     });
     expect(byType.function_call_output.payload).toMatchObject({
       callId: "call_time_1",
       name: "current_time",
+      step: 0,
     });
     expect(byType.function_call.tokenCounts.o200k_base).toBeGreaterThan(0);
     expect(byType.function_call_output.tokenCounts.o200k_base).toBeGreaterThan(0);
