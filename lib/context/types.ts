@@ -339,6 +339,7 @@ export type StageName =
   | "system-prompt"
   | "summary"
   | "current-input"
+  | "reasoning"
   | "media-resolution"
   | "normalise"
   | "budget"
