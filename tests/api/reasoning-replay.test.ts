@@ -4,6 +4,7 @@
 // fake providers speaking the real wire protocols; every body checked is the one the fake received.
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
+import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import * as exportRoute from "@/app/api/conversations/[id]/export/route";
 import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
 import * as importRoute from "@/app/api/conversations/import/route";
@@ -236,6 +237,35 @@ describe("Responses: reasoning items", () => {
     // The attempt records the reasoning tokens of its usage.
     const { turns } = await fetchTurns(ada, conversationId);
     expect(turns[0]?.attempts[0]?.usage).toMatchObject({ reasoningTokens: expect.any(Number) });
+  });
+
+  test("the attempt that reasoned returns its reasoning with its response; a later one without reasoning, none", async () => {
+    const { conversationId } = await respondedWithReasoning("conversation");
+    await runTurn(ada, conversationId, "And the evening?");
+    const { turns } = await fetchTurns(ada, conversationId);
+    const [first, second] = turns.map((turn) => turn.attempts[0]?.id ?? "");
+    const open = async (attemptId: string) => {
+      const response = await call(attemptRoute.GET, `/api/attempts/${attemptId}`, {
+        user: ada,
+        params: { id: attemptId },
+      });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { attempt: { response: { reasoning: ReasoningView | null } } })
+        .attempt;
+    };
+    const reasoned = await open(first ?? "");
+    expect(reasoned.response.reasoning).toEqual({
+      text: SUMMARY,
+      hidden: false,
+      durationMs: expect.any(Number),
+    });
+    // The fake spreads its 1.2 s of thinking over the reasoning's events.
+    expect(reasoned.response.reasoning?.durationMs).toBeGreaterThanOrEqual(600);
+    expect((await open(second ?? "")).response.reasoning).toBeNull();
+    // The turns listing returns the same view.
+    expect((turns[0]?.attempts[0]?.response as { reasoning?: unknown } | null)?.reasoning).toEqual(
+      reasoned.response.reasoning,
+    );
   });
 
   test("conversation: replayed in every later turn with its id, summary and encrypted content", async () => {
