@@ -75,6 +75,22 @@ test("Gemini's thoughts: Thought for …, expanded, then left out of the next tu
   const body = await panel.exactBody();
   expect(body).toContain('"thoughtSignature":"sig-text-e2e"');
   expect(body).not.toContain(THOUGHT);
+
+  // Each attempt on its own page shows the reasoning its model returned: the first reply's, and none for the second.
+  await page.goto("/attempts?kind=reply");
+  const results = page.getByTestId("attempt-result");
+  await expect(results).toHaveCount(2);
+  await results.nth(1).getByTestId("attempt-result-open").click();
+  const returned = page.getByTestId("attempt-reasoning");
+  await expect(returned.getByTestId("attempt-reasoning-text")).toHaveText(THOUGHT);
+  await expect(returned.getByTestId("attempt-reasoning-duration")).toHaveText(
+    /^Thought for (\d+ s|a moment)$/,
+  );
+  expect(await audit(page, "attempt page (reasoning, light)")).toEqual([]);
+  await page.goBack();
+  await results.nth(0).getByTestId("attempt-result-open").click();
+  await expect(page.getByTestId("inspector-item").first()).toBeVisible();
+  await expect(page.getByTestId("attempt-reasoning")).toHaveCount(0);
 });
 
 test("encrypted-only reasoning: the chat says the provider hid it; the inspector shows what goes back", async ({
