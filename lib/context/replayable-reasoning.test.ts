@@ -153,6 +153,28 @@ describe("removal", () => {
     expect(trace).toHaveLength(1);
   });
 
+  it("keeps a Responses summary part whose reasoning item's encrypted content another part of the item carries", () => {
+    const first = reasoning("Part one.", { openai: { itemId: "rs_1", reasoningEncryptedContent: null } });
+    const last = reasoning("Part two.", {
+      openai: { itemId: "rs_1", reasoningEncryptedContent: "gAAAA-enc" },
+    });
+    const other = reasoning("Another item.", { openai: { itemId: "rs_2" } });
+    const item = reasoningItem("r1", [first, last, other]);
+    const { value, trace } = keepReplayableReasoning([item], MODELS["openai responses"]);
+    expect(value).toEqual([{ ...item, parts: [first, last], tokens: 0 }]);
+    expect(trace[0]?.details).toEqual({
+      removedItems: [
+        { id: "r1", role: "assistant", tag: "REASONING", preview: "Another item.", tokens: 4, partial: true },
+      ],
+    });
+    // Only within one item (one message on the wire): another item's encrypted content does not count.
+    const apart = keepReplayableReasoning(
+      [reasoningItem("r1", [first]), reasoningItem("r2", [last])],
+      MODELS["openai responses"],
+    );
+    expect(apart.value.map((entry) => entry.id)).toEqual(["r2"]);
+  });
+
   it("groups the removed items of one reason into one event, in payload order", () => {
     const items = [
       reasoningItem("r1", [reasoning("a")]),

@@ -41,10 +41,38 @@ function origin(metadata: ProviderMetadata | undefined): string {
 }
 
 /**
+ * The Responses reasoning items (by `openai.itemId`) that one of these parts carries the encrypted content of. A
+ * reasoning item with several summary parts is stored as several parts of one item, and only the last carries the
+ * encrypted content; the provider package sends them as one reasoning item with that content, so each goes back.
+ */
+export function encryptedReasoningItemIds(parts: readonly ItemPart[]): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (const part of parts) {
+    if (part.type !== "reasoning") continue;
+    const openai = part.providerMetadata?.openai;
+    if (typeof openai?.itemId === "string" && nonEmptyString(openai.reasoningEncryptedContent))
+      ids.add(openai.itemId);
+  }
+  return ids;
+}
+
+const NO_IDS: ReadonlySet<string> = new Set();
+
+function isEncryptedElsewhere(itemId: unknown, encryptedItemIds: ReadonlySet<string>): boolean {
+  return typeof itemId === "string" && encryptedItemIds.has(itemId);
+}
+
+/**
  * Why the model's provider cannot take this reasoning part back, or null when it can. The metadata keys are the
  * ones the AI SDK provider packages read when they turn a reasoning part into their wire format.
+ * `encryptedItemIds`: the Responses reasoning items whose encrypted content travels in the same message
+ * (`encryptedReasoningItemIds` of the part's item).
  */
-export function reasoningRefusal(part: ReasoningPart, model: ModelDescriptor): string | null {
+export function reasoningRefusal(
+  part: ReasoningPart,
+  model: ModelDescriptor,
+  encryptedItemIds: ReadonlySet<string> = NO_IDS,
+): string | null {
   const metadata = part.providerMetadata;
   if (!model.capabilities.reasoning)
     return `${model.id} does not reason, so it is sent no reasoning (another model's thoughts)`;
@@ -58,7 +86,8 @@ export function reasoningRefusal(part: ReasoningPart, model: ModelDescriptor): s
       if (model.apiKind === "chat")
         return "OpenAI chat completions have no field for reasoning: it is never sent back";
       // Every Responses request is stateless (store: false), so reasoning goes back only as its encrypted content.
-      return nonEmptyString(metadata?.openai?.reasoningEncryptedContent)
+      return nonEmptyString(metadata?.openai?.reasoningEncryptedContent) ||
+        isEncryptedElsewhere(metadata?.openai?.itemId, encryptedItemIds)
         ? null
         : `OpenAI Responses requests are stateless (store: false) and take reasoning back only with its encrypted content (openai.reasoningEncryptedContent); ${origin(metadata)}`;
     case "anthropic":
@@ -98,9 +127,10 @@ export function keepReplayableReasoning(
   let firstTouched = -1;
   for (let index = 0; index < items.length && firstTouched === -1; index += 1) {
     const item = items[index];
-    if (item === undefined) continue;
+    if (item === undefined || !item.parts.some((part) => part.type === "reasoning")) continue;
+    const encrypted = encryptedReasoningItemIds(item.parts);
     for (const part of item.parts)
-      if (part.type === "reasoning" && reasoningRefusal(part, model) !== null) {
+      if (part.type === "reasoning" && reasoningRefusal(part, model, encrypted) !== null) {
         firstTouched = index;
         break;
       }
@@ -112,10 +142,15 @@ export function keepReplayableReasoning(
   for (let index = firstTouched; index < items.length; index += 1) {
     const item = items[index];
     if (item === undefined) continue;
+    if (!item.parts.some((part) => part.type === "reasoning")) {
+      out.push(item);
+      continue;
+    }
+    const encrypted = encryptedReasoningItemIds(item.parts);
     const kept: ItemPart[] = [];
     const removedByReason = new Map<string, ReasoningPart[]>();
     for (const part of item.parts) {
-      const refusal = part.type === "reasoning" ? reasoningRefusal(part, model) : null;
+      const refusal = part.type === "reasoning" ? reasoningRefusal(part, model, encrypted) : null;
       if (refusal === null || part.type !== "reasoning") {
         kept.push(part);
         continue;
