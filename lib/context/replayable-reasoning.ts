@@ -42,8 +42,9 @@ function origin(metadata: ProviderMetadata | undefined): string {
 
 /**
  * The Responses reasoning items (by `openai.itemId`) that one of these parts carries the encrypted content of. A
- * reasoning item with several summary parts is stored as several parts of one item, and only the last carries the
- * encrypted content; the provider package sends them as one reasoning item with that content, so each goes back.
+ * reasoning item with several summary parts is stored as several parts of one item, and the stream may give the
+ * encrypted content to the last only; the provider package sends them as one reasoning item with it, so each goes
+ * back.
  */
 export function encryptedReasoningItemIds(parts: readonly ItemPart[]): ReadonlySet<string> {
   const ids = new Set<string>();
