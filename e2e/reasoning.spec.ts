@@ -53,6 +53,8 @@ test("Gemini's thoughts: Thought for …, expanded, then left out of the next tu
   // The reply's own attempt counts its reasoning tokens.
   let panel = await chat.inspectReply();
   await expect(panel.root.getByTestId("usage-reasoning")).toHaveText("(30 reasoning)");
+  // And shows the reasoning it returned.
+  await expect(panel.root.getByTestId("attempt-reasoning-text")).toHaveText(THOUGHT);
   await panel.close();
 
   // The next turn sends the signed text back, but not the thought: Gemini signed the text, not the thought, so the

@@ -6,7 +6,7 @@ export function AttemptReasoning({ reasoning }: { reasoning: ReasoningView | nul
   if (!reasoning) return null;
   return (
     <section
-      className="mt-3 rounded-lg border border-violet-200 bg-violet-50/60 px-3 py-2 dark:border-violet-900 dark:bg-violet-950/30"
+      className="rounded-lg border border-violet-200 bg-violet-50/60 px-3 py-2 dark:border-violet-900 dark:bg-violet-950/30"
       data-testid="attempt-reasoning"
     >
       <h3 className="section-title flex flex-wrap items-center gap-2">
