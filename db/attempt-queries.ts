@@ -2,14 +2,39 @@
 // drafts, replays), oldest first, and the search across conversations behind the find-attempts page. A reply's
 // attempts come with their turn (listTurnsWithAttempts, listTurnSummaries).
 
-import { and, asc, desc, eq, exists, gte, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, exists, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { attemptSummaryColumns } from "./queries";
 import type { ConversationArgs } from "./query-parts";
-import { type AttemptKind, attempts, conversations, messages, participants, turns } from "./schema";
+import {
+  type AttemptKind,
+  artifacts,
+  attempts,
+  conversations,
+  messages,
+  participants,
+  turns,
+} from "./schema";
 
 const otherCalls = (conversationId: string) =>
   and(eq(attempts.conversationId, conversationId), isNull(attempts.turnId));
+
+/**
+ * The reasoning the replies of these turns stored (their `reasoning` artifacts' payloads), in the order it came,
+ * with the turn each reply answers: an attempt view shows the reasoning its model returned.
+ */
+export async function listReasoningOfTurns({ db, turnIds }: { db: Database; turnIds: string[] }) {
+  if (turnIds.length === 0) return [];
+  return db
+    .select({ turnId: turns.id, payload: artifacts.payload })
+    .from(turns)
+    .innerJoin(
+      artifacts,
+      and(eq(artifacts.messageId, turns.assistantMessageId), eq(artifacts.type, "reasoning")),
+    )
+    .where(inArray(turns.id, turnIds))
+    .orderBy(asc(artifacts.id));
+}
 
 /** Full rows, payloads included. */
 export async function listOtherModelCalls({ db, conversationId }: ConversationArgs) {

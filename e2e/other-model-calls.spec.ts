@@ -1,5 +1,6 @@
 // Model calls that answer no turn open in the same inspector: the title written after the first reply is listed
-// under "Other model calls" with its kind, and opening it shows the exact request it recorded.
+// under "Other model calls" with its kind, and opening it shows the items it sent, with their tokens, and the exact
+// request it recorded.
 import { expect, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { startConversation } from "./pages/chat-page";
@@ -39,6 +40,15 @@ test("the title's model call is listed with its kind and opens with its recorded
 
   await expect(panel.root.getByTestId("attempt-kind")).toHaveText("title call");
   await expect(panel.root.getByTestId("attempt-model")).toHaveText(titleCall.modelId);
+  // Its items are what the call sent (the offline model's "request" is the call it was given), with their tokens.
+  const sent = JSON.parse(titleCall.requests[0].body) as { instructions: string; prompt: string };
+  await expect(panel.root.getByTestId("tab-payload")).toHaveText("Payload · 2 items");
+  expect(await panel.itemSummaries()).toEqual([
+    { id: "call:instructions", tag: "SYSTEM_PROMPT", role: "system", text: sent.instructions },
+    { id: "call:prompt", tag: "CURRENT_INPUT", role: "user", text: sent.prompt },
+  ]);
+  for (const tokens of await panel.items().getByTestId("item-tokens").allTextContents())
+    expect(tokens).toMatch(/^[1-9][\d,]* tok$/);
   expect(await panel.exactBody()).toBe(titleCall.requests[0].body);
   expect(titleCall.requests[0].body).toContain("How do I keep basil alive indoors?");
 });

@@ -1,7 +1,8 @@
 // Reasoning in the chat and the inspector (docs/features.md#reasoning-and-provider-metadata): a reply from a
 // model that thought shows a collapsed "Thought for …" above it, which opens to the thoughts (or says the provider
-// hid them); the next turn's inspector shows the REASONING item sent back, with the provider's metadata, and each
-// attempt's usage names its reasoning tokens.
+// hid them); the next turn's inspector shows the REASONING item sent back, with the provider's metadata, or, when the
+// provider cannot take it back, lists it struck through with the reason; each attempt's usage names its reasoning
+// tokens.
 import { expect, type Page, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { audit } from "./pages/axe-audit";
@@ -19,7 +20,7 @@ async function conversationOn(page: Page, modelId: string, theme: "light" | "dar
   return chat;
 }
 
-test("Gemini's thoughts: Thought for …, expanded, then a REASONING item in the next turn's inspector", async ({
+test("Gemini's thoughts: Thought for …, expanded, then left out of the next turn, struck through in its inspector", async ({
   page,
 }) => {
   const chat = await conversationOn(page, "google:gemini-2.5-flash", "light");
@@ -52,19 +53,46 @@ test("Gemini's thoughts: Thought for …, expanded, then a REASONING item in the
   // The reply's own attempt counts its reasoning tokens.
   let panel = await chat.inspectReply();
   await expect(panel.root.getByTestId("usage-reasoning")).toHaveText("(30 reasoning)");
+  // And shows the reasoning it returned.
+  await expect(panel.root.getByTestId("attempt-reasoning-text")).toHaveText(THOUGHT);
   await panel.close();
 
-  // The next turn sends the thought back: its inspector shows the REASONING item and the signed text.
+  // The next turn sends the signed text back, but not the thought: Gemini signed the text, not the thought, so the
+  // inspector lists the thought struck through under the items sent, with the reason, and counts it nowhere.
   await fake.script({ kind: "text", text: "Water it monthly.", protocol: "gemini" });
   await chat.sendAndWait("How often do I water it?");
   panel = await chat.inspectReply();
-  const reasoningItem = panel.items().filter({ has: page.getByTestId("item-reasoning") });
-  await expect(reasoningItem).toHaveAttribute("data-tag", "REASONING");
-  await expect(reasoningItem.getByTestId("item-reasoning")).toHaveText(THOUGHT);
+  await expect(panel.items().filter({ has: page.getByTestId("item-reasoning") })).toHaveCount(0);
+  const dropped = panel.root.getByTestId("dropped-item");
+  await expect(dropped).toHaveCount(1);
+  await expect(dropped).toHaveAttribute("data-tag", "REASONING");
+  await expect(dropped.getByTestId("dropped-item-preview")).toHaveText(THOUGHT);
+  await expect(dropped.getByTestId("dropped-item-preview")).toHaveCSS("text-decoration-line", "line-through");
+  await expect(dropped.getByTestId("dropped-item-reason")).toContainText(
+    "Google takes thoughts back only with its own thoughtSignature (google.thoughtSignature); it carries no provider metadata",
+  );
   const metadata = panel.root.getByTestId("item-provider-metadata");
   await expect(metadata).toContainText("google.thoughtSignature = sig-text-e2e");
-  expect(await audit(page, "inspector (reasoning, light)")).toEqual([]);
-  expect(await panel.exactBody()).toContain('"thoughtSignature":"sig-text-e2e"');
+  expect(await audit(page, "inspector (reasoning left out, light)")).toEqual([]);
+  const body = await panel.exactBody();
+  expect(body).toContain('"thoughtSignature":"sig-text-e2e"');
+  expect(body).not.toContain(THOUGHT);
+
+  // Each attempt on its own page shows the reasoning its model returned: the first reply's, and none for the second.
+  await page.goto("/attempts?kind=reply");
+  const results = page.getByTestId("attempt-result");
+  await expect(results).toHaveCount(2);
+  await results.nth(1).getByTestId("attempt-result-open").click();
+  const returned = page.getByTestId("attempt-reasoning");
+  await expect(returned.getByTestId("attempt-reasoning-text")).toHaveText(THOUGHT);
+  await expect(returned.getByTestId("attempt-reasoning-duration")).toHaveText(
+    /^Thought for (\d+ s|a moment)$/,
+  );
+  expect(await audit(page, "attempt page (reasoning, light)")).toEqual([]);
+  await page.goBack();
+  await results.nth(0).getByTestId("attempt-result-open").click();
+  await expect(page.getByTestId("inspector-item").first()).toBeVisible();
+  await expect(page.getByTestId("attempt-reasoning")).toHaveCount(0);
 });
 
 test("encrypted-only reasoning: the chat says the provider hid it; the inspector shows what goes back", async ({

@@ -4,6 +4,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { ATTEMPT_KIND_LABELS } from "./attempt-kinds";
+import { AttemptReasoning } from "./attempt-reasoning";
 import { AttemptSummary } from "./attempt-summary";
 import { PayloadSections } from "./payload-sections";
 import { InspectorMessage } from "./reply-inspector";
@@ -54,8 +55,12 @@ export function AttemptPage({ attemptId }: { attemptId: string }) {
             usageNote={full.status === "ok" ? "not reported" : "none: the attempt failed"}
             onRevealMessage={(messageId) => router.push(`/chat/${full.conversationId}?message=${messageId}`)}
             header={
-              <div className="border-b border-zinc-200 p-3 dark:border-zinc-800" data-testid="turn-header">
+              <div
+                className="space-y-2.5 border-b border-zinc-200 p-3 dark:border-zinc-800"
+                data-testid="turn-header"
+              >
                 <AttemptSummary attempt={full} />
+                <AttemptReasoning reasoning={full.response?.reasoning} />
               </div>
             }
           />

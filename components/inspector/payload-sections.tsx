@@ -6,6 +6,7 @@ import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
 import { Tabs } from "@/components/ui/tabs";
 import { VirtualList, type VirtualListHandle } from "@/components/ui/virtual-list";
 import type { ContextItem, ItemTag, TraceEvent } from "@/lib/context/types";
+import { DroppedItems } from "./dropped-items";
 import { ItemCard } from "./item-card";
 import { PayloadDiffView } from "./payload-diff-view";
 import { RawRequest } from "./raw-request";
@@ -219,6 +220,7 @@ export function PayloadSections({
                     estimateHeight={140}
                     testId="inspector-items"
                   />
+                  <DroppedItems trace={payload.trace} />
                   <WireNotes unclaimed={payload.unclaimed ?? []} warnings={payload.warnings ?? []} />
                 </div>
               </div>

@@ -3,6 +3,7 @@
 // attempt's full payload (fetched on its own), and the diff against the previous turn.
 import type { ReactNode } from "react";
 import { useState } from "react";
+import { AttemptReasoning } from "./attempt-reasoning";
 import { AttemptSummary, AttemptTabs } from "./attempt-summary";
 import { CostLabel } from "./cost-label";
 import { OtherModelCalls } from "./other-model-calls";
@@ -87,6 +88,7 @@ export function ReplyInspector({
           <AttemptTabs attempts={turn.attempts} selectedId={full.id} onSelect={setChosenId} />
           <TurnTimeline attempts={turn.attempts} selectedId={full.id} onSelect={setChosenId} />
           <AttemptSummary attempt={full} />
+          <AttemptReasoning reasoning={full.response?.reasoning} />
           <PromptCacheSummary
             attempt={full}
             calls={[...list.flatMap((entry) => entry.attempts), ...otherCalls]}

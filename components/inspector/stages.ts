@@ -14,6 +14,7 @@ export const STAGES: { stage: StageName; label: string; phase: "A" | "B" }[] = [
   { stage: "system-prompt", label: "System prompt", phase: "A" },
   { stage: "summary", label: "Summary placement", phase: "A" },
   { stage: "current-input", label: "Current input", phase: "A" },
+  { stage: "reasoning", label: "Replayable reasoning", phase: "B" },
   { stage: "media-resolution", label: "Media resolution", phase: "B" },
   { stage: "normalise", label: "Strict-provider normalisation", phase: "B" },
   { stage: "budget", label: "Token budget", phase: "B" },

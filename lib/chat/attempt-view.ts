@@ -3,7 +3,7 @@
 // redacted for the reader (./private-memories.ts).
 
 import "server-only";
-import { listOtherModelCalls } from "@/db/attempt-queries";
+import { listOtherModelCalls, listReasoningOfTurns } from "@/db/attempt-queries";
 import type { Database } from "@/db/client";
 import { getModel, listTurnsWithAttempts, loadConversationMediaBySha256 } from "@/db/queries";
 import type { Attempt, Model, RecordedRequest, RecordedWireAddress } from "@/db/schema";
@@ -11,6 +11,7 @@ import { usableTokenBudget } from "@/lib/context/budget";
 import { restoreMedia } from "@/lib/providers/media-elision";
 import { attemptCost } from "./attempt-cost";
 import { redactPrivateMemories } from "./private-memories";
+import { attemptReasoning } from "./reasoning-view";
 import { toModelDescriptor } from "./stored-rows";
 
 /**
@@ -63,7 +64,21 @@ export async function toAttemptViews({
       ),
     ),
   ];
-  const media = await loadConversationMediaBySha256({ db, conversationId, sha256s });
+  const replyTurnIds = [
+    ...new Set(
+      attemptRows.flatMap((row) => (row.kind === "reply" && row.turnId && row.response ? [row.turnId] : [])),
+    ),
+  ];
+  const [media, reasoningRows] = await Promise.all([
+    loadConversationMediaBySha256({ db, conversationId, sha256s }),
+    listReasoningOfTurns({ db, turnIds: replyTurnIds }),
+  ]);
+  const reasoningByTurn = new Map<string, Record<string, unknown>[]>();
+  for (const { turnId, payload } of reasoningRows) {
+    const payloads = reasoningByTurn.get(turnId);
+    if (payloads === undefined) reasoningByTurn.set(turnId, [payload]);
+    else payloads.push(payload);
+  }
   const modelIds = [...new Set(attemptRows.map((row) => row.modelId))];
   const modelRows = await Promise.all(modelIds.map((modelId) => getModel({ db, modelId })));
   const modelsById = new Map(
@@ -104,7 +119,18 @@ export async function toAttemptViews({
       budget: budgetOf(row, last?.items ?? row.items, modelsById.get(row.modelId)),
       request: last ? { url: last.url, body: last.body } : null,
       requests,
-      response: row.response,
+      // With the reasoning the model returned on this attempt, as its reply stored it (null: none).
+      response: row.response && {
+        ...row.response,
+        reasoning:
+          row.kind === "reply" && row.turnId
+            ? attemptReasoning(reasoningByTurn.get(row.turnId) ?? [], {
+                queuedAt: row.timings.queuedAt,
+                doneMs: row.timings.doneMs,
+                answered: row.status !== "error",
+              })
+            : null,
+      },
       usage: row.response?.usage ?? null,
       cost: attemptCost(row, modelsById.get(row.modelId)),
       timings: row.timings,

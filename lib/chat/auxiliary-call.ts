@@ -15,7 +15,7 @@ import {
   ProviderTimeoutError,
   runAttemptLoop,
 } from "./attempt-loop";
-import { type GenerateRequest, generateModelCall, offlineRequest } from "./model-call";
+import { type GenerateRequest, generateModelCall, offlineRequest, plainRequestItems } from "./model-call";
 import { type AttemptUsage, attemptUsage, recordAttempt } from "./record-attempt";
 
 export interface AuxiliaryAnswer {
@@ -77,7 +77,11 @@ export async function runAuxiliaryCall({
           status: fields.status,
           error: fields.error,
           resolved: fields.request && "resolved" in fields.request ? fields.request.resolved : null,
-          base: context,
+          // A plain request has no pipeline items: it records the two it sends, so its inspector is not empty.
+          base:
+            fields.request && !("resolved" in fields.request)
+              ? { ...context, items: plainRequestItems(fields.request, model) }
+              : context,
           settingsVersion,
           requests: fields.requests,
           response: fields.response,

@@ -4,7 +4,8 @@
 import "server-only";
 import { generateText, isStepCount, streamText, type ToolSet } from "ai";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
-import type { ModelDescriptor } from "@/lib/context/types";
+import { countItemTokens } from "@/lib/context/tokens";
+import type { ContextItem, ModelDescriptor } from "@/lib/context/types";
 import { languageModelFor } from "@/lib/providers/language-model";
 import { OFFLINE_PROVIDER } from "@/lib/providers/offline-model";
 import { type CapturedRequest, recordedUrl } from "@/lib/providers/request-capture";
@@ -49,6 +50,32 @@ export function streamModelCall({
 
 /** What a non-streaming call sends: a pipeline's resolved context, or plain instructions and a prompt. */
 export type GenerateRequest = { resolved: ResolvedContext } | { instructions: string; prompt: string };
+
+/** A call outside the pipeline: instructions (sent as the system message) and one prompt (the user message). */
+export type PlainRequest = Extract<GenerateRequest, { instructions: string }>;
+
+/**
+ * The items of a plain request, as an attempt records them so the inspector lists and counts what was sent like a
+ * reply's: the instructions as the system item, the prompt as the current input, each with exactly the text sent
+ * and its tokens under the model's tokenizer (docs/architecture.md#attempts).
+ */
+export function plainRequestItems(request: PlainRequest, model: ModelDescriptor): ContextItem[] {
+  const item = (id: string, role: "system" | "user", tag: ContextItem["tag"], text: string): ContextItem => {
+    const parts: ContextItem["parts"] = [{ type: "text", text }];
+    return {
+      id,
+      role,
+      tag,
+      parts,
+      sourceMessageIds: [],
+      tokens: countItemTokens({ parts }, model.tokenizer),
+    };
+  };
+  return [
+    item("call:instructions", "system", "SYSTEM_PROMPT", request.instructions),
+    item("call:prompt", "user", "CURRENT_INPUT", request.prompt),
+  ];
+}
 
 /** A call answered whole (no tools, no retries: the attempt loop retries, so each try is a recorded attempt). */
 export function generateModelCall({

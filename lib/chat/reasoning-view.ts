@@ -38,6 +38,34 @@ export function reasoningView(payloads: readonly Record<string, unknown>[]): Rea
   };
 }
 
+/** When an attempt ran: from its start (`queuedAt`) for `doneMs`; `answered` when it ended with a response. */
+export interface AttemptWindow {
+  queuedAt: string;
+  doneMs?: number;
+  answered: boolean;
+}
+
+/** Clock readings are whole milliseconds on both sides: a block may start in the millisecond the attempt began. */
+const CLOCK_SLACK_MS = 1;
+
+/**
+ * The reasoning one attempt returned, from the reasoning its reply stored: the blocks that started while the
+ * attempt ran. A block with no start time (an imported one) belongs to the attempt that answered. Null when none.
+ */
+export function attemptReasoning(
+  payloads: readonly Record<string, unknown>[],
+  attempt: AttemptWindow,
+): ReasoningView | null {
+  const start = timeOf(attempt.queuedAt);
+  const end = start === null || attempt.doneMs === undefined ? null : start + attempt.doneMs;
+  const mine = payloads.filter((payload) => {
+    const startedAt = timeOf(payload.startedAt);
+    if (startedAt === null || start === null) return attempt.answered;
+    return startedAt >= start - CLOCK_SLACK_MS && (end === null || startedAt <= end + CLOCK_SLACK_MS);
+  });
+  return reasoningView(mine);
+}
+
 /** "Thought for 4 s", "Thought for 1 min 5 s", "Thought for a moment" (under half a second, or unknown). */
 export function thoughtForLabel(view: Pick<ReasoningView, "durationMs">): string {
   const ms = view.durationMs;

@@ -414,6 +414,7 @@ const ARTIFACT_OMISSIONS = new Set([
   "artifacts/skipped-reasoning",
   "artifacts/skipped-artifacts",
   "window/stripped-orphan-tool-parts",
+  "reasoning/not-replayable",
   "normalise/dropped-orphan-tool-output",
 ]);
 

@@ -315,7 +315,8 @@ describe("system items", () => {
   });
 });
 
-describe("reasoning for models that do not reason", () => {
+// Which reasoning a model is sent is replayable-reasoning.ts's decision; normalisation only keeps what it is given.
+describe("reasoning", () => {
   const reasoning = (text: string): ItemPart => ({ type: "reasoning", text });
   const items = [
     item("u1", "user", [text("q")]),
@@ -324,18 +325,7 @@ describe("reasoning for models that do not reason", () => {
     item("u2", "user", [text("next")]),
   ];
 
-  it("drops the reasoning, and the items left with nothing, and says so", () => {
-    const { value, trace } = normaliseForModel(items, model({ reasoning: false, strictAlternation: false }));
-    expect(shape(value)).toEqual(["user:u1", "assistant:a1", "user:u2"]);
-    expect(value.flatMap((entry) => entry.parts).some((part) => part.type === "reasoning")).toBe(false);
-    expect(trace.map((event) => `${event.stage}/${event.action}`)).toEqual([
-      "normalise/dropped-reasoning",
-      "normalise/dropped-empty-items",
-    ]);
-    expect(trace[0]?.itemIds).toEqual(["r1", "a1"]);
-  });
-
-  it("keeps it for a model that reasons, hidden reasoning included", () => {
+  it("is kept as it comes, hidden reasoning included", () => {
     const hidden = item("h1", "assistant", [
       { type: "reasoning", text: "", providerMetadata: { openai: { itemId: "rs_1" } } },
     ]);

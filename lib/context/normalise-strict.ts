@@ -68,34 +68,6 @@ function isSendable(part: ItemPart): boolean {
 }
 
 /**
- * A model that does not reason is never sent reasoning (another model's thoughts, replayed from the history): the
- * parts go, and an item left with nothing is dropped with the empty ones after it.
- */
-function dropReasoningForModel(
-  items: readonly ContextItem[],
-  model: ModelDescriptor,
-  events: TraceEvent[],
-): readonly ContextItem[] {
-  if (model.capabilities.reasoning) return items;
-  const touched: string[] = [];
-  const out = items.map((item) => {
-    if (!item.parts.some((part) => part.type === "reasoning")) return item;
-    touched.push(item.id);
-    return { ...item, parts: item.parts.filter((part) => part.type !== "reasoning"), tokens: 0 };
-  });
-  if (touched.length === 0) return items;
-  events.push(
-    itemsEvent(
-      "normalise",
-      "dropped-reasoning",
-      `${model.id} does not reason: the reasoning of ${touched.length} item(s) is not sent`,
-      touched,
-    ),
-  );
-  return out;
-}
-
-/**
  * Items with nothing to send would vanish at serialisation; drop them first so alternation is judged on what is
  * sent.
  */
@@ -423,8 +395,7 @@ export function normaliseForModel(
   model: ModelDescriptor,
 ): StageResult<readonly ContextItem[]> {
   const events: TraceEvent[] = [];
-  let current = dropReasoningForModel(items, model, events);
-  current = dropEmptyItems(current, events);
+  let current = dropEmptyItems(items, events);
   current = interiorSystemToUser(current, events);
   if (!model.capabilities.systemInstruction) current = systemToFirstUserTurn(current, model, events);
   current = relocateAssistantMedia(current, model, events);

@@ -7,6 +7,7 @@ import { cacheBreakpointsStage } from "./cache-breakpoints";
 import { mediaResolutionStage } from "./media-resolution";
 import { normaliseStage } from "./normalise-strict";
 import type { PhaseBContext } from "./phases";
+import { replayableReasoningStage } from "./replayable-reasoning";
 import { type SerialisedRequest, serialiseStage } from "./serialise";
 import { type Clock, StageList } from "./stage";
 import { stopStringsStage } from "./stop-strings";
@@ -18,10 +19,12 @@ export { ContextBudgetError } from "./budget";
 export type { ProviderOptions, SerialisedRequest } from "./serialise";
 
 /**
- * Phase B's stages, in the order they run. Tool pairing comes before the strict normalisation: dropping an orphan
+ * Phase B's stages, in the order they run. Reasoning the provider cannot take back goes first, so that no later
+ * stage counts, merges or keeps an item for it. Tool pairing comes before the strict normalisation: dropping an orphan
  * output can leave two same-role turns side by side, which the normalisation must still see to merge them.
  */
 export const PHASE_B = StageList.startingWith(recountStage)
+  .followedBy(replayableReasoningStage)
   .followedBy(mediaResolutionStage)
   .followedBy(toolPairingStage)
   .followedBy(normaliseStage)

@@ -65,6 +65,7 @@ describe("the phases", () => {
     ]);
     expect(PHASE_B.names).toEqual([
       "recount",
+      "reasoning",
       "media-resolution",
       "tool-pairing",
       "normalise",

@@ -361,6 +361,7 @@ export type StageName =
   | "system-prompt"
   | "summary"
   | "current-input"
+  | "reasoning"
   | "media-resolution"
   | "normalise"
   | "budget"

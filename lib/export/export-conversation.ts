@@ -194,7 +194,12 @@ function toArchivedAttempt(
       const elided = elideMedia(request.body);
       return { url: request.url, status: request.status, body: elided.body, elidedMedia: elided.media };
     }),
-    response: view.response,
+    // As stored: the view's reasoning is read from the reply's artifacts, which the archive carries itself.
+    response: view.response && {
+      text: view.response.text,
+      finishReason: view.response.finishReason,
+      usage: view.response.usage,
+    },
     timings: view.timings,
     privateMemories,
     createdAt: view.createdAt.toISOString(),

@@ -6,6 +6,7 @@ import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route";
 import { settleTitleGenerations } from "@/lib/chat/title";
+import { countItemTokens } from "@/lib/context/tokens";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
 import { conversationWithPersona } from "../fixtures/personas";
@@ -15,6 +16,7 @@ import { compactOk, setOverride } from "./summary-helpers";
 interface OtherCall extends AttemptView {
   kind: string;
   turnId: string | null;
+  budget: { totalTokens: number } | null;
 }
 
 let env: FakeProviderEnv;
@@ -67,6 +69,51 @@ async function openOnly(conversationId: string, kind: string): Promise<OtherCall
   return attempt;
 }
 
+/** An item's text as the body carries it: JSON-escaped, without the quotes. */
+function asInBody(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
+}
+
+/** The attempt lists what it sent: items with text, each found in the body after the one before it. */
+function expectItemsInBody(attempt: OtherCall, body: string) {
+  const texts = attempt.items
+    .map((item) =>
+      item.parts.flatMap((part) => (part.type === "text" && part.text ? [part.text] : [])).join(""),
+    )
+    .filter((text) => text.length > 0);
+  expect(texts.length).toBeGreaterThan(0);
+  let from = 0;
+  for (const text of texts) {
+    const at = body.indexOf(asInBody(text), from);
+    expect(
+      at,
+      `item text ${JSON.stringify(text.slice(0, 60))} in the body after offset ${from}`,
+    ).toBeGreaterThanOrEqual(0);
+    from = at + 1;
+  }
+}
+
+/** A plain call's two items (instructions, prompt) are exactly the system and user messages the body holds. */
+function expectPlainCallItems(attempt: OtherCall, body: string) {
+  const messages = (JSON.parse(body) as { messages: { role: string; content: string }[] }).messages;
+  expect(messages.map((message) => message.role)).toEqual(["system", "user"]);
+  const items = attempt.items as unknown as {
+    id: string;
+    role: string;
+    tag: string;
+    parts: { type: "text"; text: string }[];
+    tokens: number;
+  }[];
+  expect(items.map((item) => [item.id, item.role, item.tag, item.parts])).toEqual([
+    ["call:instructions", "system", "SYSTEM_PROMPT", [{ type: "text", text: messages[0].content }]],
+    ["call:prompt", "user", "CURRENT_INPUT", [{ type: "text", text: messages[1].content }]],
+  ]);
+  // Counted with the model's tokenizer (gpt-4.1-mini: o200k_base), as the budget counts a reply's items.
+  expect(items.map((item) => item.tokens)).toEqual(items.map((item) => countItemTokens(item, "o200k_base")));
+  expect(items.every((item) => item.tokens > 4)).toBe(true);
+  expect(attempt.budget?.totalTokens).toBe(items[0].tokens + items[1].tokens);
+}
+
 describe("other model calls are attempts of their kind", () => {
   test("a title: the recorded body is the bytes the provider received; strangers cannot read it", async () => {
     const id = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
@@ -89,6 +136,9 @@ describe("other model calls are attempts of their kind", () => {
     });
     expect(attempt.requests.map((request) => request.body)).toEqual([titleCall.body]);
     expect(JSON.parse(titleCall.body).stream).toBeFalsy();
+    // Listed like a reply's items: what was sent, with token counts.
+    expectPlainCallItems(attempt, titleCall.body);
+    expectItemsInBody(attempt, titleCall.body);
 
     await expectError(await getAttempt(eve, attempt.id), 404, "not_found");
     await expectError(
@@ -122,6 +172,8 @@ describe("other model calls are attempts of their kind", () => {
     });
     expect(attempt.requests.map((request) => request.body)).toEqual([env.providers.requests[0].body]);
     expect(env.providers.requests[0].body).toContain("Question 1.");
+    expectPlainCallItems(attempt, env.providers.requests[0].body);
+    expectItemsInBody(attempt, env.providers.requests[0].body);
     await expectError(await getAttempt(eve, attempt.id), 404, "not_found");
   });
 
@@ -162,6 +214,12 @@ describe("other model calls are attempts of their kind", () => {
       env.providers.requests.map((request) => [request.body]),
     );
     expect(listed[0].error).toMatchObject({ code: "provider_error", status: 400 });
+    // The draft is built by the pipeline: each try lists the items it sent, in the order its body holds them.
+    for (const [index, attempt] of listed.entries()) {
+      const opened = (await (await getAttempt(ada, attempt.id)).json()) as { attempt: OtherCall };
+      expect(opened.attempt.items.map((item) => item.tag)).toContain("CURRENT_INPUT");
+      expectItemsInBody(opened.attempt, env.providers.requests[index].body);
+    }
     for (const attempt of listed) await expectError(await getAttempt(eve, attempt.id), 404, "not_found");
   });
 });

@@ -1,7 +1,8 @@
 // Artifact replay, `reasoning.persist`: with `next_reply`, reasoning stored with a reply is replayed
 // with the next reply only, then deleted, with the message's reference to it (so no later turn reports it
 // missing); with `conversation` it stays. A model that reasons (Gemini, on the fake provider: a model that does
-// not reason is never sent reasoning), real Postgres (or PGlite), real route.
+// not reason is never sent reasoning) and a thought Gemini signed (it takes no other back,
+// docs/pipeline.md#replayable-reasoning), real Postgres (or PGlite), real route.
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
@@ -33,7 +34,7 @@ async function conversationWithReasoning(persist: SettingsOverride["reasoning"])
     conversationId,
     messageId: reply.id,
     type: "reasoning",
-    payload: { text: REASONING_TEXT },
+    payload: { text: REASONING_TEXT, providerMetadata: { google: { thoughtSignature: "sig-retention" } } },
   });
   await db
     .update(messages)

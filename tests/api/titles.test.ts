@@ -3,6 +3,8 @@
 // generated, is never replaced; a failed or empty generation changes nothing and is retried by the next turn.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import * as attemptRoute from "@/app/api/attempts/[id]/route";
+import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
 import { conversations } from "@/db/schema";
@@ -83,6 +85,32 @@ describe("the offline model", () => {
     // A second exchange does not rename it.
     await turnThenTitle(ada, id, "What about rye flour instead?");
     expect(await storedTitle(id)).toBe("How do I keep a sourdough starter alive");
+  });
+
+  test("its title attempt lists the instructions and the prompt it was given, each as the body holds it", async () => {
+    const id = await createConversation(ada);
+    await turnThenTitle(ada, id, "How do I keep a sourdough starter alive? I travel a lot.");
+    const turns = await call(turnsRoute.GET, `/api/conversations/${id}/turns`, { user: ada, params: { id } });
+    const { otherCalls } = (await turns.json()) as { otherCalls: { id: string; kind: string }[] };
+    const titleCall = otherCalls.find((attempt) => attempt.kind === "title");
+    const response = await call(attemptRoute.GET, `/api/attempts/${titleCall?.id}`, {
+      user: ada,
+      params: { id: titleCall?.id ?? "" },
+    });
+    const { attempt } = (await response.json()) as {
+      attempt: {
+        items: { id: string; tag: string; parts: { type: string; text: string }[]; tokens: number }[];
+        requests: { body: string }[];
+      };
+    };
+    // The offline model is given the instructions and the prompt: its recorded "request" is that call.
+    const sent = JSON.parse(attempt.requests[0]?.body ?? "null") as { instructions: string; prompt: string };
+    expect(attempt.items.map((item) => [item.id, item.tag, item.parts])).toEqual([
+      ["call:instructions", "SYSTEM_PROMPT", [{ type: "text", text: sent.instructions }]],
+      ["call:prompt", "CURRENT_INPUT", [{ type: "text", text: sent.prompt }]],
+    ]);
+    expect(sent.prompt).toContain("How do I keep a sourdough starter alive? I travel a lot.");
+    expect(attempt.items.every((item) => item.tokens > 4)).toBe(true);
   });
 
   test("a very long first message makes a title of at most 60 characters, with no quotes", async () => {
