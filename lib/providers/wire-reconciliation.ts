@@ -757,7 +757,8 @@ export function reconcileRequest<Item extends ContextItem>(
   warnings: readonly string[] = [],
 ): { items: (Item & Partial<WireAddress>)[]; unclaimed: UnclaimedElement[]; warnings: string[] } {
   const format = wireFormatOfUrl(request.url);
-  if (format === null || request.body === "") return { items: [...items], unclaimed: [], warnings: [...warnings] };
+  if (format === null || request.body === "")
+    return { items: [...items], unclaimed: [], warnings: [...warnings] };
   const map = reconcileWire({ format, body: request.body, items, warnings });
   return {
     items: items.map((item, index) => ({ ...item, ...map.addresses[index] })),
