@@ -1230,6 +1230,16 @@ export const attemptSummaryColumns = {
   status: attempts.status,
   error: attempts.error,
   usage: sql<Record<string, number> | null>`${attempts.response} -> 'usage'`,
+  /**
+   * What an estimate of a stopped or failed attempt's cost is counted from (lib/chat/attempt-cost.ts): the tokens
+   * of the items it sent and the text it streamed. Null for any other attempt, so the light rows stay light.
+   */
+  sentTokens: sql<
+    number | null
+  >`case when ${attempts.status} in ('stopped', 'error') then (select coalesce(sum((item ->> 'tokens')::numeric), 0)::float8 from jsonb_array_elements(${attempts.items}) as item where item ->> 'tokens' ~ '^[0-9]+$') end`,
+  streamedText: sql<
+    string | null
+  >`case when ${attempts.status} in ('stopped', 'error') then ${attempts.response} ->> 'text' end`,
   timings: attempts.timings,
   settingsVersion: attempts.settingsVersion,
   createdAt: attempts.createdAt,

@@ -5,15 +5,24 @@
 import "server-only";
 import type { Database } from "@/db/client";
 import { listModels } from "@/db/queries";
-import { type Cost, costOfUsage, sumCosts, type TokenUsage } from "@/lib/pricing";
+import { type Cost, sumCosts, type TokenUsage } from "@/lib/pricing";
+import { attemptCost } from "./attempt-cost";
 
 interface CostableAttempt {
   modelId: string;
   usage: TokenUsage | null;
+  /** For a stopped or failed attempt: what its estimate is counted from (db/queries.ts attemptSummaryColumns). */
+  status?: string;
+  error?: { status?: number } | null;
+  sentTokens?: number | null;
+  streamedText?: string | null;
   /** A cost the attempt's view already computed (./attempt-cost.ts, with its estimate for a stopped or failed
    *  attempt); the summary rows carry none and are priced from their usage. */
   cost?: Cost | null;
 }
+
+/** A call with its cost, without the fields its estimate was counted from. */
+type Priced<Call> = Omit<Call, "sentTokens" | "streamedText"> & { cost: Cost | null };
 
 export async function withCosts<
   Attempt extends CostableAttempt,
@@ -28,8 +37,8 @@ export async function withCosts<
   turns: Turn[];
   otherCalls: OtherCall[];
 }): Promise<{
-  turns: (Turn & { attempts: (Attempt & { cost: Cost | null })[]; cost: Cost | null })[];
-  otherCalls: (OtherCall & { cost: Cost | null })[];
+  turns: (Omit<Turn, "attempts"> & { attempts: Priced<Attempt>[]; cost: Cost | null })[];
+  otherCalls: Priced<OtherCall>[];
   cost: Cost | null;
 }> {
   const priced = await pricer(db);
@@ -52,15 +61,32 @@ export async function withAttemptCosts<Call extends CostableAttempt>({
 }: {
   db: Database;
   calls: Call[];
-}): Promise<(Call & { cost: Cost | null })[]> {
+}): Promise<Priced<Call>[]> {
   return calls.map(await pricer(db));
 }
 
-/** Prices a call from the registry's prices, read once. */
+/**
+ * Prices a call from the registry's prices, read once: as the attempt's view does (./attempt-cost.ts), so a
+ * stopped or failed attempt's estimate is the same in every view.
+ */
 async function pricer(db: Database) {
-  const pricesByModel = new Map((await listModels({ db })).map((model) => [model.id, model.prices]));
-  return <Call extends CostableAttempt>(call: Call) => ({
-    ...call,
-    cost: call.cost !== undefined ? call.cost : costOfUsage(call.usage, pricesByModel.get(call.modelId)),
-  });
+  const modelsById = new Map((await listModels({ db })).map((model) => [model.id, model]));
+  return <Call extends CostableAttempt>(call: Call) => {
+    const { sentTokens, streamedText, ...rest } = call;
+    return {
+      ...rest,
+      cost:
+        call.cost !== undefined
+          ? call.cost
+          : attemptCost(
+              {
+                status: call.status ?? "ok",
+                error: call.error,
+                items: [{ tokens: sentTokens ?? 0 }],
+                response: { text: streamedText ?? "", usage: call.usage },
+              },
+              modelsById.get(call.modelId),
+            ),
+    } as Priced<Call>;
+  };
 }

@@ -3,6 +3,8 @@
 // marked `estimated` both on GET /api/attempts/:id and in the full turns listing.
 import { describe, expect, test } from "vitest";
 import * as attemptRoute from "@/app/api/attempts/[id]/route";
+import * as attemptsRoute from "@/app/api/attempts/route";
+import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import { getDb } from "@/db/client";
 import { getModel } from "@/db/queries";
 import { countTextTokens } from "@/lib/context/tokens";
@@ -77,5 +79,22 @@ describe("estimated costs", () => {
     expect(attempt.cost?.outputUsd).toBeCloseTo((outputTokens * prices.outputPerMillion) / 1_000_000, 12);
     expect(listed.cost).toEqual(attempt.cost);
     expect((turns[0] as unknown as { cost: EstimatedCostView }).cost).toMatchObject({ estimated: true });
+
+    // The light views price it the same way: the compact turn list and the find-attempts page.
+    const summary = await call(turnsRoute.GET, `/api/conversations/${conversationId}/turns?fields=summary`, {
+      user: ada,
+      params: { id: conversationId },
+    });
+    const compact = (await summary.json()) as {
+      turns: { cost: EstimatedCostView | null; attempts: { id: string; cost: EstimatedCostView | null }[] }[];
+    };
+    expect(compact.turns[0].attempts[0]).toMatchObject({ id: attempt.id, cost: attempt.cost });
+    expect(compact.turns[0].attempts[0]).not.toHaveProperty("streamedText");
+    expect(compact.turns[0].cost).toEqual(attempt.cost);
+    const found = await call(attemptsRoute.GET, "/api/attempts?status=stopped", { user: ada });
+    const { attempts: rows } = (await found.json()) as {
+      attempts: { id: string; cost: EstimatedCostView }[];
+    };
+    expect(rows.find((row) => row.id === attempt.id)?.cost).toEqual(attempt.cost);
   });
 });
