@@ -8,6 +8,7 @@ import type { AttemptKind } from "@/db/schema";
 import { ContextBudgetError } from "@/lib/context/resolve-for-model";
 import type { BaseContext, ModelDescriptor } from "@/lib/context/types";
 import { type CapturedRequest, createRequestCapture } from "@/lib/providers/request-capture";
+import { warningText } from "@/lib/providers/wire-reconciliation";
 import {
   type AttemptEnd,
   describeAttemptError,
@@ -66,6 +67,8 @@ export async function runAuxiliaryCall({
         error: { code: string; message: string; status?: number } | null;
         request: GenerateRequest | null;
         requests: CapturedRequest[];
+        /** The adapter's warnings for the call's one request. */
+        warnings?: string[];
         response: { text: string; finishReason: string | null; usage: AttemptUsage | null } | null;
       }) =>
         recordAttempt(db, {
@@ -84,6 +87,7 @@ export async function runAuxiliaryCall({
               : context,
           settingsVersion,
           requests: fields.requests,
+          steps: [{ addedItems: [], warnings: fields.warnings ?? [] }],
           response: fields.response,
           timings: {
             queuedAt: queuedAt.toISOString(),
@@ -118,6 +122,7 @@ export async function runAuxiliaryCall({
         error: null,
         request,
         requests: called.requests,
+        warnings: called.warnings,
         response: { text: called.text, finishReason: called.finishReason, usage: called.usage },
       });
       const reason = unusable?.(called.text) ?? null;
@@ -136,6 +141,7 @@ interface CallResult {
   finishReason: string | null;
   usage: AttemptUsage | null;
   requests: CapturedRequest[];
+  warnings?: string[];
   /** Null when the call answered. */
   error: unknown;
 }
@@ -177,6 +183,7 @@ async function callOnce(
       finishReason: result.finishReason,
       usage: attemptUsage(result.totalUsage),
       requests,
+      warnings: (result.warnings ?? []).map(warningText),
       error: null,
     };
   } catch (error) {

@@ -15,6 +15,7 @@ import type { BaseContext, ModelDescriptor } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
 import { restoreMedia } from "@/lib/providers/media-elision";
 import { type CapturedRequest, createRequestCapture } from "@/lib/providers/request-capture";
+import { warningText } from "@/lib/providers/wire-reconciliation";
 import { describeAttemptError, ProviderTimeoutError } from "./attempt-loop";
 import { toAttemptViews } from "./attempt-view";
 import { type GenerateRequest, generateModelCall, offlineRequest, streamModelCall } from "./model-call";
@@ -154,6 +155,7 @@ export async function replayAttempt({
     base,
     settingsVersion,
     requests: called.requests,
+    steps: [{ addedItems: [], warnings: called.warnings }],
     response: called.error === null ? called.response : null,
     timings: {
       queuedAt: queuedAt.toISOString(),
@@ -189,6 +191,8 @@ function withoutExecution(tools: ToolSet | undefined): ToolSet | undefined {
 
 interface ReplayResult {
   requests: CapturedRequest[];
+  /** The adapter's warnings for the call. */
+  warnings: string[];
   response: { text: string; finishReason: string | null; usage: AttemptUsage | null };
   doneMs: number;
   /** Null when the call answered. */
@@ -233,10 +237,17 @@ async function callOnce({
       capture.requests.length > 0
         ? capture.requests
         : [offlineRequest(model.providerModelName, answer.requestBody, queuedAt.getTime())];
-    return { requests, response: answer.response, doneMs: performance.now() - started, error: null };
+    return {
+      requests,
+      warnings: answer.warnings,
+      response: answer.response,
+      doneMs: performance.now() - started,
+      error: null,
+    };
   } catch (error) {
     return {
       requests: capture.requests,
+      warnings: [],
       response: { text: "", finishReason: null, usage: null },
       doneMs: performance.now() - started,
       error: timer.signal.aborted
@@ -253,13 +264,18 @@ type CallArguments = Parameters<typeof streamModelCall>[0];
 async function streamAnswer(call: CallArguments) {
   const result = streamModelCall(call);
   let requestBody: unknown = null;
+  let warnings: string[] = [];
   for await (const part of result.fullStream) {
     if (part.type === "error") throw part.error;
-    if (part.type === "start-step" && requestBody === null) requestBody = part.request.body;
+    if (part.type === "start-step" && requestBody === null) {
+      requestBody = part.request.body;
+      warnings = part.warnings.map(warningText);
+    }
   }
   const usage = await result.totalUsage;
   return {
     requestBody,
+    warnings,
     response: {
       text: await result.text,
       finishReason: (await result.finishReason) ?? null,
@@ -272,6 +288,7 @@ async function generateAnswer(call: Parameters<typeof generateModelCall>[0]) {
   const result = await generateModelCall(call);
   return {
     requestBody: result.request.body,
+    warnings: (result.warnings ?? []).map(warningText),
     response: {
       text: result.text,
       finishReason: result.finishReason,

@@ -323,19 +323,37 @@ function geminiElements(body: Json): WireElement[] {
   return elements;
 }
 
-/** The offline model's "body" is the AI SDK prompt it was called with: system text, then content parts. */
+/**
+ * The offline model's "body" is what it was given: the AI SDK prompt of a streamed call (`prompt`: system text,
+ * then messages of content parts), or for a summary or title it answers itself the call's own arguments
+ * (`instructions` and a `prompt` text, or `messages`).
+ */
 function offlineElements(body: Json): WireElement[] {
   const elements: WireElement[] = [];
-  for (const [index, message] of asArray(body.prompt).entries()) {
+  const instructions = isObject(body.instructions) ? body.instructions.content : body.instructions;
+  if (typeof instructions === "string") {
+    const pointer = isObject(body.instructions) ? "/instructions/content" : "/instructions";
+    elements.push(element(pointer, "system", "text", instructions, { text: instructions }));
+  }
+  if (typeof body.prompt === "string") {
+    elements.push(element("/prompt", "user", "text", body.prompt, { text: body.prompt }));
+  }
+  for (const key of ["prompt", "messages"]) elements.push(...offlineMessages(key, asArray(body[key])));
+  return elements;
+}
+
+function offlineMessages(key: string, messages: unknown[]): WireElement[] {
+  const elements: WireElement[] = [];
+  for (const [index, message] of messages.entries()) {
     if (!isObject(message)) continue;
     const role = normalRole(message.role);
     if (typeof message.content === "string") {
-      elements.push(element(pointerOf("prompt", index), role, "text", message, { text: message.content }));
+      elements.push(element(pointerOf(key, index), role, "text", message, { text: message.content }));
       continue;
     }
     for (const [partIndex, part] of asArray(message.content).entries()) {
       if (!isObject(part)) continue;
-      const pointer = pointerOf("prompt", index, "content", partIndex);
+      const pointer = pointerOf(key, index, "content", partIndex);
       const type = asText(part.type);
       if (type === "text") elements.push(element(pointer, role, "text", part, { text: asText(part.text) }));
       else if (type === "reasoning")

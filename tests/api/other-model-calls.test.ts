@@ -103,11 +103,14 @@ function expectPlainCallItems(attempt: OtherCall, body: string) {
     tag: string;
     parts: { type: "text"; text: string }[];
     tokens: number;
+    wirePaths?: string[];
   }[];
   expect(items.map((item) => [item.id, item.role, item.tag, item.parts])).toEqual([
     ["call:instructions", "system", "SYSTEM_PROMPT", [{ type: "text", text: messages[0].content }]],
     ["call:prompt", "user", "CURRENT_INPUT", [{ type: "text", text: messages[1].content }]],
   ]);
+  // Each points at its message in the body (docs/features.md#wire-reconciliation).
+  expect(items.map((item) => item.wirePaths)).toEqual([["/messages/0"], ["/messages/1"]]);
   // Counted with the model's tokenizer (gpt-4.1-mini: o200k_base), as the budget counts a reply's items.
   expect(items.map((item) => item.tokens)).toEqual(items.map((item) => countItemTokens(item, "o200k_base")));
   expect(items.every((item) => item.tokens > 4)).toBe(true);

@@ -99,7 +99,13 @@ describe("the offline model", () => {
     });
     const { attempt } = (await response.json()) as {
       attempt: {
-        items: { id: string; tag: string; parts: { type: string; text: string }[]; tokens: number }[];
+        items: {
+          id: string;
+          tag: string;
+          parts: { type: string; text: string }[];
+          tokens: number;
+          wirePaths?: string[];
+        }[];
         requests: { body: string }[];
       };
     };
@@ -111,6 +117,8 @@ describe("the offline model", () => {
     ]);
     expect(sent.prompt).toContain("How do I keep a sourdough starter alive? I travel a lot.");
     expect(attempt.items.every((item) => item.tokens > 4)).toBe(true);
+    // Each points at the argument that carried it (docs/features.md#wire-reconciliation).
+    expect(attempt.items.map((item) => item.wirePaths)).toEqual([["/instructions"], ["/prompt"]]);
   });
 
   test("a very long first message makes a title of at most 60 characters, with no quotes", async () => {
