@@ -34,17 +34,24 @@ export async function stopTurn({
 
 /**
  * Refuse (409) while a reply is being written in the conversation: one this process runs (registered before its
- * first words are sent, maybe before its row is stored), or one in the database from any instance.
+ * first words are sent, maybe before its row is stored), or one in the database from any instance. Whatever is
+ * built from the history then would carry the reply's partial copy, which the transcript later shows whole
+ * (docs/features.md, "Stop").
  */
 export async function refuseWhileReplyIsWritten({
   db,
   conversationId,
   action,
 }: ConversationArgs & { action: string }): Promise<void> {
-  if (turnRunningHere(conversationId) || (await getRunningTurn({ db, conversationId }))) {
+  if (await replyIsBeingWritten({ db, conversationId })) {
     throw new AppError(
       "conflict",
-      `A reply is being written in this conversation: stop it or wait to ${action}.`,
+      `A reply is still being written in this conversation: wait for it or stop it, then ${action}.`,
     );
   }
+}
+
+/** Whether a reply is being written in the conversation, by this process or any other instance. */
+export async function replyIsBeingWritten({ db, conversationId }: ConversationArgs): Promise<boolean> {
+  return turnRunningHere(conversationId) !== null || (await getRunningTurn({ db, conversationId })) !== null;
 }
