@@ -105,6 +105,12 @@ export function ChatView({
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [pinVersion, setPinVersion] = useState(0);
   const busy = status === "submitted" || status === "streaming";
+  // A reply this page is not streaming is being written (after a reload without a stream to resume, or another
+  // reader's turn in a room): the stored copy says so. Stop works on it, and nothing new starts until it is stored
+  // (the server refuses a turn then too; docs/features.md, "Stop").
+  const replyInProgress =
+    !busy && messages.findLast((message) => message.role === "assistant")?.metadata?.status === "streaming";
+  const replyRunning = busy || replyInProgress;
 
   // Summaries: the transcript marks what the active summary covers, so it is reloaded whenever that changes.
   const activeSummaryId =
@@ -257,7 +263,7 @@ export function ChatView({
     requestAnimationFrame(() => revealMessage(messageId));
   }, []);
 
-  const streamingMessageId = status === "streaming" ? messages.at(-1)?.id : undefined;
+  const streamingMessageId = status === "streaming" || replyInProgress ? messages.at(-1)?.id : undefined;
   return (
     <div className="flex min-h-0 flex-1">
       <main
@@ -282,7 +288,7 @@ export function ChatView({
             canManageSummaries && (
               <SummaryCompactButton
                 conversationId={conversationId}
-                disabled={busy}
+                disabled={replyRunning}
                 onCompacted={async (summary) => {
                   await syncTranscript(summary.id);
                   await afterSummaryChange();
@@ -299,6 +305,7 @@ export function ChatView({
           personaName={detail.persona.name}
           showAuthors={detail.conversation.visibility === "room"}
           status={status}
+          replyInProgress={replyInProgress}
           error={error}
           inspectedMessageId={inspector?.kind === "reply" ? inspector.messageId : null}
           actions={actions}
@@ -313,7 +320,7 @@ export function ChatView({
             setDraft(value);
             if (value.trim() && detail.conversation.visibility === "room") live.noteTyping();
           }}
-          busy={busy}
+          busy={replyRunning}
           onStop={() => void stopNow()}
           attachments={picker.pending}
           onAddFiles={picker.add}
