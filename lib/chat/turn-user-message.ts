@@ -130,11 +130,17 @@ async function refuseWhileBusy(db: Database, conversationId: string, action: Tur
   const writing = refuseWhileReplyIsWritten({
     db,
     conversationId,
-    action: action.kind === "submit" ? "send your message" : "regenerate",
+    action: turnActionWords(action),
+    ownStart: true,
   });
   writing.catch(() => {});
   await alreadySent;
   await writing;
+}
+
+/** What the refused person was doing, for the 409's sentence. */
+export function turnActionWords(action: TurnAction): string {
+  return action.kind === "submit" ? "send your message" : "regenerate";
 }
 
 async function refuseIfAlreadySent(db: Database, conversationId: string, clientMessageId: string) {

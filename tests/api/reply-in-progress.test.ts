@@ -3,7 +3,8 @@
 // and store nothing, so no model request ever carries the reply's partial copy. The preview is built and says the
 // reply is still in progress. Once the reply is stored (or stopped), the next turn is accepted and carries it
 // whole. The client goes away mid-stream, as a reloaded page does; the reply is known from this process's registry
-// and from the database (a turn another instance runs), with no Redis.
+// (from its set-up on: two sends at once start one turn) and from the database (a turn another instance runs),
+// with no Redis.
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route";
@@ -134,6 +135,27 @@ describe("a reply being written, its client gone (a reload)", () => {
       ["user", "Count to eighty."],
       ["assistant", seen],
     ]);
+  });
+
+  test("two sends at once: one turn, the other refused before anything is stored", async () => {
+    const conversationId = await newConversation();
+    env.providers.script({ kind: "text", text: "First come." });
+    const responses = await Promise.all([
+      postChat(ada, conversationId, "One."),
+      postChat(ada, conversationId, "Two."),
+    ]);
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
+    const refused = responses.find((response) => response.status === 409) as Response;
+    expect(await expectError(refused, 409, "conflict")).toBe(
+      "A reply is still being written in this conversation: wait for it or stop it, then send your message.",
+    );
+    await readUIStream(responses.find((response) => response.status === 200) as Response);
+    const messages = await storedMessages(conversationId);
+    expect(messages.map((row) => [row.authorType, row.status])).toEqual([
+      ["user", "complete"],
+      ["persona", "complete"],
+    ]);
+    expect(chatRequests(env.providers.requests)).toHaveLength(1);
   });
 
   test("a turn another instance runs (known only from the database) is refused the same way", async () => {
