@@ -16,7 +16,7 @@ import { readSse } from "./pages/ui-message-stream";
 const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
 const fake = fakeProviderClient(FAKE_PROVIDERS_URL);
 const REPLY = "Lisbon in May: trams at dawn, fado at night, and pastries in between, one chunk at a time.";
-/** "s1 s2 … s80", 150 ms apart: a reply still being written long after the reload. */
+/** "s1 s2 … s80", 250 ms apart: a reply still being written long after the reload. */
 const SLOW_REPLY = Array.from({ length: 80 }, (_, index) => `s${index + 1}`).join(" ");
 const twoServers = !process.env.E2E_DATABASE_URL;
 const twoServersWhy = "two servers need one shared Postgres (E2E_DATABASE_URL)";
@@ -95,7 +95,7 @@ test("a reply started on server A is resumed on server B from its start to its e
  * Stop stops it where the page showed it and gives the controls back.
  */
 async function reloadMidStreamThenStop(page: Page, chat: ChatPage, origin: string, conversationId: string) {
-  await fake.script({ kind: "text", text: SLOW_REPLY, chunks: 80, chunkDelayMs: 150 });
+  await fake.script({ kind: "text", text: SLOW_REPLY, chunks: 80, chunkDelayMs: 250 });
   // Typed once the page is live (hydrated): text typed before would not reach the composer's state.
   await expect(page.getByTestId("chat-view")).toHaveAttribute("data-live", "connected");
   await page.getByTestId("composer-input").fill("Count to eighty.");
@@ -113,6 +113,12 @@ async function reloadMidStreamThenStop(page: Page, chat: ChatPage, origin: strin
   await expect(page.getByTestId("edit-message")).toHaveCount(0);
   // The page follows the reply as it grows.
   await expect(reply.getByTestId("message-text")).toContainText("s20");
+  // The preview is built, and says the reply in it is not whole yet.
+  const preview = await chat.openPreview();
+  await expect(preview.root.getByTestId("preview-reply-in-progress")).toContainText(
+    "A reply is still being written",
+  );
+  await preview.close();
 
   // The server refuses a new turn meanwhile, in the app's error format.
   const refused = await page.request.post(`${origin}/api/chat`, {
