@@ -119,8 +119,8 @@ async function storeUserMessage(
 }
 
 /**
- * A message sent again is refused as such, before anything else. Then no new turn while a reply is being written:
- * its history would hold that reply's partial copy (docs/features.md, "Stop").
+ * A message sent again is refused as such rather than as the reply still being written. No new turn while a reply
+ * is being written: its history would hold that reply's partial copy (docs/features.md, "Stop").
  */
 async function refuseWhileBusy(db: Database, conversationId: string, action: TurnAction) {
   const alreadySent =
