@@ -6,6 +6,7 @@ import { DefaultChatTransport, type FileUIPart } from "ai";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { InspectorPanel, type InspectorTarget } from "@/components/inspector/inspector-panel";
+import { ApiError } from "@/components/ui/api-client";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
 import {
   type ConversationDetail,
@@ -105,6 +106,15 @@ export function ChatView({
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [pinVersion, setPinVersion] = useState(0);
   const busy = status === "submitted" || status === "streaming";
+  // A reply this page is not streaming is being written (after a reload without a stream to resume, or another
+  // reader's turn in a room): the stored copy says so. Stop works on it, and nothing new starts until it is stored
+  // (the server refuses a turn then too; docs/features.md, "Stop").
+  // A copy the server says is no longer written (Stop answered 409, its final write lost) does not hold the page.
+  const [notWritten, setNotWritten] = useState<string | null>(null);
+  const latestReply = messages.findLast((message) => message.role === "assistant");
+  const replyInProgress =
+    !busy && latestReply?.metadata?.status === "streaming" && latestReply.id !== notWritten;
+  const replyRunning = busy || replyInProgress;
 
   // Summaries: the transcript marks what the active summary covers, so it is reloaded whenever that changes.
   const activeSummaryId =
@@ -198,7 +208,11 @@ export function ChatView({
       const stopped = stopReply(conversationId, shownChars);
       await stop();
       // 409: the reply had already ended by itself; either way the stored transcript is what counts.
-      await stopped.catch(() => {});
+      await stopped.catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 409 && lastMessage?.role === "assistant") {
+          setNotWritten(lastMessage.id);
+        }
+      });
     } finally {
       stoppingRef.current = false;
       setStopping(false);
@@ -257,7 +271,7 @@ export function ChatView({
     requestAnimationFrame(() => revealMessage(messageId));
   }, []);
 
-  const streamingMessageId = status === "streaming" ? messages.at(-1)?.id : undefined;
+  const streamingMessageId = status === "streaming" || replyInProgress ? messages.at(-1)?.id : undefined;
   return (
     <div className="flex min-h-0 flex-1">
       <main
@@ -282,7 +296,7 @@ export function ChatView({
             canManageSummaries && (
               <SummaryCompactButton
                 conversationId={conversationId}
-                disabled={busy}
+                disabled={replyRunning}
                 onCompacted={async (summary) => {
                   await syncTranscript(summary.id);
                   await afterSummaryChange();
@@ -299,6 +313,7 @@ export function ChatView({
           personaName={detail.persona.name}
           showAuthors={detail.conversation.visibility === "room"}
           status={status}
+          replyInProgress={replyInProgress}
           error={error}
           inspectedMessageId={inspector?.kind === "reply" ? inspector.messageId : null}
           actions={actions}
@@ -313,7 +328,7 @@ export function ChatView({
             setDraft(value);
             if (value.trim() && detail.conversation.visibility === "room") live.noteTyping();
           }}
-          busy={busy}
+          busy={replyRunning}
           onStop={() => void stopNow()}
           attachments={picker.pending}
           onAddFiles={picker.add}

@@ -33,6 +33,7 @@ export function MessageList({
   personaName,
   showAuthors = false,
   status,
+  replyInProgress = false,
   error,
   inspectedMessageId,
   actions,
@@ -50,6 +51,8 @@ export function MessageList({
   /** A room: user messages show who wrote them. */
   showAuthors?: boolean;
   status: ChatStatus;
+  /** A reply this page does not stream is being written (its stored copy says `streaming`). */
+  replyInProgress?: boolean;
   error: Error | undefined;
   inspectedMessageId: string | null;
   actions: MessageActions;
@@ -76,6 +79,8 @@ export function MessageList({
   }, [pinVersion]);
   const ids = useMemo(() => storedIds(messages), [messages]);
   const busy = status === "submitted" || status === "streaming";
+  // The latest reply is being written, streamed here or not: its controls and the others' wait until it is stored.
+  const replyRunning = busy || replyInProgress;
   const lastAssistantIndex = messages.findLastIndex((message) => message.role === "assistant");
   const lastUserIndex = messages.findLastIndex((message) => message.role === "user");
   const lastSummarizedIndex = messages.findLastIndex((message) => message.metadata?.summarized);
@@ -109,13 +114,13 @@ export function MessageList({
                   conversationId={conversationId}
                   personaName={personaName}
                   showAuthor={showAuthors}
-                  streaming={busy && index === messages.length - 1 && message.role === "assistant"}
+                  streaming={replyRunning && index === messages.length - 1 && message.role === "assistant"}
                   inspected={inspectedMessageId === ids[index]}
                   canRegenerate={
-                    !busy && stored && index === lastAssistantIndex && index === messages.length - 1
+                    !replyRunning && stored && index === lastAssistantIndex && index === messages.length - 1
                   }
-                  canEdit={!busy && stored && (mine || (message.role === "assistant" && isOwner))}
-                  canBranch={!busy && stored}
+                  canEdit={!replyRunning && stored && (mine || (message.role === "assistant" && isOwner))}
+                  canBranch={!replyRunning && stored}
                   isLatestUserMessage={index === lastUserIndex}
                   actions={actions}
                 />

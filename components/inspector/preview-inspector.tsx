@@ -97,6 +97,16 @@ export function PreviewInspector({
                     ? "The last change was refused:"
                     : `Built for ${shown.modelId} with settings v${shown.settingsVersion}`}
               </p>
+              {shown.replyInProgress && (
+                <p
+                  role="status"
+                  className="rounded-lg bg-amber-50 px-2.5 py-1.5 text-xs text-amber-900 dark:bg-amber-950/40 dark:text-amber-200"
+                  data-testid="preview-reply-in-progress"
+                >
+                  A reply is still being written: this preview holds its text so far. A message sent now is
+                  refused until it is stored or stopped.
+                </p>
+              )}
               {preview.error && (
                 <p
                   role="alert"

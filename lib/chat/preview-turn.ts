@@ -9,6 +9,7 @@ import type { SettingsOverride } from "@/lib/context/settings";
 import { messageTokenCounts } from "@/lib/context/token-cache";
 import { reconcileRequest } from "@/lib/providers/wire-reconciliation";
 import { previewRequest } from "./model-call";
+import { replyIsBeingWritten } from "./stop-turn";
 import { toModelDescriptor } from "./stored-rows";
 import { runnableToolNames, toolSetFor } from "./tools";
 import { loadAndBuild, openConversation, requireCallableModel, resolveOrRefuse } from "./turn-setup";
@@ -76,7 +77,12 @@ export async function previewTurn({
     userId: user.id,
     persona: personaDraft,
   });
-  const modelRow = await requireCallableModel(db, modelId ?? persona.modelId);
+  // A preview calls no model, so it is built even while a reply is being written: it then says that the reply's
+  // text in it is the part stored so far (docs/features.md, "Stop").
+  const [modelRow, replyInProgress] = await Promise.all([
+    requireCallableModel(db, modelId ?? persona.modelId),
+    replyIsBeingWritten({ db, conversationId }),
+  ]);
   const now = new Date();
   const draft = unsentMessage({
     conversation,
@@ -119,6 +125,7 @@ export async function previewTurn({
     trace: resolved.trace,
     budget: resolved.budget,
     request: { url: request.url, body: request.body },
+    replyInProgress,
   };
 }
 

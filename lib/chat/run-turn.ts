@@ -21,8 +21,9 @@ import { hasDefaultTitle } from "./title";
 import { admitTurnSetUp } from "./turn-admission";
 import { instanceId } from "./turn-recovery";
 import { buildPhaseA, openConversation } from "./turn-setup";
+import { claimTurnStart } from "./turn-stops";
 import { streamTurn } from "./turn-stream";
-import { checkAndStoreUserMessage } from "./turn-user-message";
+import { checkAndStoreUserMessage, turnActionWords } from "./turn-user-message";
 
 /** What starts a turn: a new message of the user, or a new variant of the latest reply (regenerate, retry). */
 export type TurnAction =
@@ -55,6 +56,24 @@ interface OpenedTurn {
 type StoredUserMessage = Awaited<ReturnType<typeof checkAndStoreUserMessage>>;
 
 export async function runChatTurn({ db, user, conversationId, action }: TurnRequest): Promise<Response> {
+  // The conversation is this turn's from its claim (once the caller may read it) until the turn registers as
+  // running: another turn set up here meanwhile is refused (turn-stops.ts, claimTurnStart).
+  let releaseStart = () => {};
+  try {
+    const writeReply = await startTurn({ db, user, conversationId, action }, (release) => {
+      releaseStart = release;
+    });
+    return await respondWith(writeReply.turnId, writeReply.write);
+  } finally {
+    releaseStart();
+  }
+}
+
+/** Set-up, then the reply's rows and its stream: the turn is registered as running when this returns. */
+async function startTurn(
+  { db, user, conversationId, action }: TurnRequest,
+  claimed: (release: () => void) => void,
+): Promise<{ turnId: string; write: ReturnType<typeof streamTurn> }> {
   // Reading and storing wait their turn behind other turns' when many arrive at once (turn-admission.ts).
   const { opened, stored } = await admitTurnSetUp(async () => {
     const opened: OpenedTurn = {
@@ -62,6 +81,7 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
       user,
       ...(await openConversation({ db, conversationId, userId: user.id })),
     };
+    claimed(claimTurnStart(conversationId, turnActionWords(action)));
     return { opened, stored: await checkAndStoreUserMessage({ ...opened, action }) };
   });
   const { turnInput, base, firstResolved } = await prepareContext({ ...opened, ...stored });
@@ -91,7 +111,11 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
     settingsVersion,
     titleWanted: hasDefaultTitle(opened.conversation),
   });
-  // With Redis, the stream is published under the turn's id so any instance can resume it.
+  return { turnId, write: writeReply };
+}
+
+/** The reply's stream as the response. With Redis, it is published under the turn's id so any instance can resume it. */
+async function respondWith(turnId: string, writeReply: ReturnType<typeof streamTurn>): Promise<Response> {
   const streams = resumableStreams();
   if (!streams) return new Response(replyEventBytes(writeReply), { headers: UI_MESSAGE_STREAM_HEADERS });
   const events = replyEventText(writeReply);

@@ -5,8 +5,7 @@ import type { Database } from "@/db/client";
 import { getRunningTurn } from "@/db/queries";
 import type { ConversationArgs } from "@/db/query-parts";
 import { getTurnStatus } from "@/db/turn-queries";
-import { AppError } from "@/lib/errors";
-import { requestStop, turnRunningHere } from "./turn-stops";
+import { replyBeingWrittenError, requestStop, turnRunningHere, turnStartingHere } from "./turn-stops";
 
 /** How long the stop request waits for another instance to store the stopped reply. */
 const REMOTE_STOP_WAIT_MS = 5_000;
@@ -34,17 +33,35 @@ export async function stopTurn({
 
 /**
  * Refuse (409) while a reply is being written in the conversation: one this process runs (registered before its
- * first words are sent, maybe before its row is stored), or one in the database from any instance.
+ * first words are sent, maybe before its row is stored), or one in the database from any instance. Whatever is
+ * built from the history then would carry the reply's partial copy, which the transcript later shows whole
+ * (docs/features.md, "Stop").
  */
 export async function refuseWhileReplyIsWritten({
   db,
   conversationId,
   action,
-}: ConversationArgs & { action: string }): Promise<void> {
-  if (turnRunningHere(conversationId) || (await getRunningTurn({ db, conversationId }))) {
-    throw new AppError(
-      "conflict",
-      `A reply is being written in this conversation: stop it or wait to ${action}.`,
-    );
+  ownStart = false,
+}: ConversationArgs & {
+  action: string;
+  /** The caller is a turn that has claimed the conversation's start (claimTurnStart): its own claim is no reply. */
+  ownStart?: boolean;
+}): Promise<void> {
+  if (await replyIsBeingWritten({ db, conversationId, ownStart })) {
+    throw replyBeingWrittenError(action);
   }
+}
+
+/**
+ * Whether a reply is being written in the conversation, by this process (set up or running) or any other
+ * instance.
+ */
+export async function replyIsBeingWritten({
+  db,
+  conversationId,
+  ownStart = false,
+}: ConversationArgs & { ownStart?: boolean }): Promise<boolean> {
+  if (turnRunningHere(conversationId) !== null) return true;
+  if (!ownStart && turnStartingHere(conversationId)) return true;
+  return (await getRunningTurn({ db, conversationId })) !== null;
 }

@@ -6,6 +6,7 @@
 import "server-only";
 import { createClient } from "redis";
 import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { onShutdown } from "@/lib/shutdown-hooks";
 
@@ -28,6 +29,7 @@ const STOP_CHANNEL = "glassbox:turn-stops";
 
 const globalForStops = globalThis as unknown as {
   glassboxRunningTurns?: Map<string, RunningTurn>;
+  glassboxStartingTurns?: Set<string>;
   glassboxStopBus?: Promise<StopBus | null>;
 };
 
@@ -53,6 +55,43 @@ export function runningTurnCount(): number {
 export function turnRunningHere(conversationId: string): string | null {
   for (const [turnId, turn] of runningTurns()) if (turn.conversationId === conversationId) return turnId;
   return null;
+}
+
+/**
+ * Claim the conversation for a turn this process is setting up, until it registers as running (then the release
+ * is called) or fails. Checked and taken in one synchronous step: of two turns set up here at once, the second is
+ * refused (409), since its history would hold the first's reply before it is written (docs/features.md, "Stop").
+ */
+export function claimTurnStart(conversationId: string, action: string): () => void {
+  const starting = startingTurns();
+  if (starting.has(conversationId) || turnRunningHere(conversationId) !== null) {
+    throw replyBeingWrittenError(action);
+  }
+  starting.add(conversationId);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    starting.delete(conversationId);
+  };
+}
+
+/** The refusal of what would build from a history whose latest reply is not written yet (409). */
+export function replyBeingWrittenError(action: string): AppError {
+  return new AppError(
+    "conflict",
+    `A reply is still being written in this conversation: wait for it or stop it, then ${action}.`,
+  );
+}
+
+/** Whether this process is setting a turn up in the conversation (claimed, not yet registered as running). */
+export function turnStartingHere(conversationId: string): boolean {
+  return startingTurns().has(conversationId);
+}
+
+function startingTurns(): Set<string> {
+  globalForStops.glassboxStartingTurns ??= new Set();
+  return globalForStops.glassboxStartingTurns;
 }
 
 /** Register a turn this process runs; returns the function to call once it has stored its final state. */

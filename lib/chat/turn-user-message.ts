@@ -1,5 +1,5 @@
-// Before a turn stores anything: who may ask (not muted, the message not already sent, no reply being written for
-// a regenerate) and which models may answer. Then the user's message is stored, or (regenerate) found.
+// Before a turn stores anything: who may ask (not muted, the message not already sent, no reply being written)
+// and which models may answer. Then the user's message is stored, or (regenerate) found.
 
 import "server-only";
 import type { Database } from "@/db/client";
@@ -47,9 +47,7 @@ export async function checkAndStoreUserMessage({
   const checked = Promise.all([
     refuseIfMuted(activeBlocks, persona.name, user.id),
     answeringModels(db, persona, conversation, action, user.id),
-    action.kind === "submit" && action.clientMessageId
-      ? refuseIfAlreadySent(db, conversationId, action.clientMessageId)
-      : refuseWhileReplyIsWritten({ db, conversationId, action: "regenerate" }),
+    refuseWhileBusy(db, conversationId, action),
   ]);
   const stored = checked.then(async () => {
     if (action.kind === "regenerate") {
@@ -118,6 +116,31 @@ async function storeUserMessage(
     // The images become this message's in the same transaction, or nothing is stored.
     attach: { attachmentIds, userId: user.id },
   });
+}
+
+/**
+ * A message sent again is refused as such rather than as the reply still being written. No new turn while a reply
+ * is being written: its history would hold that reply's partial copy (docs/features.md, "Stop").
+ */
+async function refuseWhileBusy(db: Database, conversationId: string, action: TurnAction) {
+  const alreadySent =
+    action.kind === "submit" && action.clientMessageId
+      ? refuseIfAlreadySent(db, conversationId, action.clientMessageId)
+      : Promise.resolve();
+  const writing = refuseWhileReplyIsWritten({
+    db,
+    conversationId,
+    action: turnActionWords(action),
+    ownStart: true,
+  });
+  writing.catch(() => {});
+  await alreadySent;
+  await writing;
+}
+
+/** What the refused person was doing, for the 409's sentence. */
+export function turnActionWords(action: TurnAction): string {
+  return action.kind === "submit" ? "send your message" : "regenerate";
 }
 
 async function refuseIfAlreadySent(db: Database, conversationId: string, clientMessageId: string) {

@@ -10,6 +10,7 @@ import { resolveForModel } from "@/lib/context/resolve-for-model";
 import { AppError } from "@/lib/errors";
 import { runAuxiliaryCall } from "./auxiliary-call";
 import { unsentMessage } from "./preview-turn";
+import { refuseWhileReplyIsWritten } from "./stop-turn";
 import { toModelDescriptor } from "./stored-rows";
 import { loadAndBuild, openConversation, personaModels } from "./turn-setup";
 
@@ -31,7 +32,11 @@ export async function draftAsUser({
   conversationId: string;
 }): Promise<{ draft: string; modelId: string }> {
   const { conversation, persona } = await openConversation({ db, conversationId, userId: user.id });
-  const { usable } = await personaModels(db, persona);
+  // A draft answers the history: not while a reply in it is half written (docs/features.md, "Stop").
+  const [{ usable }] = await Promise.all([
+    personaModels(db, persona),
+    refuseWhileReplyIsWritten({ db, conversationId, action: "ask for a draft" }),
+  ]);
   const now = new Date();
   const instruction = unsentMessage({
     conversation,

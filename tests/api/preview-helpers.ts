@@ -32,6 +32,8 @@ export async function preview(
         trace: Array<Record<string, unknown>>;
         request: { body: string };
         settings: ResolvedSettings;
+        /** A reply is still being written: its text in the payload is the part stored so far. */
+        replyInProgress: boolean;
       };
     }
   ).preview;

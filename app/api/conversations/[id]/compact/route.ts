@@ -1,10 +1,11 @@
 // POST /api/conversations/:id/compact: summarise now ("Compact now", whatever summary.mode says). The owner or an
-// admin only. 201 with the new summary; 409 when there is nothing to summarise; 422 when the summary model fails
-// or answers nothing (then nothing is changed).
+// admin only. 201 with the new summary; 409 when there is nothing to summarise or a reply is still being written;
+// 422 when the summary model fails or answers nothing (then nothing is changed).
 import { getDb } from "@/db/client";
 import { getPersona } from "@/db/queries";
 import { getConversationForSummaries } from "@/db/summary-queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
+import { refuseWhileReplyIsWritten } from "@/lib/chat/stop-turn";
 import { summariseConversation } from "@/lib/chat/summarise";
 import { toSummaryViews } from "@/lib/chat/summary-view";
 import { AppError } from "@/lib/errors";
@@ -19,6 +20,8 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const body = await readJson(request, compactRequestSchema, { whenEmpty: {} });
   const db = await getDb();
   const conversation = await getConversationForSummaries({ db, conversationId, user, write: true });
+  // A summary of a half-written reply would stand for the whole one later turns should see.
+  await refuseWhileReplyIsWritten({ db, conversationId, action: "compact" });
   const persona = await getPersona({ db, personaId: conversation.personaId });
   const outcome = await summariseConversation({
     db,

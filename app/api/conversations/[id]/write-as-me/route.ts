@@ -1,6 +1,7 @@
 // POST /api/conversations/:id/write-as-me: a draft of the user's next message in their own voice,
 // for the composer. Anyone who may read the conversation; no message is stored (each model call is recorded as
-// an attempt). 200 with { draft, modelId }; 422 when no model could write one.
+// an attempt). 200 with { draft, modelId }; 409 while a reply is still being written; 422 when no model could
+// write one.
 import { getDb } from "@/db/client";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { draftAsUser } from "@/lib/chat/write-as-me";
