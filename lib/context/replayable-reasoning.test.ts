@@ -145,6 +145,32 @@ describe("removal", () => {
     });
   });
 
+  it("keeps a Gemini thought that came unsigned in a step whose call Gemini signed; not one from another step", () => {
+    const thought = { ...reasoningItem("r1", [reasoning("Check the clock.")]), step: "m1:step:1" };
+    const call = {
+      ...dialogueItem("c1", "assistant", [
+        {
+          type: "tool-call" as const,
+          toolCallId: "call-1",
+          toolName: "current_time",
+          input: {},
+          providerMetadata: { google: { thoughtSignature: "sig-call-1" } },
+        },
+      ]),
+      step: "m1:step:1",
+    };
+    const elsewhere = { ...reasoningItem("r2", [reasoning("Unrelated.")]), step: "m2:step:1" };
+    const { value, trace } = keepReplayableReasoning([thought, call, elsewhere], MODELS.google);
+    expect(value).toEqual([thought, call]);
+    expect(trace[0]?.itemIds).toEqual(["r2"]);
+    // Another provider's reasoning in that step is not Gemini's to take.
+    const foreign = {
+      ...reasoningItem("r3", [reasoning("x", METADATA["anthropic signature"])]),
+      step: "m1:step:1",
+    };
+    expect(keepReplayableReasoning([foreign, call], MODELS.google).value).toEqual([call]);
+  });
+
   it("keeps the parts the provider can take inside one item", () => {
     const signed = reasoning("signed", METADATA["anthropic signature"]);
     const item = reasoningItem("r1", [reasoning("foreign", METADATA["openai encrypted"]), signed]);

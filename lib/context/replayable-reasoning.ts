@@ -59,6 +59,17 @@ export function encryptedReasoningItemIds(parts: readonly ItemPart[]): ReadonlyS
 
 const NO_IDS: ReadonlySet<string> = new Set();
 
+function carriesGoogleMetadata(item: ContextItem): boolean {
+  return item.parts.some((part) => "providerMetadata" in part && part.providerMetadata?.google !== undefined);
+}
+
+/** Whether an item belongs to a Gemini reply step: it, or another item of its step, carries Google metadata. */
+function googleStepOf(items: readonly ContextItem[]): (item: ContextItem) => boolean {
+  const steps = new Set<string>();
+  for (const item of items) if (item.step !== undefined && carriesGoogleMetadata(item)) steps.add(item.step);
+  return (item) => carriesGoogleMetadata(item) || (item.step !== undefined && steps.has(item.step));
+}
+
 function isEncryptedElsewhere(itemId: unknown, encryptedItemIds: ReadonlySet<string>): boolean {
   return typeof itemId === "string" && encryptedItemIds.has(itemId);
 }
@@ -73,6 +84,8 @@ export function reasoningRefusal(
   part: ReasoningPart,
   model: ModelDescriptor,
   encryptedItemIds: ReadonlySet<string> = NO_IDS,
+  /** The part came in a Gemini reply step (another part of its step carries Google metadata). */
+  inGoogleStep = false,
 ): string | null {
   const metadata = part.providerMetadata;
   if (!model.capabilities.reasoning)
@@ -97,7 +110,10 @@ export function reasoningRefusal(
         ? null
         : `Anthropic takes thinking back only with its own signature (anthropic.signature or anthropic.redactedData); ${origin(metadata)}`;
     case "google":
-      return nonEmptyString(metadata?.google?.thoughtSignature)
+      // Gemini signs the call or text of a step, not its thought: an unsigned thought goes back with the step it
+      // came in, as the tool loop itself sends it (docs/features.md#tools).
+      return nonEmptyString(metadata?.google?.thoughtSignature) ||
+        (inGoogleStep && Object.keys(metadata ?? {}).every((key) => key === "google"))
         ? null
         : `Google takes thoughts back only with its own thoughtSignature (google.thoughtSignature); ${origin(metadata)}`;
   }
@@ -125,13 +141,17 @@ export function keepReplayableReasoning(
   items: readonly ContextItem[],
   model: ModelDescriptor,
 ): StageResult<readonly ContextItem[]> {
+  const inGoogleStep = googleStepOf(items);
   let firstTouched = -1;
   for (let index = 0; index < items.length && firstTouched === -1; index += 1) {
     const item = items[index];
     if (item === undefined || !item.parts.some((part) => part.type === "reasoning")) continue;
     const encrypted = encryptedReasoningItemIds(item.parts);
     for (const part of item.parts)
-      if (part.type === "reasoning" && reasoningRefusal(part, model, encrypted) !== null) {
+      if (
+        part.type === "reasoning" &&
+        reasoningRefusal(part, model, encrypted, inGoogleStep(item)) !== null
+      ) {
         firstTouched = index;
         break;
       }
@@ -151,7 +171,8 @@ export function keepReplayableReasoning(
     const kept: ItemPart[] = [];
     const removedByReason = new Map<string, ReasoningPart[]>();
     for (const part of item.parts) {
-      const refusal = part.type === "reasoning" ? reasoningRefusal(part, model, encrypted) : null;
+      const refusal =
+        part.type === "reasoning" ? reasoningRefusal(part, model, encrypted, inGoogleStep(item)) : null;
       if (refusal === null || part.type !== "reasoning") {
         kept.push(part);
         continue;

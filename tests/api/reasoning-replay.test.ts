@@ -74,37 +74,34 @@ describe("Gemini: thought signatures", () => {
     const bodies = env.providers.requests.map((request) => request.body);
     expect(bodies).toHaveLength(6);
 
-    // The first call of each turn carries every earlier turn's call and text with their signatures. The thoughts
-    // came without a signature of their own (Gemini signs the call), so they are not sent back, and the trace says
-    // so (docs/pipeline.md#replayable-reasoning).
+    // The first call of each turn carries every earlier turn's call, thought and text with their signatures. Gemini
+    // signs the call, not the thought: the thought goes back with the step it came in, as the loop sent it
+    // (docs/pipeline.md#replayable-reasoning).
     const signatures = (body: string) =>
       modelParts(body).map((part) => ({
         kind: part.functionCall ? "call" : part.thought ? "thought" : "text",
         signature: part.thoughtSignature ?? null,
       }));
     expect(signatures(bodies[2] as string)).toEqual([
+      { kind: "thought", signature: null },
       { kind: "call", signature: "sig-call-1" },
       { kind: "text", signature: "sig-text-1" },
     ]);
     expect(signatures(bodies[4] as string)).toEqual([
+      { kind: "thought", signature: null },
       { kind: "call", signature: "sig-call-1" },
       { kind: "text", signature: "sig-text-1" },
+      { kind: "thought", signature: null },
       { kind: "call", signature: "sig-call-2" },
       { kind: "text", signature: "sig-text-2" },
     ]);
+    // The thoughts go back as thoughts, with their text, and nothing is traced as left out.
+    expect(modelParts(bodies[4] as string).filter((part) => part.thought)).toEqual([
+      { text: "Thought 1: check the clock.", thought: true },
+      { text: "Thought 2: check the clock.", thought: true },
+    ]);
     const { turns } = await fetchTurns(ada, conversationId);
-    const notReplayable = turns[2]?.attempts[0]?.trace.find((event) => event.action === "not-replayable");
-    expect(notReplayable).toMatchObject({
-      stage: "reasoning",
-      counts: { items: 2 },
-      details: {
-        removedItems: [
-          { role: "assistant", tag: "REASONING", preview: "Thought 1: check the clock.", partial: false },
-          { role: "assistant", tag: "REASONING", preview: "Thought 2: check the clock.", partial: false },
-        ],
-      },
-    });
-    expect(notReplayable?.reason).toMatch(/^Google takes thoughts back only with its own thoughtSignature/);
+    expect(turns[2]?.attempts[0]?.trace.find((event) => event.action === "not-replayable")).toBeUndefined();
     // Within a turn, the SDK's own loop sends the fresh call's signature with its result.
     expect(
       modelParts(bodies[5] as string).find((part) => part.thoughtSignature === "sig-call-3"),
@@ -131,7 +128,7 @@ describe("Gemini: thought signatures", () => {
 });
 
 describe("export and import", () => {
-  test("an imported conversation sends the same signatures back", async () => {
+  test("an imported conversation sends the same signatures and reasoning back", async () => {
     const conversationId = await geminiWithClock();
     env.providers.script(
       {
@@ -161,7 +158,7 @@ describe("export and import", () => {
     const [original, copy] = env.providers.requests.slice(-2).map((request) => modelParts(request.body));
     expect(copy).toEqual(original);
     // The unsigned thought is not sent back (docs/pipeline.md#replayable-reasoning), in the copy as in the original.
-    expect(copy?.map((part) => part.thoughtSignature ?? null)).toEqual(["sig-call-x", "sig-text-x"]);
+    expect(copy?.map((part) => part.thoughtSignature ?? null)).toEqual([null, "sig-call-x", "sig-text-x"]);
   });
 });
 
