@@ -2,7 +2,8 @@
 // on a fresh machine state), the pipeline over 1 000 / 2 000 / 10 000 / 100 000 stored messages, the same
 // build with default settings, the AI SDK and LangChain peers on the same messages, and the turn overhead (CPU and
 // time to the first token, at 100 / 1 000 / 10 000 stored messages) and the scale-out behind nginx. Prints a
-// table and writes bench-results.json at the repository root.
+// table, writes it with the run's date and machine to bench/RESULTS.md, and writes bench-results.json at the
+// repository root.
 //
 // Knobs (environment): BENCH_LANGCHAIN_RUNS (default 1; 0 skips it: it takes tens of seconds),
 // BENCH_TURNS (default 20), BENCH_SKIP_TURN=1, BENCH_CONCURRENT_TURNS (default 200), BENCH_SKIP_CONCURRENCY=1,
@@ -26,7 +27,7 @@ import {
   measurePipeline,
   type PipelineFigure,
 } from "./pipeline";
-import { buildResults, printTable, writeResults } from "./report";
+import { buildResults, printTable, writeResults, writeResultsMarkdown } from "./report";
 import { measureScaleOut, type ScaleOutResult, scaleOutSkipped } from "./scale-out";
 import { gcBetweenRuns } from "./stats";
 import { measureTurnOverhead, type TurnOverheadResult, turnOverheadSkipped } from "./turn-overhead";
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
 
   // The burst runs first, on a machine nothing else in this run has warmed or loaded yet: after the 100 000-message
   // pipeline sizes (a parent holding a large heap, Postgres busy with the turn bench's seeding) it read up to twice
-  // as slow, for reasons outside the turn (docs/deploy.md, "Measured figures").
+  // as slow, for reasons outside the turn.
   const concurrentTurns = Number(process.env.BENCH_CONCURRENT_TURNS ?? 200);
   let concurrency: ConcurrencyResult;
   if (process.env.BENCH_SKIP_CONCURRENCY === "1") {
@@ -130,8 +131,9 @@ async function main(): Promise<void> {
   const results = buildResults(inputs);
   printTable(inputs, results);
   const file = writeResults(results, root);
+  const markdown = writeResultsMarkdown(inputs, results, root);
   log(
-    `wrote ${path.relative(root, file)} in ${environment.durationSeconds} s (load average ${environment.loadAverageBefore.join(" ")} → ${environment.loadAverageAfter.join(" ")})`,
+    `wrote ${path.relative(root, file)} and ${path.relative(root, markdown)} in ${environment.durationSeconds} s (load average ${environment.loadAverageBefore.join(" ")} → ${environment.loadAverageAfter.join(" ")})`,
   );
 }
 

@@ -26,7 +26,7 @@ import type {
 } from "./types";
 
 /**
- * Turn index of each item, counted as the Open WebUI pipe counts turns: a user item starts a new turn unless the
+ * Turn index of each item, counted by dialogue turns: a user item starts a new turn unless the
  * previous dialogue item was also a user's (consecutive user messages share a turn); an assistant item before any
  * user is turn 0; tool items inherit the current turn. `totalTurns` includes the current input's turn when it
  * follows (`currentInputFollows`: the current input is a user message, so it opens a turn unless the last item
@@ -63,7 +63,7 @@ export function toolOutputText(output: unknown): string {
 }
 
 /**
- * Head + note + tail, the Open WebUI pipe's pruning: the first `head` characters (trailing space trimmed),
+ * Head + note + tail, so a pruned output still shows how it began and ended: the first `head` characters (trailing space trimmed),
  * "...\n[tool output pruned: removed N chars, older than K turns]\n...", then the last `tail` characters
  * (leading space trimmed), joined by newlines. N is what was cut from the middle.
  */

@@ -68,7 +68,7 @@ describe("usable budget", () => {
 });
 
 describe("trimToolText", () => {
-  it("keeps 400 head + 100 tail with the PHP agent's marker", () => {
+  it("keeps 400 head + 100 tail with the trimmed-chars marker", () => {
     const trimmed = trimToolText(long(2_000), 500, 100);
     expect(trimmed.startsWith(`HEAD${"x".repeat(396)}\n\n[... trimmed 2000 chars to 500 ...]\n\n`)).toBe(
       true,

@@ -1,9 +1,9 @@
-// Phase B's token budget (docs/pipeline.md#budget), after the PHP agent's budget fitting.
+// Phase B's token budget (docs/pipeline.md#budget): fit the items into the model's window.
 // usable = (contextWindow − reservedOutputTokens) × (1 − safetyMargin). When the items exceed it: trim old tool
 // results (> 500 chars → 400 head + 100 tail), then drop the oldest whole turns, then trim again (> 200 → 150 +
 // 50). Never the current input, the summary, system items or context notes. If the current input and the system
 // items alone do not fit, the attempt fails with a ContextBudgetError instead of silently sending nothing
-// (the Discord bot's bug of sending an empty request).
+// (a request with the current input dropped would be empty and meaningless).
 //
 // O(n): every item is counted once (non-zero counts are trusted), a running total is kept, and a trimmed result's
 // count is scaled from its own count by the share of characters kept, so no cut ever re-counts the list or
@@ -52,14 +52,14 @@ export class ContextBudgetError extends Error {
 }
 
 /**
- * The PHP agent's two trim passes: results longer than `maxChars` keep `maxChars − tailChars` head and the tail.
+ * The two trim passes: results longer than `maxChars` keep `maxChars − tailChars` head and the tail.
  */
 export const FIRST_TRIM = { maxChars: 500, tailChars: 100 } as const;
 export const SECOND_TRIM = { maxChars: 200, tailChars: 50 } as const;
-/** php-agents never keeps less than this much head. */
+/** A trimmed result never keeps less than this much head. */
 const MIN_HEAD_CHARS = 50;
 
-/** head + `[... trimmed N chars to M ...]` + tail, the PHP agent's marker; N is the original length. */
+/** head + `[... trimmed N chars to M ...]` + tail; N is the original length. */
 export function trimToolText(
   text: string,
   maxChars: number,

@@ -1,4 +1,4 @@
-// Phase A's context notes (docs/pipeline.md#context-notes), SillyTavern's author's note. The persona's and
+// Phase A's context notes (docs/pipeline.md#context-notes): an "author's note" placed at a depth. The persona's and
 // the conversation's notes stack (persona first); the global note is used only when neither exists. Each note
 // goes before the history message at `target = max(0, n − depth)`, n counting history messages (a message's tool
 // calls and outputs move with it, so a note never splits a call from its output): depth ≥ n puts it at the top,
@@ -42,7 +42,7 @@ export function activeContextNotes(args: {
 }
 
 /**
- * Frequency as in SillyTavern: 0 never; N injects on every Nth user turn (turns N, 2N, …), so 1 is every turn.
+ * Frequency: 0 never; N injects on every Nth user turn (turns N, 2N, …), so 1 is every turn.
  * `userTurnNumber` counts user turns so far including the current one.
  */
 export function noteIsDue(frequency: number, userTurnNumber: number): boolean {

@@ -1,4 +1,4 @@
-// Phase A's history window (docs/pipeline.md#history-window), after the agent framework's window layer. With
+// Phase A's history window (docs/pipeline.md#history-window): a count-based window. With
 // more than `history.maxItems` items, keep the trailing ones; widen the start until the window holds a user and
 // an assistant message, but never beyond 4 × maxItems; keep a leading system anchor that fell outside; then strip
 // tool calls and outputs left without their pair. Arrays at or under the cap pass through unchanged (the same

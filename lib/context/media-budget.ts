@@ -410,8 +410,8 @@ function pushTallyEvents(trace: TraceEvent[], tally: MediaTally, effectiveWindow
 
 /**
  * The item with its media: [media placeholders…, omitted-images notice (user turns), text…]. On an assistant turn
- * the notice goes into a user item just before it (as in the Discord bot: the model's own turn never carries
- * system notices). A reply or forward gets the attribution hint appended to its text, unless its media is out of
+ * the notice goes into a user item just before it (the model's own turn never carries
+ * system notices: it did not write them). A reply or forward gets the attribution hint appended to its text, unless its media is out of
  * window.
  */
 function applyPlan(

@@ -46,13 +46,13 @@ function texts(entry: ContextItem): string[] {
 }
 
 describe("notice texts", () => {
-  it("labels ids as the Discord bot does", () => {
+  it("labels one id, several ids (de-duplicated) and none", () => {
     expect(mediaIdLabel([])).toBe("ID: unknown");
     expect(mediaIdLabel(["media_1"])).toBe("ID: media_1");
     expect(mediaIdLabel(["media_1", "media_2", "media_1"])).toBe("IDs: media_1, media_2");
   });
 
-  it("counts media with the Discord bot's wording", () => {
+  it("counts images and GIFs in singular and plural", () => {
     expect(mediaCountPhrase([media("media_1")])).toBe("1 image");
     expect(mediaCountPhrase([media("media_1"), media("media_2")])).toBe("2 images");
     expect(mediaCountPhrase([media("media_1", { mime: "image/gif" })])).toBe("1 GIF");

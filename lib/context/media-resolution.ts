@@ -1,5 +1,5 @@
-// Phase B's media resolution (docs/pipeline.md#media-resolution), after the Discord bot's media resolver plus
-// the Open WebUI pipe's per-request image cap. Phase A leaves capability-neutral `media` placeholders; here they
+// Phase B's media resolution (docs/pipeline.md#media-resolution), with a per-request image
+// cap. Phase A leaves capability-neutral `media` placeholders; here they
 // become image/video parts when the attempt's model can see them, or notices that keep the `media_N` handle when
 // it cannot. Pure: the base items are never mutated, so a fallback model resolves the same base differently.
 
@@ -18,7 +18,7 @@ export interface MediaResolutionOptions {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Notice texts (the Discord bot's wording where it has one)
+// Notice texts (wording pinned by tests)
 
 /** `ID: media_1` or `IDs: media_1, media_2`, de-duplicated; `ID: unknown` when there is none. */
 export function mediaIdLabel(handles: readonly string[]): string {
@@ -315,7 +315,7 @@ function note(tally: Tally, key: keyof Omit<Tally, "itemIds">, handle: string, i
   tally.itemIds[key].add(itemId);
 }
 
-/** Resolve one item's media into media parts (first) and notices (after them), the Discord bot's part order. */
+/** Resolve one item's media into media parts (first) and notices (after them), so the model sees the media before what is said about it. */
 function resolveItemMedia(
   item: ContextItem,
   descriptors: MediaDescriptor[],
@@ -470,7 +470,7 @@ function tallyEvents(
 
 /**
  * Descriptors → media parts or notices for this attempt's model. User items get `[media…, notices…, rest…]`; an
- * assistant item's notices go into a preceding user item (the model did not write them), the Discord bot's order.
+ * assistant item's notices go into a preceding user item (the model did not write them).
  */
 export function resolveMedia(
   items: readonly ContextItem[],

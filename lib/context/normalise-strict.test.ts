@@ -197,7 +197,7 @@ describe("leading user turn", () => {
 });
 
 describe("assistant media relocation (always on)", () => {
-  it("words the notice singular, plural and without a sender, as the Discord bot does", () => {
+  it("words the notice singular, plural and without a sender (no trailing period)", () => {
     const one = [image("media_1")] as Parameters<typeof relocatedMediaNotice>[0];
     const two = [image("media_1"), image("media_2")] as Parameters<typeof relocatedMediaNotice>[0];
     expect(relocatedMediaNotice(one, "Tomori")).toBe("[System: The following image was sent by Tomori.]");

@@ -1,5 +1,5 @@
-// Phase B's strict normalisation (docs/pipeline.md#strict-normalisation), after the Discord bot's strict-chat
-// compatibility.
+// Phase B's strict normalisation (docs/pipeline.md#strict-normalisation): reshapes the dialogue for
+// providers that enforce strict role rules.
 // In order: items with nothing to send go; system items after the dialogue has started become user items (one
 // system block, first); for models without a system role the system block becomes the first user turn; media on
 // assistant turns moves into a following user item with a "sent by" notice (always, as in the seed: providers
@@ -40,7 +40,7 @@ function textOf(item: ContextItem): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Relocation notice (the Discord bot's wording, including its tested asymmetry: no trailing period without a
+// Relocation notice (its wording is pinned by tests, including the asymmetry: no trailing period without a
 // sender)
 
 export function relocatedMediaNotice(
@@ -256,7 +256,7 @@ function mergeRun(run: readonly ContextItem[]): ContextItem {
     let atBoundary = true;
     for (const part of item.parts) {
       const previous = parts[parts.length - 1];
-      // Text meeting text at an item boundary joins with a newline, as the Discord bot joins all-text runs.
+      // Text meeting text at an item boundary joins with a newline, so the two texts do not run into one word.
       if (atBoundary && part.type === "text" && previous?.type === "text") {
         parts[parts.length - 1] = { type: "text", text: `${previous.text}\n${part.text}` };
       } else parts.push(part);
@@ -324,7 +324,7 @@ function mergeSameRoleRuns(
   return out;
 }
 
-/** Strict providers want the dialogue to open with a user turn (as the Discord bot's strict chat does). */
+/** Strict providers want the dialogue to open with a user turn. */
 function ensureLeadingUserTurn(
   items: readonly ContextItem[],
   model: ModelDescriptor,

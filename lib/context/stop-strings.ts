@@ -1,7 +1,7 @@
-// Phase B's stop sequences (docs/pipeline.md#stop-strings), after the Discord bot's provider stop strings.
+// Phase B's stop sequences (docs/pipeline.md#stop-strings), built per provider.
 // The configured strings first, then (opt-in) `"\n" + name + ":"` for every other participant, so the model stops
 // before writing someone else's line; the newline prefix still lets a reply start with "Name:". De-duplicated in
-// order, then capped at what the model accepts (OpenAI 4, Gemini 5), which the seed never did; the dropped ones
+// order, then capped at what the model accepts (OpenAI 4, Gemini 5), so a long list is not rejected; the dropped ones
 // are traced.
 
 import type { BudgetedItems, ItemsWithStops, PhaseBContext } from "./phases";
@@ -9,7 +9,7 @@ import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
 import type { ContextItem, ModelDescriptor } from "./types";
 
-/** `"\n" + name + ":"` with runs of whitespace in the name collapsed, as the Discord bot does. */
+/** `"\n" + name + ":"` with runs of whitespace in the name collapsed, so "Ann  Lee" and "Ann Lee" stop alike. */
 export function speakerStopString(name: string): string {
   return `\n${canonicalName(name)}:`;
 }

@@ -83,8 +83,8 @@ function parseArguments(value: unknown): unknown {
 }
 
 /**
- * A stored artifact as something replayable (as the Open WebUI pipe normalises persisted items); null when it is
- * malformed.
+ * A stored artifact as something replayable: each persisted item type is normalised to one shape (a call, an
+ * output, …) before replay; null when it is malformed.
  */
 export function readReplayable(artifact: StoredArtifact): Replayable | null {
   const payload = artifact.payload;

@@ -73,7 +73,7 @@ describe("summary placement", () => {
   });
 
   it("after a reload, covered messages loaded by mistake are dropped by seq, whatever their timestamps", () => {
-    // The summary was written after the kept messages (createdAt later), as in the PHP agent's reload bug.
+    // The summary was written after the kept messages (createdAt later): sorting by timestamp would misplace it.
     const summary = summaryRecord({ coversThroughSeq: 2, createdAt: "2027-01-01T00:00:00.000Z" });
     const messages = deepFreeze([
       userMessage(1, "old"),

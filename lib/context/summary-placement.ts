@@ -1,7 +1,7 @@
 // Phase A's summary placement (docs/pipeline.md#summary-placement): the active summary is a user-role item
-// tagged SUMMARY, right after the system items and before the preserved turns, with the PHP agent's marker text.
-// Its position comes from `coversThroughSeq` only, never from a timestamp (the PHP agent's reload bug: a summary
-// row sorted by created_at landed after the kept turns). Loaded messages the summary already covers (seq ≤
+// tagged SUMMARY, right after the system items and before the preserved turns, with a fixed marker text.
+// Its position comes from `coversThroughSeq` only, never from a timestamp (a summary row sorted by created_at
+// would land after the kept turns it was written after, on a reload). Loaded messages the summary already covers (seq ≤
 // coversThroughSeq, or marked summarizedBy) are dropped before any other stage, so nothing is seen twice.
 
 import type { HistoryItems, PhaseAContext } from "./phases";
@@ -13,7 +13,7 @@ export function summaryItemId(summary: StoredSummary): string {
   return `summary:${summary.id}`;
 }
 
-/** "2026-02-01 09:30" (UTC), the PHP agent's date format. */
+/** "2026-02-01 09:30" (UTC), the date format of the marker text. */
 export function formatSummaryDate(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;

@@ -1,4 +1,4 @@
-// Summary planning (after the PHP agent's chat flow), as pure functions the route calls before building the
+// Summary planning, as pure functions the route calls before building the
 // context. Modes are exclusive: token (the estimate of system + history + current input, × 1.15, reaches
 // thresholdPercent of the usable window), turn (user turns reach turnThreshold), manual (only when asked). A
 // summary keeps the last keepRecentTurns user turns, and everything after the first of them, verbatim, and covers

@@ -43,7 +43,7 @@ function build(overrides: Partial<Parameters<typeof buildSystemItems>[0]> = {}) 
 }
 
 describe("system prompt", () => {
-  it("all parts, in the PHP agent's order, as separate system items with their tags", () => {
+  it("all parts, in order, as separate system items with their tags", () => {
     const result = build({
       tools,
       maxToolSteps: 5,

@@ -1,9 +1,9 @@
-// Phase A's system prompt (docs/pipeline.md#system-prompt), in the PHP agent's order: rebuilt fresh every
+// Phase A's system prompt (docs/pipeline.md#system-prompt), in a fixed order: rebuilt fresh every
 // turn and never taken from stored history. Separate system-role items, so the inspector can show and cost each
 // part: the persona's prompt; the tool-loop iteration budget and tool usage rules; # CORE MEMORIES; # KEY CONTEXT
 // REMINDER; the conversation's instructions; the persona-user-blocks card. A session_summary memory of this
-// conversation is left out when the conversation has an active summary (it is already in the history: the PHP
-// agent's "seen twice" risk, fixed).
+// conversation is left out when the conversation has an active summary (it is already in the history, and
+// the model would otherwise read the same summary twice).
 
 import { activeBlocksFor, personaUserBlocksCardText } from "./persona-user-blocks";
 import type { HistoryItems, PhaseAContext } from "./phases";

@@ -1,5 +1,5 @@
-// Phase B's tool pairing over the whole request (docs/pipeline.md#tool-pairing), after the Open WebUI pipe's
-// tool-call pair validation. Providers reject a call without its output and an output without its call, so:
+// Phase B's tool pairing over the whole request (docs/pipeline.md#tool-pairing): every tool
+// call must have its output and every output its call. Providers reject a call without its output and an output without its call, so:
 // an interior call with no output gets a stub output right after it; an output with no call earlier in the same
 // exchange (since the last user or system item) is dropped; a call at the very end (the current step, still
 // running) is left alone. One forward pass plus one assembly pass.
