@@ -110,7 +110,7 @@ export async function toAttemptViews({
       error: row.error,
       // The items of the request shown (the last one: in a tool loop, the payload and what the earlier steps
       // added), each with where it sits in that body.
-      items: last?.items ?? row.items,
+      items: last?.items ?? (row.requests.length === 0 ? notSent(row.items, row.error) : row.items),
       unclaimed: last?.unclaimed ?? [],
       warnings: [...new Set(requests.flatMap((request) => request.warnings))],
       trace: row.trace,
@@ -138,6 +138,12 @@ export async function toAttemptViews({
       createdAt: row.createdAt,
     };
   });
+}
+
+/** An attempt that made no request (its input did not fit the model): none of its items reached a provider. */
+function notSent(items: unknown[], error: Attempt["error"]): WiredItem[] {
+  const reason = `No request was sent: ${error?.message ?? "the attempt ended before the provider was called."}`;
+  return items.map((item) => ({ ...(item as Record<string, unknown>), wirePaths: [], dropped: { reason } }));
 }
 
 /** An item as a request carried it: where it sits in that request's body (docs/features.md#wire-reconciliation). */

@@ -18,6 +18,7 @@ import {
   GOOGLE_TEST_KEY,
   OPENAI_TEST_KEY,
 } from "../fixtures/fake-provider-env";
+import { insertModel } from "../fixtures/models";
 import { conversationWithPersona, createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages, textOf } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
@@ -263,5 +264,26 @@ describe("the offline model", () => {
       content: [{ type: "text", text: "Describe what you got" }],
     });
     expect(attempt.response?.text).toBe(text);
+  });
+});
+
+describe("an attempt that sent nothing", () => {
+  test("its input did not fit the model: every item is marked not sent, and the fallback's items point into its body", async () => {
+    const tiny = await insertModel({ contextWindow: 300, maxOutputTokens: 100 });
+    const persona = await insertPersona({ modelId: tiny.id, fallbackModelIds: ["openai:gpt-4.1-mini"] });
+    const conversationId = await createConversation(ada, persona);
+    env.providers.script({ kind: "text", text: "Answered by the fallback." });
+    await runTurn(ada, conversationId, `Read all of this: ${"many words here ".repeat(200)}`);
+
+    const [unfit, answered] = (await fetchTurns(ada, conversationId)).turns[0].attempts;
+    expect(unfit.error?.code).toBe("context_too_large");
+    expect(unfit.requests).toEqual([]);
+    expect(unfit.items.length).toBeGreaterThan(0);
+    for (const item of unfit.items) {
+      expect(item.wirePaths).toEqual([]);
+      expect(item.dropped?.reason).toBe(`No request was sent: ${unfit.error?.message}`);
+    }
+    expect(answered.status).toBe("ok");
+    expect(answered.items.every((item) => (item.wirePaths?.length ?? 0) > 0 && !item.dropped)).toBe(true);
   });
 });
