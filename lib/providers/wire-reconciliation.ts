@@ -58,8 +58,10 @@ interface WireElement {
   kind: ElementKind;
   /** The text a reader would see in it (text, reasoning text, a tool result's content). */
   text: string;
-  /** The element's JSON, for media bytes and signatures. */
-  raw: string;
+  /** The element's value in the body. */
+  value: unknown;
+  /** Its JSON, made when first needed (media bytes, signatures): most elements are matched by text or id. */
+  raw?: string;
   callId?: string;
   toolName?: string;
   /** A provider-run call whose result travels in the same element (OpenAI Responses `file_search_call`). */
@@ -90,6 +92,11 @@ function pointerOf(...segments: (string | number)[]): string {
   return segments.map((segment) => `/${String(segment).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
 }
 
+function rawOf(wireElement: WireElement): string {
+  wireElement.raw ??= JSON.stringify(wireElement.value) ?? "";
+  return wireElement.raw;
+}
+
 function element(
   pointer: string,
   role: ElementRole,
@@ -97,7 +104,7 @@ function element(
   value: unknown,
   extra: Partial<WireElement> & { text?: string } = {},
 ): WireElement {
-  return { pointer, role, kind, text: extra.text ?? "", raw: JSON.stringify(value) ?? "", ...extra };
+  return { pointer, role, kind, text: extra.text ?? "", value, ...extra };
 }
 
 function normalRole(role: unknown): ElementRole {
@@ -462,7 +469,7 @@ function carries(element: WireElement, needle: Needle, system: boolean): boolean
     case "text":
       return element.kind === "text" && element.text.includes(needle.text);
     case "media":
-      return element.kind === "media" && needle.marks.some((mark) => element.raw.includes(mark));
+      return element.kind === "media" && needle.marks.some((mark) => rawOf(element).includes(mark));
     case "tool-call":
       return element.kind === "tool-call" && sameCall(element, needle);
     case "tool-result":
@@ -473,7 +480,7 @@ function carries(element: WireElement, needle: Needle, system: boolean): boolean
     case "reasoning":
       if (element.kind !== "reasoning") return false;
       if (needle.text !== "" && element.text.includes(needle.text)) return true;
-      return needle.signatures.some((signature) => element.raw.includes(signature));
+      return needle.signatures.some((signature) => rawOf(element).includes(signature));
   }
 }
 
@@ -503,7 +510,9 @@ function preview(text: string): string {
 function describeElement(element: WireElement): string {
   if (element.kind === "text" && element.text === "") return `${element.role} message with no content`;
   const kind =
-    element.kind === "other" ? (JSON.parse(element.raw)?.type ?? "element") : element.kind.replace("-", " ");
+    element.kind === "other"
+      ? ((element.value as { type?: string } | null)?.type ?? "element")
+      : element.kind.replace("-", " ");
   const name = element.toolName ? ` ${element.toolName}` : "";
   const id = element.callId ? ` (${element.callId})` : "";
   const text = element.text ? `: “${preview(element.text)}”` : "";
@@ -624,7 +633,7 @@ export function reconcileWire({
     const owner = items.findIndex(
       (item, itemIndex) =>
         addresses[itemIndex].dropped === undefined &&
-        item.parts.some((part) => metadataStrings(part).some((value) => wireElement.raw.includes(value))),
+        item.parts.some((part) => metadataStrings(part).some((value) => rawOf(wireElement).includes(value))),
     );
     if (owner >= 0) {
       claim(index, owner);
