@@ -19,7 +19,9 @@ for (const { modelId, inputPointer } of [
     const input = panel
       .items()
       .filter({ has: page.getByTestId("item-text").getByText("Where do my words sit?") });
-    await expect(input.getByTestId("item-wire-path")).toHaveText([inputPointer]);
+    await expect(input.getByTestId("item-wire-path")).toHaveCount(1);
+    await expect(input.getByTestId("item-wire-path")).toHaveAttribute("data-pointer", inputPointer);
+    await expect(input.getByTestId("item-wire-path")).toContainText(inputPointer);
     await expect(panel.root.getByTestId("unclaimed-element")).toHaveCount(0);
     await expect(panel.root.locator('[data-dropped="true"]')).toHaveCount(0);
 

@@ -20,7 +20,7 @@ async function conversationOn(page: Page, modelId: string, theme: "light" | "dar
   return chat;
 }
 
-test("Gemini's thoughts: Thought for …, expanded, then left out of the next turn, struck through in its inspector", async ({
+test("Gemini's thoughts: Thought for …, expanded, sent back to Gemini, then struck through when the chat moves to Claude", async ({
   page,
 }) => {
   const chat = await conversationOn(page, "google:gemini-2.5-flash", "light");
@@ -57,10 +57,27 @@ test("Gemini's thoughts: Thought for …, expanded, then left out of the next tu
   await expect(panel.root.getByTestId("attempt-reasoning-text")).toHaveText(THOUGHT);
   await panel.close();
 
-  // The next turn sends the signed text back, but not the thought: Gemini signed the text, not the thought, so the
-  // inspector lists the thought struck through under the items sent, with the reason, and counts it nowhere.
+  // The next turn sends the thought back with the signed text it came with (Gemini signs the text, and the thought
+  // goes back with its step): its inspector shows the REASONING item and the signed text.
   await fake.script({ kind: "text", text: "Water it monthly.", protocol: "gemini" });
   await chat.sendAndWait("How often do I water it?");
+  panel = await chat.inspectReply();
+  const reasoningItem = panel.items().filter({ has: page.getByTestId("item-reasoning") });
+  await expect(reasoningItem).toHaveAttribute("data-tag", "REASONING");
+  await expect(reasoningItem.getByTestId("item-reasoning")).toHaveText(THOUGHT);
+  const metadata = panel.root.getByTestId("item-provider-metadata");
+  await expect(metadata).toContainText("google.thoughtSignature = sig-text-e2e");
+  expect(await audit(page, "inspector (reasoning, light)")).toEqual([]);
+  const geminiBody = await panel.exactBody();
+  expect(geminiBody).toContain('"thoughtSignature":"sig-text-e2e"');
+  expect(geminiBody).toContain(THOUGHT);
+  await panel.close();
+
+  // Switched to Claude, the thought cannot go back (Anthropic takes only its own signed thinking): the inspector
+  // lists it struck through under the items sent, with the reason, and the body does not hold it.
+  await chat.chooseModel("anthropic:claude-haiku-4-5");
+  await fake.script({ kind: "text", text: "Monthly is fine.", protocol: "anthropic" });
+  await chat.sendAndWait("And in winter?");
   panel = await chat.inspectReply();
   await expect(panel.items().filter({ has: page.getByTestId("item-reasoning") })).toHaveCount(0);
   const dropped = panel.root.getByTestId("dropped-item");
@@ -69,20 +86,16 @@ test("Gemini's thoughts: Thought for …, expanded, then left out of the next tu
   await expect(dropped.getByTestId("dropped-item-preview")).toHaveText(THOUGHT);
   await expect(dropped.getByTestId("dropped-item-preview")).toHaveCSS("text-decoration-line", "line-through");
   await expect(dropped.getByTestId("dropped-item-reason")).toContainText(
-    "Google takes thoughts back only with its own thoughtSignature (google.thoughtSignature); it carries no provider metadata",
+    /Anthropic takes thinking back only|does not reason/,
   );
-  const metadata = panel.root.getByTestId("item-provider-metadata");
-  await expect(metadata).toContainText("google.thoughtSignature = sig-text-e2e");
   expect(await audit(page, "inspector (reasoning left out, light)")).toEqual([]);
-  const body = await panel.exactBody();
-  expect(body).toContain('"thoughtSignature":"sig-text-e2e"');
-  expect(body).not.toContain(THOUGHT);
+  expect(await panel.exactBody()).not.toContain(THOUGHT);
 
-  // Each attempt on its own page shows the reasoning its model returned: the first reply's, and none for the second.
+  // Each attempt on its own page shows the reasoning its model returned: the first reply's, and none for the last.
   await page.goto("/attempts?kind=reply");
   const results = page.getByTestId("attempt-result");
-  await expect(results).toHaveCount(2);
-  await results.nth(1).getByTestId("attempt-result-open").click();
+  await expect(results).toHaveCount(3);
+  await results.nth(2).getByTestId("attempt-result-open").click();
   const returned = page.getByTestId("attempt-reasoning");
   await expect(returned.getByTestId("attempt-reasoning-text")).toHaveText(THOUGHT);
   await expect(returned.getByTestId("attempt-reasoning-duration")).toHaveText(

@@ -124,12 +124,10 @@ export const ItemCard = memo(function ItemCard({
           Part {entry.part + 1} is not in the body: {entry.reason}
         </p>
       ))}
-      {item.wirePaths && item.wirePaths.length > 0 && (
-        <div className="mt-1.5 flex flex-wrap items-center gap-1 text-[11px]" data-testid="item-wire">
-          <span className="text-zinc-500 dark:text-zinc-400">
-            {item.merged ? "in the body, shared:" : "in the body:"}
-          </span>
-          {item.wirePaths.map((pointer) => (
+      {(item.sourceMessageIds.length > 0 || events.length > 0 || (item.wirePaths?.length ?? 0) > 0) && (
+        <div className="mt-2 flex flex-wrap items-center gap-1">
+          {/* Where the item sits in the request body: each opens the raw view with those bytes marked. */}
+          {item.wirePaths?.map((pointer) => (
             <button
               key={pointer}
               type="button"
@@ -137,19 +135,16 @@ export const ItemCard = memo(function ItemCard({
               className="chip bg-zinc-100 font-mono text-zinc-700 hover:bg-indigo-50 hover:text-indigo-700 dark:bg-zinc-800 dark:text-zinc-200 dark:hover:bg-indigo-950 dark:hover:text-indigo-300"
               title={
                 item.merged
-                  ? "Show these bytes in the raw request; another item was written into the same element"
-                  : "Show these bytes in the raw request"
+                  ? "Where it is in the request body (shared with another item): show these bytes in the raw request"
+                  : "Where it is in the request body: show these bytes in the raw request"
               }
               data-testid="item-wire-path"
               data-pointer={pointer}
+              data-merged={item.merged || undefined}
             >
-              {pointer}
+              {"{ }"} {pointer}
             </button>
           ))}
-        </div>
-      )}
-      {(item.sourceMessageIds.length > 0 || events.length > 0) && (
-        <div className="mt-2 flex flex-wrap items-center gap-1">
           {item.sourceMessageIds.map((messageId, index) => (
             <button
               key={messageId}
