@@ -805,7 +805,7 @@ const currentSettingsStatement = preparedStatement("getCurrentSettings", (db) =>
 /** The images of the message with this seq in a conversation, with their base64 bytes (for `analyze_image`). */
 export async function listMessageImages({ db, conversationId, seq }: ConversationArgs & { seq: number }) {
   return db
-    .select({ mime: attachments.mime, data: attachmentBlobs.data })
+    .select({ id: attachments.id, mime: attachments.mime, data: attachmentBlobs.data, parts: messages.parts })
     .from(attachments)
     .innerJoin(messages, eq(messages.id, attachments.messageId))
     .innerJoin(attachmentBlobs, eq(attachmentBlobs.storageKey, attachments.storageKey))

@@ -44,6 +44,31 @@ test("pages and API answers carry the security headers, and the pages still work
   expect(violations).toEqual([]);
 });
 
+test("a conversation page and a streamed reply raise no CSP violation: zod is jitless, the CSP has no 'unsafe-eval'", async ({
+  page,
+}) => {
+  // Every violation the browser reports, caught ones included (zod's JIT probe catches its refused `new Function`,
+  // and the browser still reports it).
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener("securitypolicyviolation", (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+    );
+  });
+  const chat = new ChatPage(page);
+  await chat.register({ name: "Jitless", email: uniqueEmail("jitless"), password: "correct horse battery" });
+  const conversationId = await chat.newConversation();
+  await chat.sendAndWait("Does zod probe for eval?");
+  const response = await page.goto(`/chat/${conversationId}`);
+  expect(response?.headers()["content-security-policy"]).not.toContain("unsafe-eval");
+  await expect(page.getByTestId("composer-input")).toBeVisible();
+  await chat.sendAndWait("And after a reload?");
+  expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual(
+    [],
+  );
+});
+
 test("sign-up shows why a weak password or an empty name is refused", async ({ page }) => {
   await page.goto("/sign-up");
   await page.getByTestId("name-input").fill("Weak");

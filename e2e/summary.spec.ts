@@ -193,17 +193,18 @@ test("compact now: divider after the right message, the summary panel, the SUMMA
   expect(previewItems.map((item) => item.text)).toContain("First question");
 });
 
-test("compact now shows the server's message in place: nothing to summarise (409), a failed summariser (422)", async ({
+test("compact now shows the server's message in place: nothing to summarise yet (information), a failed summariser (422)", async ({
   page,
 }) => {
   const { chat, conversationId } = await startChat(page, "Refused");
   // A single turn: the kept turn is all there is.
   await chat.askScripted(fake, "Only question", "Only answer.");
   await chat.compactNow();
-  await expect(page.getByTestId("compact-error-message")).toHaveText(/^Nothing to summarise: .+\.$/);
-  await expect(page.getByTestId("compact-now")).toHaveAttribute("data-state", "error");
-  await page.getByTestId("compact-error-dismiss").click();
+  await expect(page.getByTestId("compact-note-message")).toHaveText(/^Nothing to summarise yet: .+\.$/);
   await expect(page.getByTestId("compact-error")).toHaveCount(0);
+  await expect(page.getByTestId("compact-now")).toHaveAttribute("data-state", "idle");
+  await page.getByTestId("compact-note-dismiss").click();
+  await expect(page.getByTestId("compact-note")).toHaveCount(0);
 
   // Two turns, and the summariser fails: the 422's message, and nothing changed.
   await chat.askScripted(fake, "Second question", "Second answer.");

@@ -21,8 +21,11 @@ export function listSummaries(conversationId: string) {
 }
 
 /** No body: the conversation's own summary.keepRecentTurns applies. */
+/** A summary made, or the sentence saying why there is nothing to summarise yet (an answer, not an error). */
+export type CompactResult = { compacted: true; summary: SummaryView } | { compacted: false; reason: string };
+
 export function compactConversation(conversationId: string) {
-  return apiFetch<{ summary: SummaryView }>(`/api/conversations/${conversationId}/compact`, {
+  return apiFetch<CompactResult>(`/api/conversations/${conversationId}/compact`, {
     method: "POST",
   });
 }

@@ -1,7 +1,7 @@
 "use client";
 // "Compact now": summarise the older turns whatever summary.mode says (POST /compact). Progress shows on the
-// button; a 409 (nothing to summarise) or a 422 (the summariser failed, nothing changed) is shown right under it
-// with the server's own message.
+// button; "nothing to summarise yet" (a 200 with compacted: false) is shown right under it as information, a 422
+// (the summariser failed, nothing changed) as an error, each with the server's own sentence.
 import { useMutation } from "@tanstack/react-query";
 import { AlertIcon, CloseIcon, CompactIcon } from "@/components/ui/icons";
 import { compactConversation, type SummaryView } from "./summary-api";
@@ -18,9 +18,10 @@ export function SummaryCompactButton({
 }) {
   const compact = useMutation({
     mutationFn: () => compactConversation(conversationId),
-    onSuccess: ({ summary }) => onCompacted(summary),
+    onSuccess: (result) => (result.compacted ? onCompacted(result.summary) : undefined),
   });
   const pending = compact.isPending;
+  const note = compact.data && !compact.data.compacted && !pending ? compact.data.reason : null;
   return (
     <div className="relative">
       <button
@@ -44,6 +45,26 @@ export function SummaryCompactButton({
         <span className="hidden sm:inline">{pending ? "Summarising…" : "Compact now"}</span>
         <span className="sm:hidden">{pending ? "…" : "Compact"}</span>
       </button>
+      {note && (
+        <div
+          role="status"
+          className="absolute top-full right-0 z-30 mt-2 flex w-72 items-start max-sm:fixed max-sm:top-14 max-sm:right-2 max-sm:left-2 max-sm:w-auto gap-2 rounded-lg border border-zinc-200 bg-white px-3 py-2 text-xs text-zinc-700 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200"
+          data-testid="compact-note"
+        >
+          <p className="min-w-0 flex-1 break-words" data-testid="compact-note-message">
+            {note}
+          </p>
+          <button
+            type="button"
+            onClick={() => compact.reset()}
+            className="-mt-0.5 -mr-1 shrink-0 rounded p-0.5 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+            aria-label="Dismiss"
+            data-testid="compact-note-dismiss"
+          >
+            <CloseIcon size={12} />
+          </button>
+        </div>
+      )}
       {compact.error && !pending && (
         <div
           role="alert"

@@ -105,11 +105,7 @@ export function AttemptSummary({ attempt }: { attempt: AttemptView }) {
           className="rounded-lg border border-red-200 bg-red-50 px-2.5 py-1.5 text-xs break-words text-red-800 dark:border-red-900/60 dark:bg-red-950/30 dark:text-red-200"
           data-testid="attempt-error"
         >
-          <span className="font-mono font-semibold">
-            {attempt.error.code}
-            {attempt.error.status ? ` ${attempt.error.status}` : ""}
-          </span>{" "}
-          {attempt.error.message}
+          <span className="font-mono font-semibold">{attempt.error.code}</span> {attempt.error.message}
         </p>
       )}
       {attempt.privateMemoryRedaction && (

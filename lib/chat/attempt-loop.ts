@@ -4,6 +4,7 @@
 // attempt records itself. See docs/architecture.md, "Attempts".
 
 import "server-only";
+import { STATUS_CODES } from "node:http";
 import { APICallError } from "ai";
 import type { ModelDescriptor } from "@/lib/context/types";
 import { env } from "@/lib/env";
@@ -121,13 +122,67 @@ export function describeAttemptError(error: unknown): AttemptError {
   if (APICallError.isInstance(error)) {
     return {
       code: error.statusCode === 429 ? "rate_limited" : "provider_error",
-      message: `${error.statusCode ?? "network"}: ${error.message}`,
+      message: providerErrorSentence(error),
       status: error.statusCode,
     };
   }
   if (error instanceof ProviderTimeoutError) return { code: "provider_timeout", message: error.message };
   if (error instanceof Error) return { code: "stream_error", message: error.message };
   return { code: "stream_error", message: String(error) };
+}
+
+/**
+ * One sentence for a provider's refusal, shown as it is in the chat and the inspector: the status once, with its
+ * reason phrase, then the provider's own message when it gave one ("The provider answered 500 (Internal Server
+ * Error) with no message.").
+ */
+function providerErrorSentence(error: APICallError): string {
+  const said = providerMessage(error);
+  if (error.statusCode === undefined) {
+    return said
+      ? `The provider could not be reached: ${endSentence(said)}`
+      : "The provider could not be reached.";
+  }
+  const reason = STATUS_CODES[error.statusCode];
+  const answered = `The provider answered ${error.statusCode}${reason ? ` (${reason})` : ""}`;
+  return said ? `${answered}: ${endSentence(said)}` : `${answered} with no message.`;
+}
+
+/**
+ * What the provider itself said: the SDK's message, else the message in a JSON body it could not map. A message
+ * that only repeats the status or its reason phrase is no message.
+ */
+function providerMessage(error: APICallError): string {
+  const candidates = [error.message, messageInBody(error.responseBody)];
+  const status = error.statusCode === undefined ? "" : String(error.statusCode);
+  const reason = (error.statusCode !== undefined && STATUS_CODES[error.statusCode]) || "";
+  for (const candidate of candidates) {
+    const trimmed = candidate?.trim() ?? "";
+    const text =
+      status && trimmed.startsWith(`${status}:`) ? trimmed.slice(status.length + 1).trim() : trimmed;
+    if (text && text !== status && text.toLowerCase() !== reason.toLowerCase()) return text;
+  }
+  return "";
+}
+
+function messageInBody(body: string | undefined): string | undefined {
+  if (!body?.trim()) return undefined;
+  try {
+    const parsed = JSON.parse(body) as { error?: unknown; message?: unknown } | null;
+    if (typeof parsed !== "object" || parsed === null) return undefined;
+    const nested = parsed.error as { message?: unknown } | string | undefined;
+    if (typeof nested === "string") return nested;
+    if (typeof nested?.message === "string") return nested.message;
+    if (typeof parsed.message === "string") return parsed.message;
+  } catch {
+    // Not JSON: a plain-text body is the provider's message as it is (capped, an HTML error page is not a sentence).
+    if (!body.trimStart().startsWith("<")) return body.trim().slice(0, 300);
+  }
+  return undefined;
+}
+
+function endSentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 function isRetryable(error: unknown): boolean {

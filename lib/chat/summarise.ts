@@ -220,7 +220,8 @@ async function writeSummary({
   if (outcome.status !== "ok") {
     // The message only: the error object carries the request body, which is conversation content.
     logger.warn({ error: outcome.error.message, conversationId, modelId: model.id }, "summary failed");
-    return { failure: `the summary model ${model.id} failed: ${outcome.error.message}` };
+    // The error is a sentence; here it is a clause of the summary's warning.
+    return { failure: `the summary model ${model.id} failed: ${outcome.error.message.replace(/\.$/, "")}` };
   }
   const content = outcome.value.text.trim();
   if (content === "") return { failure: `the summary model ${model.id} returned an empty summary` };

@@ -77,17 +77,28 @@ const RUNNABLE: Record<string, (context: ToolContext) => ToolSet[string]> = {
       inputSchema: z.object({
         mediaId: z
           .string()
-          .regex(/^media_\d+$/, "a media handle such as media_2")
-          .describe("The media handle from the conversation, e.g. media_2."),
+          .regex(/^media_\d+(?:_\d+)?$/, "a media handle such as media_2 or media_2_1")
+          .describe(
+            "The media handle from the conversation, e.g. media_2 (or media_2_1 in a message with several).",
+          ),
       }),
-      execute: async ({ mediaId }) => describeImages(context, Number(mediaId.slice("media_".length))),
+      execute: async ({ mediaId }) => describeImages(context, mediaId),
     }),
 };
 
-/** The images of one message, described by a model that can see (persona's own models first). */
-async function describeImages(context: ToolContext, seq: number) {
-  const images = await listMessageImages({ db: context.db, conversationId: context.conversationId, seq });
-  if (images.length === 0) return { error: `No image has the handle media_${seq} in this conversation.` };
+/**
+ * The images a handle names, described by a model that can see (persona's own models first): `media_<seq>` is the
+ * message's images, `media_<seq>_<n>` its n-th media part (the pipeline's handles, lib/context/media-budget.ts).
+ */
+async function describeImages(context: ToolContext, mediaId: string) {
+  const [seq, position] = mediaId.slice("media_".length).split("_").map(Number);
+  const all = await listMessageImages({ db: context.db, conversationId: context.conversationId, seq });
+  const named =
+    position === undefined
+      ? null
+      : all[0]?.parts.filter((part) => part.type === "media")[position - 1]?.attachmentId;
+  const images = named === null ? all : all.filter((image) => image.id === named);
+  if (images.length === 0) return { error: `No image has the handle ${mediaId} in this conversation.` };
   const vision = await visionModel(context);
   if (!vision)
     return { error: "No model that can see images is configured, so the image cannot be described." };
@@ -109,7 +120,7 @@ async function describeImages(context: ToolContext, seq: number) {
     maxRetries: 0,
     abortSignal: AbortSignal.timeout(ANALYSIS_TIMEOUT_MS),
   });
-  return { mediaId: `media_${seq}`, describedBy: vision.id, description: result.text };
+  return { mediaId, describedBy: vision.id, description: result.text };
 }
 
 /** The first usable model that can see: the persona's own, then any other (never the offline model). */

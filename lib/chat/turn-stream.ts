@@ -2,7 +2,6 @@
 // title for a new conversation, and the heartbeat and stop registration while it runs.
 
 import "server-only";
-import { setMaxListeners } from "node:events";
 import type { Database } from "@/db/client";
 import { deleteReplayedReasoning } from "@/db/queries";
 import type { Message, Model, Persona } from "@/db/schema";
@@ -56,9 +55,10 @@ export function streamTurn({
   const reply = new ReplyPersistence(db, conversationId, assistantMessageId, rowsReady);
 
   // Stop (from this instance or another) aborts the provider request; the reply keeps what the user saw.
+  // Node's default limit of ten listeners stays: a retry wait listens only while it waits and an attempt's call
+  // listens through AbortSignal.any (no listener on this signal), so more than one at a time would be a leak, which
+  // the warning then shows (tests/api/listener-leaks.test.ts).
   const stopController = new AbortController();
-  // Each attempt, retry wait and SDK step listens to it: more than Node's default of ten is expected, not a leak.
-  setMaxListeners(100, stopController.signal);
   let shownChars: number | undefined;
   // Shutdown after its grace period stops the reply the same way; it is then stored `interrupted`.
   let interruptedByShutdown = false;

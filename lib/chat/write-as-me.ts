@@ -69,7 +69,10 @@ export async function draftAsUser({
     timeoutMs: DRAFT_TIMEOUT_MS,
   });
   if (outcome.status !== "ok") {
-    throw new AppError("model_unavailable", `No draft could be written: ${outcome.error.message}.`);
+    throw new AppError(
+      "model_unavailable",
+      `No draft could be written: ${outcome.error.message.replace(/\.$/, "")}.`,
+    );
   }
   return { draft: outcome.value.text.trim(), modelId: outcome.value.modelId };
 }

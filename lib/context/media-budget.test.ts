@@ -66,6 +66,25 @@ function imageConversation(count: number) {
 }
 
 describe("media budget", () => {
+  it("an image and a PDF in one message get a handle each (media_<seq>_<n>), in part order, missing ones counted", () => {
+    const pdf: StoredAttachment = {
+      ...imageAttachment("d1", "m1"),
+      kind: "file",
+      mime: "application/pdf",
+      url: "https://media.test/d1.pdf",
+      filename: "invoice.pdf",
+    };
+    const result = runMedia(
+      [userMessage(1, "both", { media: ["i1", "gone", "d1"] })],
+      [imageAttachment("i1", "m1"), pdf],
+    );
+    expect(result.value.history[0]?.mediaDescriptors?.map((descriptor) => descriptor.handle)).toEqual([
+      "media_1_1",
+      "media_1_3",
+    ]);
+    expect(result.view[0]?.text).toBe("«media:media_1_1:render:i1» | «media:media_1_3:render:d1» | both");
+  });
+
   it("an in-window image becomes a render descriptor with the message's media_<seq> handle, before the text", () => {
     const result = runMedia([userMessage(1, "look", { media: ["i1"] })], [imageAttachment("i1", "m1")]);
     expect(result.view[0]).toEqual({
@@ -129,7 +148,7 @@ describe("media budget", () => {
     const result = runMedia(messages, attachments, { media: { imageMessageLimit: 2 } });
     expect(result.view.map((item) => item.text)).toEqual([
       "[System: 2 images omitted due to rendered-image limit. Do not claim to see them.] | old",
-      "«media:media_2:render:a» | «media:media_2:render:b» | «media:media_2:render:c» | «media:media_2:render:d» | «media:media_2:render:e» | five",
+      "«media:media_2_1:render:a» | «media:media_2_2:render:b» | «media:media_2_3:render:c» | «media:media_2_4:render:d» | «media:media_2_5:render:e» | five",
       "«media:media_3:render:y» | one",
     ]);
   });
@@ -309,7 +328,7 @@ describe("media budget", () => {
     ]);
     expect(result.view.map((item) => item.text)).toEqual([
       "«media:media_1:render:r1» | see this\n[System: This image (Media ID: media_1) was included in the message being replied to, sent by Bob]",
-      "«media:media_2:render:f1» | «media:media_2:render:f2» | fwd\n[System: These media files (Media ID: media_2) were attached to the forwarded message from Carol]",
+      "«media:media_2_1:render:f1» | «media:media_2_2:render:f2» | fwd\n[System: These media files (Media IDs: media_2_1, media_2_2) were attached to the forwarded message from Carol]",
     ]);
     expect(result.value.history[0]?.mediaDescriptors?.[0]?.attributedTo).toBe("Bob");
   });
@@ -320,7 +339,7 @@ describe("media budget", () => {
       [imageAttachment("a", "m1"), imageAttachment("b", "m1")],
     );
     expect(result.view[0]?.text).toBe(
-      "«media:media_1:render:a» | «media:media_1:render:b» | [System: Ada sent these 2 images]",
+      "«media:media_1_1:render:a» | «media:media_1_2:render:b» | [System: Ada sent these 2 images]",
     );
   });
 

@@ -22,9 +22,13 @@ import type {
   TraceEvent,
 } from "./types";
 
-/** The handle a model uses to refer to a message's media: one per message, stable across builds (its seq). */
-export function mediaHandle(message: StoredMessage): string {
-  return `media_${message.seq}`;
+/**
+ * The handle a model uses to refer to one attachment, unique in the payload and stable across builds: `media_<seq>`
+ * for a message's only media part, `media_<seq>_<n>` for its n-th (from 1, in part order) when it has several, so
+ * an image and a PDF sent together are told apart. See docs/pipeline.md.
+ */
+export function mediaHandle(message: StoredMessage, position = 1, mediaParts = 1): string {
+  return mediaParts === 1 ? `media_${message.seq}` : `media_${message.seq}_${position}`;
 }
 
 /** Counted against the image budget: a real image, not an emoji or sticker. */
@@ -201,10 +205,11 @@ function planMessageMedia(
     missing: [],
     emoji: 0,
   };
-  const attachments: StoredAttachment[] = [];
+  const attachments: { attachment: StoredAttachment; handle: string }[] = [];
   let hasCounted = false;
-  for (const part of message.parts) {
-    if (part.type !== "media") continue;
+  // Every media part counts for the positions (missing and emoji ones too), so a handle never shifts between builds.
+  const mediaParts = message.parts.filter((part) => part.type === "media");
+  for (const [index, part] of mediaParts.entries()) {
     const attachment = attachmentsById.get(part.attachmentId);
     if (attachment === undefined) {
       plan.missing.push(part.attachmentId);
@@ -214,17 +219,16 @@ function planMessageMedia(
       plan.emoji++;
       continue;
     }
-    attachments.push(attachment);
+    attachments.push({ attachment, handle: mediaHandle(message, index + 1, mediaParts.length) });
     if (isCountedImage(attachment)) hasCounted = true;
   }
   // The budget counts messages with counted images, newest first, inside the window only.
   const rendersImages = inWindow && hasCounted && budget.renderedMessages < budget.limit;
   if (rendersImages) budget.renderedMessages++;
 
-  const handle = mediaHandle(message);
   const attributedTo = message.forwardedFromName ?? null;
   const newShas: string[] = [];
-  for (const attachment of attachments) {
+  for (const { attachment, handle } of attachments) {
     const counted = isCountedImage(attachment);
     if (inWindow && counted) {
       if (!rendersImages) {

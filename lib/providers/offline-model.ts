@@ -1,4 +1,5 @@
-// The offline model: the default when no provider key is set. It streams, word by word, a short
+// The offline model: the default when no provider key is set, and a model a persona may choose beside real ones
+// (its first line says which of the two it is, so it never claims there are no keys when there are). It streams, word by word, a short
 // deterministic reply that describes what it received, so a first-time user sees the whole app work without a
 // network. The turn runner passes the item tags it sent through providerOptions.offline.
 
@@ -10,6 +11,7 @@ import type {
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { env } from "@/lib/env";
+import { configuredProviders } from "./provider-config";
 
 export const OFFLINE_PROVIDER = "offline";
 
@@ -31,12 +33,18 @@ export function describePrompt(options: LanguageModelV4CallOptions): string {
     .map(([tag, count]) => `${count} ${tag}`)
     .join(", ");
   const lines = [
-    `Offline model here: no provider key is configured, so I describe what I received instead of answering.`,
+    `Offline model here: ${offlineReason()}, so I describe what I received instead of answering.`,
     `I got ${messageCount} message${messageCount === 1 ? "" : "s"}${tagSummary ? ` built from ${tagSummary}` : ""}` +
       `${offline.estimatedTokens !== undefined ? `, about ${offline.estimatedTokens} tokens` : ""}.`,
     `Your last message: "${quoted}"`,
   ];
   return lines.join("\n");
+}
+
+/** Why the offline model answers: no provider is configured, or one is and this conversation chose it. */
+function offlineReason(): string {
+  const anyConfigured = Object.values(configuredProviders()).some((provider) => provider !== null);
+  return anyConfigured ? "this conversation uses the offline model" : "no provider key is configured";
 }
 
 function findLastUserText(options: LanguageModelV4CallOptions): string {

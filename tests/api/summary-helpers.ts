@@ -44,7 +44,9 @@ export async function compactOk(
 ): Promise<SummaryView> {
   const response = await compact(user, conversationId, body);
   if (response.status !== 201) throw new Error(`compact failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { summary: SummaryView }).summary;
+  const answer = (await response.json()) as { compacted: boolean; summary: SummaryView };
+  if (answer.compacted !== true) throw new Error("compact answered 201 without compacted: true");
+  return answer.summary;
 }
 
 export function getSummaries(user: TestUser | null, conversationId: string): Promise<Response> {

@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
 import { getDb } from "@/db/client";
-import { artifacts, memories, models } from "@/db/schema";
+import { artifacts, attachments, memories, messages, models } from "@/db/schema";
 import { MAX_TOOL_STEPS } from "@/lib/chat/tools";
 import { call } from "../api-client";
 import { TEST_MODEL_CAPABILITIES } from "../context/fixtures";
@@ -294,6 +294,67 @@ describe("the tool loop", () => {
       describedBy: "openai:gpt-4.1-mini",
       description: "A small square of coloured pixels.",
     });
+  });
+
+  test("analyze_image takes an attachment's own handle (media_<seq>_<n>) in a message with several", async () => {
+    const db = await getDb();
+    await db
+      .insert(models)
+      .values({
+        id: "openai-compatible:blind-tools",
+        provider: "openai-compatible",
+        providerModelName: "blind-tools",
+        label: "Blind model with tools",
+        capabilities: { ...TEST_MODEL_CAPABILITIES, vision: false },
+        contextWindow: 32_768,
+        maxOutputTokens: 2_048,
+        tokenizer: "estimate",
+      })
+      .onConflictDoNothing();
+    const conversationId = await conversationWithPersona(ada, {
+      modelId: "openai-compatible:blind-tools",
+      fallbackModelIds: ["openai:gpt-4.1-mini"],
+      toolNames: ["analyze_image"],
+    });
+    const { message, attachment } = await insertImageMessage({
+      conversationId,
+      user: ada,
+      text: "Two drawings.",
+    });
+    const { id: _id, createdAt: _createdAt, ...copy } = attachment;
+    const [second] = await db
+      .insert(attachments)
+      .values({ ...copy, filename: "second.png" })
+      .returning();
+    await db
+      .update(messages)
+      .set({ parts: [...message.parts, { type: "media", attachmentId: second.id }] })
+      .where(eq(messages.id, message.id));
+    const handle = `media_${message.seq}_2`;
+    env.providers.script(
+      {
+        kind: "tool-call",
+        toolName: "analyze_image",
+        input: { mediaId: handle },
+        match: { path: "/compat/" },
+      },
+      { kind: "text", text: "The second square.", match: { path: "/v1/chat" } },
+      { kind: "text", text: "That is the second square.", match: { path: "/compat/" } },
+    );
+
+    const { text } = await runTurn(ada, conversationId, "What is the second one?");
+    expect(text).toBe("That is the second square.");
+    const [first, analysis] = env.providers.requests;
+    expect(first.body).toContain(`media_${message.seq}_1`);
+    expect(first.body).toContain(handle);
+    // Only the named attachment is described.
+    expect(analysis.body.split("data:image/png;base64,")).toHaveLength(2);
+    const [, , reply] = await storedMessages(conversationId);
+    const outputs = await db
+      .select()
+      .from(artifacts)
+      .where(and(eq(artifacts.messageId, reply.id), eq(artifacts.type, "function_call_output")));
+    expect(outputs[0].payload.output).toMatchObject({ mediaId: handle, description: "The second square." });
   });
 
   test("a model without tool support is offered none; a persona without tools offers none", async () => {

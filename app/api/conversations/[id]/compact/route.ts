@@ -1,6 +1,7 @@
 // POST /api/conversations/:id/compact: summarise now ("Compact now", whatever summary.mode says). The owner or an
-// admin only. 201 with the new summary; 409 when there is nothing to summarise or a reply is still being written;
-// 422 when the summary model fails or answers nothing (then nothing is changed).
+// admin only. 201 with `{ compacted: true, summary }`; 200 with `{ compacted: false, reason }` when there is nothing
+// to summarise yet (a short chat: an answer, not a failure, which the button shows as information); 409 while a
+// reply is still being written; 422 when the summary model fails or answers nothing (then nothing is changed).
 import { getDb } from "@/db/client";
 import { getPersona } from "@/db/queries";
 import { getConversationForSummaries } from "@/db/summary-queries";
@@ -30,8 +31,11 @@ export const POST = route(async (request: Request, { params }: { params: Promise
     trigger: "manual",
     keepRecentTurns: body.keepRecentTurns,
   });
-  if (outcome.status === "skipped")
-    throw new AppError("conflict", `Nothing to summarise: ${outcome.reason}.`);
+  if (outcome.status === "skipped") {
+    // The plan's reason may end by saying "nothing to summarise" itself; the sentence says it once, first.
+    const why = outcome.reason.replace(/:? nothing to summarise$/, "");
+    return Response.json({ compacted: false, reason: `Nothing to summarise yet: ${why}.` });
+  }
   if (outcome.status === "failed" || !outcome.summary) {
     throw new AppError(
       "model_unavailable",
@@ -39,5 +43,5 @@ export const POST = route(async (request: Request, { params }: { params: Promise
     );
   }
   const [summary] = toSummaryViews([outcome.summary]);
-  return Response.json({ summary }, { status: 201 });
+  return Response.json({ compacted: true, summary }, { status: 201 });
 });
