@@ -1,11 +1,20 @@
 // The chat as a new user meets it: Stop and Escape leave the focus in the message box; a phone shows the
 // conversation's title readably and the admin models page without a sideways scroll; the preview follows the
 // composer's draft; a role changes only once confirmed; an invited person is told so in the sidebar.
-import { expect, test } from "@playwright/test";
+import { type Browser, expect, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { startConversation } from "./pages/chat-page";
+import { signUp, startConversation } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
+
+async function phonePage(browser: Browser) {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+  });
+  return { context, page: await context.newPage() };
+}
 
 test("Stop gives the focus back to the message box; Escape stops a streaming reply like Stop", async ({
   page,
@@ -41,4 +50,24 @@ test("Stop gives the focus back to the message box; Escape stops a streaming rep
   await expect(chat.messages("assistant").getByTestId("stopped-chip")).toHaveCount(3);
   const stored = (await chat.messages("assistant").nth(2).getByTestId("message-text").textContent()) ?? "";
   expect(stored.length).toBeLessThan(words.length);
+});
+
+test("on a phone the conversation's title is shown whole, on up to two lines", async ({ browser }) => {
+  const { context, page } = await phonePage(browser);
+  await signUp(page, "Title");
+  const title = "Python list comprehensions";
+  const response = await page.request.post("/api/conversations", { data: { title } });
+  const { id } = await response.json();
+  await page.goto(`/chat/${id}`);
+  const heading = page.getByTestId("conversation-title");
+  await expect(heading).toHaveText(title);
+  const fits = await heading.evaluate((element) => ({
+    width: element.clientWidth,
+    cutAcross: element.scrollWidth > element.clientWidth,
+    cutBelow: element.scrollHeight > element.clientHeight + 1,
+  }));
+  expect(fits.cutAcross).toBe(false);
+  expect(fits.cutBelow).toBe(false);
+  expect(fits.width).toBeGreaterThan(120);
+  await context.close();
 });
