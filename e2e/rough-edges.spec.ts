@@ -1,11 +1,29 @@
 // The chat as a new user meets it: Stop and Escape leave the focus in the message box; a phone shows the
 // conversation's title readably and the admin models page without a sideways scroll; the preview follows the
 // composer's draft; a role changes only once confirmed; an invited person is told so in the sidebar.
-import { type Browser, expect, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import postgres from "postgres";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { signUp, startConversation } from "./pages/chat-page";
+import { ChatPage, signUp, startConversation, uniqueEmail } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
+const databaseUrl = process.env.E2E_DATABASE_URL;
+const sql = databaseUrl ? postgres(databaseUrl, { max: 1, onnotice: () => {} }) : null;
+
+test.afterAll(async () => {
+  await sql?.end();
+});
+
+/** Registers an admin (roles are set in the database: the first-account rule depends on the spec order). */
+async function registerAdmin(page: Page, name: string): Promise<ChatPage> {
+  if (!sql) throw new Error("no database to set roles in");
+  const chat = new ChatPage(page);
+  const email = uniqueEmail(name.toLowerCase());
+  await chat.register({ name, email, password: `${name} password 123` });
+  await sql`update "user" set role = 'admin' where email = ${email}`;
+  await page.reload();
+  return chat;
+}
 
 async function phonePage(browser: Browser) {
   const context = await browser.newContext({
@@ -69,5 +87,26 @@ test("on a phone the conversation's title is shown whole, on up to two lines", a
   expect(fits.cutAcross).toBe(false);
   expect(fits.cutBelow).toBe(false);
   expect(fits.width).toBeGreaterThan(120);
+  await context.close();
+});
+
+test("the admin models page fits a phone: no sideways page scroll, the table scrolls in its own box", async ({
+  browser,
+}) => {
+  test.skip(!sql, "needs E2E_DATABASE_URL (Postgres) to set roles");
+  const { context, page } = await phonePage(browser);
+  await registerAdmin(page, "Phoneadmin");
+  await page.goto("/admin/models");
+  await expect(page.getByTestId("model-row").first()).toBeVisible();
+  const widths = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    main: document.getElementById("main-content")?.scrollWidth ?? 0,
+    registry: document.querySelector('[data-testid="model-registry"]')?.getBoundingClientRect().width ?? 0,
+    form: document.querySelector('[data-testid="model-form"]')?.getBoundingClientRect().right ?? 0,
+  }));
+  expect(widths.page).toBeLessThanOrEqual(390);
+  expect(widths.main).toBeLessThanOrEqual(390);
+  expect(widths.registry).toBeLessThanOrEqual(390);
+  expect(widths.form).toBeLessThanOrEqual(390);
   await context.close();
 });
