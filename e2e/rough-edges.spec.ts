@@ -110,3 +110,22 @@ test("the admin models page fits a phone: no sideways page scroll, the table scr
   expect(widths.form).toBeLessThanOrEqual(390);
   await context.close();
 });
+
+test("the preview starts empty with a placeholder and follows the composer's draft", async ({ page }) => {
+  const { chat } = await startConversation(page, "Preview");
+  const panel = await chat.openPreview();
+  const box = panel.root.getByTestId("preview-text");
+  await expect(box).toHaveValue("");
+  await expect(box).toHaveAttribute("placeholder", "Your next message");
+
+  await page.getByTestId("composer-input").fill("What makes the tides?");
+  await expect(box).toHaveValue("What makes the tides?");
+  await expect(panel.root.getByTestId("payload-preview")).toHaveAttribute("data-state", "ready");
+  const current = panel.root.locator('[data-testid="inspector-item"][data-tag="CURRENT_INPUT"]');
+  await expect(current).toContainText("What makes the tides?");
+
+  // Typed in, the box is the preview's own: the draft no longer replaces it.
+  await box.fill("A question of my own");
+  await page.getByTestId("composer-input").fill("Something else");
+  await expect(box).toHaveValue("A question of my own");
+});
