@@ -129,3 +129,26 @@ test("the preview starts empty with a placeholder and follows the composer's dra
   await page.getByTestId("composer-input").fill("Something else");
   await expect(box).toHaveValue("A question of my own");
 });
+
+test("a role changes only once confirmed; Cancel leaves it as it was", async ({ page, browser }) => {
+  test.skip(!sql, "needs E2E_DATABASE_URL (Postgres) to set roles");
+  const other = await browser.newContext();
+  const { email: bobEmail } = await signUp(await other.newPage(), "Bob", "bob-role");
+  await other.close();
+  await registerAdmin(page, "Roleadmin");
+  await page.goto("/admin/users");
+  const bob = page.locator(`[data-testid="user-row"][data-user-email="${bobEmail}"]`);
+  await expect(bob.getByTestId("user-role")).toHaveText("user");
+
+  await bob.getByTestId("user-toggle-role").click();
+  await expect(page.getByTestId("role-confirm-message")).toHaveText(`Make Bob (${bobEmail}) an admin?`);
+  await page.getByTestId("role-confirm-cancel").click();
+  await expect(page.getByTestId("role-confirm-message")).toHaveCount(0);
+  await expect(bob.getByTestId("user-role")).toHaveText("user");
+  const [unchanged] = await (sql as postgres.Sql)`select role from "user" where email = ${bobEmail}`;
+  expect(unchanged?.role).toBe("user");
+
+  await bob.getByTestId("user-toggle-role").click();
+  await page.getByTestId("role-confirm-confirm").click();
+  await expect(bob.getByTestId("user-role")).toHaveText("admin");
+});
