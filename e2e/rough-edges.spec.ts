@@ -152,3 +152,35 @@ test("a role changes only once confirmed; Cancel leaves it as it was", async ({ 
   await page.getByTestId("role-confirm-confirm").click();
   await expect(bob.getByTestId("user-role")).toHaveText("admin");
 });
+
+test("an invited person sees who invited them to which conversation in the sidebar, with a link", async ({
+  browser,
+}) => {
+  const adaContext = await browser.newContext();
+  const bobContext = await browser.newContext();
+  try {
+    const bobPage = await bobContext.newPage();
+    const { email: bobEmail } = await signUp(bobPage, "Bob", "bob-notice");
+    await expect(bobPage.getByTestId("invitation-notice")).toHaveCount(0);
+
+    const adaPage = await adaContext.newPage();
+    await signUp(adaPage, "Ada", "ada-notice");
+    const created = await adaPage.request.post("/api/conversations", { data: { title: "Lisbon trip" } });
+    const { id } = await created.json();
+    const invited = await adaPage.request.post(`/api/conversations/${id}/participants`, {
+      data: { email: bobEmail },
+    });
+    expect(invited.ok()).toBe(true);
+
+    await bobPage.goto("/chat");
+    await expect(bobPage.getByTestId("invitation-notice-item")).toHaveText("Ada invited you to Lisbon trip");
+    await bobPage.getByTestId("invitation-notice-link").click();
+    await expect(bobPage).toHaveURL(/\/invitations$/);
+    await bobPage.getByTestId("accept-invitation").click();
+    await expect(bobPage).toHaveURL(new RegExp(`/chat/${id}$`));
+    await expect(bobPage.getByTestId("invitation-notice")).toHaveCount(0);
+  } finally {
+    await adaContext.close();
+    await bobContext.close();
+  }
+});
