@@ -70,6 +70,27 @@ test("Stop gives the focus back to the message box; Escape stops a streaming rep
   expect(stored.length).toBeLessThan(words.length);
 });
 
+test("on a phone, Escape with the sidebar drawer open closes the drawer and leaves the reply streaming", async ({
+  browser,
+}) => {
+  const { context, page } = await phonePage(browser);
+  const { chat } = await startConversation(page, "Drawer");
+  const words = Array.from({ length: 80 }, (_, index) => `word${index}`).join(" ");
+  await fake.script({ kind: "text", text: words, chunks: 80, chunkDelayMs: 100 });
+  await chat.send("Count slowly");
+  await expect(chat.messages("assistant").getByTestId("message-text")).toContainText("word5");
+  await page.getByTestId("open-sidebar").click();
+  await expect(page.getByTestId("sidebar")).toBeInViewport({ ratio: 1 });
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("sidebar")).not.toBeInViewport();
+  await expect(page.getByTestId("stop-button")).toBeVisible();
+  await expect(chat.messages("assistant").getByTestId("message-text")).toContainText("word20");
+  await page.keyboard.press("Escape");
+  await chat.waitUntilReady();
+  await expect(chat.messages("assistant").getByTestId("stopped-chip")).toHaveCount(1);
+  await context.close();
+});
+
 test("on a phone the conversation's title is shown whole, on up to two lines", async ({ browser }) => {
   const { context, page } = await phonePage(browser);
   await signUp(page, "Title");

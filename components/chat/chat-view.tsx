@@ -223,12 +223,17 @@ export function ChatView({
     await reloadTranscript().catch(() => {});
   }, [conversationId, messages, reloadTranscript, stop]);
 
-  // Escape stops a streaming reply from anywhere on the page, as the Stop button does; an open dialog, and a
-  // field with its own Escape (renaming, editing a message), keep theirs.
+  // Escape stops a streaming reply from anywhere on the page, as the Stop button does; an open dialog, a drawer
+  // shown over the page (components/ui/drawer.tsx) and a field with its own Escape (renaming, editing a message)
+  // keep theirs.
   useEffect(() => {
     if (!replyRunning) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== "Escape" || event.defaultPrevented || document.querySelector("dialog[open]")) return;
+      const drawerShown = [...document.querySelectorAll<HTMLElement>("[data-drawer-backdrop]")].some(
+        (backdrop) => backdrop.getClientRects().length > 0,
+      );
+      if (drawerShown) return;
       const target = event.target as HTMLElement | null;
       const ownField = target?.matches("input, textarea, select") && target !== composerInput.current;
       if (ownField) return;
