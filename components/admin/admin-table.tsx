@@ -25,7 +25,9 @@ export function AdminTable({
             </th>
           ))}
           {actions && (
-            <th>
+            // Positioned, so the absolutely placed sr-only label stays inside the table's scroll box: placed
+            // against the page it widened a phone's page to the table's width.
+            <th className="relative">
               <span className="sr-only">Actions</span>
             </th>
           )}

@@ -185,7 +185,7 @@ export function ModelRegistry() {
         </AdminTable>
       </div>
       <form
-        className="grid gap-3 rounded-xl border border-zinc-200 p-4 sm:grid-cols-3 dark:border-zinc-800"
+        className="grid grid-cols-1 gap-3 rounded-xl border border-zinc-200 p-4 sm:grid-cols-3 dark:border-zinc-800"
         onSubmit={submitHandler(() => save.mutate())}
         data-testid="model-form"
       >

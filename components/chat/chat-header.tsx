@@ -32,10 +32,14 @@ export function ChatHeader({
   compactAction?: ReactNode;
 }) {
   return (
-    <header className="flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200 px-2 sm:px-4 dark:border-zinc-800">
+    <header className="flex min-h-14 shrink-0 items-center gap-2 border-b py-1 border-zinc-200 px-2 sm:px-4 dark:border-zinc-800">
       <MenuButton />
       <div className="min-w-0 flex-1">
-        <h1 className="truncate text-sm font-semibold" data-testid="conversation-title">
+        {/* On a phone the title wraps to a second line rather than being cut after a few letters. */}
+        <h1
+          className="line-clamp-2 text-sm leading-tight font-semibold break-words sm:truncate"
+          data-testid="conversation-title"
+        >
           {title}
         </h1>
         <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">
@@ -49,12 +53,14 @@ export function ChatHeader({
         className={`button-ghost-sm h-8 ${previewOpen ? "bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300" : ""}`}
         data-testid="preview-button"
         aria-pressed={previewOpen}
+        aria-label="Preview next payload"
         title="Preview the payload your next message would produce"
       >
         <SparkIcon />
         {/* The long label only where the header has room: beside the inspector the title comes first. */}
         <span className="hidden 2xl:inline">Preview next payload</span>
-        <span className="2xl:hidden">Preview</span>
+        {/* A phone shows the icon alone, leaving the width to the title. */}
+        <span className="hidden sm:inline 2xl:hidden">Preview</span>
       </button>
       <ConversationExportMenu conversationId={conversationId} />
       {isOwner && (

@@ -135,6 +135,7 @@ export function ChatView({
   // than the user saw (the live events' reload after the stream closes did, in e2e/chat-ui.spec.ts). Such a result is
   // dropped, and the live events wait; stopNow reloads once the server has stored the stopped reply.
   const stoppingRef = useRef(false);
+  const composerInput = useRef<HTMLTextAreaElement>(null);
   const [stopping, setStopping] = useState(false);
   /** Bumped whenever a turn starts (send, regenerate), before useChat's status says so. */
   const turnsStarted = useRef(0);
@@ -200,6 +201,8 @@ export function ChatView({
 
   // Stop: the server keeps exactly the text shown now. The request goes out first, then the stream is closed.
   const stopNow = useCallback(async () => {
+    // The Stop button goes away with the stream: the message box keeps the focus, not <body>.
+    composerInput.current?.focus();
     const lastMessage = messages.at(-1);
     const shownChars = lastMessage?.role === "assistant" ? messageText(lastMessage).length : 0;
     stoppingRef.current = true;
@@ -219,6 +222,26 @@ export function ChatView({
     }
     await reloadTranscript().catch(() => {});
   }, [conversationId, messages, reloadTranscript, stop]);
+
+  // Escape stops a streaming reply from anywhere on the page, as the Stop button does; an open dialog, a drawer
+  // shown over the page (components/ui/drawer.tsx) and a field with its own Escape (renaming, editing a message)
+  // keep theirs.
+  useEffect(() => {
+    if (!replyRunning) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented || document.querySelector("dialog[open]")) return;
+      const drawerShown = [...document.querySelectorAll<HTMLElement>("[data-drawer-backdrop]")].some(
+        (backdrop) => backdrop.getClientRects().length > 0,
+      );
+      if (drawerShown) return;
+      const target = event.target as HTMLElement | null;
+      const ownField = target?.matches("input, textarea, select") && target !== composerInput.current;
+      if (ownField) return;
+      void stopNow();
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [replyRunning, stopNow]);
 
   const router = useRouter();
   const actions = useMemo<MessageActions>(
@@ -329,6 +352,7 @@ export function ChatView({
             if (value.trim() && detail.conversation.visibility === "room") live.noteTyping();
           }}
           busy={replyRunning}
+          inputRef={composerInput}
           onStop={() => void stopNow()}
           attachments={picker.pending}
           onAddFiles={picker.add}

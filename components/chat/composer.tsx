@@ -1,7 +1,7 @@
 "use client";
 // Keyboard first: Enter sends, Shift+Enter adds a line. The box grows with its text up to a limit. Images are
 // attached with the image button (or pasted): they upload at once and show as chips above the box.
-import { useLayoutEffect, useRef, useState } from "react";
+import { type RefObject, useLayoutEffect, useRef, useState } from "react";
 import { iconLabel } from "@/components/ui/icon-label";
 import {
   ArrowUpIcon,
@@ -33,6 +33,7 @@ export function Composer({
   onAddFiles,
   onRemoveAttachment,
   onWriteAsMe,
+  inputRef,
 }: {
   value: string;
   onChange: (value: string) => void;
@@ -44,6 +45,8 @@ export function Composer({
   onRemoveAttachment: (key: string) => void;
   /** "Write as me": resolves to a draft of the user's next message, which replaces the box's text. */
   onWriteAsMe: () => Promise<string>;
+  /** The message box, for the page to give it the focus (after Stop). */
+  inputRef?: RefObject<HTMLTextAreaElement | null>;
 }) {
   const [drafting, setDrafting] = useState(false);
   const [draftError, setDraftError] = useState<string | null>(null);
@@ -59,7 +62,8 @@ export function Composer({
       setDrafting(false);
     }
   };
-  const textarea = useRef<HTMLTextAreaElement>(null);
+  const ownTextarea = useRef<HTMLTextAreaElement>(null);
+  const textarea = inputRef ?? ownTextarea;
   const fileInput = useRef<HTMLInputElement>(null);
   const uploading = attachments.some((entry) => entry.state === "uploading");
   const hasImages = attachments.some((entry) => entry.state === "ready");

@@ -19,6 +19,7 @@ import {
 } from "./api";
 import { useChatShell } from "./chat-shell";
 import { ConversationListItem } from "./conversation-list-item";
+import { InvitationNotice } from "./invitation-notice";
 import { RevealLinkedMessage } from "./reveal-linked-message";
 import { SearchHits } from "./search-hits";
 import { useDebouncedValue } from "./use-debounced-value";
@@ -127,6 +128,7 @@ export function ConversationSidebar({
           />
         </label>
       </div>
+      <InvitationNotice />
       <nav
         className="scrollbar-thin flex-1 overflow-y-auto px-2 pb-2"
         data-testid="conversation-list"

@@ -32,6 +32,7 @@ export function SummaryCompactButton({
         data-testid="compact-now"
         data-state={pending ? "pending" : compact.isError ? "error" : "idle"}
         aria-busy={pending}
+        aria-label={pending ? "Summarising…" : "Compact now"}
         title="Summarise the older turns now: the model then sees them only as a summary, which also becomes your memory unless you turned that off in Settings → Memories"
       >
         {pending ? (
@@ -43,7 +44,6 @@ export function SummaryCompactButton({
           <CompactIcon />
         )}
         <span className="hidden sm:inline">{pending ? "Summarising…" : "Compact now"}</span>
-        <span className="sm:hidden">{pending ? "…" : "Compact"}</span>
       </button>
       {note && (
         <div

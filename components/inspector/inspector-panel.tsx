@@ -68,11 +68,7 @@ export function InspectorPanel({
             onRevealMessage={onRevealMessage}
           />
         ) : (
-          <PreviewInspector
-            conversationId={conversationId}
-            initialText={draft}
-            onRevealMessage={onRevealMessage}
-          />
+          <PreviewInspector conversationId={conversationId} draft={draft} onRevealMessage={onRevealMessage} />
         )}
       </aside>
     </>

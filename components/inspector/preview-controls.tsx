@@ -5,7 +5,7 @@ import { NoteRoleOptions } from "@/components/ui/note-role-options";
 // The preview's inputs: the next message and the settings to try, applied to the dry run as they are typed.
 import type { ResolvedSettings } from "@/lib/context/settings";
 import { SETTING_HELP } from "@/lib/context/settings";
-import type { PreviewEdits } from "./preview-settings";
+import { PLACEHOLDER_TEXT, type PreviewEdits } from "./preview-settings";
 
 function NumberField({
   label,
@@ -78,6 +78,7 @@ export function PreviewControls({
           value={text}
           onChange={(event) => onText(event.target.value)}
           rows={2}
+          placeholder={PLACEHOLDER_TEXT}
           className="input-sm mt-0.5 resize-y text-sm"
           data-testid="preview-text"
         />

@@ -8,23 +8,24 @@ import { useDebouncedValue } from "@/components/chat/use-debounced-value";
 import type { ResolvedSettings } from "@/lib/context/settings";
 import { PayloadSections } from "./payload-sections";
 import { PreviewControls } from "./preview-controls";
-import { hasEdits, type PreviewEdits, previewOverride } from "./preview-settings";
+import { hasEdits, PLACEHOLDER_TEXT, type PreviewEdits, previewOverride } from "./preview-settings";
 import { InspectorMessage } from "./reply-inspector";
 import { type PreviewView, previewPayload, representativeAttempt } from "./types";
 import { usePreview, useTurnSummaries } from "./use-inspector-data";
 
-const PLACEHOLDER_TEXT = "Your next message";
-
 export function PreviewInspector({
   conversationId,
-  initialText,
+  draft,
   onRevealMessage,
 }: {
   conversationId: string;
-  initialText: string;
+  /** The composer's current text. */
+  draft: string;
   onRevealMessage: (messageId: string) => void;
 }) {
-  const [text, setText] = useState(initialText.trim() ? initialText : PLACEHOLDER_TEXT);
+  // The box follows the composer's draft (empty when there is none) until it is typed in: then it is the preview's own.
+  const [ownText, setOwnText] = useState<string | null>(null);
+  const text = ownText ?? draft;
   const [edits, setEdits] = useState<PreviewEdits>({});
   const [base, setBase] = useState<ResolvedSettings | null>(null);
   const detail = useQuery({
@@ -33,8 +34,12 @@ export function PreviewInspector({
   });
   const conversationNote = detail.data?.conversation.settingsOverride.contextNote?.text ?? "";
 
+  // A turn needs a message: an empty box is previewed with its placeholder's words standing in for one.
   const request = useMemo(
-    () => ({ text, settings: base ? previewOverride(base, edits, conversationNote) : undefined }),
+    () => ({
+      text: text.trim() ? text : PLACEHOLDER_TEXT,
+      settings: base ? previewOverride(base, edits, conversationNote) : undefined,
+    }),
     [text, base, edits, conversationNote],
   );
   const debounced = useDebouncedValue(request, 250);
@@ -77,7 +82,7 @@ export function PreviewInspector({
             <div className="space-y-2 border-b border-zinc-200 p-3 dark:border-zinc-800">
               <PreviewControls
                 text={text}
-                onText={setText}
+                onText={setOwnText}
                 edits={edits}
                 onEdit={setEdits}
                 onReset={() => setEdits({})}

@@ -66,3 +66,6 @@ export function previewOverride(
   }
   return override;
 }
+
+/** The preview box's placeholder, and the message previewed while the box is empty (a turn needs one). */
+export const PLACEHOLDER_TEXT = "Your next message";

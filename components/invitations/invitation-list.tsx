@@ -5,15 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { apiFetch } from "@/components/ui/api-client";
 import { PageHeading } from "@/components/ui/page-heading";
-
-interface Invitation {
-  conversationId: string;
-  title: string | null;
-  invitedBy: string;
-  invitedAt: string;
-}
-
-const invitationsKey = ["invitations"] as const;
+import { invitationsKey, listInvitations } from "./invitations-api";
 
 type Choice = "accept" | "decline";
 const CHOICES: Array<{ choice: Choice; label: string; className: string }> = [
@@ -26,7 +18,7 @@ export function InvitationList() {
   const queryClient = useQueryClient();
   const invitations = useQuery({
     queryKey: invitationsKey,
-    queryFn: async () => (await apiFetch<{ invitations: Invitation[] }>("/api/invitations")).invitations,
+    queryFn: listInvitations,
   });
   const self = async () => (await apiFetch<{ user: { id: string } }>("/api/auth/get-session")).user.id;
   const answer = useMutation({

@@ -29,6 +29,7 @@ export function DrawerBackdrop({
       aria-hidden="true"
       onClick={onClose}
       data-testid={testId}
+      data-drawer-backdrop
       className={`fixed inset-0 z-30 bg-zinc-950/40 backdrop-blur-[1px] ${hideFrom === "md" ? "md:hidden" : "lg:hidden"}`}
     />
   );
