@@ -20,7 +20,12 @@ import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { elideMedia } from "@/lib/providers/media-elision";
 import type { CapturedRequest } from "@/lib/providers/request-capture";
-import { reconcileWire, wireFormatOfUrl, wireMapProblems } from "@/lib/providers/wire-reconciliation";
+import {
+  isJsonObjectText,
+  reconcileWire,
+  wireFormatOfUrl,
+  wireMapProblems,
+} from "@/lib/providers/wire-reconciliation";
 import { recordAttemptSpan } from "@/lib/telemetry/attempt-spans";
 import { privateMemoriesInPayload } from "./private-memories";
 
@@ -153,7 +158,7 @@ function recordedRequests(items: ContextItem[], record: AttemptRecord): Recorded
       elidedMedia: elided.media,
     };
     const format = wireFormatOfUrl(request.url);
-    if (format === null || request.body === "") return stored;
+    if (format === null || !isJsonObjectText(elided.body)) return stored;
     const warnings = step?.warnings ?? [];
     const map = reconcileWire({ format, body: elided.body, items: carried, warnings });
     checkWireMap(record, index, () => wireMapProblems({ format, body: elided.body, items: carried, map }));

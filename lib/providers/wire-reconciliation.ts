@@ -528,21 +528,22 @@ const WARNING_TOPICS: Record<Needle["kind"], RegExp> = {
   reasoning: /reason|thinking|thought/i,
 };
 
-const FORMAT_NAMES: Record<WireFormat, string> = {
-  "openai-chat": "OpenAI chat completions",
-  "openai-responses": "OpenAI Responses",
-  anthropic: "Anthropic Messages",
-  gemini: "Gemini",
-  offline: "the offline model",
+/** Who writes each format's body, as the subject of a dropped item's reason. */
+const WRITERS: Record<WireFormat, string> = {
+  "openai-chat": "The OpenAI chat completions adapter",
+  "openai-responses": "The OpenAI Responses adapter",
+  anthropic: "The Anthropic Messages adapter",
+  gemini: "The Gemini adapter",
+  offline: "The offline model's call",
 };
 
 function droppedReason(format: WireFormat, kinds: Needle["kind"][], warnings: readonly string[]): string {
   for (const kind of kinds) {
     const warning = warnings.find((text) => WARNING_TOPICS[kind].test(text));
-    if (warning) return `The ${FORMAT_NAMES[format]} adapter left it out: ${warning}`;
+    if (warning) return `${WRITERS[format]} left it out: ${warning}`;
   }
   if (kinds.length === 0) return "It has nothing a provider can be sent (no text, media or tool part).";
-  return `The ${FORMAT_NAMES[format]} adapter left it out: no element of the request body carries it.`;
+  return `${WRITERS[format]} left it out: no element of the request body carries it.`;
 }
 
 /**
@@ -784,7 +785,7 @@ export function reconcileRequest<Item extends ContextItem>(
   warnings: readonly string[] = [],
 ): { items: (Item & Partial<WireAddress>)[]; unclaimed: UnclaimedElement[]; warnings: string[] } {
   const format = wireFormatOfUrl(request.url);
-  if (format === null || request.body === "")
+  if (format === null || !isJsonObjectText(request.body))
     return { items: [...items], unclaimed: [], warnings: [...warnings] };
   const map = reconcileWire({ format, body: request.body, items, warnings });
   return {
@@ -792,4 +793,9 @@ export function reconcileRequest<Item extends ContextItem>(
     unclaimed: map.unclaimed,
     warnings: [...warnings],
   };
+}
+
+/** Whether a recorded body is a JSON object, the only kind of body that has elements to map. */
+export function isJsonObjectText(body: string): boolean {
+  return /^\s*\{/.test(body);
 }

@@ -124,3 +124,22 @@ describe("preview, then the real turn", () => {
     expect(env.providers.requests).toEqual([]);
   });
 });
+
+describe("a preview of nothing", () => {
+  test.each(["", "   ", "\u200b"])(
+    "text %j is refused with a sentence, before anything is built",
+    async (text) => {
+      const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
+      const response = await call(previewRoute.POST, `/api/conversations/${conversationId}/preview`, {
+        user: ada,
+        body: { text },
+        params: { id: conversationId },
+      });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+        /^text: a preview needs the text of the message to send/,
+      );
+      expect(env.providers.requests).toEqual([]);
+    },
+  );
+});
