@@ -440,12 +440,22 @@ export interface RecordedRequest {
   wire?: RecordedWireMap;
 }
 
-/** An item's place in a request body: JSON Pointers, or why it is not there (docs/features.md#wire-reconciliation). */
-export interface RecordedWireAddress {
+/** Where one item sits in a request body (docs/features.md#wire-reconciliation). */
+export interface WireAddress {
+  /** JSON Pointers into the recorded body, in body order; empty when the item was not sent. */
   wirePaths: string[];
+  /** Another item shares one of these elements (several items written into one wire element). */
   merged?: true;
+  /** Set when no element carries the item: why it is missing. */
   dropped?: { reason: string };
+  /** Parts of a sent item that are not in the body (a media part the adapter left out), by part index. */
   droppedParts?: { part: number; reason: string }[];
+}
+
+/** A body element that no item explains (something the adapter added, or a bug). */
+export interface UnclaimedElement {
+  pointer: string;
+  what: string;
 }
 
 /** What a request's body carries, item by item. */
@@ -454,9 +464,9 @@ export interface RecordedWireMap {
    * One per item this request carried, in order: the attempt's items, then the items the tool loop added before
    * this request and the earlier ones (`addedItems`).
    */
-  addresses: RecordedWireAddress[];
+  addresses: WireAddress[];
   /** Body elements no item explains. */
-  unclaimed: { pointer: string; what: string }[];
+  unclaimed: UnclaimedElement[];
   /** The provider adapter's warnings for this request (the AI SDK's call warnings). */
   warnings: string[];
   /** In a tool loop: the items the previous step added (its reply and tool results), sent from this request on. */

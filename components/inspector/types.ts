@@ -4,6 +4,7 @@
 import type { AsJson } from "@/components/ui/api-client";
 import type { listOtherModelCallSummaries } from "@/db/attempt-queries";
 import type { listTurnSummaries, listTurnsWithAttempts } from "@/db/queries";
+import type { UnclaimedElement, WireAddress } from "@/db/schema";
 import type { toAttemptViews } from "@/lib/chat/attempt-view";
 import type { previewTurn } from "@/lib/chat/preview-turn";
 import type { ContextItem, ProviderName, TraceEvent } from "@/lib/context/types";
@@ -15,19 +16,7 @@ type ServerAttemptView = Awaited<ReturnType<typeof toAttemptViews>>[number];
  * An item as an attempt's view gives it: `redacted` when someone else's private memory was replaced in it, and
  * where it sits in the request body (docs/features.md#wire-reconciliation): absent on attempts recorded without.
  */
-export type ViewItem = ContextItem & {
-  redacted?: boolean;
-  wirePaths?: string[];
-  merged?: true;
-  dropped?: { reason: string };
-  droppedParts?: { part: number; reason: string }[];
-};
-
-/** A body element no item explains. */
-export interface UnclaimedView {
-  pointer: string;
-  what: string;
-}
+export type ViewItem = ContextItem & { redacted?: boolean } & Partial<WireAddress>;
 
 /**
  * An attempt as GET /api/attempts/:id and GET /turns send it. The database stores items and trace as untyped
@@ -77,7 +66,7 @@ export interface PayloadView {
   usage: UsageView | null;
   request: { url: string; body: string } | null;
   /** Body elements no item explains, and the adapter's warnings (absent where not reconciled). */
-  unclaimed?: UnclaimedView[];
+  unclaimed?: UnclaimedElement[];
   warnings?: string[];
 }
 

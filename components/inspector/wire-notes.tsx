@@ -2,9 +2,9 @@
 // What the request body holds beyond the items: elements no item explains (each its own card, with its address)
 // and the provider adapter's warnings for the call. Both come from the wire reconciliation
 // (docs/features.md#wire-reconciliation).
-import type { UnclaimedView } from "./types";
+import type { UnclaimedElement } from "@/db/schema";
 
-export function WireNotes({ unclaimed, warnings }: { unclaimed: UnclaimedView[]; warnings: string[] }) {
+export function WireNotes({ unclaimed, warnings }: { unclaimed: UnclaimedElement[]; warnings: string[] }) {
   if (unclaimed.length === 0 && warnings.length === 0) return null;
   return (
     <div className="mt-3 space-y-2">

@@ -6,7 +6,7 @@ import "server-only";
 import { listOtherModelCalls, listReasoningOfTurns } from "@/db/attempt-queries";
 import type { Database } from "@/db/client";
 import { getModel, listTurnsWithAttempts, loadConversationMediaBySha256 } from "@/db/queries";
-import type { Attempt, Model, RecordedRequest, RecordedWireAddress } from "@/db/schema";
+import type { Attempt, Model, RecordedRequest, WireAddress } from "@/db/schema";
 import { usableTokenBudget } from "@/lib/context/budget";
 import { restoreMedia } from "@/lib/providers/media-elision";
 import { attemptCost } from "./attempt-cost";
@@ -147,7 +147,7 @@ function notSent(items: unknown[], error: Attempt["error"]): WiredItem[] {
 }
 
 /** An item as a request carried it: where it sits in that request's body (docs/features.md#wire-reconciliation). */
-export type WiredItem = Record<string, unknown> & Partial<RecordedWireAddress>;
+export type WiredItem = Record<string, unknown> & Partial<WireAddress>;
 
 /**
  * Per request: the items it carried (the attempt's, then what the tool loop added before it) with their addresses;

@@ -3,13 +3,10 @@
 // bodies by the real provider packages. The bodies are pinned as pretty-printed JSON files in __golden__/ and
 // reviewed when they change.
 
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createGoogle } from "@ai-sdk/google";
-import { createOpenAI } from "@ai-sdk/openai";
-import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { mediaDescriptor, TEST_MODEL_CAPABILITIES } from "@/tests/context/fixtures";
 import { makePdf, makeWav } from "@/tests/fixtures/media";
+import { capturedBodies } from "@/tests/fixtures/wire-body";
 import { elementAt } from "./indexing";
 import { resolveForModel } from "./resolve-for-model";
 import { defaultSettings, type ResolvedSettings } from "./settings";
@@ -613,50 +610,10 @@ const SCENARIOS: Scenario[] = [
 // ---------------------------------------------------------------------------------------------------------------
 // Capturing the body through the real provider packages
 
-const BASE_URL = {
-  openai: "http://golden.invalid/v1",
-  google: "http://golden.invalid/v1beta",
-  anthropic: "http://golden.invalid/v1",
-};
-
-class Captured extends Error {}
-
 async function wireBody(protocol: Protocol, scenario: Scenario): Promise<string> {
   const model = (scenario.adjust ?? ((value: ModelDescriptor) => value))(modelFor(protocol));
   const resolved = resolveForModel(scenario.base, model, { enabledToolNames: scenario.enabledToolNames });
-  const bodies: string[] = [];
-  const capturingFetch = async (_url: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    bodies.push(String(init?.body));
-    throw new Captured("captured");
-  };
-  const languageModel =
-    protocol === "anthropic"
-      ? createAnthropic({ baseURL: BASE_URL.anthropic, apiKey: "test", fetch: capturingFetch })(
-          model.providerModelName,
-        )
-      : protocol === "gemini"
-        ? createGoogle({ baseURL: BASE_URL.google, apiKey: "test", fetch: capturingFetch })(
-            model.providerModelName,
-          )
-        : protocol === "openai-chat"
-          ? createOpenAI({ baseURL: BASE_URL.openai, apiKey: "test", fetch: capturingFetch }).chat(
-              model.providerModelName,
-            )
-          : createOpenAI({ baseURL: BASE_URL.openai, apiKey: "test", fetch: capturingFetch }).responses(
-              model.providerModelName,
-            );
-  const { request } = resolved;
-  const result = streamText({
-    model: languageModel,
-    instructions: request.instructions,
-    messages: request.messages,
-    providerOptions: request.providerOptions,
-    stopSequences: request.stopSequences,
-    maxOutputTokens: request.maxOutputTokens,
-    maxRetries: 0,
-    onError: () => {},
-  });
-  await result.consumeStream({ onError: () => {} });
+  const bodies = await capturedBodies(model, resolved.request);
   expect(bodies).toHaveLength(1);
   const actions = resolved.trace.map((event) => event.action);
   for (const action of scenario.expectActions ?? []) expect(actions).toContain(action);

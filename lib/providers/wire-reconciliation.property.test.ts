@@ -3,16 +3,13 @@
 // the body (captured, never sent), and the map must find every item the body carries, claim every element, and
 // pass its own invariants. WIRE_PROPERTY_SEED / WIRE_PROPERTY_RUNS override the fixed seed and run count.
 
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createGoogle } from "@ai-sdk/google";
-import { createOpenAI } from "@ai-sdk/openai";
-import { streamText } from "ai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildContext } from "@/lib/context/build-context";
 import { ContextBudgetError, resolveForModel } from "@/lib/context/resolve-for-model";
 import type { ModelDescriptor } from "@/lib/context/types";
 import { blueprintArbitrary, materialise } from "@/tests/context/conversation-arbitrary";
+import { capturedBodies } from "@/tests/fixtures/wire-body";
 import { reconcileWire, type WireFormat, wireMapProblems } from "./wire-reconciliation";
 
 const SEED = Number(process.env.WIRE_PROPERTY_SEED ?? 20_261_127);
@@ -28,38 +25,6 @@ const FORMATS: {
   { format: "anthropic", provider: "anthropic", apiKind: "chat" },
   { format: "gemini", provider: "google", apiKind: "chat" },
 ];
-
-class Captured extends Error {}
-
-/** The body the provider package writes for a resolved request, captured before anything is sent. */
-async function capturedBody(model: ModelDescriptor, request: ReturnType<typeof resolveForModel>["request"]) {
-  let body = "";
-  const fetch = async (_url: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    body = String(init?.body);
-    throw new Captured("captured");
-  };
-  const connection = { baseURL: "http://wire.invalid/v1", apiKey: "test", fetch };
-  const languageModel =
-    model.provider === "anthropic"
-      ? createAnthropic(connection)(model.providerModelName)
-      : model.provider === "google"
-        ? createGoogle(connection)(model.providerModelName)
-        : model.apiKind === "responses"
-          ? createOpenAI(connection).responses(model.providerModelName)
-          : createOpenAI(connection).chat(model.providerModelName);
-  const result = streamText({
-    model: languageModel,
-    instructions: request.instructions,
-    messages: request.messages,
-    providerOptions: request.providerOptions,
-    stopSequences: request.stopSequences,
-    maxOutputTokens: request.maxOutputTokens,
-    maxRetries: 0,
-    onError: () => {},
-  });
-  await result.consumeStream({ onError: () => {} });
-  return body;
-}
 
 /**
  * Reasoning is the one part an adapter leaves out on its own (OpenAI chat has no place for it; the others take back
@@ -84,9 +49,9 @@ describe("wire reconciliation over random conversations, in every wire format", 
             if (error instanceof ContextBudgetError) continue;
             throw error;
           }
-          const body = await capturedBody(model, resolved.request);
           // Gemini downloads an https image before writing the body: with no network here, no body is written.
-          if (body === "") continue;
+          const [body] = await capturedBodies(model, resolved.request);
+          if (body === undefined) continue;
           const map = reconcileWire({ format, body, items: resolved.items });
           expect(wireMapProblems({ format, body, items: resolved.items, map }), format).toEqual([]);
           // Everything in the body comes from an item, but for an empty message the adapter writes in place of a

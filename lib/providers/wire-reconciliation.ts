@@ -4,6 +4,7 @@
 // out is marked dropped (with the reason, from the adapter's warnings when it gave one) and a body element no item
 // explains is listed as unclaimed. Pure: no I/O, runs on any recorded body.
 
+import type { UnclaimedElement, WireAddress } from "@/db/schema";
 import type { ContextItem, ItemPart, ModelDescriptor } from "@/lib/context/types";
 
 /** The request body formats the provider adapters write. */
@@ -24,23 +25,8 @@ export function wireFormatOf(model: Pick<ModelDescriptor, "provider" | "apiKind"
   }
 }
 
-/** Where one item sits in a request body. */
-export interface WireAddress {
-  /** JSON Pointers into the recorded body, in body order; empty when the item was not sent. */
-  wirePaths: string[];
-  /** Another item shares one of these elements (several items written into one wire element). */
-  merged?: true;
-  /** Set when no element carries the item: why it is missing. */
-  dropped?: { reason: string };
-  /** Parts of a sent item that are not in the body (a media part the adapter left out), by part index. */
-  droppedParts?: { part: number; reason: string }[];
-}
-
-/** A body element that no item explains (something the adapter added, or a bug). */
-export interface UnclaimedElement {
-  pointer: string;
-  what: string;
-}
+// The stored shapes of an address and an unclaimed element are the attempt row's (db/schema.ts).
+export type { UnclaimedElement, WireAddress };
 
 export interface WireMap {
   /** One per item, in the items' order (item ids need not be unique: two notices of one message share theirs). */
