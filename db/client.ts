@@ -11,15 +11,15 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { env } from "@/lib/env";
+import type { Database } from "./database-type";
 import * as schema from "./schema";
 import { seedDatabase } from "./seed";
 
-/** Both drivers expose the same query builder; postgres.js's type is used for both. */
-export type Database = PostgresJsDatabase<typeof schema>;
+export type { Database } from "./database-type";
 
 export interface DatabaseHandle {
   db: Database;

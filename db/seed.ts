@@ -7,7 +7,7 @@ import { defaultSettings } from "@/lib/context/settings";
 import type { ServerEnvironment } from "@/lib/env";
 import { compatibleCatalogModels, MODEL_CATALOG, OFFLINE_MODEL_ID } from "@/lib/providers/model-catalog";
 import { configuredProviders } from "@/lib/providers/provider-config";
-import type { Database } from "./client";
+import type { Database } from "./database-type";
 import { models, personas, settingsVersions } from "./schema";
 
 export const DEFAULT_PERSONA_NAME = "Glassbox Guide";

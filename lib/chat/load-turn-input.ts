@@ -21,7 +21,7 @@ import { countUserTurns } from "@/lib/context/current-input";
 import { type ResolvedSettings, resolveSettings, type SettingsOverride } from "@/lib/context/settings";
 import type { BuildInput, StoredMessage } from "@/lib/context/types";
 import { toStoredArtifact, toStoredAttachment, toStoredMessage, toStoredSummary } from "./stored-rows";
-import type { PreloadedSummaryInputs } from "./summarise";
+import type { PreloadedSummaryInputs } from "./summary-decision";
 
 export interface TurnInput {
   buildInput: BuildInput;

@@ -23,20 +23,7 @@ import { instanceId } from "./turn-recovery";
 import { buildPhaseA, openConversation } from "./turn-setup";
 import { claimTurnStart } from "./turn-stops";
 import { streamTurn } from "./turn-stream";
-import { checkAndStoreUserMessage, turnActionWords } from "./turn-user-message";
-
-/** What starts a turn: a new message of the user, or a new variant of the latest reply (regenerate, retry). */
-export type TurnAction =
-  | {
-      kind: "submit";
-      text: string;
-      /** Images uploaded for this message (POST /api/conversations/:id/attachments), in order. */
-      attachmentIds?: string[];
-      /** The client's id for the message: the same id twice never stores a second message. */
-      clientMessageId?: string;
-    }
-  /** `modelId`: answer this variant with that model first (then the persona's fallbacks). */
-  | { kind: "regenerate"; replyMessageId: string; modelId?: string };
+import { checkAndStoreUserMessage, type TurnAction, turnActionWords } from "./turn-user-message";
 
 export interface TurnRequest {
   db: Database;

@@ -8,7 +8,7 @@ import "server-only";
 import type { Database } from "@/db/client";
 import { keepsSessionSummaries } from "@/db/memory-queries";
 import { getActiveSummary, getCurrentSettings, getModel, listArtifactsForMessages } from "@/db/queries";
-import type { Conversation, Message, Model, Persona, SettingsVersion, Summary } from "@/db/schema";
+import type { Conversation, Persona, Summary } from "@/db/schema";
 import { storeSummary } from "@/db/summary-queries";
 import { messageText } from "@/lib/context/collapse-runs";
 import type { ResolvedSettings } from "@/lib/context/settings";
@@ -23,14 +23,8 @@ import { offlineSummary } from "@/lib/providers/offline-summary";
 import { runAuxiliaryCall } from "./auxiliary-call";
 import { resolveTurnSettings } from "./load-turn-input";
 import { toModelDescriptor, toStoredArtifact } from "./stored-rows";
-import { decideSummary, withKeep } from "./summary-decision";
+import { decideSummary, type PreloadedSummaryInputs, type SummaryTarget, withKeep } from "./summary-decision";
 import { callableModel, unavailableModelMessage } from "./turn-setup";
-
-/**
- * auto: before a turn, as `summary.mode` says (never in manual mode). manual: the Compact button or API, whatever
- * the mode. overflow: the in-loop fallback when the context does not fit the model (stored as a token trigger).
- */
-export type SummaryRequest = "auto" | "manual" | "overflow";
 
 export interface SummaryOutcome {
   status: "summarised" | "skipped" | "failed";
@@ -49,31 +43,6 @@ const FALLBACK_ESTIMATE_MODEL = {
   maxOutputTokens: 4_096,
   tokenizer: "o200k_base" as TokenizerName,
 };
-
-/**
- * The rows a turn has just loaded that the summary check needs: with them, deciding whether to summarise costs no
- * query (token mode; turn mode still counts the turns). `windowRows` is the turn's window, newest
- * `history.messageFetchLimit` unsummarised messages with the stored current input, in seq order.
- */
-export interface PreloadedSummaryInputs {
-  globalSettings: SettingsVersion;
-  activeSummary: Summary | null;
-  windowRows: Message[];
-  /** The persona's own model row (its window and tokenizer drive the estimate), null when it does not exist. */
-  personaModel: Model | null;
-  /** Unsummarised messages the turn's load left out (beyond `history.messageFetchLimit`), 0 when none. */
-  omittedByFetchLimit?: number;
-}
-
-/** Which conversation to summarise and why: deciding (summary-decision.ts) reads the same request. */
-export interface SummaryTarget {
-  db: Database;
-  conversation: Conversation;
-  persona: Persona;
-  trigger: SummaryRequest;
-  /** What the turn already loaded (its settings, active summary and window): not loaded again. */
-  preloaded?: PreloadedSummaryInputs;
-}
 
 export async function summariseConversation(
   request: SummaryTarget & {

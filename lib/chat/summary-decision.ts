@@ -2,8 +2,9 @@
 // count), so only a summary about to be made loads every unsummarised message. The policy is planSummary's.
 
 import "server-only";
+import type { Database } from "@/db/client";
 import { listHistoryWindow } from "@/db/queries";
-import type { Conversation, Message, Persona, Summary } from "@/db/schema";
+import type { Conversation, Message, Model, Persona, SettingsVersion, Summary } from "@/db/schema";
 import { countUnsummarisedUserTurns, listUnsummarisedMessages } from "@/db/summary-queries";
 import type { ResolvedSettings } from "@/lib/context/settings";
 import { planSummary, type SummaryPlan } from "@/lib/context/summary-plan";
@@ -11,7 +12,37 @@ import { countTextTokens } from "@/lib/context/tokens";
 import { plural } from "@/lib/context/trace";
 import type { StoredMessage, StoredSummary, TokenizerName } from "@/lib/context/types";
 import { toStoredMessage, toStoredSummary } from "./stored-rows";
-import type { SummaryTarget } from "./summarise";
+
+/**
+ * auto: before a turn, as `summary.mode` says (never in manual mode). manual: the Compact button or API, whatever
+ * the mode. overflow: the in-loop fallback when the context does not fit the model (stored as a token trigger).
+ */
+export type SummaryRequest = "auto" | "manual" | "overflow";
+
+/**
+ * The rows a turn has just loaded that the summary check needs: with them, deciding whether to summarise costs no
+ * query (token mode; turn mode still counts the turns). `windowRows` is the turn's window, newest
+ * `history.messageFetchLimit` unsummarised messages with the stored current input, in seq order.
+ */
+export interface PreloadedSummaryInputs {
+  globalSettings: SettingsVersion;
+  activeSummary: Summary | null;
+  windowRows: Message[];
+  /** The persona's own model row (its window and tokenizer drive the estimate), null when it does not exist. */
+  personaModel: Model | null;
+  /** Unsummarised messages the turn's load left out (beyond `history.messageFetchLimit`), 0 when none. */
+  omittedByFetchLimit?: number;
+}
+
+/** Which conversation to summarise and why: deciding reads the same request. */
+export interface SummaryTarget {
+  db: Database;
+  conversation: Conversation;
+  persona: Persona;
+  trigger: SummaryRequest;
+  /** What the turn already loaded (its settings, active summary and window): not loaded again. */
+  preloaded?: PreloadedSummaryInputs;
+}
 
 interface PlannedMessages {
   messages: StoredMessage[];

@@ -12,10 +12,22 @@ import { AppError } from "@/lib/errors";
 import { publishStoredMessage } from "@/lib/live/publish";
 import { type PreparedImageLink, prepareImageLinks, storeImageLinks } from "@/lib/media/image-links";
 import { loadTurnInput } from "./load-turn-input";
-import type { TurnAction } from "./run-turn";
 import { refuseWhileReplyIsWritten } from "./stop-turn";
 import { userMessageRow } from "./stored-rows";
 import { personaModels, requireCallableModel } from "./turn-setup";
+
+/** What starts a turn: a new message of the user, or a new variant of the latest reply (regenerate, retry). */
+export type TurnAction =
+  | {
+      kind: "submit";
+      text: string;
+      /** Images uploaded for this message (POST /api/conversations/:id/attachments), in order. */
+      attachmentIds?: string[];
+      /** The client's id for the message: the same id twice never stores a second message. */
+      clientMessageId?: string;
+    }
+  /** `modelId`: answer this variant with that model first (then the persona's fallbacks). */
+  | { kind: "regenerate"; replyMessageId: string; modelId?: string };
 
 /**
  * Who may ask and which models may answer are checked first: nothing is stored for a turn that is refused. Then

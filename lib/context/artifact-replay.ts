@@ -9,21 +9,19 @@
 // inside it) and one tool message with the step's own outputs.
 
 import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./messages";
-import { type HistoryItems, NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
+import {
+  type ArtifactLookup,
+  type HistoryItems,
+  NO_MESSAGES,
+  type PhaseAContext,
+  type SourcedItems,
+} from "./phases";
 import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
 import { REPLAYABLE_ARTIFACT_TYPES, type Replayable, readReplayable, replayedPart } from "./stored-artifacts";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural, traceEvent, traceWarning } from "./trace";
-import type {
-  ContextItem,
-  ItemPart,
-  ItemRole,
-  StoredArtifact,
-  StoredMessage,
-  TokenizerName,
-  TraceEvent,
-} from "./types";
+import type { ContextItem, ItemPart, ItemRole, StoredMessage, TokenizerName, TraceEvent } from "./types";
 
 /**
  * Turn index of each item, counted by dialogue turns: a user item starts a new turn unless the
@@ -95,10 +93,6 @@ function isClientOutput(replayable: Replayable): boolean {
 }
 
 /** Finds a stored artifact by id: a Map, or anything with the same `get`. */
-export interface ArtifactLookup {
-  get(artifactId: string): StoredArtifact | undefined;
-}
-
 interface ReplayContext {
   settings: ResolvedSettings;
   /** Which cached counts fill `item.tokens` (null: none). */

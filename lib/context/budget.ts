@@ -11,7 +11,7 @@
 
 import { elementAt } from "./indexing";
 import { enforceAlternation } from "./normalise-strict";
-import type { BudgetedItems, PhaseBContext } from "./phases";
+import type { BudgetedItems, BudgetInfo, PhaseBContext } from "./phases";
 import { isPinned, isSystemItem } from "./pinned";
 import type { ResolvedSettings } from "./settings";
 import { reservedOutputTokens } from "./settings";
@@ -19,13 +19,6 @@ import { appendAll, type Stage, type StageResult } from "./stage";
 import { countItemTokens, countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural } from "./trace";
 import type { ContextItem, ItemPart, ModelDescriptor, TokenizerName, TraceEvent } from "./types";
-
-export interface BudgetInfo {
-  usableTokens: number;
-  totalTokens: number;
-  reservedOutputTokens: number;
-  contextWindow: number;
-}
 
 export interface ContextBudgetErrorDetails {
   modelId: string;

@@ -4,7 +4,7 @@
 // new arrays and shallow item copies are made). Item ids and token counts: docs/pipeline.md#item-ids and
 // docs/pipeline.md#token-counts.
 
-import { type ArtifactLookup, artifactsStage } from "./artifact-replay";
+import { artifactsStage } from "./artifact-replay";
 import { collapseStage } from "./collapse-runs";
 import { notesStage } from "./context-notes";
 import { currentInputStage } from "./current-input";
@@ -14,7 +14,7 @@ import { elementAt } from "./indexing";
 import { loadStage } from "./loaded-history";
 import { mediaBudgetStage } from "./media-budget";
 import { blocksStage } from "./persona-user-blocks";
-import type { PhaseAContext } from "./phases";
+import type { ArtifactLookup, PhaseAContext } from "./phases";
 import { rolesStage } from "./role-mapping";
 import { type Clock, StageList } from "./stage";
 import { summaryStage } from "./summary-placement";

@@ -2,15 +2,14 @@
 // between). The stage lists themselves are in build-context.ts (phase A) and resolve-for-model.ts (phase B).
 // See docs/pipeline.md.
 
-import type { ArtifactLookup } from "./artifact-replay";
-import type { BudgetInfo } from "./budget";
+import type { JSONValue, ModelMessage, SystemModelMessage } from "ai";
 import type { HistoryEntry } from "./messages";
-import type { SerialisedRequest } from "./serialise";
 import type { ResolvedSettings } from "./settings";
 import type {
   BuildInput,
   ContextItem,
   ModelDescriptor,
+  StoredArtifact,
   StoredAttachment,
   StoredMessage,
   TokenizerName,
@@ -18,6 +17,11 @@ import type {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Phase A: the stored conversation becomes capability-neutral items, once per turn.
+
+/** The stored artifacts by id (tool calls, outputs, reasoning), as artifact replay reads them. */
+export interface ArtifactLookup {
+  get(artifactId: string): StoredArtifact | undefined;
+}
 
 /** What every phase-A stage may read. Built once per build; never changed by a stage. */
 export interface PhaseAContext {
@@ -101,4 +105,25 @@ export interface ItemsWithStops extends BudgetedItems {
 /** The items as sent and the AI SDK call arguments made from them. */
 export interface SerialisedItems extends BudgetedItems {
   request: SerialisedRequest;
+}
+
+/** The token budget an attempt was built against (the budget stage's result). */
+export interface BudgetInfo {
+  usableTokens: number;
+  totalTokens: number;
+  reservedOutputTokens: number;
+  contextWindow: number;
+}
+
+/** AI SDK's provider options shape (`SharedV4ProviderOptions`), which `ai` does not re-export. */
+export type ProviderOptions = Record<string, Record<string, JSONValue>>;
+
+/** The serialise stage's result: the AI SDK call's arguments (serialise.ts). */
+export interface SerialisedRequest {
+  /** A system message only when it carries a cache breakpoint; otherwise the text. */
+  instructions: string | SystemModelMessage | undefined;
+  messages: ModelMessage[];
+  providerOptions: ProviderOptions;
+  stopSequences: string[] | undefined;
+  maxOutputTokens: number | undefined;
 }

@@ -2,21 +2,20 @@
 // order. Pure and deterministic: the base is never mutated (a fallback model re-resolves the same base), and the
 // same inputs give byte-identical output. See docs/pipeline.md.
 
-import { type BudgetInfo, budgetStage, recountStage } from "./budget";
+import { budgetStage, recountStage } from "./budget";
 import { cacheBreakpointsStage } from "./cache-breakpoints";
 import { mediaResolutionStage } from "./media-resolution";
 import { normaliseStage } from "./normalise-strict";
-import type { PhaseBContext } from "./phases";
+import type { BudgetInfo, PhaseBContext, SerialisedRequest } from "./phases";
 import { replayableReasoningStage } from "./replayable-reasoning";
-import { type SerialisedRequest, serialiseStage } from "./serialise";
+import { serialiseStage } from "./serialise";
 import { type Clock, StageList } from "./stage";
 import { stopStringsStage } from "./stop-strings";
 import { toolPairingStage } from "./tool-pairing";
 import type { BaseContext, ContextItem, ModelDescriptor, StageTiming, TraceEvent } from "./types";
 
-export type { BudgetInfo } from "./budget";
 export { ContextBudgetError } from "./budget";
-export type { ProviderOptions, SerialisedRequest } from "./serialise";
+export type { BudgetInfo, ProviderOptions, SerialisedRequest } from "./phases";
 
 /**
  * Phase B's stages, in the order they run. Reasoning the provider cannot take back goes first, so that no later

@@ -8,32 +8,19 @@
 // marked with a cache breakpoint gives its last message `providerOptions.anthropic.cacheControl` (the system block:
 // the instructions as a system message carrying it), and OpenAI gets the conversation as `promptCacheKey`.
 
+import type { AssistantContent, JSONValue, ModelMessage, ToolContent, UserContent } from "ai";
 import type {
-  AssistantContent,
-  JSONValue,
-  ModelMessage,
-  SystemModelMessage,
-  ToolContent,
-  UserContent,
-} from "ai";
-import type { ItemsWithStops, PhaseBContext, SerialisedItems } from "./phases";
+  ItemsWithStops,
+  PhaseBContext,
+  ProviderOptions,
+  SerialisedItems,
+  SerialisedRequest,
+} from "./phases";
 import type { ResolvedSettings } from "./settings";
 import { reservedOutputTokens } from "./settings";
 import type { Stage, StageResult } from "./stage";
 import { itemsEvent } from "./trace";
 import type { ContextItem, ItemPart, ModelDescriptor, TraceEvent } from "./types";
-
-/** AI SDK's provider options shape (`SharedV4ProviderOptions`), which `ai` does not re-export. */
-export type ProviderOptions = Record<string, Record<string, JSONValue>>;
-
-export interface SerialisedRequest {
-  /** A system message only when it carries a cache breakpoint; otherwise the text. */
-  instructions: string | SystemModelMessage | undefined;
-  messages: ModelMessage[];
-  providerOptions: ProviderOptions;
-  stopSequences: string[] | undefined;
-  maxOutputTokens: number | undefined;
-}
 
 type UserPart = Exclude<UserContent, string>[number];
 type AssistantPart = Exclude<AssistantContent, string>[number];

@@ -6,10 +6,8 @@
 
 import { imageSize } from "image-size";
 import { AppError } from "@/lib/errors";
+import { IMAGE_MIMES, type ImageMime } from "./image-mimes";
 import { imageStructureProblem } from "./verify-image";
-
-export const IMAGE_MIMES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
-export type ImageMime = (typeof IMAGE_MIMES)[number];
 
 export interface SniffedImage {
   kind: "image";

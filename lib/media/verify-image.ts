@@ -5,7 +5,7 @@
 // structure, the checksums and a header a real decoder (image-size) reads are the proof.
 
 import { crc32 } from "node:zlib";
-import type { ImageMime } from "./sniff";
+import type { ImageMime } from "./image-mimes";
 
 /** What is wrong with the file, as the end of a sentence ("… is truncated"); null when it is whole. */
 export function imageStructureProblem(bytes: Buffer, mime: ImageMime): string | null {

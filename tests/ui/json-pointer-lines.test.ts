@@ -47,7 +47,7 @@ describe("pointerLineRange", () => {
           const range = pointerLineRange(value, pointer);
           if (range === null) throw new Error(`${pointer} did not resolve`);
           const slice = text
-            .slice(range!.first, range!.last + 1)
+            .slice(range.first, range.last + 1)
             .join("\n")
             .trim()
             .replace(/,$/, "");

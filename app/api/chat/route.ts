@@ -1,6 +1,7 @@
 import { getDb } from "@/db/client";
 import { readJson, requireUser, route } from "@/lib/api/route";
-import { runChatTurn, type TurnAction } from "@/lib/chat/run-turn";
+import { runChatTurn } from "@/lib/chat/run-turn";
+import type { TurnAction } from "@/lib/chat/turn-user-message";
 import { AppError } from "@/lib/errors";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
 import { refuseNewTurnWhenShuttingDown } from "@/lib/shutdown-hooks";
