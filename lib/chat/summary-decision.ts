@@ -2,7 +2,7 @@
 // count), so only a summary about to be made loads every unsummarised message. The policy is planSummary's.
 
 import "server-only";
-import { listHistoryWindow } from "@/db/queries";
+import { listHistoryWindow } from "@/db/message-queries";
 import type { Conversation, Message, Persona, Summary } from "@/db/schema";
 import { countUnsummarisedUserTurns, listUnsummarisedMessages } from "@/db/summary-queries";
 import type { ResolvedSettings } from "@/lib/context/settings";
