@@ -179,7 +179,7 @@ async function storeConversation(
 ): Promise<string> {
   const schema = await import("@/db/schema");
   const { eq } = await import("drizzle-orm");
-  const { createConversation } = await import("@/db/queries");
+  const { createConversation } = await import("@/db/conversation-queries");
   const conversation = await createConversation({
     db,
     ownerId: owner.id,

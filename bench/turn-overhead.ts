@@ -243,7 +243,8 @@ export async function setUpTurnBench(app: AppBench, storedMessages: number): Pro
       return { firstTokenMs: first - start, cpuMs };
     },
     async readCpu() {
-      const { getReadableConversationWithPersona, listHistoryWindow } = await import("@/db/queries");
+      const { getReadableConversationWithPersona } = await import("@/db/conversation-queries");
+      const { listHistoryWindow } = await import("@/db/message-queries");
       return {
         oneRow: await readCpuOf(() =>
           getReadableConversationWithPersona({ db: app.db, conversationId, userId: user.id }),
@@ -314,7 +315,10 @@ type Database = AppBench["db"];
  * capture, with the request the pipeline builds for this conversation, to the same fake provider.
  */
 async function directCall(db: Database, conversationId: string, userId: string) {
-  const { getReadableConversation, getPersona, getModel, listHistoryWindow } = await import("@/db/queries");
+  const { getReadableConversation } = await import("@/db/conversation-queries");
+  const { getPersona } = await import("@/db/persona-queries");
+  const { getModel } = await import("@/db/model-queries");
+  const { listHistoryWindow } = await import("@/db/message-queries");
   const { loadTurnInput } = await import("@/lib/chat/load-turn-input");
   const { toModelDescriptor } = await import("@/lib/chat/stored-rows");
   const { buildContext } = await import("@/lib/context/build-context");

@@ -8,7 +8,6 @@ import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings"
 import type { ModelCapabilities } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
-import { getCurrentSettings } from "./queries";
 import { onlyRow, type UserArgs } from "./query-parts";
 import { queryRows } from "./raw-sql";
 import {
@@ -24,6 +23,7 @@ import {
   settingsVersions,
   user,
 } from "./schema";
+import { getCurrentSettings } from "./settings-queries";
 
 /** The Postgres error code, whether the driver error is thrown directly or wrapped by drizzle. */
 function errorCode(error: unknown): string | undefined {

@@ -1,11 +1,11 @@
 // Attempt queries beyond a turn's: a conversation's model calls that answer no turn (summaries, titles, write-as-me
 // drafts, replays), oldest first, and the search across conversations behind the find-attempts page. A reply's
-// attempts come with their turn (listTurnsWithAttempts, listTurnSummaries).
+// attempts come with their turn (listTurnsWithAttempts, listTurnSummaries in db/turn-queries.ts), in their light
+// columns (attemptSummaryColumns) for the inspector's index.
 
 import { and, asc, desc, eq, exists, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { Database } from "./client";
-import { attemptSummaryColumns } from "./queries";
-import type { ConversationArgs } from "./query-parts";
+import { type ConversationArgs, onlyRow } from "./query-parts";
 import {
   type AttemptKind,
   artifacts,
@@ -132,4 +132,42 @@ export async function getTurnUserMessage({ db, turnId }: { db: Database; turnId:
     .where(eq(turns.id, turnId))
     .limit(1);
   return row?.message ?? null;
+}
+
+/** An attempt's light columns: what it was, how it went, its usage and timings, without its payloads. */
+export const attemptSummaryColumns = {
+  id: attempts.id,
+  turnId: attempts.turnId,
+  kind: attempts.kind,
+  attemptNumber: attempts.attemptNumber,
+  stepNumber: attempts.stepNumber,
+  modelId: attempts.modelId,
+  status: attempts.status,
+  error: attempts.error,
+  usage: sql<Record<string, number> | null>`${attempts.response} -> 'usage'`,
+  /**
+   * What an estimate of a stopped or failed attempt's cost is counted from (lib/chat/attempt-cost.ts): the tokens
+   * of the items it sent and the text it streamed. Null for any other attempt, so the light rows stay light.
+   */
+  sentTokens: sql<
+    number | null
+  >`case when ${attempts.status} in ('stopped', 'error') then (select coalesce(sum((item ->> 'tokens')::numeric), 0)::float8 from jsonb_array_elements(${attempts.items}) as item where item ->> 'tokens' ~ '^[0-9]+$') end`,
+  streamedText: sql<
+    string | null
+  >`case when ${attempts.status} in ('stopped', 'error') then ${attempts.response} ->> 'text' end`,
+  timings: attempts.timings,
+  settingsVersion: attempts.settingsVersion,
+  createdAt: attempts.createdAt,
+};
+
+/** An attempt with the conversation it belongs to, for the access check. */
+export async function getAttemptWithConversation({ db, attemptId }: { db: Database; attemptId: string }) {
+  return onlyRow(
+    await db
+      .select({ attempt: attempts, conversationId: attempts.conversationId })
+      .from(attempts)
+      .where(eq(attempts.id, attemptId))
+      .limit(1),
+    "Attempt",
+  );
 }

@@ -1,8 +1,8 @@
 // The replay buffer of live rooms (docs/features.md, "Live rooms"): each conversation's events with ids that
 // count up, kept for REPLAY_WINDOW_MINUTES so a reader that reconnects gets what it missed, in order, once.
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { MEDIA_FACT_COLUMNS, type MediaFacts, mediaFactsById } from "./attachment-queries";
 import type { Database } from "./client";
-import { MEDIA_FACT_COLUMNS, type MediaFacts, mediaFactsById } from "./queries";
 import type { ConversationArgs } from "./query-parts";
 import { queryRows } from "./raw-sql";
 import { attachments, liveEventCursors, liveEvents, type Message } from "./schema";

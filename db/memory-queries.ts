@@ -1,8 +1,11 @@
 // A user's own memories, as they manage them (Settings → Memories): what the personas remember about them, which
 // they may read, correct and delete, and whether a conversation's summary may become one. Every query is scoped to
-// the user: someone else's memory is simply not found.
-import { and, desc, eq } from "drizzle-orm";
+// the user: someone else's memory is simply not found. Also the memories a turn uses: the ones the `remember` tool
+// stores, and those a turn may read (listActiveMemories).
+import { and, asc, desc, eq, or, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
+import type { Database } from "./client";
+import { preparedStatement } from "./prepared-statements";
 import type { UserArgs } from "./query-parts";
 import { conversations, memories, memoryPreferences, personas } from "./schema";
 
@@ -102,3 +105,55 @@ export async function setMemoryPreferences({
 export async function keepsSessionSummaries({ db, userId }: UserArgs): Promise<boolean> {
   return (await getMemoryPreferences({ db, userId })).sessionSummaries;
 }
+
+/** A memory the `remember` tool stores: about this user, for this persona. */
+export async function storeToolMemory({
+  db,
+  userId,
+  personaId,
+  area,
+  content,
+}: UserArgs & { personaId: string; area: string; content: string }) {
+  const [row] = await db
+    .insert(memories)
+    .values({ scope: "user_persona", userId, personaId, area, content, active: true })
+    .returning();
+  return row;
+}
+
+/**
+ * The memories a turn may use: the persona's own, and unless `includePrivate` is false (a room, where others read
+ * the payload), the user's private ones (user and user × persona scope).
+ */
+export async function listActiveMemories({
+  db,
+  userId,
+  personaId,
+  includePrivate = true,
+}: UserArgs & { personaId: string; includePrivate?: boolean }) {
+  if (!includePrivate) return personaMemoriesStatement(db).execute({ personaId });
+  return memoriesWithPrivateStatement(db).execute({ userId, personaId });
+}
+
+/** The statement of listActiveMemories, with the user's private scopes or without them. */
+function activeMemoriesQuery(db: Database, includePrivate: boolean) {
+  const userId = sql.placeholder("userId");
+  const personaId = sql.placeholder("personaId");
+  const personaScope = and(eq(memories.scope, "persona"), eq(memories.personaId, personaId));
+  const privateScopes = [
+    and(eq(memories.scope, "user"), eq(memories.userId, userId)),
+    and(eq(memories.scope, "user_persona"), eq(memories.userId, userId), eq(memories.personaId, personaId)),
+  ];
+  return db
+    .select()
+    .from(memories)
+    .where(and(eq(memories.active, true), includePrivate ? or(personaScope, ...privateScopes) : personaScope))
+    .orderBy(asc(memories.createdAt), asc(memories.id));
+}
+
+const memoriesWithPrivateStatement = preparedStatement("listActiveMemories", (db) =>
+  activeMemoriesQuery(db, true),
+);
+const personaMemoriesStatement = preparedStatement("listActivePersonaMemories", (db) =>
+  activeMemoriesQuery(db, false),
+);

@@ -1,23 +1,26 @@
-// Query functions for what a user does to the messages of a conversation besides sending: reply variants
-// (regenerate, retry, choose), edits in place with earlier versions kept, and branches (docs/features.md,
-// "Variants, edits and branches"). Every one checks that the message belongs to the conversation; who may do it
-// is the route's rule.
+// Query functions for the messages of a conversation and their parts: appending one with the next seq (and its
+// images), finishing a reply with its artifacts, reading the transcript and a turn's window; and what a user does
+// to them besides sending: reply variants (regenerate, retry, choose), edits in place with earlier versions kept,
+// and branches (docs/features.md, "Variants, edits and branches"). Every one of the latter checks that the message
+// belongs to the conversation; who may do it is the route's rule.
 
 import "server-only";
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { monotonicFactory } from "ulid";
 import { v7 as uuidv7 } from "uuid";
-import { messageTokenCounts } from "@/lib/context/token-cache";
+import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
 import type { StoredPart } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
-import { preparedStatement } from "./prepared-statements";
+import { encodedPlaceholder, isAnyOf, preparedStatement } from "./prepared-statements";
 import {
+  type AfterSeqArgs,
   type ConversationArgs,
   findMessageInConversation,
   type MessageArgs,
   type MessageInConversationArgs,
   type Transaction,
+  unsummarisedMessagesAfter,
 } from "./query-parts";
 import {
   artifacts,
@@ -423,3 +426,470 @@ export async function getLatestAttemptView({ db, conversationId }: ConversationA
     .limit(1);
   return row ?? null;
 }
+
+export interface NewMessage {
+  /** Preset when the caller needs the id before the row exists (the streamed reply announces it first). */
+  id?: string;
+  conversationId: string;
+  authorType: Message["authorType"];
+  authorUserId?: string | null;
+  authorPersonaId?: string | null;
+  authorName: string;
+  parts: StoredPart[];
+  status: Message["status"];
+  replyToMessageId?: string | null;
+  /** The id the client gave a user's message: the same id twice is refused (409), never stored twice. */
+  clientMessageId?: string | null;
+}
+
+/**
+ * Insert a message with the next seq of its conversation, in one transaction (the seq is the one sort key). Its
+ * token counts are cached here, at write time, so no later turn tokenises it again. With `attach`, the images its
+ * media parts name become this message's in the same transaction: an unsent upload of that user is linked; one
+ * already sent in this conversation (a message sent again) is copied for this message. Anything else is refused
+ * and nothing is stored. A reply (a persona message with `replyToMessageId`) becomes the chosen variant: the
+ * earlier replies to the same message stay, unchosen.
+ */
+export async function appendMessage({
+  db,
+  message,
+  attach,
+}: {
+  db: Database;
+  message: NewMessage;
+  attach?: { attachmentIds: string[]; userId: string };
+}): Promise<Message> {
+  // A message of a person with no images is one statement (the turn waits for it); a reply (its variants are
+  // un-chosen after the counter's lock) or a message with images (checked and linked) is a transaction.
+  const stored =
+    message.authorType === "user" && !attach?.attachmentIds.length
+      ? insertPlainMessage(db, message)
+      : db.transaction(async (tx) => insertMessage(tx, message, attach));
+  return stored.catch((error) => {
+    if (isUniqueViolation(error, "messages_client_id_idx")) {
+      throw new AppError(
+        "conflict",
+        "This message was already sent (its id is stored): it is not sent again.",
+      );
+    }
+    throw error;
+  });
+}
+
+/**
+ * The conversation's counter bumped and the message inserted with its seq, in one statement: the counter row's
+ * lock orders the inserts as the transaction does. A conversation that is gone leaves the seq null: not found.
+ */
+async function insertPlainMessage(db: Database, message: NewMessage): Promise<Message> {
+  try {
+    const [row] = await plainMessageStatement(db).execute(
+      messageValues(message, message.id ?? uuidv7(), message.parts),
+    );
+    return row;
+  } catch (error) {
+    if (hasErrorCode(error, "23502")) throw notFound("Conversation");
+    throw error;
+  }
+}
+
+const plainMessageStatement = preparedStatement("insertPlainMessage", (db) => {
+  const counter = db.$with("counter", { lastSeq: sql<number>`"lastSeq"` }).as(
+    sql`update ${conversations} set "lastSeq" = ${conversations.lastSeq} + 1, "updatedAt" = now()
+        where ${conversations.id} = ${sql.placeholder("conversationId")} returning "lastSeq"`,
+  );
+  return db
+    .with(counter)
+    .insert(messages)
+    .values({ ...messageColumnPlaceholders(), seq: sql`(select "lastSeq" from "counter")` })
+    .returning();
+});
+
+/**
+ * The columns a new message sets, as placeholders (filled by `messageValues`): the same columns for every message,
+ * so one prepared statement serves them all. A field the message leaves out is null, as its column's default is.
+ */
+function messageColumnPlaceholders() {
+  return {
+    id: sql.placeholder("id"),
+    conversationId: sql.placeholder("conversationId"),
+    authorType: sql.placeholder("authorType"),
+    authorUserId: sql.placeholder("authorUserId"),
+    authorPersonaId: sql.placeholder("authorPersonaId"),
+    authorName: sql.placeholder("authorName"),
+    parts: encodedPlaceholder("parts", messages.parts),
+    status: sql.placeholder("status"),
+    replyToMessageId: sql.placeholder("replyToMessageId"),
+    clientMessageId: sql.placeholder("clientMessageId"),
+    tokenCounts: encodedPlaceholder("tokenCounts", messages.tokenCounts),
+    segmentTokenCounts: encodedPlaceholder("segmentTokenCounts", messages.segmentTokenCounts),
+  };
+}
+
+/** The values of messageColumnPlaceholders for a message with this id and these parts (token counts cached). */
+function messageValues(message: NewMessage, id: string, parts: StoredPart[]) {
+  return {
+    id,
+    conversationId: message.conversationId,
+    authorType: message.authorType,
+    authorUserId: message.authorUserId ?? null,
+    authorPersonaId: message.authorPersonaId ?? null,
+    authorName: message.authorName,
+    parts,
+    status: message.status,
+    replyToMessageId: message.replyToMessageId ?? null,
+    clientMessageId: message.clientMessageId ?? null,
+    ...messageTokenCounts(parts),
+  };
+}
+
+/** Whether Postgres answered with this SQLSTATE (drizzle wraps the driver's error as its cause). */
+function hasErrorCode(error: unknown, code: string): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: string }).code === code) return true;
+  }
+  return false;
+}
+
+/** Postgres's unique_violation on the named index (drizzle wraps the driver's error as its cause). */
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  for (let current = error; current instanceof Error || typeof current === "object"; ) {
+    const fields = current as {
+      code?: string;
+      constraint_name?: string;
+      constraint?: string;
+      message?: string;
+      cause?: unknown;
+    };
+    if (fields?.code === "23505") {
+      return [fields.constraint_name, fields.constraint, fields.message].some((text) =>
+        text?.includes(constraint),
+      );
+    }
+    if (!fields?.cause) return false;
+    current = fields.cause;
+  }
+  return false;
+}
+
+async function insertMessage(
+  tx: Transaction,
+  message: NewMessage,
+  attach: { attachmentIds: string[]; userId: string } | undefined,
+): Promise<Message> {
+  const [counter] = await counterStatement(tx).execute({
+    conversationId: message.conversationId,
+    now: new Date(),
+  });
+  if (!counter) throw notFound("Conversation");
+  // After the counter's row lock: a reply inserted at the same time by another transaction is committed by now,
+  // so it is un-chosen too (done before the lock, two concurrent regenerates would both stay chosen).
+  if (message.authorType === "persona" && message.replyToMessageId) {
+    await unchooseRepliesStatement(tx).execute({
+      conversationId: message.conversationId,
+      replyToMessageId: message.replyToMessageId,
+    });
+  }
+  const messageId = message.id ?? uuidv7();
+  let parts = message.parts;
+  let afterInsert: (() => Promise<void>) | null = null;
+  if (attach && attach.attachmentIds.length > 0) {
+    const plan = await planAttachments(tx, {
+      ...attach,
+      conversationId: message.conversationId,
+      messageId,
+    });
+    parts = parts.map((part) =>
+      part.type === "media"
+        ? { ...part, attachmentId: plan.idFor.get(part.attachmentId) ?? part.attachmentId }
+        : part,
+    );
+    afterInsert = plan.apply;
+  }
+  const [row] = await messageStatement(tx).execute({
+    ...messageValues(message, messageId, parts),
+    seq: counter.seq,
+  });
+  await afterInsert?.();
+  return row;
+}
+
+/** The conversation's counter bumped under its row lock; the new value is the next message's seq. */
+const counterStatement = preparedStatement("bumpMessageCounter", (db) =>
+  db
+    .update(conversations)
+    .set({
+      lastSeq: sql`${conversations.lastSeq} + 1`,
+      updatedAt: encodedPlaceholder("now", conversations.updatedAt),
+    })
+    .where(eq(conversations.id, sql.placeholder("conversationId")))
+    .returning({ seq: conversations.lastSeq }),
+);
+
+/** The earlier replies to a message, no longer chosen (a new variant is being inserted). */
+const unchooseRepliesStatement = preparedStatement("unchooseReplies", (db) =>
+  db
+    .update(messages)
+    .set({ chosen: false })
+    .where(
+      and(
+        eq(messages.conversationId, sql.placeholder("conversationId")),
+        eq(messages.replyToMessageId, sql.placeholder("replyToMessageId")),
+        eq(messages.authorType, "persona"),
+      ),
+    ),
+);
+
+const messageStatement = preparedStatement("insertMessage", (db) =>
+  db
+    .insert(messages)
+    .values({ ...messageColumnPlaceholders(), seq: sql.placeholder("seq") })
+    .returning(),
+);
+
+/** Check the named images and say how each becomes the new message's (see appendMessage). */
+async function planAttachments(
+  tx: Transaction,
+  {
+    attachmentIds,
+    userId,
+    conversationId,
+    messageId,
+  }: { attachmentIds: string[]; userId: string; conversationId: string; messageId: string },
+): Promise<{ idFor: Map<string, string>; apply: () => Promise<void> }> {
+  const rows = await tx
+    .select()
+    .from(attachments)
+    .where(and(eq(attachments.conversationId, conversationId), inArray(attachments.id, attachmentIds)));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const toLink: string[] = [];
+  const copies: (typeof attachments.$inferInsert)[] = [];
+  const idFor = new Map<string, string>();
+  for (const attachmentId of attachmentIds) {
+    const row = byId.get(attachmentId);
+    const pendingOfUser = row?.messageId === null && row.uploadedBy === userId;
+    if (!row || (row.messageId === null && !pendingOfUser) || idFor.has(attachmentId)) {
+      throw new AppError(
+        "bad_request",
+        `message.parts: image ${attachmentId} is not an image you uploaded to this conversation (or it is named twice).`,
+      );
+    }
+    if (pendingOfUser) {
+      toLink.push(row.id);
+      idFor.set(row.id, row.id);
+    } else {
+      const { id: _id, createdAt: _createdAt, ...fields } = row;
+      const copyId = uuidv7();
+      copies.push({ ...fields, id: copyId, messageId });
+      idFor.set(row.id, copyId);
+    }
+  }
+  const apply = async () => {
+    if (toLink.length > 0) {
+      const linked = await tx
+        .update(attachments)
+        .set({ messageId })
+        .where(and(inArray(attachments.id, toLink), isNull(attachments.messageId)))
+        .returning({ id: attachments.id });
+      // Another message took one of them meanwhile: refuse rather than share it.
+      if (linked.length !== toLink.length)
+        throw new AppError(
+          "conflict",
+          "message.parts: an image was just sent with another message; attach it again.",
+        );
+    }
+    if (copies.length > 0) await tx.insert(attachments).values(copies);
+  };
+  return { idFor, apply };
+}
+
+/** The payloads of a conversation's artifacts of one type, in the order they happened, by message id. */
+async function listArtifactPayloadsByMessage(
+  db: Database,
+  conversationId: string,
+  type: string,
+): Promise<Map<string, Record<string, unknown>[]>> {
+  const rows = await db
+    .select({ messageId: artifacts.messageId, payload: artifacts.payload })
+    .from(artifacts)
+    .where(and(eq(artifacts.conversationId, conversationId), eq(artifacts.type, type)))
+    .orderBy(asc(artifacts.id));
+  const byMessage = new Map<string, Record<string, unknown>[]>();
+  for (const row of rows) {
+    const payloads = byMessage.get(row.messageId) ?? [];
+    payloads.push(row.payload);
+    byMessage.set(row.messageId, payloads);
+  }
+  return byMessage;
+}
+
+/** The tools each reply of a conversation called, in the order it called them, by message id (the transcript). */
+export async function listToolNamesByMessage({ db, conversationId }: ConversationArgs) {
+  const byMessage = new Map<string, string[]>();
+  for (const [messageId, payloads] of await listArtifactPayloadsByMessage(
+    db,
+    conversationId,
+    "function_call",
+  )) {
+    const names: string[] = [];
+    for (const payload of payloads) {
+      if (typeof payload.name === "string" && !names.includes(payload.name)) names.push(payload.name);
+    }
+    if (names.length > 0) byMessage.set(messageId, names);
+  }
+  return byMessage;
+}
+
+/** The reasoning payloads of each reply of a conversation, in the order it reasoned, by message id (the transcript). */
+export function listReasoningByMessage({ db, conversationId }: ConversationArgs) {
+  return listArtifactPayloadsByMessage(db, conversationId, "reasoning");
+}
+
+/**
+ * The end of a reply that used tools: its artifacts (tool calls, outputs), each with its cached token count, and the
+ * message's final parts, which name them between the text pieces, in one transaction. Returns the message as
+ * stored (undefined when it is gone), which its live event is made from.
+ */
+export async function finishReplyWithArtifacts({
+  db,
+  messageId,
+  conversationId,
+  parts,
+  artifacts: replayed,
+  status,
+}: {
+  db: Database;
+  messageId: string;
+  conversationId: string;
+  parts: StoredPart[];
+  artifacts: { id: string; type: string; payload: Record<string, unknown> }[];
+  status: Message["status"];
+}): Promise<Message | undefined> {
+  return db.transaction(async (tx) => {
+    if (replayed.length > 0) {
+      await tx.insert(artifacts).values(
+        replayed.map((artifact) => ({
+          ...artifact,
+          conversationId,
+          messageId,
+          tokenCounts: artifactTokenCounts(artifact) as Record<string, number>,
+        })),
+      );
+    }
+    const [stored] = await tx
+      .update(messages)
+      .set({ parts, status, ...messageTokenCounts(parts), updatedAt: new Date() })
+      .where(eq(messages.id, messageId))
+      .returning();
+    return stored;
+  });
+}
+
+/** Returns the message as stored (undefined when it is gone): a reply's live event is made from it, unread. */
+export async function updateMessage({
+  db,
+  messageId,
+  parts,
+  status,
+  countTokens = false,
+}: {
+  db: Database;
+  messageId: string;
+  parts?: StoredPart[];
+  status?: Message["status"];
+  /** Cache the new parts' token counts (once the text is final). */
+  countTokens?: boolean;
+}): Promise<Message | undefined> {
+  const [stored] = await db
+    .update(messages)
+    .set({
+      ...(parts ? { parts } : {}),
+      ...(status ? { status } : {}),
+      ...(countTokens && parts ? messageTokenCounts(parts) : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(messages.id, messageId))
+    .returning();
+  return stored;
+}
+
+/** The full transcript, summarized or not, in seq order. */
+export async function listMessages({ db, conversationId }: ConversationArgs) {
+  return db
+    .select()
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .orderBy(asc(messages.seq));
+}
+
+/**
+ * The bounded window a turn is built from: messages after the active summary that are not summarized, newest
+ * `limit` of them, in seq order. Uses the (conversationId, seq) index; the cost does not grow with history.
+ */
+export async function listHistoryWindow({
+  db,
+  conversationId,
+  afterSeq,
+  limit,
+}: AfterSeqArgs & { limit: number }): Promise<Message[]> {
+  const newestFirst = await historyWindowStatement(db).execute({ conversationId, afterSeq, limit });
+  return newestFirst.reverse();
+}
+
+const historyWindowStatement = preparedStatement("listHistoryWindow", (db) =>
+  db
+    .select()
+    .from(messages)
+    .where(unsummarisedMessagesAfter(sql.placeholder("conversationId"), sql.placeholder("afterSeq")))
+    .orderBy(desc(messages.seq))
+    .limit(sql.placeholder("limit")),
+);
+
+/**
+ * `reasoning.persist = next_reply`: once the reply is done, the reasoning replayed for it is deleted,
+ * and the messages' references to it with it (so later turns do not report it missing). Only reasoning artifacts
+ * of this conversation are touched. Returns how many were deleted.
+ */
+export async function deleteReplayedReasoning({
+  db,
+  conversationId,
+  artifactIds,
+}: ConversationArgs & { artifactIds: string[] }): Promise<number> {
+  if (artifactIds.length === 0) return 0;
+  return db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(artifacts)
+      .where(
+        and(
+          eq(artifacts.conversationId, conversationId),
+          eq(artifacts.type, "reasoning"),
+          inArray(artifacts.id, artifactIds),
+        ),
+      )
+      .returning({ id: artifacts.id, messageId: artifacts.messageId });
+    const gone = new Set(deleted.map((row) => row.id));
+    const messageIds = [...new Set(deleted.map((row) => row.messageId))];
+    if (messageIds.length === 0) return 0;
+    const rows = await tx.select().from(messages).where(inArray(messages.id, messageIds));
+    for (const row of rows) {
+      const parts = row.parts.filter((part) => part.type !== "artifact" || !gone.has(part.artifactId));
+      await tx
+        .update(messages)
+        .set({ parts, ...messageTokenCounts(parts), updatedAt: new Date() })
+        .where(eq(messages.id, row.id));
+    }
+    return deleted.length;
+  });
+}
+
+export async function listArtifactsForMessages({ db, messageIds }: { db: Database; messageIds: string[] }) {
+  if (messageIds.length === 0) return [];
+  return artifactsForMessagesStatement(db).execute({ messageIds });
+}
+
+const artifactsForMessagesStatement = preparedStatement("listArtifactsForMessages", (db) =>
+  db
+    .select()
+    .from(artifacts)
+    .where(isAnyOf(artifacts.messageId, sql.placeholder("messageIds")))
+    .orderBy(asc(artifacts.id)),
+);

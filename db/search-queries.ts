@@ -7,7 +7,7 @@
 import "server-only";
 import { and, desc, eq, ilike, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "./client";
-import { conversationListColumns, readableBy } from "./queries";
+import { conversationListColumns, readableBy } from "./conversation-queries";
 import type { UserArgs } from "./query-parts";
 import { conversations, messageSearchVector, messages, titleSearchVector } from "./schema";
 

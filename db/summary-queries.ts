@@ -6,7 +6,8 @@ import "server-only";
 import { and, asc, desc, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
-import { getOwnedConversation, getReadableConversation } from "./queries";
+import { getOwnedConversation, getReadableConversation } from "./conversation-queries";
+import { preparedStatement } from "./prepared-statements";
 import { type AfterSeqArgs, type ConversationArgs, onlyRow, unsummarisedMessagesAfter } from "./query-parts";
 import {
   type Conversation,
@@ -279,3 +280,19 @@ export async function revertSummary({
     return { reverted, restored, unmarkedMessages: unmarked.length };
   });
 }
+
+export async function getActiveSummary({ db, conversationId }: ConversationArgs) {
+  const [row] = await activeSummaryStatement(db).execute({ conversationId });
+  return row ?? null;
+}
+
+const activeSummaryStatement = preparedStatement("getActiveSummary", (db) =>
+  db
+    .select()
+    .from(summaries)
+    .where(
+      and(eq(summaries.conversationId, sql.placeholder("conversationId")), isNull(summaries.supersededBy)),
+    )
+    .orderBy(desc(summaries.createdAt))
+    .limit(1),
+);

@@ -1,12 +1,13 @@
 // Turn rows: started, kept alive, finished, and recovered when the instance running them died
-// (docs/architecture.md, "A turn, step by step").
+// (docs/architecture.md, "A turn, step by step"); the running one, and a conversation's turns with their attempts.
 
 import "server-only";
-import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { attemptSummaryColumns } from "./attempt-queries";
 import type { Database } from "./client";
 import { encodedPlaceholder, preparedStatement } from "./prepared-statements";
-import { onlyRow } from "./query-parts";
-import { conversations, type Message, messages, type Turn, turns } from "./schema";
+import { type ConversationArgs, onlyRow } from "./query-parts";
+import { attempts, conversations, type Message, messages, type Turn, turns } from "./schema";
 
 /** How often a running turn's instance records that it is alive. */
 export const HEARTBEAT_INTERVAL_MS = 10_000;
@@ -197,3 +198,57 @@ const firstReplyAndTurnStatement = preparedStatement("insertFirstReplyAndTurn", 
   );
   return db.with(counter, inserted, turnRow).select().from(inserted);
 });
+
+/** The conversation's turn whose reply is still being written, if any (the newest). */
+export async function getRunningTurn({ db, conversationId }: ConversationArgs) {
+  const [row] = await runningTurnStatement(db).execute({ conversationId });
+  return row ?? null;
+}
+
+const runningTurnStatement = preparedStatement("getRunningTurn", (db) =>
+  db
+    .select({ id: turns.id, assistantMessageId: turns.assistantMessageId })
+    .from(turns)
+    .where(and(eq(turns.conversationId, sql.placeholder("conversationId")), eq(turns.status, "running")))
+    .orderBy(desc(turns.createdAt))
+    .limit(1),
+);
+
+/** A conversation's turns in order, each with its attempts as `loadAttempts` selects them (one query for all). */
+async function turnsWithAttempts<Row extends { turnId: string | null }>(
+  db: Database,
+  conversationId: string,
+  loadAttempts: (turnIds: string[]) => Promise<Row[]>,
+) {
+  const turnRows = await db
+    .select()
+    .from(turns)
+    .where(eq(turns.conversationId, conversationId))
+    .orderBy(asc(turns.createdAt), asc(turns.id));
+  if (turnRows.length === 0) return [];
+  const attemptRows = await loadAttempts(turnRows.map((turn) => turn.id));
+  return turnRows.map((turn) => ({
+    ...turn,
+    attempts: attemptRows.filter((attempt) => attempt.turnId === turn.id),
+  }));
+}
+
+export async function listTurnsWithAttempts({ db, conversationId }: ConversationArgs) {
+  return turnsWithAttempts(db, conversationId, (turnIds) =>
+    db.select().from(attempts).where(inArray(attempts.turnId, turnIds)).orderBy(asc(attempts.attemptNumber)),
+  );
+}
+
+/**
+ * Turns with their attempts' light columns only (no items, trace, settings or request bodies): the inspector's
+ * index of a conversation, whose size does not grow with the payloads. Full attempts come from getAttempt….
+ */
+export async function listTurnSummaries({ db, conversationId }: ConversationArgs) {
+  return turnsWithAttempts(db, conversationId, (turnIds) =>
+    db
+      .select(attemptSummaryColumns)
+      .from(attempts)
+      .where(inArray(attempts.turnId, turnIds))
+      .orderBy(asc(attempts.attemptNumber)),
+  );
+}

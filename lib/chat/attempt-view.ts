@@ -3,10 +3,12 @@
 // redacted for the reader (./private-memories.ts).
 
 import "server-only";
+import { loadConversationMediaBySha256 } from "@/db/attachment-queries";
 import { listOtherModelCalls, listReasoningOfTurns } from "@/db/attempt-queries";
 import type { Database } from "@/db/client";
-import { getModel, listTurnsWithAttempts, loadConversationMediaBySha256 } from "@/db/queries";
+import { getModel } from "@/db/model-queries";
 import type { Attempt, Model, RecordedRequest, WireAddress } from "@/db/schema";
+import { listTurnsWithAttempts } from "@/db/turn-queries";
 import { usableTokenBudget } from "@/lib/context/budget";
 import { restoreMedia } from "@/lib/providers/media-elision";
 import { attemptCost } from "./attempt-cost";

@@ -3,19 +3,15 @@
 // blocks, participants and the resolved settings. Cost does not grow with the length of the history.
 
 import "server-only";
+import { listAttachmentsForMessages, loadAttachmentData } from "@/db/attachment-queries";
+import { listActiveBlocks } from "@/db/block-queries";
 import type { Database } from "@/db/client";
-import {
-  getActiveSummary,
-  getCurrentSettings,
-  listActiveBlocks,
-  listActiveMemories,
-  listArtifactsForMessages,
-  listAttachmentsForMessages,
-  listHistoryWindow,
-  listParticipants,
-  loadAttachmentData,
-} from "@/db/queries";
+import { listActiveMemories } from "@/db/memory-queries";
+import { listArtifactsForMessages, listHistoryWindow } from "@/db/message-queries";
+import { listParticipants } from "@/db/participant-queries";
 import type { Conversation, Message, Persona } from "@/db/schema";
+import { getCurrentSettings } from "@/db/settings-queries";
+import { getActiveSummary } from "@/db/summary-queries";
 import { MAX_TOOL_STEPS, runnableToolNames, TOOL_CATALOG } from "@/lib/chat/tools";
 import { countUserTurns } from "@/lib/context/current-input";
 import { type ResolvedSettings, resolveSettings, type SettingsOverride } from "@/lib/context/settings";

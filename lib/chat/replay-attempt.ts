@@ -5,9 +5,9 @@
 
 import "server-only";
 import type { ToolSet } from "ai";
-import { getTurnUserMessage } from "@/db/attempt-queries";
+import { loadConversationMediaBySha256 } from "@/db/attachment-queries";
+import { getAttemptWithConversation, getTurnUserMessage } from "@/db/attempt-queries";
 import type { Database } from "@/db/client";
-import { getAttemptWithConversation, loadConversationMediaBySha256 } from "@/db/queries";
 import type { Attempt } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import type { SettingsOverride } from "@/lib/context/settings";

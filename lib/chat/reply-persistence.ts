@@ -10,7 +10,7 @@ import "server-only";
 import { getErrorMessage } from "@ai-sdk/provider";
 import { ulid } from "ulid";
 import type { Database } from "@/db/client";
-import { finishReplyWithArtifacts, updateMessage } from "@/db/queries";
+import { finishReplyWithArtifacts, updateMessage } from "@/db/message-queries";
 import type { Message } from "@/db/schema";
 import { mergeProviderMetadata } from "@/lib/context/messages";
 import type { ProviderMetadata, StoredPart } from "@/lib/context/types";

@@ -2,9 +2,8 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { getRunningTurn } from "@/db/queries";
 import type { ConversationArgs } from "@/db/query-parts";
-import { getTurnStatus } from "@/db/turn-queries";
+import { getRunningTurn, getTurnStatus } from "@/db/turn-queries";
 import { replyBeingWrittenError, requestStop, turnRunningHere, turnStartingHere } from "./turn-stops";
 
 /** How long the stop request waits for another instance to store the stopped reply. */

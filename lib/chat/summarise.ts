@@ -7,9 +7,11 @@
 import "server-only";
 import type { Database } from "@/db/client";
 import { keepsSessionSummaries } from "@/db/memory-queries";
-import { getActiveSummary, getCurrentSettings, getModel, listArtifactsForMessages } from "@/db/queries";
+import { listArtifactsForMessages } from "@/db/message-queries";
+import { getModel } from "@/db/model-queries";
 import type { Conversation, Persona, Summary } from "@/db/schema";
-import { storeSummary } from "@/db/summary-queries";
+import { getCurrentSettings } from "@/db/settings-queries";
+import { getActiveSummary, storeSummary } from "@/db/summary-queries";
 import { messageText } from "@/lib/context/collapse-runs";
 import type { ResolvedSettings } from "@/lib/context/settings";
 import { summaryMarkerText } from "@/lib/context/summary-placement";

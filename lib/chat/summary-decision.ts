@@ -3,7 +3,7 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { listHistoryWindow } from "@/db/queries";
+import { listHistoryWindow } from "@/db/message-queries";
 import type { Conversation, Message, Model, Persona, SettingsVersion, Summary } from "@/db/schema";
 import { countUnsummarisedUserTurns, listUnsummarisedMessages } from "@/db/summary-queries";
 import type { ResolvedSettings } from "@/lib/context/settings";

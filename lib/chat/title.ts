@@ -8,9 +8,10 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { getCurrentSettings, getPersona } from "@/db/queries";
+import { getPersona } from "@/db/persona-queries";
 import type { Conversation, Message } from "@/db/schema";
 import { conversations } from "@/db/schema";
+import { getCurrentSettings } from "@/db/settings-queries";
 import { DEFAULT_CONVERSATION_TITLE, getFirstExchange, storeGeneratedTitle } from "@/db/title-queries";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";

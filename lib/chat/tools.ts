@@ -5,8 +5,10 @@
 import "server-only";
 import { generateText, type ToolSet, tool } from "ai";
 import { z } from "zod";
+import { listMessageImages } from "@/db/attachment-queries";
 import type { Database } from "@/db/client";
-import { getModel, listMessageImages, listModels, storeToolMemory } from "@/db/queries";
+import { storeToolMemory } from "@/db/memory-queries";
+import { getModel, listModels } from "@/db/model-queries";
 import type { Model } from "@/db/schema";
 import type { ToolInfo } from "@/lib/context/types";
 import { isProviderConfigured, languageModelFor } from "@/lib/providers/language-model";

@@ -4,15 +4,16 @@
 
 import "server-only";
 import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { listMessageMedia, type MediaFacts } from "@/db/attachment-queries";
 import type { Database } from "@/db/client";
-import { getLatestAttemptView, listReplyVariants, type ReplyVariant } from "@/db/message-queries";
 import {
-  listMessageMedia,
+  getLatestAttemptView,
   listMessages,
   listReasoningByMessage,
+  listReplyVariants,
   listToolNamesByMessage,
-  type MediaFacts,
-} from "@/db/queries";
+  type ReplyVariant,
+} from "@/db/message-queries";
 import { attempts, type Message, turns } from "@/db/schema";
 import { type ReasoningView, reasoningView } from "./reasoning-view";
 

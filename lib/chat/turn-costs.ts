@@ -4,14 +4,14 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { listModels } from "@/db/queries";
+import { listModels } from "@/db/model-queries";
 import { type Cost, sumCosts, type TokenUsage } from "@/lib/pricing";
 import { attemptCost } from "./attempt-cost";
 
 interface CostableAttempt {
   modelId: string;
   usage: TokenUsage | null;
-  /** For a stopped or failed attempt: what its estimate is counted from (db/queries.ts attemptSummaryColumns). */
+  /** For a stopped or failed attempt: what its estimate is counted from (db/attempt-queries.ts attemptSummaryColumns). */
   status?: string;
   error?: { status?: number } | null;
   sentTokens?: number | null;

@@ -5,7 +5,8 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { getModel, getReadableConversationWithPersona, listModels, listModelsById } from "@/db/queries";
+import { getReadableConversationWithPersona } from "@/db/conversation-queries";
+import { getModel, listModels, listModelsById } from "@/db/model-queries";
 import type { Conversation, Model, Persona } from "@/db/schema";
 import { stageClock } from "@/lib/chat/stage-clock";
 import { buildContext } from "@/lib/context/build-context";

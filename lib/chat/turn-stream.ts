@@ -3,7 +3,7 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { deleteReplayedReasoning } from "@/db/queries";
+import { deleteReplayedReasoning } from "@/db/message-queries";
 import type { Message, Model, Persona } from "@/db/schema";
 import { finishTurn, HEARTBEAT_INTERVAL_MS, touchTurnHeartbeat } from "@/db/turn-queries";
 import type { SessionUser } from "@/lib/api/route";

@@ -2,9 +2,9 @@
 // and which models may answer. Then the user's message is stored, or (regenerate) found.
 
 import "server-only";
+import { listActiveBlocks } from "@/db/block-queries";
 import type { Database } from "@/db/client";
-import { findMessageByClientId, getReplyToRegenerate } from "@/db/message-queries";
-import { appendMessage, listActiveBlocks } from "@/db/queries";
+import { appendMessage, findMessageByClientId, getReplyToRegenerate } from "@/db/message-queries";
 import type { Conversation, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import type { StoredPart } from "@/lib/context/types";

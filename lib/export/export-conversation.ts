@@ -4,8 +4,9 @@
 
 import "server-only";
 import { listConversationArchiveRows } from "@/db/archive-queries";
+import { loadConversationMediaBySha256 } from "@/db/attachment-queries";
 import type { Database } from "@/db/client";
-import { getPersona, loadConversationMediaBySha256 } from "@/db/queries";
+import { getPersona } from "@/db/persona-queries";
 import type { Attempt, Conversation, PrivateMemoryUse } from "@/db/schema";
 import { conversationAttemptViews, type toAttemptViews } from "@/lib/chat/attempt-view";
 import { privateMemoriesInPayload } from "@/lib/chat/private-memories";

@@ -5,8 +5,8 @@
 // earlier message reuses those bytes: it is fetched once per conversation. A link that is refused becomes a
 // visible notice in the message, never a silent drop.
 import "server-only";
+import { findImageByOrigin, storeUpload } from "@/db/attachment-queries";
 import type { Database } from "@/db/client";
-import { findImageByOrigin, storeUpload } from "@/db/queries";
 import { type FetchImageLinkOptions, fetchImageLink, type ImageLinkResult } from "./fetch-image-link";
 
 /** At most this many links of one message are fetched; the rest stay text. */

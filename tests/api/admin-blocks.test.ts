@@ -5,7 +5,7 @@ import * as personasRoute from "@/app/api/admin/personas/route";
 import * as chatRoute from "@/app/api/chat/route";
 import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import { getDb } from "@/db/client";
-import { listMessages } from "@/db/queries";
+import { listMessages } from "@/db/message-queries";
 import { conversations, type Persona, participants, personaUserBlocks } from "@/db/schema";
 import { call, expectError, readUIStream, signUp, type TestUser } from "../api-client";
 import { createConversation } from "../fixtures/personas";

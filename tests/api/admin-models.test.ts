@@ -5,7 +5,7 @@ import * as personaRoute from "@/app/api/admin/personas/[id]/route";
 import * as personasRoute from "@/app/api/admin/personas/route";
 import * as settingsRoute from "@/app/api/admin/settings/route";
 import { getDb } from "@/db/client";
-import { getModel, listModels } from "@/db/queries";
+import { getModel, listModels } from "@/db/model-queries";
 import type { Model, Persona } from "@/db/schema";
 import { defaultSettings } from "@/lib/context/settings";
 import { call, expectError, type TestUser } from "../api-client";

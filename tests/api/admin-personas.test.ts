@@ -4,7 +4,7 @@ import * as personaRoute from "@/app/api/admin/personas/[id]/route";
 import * as personasRoute from "@/app/api/admin/personas/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import { getDb } from "@/db/client";
-import { listPersonas } from "@/db/queries";
+import { listPersonas } from "@/db/persona-queries";
 import type { Persona } from "@/db/schema";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { createConversation } from "../fixtures/personas";

@@ -6,7 +6,7 @@ import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import * as attemptsRoute from "@/app/api/attempts/route";
 import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import { getDb } from "@/db/client";
-import { getModel } from "@/db/queries";
+import { getModel } from "@/db/model-queries";
 import { countTextTokens } from "@/lib/context/tokens";
 import { call } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";

@@ -7,7 +7,7 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
-import { listMessages } from "@/db/queries";
+import { listMessages } from "@/db/message-queries";
 import { memories, participants, summaries } from "@/db/schema";
 import { TEST_IMAGES } from "@/tests/fixtures/images";
 import { call, promoteToAdmin, signUp, type TestUser } from "../api-client";

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import * as chatRoute from "@/app/api/chat/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
-import { listMessages } from "@/db/queries";
+import { listMessages } from "@/db/message-queries";
 import { attempts, turns } from "@/db/schema";
 import { call, expectError, readUIStream, signUp, type TestUser } from "../api-client";
 

@@ -3,7 +3,7 @@ import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
-import { listMessages } from "@/db/queries";
+import { listMessages } from "@/db/message-queries";
 import { badRequest, call, expectError, signUp, type TestUser } from "../api-client";
 
 let ada: TestUser;

@@ -4,7 +4,8 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
-import { getPersona, getReadableConversation } from "@/db/queries";
+import { getReadableConversation } from "@/db/conversation-queries";
+import { getPersona } from "@/db/persona-queries";
 import { conversations, type Message } from "@/db/schema";
 import { loadTurnInput } from "@/lib/chat/load-turn-input";
 import { signUp, type TestUser } from "../api-client";

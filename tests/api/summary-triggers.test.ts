@@ -4,9 +4,8 @@
 // sits after the system items and before the kept turns, and the current input is sent once, last.
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
-import { getActiveSummary } from "@/db/queries";
 import { artifacts, type Message } from "@/db/schema";
-import { listUnsummarisedMessages } from "@/db/summary-queries";
+import { getActiveSummary, listUnsummarisedMessages } from "@/db/summary-queries";
 import { summaryMarkerText } from "@/lib/context/summary-placement";
 import {
   SUMMARISER_PROMPT_PREFIX,

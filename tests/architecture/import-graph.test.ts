@@ -167,10 +167,10 @@ describe("the import graph", () => {
     [
       "an upward import from the pipeline",
       "lib/context/budget.ts",
-      "db/queries.ts",
+      "db/message-queries.ts",
       "pipeline-imports-only-itself",
     ],
-    ["the database layer reaching up", "db/queries.ts", "lib/chat/run-turn.ts", "db-below-lib"],
+    ["the database layer reaching up", "db/message-queries.ts", "lib/chat/run-turn.ts", "db-below-lib"],
     [
       "lib importing a component",
       "lib/chat/run-turn.ts",

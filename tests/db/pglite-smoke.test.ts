@@ -1,12 +1,9 @@
 // The embedded database path (no DATABASE_URL): PGlite on disk migrates, seeds and serves the same queries.
 import { expect, test } from "vitest";
-import {
-  appendMessage,
-  createConversation,
-  getDefaultPersona,
-  listHistoryWindow,
-  listModels,
-} from "@/db/queries";
+import { createConversation } from "@/db/conversation-queries";
+import { appendMessage, listHistoryWindow } from "@/db/message-queries";
+import { listModels } from "@/db/model-queries";
+import { getDefaultPersona } from "@/db/persona-queries";
 import { user } from "@/db/schema";
 import { pgliteForFile } from "../fixtures/pglite";
 

@@ -3,17 +3,11 @@
 // inside a transaction, the transaction's own statement, which sees its uncommitted rows.
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { listAttachmentsForMessages, loadAttachmentData } from "@/db/attachment-queries";
+import { listActiveBlocks } from "@/db/block-queries";
 import { createDatabase, type Database, type DatabaseHandle } from "@/db/client";
-import { findMessageByClientId } from "@/db/message-queries";
-import {
-  appendMessage,
-  getRunningTurn,
-  listActiveBlocks,
-  listArtifactsForMessages,
-  listAttachmentsForMessages,
-  listModelsById,
-  loadAttachmentData,
-} from "@/db/queries";
+import { appendMessage, findMessageByClientId, listArtifactsForMessages } from "@/db/message-queries";
+import { listModelsById } from "@/db/model-queries";
 import {
   artifacts,
   attachmentBlobs,
@@ -26,7 +20,13 @@ import {
   user,
 } from "@/db/schema";
 import { findSessionWithUser } from "@/db/session-queries";
-import { finishTurn, insertFirstReplyAndTurn, insertTurn, touchTurnHeartbeat } from "@/db/turn-queries";
+import {
+  finishTurn,
+  getRunningTurn,
+  insertFirstReplyAndTurn,
+  insertTurn,
+  touchTurnHeartbeat,
+} from "@/db/turn-queries";
 import { createFreshDatabase, dropDatabase } from "../database";
 import { adaConversation, pgliteForFile } from "../fixtures/pglite";
 

@@ -3,7 +3,7 @@
 
 import type { z } from "zod";
 import { getDb } from "@/db/client";
-import { getOwnedConversation, getReadableConversation } from "@/db/queries";
+import { getOwnedConversation, getReadableConversation } from "@/db/conversation-queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 
 /** The route context of a conversation's path: its `id`, and the other segments `Key` names (e.g. "messageId"). */

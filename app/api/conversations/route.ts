@@ -1,6 +1,7 @@
 import { parseQuery } from "@/app/api/request-fields";
 import { getDb } from "@/db/client";
-import { createConversation, getDefaultPersona, getPersona, listConversations } from "@/db/queries";
+import { createConversation, listConversations } from "@/db/conversation-queries";
+import { getDefaultPersona, getPersona } from "@/db/persona-queries";
 import { DEFAULT_CONVERSATION_TITLE } from "@/db/title-queries";
 import { readJson, requireUser, route } from "@/lib/api/route";
 import { createConversationSchema, listConversationsQuerySchema } from "./schema";

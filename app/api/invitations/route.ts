@@ -1,7 +1,7 @@
 // GET /api/invitations: the conversations the signed-in user is invited to and has not answered yet, with who
 // asked. Accept with PATCH /api/conversations/:id/participants/:userId, decline with DELETE on the same address.
 import { getDb } from "@/db/client";
-import { listInvitations } from "@/db/queries";
+import { listInvitations } from "@/db/participant-queries";
 import { requireUser, route } from "@/lib/api/route";
 
 export const dynamic = "force-dynamic";

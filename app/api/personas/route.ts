@@ -1,6 +1,6 @@
 // The personas a user can start a conversation with: only what the picker shows (no prompts, no overrides).
 import { getDb } from "@/db/client";
-import { listPersonas } from "@/db/queries";
+import { listPersonas } from "@/db/persona-queries";
 import { requireUser, route } from "@/lib/api/route";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,9 @@
 import { notFound } from "next/navigation";
 import { ChatView } from "@/components/chat/chat-view";
 import { getDb } from "@/db/client";
+import { getReadableConversation } from "@/db/conversation-queries";
 import { getLiveEventCursor } from "@/db/live-event-queries";
-import { getPersona, getReadableConversation } from "@/db/queries";
+import { getPersona } from "@/db/persona-queries";
 import { listSummaries } from "@/db/summary-queries";
 import { resumableStreams } from "@/lib/chat/resumable-streams";
 import { toSummaryViews } from "@/lib/chat/summary-view";

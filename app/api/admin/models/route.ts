@@ -1,6 +1,6 @@
 import { createModel } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
-import { listModels } from "@/db/queries";
+import { listModels } from "@/db/model-queries";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
 import { configuredProviders } from "@/lib/providers/provider-config";
 import { createModelSchema } from "./schema";

@@ -1,6 +1,6 @@
 import { insertSettingsVersion } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
-import { getCurrentSettings } from "@/db/queries";
+import { getCurrentSettings } from "@/db/settings-queries";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
 import { defaultSettings, SETTING_HELP } from "@/lib/context/settings";
 import { updateSettingsSchema } from "./schema";

@@ -3,8 +3,9 @@
 // upload proved from the bytes, and nosniff keeps the browser from second-guessing it. A `Range` of one span is
 // answered with 206; the bytes are streamed in slices read from the database one at a time, so a large image is
 // never held whole in memory by a request.
+
+import { getReadableAttachmentInfo, readAttachmentBytes } from "@/db/attachment-queries";
 import { getDb } from "@/db/client";
-import { getReadableAttachmentInfo, readAttachmentBytes } from "@/db/queries";
 import { parseRange } from "@/lib/api/byte-range";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { AppError, notFound } from "@/lib/errors";

@@ -1,5 +1,6 @@
+import { getAttemptWithConversation } from "@/db/attempt-queries";
 import { getDb } from "@/db/client";
-import { getAttemptWithConversation, getReadableConversation } from "@/db/queries";
+import { getReadableConversation } from "@/db/conversation-queries";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { toAttemptViews } from "@/lib/chat/attempt-view";
 import { notFound } from "@/lib/errors";

@@ -3,7 +3,8 @@ import {
   readableConversationRoute,
   requireOwnedConversation,
 } from "@/app/api/conversations/readable-conversation";
-import { deleteConversation, getPersona, updateConversation } from "@/db/queries";
+import { deleteConversation, updateConversation } from "@/db/conversation-queries";
+import { getPersona } from "@/db/persona-queries";
 import { route } from "@/lib/api/route";
 import { choosableModels, requireCallableModel } from "@/lib/chat/turn-setup";
 import { updateConversationSchema } from "../schema";

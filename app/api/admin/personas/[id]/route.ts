@@ -1,6 +1,6 @@
 import { assertModelsExist, deletePersona, updatePersona } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
-import { getPersona } from "@/db/queries";
+import { getPersona } from "@/db/persona-queries";
 import { parseId, readJson, requireAdmin, route } from "@/lib/api/route";
 import { updatePersonaSchema } from "../schema";
 

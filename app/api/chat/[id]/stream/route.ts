@@ -4,7 +4,7 @@
 // stored reply shows what there is).
 import { UI_MESSAGE_STREAM_HEADERS } from "ai";
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
-import { getRunningTurn } from "@/db/queries";
+import { getRunningTurn } from "@/db/turn-queries";
 import { resumableStreams } from "@/lib/chat/resumable-streams";
 import { logger } from "@/lib/logger";
 

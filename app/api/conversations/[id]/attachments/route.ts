@@ -6,7 +6,7 @@
 // stored when a check fails.
 
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
-import { storeUpload } from "@/db/queries";
+import { storeUpload } from "@/db/attachment-queries";
 import { AppError } from "@/lib/errors";
 import { toAttachmentView } from "@/lib/media/attachment-view";
 import { readUploadForm, uploadTooLarge } from "@/lib/media/read-upload";

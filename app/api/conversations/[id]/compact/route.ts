@@ -3,7 +3,7 @@
 // to summarise yet (a short chat: an answer, not a failure, which the button shows as information); 409 while a
 // reply is still being written; 422 when the summary model fails or answers nothing (then nothing is changed).
 import { getDb } from "@/db/client";
-import { getPersona } from "@/db/queries";
+import { getPersona } from "@/db/persona-queries";
 import { getConversationForSummaries } from "@/db/summary-queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { refuseWhileReplyIsWritten } from "@/lib/chat/stop-turn";

@@ -4,7 +4,7 @@
 // gets every later one, once. ?follow=0 sends what is stored after that id and ends.
 import { parseQuery } from "@/app/api/request-fields";
 import { getDb } from "@/db/client";
-import { getReadableConversation } from "@/db/queries";
+import { getReadableConversation } from "@/db/conversation-queries";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { openLiveStream } from "@/lib/live/event-stream";
 import { liveEventsQuerySchema } from "./schema";

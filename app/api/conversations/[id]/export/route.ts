@@ -2,7 +2,7 @@
 // POST /api/conversations/import restores (json, the default), or its attempts as OpenAI chat-format JSONL for
 // evals and fine-tuning (jsonl). Anyone who may read the conversation may export what they can read of it.
 import { getDb } from "@/db/client";
-import { getReadableConversation } from "@/db/queries";
+import { getReadableConversation } from "@/db/conversation-queries";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { exportAttemptsAsJsonl, exportConversation } from "@/lib/export/export-conversation";
 import { exportQuerySchema } from "./schema";

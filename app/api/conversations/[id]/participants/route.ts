@@ -8,7 +8,7 @@ import {
   readableConversationRoute,
   requireOwnedConversation,
 } from "@/app/api/conversations/readable-conversation";
-import { inviteParticipant, listParticipants } from "@/db/queries";
+import { inviteParticipant, listParticipants } from "@/db/participant-queries";
 import { route } from "@/lib/api/route";
 import { inviteSchema } from "./schema";
 

@@ -3,7 +3,8 @@
 // it showed). Anyone who may write in the conversation may stop it. 409 when no reply is running.
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { getReadableConversation, getRunningTurn } from "@/db/queries";
+import { getReadableConversation } from "@/db/conversation-queries";
+import { getRunningTurn } from "@/db/turn-queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { stopTurn } from "@/lib/chat/stop-turn";
 import { turnRunningHere } from "@/lib/chat/turn-stops";

@@ -1,6 +1,6 @@
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
 import { listOtherModelCallSummaries } from "@/db/attempt-queries";
-import { listTurnSummaries } from "@/db/queries";
+import { listTurnSummaries } from "@/db/turn-queries";
 import { conversationAttemptViews } from "@/lib/chat/attempt-view";
 import { withCosts } from "@/lib/chat/turn-costs";
 import { AppError } from "@/lib/errors";

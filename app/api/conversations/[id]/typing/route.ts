@@ -3,7 +3,7 @@
 // second per person and conversation, it is ignored.
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { getReadableConversation } from "@/db/queries";
+import { getReadableConversation } from "@/db/conversation-queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { publishTyping } from "@/lib/live/publish";
 

@@ -6,12 +6,8 @@
 // there is no such invitation (the same answer for a conversation the caller may not see).
 import type { ConversationContext } from "@/app/api/conversations/readable-conversation";
 import { getDb } from "@/db/client";
-import {
-  acceptInvitation,
-  declineInvitation,
-  getReadableConversation,
-  removeParticipant,
-} from "@/db/queries";
+import { getReadableConversation } from "@/db/conversation-queries";
+import { acceptInvitation, declineInvitation, removeParticipant } from "@/db/participant-queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { AppError } from "@/lib/errors";
 import { publishMembersChange } from "@/lib/live/publish";
