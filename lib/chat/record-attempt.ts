@@ -20,12 +20,8 @@ import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { elideMedia } from "@/lib/providers/media-elision";
 import type { CapturedRequest } from "@/lib/providers/request-capture";
-import {
-  isJsonObjectText,
-  reconcileWire,
-  wireFormatOfUrl,
-  wireMapProblems,
-} from "@/lib/providers/wire-reconciliation";
+import { isJsonObjectText, wireFormatOfUrl } from "@/lib/providers/wire-elements";
+import { reconcileWire, wireMapProblems } from "@/lib/providers/wire-reconciliation";
 import { recordAttemptSpan } from "@/lib/telemetry/attempt-spans";
 import { privateMemoriesInPayload } from "./private-memories";
 

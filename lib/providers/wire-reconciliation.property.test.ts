@@ -10,7 +10,8 @@ import { ContextBudgetError, resolveForModel } from "@/lib/context/resolve-for-m
 import type { ModelDescriptor } from "@/lib/context/types";
 import { blueprintArbitrary, materialise } from "@/tests/context/conversation-arbitrary";
 import { capturedBodies } from "@/tests/fixtures/wire-body";
-import { reconcileWire, type WireFormat, wireMapProblems } from "./wire-reconciliation";
+import type { WireFormat } from "./wire-elements";
+import { reconcileWire, wireMapProblems } from "./wire-reconciliation";
 
 const SEED = Number(process.env.WIRE_PROPERTY_SEED ?? 20_261_127);
 const RUNS = Number(process.env.WIRE_PROPERTY_RUNS ?? 60);

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ContextItem, ItemPart } from "@/lib/context/types";
-import {
-  reconcileWire,
-  valueAtPointer,
-  type WireFormat,
-  type WireMap,
-  warningText,
-  wireFormatOfUrl,
-  wireMapProblems,
-} from "./wire-reconciliation";
+import { valueAtPointer, type WireFormat, wireFormatOfUrl } from "./wire-elements";
+import { reconcileWire, type WireMap, warningText, wireMapProblems } from "./wire-reconciliation";
 
 function item(id: string, role: ContextItem["role"], ...parts: ItemPart[]): ContextItem {
   const tag = role === "system" ? "SYSTEM_PROMPT" : role === "tool" ? "TOOL_RESULT" : "DIALOGUE_HISTORY";
