@@ -18,7 +18,7 @@
 //   newest 81 messages): what one statement costs the app's process, whatever the turn does around it.
 // Route turns and direct calls alternate, so both see the same machine load.
 
-import type { BuildInput } from "@/lib/context/types";
+import type { BuildInput } from "@/lib/domain/types";
 import { type AppBench, setUpAppBench } from "./app-setup";
 import { median, round, type Sample, summarise } from "./stats";
 import { type CpuBreakdown, profileTurnCpu } from "./turn-profile";

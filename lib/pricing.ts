@@ -5,7 +5,7 @@
 // never a guess; so do cache writes reported for a model whose prices name no write rate.
 // Client-safe and pure: the inspector sums what the server computed.
 
-import type { ModelPrices } from "@/lib/context/types";
+import type { ModelPrices } from "@/lib/domain/types";
 
 export type { ModelPrices };
 

@@ -14,7 +14,7 @@ import { Server } from "node:http";
 import { databaseHandle } from "@/db/client";
 import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
 import { interruptTurnsRunningHere, waitForTurnsRunningHere } from "@/lib/chat/turn-stops";
-import { env } from "@/lib/env";
+import { env } from "@/lib/config/env";
 import { publishingSettled } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
 import { beginShutdown, requestsInFlight, runShutdownClosers } from "@/lib/shutdown-hooks";

@@ -2,7 +2,7 @@
 // (the resolved values with the edits on top), so keys the reader did not touch keep their resolved values.
 
 import type { NoteRole } from "@/components/ui/note-role-options";
-import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
+import type { ResolvedSettings, SettingsOverride } from "@/lib/domain/settings";
 
 export interface PreviewEdits {
   noteText?: string;

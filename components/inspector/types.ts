@@ -7,7 +7,7 @@ import type { UnclaimedElement, WireAddress } from "@/db/schema";
 import type { listTurnSummaries, listTurnsWithAttempts } from "@/db/turn-queries";
 import type { toAttemptViews } from "@/lib/chat/attempt-view";
 import type { previewTurn } from "@/lib/chat/preview-turn";
-import type { ContextItem, ProviderName, TraceEvent } from "@/lib/context/types";
+import type { ContextItem, ProviderName, TraceEvent } from "@/lib/domain/types";
 import type { Cost } from "@/lib/pricing";
 
 type ServerAttemptView = Awaited<ReturnType<typeof toAttemptViews>>[number];

@@ -6,7 +6,7 @@
 // the provider refused with an HTTP error (a 429, a 400) was never run, so it is not billed and gets no estimate.
 
 import { countTextTokens } from "@/lib/context/tokens";
-import type { TokenizerName } from "@/lib/context/types";
+import type { TokenizerName } from "@/lib/domain/types";
 import { costOfUsage, type MaybeEstimatedCost, type ModelPrices, type TokenUsage } from "@/lib/pricing";
 
 /** `estimated: true` when counted from what was sent and streamed; a reported cost is a plain Cost, as in every view. */

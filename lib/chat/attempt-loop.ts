@@ -6,8 +6,8 @@
 import "server-only";
 import { STATUS_CODES } from "node:http";
 import { APICallError } from "ai";
-import type { ModelDescriptor } from "@/lib/context/types";
-import { env } from "@/lib/env";
+import { env } from "@/lib/config/env";
+import type { ModelDescriptor } from "@/lib/domain/types";
 
 /** Retries per model after the first try, for retryable errors (429, 5xx) that happen before any text. */
 /** Never wait longer than this for one retry: a longer retry-after fails the model at once (the next one runs). */

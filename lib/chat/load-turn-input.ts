@@ -14,8 +14,8 @@ import { getCurrentSettings } from "@/db/settings-queries";
 import { getActiveSummary } from "@/db/summary-queries";
 import { MAX_TOOL_STEPS, runnableToolNames, TOOL_CATALOG } from "@/lib/chat/tools";
 import { countUserTurns } from "@/lib/context/current-input";
-import { type ResolvedSettings, resolveSettings, type SettingsOverride } from "@/lib/context/settings";
-import type { BuildInput, StoredMessage } from "@/lib/context/types";
+import { type ResolvedSettings, resolveSettings, type SettingsOverride } from "@/lib/domain/settings";
+import type { BuildInput, StoredMessage } from "@/lib/domain/types";
 import { toStoredArtifact, toStoredAttachment, toStoredMessage, toStoredSummary } from "./stored-rows";
 import type { PreloadedSummaryInputs } from "./summary-decision";
 

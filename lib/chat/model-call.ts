@@ -5,7 +5,7 @@ import "server-only";
 import { generateText, isStepCount, streamText, type ToolSet } from "ai";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import { countItemTokens } from "@/lib/context/tokens";
-import type { ContextItem, ModelDescriptor } from "@/lib/context/types";
+import type { ContextItem, ModelDescriptor } from "@/lib/domain/types";
 import { languageModelFor } from "@/lib/providers/language-model";
 import { OFFLINE_PROVIDER } from "@/lib/providers/offline-model";
 import { type CapturedRequest, recordedUrl } from "@/lib/providers/request-capture";

@@ -14,9 +14,9 @@ import {
   type RecordedRequest,
   type RecordedWireMap,
 } from "@/db/schema";
+import { env } from "@/lib/config/env";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
-import type { BaseContext, ContextItem } from "@/lib/context/types";
-import { env } from "@/lib/env";
+import type { BaseContext, ContextItem } from "@/lib/domain/types";
 import { logger } from "@/lib/logger";
 import { elideMedia } from "@/lib/providers/media-elision";
 import type { CapturedRequest } from "@/lib/providers/request-capture";

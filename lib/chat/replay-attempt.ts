@@ -10,9 +10,9 @@ import { getAttemptWithConversation, getTurnUserMessage } from "@/db/attempt-que
 import type { Database } from "@/db/client";
 import type { Attempt } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
-import type { SettingsOverride } from "@/lib/context/settings";
-import type { BaseContext, ModelDescriptor } from "@/lib/context/types";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/domain/errors";
+import type { SettingsOverride } from "@/lib/domain/settings";
+import type { BaseContext, ModelDescriptor } from "@/lib/domain/types";
 import { restoreMedia } from "@/lib/providers/media-elision";
 import { type CapturedRequest, createRequestCapture } from "@/lib/providers/request-capture";
 import { warningText } from "@/lib/providers/wire-reconciliation";

@@ -13,7 +13,7 @@ import type { Database } from "@/db/client";
 import { finishReplyWithArtifacts, updateMessage } from "@/db/message-queries";
 import type { Message } from "@/db/schema";
 import { mergeProviderMetadata } from "@/lib/context/messages";
-import type { ProviderMetadata, StoredPart } from "@/lib/context/types";
+import type { ProviderMetadata, StoredPart } from "@/lib/domain/types";
 import { publishStoredMessage } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
 import { type ReasoningView, reasoningView } from "./reasoning-view";

@@ -11,7 +11,7 @@ import {
   type ResumableStreamContext,
   type Subscriber,
 } from "resumable-stream";
-import { env } from "@/lib/env";
+import { env } from "@/lib/config/env";
 import { logger } from "@/lib/logger";
 import { onShutdown } from "@/lib/shutdown-hooks";
 

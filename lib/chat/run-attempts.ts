@@ -8,7 +8,7 @@ import type { Database } from "@/db/client";
 import type { Model } from "@/db/schema";
 import { stageClock } from "@/lib/chat/stage-clock";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "@/lib/context/resolve-for-model";
-import type { BaseContext, ModelDescriptor } from "@/lib/context/types";
+import type { BaseContext, ModelDescriptor } from "@/lib/domain/types";
 import { createRequestCapture } from "@/lib/providers/request-capture";
 import { warningText } from "@/lib/providers/wire-reconciliation";
 import {

@@ -12,7 +12,7 @@ import type {
   StoredMessage,
   StoredPart,
   StoredSummary,
-} from "@/lib/context/types";
+} from "@/lib/domain/types";
 
 /** A person's complete message as it is stored: the turn's submit and the tests' fixtures write it so. */
 export function userMessageRow(

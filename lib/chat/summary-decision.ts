@@ -6,11 +6,11 @@ import type { Database } from "@/db/client";
 import { listHistoryWindow } from "@/db/message-queries";
 import type { Conversation, Message, Model, Persona, SettingsVersion, Summary } from "@/db/schema";
 import { countUnsummarisedUserTurns, listUnsummarisedMessages } from "@/db/summary-queries";
-import type { ResolvedSettings } from "@/lib/context/settings";
 import { planSummary, type SummaryPlan } from "@/lib/context/summary-plan";
 import { countTextTokens } from "@/lib/context/tokens";
 import { plural } from "@/lib/context/trace";
-import type { StoredMessage, StoredSummary, TokenizerName } from "@/lib/context/types";
+import type { ResolvedSettings } from "@/lib/domain/settings";
+import type { StoredMessage, StoredSummary, TokenizerName } from "@/lib/domain/types";
 import { toStoredMessage, toStoredSummary } from "./stored-rows";
 
 /**

@@ -7,7 +7,7 @@ import type { Database } from "@/db/client";
 import type { Conversation, Model, Persona } from "@/db/schema";
 import { stageClock } from "@/lib/chat/stage-clock";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "@/lib/context/resolve-for-model";
-import type { BaseContext, TraceEvent } from "@/lib/context/types";
+import type { BaseContext, TraceEvent } from "@/lib/domain/types";
 import type { TurnInput } from "./load-turn-input";
 import { toModelDescriptor } from "./stored-rows";
 import { summariseConversation } from "./summarise";

@@ -13,7 +13,7 @@ import type { Conversation, Message } from "@/db/schema";
 import { conversations } from "@/db/schema";
 import { getCurrentSettings } from "@/db/settings-queries";
 import { DEFAULT_CONVERSATION_TITLE, getFirstExchange, storeGeneratedTitle } from "@/db/title-queries";
-import { env } from "@/lib/env";
+import { env } from "@/lib/config/env";
 import { logger } from "@/lib/logger";
 import { firstSentence } from "@/lib/providers/offline-summary";
 import { runAuxiliaryCall } from "./auxiliary-call";

@@ -5,7 +5,7 @@
 import "server-only";
 import type { TextStreamPart, ToolSet } from "ai";
 import { countItemTokens } from "@/lib/context/tokens";
-import type { ContextItem, ItemPart, ProviderMetadata, TokenizerName } from "@/lib/context/types";
+import type { ContextItem, ItemPart, ProviderMetadata, TokenizerName } from "@/lib/domain/types";
 
 export class ToolLoopSteps {
   /** The step being streamed: the parts of the model's reply, then the tools' results. */

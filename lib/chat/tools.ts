@@ -10,7 +10,7 @@ import type { Database } from "@/db/client";
 import { storeToolMemory } from "@/db/memory-queries";
 import { getModel, listModels } from "@/db/model-queries";
 import type { Model } from "@/db/schema";
-import type { ToolInfo } from "@/lib/context/types";
+import type { ToolInfo } from "@/lib/domain/types";
 import { isProviderConfigured, languageModelFor } from "@/lib/providers/language-model";
 import { toModelDescriptor } from "./stored-rows";
 

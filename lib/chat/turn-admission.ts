@@ -6,7 +6,7 @@
 
 import "server-only";
 import pLimit, { type LimitFunction } from "p-limit";
-import { env } from "@/lib/env";
+import { env } from "@/lib/config/env";
 
 let limiter: LimitFunction | null = null;
 

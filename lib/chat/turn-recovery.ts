@@ -6,7 +6,7 @@ import "server-only";
 import { hostname } from "node:os";
 import type { Database } from "@/db/client";
 import { recoverAbandonedTurns } from "@/db/turn-queries";
-import { env } from "@/lib/env";
+import { env } from "@/lib/config/env";
 import { publishMessage } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
 import { turnsRunningHere } from "./turn-stops";

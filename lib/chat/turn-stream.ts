@@ -8,7 +8,7 @@ import type { Message, Model, Persona } from "@/db/schema";
 import { finishTurn, HEARTBEAT_INTERVAL_MS, touchTurnHeartbeat } from "@/db/turn-queries";
 import type { SessionUser } from "@/lib/api/route";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
-import type { BaseContext, TraceEvent } from "@/lib/context/types";
+import type { BaseContext, TraceEvent } from "@/lib/domain/types";
 import { logger } from "@/lib/logger";
 import type { ReplyWriter, WriteReply } from "./reply-events";
 import { ReplyPersistence } from "./reply-persistence";

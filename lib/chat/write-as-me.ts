@@ -7,7 +7,7 @@ import "server-only";
 import type { Database } from "@/db/client";
 import type { SessionUser } from "@/lib/api/route";
 import { resolveForModel } from "@/lib/context/resolve-for-model";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { runAuxiliaryCall } from "./auxiliary-call";
 import { unsentMessage } from "./preview-turn";
 import { refuseWhileReplyIsWritten } from "./stop-turn";

@@ -4,7 +4,7 @@
 // this version does not know are kept as they are, so an archive round-trips unchanged.
 
 import { z } from "zod";
-import { AUTHOR_TYPES, type ContextItem, ITEM_TAGS, MEDIA_KINDS } from "./types";
+import { AUTHOR_TYPES, type ContextItem, ITEM_TAGS, MEDIA_KINDS } from "@/lib/domain/types";
 
 const text = z.string().max(2_000_000);
 const name = z.string().max(1_000);

@@ -10,7 +10,7 @@ import { getPersona } from "@/db/persona-queries";
 import type { Attempt, Conversation, PrivateMemoryUse } from "@/db/schema";
 import { conversationAttemptViews, type toAttemptViews } from "@/lib/chat/attempt-view";
 import { privateMemoriesInPayload } from "@/lib/chat/private-memories";
-import type { StoredPart } from "@/lib/context/types";
+import type { StoredPart } from "@/lib/domain/types";
 import { elideMedia, MEDIA_MARKER, restoreMedia } from "@/lib/providers/media-elision";
 import {
   ARCHIVE_FORMAT,
@@ -186,7 +186,7 @@ function toArchivedAttempt(
     modelId,
     status,
     error,
-    // The pipeline wrote them (lib/context/types.ts); only an import checks them against the schema.
+    // The pipeline wrote them (lib/domain/types.ts); only an import checks them against the schema.
     items: items as ArchivedAttempt["items"],
     trace: trace as ArchivedAttempt["trace"],
     settings: view.settings,

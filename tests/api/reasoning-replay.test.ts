@@ -11,7 +11,7 @@ import * as importRoute from "@/app/api/conversations/import/route";
 import { getDb } from "@/db/client";
 import { artifacts } from "@/db/schema";
 import type { ReasoningView } from "@/lib/chat/reasoning-view";
-import type { SettingsOverride } from "@/lib/context/settings";
+import type { SettingsOverride } from "@/lib/domain/settings";
 import { call } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { conversationWithPersona } from "../fixtures/personas";

@@ -10,7 +10,7 @@ import { toSummaryViews } from "@/lib/chat/summary-view";
 import { loadTranscript } from "@/lib/chat/transcript";
 import { choosableModels } from "@/lib/chat/turn-setup";
 import { toUIMessage } from "@/lib/chat/ui-messages";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { isUuid } from "@/lib/ids";
 import { requirePageUser } from "@/lib/session";
 

@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/conversation-queries";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { toAttemptViews } from "@/lib/chat/attempt-view";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/domain/errors";
 
 export const dynamic = "force-dynamic";
 

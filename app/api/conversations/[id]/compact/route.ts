@@ -9,7 +9,7 @@ import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { refuseWhileReplyIsWritten } from "@/lib/chat/stop-turn";
 import { summariseConversation } from "@/lib/chat/summarise";
 import { toSummaryViews } from "@/lib/chat/summary-view";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { compactRequestSchema } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -8,7 +8,7 @@ import { getRunningTurn } from "@/db/turn-queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { stopTurn } from "@/lib/chat/stop-turn";
 import { turnRunningHere } from "@/lib/chat/turn-stops";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 
 export const dynamic = "force-dynamic";
 

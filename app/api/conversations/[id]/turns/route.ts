@@ -3,7 +3,7 @@ import { listOtherModelCallSummaries } from "@/db/attempt-queries";
 import { listTurnSummaries } from "@/db/turn-queries";
 import { conversationAttemptViews } from "@/lib/chat/attempt-view";
 import { withCosts } from "@/lib/chat/turn-costs";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 
 export const dynamic = "force-dynamic";
 

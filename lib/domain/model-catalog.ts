@@ -1,8 +1,7 @@
 // The built-in model list that seeds the `models` table. Admins can add and edit rows afterwards; these are
 // only inserted when missing, so edits survive restarts.
 
-import "server-only";
-import type { ModelCapabilities, ModelDescriptor, ModelPrices } from "@/lib/context/types";
+import type { ModelCapabilities, ModelDescriptor, ModelPrices } from "./types";
 
 export interface CatalogModel extends ModelDescriptor {
   label: string;

@@ -1,7 +1,7 @@
 // Which providers are configured, read from the environment. Keys are never stored or returned.
 
 import "server-only";
-import { env, type ServerEnvironment } from "@/lib/env";
+import { env, type ServerEnvironment } from "./env";
 
 export interface ProviderConfig {
   openai: { apiKey: string; baseURL?: string } | null;
