@@ -15,6 +15,6 @@ export async function register() {
   await installForwardingScrubber();
   const { databaseHandle, getDb } = await import("./db/client");
   await databaseHandle().ready.catch(() => {});
-  const { startTurnRecovery } = await import("./lib/chat/turn-recovery");
+  const { startTurnRecovery } = await import("@/lib/chat/turn-control/turn-recovery");
   startTurnRecovery(getDb);
 }

@@ -49,7 +49,7 @@ export function costOfUsage(
   };
 }
 
-/** A cost that may be an estimate (a stopped or failed attempt's without reported usage: lib/chat/attempt-cost.ts). */
+/** A cost that may be an estimate (a stopped or failed attempt's without reported usage: lib/chat/attempts/attempt-cost.ts). */
 export type MaybeEstimatedCost = Cost & { estimated?: boolean };
 
 /**

@@ -34,7 +34,7 @@ export function previewOverride(
   if (edits.noteText !== undefined || edits.noteDepth !== undefined || edits.noteRole !== undefined) {
     override.contextNote = {
       ...base.contextNote,
-      // The preview's note text stands for this conversation's note (see lib/chat/preview-turn.ts).
+      // The preview's note text stands for this conversation's note (see lib/chat/turn/preview-turn.ts).
       text: edits.noteText ?? (conversationNote || base.contextNote.text),
       depth: edits.noteDepth !== undefined ? wholeNumber(edits.noteDepth) : base.contextNote.depth,
       role: edits.noteRole ?? base.contextNote.role,

@@ -94,7 +94,7 @@ const environmentSchema = z.object({
   GLASSBOX_TITLE_TIMEOUT_MS: wholeNumber(20_000, 1),
   TITLE_MODEL_ID: text(),
   CHAT_RATE_LIMIT_PER_MINUTE: wholeNumber(30, 1),
-  /** Turns one instance sets up at once; more wait their turn, in order (lib/chat/turn-admission.ts). */
+  /** Turns one instance sets up at once; more wait their turn, in order (lib/chat/turn/turn-admission.ts). */
   TURN_SETUP_CONCURRENCY: wholeNumber(8, 1),
   // Accounts and origins.
   AUTH_SECRET: text(),

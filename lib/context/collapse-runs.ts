@@ -8,7 +8,7 @@ import type { CollapsedHistory, PhaseAContext, ReachableHistory } from "./phases
 import type { Stage, StageResult } from "./stage";
 import { traceEvent } from "./trace";
 
-// lib/chat/summarise.ts reads message text from here; the helper itself lives with the other message helpers.
+// lib/chat/summary/summarise.ts reads message text from here; the helper itself lives with the other message helpers.
 export { messageText } from "./messages";
 
 export function collapseRuns(messages: readonly StoredMessage[]): StageResult<HistoryEntry[]> {

@@ -74,7 +74,7 @@ export const contextItemSchema = z.looseObject({
   mediaDescriptors: z.array(mediaDescriptorSchema).max(10_000).optional(),
   tokens: count,
   cacheBreakpoint: z.enum(["system", "summary", "history"]).optional(),
-  /** Set on a reader's view when someone else's private memory was replaced in it (lib/chat/private-memories.ts). */
+  /** Set on a reader's view when someone else's private memory was replaced in it (lib/chat/attempts/private-memories.ts). */
   redacted: z.literal(true).optional(),
 });
 

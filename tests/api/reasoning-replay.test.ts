@@ -10,7 +10,7 @@ import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
 import * as importRoute from "@/app/api/conversations/import/route";
 import { getDb } from "@/db/client";
 import { artifacts } from "@/db/schema";
-import type { ReasoningView } from "@/lib/chat/reasoning-view";
+import type { ReasoningView } from "@/lib/chat/views/reasoning-view";
 import type { SettingsOverride } from "@/lib/domain/settings";
 import { call } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";

@@ -24,7 +24,7 @@ interface Rule {
 
 /** Server-side modules of lib/ that the browser bundle must not pull in at run time. */
 const SERVER_ONLY =
-  /^(db\/|lib\/(api\/|auth\.ts|logger\.ts|rate-limit\.ts|providers\/|media\/(read-upload|upload-limits|fetch-image-link|image-links)\.ts|chat\/(?!ui-messages\.ts|summary-view\.ts|reasoning-view\.ts)|live\/(?!events\.ts)|export\/(?!openai-chat-example\.ts)|telemetry\/|config\/|health\.ts|shutdown(-hooks)?\.ts))/;
+  /^(db\/|lib\/(api\/|auth\.ts|logger\.ts|rate-limit\.ts|providers\/|media\/(read-upload|upload-limits|fetch-image-link|image-links)\.ts|chat\/(?!views\/(ui-messages|summary-view|reasoning-view)\.ts)|live\/(?!events\.ts)|export\/(?!openai-chat-example\.ts)|telemetry\/|config\/|health\.ts|shutdown(-hooks)?\.ts))/;
 
 /**
  * The layers, bottom first. A file may import its own layer and the layers below it, never one above: the order
@@ -174,7 +174,12 @@ describe("the import graph", () => {
       "db/message-queries.ts",
       "imports-go-down",
     ],
-    ["the database layer reaching up", "db/message-queries.ts", "lib/chat/run-turn.ts", "imports-go-down"],
+    [
+      "the database layer reaching up",
+      "db/message-queries.ts",
+      "lib/chat/turn/run-turn.ts",
+      "imports-go-down",
+    ],
     [
       "the vocabulary reaching into the pipeline",
       "lib/domain/types.ts",
@@ -182,7 +187,12 @@ describe("the import graph", () => {
       "imports-go-down",
     ],
     ["configuration reaching into the database", "lib/config/env.ts", "db/client.ts", "imports-go-down"],
-    ["lib importing a component", "lib/chat/run-turn.ts", "components/chat/chat-view.tsx", "imports-go-down"],
+    [
+      "lib importing a component",
+      "lib/chat/turn/run-turn.ts",
+      "components/chat/chat-view.tsx",
+      "imports-go-down",
+    ],
     [
       "a component importing a page",
       "components/chat/chat-view.tsx",
@@ -202,7 +212,7 @@ describe("the import graph", () => {
   });
 
   test("a type-only import into a server module is allowed from the UI; a runtime one is not", () => {
-    const edge = { from: "components/chat/api.ts", to: "lib/chat/transcript.ts" };
+    const edge = { from: "components/chat/api.ts", to: "lib/chat/views/transcript.ts" };
     expect(violations([{ ...edge, typeOnly: true }])).toEqual([]);
     expect(violations([{ ...edge, typeOnly: false }])).toHaveLength(1);
   });

@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { readJson, requireUser, route } from "@/lib/api/route";
-import { runChatTurn } from "@/lib/chat/run-turn";
-import type { TurnAction } from "@/lib/chat/turn-user-message";
+import { runChatTurn } from "@/lib/chat/turn/run-turn";
+import type { TurnAction } from "@/lib/chat/turn/turn-user-message";
 import { AppError } from "@/lib/domain/errors";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
 import { refuseNewTurnWhenShuttingDown } from "@/lib/shutdown-hooks";

@@ -1,7 +1,7 @@
 import { assertModelsExist, createPersona, listPersonasWithUsage } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
-import { TOOL_CATALOG } from "@/lib/chat/tools";
+import { TOOL_CATALOG } from "@/lib/chat/turn/tools";
 import { createPersonaSchema } from "./schema";
 
 export const dynamic = "force-dynamic";

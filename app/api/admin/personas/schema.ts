@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { nonEmptyTextField, textField } from "@/app/api/request-fields";
-import { TOOL_CATALOG } from "@/lib/chat/tools";
+import { TOOL_CATALOG } from "@/lib/chat/turn/tools";
 import { oneOf, settingsOverrideSchema } from "@/lib/domain/settings";
 import { MODEL_ID } from "../params";
 

@@ -12,12 +12,12 @@ import { listParticipants } from "@/db/participant-queries";
 import type { Conversation, Message, Persona } from "@/db/schema";
 import { getCurrentSettings } from "@/db/settings-queries";
 import { getActiveSummary } from "@/db/summary-queries";
-import { MAX_TOOL_STEPS, runnableToolNames, TOOL_CATALOG } from "@/lib/chat/tools";
+import type { PreloadedSummaryInputs } from "@/lib/chat/summary/summary-decision";
 import { countUserTurns } from "@/lib/context/current-input";
 import { type ResolvedSettings, resolveSettings, type SettingsOverride } from "@/lib/domain/settings";
 import type { BuildInput, StoredMessage } from "@/lib/domain/types";
 import { toStoredArtifact, toStoredAttachment, toStoredMessage, toStoredSummary } from "./stored-rows";
-import type { PreloadedSummaryInputs } from "./summary-decision";
+import { MAX_TOOL_STEPS, runnableToolNames, TOOL_CATALOG } from "./tools";
 
 export interface TurnInput {
   buildInput: BuildInput;

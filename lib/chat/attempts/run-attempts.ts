@@ -6,7 +6,12 @@ import "server-only";
 import type { ToolSet } from "ai";
 import type { Database } from "@/db/client";
 import type { Model } from "@/db/schema";
-import { stageClock } from "@/lib/chat/stage-clock";
+import type { ReplyWriter } from "@/lib/chat/turn/reply-events";
+import type { ReplyPersistence, ToolResultSource } from "@/lib/chat/turn/reply-persistence";
+import { stageClock } from "@/lib/chat/turn/stage-clock";
+import { toModelDescriptor } from "@/lib/chat/turn/stored-rows";
+import { ToolLoopSteps } from "@/lib/chat/turn/tool-loop-steps";
+import { MAX_TOOL_STEPS } from "@/lib/chat/turn/tools";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "@/lib/context/resolve-for-model";
 import type { BaseContext, ModelDescriptor } from "@/lib/domain/types";
 import { createRequestCapture } from "@/lib/providers/request-capture";
@@ -28,11 +33,6 @@ import {
   attemptUsage,
   recordAttempt,
 } from "./record-attempt";
-import type { ReplyWriter } from "./reply-events";
-import type { ReplyPersistence, ToolResultSource } from "./reply-persistence";
-import { toModelDescriptor } from "./stored-rows";
-import { ToolLoopSteps } from "./tool-loop-steps";
-import { MAX_TOOL_STEPS } from "./tools";
 
 export interface AttemptsOutcome {
   /** `stopped`: the user stopped the reply (the provider request was aborted). */

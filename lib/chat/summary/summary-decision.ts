@@ -6,12 +6,12 @@ import type { Database } from "@/db/client";
 import { listHistoryWindow } from "@/db/message-queries";
 import type { Conversation, Message, Model, Persona, SettingsVersion, Summary } from "@/db/schema";
 import { countUnsummarisedUserTurns, listUnsummarisedMessages } from "@/db/summary-queries";
+import { toStoredMessage, toStoredSummary } from "@/lib/chat/turn/stored-rows";
 import { planSummary, type SummaryPlan } from "@/lib/context/summary-plan";
 import { countTextTokens } from "@/lib/context/tokens";
 import { plural } from "@/lib/context/trace";
 import type { ResolvedSettings } from "@/lib/domain/settings";
 import type { StoredMessage, StoredSummary, TokenizerName } from "@/lib/domain/types";
-import { toStoredMessage, toStoredSummary } from "./stored-rows";
 
 /**
  * auto: before a turn, as `summary.mode` says (never in manual mode). manual: the Compact button or API, whatever

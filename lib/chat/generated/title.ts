@@ -13,13 +13,13 @@ import type { Conversation, Message } from "@/db/schema";
 import { conversations } from "@/db/schema";
 import { getCurrentSettings } from "@/db/settings-queries";
 import { DEFAULT_CONVERSATION_TITLE, getFirstExchange, storeGeneratedTitle } from "@/db/title-queries";
+import { runAuxiliaryCall } from "@/lib/chat/attempts/auxiliary-call";
+import { resolveTurnSettings } from "@/lib/chat/turn/load-turn-input";
+import { toModelDescriptor } from "@/lib/chat/turn/stored-rows";
+import { callableModel, unavailableModelMessage } from "@/lib/chat/turn/turn-setup";
 import { env } from "@/lib/config/env";
 import { logger } from "@/lib/logger";
 import { firstSentence } from "@/lib/providers/offline-summary";
-import { runAuxiliaryCall } from "./auxiliary-call";
-import { resolveTurnSettings } from "./load-turn-input";
-import { toModelDescriptor } from "./stored-rows";
-import { callableModel, unavailableModelMessage } from "./turn-setup";
 
 export const TITLE_MAX_CHARS = 60;
 /** A title is a side job: a slow provider gives up rather than hold a connection for long. */

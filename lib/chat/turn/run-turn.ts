@@ -8,20 +8,20 @@ import { UI_MESSAGE_STREAM_HEADERS } from "ai";
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
 import { appendMessage } from "@/db/message-queries";
-import type { Conversation, Message, Persona } from "@/db/schema";
 import { insertFirstReplyAndTurn, insertTurn } from "@/db/turn-queries";
 import type { SessionUser } from "@/lib/api/route";
+import { hasDefaultTitle } from "@/lib/chat/generated/title";
+import { maybeSummariseBeforeTurn } from "@/lib/chat/summary/summarise";
+import { type BuiltTurn, summariseOnOverflow } from "@/lib/chat/summary/summary-overflow";
+import { resumableStreams } from "@/lib/chat/turn-control/resumable-streams";
+import { instanceId } from "@/lib/chat/turn-control/turn-recovery";
+import { claimTurnStart } from "@/lib/chat/turn-control/turn-stops";
 import { logger } from "@/lib/logger";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
 import { replyEventBytes, replyEventText } from "./reply-events";
-import { resumableStreams } from "./resumable-streams";
-import { maybeSummariseBeforeTurn } from "./summarise";
-import { type BuiltTurn, summariseOnOverflow } from "./summary-overflow";
-import { hasDefaultTitle } from "./title";
 import { admitTurnSetUp } from "./turn-admission";
-import { instanceId } from "./turn-recovery";
+import type { TurnContext } from "./turn-context";
 import { buildPhaseA, openConversation } from "./turn-setup";
-import { claimTurnStart } from "./turn-stops";
 import { streamTurn } from "./turn-stream";
 import { checkAndStoreUserMessage, type TurnAction, turnActionWords } from "./turn-user-message";
 
@@ -31,16 +31,6 @@ export interface TurnRequest {
   conversationId: string;
   action: TurnAction;
 }
-
-/** The conversation a turn answers in, who asks, and the persona that answers. */
-interface OpenedTurn {
-  db: Database;
-  user: SessionUser;
-  conversation: Conversation;
-  persona: Persona;
-}
-
-type StoredUserMessage = Awaited<ReturnType<typeof checkAndStoreUserMessage>>;
 
 export async function runChatTurn({ db, user, conversationId, action }: TurnRequest): Promise<Response> {
   // The conversation is this turn's from its claim (once the caller may read it) until the turn registers as
@@ -62,43 +52,46 @@ async function startTurn(
   claimed: (release: () => void) => void,
 ): Promise<{ turnId: string; write: ReturnType<typeof streamTurn> }> {
   // Reading and storing wait their turn behind other turns' when many arrive at once (turn-admission.ts).
-  const { opened, stored } = await admitTurnSetUp(async () => {
-    const opened: OpenedTurn = {
+  const { turn, firstInput } = await admitTurnSetUp(async () => {
+    const { conversation, persona } = await openConversation({ db, conversationId, userId: user.id });
+    claimed(claimTurnStart(conversationId, turnActionWords(action)));
+    const { firstInput, ...stored } = await checkAndStoreUserMessage({
       db,
       user,
-      ...(await openConversation({ db, conversationId, userId: user.id })),
+      conversation,
+      persona,
+      action,
+    });
+    const turn: TurnContext = {
+      db,
+      user,
+      conversation,
+      persona,
+      action,
+      ...stored,
+      assistantMessageId: uuidv7(),
+      turnId: uuidv7(),
     };
-    claimed(claimTurnStart(conversationId, turnActionWords(action)));
-    return { opened, stored: await checkAndStoreUserMessage({ ...opened, action }) };
+    return { turn, firstInput };
   });
-  const { turnInput, base, firstResolved } = await prepareContext({ ...opened, ...stored });
+  const { turnInput, base, firstResolved } = await prepareContext(turn, firstInput);
   const { settingsVersion } = turnInput;
 
   // The reply's row and the turn's row are written while the model call is already under way: the ids are
   // known now, writes of the reply wait for its row, and attempts are recorded after the turn row exists.
-  const replyIds = { assistantMessageId: uuidv7(), turnId: uuidv7() };
-  const { turnId } = replyIds;
-  const rowsReady = insertReplyRows({
-    ...opened,
-    ...stored,
-    ...replyIds,
-    settingsVersion,
-    firstReply: action.kind === "submit",
-  });
-  rowsReady.catch((error) => logger.error({ err: error, turnId }, "could not store the reply's rows"));
+  const rowsReady = insertReplyRows(turn, settingsVersion);
+  rowsReady.catch((error) =>
+    logger.error({ err: error, turnId: turn.turnId }, "could not store the reply's rows"),
+  );
 
-  const writeReply = streamTurn({
-    ...opened,
-    ...stored,
-    ...replyIds,
-    conversationId,
+  const writeReply = streamTurn(turn, {
     rowsReady,
     base,
     firstResolved,
     settingsVersion,
-    titleWanted: hasDefaultTitle(opened.conversation),
+    titleWanted: hasDefaultTitle(turn.conversation),
   });
-  return { turnId, write: writeReply };
+  return { turnId: turn.turnId, write: writeReply };
 }
 
 /** The reply's stream as the response. With Redis, it is published under the turn's id so any instance can resume it. */
@@ -116,8 +109,8 @@ async function respondWith(turnId: string, writeReply: ReturnType<typeof streamT
  * Build once; summarise old turns when the policy says so, deciding from what was just loaded; in the rare turn
  * that does summarise, load and build again. Summarise again if it still overflows.
  */
-async function prepareContext(turn: OpenedTurn & StoredUserMessage) {
-  const { db, user, conversation, persona, userMessage, personaModel, modelRows, firstInput } = turn;
+async function prepareContext(turn: TurnContext, firstInput: TurnInput) {
+  const { db, user, conversation, persona, userMessage, personaModel, modelRows } = turn;
   const buildFrom = (turnInput: TurnInput): BuiltTurn => ({
     turnInput,
     base: buildPhaseA(turnInput, modelRows),
@@ -153,24 +146,12 @@ async function prepareContext(turn: OpenedTurn & StoredUserMessage) {
  * chosen variant of the replies to its message (the earlier ones stay, un-chosen) in appendMessage's transaction.
  * Resolves with the reply's row as stored: its first live event, with no read.
  */
-async function insertReplyRows({
-  db,
-  persona,
-  userMessage,
-  assistantMessageId,
-  turnId,
-  settingsVersion,
-  firstReply,
-}: {
-  db: Database;
-  persona: Persona;
-  userMessage: Message;
-  assistantMessageId: string;
-  turnId: string;
-  settingsVersion: number;
-  /** The user's message was stored by this turn: no reply to it exists yet. */
-  firstReply: boolean;
-}) {
+async function insertReplyRows(
+  { db, persona, userMessage, assistantMessageId, turnId, action }: TurnContext,
+  settingsVersion: number,
+) {
+  // A new message has no reply yet; a regenerate's message has.
+  const firstReply = action.kind === "submit";
   const reply = {
     id: assistantMessageId,
     conversationId: userMessage.conversationId,

@@ -8,7 +8,6 @@ import type { Database } from "@/db/client";
 import { getReadableConversationWithPersona } from "@/db/conversation-queries";
 import { getModel, listModels, listModelsById } from "@/db/model-queries";
 import type { Conversation, Model, Persona } from "@/db/schema";
-import { stageClock } from "@/lib/chat/stage-clock";
 import { buildContext } from "@/lib/context/build-context";
 import { attemptBudgetsFor } from "@/lib/context/history-reach";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "@/lib/context/resolve-for-model";
@@ -16,6 +15,7 @@ import { AppError } from "@/lib/domain/errors";
 import type { BaseContext, ModelDescriptor } from "@/lib/domain/types";
 import { isProviderConfigured } from "@/lib/providers/language-model";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
+import { stageClock } from "./stage-clock";
 import { toModelDescriptor } from "./stored-rows";
 
 /** The conversation (404 to anyone who may not read it) and the persona that answers in it. */

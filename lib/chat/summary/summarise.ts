@@ -12,6 +12,10 @@ import { getModel } from "@/db/model-queries";
 import type { Conversation, Persona, Summary } from "@/db/schema";
 import { getCurrentSettings } from "@/db/settings-queries";
 import { getActiveSummary, storeSummary } from "@/db/summary-queries";
+import { runAuxiliaryCall } from "@/lib/chat/attempts/auxiliary-call";
+import { resolveTurnSettings } from "@/lib/chat/turn/load-turn-input";
+import { toModelDescriptor, toStoredArtifact } from "@/lib/chat/turn/stored-rows";
+import { callableModel, unavailableModelMessage } from "@/lib/chat/turn/turn-setup";
 import { env } from "@/lib/config/env";
 import { messageText } from "@/lib/context/collapse-runs";
 import { summaryMarkerText } from "@/lib/context/summary-placement";
@@ -22,11 +26,7 @@ import type { ResolvedSettings } from "@/lib/domain/settings";
 import type { StoredMessage, StoredSummary, TokenizerName, TraceEvent } from "@/lib/domain/types";
 import { logger } from "@/lib/logger";
 import { offlineSummary } from "@/lib/providers/offline-summary";
-import { runAuxiliaryCall } from "./auxiliary-call";
-import { resolveTurnSettings } from "./load-turn-input";
-import { toModelDescriptor, toStoredArtifact } from "./stored-rows";
 import { decideSummary, type PreloadedSummaryInputs, type SummaryTarget, withKeep } from "./summary-decision";
-import { callableModel, unavailableModelMessage } from "./turn-setup";
 
 export interface SummaryOutcome {
   status: "summarised" | "skipped" | "failed";

@@ -10,6 +10,15 @@ import { getAttemptWithConversation, getTurnUserMessage } from "@/db/attempt-que
 import type { Database } from "@/db/client";
 import type { Attempt } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
+import { toModelDescriptor } from "@/lib/chat/turn/stored-rows";
+import { toolSetFor } from "@/lib/chat/turn/tools";
+import {
+  loadAndBuild,
+  openConversation,
+  requireCallableModel,
+  resolveOrRefuse,
+} from "@/lib/chat/turn/turn-setup";
+import { toAttemptViews } from "@/lib/chat/views/attempt-view";
 import { AppError, notFound } from "@/lib/domain/errors";
 import type { SettingsOverride } from "@/lib/domain/settings";
 import type { BaseContext, ModelDescriptor } from "@/lib/domain/types";
@@ -17,13 +26,9 @@ import { restoreMedia } from "@/lib/providers/media-elision";
 import { type CapturedRequest, createRequestCapture } from "@/lib/providers/request-capture";
 import { warningText } from "@/lib/providers/wire-reconciliation";
 import { describeAttemptError, ProviderTimeoutError } from "./attempt-loop";
-import { toAttemptViews } from "./attempt-view";
 import { type GenerateRequest, generateModelCall, offlineRequest, streamModelCall } from "./model-call";
 import { privateMemoriesInPayload, privateMemoriesOfSource } from "./private-memories";
 import { type AttemptUsage, attemptUsage, recordAttempt } from "./record-attempt";
-import { toModelDescriptor } from "./stored-rows";
-import { toolSetFor } from "./tools";
-import { loadAndBuild, openConversation, requireCallableModel, resolveOrRefuse } from "./turn-setup";
 
 /** How long a replay may take, start to end: it is one call the user waits for. */
 const REPLAY_TIMEOUT_MS = 120_000;

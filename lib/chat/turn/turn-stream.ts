@@ -4,54 +4,42 @@
 import "server-only";
 import type { Database } from "@/db/client";
 import { deleteReplayedReasoning } from "@/db/message-queries";
-import type { Message, Model, Persona } from "@/db/schema";
+import type { Message } from "@/db/schema";
 import { finishTurn, HEARTBEAT_INTERVAL_MS, touchTurnHeartbeat } from "@/db/turn-queries";
-import type { SessionUser } from "@/lib/api/route";
+import { runAttempts } from "@/lib/chat/attempts/run-attempts";
+import { startTitleGeneration } from "@/lib/chat/generated/title";
+import { registerRunningTurn } from "@/lib/chat/turn-control/turn-stops";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import type { BaseContext, TraceEvent } from "@/lib/domain/types";
 import { logger } from "@/lib/logger";
 import type { ReplyWriter, WriteReply } from "./reply-events";
 import { ReplyPersistence } from "./reply-persistence";
-import { runAttempts } from "./run-attempts";
-import { startTitleGeneration } from "./title";
 import { runnableToolNames, toolSetFor } from "./tools";
-import { registerRunningTurn } from "./turn-stops";
+import type { TurnContext } from "./turn-context";
 
 /** Writes the reply (reply-events.ts makes the stream): the attempts, then the reply's and the turn's final status. */
-export function streamTurn({
-  db,
-  user,
-  persona,
-  conversationId,
-  userMessage,
-  assistantMessageId,
-  turnId,
-  rowsReady,
-  base,
-  firstResolved,
-  settingsVersion,
-  modelRows,
-  titleWanted,
-}: {
-  db: Database;
-  user: SessionUser;
-  persona: Persona;
-  conversationId: string;
-  userMessage: Message;
-  assistantMessageId: string;
-  turnId: string;
-  /** The reply's row once it and the turn's row are stored. */
-  rowsReady: Promise<Message>;
-  base: BaseContext;
-  firstResolved: ResolvedContext | undefined;
-  settingsVersion: number;
-  modelRows: Model[];
-  /**
-   * The conversation had its default title when the turn began: a title is generated once the reply is done. A
-   * titled conversation keeps its title, so its turns skip even the read that would say so.
-   */
-  titleWanted: boolean;
-}): WriteReply {
+export function streamTurn(
+  { db, user, persona, conversation, userMessage, assistantMessageId, turnId, modelRows }: TurnContext,
+  {
+    rowsReady,
+    base,
+    firstResolved,
+    settingsVersion,
+    titleWanted,
+  }: {
+    /** The reply's row once it and the turn's row are stored. */
+    rowsReady: Promise<Message>;
+    base: BaseContext;
+    firstResolved: ResolvedContext | undefined;
+    settingsVersion: number;
+    /**
+     * The conversation had its default title when the turn began: a title is generated once the reply is done. A
+     * titled conversation keeps its title, so its turns skip even the read that would say so.
+     */
+    titleWanted: boolean;
+  },
+): WriteReply {
+  const conversationId = conversation.id;
   const reply = new ReplyPersistence(db, conversationId, assistantMessageId, rowsReady);
 
   // Stop (from this instance or another) aborts the provider request; the reply keeps what the user saw.

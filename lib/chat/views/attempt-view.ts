@@ -9,12 +9,12 @@ import type { Database } from "@/db/client";
 import { getModel } from "@/db/model-queries";
 import type { Attempt, Model, RecordedRequest, WireAddress } from "@/db/schema";
 import { listTurnsWithAttempts } from "@/db/turn-queries";
+import { attemptCost } from "@/lib/chat/attempts/attempt-cost";
+import { redactPrivateMemories } from "@/lib/chat/attempts/private-memories";
+import { toModelDescriptor } from "@/lib/chat/turn/stored-rows";
 import { usableTokenBudget } from "@/lib/context/budget";
 import { restoreMedia } from "@/lib/providers/media-elision";
-import { attemptCost } from "./attempt-cost";
-import { redactPrivateMemories } from "./private-memories";
 import { attemptReasoning } from "./reasoning-view";
-import { toModelDescriptor } from "./stored-rows";
 
 /**
  * Every model call of a conversation as `readerId` may see it: the turns with their attempt rows, the calls that

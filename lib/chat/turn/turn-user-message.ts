@@ -7,12 +7,12 @@ import type { Database } from "@/db/client";
 import { appendMessage, findMessageByClientId, getReplyToRegenerate } from "@/db/message-queries";
 import type { Conversation, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
+import { refuseWhileReplyIsWritten } from "@/lib/chat/turn-control/stop-turn";
 import { AppError } from "@/lib/domain/errors";
 import type { StoredPart } from "@/lib/domain/types";
 import { publishStoredMessage } from "@/lib/live/publish";
 import { type PreparedImageLink, prepareImageLinks, storeImageLinks } from "@/lib/media/image-links";
 import { loadTurnInput } from "./load-turn-input";
-import { refuseWhileReplyIsWritten } from "./stop-turn";
 import { userMessageRow } from "./stored-rows";
 import { personaModels, requireCallableModel } from "./turn-setup";
 

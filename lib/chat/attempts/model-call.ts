@@ -3,13 +3,13 @@
 
 import "server-only";
 import { generateText, isStepCount, streamText, type ToolSet } from "ai";
+import { MAX_TOOL_STEPS } from "@/lib/chat/turn/tools";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import { countItemTokens } from "@/lib/context/tokens";
 import type { ContextItem, ModelDescriptor } from "@/lib/domain/types";
 import { languageModelFor } from "@/lib/providers/language-model";
 import { OFFLINE_PROVIDER } from "@/lib/providers/offline-model";
 import { type CapturedRequest, recordedUrl } from "@/lib/providers/request-capture";
-import { MAX_TOOL_STEPS } from "./tools";
 
 export function streamModelCall({
   model,

@@ -12,12 +12,12 @@ import { ulid } from "ulid";
 import type { Database } from "@/db/client";
 import { finishReplyWithArtifacts, updateMessage } from "@/db/message-queries";
 import type { Message } from "@/db/schema";
+import { runningTurnCount } from "@/lib/chat/turn-control/turn-stops";
+import { type ReasoningView, reasoningView } from "@/lib/chat/views/reasoning-view";
 import { mergeProviderMetadata } from "@/lib/context/messages";
 import type { ProviderMetadata, StoredPart } from "@/lib/domain/types";
 import { publishStoredMessage } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
-import { type ReasoningView, reasoningView } from "./reasoning-view";
-import { runningTurnCount } from "./turn-stops";
 
 export const FLUSH_INTERVAL_MS = 500;
 /**

@@ -5,13 +5,13 @@
 import "server-only";
 import type { Database } from "@/db/client";
 import type { Conversation, Model, Persona } from "@/db/schema";
-import { stageClock } from "@/lib/chat/stage-clock";
+import type { TurnInput } from "@/lib/chat/turn/load-turn-input";
+import { stageClock } from "@/lib/chat/turn/stage-clock";
+import { toModelDescriptor } from "@/lib/chat/turn/stored-rows";
+import { runnableToolNames } from "@/lib/chat/turn/tools";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "@/lib/context/resolve-for-model";
 import type { BaseContext, TraceEvent } from "@/lib/domain/types";
-import type { TurnInput } from "./load-turn-input";
-import { toModelDescriptor } from "./stored-rows";
 import { summariseConversation } from "./summarise";
-import { runnableToolNames } from "./tools";
 
 export interface BuiltTurn {
   turnInput: TurnInput;

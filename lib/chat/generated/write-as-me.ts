@@ -6,13 +6,13 @@
 import "server-only";
 import type { Database } from "@/db/client";
 import type { SessionUser } from "@/lib/api/route";
+import { runAuxiliaryCall } from "@/lib/chat/attempts/auxiliary-call";
+import { unsentMessage } from "@/lib/chat/turn/preview-turn";
+import { toModelDescriptor } from "@/lib/chat/turn/stored-rows";
+import { loadAndBuild, openConversation, personaModels } from "@/lib/chat/turn/turn-setup";
+import { refuseWhileReplyIsWritten } from "@/lib/chat/turn-control/stop-turn";
 import { resolveForModel } from "@/lib/context/resolve-for-model";
 import { AppError } from "@/lib/domain/errors";
-import { runAuxiliaryCall } from "./auxiliary-call";
-import { unsentMessage } from "./preview-turn";
-import { refuseWhileReplyIsWritten } from "./stop-turn";
-import { toModelDescriptor } from "./stored-rows";
-import { loadAndBuild, openConversation, personaModels } from "./turn-setup";
 
 /** A draft is asked for by someone waiting at the composer: a slow provider gives up rather than hold them. */
 const DRAFT_TIMEOUT_MS = 60_000;
