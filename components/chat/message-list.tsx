@@ -8,7 +8,8 @@ import { AlertIcon, ArrowDownIcon, RefreshIcon } from "@/components/ui/icons";
 import type { ChatUIMessage } from "@/lib/chat/ui-messages";
 import { isUuid } from "@/lib/ids";
 import { describeChatError } from "./chat-errors";
-import { type MessageActions, MessageItem } from "./message-item";
+import { MessageItem } from "./message-item";
+import type { MessageActions } from "./message-parts";
 import { ModelViewDivider } from "./model-view-divider";
 import { SummaryDivider } from "./summary-divider";
 
