@@ -73,30 +73,16 @@ export const MessageItem = memo(function MessageItem({
       onRestore={(versionId) => actions.onRestoreVersion(storedId, versionId)}
     />
   );
-  if (message.role === "user") {
-    return (
-      <UserMessage
-        message={message}
-        storedId={storedId}
-        showAuthor={showAuthor}
-        editor={editor}
-        versions={versions}
-        editAndBranch={editAndBranch}
-      />
-    );
-  }
+  const shown = { message, storedId, editor, versions, editAndBranch };
+  if (message.role === "user") return <UserMessage {...shown} showAuthor={showAuthor} />;
   return (
     <AssistantMessage
-      message={message}
-      storedId={storedId}
+      {...shown}
       personaName={personaName}
       streaming={streaming}
       inspected={inspected}
       canRegenerate={canRegenerate}
       actions={actions}
-      editor={editor}
-      versions={versions}
-      editAndBranch={editAndBranch}
     />
   );
 });

@@ -111,13 +111,14 @@ export function storedMessage(
 }
 
 export function transcriptResponse(messages: ReturnType<typeof storedMessage>[]) {
+  const none = {};
   return json({
     messages,
-    media: {},
-    toolNames: {},
-    reasoning: {},
-    variants: {},
-    replyModels: {},
+    media: none,
+    toolNames: none,
+    reasoning: none,
+    variants: none,
+    replyModels: none,
     modelView: null,
   });
 }
