@@ -1,27 +1,11 @@
 "use client";
-// Keyboard first: Enter sends, Shift+Enter adds a line. The box grows with its text up to a limit. Images are
-// attached with the image button (or pasted): they upload at once and show as chips above the box.
+// Keyboard first: Enter sends, Shift+Enter adds a line. The box grows with its text up to a limit. Files are
+// attached with the attach button, pasted or dropped: they upload at once and show as chips above the box.
 import { type RefObject, useLayoutEffect, useRef, useState } from "react";
-import { iconLabel } from "@/components/ui/icon-label";
-import {
-  ArrowUpIcon,
-  AudioIcon,
-  DocumentIcon,
-  ImageIcon,
-  SparkIcon,
-  StopIcon,
-  VideoIcon,
-} from "@/components/ui/icons";
-import { RemoveButton } from "@/components/ui/remove-button";
 import { submitHandler } from "@/components/ui/submit-handler";
-import { ACCEPTED_UPLOAD_TYPES, type PendingAttachment } from "./attachment-picker";
-
-function KindIcon({ kind }: { kind: "image" | "video" | "audio" | "file" }) {
-  if (kind === "audio") return <AudioIcon size={14} />;
-  if (kind === "video") return <VideoIcon size={14} />;
-  if (kind === "file") return <DocumentIcon size={14} />;
-  return <ImageIcon size={14} />;
-}
+import type { PendingAttachment } from "./attachment-picker";
+import { ComposerAttachments } from "./composer-attachments";
+import { AttachButton, SendOrStopButton, WriteAsMeButton } from "./composer-buttons";
 
 export function Composer({
   value,
@@ -48,6 +32,8 @@ export function Composer({
   /** The message box, for the page to give it the focus (after Stop). */
   inputRef?: RefObject<HTMLTextAreaElement | null>;
 }) {
+  const ownTextarea = useRef<HTMLTextAreaElement>(null);
+  const textarea = inputRef ?? ownTextarea;
   const [drafting, setDrafting] = useState(false);
   const [draftError, setDraftError] = useState<string | null>(null);
   const writeAsMe = async () => {
@@ -62,13 +48,10 @@ export function Composer({
       setDrafting(false);
     }
   };
-  const ownTextarea = useRef<HTMLTextAreaElement>(null);
-  const textarea = inputRef ?? ownTextarea;
-  const fileInput = useRef<HTMLInputElement>(null);
   const uploading = attachments.some((entry) => entry.state === "uploading");
-  const hasImages = attachments.some((entry) => entry.state === "ready");
-  // A message needs text or an image, and waits for its uploads.
-  const canSend = (value.trim() !== "" || hasImages) && !uploading;
+  const hasFiles = attachments.some((entry) => entry.state === "ready");
+  // A message needs text or a file, and waits for its uploads.
+  const canSend = (value.trim() !== "" || hasFiles) && !uploading;
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-measure whenever the text changes
   useLayoutEffect(() => {
     const element = textarea.current;
@@ -95,79 +78,10 @@ export function Composer({
       })}
     >
       <div className="mx-auto max-w-3xl">
-        {attachments.length > 0 && (
-          <ul className="mb-2 flex flex-wrap gap-2" data-testid="composer-attachments">
-            {attachments.map((entry) => (
-              <li
-                key={entry.key}
-                className="flex items-center gap-2 rounded-lg border border-zinc-200 bg-white py-1 pr-1 pl-1 text-xs dark:border-zinc-700 dark:bg-zinc-900"
-                data-testid="composer-attachment"
-                data-state={entry.state}
-              >
-                {entry.state === "ready" && entry.attachment.kind === "image" ? (
-                  // biome-ignore lint/performance/noImgElement: a private attachment route, not a static asset
-                  <img src={entry.attachment.url} alt={entry.name} className="size-8 rounded object-cover" />
-                ) : (
-                  <span
-                    className="flex size-8 items-center justify-center rounded bg-zinc-100 dark:bg-zinc-800"
-                    data-kind={entry.state === "ready" ? entry.attachment.kind : undefined}
-                  >
-                    <KindIcon kind={entry.state === "ready" ? entry.attachment.kind : "image"} />
-                  </span>
-                )}
-                <span className="max-w-40 truncate">{entry.name}</span>
-                {entry.state === "uploading" && (
-                  <span className="text-zinc-500 dark:text-zinc-400">uploading…</span>
-                )}
-                {entry.state === "failed" && (
-                  <span className="max-w-64 text-red-700 dark:text-red-300" data-testid="attachment-error">
-                    {entry.error}
-                  </span>
-                )}
-                <RemoveButton
-                  name={entry.name}
-                  onClick={() => onRemoveAttachment(entry.key)}
-                  testId="remove-attachment"
-                />
-              </li>
-            ))}
-          </ul>
-        )}
+        <ComposerAttachments attachments={attachments} onRemove={onRemoveAttachment} />
         <div className="flex items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-500/20 dark:border-zinc-700 dark:bg-zinc-900">
-          <input
-            ref={fileInput}
-            type="file"
-            accept={ACCEPTED_UPLOAD_TYPES}
-            multiple
-            hidden
-            data-testid="attach-input"
-            onChange={(event) => {
-              const files = [...(event.target.files ?? [])];
-              event.target.value = "";
-              if (files.length > 0) onAddFiles(files);
-            }}
-          />
-          <button
-            type="button"
-            onClick={() => fileInput.current?.click()}
-            className="inline-flex size-9 shrink-0 items-center justify-center rounded-xl text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 dark:hover:bg-zinc-800 dark:hover:text-zinc-200"
-            {...iconLabel("Attach files", "Attach images, PDFs, audio or video (or drop them here)")}
-            data-testid="attach-button"
-          >
-            <ImageIcon />
-          </button>
-          <button
-            type="button"
-            onClick={writeAsMe}
-            disabled={busy || drafting}
-            className="inline-flex size-9 shrink-0 items-center justify-center rounded-xl text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 disabled:opacity-50 dark:hover:bg-zinc-800 dark:hover:text-zinc-200"
-            aria-label="Write as me: draft my next message"
-            title="Write as me: draft my next message in my own voice, to edit before sending"
-            data-testid="write-as-me"
-            data-state={drafting ? "drafting" : "idle"}
-          >
-            <SparkIcon className={drafting ? "animate-pulse" : undefined} />
-          </button>
+          <AttachButton onAddFiles={onAddFiles} />
+          <WriteAsMeButton onClick={writeAsMe} disabled={busy || drafting} drafting={drafting} />
           <textarea
             ref={textarea}
             value={value}
@@ -191,29 +105,7 @@ export function Composer({
             data-testid="composer-input"
             aria-label="Message"
           />
-          {busy ? (
-            <button
-              type="button"
-              onClick={onStop}
-              className="inline-flex size-9 shrink-0 items-center justify-center rounded-xl bg-zinc-900 text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
-              aria-label="Stop generating"
-              title="Stop generating"
-              data-testid="stop-button"
-            >
-              <StopIcon size={14} />
-            </button>
-          ) : (
-            <button
-              type="submit"
-              className="inline-flex size-9 shrink-0 items-center justify-center rounded-xl bg-indigo-600 text-white hover:bg-indigo-500 disabled:bg-zinc-200 disabled:text-zinc-400 dark:disabled:bg-zinc-800 dark:disabled:text-zinc-600"
-              aria-label="Send"
-              title="Send"
-              data-testid="send-button"
-              disabled={!canSend}
-            >
-              <ArrowUpIcon />
-            </button>
-          )}
+          <SendOrStopButton busy={busy} canSend={canSend} onStop={onStop} />
         </div>
         {draftError && (
           <p className="mt-1.5 px-2 text-xs text-red-700 dark:text-red-300" data-testid="write-as-me-error">

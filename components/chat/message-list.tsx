@@ -4,13 +4,14 @@
 import type { ChatStatus } from "ai";
 import { Fragment, useEffect, useMemo } from "react";
 import { useStickToBottom } from "use-stick-to-bottom";
-import { AlertIcon, ArrowDownIcon, RefreshIcon } from "@/components/ui/icons";
 import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
 import { isUuid } from "@/lib/ids";
 import { describeChatError } from "./chat-errors";
-import { type MessageActions, MessageItem } from "./message-item";
+import { MessageItem } from "./message-item";
+import type { MessageActions } from "./message-parts";
 import { ModelViewDivider } from "./model-view-divider";
 import { SummaryDivider } from "./summary-divider";
+import { JumpToLatest, RequestError, WaitingForReply } from "./transcript-notices";
 
 /**
  * The stored id of each message. A user message sent in this session has a client id; the server names the stored
@@ -130,60 +131,13 @@ export function MessageList({
               </Fragment>
             );
           })}
-          {status === "submitted" && (
-            <div
-              className="flex gap-1 pl-7"
-              data-testid="thinking"
-              role="status"
-              aria-label="Waiting for the reply"
-            >
-              <span className="size-1.5 animate-pulse-dot rounded-full bg-zinc-400" />
-              <span className="size-1.5 animate-pulse-dot rounded-full bg-zinc-400 [animation-delay:150ms]" />
-              <span className="size-1.5 animate-pulse-dot rounded-full bg-zinc-400 [animation-delay:300ms]" />
-            </div>
-          )}
+          {status === "submitted" && <WaitingForReply />}
           {chatError && !busy && !(replyFailedInPlace && chatError.code === null) && (
-            <div
-              role="alert"
-              className="flex items-start gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
-              data-testid="chat-error"
-            >
-              <AlertIcon className="mt-0.5 shrink-0" />
-              <div className="min-w-0 flex-1">
-                <p className="font-medium">{chatError.title}</p>
-                <p
-                  className="mt-0.5 break-words text-red-700 dark:text-red-300"
-                  data-testid="chat-error-message"
-                >
-                  {chatError.message}
-                </p>
-              </div>
-              {chatError.retryable && (
-                <button
-                  type="button"
-                  onClick={onRetryRequest}
-                  className="button-secondary shrink-0"
-                  data-testid="retry-button"
-                >
-                  <RefreshIcon />
-                  Retry
-                </button>
-              )}
-            </div>
+            <RequestError error={chatError} onRetry={onRetryRequest} />
           )}
         </div>
       </div>
-      {!isAtBottom && (
-        <button
-          type="button"
-          onClick={() => void scrollToBottom()}
-          className="absolute bottom-3 left-1/2 inline-flex -translate-x-1/2 items-center gap-1.5 rounded-full border border-zinc-200 bg-white/95 px-3 py-1.5 text-xs font-medium text-zinc-700 shadow-md backdrop-blur hover:bg-white dark:border-zinc-700 dark:bg-zinc-900/95 dark:text-zinc-200"
-          data-testid="jump-to-latest"
-        >
-          <ArrowDownIcon size={14} />
-          {busy ? "New text below" : "Jump to latest"}
-        </button>
-      )}
+      {!isAtBottom && <JumpToLatest onClick={() => void scrollToBottom()} streaming={busy} />}
     </div>
   );
 }

@@ -6,12 +6,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
-import { type LiveEvent, TYPING_REPEAT_MS, TYPING_SHOWN_MS } from "@/lib/live/events";
+import { TYPING_REPEAT_MS, TYPING_SHOWN_MS } from "@/lib/live/events";
 import { conversationKey, conversationsKey, participantsKey } from "./api";
+import { useLiveEvents } from "./hooks/use-live-events";
 import { applyLiveMessage } from "./live-messages";
-
-/** Waits before reopening a stream the server refused or ended with an error, doubling up to the last. */
-const REOPEN_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
 
 export interface Typist {
   userId: string;
@@ -36,8 +34,6 @@ export function useLiveConversation({
 }): { typists: Typist[]; connected: boolean; noteTyping: () => void } {
   const queryClient = useQueryClient();
   const [typists, setTypists] = useState<Typist[]>([]);
-  const [connected, setConnected] = useState(false);
-  const lastEventId = useRef(initialEventId);
   const busyRef = useRef(busy);
   busyRef.current = busy;
   const setMessagesRef = useRef(setMessages);
@@ -72,82 +68,47 @@ export function useLiveConversation({
     }
   }, [busy, reload]);
 
-  useEffect(() => {
-    const apply = (event: LiveEvent) => {
-      if (event.type === "typing") {
-        const until = Date.now() + TYPING_SHOWN_MS;
-        setTypists((current) => [
-          ...current.filter((typist) => typist.userId !== event.userId),
-          { userId: event.userId, name: event.name, until },
-        ]);
-        return;
-      }
-      if (event.type === "members") {
-        for (const queryKey of [
-          participantsKey(conversationId),
-          conversationKey(conversationId),
-          conversationsKey,
-        ])
-          void queryClient.invalidateQueries({ queryKey });
-        return;
-      }
-      if (busyRef.current) {
-        waitingForTurn.current = true;
-        return;
-      }
-      if (event.type !== "message") {
-        if (event.type === "resync")
-          void queryClient.invalidateQueries({ queryKey: participantsKey(conversationId) });
-        void reload();
-        return;
-      }
-      const author = event.message.metadata?.authorUserId;
-      if (author) setTypists((current) => current.filter((typist) => typist.userId !== author));
-      let changed = false;
-      setMessagesRef.current((messages) => {
-        const next = applyLiveMessage(messages, event.message, event.clientMessageId);
-        changed = next !== messages;
-        return next;
-      });
-      if (reloading.current) reloadAgain.current = true;
-      // A finished reply: the stored transcript adds what a single message cannot say (its variants, its tools).
-      const status = event.message.metadata?.status;
-      if (changed && event.message.role === "assistant" && status !== "streaming") void reload();
-    };
-
-    let source: EventSource | null = null;
-    let reopenTimer: ReturnType<typeof setTimeout> | undefined;
-    let failures = 0;
-    let stopped = false;
-    const open = () => {
-      source = new EventSource(`/api/conversations/${conversationId}/events?after=${lastEventId.current}`);
-      source.onopen = () => {
-        failures = 0;
-        setConnected(true);
-      };
-      source.onmessage = (message: MessageEvent<string>) => {
-        if (message.lastEventId) lastEventId.current = Number(message.lastEventId);
-        try {
-          apply(JSON.parse(message.data) as LiveEvent);
-        } catch {
-          // a malformed event is skipped; the next reload shows the truth
-        }
-      };
-      source.onerror = () => {
-        setConnected(false);
-        // The browser reconnects by itself after a dropped connection; after a refusal it gives up, so we retry.
-        if (stopped || source?.readyState !== EventSource.CLOSED) return;
-        const delay = REOPEN_DELAYS_MS[Math.min(failures++, REOPEN_DELAYS_MS.length - 1)];
-        reopenTimer = setTimeout(open, delay);
-      };
-    };
-    open();
-    return () => {
-      stopped = true;
-      clearTimeout(reopenTimer);
-      source?.close();
-    };
-  }, [conversationId, queryClient, reload]);
+  const connected = useLiveEvents(conversationId, initialEventId, (event) => {
+    if (event.type === "typing") {
+      const until = Date.now() + TYPING_SHOWN_MS;
+      setTypists((current) => [
+        ...current.filter((typist) => typist.userId !== event.userId),
+        { userId: event.userId, name: event.name, until },
+      ]);
+      return;
+    }
+    if (event.type === "members") {
+      for (const queryKey of [
+        participantsKey(conversationId),
+        conversationKey(conversationId),
+        conversationsKey,
+      ])
+        void queryClient.invalidateQueries({ queryKey });
+      return;
+    }
+    if (busyRef.current) {
+      waitingForTurn.current = true;
+      return;
+    }
+    if (event.type !== "message") {
+      if (event.type === "resync")
+        void queryClient.invalidateQueries({ queryKey: participantsKey(conversationId) });
+      void reload();
+      return;
+    }
+    const author = event.message.metadata?.authorUserId;
+    if (author) setTypists((current) => current.filter((typist) => typist.userId !== author));
+    let changed = false;
+    setMessagesRef.current((messages) => {
+      const next = applyLiveMessage(messages, event.message, event.clientMessageId);
+      changed = next !== messages;
+      return next;
+    });
+    if (reloading.current) reloadAgain.current = true;
+    // A finished reply: the stored transcript adds what a single message cannot say (its variants, its tools).
+    const status = event.message.metadata?.status;
+    if (changed && event.message.role === "assistant" && status !== "streaming") void reload();
+  });
 
   // Typing notices fade on their own.
   useEffect(() => {

@@ -1,0 +1,131 @@
+"use client";
+// The row under a stored reply: flip between its variants, copy, inspect its payload, regenerate (or retry a
+// failed one), regenerate with another model, then edit, branch and its earlier versions.
+import type { ReactNode } from "react";
+import { CopyButton } from "@/components/ui/copy-button";
+import { ChevronRightIcon, InspectIcon, RefreshIcon } from "@/components/ui/icons";
+import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
+import type { MessageActions } from "./message-parts";
+
+export function ReplyActions({
+  message,
+  storedId,
+  text,
+  inspected,
+  canRegenerate,
+  actions,
+  after,
+}: {
+  message: ChatUIMessage;
+  storedId: string;
+  text: string;
+  inspected: boolean;
+  /** The latest reply: it can get a new variant, or another of its variants can be chosen. */
+  canRegenerate: boolean;
+  actions: MessageActions;
+  /** Edit, branch and the earlier versions, shown last. */
+  after: ReactNode;
+}) {
+  const failed = message.metadata?.status === "error";
+  const variants = message.metadata?.variants;
+  return (
+    <div className="mt-1.5 -ml-2 flex flex-wrap items-center gap-0.5 text-zinc-600 dark:text-zinc-300">
+      {variants && (
+        <VariantPager variants={variants} canChoose={canRegenerate} onChoose={actions.onChooseVariant} />
+      )}
+      {text && <CopyButton text={text} testId="copy-message" />}
+      <button
+        type="button"
+        className={`button-ghost-sm ${inspected ? "bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300" : ""}`}
+        onClick={() => actions.onInspect(storedId)}
+        data-testid="inspect-button"
+        aria-pressed={inspected}
+      >
+        <InspectIcon />
+        Inspect
+      </button>
+      {canRegenerate && (
+        <button
+          type="button"
+          className="button-ghost-sm"
+          onClick={() => actions.onRegenerate(storedId)}
+          data-testid={failed ? "retry-reply" : "regenerate-button"}
+          title={
+            failed
+              ? "Run the reply again; the failed one is replaced"
+              : "Write another variant of this reply; the others are kept"
+          }
+        >
+          <RefreshIcon />
+          {failed ? "Retry" : "Regenerate"}
+        </button>
+      )}
+      {canRegenerate && actions.regenerateModels.length > 0 && (
+        <select
+          className="button-ghost-sm bg-transparent"
+          aria-label="Regenerate with another model"
+          data-testid="regenerate-with"
+          value=""
+          onChange={(event) => {
+            if (event.target.value) actions.onRegenerate(storedId, event.target.value);
+          }}
+        >
+          <option value="">Regenerate with…</option>
+          {actions.regenerateModels.map((model) => (
+            <option key={model.id} value={model.id}>
+              {model.label} ({model.id})
+            </option>
+          ))}
+        </select>
+      )}
+      {after}
+    </div>
+  );
+}
+
+/** `< 2 / 3 >`: the reply's variants, oldest first; only the latest reply's can be changed. */
+function VariantPager({
+  variants,
+  canChoose,
+  onChoose,
+}: {
+  variants: { ids: string[]; index: number };
+  canChoose: boolean;
+  onChoose: (variantId: string) => Promise<void>;
+}) {
+  return (
+    <span
+      className="mr-1 inline-flex items-center"
+      data-testid="variant-pager"
+      title={
+        canChoose
+          ? undefined
+          : "Only the latest reply's variant can be changed: branch from here to take another path"
+      }
+    >
+      <button
+        type="button"
+        className="button-ghost-sm px-1"
+        disabled={!canChoose || variants.index === 0}
+        onClick={() => void onChoose(variants.ids[variants.index - 1])}
+        aria-label="Previous variant"
+        data-testid="variant-previous"
+      >
+        <ChevronRightIcon size={14} className="rotate-180" />
+      </button>
+      <span className="tabular-nums text-xs" data-testid="variant-position">
+        {variants.index + 1} / {variants.ids.length}
+      </span>
+      <button
+        type="button"
+        className="button-ghost-sm px-1"
+        disabled={!canChoose || variants.index === variants.ids.length - 1}
+        onClick={() => void onChoose(variants.ids[variants.index + 1])}
+        aria-label="Next variant"
+        data-testid="variant-next"
+      >
+        <ChevronRightIcon size={14} />
+      </button>
+    </span>
+  );
+}
