@@ -4,8 +4,8 @@
 // returns focus to the button) whose entries are plain download links: the browser saves what the export route
 // sends.
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { iconLabel } from "@/components/ui/icon-label";
 import { DownloadIcon } from "@/components/ui/icons";
+import { Tooltip } from "@/components/ui/tooltip";
 
 const FORMATS = [
   {
@@ -25,13 +25,11 @@ export function ConversationExportMenu({ conversationId }: { conversationId: str
   return (
     <div className="relative" data-testid="export-menu">
       <DropdownMenu.Root>
-        <DropdownMenu.Trigger
-          className="icon-button cursor-pointer"
-          {...iconLabel("Export", "Export this conversation")}
-          data-testid="export-menu-button"
-        >
-          <DownloadIcon />
-        </DropdownMenu.Trigger>
+        <Tooltip content="Export this conversation">
+          <DropdownMenu.Trigger className="icon-button" aria-label="Export" data-testid="export-menu-button">
+            <DownloadIcon />
+          </DropdownMenu.Trigger>
+        </Tooltip>
         <DropdownMenu.Portal>
           <DropdownMenu.Content
             align="end"
