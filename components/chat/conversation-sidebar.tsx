@@ -6,9 +6,9 @@ import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
 import { Suspense, useState } from "react";
 import { IconButton } from "@/components/ui/icon-button";
-import { iconLabel } from "@/components/ui/icon-label";
 import { CloseIcon, LogOutIcon, LogoIcon, PlusIcon, SearchIcon } from "@/components/ui/icons";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
+import { Tooltip } from "@/components/ui/tooltip";
 import { authClient } from "@/lib/auth-client";
 import {
   type ConversationSearchResult,
@@ -95,14 +95,16 @@ export function ConversationSidebar({
           Glassbox
         </Link>
         <div className="flex items-center gap-1">
-          <Link
-            href="/chat"
-            className="icon-button"
-            {...iconLabel("New conversation")}
-            data-testid="sidebar-new-conversation"
-          >
-            <PlusIcon />
-          </Link>
+          <Tooltip content="New conversation">
+            <Link
+              href="/chat"
+              className="icon-button"
+              aria-label="New conversation"
+              data-testid="sidebar-new-conversation"
+            >
+              <PlusIcon />
+            </Link>
+          </Tooltip>
           <IconButton
             label="Close sidebar"
             onClick={closeSidebar}

@@ -1,7 +1,8 @@
 "use client";
 // The attempt tabs of one turn, and the chosen attempt's model, status, error and timings.
+import type { ReactNode } from "react";
 import { formatMs } from "@/components/ui/format";
-import { Tabs } from "@/components/ui/tabs";
+import { TabPanel, Tabs } from "@/components/ui/tabs";
 import { CostLabel } from "./cost-label";
 import type { AttemptSummaryView, AttemptView } from "./types";
 
@@ -17,18 +18,28 @@ const STATUS_DOT: Record<AttemptView["status"], string> = {
   stopped: "bg-zinc-400",
 };
 
+/**
+ * The turn's attempts as tabs, then `children`: what shows the selected attempt. That is the tabs' panel while the
+ * selected call is one of the turn's attempts, and a plain block when it is another call (a title, a summary).
+ */
 export function AttemptTabs({
   attempts,
   selectedId,
   onSelect,
+  className,
+  children,
 }: {
   attempts: AttemptSummaryView[];
   selectedId: string;
   onSelect: (id: string) => void;
+  className?: string;
+  children?: ReactNode;
 }) {
+  const isAttempt = attempts.some((attempt) => attempt.id === selectedId);
   // Tabs wrap rather than scroll: a turn with many retries must never hide the successful attempt.
   return (
     <Tabs
+      groupClassName={className}
       label="Attempts"
       variant="pill"
       wrap
@@ -59,7 +70,15 @@ export function AttemptTabs({
           </>
         ),
       }))}
-    />
+    >
+      {isAttempt ? (
+        <TabPanel value={selectedId} className={className}>
+          {children}
+        </TabPanel>
+      ) : (
+        <div className={className}>{children}</div>
+      )}
+    </Tabs>
   );
 }
 

@@ -3,7 +3,7 @@
 // side, the raw request, and the diff against the previous turn. Everything scrolls in one container; the view
 // tabs stay pinned at its top.
 import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
-import { Tabs } from "@/components/ui/tabs";
+import { TabGroup, TabList, TabPanel } from "@/components/ui/tabs";
 import { VirtualList, type VirtualListHandle } from "@/components/ui/virtual-list";
 import type { ContextItem, ItemTag, TraceEvent } from "@/lib/domain/types";
 import { DroppedItems } from "./dropped-items";
@@ -170,81 +170,82 @@ export function PayloadSections({
       data-testid="inspector-body"
     >
       {header}
-      <div className="sticky top-0 z-10 border-b border-zinc-200 bg-white/95 px-3 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/95">
-        <Tabs<View>
-          label="Payload views"
-          selected={view}
-          onSelect={setView}
-          tabs={[
-            { id: "payload", label: `Payload · ${payload.items.length} items`, testId: "tab-payload" },
-            { id: "raw", label: "Raw request", testId: "tab-raw" },
-            { id: "diff", label: "Diff", testId: "tab-diff" },
-          ]}
-        />
-      </div>
-      <div className="p-3">
-        {view === "payload" && (
-          <div className="space-y-4">
-            <TokenBar payload={payload} activeTag={tagFilter} onTag={setTagFilter} usageNote={usageNote} />
-            <div className="@container">
-              <div className="grid gap-4 @min-[40rem]:grid-cols-[minmax(0,1fr)_16rem]">
-                <div className="@min-[40rem]:sticky @min-[40rem]:top-12 @min-[40rem]:col-start-2 @min-[40rem]:row-start-1 @min-[40rem]:max-h-[calc(100dvh-8rem)] @min-[40rem]:self-start @min-[40rem]:overflow-y-auto scrollbar-thin">
-                  <TracePanel
-                    trace={payload.trace}
-                    touchedCount={(index) => touched[index].length}
-                    pinnedIndex={pinned}
-                    onHover={setHovered}
-                    onPin={pin}
-                  />
-                </div>
-                <div className="min-w-0 @min-[40rem]:col-start-1 @min-[40rem]:row-start-1">
-                  <h3 className="section-title mb-2 flex items-center gap-2">
-                    Items in the order sent
-                    {tagFilter && (
-                      <button
-                        type="button"
-                        onClick={() => setTagFilter(null)}
-                        className="chip bg-indigo-100 font-mono normal-case text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
-                        data-testid="clear-tag-filter"
-                      >
-                        only {tagFilter} ✕
-                      </button>
-                    )}
-                  </h3>
-                  <VirtualList
-                    items={shownItems}
-                    getKey={getKey}
-                    renderItem={renderItem}
-                    scrollContainer={scroller}
-                    handle={list}
-                    estimateHeight={140}
-                    testId="inspector-items"
-                  />
-                  <DroppedItems trace={payload.trace} />
-                  <WireNotes unclaimed={payload.unclaimed ?? []} warnings={payload.warnings ?? []} />
+      <TabGroup<View> selected={view} onSelect={setView}>
+        <div className="sticky top-0 z-10 border-b border-zinc-200 bg-white/95 px-3 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/95">
+          <TabList<View>
+            label="Payload views"
+            selected={view}
+            tabs={[
+              { id: "payload", label: `Payload · ${payload.items.length} items`, testId: "tab-payload" },
+              { id: "raw", label: "Raw request", testId: "tab-raw" },
+              { id: "diff", label: "Diff", testId: "tab-diff" },
+            ]}
+          />
+        </div>
+        <TabPanel value={view} className="p-3">
+          {view === "payload" && (
+            <div className="space-y-4">
+              <TokenBar payload={payload} activeTag={tagFilter} onTag={setTagFilter} usageNote={usageNote} />
+              <div className="@container">
+                <div className="grid gap-4 @min-[40rem]:grid-cols-[minmax(0,1fr)_16rem]">
+                  <div className="@min-[40rem]:sticky @min-[40rem]:top-12 @min-[40rem]:col-start-2 @min-[40rem]:row-start-1 @min-[40rem]:max-h-[calc(100dvh-8rem)] @min-[40rem]:self-start @min-[40rem]:overflow-y-auto scrollbar-thin">
+                    <TracePanel
+                      trace={payload.trace}
+                      touchedCount={(index) => touched[index].length}
+                      pinnedIndex={pinned}
+                      onHover={setHovered}
+                      onPin={pin}
+                    />
+                  </div>
+                  <div className="min-w-0 @min-[40rem]:col-start-1 @min-[40rem]:row-start-1">
+                    <h3 className="section-title mb-2 flex items-center gap-2">
+                      Items in the order sent
+                      {tagFilter && (
+                        <button
+                          type="button"
+                          onClick={() => setTagFilter(null)}
+                          className="chip bg-indigo-100 font-mono normal-case text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
+                          data-testid="clear-tag-filter"
+                        >
+                          only {tagFilter} ✕
+                        </button>
+                      )}
+                    </h3>
+                    <VirtualList
+                      items={shownItems}
+                      getKey={getKey}
+                      renderItem={renderItem}
+                      scrollContainer={scroller}
+                      handle={list}
+                      estimateHeight={140}
+                      testId="inspector-items"
+                    />
+                    <DroppedItems trace={payload.trace} />
+                    <WireNotes unclaimed={payload.unclaimed ?? []} warnings={payload.warnings ?? []} />
+                  </div>
                 </div>
               </div>
             </div>
-          </div>
-        )}
-        {view === "raw" && (
-          <RawRequest
-            provider={payload.provider}
-            request={payload.request}
-            requests={requests}
-            downloadName={downloadName}
-            scrollContainer={scroller}
-            highlightPointer={bytesPointer}
-          />
-        )}
-        {view === "diff" && (
-          <DiffAgainstAttempt
-            current={payload}
-            previousAttemptId={previousAttemptId}
-            previousLabel={previousLabel}
-          />
-        )}
-      </div>
+          )}
+          {view === "raw" && (
+            <RawRequest
+              provider={payload.provider}
+              request={payload.request}
+              requests={requests}
+              downloadName={downloadName}
+              scrollContainer={scroller}
+              highlightPointer={bytesPointer}
+            />
+          )}
+          {view === "diff" && (
+            <DiffAgainstAttempt
+              current={payload}
+              previousAttemptId={previousAttemptId}
+              previousLabel={previousLabel}
+            />
+          )}
+        </TabPanel>
+      </TabGroup>
     </div>
   );
 }

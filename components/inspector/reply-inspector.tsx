@@ -85,27 +85,33 @@ export function ReplyInspector({
             <CostLabel cost={turn.cost} testId="turn-cost" /> · conversation{" "}
             <CostLabel cost={conversationCost.data} testId="conversation-cost" />
           </p>
-          <AttemptTabs attempts={turn.attempts} selectedId={full.id} onSelect={setChosenId} />
-          <TurnTimeline attempts={turn.attempts} selectedId={full.id} onSelect={setChosenId} />
-          <AttemptSummary attempt={full} />
-          <AttemptReasoning reasoning={full.response?.reasoning} />
-          <PromptCacheSummary
-            attempt={full}
-            calls={[...list.flatMap((entry) => entry.attempts), ...otherCalls]}
-          />
-          {full.kind !== "replay" && (
-            <ReplayPanel
-              key={full.id}
-              conversationId={conversationId}
-              source={full}
-              modelIds={[
-                ...new Set(
-                  [...list.flatMap((entry) => entry.attempts), ...otherCalls].map((entry) => entry.modelId),
-                ),
-              ]}
+          <AttemptTabs
+            attempts={turn.attempts}
+            selectedId={full.id}
+            onSelect={setChosenId}
+            className="space-y-2.5"
+          >
+            <TurnTimeline attempts={turn.attempts} selectedId={full.id} onSelect={setChosenId} />
+            <AttemptSummary attempt={full} />
+            <AttemptReasoning reasoning={full.response?.reasoning} />
+            <PromptCacheSummary
+              attempt={full}
+              calls={[...list.flatMap((entry) => entry.attempts), ...otherCalls]}
             />
-          )}
-          <OtherModelCalls calls={otherCalls} selectedId={chosenId} onSelect={setChosenId} />
+            {full.kind !== "replay" && (
+              <ReplayPanel
+                key={full.id}
+                conversationId={conversationId}
+                source={full}
+                modelIds={[
+                  ...new Set(
+                    [...list.flatMap((entry) => entry.attempts), ...otherCalls].map((entry) => entry.modelId),
+                  ),
+                ]}
+              />
+            )}
+            <OtherModelCalls calls={otherCalls} selectedId={chosenId} onSelect={setChosenId} />
+          </AttemptTabs>
         </div>
       }
     />

@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import { copyText } from "./clipboard";
 import { CheckIcon, CopyIcon } from "./icons";
+import { Tooltip } from "./tooltip";
 
 export function CopyButton({
   text,
@@ -27,14 +28,13 @@ export function CopyButton({
     return () => clearTimeout(timer);
   }, [copied]);
 
-  return (
+  const button = (
     <button
       type="button"
       className={className}
       data-testid={testId}
       data-copied={copied || undefined}
       aria-label={iconOnly ? (copied ? "Copied" : label) : undefined}
-      title={iconOnly ? label : undefined}
       onClick={async () => {
         await copyText(typeof text === "function" ? text() : text);
         setCopied(true);
@@ -45,4 +45,5 @@ export function CopyButton({
       {!iconOnly && <span>{copied ? "Copied" : label}</span>}
     </button>
   );
+  return iconOnly ? <Tooltip content={copied ? "Copied" : label}>{button}</Tooltip> : button;
 }

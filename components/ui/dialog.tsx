@@ -1,6 +1,8 @@
 "use client";
-// A modal on the native <dialog> element: focus is trapped and Escape closes it, for free.
-import { type ReactNode, useEffect, useRef } from "react";
+// A modal on Radix's Dialog: focus moves in and is trapped, Escape or a click on the backdrop closes it, the page
+// behind is hidden from screen readers and does not scroll, and focus returns to what opened it.
+import * as RadixDialog from "@radix-ui/react-dialog";
+import { type ReactNode, useRef } from "react";
 import { CancelConfirm } from "./cancel-confirm";
 import { CloseIcon } from "./icons";
 
@@ -19,45 +21,51 @@ export function Dialog({
   testId?: string;
   className?: string;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
-
+  // The element focused when the dialog opened: the dialog is opened by state, not by a Radix trigger, so Radix
+  // would not know where to return focus.
+  const opener = useRef<HTMLElement | null>(null);
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard path is the dialog's native Escape (onCancel)
-    <dialog
-      ref={ref}
-      onClose={onClose}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
+    <RadixDialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) onClose();
       }}
-      // A click on the backdrop closes it.
-      onClick={(event) => {
-        if (event.target === event.currentTarget) onClose();
-      }}
-      className={`dialog w-[calc(100%-2rem)] ${className}`}
-      data-testid={testId}
-      aria-labelledby={testId ? `${testId}-title` : undefined}
     >
-      {open && (
-        <div className="p-5">
-          <div className="mb-4 flex items-start justify-between gap-4">
-            <h2 id={testId ? `${testId}-title` : undefined} className="text-base font-semibold">
-              {title}
-            </h2>
-            <button type="button" onClick={onClose} className="icon-button -mr-2 -mt-1" aria-label="Close">
-              <CloseIcon />
-            </button>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="dialog-overlay" />
+        <RadixDialog.Content
+          className={`dialog w-[calc(100%-2rem)] ${className}`}
+          data-testid={testId}
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            if (!opener.current?.isConnected) return;
+            event.preventDefault();
+            opener.current.focus();
+          }}
+        >
+          <div className="p-5">
+            <div className="mb-4 flex items-start justify-between gap-4">
+              <RadixDialog.Title className="text-base font-semibold">{title}</RadixDialog.Title>
+              <RadixDialog.Close className="icon-button -mr-2 -mt-1" aria-label="Close">
+                <CloseIcon />
+              </RadixDialog.Close>
+            </div>
+            {children}
           </div>
-          {children}
-        </div>
-      )}
-    </dialog>
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}
+
+/** The text that says what a dialog is about: screen readers read it with the title when the dialog opens. */
+export function DialogDescription({ className, children }: { className?: string; children: ReactNode }) {
+  return (
+    <RadixDialog.Description asChild>
+      <div className={className}>{children}</div>
+    </RadixDialog.Description>
   );
 }
 
@@ -82,7 +90,7 @@ export function ConfirmDialog({
 }) {
   return (
     <Dialog open={open} onClose={onCancel} title={title} testId={testId}>
-      <div className="text-sm text-zinc-600 dark:text-zinc-300">{message}</div>
+      <DialogDescription className="text-sm text-zinc-600 dark:text-zinc-300">{message}</DialogDescription>
       <CancelConfirm
         className="mt-5 flex justify-end gap-2"
         onCancel={onCancel}

@@ -17,8 +17,8 @@ export function DrawerBackdrop({
   useEffect(() => {
     if (!open) return;
     const onKey = (event: KeyboardEvent) => {
-      // A modal dialog on top handles its own Escape.
-      if (event.key === "Escape" && !document.querySelector("dialog[open]")) onClose();
+      // A dialog or menu on top handles its own Escape first and marks it handled (Radix prevents its default).
+      if (event.key === "Escape" && !event.defaultPrevented) onClose();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

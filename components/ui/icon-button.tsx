@@ -1,6 +1,7 @@
 // A button that shows only an icon: its label is what screen readers say and, unless given a title, what the
 // tooltip shows.
 import type { ReactNode } from "react";
+import { Tooltip } from "./tooltip";
 
 export function IconButton({
   label,
@@ -22,16 +23,17 @@ export function IconButton({
   children: ReactNode;
 }) {
   return (
-    <button
-      type="button"
-      onClick={onClick}
-      className={`icon-button ${className}`.trim()}
-      aria-label={label}
-      title={title}
-      disabled={disabled}
-      data-testid={testId}
-    >
-      {children}
-    </button>
+    <Tooltip content={title}>
+      <button
+        type="button"
+        onClick={onClick}
+        className={`icon-button ${className}`.trim()}
+        aria-label={label}
+        disabled={disabled}
+        data-testid={testId}
+      >
+        {children}
+      </button>
+    </Tooltip>
   );
 }

@@ -1,7 +1,9 @@
 "use client";
-// Accessible tab strip: buttons with role=tab and a roving tabindex (only the selected tab is in the Tab order);
-// ArrowLeft/ArrowRight move to the previous/next tab, Home/End to the first/last, selecting and focusing it.
-import { type KeyboardEvent, type ReactNode, useRef } from "react";
+// Tab strips and their panels on Radix's Tabs: a roving tab stop (only the selected tab is in the Tab order),
+// ArrowLeft/ArrowRight move to the previous/next tab and Home/End to the first/last, selecting it as focus lands;
+// the selected tab controls its panel and the panel is labelled by its tab.
+import * as RadixTabs from "@radix-ui/react-tabs";
+import type { ReactNode } from "react";
 
 export interface TabDefinition<Id extends string> {
   id: Id;
@@ -10,22 +12,7 @@ export interface TabDefinition<Id extends string> {
   attributes?: Record<string, string | number | undefined>;
 }
 
-const STEP: Record<string, (index: number, count: number) => number> = {
-  ArrowRight: (index, count) => (index + 1) % count,
-  ArrowLeft: (index, count) => (index + count - 1) % count,
-  Home: () => 0,
-  End: (_, count) => count - 1,
-};
-
-export function Tabs<Id extends string>({
-  tabs,
-  selected,
-  onSelect,
-  label,
-  className = "",
-  variant = "underline",
-  wrap = false,
-}: {
+export interface TabStripProps<Id extends string> {
   tabs: TabDefinition<Id>[];
   selected: Id;
   onSelect: (id: Id) => void;
@@ -34,52 +21,97 @@ export function Tabs<Id extends string>({
   variant?: "underline" | "pill";
   /** Wrap onto more lines instead of scrolling sideways, so no tab is ever out of sight. */
   wrap?: boolean;
-}) {
-  const buttons = useRef(new Map<Id, HTMLButtonElement>());
+}
 
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    const step = STEP[event.key];
-    if (!step || tabs.length === 0) return;
-    const index = Math.max(
-      0,
-      tabs.findIndex((tab) => tab.id === selected),
-    );
-    const next = tabs[step(index, tabs.length)];
-    onSelect(next.id);
-    buttons.current.get(next.id)?.focus();
-    event.preventDefault();
-  }
-
+/** A tab strip, then `children`: the selected tab's `TabPanel`, with whatever else belongs to the group. */
+export function Tabs<Id extends string>({
+  selected,
+  onSelect,
+  groupClassName,
+  children,
+  ...strip
+}: TabStripProps<Id> & { groupClassName?: string; children?: ReactNode }) {
   return (
-    <div
-      role="tablist"
+    <TabGroup selected={selected} onSelect={onSelect} className={groupClassName}>
+      <TabList selected={selected} {...strip} />
+      {children}
+    </TabGroup>
+  );
+}
+
+/** Holds a `TabList` and its `TabPanel`s wherever they sit inside it (a sticky strip above a scrolling panel). */
+export function TabGroup<Id extends string>({
+  selected,
+  onSelect,
+  className,
+  children,
+}: {
+  selected: Id;
+  onSelect: (id: Id) => void;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <RadixTabs.Root
+      value={selected}
+      onValueChange={(value) => onSelect(value as Id)}
+      activationMode="automatic"
+      className={className}
+    >
+      {children}
+    </RadixTabs.Root>
+  );
+}
+
+export function TabList<Id extends string>({
+  tabs,
+  selected,
+  label,
+  className = "",
+  variant = "underline",
+  wrap = false,
+}: Omit<TabStripProps<Id>, "onSelect">) {
+  return (
+    <RadixTabs.List
       aria-label={label}
       className={`flex gap-1 ${wrap ? "flex-wrap" : "overflow-x-auto"} ${className}`}
-      onKeyDown={onKeyDown}
     >
       {tabs.map((tab) => {
         const active = tab.id === selected;
         return (
-          <button
+          <RadixTabs.Trigger
             key={tab.id}
-            ref={(element) => {
-              if (element) buttons.current.set(tab.id, element);
-              else buttons.current.delete(tab.id);
-            }}
-            type="button"
-            role="tab"
-            aria-selected={active}
+            value={tab.id}
+            // The selected tab is the strip's Tab stop from the start, not only once a tab has had focus.
             tabIndex={active ? 0 : -1}
-            onClick={() => onSelect(tab.id)}
             data-testid={tab.testId}
             data-active={active}
             {...tab.attributes}
             className={variant === "underline" ? "tab-underline" : "tab-pill"}
           >
             {tab.label}
-          </button>
+          </RadixTabs.Trigger>
         );
       })}
-    </div>
+    </RadixTabs.List>
+  );
+}
+
+/** What the tab `value` shows; rendered only while that tab is selected. */
+export function TabPanel({
+  value,
+  className,
+  testId,
+  children,
+}: {
+  value: string;
+  className?: string;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <RadixTabs.Content value={value} className={className} data-testid={testId}>
+      {children}
+    </RadixTabs.Content>
   );
 }

@@ -2,6 +2,7 @@
 // Light/dark switch. The root layout applies the stored choice before paint; this flips it and remembers it.
 import { useEffect, useState } from "react";
 import { MoonIcon, SunIcon } from "./icons";
+import { Tooltip } from "./tooltip";
 
 type Theme = "light" | "dark";
 
@@ -26,16 +27,17 @@ export function ThemeToggle({ className = "icon-button" }: { className?: string 
 
   const label = theme === "dark" ? "Switch to light theme" : "Switch to dark theme";
   return (
-    <button
-      type="button"
-      onClick={toggle}
-      className={className}
-      aria-label={label}
-      title={label}
-      data-testid="theme-toggle"
-      data-theme={theme ?? undefined}
-    >
-      {theme === "dark" ? <SunIcon /> : <MoonIcon />}
-    </button>
+    <Tooltip content={label}>
+      <button
+        type="button"
+        onClick={toggle}
+        className={className}
+        aria-label={label}
+        data-testid="theme-toggle"
+        data-theme={theme ?? undefined}
+      >
+        {theme === "dark" ? <SunIcon /> : <MoonIcon />}
+      </button>
+    </Tooltip>
   );
 }
