@@ -62,7 +62,7 @@ function PolicyForm({
   const [refusals, setRefusals] = useState(0);
   const save = useMutation({
     mutationFn: (settings: SettingsDocument) =>
-      apiFetch<{ version: number }>("/api/admin/settings", {
+      apiFetch<ApiOutput<"PUT /api/admin/settings">>("/api/admin/settings", {
         method: "PUT",
         body: { settings, baseVersion: policy.version },
       }),
