@@ -531,3 +531,50 @@ export const preview = route("POST /api/conversations/:id/preview")({
     replyInProgress: z.boolean(),
   }),
 });
+
+export const replayed = route("POST /api/attempts/:id/replay")({ attempt: attemptView });
+
+type FoundAttempt = Output<"GET /api/attempts">["attempts"][number];
+export const attemptSearch = route("GET /api/attempts")({
+  attempts: z.array(
+    exactly<FoundAttempt>()({
+      ...listedAttemptShape,
+      conversationId: id(),
+      conversationTitle: z.string(),
+    }),
+  ),
+  nextBefore: z.string().nullable(),
+});
+
+// What the chat's actions answer
+
+export const branched = route("POST /api/conversations/:id/branch")({ id: id(), title: z.string() });
+
+export const imported = route("POST /api/conversations/import")({
+  id: id(),
+  title: z.string(),
+  notices: z.array(z.string()),
+});
+
+export const draft = route("POST /api/conversations/:id/write-as-me")({ draft: z.string(), modelId: id() });
+
+export const uploaded = route("POST /api/conversations/:id/attachments")({
+  attachment: exactly<Output<"POST /api/conversations/:id/attachments">["attachment"]>()({
+    id: id(),
+    kind: z.enum(["image", "video", "audio", "file"]),
+    mime: z.string(),
+    filename: z.string().nullable(),
+    sizeBytes: z.number().int(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+    url: z.string(),
+  }),
+});
+
+export const summaryUpdated = route("PUT /api/conversations/:id/summaries/:summaryId")({ summary: summaryView });
+
+export const summaryReverted = route("POST /api/conversations/:id/summaries/:summaryId/revert")({
+  reverted: summaryView,
+  restored: summaryView.nullable(),
+  unmarkedMessages: z.number().int(),
+});

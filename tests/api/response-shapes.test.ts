@@ -12,16 +12,25 @@ import * as adminPersonasRoute from "@/app/api/admin/personas/route";
 import * as adminSettingsRoute from "@/app/api/admin/settings/route";
 import * as settingsVersionsRoute from "@/app/api/admin/settings/versions/route";
 import * as adminUsersRoute from "@/app/api/admin/users/route";
+import * as replayRoute from "@/app/api/attempts/[id]/replay/route";
 import * as attemptRoute from "@/app/api/attempts/[id]/route";
+import * as attemptsRoute from "@/app/api/attempts/route";
 import * as chatRoute from "@/app/api/chat/route";
+import * as uploadRoute from "@/app/api/conversations/[id]/attachments/route";
+import * as branchRoute from "@/app/api/conversations/[id]/branch/route";
 import * as compactRoute from "@/app/api/conversations/[id]/compact/route";
+import * as exportRoute from "@/app/api/conversations/[id]/export/route";
 import * as messageRoute from "@/app/api/conversations/[id]/messages/[messageId]/route";
 import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
 import * as participantsRoute from "@/app/api/conversations/[id]/participants/route";
 import * as previewRoute from "@/app/api/conversations/[id]/preview/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
+import * as revertRoute from "@/app/api/conversations/[id]/summaries/[summaryId]/revert/route";
+import * as summaryRoute from "@/app/api/conversations/[id]/summaries/[summaryId]/route";
 import * as summariesRoute from "@/app/api/conversations/[id]/summaries/route";
 import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
+import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route";
+import * as importRoute from "@/app/api/conversations/import/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import * as invitationsRoute from "@/app/api/invitations/route";
 import * as memoriesRoute from "@/app/api/memories/route";
@@ -31,6 +40,7 @@ import type { ConversationDetail } from "@/components/chat/api";
 import type { AttemptView } from "@/components/inspector/types";
 import { respond } from "@/lib/api/respond";
 import { type CallOptions, call, readUIStream, signUp, type TestUser } from "../api-client";
+import { makePng } from "../fixtures/attachments";
 import { signUpAdmin } from "./admin-helpers";
 import * as shapes from "./response-schemas";
 
@@ -316,6 +326,110 @@ describe("the admin pages' responses match the types they read", () => {
         params: { id: personaId },
       }),
     );
+  });
+});
+
+describe("the answers to the chat's actions match the types their callers read", () => {
+  test("branch, export and import, write as me, upload", async () => {
+    const transcript = expectShape(
+      shapes.transcript,
+      await json(messagesRoute.GET, `/api/conversations/${conversationId}/messages`, {
+        user: ada,
+        params: params(),
+      }),
+    );
+    const branch = expectShape(
+      shapes.branched,
+      await json(
+        branchRoute.POST,
+        `/api/conversations/${conversationId}/branch`,
+        { user: ada, params: params(), body: { messageId: transcript.messages[1].id } },
+        201,
+      ),
+    );
+    expect(branch.id).not.toBe(conversationId);
+    const archive = await json(exportRoute.GET, `/api/conversations/${conversationId}/export`, {
+      user: ada,
+      params: params(),
+    });
+    const copy = expectShape(
+      shapes.imported,
+      await json(importRoute.POST, "/api/conversations/import", { user: ada, body: archive }, 201),
+    );
+    expect(copy.title).toBe("Shapes of answers");
+    const { draft } = expectShape(
+      shapes.draft,
+      await json(writeAsMeRoute.POST, `/api/conversations/${conversationId}/write-as-me`, {
+        user: ada,
+        params: params(),
+      }),
+    );
+    expect(draft.length).toBeGreaterThan(0);
+    const form = new FormData();
+    form.append("file", new File([new Uint8Array(makePng(4, 7))], "dot.png", { type: "image/png" }));
+    const { attachment } = expectShape(
+      shapes.uploaded,
+      await json(
+        uploadRoute.POST,
+        `/api/conversations/${conversationId}/attachments`,
+        { user: ada, params: params(), body: form },
+        201,
+      ),
+    );
+    expect(attachment).toMatchObject({ kind: "image", mime: "image/png", filename: "dot.png" });
+  });
+
+  test("a replay, the attempt search, a summary edited and reverted", async () => {
+    const index = expectShape(
+      shapes.callIndex,
+      await json(turnsRoute.GET, `/api/conversations/${conversationId}/turns?fields=summary`, {
+        user: ada,
+        params: params(),
+      }),
+    );
+    const sourceId = index.turns[0].attempts[0].id;
+    const { attempt } = expectShape(
+      shapes.replayed,
+      await json(replayRoute.POST, `/api/attempts/${sourceId}/replay`, {
+        user: ada,
+        params: { id: sourceId },
+        body: {},
+      }),
+    );
+    expect(attempt).toMatchObject({ kind: "replay", replayOf: sourceId });
+    const found = expectShape(
+      shapes.attemptSearch,
+      await json(attemptsRoute.GET, "/api/attempts", { user: ada }),
+    );
+    expect(found.attempts.map((row) => row.id)).toContain(sourceId);
+    const { activeSummaryId } = expectShape(
+      shapes.summaryList,
+      await json(summariesRoute.GET, `/api/conversations/${conversationId}/summaries`, {
+        user: ada,
+        params: params(),
+      }),
+    );
+    const summaryPath = `/api/conversations/${conversationId}/summaries/${activeSummaryId}`;
+    const summaryParams = { id: conversationId, summaryId: String(activeSummaryId) };
+    const edited = expectShape(
+      shapes.summaryUpdated,
+      await json(summaryRoute.PUT, summaryPath, {
+        user: ada,
+        method: "PUT",
+        params: summaryParams,
+        body: { content: "Lighthouses and their keepers." },
+      }),
+    );
+    expect(edited.summary?.content).toBe("Lighthouses and their keepers.");
+    const reverted = expectShape(
+      shapes.summaryReverted,
+      await json(revertRoute.POST, `${summaryPath}/revert`, {
+        user: ada,
+        method: "POST",
+        params: summaryParams,
+      }),
+    );
+    expect(reverted).toMatchObject({ reverted: { id: activeSummaryId }, restored: null });
   });
 });
 
