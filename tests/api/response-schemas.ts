@@ -571,7 +571,9 @@ export const uploaded = route("POST /api/conversations/:id/attachments")({
   }),
 });
 
-export const summaryUpdated = route("PUT /api/conversations/:id/summaries/:summaryId")({ summary: summaryView });
+export const summaryUpdated = route("PUT /api/conversations/:id/summaries/:summaryId")({
+  summary: summaryView,
+});
 
 export const summaryReverted = route("POST /api/conversations/:id/summaries/:summaryId/revert")({
   reverted: summaryView,

@@ -96,6 +96,16 @@ beforeAll(async () => {
 
 const params = () => ({ id: conversationId });
 
+async function readTranscript() {
+  const path = `/api/conversations/${conversationId}/messages`;
+  return expectShape(shapes.transcript, await json(messagesRoute.GET, path, { user: ada, params: params() }));
+}
+
+async function readCallIndex() {
+  const path = `/api/conversations/${conversationId}/turns?fields=summary`;
+  return expectShape(shapes.callIndex, await json(turnsRoute.GET, path, { user: ada, params: params() }));
+}
+
 describe("the chat's responses match the types its fetchers read", () => {
   test("conversations: list, detail, change, personas, search", async () => {
     const list = expectShape(
@@ -135,13 +145,7 @@ describe("the chat's responses match the types its fetchers read", () => {
   });
 
   test("the transcript and one message with its versions", async () => {
-    const transcript = expectShape(
-      shapes.transcript,
-      await json(messagesRoute.GET, `/api/conversations/${conversationId}/messages`, {
-        user: ada,
-        params: params(),
-      }),
-    );
+    const transcript = await readTranscript();
     expect(transcript.messages.map((m) => m.authorType)).toEqual(["user", "persona", "user", "persona"]);
     const [first] = transcript.messages;
     expectShape(
@@ -211,13 +215,7 @@ describe("the chat's responses match the types its fetchers read", () => {
 
 describe("the inspector's responses match the types it reads", () => {
   test("the call index, the full turns, one attempt and the preview", async () => {
-    const index = expectShape(
-      shapes.callIndex,
-      await json(turnsRoute.GET, `/api/conversations/${conversationId}/turns?fields=summary`, {
-        user: ada,
-        params: params(),
-      }),
-    );
+    const index = await readCallIndex();
     expect(index.turns).toHaveLength(2);
     const full = expectShape(
       shapes.fullCallIndex,
@@ -331,13 +329,7 @@ describe("the admin pages' responses match the types they read", () => {
 
 describe("the answers to the chat's actions match the types their callers read", () => {
   test("branch, export and import, write as me, upload", async () => {
-    const transcript = expectShape(
-      shapes.transcript,
-      await json(messagesRoute.GET, `/api/conversations/${conversationId}/messages`, {
-        user: ada,
-        params: params(),
-      }),
-    );
+    const transcript = await readTranscript();
     const branch = expectShape(
       shapes.branched,
       await json(
@@ -380,13 +372,7 @@ describe("the answers to the chat's actions match the types their callers read",
   });
 
   test("a replay, the attempt search, a summary edited and reverted", async () => {
-    const index = expectShape(
-      shapes.callIndex,
-      await json(turnsRoute.GET, `/api/conversations/${conversationId}/turns?fields=summary`, {
-        user: ada,
-        params: params(),
-      }),
-    );
+    const index = await readCallIndex();
     const sourceId = index.turns[0].attempts[0].id;
     const { attempt } = expectShape(
       shapes.replayed,
