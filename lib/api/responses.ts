@@ -53,7 +53,7 @@ type AsRecord<Value> = Value extends ReadonlyMap<string, infer Entry> ? Record<s
 
 type Transcript = Result<typeof loadTranscript>;
 type StoredMessage = Omit<Message, "tokenCounts" | "segmentTokenCounts">;
-export type AttemptViewBody = Row<typeof toAttemptViews>;
+type AttemptViewBody = Row<typeof toAttemptViews>;
 type TurnSummaryRow = Row<typeof listTurnSummaries>;
 type OtherCallSummaryRow = Row<typeof listOtherModelCallSummaries>;
 type TurnRow = Omit<Row<typeof listTurnsWithAttempts>, "attempts"> & { attempts: AttemptViewBody[] };
