@@ -1,13 +1,10 @@
 "use client";
 
-// Query keys and response types for the admin pages, and the mapping of an API refusal (an ApiError, see
+// Query keys and response types for the admin pages (as the routes send them: lib/api/responses.ts), and the mapping of an API refusal (an ApiError, see
 // components/ui/api-client.ts) to the form field its message names.
 
 import { ApiError } from "@/components/ui/api-client";
-import type { PersonaFields } from "@/db/admin-queries";
-import type { ResolvedSettings } from "@/lib/domain/settings";
-import type { ModelCapabilities, ProviderName, TokenizerName } from "@/lib/domain/types";
-import type { SettingField } from "@/lib/settings-fields";
+import type { ApiOutput } from "@/lib/api/responses";
 
 export const adminKeys = {
   settings: ["admin", "settings"] as const,
@@ -21,55 +18,26 @@ export const adminKeys = {
   conversations: ["conversations"] as const,
 };
 
-export interface PolicyResponse {
-  version: number;
-  settings: ResolvedSettings;
-  help: Record<string, string>;
-  defaults: ResolvedSettings;
-  fields: SettingField[];
-}
+export type PolicyResponse = ApiOutput<"GET /api/admin/settings">;
+export type SettingsVersions = ApiOutput<"GET /api/admin/settings/versions">;
 
 /** A persona as the admin routes send it: its stored fields, the override as plain JSON. */
-export type PersonaRow = Omit<PersonaFields, "settingsOverride"> & {
-  id: string;
-  settingsOverride: Record<string, unknown>;
-  conversationCount?: number;
-};
+export type PersonaRow = ApiOutput<"GET /api/admin/personas/:id">["persona"];
+/** The personas with how many conversations use each, and the tools a persona may be given. */
+export type PersonaRows = ApiOutput<"GET /api/admin/personas">;
 
-export interface ModelRow {
-  id: string;
-  provider: ProviderName;
-  providerModelName: string;
-  label: string;
-  apiKind: "chat" | "responses";
-  capabilities: ModelCapabilities;
-  contextWindow: number;
-  maxOutputTokens: number;
-  tokenizer: TokenizerName;
-  enabled: boolean;
-}
+export type ModelList = ApiOutput<"GET /api/admin/models">;
+export type ModelRow = ModelList["models"][number];
 
-export interface UserRow {
-  id: string;
-  name: string;
-  email: string;
-  role: string;
-}
+export type UserList = ApiOutput<"GET /api/admin/users">;
+export type UserRow = UserList["users"][number];
 
-export interface PreviewItem {
-  id: string;
-  tag: string;
-  role: string;
-  parts: Array<{ type: string; text?: string; [key: string]: unknown }>;
-  tokens: number;
-}
+export type BlockList = ApiOutput<"GET /api/admin/blocks">;
+export type MemoryList = ApiOutput<"GET /api/admin/memories">;
 
-export interface PreviewResult {
-  modelId: string;
-  settingsVersion: number;
-  items: PreviewItem[];
-  request: { url: string; body: string };
-}
+/** A dry run of a conversation's next payload (the admin's preview of a policy or a persona draft). */
+export type PreviewResult = ApiOutput<"POST /api/conversations/:id/preview">["preview"];
+export type PersonaPreview = ApiOutput<"POST /api/admin/personas/:id/preview">;
 
 /** Errors keyed by field, plus one for the form when the message names no field the form shows. */
 export function errorsFrom(

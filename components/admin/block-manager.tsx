@@ -8,28 +8,17 @@ import { FormFooter } from "@/components/ui/form-footer";
 import { submitHandler } from "@/components/ui/submit-handler";
 import { useFormFields } from "@/components/ui/use-form-fields";
 import { BLOCK_TYPES } from "@/lib/domain/types";
-import { adminKeys, errorsFrom } from "./admin-api";
+import { adminKeys, type BlockList, errorsFrom } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
 import { PersonaSelect, UserSelect, usePersonas, useUsers } from "./entity-selects";
 
-interface BlockRow {
-  id: string;
-  personaId: string;
-  userId: string;
-  blockType: "mute" | "block";
-  reason: string | null;
-  expiresAt: string | null;
-  personaName: string;
-  userName: string;
-  userEmail: string;
-  active: boolean;
-}
+type BlockRow = BlockList["blocks"][number];
 
 export function BlockManager() {
   const queryClient = useQueryClient();
   const blocks = useQuery({
     queryKey: adminKeys.blocks,
-    queryFn: () => apiFetch<{ blocks: BlockRow[] }>("/api/admin/blocks"),
+    queryFn: () => apiFetch<BlockList>("/api/admin/blocks"),
   });
   const personas = usePersonas();
   const users = useUsers();

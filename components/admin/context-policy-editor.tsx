@@ -9,10 +9,11 @@ import { ActionButtons } from "@/components/ui/action-buttons";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
 import { PendingButton } from "@/components/ui/form-controls";
-import { type ResolvedSettings, settingsSchema } from "@/lib/domain/settings";
+import type { ApiOutput } from "@/lib/api/responses";
+import { settingsSchema } from "@/lib/domain/settings";
 import { canonicalJson } from "@/lib/payload-diff";
 import type { SettingField } from "@/lib/settings-fields";
-import { adminKeys, errorsFrom, type PolicyResponse, type PreviewResult } from "./admin-api";
+import { adminKeys, errorsFrom, type PolicyResponse, type SettingsVersions } from "./admin-api";
 import { ErrorSummary, type FieldProblem } from "./error-summary";
 import { PayloadPreview } from "./payload-preview";
 import { SettingInput } from "./setting-input";
@@ -61,7 +62,7 @@ function PolicyForm({
   const [refusals, setRefusals] = useState(0);
   const save = useMutation({
     mutationFn: (settings: SettingsDocument) =>
-      apiFetch<{ version: number }>("/api/admin/settings", {
+      apiFetch<ApiOutput<"PUT /api/admin/settings">>("/api/admin/settings", {
         method: "PUT",
         body: { settings, baseVersion: policy.version },
       }),
@@ -98,8 +99,10 @@ function PolicyForm({
   async function runPreview(conversationId: string, text: string) {
     const url = `/api/conversations/${conversationId}/preview`;
     const [savedPreview, editedPreview] = await Promise.all([
-      apiFetch<{ preview: PreviewResult }>(url, { body: { text } }),
-      apiFetch<{ preview: PreviewResult }>(url, { body: { text, settings: override } }),
+      apiFetch<ApiOutput<"POST /api/conversations/:id/preview">>(url, { body: { text } }),
+      apiFetch<ApiOutput<"POST /api/conversations/:id/preview">>(url, {
+        body: { text, settings: override },
+      }),
     ]);
     return { saved: savedPreview.preview, edited: editedPreview.preview };
   }
@@ -209,15 +212,7 @@ function groupBySection(fields: SettingField[]): Array<[string, SettingField[]]>
 function VersionHistory() {
   const versions = useQuery({
     queryKey: adminKeys.settingsVersions,
-    queryFn: () =>
-      apiFetch<{
-        versions: Array<{
-          version: number;
-          changedByName: string | null;
-          createdAt: string;
-          settings: ResolvedSettings;
-        }>;
-      }>("/api/admin/settings/versions"),
+    queryFn: () => apiFetch<SettingsVersions>("/api/admin/settings/versions"),
   });
   return (
     <section

@@ -3,19 +3,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/components/ui/api-client";
 import { SelectField } from "@/components/ui/form-controls";
-import { adminKeys, type PersonaRow, type UserRow } from "./admin-api";
+import { adminKeys, type PersonaRows, type UserList } from "./admin-api";
 
 export function usePersonas() {
   return useQuery({
     queryKey: adminKeys.personas,
-    queryFn: () => apiFetch<{ personas: PersonaRow[] }>("/api/admin/personas"),
+    queryFn: () => apiFetch<PersonaRows>("/api/admin/personas"),
   });
 }
 
 export function useUsers() {
   return useQuery({
     queryKey: adminKeys.users,
-    queryFn: () => apiFetch<{ users: UserRow[] }>("/api/admin/users"),
+    queryFn: () => apiFetch<UserList>("/api/admin/users"),
   });
 }
 

@@ -9,7 +9,7 @@ import { PendingButton, SelectField, TextAreaField, TextField } from "@/componen
 import { FormFooter } from "@/components/ui/form-footer";
 import { submitHandler } from "@/components/ui/submit-handler";
 import { useFormFields } from "@/components/ui/use-form-fields";
-import { adminKeys, errorsFrom } from "./admin-api";
+import { adminKeys, errorsFrom, type MemoryList } from "./admin-api";
 import { PersonaSelect, UserSelect, usePersonas, useUsers } from "./entity-selects";
 
 const SCOPES = [
@@ -18,17 +18,7 @@ const SCOPES = [
   ["user_persona", "user × persona"],
 ] as const;
 
-interface MemoryRow {
-  id: string;
-  scope: "user" | "persona" | "user_persona";
-  userId: string | null;
-  personaId: string | null;
-  area: string;
-  content: string;
-  active: boolean;
-  userName: string | null;
-  personaName: string | null;
-}
+type MemoryRow = MemoryList["memories"][number];
 
 export function MemoryManager() {
   const queryClient = useQueryClient();
@@ -36,7 +26,7 @@ export function MemoryManager() {
   const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value !== "")).toString();
   const memories = useQuery({
     queryKey: adminKeys.memories(query),
-    queryFn: () => apiFetch<{ memories: MemoryRow[] }>(`/api/admin/memories${query ? `?${query}` : ""}`),
+    queryFn: () => apiFetch<MemoryList>(`/api/admin/memories${query ? `?${query}` : ""}`),
   });
   const personas = usePersonas();
   const users = useUsers();

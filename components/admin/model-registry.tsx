@@ -10,7 +10,7 @@ import { NumberField, PendingButton, SelectField, TextField } from "@/components
 import { FormFooter } from "@/components/ui/form-footer";
 import { submitHandler } from "@/components/ui/submit-handler";
 import { API_KINDS, PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/domain/types";
-import { adminKeys, errorsFrom, type ModelRow } from "./admin-api";
+import { adminKeys, errorsFrom, type ModelList, type ModelRow } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
 
 const CAPABILITY_FLAGS = [
@@ -54,7 +54,10 @@ const FORM_FIELDS: readonly {
   { key: "maxOutputTokens", label: "Max output tokens", testId: "model-max-output" },
 ];
 
-const EMPTY: ModelRow = {
+/** The form: a row's fields without its prices and times (read-only facts). */
+type ModelForm = Omit<ModelRow, "prices" | "createdAt" | "updatedAt">;
+
+const EMPTY: ModelForm = {
   id: "",
   provider: "openai-compatible",
   providerModelName: "",
@@ -81,10 +84,9 @@ export function ModelRegistry() {
   const queryClient = useQueryClient();
   const models = useQuery({
     queryKey: adminKeys.models,
-    queryFn: () =>
-      apiFetch<{ models: ModelRow[]; configuredProviders: Record<string, boolean> }>("/api/admin/models"),
+    queryFn: () => apiFetch<ModelList>("/api/admin/models"),
   });
-  const [form, setForm] = useState<ModelRow>(EMPTY);
+  const [form, setForm] = useState<ModelForm>(EMPTY);
   const [editing, setEditing] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.models });
   const save = useMutation({
@@ -112,7 +114,7 @@ export function ModelRegistry() {
     onSuccess: refresh,
   });
   const errors = errorsFrom(save.error, FIELDS);
-  const set = (changes: Partial<ModelRow>) => setForm((current) => ({ ...current, ...changes }));
+  const set = (changes: Partial<ModelForm>) => setForm((current) => ({ ...current, ...changes }));
 
   return (
     <div className="space-y-6" data-testid="model-registry">
@@ -202,7 +204,7 @@ export function ModelRegistry() {
         />
         {FORM_FIELDS.map(({ key, label, testId, options }) => {
           const frame = { label, error: errors.fields[key], testId };
-          const change = (value: string | number) => set({ [key]: value } as Partial<ModelRow>);
+          const change = (value: string | number) => set({ [key]: value } as Partial<ModelForm>);
           const value = form[key];
           if (options) {
             return (

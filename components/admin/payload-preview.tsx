@@ -7,6 +7,7 @@ import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
 import { PendingButton, SelectField } from "@/components/ui/form-controls";
 import { submitHandler } from "@/components/ui/submit-handler";
+import type { ApiOutput } from "@/lib/api/responses";
 import { diffItems, itemText } from "@/lib/payload-diff";
 import { adminKeys, type PreviewResult } from "./admin-api";
 
@@ -24,7 +25,7 @@ export function PayloadPreview({
 }) {
   const conversations = useQuery({
     queryKey: adminKeys.conversations,
-    queryFn: () => apiFetch<{ conversations: Array<{ id: string; title: string }> }>("/api/conversations"),
+    queryFn: () => apiFetch<ApiOutput<"GET /api/conversations">>("/api/conversations"),
   });
   const [conversationId, setConversationId] = useState("");
   const [text, setText] = useState("Hello!");

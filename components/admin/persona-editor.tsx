@@ -11,14 +11,17 @@ import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
 import { PendingButton } from "@/components/ui/form-controls";
 import { FormField } from "@/components/ui/form-field";
+import type { ApiOutput } from "@/lib/api/responses";
 import { settingsOverrideSchema } from "@/lib/domain/settings";
 import {
   adminKeys,
   errorsFrom,
+  type ModelList,
   type ModelRow,
+  type PersonaPreview,
   type PersonaRow,
+  type PersonaRows,
   type PolicyResponse,
-  type PreviewResult,
 } from "./admin-api";
 import { ErrorSummary, type FieldProblem } from "./error-summary";
 import { FallbackOrder } from "./fallback-order";
@@ -31,11 +34,11 @@ const NOTE_KEYS = ["contextNote.text", "contextNote.depth", "contextNote.role", 
 export function PersonaEditor({ personaId }: { personaId: string }) {
   const persona = useQuery({
     queryKey: adminKeys.persona(personaId),
-    queryFn: () => apiFetch<{ persona: PersonaRow }>(`/api/admin/personas/${personaId}`),
+    queryFn: () => apiFetch<ApiOutput<"GET /api/admin/personas/:id">>(`/api/admin/personas/${personaId}`),
   });
   const models = useQuery({
     queryKey: adminKeys.models,
-    queryFn: () => apiFetch<{ models: ModelRow[] }>("/api/admin/models"),
+    queryFn: () => apiFetch<ModelList>("/api/admin/models"),
   });
   const policy = useQuery({
     queryKey: adminKeys.settings,
@@ -43,10 +46,7 @@ export function PersonaEditor({ personaId }: { personaId: string }) {
   });
   const catalog = useQuery({
     queryKey: adminKeys.personas,
-    queryFn: () =>
-      apiFetch<{ personas: PersonaRow[]; tools: Array<{ name: string; description: string }> }>(
-        "/api/admin/personas",
-      ),
+    queryFn: () => apiFetch<PersonaRows>("/api/admin/personas"),
   });
   const error = persona.error ?? models.error ?? policy.error ?? catalog.error;
   if (error)
@@ -184,7 +184,10 @@ function PersonaForm({
   const noteFields = policy.fields.filter((field) => NOTE_KEYS.includes(field.key));
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
-      apiFetch<{ persona: PersonaRow }>(`/api/admin/personas/${persona.id}`, { method: "PUT", body }),
+      apiFetch<ApiOutput<"PUT /api/admin/personas/:id">>(`/api/admin/personas/${persona.id}`, {
+        method: "PUT",
+        body,
+      }),
     onSuccess: async () => {
       setSaved(true);
       await queryClient.invalidateQueries({ queryKey: adminKeys.personas });
@@ -244,10 +247,9 @@ function PersonaForm({
 
   async function runPreview(conversationId: string, text: string) {
     if (!body) throw new Error(otherOverridesProblem(draft.otherOverrides) ?? "The form has errors.");
-    const result = await apiFetch<{ saved: PreviewResult; draft: PreviewResult }>(
-      `/api/admin/personas/${persona.id}/preview`,
-      { body: { conversationId, text, draft: body } },
-    );
+    const result = await apiFetch<PersonaPreview>(`/api/admin/personas/${persona.id}/preview`, {
+      body: { conversationId, text, draft: body },
+    });
     return { saved: result.saved, edited: result.draft };
   }
 

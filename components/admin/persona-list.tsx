@@ -6,7 +6,8 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
 import { SelectField, TextField } from "@/components/ui/form-controls";
-import { adminKeys, errorsFrom, type ModelRow, type PersonaRow } from "./admin-api";
+import type { ApiOutput } from "@/lib/api/responses";
+import { adminKeys, errorsFrom, type ModelList, type PersonaRows } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
 
 export function PersonaList() {
@@ -14,17 +15,17 @@ export function PersonaList() {
   const queryClient = useQueryClient();
   const personas = useQuery({
     queryKey: adminKeys.personas,
-    queryFn: () => apiFetch<{ personas: PersonaRow[] }>("/api/admin/personas"),
+    queryFn: () => apiFetch<PersonaRows>("/api/admin/personas"),
   });
   const models = useQuery({
     queryKey: adminKeys.models,
-    queryFn: () => apiFetch<{ models: ModelRow[] }>("/api/admin/models"),
+    queryFn: () => apiFetch<ModelList>("/api/admin/models"),
   });
   const [name, setName] = useState("");
   const [modelId, setModelId] = useState("");
   const create = useMutation({
     mutationFn: () =>
-      apiFetch<{ persona: PersonaRow }>("/api/admin/personas", {
+      apiFetch<ApiOutput<"POST /api/admin/personas">>("/api/admin/personas", {
         body: { name, modelId: modelId || models.data?.models[0]?.id || "" },
       }),
     onSuccess: async ({ persona }) => {

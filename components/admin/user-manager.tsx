@@ -6,14 +6,14 @@ import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { ErrorMessage } from "@/components/ui/error-message";
-import { adminKeys, type UserRow } from "./admin-api";
+import { adminKeys, type UserList, type UserRow } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
 
 export function UserManager({ currentUserId }: { currentUserId: string }) {
   const queryClient = useQueryClient();
   const users = useQuery({
     queryKey: adminKeys.users,
-    queryFn: () => apiFetch<{ users: UserRow[] }>("/api/admin/users"),
+    queryFn: () => apiFetch<UserList>("/api/admin/users"),
   });
   const setRole = useMutation({
     mutationFn: ({ id, role }: { id: string; role: "admin" | "user" }) =>

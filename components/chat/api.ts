@@ -1,48 +1,15 @@
 "use client";
 // Typed fetchers and query keys for the chat UI (through the one API client, components/ui/api-client.ts).
 import { apiFetch } from "@/components/ui/api-client";
+import type { ApiOutput } from "@/lib/api/responses";
 import type { SettingsOverride } from "@/lib/domain/settings";
 
-export interface ConversationSummary {
-  id: string;
-  title: string;
-  personaId: string;
-  ownerId: string;
-  visibility: "private" | "room";
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ConversationDetail {
-  conversation: {
-    id: string;
-    title: string;
-    ownerId: string;
-    personaId: string;
-    isOwner: boolean;
-    /** "room" once someone has been invited. */
-    visibility: "private" | "room";
-    instructions: string | null;
-    settingsOverride: SettingsOverride;
-    /** The owner's choice of model; null answers with the persona's. */
-    modelId: string | null;
-  };
-  persona: { id: string; name: string; avatar: string | null; modelId: string };
-  /** The models that may be chosen now (registered, enabled, their provider configured). */
-  models: ModelOption[];
-}
-
-export interface ModelOption {
-  id: string;
-  label: string;
-}
-
-export interface PersonaOption {
-  id: string;
-  name: string;
-  avatar: string | null;
-  modelId: string;
-}
+/** A response of the API as the browser receives it, by route (lib/api/responses.ts). */
+type Conversations = ApiOutput<"GET /api/conversations">;
+export type ConversationSummary = Conversations["conversations"][number];
+export type ConversationDetail = ApiOutput<"GET /api/conversations/:id">;
+export type ModelOption = ConversationDetail["models"][number];
+export type PersonaOption = ApiOutput<"GET /api/personas">["personas"][number];
 
 /** Every conversation list query starts with this key, so one invalidation refreshes all searches. */
 export const conversationsKey = ["conversations"] as const;
@@ -52,41 +19,26 @@ export const personasKey = ["personas"] as const;
 
 export function listConversations(query: string) {
   const search = query.trim() ? `?q=${encodeURIComponent(query.trim())}` : "";
-  return apiFetch<{ conversations: ConversationSummary[] }>(`/api/conversations${search}`);
+  return apiFetch<Conversations>(`/api/conversations${search}`);
 }
 
 /** POST /api/conversations/import with an exported archive (the file's JSON). */
 export function importConversation(archive: unknown) {
-  return apiFetch<{ id: string; title: string; notices: string[] }>("/api/conversations/import", {
+  return apiFetch<ApiOutput<"POST /api/conversations/import">>("/api/conversations/import", {
     method: "POST",
     body: archive,
   });
 }
 
+export type ConversationSearch = ApiOutput<"GET /api/search">;
+export type ConversationSearchResult = ConversationSearch["conversations"][number];
+export type SearchMessageHit = ConversationSearchResult["hits"][number];
 /** A stretch of a snippet; `highlight` marks the words that matched. Rendered as text, never as HTML. */
-export interface SnippetSegment {
-  text: string;
-  highlight: boolean;
-}
-
-export interface SearchMessageHit {
-  messageId: string;
-  authorName: string;
-  authorType: "user" | "persona";
-  createdAt: string;
-  snippet: SnippetSegment[];
-}
-
-export interface ConversationSearchResult extends ConversationSummary {
-  titleMatch: boolean;
-  hits: SearchMessageHit[];
-}
+export type SnippetSegment = SearchMessageHit["snippet"][number];
 
 /** GET /api/search: conversations whose title or messages match, under the same key prefix as the list. */
 export function searchConversations(query: string) {
-  return apiFetch<{ query: string; mode: "words" | "substring"; conversations: ConversationSearchResult[] }>(
-    `/api/search?q=${encodeURIComponent(query.trim())}`,
-  );
+  return apiFetch<ConversationSearch>(`/api/search?q=${encodeURIComponent(query.trim())}`);
 }
 
 export function getConversation(id: string) {
@@ -102,7 +54,7 @@ export function updateConversation(
     modelId?: string | null;
   },
 ) {
-  return apiFetch<{ conversation: ConversationDetail["conversation"] }>(`/api/conversations/${id}`, {
+  return apiFetch<ApiOutput<"PATCH /api/conversations/:id">>(`/api/conversations/${id}`, {
     method: "PATCH",
     body: changes,
   });
@@ -113,30 +65,24 @@ export function deleteConversation(id: string) {
 }
 
 export function createConversation(personaId?: string) {
-  return apiFetch<{ id: string }>("/api/conversations", {
+  return apiFetch<ApiOutput<"POST /api/conversations">>("/api/conversations", {
     method: "POST",
     body: personaId ? { personaId } : {},
   });
 }
 
 export function listPersonas() {
-  return apiFetch<{ personas: PersonaOption[] }>("/api/personas");
+  return apiFetch<ApiOutput<"GET /api/personas">>("/api/personas");
 }
 
 /** A file uploaded for the next message: sent as a file part whose url is the attachment's own route. */
-export interface UploadedAttachment {
-  id: string;
-  kind: "image" | "video" | "audio" | "file";
-  mime: string;
-  filename: string | null;
-  url: string;
-}
+export type UploadedAttachment = ApiOutput<"POST /api/conversations/:id/attachments">["attachment"];
 
 /** POST the file as multipart; the server sniffs its type (images, PDFs, audio, video) and refuses the rest. */
 export async function uploadAttachment(conversationId: string, file: File): Promise<UploadedAttachment> {
   const form = new FormData();
   form.append("file", file);
-  const body = await apiFetch<{ attachment: UploadedAttachment }>(
+  const body = await apiFetch<ApiOutput<"POST /api/conversations/:id/attachments">>(
     `/api/conversations/${conversationId}/attachments`,
     { body: form },
   );
@@ -145,30 +91,32 @@ export async function uploadAttachment(conversationId: string, file: File): Prom
 
 /** A draft of the user's next message in their own voice ("Write as me"); nothing is stored. */
 export function writeAsMe(conversationId: string) {
-  return apiFetch<{ draft: string; modelId: string }>(`/api/conversations/${conversationId}/write-as-me`, {
-    method: "POST",
-  });
+  return apiFetch<ApiOutput<"POST /api/conversations/:id/write-as-me">>(
+    `/api/conversations/${conversationId}/write-as-me`,
+    {
+      method: "POST",
+    },
+  );
 }
 
-export interface Participant {
-  userId: string;
-  name: string;
-  role: "owner" | "member";
-  joinedAt: string;
-}
+type Participants = ApiOutput<"GET /api/conversations/:id/participants">;
+export type Participant = Participants["participants"][number];
 
 export const participantsKey = (conversationId: string) => ["participants", conversationId] as const;
 
 export function listParticipants(conversationId: string) {
-  return apiFetch<{ participants: Participant[] }>(`/api/conversations/${conversationId}/participants`);
+  return apiFetch<Participants>(`/api/conversations/${conversationId}/participants`);
 }
 
 /** The owner invites an account by email; the conversation becomes a room. */
 export function inviteParticipant(conversationId: string, email: string) {
-  return apiFetch<{ participant: Participant }>(`/api/conversations/${conversationId}/participants`, {
-    method: "POST",
-    body: { email },
-  });
+  return apiFetch<ApiOutput<"POST /api/conversations/:id/participants">>(
+    `/api/conversations/${conversationId}/participants`,
+    {
+      method: "POST",
+      body: { email },
+    },
+  );
 }
 
 export function removeParticipant(conversationId: string, userId: string) {

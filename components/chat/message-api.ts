@@ -2,30 +2,31 @@
 // Typed fetchers for what a user does to a reply or a message besides sending: stop, choose a variant, edit in
 // place (with earlier versions), and branch from it.
 import { apiFetch } from "@/components/ui/api-client";
+import type { ApiOutput } from "@/lib/api/responses";
 
 /** Stop the reply being written; the server keeps the first `shownChars` characters (what the user saw). */
 export function stopReply(conversationId: string, shownChars: number) {
-  return apiFetch<{ turnId: string; messageId: string | null; status: string }>(
+  return apiFetch<ApiOutput<"POST /api/conversations/:id/stop">>(
     `/api/conversations/${conversationId}/stop`,
     { method: "POST", body: { shownChars } },
   );
 }
 
-export interface MessageVersion {
-  id: string;
-  parts: { type: string; text?: string }[];
-  createdAt: string;
-}
+type MessageWithVersions = ApiOutput<"GET /api/conversations/:id/messages/:messageId">;
+export type MessageVersion = MessageWithVersions["versions"][number];
 
 function messageUrl(conversationId: string, messageId: string) {
   return `/api/conversations/${conversationId}/messages/${messageId}`;
 }
 
 function changeMessage(conversationId: string, messageId: string, change: Record<string, unknown>) {
-  return apiFetch<{ versions: MessageVersion[] }>(messageUrl(conversationId, messageId), {
-    method: "PATCH",
-    body: change,
-  });
+  return apiFetch<ApiOutput<"PATCH /api/conversations/:id/messages/:messageId">>(
+    messageUrl(conversationId, messageId),
+    {
+      method: "PATCH",
+      body: change,
+    },
+  );
 }
 
 export function chooseVariant(conversationId: string, messageId: string) {
@@ -41,14 +42,17 @@ export function restoreMessageVersion(conversationId: string, messageId: string,
 }
 
 export function listMessageVersions(conversationId: string, messageId: string) {
-  return apiFetch<{ versions: MessageVersion[] }>(messageUrl(conversationId, messageId));
+  return apiFetch<MessageWithVersions>(messageUrl(conversationId, messageId));
 }
 
 export function branchFrom(conversationId: string, messageId: string) {
-  return apiFetch<{ id: string; title: string }>(`/api/conversations/${conversationId}/branch`, {
-    method: "POST",
-    body: { messageId },
-  });
+  return apiFetch<ApiOutput<"POST /api/conversations/:id/branch">>(
+    `/api/conversations/${conversationId}/branch`,
+    {
+      method: "POST",
+      body: { messageId },
+    },
+  );
 }
 
 /** The text of a stored version, as the transcript shows it. */

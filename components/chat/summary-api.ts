@@ -2,17 +2,11 @@
 import { apiFetch } from "@/components/ui/api-client";
 // Typed fetchers and the query key for summaries: list, compact now, edit, revert, and the transcript
 // reload that shows which messages a summary now covers.
-import type { ReasoningView } from "@/lib/chat/views/reasoning-view";
-import type { SummaryView } from "@/lib/chat/views/summary-view";
-import type { ModelViewStart, ReplyModel } from "@/lib/chat/views/transcript";
-import { type ChatUIMessage, type TranscriptMessage, toUIMessage } from "@/lib/chat/views/ui-messages";
+import type { ApiOutput } from "@/lib/api/responses";
+import { type ChatUIMessage, toUIMessage } from "@/lib/chat/views/ui-messages";
 
-export type { SummaryView };
-
-export interface SummaryList {
-  summaries: SummaryView[];
-  activeSummaryId: string | null;
-}
+export type SummaryList = ApiOutput<"GET /api/conversations/:id/summaries">;
+export type SummaryView = SummaryList["summaries"][number];
 
 export const summariesKey = (conversationId: string) => ["summaries", conversationId] as const;
 
@@ -22,7 +16,7 @@ export function listSummaries(conversationId: string) {
 
 /** No body: the conversation's own summary.keepRecentTurns applies. */
 /** A summary made, or the sentence saying why there is nothing to summarise yet (an answer, not an error). */
-export type CompactResult = { compacted: true; summary: SummaryView } | { compacted: false; reason: string };
+export type CompactResult = ApiOutput<"POST /api/conversations/:id/compact">;
 
 export function compactConversation(conversationId: string) {
   return apiFetch<CompactResult>(`/api/conversations/${conversationId}/compact`, {
@@ -31,14 +25,17 @@ export function compactConversation(conversationId: string) {
 }
 
 export function updateSummary(conversationId: string, summaryId: string, content: string) {
-  return apiFetch<{ summary: SummaryView }>(`/api/conversations/${conversationId}/summaries/${summaryId}`, {
-    method: "PUT",
-    body: { content },
-  });
+  return apiFetch<ApiOutput<"PUT /api/conversations/:id/summaries/:summaryId">>(
+    `/api/conversations/${conversationId}/summaries/${summaryId}`,
+    {
+      method: "PUT",
+      body: { content },
+    },
+  );
 }
 
 export function revertSummary(conversationId: string, summaryId: string) {
-  return apiFetch<{ reverted: SummaryView; restored: SummaryView | null; unmarkedMessages: number }>(
+  return apiFetch<ApiOutput<"POST /api/conversations/:id/summaries/:summaryId/revert">>(
     `/api/conversations/${conversationId}/summaries/${summaryId}/revert`,
     { method: "POST" },
   );
@@ -46,15 +43,9 @@ export function revertSummary(conversationId: string, summaryId: string) {
 
 /** The stored transcript, every message of the chosen path (summarised or not), as the chat renders it. */
 export async function loadTranscript(conversationId: string): Promise<ChatUIMessage[]> {
-  const transcript = await apiFetch<{
-    messages: TranscriptMessage[];
-    media: Record<string, { mime: string; filename: string | null }>;
-    toolNames: Record<string, string[]>;
-    reasoning: Record<string, ReasoningView>;
-    variants: Record<string, { id: string }[]>;
-    replyModels: Record<string, ReplyModel>;
-    modelView: ModelViewStart | null;
-  }>(`/api/conversations/${conversationId}/messages`);
+  const transcript = await apiFetch<ApiOutput<"GET /api/conversations/:id/messages">>(
+    `/api/conversations/${conversationId}/messages`,
+  );
   const extras = {
     media: new Map(Object.entries(transcript.media)),
     toolNames: new Map(Object.entries(transcript.toolNames)),

@@ -8,12 +8,12 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { apiFetch } from "@/components/ui/api-client";
 import { formatCount, formatMs } from "@/components/ui/format";
 import { Labelled } from "@/components/ui/labelled";
+import type { ApiOutput } from "@/lib/api/responses";
 import { ITEM_TAGS } from "@/lib/domain/types";
 import { ATTEMPT_KIND_LABELS } from "./attempt-kinds";
 import { CostLabel } from "./cost-label";
-import type { AttemptSummaryView } from "./types";
 
-type FoundAttempt = AttemptSummaryView & { conversationId: string; conversationTitle: string };
+type FoundAttempts = ApiOutput<"GET /api/attempts">;
 
 /** The filters in the form's order: a choice of `options` (after "any"), or a text or date box. */
 const FILTER_FIELDS: readonly {
@@ -57,7 +57,7 @@ export function AttemptFinder() {
   const results = useInfiniteQuery({
     queryKey: ["attempt-search", query],
     queryFn: ({ pageParam }) =>
-      apiFetch<{ attempts: FoundAttempt[]; nextBefore: string | null }>(
+      apiFetch<FoundAttempts>(
         `/api/attempts?${query}${pageParam ? `${query ? "&" : ""}before=${encodeURIComponent(pageParam)}` : ""}`,
       ),
     initialPageParam: null as string | null,

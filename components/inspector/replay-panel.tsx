@@ -8,8 +8,9 @@ import { apiFetch } from "@/components/ui/api-client";
 import { Disclosure } from "@/components/ui/disclosure";
 import { PendingButton } from "@/components/ui/form-controls";
 import { Labelled } from "@/components/ui/labelled";
+import type { ApiOutput } from "@/lib/api/responses";
 import { ReplayComparison } from "./replay-comparison";
-import type { AttemptView } from "./types";
+import { type AttemptView, readAttemptView } from "./types";
 
 interface ReplayBody {
   modelId?: string;
@@ -47,9 +48,10 @@ export function ReplayPanel({
   const [form, setForm] = useState({ modelId: source.modelId, note: "", depth: "", prompt: "" });
   const replay = useMutation({
     mutationFn: (body: ReplayBody) =>
-      apiFetch<{ attempt: AttemptView }>(`/api/attempts/${source.id}/replay`, { method: "POST", body }).then(
-        (answer) => answer.attempt,
-      ),
+      apiFetch<ApiOutput<"POST /api/attempts/:id/replay">>(`/api/attempts/${source.id}/replay`, {
+        method: "POST",
+        body,
+      }).then((answer) => readAttemptView(answer.attempt)),
     // The replay is one of the conversation's other model calls now.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: turnsKey(conversationId) }),
   });

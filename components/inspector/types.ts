@@ -1,16 +1,10 @@
-// The API shapes the inspector reads: turns with their attempts, and the preview's dry run. Each is derived from
-// the server function that builds it (lib/chat/views/attempt-view.ts, lib/chat/turn/preview-turn.ts, db/turn-queries.ts), as the
-// browser receives it: JSON, so dates are strings. Type-only imports: nothing of the server reaches the bundle.
-import type { AsJson } from "@/components/ui/api-client";
-import type { listOtherModelCallSummaries } from "@/db/attempt-queries";
+// The API shapes the inspector reads: turns with their attempts, and the preview's dry run, as the routes send them
+// (lib/api/responses.ts) after JSON. Type-only imports: nothing of the server reaches the bundle.
 import type { UnclaimedElement, WireAddress } from "@/db/schema";
-import type { listTurnSummaries, listTurnsWithAttempts } from "@/db/turn-queries";
-import type { previewTurn } from "@/lib/chat/turn/preview-turn";
-import type { toAttemptViews } from "@/lib/chat/views/attempt-view";
+import type { ApiOutput } from "@/lib/api/responses";
 import type { ContextItem, ProviderName, TraceEvent } from "@/lib/domain/types";
-import type { Cost } from "@/lib/pricing";
 
-type ServerAttemptView = Awaited<ReturnType<typeof toAttemptViews>>[number];
+type SentAttemptView = ApiOutput<"GET /api/attempts/:id">["attempt"];
 
 /**
  * An item as an attempt's view gives it: `redacted` when someone else's private memory was replaced in it, and
@@ -22,39 +16,35 @@ export type ViewItem = ContextItem & { redacted?: boolean } & Partial<WireAddres
  * An attempt as GET /api/attempts/:id and GET /turns send it. The database stores items and trace as untyped
  * JSON; what the pipeline wrote there is its ContextItem and TraceEvent.
  */
-export type AttemptView = AsJson<Omit<ServerAttemptView, "items" | "trace" | "requests">> & {
+export type AttemptView = Omit<SentAttemptView, "items" | "trace" | "requests"> & {
   items: ViewItem[];
   trace: TraceEvent[];
-  requests: (Omit<AsJson<ServerAttemptView["requests"][number]>, "items"> & { items: ViewItem[] | null })[];
+  requests: (Omit<SentAttemptView["requests"][number], "items"> & { items: ViewItem[] | null })[];
 };
+
+/**
+ * An attempt as a route sent it, its stored JSON read as the pipeline's types: the one place the inspector trusts
+ * that the items and trace the database holds are what the pipeline wrote.
+ */
+export function readAttemptView(sent: SentAttemptView): AttemptView {
+  return sent as AttemptView;
+}
 
 /** What a model call was for ("replay": a recorded attempt run again). */
 export type AttemptKind = AttemptView["kind"];
 export type BudgetView = NonNullable<AttemptView["budget"]>;
 export type UsageView = NonNullable<AttemptView["usage"]>;
 
-type ServerTurnSummary = Awaited<ReturnType<typeof listTurnSummaries>>[number];
-type ServerOtherCallSummary = Awaited<ReturnType<typeof listOtherModelCallSummaries>>[number];
+/** The light index of a conversation's model calls (`GET /turns?fields=summary`): no payloads, with costs. */
+export type CallIndex = ApiOutput<"GET /api/conversations/:id/turns?fields=summary">;
 
-/** An attempt as listed by `GET /turns?fields=summary`: everything but the payload, with its cost. */
-export type AttemptSummaryView = AsJson<ServerOtherCallSummary> & {
-  /** From the model's prices and the reported usage; null when either is unknown. */
-  cost: Cost | null;
-};
+/** A call that answers no turn, as listed in the index: everything but the payload, with its cost. */
+export type AttemptSummaryView = CallIndex["otherCalls"][number];
 
-/** A turn as listed by `GET /turns?fields=summary`: its attempts without their payloads, and its cost. */
-export type TurnSummaryView = AsJson<Omit<ServerTurnSummary, "attempts">> & {
-  attempts: AttemptSummaryView[];
-  /** The sum of its attempts' known costs. */
-  cost: Cost | null;
-};
+/** A turn as listed in the index: its attempts without their payloads, and its cost. */
+export type TurnSummaryView = CallIndex["turns"][number];
 
-/** A turn as `GET /turns` sends it, each attempt in full. */
-export type TurnView = AsJson<Omit<Awaited<ReturnType<typeof listTurnsWithAttempts>>[number], "attempts">> & {
-  attempts: AttemptView[];
-};
-
-export type PreviewView = AsJson<Awaited<ReturnType<typeof previewTurn>>>;
+export type PreviewView = ApiOutput<"POST /api/conversations/:id/preview">["preview"];
 
 /** What the payload views need, from an attempt or a preview alike. */
 export interface PayloadView {

@@ -5,17 +5,9 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { turnsKey } from "@/components/chat/api";
 import { apiFetch } from "@/components/ui/api-client";
+import type { ApiOutput } from "@/lib/api/responses";
 import type { SettingsOverride } from "@/lib/domain/settings";
-import type { Cost } from "@/lib/pricing";
-import type { AttemptSummaryView, AttemptView, PreviewView, TurnSummaryView } from "./types";
-
-/** The light index of a conversation's model calls: its turns' attempts, the calls that answer no turn, the cost. */
-interface CallIndex {
-  turns: TurnSummaryView[];
-  otherCalls: AttemptSummaryView[];
-  /** The conversation's cost so far: the sum of every call's known cost. */
-  cost: Cost | null;
-}
+import { type CallIndex, readAttemptView } from "./types";
 
 function useCallIndex<Selected>(conversationId: string, select: (index: CallIndex) => Selected) {
   return useQuery({
@@ -50,7 +42,9 @@ export function useAttempt(attemptId: string | null) {
   return useQuery({
     queryKey: ["attempt", attemptId],
     queryFn: () =>
-      apiFetch<{ attempt: AttemptView }>(`/api/attempts/${attemptId}`).then((body) => body.attempt),
+      apiFetch<ApiOutput<"GET /api/attempts/:id">>(`/api/attempts/${attemptId}`).then((body) =>
+        readAttemptView(body.attempt),
+      ),
     enabled: attemptId !== null,
     staleTime: Number.POSITIVE_INFINITY,
   });
@@ -65,10 +59,13 @@ export function usePreview(conversationId: string, request: PreviewRequest) {
   return useQuery({
     queryKey: ["preview", conversationId, request],
     queryFn: () =>
-      apiFetch<{ preview: PreviewView }>(`/api/conversations/${conversationId}/preview`, {
-        method: "POST",
-        body: request,
-      }).then((body) => body.preview),
+      apiFetch<ApiOutput<"POST /api/conversations/:id/preview">>(
+        `/api/conversations/${conversationId}/preview`,
+        {
+          method: "POST",
+          body: request,
+        },
+      ).then((body) => body.preview),
     placeholderData: keepPreviousData,
     retry: false,
     staleTime: 0,

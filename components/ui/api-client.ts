@@ -1,15 +1,7 @@
 // The browser's one way to call this app's API: a JSON (or multipart) request, and a refusal turned into an
 // ApiError carrying the server's `{ error: { code, message } }`. Every fetcher of the chat, the inspector, the
-// admin pages and the invitations goes through apiFetch.
-
-/** A server value as the browser receives it after JSON: dates become ISO strings, the rest keeps its shape. */
-export type AsJson<Value> = Value extends Date
-  ? string
-  : Value extends readonly (infer Element)[]
-    ? AsJson<Element>[]
-    : Value extends object
-      ? { [Key in keyof Value]: AsJson<Value[Key]> }
-      : Value;
+// admin pages and the invitations goes through apiFetch, its type argument the route's body as lib/api/responses.ts
+// describes it (`apiFetch<ApiOutput<"GET /api/…">>`), never a shape written here.
 
 export class ApiError extends Error {
   constructor(

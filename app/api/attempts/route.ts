@@ -3,6 +3,7 @@
 // `nextBefore` is the cursor of the next page, null on the last one.
 import { searchAttempts } from "@/db/attempt-queries";
 import { getDb } from "@/db/client";
+import { respond } from "@/lib/api/respond";
 import { requireUser, route } from "@/lib/api/route";
 import { withAttemptCosts } from "@/lib/chat/attempts/turn-costs";
 import { AppError } from "@/lib/domain/errors";
@@ -31,7 +32,7 @@ export const GET = route(async (request: Request) => {
   });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return Response.json({
+  return respond("GET /api/attempts", {
     attempts: await withAttemptCosts({ db, calls: page }),
     nextBefore: rows.length > limit && last ? `${last.createdAt.toISOString()}_${last.id}` : null,
   });

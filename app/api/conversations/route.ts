@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import { createConversation, listConversations } from "@/db/conversation-queries";
 import { getDefaultPersona, getPersona } from "@/db/persona-queries";
 import { DEFAULT_CONVERSATION_TITLE } from "@/db/title-queries";
+import { respond } from "@/lib/api/respond";
 import { readJson, requireUser, route } from "@/lib/api/route";
 import { createConversationSchema, listConversationsQuerySchema } from "./schema";
 
@@ -18,7 +19,7 @@ export const GET = route(async (request: Request) => {
     userId: user.id,
     titleQuery: q,
   });
-  return Response.json({ conversations });
+  return respond("GET /api/conversations", { conversations });
 });
 
 export const POST = route(async (request: Request) => {
@@ -34,5 +35,5 @@ export const POST = route(async (request: Request) => {
     personaId: persona.id,
     title: body.title ?? DEFAULT_CONVERSATION_TITLE,
   });
-  return Response.json({ id: conversation.id, conversation }, { status: 201 });
+  return respond("POST /api/conversations", { id: conversation.id, conversation }, { status: 201 });
 });

@@ -2,6 +2,7 @@
 // their conversations kept as memories), newest first, and their memory preferences.
 import { getDb } from "@/db/client";
 import { getMemoryPreferences, listOwnMemories } from "@/db/memory-queries";
+import { respond } from "@/lib/api/respond";
 import { requireUser, route } from "@/lib/api/route";
 
 export const dynamic = "force-dynamic";
@@ -13,5 +14,5 @@ export const GET = route(async (request: Request) => {
     listOwnMemories({ db, userId: user.id }),
     getMemoryPreferences({ db, userId: user.id }),
   ]);
-  return Response.json({ memories, preferences });
+  return respond("GET /api/memories", { memories, preferences });
 });

@@ -1,6 +1,7 @@
 // The personas a user can start a conversation with: only what the picker shows (no prompts, no overrides).
 import { getDb } from "@/db/client";
 import { listPersonas } from "@/db/persona-queries";
+import { respond } from "@/lib/api/respond";
 import { requireUser, route } from "@/lib/api/route";
 
 export const dynamic = "force-dynamic";
@@ -8,7 +9,7 @@ export const dynamic = "force-dynamic";
 export const GET = route(async (request: Request) => {
   await requireUser(request);
   const personas = await listPersonas({ db: await getDb() });
-  return Response.json({
+  return respond("GET /api/personas", {
     personas: personas.map(({ id, name, avatar, modelId }) => ({ id, name, avatar, modelId })),
   });
 });

@@ -5,6 +5,7 @@ import { getReadableConversation } from "@/db/conversation-queries";
 import { getLiveEventCursor } from "@/db/live-event-queries";
 import { getPersona } from "@/db/persona-queries";
 import { listSummaries } from "@/db/summary-queries";
+import { conversationDetail } from "@/lib/api/conversation-detail";
 import { choosableModels } from "@/lib/chat/turn/turn-setup";
 import { resumableStreams } from "@/lib/chat/turn-control/resumable-streams";
 import { toSummaryViews } from "@/lib/chat/views/summary-view";
@@ -44,21 +45,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
     activeSummaryId: summaries.find((summary) => summary.isActive)?.id ?? null,
   };
   // The same shape as GET /api/conversations/:id, so the client cache starts warm.
-  const initialDetail = {
-    conversation: {
-      id: conversation.id,
-      title: conversation.title,
-      ownerId: conversation.ownerId,
-      personaId: conversation.personaId,
-      isOwner: conversation.ownerId === user.id,
-      visibility: conversation.visibility,
-      instructions: conversation.instructions,
-      settingsOverride: conversation.settingsOverride,
-      modelId: conversation.modelId,
-    },
-    persona: { id: persona.id, name: persona.name, avatar: persona.avatar, modelId: persona.modelId },
-    models,
-  };
+  const initialDetail = conversationDetail({ conversation, persona, models, readerId: user.id });
   // A reply still streaming is resumed from the start: its partial stored copy is left out so it is not
   // shown twice. Without Redis there is nothing to resume, and the partial copy is what there is.
   const resumeStream = resumableStreams() !== null;

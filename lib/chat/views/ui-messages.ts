@@ -65,7 +65,10 @@ export type TranscriptMessage = Pick<
   Message,
   "id" | "authorType" | "authorName" | "parts" | "status" | "seq" | "summarizedBy"
 > &
-  Partial<Pick<Message, "replyToMessageId" | "editedAt" | "authorUserId">>;
+  Partial<Pick<Message, "replyToMessageId" | "authorUserId">> & {
+    /** A Date on the server, its ISO text after JSON (GET /messages): only whether it is set matters here. */
+    editedAt?: Date | string | null;
+  };
 
 export function toUIMessage(
   message: TranscriptMessage,

@@ -1,5 +1,6 @@
 import { deleteBlock, listBlocks, personaExists, upsertBlock, userExists } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
+import { respond } from "@/lib/api/respond";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
 import { AppError } from "@/lib/domain/errors";
 import { optionalQueryId } from "../params";
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = route(async (request: Request) => {
   await requireAdmin(request);
-  return Response.json({ blocks: await listBlocks({ db: await getDb() }) });
+  return respond("GET /api/admin/blocks", { blocks: await listBlocks({ db: await getDb() }) });
 });
 
 /** Mute or block a user from a persona; one row per persona × user, so setting it again replaces it. */
@@ -33,7 +34,7 @@ export const POST = route(async (request: Request) => {
     expiresAt: body.durationMinutes === null ? null : new Date(now + body.durationMinutes * 60_000),
     setBy: admin.id,
   });
-  return Response.json({ block }, { status: 201 });
+  return respond("POST /api/admin/blocks", { block }, { status: 201 });
 });
 
 /** Lift a block: `?id=` or `?personaId=&userId=`. */

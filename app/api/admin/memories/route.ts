@@ -7,6 +7,7 @@ import {
   userExists,
 } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
+import { respond } from "@/lib/api/respond";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
 import { AppError } from "@/lib/domain/errors";
 import { optionalQueryId } from "../params";
@@ -30,7 +31,7 @@ export const GET = route(async (request: Request) => {
     personaId: optionalQueryId(url, "personaId", "uuid"),
     scope: scope as (typeof SCOPES)[number] | undefined,
   });
-  return Response.json({ memories });
+  return respond("GET /api/admin/memories", { memories });
 });
 
 export const POST = route(async (request: Request) => {
@@ -44,14 +45,16 @@ export const POST = route(async (request: Request) => {
     throw new AppError("bad_request", `personaId: no persona with id ${body.personaId}`);
   }
   const memory = await createMemory({ db, fields: body });
-  return Response.json({ memory }, { status: 201 });
+  return respond("POST /api/admin/memories", { memory }, { status: 201 });
 });
 
 /** Edit a memory's content, area or active flag: `{ id, content?, area?, active? }`. */
 export const PUT = route(async (request: Request) => {
   await requireAdmin(request);
   const { id, ...changes } = await readJson(request, updateMemorySchema);
-  return Response.json({ memory: await updateMemory({ db: await getDb(), memoryId: id, changes }) });
+  return respond("PUT /api/admin/memories", {
+    memory: await updateMemory({ db: await getDb(), memoryId: id, changes }),
+  });
 });
 
 /** `?id=<memory id>`. */

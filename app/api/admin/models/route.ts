@@ -1,6 +1,7 @@
 import { createModel } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { listModels } from "@/db/model-queries";
+import { respond } from "@/lib/api/respond";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
 import { configuredProviders } from "@/lib/config/providers";
 import { createModelSchema } from "./schema";
@@ -21,7 +22,7 @@ function providerStatus() {
 
 export const GET = route(async (request: Request) => {
   await requireAdmin(request);
-  return Response.json({
+  return respond("GET /api/admin/models", {
     models: await listModels({ db: await getDb() }),
     configuredProviders: providerStatus(),
   });
@@ -31,5 +32,5 @@ export const POST = route(async (request: Request) => {
   await requireAdmin(request);
   const body = await readJson(request, createModelSchema);
   const model = await createModel({ db: await getDb(), fields: body });
-  return Response.json({ model }, { status: 201 });
+  return respond("POST /api/admin/models", { model }, { status: 201 });
 });

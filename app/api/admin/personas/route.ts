@@ -1,5 +1,6 @@
 import { assertModelsExist, createPersona, listPersonasWithUsage } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
+import { respond } from "@/lib/api/respond";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
 import { TOOL_CATALOG } from "@/lib/chat/turn/tools";
 import { createPersonaSchema } from "./schema";
@@ -8,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = route(async (request: Request) => {
   await requireAdmin(request);
-  return Response.json({
+  return respond("GET /api/admin/personas", {
     personas: await listPersonasWithUsage({ db: await getDb() }),
     tools: TOOL_CATALOG.map(({ name, description }) => ({ name, description })),
   });
@@ -21,5 +22,5 @@ export const POST = route(async (request: Request) => {
   await assertModelsExist({ db, field: "modelId", modelIds: [body.modelId] });
   await assertModelsExist({ db, field: "fallbackModelIds", modelIds: body.fallbackModelIds });
   const persona = await createPersona({ db, fields: body });
-  return Response.json({ persona }, { status: 201 });
+  return respond("POST /api/admin/personas", { persona }, { status: 201 });
 });

@@ -1,6 +1,7 @@
 import { insertSettingsVersion } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { getCurrentSettings } from "@/db/settings-queries";
+import { respond } from "@/lib/api/respond";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
 import { defaultSettings, SETTING_HELP } from "@/lib/domain/settings";
 import { updateSettingsSchema } from "./schema";
@@ -11,7 +12,7 @@ export const dynamic = "force-dynamic";
 export const GET = route(async (request: Request) => {
   await requireAdmin(request);
   const current = await getCurrentSettings({ db: await getDb() });
-  return Response.json({
+  return respond("GET /api/admin/settings", {
     version: current.version,
     settings: current.settings,
     help: SETTING_HELP,
@@ -30,5 +31,9 @@ export const PUT = route(async (request: Request) => {
     changedBy: admin.id,
     baseVersion: body.baseVersion,
   });
-  return Response.json({ version: row.version, settings: row.settings, createdAt: row.createdAt });
+  return respond("PUT /api/admin/settings", {
+    version: row.version,
+    settings: row.settings,
+    createdAt: row.createdAt,
+  });
 });

@@ -1,6 +1,7 @@
 import { getAttemptWithConversation } from "@/db/attempt-queries";
 import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/conversation-queries";
+import { respond } from "@/lib/api/respond";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { toAttemptViews } from "@/lib/chat/views/attempt-view";
 import { notFound } from "@/lib/domain/errors";
@@ -17,5 +18,5 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
     throw notFound("Attempt");
   });
   const [view] = await toAttemptViews({ db, conversationId, attemptRows: [attempt], readerId: user.id });
-  return Response.json({ attempt: view });
+  return respond("GET /api/attempts/:id", { attempt: view });
 });

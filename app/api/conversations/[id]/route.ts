@@ -5,6 +5,8 @@ import {
 } from "@/app/api/conversations/readable-conversation";
 import { deleteConversation, updateConversation } from "@/db/conversation-queries";
 import { getPersona } from "@/db/persona-queries";
+import { conversationDetail } from "@/lib/api/conversation-detail";
+import { respond } from "@/lib/api/respond";
 import { route } from "@/lib/api/route";
 import { choosableModels, requireCallableModel } from "@/lib/chat/turn/turn-setup";
 import { updateConversationSchema } from "../schema";
@@ -16,12 +18,10 @@ export const GET = readableConversationRoute(async ({ user, db, conversation }) 
     getPersona({ db, personaId: conversation.personaId }),
     choosableModels(db),
   ]);
-  return Response.json({
-    conversation: { ...conversation, isOwner: conversation.ownerId === user.id },
-    persona: { id: persona.id, name: persona.name, avatar: persona.avatar, modelId: persona.modelId },
-    // The models the owner may choose for the conversation or one reply: those that can be called now.
-    models,
-  });
+  return respond(
+    "GET /api/conversations/:id",
+    conversationDetail({ conversation, persona, models, readerId: user.id }),
+  );
 });
 
 export const PATCH = route(async (request: Request, { params }: ConversationContext) => {
@@ -32,7 +32,7 @@ export const PATCH = route(async (request: Request, { params }: ConversationCont
   );
   if (body.modelId) await requireCallableModel(db, body.modelId);
   const conversation = await updateConversation({ db, conversationId, changes: body });
-  return Response.json({ conversation });
+  return respond("PATCH /api/conversations/:id", { conversation });
 });
 
 export const DELETE = route(async (request: Request, { params }: ConversationContext) => {

@@ -2,6 +2,7 @@
 // conversation of the caller (fresh ids, the persona matched by id, then name, else the default one). The archive
 // is checked whole before anything is stored. 201 { id, title, notices }.
 import { getDb } from "@/db/client";
+import { respond } from "@/lib/api/respond";
 import { readJson, requireUser, route } from "@/lib/api/route";
 import { conversationArchiveSchema } from "@/lib/export/conversation-archive";
 import { importConversation } from "@/lib/export/import-conversation";
@@ -32,7 +33,8 @@ export const POST = route(async (request: Request) => {
     maxStringChars: MAX_ARCHIVE_STRING_CHARS,
   });
   const outcome = await importConversation({ db: await getDb(), archive, ownerId: user.id });
-  return Response.json(
+  return respond(
+    "POST /api/conversations/import",
     { id: outcome.conversationId, title: outcome.title, notices: outcome.notices },
     { status: 201 },
   );

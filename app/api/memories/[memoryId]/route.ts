@@ -2,6 +2,7 @@
 // next turn sees the change. Someone else's memory is not found (404), whoever asks.
 import { getDb } from "@/db/client";
 import { deleteOwnMemory, updateOwnMemory } from "@/db/memory-queries";
+import { respond } from "@/lib/api/respond";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { memoryChangeSchema } from "../schema";
 
@@ -14,7 +15,7 @@ export const PATCH = route(async (request: Request, { params }: Context) => {
   const memoryId = parseId((await params).memoryId, "Memory");
   const { content } = await readJson(request, memoryChangeSchema);
   await updateOwnMemory({ db: await getDb(), userId: user.id, memoryId, content });
-  return Response.json({ memory: { id: memoryId, content } });
+  return respond("PATCH /api/memories/:memoryId", { memory: { id: memoryId, content } });
 });
 
 export const DELETE = route(async (request: Request, { params }: Context) => {

@@ -3,6 +3,7 @@
 // own); it applies to the next summary.
 import { getDb } from "@/db/client";
 import { setMemoryPreferences } from "@/db/memory-queries";
+import { respond } from "@/lib/api/respond";
 import { readJson, requireUser, route } from "@/lib/api/route";
 import { memoryPreferencesSchema } from "../schema";
 
@@ -11,7 +12,7 @@ export const dynamic = "force-dynamic";
 export const PUT = route(async (request: Request) => {
   const user = await requireUser(request);
   const preferences = await readJson(request, memoryPreferencesSchema);
-  return Response.json({
+  return respond("PUT /api/memories/preferences", {
     preferences: await setMemoryPreferences({ db: await getDb(), userId: user.id, preferences }),
   });
 });

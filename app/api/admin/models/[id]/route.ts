@@ -1,5 +1,6 @@
 import { deleteModel, getModelOrThrow, listModelUses, updateModel } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
+import { respond } from "@/lib/api/respond";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
 import { env } from "@/lib/config/env";
 import { AppError } from "@/lib/domain/errors";
@@ -25,7 +26,7 @@ export const PUT = route(async (request: Request, { params }: Context) => {
   if (next.maxOutputTokens > next.contextWindow) {
     throw new AppError("bad_request", "maxOutputTokens: must not exceed contextWindow");
   }
-  return Response.json({ model: await updateModel({ db, modelId, changes: body }) });
+  return respond("PUT /api/admin/models/:id", { model: await updateModel({ db, modelId, changes: body }) });
 });
 
 /** Refused (409) while a persona or the policy uses the model, and for built-in models (restored at start-up). */

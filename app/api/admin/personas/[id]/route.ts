@@ -1,6 +1,7 @@
 import { assertModelsExist, deletePersona, updatePersona } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { getPersona } from "@/db/persona-queries";
+import { respond } from "@/lib/api/respond";
 import { parseId, readJson, requireAdmin, route } from "@/lib/api/route";
 import { updatePersonaSchema } from "../schema";
 
@@ -11,7 +12,9 @@ type Context = { params: Promise<{ id: string }> };
 export const GET = route(async (request: Request, { params }: Context) => {
   await requireAdmin(request);
   const personaId = parseId((await params).id, "Persona");
-  return Response.json({ persona: await getPersona({ db: await getDb(), personaId }) });
+  return respond("GET /api/admin/personas/:id", {
+    persona: await getPersona({ db: await getDb(), personaId }),
+  });
 });
 
 /** Changes the persona for the turns to come; stored messages are never rewritten. */
@@ -24,7 +27,9 @@ export const PUT = route(async (request: Request, { params }: Context) => {
   if (body.modelId) await assertModelsExist({ db, field: "modelId", modelIds: [body.modelId] });
   if (body.fallbackModelIds)
     await assertModelsExist({ db, field: "fallbackModelIds", modelIds: body.fallbackModelIds });
-  return Response.json({ persona: await updatePersona({ db, personaId, changes: body }) });
+  return respond("PUT /api/admin/personas/:id", {
+    persona: await updatePersona({ db, personaId, changes: body }),
+  });
 });
 
 /** Refused (409) while conversations use the persona; its blocks and memories go with it. */

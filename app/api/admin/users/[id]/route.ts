@@ -1,5 +1,6 @@
 import { setUserRole } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
+import { respond } from "@/lib/api/respond";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
 import { parseUserId } from "../../params";
 import { updateUserSchema } from "../schema";
@@ -11,5 +12,7 @@ export const PUT = route(async (request: Request, { params }: { params: Promise<
   await requireAdmin(request);
   const userId = parseUserId((await params).id);
   const body = await readJson(request, updateUserSchema);
-  return Response.json({ user: await setUserRole({ db: await getDb(), userId, role: body.role }) });
+  return respond("PUT /api/admin/users/:id", {
+    user: await setUserRole({ db: await getDb(), userId, role: body.role }),
+  });
 });

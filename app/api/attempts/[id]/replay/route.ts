@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { respond } from "@/lib/api/respond";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { openReadableAttempt, replayAttempt } from "@/lib/chat/attempts/replay-attempt";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
@@ -16,5 +17,5 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const readable = await openReadableAttempt({ db, attemptId, userId: user.id });
   const options = await readJson(request, replayRequestSchema);
   const attempt = await replayAttempt({ db, user, readable, options });
-  return Response.json({ attempt });
+  return respond("POST /api/attempts/:id/replay", { attempt });
 });

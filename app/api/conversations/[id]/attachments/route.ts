@@ -7,6 +7,7 @@
 
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
 import { storeUpload } from "@/db/attachment-queries";
+import { respond } from "@/lib/api/respond";
 import { AppError } from "@/lib/domain/errors";
 import { toAttachmentView } from "@/lib/media/attachment-view";
 import { readUploadForm, uploadTooLarge } from "@/lib/media/read-upload";
@@ -38,7 +39,11 @@ export const POST = readableConversationRoute(async ({ user, db, conversationId 
     width: sniffed.width,
     height: sniffed.height,
   });
-  return Response.json({ attachment: toAttachmentView(attachment) }, { status: 201 });
+  return respond(
+    "POST /api/conversations/:id/attachments",
+    { attachment: toAttachmentView(attachment) },
+    { status: 201 },
+  );
 });
 
 const ACCEPTED =

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
 import { branchConversation } from "@/db/message-queries";
+import { respond } from "@/lib/api/respond";
 import { readJson } from "@/lib/api/route";
 
 export const dynamic = "force-dynamic";
@@ -15,5 +16,9 @@ const branchRequestSchema = z.strictObject({
 export const POST = readableConversationRoute(async ({ user, db, conversation: source }, request) => {
   const { messageId } = await readJson(request, branchRequestSchema);
   const branch = await branchConversation({ db, source, messageId, ownerId: user.id });
-  return Response.json({ id: branch.id, title: branch.title }, { status: 201 });
+  return respond(
+    "POST /api/conversations/:id/branch",
+    { id: branch.id, title: branch.title },
+    { status: 201 },
+  );
 });

@@ -5,6 +5,7 @@
 import { getDb } from "@/db/client";
 import { getPersona } from "@/db/persona-queries";
 import { getConversationForSummaries } from "@/db/summary-queries";
+import { respond } from "@/lib/api/respond";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { summariseConversation } from "@/lib/chat/summary/summarise";
 import { refuseWhileReplyIsWritten } from "@/lib/chat/turn-control/stop-turn";
@@ -34,7 +35,10 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   if (outcome.status === "skipped") {
     // The plan's reason may end by saying "nothing to summarise" itself; the sentence says it once, first.
     const why = outcome.reason.replace(/:? nothing to summarise$/, "");
-    return Response.json({ compacted: false, reason: `Nothing to summarise yet: ${why}.` });
+    return respond("POST /api/conversations/:id/compact", {
+      compacted: false,
+      reason: `Nothing to summarise yet: ${why}.`,
+    });
   }
   if (outcome.status === "failed" || !outcome.summary) {
     throw new AppError(
@@ -43,5 +47,5 @@ export const POST = route(async (request: Request, { params }: { params: Promise
     );
   }
   const [summary] = toSummaryViews([outcome.summary]);
-  return Response.json({ compacted: true, summary }, { status: 201 });
+  return respond("POST /api/conversations/:id/compact", { compacted: true, summary }, { status: 201 });
 });

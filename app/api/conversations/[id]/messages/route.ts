@@ -3,13 +3,14 @@
 // in the latest request when it left older messages out.
 
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
+import { respond } from "@/lib/api/respond";
 import { loadTranscript } from "@/lib/chat/views/transcript";
 
 export const dynamic = "force-dynamic";
 
 export const GET = readableConversationRoute(async ({ db, conversationId }) => {
   const transcript = await loadTranscript({ db, conversationId });
-  return Response.json({
+  return respond("GET /api/conversations/:id/messages", {
     messages: transcript.messages,
     // The type and name of each attachment the messages' media parts name, by id.
     media: Object.fromEntries(transcript.media),

@@ -9,20 +9,24 @@ import {
   requireOwnedConversation,
 } from "@/app/api/conversations/readable-conversation";
 import { inviteParticipant, listParticipants } from "@/db/participant-queries";
+import { respond } from "@/lib/api/respond";
 import { route } from "@/lib/api/route";
 import { inviteSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
 export const GET = readableConversationRoute(async ({ db, conversationId }) => {
-  return Response.json({ participants: await listParticipants({ db, conversationId }) });
+  return respond("GET /api/conversations/:id/participants", {
+    participants: await listParticipants({ db, conversationId }),
+  });
 });
 
 export const POST = route(async (request: Request, { params }: ConversationContext) => {
   const { db, conversationId, body } = await requireOwnedConversation(request, params, inviteSchema);
   const email = body.email.trim();
   await inviteParticipant({ db, conversationId, email });
-  return Response.json(
+  return respond(
+    "POST /api/conversations/:id/participants",
     {
       invitation: {
         email,

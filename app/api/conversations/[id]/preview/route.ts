@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { respond } from "@/lib/api/respond";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { previewTurn } from "@/lib/chat/turn/preview-turn";
 import { previewRequestSchema } from "./schema";
@@ -10,5 +11,5 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const conversationId = parseId((await params).id, "Conversation");
   const body = await readJson(request, previewRequestSchema);
   const preview = await previewTurn({ db: await getDb(), user, conversationId, ...body });
-  return Response.json({ preview });
+  return respond("POST /api/conversations/:id/preview", { preview });
 });

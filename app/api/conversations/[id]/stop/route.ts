@@ -5,6 +5,7 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/conversation-queries";
 import { getRunningTurn } from "@/db/turn-queries";
+import { respond } from "@/lib/api/respond";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { stopTurn } from "@/lib/chat/turn-control/stop-turn";
 import { turnRunningHere } from "@/lib/chat/turn-control/turn-stops";
@@ -31,5 +32,9 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const turnId = turn?.id ?? turnRunningHere(conversationId);
   if (!turnId) throw new AppError("conflict", "No reply is being written in this conversation.");
   const outcome = await stopTurn({ db, turnId, shownChars: body.shownChars });
-  return Response.json({ turnId, messageId: turn?.assistantMessageId ?? null, ...outcome });
+  return respond("POST /api/conversations/:id/stop", {
+    turnId,
+    messageId: turn?.assistantMessageId ?? null,
+    ...outcome,
+  });
 });

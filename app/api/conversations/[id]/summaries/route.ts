@@ -1,6 +1,7 @@
 // GET /api/conversations/:id/summaries: every summary of the conversation, newest first, with which is active.
 import { getDb } from "@/db/client";
 import { getConversationForSummaries, listSummaries } from "@/db/summary-queries";
+import { respond } from "@/lib/api/respond";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { toSummaryViews } from "@/lib/chat/views/summary-view";
 
@@ -12,7 +13,7 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   const db = await getDb();
   await getConversationForSummaries({ db, conversationId, user, write: false });
   const summaries = toSummaryViews(await listSummaries({ db, conversationId }));
-  return Response.json({
+  return respond("GET /api/conversations/:id/summaries", {
     summaries,
     activeSummaryId: summaries.find((summary) => summary.isActive)?.id ?? null,
   });

@@ -1,6 +1,7 @@
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
 import { listOtherModelCallSummaries } from "@/db/attempt-queries";
 import { listTurnSummaries } from "@/db/turn-queries";
+import { respond } from "@/lib/api/respond";
 import { withCosts } from "@/lib/chat/attempts/turn-costs";
 import { conversationAttemptViews } from "@/lib/chat/views/attempt-view";
 import { AppError } from "@/lib/domain/errors";
@@ -19,7 +20,10 @@ export const GET = readableConversationRoute(async ({ user, db, conversationId }
       listTurnSummaries({ db, conversationId }),
       listOtherModelCallSummaries({ db, conversationId }),
     ]);
-    return Response.json(await withCosts({ db, turns, otherCalls }));
+    return respond(
+      "GET /api/conversations/:id/turns?fields=summary",
+      await withCosts({ db, turns, otherCalls }),
+    );
   }
   const {
     turns: turnRows,
@@ -32,5 +36,5 @@ export const GET = readableConversationRoute(async ({ user, db, conversationId }
     attempts: attempts.flatMap((attempt) => viewsById.get(attempt.id) ?? []),
   }));
   const otherCalls = otherCallRows.flatMap((attempt) => viewsById.get(attempt.id) ?? []);
-  return Response.json(await withCosts({ db, turns, otherCalls }));
+  return respond("GET /api/conversations/:id/turns", await withCosts({ db, turns, otherCalls }));
 });

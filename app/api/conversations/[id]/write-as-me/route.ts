@@ -3,6 +3,7 @@
 // an attempt). 200 with { draft, modelId }; 409 while a reply is still being written; 422 when no model could
 // write one.
 import { getDb } from "@/db/client";
+import { respond } from "@/lib/api/respond";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { draftAsUser } from "@/lib/chat/generated/write-as-me";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
@@ -15,5 +16,5 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   // A draft costs a model call, like a turn: the same limit.
   await enforceRateLimit(chatTurnPolicy(), user.id);
   const result = await draftAsUser({ db: await getDb(), user, conversationId });
-  return Response.json(result);
+  return respond("POST /api/conversations/:id/write-as-me", result);
 });

@@ -1,6 +1,7 @@
 import { assertModelsExist } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { getPersona } from "@/db/persona-queries";
+import { respond } from "@/lib/api/respond";
 import { parseId, readJson, requireAdmin, route } from "@/lib/api/route";
 import { previewTurn } from "@/lib/chat/turn/preview-turn";
 import { personaPreviewSchema } from "./schema";
@@ -22,5 +23,5 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const common = { db, user: admin, conversationId: body.conversationId, text: body.text };
   const savedPreview = await previewTurn({ ...common, persona: saved });
   const draftPreview = await previewTurn({ ...common, persona: draft });
-  return Response.json({ saved: savedPreview, draft: draftPreview });
+  return respond("POST /api/admin/personas/:id/preview", { saved: savedPreview, draft: draftPreview });
 });

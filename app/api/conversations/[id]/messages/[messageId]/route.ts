@@ -13,6 +13,7 @@ import {
   restoreMessageVersion,
 } from "@/db/message-queries";
 import type { Conversation, Message } from "@/db/schema";
+import { respond } from "@/lib/api/respond";
 import { parseId, readJson, type SessionUser } from "@/lib/api/route";
 import { refuseWhileReplyIsWritten } from "@/lib/chat/turn-control/stop-turn";
 import { AppError } from "@/lib/domain/errors";
@@ -29,7 +30,10 @@ export const GET = readableConversationRoute<"messageId">(
       messageId: parseId(messageId, "Message"),
     });
     const versions = await listMessageVersions({ db, messageId: message.id });
-    return Response.json({ message: withoutCounts(message), versions });
+    return respond("GET /api/conversations/:id/messages/:messageId", {
+      message: withoutCounts(message),
+      versions,
+    });
   },
 );
 
@@ -65,7 +69,10 @@ export const PATCH = readableConversationRoute<"messageId">(async (access, reque
   // A new choice of variant changes the readers' transcript, an edit one message (docs/features.md, "Live rooms").
   void ("chosen" in change ? publishTranscriptChange : publishMessage)({ db, conversationId, messageId });
   const versions = await listMessageVersions({ db, messageId });
-  return Response.json({ message: withoutCounts(updated), versions });
+  return respond("PATCH /api/conversations/:id/messages/:messageId", {
+    message: withoutCounts(updated),
+    versions,
+  });
 });
 
 function refuseUnlessMayEdit(conversation: Conversation, message: Message, user: SessionUser) {

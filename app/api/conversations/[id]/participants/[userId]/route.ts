@@ -8,6 +8,7 @@ import type { ConversationContext } from "@/app/api/conversations/readable-conve
 import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/conversation-queries";
 import { acceptInvitation, declineInvitation, removeParticipant } from "@/db/participant-queries";
+import { respond } from "@/lib/api/respond";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
 import { AppError } from "@/lib/domain/errors";
 import { publishMembersChange } from "@/lib/live/publish";
@@ -60,5 +61,5 @@ export const PATCH = route(async (request: Request, { params }: ConversationCont
   const db = await getDb();
   const participant = await acceptInvitation({ db, conversationId, userId: user.id });
   void publishMembersChange({ db, conversationId });
-  return Response.json({ participant });
+  return respond("PATCH /api/conversations/:id/participants/:userId", { participant });
 });

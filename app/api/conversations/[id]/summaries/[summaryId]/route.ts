@@ -2,6 +2,7 @@
 // item says the new text.
 import type { getDb } from "@/db/client";
 import { listSummaries, updateSummaryContent } from "@/db/summary-queries";
+import { respond } from "@/lib/api/respond";
 import { readJson, route } from "@/lib/api/route";
 import { toSummaryViews } from "@/lib/chat/views/summary-view";
 import { updateSummarySchema } from "./schema";
@@ -15,12 +16,16 @@ async function viewOf(db: Awaited<ReturnType<typeof getDb>>, conversationId: str
 
 export const GET = route(async (request: Request, context: SummaryContext) => {
   const { db, conversationId, summaryId } = await requireSummary(request, context, { write: false });
-  return Response.json({ summary: await viewOf(db, conversationId, summaryId) });
+  return respond("GET /api/conversations/:id/summaries/:summaryId", {
+    summary: await viewOf(db, conversationId, summaryId),
+  });
 });
 
 export const PUT = route(async (request: Request, context: SummaryContext) => {
   const { db, conversationId, summaryId } = await requireSummary(request, context, { write: true });
   const body = await readJson(request, updateSummarySchema);
   await updateSummaryContent({ db, conversationId, summaryId, content: body.content });
-  return Response.json({ summary: await viewOf(db, conversationId, summaryId) });
+  return respond("PUT /api/conversations/:id/summaries/:summaryId", {
+    summary: await viewOf(db, conversationId, summaryId),
+  });
 });
