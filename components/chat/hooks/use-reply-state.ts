@@ -75,7 +75,11 @@ function useEscapeToStop(
   useEffect(() => {
     if (!replyRunning) return;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "Escape" || event.defaultPrevented || document.querySelector('[role="dialog"]'))
+      if (
+        event.key !== "Escape" ||
+        event.defaultPrevented ||
+        document.querySelector('dialog[open], [role="dialog"]')
+      )
         return;
       const drawerShown = [...document.querySelectorAll<HTMLElement>("[data-drawer-backdrop]")].some(
         (backdrop) => backdrop.getClientRects().length > 0,

@@ -163,6 +163,15 @@ describe("Escape", () => {
       },
     },
     {
+      name: "an open Radix dialog (role=dialog)",
+      setUp: () => {
+        const dialog = document.createElement("div");
+        dialog.setAttribute("role", "dialog");
+        document.body.append(dialog);
+        return document.body;
+      },
+    },
+    {
       name: "a handler that already took the key",
       setUp: () => {
         const field = document.createElement("div");
