@@ -21,8 +21,12 @@ export default defineConfig({
     ],
     exclude: ["e2e/**/*.spec.ts", "node_modules/**"],
     globalSetup: ["tests/global-setup.ts"],
-    // Embedded PGlite is one process's database: without DATABASE_URL, test files take turns instead of sharing it.
-    fileParallelism: Boolean(process.env.DATABASE_URL),
+    // Each worker has a database of its own (tests/global-setup.ts), PGlite's included, so files run in parallel.
+    setupFiles: ["tests/worker-database.ts"],
+    fileParallelism: true,
+    // Two workers: many files wait on sockets, child processes and the database more than they compute, and more
+    // than two on two cores starves the tests that time a stream. GLASSBOX_TEST_WORKERS sets it.
+    maxWorkers: Number(process.env.GLASSBOX_TEST_WORKERS ?? 2),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // postgres.js 3.4.9 sends its array-types query on every new connection and never handles that query's

@@ -130,8 +130,19 @@ test("stop aborts the provider call, keeps exactly what was shown, and the next 
   expect(request.closedByClientAt).not.toBeNull();
   expect((request.closedByClientAt ?? 0) - clickedAt).toBeLessThan(1_000);
 
-  // A reload shows the same stopped text, not the rest of the generation.
-  await page.waitForTimeout(1_000);
+  // Once the server has stored the reply as stopped (nothing writes to it after that), a reload shows the same
+  // stopped text, not the rest of the generation.
+  const conversationId = new URL(page.url()).pathname.split("/").at(-1);
+  await expect
+    .poll(async () => {
+      const response = await page.request.get(`/api/conversations/${conversationId}/messages`);
+      const { messages } = (await response.json()) as { messages: { authorType: string; status: string }[] };
+      return messages.map((message) => [message.authorType, message.status]);
+    })
+    .toEqual([
+      ["user", "complete"],
+      ["persona", "stopped"],
+    ]);
   await page.reload();
   await expect(chat.messages("assistant").getByTestId("stopped-chip")).toBeVisible();
   await expect(chat.messages("assistant").getByTestId("message-text")).toHaveText(shown);

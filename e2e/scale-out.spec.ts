@@ -234,8 +234,11 @@ test("a rolling restart during a 50-turn burst loses no reply", async () => {
   const burst = Promise.all(ids.map(send));
 
   // One instance at a time: SIGTERM (it drains and exits by itself), start it again, wait until it is ready.
+  // The restarts begin once the burst is under way: replies are streaming from the provider.
   const restarts: string[] = [];
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  await expect
+    .poll(async () => (await fake.requests()).length, { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(3);
   for (const instance of cluster.instances) {
     expect(await cluster.stop(instance, "SIGTERM")).toBe(0);
     await cluster.start(instance);

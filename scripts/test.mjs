@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// `npm test`: every suite. Lint (Biome), the type check, Vitest (unit + integration, real Postgres when
-// DATABASE_URL is set, else PGlite), then a production build and Playwright end-to-end tests in Chromium. Ends with one line: `N passed, N failed`.
-import { spawnSync } from "node:child_process";
+// `npm test`: every suite. Lint (Biome) and the type checks, run beside Vitest (unit + integration, real Postgres
+// when DATABASE_URL is set, else PGlite), then a production build and Playwright end-to-end tests in Chromium.
+// Prints each phase's wall time, then ends with one line: `N passed, N failed`.
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 
+const startedAt = Date.now();
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const resultsDir = path.resolve(root, process.env.TEST_RESULTS_DIR ?? "test-results");
@@ -28,11 +30,41 @@ const filters = process.argv.slice(3);
 let passed = 0;
 let failed = 0;
 let broken = false;
+/** Each phase's wall time, printed at the end: `[name, milliseconds, note]`. */
+const phases = [];
 
-function run(command, args, extraEnv = {}) {
-  console.log(`\n$ ${path.basename(command)} ${args.join(" ")}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...env, ...extraEnv } });
-  return result.status ?? 1;
+/**
+ * Runs `command` and resolves with its exit status. `buffered` collects its output and prints it in one piece when
+ * it ends, so a step that runs beside another does not interleave its lines with that one's.
+ */
+function run(command, args, { extraEnv = {}, buffered = false } = {}) {
+  const title = `$ ${path.basename(command)} ${args.join(" ")}`;
+  if (!buffered) console.log(`\n${title}`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit",
+      env: { ...env, ...extraEnv },
+    });
+    const chunks = [];
+    child.stdout?.on("data", (chunk) => chunks.push(chunk));
+    child.stderr?.on("data", (chunk) => chunks.push(chunk));
+    child.on("error", (error) => chunks.push(Buffer.from(`${error.message}\n`)));
+    child.on("close", (code) => {
+      if (buffered) process.stdout.write(`\n${title}\n${Buffer.concat(chunks).toString()}`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+/** Runs `step`, recording its wall time as phase `name`. */
+async function timed(name, step, note = "") {
+  const start = Date.now();
+  try {
+    return await step();
+  } finally {
+    phases.push([name, Date.now() - start, note]);
+  }
 }
 
 function readJson(file) {
@@ -43,38 +75,64 @@ function readJson(file) {
   }
 }
 
-// TEST_SKIP_STATIC_CHECKS=1 leaves out lint and the type checks: they do not depend on the database, so a second
-// run of the same tree on the other database (.ci/run) would only repeat them.
-if (!only && process.env.TEST_SKIP_STATIC_CHECKS !== "1") {
-  // Lint and format (Biome) and type errors anywhere, tests included, fail the run (the build checks only the
-  // app's own files). Each counts as one test.
+function formatDuration(ms) {
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
+}
+
+// Lint and format (Biome) and type errors anywhere, tests included, fail the run (the build checks only the app's
+// own files). Each counts as one test. They run one after another beside Vitest, which waits on sockets and the
+// database often enough to leave a core to them. TEST_SKIP_STATIC_CHECKS=1 leaves them out: they do not depend on
+// the database, so a second run of the same tree on the other database (.ci/run) would only repeat them.
+async function staticChecks() {
   for (const [command, args] of [
     [bin("biome"), ["check", "."]],
     [bin("tsc"), ["--noEmit", "-p", "."]],
     // The pipeline again, with noUncheckedIndexedAccess (tsconfig.context.json).
     [bin("tsc"), ["--noEmit", "-p", "tsconfig.context.json"]],
   ]) {
-    if (run(command, args) === 0) passed += 1;
+    if ((await run(command, args, { buffered: true })) === 0) passed += 1;
     else failed += 1;
   }
 }
+const staticPhase =
+  !only && process.env.TEST_SKIP_STATIC_CHECKS !== "1"
+    ? timed("static checks", staticChecks, "(beside vitest)")
+    : Promise.resolve();
 
 if (only !== "e2e") {
   const vitestJson = path.join(resultsDir, "vitest.json");
   rmSync(vitestJson, { force: true });
-  const status = run(bin("vitest"), [
-    "run",
-    "--reporter=default",
-    "--reporter=json",
-    `--outputFile.json=${vitestJson}`,
-    ...filters,
-  ]);
+  const status = await timed("vitest", () =>
+    run(bin("vitest"), [
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${vitestJson}`,
+      ...filters,
+    ]),
+  );
   const report = readJson(vitestJson);
   if (report) {
     passed += report.numPassedTests;
     failed += report.numFailedTests;
   }
   if (status !== 0 && (!report || report.numFailedTests === 0)) broken = true;
+}
+
+await staticPhase;
+
+/**
+ * `next build`, unless TEST_REUSE_BUILD=1 and a build is there: .ci/run's second run (the other database) tests the
+ * build its first run made of the same tree, since the build does not depend on the database.
+ */
+async function build() {
+  const distDir = path.join(root, process.env.NEXT_DIST_DIR ?? ".next");
+  if (process.env.TEST_REUSE_BUILD === "1" && existsSync(path.join(distDir, "BUILD_ID"))) {
+    console.log(`\nReusing the build in ${path.relative(root, distDir)} (TEST_REUSE_BUILD=1).`);
+    return 0;
+  }
+  return run(bin("next"), ["build"]);
 }
 
 if (only !== "unit") {
@@ -84,35 +142,44 @@ if (only !== "unit") {
       `Chromium not found at ${chromium}: install Debian's chromium package or set CHROMIUM_PATH.`,
     );
     broken = true;
-  } else if (run(bin("next"), ["build"]) !== 0) {
+  } else if ((await timed("build", build)) !== 0) {
     broken = true;
   } else {
-    const e2eEnv = {};
-    let cleanup = () => {};
+    // Playwright workers, each with its own app server, fake providers and database (playwright.config.ts). One by
+    // default: on two cores, two browsers and two app servers starve the specs that time a stream.
+    const workers = Number(process.env.E2E_WORKERS ?? 1);
+    const e2eEnv = { E2E_WORKERS: String(workers) };
+    let cleanup = async () => {};
     if (process.env.DATABASE_URL) {
       const name = `glassbox_e2e_${Date.now()}_${process.pid}`;
+      const names = Array.from({ length: workers }, (_, index) => (index === 0 ? name : `${name}_w${index}`));
       const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`CREATE DATABASE "${name}"`);
+      for (const each of names) await admin.unsafe(`CREATE DATABASE "${each}"`);
       await admin.end();
       const url = new URL(process.env.DATABASE_URL);
       url.pathname = `/${name}`;
       e2eEnv.E2E_DATABASE_URL = url.toString();
       cleanup = async () => {
         const again = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-        await again.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
+        for (const each of names)
+          await again.unsafe(`DROP DATABASE IF EXISTS "${each}" WITH (FORCE)`).catch(() => {});
         await again.end();
       };
     } else {
       const dir = mkdtempSync(path.join(tmpdir(), "glassbox-e2e-pglite-"));
       e2eEnv.E2E_PGLITE_DIR = dir;
-      cleanup = async () => rmSync(dir, { recursive: true, force: true });
+      cleanup = async () => {
+        for (let index = 0; index < workers; index++)
+          rmSync(index === 0 ? dir : `${dir}-w${index}`, { recursive: true, force: true });
+      };
     }
     const playwrightJson = path.join(resultsDir, "playwright.json");
     rmSync(playwrightJson, { force: true });
-    const status = run(bin("playwright"), ["test", "--reporter=list,json", ...filters], {
-      ...e2eEnv,
-      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
-    });
+    const status = await timed("playwright", () =>
+      run(bin("playwright"), ["test", "--reporter=list,json", ...filters], {
+        extraEnv: { ...e2eEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson },
+      }),
+    );
     await cleanup();
     const report = readJson(playwrightJson);
     if (report) {
@@ -129,6 +196,11 @@ if (existsSync(wireViolations)) {
   for (const violation of violations) console.error(`  ${violation}`);
   failed += violations.length;
 }
+
+console.log("\nWall time:");
+for (const [name, ms, note] of phases)
+  console.log(`  ${name.padEnd(14)} ${formatDuration(ms)} ${note}`.trimEnd());
+console.log(`  ${"total".padEnd(14)} ${formatDuration(Date.now() - startedAt)}`);
 
 if (broken) failed = Math.max(failed, 1);
 console.log(`\n${passed} passed, ${failed} failed`);

@@ -1,7 +1,8 @@
 // Shared set-up for the admin API tests. Admin routes change global state (the context policy, roles, blocks on
 // a persona), which would leak into other test files running at the same time against the run's database: each
-// admin test file therefore works in a database of its own, created before its first query and dropped after.
-import { mkdtempSync, rmSync } from "node:fs";
+// admin test file therefore works in a database of its own (a copy of the run's migrated template), created before
+// its first query and dropped after.
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
@@ -21,11 +22,17 @@ export function isolateDatabase(purpose: string): void {
     await forgetDatabaseHandle();
     const baseUrl = process.env.GLASSBOX_BASE_DATABASE_URL;
     if (baseUrl) {
-      const { url, name } = await createFreshDatabase(baseUrl, purpose);
+      const { url, name } = await createFreshDatabase(
+        baseUrl,
+        purpose,
+        process.env.GLASSBOX_TEMPLATE_DATABASE,
+      );
       process.env.DATABASE_URL = url;
       drop = () => dropDatabase(baseUrl, name);
     } else {
       const dir = mkdtempSync(path.join(tmpdir(), `glassbox-${purpose}-`));
+      const template = process.env.GLASSBOX_TEMPLATE_PGLITE_DIR;
+      if (template) cpSync(template, dir, { recursive: true });
       process.env.PGLITE_DIR = dir;
       drop = async () => rmSync(dir, { recursive: true, force: true });
     }

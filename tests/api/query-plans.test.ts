@@ -11,7 +11,9 @@ import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { createDatabase, getDb } from "@/db/client";
 import { preparedStatementTexts } from "@/db/prepared-statements";
+import { settleTitleGenerations } from "@/lib/chat/generated/title";
 import { sweepAbandonedTurns } from "@/lib/chat/turn-control/turn-recovery";
+import { publishingSettled } from "@/lib/live/publish";
 import { call, signUp } from "../api-client";
 import { createFreshDatabase, dropDatabase } from "../database";
 import { runTurn } from "../fixtures/turns";
@@ -71,7 +73,8 @@ beforeAll(async () => {
   await call(turnsRoute.GET, `/api/conversations/${conversationId}/turns`, page);
   await sweepAbandonedTurns(await getDb());
   // The title and the live events are written after the stream ends.
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await settleTitleGenerations();
+  await publishingSettled();
   capturing = false;
 }, 300_000);
 

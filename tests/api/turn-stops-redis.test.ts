@@ -60,8 +60,9 @@ describe("stops across instances, through Redis", () => {
     const turnId = crypto.randomUUID();
     const stops: { turnId: string; shownChars?: number }[] = [];
     const settle = registerRunningTurn(turnId, crypto.randomUUID(), (request) => stops.push(request));
-    // Let this instance's subscription start (it connects on the first registered turn).
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // This instance subscribes when it first needs the channel: wait until Redis counts its subscription beside
+    // this file's listener.
+    await expect.poll(async () => (await publisher.pubSubNumSub(CHANNEL))[CHANNEL]).toBeGreaterThanOrEqual(2);
     await publisher.publish(CHANNEL, JSON.stringify({ turnId: crypto.randomUUID(), shownChars: 1 }));
     await publisher.publish(CHANNEL, JSON.stringify({ turnId, shownChars: 7 }));
     await until(() => stops.length > 0);
