@@ -111,15 +111,8 @@ describe("artifact replay", () => {
   });
 
   it("groups parallel calls into one item and their outputs into one tool item", () => {
-    const message = personaMessage(2, "", {
-      parts: [
-        storedArtifact("c1"),
-        storedArtifact("c2"),
-        storedArtifact("o1"),
-        storedArtifact("o2"),
-        storedText("Both done."),
-      ],
-    });
+    const parts = ["c1", "c2", "o1", "o2"].map((id) => storedArtifact(id));
+    const message = personaMessage(2, "", { parts: [...parts, storedText("Both done.")] });
     const artifacts = [
       functionCallArtifact("c1", "m2", "k1", "a", {}),
       functionCallArtifact("c2", "m2", "k2", "b", { x: 1 }),
@@ -192,16 +185,10 @@ describe("artifact replay", () => {
       [],
     );
     expect(result.view.map((item) => item.text)).toEqual(["go", "Still here."]);
+    const reason = "1 artifact of the message not found; its text still replays";
+    const missing = { stage: "artifacts", action: "missing-artifact", reason, level: "warning" };
     expect(result.trace).toEqual([
-      {
-        stage: "artifacts",
-        action: "missing-artifact",
-        reason: "1 artifact of the message not found; its text still replays",
-        level: "warning",
-        itemIds: ["msg:m2"],
-        messageIds: ["m2"],
-        details: { artifactIds: ["gone"] },
-      },
+      { ...missing, itemIds: ["msg:m2"], messageIds: ["m2"], details: { artifactIds: ["gone"] } },
     ]);
   });
 
