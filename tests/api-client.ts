@@ -90,6 +90,13 @@ export async function expectError(response: Response, status: number, code: stri
 }
 
 /** Read an AI SDK UI message stream response into its chunks. */
+/** A response's body text, once its status is `status`; otherwise an error naming the call (`what`), status and body. */
+export async function okText(response: Response, what: string, status = 200): Promise<string> {
+  const text = await response.text();
+  if (response.status !== status) throw new Error(`${what} failed: ${response.status} ${text}`);
+  return text;
+}
+
 export async function readUIStream(response: Response): Promise<Array<Record<string, unknown>>> {
   const text = await response.text();
   return text

@@ -28,62 +28,40 @@ function under(environment: Scenario["environment"], rows: Row[]): Scenario[] {
   }));
 }
 
+// The request URLs the rows address: the scheme and host the server itself sees.
+const LOCAL = "http://localhost:3000/api/chat";
+const APP_HTTP = "http://app.example/api/chat";
+const APP_HTTPS = "https://app.example/api/chat";
+const INTERNAL = "http://10.0.0.5:3000/api/chat";
+const BEHIND_TLS_PROXY = { "x-forwarded-proto": "https" };
+
 const scenarios: Scenario[] = [
   // no configured origins: the addressed one only
   ...under(undefined, [
-    ["the same origin", "http://localhost:3000/api/chat", "http://localhost:3000", true],
-    ["the same origin, written in capitals", "http://localhost:3000/api/chat", "HTTP://LOCALHOST:3000", true],
-    ["https to an http address", "http://localhost:3000/api/chat", "https://localhost:3000", false],
-    ["another port", "http://localhost:3000/api/chat", "http://localhost:4444", false],
-    ["no port (80) to port 3000", "http://localhost:3000/api/chat", "http://localhost", false],
-    ["another host", "http://localhost:3000/api/chat", "http://evil.example:3000", false],
-    [
-      "a scheme that is not the web's",
-      "http://localhost:3000/api/chat",
-      "chrome-extension://localhost:3000",
-      false,
-    ],
-    ["not a URL", "http://localhost:3000/api/chat", "localhost:3000", false],
-    ["https to an https address", "https://app.example/api/chat", "https://app.example", true],
-    ["http to an https address", "https://app.example/api/chat", "http://app.example", false],
-    [
-      "the default port written out",
-      "https://app.example/api/chat",
-      "https://app.example",
-      true,
-      { host: "app.example:443" },
-    ],
-    [
-      "behind a TLS proxy: https",
-      "http://app.example/api/chat",
-      "https://app.example",
-      true,
-      { "x-forwarded-proto": "https" },
-    ],
-    [
-      "behind a TLS proxy: http refused",
-      "http://app.example/api/chat",
-      "http://app.example",
-      false,
-      { "x-forwarded-proto": "https" },
-    ],
+    ["the same origin", LOCAL, "http://localhost:3000", true],
+    ["the same origin, written in capitals", LOCAL, "HTTP://LOCALHOST:3000", true],
+    ["https to an http address", LOCAL, "https://localhost:3000", false],
+    ["another port", LOCAL, "http://localhost:4444", false],
+    ["no port (80) to port 3000", LOCAL, "http://localhost", false],
+    ["another host", LOCAL, "http://evil.example:3000", false],
+    ["a scheme that is not the web's", LOCAL, "chrome-extension://localhost:3000", false],
+    ["not a URL", LOCAL, "localhost:3000", false],
+    ["https to an https address", APP_HTTPS, "https://app.example", true],
+    ["http to an https address", APP_HTTPS, "http://app.example", false],
+    ["the default port written out", APP_HTTPS, "https://app.example", true, { host: "app.example:443" }],
+    ["behind a TLS proxy: https", APP_HTTP, "https://app.example", true, BEHIND_TLS_PROXY],
+    ["behind a TLS proxy: http refused", APP_HTTP, "http://app.example", false, BEHIND_TLS_PROXY],
     [
       "behind a chain of proxies: the first one's scheme",
-      "http://app.example/api/chat",
+      APP_HTTP,
       "https://app.example",
       true,
       { "x-forwarded-proto": "https, http" },
     ],
-    [
-      "a proxy that says http",
-      "http://app.example/api/chat",
-      "https://app.example",
-      false,
-      { "x-forwarded-proto": "http" },
-    ],
+    ["a proxy that says http", APP_HTTP, "https://app.example", false, { "x-forwarded-proto": "http" }],
     [
       "the Host header, not the URL's host",
-      "http://10.0.0.5:3000/api/chat",
+      INTERNAL,
       "https://app.example",
       true,
       { host: "app.example", "x-forwarded-proto": "https" },
@@ -91,47 +69,16 @@ const scenarios: Scenario[] = [
   ]),
   // BETTER_AUTH_URL: its own scheme, host and port
   ...under({ BETTER_AUTH_URL: "https://public.example" }, [
-    ["BETTER_AUTH_URL's origin", "http://10.0.0.5:3000/api/chat", "https://public.example", true],
-    [
-      "BETTER_AUTH_URL's host over another scheme",
-      "http://10.0.0.5:3000/api/chat",
-      "http://public.example",
-      false,
-    ],
-    [
-      "BETTER_AUTH_URL's host on another port",
-      "http://10.0.0.5:3000/api/chat",
-      "https://public.example:8443",
-      false,
-    ],
+    ["BETTER_AUTH_URL's origin", INTERNAL, "https://public.example", true],
+    ["BETTER_AUTH_URL's host over another scheme", INTERNAL, "http://public.example", false],
+    ["BETTER_AUTH_URL's host on another port", INTERNAL, "https://public.example:8443", false],
   ]),
   // ALLOWED_HOSTS: a host (and port) over the scheme the request came in on
   ...under({ ALLOWED_HOSTS: "*.preview.example" }, [
-    [
-      "an allowed host over the request's scheme",
-      "http://localhost:3000/api/chat",
-      "http://a.preview.example",
-      true,
-    ],
-    [
-      "an allowed host over another scheme",
-      "http://localhost:3000/api/chat",
-      "https://a.preview.example",
-      false,
-    ],
-    [
-      "an allowed host behind a TLS proxy",
-      "http://localhost:3000/api/chat",
-      "https://a.preview.example",
-      true,
-      { "x-forwarded-proto": "https" },
-    ],
-    [
-      "an allowed host on a port it does not name",
-      "http://localhost:3000/api/chat",
-      "http://a.preview.example:8080",
-      false,
-    ],
+    ["an allowed host over the request's scheme", LOCAL, "http://a.preview.example", true],
+    ["an allowed host over another scheme", LOCAL, "https://a.preview.example", false],
+    ["an allowed host behind a TLS proxy", LOCAL, "https://a.preview.example", true, BEHIND_TLS_PROXY],
+    ["an allowed host on a port it does not name", LOCAL, "http://a.preview.example:8080", false],
   ]),
 ];
 

@@ -11,6 +11,7 @@ import {
   reasoningArtifact,
   settingsWith,
   userMessage,
+  view,
   viewItems,
 } from "@/tests/context/fixtures";
 import { storedArtifact, storedText } from "@/tests/context/stored-parts";
@@ -92,17 +93,12 @@ describe("artifact replay", () => {
       { labels: true },
     );
     expect(result.view).toEqual([
-      { id: "msg:m1", role: "user", tag: "DIALOGUE_HISTORY", text: "Ada: weather?" },
-      { id: "msg:m2", role: "assistant", tag: "DIALOGUE_HISTORY", text: "Aria: Let me check." },
-      { id: "artifact:r2", role: "assistant", tag: "REASONING", text: "«reasoning:think»" },
-      {
-        id: "artifact:c2",
-        role: "assistant",
-        tag: "TOOL_CALL",
-        text: '«call:call2:weather:{"city":"Lisbon"}»',
-      },
-      { id: "artifact:o2", role: "tool", tag: "TOOL_RESULT", text: "«result:call2:sunny»" },
-      { id: "msg:m2:text:1", role: "assistant", tag: "DIALOGUE_HISTORY", text: "Done 2." },
+      view("msg:m1", "user", "DIALOGUE_HISTORY", "Ada: weather?"),
+      view("msg:m2", "assistant", "DIALOGUE_HISTORY", "Aria: Let me check."),
+      view("artifact:r2", "assistant", "REASONING", "«reasoning:think»"),
+      view("artifact:c2", "assistant", "TOOL_CALL", '«call:call2:weather:{"city":"Lisbon"}»'),
+      view("artifact:o2", "tool", "TOOL_RESULT", "«result:call2:sunny»"),
+      view("msg:m2:text:1", "assistant", "DIALOGUE_HISTORY", "Done 2."),
     ]);
     expect(result.value.items[4]?.parts[0]).toEqual({
       type: "tool-result",
@@ -115,15 +111,8 @@ describe("artifact replay", () => {
   });
 
   it("groups parallel calls into one item and their outputs into one tool item", () => {
-    const message = personaMessage(2, "", {
-      parts: [
-        storedArtifact("c1"),
-        storedArtifact("c2"),
-        storedArtifact("o1"),
-        storedArtifact("o2"),
-        storedText("Both done."),
-      ],
-    });
+    const parts = ["c1", "c2", "o1", "o2"].map((id) => storedArtifact(id));
+    const message = personaMessage(2, "", { parts: [...parts, storedText("Both done.")] });
     const artifacts = [
       functionCallArtifact("c1", "m2", "k1", "a", {}),
       functionCallArtifact("c2", "m2", "k2", "b", { x: 1 }),
@@ -132,19 +121,9 @@ describe("artifact replay", () => {
     ];
     const result = runReplay([userMessage(1, "go"), message], artifacts);
     expect(result.view.slice(1)).toEqual([
-      {
-        id: "artifact:c1",
-        role: "assistant",
-        tag: "TOOL_CALL",
-        text: '«call:k1:a:{}» | «call:k2:b:{"x":1}»',
-      },
-      {
-        id: "artifact:o1",
-        role: "tool",
-        tag: "TOOL_RESULT",
-        text: '«result:k1:{"ok":true}» | «result:k2:fine»',
-      },
-      { id: "msg:m2", role: "assistant", tag: "DIALOGUE_HISTORY", text: "Both done." },
+      view("artifact:c1", "assistant", "TOOL_CALL", '«call:k1:a:{}» | «call:k2:b:{"x":1}»'),
+      view("artifact:o1", "tool", "TOOL_RESULT", '«result:k1:{"ok":true}» | «result:k2:fine»'),
+      view("msg:m2", "assistant", "DIALOGUE_HISTORY", "Both done."),
     ]);
   });
 
@@ -206,16 +185,10 @@ describe("artifact replay", () => {
       [],
     );
     expect(result.view.map((item) => item.text)).toEqual(["go", "Still here."]);
+    const reason = "1 artifact of the message not found; its text still replays";
+    const missing = { stage: "artifacts", action: "missing-artifact", reason, level: "warning" };
     expect(result.trace).toEqual([
-      {
-        stage: "artifacts",
-        action: "missing-artifact",
-        reason: "1 artifact of the message not found; its text still replays",
-        level: "warning",
-        itemIds: ["msg:m2"],
-        messageIds: ["m2"],
-        details: { artifactIds: ["gone"] },
-      },
+      { ...missing, itemIds: ["msg:m2"], messageIds: ["m2"], details: { artifactIds: ["gone"] } },
     ]);
   });
 

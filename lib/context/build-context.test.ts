@@ -21,7 +21,9 @@ import {
   personaMessage,
   reasoningArtifact,
   summaryRecord,
+  systemView,
   userMessage,
+  view,
   viewItems,
 } from "@/tests/context/fixtures";
 import { storedArtifact, storedText } from "@/tests/context/stored-parts";
@@ -85,61 +87,37 @@ describe("buildContext (phase A end to end)", () => {
     const { items, trace, settings } = buildContext(input);
     expect(settings).toBe(input.settings);
     expect(viewItems(items)).toEqual([
-      {
-        id: "system:SYSTEM_PROMPT",
-        role: "system",
-        tag: "SYSTEM_PROMPT",
-        text: "You are Aria, a helpful guide.",
-      },
-      {
-        id: "system:TOOL_RULES",
-        role: "system",
-        tag: "TOOL_RULES",
-        text: "# ITERATION BUDGET\nYou can use tools for at most 3 steps in this reply. Plan your calls, and give your answer before the budget runs out.\n\n# TOOLS\nUse a tool only when it helps answer the user; never invent tool results.\n- current_time: Tells the time.",
-      },
-      {
-        id: "system:CORE_MEMORIES",
-        role: "system",
-        tag: "CORE_MEMORIES",
-        text: "# CORE MEMORIES\n- Ada likes linen.",
-      },
-      {
-        id: "system:KEY_CONTEXT_REMINDER",
-        role: "system",
-        tag: "KEY_CONTEXT_REMINDER",
-        text: "# KEY CONTEXT REMINDER\nAda is in Lisbon.",
-      },
-      {
-        id: "system:PERSONA_USER_BLOCKS",
-        role: "system",
-        tag: "PERSONA_USER_BLOCKS",
-        text: "# PERSONA USER BLOCKS\nThese users are restricted from interacting with Aria. A block is not deletion and not memory redaction: memories and documents about them are unchanged.\n- Mallory (u-mal): block — cannot trigger Aria, and their recent messages and media are hidden from this context. Expires: never. Reason: spam.",
-      },
-      {
-        id: "summary:s1",
-        role: "user",
-        tag: "SUMMARY",
-        text: summaryMarkerText(input.summary as NonNullable<BuildInput["summary"]>),
-      },
-      { id: "msg:m11", role: "user", tag: "DIALOGUE_HISTORY", text: "Ada: Morning!\nPlans for today?" },
-      {
-        id: "blocked:m13",
-        role: "user",
-        tag: "DIALOGUE_HISTORY",
-        text: "[System: 1 message from Mallory hidden here: Mallory is blocked from Aria.]",
-      },
-      { id: "note:persona", role: "user", tag: "CONTEXT_NOTE", text: "[System: Keep answers short.]" },
-      { id: "msg:m14", role: "assistant", tag: "DIALOGUE_HISTORY", text: "Aria: Let me check the time." },
-      { id: "artifact:c14", role: "assistant", tag: "TOOL_CALL", text: "«call:call-1:current_time:{}»" },
-      { id: "artifact:o14", role: "tool", tag: "TOOL_RESULT", text: "«result:call-1:09:00»" },
-      { id: "msg:m14:text:1", role: "assistant", tag: "DIALOGUE_HISTORY", text: "It is 9am." },
-      {
-        id: "msg:m15",
-        role: "user",
-        tag: "DIALOGUE_HISTORY",
-        text: "«media:media_15:render:i15» | Ada: Look at this",
-      },
-      { id: "msg:m16", role: "user", tag: "CURRENT_INPUT", text: "Ada: What should I wear?" },
+      systemView("SYSTEM_PROMPT", "You are Aria, a helpful guide."),
+      systemView(
+        "TOOL_RULES",
+        "# ITERATION BUDGET\nYou can use tools for at most 3 steps in this reply. Plan your calls, and give your answer before the budget runs out.\n\n# TOOLS\nUse a tool only when it helps answer the user; never invent tool results.\n- current_time: Tells the time.",
+      ),
+      systemView("CORE_MEMORIES", "# CORE MEMORIES\n- Ada likes linen."),
+      systemView("KEY_CONTEXT_REMINDER", "# KEY CONTEXT REMINDER\nAda is in Lisbon."),
+      systemView(
+        "PERSONA_USER_BLOCKS",
+        "# PERSONA USER BLOCKS\nThese users are restricted from interacting with Aria. A block is not deletion and not memory redaction: memories and documents about them are unchanged.\n- Mallory (u-mal): block — cannot trigger Aria, and their recent messages and media are hidden from this context. Expires: never. Reason: spam.",
+      ),
+      view(
+        "summary:s1",
+        "user",
+        "SUMMARY",
+        summaryMarkerText(input.summary as NonNullable<BuildInput["summary"]>),
+      ),
+      view("msg:m11", "user", "DIALOGUE_HISTORY", "Ada: Morning!\nPlans for today?"),
+      view(
+        "blocked:m13",
+        "user",
+        "DIALOGUE_HISTORY",
+        "[System: 1 message from Mallory hidden here: Mallory is blocked from Aria.]",
+      ),
+      view("note:persona", "user", "CONTEXT_NOTE", "[System: Keep answers short.]"),
+      view("msg:m14", "assistant", "DIALOGUE_HISTORY", "Aria: Let me check the time."),
+      view("artifact:c14", "assistant", "TOOL_CALL", "«call:call-1:current_time:{}»"),
+      view("artifact:o14", "tool", "TOOL_RESULT", "«result:call-1:09:00»"),
+      view("msg:m14:text:1", "assistant", "DIALOGUE_HISTORY", "It is 9am."),
+      view("msg:m15", "user", "DIALOGUE_HISTORY", "«media:media_15:render:i15» | Ada: Look at this"),
+      view("msg:m16", "user", "CURRENT_INPUT", "Ada: What should I wear?"),
     ]);
     expect(trace.map((event) => `${event.stage}/${event.action}`)).toEqual([
       "current-input/moved-current-input",
@@ -192,13 +170,8 @@ describe("buildContext (phase A end to end)", () => {
 
   it("with nothing but a prompt: the system prompt, then the current input", () => {
     expect(viewItems(buildContext(buildInput()).items)).toEqual([
-      {
-        id: "system:SYSTEM_PROMPT",
-        role: "system",
-        tag: "SYSTEM_PROMPT",
-        text: "You are Aria, a helpful guide.",
-      },
-      { id: "msg:m1", role: "user", tag: "CURRENT_INPUT", text: "Hello?" },
+      systemView("SYSTEM_PROMPT", "You are Aria, a helpful guide."),
+      view("msg:m1", "user", "CURRENT_INPUT", "Hello?"),
     ]);
     expect(buildContext(buildInput()).trace).toEqual([]);
   });

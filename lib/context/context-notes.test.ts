@@ -30,46 +30,31 @@ function inject(
   return injectContextNotes({ items, notes, settings, userTurnNumber, messagesById: seqs });
 }
 const order = (items: ContextItem[]) => items.map((item) => item.id);
+const M = (n: number) => `msg:m${n}`;
+const NOTE = "note:persona";
 
 describe("context notes", () => {
-  it.each([
-    {
-      name: "default depth 4 in a history of 6 goes before message 3",
-      depth: 4,
-      n: 6,
-      expected: ["msg:m1", "msg:m2", "note:persona", "msg:m3", "msg:m4", "msg:m5", "msg:m6"],
-      where: "before message #3",
-    },
-    {
-      name: "depth 1 goes before the last message",
-      depth: 1,
-      n: 3,
-      expected: ["msg:m1", "msg:m2", "note:persona", "msg:m3"],
-      where: "before message #3",
-    },
-    {
-      name: "depth 0 goes at the end",
-      depth: 0,
-      n: 3,
-      expected: ["msg:m1", "msg:m2", "msg:m3", "note:persona"],
-      where: "at the end of the history",
-    },
-    {
-      name: "depth = n goes at the top",
-      depth: 3,
-      n: 3,
-      expected: ["note:persona", "msg:m1", "msg:m2", "msg:m3"],
-      where: "before message #1 (the top)",
-    },
-    {
-      name: "depth > n goes at the top (not the end)",
-      depth: 50,
-      n: 3,
-      expected: ["note:persona", "msg:m1", "msg:m2", "msg:m3"],
-      where: "before message #1 (the top)",
-    },
-    { name: "empty history", depth: 4, n: 0, expected: ["note:persona"], where: "into an empty history" },
-  ])("$name", ({ depth, n, expected, where }) => {
+  // [name, depth, messages in the history, where the trace says the note went, the ids in order]
+  it.each<[string, number, number, string, string[]]>([
+    [
+      "default depth 4 in a history of 6 goes before message 3",
+      4,
+      6,
+      "before message #3",
+      [M(1), M(2), NOTE, M(3), M(4), M(5), M(6)],
+    ],
+    ["depth 1 goes before the last message", 1, 3, "before message #3", [M(1), M(2), NOTE, M(3)]],
+    ["depth 0 goes at the end", 0, 3, "at the end of the history", [M(1), M(2), M(3), NOTE]],
+    ["depth = n goes at the top", 3, 3, "before message #1 (the top)", [NOTE, M(1), M(2), M(3)]],
+    [
+      "depth > n goes at the top (not the end)",
+      50,
+      3,
+      "before message #1 (the top)",
+      [NOTE, M(1), M(2), M(3)],
+    ],
+    ["empty history", 4, 0, "into an empty history", [NOTE]],
+  ])("%s", (_name, depth, n, where, expected) => {
     const result = inject(history(n), { depth });
     expect(order(result.value)).toEqual(expected);
     expect(result.trace).toEqual([

@@ -18,13 +18,9 @@ describe("current input", () => {
     const messages = deepFreeze([userMessage(1, "a"), personaMessage(2, "b"), current]);
     const result = excludeCurrentInput(messages, current);
     expect(result.value.map((message) => message.id)).toEqual(["m1", "m2"]);
+    const reason = "the current input was among the loaded messages; it is sent once, last";
     expect(result.trace).toEqual([
-      {
-        stage: "current-input",
-        action: "moved-current-input",
-        reason: "the current input was among the loaded messages; it is sent once, last",
-        messageIds: ["m3"],
-      },
+      { stage: "current-input", action: "moved-current-input", reason, messageIds: ["m3"] },
     ]);
   });
 

@@ -9,6 +9,7 @@ import {
   settingsWith,
   userMessage,
   videoAttachment,
+  view,
   viewItems,
 } from "@/tests/context/fixtures";
 import { collapseRuns } from "./collapse-runs";
@@ -87,12 +88,9 @@ describe("media budget", () => {
 
   it("an in-window image becomes a render descriptor with the message's media_<seq> handle, before the text", () => {
     const result = runMedia([userMessage(1, "look", { media: ["i1"] })], [imageAttachment("i1", "m1")]);
-    expect(result.view[0]).toEqual({
-      id: "msg:m1",
-      role: "user",
-      tag: "DIALOGUE_HISTORY",
-      text: "«media:media_1:render:i1» | look",
-    });
+    expect(result.view[0]).toEqual(
+      view("msg:m1", "user", "DIALOGUE_HISTORY", "«media:media_1:render:i1» | look"),
+    );
     expect(result.value.history[0]?.mediaDescriptors).toEqual([
       {
         handle: "media_1",
@@ -157,12 +155,9 @@ describe("media budget", () => {
     const { messages, attachments } = imageConversation(3);
     const current = userMessage(100, "and this", { media: ["now"] });
     const result = runMedia(messages, [...attachments, imageAttachment("now", "m100")], {}, current);
-    expect(result.currentView).toEqual({
-      id: "msg:m100",
-      role: "user",
-      tag: "CURRENT_INPUT",
-      text: "«media:media_100:render:now» | and this",
-    });
+    expect(result.currentView).toEqual(
+      view("msg:m100", "user", "CURRENT_INPUT", "«media:media_100:render:now» | and this"),
+    );
     expect(result.view[0]?.text).toBe(
       "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.] | pic 1",
     );
@@ -304,14 +299,14 @@ describe("media budget", () => {
       media: { imageMessageLimit: 1 },
     });
     expect(result.view).toEqual([
-      {
-        id: "msg:m1:media-notice",
-        role: "user",
-        tag: "MEDIA_NOTICE",
-        text: "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.]",
-      },
-      { id: "msg:m1", role: "assistant", tag: "DIALOGUE_HISTORY", text: "drew this" },
-      { id: "msg:m2", role: "user", tag: "DIALOGUE_HISTORY", text: "«media:media_2:render:u2» | mine" },
+      view(
+        "msg:m1:media-notice",
+        "user",
+        "MEDIA_NOTICE",
+        "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.]",
+      ),
+      view("msg:m1", "assistant", "DIALOGUE_HISTORY", "drew this"),
+      view("msg:m2", "user", "DIALOGUE_HISTORY", "«media:media_2:render:u2» | mine"),
     ]);
     expect(result.trace[0]?.itemIds).toEqual(["msg:m1:media-notice", "msg:m1"]);
   });

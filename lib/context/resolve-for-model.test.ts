@@ -266,21 +266,17 @@ function buildBase(steps: Step[], settings: ResolvedSettings, frontier = false):
         );
         break;
       case "note":
+      case "system-note": {
+        const [role, note] =
+          step.kind === "note" ? (["user", "be kind"] as const) : (["system", "stay brief"] as const);
         items.push(
-          item(`note:${index}`, "user", [text("[System: be kind]")], {
+          item(`note:${index}`, role, [text(`[System: ${note}]`)], {
             tag: "CONTEXT_NOTE",
             sourceMessageIds: [],
           }),
         );
         break;
-      case "system-note":
-        items.push(
-          item(`note:${index}`, "system", [text("[System: stay brief]")], {
-            tag: "CONTEXT_NOTE",
-            sourceMessageIds: [],
-          }),
-        );
-        break;
+      }
     }
   });
   items.push(

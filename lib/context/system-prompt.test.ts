@@ -6,6 +6,7 @@ import {
   NOW,
   PERSONA,
   summaryRecord,
+  systemView,
   viewItems,
 } from "@/tests/context/fixtures";
 import { buildSystemItems, coreMemoriesText, prependSystemPrompt, toolRulesText } from "./system-prompt";
@@ -53,17 +54,10 @@ describe("system prompt", () => {
       blocks: [blockRecord()],
     });
     expect(viewItems(result.value)).toEqual([
-      {
-        id: "system:SYSTEM_PROMPT",
-        role: "system",
-        tag: "SYSTEM_PROMPT",
-        text: "You are Aria, a helpful guide.",
-      },
-      {
-        id: "system:TOOL_RULES",
-        role: "system",
-        tag: "TOOL_RULES",
-        text: [
+      systemView("SYSTEM_PROMPT", "You are Aria, a helpful guide."),
+      systemView(
+        "TOOL_RULES",
+        [
           "# ITERATION BUDGET",
           "You can use tools for at most 5 steps in this reply. Plan your calls, and give your answer before the budget runs out.",
           "",
@@ -73,25 +67,13 @@ describe("system prompt", () => {
           "- remember: Stores a memory.",
           "  Rules: Only when the user asks you to remember.",
         ].join("\n"),
-      },
-      {
-        id: "system:CORE_MEMORIES",
-        role: "system",
-        tag: "CORE_MEMORIES",
-        text: "# CORE MEMORIES\n- Ada lives in Porto.\n- Old summary of this chat.\n- Summary of another chat.",
-      },
-      {
-        id: "system:KEY_CONTEXT_REMINDER",
-        role: "system",
-        tag: "KEY_CONTEXT_REMINDER",
-        text: "# KEY CONTEXT REMINDER\nAda is vegetarian.",
-      },
-      {
-        id: "system:CONVERSATION_INSTRUCTIONS",
-        role: "system",
-        tag: "CONVERSATION_INSTRUCTIONS",
-        text: "# CONVERSATION INSTRUCTIONS\nAnswer in Portuguese.",
-      },
+      ),
+      systemView(
+        "CORE_MEMORIES",
+        "# CORE MEMORIES\n- Ada lives in Porto.\n- Old summary of this chat.\n- Summary of another chat.",
+      ),
+      systemView("KEY_CONTEXT_REMINDER", "# KEY CONTEXT REMINDER\nAda is vegetarian."),
+      systemView("CONVERSATION_INSTRUCTIONS", "# CONVERSATION INSTRUCTIONS\nAnswer in Portuguese."),
       expect.objectContaining({
         id: "system:PERSONA_USER_BLOCKS",
         role: "system",

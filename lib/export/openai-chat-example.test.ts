@@ -3,56 +3,39 @@
 import { describe, expect, test } from "vitest";
 import { attemptAsJsonlLine, requestBodyMessages } from "./openai-chat-example";
 
+const SYSTEM = "Name the conversation.";
+const QUESTION = "Tulips: how deep?";
 const SENT = [
-  { role: "system", content: "Name the conversation." },
-  { role: "user", content: "Tulips: how deep?" },
+  { role: "system", content: SYSTEM },
+  { role: "user", content: QUESTION },
 ];
+/** The user's question as one content part of the given type. */
+const asked = (type: string) => ({ role: "user", content: [{ type, text: QUESTION }] });
 
 describe("requestBodyMessages", () => {
   test.each([
     {
       format: "OpenAI chat",
-      body: {
-        model: "m",
-        messages: [
-          { role: "system", content: "Name the conversation." },
-          { role: "user", content: [{ type: "text", text: "Tulips: how deep?" }] },
-        ],
-      },
+      body: { model: "m", messages: [{ role: "system", content: SYSTEM }, asked("text")] },
     },
     {
       format: "OpenAI Responses",
-      body: {
-        model: "m",
-        input: [
-          { role: "developer", content: "Name the conversation." },
-          { role: "user", content: [{ type: "input_text", text: "Tulips: how deep?" }] },
-        ],
-      },
+      body: { model: "m", input: [{ role: "developer", content: SYSTEM }, asked("input_text")] },
     },
     {
       format: "Anthropic",
-      body: {
-        model: "m",
-        system: [{ type: "text", text: "Name the conversation." }],
-        messages: [{ role: "user", content: [{ type: "text", text: "Tulips: how deep?" }] }],
-      },
+      body: { model: "m", system: [{ type: "text", text: SYSTEM }], messages: [asked("text")] },
     },
     {
       format: "Gemini",
       body: {
-        systemInstruction: { parts: [{ text: "Name the conversation." }] },
-        contents: [{ role: "user", parts: [{ text: "Tulips: how deep?" }] }],
+        systemInstruction: { parts: [{ text: SYSTEM }] },
+        contents: [{ role: "user", parts: [{ text: QUESTION }] }],
       },
     },
     {
       format: "the offline model's SDK prompt",
-      body: {
-        prompt: [
-          { role: "system", content: "Name the conversation." },
-          { role: "user", content: [{ type: "text", text: "Tulips: how deep?" }] },
-        ],
-      },
+      body: { prompt: [{ role: "system", content: SYSTEM }, asked("text")] },
     },
   ])("$format", ({ body }) => {
     expect(requestBodyMessages(JSON.stringify(body))).toEqual(SENT);
@@ -79,45 +62,38 @@ describe("attemptAsJsonlLine", () => {
     { id: "u1", role: "user", tag: "message", parts: [{ type: "text", text: "Tulips: how deep?" }] },
   ];
   const base = { kind: "reply", modelId: "openai:gpt-4.1-mini", items, request: null };
+  /** The line of a reply on the base's model. */
+  const replyLine = (status: string, messages: unknown[], error: unknown = null) => ({
+    messages,
+    kind: "reply",
+    status,
+    modelId: "openai:gpt-4.1-mini",
+    error,
+  });
   test.each([
     {
       name: "answered: the reply closes the messages",
       attempt: { ...base, status: "ok", error: null, response: { text: "20 cm." } },
-      line: {
-        messages: [
-          { role: "user", content: "Tulips: how deep?" },
-          { role: "assistant", content: "20 cm." },
-        ],
-        kind: "reply",
-        status: "ok",
-        modelId: "openai:gpt-4.1-mini",
-        error: null,
-      },
+      line: replyLine("ok", [
+        { role: "user", content: "Tulips: how deep?" },
+        { role: "assistant", content: "20 cm." },
+      ]),
     },
     {
       name: "stopped part-way: the text it got so far",
       attempt: { ...base, status: "stopped", error: null, response: { text: "20" } },
-      line: {
-        messages: [
-          { role: "user", content: "Tulips: how deep?" },
-          { role: "assistant", content: "20" },
-        ],
-        kind: "reply",
-        status: "stopped",
-        modelId: "openai:gpt-4.1-mini",
-        error: null,
-      },
+      line: replyLine("stopped", [
+        { role: "user", content: "Tulips: how deep?" },
+        { role: "assistant", content: "20" },
+      ]),
     },
     {
       name: "failed before any text: no reply, the error kept",
       attempt: { ...base, status: "error", error: { code: "bad_request", message: "no" }, response: null },
-      line: {
-        messages: [{ role: "user", content: "Tulips: how deep?" }],
-        kind: "reply",
-        status: "error",
-        modelId: "openai:gpt-4.1-mini",
-        error: { code: "bad_request", message: "no" },
-      },
+      line: replyLine("error", [{ role: "user", content: "Tulips: how deep?" }], {
+        code: "bad_request",
+        message: "no",
+      }),
     },
     {
       name: "a title call with no items: the messages its body sent",

@@ -16,7 +16,7 @@ import { conversationAttemptViews } from "@/lib/chat/views/attempt-view";
 import type { ConversationArchive } from "@/lib/export/conversation-archive";
 import { archiveRows } from "@/lib/export/import-conversation";
 import { call, expectError, signUp, type TestUser } from "../api-client";
-import { exportedConversation, exportOf, importAs } from "../fixtures/archive-routes";
+import { exportedConversation, exportOf, importAs, jsonlLines } from "../fixtures/archive-routes";
 import { makePng } from "../fixtures/attachments";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
 import { insertPersona } from "../fixtures/personas";
@@ -53,80 +53,61 @@ beforeAll(async () => {
 
 type Mutation = (copy: ConversationArchive) => unknown;
 
+/** A mutation that sets the field at a dotted path (array indexes as numbers) to the value. */
+function set(path: string, value: unknown): Mutation {
+  const keys = path.split(".");
+  const last = keys.pop() as string;
+  return (copy) => {
+    const target = keys.reduce<Record<string, unknown>>(
+      (node, key) => node[key] as Record<string, unknown>,
+      copy as never,
+    );
+    target[last] = value;
+  };
+}
+
 // Each: what is wrong, how the archive is changed, and what the 400's message must contain (the field's path).
 const BAD_ARCHIVES: Array<[string, Mutation, string | RegExp]> = [
   // The issue's cases.
   [
     "a settings override whose section is not an object",
-    (copy) => {
-      copy.conversation.settingsOverride = { history: "x" } as never;
-    },
+    set("conversation.settingsOverride", { history: "x" } as never),
     "conversation.settingsOverride.history",
   ],
   [
     "a fetch limit of 1e9",
-    (copy) => {
-      copy.conversation.settingsOverride = { history: { messageFetchLimit: 1e9 } };
-    },
+    set("conversation.settingsOverride", { history: { messageFetchLimit: 1e9 } }),
     "history.messageFetchLimit must be a whole number from 1 to 10000",
   ],
   [
     "a message's time that is not a date",
-    (copy) => {
-      copy.messages[0].createdAt = "garbage";
-    },
+    set("messages.0.createdAt", "garbage"),
     "messages.0.createdAt: must be an ISO time",
   ],
   [
     "a date that does not exist",
-    (copy) => {
-      copy.messages[1].editedAt = "2026-02-30T10:00:00.000Z";
-    },
+    set("messages.1.editedAt", "2026-02-30T10:00:00.000Z"),
     "messages.1.editedAt",
   ],
-  [
-    "an attempt's time that is not a date",
-    (copy) => {
-      copy.attempts[0].createdAt = "yesterday";
-    },
-    "attempts.0.createdAt",
-  ],
+  ["an attempt's time that is not a date", set("attempts.0.createdAt", "yesterday"), "attempts.0.createdAt"],
   [
     "an attempt number past int4",
-    (copy) => {
-      copy.attempts[0].attemptNumber = 2 ** 31;
-    },
+    set("attempts.0.attemptNumber", 2 ** 31),
     "attempts.0.attemptNumber: attemptNumber must be a whole number from 0 to 2147483647",
   ],
-  [
-    "a step number of 2^40",
-    (copy) => {
-      copy.attempts[0].stepNumber = 2 ** 40;
-    },
-    "attempts.0.stepNumber",
-  ],
+  ["a step number of 2^40", set("attempts.0.stepNumber", 2 ** 40), "attempts.0.stepNumber"],
   [
     "an image 2^40 pixels wide",
-    (copy) => {
-      copy.attachments[0].width = 2 ** 40;
-    },
+    set("attachments.0.width", 2 ** 40),
     "attachments.0.width: width must be a whole number from 1 to 2147483647",
   ],
   [
     "attempt items that are not context items",
-    (copy) => {
-      copy.attempts[0].items = [null, 1, "x", {}] as never;
-    },
+    set("attempts.0.items", [null, 1, "x", {}] as never),
     "attempts.0.items.0",
   ],
   // More of the same kinds.
-  [
-    "a settings version past int4",
-    (copy) => {
-      copy.turns[0].settingsVersion = 2 ** 31;
-    },
-    "turns.0.settingsVersion",
-  ],
+  ["a settings version past int4", set("turns.0.settingsVersion", 2 ** 31), "turns.0.settingsVersion"],
   [
     "a seq past the largest safe integer",
     (copy) => {
@@ -163,18 +144,10 @@ const BAD_ARCHIVES: Array<[string, Mutation, string | RegExp]> = [
   ],
   [
     "a context item part of an unknown type",
-    (copy) => {
-      copy.attempts[0].items[0].parts = [{ type: "hologram" }] as never;
-    },
+    set("attempts.0.items.0.parts", [{ type: "hologram" }] as never),
     "attempts.0.items.0.parts.0",
   ],
-  [
-    "trace events that are not events",
-    (copy) => {
-      copy.attempts[0].trace = [null] as never;
-    },
-    "attempts.0.trace.0",
-  ],
+  ["trace events that are not events", set("attempts.0.trace", [null] as never), "attempts.0.trace.0"],
   [
     "attempt settings with a section that is not an object",
     (copy) => {
@@ -184,44 +157,32 @@ const BAD_ARCHIVES: Array<[string, Mutation, string | RegExp]> = [
   ],
   [
     "attempt settings out of their range",
-    (copy) => {
-      copy.attempts[0].settings.budget.safetyMarginPercent = 99;
-    },
+    set("attempts.0.settings.budget.safetyMarginPercent", 99),
     "budget.safetyMarginPercent must be a whole number from 0 to 50",
   ],
   [
     "attempt timings without their queue time",
-    (copy) => {
-      copy.attempts[0].timings = {} as never;
-    },
+    set("attempts.0.timings", {} as never),
     "attempts.0.timings.queuedAt",
   ],
   [
     "a recorded private memory with no text",
-    (copy) => {
-      copy.attempts[0].privateMemories = [{ memoryId: "m1", content: "" }];
-    },
+    set("attempts.0.privateMemories", [{ memoryId: "m1", content: "" }]),
     "attempts.0.privateMemories.0.content",
   ],
   [
     "a message from an unknown kind of author",
-    (copy) => {
-      copy.messages[0].authorType = "robot" as never;
-    },
+    set("messages.0.authorType", "robot" as never),
     "messages.0.authorType",
   ],
   [
     "a reply to a message that is not there",
-    (copy) => {
-      copy.messages[1].replyToMessageId = "nowhere";
-    },
+    set("messages.1.replyToMessageId", "nowhere"),
     "replies to nowhere, which is not in the archive",
   ],
   [
     "a turn whose user message is not there",
-    (copy) => {
-      copy.turns[0].userMessageId = "nowhere";
-    },
+    set("turns.0.userMessageId", "nowhere"),
     "names message nowhere, which is not in the archive",
   ],
   [
@@ -238,27 +199,9 @@ const BAD_ARCHIVES: Array<[string, Mutation, string | RegExp]> = [
     },
     "turns: an id is used twice",
   ],
-  [
-    "an attachment of no bytes",
-    (copy) => {
-      copy.attachments[0].sizeBytes = 0;
-    },
-    "attachments.0.sizeBytes",
-  ],
-  [
-    "an attachment of a negative size",
-    (copy) => {
-      copy.attachments[0].sizeBytes = -1;
-    },
-    "attachments.0.sizeBytes",
-  ],
-  [
-    "an attachment of 2^31 bytes",
-    (copy) => {
-      copy.attachments[0].sizeBytes = 2 ** 31;
-    },
-    "attachments.0.sizeBytes",
-  ],
+  ["an attachment of no bytes", set("attachments.0.sizeBytes", 0), "attachments.0.sizeBytes"],
+  ["an attachment of a negative size", set("attachments.0.sizeBytes", -1), "attachments.0.sizeBytes"],
+  ["an attachment of 2^31 bytes", set("attachments.0.sizeBytes", 2 ** 31), "attachments.0.sizeBytes"],
   [
     "an attachment whose size is not its bytes'",
     (copy) => {
@@ -268,9 +211,7 @@ const BAD_ARCHIVES: Array<[string, Mutation, string | RegExp]> = [
   ],
   [
     "an image whose width is not its bytes'",
-    (copy) => {
-      copy.attachments[0].width = 7;
-    },
+    set("attachments.0.width", 7),
     "width is 7, but the image's bytes say",
   ],
   [
@@ -336,10 +277,7 @@ describe("a good archive", () => {
     const jsonl = await exportOf(ada, id, "?format=jsonl");
     expect(jsonl.status).toBe(200);
     // Every imported attempt is a line: the two replies and the title call.
-    const lines = (await jsonl.text())
-      .trimEnd()
-      .split("\n")
-      .map((line) => JSON.parse(line));
+    const lines = await jsonlLines(jsonl);
     expect(lines.map((line) => [line.kind, line.status])).toEqual([
       ["reply", "ok"],
       ["reply", "ok"],

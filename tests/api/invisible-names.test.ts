@@ -72,6 +72,9 @@ interface Field {
 function fields(): Field[] {
   const asAdmin = { user: admin };
   const conversation = { id: conversationId };
+  /** An admin's PUT of `body` to the route at `path`, for the row `id`. */
+  const put = (handler: typeof personaRoute.PUT, path: string, id: string, body: unknown) =>
+    call(handler, path, { ...asAdmin, method: "PUT", params: { id }, body });
   return [
     {
       label: "POST /api/conversations title",
@@ -101,13 +104,7 @@ function fields(): Field[] {
     {
       label: "PUT /api/admin/personas/:id name",
       field: "name",
-      send: (name) =>
-        call(personaRoute.PUT, `/api/admin/personas/${personaId}`, {
-          ...asAdmin,
-          method: "PUT",
-          params: { id: personaId },
-          body: { name },
-        }),
+      send: (name) => put(personaRoute.PUT, `/api/admin/personas/${personaId}`, personaId, { name }),
     },
     {
       label: "POST /api/admin/models label",
@@ -122,12 +119,7 @@ function fields(): Field[] {
       label: "PUT /api/admin/models/:id providerModelName",
       field: "providerModelName",
       send: (providerModelName) =>
-        call(modelRoute.PUT, `/api/admin/models/${MODEL_ID}`, {
-          ...asAdmin,
-          method: "PUT",
-          params: { id: MODEL_ID },
-          body: { providerModelName },
-        }),
+        put(modelRoute.PUT, `/api/admin/models/${MODEL_ID}`, MODEL_ID, { providerModelName }),
     },
     {
       label: "POST /api/admin/memories content",

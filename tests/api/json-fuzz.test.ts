@@ -76,6 +76,14 @@ function endpoints(ids: Ids): Record<string, Endpoint> {
   const c = ids.conversationId;
   const room = { id: c };
   const route = (module: Partial<Record<Method, unknown>>, method: Method) => module[method] as Handler;
+  /** A route under the room's own path, called by its owner. */
+  const ofRoom = (handler: Handler, under: string, seed?: Record<string, unknown>): Endpoint => ({
+    handler,
+    path: `/api/conversations/${c}${under}`,
+    params: room,
+    as: "owner",
+    seed,
+  });
   return {
     "admin/blocks POST": {
       handler: route(blocksRoute, "POST"),
@@ -165,20 +173,12 @@ function endpoints(ids: Ids): Record<string, Endpoint> {
         message: { id: "m1", role: "user", parts: [{ type: "text", text: "Hi" }] },
       },
     },
-    "conversations/[id]/branch POST": {
-      handler: route(branchRoute, "POST"),
-      path: `/api/conversations/${c}/branch`,
-      params: room,
-      as: "owner",
-      seed: { messageId: NOT_FOUND_ID },
-    },
-    "conversations/[id]/compact POST": {
-      handler: route(compactRoute, "POST"),
-      path: `/api/conversations/${c}/compact`,
-      params: room,
-      as: "owner",
-      seed: { keepRecentTurns: 2 },
-    },
+    "conversations/[id]/branch POST": ofRoom(route(branchRoute, "POST"), "/branch", {
+      messageId: NOT_FOUND_ID,
+    }),
+    "conversations/[id]/compact POST": ofRoom(route(compactRoute, "POST"), "/compact", {
+      keepRecentTurns: 2,
+    }),
     "conversations/[id]/messages/[messageId] PATCH": {
       handler: route(messageRoute, "PATCH"),
       path: `/api/conversations/${c}/messages/${NOT_FOUND_ID}`,
@@ -186,13 +186,9 @@ function endpoints(ids: Ids): Record<string, Endpoint> {
       as: "owner",
       seed: { text: "Edited." },
     },
-    "conversations/[id]/participants POST": {
-      handler: route(participantsRoute, "POST"),
-      path: `/api/conversations/${c}/participants`,
-      params: room,
-      as: "owner",
-      seed: { email: "nobody@example.test" },
-    },
+    "conversations/[id]/participants POST": ofRoom(route(participantsRoute, "POST"), "/participants", {
+      email: "nobody@example.test",
+    }),
     "conversations/[id]/participants/[userId] PATCH": {
       handler: route(participantRoute, "PATCH"),
       path: `/api/conversations/${c}/participants/${ids.owner.id}`,
@@ -200,27 +196,14 @@ function endpoints(ids: Ids): Record<string, Endpoint> {
       as: "owner",
       seed: { status: "accepted" },
     },
-    "conversations/[id]/preview POST": {
-      handler: route(previewRoute, "POST"),
-      path: `/api/conversations/${c}/preview`,
-      params: room,
-      as: "owner",
-      seed: { text: "What is next?" },
-    },
-    "conversations/[id] PATCH": {
-      handler: route(conversationRoute, "PATCH"),
-      path: `/api/conversations/${c}`,
-      params: room,
-      as: "owner",
-      seed: { title: "Plans", instructions: "Be brief." },
-    },
-    "conversations/[id]/stop POST": {
-      handler: route(stopRoute, "POST"),
-      path: `/api/conversations/${c}/stop`,
-      params: room,
-      as: "owner",
-      seed: { shownChars: 10 },
-    },
+    "conversations/[id]/preview POST": ofRoom(route(previewRoute, "POST"), "/preview", {
+      text: "What is next?",
+    }),
+    "conversations/[id] PATCH": ofRoom(route(conversationRoute, "PATCH"), "", {
+      title: "Plans",
+      instructions: "Be brief.",
+    }),
+    "conversations/[id]/stop POST": ofRoom(route(stopRoute, "POST"), "/stop", { shownChars: 10 }),
     "conversations/[id]/summaries/[summaryId]/revert POST": {
       handler: route(revertRoute, "POST"),
       path: `/api/conversations/${c}/summaries/${ids.summaryId}/revert`,
@@ -234,18 +217,8 @@ function endpoints(ids: Ids): Record<string, Endpoint> {
       as: "owner",
       seed: { content: "Earlier, plans were made." },
     },
-    "conversations/[id]/typing POST": {
-      handler: route(typingRoute, "POST"),
-      path: `/api/conversations/${c}/typing`,
-      params: room,
-      as: "owner",
-    },
-    "conversations/[id]/write-as-me POST": {
-      handler: route(writeAsMeRoute, "POST"),
-      path: `/api/conversations/${c}/write-as-me`,
-      params: room,
-      as: "owner",
-    },
+    "conversations/[id]/typing POST": ofRoom(route(typingRoute, "POST"), "/typing"),
+    "conversations/[id]/write-as-me POST": ofRoom(route(writeAsMeRoute, "POST"), "/write-as-me"),
     "conversations/import POST": {
       handler: route(importRoute, "POST"),
       path: "/api/conversations/import",

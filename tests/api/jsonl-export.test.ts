@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import * as replayRoute from "@/app/api/attempts/[id]/replay/route";
 import { settleTitleGenerations } from "@/lib/chat/generated/title";
 import { call } from "../api-client";
-import { exportOf } from "../fixtures/archive-routes";
+import { exportOf, jsonlLines } from "../fixtures/archive-routes";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { conversationWithPersona } from "../fixtures/personas";
 import { fetchTurns, postChat, runTurn, UIStreamReader } from "../fixtures/turns";
@@ -61,10 +61,7 @@ describe("JSONL export", () => {
 
     const exported = await exportOf(ada, conversationId, "?format=jsonl");
     expect(exported.status).toBe(200);
-    const lines = (await exported.text())
-      .trimEnd()
-      .split("\n")
-      .map((line) => JSON.parse(line));
+    const lines = await jsonlLines(exported);
     expect(lines.map((line) => [line.kind, line.status, line.modelId])).toEqual([
       ["reply", "ok", "openai:gpt-4.1-mini"],
       ["reply", "error", "openai:gpt-4.1-mini"],

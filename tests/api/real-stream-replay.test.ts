@@ -61,19 +61,19 @@ function indexOfQuestion(history: unknown[], question: string): number {
 }
 
 /**
- * The loop's steps as its last call sent them (everything after the question), and the same stretch of the next
- * turn's body: they must be equal, item for item.
+ * The loop's steps as its last call (request `loopRequest`) sent them, everything after the question, and the same
+ * stretch of the next turn's body (request `nextTurnRequest`): they must be equal, item for item.
  */
-function expectStepsSentBackAsTheLoopSentThem(options: {
-  loopRequest: number;
-  nextTurnRequest: number;
-  key: HistoryKey;
-  question: string;
-}): unknown[] {
-  const loop = historyOf(requestBody(options.loopRequest), options.key);
-  const next = historyOf(requestBody(options.nextTurnRequest), options.key);
-  const loopAt = indexOfQuestion(loop, options.question);
-  const nextAt = indexOfQuestion(next, options.question);
+function expectStepsSentBack(
+  key: HistoryKey,
+  question: string,
+  loopRequest: number,
+  nextTurnRequest: number,
+): unknown[] {
+  const loop = historyOf(requestBody(loopRequest), key);
+  const next = historyOf(requestBody(nextTurnRequest), key);
+  const loopAt = indexOfQuestion(loop, question);
+  const nextAt = indexOfQuestion(next, question);
   expect(loopAt).toBeGreaterThanOrEqual(0);
   expect(nextAt).toBeGreaterThanOrEqual(0);
   const loopSteps = loop.slice(loopAt + 1);
@@ -113,24 +113,30 @@ async function conversationOn(modelId: string): Promise<string> {
   return conversationId;
 }
 
+/** A first turn on the model, its provider calls served the given streams in order. */
+async function firstTurn(modelId: string, question: string, ...streams: string[][]) {
+  const conversationId = await conversationOn(modelId);
+  served(...streams);
+  const { text } = await runTurn(ada, conversationId, question);
+  return { conversationId, text };
+}
+
+/** The next turn, its one provider call served the given stream. */
+async function nextTurn(conversationId: string, question: string, stream: string[]): Promise<void> {
+  served(stream);
+  await runTurn(ada, conversationId, question);
+}
+
 describe("OpenAI Responses", () => {
   test("encrypted reasoning and three function calls: the next turn sends the loop's items unchanged", async () => {
-    const conversationId = await conversationOn("openai:gpt-5-mini");
     const streams = responsesInARow("openai-reasoning-encrypted-content.1");
     expect(streams).toHaveLength(4);
-    served(...streams);
     const question = "Work it out with the calculator.";
-    const { text } = await runTurn(ada, conversationId, question);
+    const { conversationId, text } = await firstTurn("openai:gpt-5-mini", question, ...streams);
     expect(text).toBe("The final result is **570**.");
     expect(env.providers.requests).toHaveLength(4);
-    served([...(streams[3] as string[])]);
-    await runTurn(ada, conversationId, "Thanks.");
-    const steps = expectStepsSentBackAsTheLoopSentThem({
-      loopRequest: 3,
-      nextTurnRequest: 4,
-      key: "input",
-      question,
-    });
+    await nextTurn(conversationId, "Thanks.", [...(streams[3] as string[])]);
+    const steps = expectStepsSentBack("input", question, 3, 4);
     const types = steps.map((item) => (item as { type?: string }).type);
     expect(types).toContain("reasoning");
     expect(types.filter((type) => type === "function_call")).toHaveLength(3);
@@ -139,11 +145,17 @@ describe("OpenAI Responses", () => {
   });
 
   test("a provider-run file_search is left out of the stateless next turn, and the trace says why", async () => {
-    const conversationId = await conversationOn("openai:gpt-5-mini");
-    served(recording("openai-file-search-tool.1"));
-    await runTurn(ada, conversationId, "What does the file say?");
-    served(responsesInARow("openai-reasoning-encrypted-content.1")[3] as string[]);
-    await runTurn(ada, conversationId, "Thanks.");
+    const question = "What does the file say?";
+    const { conversationId } = await firstTurn(
+      "openai:gpt-5-mini",
+      question,
+      recording("openai-file-search-tool.1"),
+    );
+    await nextTurn(
+      conversationId,
+      "Thanks.",
+      responsesInARow("openai-reasoning-encrypted-content.1")[3] as string[],
+    );
     const input = historyOf(requestBody(1), "input");
     const sent = JSON.stringify(input);
     expect(sent).not.toContain("file_search");
@@ -157,21 +169,23 @@ describe("OpenAI Responses", () => {
   });
 });
 
+/** An Anthropic tool loop of two calls: a tool_use of a tool the app does not have, then the answer. */
+const anthropicToolLoop = () => [
+  recording("anthropic-json-other-tool.1"),
+  recording("anthropic-clear-tool-uses.1"),
+];
+
 describe("Anthropic", () => {
   test("tool_use, answered in the loop: the next turn sends the loop's messages unchanged", async () => {
-    const conversationId = await conversationOn("anthropic:claude-sonnet-4-5");
-    served(recording("anthropic-json-other-tool.1"), recording("anthropic-clear-tool-uses.1"));
     const question = "What is the weather in San Francisco?";
-    await runTurn(ada, conversationId, question);
-    expect(env.providers.requests).toHaveLength(2);
-    served(recording("anthropic-clear-tool-uses.1"));
-    await runTurn(ada, conversationId, "And tomorrow?");
-    const steps = expectStepsSentBackAsTheLoopSentThem({
-      loopRequest: 1,
-      nextTurnRequest: 2,
-      key: "messages",
+    const { conversationId } = await firstTurn(
+      "anthropic:claude-sonnet-4-5",
       question,
-    });
+      ...anthropicToolLoop(),
+    );
+    expect(env.providers.requests).toHaveLength(2);
+    await nextTurn(conversationId, "And tomorrow?", recording("anthropic-clear-tool-uses.1"));
+    const steps = expectStepsSentBack("messages", question, 1, 2);
     // The unknown tool's error goes back as the loop sent it: an error result with the SDK's message as text.
     const result = JSON.stringify(steps[1]);
     expect(result).toContain('"type":"tool_result"');
@@ -183,11 +197,10 @@ describe("Anthropic", () => {
       modelId: "anthropic:claude-sonnet-4-5",
       toolNames: ["current_time"],
     });
-    served(recording("anthropic-json-other-tool.1"), recording("anthropic-clear-tool-uses.1"));
+    served(...anthropicToolLoop());
     const question = "What is the weather in San Francisco?";
     await runTurn(ada, conversationId, question);
-    served(recording("anthropic-clear-tool-uses.1"));
-    await runTurn(ada, conversationId, "And tomorrow?");
+    await nextTurn(conversationId, "And tomorrow?", recording("anthropic-clear-tool-uses.1"));
     const withoutMarks = (value: unknown) =>
       JSON.parse(
         JSON.stringify(value, (key, field) => (key === "cache_control" ? undefined : field)),
@@ -202,12 +215,10 @@ describe("Anthropic", () => {
   });
 
   test("server_tool_use code execution goes back as server_tool_use and its own result type", async () => {
-    const conversationId = await conversationOn("anthropic:claude-sonnet-4-5");
-    served(recording("anthropic-code-execution-20260120-prompt-cache.1"));
     const question = "Run some code for me.";
-    await runTurn(ada, conversationId, question);
-    served(recording("anthropic-clear-tool-uses.1"));
-    await runTurn(ada, conversationId, "Thanks.");
+    const codeExecution = recording("anthropic-code-execution-20260120-prompt-cache.1");
+    const { conversationId } = await firstTurn("anthropic:claude-sonnet-4-5", question, codeExecution);
+    await nextTurn(conversationId, "Thanks.", recording("anthropic-clear-tool-uses.1"));
     const messages = historyOf(requestBody(1), "messages") as Array<{
       role: string;
       content: Array<{ type: string }>;
@@ -254,37 +265,24 @@ describe("Anthropic", () => {
 
 describe("Gemini", () => {
   test("a thought and four parallel calls: one model turn and one answering turn, as the loop sent them", async () => {
-    const conversationId = await conversationOn("google:gemini-2.5-flash");
-    served(recording("google-stream-no-args-tool-call"), recording("google-text"));
     const question = "Read the theme and the screens.";
-    await runTurn(ada, conversationId, question);
+    const loop = [recording("google-stream-no-args-tool-call"), recording("google-text")];
+    const { conversationId } = await firstTurn("google:gemini-2.5-flash", question, ...loop);
     expect(env.providers.requests).toHaveLength(2);
-    served(recording("google-text"));
-    await runTurn(ada, conversationId, "Thanks.");
-    const steps = expectStepsSentBackAsTheLoopSentThem({
-      loopRequest: 1,
-      nextTurnRequest: 2,
-      key: "contents",
-      question,
-    }) as Array<{ role: string; parts: Array<Record<string, unknown>> }>;
+    await nextTurn(conversationId, "Thanks.", recording("google-text"));
+    type Content = { role: string; parts: Array<Record<string, unknown>> };
+    const steps = expectStepsSentBack("contents", question, 1, 2) as Content[];
     expect(steps.map((content) => content.role)).toEqual(["model", "user"]);
     expect(steps[0]?.parts.filter((part) => part.functionCall)).toHaveLength(4);
     expect(steps[1]?.parts.filter((part) => part.functionResponse)).toHaveLength(4);
   });
 
   test("one signed call: the call, its signature and its error result go back as the loop sent them", async () => {
-    const conversationId = await conversationOn("google:gemini-2.5-flash");
-    served(recording("google-tool-call"), recording("google-text"));
     const question = "What is the weather in San Francisco?";
-    await runTurn(ada, conversationId, question);
-    served(recording("google-text"));
-    await runTurn(ada, conversationId, "Thanks.");
-    const steps = expectStepsSentBackAsTheLoopSentThem({
-      loopRequest: 1,
-      nextTurnRequest: 2,
-      key: "contents",
-      question,
-    });
+    const loop = [recording("google-tool-call"), recording("google-text")];
+    const { conversationId } = await firstTurn("google:gemini-2.5-flash", question, ...loop);
+    await nextTurn(conversationId, "Thanks.", recording("google-text"));
+    const steps = expectStepsSentBack("contents", question, 1, 2);
     expect(JSON.stringify(steps)).toContain('"thoughtSignature"');
     // The unknown tool's error is stored as the loop gave it: the SDK's error text.
     const output = (await storedArtifacts(conversationId)).find((row) => row.type === "function_call_output");

@@ -12,8 +12,9 @@ import * as memoryRoute from "@/app/api/memories/[memoryId]/route";
 import { getDb } from "@/db/client";
 import { attempts, memories } from "@/db/schema";
 import { placeholder } from "@/lib/chat/attempts/private-memories";
-import { call, type TestUser } from "../api-client";
+import { call, okText, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
+import { insertPrivateMemories } from "../fixtures/memories";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { type AttemptView, fetchTurns, runTurn } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
@@ -59,14 +60,17 @@ function redactedForOthers(body: string): string {
   );
 }
 
+/** The attempt a route answered, with the raw text it came in. */
+function attemptOf(raw: string) {
+  return { raw, attempt: (JSON.parse(raw) as { attempt: AttemptWithRedaction }).attempt };
+}
+
 async function readAttempt(user: TestUser, attemptId: string) {
   const response = await call(attemptRoute.GET, `/api/attempts/${attemptId}`, {
     user,
     params: { id: attemptId },
   });
-  const raw = await response.text();
-  if (response.status !== 200) throw new Error(`attempt read failed: ${response.status} ${raw}`);
-  return { raw, attempt: (JSON.parse(raw) as { attempt: AttemptWithRedaction }).attempt };
+  return attemptOf(await okText(response, "attempt read"));
 }
 
 async function replay(user: TestUser, attemptId: string, body: unknown) {
@@ -75,9 +79,7 @@ async function replay(user: TestUser, attemptId: string, body: unknown) {
     body,
     params: { id: attemptId },
   });
-  const raw = await response.text();
-  if (response.status !== 200) throw new Error(`replay failed: ${response.status} ${raw}`);
-  return { raw, attempt: (JSON.parse(raw) as { attempt: AttemptWithRedaction }).attempt };
+  return attemptOf(await okText(response, "replay"));
 }
 
 async function editMemory(user: TestUser, memoryId: string, content: string) {
@@ -112,8 +114,7 @@ async function editOneDeleteTheOther({
 }
 
 async function storedPrivateMemories(attemptId: string) {
-  const db = await getDb();
-  const [row] = await db
+  const [row] = await (await getDb())
     .select({ privateMemories: attempts.privateMemories })
     .from(attempts)
     .where(eq(attempts.id, attemptId));
@@ -129,20 +130,11 @@ async function attemptMadeAloneThenShared() {
   const db = await getDb();
   // Alice's user memories go into every persona's payload: each test starts from hers alone.
   await db.delete(memories).where(eq(memories.userId, alice.id));
-  const [userMemory, personaMemory] = await db
-    .insert(memories)
-    .values([
-      { scope: "user", userId: alice.id, area: "fact", content: ALICE_USER_SECRET },
-      {
-        scope: "user_persona",
-        userId: alice.id,
-        personaId: persona.id,
-        area: "fact",
-        content: ALICE_PERSONA_SECRET,
-      },
-      { scope: "persona", personaId: persona.id, area: "fact", content: PERSONA_FACT },
-    ])
-    .returning();
+  const { userMemory, personaMemory } = await insertPrivateMemories(alice.id, persona.id, {
+    user: ALICE_USER_SECRET,
+    userPersona: ALICE_PERSONA_SECRET,
+    persona: PERSONA_FACT,
+  });
   const conversationId = await createConversation(alice, persona);
   env.providers.script({ kind: "text", text: "Noted, Alice." });
   await runTurn(alice, conversationId, "Hello, it's Alice.");

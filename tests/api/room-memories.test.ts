@@ -11,6 +11,7 @@ import { attempts, memories } from "@/db/schema";
 import { placeholder } from "@/lib/chat/attempts/private-memories";
 import { call, signUp, type TestUser } from "../api-client";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
+import { insertPrivateMemories } from "../fixtures/memories";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, type TurnView } from "../fixtures/turns";
 import { join } from "./room-helpers";
@@ -95,20 +96,11 @@ describe("private memories in attempts made before a room", () => {
   test("Bob reads Ada's earlier attempts with her memories redacted; Ada reads the exact bytes", async () => {
     const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: "Aria" });
     const db = await getDb();
-    const [adaUserMemory, adaPersonaMemory] = await db
-      .insert(memories)
-      .values([
-        { scope: "user", userId: ada.id, area: "fact", content: ADA_USER_SECRET },
-        {
-          scope: "user_persona",
-          userId: ada.id,
-          personaId: persona.id,
-          area: "fact",
-          content: ADA_PERSONA_SECRET,
-        },
-        { scope: "persona", personaId: persona.id, area: "fact", content: PERSONA_FACT },
-      ])
-      .returning();
+    const { userMemory: adaUserMemory, personaMemory: adaPersonaMemory } = await insertPrivateMemories(
+      ada.id,
+      persona.id,
+      { user: ADA_USER_SECRET, userPersona: ADA_PERSONA_SECRET, persona: PERSONA_FACT },
+    );
 
     // Ada alone: her memories go into the payload.
     const conversation = await createConversation(ada, persona);

@@ -30,6 +30,42 @@ interface ChatBody {
 
 const body = (index: number) => JSON.parse(env.providers.requests[index].body) as ChatBody;
 
+/** The blind model's call of analyze_image on the media handle. */
+function blindModelAsksAbout(mediaId: string) {
+  return {
+    kind: "tool-call" as const,
+    toolName: "analyze_image",
+    input: { mediaId },
+    match: { path: "/compat/" },
+  };
+}
+
+/**
+ * A conversation whose persona's model has tools but no vision, on the OpenAI-compatible server, with analyze_image
+ * and a fallback model that sees.
+ */
+async function conversationOnBlindModel(): Promise<string> {
+  const db = await getDb();
+  await db
+    .insert(models)
+    .values({
+      id: "openai-compatible:blind-tools",
+      provider: "openai-compatible",
+      providerModelName: "blind-tools",
+      label: "Blind model with tools",
+      capabilities: { ...TEST_MODEL_CAPABILITIES, vision: false },
+      contextWindow: 32_768,
+      maxOutputTokens: 2_048,
+      tokenizer: "estimate",
+    })
+    .onConflictDoNothing();
+  return conversationWithPersona(ada, {
+    modelId: "openai-compatible:blind-tools",
+    fallbackModelIds: ["openai:gpt-4.1-mini"],
+    toolNames: ["analyze_image"],
+  });
+}
+
 describe("the tool loop", () => {
   // Each model call of the loop is reconciled against its own body: the second call's items are the payload plus
   // the first step's call and result, and each points at its element there (docs/features.md#wire-reconciliation).
@@ -234,34 +270,11 @@ describe("the tool loop", () => {
 
   test("analyze_image: a blind model asks, a model that can see describes the image, the answer uses it", async () => {
     const db = await getDb();
-    // A model with tools but no vision, on the OpenAI-compatible server; the persona falls back to one that sees.
-    await db
-      .insert(models)
-      .values({
-        id: "openai-compatible:blind-tools",
-        provider: "openai-compatible",
-        providerModelName: "blind-tools",
-        label: "Blind model with tools",
-        capabilities: { ...TEST_MODEL_CAPABILITIES, vision: false },
-        contextWindow: 32_768,
-        maxOutputTokens: 2_048,
-        tokenizer: "estimate",
-      })
-      .onConflictDoNothing();
-    const conversationId = await conversationWithPersona(ada, {
-      modelId: "openai-compatible:blind-tools",
-      fallbackModelIds: ["openai:gpt-4.1-mini"],
-      toolNames: ["analyze_image"],
-    });
+    const conversationId = await conversationOnBlindModel();
     const { message } = await insertImageMessage({ conversationId, user: ada, text: "Here is my drawing." });
     const handle = `media_${message.seq}`;
     env.providers.script(
-      {
-        kind: "tool-call",
-        toolName: "analyze_image",
-        input: { mediaId: handle },
-        match: { path: "/compat/" },
-      },
+      blindModelAsksAbout(handle),
       { kind: "text", text: "A small square of coloured pixels.", match: { path: "/v1/chat" } },
       {
         kind: "text",
@@ -298,24 +311,7 @@ describe("the tool loop", () => {
 
   test("analyze_image takes an attachment's own handle (media_<seq>_<n>) in a message with several", async () => {
     const db = await getDb();
-    await db
-      .insert(models)
-      .values({
-        id: "openai-compatible:blind-tools",
-        provider: "openai-compatible",
-        providerModelName: "blind-tools",
-        label: "Blind model with tools",
-        capabilities: { ...TEST_MODEL_CAPABILITIES, vision: false },
-        contextWindow: 32_768,
-        maxOutputTokens: 2_048,
-        tokenizer: "estimate",
-      })
-      .onConflictDoNothing();
-    const conversationId = await conversationWithPersona(ada, {
-      modelId: "openai-compatible:blind-tools",
-      fallbackModelIds: ["openai:gpt-4.1-mini"],
-      toolNames: ["analyze_image"],
-    });
+    const conversationId = await conversationOnBlindModel();
     const { message, attachment } = await insertImageMessage({
       conversationId,
       user: ada,
@@ -332,12 +328,7 @@ describe("the tool loop", () => {
       .where(eq(messages.id, message.id));
     const handle = `media_${message.seq}_2`;
     env.providers.script(
-      {
-        kind: "tool-call",
-        toolName: "analyze_image",
-        input: { mediaId: handle },
-        match: { path: "/compat/" },
-      },
+      blindModelAsksAbout(handle),
       { kind: "text", text: "The second square.", match: { path: "/v1/chat" } },
       { kind: "text", text: "That is the second square.", match: { path: "/compat/" } },
     );

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import * as previewRoute from "@/app/api/conversations/[id]/preview/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import type { Protocol } from "@/e2e/fake-providers/server";
-import { call, type TestUser } from "../api-client";
+import { call, okText, type TestUser } from "../api-client";
 import { insertImageMessage } from "../fixtures/attachments";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { conversationWithPersona } from "../fixtures/personas";
@@ -31,9 +31,7 @@ async function preview(
     body,
     params: { id: conversationId },
   });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`preview failed: ${response.status} ${text}`);
-  return (JSON.parse(text) as { preview: Preview }).preview;
+  return (JSON.parse(await okText(response, "preview")) as { preview: Preview }).preview;
 }
 
 const CASES: Array<{ protocol: Protocol; modelId: string }> = [

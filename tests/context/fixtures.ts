@@ -307,6 +307,16 @@ export interface ItemView {
   text: string;
 }
 
+/** The view of an item, its fields in ItemView's order: an expected row of `viewItems`. */
+export function view(id: string, role: ContextItem["role"], tag: ContextItem["tag"], text: string): ItemView {
+  return { id, role, tag, text };
+}
+
+/** The view of a system item: its id is `system:<tag>`. */
+export function systemView(tag: ContextItem["tag"], text: string): ItemView {
+  return view(`system:${tag}`, "system", tag, text);
+}
+
 /** Render parts as one string: text verbatim; media as «media:handle:state»; tool parts as «call:...» etc. */
 /** A hand-made dialogue item: the id doubles as its message's id; uncounted unless `extra` gives `tokens`. */
 export function dialogueItem(

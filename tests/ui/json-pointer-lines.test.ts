@@ -25,13 +25,19 @@ const linesOf = (pointer: string) => {
 
 describe("pointerLineRange", () => {
   it.each([
-    ["", JSON.stringify(BODY, null, 2)],
-    ["/model", '  "model": "m",'],
-    ["/messages/0", '    {\n      "role": "system",\n      "content": "Be brief."\n    },'],
-    ["/messages/1/content/0", '        {\n          "type": "text",\n          "text": "Hi"\n        },'],
-    ["/messages/2/tool_calls", '      "tool_calls": []'],
-    ["/a~1b/c~0d", '    "c~d": 1'],
-  ])("%s", (pointer, expected) => {
+    { pointer: "", expected: JSON.stringify(BODY, null, 2) },
+    { pointer: "/model", expected: '  "model": "m",' },
+    {
+      pointer: "/messages/0",
+      expected: '    {\n      "role": "system",\n      "content": "Be brief."\n    },',
+    },
+    {
+      pointer: "/messages/1/content/0",
+      expected: '        {\n          "type": "text",\n          "text": "Hi"\n        },',
+    },
+    { pointer: "/messages/2/tool_calls", expected: '      "tool_calls": []' },
+    { pointer: "/a~1b/c~0d", expected: '    "c~d": 1' },
+  ])("$pointer", ({ pointer, expected }) => {
     expect(linesOf(pointer)).toBe(expected);
   });
 
