@@ -63,7 +63,15 @@ export function ChatView(props: ChatViewProps) {
   });
   const sync = useTranscriptSync({ ...props, status: chat.status, setMessages: chat.setMessages });
   const composerInput = useRef<HTMLTextAreaElement>(null);
-  const reply = useReplyState({ conversationId, ...chat, ...sync, composerInput });
+  const reply = useReplyState({
+    conversationId,
+    messages: chat.messages,
+    status: chat.status,
+    stop: chat.stop,
+    reloadTranscript: sync.reloadTranscript,
+    holdWhile: sync.holdWhile,
+    composerInput,
+  });
   const inspector = useInspectorTarget();
   const { actions, send, retryRequest, pinVersion } = useMessageActions({
     conversationId,
@@ -71,7 +79,8 @@ export function ChatView(props: ChatViewProps) {
     author: props,
     regenerateModels: isOwner ? detail.models : NO_MODELS,
     onInspect: inspector.toggleReply,
-    ...sync,
+    noteTurnStarted: sync.noteTurnStarted,
+    reloadTranscript: sync.reloadTranscript,
   });
   const composer = useComposerDraft({
     conversationId,

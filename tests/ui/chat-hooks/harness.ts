@@ -122,3 +122,6 @@ export function transcriptResponse(messages: ReturnType<typeof storedMessage>[])
     modelView: null,
   });
 }
+
+/** How long a test waits for the hook to settle: generous, since the machine running the suite may be busy. */
+export const SETTLED = { timeout: 10_000 };

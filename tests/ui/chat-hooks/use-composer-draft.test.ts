@@ -5,7 +5,7 @@ import { act, cleanup, renderHook } from "@testing-library/react";
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import { useComposerDraft } from "@/components/chat/hooks/use-composer-draft";
 import { useInspectorTarget } from "@/components/chat/hooks/use-inspector-target";
-import { json, stubFetch } from "./harness";
+import { json, SETTLED, stubFetch } from "./harness";
 
 beforeEach(() => {
   stubFetch((request) =>
@@ -38,7 +38,7 @@ test("the trimmed text and the uploaded files are sent, and the draft is cleared
   const { result, send } = renderDraft();
   act(() => result.current.change("  Look at this  "));
   act(() => result.current.picker.add([new File(["png"], "cat.png", { type: "image/png" })]));
-  await vi.waitFor(() => expect(result.current.picker.ready).toHaveLength(1));
+  await vi.waitFor(() => expect(result.current.picker.ready).toHaveLength(1), SETTLED);
   act(() => result.current.submit());
   expect(send).toHaveBeenCalledWith("Look at this", [
     { type: "file", mediaType: "image/png", url: "/api/attachments/a1", filename: "cat.png" },

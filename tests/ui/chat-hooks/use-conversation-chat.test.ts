@@ -5,7 +5,7 @@ import { act, cleanup, renderHook } from "@testing-library/react";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { useConversationChat } from "@/components/chat/hooks/use-conversation-chat";
 import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
-import { queryWrapper, stubFetch, uiMessageStream, userMessage } from "./harness";
+import { queryWrapper, SETTLED, stubFetch, uiMessageStream, userMessage } from "./harness";
 
 afterEach(() => {
   cleanup();
@@ -44,8 +44,8 @@ describe("resume after a reload", () => {
         : undefined,
     );
     const { result, onTurnFinished, invalidated } = renderChat([userMessage("u1", "Tell me a story")], true);
-    await vi.waitFor(() => expect(result.current.messages).toHaveLength(2));
-    await vi.waitFor(() => expect(result.current.status).toBe("ready"));
+    await vi.waitFor(() => expect(result.current.messages).toHaveLength(2), SETTLED);
+    await vi.waitFor(() => expect(result.current.status).toBe("ready"), SETTLED);
     expect(onTurnFinished).toHaveBeenCalledTimes(1);
     expect(requests.map(({ method, url }) => `${method} ${url}`)).toEqual(["GET /api/chat/c1/stream"]);
     expect(result.current.messages.map(({ id, role }) => ({ id, role }))).toEqual([
@@ -68,7 +68,7 @@ describe("resume after a reload", () => {
       request.url === "/api/chat/c1/stream" ? new Response(null, { status: 204 }) : undefined,
     );
     const { result, onTurnFinished } = renderChat([userMessage("u1", "Hello")], true);
-    await vi.waitFor(() => expect(requests).toHaveLength(1));
+    await vi.waitFor(() => expect(requests).toHaveLength(1), SETTLED);
     await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
     expect(result.current.messages.map((message) => message.id)).toEqual(["u1"]);
     expect(result.current.status).toBe("ready");
@@ -93,7 +93,7 @@ describe("a turn", () => {
       false,
     );
     await act(() => result.current.sendMessage({ text: "How are you?" }));
-    await vi.waitFor(() => expect(onTurnFinished).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(onTurnFinished).toHaveBeenCalledTimes(1), SETTLED);
     expect(requests).toHaveLength(1);
     const body = requests[0].body as {
       id: string;

@@ -6,7 +6,7 @@ import type { ChatStatus } from "ai";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { useReplyState } from "@/components/chat/hooks/use-reply-state";
 import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
-import { json, type RecordedRequest, reply, stubFetch, userMessage } from "./harness";
+import { json, type RecordedRequest, reply, SETTLED, stubFetch, userMessage } from "./harness";
 
 let composer: HTMLTextAreaElement;
 let events: string[];
@@ -138,9 +138,9 @@ describe("Escape", () => {
   test("stops a reply being written from anywhere on the page, the message box included", async () => {
     const { holdWhile } = renderReplyState([question, writing]);
     pressEscape();
-    await vi.waitFor(() => expect(requests).toHaveLength(1));
+    await vi.waitFor(() => expect(requests).toHaveLength(1), SETTLED);
     pressEscape(composer);
-    await vi.waitFor(() => expect(requests).toHaveLength(2));
+    await vi.waitFor(() => expect(requests).toHaveLength(2), SETTLED);
     expect(holdWhile).toHaveBeenCalledTimes(2);
   });
 

@@ -14,6 +14,7 @@ import {
   queryWrapper,
   type RecordedRequest,
   reply,
+  SETTLED,
   storedMessage,
   stubFetch,
   transcriptResponse,
@@ -120,8 +121,8 @@ describe("live events", () => {
     act(() =>
       source.emit(8, { type: "message", message: growing("Hi there.", "complete"), clientMessageId: null }),
     );
-    await vi.waitFor(() => expect(transcriptLoads()).toHaveLength(1));
-    await vi.waitFor(() => expect(result.current.messages[1].metadata?.authorName).toBe("Helper"));
+    await vi.waitFor(() => expect(transcriptLoads()).toHaveLength(1), SETTLED);
+    await vi.waitFor(() => expect(result.current.messages[1].metadata?.authorName).toBe("Helper"), SETTLED);
     expect(ids()).toEqual(["u1", "r1"]);
   });
 
@@ -133,7 +134,7 @@ describe("live events", () => {
     act(() => source.emit(6, { type: "message", message: other, clientMessageId: null }));
     expect(ids()).toEqual(["u1"]);
     rerender({ status: "ready" });
-    await vi.waitFor(() => expect(ids()).toEqual(["u1", "u9"]));
+    await vi.waitFor(() => expect(ids()).toEqual(["u1", "u9"]), SETTLED);
     expect(transcriptLoads()).toHaveLength(1);
   });
 });
@@ -180,7 +181,7 @@ describe("reloads", () => {
       ]);
     stopStored.resolve();
     await act(() => holding);
-    await vi.waitFor(() => expect(result.current.messages[1]?.metadata?.status).toBe("stopped"));
+    await vi.waitFor(() => expect(result.current.messages[1]?.metadata?.status).toBe("stopped"), SETTLED);
     expect(transcriptLoads()).toHaveLength(2);
   });
 
@@ -188,7 +189,7 @@ describe("reloads", () => {
     stored = () => transcriptResponse([{ ...storedMessage("u1", "user", "Hello", 1), summarizedBy: "s1" }]);
     const { client, result } = renderSync([storedQuestion]);
     act(() => client.setQueryData(summariesKey("c1"), { summaries: [], activeSummaryId: "s1" }));
-    await vi.waitFor(() => expect(result.current.messages[0].metadata?.summarized).toBe(true));
+    await vi.waitFor(() => expect(result.current.messages[0].metadata?.summarized).toBe(true), SETTLED);
     expect(transcriptLoads()).toHaveLength(1);
   });
 });
