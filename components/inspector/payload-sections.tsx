@@ -2,7 +2,7 @@
 // One payload (an attempt's or a preview's) in three views: the items with their token bar and trace side by
 // side, the raw request, and the diff against the previous turn. Everything scrolls in one container; the view
 // tabs stay pinned at its top.
-import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
+import { type ReactNode, type RefObject, useCallback, useMemo, useRef, useState } from "react";
 import { Tabs } from "@/components/ui/tabs";
 import { VirtualList, type VirtualListHandle } from "@/components/ui/virtual-list";
 import type { ContextItem, ItemTag, TraceEvent } from "@/lib/domain/types";
@@ -91,32 +91,8 @@ export function PayloadSections({
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<VirtualListHandle>(null);
 
-  const touched = useMemo(() => itemsTouchedByEvents(payload.items, payload.trace), [payload]);
-  const eventsByItem = useMemo(() => {
-    const map = new Map<string, { event: TraceEvent; index: number }[]>();
-    touched.forEach((ids, index) => {
-      for (const id of ids) map.set(id, [...(map.get(id) ?? []), { event: payload.trace[index], index }]);
-    });
-    return map;
-  }, [touched, payload.trace]);
-  const positions = useMemo(
-    () => new Map(payload.items.map((item, index) => [item, index + 1])),
-    [payload.items],
-  );
-  // The wire joins every system item that has text into one system message: say so on each of them.
-  const systemParts = useMemo(() => {
-    const merged = payload.items.filter(
-      (item) =>
-        item.role === "system" && item.parts.some((part) => part.type === "text" && /\S/.test(part.text)),
-    );
-    return merged.length < 2
-      ? new Map<ContextItem, { part: number; of: number }>()
-      : new Map(merged.map((item, index) => [item, { part: index + 1, of: merged.length }]));
-  }, [payload.items]);
-  const shownItems = useMemo(
-    () => (tagFilter ? payload.items.filter((item) => item.tag === tagFilter) : payload.items),
-    [payload.items, tagFilter],
-  );
+  const index = usePayloadIndex(payload);
+  const { touched } = index;
   const active = hovered ?? pinned;
   const highlighted = useMemo(() => new Set(active === null ? [] : touched[active]), [active, touched]);
 
@@ -146,23 +122,6 @@ export function PayloadSections({
     setView("raw");
   }, []);
 
-  const getKey = useCallback((item: ContextItem, index: number) => `${item.id}#${index}`, []);
-  const renderItem = useCallback(
-    (item: ContextItem) => (
-      <ItemCard
-        item={item}
-        position={positions.get(item) ?? 0}
-        systemPart={systemParts.get(item)}
-        highlighted={highlighted.has(item.id)}
-        events={eventsByItem.get(item.id) ?? []}
-        onRevealMessage={onRevealMessage}
-        onFocusEvent={focusEvent}
-        onShowBytes={showBytes}
-      />
-    ),
-    [positions, systemParts, highlighted, eventsByItem, onRevealMessage, focusEvent, showBytes],
-  );
-
   return (
     <div
       ref={scroller}
@@ -184,48 +143,22 @@ export function PayloadSections({
       </div>
       <div className="p-3">
         {view === "payload" && (
-          <div className="space-y-4">
-            <TokenBar payload={payload} activeTag={tagFilter} onTag={setTagFilter} usageNote={usageNote} />
-            <div className="@container">
-              <div className="grid gap-4 @min-[40rem]:grid-cols-[minmax(0,1fr)_16rem]">
-                <div className="@min-[40rem]:sticky @min-[40rem]:top-12 @min-[40rem]:col-start-2 @min-[40rem]:row-start-1 @min-[40rem]:max-h-[calc(100dvh-8rem)] @min-[40rem]:self-start @min-[40rem]:overflow-y-auto scrollbar-thin">
-                  <TracePanel
-                    trace={payload.trace}
-                    touchedCount={(index) => touched[index].length}
-                    pinnedIndex={pinned}
-                    onHover={setHovered}
-                    onPin={pin}
-                  />
-                </div>
-                <div className="min-w-0 @min-[40rem]:col-start-1 @min-[40rem]:row-start-1">
-                  <h3 className="section-title mb-2 flex items-center gap-2">
-                    Items in the order sent
-                    {tagFilter && (
-                      <button
-                        type="button"
-                        onClick={() => setTagFilter(null)}
-                        className="chip bg-indigo-100 font-mono normal-case text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
-                        data-testid="clear-tag-filter"
-                      >
-                        only {tagFilter} ✕
-                      </button>
-                    )}
-                  </h3>
-                  <VirtualList
-                    items={shownItems}
-                    getKey={getKey}
-                    renderItem={renderItem}
-                    scrollContainer={scroller}
-                    handle={list}
-                    estimateHeight={140}
-                    testId="inspector-items"
-                  />
-                  <DroppedItems trace={payload.trace} />
-                  <WireNotes unclaimed={payload.unclaimed ?? []} warnings={payload.warnings ?? []} />
-                </div>
-              </div>
-            </div>
-          </div>
+          <PayloadItemsView
+            payload={payload}
+            usageNote={usageNote}
+            index={index}
+            tagFilter={tagFilter}
+            onTag={setTagFilter}
+            highlighted={highlighted}
+            pinned={pinned}
+            onHover={setHovered}
+            onPin={pin}
+            onRevealMessage={onRevealMessage}
+            onFocusEvent={focusEvent}
+            onShowBytes={showBytes}
+            scroller={scroller}
+            list={list}
+          />
         )}
         {view === "raw" && (
           <RawRequest
@@ -244,6 +177,133 @@ export function PayloadSections({
             previousLabel={previousLabel}
           />
         )}
+      </div>
+    </div>
+  );
+}
+
+/** Where each item sits and which trace events touched it, worked out once per payload. */
+function usePayloadIndex(payload: PayloadView) {
+  const touched = useMemo(() => itemsTouchedByEvents(payload.items, payload.trace), [payload]);
+  const eventsByItem = useMemo(() => {
+    const map = new Map<string, { event: TraceEvent; index: number }[]>();
+    touched.forEach((ids, index) => {
+      for (const id of ids) map.set(id, [...(map.get(id) ?? []), { event: payload.trace[index], index }]);
+    });
+    return map;
+  }, [touched, payload.trace]);
+  const positions = useMemo(
+    () => new Map(payload.items.map((item, index) => [item, index + 1])),
+    [payload.items],
+  );
+  // The wire joins every system item that has text into one system message: say so on each of them.
+  const systemParts = useMemo(() => {
+    const merged = payload.items.filter(
+      (item) =>
+        item.role === "system" && item.parts.some((part) => part.type === "text" && /\S/.test(part.text)),
+    );
+    return merged.length < 2
+      ? new Map<ContextItem, { part: number; of: number }>()
+      : new Map(merged.map((item, index) => [item, { part: index + 1, of: merged.length }]));
+  }, [payload.items]);
+  return { touched, eventsByItem, positions, systemParts };
+}
+
+/** The payload view: the token bar, the trace beside the items in the order sent, and what was dropped. */
+function PayloadItemsView({
+  payload,
+  usageNote,
+  index,
+  tagFilter,
+  onTag,
+  highlighted,
+  pinned,
+  onHover,
+  onPin,
+  onRevealMessage,
+  onFocusEvent,
+  onShowBytes,
+  scroller,
+  list,
+}: {
+  payload: PayloadView;
+  usageNote: string;
+  index: ReturnType<typeof usePayloadIndex>;
+  tagFilter: ItemTag | null;
+  onTag: (tag: ItemTag | null) => void;
+  /** The ids of the items the hovered or pinned trace event touched. */
+  highlighted: Set<string>;
+  pinned: number | null;
+  onHover: (index: number | null) => void;
+  onPin: (index: number) => void;
+  onRevealMessage: (messageId: string) => void;
+  onFocusEvent: (index: number) => void;
+  onShowBytes: (pointer: string) => void;
+  scroller: RefObject<HTMLDivElement | null>;
+  list: RefObject<VirtualListHandle | null>;
+}) {
+  const { touched, eventsByItem, positions, systemParts } = index;
+  const shownItems = useMemo(
+    () => (tagFilter ? payload.items.filter((item) => item.tag === tagFilter) : payload.items),
+    [payload.items, tagFilter],
+  );
+  const getKey = useCallback((item: ContextItem, index: number) => `${item.id}#${index}`, []);
+  const renderItem = useCallback(
+    (item: ContextItem) => (
+      <ItemCard
+        item={item}
+        position={positions.get(item) ?? 0}
+        systemPart={systemParts.get(item)}
+        highlighted={highlighted.has(item.id)}
+        events={eventsByItem.get(item.id) ?? []}
+        onRevealMessage={onRevealMessage}
+        onFocusEvent={onFocusEvent}
+        onShowBytes={onShowBytes}
+      />
+    ),
+    [positions, systemParts, highlighted, eventsByItem, onRevealMessage, onFocusEvent, onShowBytes],
+  );
+  return (
+    <div className="space-y-4">
+      <TokenBar payload={payload} activeTag={tagFilter} onTag={onTag} usageNote={usageNote} />
+      <div className="@container">
+        <div className="grid gap-4 @min-[40rem]:grid-cols-[minmax(0,1fr)_16rem]">
+          <div className="@min-[40rem]:sticky @min-[40rem]:top-12 @min-[40rem]:col-start-2 @min-[40rem]:row-start-1 @min-[40rem]:max-h-[calc(100dvh-8rem)] @min-[40rem]:self-start @min-[40rem]:overflow-y-auto scrollbar-thin">
+            <TracePanel
+              trace={payload.trace}
+              touchedCount={(index) => touched[index].length}
+              pinnedIndex={pinned}
+              onHover={onHover}
+              onPin={onPin}
+            />
+          </div>
+          <div className="min-w-0 @min-[40rem]:col-start-1 @min-[40rem]:row-start-1">
+            <h3 className="section-title mb-2 flex items-center gap-2">
+              Items in the order sent
+              {tagFilter && (
+                <button
+                  type="button"
+                  onClick={() => onTag(null)}
+                  className="chip bg-indigo-100 font-mono normal-case text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
+                  data-testid="clear-tag-filter"
+                >
+                  only {tagFilter} ✕
+                </button>
+              )}
+            </h3>
+            <VirtualList
+              items={shownItems}
+              getKey={getKey}
+              renderItem={renderItem}
+              scrollContainer={scroller}
+              handle={list}
+              estimateHeight={140}
+              testId="inspector-items"
+            />
+            <DroppedItems trace={payload.trace} />
+            <WireNotes unclaimed={payload.unclaimed ?? []} warnings={payload.warnings ?? []} />
+          </div>
+        </div>
       </div>
     </div>
   );
