@@ -35,35 +35,15 @@ export function useLiveConversation({
   reloadTranscript: () => Promise<void>;
 }): { typists: Typist[]; connected: boolean; noteTyping: () => void } {
   const queryClient = useQueryClient();
-  const [typists, setTypists] = useState<Typist[]>([]);
+  const [typists, setTypists] = useFadingTypists();
   const [connected, setConnected] = useState(false);
   const lastEventId = useRef(initialEventId);
   const busyRef = useRef(busy);
   busyRef.current = busy;
   const setMessagesRef = useRef(setMessages);
   setMessagesRef.current = setMessages;
-  const reloadRef = useRef(reloadTranscript);
-  reloadRef.current = reloadTranscript;
-
-  // One reload at a time; anything that arrives during one asks for another, so an older snapshot never wins.
-  const reloading = useRef(false);
-  const reloadAgain = useRef(false);
+  const { reload, reloading, reloadAgain } = useSerialReload(reloadTranscript);
   const waitingForTurn = useRef(false);
-  const reload = useCallback(async () => {
-    if (reloading.current) {
-      reloadAgain.current = true;
-      return;
-    }
-    reloading.current = true;
-    try {
-      do {
-        reloadAgain.current = false;
-        await reloadRef.current().catch(() => {});
-      } while (reloadAgain.current);
-    } finally {
-      reloading.current = false;
-    }
-  }, []);
 
   useEffect(() => {
     if (!busy && waitingForTurn.current) {
@@ -115,41 +95,84 @@ export function useLiveConversation({
       if (changed && event.message.role === "assistant" && status !== "streaming") void reload();
     };
 
-    let source: EventSource | null = null;
-    let reopenTimer: ReturnType<typeof setTimeout> | undefined;
-    let failures = 0;
-    let stopped = false;
-    const open = () => {
-      source = new EventSource(`/api/conversations/${conversationId}/events?after=${lastEventId.current}`);
-      source.onopen = () => {
-        failures = 0;
-        setConnected(true);
-      };
-      source.onmessage = (message: MessageEvent<string>) => {
-        if (message.lastEventId) lastEventId.current = Number(message.lastEventId);
-        try {
-          apply(JSON.parse(message.data) as LiveEvent);
-        } catch {
-          // a malformed event is skipped; the next reload shows the truth
-        }
-      };
-      source.onerror = () => {
-        setConnected(false);
-        // The browser reconnects by itself after a dropped connection; after a refusal it gives up, so we retry.
-        if (stopped || source?.readyState !== EventSource.CLOSED) return;
-        const delay = REOPEN_DELAYS_MS[Math.min(failures++, REOPEN_DELAYS_MS.length - 1)];
-        reopenTimer = setTimeout(open, delay);
-      };
-    };
-    open();
-    return () => {
-      stopped = true;
-      clearTimeout(reopenTimer);
-      source?.close();
-    };
+    return followEvents(conversationId, lastEventId, apply, setConnected);
   }, [conversationId, queryClient, reload]);
 
-  // Typing notices fade on their own.
+  const noteTyping = useTypingNotice(conversationId);
+
+  return { typists, connected, noteTyping };
+}
+
+/** Reloads the transcript one at a time; a reload asked for during one runs again after it, so an older snapshot
+ *  never wins. `reloadAgain` is also set by a live message that lands during a reload. */
+function useSerialReload(reloadTranscript: () => Promise<void>) {
+  const reloadRef = useRef(reloadTranscript);
+  reloadRef.current = reloadTranscript;
+
+  const reloading = useRef(false);
+  const reloadAgain = useRef(false);
+  const reload = useCallback(async () => {
+    if (reloading.current) {
+      reloadAgain.current = true;
+      return;
+    }
+    reloading.current = true;
+    try {
+      do {
+        reloadAgain.current = false;
+        await reloadRef.current().catch(() => {});
+      } while (reloadAgain.current);
+    } finally {
+      reloading.current = false;
+    }
+  }, []);
+  return { reload, reloading, reloadAgain };
+}
+
+/** Opens the conversation's event stream after `lastEventId`, reopening it after a refusal; returns the closer. */
+function followEvents(
+  conversationId: string,
+  lastEventId: { current: number },
+  apply: (event: LiveEvent) => void,
+  setConnected: (connected: boolean) => void,
+): () => void {
+  let source: EventSource | null = null;
+  let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+  let failures = 0;
+  let stopped = false;
+  const open = () => {
+    source = new EventSource(`/api/conversations/${conversationId}/events?after=${lastEventId.current}`);
+    source.onopen = () => {
+      failures = 0;
+      setConnected(true);
+    };
+    source.onmessage = (message: MessageEvent<string>) => {
+      if (message.lastEventId) lastEventId.current = Number(message.lastEventId);
+      try {
+        apply(JSON.parse(message.data) as LiveEvent);
+      } catch {
+        // a malformed event is skipped; the next reload shows the truth
+      }
+    };
+    source.onerror = () => {
+      setConnected(false);
+      // The browser reconnects by itself after a dropped connection; after a refusal it gives up, so we retry.
+      if (stopped || source?.readyState !== EventSource.CLOSED) return;
+      const delay = REOPEN_DELAYS_MS[Math.min(failures++, REOPEN_DELAYS_MS.length - 1)];
+      reopenTimer = setTimeout(open, delay);
+    };
+  };
+  open();
+  return () => {
+    stopped = true;
+    clearTimeout(reopenTimer);
+    source?.close();
+  };
+}
+
+/** The people typing now; each notice fades on its own. */
+function useFadingTypists() {
+  const [typists, setTypists] = useState<Typist[]>([]);
   useEffect(() => {
     if (typists.length === 0) return;
     const soonest = Math.min(...typists.map((typist) => typist.until));
@@ -159,14 +182,16 @@ export function useLiveConversation({
     );
     return () => clearTimeout(timer);
   }, [typists]);
+  return [typists, setTypists] as const;
+}
 
+/** Tells the others this reader is typing, at most once per repeat interval. */
+function useTypingNotice(conversationId: string): () => void {
   const lastTypingSent = useRef(0);
-  const noteTyping = useCallback(() => {
+  return useCallback(() => {
     const now = Date.now();
     if (now - lastTypingSent.current < TYPING_REPEAT_MS) return;
     lastTypingSent.current = now;
     void fetch(`/api/conversations/${conversationId}/typing`, { method: "POST" }).catch(() => {});
   }, [conversationId]);
-
-  return { typists, connected, noteTyping };
 }
