@@ -42,7 +42,7 @@ export function useLiveConversation({
   busyRef.current = busy;
   const setMessagesRef = useRef(setMessages);
   setMessagesRef.current = setMessages;
-  const { reload, reloading, reloadAgain } = useSerialReload(reloadTranscript);
+  const { reload, reloadIfRunning } = useSerialReload(reloadTranscript);
   const waitingForTurn = useRef(false);
 
   useEffect(() => {
@@ -89,14 +89,14 @@ export function useLiveConversation({
         changed = next !== messages;
         return next;
       });
-      if (reloading.current) reloadAgain.current = true;
+      reloadIfRunning();
       // A finished reply: the stored transcript adds what a single message cannot say (its variants, its tools).
       const status = event.message.metadata?.status;
       if (changed && event.message.role === "assistant" && status !== "streaming") void reload();
     };
 
     return followEvents(conversationId, lastEventId, apply, setConnected);
-  }, [conversationId, queryClient, reload]);
+  }, [conversationId, queryClient, reload, reloadIfRunning, setTypists]);
 
   const noteTyping = useTypingNotice(conversationId);
 
@@ -104,7 +104,7 @@ export function useLiveConversation({
 }
 
 /** Reloads the transcript one at a time; a reload asked for during one runs again after it, so an older snapshot
- *  never wins. `reloadAgain` is also set by a live message that lands during a reload. */
+ *  never wins. */
 function useSerialReload(reloadTranscript: () => Promise<void>) {
   const reloadRef = useRef(reloadTranscript);
   reloadRef.current = reloadTranscript;
@@ -126,7 +126,11 @@ function useSerialReload(reloadTranscript: () => Promise<void>) {
       reloading.current = false;
     }
   }, []);
-  return { reload, reloading, reloadAgain };
+  /** Something changed the transcript during a reload: that reload's snapshot may be older, so run it again. */
+  const reloadIfRunning = useCallback(() => {
+    if (reloading.current) reloadAgain.current = true;
+  }, []);
+  return { reload, reloadIfRunning };
 }
 
 /** Opens the conversation's event stream after `lastEventId`, reopening it after a refusal; returns the closer. */
