@@ -236,195 +236,60 @@ export function loaderLikeMediaUrl(attachment: {
     : `attachment://${attachment.id}`;
 }
 
+type Author = Pick<StoredMessage, "authorType" | "authorUserId" | "authorPersonaId" | "authorName">;
+type MessageExtra = Partial<Pick<StoredMessage, "replyToMessageId" | "forwardedFromName">>;
+
+/** What one generation run builds up: the seeded draws, the stored rows so far and the id counters. */
+interface Generation {
+  random: Random;
+  pool: Sentence[];
+  persona: PersonaInfo;
+  summaryCovers: number;
+  mediaUrl: NonNullable<GeneratorOptions["mediaUrl"]>;
+  total: number;
+  space: number;
+  idFor: (kind: number, counter: number) => string;
+  messages: StoredMessage[];
+  attachments: StoredAttachment[];
+  artifacts: StoredArtifact[];
+  stats: GeneratedConversation["stats"];
+  counters: { attachment: number; artifact: number; call: number };
+  baseTime: number;
+}
+
 export function generateConversation(options: GeneratorOptions): GeneratedConversation {
-  const random = seededRandom(options.seed ?? 42);
-  const pool = makeSentencePool(seededRandom(7), 1_500);
-  const persona = options.persona ?? BENCH_PERSONA;
+  const space = options.idSpace ?? 0;
+  const run: Generation = {
+    random: seededRandom(options.seed ?? 42),
+    pool: makeSentencePool(seededRandom(7), 1_500),
+    persona: options.persona ?? BENCH_PERSONA,
+    summaryCovers: options.summaryCovers ?? 100,
+    mediaUrl: options.mediaUrl ?? loaderLikeMediaUrl,
+    total: options.messageCount,
+    space,
+    idFor: (kind: number, counter: number) => uuidFor(kind + 8 * space, counter),
+    messages: [],
+    attachments: [],
+    artifacts: [],
+    stats: { images: 0, toolPairs: 0, largeToolOutputs: 0, reasoning: 0, blocked: 0 },
+    counters: { attachment: 0, artifact: 0, call: 0 },
+    baseTime: Date.UTC(2025, 0, 1),
+  };
   const owner = options.owner ?? BENCH_OWNER;
   const room = options.room === undefined ? BENCH_ROOM : options.room;
-  const summaryCovers = options.summaryCovers ?? 100;
-  const mediaUrl = options.mediaUrl ?? loaderLikeMediaUrl;
-  const total = options.messageCount;
-  const space = options.idSpace ?? 0;
-  const idFor = (kind: number, counter: number) => uuidFor(kind + 8 * space, counter);
-
-  const messages: StoredMessage[] = [];
-  const attachments: StoredAttachment[] = [];
-  const artifacts: StoredArtifact[] = [];
-  const stats = { images: 0, toolPairs: 0, largeToolOutputs: 0, reasoning: 0, blocked: 0 };
-  let attachmentCounter = 0;
-  let artifactCounter = 0;
-  let callCounter = 0;
-  const baseTime = Date.UTC(2025, 0, 1);
-
-  const push = (
-    author: Pick<StoredMessage, "authorType" | "authorUserId" | "authorPersonaId" | "authorName">,
-    parts: StoredPart[],
-    textTokens: number,
-    textLength: number,
-    extra: Partial<Pick<StoredMessage, "replyToMessageId" | "forwardedFromName">> = {},
-  ): StoredMessage => {
-    const index = messages.length;
-    const seq = summaryCovers + index + 1;
-    // Same keys in the same order for every message, like rows mapped from the database.
-    const message: StoredMessage = {
-      id: idFor(1, seq),
-      seq,
-      authorType: author.authorType,
-      authorUserId: author.authorUserId,
-      authorPersonaId: author.authorPersonaId,
-      authorName: author.authorName,
-      parts,
-      replyToMessageId: extra.replyToMessageId ?? null,
-      forwardedFromName: extra.forwardedFromName ?? null,
-      status: "complete",
-      summarizedBy: null,
-      tokenCounts: { o200k_base: textTokens, estimate: Math.ceil(textLength / 4) },
-      segmentTokenCounts: null,
-      createdAt: new Date(baseTime + seq * 30_000).toISOString(),
-    };
-    messages.push(message);
-    return message;
-  };
-
-  const human = (speaker: Speaker) => ({
-    authorType: "user" as const,
-    authorUserId: speaker.userId,
-    authorPersonaId: null,
-    authorName: speaker.name,
-  });
-  const personaAuthor = {
-    authorType: "persona" as const,
-    authorUserId: null,
-    authorPersonaId: persona.id,
-    authorName: persona.name,
-  };
-
-  const addImages = (messageIndex: number, count: number, parts: StoredPart[]) => {
-    const messageId = idFor(1, summaryCovers + messageIndex + 1);
-    for (let index = 0; index < count; index++) {
-      attachmentCounter++;
-      const id = idFor(2, attachmentCounter);
-      const emoji = random.chance(0.05);
-      // One image in eight is a re-post of a recent one (same sha256): the duplicate rule has work to do.
-      const imageNumber = random.chance(0.125)
-        ? Math.max(1, attachmentCounter - random.int(1, 30))
-        : attachmentCounter;
-      const mime = random.chance(0.1) ? "image/gif" : "image/png";
-      attachments.push({
-        id,
-        messageId,
-        kind: "image",
-        mime,
-        sizeBytes: random.int(20_000, 900_000),
-        sha256: sha256For(imageNumber),
-        width: 1024,
-        height: 768,
-        isEmoji: emoji,
-        isSticker: false,
-        url: mediaUrl({ id, mime, messageIndex, messageCount: total }),
-        filename: `photo-${attachmentCounter}.${mime === "image/gif" ? "gif" : "png"}`,
-      });
-      parts.push({ type: "media", attachmentId: id });
-      stats.images++;
-    }
-  };
-
-  const userTurn = (speaker: Speaker, isLast: boolean) => {
-    const { text, tokens } = paragraph(random, pool, sentenceCount(random));
-    const parts: StoredPart[] = [{ type: "text", text }];
-    const index = messages.length;
-    const extra: Partial<Pick<StoredMessage, "replyToMessageId" | "forwardedFromName">> = {};
-    if (!isLast && random.chance(0.08)) {
-      addImages(index, random.chance(0.8) ? 1 : random.int(2, 3), parts);
-      if (random.chance(0.15) && room) extra.forwardedFromName = room.second.name;
-    }
-    if (!isLast && index > 0 && random.chance(0.05))
-      extra.replyToMessageId = messages[random.int(Math.max(0, index - 20), index - 1)].id;
-    push(human(speaker), parts, tokens, text.length, extra);
-  };
-
-  const assistantTurn = () => {
-    const index = messages.length;
-    const messageId = idFor(1, summaryCovers + index + 1);
-    const parts: StoredPart[] = [];
-    let tokens = 0;
-    let length = 0;
-    // Every text piece here has artifacts between it and the next: each is a segment of its own.
-    const segments: { o200k_base: number[]; estimate: number[] } = { o200k_base: [], estimate: [] };
-    const addText = () => {
-      const piece = paragraph(random, pool, sentenceCount(random));
-      parts.push({ type: "text", text: piece.text });
-      segments.o200k_base.push(piece.tokens);
-      segments.estimate.push(Math.ceil(piece.text.length / 4));
-      // The stored count is of the text parts joined with newlines (one token each for the joins, near enough).
-      tokens += piece.tokens + (length > 0 ? 1 : 0);
-      length += piece.text.length + (length > 0 ? 1 : 0);
-    };
-    const newArtifact = (type: string, payload: Record<string, unknown>) => {
-      artifactCounter++;
-      const id = artifactIdFor(artifactCounter + space * 1_000_000);
-      artifacts.push({
-        id,
-        messageId,
-        type,
-        payload,
-        // Counted as the app counts what it writes.
-        tokenCounts: artifactTokenCounts({ type, payload }),
-        createdAt: new Date(baseTime + index * 30_000).toISOString(),
-      });
-      parts.push({ type: "artifact", artifactId: id });
-    };
-    if (random.chance(0.05)) {
-      newArtifact("reasoning", { text: paragraph(random, pool, random.int(2, 6)).text });
-      stats.reasoning++;
-    }
-    const toolRounds = random.chance(0.3) ? (random.chance(0.8) ? 1 : 2) : 0;
-    if (toolRounds > 0 && random.chance(0.6)) addText();
-    for (let round = 0; round < toolRounds; round++) {
-      const parallel = random.chance(0.85) ? 1 : 2;
-      const calls: { callId: string; name: string }[] = [];
-      for (let call = 0; call < parallel; call++) {
-        callCounter++;
-        const callId = `call_${callCounter.toString(36)}`;
-        const name = random.pick(["web_lookup", "hotel_search", "fare_finder", "current_time"]);
-        newArtifact("function_call", {
-          callId,
-          name,
-          arguments: JSON.stringify({ query: random.pick(pool).text, limit: random.int(3, 10) }),
-        });
-        calls.push({ callId, name });
-      }
-      for (const call of calls) {
-        const large = random.chance(0.35);
-        newArtifact("function_call_output", {
-          callId: call.callId,
-          name: call.name,
-          output: toolOutput(random, pool, large),
-        });
-        stats.toolPairs++;
-        if (large) stats.largeToolOutputs++;
-      }
-      // A provider-run search now and then: stored, never replayed.
-      if (random.chance(0.05))
-        newArtifact("web_search_call", { status: "completed", query: random.pick(pool).text });
-    }
-    addText();
-    if (random.chance(0.01)) addImages(index, 1, parts);
-    const message = push(personaAuthor, parts, tokens, length);
-    if (parts.some((part) => part.type === "artifact")) message.segmentTokenCounts = segments;
-  };
+  const { random, pool, persona, summaryCovers, total, messages, idFor, baseTime } = run;
 
   while (messages.length < total) {
     const remaining = total - messages.length;
     if (remaining === 1) {
-      userTurn(owner, true);
+      userTurn(run, owner, true, room);
       break;
     }
     const roll = random.next();
     if (room && roll < 0.005) {
       const text = `${room.second.name} joined the conversation.`;
-      push(
+      pushMessage(
+        run,
         { authorType: "system", authorUserId: null, authorPersonaId: null, authorName: "System" },
         [{ type: "text", text }],
         countO200k(text),
@@ -433,15 +298,15 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
       continue;
     }
     if (room && roll < 0.015) {
-      stats.blocked++;
-      userTurn(room.blocked, false);
+      run.stats.blocked++;
+      userTurn(run, room.blocked, false, room);
       continue;
     }
     const speaker = room && roll < 0.08 ? room.second : owner;
-    userTurn(speaker, false);
+    userTurn(run, speaker, false, room);
     // A burst: a second short line by the same person (collapsed into one entry by stage 2).
-    if (messages.length < total - 1 && random.chance(0.1)) userTurn(speaker, false);
-    if (messages.length < total - 1) assistantTurn();
+    if (messages.length < total - 1 && random.chance(0.1)) userTurn(run, speaker, false, room);
+    if (messages.length < total - 1) assistantTurn(run);
   }
 
   const participants: ParticipantInfo[] = room ? [owner, room.second, room.blocked] : [owner];
@@ -456,11 +321,9 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
         }
       : null;
   // Through JSON, as rows come from the database driver: flat strings and plain objects, not the generator's own.
-  const stored = JSON.parse(JSON.stringify({ messages, attachments, artifacts })) as {
-    messages: StoredMessage[];
-    attachments: StoredAttachment[];
-    artifacts: StoredArtifact[];
-  };
+  const stored: Pick<GeneratedConversation, "messages" | "attachments" | "artifacts"> = JSON.parse(
+    JSON.stringify({ messages, attachments: run.attachments, artifacts: run.artifacts }),
+  );
   return {
     conversationId: idFor(4, 1),
     persona,
@@ -469,8 +332,175 @@ export function generateConversation(options: GeneratorOptions): GeneratedConver
     attachments: stored.attachments,
     artifacts: stored.artifacts,
     summary,
-    stats,
+    stats: run.stats,
   };
+}
+
+function pushMessage(
+  run: Generation,
+  author: Author,
+  parts: StoredPart[],
+  textTokens: number,
+  textLength: number,
+  extra: MessageExtra = {},
+): StoredMessage {
+  const index = run.messages.length;
+  const seq = run.summaryCovers + index + 1;
+  // Same keys in the same order for every message, like rows mapped from the database.
+  const message: StoredMessage = {
+    id: run.idFor(1, seq),
+    seq,
+    authorType: author.authorType,
+    authorUserId: author.authorUserId,
+    authorPersonaId: author.authorPersonaId,
+    authorName: author.authorName,
+    parts,
+    replyToMessageId: extra.replyToMessageId ?? null,
+    forwardedFromName: extra.forwardedFromName ?? null,
+    status: "complete",
+    summarizedBy: null,
+    tokenCounts: { o200k_base: textTokens, estimate: Math.ceil(textLength / 4) },
+    segmentTokenCounts: null,
+    createdAt: new Date(run.baseTime + seq * 30_000).toISOString(),
+  };
+  run.messages.push(message);
+  return message;
+}
+
+function addImages(run: Generation, messageIndex: number, count: number, parts: StoredPart[]): void {
+  const { random } = run;
+  const messageId = run.idFor(1, run.summaryCovers + messageIndex + 1);
+  for (let index = 0; index < count; index++) {
+    const attachmentNumber = ++run.counters.attachment;
+    const id = run.idFor(2, attachmentNumber);
+    const emoji = random.chance(0.05);
+    // One image in eight is a re-post of a recent one (same sha256): the duplicate rule has work to do.
+    const imageNumber = random.chance(0.125)
+      ? Math.max(1, attachmentNumber - random.int(1, 30))
+      : attachmentNumber;
+    const mime = random.chance(0.1) ? "image/gif" : "image/png";
+    run.attachments.push({
+      id,
+      messageId,
+      kind: "image",
+      mime,
+      sizeBytes: random.int(20_000, 900_000),
+      sha256: sha256For(imageNumber),
+      width: 1024,
+      height: 768,
+      isEmoji: emoji,
+      isSticker: false,
+      url: run.mediaUrl({ id, mime, messageIndex, messageCount: run.total }),
+      filename: `photo-${attachmentNumber}.${mime === "image/gif" ? "gif" : "png"}`,
+    });
+    parts.push({ type: "media", attachmentId: id });
+    run.stats.images++;
+  }
+}
+
+function userTurn(run: Generation, speaker: Speaker, isLast: boolean, room: GeneratorOptions["room"]): void {
+  const { random, messages } = run;
+  const { text, tokens } = paragraph(random, run.pool, sentenceCount(random));
+  const parts: StoredPart[] = [{ type: "text", text }];
+  const index = messages.length;
+  const extra: MessageExtra = {};
+  if (!isLast && random.chance(0.08)) {
+    addImages(run, index, random.chance(0.8) ? 1 : random.int(2, 3), parts);
+    if (random.chance(0.15) && room) extra.forwardedFromName = room.second.name;
+  }
+  if (!isLast && index > 0 && random.chance(0.05))
+    extra.replyToMessageId = messages[random.int(Math.max(0, index - 20), index - 1)].id;
+  const author: Author = {
+    authorType: "user",
+    authorUserId: speaker.userId,
+    authorPersonaId: null,
+    authorName: speaker.name,
+  };
+  pushMessage(run, author, parts, tokens, text.length, extra);
+}
+
+function assistantTurn(run: Generation): void {
+  const { random, pool, stats } = run;
+  const index = run.messages.length;
+  const messageId = run.idFor(1, run.summaryCovers + index + 1);
+  const parts: StoredPart[] = [];
+  let tokens = 0;
+  let length = 0;
+  // Every text piece here has artifacts between it and the next: each is a segment of its own.
+  const segments: { o200k_base: number[]; estimate: number[] } = { o200k_base: [], estimate: [] };
+  const addText = () => {
+    const piece = paragraph(random, pool, sentenceCount(random));
+    parts.push({ type: "text", text: piece.text });
+    segments.o200k_base.push(piece.tokens);
+    segments.estimate.push(Math.ceil(piece.text.length / 4));
+    // The stored count is of the text parts joined with newlines (one token each for the joins, near enough).
+    tokens += piece.tokens + (length > 0 ? 1 : 0);
+    length += piece.text.length + (length > 0 ? 1 : 0);
+  };
+  const newArtifact = (type: string, payload: Record<string, unknown>) => {
+    const id = artifactIdFor(++run.counters.artifact + run.space * 1_000_000);
+    run.artifacts.push({
+      id,
+      messageId,
+      type,
+      payload,
+      // Counted as the app counts what it writes.
+      tokenCounts: artifactTokenCounts({ type, payload }),
+      createdAt: new Date(run.baseTime + index * 30_000).toISOString(),
+    });
+    parts.push({ type: "artifact", artifactId: id });
+  };
+  if (random.chance(0.05)) {
+    newArtifact("reasoning", { text: paragraph(random, pool, random.int(2, 6)).text });
+    stats.reasoning++;
+  }
+  const toolRounds = random.chance(0.3) ? (random.chance(0.8) ? 1 : 2) : 0;
+  if (toolRounds > 0 && random.chance(0.6)) addText();
+  for (let round = 0; round < toolRounds; round++) toolRound(run, newArtifact);
+  addText();
+  if (random.chance(0.01)) addImages(run, index, 1, parts);
+  const persona = run.persona;
+  const message = pushMessage(
+    run,
+    { authorType: "persona", authorUserId: null, authorPersonaId: persona.id, authorName: persona.name },
+    parts,
+    tokens,
+    length,
+  );
+  if (parts.some((part) => part.type === "artifact")) message.segmentTokenCounts = segments;
+}
+
+/** One round of tool use: one call (now and then two in parallel), their outputs, sometimes a provider search. */
+function toolRound(
+  run: Generation,
+  newArtifact: (type: string, payload: Record<string, unknown>) => void,
+): void {
+  const { random, pool, stats } = run;
+  const parallel = random.chance(0.85) ? 1 : 2;
+  const calls: { callId: string; name: string }[] = [];
+  for (let call = 0; call < parallel; call++) {
+    const callId = `call_${(++run.counters.call).toString(36)}`;
+    const name = random.pick(["web_lookup", "hotel_search", "fare_finder", "current_time"]);
+    newArtifact("function_call", {
+      callId,
+      name,
+      arguments: JSON.stringify({ query: random.pick(pool).text, limit: random.int(3, 10) }),
+    });
+    calls.push({ callId, name });
+  }
+  for (const call of calls) {
+    const large = random.chance(0.35);
+    newArtifact("function_call_output", {
+      callId: call.callId,
+      name: call.name,
+      output: toolOutput(random, pool, large),
+    });
+    stats.toolPairs++;
+    if (large) stats.largeToolOutputs++;
+  }
+  // A provider-run search now and then: stored, never replayed.
+  if (random.chance(0.05))
+    newArtifact("web_search_call", { status: "completed", query: random.pick(pool).text });
 }
 
 export const BENCH_TOOLS: ToolInfo[] = [

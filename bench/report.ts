@@ -60,7 +60,56 @@ export function buildResults(inputs: BenchInputs) {
       : null,
     default_settings_max_over_min: round(Math.max(...defaultMedians) / Math.min(...defaultMedians)),
   };
-  const targets = {
+  const targets = targetChecks(glassbox10k, ratios, turn, concurrency);
+
+  return {
+    generatedAt: new Date().toISOString(),
+    environment: inputs.environment,
+    pipeline: pipelineJson(pipeline),
+    default_settings: {
+      ...Object.fromEntries(
+        defaults.map((entry) => [`ms_${entry.storedMessages}`, round(entry.total.median)]),
+      ),
+      loaded_messages: defaults[0]?.loadedMessages ?? null,
+      detail: Object.fromEntries(
+        defaults.map((entry) => [`stored_${entry.storedMessages}`, sampleJson(entry.total)]),
+      ),
+    },
+    peers: {
+      aisdk_ms_10000: round(peers.aiSdk.sample.median),
+      langchain_ms_2000: peers.langChain ? round(peers.langChain.sample.median) : null,
+      detail: {
+        aisdk_10000: { ...sampleJson(peers.aiSdk.sample), model_messages: peers.aiSdk.modelMessages },
+        langchain_2000: peers.langChain
+          ? {
+              ...sampleJson(peers.langChain.sample),
+              messages_in: peers.langChain.messagesIn,
+              messages_kept: peers.langChain.kept,
+            }
+          : { skipped: peers.langChainSkipped },
+      },
+    },
+    turn: turnJson(turn),
+    burst200: burstJson(concurrency),
+    scaleout: scaleOutJson(inputs.scaleOut),
+    ratios,
+    targets,
+  };
+}
+
+/** Each target with the measured value and whether it was met (null when the part was skipped). */
+function targetChecks(
+  glassbox10k: number,
+  ratios: {
+    scaling_100000_over_10000: number;
+    glassbox_over_aisdk: number;
+    langchain_over_glassbox_2000: number | null;
+    default_settings_max_over_min: number;
+  },
+  turn: TurnOverheadResult,
+  concurrency: ConcurrencyResult,
+): Record<string, Target> {
+  return {
     "pipeline.ms_10000": check(glassbox10k, "≤ 15 ms", (value) => value <= 15),
     "ratios.scaling_100000_over_10000": check(
       ratios.scaling_100000_over_10000,
@@ -88,107 +137,86 @@ export function buildResults(inputs: BenchInputs) {
     "burst200.errors": check(concurrency.errors, "0", (value) => value === 0),
     "burst200.lost": check(concurrency.lost, "0", (value) => value === 0),
   };
+}
 
+function pipelineJson(pipeline: readonly PipelineFigure[]) {
+  const ms = (messages: number) => figure(pipeline, messages).total.median;
   return {
-    generatedAt: new Date().toISOString(),
-    environment: inputs.environment,
-    pipeline: {
-      ms_1000: round(ms(1_000)),
-      ms_2000: round(ms(2_000)),
-      ms_10000: round(glassbox10k),
-      ms_100000: round(ms(100_000)),
-      detail: Object.fromEntries(
-        pipeline.map((entry) => [
-          `messages_${entry.messages}`,
-          {
-            total: sampleJson(entry.total),
-            phase_a: sampleJson(entry.phaseA),
-            phase_b: sampleJson(entry.phaseB),
-            items_built: entry.itemsBuilt,
-            items_sent: entry.itemsSent,
-            tokens_sent: entry.tokensSent,
-            usable_tokens: entry.usableTokens,
-            turns_dropped_by_budget: entry.droppedTurns,
-            fetch_limit: entry.messages,
-            settings_built_without_schema: entry.bypassedSchema,
-          },
-        ]),
+    ms_1000: round(ms(1_000)),
+    ms_2000: round(ms(2_000)),
+    ms_10000: round(ms(10_000)),
+    ms_100000: round(ms(100_000)),
+    detail: Object.fromEntries(
+      pipeline.map((entry) => [
+        `messages_${entry.messages}`,
+        {
+          total: sampleJson(entry.total),
+          phase_a: sampleJson(entry.phaseA),
+          phase_b: sampleJson(entry.phaseB),
+          items_built: entry.itemsBuilt,
+          items_sent: entry.itemsSent,
+          tokens_sent: entry.tokensSent,
+          usable_tokens: entry.usableTokens,
+          turns_dropped_by_budget: entry.droppedTurns,
+          fetch_limit: entry.messages,
+          settings_built_without_schema: entry.bypassedSchema,
+        },
+      ]),
+    ),
+  };
+}
+
+function turnJson(turn: TurnOverheadResult) {
+  return {
+    cpu_ms: turn.main ? round(turn.main.routeCpu.median) : null,
+    pre_provider_ms: turn.main ? round(turn.main.preProvider.median) : null,
+    ttft_ratio_direct: turn.main?.ttftRatio ?? null,
+    ttft_added_ms: turn.main?.ttftAdded ?? null,
+    statements_before_provider: turn.main?.statementsBeforeProvider ?? null,
+    statements_per_turn: turn.main?.statementsPerTurn ?? null,
+    detail: {
+      skipped: turn.skipped,
+      ...(turn.main ? turnFiguresJson(turn.main) : {}),
+      by_history: Object.fromEntries(
+        turn.byHistory.map((figures) => [`stored_${figures.storedMessages}`, turnFiguresJson(figures)]),
       ),
+      cpu_breakdown: cpuBreakdownJson(turn),
+      read_cpu_ms: turn.readCpu
+        ? {
+            one_row: sampleJson(turn.readCpu.oneRow),
+            history_window_81: sampleJson(turn.readCpu.historyWindow),
+          }
+        : null,
     },
-    default_settings: {
-      ...Object.fromEntries(
-        defaults.map((entry) => [`ms_${entry.storedMessages}`, round(entry.total.median)]),
-      ),
-      loaded_messages: defaults[0]?.loadedMessages ?? null,
-      detail: Object.fromEntries(
-        defaults.map((entry) => [`stored_${entry.storedMessages}`, sampleJson(entry.total)]),
-      ),
+  };
+}
+
+function burstJson(concurrency: ConcurrencyResult) {
+  return {
+    turns: concurrency.turns,
+    ttft_median_ms: concurrency.firstTokenMedian,
+    ttft_max_ms: concurrency.firstTokenMax,
+    p99_gap_ms: concurrency.addedGapP99,
+    peak_rss_mb: concurrency.peakRssMb,
+    errors: concurrency.errors,
+    lost: concurrency.lost,
+    detail: {
+      skipped: concurrency.skipped,
+      stored_messages_per_conversation: concurrency.storedMessages,
+      chunks_per_reply: concurrency.chunksPerReply,
+      provider_chunk_delay_ms: concurrency.chunkDelayMs,
+      gaps_measured: concurrency.gapsMeasured,
+      p50_added_gap_ms: concurrency.addedGapP50,
+      max_added_gap_ms: concurrency.addedGapMax,
+      wall_ms: concurrency.wallMs,
+      rss_before_mb: concurrency.rssBeforeMb,
+      heap_used_before_mb: concurrency.heapUsedBeforeMb,
+      peak_heap_used_mb: concurrency.peakHeapUsedMb,
+      provider_requests: concurrency.providerRequests,
+      statements_per_turn: concurrency.statementsPerTurn,
+      cpu_ms_per_turn: concurrency.cpuMsPerTurn,
+      failures: concurrency.failures,
     },
-    peers: {
-      aisdk_ms_10000: round(peers.aiSdk.sample.median),
-      langchain_ms_2000: peers.langChain ? round(peers.langChain.sample.median) : null,
-      detail: {
-        aisdk_10000: { ...sampleJson(peers.aiSdk.sample), model_messages: peers.aiSdk.modelMessages },
-        langchain_2000: peers.langChain
-          ? {
-              ...sampleJson(peers.langChain.sample),
-              messages_in: peers.langChain.messagesIn,
-              messages_kept: peers.langChain.kept,
-            }
-          : { skipped: peers.langChainSkipped },
-      },
-    },
-    turn: {
-      cpu_ms: turn.main ? round(turn.main.routeCpu.median) : null,
-      pre_provider_ms: turn.main ? round(turn.main.preProvider.median) : null,
-      ttft_ratio_direct: turn.main?.ttftRatio ?? null,
-      ttft_added_ms: turn.main?.ttftAdded ?? null,
-      statements_before_provider: turn.main?.statementsBeforeProvider ?? null,
-      statements_per_turn: turn.main?.statementsPerTurn ?? null,
-      detail: {
-        skipped: turn.skipped,
-        ...(turn.main ? turnFiguresJson(turn.main) : {}),
-        by_history: Object.fromEntries(
-          turn.byHistory.map((figures) => [`stored_${figures.storedMessages}`, turnFiguresJson(figures)]),
-        ),
-        cpu_breakdown: cpuBreakdownJson(turn),
-        read_cpu_ms: turn.readCpu
-          ? {
-              one_row: sampleJson(turn.readCpu.oneRow),
-              history_window_81: sampleJson(turn.readCpu.historyWindow),
-            }
-          : null,
-      },
-    },
-    burst200: {
-      turns: concurrency.turns,
-      ttft_median_ms: concurrency.firstTokenMedian,
-      ttft_max_ms: concurrency.firstTokenMax,
-      p99_gap_ms: concurrency.addedGapP99,
-      peak_rss_mb: concurrency.peakRssMb,
-      errors: concurrency.errors,
-      lost: concurrency.lost,
-      detail: {
-        skipped: concurrency.skipped,
-        stored_messages_per_conversation: concurrency.storedMessages,
-        chunks_per_reply: concurrency.chunksPerReply,
-        provider_chunk_delay_ms: concurrency.chunkDelayMs,
-        gaps_measured: concurrency.gapsMeasured,
-        p50_added_gap_ms: concurrency.addedGapP50,
-        max_added_gap_ms: concurrency.addedGapMax,
-        wall_ms: concurrency.wallMs,
-        rss_before_mb: concurrency.rssBeforeMb,
-        heap_used_before_mb: concurrency.heapUsedBeforeMb,
-        peak_heap_used_mb: concurrency.peakHeapUsedMb,
-        provider_requests: concurrency.providerRequests,
-        statements_per_turn: concurrency.statementsPerTurn,
-        cpu_ms_per_turn: concurrency.cpuMsPerTurn,
-        failures: concurrency.failures,
-      },
-    },
-    scaleout: scaleOutJson(inputs.scaleOut),
-    ratios,
-    targets,
   };
 }
 
@@ -285,45 +313,10 @@ function loadAverage(value: unknown): string {
   return Array.isArray(value) ? value.join(" ") : String(value);
 }
 
-function formatTable(inputs: BenchInputs, results: BenchResults): string {
-  const lines: string[] = [];
-  const row = (label: string, median: string, range: string, note = "") =>
-    lines.push(`${pad(label, 46)} ${pad(median, 10, true)}  ${pad(range, 34)} ${note}`);
-  lines.push("");
-  lines.push("Glassbox benchmark — medians in ms, min–max over the runs after warm-up");
-  lines.push("-".repeat(118));
-  row("case", "median", "min–max", "notes");
-  lines.push("-".repeat(118));
-  for (const entry of inputs.pipeline) {
-    row(
-      `pipeline A+B, ${entry.messages.toLocaleString("en")} messages`,
-      ms(entry.total.median),
-      spread(entry.total),
-      `A ${ms(entry.phaseA.median)} + B ${ms(entry.phaseB.median)}; ${entry.itemsBuilt} items → ${entry.itemsSent} sent, ${entry.tokensSent}/${entry.usableTokens} tokens${entry.bypassedSchema ? "; fetch limit set without the schema" : ""}`,
-    );
-  }
-  for (const entry of inputs.defaults) {
-    row(
-      `default settings, ${entry.storedMessages.toLocaleString("en")} stored`,
-      ms(entry.total.median),
-      spread(entry.total),
-      `the loader hands the newest ${entry.loadedMessages}`,
-    );
-  }
-  row(
-    "AI SDK convert + prune, 10,000 messages",
-    ms(inputs.peers.aiSdk.sample.median),
-    spread(inputs.peers.aiSdk.sample),
-  );
-  if (inputs.peers.langChain)
-    row(
-      "LangChain trimMessages, 2,000 messages",
-      ms(inputs.peers.langChain.sample.median),
-      spread(inputs.peers.langChain.sample),
-      `${inputs.peers.langChain.messagesIn} LangChain messages in, ${inputs.peers.langChain.kept} kept`,
-    );
-  else row("LangChain trimMessages, 2,000 messages", "—", "", inputs.peers.langChainSkipped ?? "");
-  const turn = inputs.turn;
+/** One line of the table: the case, its median, its spread and a note. */
+type Row = (label: string, median: string, range: string, note?: string) => void;
+
+function turnRows(turn: TurnOverheadResult, row: Row): void {
   if (turn.skipped) row("turn overhead", "—", "", turn.skipped);
   for (const figures of turn.byHistory) {
     const stored = `${figures.storedMessages.toLocaleString("en")} stored`;
@@ -368,7 +361,9 @@ function formatTable(inputs: BenchInputs, results: BenchResults): string {
       "the newest 81 of 1 000 stored messages",
     );
   }
-  const concurrency = inputs.concurrency;
+}
+
+function burstRows(concurrency: ConcurrencyResult, row: Row): void {
   if (concurrency.skipped) row("burst", "—", "", concurrency.skipped);
   else {
     row(
@@ -402,6 +397,48 @@ function formatTable(inputs: BenchInputs, results: BenchResults): string {
       "the process's user + system time over the burst ÷ turns (the clients included; the fake provider runs in a process of its own)",
     );
   }
+}
+
+function formatTable(inputs: BenchInputs, results: BenchResults): string {
+  const lines: string[] = [];
+  const row: Row = (label, median, range, note = "") =>
+    lines.push(`${pad(label, 46)} ${pad(median, 10, true)}  ${pad(range, 34)} ${note}`);
+  lines.push("");
+  lines.push("Glassbox benchmark — medians in ms, min–max over the runs after warm-up");
+  lines.push("-".repeat(118));
+  row("case", "median", "min–max", "notes");
+  lines.push("-".repeat(118));
+  for (const entry of inputs.pipeline) {
+    row(
+      `pipeline A+B, ${entry.messages.toLocaleString("en")} messages`,
+      ms(entry.total.median),
+      spread(entry.total),
+      `A ${ms(entry.phaseA.median)} + B ${ms(entry.phaseB.median)}; ${entry.itemsBuilt} items → ${entry.itemsSent} sent, ${entry.tokensSent}/${entry.usableTokens} tokens${entry.bypassedSchema ? "; fetch limit set without the schema" : ""}`,
+    );
+  }
+  for (const entry of inputs.defaults) {
+    row(
+      `default settings, ${entry.storedMessages.toLocaleString("en")} stored`,
+      ms(entry.total.median),
+      spread(entry.total),
+      `the loader hands the newest ${entry.loadedMessages}`,
+    );
+  }
+  row(
+    "AI SDK convert + prune, 10,000 messages",
+    ms(inputs.peers.aiSdk.sample.median),
+    spread(inputs.peers.aiSdk.sample),
+  );
+  if (inputs.peers.langChain)
+    row(
+      "LangChain trimMessages, 2,000 messages",
+      ms(inputs.peers.langChain.sample.median),
+      spread(inputs.peers.langChain.sample),
+      `${inputs.peers.langChain.messagesIn} LangChain messages in, ${inputs.peers.langChain.kept} kept`,
+    );
+  else row("LangChain trimMessages, 2,000 messages", "—", "", inputs.peers.langChainSkipped ?? "");
+  turnRows(inputs.turn, row);
+  burstRows(inputs.concurrency, row);
   for (const [label, value, range, note] of scaleOutRows(inputs.scaleOut)) row(label, value, range, note);
   lines.push("-".repeat(118));
   lines.push("Ratios");

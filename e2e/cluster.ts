@@ -59,6 +59,76 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
   throw new Error(`${what} did not come up within ${timeoutMs} ms`);
 }
 
+/** Starts one instance's process, its output going to a file of its own when the options name a log folder. */
+async function spawnInstance(
+  options: ClusterOptions,
+  instance: Instance,
+  workers: number,
+): Promise<ChildProcess> {
+  const output = options.logDir ? path.join(options.logDir, `${instance.name}-${Date.now()}.log`) : undefined;
+  const [command, args] =
+    workers > 1
+      ? [process.execPath, [path.join(ROOT, "scripts/serve.mjs")]]
+      : [
+          path.join(ROOT, "node_modules/.bin/next"),
+          ["start", "-p", String(instance.port), "-H", "127.0.0.1"],
+        ];
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
+      // A bare `next start`, without NEXT_MANUAL_SIG_HANDLE: the app takes SIGTERM over from Next by itself.
+      ...options.env,
+      ...(workers > 1
+        ? { WEB_CONCURRENCY: String(workers), PORT: String(instance.port), HOST: "127.0.0.1" }
+        : {}),
+      DATABASE_URL: options.databaseUrl,
+      REDIS_URL: options.redisUrl,
+      INSTANCE_ID: instance.name,
+      // nginx is the proxy in front: its forwarding headers are believed.
+      TRUSTED_PROXIES: "127.0.0.1",
+    },
+    stdio: output ? ["ignore", "pipe", "pipe"] : "ignore",
+    // Its own process group, so that a SIGKILL (which it cannot pass on) reaches its workers too.
+    detached: workers > 1,
+  });
+  if (output) {
+    const { createWriteStream } = await import("node:fs");
+    const file = createWriteStream(output);
+    child.stdout?.pipe(file);
+    child.stderr?.pipe(file);
+  }
+  return child;
+}
+
+/** nginx's prefix (with the temporary folders its workers write) and deploy/nginx.conf filled in for the instances. */
+function writeNginxConfig(
+  options: ClusterOptions,
+  instances: Instance[],
+): { prefix: string; configFile: string } {
+  const prefix = mkdtempSync(path.join(tmpdir(), "glassbox-nginx-"));
+  for (const dir of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) {
+    mkdirSync(path.join(prefix, dir));
+    // nginx's workers drop root for an unprivileged user, which must be able to write its temporary files.
+    chmodSync(path.join(prefix, dir), 0o777);
+  }
+  chmodSync(prefix, 0o755);
+  const config = readFileSync(path.join(ROOT, "deploy", "nginx.conf"), "utf8")
+    .replaceAll("{{PREFIX}}", prefix)
+    .replaceAll("{{LISTEN}}", `127.0.0.1:${options.nginxPort}`)
+    .replaceAll(
+      "{{UPSTREAM_SERVERS}}",
+      instances
+        .map((instance) => `    server 127.0.0.1:${instance.port} max_fails=1 fail_timeout=2s;`)
+        .join("\n"),
+    );
+  const configFile = path.join(prefix, "nginx.conf");
+  writeFileSync(configFile, config);
+  return { prefix, configFile };
+}
+
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const instances: Instance[] = options.instancePorts.map((port, index) => ({
     name: `scale-${String.fromCharCode(97 + index)}`,
@@ -76,43 +146,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     else child.kill(signal);
   };
   const start = async (instance: Instance) => {
-    const output = options.logDir
-      ? path.join(options.logDir, `${instance.name}-${Date.now()}.log`)
-      : undefined;
-    const [command, args] =
-      workers > 1
-        ? [process.execPath, [path.join(ROOT, "scripts/serve.mjs")]]
-        : [
-            path.join(ROOT, "node_modules/.bin/next"),
-            ["start", "-p", String(instance.port), "-H", "127.0.0.1"],
-          ];
-    const child = spawn(command, args, {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NEXT_TELEMETRY_DISABLED: "1",
-        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
-        // A bare `next start`, without NEXT_MANUAL_SIG_HANDLE: the app takes SIGTERM over from Next by itself.
-        ...options.env,
-        ...(workers > 1
-          ? { WEB_CONCURRENCY: String(workers), PORT: String(instance.port), HOST: "127.0.0.1" }
-          : {}),
-        DATABASE_URL: options.databaseUrl,
-        REDIS_URL: options.redisUrl,
-        INSTANCE_ID: instance.name,
-        // nginx is the proxy in front: its forwarding headers are believed.
-        TRUSTED_PROXIES: "127.0.0.1",
-      },
-      stdio: output ? ["ignore", "pipe", "pipe"] : "ignore",
-      // Its own process group, so that a SIGKILL (which it cannot pass on) reaches its workers too.
-      detached: workers > 1,
-    });
-    if (output) {
-      const { createWriteStream } = await import("node:fs");
-      const file = createWriteStream(output);
-      child.stdout?.pipe(file);
-      child.stderr?.pipe(file);
-    }
+    const child = await spawnInstance(options, instance, workers);
     instance.process = child;
     spawned.add(child);
     const exited = new Promise<never>((_, reject) =>
@@ -139,24 +173,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     });
   };
 
-  const prefix = mkdtempSync(path.join(tmpdir(), "glassbox-nginx-"));
-  for (const dir of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) {
-    mkdirSync(path.join(prefix, dir));
-    // nginx's workers drop root for an unprivileged user, which must be able to write its temporary files.
-    chmodSync(path.join(prefix, dir), 0o777);
-  }
-  chmodSync(prefix, 0o755);
-  const config = readFileSync(path.join(ROOT, "deploy", "nginx.conf"), "utf8")
-    .replaceAll("{{PREFIX}}", prefix)
-    .replaceAll("{{LISTEN}}", `127.0.0.1:${options.nginxPort}`)
-    .replaceAll(
-      "{{UPSTREAM_SERVERS}}",
-      instances
-        .map((instance) => `    server 127.0.0.1:${instance.port} max_fails=1 fail_timeout=2s;`)
-        .join("\n"),
-    );
-  const configFile = path.join(prefix, "nginx.conf");
-  writeFileSync(configFile, config);
+  const { prefix, configFile } = writeNginxConfig(options, instances);
 
   const nginx = spawn("nginx", ["-e", "stderr", "-p", prefix, "-c", configFile], { stdio: "ignore" });
   const url = `http://127.0.0.1:${options.nginxPort}`;

@@ -6,103 +6,70 @@ import { useState } from "react";
 import { ActionButtons } from "@/components/ui/action-buttons";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
-import { NumberField, PendingButton, SelectField, TextField } from "@/components/ui/form-controls";
-import { FormFooter } from "@/components/ui/form-footer";
-import { submitHandler } from "@/components/ui/submit-handler";
-import { API_KINDS, PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/domain/types";
-import { adminKeys, errorsFrom, type ModelList, type ModelRow } from "./admin-api";
+import { adminKeys, type ModelList, type ModelRow } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
-
-const CAPABILITY_FLAGS = [
-  "vision",
-  "video",
-  "audio",
-  "documents",
-  "tools",
-  "reasoning",
-  "systemInstruction",
-  "strictAlternation",
-] as const;
-/** What a save sends besides the id. */
-const CHANGEABLE_FIELDS = [
-  "provider",
-  "providerModelName",
-  "label",
-  "apiKind",
-  "capabilities",
-  "contextWindow",
-  "maxOutputTokens",
-  "tokenizer",
-  "enabled",
-] as const;
-/** The fields whose refusal shows under the field itself. */
-const FIELDS = ["id", ...CHANGEABLE_FIELDS.filter((key) => key !== "enabled")];
-
-/** The form's plain fields in their order: a choice when it has options, else a number or a text by the value. */
-const FORM_FIELDS: readonly {
-  key: Exclude<(typeof CHANGEABLE_FIELDS)[number], "capabilities" | "enabled">;
-  label: string;
-  testId: string;
-  options?: readonly string[];
-}[] = [
-  { key: "provider", label: "Provider", testId: "model-provider", options: PROVIDER_NAMES },
-  { key: "providerModelName", label: "Provider model name", testId: "model-provider-name" },
-  { key: "label", label: "Label", testId: "model-label" },
-  { key: "apiKind", label: "API kind", testId: "model-api-kind", options: API_KINDS },
-  { key: "tokenizer", label: "Tokenizer", testId: "model-tokenizer", options: TOKENIZER_NAMES },
-  { key: "contextWindow", label: "Context window", testId: "model-context-window" },
-  { key: "maxOutputTokens", label: "Max output tokens", testId: "model-max-output" },
-];
-
-/** The form: a row's fields without its prices and times (read-only facts). */
-type ModelForm = Omit<ModelRow, "prices" | "createdAt" | "updatedAt">;
-
-const EMPTY: ModelForm = {
-  id: "",
-  provider: "openai-compatible",
-  providerModelName: "",
-  label: "",
-  apiKind: "chat",
-  capabilities: {
-    vision: false,
-    video: false,
-    audio: false,
-    documents: false,
-    tools: false,
-    reasoning: false,
-    systemInstruction: true,
-    strictAlternation: false,
-    maxStopSequences: 4,
-  },
-  contextWindow: 32_768,
-  maxOutputTokens: 4_096,
-  tokenizer: "estimate",
-  enabled: true,
-};
+import { CAPABILITY_FLAGS, EMPTY_MODEL, ModelForm, type ModelFormValues } from "./model-form";
 
 export function ModelRegistry() {
-  const queryClient = useQueryClient();
   const models = useQuery({
     queryKey: adminKeys.models,
     queryFn: () => apiFetch<ModelList>("/api/admin/models"),
   });
-  const [form, setForm] = useState<ModelForm>(EMPTY);
+  const [form, setForm] = useState<ModelFormValues>(EMPTY_MODEL);
   const [editing, setEditing] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.models });
-  const save = useMutation({
-    mutationFn: () => {
-      // Only the keys the routes accept: a listed row also carries read-only facts.
-      const changes = Object.fromEntries(CHANGEABLE_FIELDS.map((key) => [key, form[key]]));
-      return editing
-        ? apiFetch(`/api/admin/models/${encodeURIComponent(editing)}`, { method: "PUT", body: changes })
-        : apiFetch("/api/admin/models", { body: { id: form.id, ...changes } });
-    },
-    onSuccess: async () => {
-      setForm(EMPTY);
-      setEditing(null);
-      await refresh();
-    },
-  });
+
+  return (
+    <div className="space-y-6" data-testid="model-registry">
+      <h1 className="text-xl font-semibold">Models</h1>
+      <ConfiguredProviders configured={models.data?.configuredProviders ?? {}} />
+      <ModelTable
+        models={models.data?.models}
+        onEdit={(model) => {
+          setEditing(model.id);
+          setForm(model);
+        }}
+      />
+      <ModelForm
+        form={form}
+        editing={editing}
+        setForm={setForm}
+        onDone={() => {
+          setEditing(null);
+          setForm(EMPTY_MODEL);
+        }}
+      />
+    </div>
+  );
+}
+
+/** Which providers the server has a key for: booleans only, never the keys. */
+function ConfiguredProviders({ configured: providers }: { configured: Record<string, boolean> }) {
+  return (
+    <p className="text-sm" data-testid="configured-providers">
+      Providers configured on the server:{" "}
+      {Object.entries(providers).map(([provider, configured]) => (
+        <span
+          key={provider}
+          className={`mr-2 rounded px-1.5 py-0.5 text-xs ${configured ? "bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-100" : "bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300"}`}
+          data-testid={`provider-${provider}`}
+          data-configured={configured ? "true" : "false"}
+        >
+          {provider}: {configured ? "yes" : "no key"}
+        </span>
+      ))}
+    </p>
+  );
+}
+
+/** Every model with its capabilities, and the buttons to edit, enable or disable, and delete one. */
+function ModelTable({
+  models,
+  onEdit,
+}: {
+  models: ModelRow[] | undefined;
+  onEdit: (model: ModelRow) => void;
+}) {
+  const queryClient = useQueryClient();
   const rowAction = useMutation({
     mutationFn: ({ model, action }: { model: ModelRow; action: "toggle" | "delete" }) =>
       action === "delete"
@@ -111,27 +78,10 @@ export function ModelRegistry() {
             method: "PUT",
             body: { enabled: !model.enabled },
           }),
-    onSuccess: refresh,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.models }),
   });
-  const errors = errorsFrom(save.error, FIELDS);
-  const set = (changes: Partial<ModelForm>) => setForm((current) => ({ ...current, ...changes }));
-
   return (
-    <div className="space-y-6" data-testid="model-registry">
-      <h1 className="text-xl font-semibold">Models</h1>
-      <p className="text-sm" data-testid="configured-providers">
-        Providers configured on the server:{" "}
-        {Object.entries(models.data?.configuredProviders ?? {}).map(([provider, configured]) => (
-          <span
-            key={provider}
-            className={`mr-2 rounded px-1.5 py-0.5 text-xs ${configured ? "bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-100" : "bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300"}`}
-            data-testid={`provider-${provider}`}
-            data-configured={configured ? "true" : "false"}
-          >
-            {provider}: {configured ? "yes" : "no key"}
-          </span>
-        ))}
-      </p>
+    <>
       <ErrorMessage message={rowAction.error?.message} testId="model-row-error" />
       <div className="overflow-x-auto">
         <AdminTable
@@ -139,7 +89,7 @@ export function ModelRegistry() {
           actions
           compact
         >
-          {models.data?.models.map((model) => (
+          {models?.map((model) => (
             <tr
               key={model.id}
               className={adminRowClass(!model.enabled)}
@@ -162,10 +112,7 @@ export function ModelRegistry() {
                   actions={[
                     {
                       label: "Edit",
-                      onClick: () => {
-                        setEditing(model.id);
-                        setForm(model);
-                      },
+                      onClick: () => onEdit(model),
                       testId: "model-edit",
                     },
                     {
@@ -186,82 +133,6 @@ export function ModelRegistry() {
           ))}
         </AdminTable>
       </div>
-      <form
-        className="grid grid-cols-1 gap-3 rounded-xl border border-zinc-200 p-4 sm:grid-cols-3 dark:border-zinc-800"
-        onSubmit={submitHandler(() => save.mutate())}
-        data-testid="model-form"
-      >
-        <h2 className="font-medium sm:col-span-3">{editing ? `Edit ${editing}` : "Add a model"}</h2>
-        <TextField
-          label="Id"
-          error={errors.fields.id}
-          inputClassName="input font-mono"
-          value={form.id}
-          disabled={Boolean(editing)}
-          onChange={(id) => set({ id })}
-          placeholder="openai-compatible:llama3"
-          testId="model-id"
-        />
-        {FORM_FIELDS.map(({ key, label, testId, options }) => {
-          const frame = { label, error: errors.fields[key], testId };
-          const change = (value: string | number) => set({ [key]: value } as Partial<ModelForm>);
-          const value = form[key];
-          if (options) {
-            return (
-              <SelectField key={key} {...frame} value={String(value)} options={options} onChange={change} />
-            );
-          }
-          return typeof value === "number" ? (
-            <NumberField key={key} {...frame} value={value} onChange={change} />
-          ) : (
-            <TextField key={key} {...frame} value={value} onChange={change} />
-          );
-        })}
-        <NumberField
-          label="Max stop sequences"
-          error={errors.fields.capabilities}
-          value={form.capabilities.maxStopSequences}
-          onChange={(maxStopSequences) => set({ capabilities: { ...form.capabilities, maxStopSequences } })}
-          testId="model-max-stop"
-        />
-        <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm sm:col-span-3">
-          {CAPABILITY_FLAGS.map((flag) => (
-            <label key={flag} className="flex items-center gap-1">
-              <input
-                type="checkbox"
-                checked={form.capabilities[flag] ?? false}
-                onChange={(event) =>
-                  set({ capabilities: { ...form.capabilities, [flag]: event.target.checked } })
-                }
-                data-testid={`model-capability-${flag}`}
-              />
-              {flag}
-            </label>
-          ))}
-        </fieldset>
-        <FormFooter
-          error={errors.form}
-          errorTestId="model-error"
-          span="sm:col-span-3"
-          actionsClassName="flex gap-2 sm:col-span-3"
-        >
-          <PendingButton type="submit" pending={save.isPending} testId="model-save">
-            {editing ? "Save changes" : "Add model"}
-          </PendingButton>
-          {editing && (
-            <button
-              type="button"
-              className="button-ghost"
-              onClick={() => {
-                setEditing(null);
-                setForm(EMPTY);
-              }}
-            >
-              Cancel
-            </button>
-          )}
-        </FormFooter>
-      </form>
-    </div>
+    </>
   );
 }

@@ -36,15 +36,6 @@ export function PayloadPreview({
   }
 
   const pair = preview.data;
-  const diff = pair ? diffItems(pair.saved.items, pair.edited.items) : null;
-  const changedIds = new Set(
-    (diff?.entries ?? [])
-      .filter((entry) => entry.change !== "same" && entry.change !== "removed")
-      .map((entry) => entry.item.id),
-  );
-  const removed = (diff?.entries ?? [])
-    .filter((entry) => entry.change === "removed")
-    .map((entry) => entry.item);
   const noConversations = conversations.data && conversations.data.conversations.length === 0;
 
   return (
@@ -95,45 +86,54 @@ export function PayloadPreview({
       )}
       {disabledReason && <p className="text-xs text-amber-700 dark:text-amber-300">{disabledReason}</p>}
       <ErrorMessage message={preview.error?.message} testId="preview-error" />
-      {pair && diff && (
-        <div className="space-y-2">
-          <p className="text-sm" data-testid="preview-diff">
-            Versus saved: <strong data-testid="diff-added">{diff.counts.added}</strong> added,{" "}
-            <strong data-testid="diff-removed">{diff.counts.removed}</strong> removed,{" "}
-            <strong data-testid="diff-changed">{diff.counts.changed}</strong> changed,{" "}
-            <strong data-testid="diff-moved">{diff.counts.moved}</strong> moved · {pair.edited.items.length}{" "}
-            items · {pair.edited.modelId}
-          </p>
-          {removed.length > 0 && (
-            <ul className="space-y-1" data-testid="preview-removed">
-              {removed.map((item) => (
-                <li
-                  key={item.id}
-                  className="rounded bg-red-50 px-2 py-1 text-xs line-through dark:bg-red-950"
-                >
-                  {item.tag} · {item.role}: {itemText(item).slice(0, 200)}
-                </li>
-              ))}
-            </ul>
-          )}
-          <ol className="space-y-1" data-testid="preview-items">
-            {pair.edited.items.map((item) => (
-              <li
-                key={item.id}
-                className={`rounded border px-2 py-1 text-xs ${changedIds.has(item.id) ? "border-lime-500 bg-lime-50 dark:bg-lime-950" : "border-zinc-200 dark:border-zinc-800"}`}
-                data-testid="preview-item"
-                data-tag={item.tag}
-                data-role={item.role}
-                data-changed={changedIds.has(item.id) ? "true" : "false"}
-              >
-                <span className="font-mono font-semibold">{item.tag}</span>{" "}
-                <span className="text-zinc-500 dark:text-zinc-400">{item.role}</span>
-                <pre className="mt-1 whitespace-pre-wrap break-words font-sans">{itemText(item)}</pre>
-              </li>
-            ))}
-          </ol>
-        </div>
-      )}
+      {pair && <PreviewDiff pair={pair} />}
     </section>
+  );
+}
+
+/** The edited payload item by item, each marked when it differs from the saved one, and what the edits removed. */
+function PreviewDiff({ pair }: { pair: PreviewPair }) {
+  const diff = diffItems(pair.saved.items, pair.edited.items);
+  const changedIds = new Set(
+    diff.entries
+      .filter((entry) => entry.change !== "same" && entry.change !== "removed")
+      .map((entry) => entry.item.id),
+  );
+  const removed = diff.entries.filter((entry) => entry.change === "removed").map((entry) => entry.item);
+  return (
+    <div className="space-y-2">
+      <p className="text-sm" data-testid="preview-diff">
+        Versus saved: <strong data-testid="diff-added">{diff.counts.added}</strong> added,{" "}
+        <strong data-testid="diff-removed">{diff.counts.removed}</strong> removed,{" "}
+        <strong data-testid="diff-changed">{diff.counts.changed}</strong> changed,{" "}
+        <strong data-testid="diff-moved">{diff.counts.moved}</strong> moved · {pair.edited.items.length} items
+        · {pair.edited.modelId}
+      </p>
+      {removed.length > 0 && (
+        <ul className="space-y-1" data-testid="preview-removed">
+          {removed.map((item) => (
+            <li key={item.id} className="rounded bg-red-50 px-2 py-1 text-xs line-through dark:bg-red-950">
+              {item.tag} · {item.role}: {itemText(item).slice(0, 200)}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ol className="space-y-1" data-testid="preview-items">
+        {pair.edited.items.map((item) => (
+          <li
+            key={item.id}
+            className={`rounded border px-2 py-1 text-xs ${changedIds.has(item.id) ? "border-lime-500 bg-lime-50 dark:bg-lime-950" : "border-zinc-200 dark:border-zinc-800"}`}
+            data-testid="preview-item"
+            data-tag={item.tag}
+            data-role={item.role}
+            data-changed={changedIds.has(item.id) ? "true" : "false"}
+          >
+            <span className="font-mono font-semibold">{item.tag}</span>{" "}
+            <span className="text-zinc-500 dark:text-zinc-400">{item.role}</span>
+            <pre className="mt-1 whitespace-pre-wrap break-words font-sans">{itemText(item)}</pre>
+          </li>
+        ))}
+      </ol>
+    </div>
   );
 }

@@ -53,95 +53,23 @@ export function SettingInput({
   const id = `setting-${field.key}`;
   const helpId = `${id}-help`;
   const errorId = `${id}-error`;
-  const common = {
+  const common: ControlProps = {
     id,
     "data-testid": id,
     "aria-invalid": error ? true : undefined,
     "aria-describedby": error ? `${errorId} ${helpId}` : helpId,
     className: "input",
   };
-  let input: React.ReactNode;
-  switch (field.kind) {
-    case "integer":
-      input = (
-        <input
-          {...common}
-          type="number"
-          step={1}
-          min={field.min}
-          max={field.max}
-          value={value === null || value === undefined ? "" : String(value)}
-          placeholder={inheritable ? inheritLabel : field.nullable ? "unset" : undefined}
-          onChange={(event) => onChange(parseInteger(event.target.value, field, inheritable))}
-        />
-      );
-      break;
-    case "enum":
-      input = (
-        <select
-          {...common}
-          value={value === undefined ? "" : String(value)}
-          onChange={(event) => onChange(event.target.value === "" ? undefined : event.target.value)}
-        >
-          {inheritable && <option value="">({inheritLabel})</option>}
-          {(field.values ?? []).map((option) => (
-            <option key={option} value={option}>
-              {option}
-            </option>
-          ))}
-        </select>
-      );
-      break;
-    case "text": {
-      const toValue = (raw: string) =>
-        raw === "" ? (inheritable ? undefined : field.nullable ? null : "") : raw;
-      input =
-        (field.maxLength ?? 0) > 200 ? (
-          <textarea
-            {...common}
-            rows={3}
-            value={typeof value === "string" ? value : ""}
-            onChange={(event) => onChange(toValue(event.target.value))}
-          />
-        ) : (
-          <input
-            {...common}
-            value={typeof value === "string" ? value : ""}
-            placeholder={inheritable ? inheritLabel : field.nullable ? "unset" : undefined}
-            onChange={(event) => onChange(toValue(event.target.value))}
-          />
-        );
-      break;
-    }
-    case "boolean":
-      input = inheritable ? (
-        <select
-          {...common}
-          value={value === undefined ? "" : String(value)}
-          onChange={(event) =>
-            onChange(event.target.value === "" ? undefined : event.target.value === "true")
-          }
-        >
-          <option value="">({inheritLabel})</option>
-          <option value="true">on</option>
-          <option value="false">off</option>
-        </select>
-      ) : (
-        <input
-          id={id}
-          data-testid={id}
-          aria-describedby={helpId}
-          type="checkbox"
-          className="mt-2 h-4 w-4"
-          checked={value === true}
-          onChange={(event) => onChange(event.target.checked)}
-        />
-      );
-      break;
-    case "strings":
-      input = <LinesInput common={common} value={value} onChange={onChange} inheritable={inheritable} />;
-      break;
-  }
+  const input = (
+    <SettingControl
+      field={field}
+      value={value}
+      onChange={onChange}
+      inheritable={inheritable}
+      inheritLabel={inheritLabel}
+      common={common}
+    />
+  );
   return (
     <div className="text-sm" data-testid={`field-${field.key}`}>
       <label htmlFor={id} className="font-medium">
@@ -164,6 +92,109 @@ export function SettingInput({
       )}
     </div>
   );
+}
+
+type ControlProps = {
+  id: string;
+  "data-testid": string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string;
+  className: string;
+};
+
+/** The input for the field's kind, wired to its label, help and error by `common`. */
+function SettingControl({
+  field,
+  value,
+  onChange,
+  inheritable,
+  inheritLabel,
+  common,
+}: {
+  field: SettingField;
+  value: unknown;
+  onChange: (value: unknown) => void;
+  inheritable: boolean;
+  inheritLabel: string;
+  common: ControlProps;
+}) {
+  const { id } = common;
+  const helpId = `${id}-help`;
+  switch (field.kind) {
+    case "integer":
+      return (
+        <input
+          {...common}
+          type="number"
+          step={1}
+          min={field.min}
+          max={field.max}
+          value={value === null || value === undefined ? "" : String(value)}
+          placeholder={inheritable ? inheritLabel : field.nullable ? "unset" : undefined}
+          onChange={(event) => onChange(parseInteger(event.target.value, field, inheritable))}
+        />
+      );
+    case "enum":
+      return (
+        <select
+          {...common}
+          value={value === undefined ? "" : String(value)}
+          onChange={(event) => onChange(event.target.value === "" ? undefined : event.target.value)}
+        >
+          {inheritable && <option value="">({inheritLabel})</option>}
+          {(field.values ?? []).map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      );
+    case "text": {
+      const toValue = (raw: string) =>
+        raw === "" ? (inheritable ? undefined : field.nullable ? null : "") : raw;
+      return (field.maxLength ?? 0) > 200 ? (
+        <textarea
+          {...common}
+          rows={3}
+          value={typeof value === "string" ? value : ""}
+          onChange={(event) => onChange(toValue(event.target.value))}
+        />
+      ) : (
+        <input
+          {...common}
+          value={typeof value === "string" ? value : ""}
+          placeholder={inheritable ? inheritLabel : field.nullable ? "unset" : undefined}
+          onChange={(event) => onChange(toValue(event.target.value))}
+        />
+      );
+    }
+    case "boolean":
+      return inheritable ? (
+        <select
+          {...common}
+          value={value === undefined ? "" : String(value)}
+          onChange={(event) =>
+            onChange(event.target.value === "" ? undefined : event.target.value === "true")
+          }
+        >
+          <option value="">({inheritLabel})</option>
+          <option value="true">on</option>
+          <option value="false">off</option>
+        </select>
+      ) : (
+        <input
+          id={id}
+          data-testid={id}
+          aria-describedby={helpId}
+          type="checkbox"
+          className="mt-2 h-4 w-4"
+          checked={value === true}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+      );
+    case "strings":
+      return <LinesInput common={common} value={value} onChange={onChange} inheritable={inheritable} />;
+  }
 }
 
 /** A list as one line per entry (a line break inside an entry is typed as backslash-n); blank lines are ignored, so a new

@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, type RefObject, useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { IconButton } from "@/components/ui/icon-button";
 import { PencilIcon, TrashIcon } from "@/components/ui/icons";
@@ -29,27 +29,12 @@ export function ConversationListItem({
   /** Shown under the entry, e.g. the search hits in this conversation. */
   children?: ReactNode;
 }) {
-  const router = useRouter();
   const queryClient = useQueryClient();
-  const [renaming, setRenaming] = useState(false);
+  const router = useRouter();
   const [confirming, setConfirming] = useState(false);
-  const [title, setTitle] = useState(conversation.title);
-  const inputRef = useRef<HTMLInputElement>(null);
+  const { renaming, startRenaming, stopRenaming, title, setTitle, commit, rename, inputRef } =
+    useRename(conversation);
 
-  useEffect(() => {
-    if (renaming) inputRef.current?.select();
-  }, [renaming]);
-
-  const rename = useMutation({
-    mutationFn: (next: string) => updateConversation(conversation.id, { title: next }),
-    onSuccess: async () => {
-      setRenaming(false);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: conversationsKey }),
-        queryClient.invalidateQueries({ queryKey: conversationKey(conversation.id) }),
-      ]);
-    },
-  });
   const remove = useMutation({
     mutationFn: () => deleteConversation(conversation.id),
     onSuccess: async () => {
@@ -59,44 +44,18 @@ export function ConversationListItem({
     },
   });
 
-  function commit() {
-    const next = title.trim();
-    if (!next || next === conversation.title) {
-      setTitle(conversation.title);
-      setRenaming(false);
-      return;
-    }
-    rename.mutate(next);
-  }
-
   if (renaming) {
     return (
-      <li data-testid="conversation-item" data-conversation-id={conversation.id}>
-        <form onSubmit={submitHandler(() => commit())}>
-          <input
-            ref={inputRef}
-            value={title}
-            onChange={(event) => setTitle(event.target.value)}
-            onBlur={commit}
-            onKeyDown={(event) => {
-              if (event.key === "Escape") {
-                setTitle(conversation.title);
-                setRenaming(false);
-              }
-            }}
-            maxLength={200}
-            aria-label="Conversation title"
-            className="input-sm py-1.5 text-sm"
-            data-testid="rename-input"
-            disabled={rename.isPending}
-          />
-          {rename.error && (
-            <p className="px-1 pt-1 text-xs text-red-600" role="alert" data-testid="rename-error">
-              {rename.error.message}
-            </p>
-          )}
-        </form>
-      </li>
+      <RenameForm
+        conversation={conversation}
+        title={title}
+        onTitle={setTitle}
+        onCommit={commit}
+        onCancel={stopRenaming}
+        pending={rename.isPending}
+        error={rename.error?.message}
+        inputRef={inputRef}
+      />
     );
   }
 
@@ -121,10 +80,7 @@ export function ConversationListItem({
             <IconButton
               label={`Rename ${conversation.title}`}
               title="Rename"
-              onClick={() => {
-                setTitle(conversation.title);
-                setRenaming(true);
-              }}
+              onClick={startRenaming}
               className="size-7"
               testId="rename-conversation"
             >
@@ -144,23 +100,136 @@ export function ConversationListItem({
       </div>
       {children}
       {confirming && (
-        <ConfirmDialog
-          open
-          title="Delete this conversation?"
-          message={
-            <>
-              <strong className="font-medium text-zinc-900 dark:text-zinc-100">{conversation.title}</strong>{" "}
-              and all of its messages, turns and recorded payloads will be deleted. This cannot be undone.
-              {remove.error && <span className="mt-2 block text-red-600">{remove.error.message}</span>}
-            </>
-          }
-          confirmLabel={remove.isPending ? "Deleting…" : "Delete"}
+        <DeleteConfirmation
+          conversation={conversation}
+          onDelete={() => remove.mutate()}
           pending={remove.isPending}
-          onConfirm={() => remove.mutate()}
-          onCancel={() => setConfirming(false)}
-          testId="confirm-delete"
+          error={remove.error?.message}
+          onClose={() => setConfirming(false)}
         />
       )}
     </li>
+  );
+}
+
+/** Renaming inline: the box starts from the current title; an empty or unchanged title just closes it. */
+function useRename(conversation: ConversationSummary) {
+  const queryClient = useQueryClient();
+  const [renaming, setRenaming] = useState(false);
+  const [title, setTitle] = useState(conversation.title);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (renaming) inputRef.current?.select();
+  }, [renaming]);
+
+  const rename = useMutation({
+    mutationFn: (next: string) => updateConversation(conversation.id, { title: next }),
+    onSuccess: async () => {
+      setRenaming(false);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: conversationsKey }),
+        queryClient.invalidateQueries({ queryKey: conversationKey(conversation.id) }),
+      ]);
+    },
+  });
+
+  const stopRenaming = () => {
+    setTitle(conversation.title);
+    setRenaming(false);
+  };
+  const startRenaming = () => {
+    setTitle(conversation.title);
+    setRenaming(true);
+  };
+  function commit() {
+    const next = title.trim();
+    if (!next || next === conversation.title) {
+      stopRenaming();
+      return;
+    }
+    rename.mutate(next);
+  }
+  return { renaming, startRenaming, stopRenaming, title, setTitle, commit, rename, inputRef };
+}
+
+/** The title as a box: Enter or leaving it saves, Escape puts the old title back. */
+function RenameForm({
+  conversation,
+  title,
+  onTitle,
+  onCommit,
+  onCancel,
+  pending,
+  error,
+  inputRef,
+}: {
+  conversation: ConversationSummary;
+  title: string;
+  onTitle: (title: string) => void;
+  onCommit: () => void;
+  onCancel: () => void;
+  pending: boolean;
+  error: string | undefined;
+  inputRef: RefObject<HTMLInputElement | null>;
+}) {
+  return (
+    <li data-testid="conversation-item" data-conversation-id={conversation.id}>
+      <form onSubmit={submitHandler(() => onCommit())}>
+        <input
+          ref={inputRef}
+          value={title}
+          onChange={(event) => onTitle(event.target.value)}
+          onBlur={onCommit}
+          onKeyDown={(event) => {
+            if (event.key === "Escape") onCancel();
+          }}
+          maxLength={200}
+          aria-label="Conversation title"
+          className="input-sm py-1.5 text-sm"
+          data-testid="rename-input"
+          disabled={pending}
+        />
+        {error && (
+          <p className="px-1 pt-1 text-xs text-red-600" role="alert" data-testid="rename-error">
+            {error}
+          </p>
+        )}
+      </form>
+    </li>
+  );
+}
+
+/** The question before deleting a conversation, with what the delete takes with it. */
+function DeleteConfirmation({
+  conversation,
+  onDelete,
+  pending,
+  error,
+  onClose,
+}: {
+  conversation: ConversationSummary;
+  onDelete: () => void;
+  pending: boolean;
+  error: string | undefined;
+  onClose: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      open
+      title="Delete this conversation?"
+      message={
+        <>
+          <strong className="font-medium text-zinc-900 dark:text-zinc-100">{conversation.title}</strong> and
+          all of its messages, turns and recorded payloads will be deleted. This cannot be undone.
+          {error && <span className="mt-2 block text-red-600">{error}</span>}
+        </>
+      }
+      confirmLabel={pending ? "Deleting…" : "Delete"}
+      pending={pending}
+      onConfirm={onDelete}
+      onCancel={onClose}
+      testId="confirm-delete"
+    />
   );
 }

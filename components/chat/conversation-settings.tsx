@@ -106,44 +106,14 @@ export function ConversationSettings({
       {loaded && <ConversationPeople conversationId={conversationId} />}
       {loaded && (
         <form noValidate className="mt-4 space-y-4" onSubmit={submitHandler(() => save.mutate())}>
-          <fieldset className="space-y-3 rounded-xl border border-zinc-200 p-3 dark:border-zinc-800">
-            <legend className="px-1 text-xs font-semibold">Context note</legend>
-            <Labelled label="Text">
-              <LongText
-                value={noteText}
-                onChange={setNoteText}
-                placeholder="e.g. Keep answers under 100 words."
-                testId="settings-note-text"
-              />
-              <span className="mt-1 block text-[11px] text-zinc-500">
-                {SETTING_HELP["contextNote.text"]} Sent as “[System: …]”.
-              </span>
-            </Labelled>
-            <div className="grid grid-cols-2 gap-3">
-              <Labelled label="Depth">
-                <input
-                  type="number"
-                  min={0}
-                  max={1_000}
-                  value={depth}
-                  onChange={(event) => setDepth(event.target.value)}
-                  className="input"
-                  data-testid="settings-note-depth"
-                />
-              </Labelled>
-              <Labelled label="Role">
-                <select
-                  value={role}
-                  onChange={(event) => setRole(event.target.value as NoteRole)}
-                  className="input"
-                  data-testid="settings-note-role"
-                >
-                  <NoteRoleOptions />
-                </select>
-              </Labelled>
-            </div>
-            <p className="text-[11px] text-zinc-500">{SETTING_HELP["contextNote.depth"]}</p>
-          </fieldset>
+          <ContextNoteFieldset
+            text={noteText}
+            onText={setNoteText}
+            depth={depth}
+            onDepth={setDepth}
+            role={role}
+            onRole={setRole}
+          />
           <Labelled label="Instructions">
             <LongText
               value={instructions}
@@ -171,5 +141,64 @@ export function ConversationSettings({
         </form>
       )}
     </Dialog>
+  );
+}
+
+/** The conversation's context note: its text, and how deep and as whom it is injected. */
+function ContextNoteFieldset({
+  text,
+  onText,
+  depth,
+  onDepth,
+  role,
+  onRole,
+}: {
+  text: string;
+  onText: (text: string) => void;
+  /** As typed: the server names a depth it refuses. */
+  depth: string;
+  onDepth: (depth: string) => void;
+  role: NoteRole;
+  onRole: (role: NoteRole) => void;
+}) {
+  return (
+    <fieldset className="space-y-3 rounded-xl border border-zinc-200 p-3 dark:border-zinc-800">
+      <legend className="px-1 text-xs font-semibold">Context note</legend>
+      <Labelled label="Text">
+        <LongText
+          value={text}
+          onChange={onText}
+          placeholder="e.g. Keep answers under 100 words."
+          testId="settings-note-text"
+        />
+        <span className="mt-1 block text-[11px] text-zinc-500">
+          {SETTING_HELP["contextNote.text"]} Sent as “[System: …]”.
+        </span>
+      </Labelled>
+      <div className="grid grid-cols-2 gap-3">
+        <Labelled label="Depth">
+          <input
+            type="number"
+            min={0}
+            max={1_000}
+            value={depth}
+            onChange={(event) => onDepth(event.target.value)}
+            className="input"
+            data-testid="settings-note-depth"
+          />
+        </Labelled>
+        <Labelled label="Role">
+          <select
+            value={role}
+            onChange={(event) => onRole(event.target.value as NoteRole)}
+            className="input"
+            data-testid="settings-note-role"
+          >
+            <NoteRoleOptions />
+          </select>
+        </Labelled>
+      </div>
+      <p className="text-[11px] text-zinc-500">{SETTING_HELP["contextNote.depth"]}</p>
+    </fieldset>
   );
 }

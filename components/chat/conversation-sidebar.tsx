@@ -58,9 +58,7 @@ export function ConversationSidebar({
   userName: string;
   isAdmin: boolean;
 }) {
-  const router = useRouter();
   const params = useParams<{ id?: string }>();
-  const { closeSidebar } = useChatShell();
   const [search, setSearch] = useState("");
   const query = useDebouncedValue(search.trim(), 200);
   const { data, isLoading, isFetching, error } = useQuery({
@@ -71,12 +69,6 @@ export function ConversationSidebar({
     }> => (query ? searchConversations(query) : listConversations("")),
     placeholderData: keepPreviousData,
   });
-
-  async function signOut() {
-    await authClient.signOut();
-    router.push("/sign-in");
-    router.refresh();
-  }
 
   const conversations = data?.conversations ?? [];
   useGeneratedTitleRefresh(conversations.find((conversation) => conversation.id === params.id));
@@ -89,32 +81,7 @@ export function ConversationSidebar({
       <Suspense fallback={null}>
         <RevealLinkedMessage />
       </Suspense>
-      <div className="flex items-center justify-between gap-2 px-3 pt-3 pb-2">
-        <Link href="/chat" className="flex items-center gap-2 font-semibold tracking-tight">
-          <LogoIcon size={20} className="text-indigo-600 dark:text-indigo-400" />
-          Glassbox
-        </Link>
-        <div className="flex items-center gap-1">
-          <Tooltip content="New conversation">
-            <Link
-              href="/chat"
-              className="icon-button"
-              aria-label="New conversation"
-              data-testid="sidebar-new-conversation"
-            >
-              <PlusIcon />
-            </Link>
-          </Tooltip>
-          <IconButton
-            label="Close sidebar"
-            onClick={closeSidebar}
-            testId="close-sidebar"
-            className="md:hidden"
-          >
-            <CloseIcon />
-          </IconButton>
-        </div>
-      </div>
+      <SidebarHeader />
       <div className="px-3 pb-2">
         <label className="relative block">
           <span className="sr-only">Search conversation titles and messages</span>
@@ -147,84 +114,139 @@ export function ConversationSidebar({
             {query ? `No titles or messages match “${query}”.` : "No conversations yet."}
           </p>
         )}
-        {groupByRecency(conversations).map((group) => (
-          <section key={group.label} className="mt-2 first:mt-0">
-            <h2 className="px-2 pt-1 pb-1 text-[11px] font-medium text-zinc-500 dark:text-zinc-400">
-              {group.label}
-            </h2>
-            <ul className="space-y-px">
-              {group.items.map((conversation) => (
-                <ConversationListItem
-                  key={conversation.id}
-                  conversation={conversation}
-                  active={params.id === conversation.id}
-                  canEdit={conversation.ownerId === userId}
-                >
-                  {conversation.hits && (
-                    <SearchHits
-                      conversationId={conversation.id}
-                      hits={conversation.hits}
-                      activeConversationId={params.id}
-                    />
-                  )}
-                </ConversationListItem>
-              ))}
-            </ul>
-          </section>
-        ))}
+        <ConversationGroups conversations={conversations} userId={userId} activeId={params.id} />
       </nav>
-      <div className="space-y-1.5 border-t border-zinc-200 px-3 py-2 text-sm dark:border-zinc-800">
-        <div className="flex items-center gap-1">
-          <span className="flex min-w-0 flex-1 items-center gap-2">
-            <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-xs font-semibold text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
-              {userName.slice(0, 1).toUpperCase()}
-            </span>
-            <span className="truncate" data-testid="user-name">
-              {userName}
-            </span>
-          </span>
-          <ThemeToggle />
-          <IconButton label="Sign out" onClick={signOut} testId="sign-out">
-            <LogOutIcon />
-          </IconButton>
-        </div>
-        {/* The reader's own pages wrap onto lines of their own: none is ever pushed out of reach. */}
-        <nav aria-label="Your pages" className="flex flex-wrap gap-1">
-          <Link
-            href="/invitations"
-            className="chip bg-zinc-100 text-zinc-700 hover:underline dark:bg-zinc-800 dark:text-zinc-200"
-            data-testid="invitations-link"
-            title="Rooms you were invited to: accept or decline"
-          >
-            invitations
-          </Link>
-          <Link
-            href="/settings/memories"
-            className="chip bg-zinc-100 text-zinc-700 hover:underline dark:bg-zinc-800 dark:text-zinc-200"
-            data-testid="memories-link"
-            title="What the personas remember about you: see, correct, delete"
-          >
-            memories
-          </Link>
-          <Link
-            href="/attempts"
-            className="chip bg-zinc-100 text-zinc-700 hover:underline dark:bg-zinc-800 dark:text-zinc-200"
-            data-testid="attempts-link"
-            title="Find model calls across your conversations"
-          >
-            calls
-          </Link>
-          {isAdmin && (
-            <Link
-              href="/admin"
-              className="chip bg-indigo-100 text-indigo-700 hover:underline dark:bg-indigo-950 dark:text-indigo-300"
-              data-testid="admin-link"
-            >
-              admin
-            </Link>
-          )}
-        </nav>
-      </div>
+      <AccountFooter userName={userName} isAdmin={isAdmin} />
     </aside>
+  );
+}
+
+/** The logo, a new conversation, and (on small screens) closing the sidebar. */
+function SidebarHeader() {
+  const { closeSidebar } = useChatShell();
+  return (
+    <div className="flex items-center justify-between gap-2 px-3 pt-3 pb-2">
+      <Link href="/chat" className="flex items-center gap-2 font-semibold tracking-tight">
+        <LogoIcon size={20} className="text-indigo-600 dark:text-indigo-400" />
+        Glassbox
+      </Link>
+      <div className="flex items-center gap-1">
+        <Tooltip content="New conversation">
+          <Link
+            href="/chat"
+            className="icon-button"
+            aria-label="New conversation"
+            data-testid="sidebar-new-conversation"
+          >
+            <PlusIcon />
+          </Link>
+        </Tooltip>
+        <IconButton label="Close sidebar" onClick={closeSidebar} testId="close-sidebar" className="md:hidden">
+          <CloseIcon />
+        </IconButton>
+      </div>
+    </div>
+  );
+}
+
+/** The conversations grouped by last activity, each with its message hits when searching. */
+function ConversationGroups({
+  conversations,
+  userId,
+  activeId,
+}: {
+  conversations: Array<ConversationSummary & Partial<ConversationSearchResult>>;
+  userId: string;
+  activeId: string | undefined;
+}) {
+  return groupByRecency(conversations).map((group) => (
+    <section key={group.label} className="mt-2 first:mt-0">
+      <h2 className="px-2 pt-1 pb-1 text-[11px] font-medium text-zinc-500 dark:text-zinc-400">
+        {group.label}
+      </h2>
+      <ul className="space-y-px">
+        {group.items.map((conversation) => (
+          <ConversationListItem
+            key={conversation.id}
+            conversation={conversation}
+            active={activeId === conversation.id}
+            canEdit={conversation.ownerId === userId}
+          >
+            {conversation.hits && (
+              <SearchHits
+                conversationId={conversation.id}
+                hits={conversation.hits}
+                activeConversationId={activeId}
+              />
+            )}
+          </ConversationListItem>
+        ))}
+      </ul>
+    </section>
+  ));
+}
+
+/** The reader's name, theme, signing out, and their own pages. */
+function AccountFooter({ userName, isAdmin }: { userName: string; isAdmin: boolean }) {
+  const router = useRouter();
+  async function signOut() {
+    await authClient.signOut();
+    router.push("/sign-in");
+    router.refresh();
+  }
+
+  return (
+    <div className="space-y-1.5 border-t border-zinc-200 px-3 py-2 text-sm dark:border-zinc-800">
+      <div className="flex items-center gap-1">
+        <span className="flex min-w-0 flex-1 items-center gap-2">
+          <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-xs font-semibold text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
+            {userName.slice(0, 1).toUpperCase()}
+          </span>
+          <span className="truncate" data-testid="user-name">
+            {userName}
+          </span>
+        </span>
+        <ThemeToggle />
+        <IconButton label="Sign out" onClick={signOut} testId="sign-out">
+          <LogOutIcon />
+        </IconButton>
+      </div>
+      {/* The reader's own pages wrap onto lines of their own: none is ever pushed out of reach. */}
+      <nav aria-label="Your pages" className="flex flex-wrap gap-1">
+        <Link
+          href="/invitations"
+          className="chip bg-zinc-100 text-zinc-700 hover:underline dark:bg-zinc-800 dark:text-zinc-200"
+          data-testid="invitations-link"
+          title="Rooms you were invited to: accept or decline"
+        >
+          invitations
+        </Link>
+        <Link
+          href="/settings/memories"
+          className="chip bg-zinc-100 text-zinc-700 hover:underline dark:bg-zinc-800 dark:text-zinc-200"
+          data-testid="memories-link"
+          title="What the personas remember about you: see, correct, delete"
+        >
+          memories
+        </Link>
+        <Link
+          href="/attempts"
+          className="chip bg-zinc-100 text-zinc-700 hover:underline dark:bg-zinc-800 dark:text-zinc-200"
+          data-testid="attempts-link"
+          title="Find model calls across your conversations"
+        >
+          calls
+        </Link>
+        {isAdmin && (
+          <Link
+            href="/admin"
+            className="chip bg-indigo-100 text-indigo-700 hover:underline dark:bg-indigo-950 dark:text-indigo-300"
+            data-testid="admin-link"
+          >
+            admin
+          </Link>
+        )}
+      </nav>
+    </div>
   );
 }

@@ -65,38 +65,15 @@ export function SummaryActive({
       <SummaryFacts summary={summary} messages={messages} />
       <SummaryMemoryNote summaryId={summary.id} />
       {editing ? (
-        <form noValidate className="space-y-2" onSubmit={submitHandler(() => save.mutate())}>
-          <label className="label-text" htmlFor="summary-textarea">
-            Summary text (sent to the model as the SUMMARY item)
-          </label>
-          <textarea
-            id="summary-textarea"
-            value={draft}
-            onChange={(event) => setDraft(event.target.value)}
-            rows={10}
-            className="input font-mono text-xs leading-5"
-            data-testid="summary-textarea"
-            // biome-ignore lint/a11y/noAutofocus: the user just asked to edit this text
-            autoFocus
-          />
-          <ErrorMessage
-            message={save.error?.message}
-            testId="summary-save-error"
-            textClassName="text-sm text-red-600 dark:text-red-400"
-          />
-          <CancelConfirm onCancel={stopEditing} cancelTestId="summary-cancel-edit">
-            <PendingButton
-              type="submit"
-              className="button-primary py-1.5"
-              pending={save.isPending}
-              pendingLabel="Saving…"
-              disabled={unchanged}
-              testId="summary-save"
-            >
-              Save
-            </PendingButton>
-          </CancelConfirm>
-        </form>
+        <SummaryEditForm
+          draft={draft}
+          onDraft={setDraft}
+          onSave={() => save.mutate()}
+          saving={save.isPending}
+          error={save.error?.message}
+          unchanged={unchanged}
+          onCancel={stopEditing}
+        />
       ) : (
         <div
           className="max-h-80 overflow-y-auto rounded-lg border border-amber-200 bg-amber-50/60 px-3 py-2 text-sm leading-relaxed whitespace-pre-wrap text-zinc-800 dark:border-amber-900/60 dark:bg-amber-950/20 dark:text-zinc-200"
@@ -133,42 +110,121 @@ export function SummaryActive({
         </div>
       )}
       {confirmingRevert && (
-        <div
-          role="alertdialog"
-          aria-labelledby="summary-revert-question"
-          className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-100"
-          data-testid="summary-revert-confirmation"
-        >
-          <p id="summary-revert-question" className="font-medium">
-            Revert this summary?
-          </p>
-          <p className="mt-0.5 text-xs" data-testid="summary-revert-consequence">
-            {previous
-              ? `The previous summary (${previous.messageCount} ${previous.messageCount === 1 ? "message" : "messages"}, through #${previous.coversThroughSeq}) becomes active again; the messages after it are sent verbatim.`
-              : "No summary will be active: the model sees the messages it covered verbatim again."}
-          </p>
-          <ErrorMessage
-            message={revert.error?.message}
-            testId="summary-revert-error"
-            textClassName="mt-1 text-xs text-red-700 dark:text-red-300"
-          />
-          <CancelConfirm
-            className="mt-2 flex justify-end gap-2"
-            onCancel={stopConfirming}
-            cancelTestId="summary-revert-cancel"
-          >
-            <PendingButton
-              className="button-danger"
-              onClick={() => revert.mutate()}
-              pending={revert.isPending}
-              pendingLabel="Reverting…"
-              testId="summary-revert-confirm"
-            >
-              Revert
-            </PendingButton>
-          </CancelConfirm>
-        </div>
+        <RevertConfirmation
+          previous={previous}
+          onConfirm={() => revert.mutate()}
+          reverting={revert.isPending}
+          error={revert.error?.message}
+          onCancel={stopConfirming}
+        />
       )}
     </section>
+  );
+}
+
+/** The summary text in a box, saved as the SUMMARY item the next payload sends. */
+function SummaryEditForm({
+  draft,
+  onDraft,
+  onSave,
+  saving,
+  error,
+  unchanged,
+  onCancel,
+}: {
+  draft: string;
+  onDraft: (draft: string) => void;
+  onSave: () => void;
+  saving: boolean;
+  error: string | undefined;
+  unchanged: boolean;
+  onCancel: () => void;
+}) {
+  return (
+    <form noValidate className="space-y-2" onSubmit={submitHandler(onSave)}>
+      <label className="label-text" htmlFor="summary-textarea">
+        Summary text (sent to the model as the SUMMARY item)
+      </label>
+      <textarea
+        id="summary-textarea"
+        value={draft}
+        onChange={(event) => onDraft(event.target.value)}
+        rows={10}
+        className="input font-mono text-xs leading-5"
+        data-testid="summary-textarea"
+        // biome-ignore lint/a11y/noAutofocus: the user just asked to edit this text
+        autoFocus
+      />
+      <ErrorMessage
+        message={error}
+        testId="summary-save-error"
+        textClassName="text-sm text-red-600 dark:text-red-400"
+      />
+      <CancelConfirm onCancel={onCancel} cancelTestId="summary-cancel-edit">
+        <PendingButton
+          type="submit"
+          className="button-primary py-1.5"
+          pending={saving}
+          pendingLabel="Saving…"
+          disabled={unchanged}
+          testId="summary-save"
+        >
+          Save
+        </PendingButton>
+      </CancelConfirm>
+    </form>
+  );
+}
+
+/** The question before a revert, saying what the model will see instead. */
+function RevertConfirmation({
+  previous,
+  onConfirm,
+  reverting,
+  error,
+  onCancel,
+}: {
+  previous: SummaryView | null;
+  onConfirm: () => void;
+  reverting: boolean;
+  error: string | undefined;
+  onCancel: () => void;
+}) {
+  return (
+    <div
+      role="alertdialog"
+      aria-labelledby="summary-revert-question"
+      className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-100"
+      data-testid="summary-revert-confirmation"
+    >
+      <p id="summary-revert-question" className="font-medium">
+        Revert this summary?
+      </p>
+      <p className="mt-0.5 text-xs" data-testid="summary-revert-consequence">
+        {previous
+          ? `The previous summary (${previous.messageCount} ${previous.messageCount === 1 ? "message" : "messages"}, through #${previous.coversThroughSeq}) becomes active again; the messages after it are sent verbatim.`
+          : "No summary will be active: the model sees the messages it covered verbatim again."}
+      </p>
+      <ErrorMessage
+        message={error}
+        testId="summary-revert-error"
+        textClassName="mt-1 text-xs text-red-700 dark:text-red-300"
+      />
+      <CancelConfirm
+        className="mt-2 flex justify-end gap-2"
+        onCancel={onCancel}
+        cancelTestId="summary-revert-cancel"
+      >
+        <PendingButton
+          className="button-danger"
+          onClick={onConfirm}
+          pending={reverting}
+          pendingLabel="Reverting…"
+          testId="summary-revert-confirm"
+        >
+          Revert
+        </PendingButton>
+      </CancelConfirm>
+    </div>
   );
 }

@@ -14,6 +14,7 @@ import { ATTEMPT_KIND_LABELS } from "./attempt-kinds";
 import { CostLabel } from "./cost-label";
 
 type FoundAttempts = ApiOutput<"GET /api/attempts">;
+type FoundAttempt = FoundAttempts["attempts"][number];
 
 /** The filters in the form's order: a choice of `options` (after "any"), or a text or date box. */
 const FILTER_FIELDS: readonly {
@@ -45,8 +46,6 @@ function pair(value: string): readonly [string, string] {
 }
 
 export function AttemptFinder() {
-  const router = useRouter();
-  const pathname = usePathname();
   const params = useSearchParams();
   const filters = new URLSearchParams();
   for (const name of FILTERS) {
@@ -81,54 +80,7 @@ export function AttemptFinder() {
         Every model call of the conversations you can read: replies and their retries, summaries, titles,
         drafts and replays.
       </p>
-      <form
-        className="grid gap-3 rounded-xl border border-zinc-200 p-3 text-sm sm:grid-cols-4 dark:border-zinc-800"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const form = new FormData(event.currentTarget);
-          const next = new URLSearchParams();
-          for (const name of FILTERS) {
-            const value = String(form.get(name) ?? "").trim();
-            if (value) next.set(name, value);
-          }
-          router.push(`${pathname}${next.size > 0 ? `?${next}` : ""}`);
-        }}
-        data-testid="attempt-filters"
-      >
-        {FILTER_FIELDS.map(({ name, label, type, placeholder, options, testId }) => (
-          <Labelled key={name} label={label}>
-            {options ? (
-              <select
-                name={name}
-                defaultValue={params.get(name) ?? ""}
-                className="input"
-                data-testid={testId}
-              >
-                <option value="">any</option>
-                {options.map(([value, text]) => (
-                  <option key={value} value={value}>
-                    {text}
-                  </option>
-                ))}
-              </select>
-            ) : (
-              <input
-                type={type}
-                name={name}
-                defaultValue={params.get(name) ?? ""}
-                placeholder={placeholder}
-                className="input"
-                data-testid={testId}
-              />
-            )}
-          </Labelled>
-        ))}
-        <div className="flex items-end">
-          <button type="submit" className="button-primary w-full" data-testid="filter-apply">
-            Find
-          </button>
-        </div>
-      </form>
+      <AttemptFilters />
       {results.error && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400" data-testid="attempt-finder-error">
           {results.error.message}
@@ -139,64 +91,7 @@ export function AttemptFinder() {
           No model call matches these filters.
         </p>
       )}
-      {rows.length > 0 && (
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm" data-testid="attempt-results">
-            <thead className="text-xs text-zinc-600 dark:text-zinc-300">
-              <tr>
-                <th className="py-2 pr-3 font-medium">When</th>
-                <th className="py-2 pr-3 font-medium">Conversation</th>
-                <th className="py-2 pr-3 font-medium">Kind</th>
-                <th className="py-2 pr-3 font-medium">Model</th>
-                <th className="py-2 pr-3 font-medium">Status</th>
-                <th className="py-2 pr-3 font-medium">Tokens in / out</th>
-                <th className="py-2 pr-3 font-medium">Done in</th>
-                <th className="py-2 pr-3 font-medium">Cost</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr
-                  key={row.id}
-                  className="border-t border-zinc-200 dark:border-zinc-800"
-                  data-testid="attempt-result"
-                  data-kind={row.kind}
-                  data-status={row.status}
-                >
-                  <td className="py-2 pr-3 whitespace-nowrap">
-                    <Link
-                      href={`/attempts/${row.id}`}
-                      className="text-indigo-700 underline dark:text-indigo-300"
-                      data-testid="attempt-result-open"
-                    >
-                      {new Date(row.createdAt).toLocaleString()}
-                    </Link>
-                  </td>
-                  <td className="max-w-56 truncate py-2 pr-3">
-                    <Link href={`/chat/${row.conversationId}`} className="hover:underline">
-                      {row.conversationTitle}
-                    </Link>
-                  </td>
-                  <td className="py-2 pr-3">{ATTEMPT_KIND_LABELS[row.kind]}</td>
-                  <td className="py-2 pr-3 font-mono text-xs">{row.modelId}</td>
-                  <td className="py-2 pr-3 font-mono text-xs">
-                    {row.status}
-                    {row.error?.status ? ` ${row.error.status}` : ""}
-                  </td>
-                  <td className="py-2 pr-3 font-mono text-xs tabular-nums">
-                    {row.usage?.inputTokens !== undefined ? formatCount(row.usage.inputTokens) : "—"} /{" "}
-                    {row.usage?.outputTokens !== undefined ? formatCount(row.usage.outputTokens) : "—"}
-                  </td>
-                  <td className="py-2 pr-3 font-mono text-xs tabular-nums">{formatMs(row.timings.doneMs)}</td>
-                  <td className="py-2 pr-3 font-mono text-xs">
-                    <CostLabel cost={row.cost} testId="attempt-result-cost" />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {rows.length > 0 && <AttemptResults rows={rows} />}
       {results.hasNextPage && (
         <button
           type="button"
@@ -209,5 +104,119 @@ export function AttemptFinder() {
         </button>
       )}
     </main>
+  );
+}
+
+/** The filter form: submitting it puts the filters in the address, which runs the search. */
+function AttemptFilters() {
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  return (
+    <form
+      className="grid gap-3 rounded-xl border border-zinc-200 p-3 text-sm sm:grid-cols-4 dark:border-zinc-800"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = new FormData(event.currentTarget);
+        const next = new URLSearchParams();
+        for (const name of FILTERS) {
+          const value = String(form.get(name) ?? "").trim();
+          if (value) next.set(name, value);
+        }
+        router.push(`${pathname}${next.size > 0 ? `?${next}` : ""}`);
+      }}
+      data-testid="attempt-filters"
+    >
+      {FILTER_FIELDS.map(({ name, label, type, placeholder, options, testId }) => (
+        <Labelled key={name} label={label}>
+          {options ? (
+            <select name={name} defaultValue={params.get(name) ?? ""} className="input" data-testid={testId}>
+              <option value="">any</option>
+              {options.map(([value, text]) => (
+                <option key={value} value={value}>
+                  {text}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input
+              type={type}
+              name={name}
+              defaultValue={params.get(name) ?? ""}
+              placeholder={placeholder}
+              className="input"
+              data-testid={testId}
+            />
+          )}
+        </Labelled>
+      ))}
+      <div className="flex items-end">
+        <button type="submit" className="button-primary w-full" data-testid="filter-apply">
+          Find
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The calls found, newest first, each opening in the inspector. */
+function AttemptResults({ rows }: { rows: FoundAttempt[] }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm" data-testid="attempt-results">
+        <thead className="text-xs text-zinc-600 dark:text-zinc-300">
+          <tr>
+            <th className="py-2 pr-3 font-medium">When</th>
+            <th className="py-2 pr-3 font-medium">Conversation</th>
+            <th className="py-2 pr-3 font-medium">Kind</th>
+            <th className="py-2 pr-3 font-medium">Model</th>
+            <th className="py-2 pr-3 font-medium">Status</th>
+            <th className="py-2 pr-3 font-medium">Tokens in / out</th>
+            <th className="py-2 pr-3 font-medium">Done in</th>
+            <th className="py-2 pr-3 font-medium">Cost</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr
+              key={row.id}
+              className="border-t border-zinc-200 dark:border-zinc-800"
+              data-testid="attempt-result"
+              data-kind={row.kind}
+              data-status={row.status}
+            >
+              <td className="py-2 pr-3 whitespace-nowrap">
+                <Link
+                  href={`/attempts/${row.id}`}
+                  className="text-indigo-700 underline dark:text-indigo-300"
+                  data-testid="attempt-result-open"
+                >
+                  {new Date(row.createdAt).toLocaleString()}
+                </Link>
+              </td>
+              <td className="max-w-56 truncate py-2 pr-3">
+                <Link href={`/chat/${row.conversationId}`} className="hover:underline">
+                  {row.conversationTitle}
+                </Link>
+              </td>
+              <td className="py-2 pr-3">{ATTEMPT_KIND_LABELS[row.kind]}</td>
+              <td className="py-2 pr-3 font-mono text-xs">{row.modelId}</td>
+              <td className="py-2 pr-3 font-mono text-xs">
+                {row.status}
+                {row.error?.status ? ` ${row.error.status}` : ""}
+              </td>
+              <td className="py-2 pr-3 font-mono text-xs tabular-nums">
+                {row.usage?.inputTokens !== undefined ? formatCount(row.usage.inputTokens) : "—"} /{" "}
+                {row.usage?.outputTokens !== undefined ? formatCount(row.usage.outputTokens) : "—"}
+              </td>
+              <td className="py-2 pr-3 font-mono text-xs tabular-nums">{formatMs(row.timings.doneMs)}</td>
+              <td className="py-2 pr-3 font-mono text-xs">
+                <CostLabel cost={row.cost} testId="attempt-result-cost" />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

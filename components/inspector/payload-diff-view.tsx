@@ -2,10 +2,17 @@
 // The payload against the previous turn's: items added, removed, changed and moved (by item id), and the
 // byte prefix the two request bodies share, which is what a provider's prompt cache can reuse, set against the
 // cache reads the provider reported (said plainly when the two disagree).
-import { Fragment, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import type { ContextItem } from "@/lib/domain/types";
-import { describePrefixStability, diffItems, type ItemChange, prefixStability } from "@/lib/payload-diff";
-import { compareCacheWithPrefix, stablePrefixTokens } from "@/lib/prompt-cache";
+import {
+  describePrefixStability,
+  diffItems,
+  type ItemChange,
+  type ItemDiffEntry,
+  type PrefixStability,
+  prefixStability,
+} from "@/lib/payload-diff";
+import { type CacheAgreement, compareCacheWithPrefix, stablePrefixTokens } from "@/lib/prompt-cache";
 import { TagChip } from "./tag-chip";
 import type { PayloadView } from "./types";
 
@@ -107,51 +114,12 @@ export function PayloadDiffView({
         ))}
       </div>
 
-      {stability ? (
-        <div
-          className="space-y-1.5 rounded-lg border border-zinc-200 p-2.5 dark:border-zinc-800"
-          data-testid="prefix-stability"
-        >
-          <p className="text-xs">
-            <span className="font-medium" data-testid="prefix-stability-text">
-              {describePrefixStability(stability)}
-            </span>
-          </p>
-          <div
-            className="flex h-1.5 overflow-hidden rounded-full bg-red-200 dark:bg-red-900/60"
-            aria-hidden="true"
-          >
-            <span className="bg-emerald-500" style={{ width: `${Math.min(100, stability.percent)}%` }} />
-          </div>
-          <p className="text-[11px] text-zinc-500 dark:text-zinc-400">
-            The share of the previous request this one repeats byte for byte from the start: what a
-            provider&apos;s prompt cache can reuse.{" "}
-            {stability.divergeAt === null
-              ? "Nothing before the end diverged."
-              : `They first differ at character ${stability.divergeAt.toLocaleString("en-US")}.`}
-          </p>
-          {stability.divergeAt !== null && previous.request && current.request && (
-            <DivergenceContext
-              previous={previous.request.body}
-              current={current.request.body}
-              at={stability.divergeAt}
-            />
-          )}
-          {agreement && (
-            <p
-              className={`text-[11px] ${agreement.agree ? "text-zinc-500 dark:text-zinc-400" : "rounded-md bg-amber-50 px-2 py-1 text-amber-900 dark:bg-amber-950/40 dark:text-amber-200"}`}
-              data-testid="cache-agreement"
-              data-agree={agreement.agree}
-            >
-              {agreement.message}
-            </p>
-          )}
-        </div>
-      ) : (
-        <p className="text-xs text-zinc-500 dark:text-zinc-400">
-          One of the two attempts has no recorded request body, so the byte prefix cannot be compared.
-        </p>
-      )}
+      <PrefixStabilityPanel
+        stability={stability}
+        previousBody={previous.request?.body}
+        currentBody={current.request?.body}
+        agreement={agreement}
+      />
 
       <ol className="space-y-1" data-testid="diff-entries">
         {diff.entries.map((entry, index) => {
@@ -174,34 +142,7 @@ export function PayloadDiffView({
               </li>
             );
           }
-          return (
-            <Fragment key={`${entry.change}-${entry.item.id}`}>
-              <li
-                className={`rounded-lg border px-2.5 py-1.5 ${entry.change === "removed" ? "border-red-200 bg-red-50/40 dark:border-red-900/50 dark:bg-red-950/20" : "border-zinc-200 dark:border-zinc-800"}`}
-                data-testid="diff-entry"
-                data-change={entry.change}
-                data-item-id={entry.item.id}
-                data-tag={entry.item.tag}
-              >
-                <div className="flex flex-wrap items-center gap-1.5 text-[11px]">
-                  <span className={`chip ${CHANGE_STYLE[entry.change]}`}>
-                    {entry.change === "same" ? "unchanged" : entry.change}
-                  </span>
-                  <TagChip tag={entry.item.tag} />
-                  <span className="font-mono text-zinc-500 dark:text-zinc-400">{entry.item.role}</span>
-                  {entry.details.length > 0 && (
-                    <span className="text-zinc-500 dark:text-zinc-400">· {entry.details.join(", ")}</span>
-                  )}
-                </div>
-                <p
-                  className={`mt-1 text-xs break-words text-zinc-700 dark:text-zinc-300 ${entry.change === "removed" ? "line-through decoration-red-400/60" : ""}`}
-                  data-testid="diff-entry-text"
-                >
-                  {snippet(entry.item)}
-                </p>
-              </li>
-            </Fragment>
-          );
+          return <DiffEntryRow key={`${entry.change}-${entry.item.id}`} entry={entry} />;
         })}
       </ol>
       {showSame && (
@@ -214,5 +155,94 @@ export function PayloadDiffView({
         </button>
       )}
     </section>
+  );
+}
+
+/** How much of the previous request body this one repeats from the start, where they part, and whether the
+ *  provider's cache reads agree. */
+function PrefixStabilityPanel({
+  stability,
+  previousBody,
+  currentBody,
+  agreement,
+}: {
+  stability: PrefixStability | null;
+  previousBody: string | undefined;
+  currentBody: string | undefined;
+  agreement: CacheAgreement | null;
+}) {
+  if (!stability) {
+    return (
+      <p className="text-xs text-zinc-500 dark:text-zinc-400">
+        One of the two attempts has no recorded request body, so the byte prefix cannot be compared.
+      </p>
+    );
+  }
+  return (
+    <div
+      className="space-y-1.5 rounded-lg border border-zinc-200 p-2.5 dark:border-zinc-800"
+      data-testid="prefix-stability"
+    >
+      <p className="text-xs">
+        <span className="font-medium" data-testid="prefix-stability-text">
+          {describePrefixStability(stability)}
+        </span>
+      </p>
+      <div
+        className="flex h-1.5 overflow-hidden rounded-full bg-red-200 dark:bg-red-900/60"
+        aria-hidden="true"
+      >
+        <span className="bg-emerald-500" style={{ width: `${Math.min(100, stability.percent)}%` }} />
+      </div>
+      <p className="text-[11px] text-zinc-500 dark:text-zinc-400">
+        The share of the previous request this one repeats byte for byte from the start: what a
+        provider&apos;s prompt cache can reuse.{" "}
+        {stability.divergeAt === null
+          ? "Nothing before the end diverged."
+          : `They first differ at character ${stability.divergeAt.toLocaleString("en-US")}.`}
+      </p>
+      {stability.divergeAt !== null && previousBody !== undefined && currentBody !== undefined && (
+        <DivergenceContext previous={previousBody} current={currentBody} at={stability.divergeAt} />
+      )}
+      {agreement && (
+        <p
+          className={`text-[11px] ${agreement.agree ? "text-zinc-500 dark:text-zinc-400" : "rounded-md bg-amber-50 px-2 py-1 text-amber-900 dark:bg-amber-950/40 dark:text-amber-200"}`}
+          data-testid="cache-agreement"
+          data-agree={agreement.agree}
+        >
+          {agreement.message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** One item of the diff: its change, tag, role, what changed in it, and the start of its text. */
+function DiffEntryRow({ entry }: { entry: ItemDiffEntry<ContextItem> }) {
+  return (
+    <li
+      className={`rounded-lg border px-2.5 py-1.5 ${entry.change === "removed" ? "border-red-200 bg-red-50/40 dark:border-red-900/50 dark:bg-red-950/20" : "border-zinc-200 dark:border-zinc-800"}`}
+      data-testid="diff-entry"
+      data-change={entry.change}
+      data-item-id={entry.item.id}
+      data-tag={entry.item.tag}
+    >
+      <div className="flex flex-wrap items-center gap-1.5 text-[11px]">
+        <span className={`chip ${CHANGE_STYLE[entry.change]}`}>
+          {entry.change === "same" ? "unchanged" : entry.change}
+        </span>
+        <TagChip tag={entry.item.tag} />
+        <span className="font-mono text-zinc-500 dark:text-zinc-400">{entry.item.role}</span>
+        {entry.details.length > 0 && (
+          <span className="text-zinc-500 dark:text-zinc-400">· {entry.details.join(", ")}</span>
+        )}
+      </div>
+      <p
+        className={`mt-1 text-xs break-words text-zinc-700 dark:text-zinc-300 ${entry.change === "removed" ? "line-through decoration-red-400/60" : ""}`}
+        data-testid="diff-entry-text"
+      >
+        {snippet(entry.item)}
+      </p>
+    </li>
   );
 }

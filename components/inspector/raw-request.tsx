@@ -8,7 +8,7 @@ import { formatBytes } from "@/components/ui/format";
 import { CheckIcon, DownloadIcon, TerminalIcon } from "@/components/ui/icons";
 import { mediaKindName } from "@/components/ui/media-kind";
 import type { ProviderName } from "@/lib/domain/types";
-import { curlCommand } from "./curl-command";
+import { type CurlCommand, curlCommand } from "./curl-command";
 import { JsonText } from "./json-lines";
 import { pointerLineRange } from "./json-pointer-lines";
 import { type ElidedMedia, formatMediaBytes, prettyWithoutMedia, sha256OfBase64 } from "./media-placeholders";
@@ -160,7 +160,6 @@ export function RawRequest({
   const [mode, setMode] = useState<"pretty" | "exact">("pretty");
   const [requestIndex, setRequestIndex] = useState<number | null>(null);
   const [curlShown, setCurlShown] = useState(false);
-  const [curlCopied, setCurlCopied] = useState(false);
   const chosen = requestIndex !== null && requests?.[requestIndex] ? requests[requestIndex] : request;
   const { text: pretty, media, hashes } = usePrettyBody(chosen?.body ?? null);
   const curl = useMemo(() => (chosen ? curlCommand(provider, chosen) : null), [provider, chosen]);
@@ -198,89 +197,22 @@ export function RawRequest({
         </span>
       </div>
       {requests && requests.length > 1 && (
-        <div className="flex flex-wrap items-center gap-1 text-[11px]">
-          <span className="text-zinc-500 dark:text-zinc-400">HTTP requests in this attempt:</span>
-          {requests.map((entry, index) => (
-            <button
-              // biome-ignore lint/suspicious/noArrayIndexKey: requests are positional
-              key={index}
-              type="button"
-              onClick={() => setRequestIndex(index)}
-              className={`chip font-mono ${(requestIndex ?? requests.length - 1) === index ? "bg-indigo-100 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200" : "bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300"}`}
-              data-testid="http-request-tab"
-            >
-              #{index + 1} · {entry.status ?? "no response"}
-            </button>
-          ))}
-        </div>
+        <RequestTabs
+          requests={requests}
+          selected={requestIndex ?? requests.length - 1}
+          onSelect={setRequestIndex}
+        />
       )}
-      <div className="flex flex-wrap items-center gap-1">
-        <div className="mr-1 inline-flex rounded-lg border border-zinc-200 p-0.5 text-[11px] dark:border-zinc-800">
-          {(["pretty", "exact"] as const).map((option) => (
-            <button
-              key={option}
-              type="button"
-              aria-pressed={mode === option}
-              onClick={() => setMode(option)}
-              disabled={option === "pretty" && pretty === null}
-              className={`rounded-md px-2 py-0.5 font-medium ${mode === option ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800"}`}
-              data-testid={`raw-mode-${option}`}
-              title={option === "exact" ? "The bytes exactly as sent" : "Indented for reading"}
-            >
-              {option === "pretty" ? "Pretty" : "Exact bytes"}
-            </button>
-          ))}
-        </div>
-        <CopyButton text={chosen.body} label="Copy body" testId="copy-body" />
-        <button
-          type="button"
-          className="button-ghost-sm"
-          onClick={() => downloadText(downloadName, chosen.body)}
-          data-testid="download-body"
-        >
-          <DownloadIcon />
-          Download .json
-        </button>
-        <button
-          type="button"
-          className="button-ghost-sm"
-          disabled={!curl}
-          title={
-            curl ? "A shell command that replays this request" : "The offline model is not called over HTTP"
-          }
-          onClick={async () => {
-            if (!curl) return;
-            setCurlShown(true);
-            await copyText(curl.command);
-            setCurlCopied(true);
-            setTimeout(() => setCurlCopied(false), 1_500);
-          }}
-          data-testid="copy-curl"
-        >
-          {curlCopied ? <CheckIcon className="text-emerald-600" /> : <TerminalIcon />}
-          {curlCopied ? "Copied" : "Copy as cURL"}
-        </button>
-      </div>
-      {curlShown && curl && (
-        <div className="space-y-1" data-testid="curl-panel">
-          <p className="text-[11px] text-zinc-500 dark:text-zinc-400">
-            Set{" "}
-            {curl.variables.map((name, index) => (
-              <span key={name}>
-                {index > 0 && " and optionally "}
-                <code className="font-mono">${name}</code>
-              </span>
-            ))}{" "}
-            first. The body is the exact recorded bytes.
-          </p>
-          <pre
-            className="code-surface max-h-48 overflow-auto p-2 break-all whitespace-pre-wrap"
-            data-testid="curl-command"
-          >
-            {curl.command}
-          </pre>
-        </div>
-      )}
+      <BodyToolbar
+        mode={mode}
+        onMode={setMode}
+        prettyAvailable={pretty !== null}
+        body={chosen.body}
+        downloadName={downloadName}
+        curl={curl}
+        onCurlShown={() => setCurlShown(true)}
+      />
+      {curlShown && curl && <CurlPanel curl={curl} />}
       <MediaStrip media={media} hashes={hashes} />
       {marked ? (
         <MarkedBody text={shown} body={chosen.body} pointer={marked} />
@@ -288,5 +220,128 @@ export function RawRequest({
         <JsonText text={shown} scrollContainer={scrollContainer} testId="raw-body" />
       )}
     </section>
+  );
+}
+
+/** One button per HTTP request of the attempt (SDK retries), with the status each got. */
+function RequestTabs({
+  requests,
+  selected,
+  onSelect,
+}: {
+  requests: { status: number | null }[];
+  selected: number;
+  onSelect: (index: number) => void;
+}) {
+  return (
+    <div className="flex flex-wrap items-center gap-1 text-[11px]">
+      <span className="text-zinc-500 dark:text-zinc-400">HTTP requests in this attempt:</span>
+      {requests.map((entry, index) => (
+        <button
+          // biome-ignore lint/suspicious/noArrayIndexKey: requests are positional
+          key={index}
+          type="button"
+          onClick={() => onSelect(index)}
+          className={`chip font-mono ${selected === index ? "bg-indigo-100 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200" : "bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300"}`}
+          data-testid="http-request-tab"
+        >
+          #{index + 1} · {entry.status ?? "no response"}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Pretty or exact, copy, download, and copy as cURL. */
+function BodyToolbar({
+  mode,
+  onMode,
+  prettyAvailable,
+  body,
+  downloadName,
+  curl,
+  onCurlShown,
+}: {
+  mode: "pretty" | "exact";
+  onMode: (mode: "pretty" | "exact") => void;
+  prettyAvailable: boolean;
+  body: string;
+  downloadName: string;
+  curl: CurlCommand | null;
+  onCurlShown: () => void;
+}) {
+  const [curlCopied, setCurlCopied] = useState(false);
+  return (
+    <div className="flex flex-wrap items-center gap-1">
+      <div className="mr-1 inline-flex rounded-lg border border-zinc-200 p-0.5 text-[11px] dark:border-zinc-800">
+        {(["pretty", "exact"] as const).map((option) => (
+          <button
+            key={option}
+            type="button"
+            aria-pressed={mode === option}
+            onClick={() => onMode(option)}
+            disabled={option === "pretty" && !prettyAvailable}
+            className={`rounded-md px-2 py-0.5 font-medium ${mode === option ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800"}`}
+            data-testid={`raw-mode-${option}`}
+            title={option === "exact" ? "The bytes exactly as sent" : "Indented for reading"}
+          >
+            {option === "pretty" ? "Pretty" : "Exact bytes"}
+          </button>
+        ))}
+      </div>
+      <CopyButton text={body} label="Copy body" testId="copy-body" />
+      <button
+        type="button"
+        className="button-ghost-sm"
+        onClick={() => downloadText(downloadName, body)}
+        data-testid="download-body"
+      >
+        <DownloadIcon />
+        Download .json
+      </button>
+      <button
+        type="button"
+        className="button-ghost-sm"
+        disabled={!curl}
+        title={
+          curl ? "A shell command that replays this request" : "The offline model is not called over HTTP"
+        }
+        onClick={async () => {
+          if (!curl) return;
+          onCurlShown();
+          await copyText(curl.command);
+          setCurlCopied(true);
+          setTimeout(() => setCurlCopied(false), 1_500);
+        }}
+        data-testid="copy-curl"
+      >
+        {curlCopied ? <CheckIcon className="text-emerald-600" /> : <TerminalIcon />}
+        {curlCopied ? "Copied" : "Copy as cURL"}
+      </button>
+    </div>
+  );
+}
+
+/** The cURL command that replays the request, and the variables to set first. */
+function CurlPanel({ curl }: { curl: CurlCommand }) {
+  return (
+    <div className="space-y-1" data-testid="curl-panel">
+      <p className="text-[11px] text-zinc-500 dark:text-zinc-400">
+        Set{" "}
+        {curl.variables.map((name, index) => (
+          <span key={name}>
+            {index > 0 && " and optionally "}
+            <code className="font-mono">${name}</code>
+          </span>
+        ))}{" "}
+        first. The body is the exact recorded bytes.
+      </p>
+      <pre
+        className="code-surface max-h-48 overflow-auto p-2 break-all whitespace-pre-wrap"
+        data-testid="curl-command"
+      >
+        {curl.command}
+      </pre>
+    </div>
   );
 }

@@ -61,7 +61,6 @@ export function TokenBar({
   const itemTotal = segments.reduce((sum, segment) => sum + segment.tokens, 0);
   const total = payload.budget?.totalTokens ?? itemTotal;
   const usable = payload.budget?.usableTokens ?? 0;
-  const usage = payload.usage;
   const gaugeMark = (segment: Segment) => (
     <span
       className={`${tagStyle(segment.tag).fill} min-w-[2px]`}
@@ -126,81 +125,110 @@ export function TokenBar({
         mark={barMark}
       />
 
-      <ul className="grid grid-cols-1 gap-x-3 gap-y-0.5 text-[11px] sm:grid-cols-2" data-testid="bar-legend">
-        {segments.map((segment) => (
-          <li key={segment.tag}>
-            <button
-              type="button"
-              onClick={() => onTag(activeTag === segment.tag ? null : segment.tag)}
-              className={`flex w-full items-center gap-1.5 rounded px-1 py-0.5 text-left hover:bg-zinc-100 dark:hover:bg-zinc-800 ${
-                activeTag === segment.tag ? "bg-zinc-100 dark:bg-zinc-800" : ""
-              } ${activeTag && activeTag !== segment.tag ? "opacity-50" : ""}`}
-              title={`${TAG_DESCRIPTIONS[segment.tag]} Click to show only these items.`}
-              aria-pressed={activeTag === segment.tag}
-              data-testid="bar-legend-entry"
-              data-tag={segment.tag}
-            >
-              <TagDot tag={segment.tag} />
-              <span className="truncate font-mono">{segment.tag}</span>
-              <span className="text-zinc-500 dark:text-zinc-400">×{segment.count}</span>
-              <span className="ml-auto font-mono tabular-nums">{formatCount(segment.tokens)}</span>
-              <span className="w-9 text-right text-zinc-500 tabular-nums dark:text-zinc-400">
-                {formatPercent(segment.tokens, itemTotal)}
-              </span>
-            </button>
-          </li>
-        ))}
-      </ul>
+      <TagLegend segments={segments} itemTotal={itemTotal} activeTag={activeTag} onTag={onTag} />
 
-      <dl className="grid grid-cols-2 gap-2 text-xs" data-testid="usage-comparison">
-        <div className="rounded-lg bg-zinc-50 px-2.5 py-2 dark:bg-zinc-900" data-testid="usage-estimate">
-          <dt className="text-[11px] text-zinc-500 dark:text-zinc-400">Estimated input (pipeline)</dt>
-          <dd className="mt-0.5 font-mono text-sm font-medium tabular-nums">{formatCount(total)}</dd>
-        </div>
-        <div className="rounded-lg bg-zinc-50 px-2.5 py-2 dark:bg-zinc-900" data-testid="usage-provider">
-          <dt className="text-[11px] text-zinc-500 dark:text-zinc-400">Reported by the provider</dt>
-          {usage && (usage.inputTokens != null || usage.outputTokens != null) ? (
-            <dd className="mt-0.5 font-mono text-sm tabular-nums">
-              <span className="font-medium" data-testid="usage-input">
-                {formatCount(usage.lastCallInputTokens ?? usage.inputTokens ?? 0)}
-              </span>
-              <span className="text-zinc-500 dark:text-zinc-400">
-                {" "}
-                in
-                {usage.lastCallInputTokens !== undefined &&
-                  usage.inputTokens !== undefined &&
-                  usage.lastCallInputTokens !== usage.inputTokens && (
-                    <span title="The attempt made several calls (tool steps); its cost counts them all">
-                      {" "}
-                      (last call; {formatCount(usage.inputTokens)} over all steps)
-                    </span>
-                  )}
-              </span>
-              <span className="text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="usage-cached">
-                {" "}
-                ({formatCount(usage.cachedInputTokens ?? 0)} cached
-                {usage.cacheWriteTokens
-                  ? `, ${formatCount(usage.cacheWriteTokens)} written to the cache`
-                  : ""}
-                )
-              </span>
-              <span className="text-zinc-500 dark:text-zinc-400"> · </span>
-              <span className="font-medium" data-testid="usage-output">
-                {formatCount(usage.outputTokens ?? 0)}
-              </span>
-              <span className="text-zinc-500 dark:text-zinc-400"> out</span>
-              {usage.reasoningTokens !== undefined && (
-                <span className="text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="usage-reasoning">
-                  {" "}
-                  ({formatCount(usage.reasoningTokens)} reasoning)
-                </span>
-              )}
-            </dd>
-          ) : (
-            <dd className="mt-0.5 text-zinc-500 dark:text-zinc-400">{usageNote}</dd>
-          )}
-        </div>
-      </dl>
+      <UsageComparison total={total} usage={payload.usage} usageNote={usageNote} />
     </section>
+  );
+}
+
+/** Each tag in words: its count, tokens and share; clicking one shows only its items. */
+function TagLegend({
+  segments,
+  itemTotal,
+  activeTag,
+  onTag,
+}: {
+  segments: readonly Segment[];
+  itemTotal: number;
+  activeTag: ItemTag | null;
+  onTag: (tag: ItemTag | null) => void;
+}) {
+  return (
+    <ul className="grid grid-cols-1 gap-x-3 gap-y-0.5 text-[11px] sm:grid-cols-2" data-testid="bar-legend">
+      {segments.map((segment) => (
+        <li key={segment.tag}>
+          <button
+            type="button"
+            onClick={() => onTag(activeTag === segment.tag ? null : segment.tag)}
+            className={`flex w-full items-center gap-1.5 rounded px-1 py-0.5 text-left hover:bg-zinc-100 dark:hover:bg-zinc-800 ${
+              activeTag === segment.tag ? "bg-zinc-100 dark:bg-zinc-800" : ""
+            } ${activeTag && activeTag !== segment.tag ? "opacity-50" : ""}`}
+            title={`${TAG_DESCRIPTIONS[segment.tag]} Click to show only these items.`}
+            aria-pressed={activeTag === segment.tag}
+            data-testid="bar-legend-entry"
+            data-tag={segment.tag}
+          >
+            <TagDot tag={segment.tag} />
+            <span className="truncate font-mono">{segment.tag}</span>
+            <span className="text-zinc-500 dark:text-zinc-400">×{segment.count}</span>
+            <span className="ml-auto font-mono tabular-nums">{formatCount(segment.tokens)}</span>
+            <span className="w-9 text-right text-zinc-500 tabular-nums dark:text-zinc-400">
+              {formatPercent(segment.tokens, itemTotal)}
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The pipeline's estimate beside what the provider reported, or why there is no report. */
+function UsageComparison({
+  total,
+  usage,
+  usageNote,
+}: {
+  total: number;
+  usage: PayloadView["usage"];
+  usageNote: string;
+}) {
+  return (
+    <dl className="grid grid-cols-2 gap-2 text-xs" data-testid="usage-comparison">
+      <div className="rounded-lg bg-zinc-50 px-2.5 py-2 dark:bg-zinc-900" data-testid="usage-estimate">
+        <dt className="text-[11px] text-zinc-500 dark:text-zinc-400">Estimated input (pipeline)</dt>
+        <dd className="mt-0.5 font-mono text-sm font-medium tabular-nums">{formatCount(total)}</dd>
+      </div>
+      <div className="rounded-lg bg-zinc-50 px-2.5 py-2 dark:bg-zinc-900" data-testid="usage-provider">
+        <dt className="text-[11px] text-zinc-500 dark:text-zinc-400">Reported by the provider</dt>
+        {usage && (usage.inputTokens != null || usage.outputTokens != null) ? (
+          <dd className="mt-0.5 font-mono text-sm tabular-nums">
+            <span className="font-medium" data-testid="usage-input">
+              {formatCount(usage.lastCallInputTokens ?? usage.inputTokens ?? 0)}
+            </span>
+            <span className="text-zinc-500 dark:text-zinc-400">
+              {" "}
+              in
+              {usage.lastCallInputTokens !== undefined &&
+                usage.inputTokens !== undefined &&
+                usage.lastCallInputTokens !== usage.inputTokens && (
+                  <span title="The attempt made several calls (tool steps); its cost counts them all">
+                    {" "}
+                    (last call; {formatCount(usage.inputTokens)} over all steps)
+                  </span>
+                )}
+            </span>
+            <span className="text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="usage-cached">
+              {" "}
+              ({formatCount(usage.cachedInputTokens ?? 0)} cached
+              {usage.cacheWriteTokens ? `, ${formatCount(usage.cacheWriteTokens)} written to the cache` : ""})
+            </span>
+            <span className="text-zinc-500 dark:text-zinc-400"> · </span>
+            <span className="font-medium" data-testid="usage-output">
+              {formatCount(usage.outputTokens ?? 0)}
+            </span>
+            <span className="text-zinc-500 dark:text-zinc-400"> out</span>
+            {usage.reasoningTokens !== undefined && (
+              <span className="text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="usage-reasoning">
+                {" "}
+                ({formatCount(usage.reasoningTokens)} reasoning)
+              </span>
+            )}
+          </dd>
+        ) : (
+          <dd className="mt-0.5 text-zinc-500 dark:text-zinc-400">{usageNote}</dd>
+        )}
+      </div>
+    </dl>
   );
 }

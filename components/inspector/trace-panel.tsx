@@ -71,59 +71,14 @@ export function TracePanel({
                   const pinned = pinnedIndex === index;
                   return (
                     <li key={index}>
-                      <button
-                        type="button"
-                        onMouseEnter={() => onHover(index)}
-                        onMouseLeave={() => onHover(null)}
-                        onFocus={() => onHover(index)}
-                        onBlur={() => onHover(null)}
-                        onClick={() => onPin(index)}
-                        aria-pressed={pinned}
-                        className={`block w-full rounded-lg border px-2 py-1.5 text-left transition-colors ${
-                          pinned
-                            ? "border-indigo-400 bg-indigo-50 dark:border-indigo-500/60 dark:bg-indigo-950/50"
-                            : event.level === "warning"
-                              ? "border-amber-200 bg-amber-50/60 hover:border-amber-300 dark:border-amber-900/60 dark:bg-amber-950/20"
-                              : "border-zinc-200 hover:border-zinc-300 hover:bg-zinc-50 dark:border-zinc-800 dark:hover:border-zinc-700 dark:hover:bg-zinc-900"
-                        }`}
-                        data-testid="trace-event"
-                        data-event-index={index}
-                        data-stage={event.stage}
-                        data-action={event.action}
-                        data-level={event.level ?? "info"}
-                        data-pinned={pinned || undefined}
-                      >
-                        <span className="flex items-center gap-1.5">
-                          <span
-                            className={`font-mono text-[11px] font-medium ${event.level === "warning" ? "text-amber-700 dark:text-amber-300" : "text-indigo-700 dark:text-indigo-300"}`}
-                          >
-                            {event.action}
-                          </span>
-                          {touched > 0 && (
-                            <span className="ml-auto shrink-0 text-[10px] text-zinc-500 dark:text-zinc-400">
-                              → {touched} {touched === 1 ? "item" : "items"}
-                            </span>
-                          )}
-                        </span>
-                        <span
-                          className="mt-0.5 block text-xs leading-4 text-zinc-700 dark:text-zinc-300"
-                          data-testid="trace-reason"
-                        >
-                          {event.reason}
-                        </span>
-                        {event.counts && Object.keys(event.counts).length > 0 && (
-                          <span className="mt-1 flex flex-wrap gap-1">
-                            {Object.entries(event.counts).map(([key, value]) => (
-                              <span
-                                key={key}
-                                className="rounded bg-zinc-100 px-1 font-mono text-[10px] text-zinc-600 dark:bg-zinc-800 dark:text-zinc-400"
-                              >
-                                {key}={formatCount(value)}
-                              </span>
-                            ))}
-                          </span>
-                        )}
-                      </button>
+                      <TraceEventButton
+                        event={event}
+                        index={index}
+                        touched={touched}
+                        pinned={pinned}
+                        onHover={onHover}
+                        onPin={onPin}
+                      />
                     </li>
                   );
                 })}
@@ -149,5 +104,78 @@ export function TracePanel({
         })}
       </div>
     </section>
+  );
+}
+
+/** One event: its action, reason and counts; hovering or focusing highlights its items, clicking pins them. */
+function TraceEventButton({
+  event,
+  index,
+  touched,
+  pinned,
+  onHover,
+  onPin,
+}: {
+  event: TraceEvent;
+  index: number;
+  touched: number;
+  pinned: boolean;
+  onHover: (index: number | null) => void;
+  onPin: (index: number) => void;
+}) {
+  return (
+    <button
+      type="button"
+      onMouseEnter={() => onHover(index)}
+      onMouseLeave={() => onHover(null)}
+      onFocus={() => onHover(index)}
+      onBlur={() => onHover(null)}
+      onClick={() => onPin(index)}
+      aria-pressed={pinned}
+      className={`block w-full rounded-lg border px-2 py-1.5 text-left transition-colors ${
+        pinned
+          ? "border-indigo-400 bg-indigo-50 dark:border-indigo-500/60 dark:bg-indigo-950/50"
+          : event.level === "warning"
+            ? "border-amber-200 bg-amber-50/60 hover:border-amber-300 dark:border-amber-900/60 dark:bg-amber-950/20"
+            : "border-zinc-200 hover:border-zinc-300 hover:bg-zinc-50 dark:border-zinc-800 dark:hover:border-zinc-700 dark:hover:bg-zinc-900"
+      }`}
+      data-testid="trace-event"
+      data-event-index={index}
+      data-stage={event.stage}
+      data-action={event.action}
+      data-level={event.level ?? "info"}
+      data-pinned={pinned || undefined}
+    >
+      <span className="flex items-center gap-1.5">
+        <span
+          className={`font-mono text-[11px] font-medium ${event.level === "warning" ? "text-amber-700 dark:text-amber-300" : "text-indigo-700 dark:text-indigo-300"}`}
+        >
+          {event.action}
+        </span>
+        {touched > 0 && (
+          <span className="ml-auto shrink-0 text-[10px] text-zinc-500 dark:text-zinc-400">
+            → {touched} {touched === 1 ? "item" : "items"}
+          </span>
+        )}
+      </span>
+      <span
+        className="mt-0.5 block text-xs leading-4 text-zinc-700 dark:text-zinc-300"
+        data-testid="trace-reason"
+      >
+        {event.reason}
+      </span>
+      {event.counts && Object.keys(event.counts).length > 0 && (
+        <span className="mt-1 flex flex-wrap gap-1">
+          {Object.entries(event.counts).map(([key, value]) => (
+            <span
+              key={key}
+              className="rounded bg-zinc-100 px-1 font-mono text-[10px] text-zinc-600 dark:bg-zinc-800 dark:text-zinc-400"
+            >
+              {key}={formatCount(value)}
+            </span>
+          ))}
+        </span>
+      )}
+    </button>
   );
 }
