@@ -32,6 +32,8 @@ export interface PolicyResponse {
 /** A persona as the admin routes send it: its stored fields, the override as plain JSON. */
 export type PersonaRow = Omit<PersonaFields, "settingsOverride"> & {
   id: string;
+  /** The persona's model id on the gateway (/v1). */
+  slug: string | null;
   settingsOverride: Record<string, unknown>;
   conversationCount?: number;
 };

@@ -1,5 +1,6 @@
 import { assertModelsExist, createPersona, listPersonasWithUsage } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
+import { listPersonasWithSlugs } from "@/db/persona-queries";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
 import { TOOL_CATALOG } from "@/lib/chat/tools";
 import { createPersonaSchema } from "./schema";
@@ -8,8 +9,11 @@ export const dynamic = "force-dynamic";
 
 export const GET = route(async (request: Request) => {
   await requireAdmin(request);
+  const db = await getDb();
+  // Personas made since the last gateway call get their slug (model id) now, to be shown here.
+  await listPersonasWithSlugs({ db });
   return Response.json({
-    personas: await listPersonasWithUsage({ db: await getDb() }),
+    personas: await listPersonasWithUsage({ db }),
     tools: TOOL_CATALOG.map(({ name, description }) => ({ name, description })),
   });
 });
