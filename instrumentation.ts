@@ -4,9 +4,9 @@
 // dead instance left running. A database that is down at start-up does not stop the server: routes answer 503
 // until it is back, and the migration is tried again.
 export async function register() {
-  // NEXT_RUNTIME is Next.js's own, replaced at build time, so it is read here rather than through lib/env.ts.
+  // NEXT_RUNTIME is Next.js's own, replaced at build time, so it is read here rather than through lib/config/env.ts.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { exitUnlessEnvironmentValid } = await import("./lib/env");
+  const { exitUnlessEnvironmentValid } = await import("@/lib/config/env");
   exitUnlessEnvironmentValid();
   // SIGTERM drains this instance (docs/deploy.md#graceful-shutdown); taken over before anything can wait.
   const { installShutdownHandlers } = await import("./lib/shutdown");
@@ -15,6 +15,6 @@ export async function register() {
   await installForwardingScrubber();
   const { databaseHandle, getDb } = await import("./db/client");
   await databaseHandle().ready.catch(() => {});
-  const { startTurnRecovery } = await import("./lib/chat/turn-recovery");
+  const { startTurnRecovery } = await import("@/lib/chat/turn-control/turn-recovery");
   startTurnRecovery(getDb);
 }

@@ -6,8 +6,8 @@
 
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countUserTurns } from "@/lib/context/current-input";
-import { defaultSettings, type ResolvedSettings } from "@/lib/context/settings";
 import { artifactTokenCounts } from "@/lib/context/token-cache";
+import { defaultSettings, type ResolvedSettings } from "@/lib/domain/settings";
 import type {
   BuildInput,
   ParticipantInfo,
@@ -18,7 +18,7 @@ import type {
   StoredPart,
   StoredSummary,
   ToolInfo,
-} from "@/lib/context/types";
+} from "@/lib/domain/types";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Seeded randomness (mulberry32): small, fast, and the same sequence on every machine.

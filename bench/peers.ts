@@ -14,7 +14,7 @@ import {
 } from "@langchain/core/messages";
 import { convertToModelMessages, pruneMessages, type UIMessage } from "ai";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import type { StoredArtifact, StoredAttachment, StoredMessage } from "@/lib/context/types";
+import type { StoredArtifact, StoredAttachment, StoredMessage } from "@/lib/domain/types";
 import type { GeneratedConversation } from "./conversation-generator";
 import { type Sample, timeAsync } from "./stats";
 

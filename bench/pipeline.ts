@@ -5,9 +5,9 @@
 import { buildContext } from "@/lib/context/build-context";
 import { attemptBudgetsFor } from "@/lib/context/history-reach";
 import { resolveForModel } from "@/lib/context/resolve-for-model";
-import { defaultSettings, type ResolvedSettings, settingsSchema } from "@/lib/context/settings";
-import type { BuildInput, ModelDescriptor } from "@/lib/context/types";
-import { MODEL_CATALOG } from "@/lib/providers/model-catalog";
+import { MODEL_CATALOG } from "@/lib/domain/model-catalog";
+import { defaultSettings, type ResolvedSettings, settingsSchema } from "@/lib/domain/settings";
+import type { BuildInput, ModelDescriptor } from "@/lib/domain/types";
 import { buildInputFor, type GeneratedConversation, liftedSettings } from "./conversation-generator";
 import { type Sample, timeSync } from "./stats";
 

@@ -18,7 +18,7 @@
 //   newest 81 messages): what one statement costs the app's process, whatever the turn does around it.
 // Route turns and direct calls alternate, so both see the same machine load.
 
-import type { BuildInput } from "@/lib/context/types";
+import type { BuildInput } from "@/lib/domain/types";
 import { type AppBench, setUpAppBench } from "./app-setup";
 import { median, round, type Sample, summarise } from "./stats";
 import { type CpuBreakdown, profileTurnCpu } from "./turn-profile";
@@ -319,11 +319,11 @@ async function directCall(db: Database, conversationId: string, userId: string) 
   const { getPersona } = await import("@/db/persona-queries");
   const { getModel } = await import("@/db/model-queries");
   const { listHistoryWindow } = await import("@/db/message-queries");
-  const { loadTurnInput } = await import("@/lib/chat/load-turn-input");
-  const { toModelDescriptor } = await import("@/lib/chat/stored-rows");
+  const { loadTurnInput } = await import("@/lib/chat/turn/load-turn-input");
+  const { toModelDescriptor } = await import("@/lib/chat/turn/stored-rows");
   const { buildContext } = await import("@/lib/context/build-context");
   const { resolveForModel } = await import("@/lib/context/resolve-for-model");
-  const { streamModelCall } = await import("@/lib/chat/model-call");
+  const { streamModelCall } = await import("@/lib/chat/attempts/model-call");
   const conversation = await getReadableConversation({ db, conversationId, userId });
   const persona = await getPersona({ db, personaId: conversation.personaId });
   const modelRow = await getModel({ db, modelId: persona.modelId });

@@ -32,7 +32,7 @@ export interface CpuBreakdown {
 
 /**
  * A frame's file as the part rules read it: a package's path from its `node_modules/` on (`node_modules/ai/…`),
- * a file of this repository from its root (`lib/chat/run-turn.ts`), Node's own as is (`node:internal/…`).
+ * a file of this repository from its root (`lib/chat/turn/run-turn.ts`), Node's own as is (`node:internal/…`).
  */
 function sourceOf(url: string, root: string): string {
   const packageAt = url.lastIndexOf("/node_modules/");

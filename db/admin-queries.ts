@@ -4,9 +4,9 @@
 
 import "server-only";
 import { and, asc, count, desc, eq, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
-import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
-import type { ModelCapabilities } from "@/lib/context/types";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/domain/errors";
+import type { ResolvedSettings, SettingsOverride } from "@/lib/domain/settings";
+import type { ModelCapabilities } from "@/lib/domain/types";
 import type { Database } from "./client";
 import { onlyRow, type UserArgs } from "./query-parts";
 import { queryRows } from "./raw-sql";

@@ -4,7 +4,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { getReadableConversation, type ReadableConversationArgs } from "./conversation-queries";
 import { isAnyOf, preparedStatement } from "./prepared-statements";

@@ -146,7 +146,7 @@ export const attemptSummaryColumns = {
   error: attempts.error,
   usage: sql<Record<string, number> | null>`${attempts.response} -> 'usage'`,
   /**
-   * What an estimate of a stopped or failed attempt's cost is counted from (lib/chat/attempt-cost.ts): the tokens
+   * What an estimate of a stopped or failed attempt's cost is counted from (lib/chat/attempts/attempt-cost.ts): the tokens
    * of the items it sent and the text it streamed. Null for any other attempt, so the light rows stay light.
    */
   sentTokens: sql<

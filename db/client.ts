@@ -14,7 +14,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import { env } from "@/lib/env";
+import { env } from "@/lib/config/env";
 import type { Database } from "./database-type";
 import * as schema from "./schema";
 import { seedDatabase } from "./seed";

@@ -4,7 +4,7 @@
 import "server-only";
 import { and, desc, eq, ilike, inArray, ne, or, type SQL, sql } from "drizzle-orm";
 import { union } from "drizzle-orm/pg-core";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { preparedStatement } from "./prepared-statements";
 import { type ConversationArgs, onlyRow, type UserArgs } from "./query-parts";

@@ -3,7 +3,7 @@
 // the user: someone else's memory is simply not found. Also the memories a turn uses: the ones the `remember` tool
 // stores, and those a turn may read (listActiveMemories).
 import { and, asc, desc, eq, or, sql } from "drizzle-orm";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { preparedStatement } from "./prepared-statements";
 import type { UserArgs } from "./query-parts";

@@ -9,8 +9,8 @@ import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, or, sql } 
 import { monotonicFactory } from "ulid";
 import { v7 as uuidv7 } from "uuid";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
-import type { StoredPart } from "@/lib/context/types";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/domain/errors";
+import type { StoredPart } from "@/lib/domain/types";
 import type { Database } from "./client";
 import { encodedPlaceholder, isAnyOf, preparedStatement } from "./prepared-statements";
 import {

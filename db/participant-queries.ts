@@ -2,7 +2,7 @@
 
 import "server-only";
 import { and, asc, desc, eq, ne, type SQL, sql } from "drizzle-orm";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/domain/errors";
 import type { ReadableConversationArgs } from "./conversation-queries";
 import { preparedStatement } from "./prepared-statements";
 import type { ConversationArgs, UserArgs } from "./query-parts";

@@ -3,7 +3,7 @@
 import "server-only";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { onlyRow } from "./query-parts";
 import { personas } from "./schema";

@@ -3,7 +3,7 @@
 
 import "server-only";
 import { and, eq, gt, isNull, type Placeholder } from "drizzle-orm";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { type Message, messages } from "./schema";
 

@@ -17,7 +17,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { v7 as uuidv7 } from "uuid";
-import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
+import type { ResolvedSettings, SettingsOverride } from "@/lib/domain/settings";
 import {
   API_KINDS,
   AUTHOR_TYPES,
@@ -29,7 +29,7 @@ import {
   PROVIDER_NAMES,
   type StoredPart,
   TOKENIZER_NAMES,
-} from "@/lib/context/types";
+} from "@/lib/domain/types";
 
 const createdAt = () => timestamp("createdAt", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updatedAt", { withTimezone: true, mode: "date" }).notNull().defaultNow();

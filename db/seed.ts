@@ -3,10 +3,10 @@
 
 import "server-only";
 import { sql } from "drizzle-orm";
-import { defaultSettings } from "@/lib/context/settings";
-import type { ServerEnvironment } from "@/lib/env";
-import { compatibleCatalogModels, MODEL_CATALOG, OFFLINE_MODEL_ID } from "@/lib/providers/model-catalog";
-import { configuredProviders } from "@/lib/providers/provider-config";
+import type { ServerEnvironment } from "@/lib/config/env";
+import { configuredProviders } from "@/lib/config/providers";
+import { compatibleCatalogModels, MODEL_CATALOG, OFFLINE_MODEL_ID } from "@/lib/domain/model-catalog";
+import { defaultSettings } from "@/lib/domain/settings";
 import type { Database } from "./database-type";
 import { models, personas, settingsVersions } from "./schema";
 

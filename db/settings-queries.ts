@@ -2,7 +2,7 @@
 
 import "server-only";
 import { desc } from "drizzle-orm";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { preparedStatement } from "./prepared-statements";
 import { onlyRow } from "./query-parts";

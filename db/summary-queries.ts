@@ -4,7 +4,7 @@
 
 import "server-only";
 import { and, asc, desc, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { getOwnedConversation, getReadableConversation } from "./conversation-queries";
 import { preparedStatement } from "./prepared-statements";

@@ -18,8 +18,8 @@ import { databaseHandle } from "@/db/client";
 import * as schema from "@/db/schema";
 import { findSessionWithUser } from "@/db/session-queries";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, nameProblem, passwordProblem } from "@/lib/account-rules";
-import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { env } from "@/lib/config/env";
+import { AppError } from "@/lib/domain/errors";
 
 const DEVELOPMENT_SECRET = "glassbox-development-secret-change-me-in-production";
 

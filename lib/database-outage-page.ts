@@ -6,7 +6,7 @@
 import "server-only";
 import { databaseHandle } from "@/db/client";
 import { pingDatabase } from "@/db/health-queries";
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@/lib/errors";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@/lib/domain/errors";
 
 /** A request for a page (not the API, not Next's files or a file with an extension): what the outage page is for. */
 export function isPageRequest(request: Request): boolean {
@@ -17,7 +17,7 @@ export function isPageRequest(request: Request): boolean {
 }
 
 /**
- * True when the database cannot be reached (refused, reset, timed out: lib/errors.ts isDatabaseUnavailable). Any
+ * True when the database cannot be reached (refused, reset, timed out: lib/domain/errors.ts isDatabaseUnavailable). Any
  * other failure is left to the page, whose own error handling applies.
  */
 export async function databaseIsUnreachable(): Promise<boolean> {

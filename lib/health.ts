@@ -7,7 +7,7 @@ import "server-only";
 import { createClient } from "redis";
 import { databaseHandle } from "@/db/client";
 import { getLatestAppliedMigration, pingDatabase, shippedMigrations } from "@/db/health-queries";
-import { env } from "@/lib/env";
+import { env } from "@/lib/config/env";
 import { logger } from "@/lib/logger";
 import { isShuttingDown, onShutdown } from "@/lib/shutdown-hooks";
 

@@ -5,7 +5,7 @@
 // never a guess; so do cache writes reported for a model whose prices name no write rate.
 // Client-safe and pure: the inspector sums what the server computed.
 
-import type { ModelPrices } from "@/lib/context/types";
+import type { ModelPrices } from "@/lib/domain/types";
 
 export type { ModelPrices };
 
@@ -49,7 +49,7 @@ export function costOfUsage(
   };
 }
 
-/** A cost that may be an estimate (a stopped or failed attempt's without reported usage: lib/chat/attempt-cost.ts). */
+/** A cost that may be an estimate (a stopped or failed attempt's without reported usage: lib/chat/attempts/attempt-cost.ts). */
 export type MaybeEstimatedCost = Cost & { estimated?: boolean };
 
 /**

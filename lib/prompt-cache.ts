@@ -3,7 +3,7 @@
 // reported reads agree with the prefix the payload kept unchanged since the previous turn. Pure and client-safe.
 
 import { describeBreakpointPlace } from "@/lib/context/cache-breakpoints";
-import type { CacheBreakpointPlace } from "@/lib/context/types";
+import type { CacheBreakpointPlace } from "@/lib/domain/types";
 import type { TokenUsage } from "@/lib/pricing";
 
 const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });

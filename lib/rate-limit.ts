@@ -4,8 +4,8 @@
 
 import "server-only";
 import { createClient } from "redis";
-import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { env } from "@/lib/config/env";
+import { AppError } from "@/lib/domain/errors";
 import { logger } from "@/lib/logger";
 
 export interface RateLimitPolicy {

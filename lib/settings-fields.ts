@@ -3,7 +3,7 @@
 // the settings schema only.
 
 import { z } from "zod";
-import { defaultSettings, SETTING_HELP, settingsSchema } from "@/lib/context/settings";
+import { defaultSettings, SETTING_HELP, settingsSchema } from "@/lib/domain/settings";
 
 export interface SettingField {
   /** Dotted key, e.g. "history.messageFetchLimit"; top-level keys have no dot. */

@@ -3,7 +3,7 @@
 // whether shutdown has begun, the closers to run at its end, and the API requests in flight.
 
 import "server-only";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 
 /** Streams (live events, relayed replies) close first, then the connections (Redis, the pool) they may need. */
 export type ClosePhase = "streams" | "connections";

@@ -12,9 +12,9 @@
 import "server-only";
 import { Server } from "node:http";
 import { databaseHandle } from "@/db/client";
-import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
-import { interruptTurnsRunningHere, waitForTurnsRunningHere } from "@/lib/chat/turn-stops";
-import { env } from "@/lib/env";
+import { sweepAbandonedTurns } from "@/lib/chat/turn-control/turn-recovery";
+import { interruptTurnsRunningHere, waitForTurnsRunningHere } from "@/lib/chat/turn-control/turn-stops";
+import { env } from "@/lib/config/env";
 import { publishingSettled } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
 import { beginShutdown, requestsInFlight, runShutdownClosers } from "@/lib/shutdown-hooks";

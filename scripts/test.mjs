@@ -11,7 +11,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const resultsDir = path.resolve(root, process.env.TEST_RESULTS_DIR ?? "test-results");
 mkdirSync(resultsDir, { recursive: true });
-// Every attempt the suites record has its wire map checked against its body (lib/chat/record-attempt.ts): a
+// Every attempt the suites record has its wire map checked against its body (lib/chat/attempts/record-attempt.ts): a
 // violation is written here, and each one fails the run.
 const wireViolations = path.join(resultsDir, "wire-violations.jsonl");
 rmSync(wireViolations, { force: true });

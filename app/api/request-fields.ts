@@ -1,6 +1,6 @@
 // Pieces of the request schemas and their parsing, so that every route refuses the same way and names the field.
 import { z } from "zod";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { hasVisibleCharacter } from "@/lib/text-rules";
 
 /** The query values checked against `schema`; a 400 names the first problem. */

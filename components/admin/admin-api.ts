@@ -5,8 +5,8 @@
 
 import { ApiError } from "@/components/ui/api-client";
 import type { PersonaFields } from "@/db/admin-queries";
-import type { ResolvedSettings } from "@/lib/context/settings";
-import type { ModelCapabilities, ProviderName, TokenizerName } from "@/lib/context/types";
+import type { ResolvedSettings } from "@/lib/domain/settings";
+import type { ModelCapabilities, ProviderName, TokenizerName } from "@/lib/domain/types";
 import type { SettingField } from "@/lib/settings-fields";
 
 export const adminKeys = {

@@ -7,7 +7,7 @@ import { PendingButton, SelectField, TextField } from "@/components/ui/form-cont
 import { FormFooter } from "@/components/ui/form-footer";
 import { submitHandler } from "@/components/ui/submit-handler";
 import { useFormFields } from "@/components/ui/use-form-fields";
-import { BLOCK_TYPES } from "@/lib/context/types";
+import { BLOCK_TYPES } from "@/lib/domain/types";
 import { adminKeys, errorsFrom } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
 import { PersonaSelect, UserSelect, usePersonas, useUsers } from "./entity-selects";

@@ -9,7 +9,7 @@ import { ActionButtons } from "@/components/ui/action-buttons";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
 import { PendingButton } from "@/components/ui/form-controls";
-import { type ResolvedSettings, settingsSchema } from "@/lib/context/settings";
+import { type ResolvedSettings, settingsSchema } from "@/lib/domain/settings";
 import { canonicalJson } from "@/lib/payload-diff";
 import type { SettingField } from "@/lib/settings-fields";
 import { adminKeys, errorsFrom, type PolicyResponse, type PreviewResult } from "./admin-api";

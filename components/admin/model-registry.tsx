@@ -9,7 +9,7 @@ import { ErrorMessage } from "@/components/ui/error-message";
 import { NumberField, PendingButton, SelectField, TextField } from "@/components/ui/form-controls";
 import { FormFooter } from "@/components/ui/form-footer";
 import { submitHandler } from "@/components/ui/submit-handler";
-import { API_KINDS, PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/context/types";
+import { API_KINDS, PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/domain/types";
 import { adminKeys, errorsFrom, type ModelRow } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
 

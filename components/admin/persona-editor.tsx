@@ -11,7 +11,7 @@ import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
 import { PendingButton } from "@/components/ui/form-controls";
 import { FormField } from "@/components/ui/form-field";
-import { settingsOverrideSchema } from "@/lib/context/settings";
+import { settingsOverrideSchema } from "@/lib/domain/settings";
 import {
   adminKeys,
   errorsFrom,

@@ -1,7 +1,7 @@
 "use client";
 // Typed fetchers and query keys for the chat UI (through the one API client, components/ui/api-client.ts).
 import { apiFetch } from "@/components/ui/api-client";
-import type { SettingsOverride } from "@/lib/context/settings";
+import type { SettingsOverride } from "@/lib/domain/settings";
 
 export interface ConversationSummary {
   id: string;

@@ -7,7 +7,7 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { InspectorPanel, type InspectorTarget } from "@/components/inspector/inspector-panel";
 import { ApiError } from "@/components/ui/api-client";
-import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
 import {
   type ConversationDetail,
   conversationKey,

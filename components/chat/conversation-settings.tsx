@@ -10,7 +10,7 @@ import { PendingButton } from "@/components/ui/form-controls";
 import { Labelled } from "@/components/ui/labelled";
 import { type NoteRole, NoteRoleOptions } from "@/components/ui/note-role-options";
 import { submitHandler } from "@/components/ui/submit-handler";
-import { SETTING_HELP, type SettingsOverride } from "@/lib/context/settings";
+import { SETTING_HELP, type SettingsOverride } from "@/lib/domain/settings";
 import { conversationKey, getConversation, turnsKey, updateConversation } from "./api";
 import { ConversationPeople } from "./conversation-people";
 

@@ -1,7 +1,7 @@
 // Puts a message that arrived live into the shown transcript (docs/features.md, "Live rooms"): in place of the
 // copy already shown (the same stored id, or the browser's own id for a message this page sent), in place of the
 // variant it replaces (a regenerated reply answers the same message), or else where its seq puts it.
-import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
 
 export function applyLiveMessage(
   messages: ChatUIMessage[],

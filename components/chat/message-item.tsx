@@ -6,7 +6,7 @@ import type { FileUIPart } from "ai";
 import { memo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { AlertIcon, ChevronRightIcon, InspectIcon, PencilIcon, RefreshIcon } from "@/components/ui/icons";
-import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
 import type { ModelOption } from "./api";
 import { Markdown } from "./markdown/markdown";
 import { MessageEditor } from "./message-editor";

@@ -5,7 +5,7 @@ import type { ChatStatus } from "ai";
 import { Fragment, useEffect, useMemo } from "react";
 import { useStickToBottom } from "use-stick-to-bottom";
 import { AlertIcon, ArrowDownIcon, RefreshIcon } from "@/components/ui/icons";
-import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
 import { isUuid } from "@/lib/ids";
 import { describeChatError } from "./chat-errors";
 import { type MessageActions, MessageItem } from "./message-item";

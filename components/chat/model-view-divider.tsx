@@ -2,7 +2,7 @@
 // The line above the first message the latest request sent, when older messages (not summarised) were left out:
 // nothing leaves the model's view without a mark the reader can see.
 import { TextDivider } from "@/components/ui/text-divider";
-import type { ChatMessageMetadata } from "@/lib/chat/ui-messages";
+import type { ChatMessageMetadata } from "@/lib/chat/views/ui-messages";
 
 const REASON_LABELS: Record<string, string> = {
   "fetch-limit": "fetch limit",

@@ -8,7 +8,7 @@ import { ErrorMessage } from "@/components/ui/error-message";
 import { PendingButton } from "@/components/ui/form-controls";
 import { PencilIcon, RefreshIcon } from "@/components/ui/icons";
 import { submitHandler } from "@/components/ui/submit-handler";
-import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
 import { revertSummary, type SummaryView, updateSummary } from "./summary-api";
 import { SummaryFacts } from "./summary-facts";
 import { SummaryMemoryNote } from "./summary-memory-note";

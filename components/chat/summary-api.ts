@@ -2,10 +2,10 @@
 import { apiFetch } from "@/components/ui/api-client";
 // Typed fetchers and the query key for summaries: list, compact now, edit, revert, and the transcript
 // reload that shows which messages a summary now covers.
-import type { ReasoningView } from "@/lib/chat/reasoning-view";
-import type { SummaryView } from "@/lib/chat/summary-view";
-import type { ModelViewStart, ReplyModel } from "@/lib/chat/transcript";
-import { type ChatUIMessage, type TranscriptMessage, toUIMessage } from "@/lib/chat/ui-messages";
+import type { ReasoningView } from "@/lib/chat/views/reasoning-view";
+import type { SummaryView } from "@/lib/chat/views/summary-view";
+import type { ModelViewStart, ReplyModel } from "@/lib/chat/views/transcript";
+import { type ChatUIMessage, type TranscriptMessage, toUIMessage } from "@/lib/chat/views/ui-messages";
 
 export type { SummaryView };
 

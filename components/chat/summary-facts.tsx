@@ -2,7 +2,7 @@
 // What a summary covers, in one line of facts: how many messages, through which one, what made it, which model
 // wrote it and when.
 import { formatCount } from "@/components/ui/format";
-import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
 import { messageText } from "./message-item";
 import type { SummaryView } from "./summary-api";
 

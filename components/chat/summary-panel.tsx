@@ -3,7 +3,7 @@
 // and, below it, the earlier summaries, read only.
 import { useQuery } from "@tanstack/react-query";
 import { Dialog } from "@/components/ui/dialog";
-import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
 import { SummaryActive } from "./summary-active";
 import { listSummaries, type SummaryList, summariesKey } from "./summary-api";
 import { SummaryHistory } from "./summary-history";

@@ -3,7 +3,7 @@
 import { Disclosure } from "@/components/ui/disclosure";
 // "Thought for 4 s" above a reply that reasoned: collapsed by default, opens to the reasoning the provider gave
 // (docs/features.md#reasoning-and-provider-metadata).
-import { type ReasoningView, thoughtForLabel } from "@/lib/chat/reasoning-view";
+import { type ReasoningView, thoughtForLabel } from "@/lib/chat/views/reasoning-view";
 
 export function ThoughtBlock({ reasoning }: { reasoning: ReasoningView }) {
   return (

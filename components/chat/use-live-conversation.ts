@@ -5,7 +5,7 @@
 // reloaded when it ends. Typing notices are kept for a few seconds; the people list is refetched when it changes.
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
 import { type LiveEvent, TYPING_REPEAT_MS, TYPING_SHOWN_MS } from "@/lib/live/events";
 import { conversationKey, conversationsKey, participantsKey } from "./api";
 import { applyLiveMessage } from "./live-messages";

@@ -8,7 +8,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { apiFetch } from "@/components/ui/api-client";
 import { formatCount, formatMs } from "@/components/ui/format";
 import { Labelled } from "@/components/ui/labelled";
-import { ITEM_TAGS } from "@/lib/context/types";
+import { ITEM_TAGS } from "@/lib/domain/types";
 import { ATTEMPT_KIND_LABELS } from "./attempt-kinds";
 import { CostLabel } from "./cost-label";
 import type { AttemptSummaryView } from "./types";

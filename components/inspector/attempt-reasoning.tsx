@@ -1,6 +1,6 @@
 // The reasoning the model returned on one attempt, as its reply stored it: how long it thought and what, or that
 // the provider kept the text hidden (docs/features.md#reasoning-and-provider-metadata). Nothing when it returned none.
-import { type ReasoningView, thoughtForLabel } from "@/lib/chat/reasoning-view";
+import { type ReasoningView, thoughtForLabel } from "@/lib/chat/views/reasoning-view";
 
 export function AttemptReasoning({ reasoning }: { reasoning: ReasoningView | null | undefined }) {
   if (!reasoning) return null;

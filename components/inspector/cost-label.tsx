@@ -1,7 +1,7 @@
 "use client";
 // A cost in dollars, with its parts (input, cached input, cache writes, output) on hover; "unknown" when the model has no
 // prices or the provider reported no usage, never "$0". A stopped or failed attempt's cost without reported usage is an
-// estimate (lib/chat/attempt-cost.ts): shown as "≈ $… (estimated)", the hover saying how it was counted.
+// estimate (lib/chat/attempts/attempt-cost.ts): shown as "≈ $… (estimated)", the hover saying how it was counted.
 import { formatUsd, type MaybeEstimatedCost } from "@/lib/pricing";
 
 export const ESTIMATE_EXPLANATION =

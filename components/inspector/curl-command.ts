@@ -3,7 +3,7 @@
 // kernel's per-argument limit. The URL is the recorded one, the base URL the request really went to; attempts
 // recorded before URLs were full hold only the path, so the host is then a placeholder with the provider's public
 // default. The key is always a placeholder: keys are never stored.
-import type { ProviderName } from "@/lib/context/types";
+import type { ProviderName } from "@/lib/domain/types";
 
 interface ProviderShell {
   /** Shell expression for the origin, with the public default where there is one. */

@@ -4,7 +4,7 @@
 // not in the token bar or the budget, since the provider never received them.
 import { formatCount } from "@/components/ui/format";
 import type { RemovedItem } from "@/lib/context/replayable-reasoning";
-import type { TraceEvent } from "@/lib/context/types";
+import type { TraceEvent } from "@/lib/domain/types";
 import { stageLabel } from "./stages";
 import { TagChip } from "./tag-chip";
 

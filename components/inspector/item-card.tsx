@@ -6,7 +6,7 @@ import { memo } from "react";
 import { formatCount } from "@/components/ui/format";
 import { describeBreakpointPlace } from "@/lib/context/cache-breakpoints";
 import { TAG_DESCRIPTIONS } from "@/lib/context/tags";
-import type { TraceEvent } from "@/lib/context/types";
+import type { TraceEvent } from "@/lib/domain/types";
 import { ItemParts } from "./item-parts";
 import { stageLabel } from "./stages";
 import { TagChip } from "./tag-chip";

@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { FoldedText } from "@/components/ui/folded-text";
 import { AudioIcon, DocumentIcon, ImageIcon, VideoIcon } from "@/components/ui/icons";
 import { fileKind, mediaKindName } from "@/components/ui/media-kind";
-import type { ItemPart } from "@/lib/context/types";
+import type { ItemPart } from "@/lib/domain/types";
 
 const NOTICE = /\[System: [^\]\n]*\]/g;
 

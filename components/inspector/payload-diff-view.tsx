@@ -3,7 +3,7 @@
 // byte prefix the two request bodies share, which is what a provider's prompt cache can reuse, set against the
 // cache reads the provider reported (said plainly when the two disagree).
 import { Fragment, useMemo, useState } from "react";
-import type { ContextItem } from "@/lib/context/types";
+import type { ContextItem } from "@/lib/domain/types";
 import { describePrefixStability, diffItems, type ItemChange, prefixStability } from "@/lib/payload-diff";
 import { compareCacheWithPrefix, stablePrefixTokens } from "@/lib/prompt-cache";
 import { TagChip } from "./tag-chip";

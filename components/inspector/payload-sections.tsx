@@ -5,7 +5,7 @@
 import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
 import { Tabs } from "@/components/ui/tabs";
 import { VirtualList, type VirtualListHandle } from "@/components/ui/virtual-list";
-import type { ContextItem, ItemTag, TraceEvent } from "@/lib/context/types";
+import type { ContextItem, ItemTag, TraceEvent } from "@/lib/domain/types";
 import { DroppedItems } from "./dropped-items";
 import { ItemCard } from "./item-card";
 import { PayloadDiffView } from "./payload-diff-view";

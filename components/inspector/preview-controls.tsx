@@ -3,8 +3,8 @@ import { readKey } from "@/components/admin/settings-override";
 import { Labelled } from "@/components/ui/labelled";
 import { NoteRoleOptions } from "@/components/ui/note-role-options";
 // The preview's inputs: the next message and the settings to try, applied to the dry run as they are typed.
-import type { ResolvedSettings } from "@/lib/context/settings";
-import { SETTING_HELP } from "@/lib/context/settings";
+import type { ResolvedSettings } from "@/lib/domain/settings";
+import { SETTING_HELP } from "@/lib/domain/settings";
 import { PLACEHOLDER_TEXT, type PreviewEdits } from "./preview-settings";
 
 function NumberField({

@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { conversationKey, getConversation } from "@/components/chat/api";
 import { useDebouncedValue } from "@/components/chat/use-debounced-value";
-import type { ResolvedSettings } from "@/lib/context/settings";
+import type { ResolvedSettings } from "@/lib/domain/settings";
 import { PayloadSections } from "./payload-sections";
 import { PreviewControls } from "./preview-controls";
 import { hasEdits, PLACEHOLDER_TEXT, type PreviewEdits, previewOverride } from "./preview-settings";

@@ -2,7 +2,7 @@
 // (the resolved values with the edits on top), so keys the reader did not touch keep their resolved values.
 
 import type { NoteRole } from "@/components/ui/note-role-options";
-import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
+import type { ResolvedSettings, SettingsOverride } from "@/lib/domain/settings";
 
 export interface PreviewEdits {
   noteText?: string;
@@ -34,7 +34,7 @@ export function previewOverride(
   if (edits.noteText !== undefined || edits.noteDepth !== undefined || edits.noteRole !== undefined) {
     override.contextNote = {
       ...base.contextNote,
-      // The preview's note text stands for this conversation's note (see lib/chat/preview-turn.ts).
+      // The preview's note text stands for this conversation's note (see lib/chat/turn/preview-turn.ts).
       text: edits.noteText ?? (conversationNote || base.contextNote.text),
       depth: edits.noteDepth !== undefined ? wholeNumber(edits.noteDepth) : base.contextNote.depth,
       role: edits.noteRole ?? base.contextNote.role,

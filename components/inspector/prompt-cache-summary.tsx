@@ -1,7 +1,7 @@
 "use client";
 // Prompt caching in the inspector (docs/pipeline.md#prompt-cache-breakpoints): what the chosen attempt read
 // from and wrote to the provider's cache with the breakpoints it sent, and the conversation's cache hit ratio.
-import type { CacheBreakpointPlace } from "@/lib/context/types";
+import type { CacheBreakpointPlace } from "@/lib/domain/types";
 import { cacheHitRatio, describeAttemptCache, describeCacheHitRatio } from "@/lib/prompt-cache";
 import type { AttemptSummaryView, AttemptView } from "./types";
 

@@ -7,7 +7,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { formatBytes } from "@/components/ui/format";
 import { CheckIcon, DownloadIcon, TerminalIcon } from "@/components/ui/icons";
 import { mediaKindName } from "@/components/ui/media-kind";
-import type { ProviderName } from "@/lib/context/types";
+import type { ProviderName } from "@/lib/domain/types";
 import { curlCommand } from "./curl-command";
 import { JsonText } from "./json-lines";
 import { pointerLineRange } from "./json-pointer-lines";

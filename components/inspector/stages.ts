@@ -1,5 +1,5 @@
 // Pipeline stages in the order they run, with the names the trace panel shows.
-import type { StageName } from "@/lib/context/types";
+import type { StageName } from "@/lib/domain/types";
 
 export const STAGES: { stage: StageName; label: string; phase: "A" | "B" }[] = [
   { stage: "load", label: "Load", phase: "A" },

@@ -1,6 +1,6 @@
 // A tag drawn in its colour, with its one-line description on hover.
 import { TAG_DESCRIPTIONS } from "@/lib/context/tags";
-import type { ItemTag } from "@/lib/context/types";
+import type { ItemTag } from "@/lib/domain/types";
 import { tagStyle } from "./tag-style";
 
 export function TagChip({ tag, className = "" }: { tag: ItemTag; className?: string }) {

@@ -1,7 +1,7 @@
 // Class names per tag colour. Tailwind only generates classes it can see written out whole, so the colours named
 // in lib/context/tags.ts are mapped to literal class strings here rather than built with templates.
 import { TAG_COLOURS } from "@/lib/context/tags";
-import type { ItemTag } from "@/lib/context/types";
+import type { ItemTag } from "@/lib/domain/types";
 
 interface TagStyle {
   /** The chip: tinted background, readable text, a hairline ring. */

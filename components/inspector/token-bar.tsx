@@ -4,7 +4,7 @@
 import { Fragment, type ReactNode } from "react";
 import { formatCount, formatPercent } from "@/components/ui/format";
 import { TAG_DESCRIPTIONS } from "@/lib/context/tags";
-import type { ItemTag } from "@/lib/context/types";
+import type { ItemTag } from "@/lib/domain/types";
 import { TagDot } from "./tag-chip";
 import { tagStyle } from "./tag-style";
 import type { PayloadView } from "./types";

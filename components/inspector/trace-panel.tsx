@@ -3,7 +3,7 @@
 // touched; clicking pins the highlight and scrolls to the first of them.
 import { useState } from "react";
 import { formatCount } from "@/components/ui/format";
-import type { TraceEvent } from "@/lib/context/types";
+import type { TraceEvent } from "@/lib/domain/types";
 import { STAGES, stageLabel } from "./stages";
 
 const EVENTS_SHOWN_PER_STAGE = 40;

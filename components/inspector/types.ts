@@ -1,13 +1,13 @@
 // The API shapes the inspector reads: turns with their attempts, and the preview's dry run. Each is derived from
-// the server function that builds it (lib/chat/attempt-view.ts, lib/chat/preview-turn.ts, db/turn-queries.ts), as the
+// the server function that builds it (lib/chat/views/attempt-view.ts, lib/chat/turn/preview-turn.ts, db/turn-queries.ts), as the
 // browser receives it: JSON, so dates are strings. Type-only imports: nothing of the server reaches the bundle.
 import type { AsJson } from "@/components/ui/api-client";
 import type { listOtherModelCallSummaries } from "@/db/attempt-queries";
 import type { UnclaimedElement, WireAddress } from "@/db/schema";
 import type { listTurnSummaries, listTurnsWithAttempts } from "@/db/turn-queries";
-import type { toAttemptViews } from "@/lib/chat/attempt-view";
-import type { previewTurn } from "@/lib/chat/preview-turn";
-import type { ContextItem, ProviderName, TraceEvent } from "@/lib/context/types";
+import type { previewTurn } from "@/lib/chat/turn/preview-turn";
+import type { toAttemptViews } from "@/lib/chat/views/attempt-view";
+import type { ContextItem, ProviderName, TraceEvent } from "@/lib/domain/types";
 import type { Cost } from "@/lib/pricing";
 
 type ServerAttemptView = Awaited<ReturnType<typeof toAttemptViews>>[number];

@@ -5,7 +5,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { turnsKey } from "@/components/chat/api";
 import { apiFetch } from "@/components/ui/api-client";
-import type { SettingsOverride } from "@/lib/context/settings";
+import type { SettingsOverride } from "@/lib/domain/settings";
 import type { Cost } from "@/lib/pricing";
 import type { AttemptSummaryView, AttemptView, PreviewView, TurnSummaryView } from "./types";
 

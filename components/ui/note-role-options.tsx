@@ -1,6 +1,6 @@
 // The roles a context note can be sent as, as the options of a select: the conversation settings and the
 // inspector's preview offer the same three.
-import type { ResolvedSettings } from "@/lib/context/settings";
+import type { ResolvedSettings } from "@/lib/domain/settings";
 
 export type NoteRole = ResolvedSettings["contextNote"]["role"];
 

@@ -7,7 +7,7 @@
 import "server-only";
 import type { IncomingMessage } from "node:http";
 import { BlockList, isIP } from "node:net";
-import { env } from "@/lib/env";
+import { env } from "@/lib/config/env";
 
 const FORWARDING_HEADERS = [
   "x-forwarded-for",

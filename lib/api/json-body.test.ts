@@ -2,7 +2,7 @@
 // refuses, with which status and which words.
 import { describe, expect, test } from "vitest";
 import { type JsonLimits, parseJsonWithin } from "@/lib/api/json-body";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { unstorableTextProblem } from "@/lib/text-rules";
 
 const LIMITS: JsonLimits = { maxDepth: 8, maxElements: 50, maxStringChars: 20 };

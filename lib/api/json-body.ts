@@ -13,7 +13,7 @@
 // array, the offsets of the current key in an object), and the path is spelt out only for an error message.
 
 import "server-only";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 
 export interface JsonLimits {
   /** Containers inside containers: `[[]]` is 2 deep. */

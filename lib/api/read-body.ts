@@ -7,7 +7,7 @@
 // "lingering close"). A client that stops sending once it has the answer ends the drain at once.
 
 import "server-only";
-import type { AppError } from "@/lib/errors";
+import type { AppError } from "@/lib/domain/errors";
 
 const LINGER_MS = 2_000;
 export const LINGER_BYTES = 32 * 1024 * 1024;

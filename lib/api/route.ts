@@ -9,7 +9,7 @@ import { type JsonLimits, parseJsonWithin } from "@/lib/api/json-body";
 import { readBodyUpTo } from "@/lib/api/read-body";
 import { guardStateChange } from "@/lib/api/same-origin";
 import { sessionUser } from "@/lib/auth";
-import { AppError, databaseUnavailable, isDatabaseUnavailable } from "@/lib/errors";
+import { AppError, databaseUnavailable, isDatabaseUnavailable } from "@/lib/domain/errors";
 import { isUuid } from "@/lib/ids";
 import { logger } from "@/lib/logger";
 import { trackRequest } from "@/lib/shutdown-hooks";

@@ -3,7 +3,7 @@
 // the server keeps only from TRUSTED_PROXIES: tests/api/forwarding-headers.test.ts).
 import { afterEach, describe, expect, test } from "vitest";
 import { requireSameOrigin } from "@/lib/api/same-origin";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 
 interface Scenario {
   name: string;

@@ -8,8 +8,8 @@
 
 import "server-only";
 import { servedOverHttps } from "@/lib/api/secure-cookies";
-import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { env } from "@/lib/config/env";
+import { AppError } from "@/lib/domain/errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { SettingsOverride } from "@/lib/domain/settings";
+import type { ContextItem, StoredArtifact, StoredMessage, TokenizerName } from "@/lib/domain/types";
 import {
   artifactOfType,
   deepFreeze,
@@ -16,10 +18,8 @@ import { computeTurnIndices, pruneToolOutput, replayArtifacts, toolOutputText } 
 import { collapseRuns } from "./collapse-runs";
 import { elementAt } from "./indexing";
 import { mapRoles } from "./role-mapping";
-import type { SettingsOverride } from "./settings";
 import { artifactTokenCounts, messageTokenCounts } from "./token-cache";
 import { countItemTokens, countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
-import type { ContextItem, StoredArtifact, StoredMessage, TokenizerName } from "./types";
 
 function runReplay(
   messages: StoredMessage[],

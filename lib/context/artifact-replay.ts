@@ -8,6 +8,15 @@
 // serialise sends each step as the loop sent it: one assistant message (with a provider-run tool's call and result
 // inside it) and one tool message with the step's own outputs.
 
+import type { ResolvedSettings } from "@/lib/domain/settings";
+import type {
+  ContextItem,
+  ItemPart,
+  ItemRole,
+  StoredMessage,
+  TokenizerName,
+  TraceEvent,
+} from "@/lib/domain/types";
 import { hasArtifactParts, hasText, ownMessageId, textSegments } from "./messages";
 import {
   type ArtifactLookup,
@@ -16,12 +25,10 @@ import {
   type PhaseAContext,
   type SourcedItems,
 } from "./phases";
-import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
 import { REPLAYABLE_ARTIFACT_TYPES, type Replayable, readReplayable, replayedPart } from "./stored-artifacts";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural, traceEvent, traceWarning } from "./trace";
-import type { ContextItem, ItemPart, ItemRole, StoredMessage, TokenizerName, TraceEvent } from "./types";
 
 /**
  * Turn index of each item, counted by dialogue turns: a user item starts a new turn unless the

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { defaultSettings, type ResolvedSettings } from "@/lib/domain/settings";
+import type { ContextItem, ItemPart, ModelDescriptor } from "@/lib/domain/types";
 import { modelDescriptor } from "@/tests/context/fixtures";
 import { ContextBudgetError, fitToBudget, trimToolText, usableTokenBudget } from "./budget";
 import { elementAt } from "./indexing";
 import { isPinned } from "./pinned";
-import { defaultSettings, type ResolvedSettings } from "./settings";
 import { countItemTokens } from "./tokens";
-import type { ContextItem, ItemPart, ModelDescriptor } from "./types";
 
 function model(contextWindow: number, maxOutputTokens = 1_000): ModelDescriptor {
   return modelDescriptor({ id: "budget-model", contextWindow, maxOutputTokens });

@@ -9,16 +9,16 @@
 // count is scaled from its own count by the share of characters kept, so no cut ever re-counts the list or
 // re-tokenises text (LangChain's `trimMessages` recounts on every cut and goes quadratic).
 
+import type { ResolvedSettings } from "@/lib/domain/settings";
+import { reservedOutputTokens } from "@/lib/domain/settings";
+import type { ContextItem, ItemPart, ModelDescriptor, TokenizerName, TraceEvent } from "@/lib/domain/types";
 import { elementAt } from "./indexing";
 import { enforceAlternation } from "./normalise-strict";
 import type { BudgetedItems, BudgetInfo, PhaseBContext } from "./phases";
 import { isPinned, isSystemItem } from "./pinned";
-import type { ResolvedSettings } from "./settings";
-import { reservedOutputTokens } from "./settings";
 import { appendAll, type Stage, type StageResult } from "./stage";
 import { countItemTokens, countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { plural } from "./trace";
-import type { ContextItem, ItemPart, ModelDescriptor, TokenizerName, TraceEvent } from "./types";
 
 export interface ContextBudgetErrorDetails {
   modelId: string;

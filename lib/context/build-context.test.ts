@@ -1,4 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type {
+  BuildInput,
+  ContextItem,
+  StoredArtifact,
+  StoredAttachment,
+  StoredMessage,
+} from "@/lib/domain/types";
 import {
   ADA,
   alternatingMessages,
@@ -21,7 +28,6 @@ import { storedArtifact, storedText } from "@/tests/context/stored-parts";
 import { buildContext } from "./build-context";
 import { summaryMarkerText } from "./summary-placement";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
-import type { BuildInput, ContextItem, StoredArtifact, StoredAttachment, StoredMessage } from "./types";
 
 /** A small conversation that touches every phase-A stage. */
 function richInput(): BuildInput {

@@ -4,6 +4,14 @@
 // new arrays and shallow item copies are made). Item ids and token counts: docs/pipeline.md#item-ids and
 // docs/pipeline.md#token-counts.
 
+import type {
+  BaseContext,
+  BuildInput,
+  StoredArtifact,
+  StoredAttachment,
+  StoredMessage,
+  TokenizerName,
+} from "@/lib/domain/types";
 import { artifactsStage } from "./artifact-replay";
 import { collapseStage } from "./collapse-runs";
 import { notesStage } from "./context-notes";
@@ -19,14 +27,6 @@ import { rolesStage } from "./role-mapping";
 import { type Clock, StageList } from "./stage";
 import { summaryStage } from "./summary-placement";
 import { systemPromptStage } from "./system-prompt";
-import type {
-  BaseContext,
-  BuildInput,
-  StoredArtifact,
-  StoredAttachment,
-  StoredMessage,
-  TokenizerName,
-} from "./types";
 import { unansweredStage } from "./unanswered-turns";
 
 /** Phase A's stages, in the order they run. */

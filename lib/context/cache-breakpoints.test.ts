@@ -2,6 +2,9 @@
 // breakpoints land, and why), the limit, `cache.breakpoints: off`, providers without breakpoints, and what the
 // serialised request carries (Anthropic's cacheControl, OpenAI's prompt cache key).
 import { describe, expect, it } from "vitest";
+import type { SettingsOverride } from "@/lib/domain/settings";
+import { defaultSettings } from "@/lib/domain/settings";
+import type { BuildInput, ContextItem } from "@/lib/domain/types";
 import {
   alternatingMessages,
   buildInput,
@@ -13,9 +16,6 @@ import {
 import { buildContext } from "./build-context";
 import { placeCacheBreakpoints } from "./cache-breakpoints";
 import { resolveForModel } from "./resolve-for-model";
-import type { SettingsOverride } from "./settings";
-import { defaultSettings } from "./settings";
-import type { BuildInput, ContextItem } from "./types";
 
 const claude = modelDescriptor(
   { id: "claude", provider: "anthropic", providerModelName: "claude-sonnet-4-5", contextWindow: 200_000 },

@@ -6,11 +6,17 @@
 // (`cacheBreakpoint`), with a trace event saying where and why; serialisation turns them into the provider's
 // options. Never more than the provider's limit; `cache.breakpoints: off` places none.
 
+import type { ResolvedSettings } from "@/lib/domain/settings";
+import type {
+  CacheBreakpointPlace,
+  ContextItem,
+  ModelDescriptor,
+  ProviderName,
+  TraceEvent,
+} from "@/lib/domain/types";
 import type { ItemsWithStops, PhaseBContext } from "./phases";
-import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
 import { traceEvent } from "./trace";
-import type { CacheBreakpointPlace, ContextItem, ModelDescriptor, ProviderName, TraceEvent } from "./types";
 
 /** Breakpoints each provider accepts in one request; a provider not listed caches on its own (or not at all). */
 export const CACHE_BREAKPOINT_LIMITS: Partial<Record<ProviderName, number>> = { anthropic: 4 };

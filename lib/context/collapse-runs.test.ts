@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { StoredMessage } from "@/lib/domain/types";
 import {
   BOB,
   deepFreeze,
@@ -10,7 +11,6 @@ import {
 import { storedMedia, storedText } from "@/tests/context/stored-parts";
 import { collapseRuns } from "./collapse-runs";
 import { isPureText, messageText, sameAuthor } from "./messages";
-import type { StoredMessage } from "./types";
 
 const ids = (entries: ReturnType<typeof collapseRuns>["value"]) =>
   entries.map((entry) =>

@@ -2,13 +2,13 @@
 // pure text become one history entry, so a burst of short lines reads as one turn. Messages with media or
 // artifacts always stay on their own.
 
+import type { StoredMessage, TraceEvent } from "@/lib/domain/types";
 import { type HistoryEntry, isPureText, type MessageRun, sameAuthor } from "./messages";
 import type { CollapsedHistory, PhaseAContext, ReachableHistory } from "./phases";
 import type { Stage, StageResult } from "./stage";
 import { traceEvent } from "./trace";
-import type { StoredMessage, TraceEvent } from "./types";
 
-// lib/chat/summarise.ts reads message text from here; the helper itself lives with the other message helpers.
+// lib/chat/summary/summarise.ts reads message text from here; the helper itself lives with the other message helpers.
 export { messageText } from "./messages";
 
 export function collapseRuns(messages: readonly StoredMessage[]): StageResult<HistoryEntry[]> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { ContextItem } from "@/lib/domain/types";
 import { settingsWith, viewItems } from "@/tests/context/fixtures";
 import { activeContextNotes, contextNoteText, injectContextNotes, noteIsDue } from "./context-notes";
 import { elementAt } from "./indexing";
-import type { ContextItem } from "./types";
 
 const message = (
   n: number,

@@ -5,12 +5,12 @@
 // depth 0 at the end. It is sent as `[System: note]` with the configured role, once per build, on the turns
 // `frequency` selects.
 
+import type { ResolvedSettings } from "@/lib/domain/settings";
+import type { ContextItem, ItemRole } from "@/lib/domain/types";
 import { elementAt } from "./indexing";
 import type { HistoryItems, PhaseAContext } from "./phases";
-import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
 import { traceEvent } from "./trace";
-import type { ContextItem, ItemRole } from "./types";
 
 export type NoteSource = "persona" | "conversation" | "global";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { ContextItem } from "@/lib/domain/types";
 import { deepFreeze, personaMessage, userMessage } from "@/tests/context/fixtures";
 import { appendCurrentInput, excludeCurrentInput } from "./current-input";
-import type { ContextItem } from "./types";
 
 const item = (id: string, tag: ContextItem["tag"] = "DIALOGUE_HISTORY"): ContextItem => ({
   id,

@@ -3,10 +3,10 @@
 // any other stage (so it is never collapsed, windowed or noted as history), and put back at the very end (the PHP
 // agent's duplicate-prompt bug).
 
+import type { ContextItem, StoredMessage } from "@/lib/domain/types";
 import type { HistoryItems, PhaseAContext } from "./phases";
 import type { Stage, StageResult } from "./stage";
 import { traceEvent } from "./trace";
-import type { ContextItem, StoredMessage } from "./types";
 
 /** The loaded messages without the current input. Returns the same array when it is not among them. */
 export function excludeCurrentInput(

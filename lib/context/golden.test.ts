@@ -4,12 +4,7 @@
 // reviewed when they change.
 
 import { describe, expect, it } from "vitest";
-import { mediaDescriptor, TEST_MODEL_CAPABILITIES } from "@/tests/context/fixtures";
-import { makePdf, makeWav } from "@/tests/fixtures/media";
-import { capturedBodies } from "@/tests/fixtures/wire-body";
-import { elementAt } from "./indexing";
-import { resolveForModel } from "./resolve-for-model";
-import { defaultSettings, type ResolvedSettings } from "./settings";
+import { defaultSettings, type ResolvedSettings } from "@/lib/domain/settings";
 import type {
   BaseContext,
   ContextItem,
@@ -19,7 +14,12 @@ import type {
   MediaDescriptor,
   ModelCapabilities,
   ModelDescriptor,
-} from "./types";
+} from "@/lib/domain/types";
+import { mediaDescriptor, TEST_MODEL_CAPABILITIES } from "@/tests/context/fixtures";
+import { makePdf, makeWav } from "@/tests/fixtures/media";
+import { capturedBodies } from "@/tests/fixtures/wire-body";
+import { elementAt } from "./indexing";
+import { resolveForModel } from "./resolve-for-model";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Models

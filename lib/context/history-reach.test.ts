@@ -1,5 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type {
+  AttemptBudget,
+  BuildInput,
+  ModelDescriptor,
+  PersonaUserBlock,
+  StoredMessage,
+} from "@/lib/domain/types";
 import { blueprintArbitrary, materialise } from "@/tests/context/conversation-arbitrary";
 import {
   ADA,
@@ -16,7 +23,6 @@ import { buildContext } from "./build-context";
 import { attemptBudgetsFor, cutUnreachableHistory, JOIN_SLACK_TOKENS } from "./history-reach";
 import { elementAt } from "./indexing";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "./resolve-for-model";
-import type { AttemptBudget, BuildInput, ModelDescriptor, PersonaUserBlock, StoredMessage } from "./types";
 
 /** A message whose cached estimate count is `tokens`. */
 function counted(message: StoredMessage, tokens: number): StoredMessage {

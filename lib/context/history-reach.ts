@@ -22,15 +22,21 @@
 // - a context note could land at the top: the cut leaves more message runs than the note's depth, so a note's
 //   place, counted from the newest item, is the same item in both builds.
 
+import type { ResolvedSettings } from "@/lib/domain/settings";
+import type {
+  AttemptBudget,
+  ModelDescriptor,
+  PersonaUserBlock,
+  StoredMessage,
+  TokenizerName,
+} from "@/lib/domain/types";
 import { usableTokenBudget } from "./budget";
 import { elementAt, lastOf } from "./indexing";
 import { hasArtifactParts, hasText, roleFor, sameAuthor } from "./messages";
 import { activeBlocksFor } from "./persona-user-blocks";
 import type { PhaseAContext, ReachableHistory } from "./phases";
-import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent } from "./trace";
-import type { AttemptBudget, ModelDescriptor, PersonaUserBlock, StoredMessage, TokenizerName } from "./types";
 
 /** Tokens a message's count may lose when its text is joined to others or wrapped (a newline merging, say). */
 export const JOIN_SLACK_TOKENS = 2;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { ContextItem, ItemPart } from "@/lib/domain/types";
 import { deepFreeze, dialogueItem, textPart } from "@/tests/context/fixtures";
 import { MAX_EXPANSION_MULTIPLE, stripUnresolvedToolParts, windowHistory } from "./history-window";
-import type { ContextItem, ItemPart } from "./types";
 
 /** A dialogue item of message `u1`, `a2`…: its id is `msg:` and the message id, its text the message id. */
 const message = (role: "user" | "assistant", messageId: string): ContextItem => ({

@@ -4,12 +4,12 @@
 // tool calls and outputs left without their pair. Arrays at or under the cap pass through unchanged (the same
 // array). Storage is never touched.
 
+import type { ContextItem, ItemPart, TraceEvent } from "@/lib/domain/types";
 import { elementAt } from "./indexing";
 import { ownMessageId } from "./messages";
 import type { HistoryItems, PhaseAContext } from "./phases";
 import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent } from "./trace";
-import type { ContextItem, ItemPart, TraceEvent } from "./types";
 
 /** The minimum-exchange widening never takes the window beyond this multiple of maxItems. */
 export const MAX_EXPANSION_MULTIPLE = 4;

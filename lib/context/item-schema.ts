@@ -4,7 +4,7 @@
 // this version does not know are kept as they are, so an archive round-trips unchanged.
 
 import { z } from "zod";
-import { AUTHOR_TYPES, type ContextItem, ITEM_TAGS, MEDIA_KINDS } from "./types";
+import { AUTHOR_TYPES, type ContextItem, ITEM_TAGS, MEDIA_KINDS } from "@/lib/domain/types";
 
 const text = z.string().max(2_000_000);
 const name = z.string().max(1_000);
@@ -74,7 +74,7 @@ export const contextItemSchema = z.looseObject({
   mediaDescriptors: z.array(mediaDescriptorSchema).max(10_000).optional(),
   tokens: count,
   cacheBreakpoint: z.enum(["system", "summary", "history"]).optional(),
-  /** Set on a reader's view when someone else's private memory was replaced in it (lib/chat/private-memories.ts). */
+  /** Set on a reader's view when someone else's private memory was replaced in it (lib/chat/attempts/private-memories.ts). */
   redacted: z.literal(true).optional(),
 });
 

@@ -2,13 +2,13 @@
 // it at the end), nothing the summary covers (the summary stands in for it); and when the loader's fetch limit
 // left older unsummarised messages out, an event that says so. See docs/pipeline.md.
 
+import type { BuildInput, StoredMessage, TraceEvent } from "@/lib/domain/types";
 import { excludeCurrentInput } from "./current-input";
 import type { PhaseAContext } from "./phases";
 import type { Stage } from "./stage";
 import { appendAll } from "./stage";
 import { dropCoveredMessages } from "./summary-placement";
 import { plural, traceEvent } from "./trace";
-import type { BuildInput, StoredMessage, TraceEvent } from "./types";
 
 /** Phase A: the loaded messages without the current input and without what the summary covers. */
 export const loadStage: Stage<readonly StoredMessage[], readonly StoredMessage[], PhaseAContext> = {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { SettingsOverride } from "@/lib/domain/settings";
+import type { StoredAttachment, StoredMessage } from "@/lib/domain/types";
 import {
   deepFreeze,
   imageAttachment,
@@ -12,8 +14,6 @@ import {
 import { collapseRuns } from "./collapse-runs";
 import { applyMediaBudget, attributionHint, mediaOnlyText, omittedImagesNotice } from "./media-budget";
 import { mapRoles } from "./role-mapping";
-import type { SettingsOverride } from "./settings";
-import type { StoredAttachment, StoredMessage } from "./types";
 
 function runMedia(
   messages: StoredMessage[],

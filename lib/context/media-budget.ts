@@ -7,11 +7,7 @@
 //
 // One backward pass over the items, newest first: O(items + media parts).
 
-import { ownMessageId } from "./messages";
-import { NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
-import type { ResolvedSettings } from "./settings";
-import type { Stage, StageResult } from "./stage";
-import { plural, traceEvent, traceWarning } from "./trace";
+import type { ResolvedSettings } from "@/lib/domain/settings";
 import type {
   ContextItem,
   ItemPart,
@@ -20,7 +16,11 @@ import type {
   StoredAttachment,
   StoredMessage,
   TraceEvent,
-} from "./types";
+} from "@/lib/domain/types";
+import { ownMessageId } from "./messages";
+import { NO_MESSAGES, type PhaseAContext, type SourcedItems } from "./phases";
+import type { Stage, StageResult } from "./stage";
+import { plural, traceEvent, traceWarning } from "./trace";
 
 /**
  * The handle a model uses to refer to one attachment, unique in the payload and stable across builds: `media_<seq>`

@@ -2,6 +2,8 @@
 // each kind of model, what the model receives (the media part) or the notice it gets instead, the trace event
 // that says which, and what the item costs in the budget.
 import { describe, expect, it } from "vitest";
+import { defaultSettings } from "@/lib/domain/settings";
+import type { ContextItem, MediaDescriptor, MediaKind, ModelCapabilities } from "@/lib/domain/types";
 import { dialogueItem, modelDescriptor, textPart } from "@/tests/context/fixtures";
 import {
   blindAudioNotice,
@@ -13,9 +15,7 @@ import {
   unsupportedMediaNotice,
 } from "./media-resolution";
 import { resolveForModel } from "./resolve-for-model";
-import { defaultSettings } from "./settings";
 import { mediaTokens, TOKENS_PER_MESSAGE } from "./tokens";
-import type { ContextItem, MediaDescriptor, MediaKind, ModelCapabilities } from "./types";
 
 const KINDS = {
   pdf: { kind: "file", mime: "application/pdf", sizeBytes: 120_000, filename: "report.pdf" },
@@ -49,7 +49,7 @@ function input(media: MediaDescriptor): ContextItem {
   });
 }
 
-/** The catalogue's capabilities per model family (lib/providers/model-catalog.ts). */
+/** The catalogue's capabilities per model family (lib/domain/model-catalog.ts). */
 const MODELS: Record<string, Partial<ModelCapabilities>> = {
   "openai chat": { vision: true, video: false, audio: false, documents: true },
   "openai responses": { vision: true, video: false, audio: false, documents: true },

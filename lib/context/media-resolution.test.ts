@@ -1,4 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { defaultSettings, type ResolvedSettings } from "@/lib/domain/settings";
+import type {
+  ContextItem,
+  ItemPart,
+  MediaDescriptor,
+  ModelCapabilities,
+  ModelDescriptor,
+} from "@/lib/domain/types";
 import {
   dialogueItem,
   mediaDescriptor,
@@ -14,9 +22,7 @@ import {
   outOfWindowNotice,
   resolveMedia,
 } from "./media-resolution";
-import { defaultSettings, type ResolvedSettings } from "./settings";
 import { TOKENS_PER_IMAGE } from "./tokens";
-import type { ContextItem, ItemPart, MediaDescriptor, ModelCapabilities, ModelDescriptor } from "./types";
 
 function model(capabilities: Partial<ModelCapabilities> = {}, id = "test-model"): ModelDescriptor {
   return modelDescriptor({ id, providerModelName: id }, capabilities);

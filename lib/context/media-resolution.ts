@@ -3,11 +3,18 @@
 // become image/video parts when the attempt's model can see them, or notices that keep the `media_N` handle when
 // it cannot. Pure: the base items are never mutated, so a fallback model resolves the same base differently.
 
+import type { ResolvedSettings } from "@/lib/domain/settings";
+import type {
+  ContextItem,
+  ItemPart,
+  MediaDescriptor,
+  MediaKind,
+  ModelDescriptor,
+  TraceEvent,
+} from "@/lib/domain/types";
 import type { PhaseBContext } from "./phases";
-import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
 import { countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
-import type { ContextItem, ItemPart, MediaDescriptor, MediaKind, ModelDescriptor, TraceEvent } from "./types";
 
 /** The built-in tool a blind model is pointed to. */
 export const IMAGE_ANALYSIS_TOOL = "analyze_image";

@@ -2,7 +2,7 @@
 // text, its text pieces around tool calls, whether it has artifacts), who wrote it, and the id of the item it
 // becomes. Depends on no stage, so any stage (and token-cache.ts, called on every write) can use it.
 
-import type { ItemRole, ItemSender, ProviderMetadata, StoredMessage } from "./types";
+import type { ItemRole, ItemSender, ProviderMetadata, StoredMessage } from "@/lib/domain/types";
 
 /**
  * One unit of history between the collapse and role-mapping stages: a stored message (or a collapsed run of

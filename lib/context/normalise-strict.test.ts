@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ContextItem, ItemPart, ModelCapabilities, ModelDescriptor } from "@/lib/domain/types";
 import { dialogueItem, modelDescriptor, textPart } from "@/tests/context/fixtures";
 import {
   CONVERSATION_START_TEXT,
@@ -7,7 +8,6 @@ import {
   relocatedMediaNotice,
   SYSTEM_AS_USER_PREFIX,
 } from "./normalise-strict";
-import type { ContextItem, ItemPart, ModelCapabilities, ModelDescriptor } from "./types";
 
 const PNG =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";

@@ -7,13 +7,13 @@
 // wiring) and a leading assistant turn gets a `[System: Conversation start]` user turn before it. Pure: changed
 // items are new objects.
 
+import type { ContextItem, ItemPart, ItemTag, ModelDescriptor, TraceEvent } from "@/lib/domain/types";
 import { firstOf } from "./indexing";
 import type { PhaseBContext } from "./phases";
 import { CONVERSATION_START_ID, isPinned } from "./pinned";
 import type { Stage, StageResult } from "./stage";
 import { countItemTokens, countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { itemsEvent } from "./trace";
-import type { ContextItem, ItemPart, ItemTag, ModelDescriptor, TraceEvent } from "./types";
 
 export const CONVERSATION_START_TEXT = "[System: Conversation start]";
 /** Seed 003's Gemma fallback prefix for system text sent as the first user turn. */

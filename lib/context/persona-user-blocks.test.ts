@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { StoredMessage } from "@/lib/domain/types";
 import {
   BOB,
   blockRecord,
@@ -18,7 +19,6 @@ import {
   isMuted,
   personaUserBlocksCardText,
 } from "./persona-user-blocks";
-import type { StoredMessage } from "./types";
 
 function run(messages: StoredMessage[], blocks = [blockRecord()]) {
   const { value: entries } = collapseRuns(deepFreeze(messages));

@@ -4,11 +4,11 @@
 // persona (the route refuses the turn, see isMuted). Both are listed on the PERSONA_USER_BLOCKS system card,
 // rebuilt every turn.
 
+import type { ItemSender, PersonaUserBlock, StoredMessage, TraceEvent } from "@/lib/domain/types";
 import type { HistoryEntry } from "./messages";
 import type { CollapsedHistory, PhaseAContext, VisibleHistory } from "./phases";
 import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent } from "./trace";
-import type { ItemSender, PersonaUserBlock, StoredMessage, TraceEvent } from "./types";
 
 export const SYSTEM_SENDER: ItemSender = { type: "system", name: "System" };
 

@@ -3,8 +3,7 @@
 // See docs/pipeline.md.
 
 import type { JSONValue, ModelMessage, SystemModelMessage } from "ai";
-import type { HistoryEntry } from "./messages";
-import type { ResolvedSettings } from "./settings";
+import type { ResolvedSettings } from "@/lib/domain/settings";
 import type {
   BuildInput,
   ContextItem,
@@ -13,7 +12,8 @@ import type {
   StoredAttachment,
   StoredMessage,
   TokenizerName,
-} from "./types";
+} from "@/lib/domain/types";
+import type { HistoryEntry } from "./messages";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Phase A: the stored conversation becomes capability-neutral items, once per turn.

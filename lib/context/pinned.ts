@@ -2,7 +2,7 @@
 // budget and keeps these apart from droppable items, so merging turns for a strict model never makes dialogue
 // undroppable.
 
-import { type ContextItem, type ItemTag, SYSTEM_ITEM_TAGS } from "./types";
+import { type ContextItem, type ItemTag, SYSTEM_ITEM_TAGS } from "@/lib/domain/types";
 
 /** The id of a strict model's inserted leading user turn (strict normalisation). The budget never drops it. */
 export const CONVERSATION_START_ID = "conversation-start";

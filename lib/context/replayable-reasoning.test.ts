@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { dialogueItem, modelDescriptor, textPart } from "@/tests/context/fixtures";
-import { keepReplayableReasoning, REMOVED_PREVIEW_CHARS, reasoningRefusal } from "./replayable-reasoning";
 import type {
   ApiKind,
   ContextItem,
@@ -8,7 +6,9 @@ import type {
   ModelDescriptor,
   ProviderMetadata,
   ProviderName,
-} from "./types";
+} from "@/lib/domain/types";
+import { dialogueItem, modelDescriptor, textPart } from "@/tests/context/fixtures";
+import { keepReplayableReasoning, REMOVED_PREVIEW_CHARS, reasoningRefusal } from "./replayable-reasoning";
 
 function model(provider: ProviderName, apiKind: ApiKind = "chat", reasoning = true): ModelDescriptor {
   return modelDescriptor({ id: `${provider}-${apiKind}`, provider, apiKind }, { reasoning });

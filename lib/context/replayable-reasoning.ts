@@ -4,11 +4,17 @@
 // removed here, before the budget, and the token bar, the budget and the cost count only what the body holds.
 // Every removal is a trace event naming the provider and why, with the removed items as they were.
 
+import type {
+  ContextItem,
+  ItemPart,
+  ModelDescriptor,
+  ProviderMetadata,
+  TraceEvent,
+} from "@/lib/domain/types";
 import type { PhaseBContext } from "./phases";
 import type { Stage, StageResult } from "./stage";
 import { countItemTokens, countPartTokens } from "./tokens";
 import { plural, traceEvent } from "./trace";
-import type { ContextItem, ItemPart, ModelDescriptor, ProviderMetadata, TraceEvent } from "./types";
 
 type ReasoningPart = Extract<ItemPart, { type: "reasoning" }>;
 

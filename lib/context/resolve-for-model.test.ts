@@ -1,10 +1,7 @@
 import type { ModelMessage } from "ai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dialogueItem, mediaDescriptor, modelDescriptor, textPart } from "@/tests/context/fixtures";
-import { elementAt } from "./indexing";
-import { ContextBudgetError, resolveForModel } from "./resolve-for-model";
-import { defaultSettings, type ResolvedSettings } from "./settings";
+import { defaultSettings, type ResolvedSettings } from "@/lib/domain/settings";
 import type {
   BaseContext,
   ContextItem,
@@ -13,7 +10,10 @@ import type {
   ModelCapabilities,
   ModelDescriptor,
   TraceEvent,
-} from "./types";
+} from "@/lib/domain/types";
+import { dialogueItem, mediaDescriptor, modelDescriptor, textPart } from "@/tests/context/fixtures";
+import { elementAt } from "./indexing";
+import { ContextBudgetError, resolveForModel } from "./resolve-for-model";
 
 const INPUT_TEXT = "CURRENT-INPUT-7f3a";
 

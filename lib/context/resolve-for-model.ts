@@ -2,6 +2,7 @@
 // order. Pure and deterministic: the base is never mutated (a fallback model re-resolves the same base), and the
 // same inputs give byte-identical output. See docs/pipeline.md.
 
+import type { BaseContext, ContextItem, ModelDescriptor, StageTiming, TraceEvent } from "@/lib/domain/types";
 import { budgetStage, recountStage } from "./budget";
 import { cacheBreakpointsStage } from "./cache-breakpoints";
 import { mediaResolutionStage } from "./media-resolution";
@@ -12,7 +13,6 @@ import { serialiseStage } from "./serialise";
 import { type Clock, StageList } from "./stage";
 import { stopStringsStage } from "./stop-strings";
 import { toolPairingStage } from "./tool-pairing";
-import type { BaseContext, ContextItem, ModelDescriptor, StageTiming, TraceEvent } from "./types";
 
 export { ContextBudgetError } from "./budget";
 export type { BudgetInfo, ProviderOptions, SerialisedRequest } from "./phases";

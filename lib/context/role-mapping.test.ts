@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { StoredMessage } from "@/lib/domain/types";
 import {
   ADA,
   BOB,
@@ -27,7 +28,6 @@ import {
   systemNoticeText,
 } from "./role-mapping";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
-import type { StoredMessage } from "./types";
 
 function map(
   messages: StoredMessage[],

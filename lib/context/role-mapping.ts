@@ -3,6 +3,18 @@
 // that user's messages become the assistant's and the persona's become user turns. Every item keeps `sender`
 // metadata, whatever the labels.
 
+import type { ResolvedSettings } from "@/lib/domain/settings";
+import type {
+  ContextItem,
+  ItemPart,
+  ItemRole,
+  ItemSender,
+  ParticipantInfo,
+  PersonaInfo,
+  StoredMessage,
+  TokenizerName,
+  TraceEvent,
+} from "@/lib/domain/types";
 import {
   type HistoryEntry,
   hasArtifactParts,
@@ -16,21 +28,9 @@ import {
   textSegments,
 } from "./messages";
 import type { PhaseAContext, SourcedItems, VisibleHistory } from "./phases";
-import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
 import { traceEvent } from "./trace";
-import type {
-  ContextItem,
-  ItemPart,
-  ItemRole,
-  ItemSender,
-  ParticipantInfo,
-  PersonaInfo,
-  StoredMessage,
-  TokenizerName,
-  TraceEvent,
-} from "./types";
 
 /** Who wrote the message. Always the same four keys (null when not applicable), so every sender has one shape. */
 export function senderOf(message: StoredMessage): ItemSender {

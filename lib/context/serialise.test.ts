@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { defaultSettings, type ResolvedSettings } from "@/lib/domain/settings";
+import type {
+  ContextItem,
+  ItemPart,
+  ModelCapabilities,
+  ModelDescriptor,
+  ProviderName,
+} from "@/lib/domain/types";
 import { dialogueItem, modelDescriptor, textPart } from "@/tests/context/fixtures";
 import { reasoningEffortFor, serialiseRequest, thinkingProviderOptions, toolResultOutput } from "./serialise";
-import { defaultSettings, type ResolvedSettings } from "./settings";
-import type { ContextItem, ItemPart, ModelCapabilities, ModelDescriptor, ProviderName } from "./types";
 
 const PNG =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";

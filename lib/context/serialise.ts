@@ -9,6 +9,9 @@
 // the instructions as a system message carrying it), and OpenAI gets the conversation as `promptCacheKey`.
 
 import type { AssistantContent, JSONValue, ModelMessage, ToolContent, UserContent } from "ai";
+import type { ResolvedSettings } from "@/lib/domain/settings";
+import { reservedOutputTokens } from "@/lib/domain/settings";
+import type { ContextItem, ItemPart, ModelDescriptor, TraceEvent } from "@/lib/domain/types";
 import type {
   ItemsWithStops,
   PhaseBContext,
@@ -16,11 +19,8 @@ import type {
   SerialisedItems,
   SerialisedRequest,
 } from "./phases";
-import type { ResolvedSettings } from "./settings";
-import { reservedOutputTokens } from "./settings";
 import type { Stage, StageResult } from "./stage";
 import { itemsEvent } from "./trace";
-import type { ContextItem, ItemPart, ModelDescriptor, TraceEvent } from "./types";
 
 type UserPart = Exclude<UserContent, string>[number];
 type AssistantPart = Exclude<AssistantContent, string>[number];

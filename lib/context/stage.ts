@@ -3,7 +3,7 @@
 // phase may read: the build input, the settings, the attempt's model). It returns its output and the trace events
 // of what it changed. See docs/pipeline.md.
 
-import type { StageTiming, TraceEvent } from "./types";
+import type { StageTiming, TraceEvent } from "@/lib/domain/types";
 
 /** What every stage returns: its output, and what it changed (nothing when it kept everything). */
 export interface StageResult<Value> {

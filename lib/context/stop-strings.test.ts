@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { defaultSettings, type ResolvedSettings } from "@/lib/domain/settings";
+import type { ContextItem, ItemSender, ModelDescriptor } from "@/lib/domain/types";
 import { modelDescriptor } from "@/tests/context/fixtures";
-import { defaultSettings, type ResolvedSettings } from "./settings";
 import { buildStopSequences, otherSpeakerNames, speakerStopString } from "./stop-strings";
-import type { ContextItem, ItemSender, ModelDescriptor } from "./types";
 
 function model(maxStopSequences: number): ModelDescriptor {
   return modelDescriptor(

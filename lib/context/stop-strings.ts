@@ -4,10 +4,10 @@
 // order, then capped at what the model accepts (OpenAI 4, Gemini 5), so a long list is not rejected; the dropped ones
 // are traced.
 
+import type { ResolvedSettings } from "@/lib/domain/settings";
+import type { ContextItem, ModelDescriptor } from "@/lib/domain/types";
 import type { BudgetedItems, ItemsWithStops, PhaseBContext } from "./phases";
-import type { ResolvedSettings } from "./settings";
 import type { Stage, StageResult } from "./stage";
-import type { ContextItem, ModelDescriptor } from "./types";
 
 /** `"\n" + name + ":"` with runs of whitespace in the name collapsed, so "Ann  Lee" and "Ann Lee" stop alike. */
 export function speakerStopString(name: string): string {

@@ -1,7 +1,7 @@
 // Stored artifacts read as what they replay as: a tool call, a tool output or reasoning. Shared by the artifact
 // replay stage and the write-time token cache (which counts the part an artifact replays as); depends on no stage.
 
-import type { ItemPart, ProviderMetadata, StoredArtifact, ToolErrorOutputType } from "./types";
+import type { ItemPart, ProviderMetadata, StoredArtifact, ToolErrorOutputType } from "@/lib/domain/types";
 
 /** Only these artifact types are sent back to a model; everything else (provider-run tools) is not replayable. */
 export const REPLAYABLE_ARTIFACT_TYPES: ReadonlySet<string> = new Set([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { ContextItem } from "@/lib/domain/types";
 import { deepFreeze, personaMessage, summaryRecord, userMessage } from "@/tests/context/fixtures";
 import { dropCoveredMessages, formatSummaryDate, placeSummary, summaryMarkerText } from "./summary-placement";
-import type { ContextItem } from "./types";
 
 const item = (id: string, role: ContextItem["role"] = "user"): ContextItem => ({
   id,

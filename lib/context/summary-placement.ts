@@ -4,10 +4,10 @@
 // would land after the kept turns it was written after, on a reload). Loaded messages the summary already covers (seq ≤
 // coversThroughSeq, or marked summarizedBy) are dropped before any other stage, so nothing is seen twice.
 
+import type { ContextItem, StoredMessage, StoredSummary } from "@/lib/domain/types";
 import type { HistoryItems, PhaseAContext } from "./phases";
 import type { Stage, StageResult } from "./stage";
 import { plural, traceEvent, traceWarning } from "./trace";
-import type { ContextItem, StoredMessage, StoredSummary } from "./types";
 
 export function summaryItemId(summary: StoredSummary): string {
   return `summary:${summary.id}`;

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { SettingsOverride } from "@/lib/domain/settings";
+import type { StoredMessage } from "@/lib/domain/types";
 import {
   BOB,
   functionCallArtifact,
@@ -7,7 +9,6 @@ import {
   summaryRecord,
   userMessage,
 } from "@/tests/context/fixtures";
-import type { SettingsOverride } from "./settings";
 import {
   buildSummariserInput,
   planSummary,
@@ -17,7 +18,6 @@ import {
   userTurnStarts,
 } from "./summary-plan";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
-import type { StoredMessage } from "./types";
 
 const MODEL = { contextWindow: 10_000, maxOutputTokens: 1_000, tokenizer: "o200k_base" as const };
 

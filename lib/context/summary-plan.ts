@@ -4,11 +4,11 @@
 // summary keeps the last keepRecentTurns user turns, and everything after the first of them, verbatim, and covers
 // everything before; the previous summary's content goes into the summariser input, so summaries chain.
 
+import { type ResolvedSettings, reservedOutputTokens } from "@/lib/domain/settings";
+import type { StoredArtifact, StoredMessage, StoredSummary, TokenizerName } from "@/lib/domain/types";
 import { elementAt, lastOf } from "./indexing";
 import { messageText } from "./messages";
-import { type ResolvedSettings, reservedOutputTokens } from "./settings";
 import { countTextTokens, TOKENS_PER_MESSAGE } from "./tokens";
-import type { StoredArtifact, StoredMessage, StoredSummary, TokenizerName } from "./types";
 
 /** Seed 002: the estimate is padded by 15% for what a count misses (framing, tool schemas, notices). */
 export const TOKEN_ESTIMATE_PADDING = 1.15;

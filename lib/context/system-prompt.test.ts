@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { MemoryInfo, ToolInfo } from "@/lib/domain/types";
 import {
   blockRecord,
   CONVERSATION_ID,
@@ -8,7 +9,6 @@ import {
   viewItems,
 } from "@/tests/context/fixtures";
 import { buildSystemItems, coreMemoriesText, prependSystemPrompt, toolRulesText } from "./system-prompt";
-import type { MemoryInfo, ToolInfo } from "./types";
 
 const tools: ToolInfo[] = [
   { name: "current_time", description: "Tells the time." },

@@ -5,10 +5,6 @@
 // conversation is left out when the conversation has an active summary (it is already in the history, and
 // the model would otherwise read the same summary twice).
 
-import { activeBlocksFor, personaUserBlocksCardText } from "./persona-user-blocks";
-import type { HistoryItems, PhaseAContext } from "./phases";
-import type { Stage, StageResult } from "./stage";
-import { plural, traceEvent } from "./trace";
 import type {
   ContextItem,
   ItemTag,
@@ -18,7 +14,11 @@ import type {
   StoredSummary,
   ToolInfo,
   TraceEvent,
-} from "./types";
+} from "@/lib/domain/types";
+import { activeBlocksFor, personaUserBlocksCardText } from "./persona-user-blocks";
+import type { HistoryItems, PhaseAContext } from "./phases";
+import type { Stage, StageResult } from "./stage";
+import { plural, traceEvent } from "./trace";
 
 export function systemItemId(tag: ItemTag): string {
   return `system:${tag}`;

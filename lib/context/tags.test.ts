@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { ITEM_TAGS } from "@/lib/domain/types";
 import { TAG_COLOURS, TAG_DESCRIPTIONS } from "./tags";
 import { plural, traceEvent, traceWarning } from "./trace";
-import { ITEM_TAGS } from "./types";
 
 describe("tags and trace helpers", () => {
   it("every tag has a one-line description and a colour", () => {

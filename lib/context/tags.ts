@@ -1,7 +1,7 @@
 // What each item tag means, in one line for the prompt inspector, and the colour it is drawn in.
 // Colours are Tailwind palette names so the UI can build class names from them (e.g. `bg-${colour}-100`).
 
-import type { ItemTag } from "./types";
+import type { ItemTag } from "@/lib/domain/types";
 
 export const TAG_DESCRIPTIONS: Record<ItemTag, string> = {
   SYSTEM_PROMPT: "The persona's role prompt, rebuilt fresh every turn.",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { StoredArtifact, StoredMessage, StoredPart } from "@/lib/domain/types";
 import {
   artifactOfType,
   buildInput,
@@ -13,7 +14,6 @@ import { storedArtifact, storedMedia, storedText } from "@/tests/context/stored-
 import { buildContext } from "./build-context";
 import { artifactTokenCounts, CACHED_TOKENIZERS, messageTokenCounts } from "./token-cache";
 import { countItemTokens, countPartTokens, countTextTokens } from "./tokens";
-import type { StoredArtifact, StoredMessage, StoredPart } from "./types";
 
 const o200k = (text: string) => countTextTokens(text, "o200k_base");
 

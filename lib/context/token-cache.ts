@@ -4,10 +4,10 @@
 // `segmentTokenCounts`) instead of re-tokenising history; a tokenizer missing from the cache is counted when
 // needed.
 
+import type { StoredArtifact, StoredPart, TokenizerName } from "@/lib/domain/types";
 import { hasArtifactParts, messageText, textSegments } from "./messages";
 import { replayedArtifactPart } from "./stored-artifacts";
 import { countPartTokens, countTextTokens } from "./tokens";
-import type { StoredArtifact, StoredPart, TokenizerName } from "./types";
 
 /** The tokenizers counted at write time: the OpenAI family's and the estimate every other family uses. */
 export const CACHED_TOKENIZERS: readonly TokenizerName[] = ["o200k_base", "estimate"];

@@ -4,7 +4,7 @@
 
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
-import type { ContextItem, ItemPart, TokenizerName } from "./types";
+import type { ContextItem, ItemPart, TokenizerName } from "@/lib/domain/types";
 
 /** Characters per token for the estimate; measured on mixed prose and code against o200k_base. */
 const ESTIMATE_CHARS_PER_TOKEN = 4;

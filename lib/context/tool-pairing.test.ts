@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { ContextItem, ItemPart } from "@/lib/domain/types";
 import { dialogueItem, textPart } from "@/tests/context/fixtures";
 import { MISSING_TOOL_OUTPUT_TEXT, pairToolCalls } from "./tool-pairing";
-import type { ContextItem, ItemPart } from "./types";
 
 /** Counted items (5 tokens each unless given). */
 const item = (id: string, role: ContextItem["role"], parts: ItemPart[], extra: Partial<ContextItem> = {}) =>

@@ -4,9 +4,9 @@
 // exchange (since the last user or system item) is dropped; a call at the very end (the current step, still
 // running) is left alone. One forward pass plus one assembly pass.
 
+import type { ContextItem, ItemPart, TraceEvent } from "@/lib/domain/types";
 import type { PhaseBContext } from "./phases";
 import type { Stage, StageResult } from "./stage";
-import type { ContextItem, ItemPart, TraceEvent } from "./types";
 
 /** Seed 004's stub text for a call whose output was never recorded. */
 export const MISSING_TOOL_OUTPUT_TEXT = "[Tool output unavailable -- not recorded in conversation history.]";

@@ -1,7 +1,7 @@
 // Trace events: every stage reports what it changed, as plain data the inspector shows beside the items.
 // A stage that keeps everything reports nothing, so an empty trace means "nothing was cut, moved or added".
 
-import type { StageName, TraceEvent } from "./types";
+import type { StageName, TraceEvent } from "@/lib/domain/types";
 
 /** The optional fields of a trace event; undefined fields are left out so events stay deep-equal across builds. */
 export type TraceFields = Omit<TraceEvent, "stage" | "action" | "reason">;

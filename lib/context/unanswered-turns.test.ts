@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { StoredMessage } from "@/lib/domain/types";
 import { buildInput, deepFreeze, personaMessage, userMessage, viewItems } from "@/tests/context/fixtures";
 import { buildContext } from "./build-context";
 import { elementAt } from "./indexing";
 import { messageText } from "./messages";
-import type { StoredMessage } from "./types";
 import { markUnansweredTurns, UNANSWERED_NOTICE } from "./unanswered-turns";
 
 const failed = (seq: number, answers: string) =>

@@ -4,11 +4,11 @@
 // user stopped, or one whose stream broke, is sent as the text that was stored (what the user saw), with no
 // notice, and the trace says so.
 
+import type { StoredMessage, TraceEvent } from "@/lib/domain/types";
 import { hasArtifactParts, hasText, messageText } from "./messages";
 import type { PhaseAContext, ReachableHistory } from "./phases";
 import type { Stage, StageResult } from "./stage";
 import { traceEvent } from "./trace";
-import type { StoredMessage, TraceEvent } from "./types";
 
 /** The notice appended to a user message whose reply failed. */
 export const UNANSWERED_NOTICE = "[System: no reply was given to this message: the reply failed]";

@@ -8,8 +8,8 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ATTEMPT_KINDS } from "@/db/schema";
 import { contextItemSchema, traceEventSchema } from "@/lib/context/item-schema";
-import { integerIn, policyDocumentSchema, settingsOverrideSchema } from "@/lib/context/settings";
-import { MEDIA_KINDS } from "@/lib/context/types";
+import { integerIn, policyDocumentSchema, settingsOverrideSchema } from "@/lib/domain/settings";
+import { MEDIA_KINDS } from "@/lib/domain/types";
 
 export const ARCHIVE_FORMAT = "glassbox.conversation";
 export const ARCHIVE_VERSION = 1;

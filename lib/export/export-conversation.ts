@@ -8,9 +8,9 @@ import { loadConversationMediaBySha256 } from "@/db/attachment-queries";
 import type { Database } from "@/db/client";
 import { getPersona } from "@/db/persona-queries";
 import type { Attempt, Conversation, PrivateMemoryUse } from "@/db/schema";
-import { conversationAttemptViews, type toAttemptViews } from "@/lib/chat/attempt-view";
-import { privateMemoriesInPayload } from "@/lib/chat/private-memories";
-import type { StoredPart } from "@/lib/context/types";
+import { privateMemoriesInPayload } from "@/lib/chat/attempts/private-memories";
+import { conversationAttemptViews, type toAttemptViews } from "@/lib/chat/views/attempt-view";
+import type { StoredPart } from "@/lib/domain/types";
 import { elideMedia, MEDIA_MARKER, restoreMedia } from "@/lib/providers/media-elision";
 import {
   ARCHIVE_FORMAT,
@@ -123,7 +123,7 @@ export async function exportConversation({
 
 /**
  * The reader's own private memories an attempt's payload carries: recorded with the attempt, or for an attempt
- * recorded before they were (null), found as its view finds them (lib/chat/private-memories.ts). Other people's
+ * recorded before they were (null), found as its view finds them (lib/chat/attempts/private-memories.ts). Other people's
  * are redacted in the view and stay out of the archive.
  */
 async function readersPrivateMemories(
@@ -186,7 +186,7 @@ function toArchivedAttempt(
     modelId,
     status,
     error,
-    // The pipeline wrote them (lib/context/types.ts); only an import checks them against the schema.
+    // The pipeline wrote them (lib/domain/types.ts); only an import checks them against the schema.
     items: items as ArchivedAttempt["items"],
     trace: trace as ArchivedAttempt["trace"],
     settings: view.settings,

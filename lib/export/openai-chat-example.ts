@@ -4,7 +4,7 @@
 // and is left out, as OpenAI's format has no place for it. Calls built from plain instructions and a prompt (titles,
 // drafts) record no items: their messages are the text of the request body they sent. Pure.
 
-import type { ContextItem, ItemPart } from "@/lib/context/types";
+import type { ContextItem, ItemPart } from "@/lib/domain/types";
 
 type ChatContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
 

@@ -4,7 +4,7 @@
 // choices. Every answer names the conversation, the attempt and the server's own time before the provider request.
 
 import "server-only";
-import { env } from "@/lib/env";
+import { env } from "@/lib/config/env";
 import { enforceRateLimit, type RateLimitPolicy } from "@/lib/rate-limit";
 import { refuseNewTurnWhenShuttingDown } from "@/lib/shutdown-hooks";
 import { type ChatCall, readChatCall } from "./chat-request";

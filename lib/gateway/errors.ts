@@ -2,7 +2,7 @@
 // their typed errors (AuthenticationError, NotFoundError, BadRequestError, RateLimitError…).
 
 import "server-only";
-import type { AppError } from "@/lib/errors";
+import type { AppError } from "@/lib/domain/errors";
 
 export type GatewayErrorType =
   | "invalid_request_error"

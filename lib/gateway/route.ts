@@ -4,7 +4,7 @@
 
 import "server-only";
 import { type Database, databaseHandle, getDb } from "@/db/client";
-import { AppError, databaseUnavailable, isDatabaseUnavailable } from "@/lib/errors";
+import { AppError, databaseUnavailable, isDatabaseUnavailable } from "@/lib/domain/errors";
 import { logger } from "@/lib/logger";
 import { trackRequest } from "@/lib/shutdown-hooks";
 import { authenticateKey, type KeyCaller } from "./api-keys";

@@ -6,8 +6,8 @@
 import "server-only";
 import type { Database } from "@/db/client";
 import type { SessionUser } from "@/lib/api/route";
-import type { AttemptEvent, ReplyWriter } from "@/lib/chat/reply-events";
-import { runTurnWith } from "@/lib/chat/run-turn";
+import type { AttemptEvent, ReplyWriter } from "@/lib/chat/turn/reply-events";
+import { runTurnWith } from "@/lib/chat/turn/run-turn";
 
 export interface ReplyEnd {
   /** The stored reply's id. */

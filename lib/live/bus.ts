@@ -6,7 +6,7 @@
 import "server-only";
 import postgres from "postgres";
 import { createClient } from "redis";
-import { env } from "@/lib/env";
+import { env } from "@/lib/config/env";
 import { logger } from "@/lib/logger";
 import { onShutdown } from "@/lib/shutdown-hooks";
 

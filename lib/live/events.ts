@@ -1,6 +1,6 @@
 // What a reader of a live conversation receives (docs/features.md, "Live rooms"). Shared by the server that
 // sends the events and the browser that applies them, so it imports only types.
-import type { ChatUIMessage } from "@/lib/chat/ui-messages";
+import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
 
 /** Stored, numbered events: a reconnect with the last id it saw gets every later one, once. */
 export type StoredLiveEvent =

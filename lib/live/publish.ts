@@ -7,7 +7,7 @@ import type { Database } from "@/db/client";
 import { appendLiveEvent, getLiveMessageMedia } from "@/db/live-event-queries";
 import { type ConversationArgs, findMessageInConversation, type MessageArgs } from "@/db/query-parts";
 import type { Message } from "@/db/schema";
-import { toUIMessage } from "@/lib/chat/ui-messages";
+import { toUIMessage } from "@/lib/chat/views/ui-messages";
 import { logger } from "@/lib/logger";
 import { liveBus, storedEventChannel } from "./bus";
 import { type StoredLiveEvent, TYPING_SHOWN_MS } from "./events";
@@ -98,7 +98,7 @@ export function publishMessage({ db, conversationId, messageId }: MessageArgs): 
 /**
  * A message in the state its writer just stored (the row its write returned): published without reading it again.
  * The writer calls this in the order of its writes, after each one, so a later event never carries an older state
- * (the reply's persistence chains its writes and reads its row before the first: lib/chat/reply-persistence.ts).
+ * (the reply's persistence chains its writes and reads its row before the first: lib/chat/turn/reply-persistence.ts).
  */
 export function publishStoredMessage({ db, message }: { db: Database; message: Message }): Promise<void> {
   return inOrder(message.conversationId, () => storeMessage(db, message));

@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { env } from "@/lib/env";
+import { env } from "@/lib/config/env";
 import { TEST_IMAGES } from "@/tests/fixtures/images";
 import { addressProblem } from "./address-policy";
 import { fetchImageLink, type Resolver } from "./fetch-image-link";

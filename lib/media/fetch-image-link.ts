@@ -9,8 +9,8 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { env } from "@/lib/config/env";
+import { AppError } from "@/lib/domain/errors";
 import { addressProblem } from "./address-policy";
 import { type SniffedImage, sniffImage } from "./sniff";
 

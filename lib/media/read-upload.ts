@@ -5,7 +5,7 @@
 import "server-only";
 import type { z } from "zod";
 import { readBodyUpTo } from "@/lib/api/read-body";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { unstorableTextProblem } from "@/lib/text-rules";
 
 /** The largest file an upload may carry. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { TEST_IMAGES } from "@/tests/fixtures/images";
 import { makeIsoMedia, TEST_MEDIA, testMedium } from "@/tests/fixtures/media";
 import { type SniffedImage, sniffImage, sniffImageType, sniffUpload, sniffUploadType } from "./sniff";

@@ -5,7 +5,7 @@
 // verify-image.ts) and reads its dimensions with image-size, and refuses it with a 415 that says what is wrong.
 
 import { imageSize } from "image-size";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { IMAGE_MIMES, type ImageMime } from "./image-mimes";
 import { imageStructureProblem } from "./verify-image";
 

@@ -1,8 +1,8 @@
 // The largest file of each kind (docs/features.md#documents-audio-and-video), from the configuration. The
 // multipart reader stops at the largest of them; the kind, known once the bytes are sniffed, then has its own.
 import "server-only";
-import { env, type ServerEnvironment } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { env, type ServerEnvironment } from "@/lib/config/env";
+import { AppError } from "@/lib/domain/errors";
 import { KIND_NAMES, type NonImageKind } from "./sniff";
 
 export type UploadKind = "image" | NonImageKind;

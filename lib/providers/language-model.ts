@@ -1,15 +1,15 @@
 // Provider adapters: a model row → an AI SDK language model, with the capturing fetch plugged in. Keys and base
-// URLs come from the environment (provider-config.ts); a model whose provider is not configured is refused.
+// URLs come from the environment (lib/config/providers.ts); a model whose provider is not configured is refused.
 
 import "server-only";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogle } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
-import type { ModelDescriptor } from "@/lib/context/types";
-import { AppError } from "@/lib/errors";
+import { configuredProviders } from "@/lib/config/providers";
+import { AppError } from "@/lib/domain/errors";
+import type { ModelDescriptor } from "@/lib/domain/types";
 import { createOfflineModel } from "./offline-model";
-import { configuredProviders } from "./provider-config";
 
 export function isProviderConfigured(provider: ModelDescriptor["provider"]): boolean {
   const providers = configuredProviders();

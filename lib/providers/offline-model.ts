@@ -10,8 +10,8 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
-import { env } from "@/lib/env";
-import { configuredProviders } from "./provider-config";
+import { env } from "@/lib/config/env";
+import { configuredProviders } from "@/lib/config/providers";
 
 export const OFFLINE_PROVIDER = "offline";
 

@@ -3,7 +3,7 @@
 // (its first sentence), after the lines of the previous summary, so offline summaries chain like real ones.
 
 import "server-only";
-import type { StoredMessage, StoredSummary } from "@/lib/context/types";
+import type { StoredMessage, StoredSummary } from "@/lib/domain/types";
 
 export const OFFLINE_SUMMARY_HEADER = "Summary of";
 /** Enough lines to stay well under the summariser prompt's 500 words. */

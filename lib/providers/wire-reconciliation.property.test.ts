@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildContext } from "@/lib/context/build-context";
 import { ContextBudgetError, resolveForModel } from "@/lib/context/resolve-for-model";
-import type { ModelDescriptor } from "@/lib/context/types";
+import type { ModelDescriptor } from "@/lib/domain/types";
 import { blueprintArbitrary, materialise } from "@/tests/context/conversation-arbitrary";
 import { capturedBodies } from "@/tests/fixtures/wire-body";
 import type { WireFormat } from "./wire-elements";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ContextItem, ItemPart } from "@/lib/context/types";
+import type { ContextItem, ItemPart } from "@/lib/domain/types";
 import { valueAtPointer, type WireFormat, wireFormatOfUrl } from "./wire-elements";
 import { reconcileWire, type WireMap, warningText, wireMapProblems } from "./wire-reconciliation";
 

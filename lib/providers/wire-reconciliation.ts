@@ -5,7 +5,7 @@
 // explains is listed as unclaimed. Pure: no I/O, runs on any recorded body.
 
 import type { UnclaimedElement, WireAddress } from "@/db/schema";
-import type { ContextItem, ItemPart } from "@/lib/context/types";
+import type { ContextItem, ItemPart } from "@/lib/domain/types";
 import {
   isJsonObjectText,
   rawOf,

@@ -21,7 +21,7 @@ import {
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
 } from "@opentelemetry/semantic-conventions/incubating";
-import { env } from "@/lib/env";
+import { env } from "@/lib/config/env";
 import { logger } from "@/lib/logger";
 import type { TokenUsage } from "@/lib/pricing";
 

@@ -7,7 +7,7 @@ import * as settingsRoute from "@/app/api/admin/settings/route";
 import { getDb } from "@/db/client";
 import { getModel, listModels } from "@/db/model-queries";
 import type { Model, Persona } from "@/db/schema";
-import { defaultSettings } from "@/lib/context/settings";
+import { defaultSettings } from "@/lib/domain/settings";
 import { call, expectError, type TestUser } from "../api-client";
 import { isolateDatabase, putAdminItem, signUpAdmin } from "./admin-helpers";
 

@@ -7,7 +7,7 @@ import * as chatRoute from "@/app/api/chat/route";
 import { listSettingsVersions } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { attempts, turns } from "@/db/schema";
-import { defaultSettings, type ResolvedSettings, SETTING_HELP } from "@/lib/context/settings";
+import { defaultSettings, type ResolvedSettings, SETTING_HELP } from "@/lib/domain/settings";
 import { call, expectError, readUIStream, signUp, type TestUser } from "../api-client";
 import { createConversation } from "../fixtures/personas";
 import { isolateDatabase, signUpAdmin } from "./admin-helpers";

@@ -1,5 +1,5 @@
 // A stopped attempt is billed by the provider though it reported no usage: its cost is estimated
-// (lib/chat/attempt-cost.ts) from the item token counts it sent and the text it streamed, at the model's prices, and
+// (lib/chat/attempts/attempt-cost.ts) from the item token counts it sent and the text it streamed, at the model's prices, and
 // marked `estimated` both on GET /api/attempts/:id and in the full turns listing.
 import { describe, expect, test } from "vitest";
 import * as attemptRoute from "@/app/api/attempts/[id]/route";

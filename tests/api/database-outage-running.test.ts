@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
 import { turns as turnsTable } from "@/db/schema";
-import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
+import { sweepAbandonedTurns } from "@/lib/chat/turn-control/turn-recovery";
 import { call, expectError } from "../api-client";
 import { databaseBehindProxy } from "../fixtures/cuttable-proxy";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";

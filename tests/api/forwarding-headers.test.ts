@@ -5,7 +5,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { dropUntrustedForwarding, isTrustedPeer, trustedProxyBlockList } from "@/lib/api/client-address";
-import { parseEnvironment } from "@/lib/env";
+import { parseEnvironment } from "@/lib/config/env";
 
 function serverSeeing(trusted: string[]): Promise<{ server: Server; url: string }> {
   const proxies = trustedProxyBlockList(trusted);

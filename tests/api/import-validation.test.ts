@@ -12,7 +12,7 @@ import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import { insertConversationRows } from "@/db/archive-queries";
 import { getDb } from "@/db/client";
 import { attempts, memories, messages, type Persona } from "@/db/schema";
-import { conversationAttemptViews } from "@/lib/chat/attempt-view";
+import { conversationAttemptViews } from "@/lib/chat/views/attempt-view";
 import type { ConversationArchive } from "@/lib/export/conversation-archive";
 import { archiveRows } from "@/lib/export/import-conversation";
 import { call, expectError, signUp, type TestUser } from "../api-client";

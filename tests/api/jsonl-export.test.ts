@@ -2,7 +2,7 @@
 // stopped one, a failed one, the title call and a replay each become one line that says its kind and status.
 import { describe, expect, test } from "vitest";
 import * as replayRoute from "@/app/api/attempts/[id]/replay/route";
-import { settleTitleGenerations } from "@/lib/chat/title";
+import { settleTitleGenerations } from "@/lib/chat/generated/title";
 import { call } from "../api-client";
 import { exportOf } from "../fixtures/archive-routes";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";

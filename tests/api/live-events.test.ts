@@ -12,7 +12,7 @@ import { getDb } from "@/db/client";
 import { appendLiveEvent, getLiveEventCursor, REPLAY_WINDOW_MINUTES } from "@/db/live-event-queries";
 import { appendMessage } from "@/db/message-queries";
 import { conversations, liveEventCursors, liveEvents, participants, turns } from "@/db/schema";
-import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
+import { sweepAbandonedTurns } from "@/lib/chat/turn-control/turn-recovery";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { runTurn, storedMessages, textOf } from "../fixtures/turns";
 import { followSse, parseSse, type SseEvent } from "../live/sse";

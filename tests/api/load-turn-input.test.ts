@@ -7,7 +7,7 @@ import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/conversation-queries";
 import { getPersona } from "@/db/persona-queries";
 import { conversations, type Message } from "@/db/schema";
-import { loadTurnInput } from "@/lib/chat/load-turn-input";
+import { loadTurnInput } from "@/lib/chat/turn/load-turn-input";
 import { signUp, type TestUser } from "../api-client";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { storeAlternatingMessages, storeUserMessage } from "../fixtures/turns";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route";
-import { settleTitleGenerations } from "@/lib/chat/title";
+import { settleTitleGenerations } from "@/lib/chat/generated/title";
 import { countItemTokens } from "@/lib/context/tokens";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";

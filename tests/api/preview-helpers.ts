@@ -1,7 +1,7 @@
 // The preview route called in-process, and the items of the payload it returns: shared by the API tests that
 // check what the next turn would send.
 import * as previewRoute from "@/app/api/conversations/[id]/preview/route";
-import type { ResolvedSettings, SettingsOverride } from "@/lib/context/settings";
+import type { ResolvedSettings, SettingsOverride } from "@/lib/domain/settings";
 import { call, type TestUser } from "../api-client";
 
 export interface PreviewItem {

@@ -8,8 +8,8 @@ import { getDb } from "@/db/client";
 import { attempts, models, turns } from "@/db/schema";
 import { seedDatabase } from "@/db/seed";
 import type { Protocol } from "@/e2e/fake-providers/server";
-import { parseEnvironment } from "@/lib/env";
-import { OFFLINE_MODEL_ID } from "@/lib/providers/model-catalog";
+import { parseEnvironment } from "@/lib/config/env";
+import { OFFLINE_MODEL_ID } from "@/lib/domain/model-catalog";
 import { call } from "../api-client";
 import {
   COMPATIBLE_PATH_PREFIX,

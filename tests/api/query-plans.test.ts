@@ -11,7 +11,7 @@ import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { createDatabase, getDb } from "@/db/client";
 import { preparedStatementTexts } from "@/db/prepared-statements";
-import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
+import { sweepAbandonedTurns } from "@/lib/chat/turn-control/turn-recovery";
 import { call, signUp } from "../api-client";
 import { createFreshDatabase, dropDatabase } from "../database";
 import { runTurn } from "../fixtures/turns";

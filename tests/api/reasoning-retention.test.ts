@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { artifacts, messages } from "@/db/schema";
-import type { SettingsOverride } from "@/lib/context/settings";
+import type { SettingsOverride } from "@/lib/domain/settings";
 import { signUp, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { conversationWithPersona } from "../fixtures/personas";

@@ -11,7 +11,7 @@ import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import * as memoryRoute from "@/app/api/memories/[memoryId]/route";
 import { getDb } from "@/db/client";
 import { attempts, memories } from "@/db/schema";
-import { placeholder } from "@/lib/chat/private-memories";
+import { placeholder } from "@/lib/chat/attempts/private-memories";
 import { call, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";

@@ -3,7 +3,7 @@
 // conversation's other calls, and the conversation's messages and turns stay as they were.
 import { describe, expect, test } from "vitest";
 import * as replayRoute from "@/app/api/attempts/[id]/replay/route";
-import { settleTitleGenerations } from "@/lib/chat/title";
+import { settleTitleGenerations } from "@/lib/chat/generated/title";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { insertImageMessage } from "../fixtures/attachments";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";

@@ -1,12 +1,12 @@
 // A streaming reply is written every 500 ms while few replies stream in the process; when many stream at once the
 // interval grows so that all of them together are written about 100 times a second, up to 5 s
-// (lib/chat/reply-persistence.ts, flushIntervalMs): a burst of turns does not spend its database on mid-stream
+// (lib/chat/turn/reply-persistence.ts, flushIntervalMs): a burst of turns does not spend its database on mid-stream
 // writes.
 import { expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { findMessageInConversation } from "@/db/query-parts";
-import { FLUSH_INTERVAL_MS, flushIntervalMs, ReplyPersistence } from "@/lib/chat/reply-persistence";
-import { registerRunningTurn } from "@/lib/chat/turn-stops";
+import { FLUSH_INTERVAL_MS, flushIntervalMs, ReplyPersistence } from "@/lib/chat/turn/reply-persistence";
+import { registerRunningTurn } from "@/lib/chat/turn-control/turn-stops";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { storePersonaReply } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";

@@ -9,8 +9,8 @@ import { afterEach, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { messages as messagesTable, turns as turnsTable } from "@/db/schema";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
-import { instanceId, sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
-import { registerRunningTurn } from "@/lib/chat/turn-stops";
+import { instanceId, sweepAbandonedTurns } from "@/lib/chat/turn-control/turn-recovery";
+import { registerRunningTurn } from "@/lib/chat/turn-control/turn-stops";
 import { closedByClientAt, fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { conversationWithPersona, createConversation, insertPersona } from "../fixtures/personas";
 import {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import { getDb } from "@/db/client";
 import { attempts, memories } from "@/db/schema";
-import { placeholder } from "@/lib/chat/private-memories";
+import { placeholder } from "@/lib/chat/attempts/private-memories";
 import { call, signUp, type TestUser } from "../api-client";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";

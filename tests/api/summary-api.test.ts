@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
 import { getDb } from "@/db/client";
 import { messages, participants } from "@/db/schema";
-import type { SummaryView } from "@/lib/chat/summary-view";
+import type { SummaryView } from "@/lib/chat/views/summary-view";
 import { summaryMarkerText } from "@/lib/context/summary-placement";
 import { countTextTokens } from "@/lib/context/tokens";
 import { badRequest, call, expectError, type TestUser } from "../api-client";

@@ -8,8 +8,8 @@ import * as summaryRoute from "@/app/api/conversations/[id]/summaries/[summaryId
 import * as summariesRoute from "@/app/api/conversations/[id]/summaries/route";
 import { getDb } from "@/db/client";
 import { memories, messages, summaries } from "@/db/schema";
-import type { SummaryView } from "@/lib/chat/summary-view";
-import type { SettingsOverride } from "@/lib/context/settings";
+import type { SummaryView } from "@/lib/chat/views/summary-view";
+import type { SettingsOverride } from "@/lib/domain/settings";
 import { call, type TestUser } from "../api-client";
 import { itemText, type PreviewItem } from "./preview-helpers";
 

@@ -1,7 +1,7 @@
 // The offline summariser: deterministic and extractive — one line per user turn with its first
 // sentence, chained onto the previous summary's lines, capped at 40 lines with a count of what was left out.
 import { describe, expect, test } from "vitest";
-import type { StoredMessage, StoredSummary } from "@/lib/context/types";
+import type { StoredMessage, StoredSummary } from "@/lib/domain/types";
 import { firstSentence, offlineSummary } from "@/lib/providers/offline-summary";
 
 let seq = 0;

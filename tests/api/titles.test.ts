@@ -8,7 +8,7 @@ import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
 import { conversations } from "@/db/schema";
-import { cleanTitle, settleTitleGenerations, TITLE_MAX_CHARS } from "@/lib/chat/title";
+import { cleanTitle, settleTitleGenerations, TITLE_MAX_CHARS } from "@/lib/chat/generated/title";
 import { call, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { conversationWithPersona, createConversation } from "../fixtures/personas";

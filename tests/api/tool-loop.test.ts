@@ -6,7 +6,7 @@ import { describe, expect, test } from "vitest";
 import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
 import { getDb } from "@/db/client";
 import { artifacts, attachments, memories, messages, models } from "@/db/schema";
-import { MAX_TOOL_STEPS } from "@/lib/chat/tools";
+import { MAX_TOOL_STEPS } from "@/lib/chat/turn/tools";
 import { call } from "../api-client";
 import { TEST_MODEL_CAPABILITIES } from "../context/fixtures";
 import { insertImageMessage } from "../fixtures/attachments";

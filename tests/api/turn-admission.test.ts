@@ -1,8 +1,8 @@
-// Turns set up a few at a time, in arrival order (lib/chat/turn-admission.ts): no more than TURN_SETUP_CONCURRENCY
+// Turns set up a few at a time, in arrival order (lib/chat/turn/turn-admission.ts): no more than TURN_SETUP_CONCURRENCY
 // set-ups run at once, the waiting ones start in the order they came, a failed set-up frees its place, and a turn
 // whose reply is streaming holds no place (the next turn's set-up does not wait for it).
 import { afterEach, expect, test } from "vitest";
-import { admitTurnSetUp } from "@/lib/chat/turn-admission";
+import { admitTurnSetUp } from "@/lib/chat/turn/turn-admission";
 import { createConversation } from "../fixtures/personas";
 import { postChat } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";

@@ -5,7 +5,7 @@
 // reply-live-events.test.ts.
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createDatabase, type DatabaseHandle } from "@/db/client";
-import { settleTitleGenerations } from "@/lib/chat/title";
+import { settleTitleGenerations } from "@/lib/chat/generated/title";
 import { storedEventChannel } from "@/lib/live/bus";
 import { publishingSettled } from "@/lib/live/publish";
 import { signUp, type TestUser } from "../api-client";

@@ -44,7 +44,7 @@ async function until(check: () => boolean, timeoutMs = 3_000) {
 describe("stops across instances, through Redis", () => {
   test("a stop for a turn another instance runs is published with what the user saw", async (context) => {
     if (!redisUp) context.skip();
-    const { requestStop } = await import("@/lib/chat/turn-stops");
+    const { requestStop } = await import("@/lib/chat/turn-control/turn-stops");
     const turnId = crypto.randomUUID();
     await expect(requestStop({ turnId, shownChars: 42 })).resolves.toBe(false);
     await until(() => heard.some((message) => message.includes(turnId)));
@@ -56,7 +56,7 @@ describe("stops across instances, through Redis", () => {
 
   test("a stop heard on Redis stops the turn this instance runs, with the characters shown", async (context) => {
     if (!redisUp) context.skip();
-    const { registerRunningTurn } = await import("@/lib/chat/turn-stops");
+    const { registerRunningTurn } = await import("@/lib/chat/turn-control/turn-stops");
     const turnId = crypto.randomUUID();
     const stops: { turnId: string; shownChars?: number }[] = [];
     const settle = registerRunningTurn(turnId, crypto.randomUUID(), (request) => stops.push(request));

@@ -3,7 +3,7 @@
 // instruction last; nothing is stored; only people who may read the conversation can ask.
 import { describe, expect, test } from "vitest";
 import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route";
-import { writeAsMeInstruction } from "@/lib/chat/write-as-me";
+import { writeAsMeInstruction } from "@/lib/chat/generated/write-as-me";
 import { call, expectError, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { conversationWithPersona } from "../fixtures/personas";

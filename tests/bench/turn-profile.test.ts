@@ -23,7 +23,7 @@ const NODES = [
   frame(1, "(root)", "", [2, 4, 7, 8, 9, 10, 11, 12]),
   frame(2, "execute", "file:///app/node_modules/drizzle-orm/pg-core/session.js", [3]),
   frame(3, "writeBuffer", ""),
-  frame(4, "runChatTurn", "file:///app/lib/chat/run-turn.ts", [5, 6]),
+  frame(4, "runChatTurn", "file:///app/lib/chat/turn/run-turn.ts", [5, 6]),
   frame(5, "parse", "file:///app/node_modules/zod/v4/core/schemas.js"),
   frame(6, "enqueue", "node:internal/webstreams/readablestream"),
   frame(7, "processTicksAndRejections", "node:internal/process/task_queues"),

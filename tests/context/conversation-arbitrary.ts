@@ -11,8 +11,8 @@
 import fc from "fast-check";
 import { countUserTurns } from "@/lib/context/current-input";
 import { elementAt, firstOf, lastOf } from "@/lib/context/indexing";
-import { defaultSettings, type ResolvedSettings, settingsSchema } from "@/lib/context/settings";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
+import { defaultSettings, type ResolvedSettings, settingsSchema } from "@/lib/domain/settings";
 import {
   type BuildInput,
   type MemoryInfo,
@@ -31,7 +31,7 @@ import {
   TOKENIZER_NAMES,
   type TokenizerName,
   type ToolInfo,
-} from "@/lib/context/types";
+} from "@/lib/domain/types";
 
 // ---------------------------------------------------------------------------------------------------------------
 // The cast

@@ -10,7 +10,7 @@ import {
   type ResolvedSettings,
   resolveSettings,
   type SettingsOverride,
-} from "@/lib/context/settings";
+} from "@/lib/domain/settings";
 import type {
   BuildInput,
   ContextItem,
@@ -26,7 +26,7 @@ import type {
   StoredPart,
   StoredSummary,
   TokenizerName,
-} from "@/lib/context/types";
+} from "@/lib/domain/types";
 
 export const CONVERSATION_ID = "c1";
 export const PERSONA: PersonaInfo = {

@@ -1,6 +1,6 @@
 // Stored message parts written short, so a message's parts (its text pieces between artifacts and media) read as
 // one line in a test.
-import type { StoredPart } from "@/lib/context/types";
+import type { StoredPart } from "@/lib/domain/types";
 
 export const storedText = (text: string): StoredPart => ({ type: "text", text });
 export const storedArtifact = (artifactId: string): StoredPart => ({ type: "artifact", artifactId });

@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { expect, test } from "vitest";
 import { conversations } from "@/db/schema";
-import { generateConversationTitle } from "@/lib/chat/title";
+import { generateConversationTitle } from "@/lib/chat/generated/title";
 import { adaConversation, pgliteForFile } from "../fixtures/pglite";
 
 const handle = pgliteForFile("titles");

@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { curlCommand, shellQuote } from "@/components/inspector/curl-command";
 import { type FakeProviders, startFakeProviders } from "@/e2e/fake-providers/server";
-import type { ContextItem } from "@/lib/context/types";
+import type { ContextItem } from "@/lib/domain/types";
 import { describePrefixStability, diffItems, prefixStability } from "@/lib/payload-diff";
 
 function item(id: string, text: string, overrides: Partial<ContextItem> = {}): ContextItem {

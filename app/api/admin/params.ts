@@ -1,6 +1,6 @@
 // Path and query values of the admin routes: anything malformed is simply not found (ids) or a clear 400 (filters).
 
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { isUuid } from "@/lib/ids";
 
 /** better-auth user ids are opaque text; only a plain token can name one. */

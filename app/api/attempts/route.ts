@@ -4,8 +4,8 @@
 import { searchAttempts } from "@/db/attempt-queries";
 import { getDb } from "@/db/client";
 import { requireUser, route } from "@/lib/api/route";
-import { withAttemptCosts } from "@/lib/chat/turn-costs";
-import { AppError } from "@/lib/errors";
+import { withAttemptCosts } from "@/lib/chat/attempts/turn-costs";
+import { AppError } from "@/lib/domain/errors";
 import { attemptSearchQuerySchema } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ATTEMPT_KINDS } from "@/db/schema";
-import { oneOf } from "@/lib/context/settings";
+import { oneOf } from "@/lib/domain/settings";
 
 const optionalText = (name: string, max: number) =>
   z

@@ -1,8 +1,8 @@
 import { getDb } from "@/db/client";
 import { readJson, requireUser, route } from "@/lib/api/route";
-import { runChatTurn } from "@/lib/chat/run-turn";
-import type { TurnAction } from "@/lib/chat/turn-user-message";
-import { AppError } from "@/lib/errors";
+import { runChatTurn } from "@/lib/chat/turn/run-turn";
+import type { TurnAction } from "@/lib/chat/turn/turn-user-message";
+import { AppError } from "@/lib/domain/errors";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
 import { refuseNewTurnWhenShuttingDown } from "@/lib/shutdown-hooks";
 import { attachmentIds, type ChatRequest, chatRequestSchema, MAX_MESSAGE_CHARS, messageText } from "./schema";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { ATTACHMENT_URL_PATTERN } from "@/lib/ids";
 
 /** The longest message a user can send, in characters. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { nonEmptyTextField, textField } from "@/app/api/request-fields";
-import { settingsOverrideSchema } from "@/lib/context/settings";
+import { settingsOverrideSchema } from "@/lib/domain/settings";
 
 export const createConversationSchema = z
   .object({

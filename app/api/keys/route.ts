@@ -4,7 +4,7 @@ import { listActiveApiKeys } from "@/db/api-key-queries";
 import { getDb } from "@/db/client";
 import { listPersonas } from "@/db/persona-queries";
 import { readJson, requireUser, route } from "@/lib/api/route";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { createApiKey } from "@/lib/gateway/api-keys";
 import { createKeySchema } from "./schema";
 

@@ -5,12 +5,12 @@ import { getReadableConversation } from "@/db/conversation-queries";
 import { getLiveEventCursor } from "@/db/live-event-queries";
 import { getPersona } from "@/db/persona-queries";
 import { listSummaries } from "@/db/summary-queries";
-import { resumableStreams } from "@/lib/chat/resumable-streams";
-import { toSummaryViews } from "@/lib/chat/summary-view";
-import { loadTranscript } from "@/lib/chat/transcript";
-import { choosableModels } from "@/lib/chat/turn-setup";
-import { toUIMessage } from "@/lib/chat/ui-messages";
-import { AppError } from "@/lib/errors";
+import { choosableModels } from "@/lib/chat/turn/turn-setup";
+import { resumableStreams } from "@/lib/chat/turn-control/resumable-streams";
+import { toSummaryViews } from "@/lib/chat/views/summary-view";
+import { loadTranscript } from "@/lib/chat/views/transcript";
+import { toUIMessage } from "@/lib/chat/views/ui-messages";
+import { AppError } from "@/lib/domain/errors";
 import { isUuid } from "@/lib/ids";
 import { requirePageUser } from "@/lib/session";
 

@@ -1,7 +1,7 @@
 import { deleteBlock, listBlocks, personaExists, upsertBlock, userExists } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { optionalQueryId } from "../params";
 import { setBlockSchema } from "./schema";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { oneOf } from "@/lib/context/settings";
-import { BLOCK_TYPES } from "@/lib/context/types";
+import { oneOf } from "@/lib/domain/settings";
+import { BLOCK_TYPES } from "@/lib/domain/types";
 
 /** Ten years: longer than that is what "permanent" (null) is for. */
 export const MAX_BLOCK_MINUTES = 60 * 24 * 365 * 10;

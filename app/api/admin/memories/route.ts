@@ -8,7 +8,7 @@ import {
 } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { optionalQueryId } from "../params";
 import { createMemorySchema, updateMemorySchema } from "./schema";
 

@@ -2,7 +2,7 @@ import { createModel } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { listModels } from "@/db/model-queries";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
-import { configuredProviders } from "@/lib/providers/provider-config";
+import { configuredProviders } from "@/lib/config/providers";
 import { createModelSchema } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { nonEmptyTextField } from "@/app/api/request-fields";
-import { integerIn, oneOf } from "@/lib/context/settings";
-import { API_KINDS, PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/context/types";
+import { integerIn, oneOf } from "@/lib/domain/settings";
+import { API_KINDS, PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/domain/types";
 import { MODEL_ID } from "../params";
 
 const flag = (key: string) => z.boolean({ error: `capabilities.${key} must be true or false` });

@@ -2,7 +2,7 @@ import { assertModelsExist, createPersona, listPersonasWithUsage } from "@/db/ad
 import { getDb } from "@/db/client";
 import { listPersonasWithSlugs } from "@/db/persona-queries";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
-import { TOOL_CATALOG } from "@/lib/chat/tools";
+import { TOOL_CATALOG } from "@/lib/chat/turn/tools";
 import { createPersonaSchema } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { nonEmptyTextField, textField } from "@/app/api/request-fields";
-import { TOOL_CATALOG } from "@/lib/chat/tools";
-import { oneOf, settingsOverrideSchema } from "@/lib/context/settings";
+import { TOOL_CATALOG } from "@/lib/chat/turn/tools";
+import { oneOf, settingsOverrideSchema } from "@/lib/domain/settings";
 import { MODEL_ID } from "../params";
 
 const TOOL_NAMES = TOOL_CATALOG.map((tool) => tool.name) as [string, ...string[]];

@@ -2,7 +2,7 @@ import { insertSettingsVersion } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { getCurrentSettings } from "@/db/settings-queries";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
-import { defaultSettings, SETTING_HELP } from "@/lib/context/settings";
+import { defaultSettings, SETTING_HELP } from "@/lib/domain/settings";
 import { updateSettingsSchema } from "./schema";
 import { describeSettingFields } from "./setting-fields";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { policyDocumentSchema } from "@/lib/context/settings";
+import { policyDocumentSchema } from "@/lib/domain/settings";
 
 export const updateSettingsSchema = z
   .object({

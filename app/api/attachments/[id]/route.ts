@@ -8,7 +8,7 @@ import { getReadableAttachmentInfo, readAttachmentBytes } from "@/db/attachment-
 import { getDb } from "@/db/client";
 import { parseRange } from "@/lib/api/byte-range";
 import { parseId, requireUser, route } from "@/lib/api/route";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/domain/errors";
 import { logger } from "@/lib/logger";
 
 export const dynamic = "force-dynamic";

@@ -2,8 +2,8 @@ import { getAttemptWithConversation } from "@/db/attempt-queries";
 import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/conversation-queries";
 import { parseId, requireUser, route } from "@/lib/api/route";
-import { toAttemptViews } from "@/lib/chat/attempt-view";
-import { notFound } from "@/lib/errors";
+import { toAttemptViews } from "@/lib/chat/views/attempt-view";
+import { notFound } from "@/lib/domain/errors";
 
 export const dynamic = "force-dynamic";
 

@@ -10,7 +10,7 @@ import { queryRows } from "@/db/raw-sql";
 import { guardStateChange } from "@/lib/api/same-origin";
 import { servedOverHttps, withSecureCookies } from "@/lib/api/secure-cookies";
 import { getAuth } from "@/lib/auth";
-import { AppError, databaseUnavailable, isDatabaseUnavailable } from "@/lib/errors";
+import { AppError, databaseUnavailable, isDatabaseUnavailable } from "@/lib/domain/errors";
 import { logger } from "@/lib/logger";
 
 async function databaseAnswers(): Promise<boolean> {

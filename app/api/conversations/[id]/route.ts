@@ -6,7 +6,7 @@ import {
 import { deleteConversation, updateConversation } from "@/db/conversation-queries";
 import { getPersona } from "@/db/persona-queries";
 import { route } from "@/lib/api/route";
-import { choosableModels, requireCallableModel } from "@/lib/chat/turn-setup";
+import { choosableModels, requireCallableModel } from "@/lib/chat/turn/turn-setup";
 import { updateConversationSchema } from "../schema";
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 import { deleteModel, getModelOrThrow, listModelUses, updateModel } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
-import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
-import { compatibleCatalogModels, MODEL_CATALOG } from "@/lib/providers/model-catalog";
+import { env } from "@/lib/config/env";
+import { AppError } from "@/lib/domain/errors";
+import { compatibleCatalogModels, MODEL_CATALOG } from "@/lib/domain/model-catalog";
 import { parseModelId } from "../../params";
 import { updateModelSchema } from "../schema";
 

@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
-import { openReadableAttempt, replayAttempt } from "@/lib/chat/replay-attempt";
+import { openReadableAttempt, replayAttempt } from "@/lib/chat/attempts/replay-attempt";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
 import { replayRequestSchema } from "./schema";
 

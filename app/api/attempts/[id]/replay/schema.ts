@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { textField } from "@/app/api/request-fields";
-import { settingsOverrideSchema } from "@/lib/context/settings";
+import { settingsOverrideSchema } from "@/lib/domain/settings";
 
 /** Nothing given: the recorded body again, to the same model. A model, settings or a prompt: rebuilt with them. */
 export const replayRequestSchema = z

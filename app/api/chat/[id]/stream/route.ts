@@ -5,7 +5,7 @@
 import { UI_MESSAGE_STREAM_HEADERS } from "ai";
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
 import { getRunningTurn } from "@/db/turn-queries";
-import { resumableStreams } from "@/lib/chat/resumable-streams";
+import { resumableStreams } from "@/lib/chat/turn-control/resumable-streams";
 import { logger } from "@/lib/logger";
 
 export const dynamic = "force-dynamic";

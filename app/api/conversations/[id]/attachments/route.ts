@@ -7,7 +7,7 @@
 
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
 import { storeUpload } from "@/db/attachment-queries";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { toAttachmentView } from "@/lib/media/attachment-view";
 import { readUploadForm, uploadTooLarge } from "@/lib/media/read-upload";
 import { sniffUpload, sniffUploadType } from "@/lib/media/sniff";

@@ -6,10 +6,10 @@ import { getDb } from "@/db/client";
 import { getPersona } from "@/db/persona-queries";
 import { getConversationForSummaries } from "@/db/summary-queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
-import { refuseWhileReplyIsWritten } from "@/lib/chat/stop-turn";
-import { summariseConversation } from "@/lib/chat/summarise";
-import { toSummaryViews } from "@/lib/chat/summary-view";
-import { AppError } from "@/lib/errors";
+import { summariseConversation } from "@/lib/chat/summary/summarise";
+import { refuseWhileReplyIsWritten } from "@/lib/chat/turn-control/stop-turn";
+import { toSummaryViews } from "@/lib/chat/views/summary-view";
+import { AppError } from "@/lib/domain/errors";
 import { compactRequestSchema } from "./schema";
 
 export const dynamic = "force-dynamic";

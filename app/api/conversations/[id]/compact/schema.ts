@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { integerIn } from "@/lib/context/settings";
+import { integerIn } from "@/lib/domain/settings";
 
 /** Optional body of POST /compact; with none, the conversation's own summary.keepRecentTurns applies. */
 export const compactRequestSchema = z

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 
 const FORMATS = ["json", "jsonl"] as const;
 

@@ -3,7 +3,7 @@
 // in the latest request when it left older messages out.
 
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
-import { loadTranscript } from "@/lib/chat/transcript";
+import { loadTranscript } from "@/lib/chat/views/transcript";
 
 export const dynamic = "force-dynamic";
 

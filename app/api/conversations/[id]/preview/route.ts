@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
-import { previewTurn } from "@/lib/chat/preview-turn";
+import { previewTurn } from "@/lib/chat/turn/preview-turn";
 import { previewRequestSchema } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_MESSAGE_CHARS } from "@/app/api/chat/schema";
 import { nonEmptyTextField } from "@/app/api/request-fields";
-import { settingsOverrideSchema } from "@/lib/context/settings";
+import { settingsOverrideSchema } from "@/lib/domain/settings";
 
 export const previewRequestSchema = z
   .object({

@@ -6,9 +6,9 @@ import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/conversation-queries";
 import { getRunningTurn } from "@/db/turn-queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
-import { stopTurn } from "@/lib/chat/stop-turn";
-import { turnRunningHere } from "@/lib/chat/turn-stops";
-import { AppError } from "@/lib/errors";
+import { stopTurn } from "@/lib/chat/turn-control/stop-turn";
+import { turnRunningHere } from "@/lib/chat/turn-control/turn-stops";
+import { AppError } from "@/lib/domain/errors";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 import { getDb } from "@/db/client";
 import { getConversationForSummaries, listSummaries } from "@/db/summary-queries";
 import { parseId, requireUser, route } from "@/lib/api/route";
-import { toSummaryViews } from "@/lib/chat/summary-view";
+import { toSummaryViews } from "@/lib/chat/views/summary-view";
 
 export const dynamic = "force-dynamic";
 

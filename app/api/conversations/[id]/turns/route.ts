@@ -1,9 +1,9 @@
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
 import { listOtherModelCallSummaries } from "@/db/attempt-queries";
 import { listTurnSummaries } from "@/db/turn-queries";
-import { conversationAttemptViews } from "@/lib/chat/attempt-view";
-import { withCosts } from "@/lib/chat/turn-costs";
-import { AppError } from "@/lib/errors";
+import { withCosts } from "@/lib/chat/attempts/turn-costs";
+import { conversationAttemptViews } from "@/lib/chat/views/attempt-view";
+import { AppError } from "@/lib/domain/errors";
 
 export const dynamic = "force-dynamic";
 

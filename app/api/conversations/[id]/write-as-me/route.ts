@@ -4,7 +4,7 @@
 // write one.
 import { getDb } from "@/db/client";
 import { parseId, requireUser, route } from "@/lib/api/route";
-import { draftAsUser } from "@/lib/chat/write-as-me";
+import { draftAsUser } from "@/lib/chat/generated/write-as-me";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
 
 export const dynamic = "force-dynamic";

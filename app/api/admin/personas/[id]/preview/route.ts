@@ -2,7 +2,7 @@ import { assertModelsExist } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { getPersona } from "@/db/persona-queries";
 import { parseId, readJson, requireAdmin, route } from "@/lib/api/route";
-import { previewTurn } from "@/lib/chat/preview-turn";
+import { previewTurn } from "@/lib/chat/turn/preview-turn";
 import { personaPreviewSchema } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -14,8 +14,8 @@ import {
 } from "@/db/message-queries";
 import type { Conversation, Message } from "@/db/schema";
 import { parseId, readJson, type SessionUser } from "@/lib/api/route";
-import { refuseWhileReplyIsWritten } from "@/lib/chat/stop-turn";
-import { AppError } from "@/lib/errors";
+import { refuseWhileReplyIsWritten } from "@/lib/chat/turn-control/stop-turn";
+import { AppError } from "@/lib/domain/errors";
 import { publishMessage, publishTranscriptChange } from "@/lib/live/publish";
 import { messageChangeSchema } from "./schema";
 

@@ -9,7 +9,7 @@ import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/conversation-queries";
 import { acceptInvitation, declineInvitation, removeParticipant } from "@/db/participant-queries";
 import { parseId, readJson, requireUser, route } from "@/lib/api/route";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/domain/errors";
 import { publishMembersChange } from "@/lib/live/publish";
 import { invitationAnswerSchema } from "../schema";
 

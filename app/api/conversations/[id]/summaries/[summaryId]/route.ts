@@ -3,7 +3,7 @@
 import type { getDb } from "@/db/client";
 import { listSummaries, updateSummaryContent } from "@/db/summary-queries";
 import { readJson, route } from "@/lib/api/route";
-import { toSummaryViews } from "@/lib/chat/summary-view";
+import { toSummaryViews } from "@/lib/chat/views/summary-view";
 import { updateSummarySchema } from "./schema";
 import { requireSummary, type SummaryContext } from "./summary-access";
 

@@ -2,7 +2,7 @@
 // summary it replaced becomes active again, or, when there was none, the messages it covered are unmarked.
 import { listSummaries, revertSummary } from "@/db/summary-queries";
 import { route } from "@/lib/api/route";
-import { toSummaryViews } from "@/lib/chat/summary-view";
+import { toSummaryViews } from "@/lib/chat/views/summary-view";
 import { requireSummary, type SummaryContext } from "../summary-access";
 
 export const dynamic = "force-dynamic";

@@ -1,0 +1,182 @@
+// Everything phase A needs for one turn, loaded from the database in a few bounded queries: the active summary,
+// the newest `messageFetchLimit` unsummarised messages after it, their media and artifacts, persona, memories,
+// blocks, participants and the resolved settings. Cost does not grow with the length of the history.
+
+import "server-only";
+import { listAttachmentsForMessages, loadAttachmentData } from "@/db/attachment-queries";
+import { listActiveBlocks } from "@/db/block-queries";
+import type { Database } from "@/db/client";
+import { listActiveMemories } from "@/db/memory-queries";
+import { listArtifactsForMessages, listHistoryWindow } from "@/db/message-queries";
+import { listParticipants } from "@/db/participant-queries";
+import type { Conversation, Message, Persona } from "@/db/schema";
+import { getCurrentSettings } from "@/db/settings-queries";
+import { getActiveSummary } from "@/db/summary-queries";
+import type { PreloadedSummaryInputs } from "@/lib/chat/summary/summary-decision";
+import { countUserTurns } from "@/lib/context/current-input";
+import { type ResolvedSettings, resolveSettings, type SettingsOverride } from "@/lib/domain/settings";
+import type { BuildInput, StoredMessage } from "@/lib/domain/types";
+import { toStoredArtifact, toStoredAttachment, toStoredMessage, toStoredSummary } from "./stored-rows";
+import { MAX_TOOL_STEPS, runnableToolNames, TOOL_CATALOG } from "./tools";
+
+export interface TurnInput {
+  buildInput: BuildInput;
+  settings: ResolvedSettings;
+  settingsVersion: number;
+  /** The rows the summary check before the turn needs, so it loads nothing again (see summarise.ts). */
+  summaryInputs: Omit<PreloadedSummaryInputs, "personaModel">;
+}
+
+/** Resolve conversation → persona → global per key. Note texts stack instead, so the resolved
+ *  `contextNote.text` stays the global note and the other two travel separately. */
+export function resolveTurnSettings(
+  global: ResolvedSettings,
+  persona: Pick<Persona, "settingsOverride">,
+  conversation: Pick<Conversation, "settingsOverride">,
+): { settings: ResolvedSettings; personaNote: string | null; conversationNote: string | null } {
+  const personaOverride = persona.settingsOverride as SettingsOverride;
+  const conversationOverride = conversation.settingsOverride as SettingsOverride;
+  const settings = resolveSettings(global, conversationOverride, personaOverride);
+  settings.contextNote.text = global.contextNote.text;
+  return {
+    settings,
+    personaNote: personaOverride.contextNote?.text?.trim() || null,
+    conversationNote: conversationOverride.contextNote?.text?.trim() || null,
+  };
+}
+
+export async function loadTurnInput({
+  db,
+  conversation,
+  persona,
+  currentMessage,
+  currentMessageStored = true,
+  requesterId,
+  settingsOverride,
+  now = new Date(),
+  activeBlocks,
+}: {
+  db: Database;
+  conversation: Conversation;
+  persona: Persona;
+  /** The user's message being answered: stored, or being stored (its row once the insert is done). */
+  currentMessage: Message | Promise<Message>;
+  /** False for a preview's draft, which is not stored: it still takes its place in the fetch window. */
+  currentMessageStored?: boolean;
+  requesterId: string;
+  /** A dry run's settings changes (preview), applied as the most specific layer. */
+  settingsOverride?: SettingsOverride;
+  now?: Date;
+  /** The persona's active blocks when the caller already asked for them (the turn's mute check). */
+  activeBlocks?: ReturnType<typeof listActiveBlocks>;
+}): Promise<TurnInput> {
+  const [globalSettings, summaryRow, participantRows, memoryRows, blockRows] = await Promise.all([
+    getCurrentSettings({ db }),
+    getActiveSummary({ db, conversationId: conversation.id }),
+    listParticipants({ db, conversationId: conversation.id }),
+    // In a room every member reads the turns and their attempts, raw request included: the requester's private
+    // memories (user and user × persona scope) stay out, only the persona's own go in.
+    listActiveMemories({
+      db,
+      userId: requesterId,
+      personaId: persona.id,
+      includePrivate: conversation.visibility !== "room",
+    }),
+    activeBlocks ?? listActiveBlocks({ db, personaId: persona.id, now }),
+  ]);
+  const resolved = resolveTurnSettings(globalSettings.settings, persona, conversation);
+  const settings = settingsOverride
+    ? resolveSettings(resolved.settings, settingsOverride)
+    : resolved.settings;
+
+  // The fetch limit counts the message being answered: the window is it and the newest `limit − 1` messages
+  // before it. The window is fetched while the message may still be being stored (the turn runner starts this
+  // load beside the insert), so it may or may not be among the rows: two rows beyond the others' limit cover both
+  // cases and say whether older unsummarised messages were left out. A preview's draft is never stored.
+  const othersLimit = Math.max(0, settings.history.messageFetchLimit - 1);
+  const afterSeq = summaryRow?.coversThroughSeq ?? 0;
+  const fetched = await listHistoryWindow({
+    db,
+    conversationId: conversation.id,
+    afterSeq,
+    limit: othersLimit + 2,
+  });
+  const current = await currentMessage;
+  const older = fetched.filter((row) => row.id !== current.id && row.seq < current.seq);
+  const others = older.length > othersLimit ? older.slice(older.length - othersLimit) : older;
+  const rows = currentMessageStored ? [...others, current] : others;
+  const oldestLoaded = rows[0];
+  const loadedWindow =
+    older.length > others.length && oldestLoaded !== undefined
+      ? {
+          omittedBeforeSeq: oldestLoaded.seq,
+          // Seqs come from a per-conversation counter with no gaps, and everything after the active summary is
+          // unsummarised: the count is arithmetic, so this costs no query and does not grow with the history.
+          omittedCount: oldestLoaded.seq - afterSeq - 1,
+        }
+      : null;
+  const messages = rows.map(toStoredMessage);
+  const messageIds = messages.map((message) => message.id);
+  const [attachmentRows, artifactRows] = await Promise.all([
+    listAttachmentsForMessages({ db, messageIds }),
+    listArtifactsForMessages({ db, messageIds }),
+  ]);
+
+  // Only media inside the media window can be rendered: load bytes for those alone.
+  const mediaWindowStart = Math.max(
+    0,
+    messages.length - Math.min(settings.media.window, settings.history.messageFetchLimit),
+  );
+  const renderableMessageIds = new Set(messageIds.slice(mediaWindowStart));
+  const renderable = attachmentRows.filter((row) => row.messageId && renderableMessageIds.has(row.messageId));
+  const data = await loadAttachmentData({ db, storageKeys: renderable.map((row) => row.storageKey) });
+  const attachments = attachmentRows.map((row) => {
+    const base64 = data.get(row.storageKey);
+    return toStoredAttachment(row, base64 ? `data:${row.mime};base64,${base64}` : `attachment://${row.id}`);
+  });
+
+  const currentInput: StoredMessage = toStoredMessage(current);
+  const userTurnNumber = countUserTurns(messages, currentInput);
+  const toolNames = new Set(runnableToolNames(persona.toolNames));
+
+  return {
+    settings,
+    settingsVersion: globalSettings.version,
+    summaryInputs: { globalSettings, activeSummary: summaryRow, windowRows: rows },
+    buildInput: {
+      conversationId: conversation.id,
+      persona: { id: persona.id, name: persona.name, systemPrompt: persona.systemPrompt },
+      participants: participantRows.map((row) => ({ userId: row.userId, name: row.name })),
+      messages,
+      attachments,
+      artifacts: artifactRows.map(toStoredArtifact),
+      summary: summaryRow ? toStoredSummary(summaryRow) : null,
+      blocks: blockRows.map(({ block, userName }) => ({
+        personaId: block.personaId,
+        userId: block.userId,
+        userName,
+        blockType: block.blockType,
+        reason: block.reason,
+        expiresAt: block.expiresAt?.toISOString() ?? null,
+      })),
+      memories: memoryRows.map((row) => ({
+        id: row.id,
+        area: row.area,
+        content: row.content,
+        conversationId: row.conversationId,
+        summaryId: row.summaryId,
+      })),
+      tools: TOOL_CATALOG.filter((tool) => toolNames.has(tool.name)),
+      ...(toolNames.size > 0 ? { maxToolSteps: MAX_TOOL_STEPS } : {}),
+      settings,
+      personaNote: resolved.personaNote,
+      conversationNote: resolved.conversationNote,
+      conversationInstructions: conversation.instructions,
+      currentInput,
+      userTurnNumber,
+      now: now.toISOString(),
+      loadedWindow,
+      privateMemoriesWithheld: conversation.visibility === "room",
+    },
+  };
+}

@@ -1,0 +1,181 @@
+// One chat turn, end to end: authorise and persist the user message first (turn-user-message.ts), build phase A
+// once, then run the attempts, streaming the reply as an AI SDK UI message stream and persisting it as it streams
+// (turn-stream.ts). The generation is not tied to the browser: if the client disconnects, the reply still
+// completes and is stored.
+
+import "server-only";
+import { UI_MESSAGE_STREAM_HEADERS } from "ai";
+import { v7 as uuidv7 } from "uuid";
+import type { Database } from "@/db/client";
+import { appendMessage } from "@/db/message-queries";
+import { insertFirstReplyAndTurn, insertTurn } from "@/db/turn-queries";
+import type { SessionUser } from "@/lib/api/route";
+import { hasDefaultTitle } from "@/lib/chat/generated/title";
+import { maybeSummariseBeforeTurn } from "@/lib/chat/summary/summarise";
+import { type BuiltTurn, summariseOnOverflow } from "@/lib/chat/summary/summary-overflow";
+import { resumableStreams } from "@/lib/chat/turn-control/resumable-streams";
+import { instanceId } from "@/lib/chat/turn-control/turn-recovery";
+import { claimTurnStart } from "@/lib/chat/turn-control/turn-stops";
+import { logger } from "@/lib/logger";
+import { loadTurnInput, type TurnInput } from "./load-turn-input";
+import { replyEventBytes, replyEventText, type WriteReply } from "./reply-events";
+import { admitTurnSetUp } from "./turn-admission";
+import type { TurnContext } from "./turn-context";
+import { buildPhaseA, openConversation } from "./turn-setup";
+import { streamTurn } from "./turn-stream";
+import { checkAndStoreUserMessage, type TurnAction, turnActionWords } from "./turn-user-message";
+
+export interface TurnRequest {
+  db: Database;
+  user: SessionUser;
+  conversationId: string;
+  action: TurnAction;
+}
+
+export async function runChatTurn(request: TurnRequest): Promise<Response> {
+  return runTurnWith(request, ({ turnId, write }) => respondWith(turnId, write));
+}
+
+/**
+ * A turn whose reply `respond` writes as its caller speaks (the gateway's OpenAI shapes): the same set-up, attempts
+ * and records as a chat turn. `write` starts the reply once it is called with a writer.
+ */
+export async function runTurnWith<Result>(
+  { db, user, conversationId, action }: TurnRequest,
+  respond: (turn: { turnId: string; write: WriteReply }) => Promise<Result>,
+): Promise<Result> {
+  // The conversation is this turn's from its claim (once the caller may read it) until the turn registers as
+  // running: another turn set up here meanwhile is refused (turn-stops.ts, claimTurnStart).
+  let releaseStart = () => {};
+  try {
+    const writeReply = await startTurn({ db, user, conversationId, action }, (release) => {
+      releaseStart = release;
+    });
+    return await respond({ turnId: writeReply.turnId, write: writeReply.write });
+  } finally {
+    releaseStart();
+  }
+}
+
+/** Set-up, then the reply's rows and its stream: the turn is registered as running when this returns. */
+async function startTurn(
+  { db, user, conversationId, action }: TurnRequest,
+  claimed: (release: () => void) => void,
+): Promise<{ turnId: string; write: ReturnType<typeof streamTurn> }> {
+  // Reading and storing wait their turn behind other turns' when many arrive at once (turn-admission.ts).
+  const { turn, firstInput } = await admitTurnSetUp(async () => {
+    const { conversation, persona } = await openConversation({ db, conversationId, userId: user.id });
+    claimed(claimTurnStart(conversationId, turnActionWords(action)));
+    const { firstInput, ...stored } = await checkAndStoreUserMessage({
+      db,
+      user,
+      conversation,
+      persona,
+      action,
+    });
+    const turn: TurnContext = {
+      db,
+      user,
+      conversation,
+      persona,
+      action,
+      ...stored,
+      assistantMessageId: uuidv7(),
+      turnId: uuidv7(),
+    };
+    return { turn, firstInput };
+  });
+  const { turnInput, base, firstResolved } = await prepareContext(turn, firstInput);
+  const { settingsVersion } = turnInput;
+
+  // The reply's row and the turn's row are written while the model call is already under way: the ids are
+  // known now, writes of the reply wait for its row, and attempts are recorded after the turn row exists.
+  const rowsReady = insertReplyRows(turn, settingsVersion);
+  rowsReady.catch((error) =>
+    logger.error({ err: error, turnId: turn.turnId }, "could not store the reply's rows"),
+  );
+
+  const writeReply = streamTurn(turn, {
+    rowsReady,
+    base,
+    firstResolved,
+    settingsVersion,
+    titleWanted: hasDefaultTitle(turn.conversation),
+  });
+  return { turnId: turn.turnId, write: writeReply };
+}
+
+/** The reply's stream as the response. With Redis, it is published under the turn's id so any instance can resume it. */
+async function respondWith(turnId: string, writeReply: ReturnType<typeof streamTurn>): Promise<Response> {
+  const streams = resumableStreams();
+  if (!streams) return new Response(replyEventBytes(writeReply), { headers: UI_MESSAGE_STREAM_HEADERS });
+  const events = replyEventText(writeReply);
+  const published = await streams.resumableStream(turnId, () => events);
+  return new Response((published ?? events).pipeThrough(new TextEncoderStream()), {
+    headers: UI_MESSAGE_STREAM_HEADERS,
+  });
+}
+
+/**
+ * Build once; summarise old turns when the policy says so, deciding from what was just loaded; in the rare turn
+ * that does summarise, load and build again. Summarise again if it still overflows.
+ */
+async function prepareContext(turn: TurnContext, firstInput: TurnInput) {
+  const { db, user, conversation, persona, userMessage, personaModel, modelRows } = turn;
+  const buildFrom = (turnInput: TurnInput): BuiltTurn => ({
+    turnInput,
+    base: buildPhaseA(turnInput, modelRows),
+  });
+  const build = async () =>
+    buildFrom(
+      await loadTurnInput({ db, conversation, persona, currentMessage: userMessage, requesterId: user.id }),
+    );
+  const firstBuild = buildFrom(firstInput);
+  const summaryBeforeTurn = await maybeSummariseBeforeTurn({
+    db,
+    conversation,
+    persona,
+    preloaded: {
+      ...firstBuild.turnInput.summaryInputs,
+      personaModel,
+      omittedByFetchLimit: firstBuild.turnInput.buildInput.loadedWindow?.omittedCount ?? 0,
+    },
+  });
+  return summariseOnOverflow({
+    db,
+    conversation,
+    persona,
+    modelRows,
+    summaryEvents: summaryBeforeTurn.events,
+    build,
+    prebuilt: summaryBeforeTurn.summarised ? undefined : firstBuild,
+  });
+}
+
+/**
+ * The reply's row and the turn's. A new message's first reply is one statement; a regenerate's reply becomes the
+ * chosen variant of the replies to its message (the earlier ones stay, un-chosen) in appendMessage's transaction.
+ * Resolves with the reply's row as stored: its first live event, with no read.
+ */
+async function insertReplyRows(
+  { db, persona, userMessage, assistantMessageId, turnId, action }: TurnContext,
+  settingsVersion: number,
+) {
+  // A new message has no reply yet; a regenerate's message has.
+  const firstReply = action.kind === "submit";
+  const reply = {
+    id: assistantMessageId,
+    conversationId: userMessage.conversationId,
+    authorPersonaId: persona.id,
+    authorName: persona.name,
+    replyToMessageId: userMessage.id,
+  };
+  const turn = { id: turnId, userMessageId: userMessage.id, settingsVersion, instanceId: instanceId() };
+  if (firstReply) return insertFirstReplyAndTurn({ db, reply, turn });
+  const row = await appendMessage({
+    db,
+    message: { ...reply, authorType: "persona", parts: [], status: "streaming" },
+  });
+  await insertTurn({ db, turn: { ...turn, conversationId: userMessage.conversationId, assistantMessageId } });
+  return row;
+}

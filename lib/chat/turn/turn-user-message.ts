@@ -1,0 +1,181 @@
+// Before a turn stores anything: who may ask (not muted, the message not already sent, no reply being written)
+// and which models may answer. Then the user's message is stored, or (regenerate) found.
+
+import "server-only";
+import { listActiveBlocks } from "@/db/block-queries";
+import type { Database } from "@/db/client";
+import { appendMessage, findMessageByClientId, getReplyToRegenerate } from "@/db/message-queries";
+import type { Conversation, Persona } from "@/db/schema";
+import type { SessionUser } from "@/lib/api/route";
+import { refuseWhileReplyIsWritten } from "@/lib/chat/turn-control/stop-turn";
+import { AppError } from "@/lib/domain/errors";
+import type { StoredPart } from "@/lib/domain/types";
+import { publishStoredMessage } from "@/lib/live/publish";
+import { type PreparedImageLink, prepareImageLinks, storeImageLinks } from "@/lib/media/image-links";
+import { loadTurnInput } from "./load-turn-input";
+import { userMessageRow } from "./stored-rows";
+import { personaModels, requireCallableModel } from "./turn-setup";
+
+/** What starts a turn: a new message of the user, or a new variant of the latest reply (regenerate, retry). */
+export type TurnAction =
+  | {
+      kind: "submit";
+      text: string;
+      /** Images uploaded for this message (POST /api/conversations/:id/attachments), in order. */
+      attachmentIds?: string[];
+      /** The client's id for the message: the same id twice never stores a second message. */
+      clientMessageId?: string;
+    }
+  /** `modelId`: answer this variant with that model first (then the persona's fallbacks). */
+  | { kind: "regenerate"; replyMessageId: string; modelId?: string };
+
+/**
+ * Who may ask and which models may answer are checked first: nothing is stored for a turn that is refused. Then
+ * the user's words are stored before anything can fail downstream (a regenerate answers a stored message). The
+ * turn's load starts at once, beside the checks and the insert (it takes the stored row once it exists).
+ */
+export async function checkAndStoreUserMessage({
+  db,
+  user,
+  conversation,
+  persona,
+  action,
+}: {
+  db: Database;
+  user: SessionUser;
+  conversation: Conversation;
+  persona: Persona;
+  action: TurnAction;
+}) {
+  const conversationId = conversation.id;
+  // One read of the persona's blocks: the mute check and the turn's BLOCKS card.
+  const activeBlocks = listActiveBlocks({ db, personaId: persona.id, now: new Date() });
+  // Image links are fetched beside the checks (network only); they are stored with the message once those pass.
+  const imageLinks =
+    action.kind === "submit"
+      ? prepareImageLinks({ db, conversationId, text: action.text })
+      : Promise.resolve([]);
+  imageLinks.catch(() => {});
+  const checked = Promise.all([
+    refuseIfMuted(activeBlocks, persona.name, user.id),
+    answeringModels(db, persona, conversation, action, user.id),
+    refuseWhileBusy(db, conversationId, action),
+  ]);
+  const stored = checked.then(async () => {
+    if (action.kind === "regenerate") {
+      return (await getReplyToRegenerate({ db, conversationId, replyMessageId: action.replyMessageId }))
+        .userMessage;
+    }
+    return storeUserMessage(db, user, conversationId, action, await imageLinks);
+  });
+  // A refusal above must not also surface as an unhandled rejection of the load that waits on it.
+  stored.catch(() => {});
+  // Other readers of a room see the message at once (live rooms), made from the row in hand.
+  void stored.then(
+    (message) => publishStoredMessage({ db, message }),
+    () => {},
+  );
+  const [[, { personaModel, usable }], userMessage, firstInput] = await Promise.all([
+    checked,
+    stored,
+    loadTurnInput({ db, conversation, persona, currentMessage: stored, requesterId: user.id, activeBlocks }),
+  ]);
+  return { userMessage, personaModel, modelRows: usable, firstInput };
+}
+
+/**
+ * A regenerate's model is the owner's choice, as the conversation's is, and must be callable (422 naming it); the
+ * conversation's is skipped once it is not.
+ */
+async function answeringModels(
+  db: Database,
+  persona: Persona,
+  conversation: Conversation,
+  action: TurnAction,
+  userId: string,
+) {
+  if (action.kind === "regenerate" && action.modelId) {
+    if (conversation.ownerId !== userId) {
+      throw new AppError("forbidden", "modelId: only the conversation's owner chooses the model of a reply.");
+    }
+    await requireCallableModel(db, action.modelId);
+    return personaModels(db, persona, action.modelId);
+  }
+  return personaModels(db, persona, conversation.modelId);
+}
+
+async function storeUserMessage(
+  db: Database,
+  user: SessionUser,
+  conversationId: string,
+  action: Extract<TurnAction, { kind: "submit" }>,
+  imageLinks: PreparedImageLink[],
+) {
+  const links = await storeImageLinks({ db, conversationId, userId: user.id, prepared: imageLinks });
+  const attachmentIds = [...(action.attachmentIds ?? []), ...links.attachmentIds];
+  const parts: StoredPart[] = [
+    ...(action.text ? [{ type: "text" as const, text: action.text }] : []),
+    ...attachmentIds.map((attachmentId) => ({ type: "media" as const, attachmentId })),
+    // A link that was not fetched says so in the message (docs/features.md#image-links).
+    ...links.notices.map((text) => ({ type: "text" as const, text })),
+  ];
+  return appendMessage({
+    db,
+    message: {
+      ...userMessageRow(conversationId, user, parts),
+      clientMessageId: action.clientMessageId ?? null,
+    },
+    // The images become this message's in the same transaction, or nothing is stored.
+    attach: { attachmentIds, userId: user.id },
+  });
+}
+
+/**
+ * A message sent again is refused as such rather than as the reply still being written. No new turn while a reply
+ * is being written: its history would hold that reply's partial copy (docs/features.md, "Stop").
+ */
+async function refuseWhileBusy(db: Database, conversationId: string, action: TurnAction) {
+  const alreadySent =
+    action.kind === "submit" && action.clientMessageId
+      ? refuseIfAlreadySent(db, conversationId, action.clientMessageId)
+      : Promise.resolve();
+  const writing = refuseWhileReplyIsWritten({
+    db,
+    conversationId,
+    action: turnActionWords(action),
+    ownStart: true,
+  });
+  writing.catch(() => {});
+  await alreadySent;
+  await writing;
+}
+
+/** What the refused person was doing, for the 409's sentence. */
+export function turnActionWords(action: TurnAction): string {
+  return action.kind === "submit" ? "send your message" : "regenerate";
+}
+
+async function refuseIfAlreadySent(db: Database, conversationId: string, clientMessageId: string) {
+  const existing = await findMessageByClientId({ db, conversationId, clientMessageId });
+  if (existing) {
+    throw new AppError("conflict", "This message was already sent (its id is stored): it is not sent again.");
+  }
+}
+
+async function refuseIfMuted(
+  activeBlocks: ReturnType<typeof listActiveBlocks>,
+  personaName: string,
+  userId: string,
+) {
+  const blocks = await activeBlocks;
+  // A block includes a mute (the blocks card tells the model a blocked user "cannot trigger" the persona).
+  const mute = blocks.find(({ block }) => block.userId === userId);
+  if (!mute) return;
+  const verb = mute.block.blockType === "block" ? "blocked" : "muted";
+  const until = mute.block.expiresAt ? ` until ${mute.block.expiresAt.toISOString()}` : "";
+  const reason = mute.block.reason ? ` Reason: ${mute.block.reason}` : "";
+  throw new AppError(
+    "muted",
+    `${personaName} has ${verb} you${until}, so it will not reply to you.${reason}`,
+  );
+}
