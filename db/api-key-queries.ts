@@ -5,7 +5,7 @@ import "server-only";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Database } from "./client";
 import { onlyRow, type UserArgs } from "./query-parts";
-import { type ApiKey, apiKeyConversations, apiKeys, user } from "./schema";
+import { type ApiKey, apiKeyConversations, apiKeys, messages, user } from "./schema";
 
 /** What the owner sees of a key: never its hash. */
 export type ApiKeyView = Pick<
@@ -115,4 +115,14 @@ export async function saveKeyConversation({
       target: apiKeyConversations.conversationId,
       set: { apiKeyId, transcriptHash, updatedAt: new Date() },
     });
+}
+
+/** The conversation a message (a gateway response's reply) belongs to, or null. */
+export async function conversationOfMessage({ db, messageId }: { db: Database; messageId: string }) {
+  const [row] = await db
+    .select({ conversationId: messages.conversationId })
+    .from(messages)
+    .where(eq(messages.id, messageId))
+    .limit(1);
+  return row?.conversationId ?? null;
 }

@@ -25,34 +25,10 @@ export function gatewayPolicy(): RateLimitPolicy {
 }
 
 export async function chatCompletions(gatewayCall: GatewayCall): Promise<Response> {
-  const { db, key, user, request, arrivedAt } = gatewayCall;
-  refuseNewTurnWhenShuttingDown();
-  await enforceRateLimit(gatewayPolicy(), key.id);
-  const call = await readChatCall(request);
-  const persona = await personaForModel(db, key, call.model);
-  const { conversation } = await conversationForCall({
-    db,
-    key,
-    user,
-    persona,
-    call,
-    headerValue: request.headers.get(CONVERSATION_HEADER),
+  const call = await readChatCall(gatewayCall.request);
+  const { reply, headers, remember } = await startCallTurn(gatewayCall, call, {
+    conversationHeader: gatewayCall.request.headers.get(CONVERSATION_HEADER),
   });
-  const reply = await runGatewayTurn({
-    db,
-    user,
-    conversationId: conversation.id,
-    text: call.text,
-    arrivedAt,
-  });
-  const remember = (replyText: string) =>
-    rememberTranscript({ db, key, persona, conversationId: conversation.id, call, replyText });
-  await reply.ready;
-  const headers = {
-    [CONVERSATION_HEADER]: conversation.id,
-    "x-glassbox-attempt-id": reply.attemptId ?? "",
-    "x-glassbox-overhead-ms": reply.overheadMs === null ? "" : reply.overheadMs.toFixed(2),
-  };
   if (call.stream) {
     return new Response(completionChunks(reply, call, remember), {
       headers: {
@@ -75,7 +51,45 @@ export async function chatCompletions(gatewayCall: GatewayCall): Promise<Respons
   throw new Error("the reply ended without its end");
 }
 
-function replyFailed(errorText: string, headers: Record<string, string>): GatewayError {
+/**
+ * The part every gateway call shares: the rate limit, the persona, the conversation, the turn. Resolves once the
+ * reply's first text (or its end) has come, with the response headers then known.
+ */
+export async function startCallTurn(
+  { db, key, user, arrivedAt }: GatewayCall,
+  call: ChatCall,
+  { conversationHeader }: { conversationHeader: string | null },
+) {
+  refuseNewTurnWhenShuttingDown();
+  await enforceRateLimit(gatewayPolicy(), key.id);
+  const persona = await personaForModel(db, key, call.model);
+  const { conversation } = await conversationForCall({
+    db,
+    key,
+    user,
+    persona,
+    call,
+    headerValue: conversationHeader,
+  });
+  const reply = await runGatewayTurn({
+    db,
+    user,
+    conversationId: conversation.id,
+    text: call.text,
+    arrivedAt,
+  });
+  await reply.ready;
+  const headers = {
+    [CONVERSATION_HEADER]: conversation.id,
+    "x-glassbox-attempt-id": reply.attemptId ?? "",
+    "x-glassbox-overhead-ms": reply.overheadMs === null ? "" : reply.overheadMs.toFixed(2),
+  };
+  const remember = (replyText: string) =>
+    rememberTranscript({ db, key, persona, conversationId: conversation.id, call, replyText });
+  return { conversation, reply, headers, remember };
+}
+
+export function replyFailed(errorText: string, headers: Record<string, string>): GatewayError {
   return new GatewayError(502, `The persona's model did not answer: ${errorText}`, {
     type: "server_error",
     code: "upstream_error",
@@ -91,7 +105,7 @@ function finishReason(reason: string | null): "stop" | "length" | "content_filte
   return "stop";
 }
 
-function usage(end: ReplyEnd) {
+export function usage(end: ReplyEnd) {
   const inputTokens = end.usage?.inputTokens ?? 0;
   const outputTokens = end.usage?.outputTokens ?? 0;
   return {

@@ -80,19 +80,27 @@ function paramOf(path: readonly PropertyKey[]): string {
     .join("");
 }
 
-export async function readChatCall(request: Request): Promise<ChatCall> {
+/** The body, checked against `schema`: a 400 names the first field at fault as OpenAI's `param`. */
+export async function readGatewayBody<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+): Promise<z.infer<Schema>> {
   const raw = await readJson(request, z.unknown(), {
     maxBytes: MAX_REQUEST_BYTES,
     maxElements: 1_000_000,
     maxStringChars: MAX_REQUEST_BYTES,
   });
-  const parsed = chatCompletionSchema.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const param = paramOf(issue.path);
     throw param ? invalidField(param, issue.message) : new GatewayError(400, issue.message);
   }
-  const body = parsed.data;
+  return parsed.data;
+}
+
+export async function readChatCall(request: Request): Promise<ChatCall> {
+  const body = await readGatewayBody(request, chatCompletionSchema);
   if (body.tools && body.tools.length > 0) {
     throw invalidField("tools", "tools the client runs are not supported by this gateway yet; send none.");
   }

@@ -427,6 +427,7 @@ const GATEWAY_ROWS = [
     withKey: 404,
     body: { model: "no-such-persona", messages: [{ role: "user", content: "hi" }] },
   },
+  { route: "v1/responses", method: "POST", withKey: 404, body: { model: "no-such-persona", input: "hi" } },
 ] as const;
 
 describe("the gateway's routes take an API key, never a session", () => {

@@ -6,6 +6,7 @@ import * as keyRoute from "@/app/api/keys/[id]/route";
 import * as keysRoute from "@/app/api/keys/route";
 import * as chatCompletionsRoute from "@/app/v1/chat/completions/route";
 import * as modelsRoute from "@/app/v1/models/route";
+import * as responsesRoute from "@/app/v1/responses/route";
 import { call, type TestUser } from "../api-client";
 
 export const GATEWAY_BASE_URL = "http://localhost:3000/v1";
@@ -13,6 +14,7 @@ export const GATEWAY_BASE_URL = "http://localhost:3000/v1";
 const V1_ROUTES: Record<string, (request: Request) => Promise<Response>> = {
   "GET /v1/models": modelsRoute.GET,
   "POST /v1/chat/completions": chatCompletionsRoute.POST,
+  "POST /v1/responses": responsesRoute.POST,
 };
 
 /** What the client's requests reach: the /v1 route handlers. */
