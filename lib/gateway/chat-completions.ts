@@ -29,15 +29,24 @@ export async function chatCompletions(gatewayCall: GatewayCall): Promise<Respons
   const { reply, headers, remember } = await startCallTurn(gatewayCall, call, {
     conversationHeader: gatewayCall.request.headers.get(CONVERSATION_HEADER),
   });
-  if (call.stream) {
-    return new Response(completionChunks(reply, call, remember), {
-      headers: {
-        ...headers,
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache",
-      },
-    });
-  }
+  if (call.stream) return eventStream(completionChunks(reply, call, remember), headers);
+  const { end, text } = await wholeReply(reply, headers, remember);
+  return Response.json(completion(call, end, text), { headers });
+}
+
+/** Server-sent events, with the call's headers. */
+export function eventStream(body: ReadableStream<Uint8Array>, headers: Record<string, string>): Response {
+  return new Response(body, {
+    headers: { ...headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
+  });
+}
+
+/** The whole reply, for an answer that is not streamed: a reply with no text at all is a 502. */
+export async function wholeReply(
+  reply: GatewayReply,
+  headers: Record<string, string>,
+  remember: (replyText: string) => Promise<void>,
+): Promise<{ end: ReplyEnd; text: string }> {
   let text = "";
   for await (const event of reply) {
     if (event.type === "text") {
@@ -46,7 +55,7 @@ export async function chatCompletions(gatewayCall: GatewayCall): Promise<Respons
     }
     if (event.errorText !== null && text === "") throw replyFailed(event.errorText, headers);
     await remember(text);
-    return Response.json(completion(call, event, text), { headers });
+    return { end: event, text };
   }
   throw new Error("the reply ended without its end");
 }
@@ -89,7 +98,7 @@ export async function startCallTurn(
   return { conversation, reply, headers, remember };
 }
 
-export function replyFailed(errorText: string, headers: Record<string, string>): GatewayError {
+function replyFailed(errorText: string, headers: Record<string, string>): GatewayError {
   return new GatewayError(502, `The persona's model did not answer: ${errorText}`, {
     type: "server_error",
     code: "upstream_error",

@@ -7,7 +7,7 @@ import "server-only";
 import { z } from "zod";
 import { conversationOfMessage } from "@/db/api-key-queries";
 import { isUuid } from "@/lib/ids";
-import { replyFailed, startCallTurn } from "./chat-completions";
+import { eventStream, startCallTurn, wholeReply } from "./chat-completions";
 import { type ChatCall, readGatewayBody, type TranscriptMessage } from "./chat-request";
 import { CONVERSATION_HEADER } from "./conversations";
 import { GatewayError, invalidField } from "./errors";
@@ -50,26 +50,9 @@ export async function responses(gatewayCall: GatewayCall): Promise<Response> {
     conversationHeader: previousConversation ?? gatewayCall.request.headers.get(CONVERSATION_HEADER),
   });
   const shell = responseShell(body, reply);
-  if (body.stream) {
-    return new Response(responseEvents(reply, shell, remember), {
-      headers: {
-        ...headers,
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache",
-      },
-    });
-  }
-  let text = "";
-  for await (const event of reply) {
-    if (event.type === "text") {
-      text += event.text;
-      continue;
-    }
-    if (event.errorText !== null && text === "") throw replyFailed(event.errorText, headers);
-    await remember(text);
-    return Response.json(completed(shell, event, text), { headers });
-  }
-  throw new Error("the reply ended without its end");
+  if (body.stream) return eventStream(responseEvents(reply, shell, remember), headers);
+  const { end, text } = await wholeReply(reply, headers, remember);
+  return Response.json(completed(shell, end, text), { headers });
 }
 
 /** The request as the turn reads it: instructions and system messages, the earlier messages, the new one. */
