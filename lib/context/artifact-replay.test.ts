@@ -14,7 +14,8 @@ import {
   viewItems,
 } from "@/tests/context/fixtures";
 import { storedArtifact, storedText } from "@/tests/context/stored-parts";
-import { computeTurnIndices, pruneToolOutput, replayArtifacts, toolOutputText } from "./artifact-replay";
+import { pruneToolOutput, toolOutputText } from "./artifact-reading";
+import { computeTurnIndices, replayArtifacts } from "./artifact-replay";
 import { collapseRuns } from "./collapse-runs";
 import { elementAt } from "./indexing";
 import { mapRoles } from "./role-mapping";

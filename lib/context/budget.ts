@@ -10,258 +10,29 @@
 // re-tokenises text (LangChain's `trimMessages` recounts on every cut and goes quadratic).
 
 import type { ResolvedSettings } from "@/lib/domain/settings";
-import { reservedOutputTokens } from "@/lib/domain/settings";
-import type { ContextItem, ItemPart, ModelDescriptor, TokenizerName, TraceEvent } from "@/lib/domain/types";
+import type { ContextItem, ModelDescriptor, TokenizerName, TraceEvent } from "@/lib/domain/types";
+import { budgetInfo, budgetLimits, contextTooLarge, countsForTokenizer } from "./budget-limits";
+import {
+  applyTrims,
+  type BudgetState,
+  FIRST_PASS,
+  FIRST_TRIM,
+  hasToolResult,
+  planPass,
+  SECOND_PASS,
+  SECOND_TRIM,
+  type TrimRecord,
+  trimItem,
+  trimPass,
+} from "./budget-trims";
+import { scanTurns, type TurnScan, turnEnd, turnStart } from "./budget-turns";
 import { elementAt } from "./indexing";
 import { enforceAlternation } from "./normalise-strict";
-import type { BudgetedItems, BudgetInfo, PhaseBContext } from "./phases";
-import { isPinned, isSystemItem } from "./pinned";
+import type { BudgetedItems, PhaseBContext } from "./phases";
+import { isSystemItem } from "./pinned";
 import { appendAll, type Stage, type StageResult } from "./stage";
-import { countItemTokens, countPartTokens, TOKENS_PER_MESSAGE } from "./tokens";
+import { countItemTokens } from "./tokens";
 import { plural } from "./trace";
-
-export interface ContextBudgetErrorDetails {
-  modelId: string;
-  /**
-   * Tokens that cannot be cut: the current input, system items (and, after every cut, whatever else is pinned).
-   */
-  requiredTokens: number;
-  usableTokens: number;
-  contextWindow: number;
-  reservedOutputTokens: number;
-  safetyMarginPercent: number;
-}
-
-/** The attempt cannot be sent: even with every permitted cut the context does not fit the model. */
-export class ContextBudgetError extends Error {
-  readonly code = "context_too_large" as const;
-  readonly details: ContextBudgetErrorDetails;
-
-  constructor(message: string, details: ContextBudgetErrorDetails) {
-    super(message);
-    this.name = "ContextBudgetError";
-    this.details = details;
-  }
-}
-
-/**
- * The two trim passes: results longer than `maxChars` keep `maxChars − tailChars` head and the tail.
- */
-export const FIRST_TRIM = { maxChars: 500, tailChars: 100 } as const;
-export const SECOND_TRIM = { maxChars: 200, tailChars: 50 } as const;
-/** A trimmed result never keeps less than this much head. */
-const MIN_HEAD_CHARS = 50;
-
-/** head + `[... trimmed N chars to M ...]` + tail; N is the original length. */
-export function trimToolText(
-  text: string,
-  maxChars: number,
-  tailChars: number,
-  originalLength = text.length,
-): string {
-  const head = Math.max(MIN_HEAD_CHARS, maxChars - tailChars);
-  return `${text.slice(0, head)}\n\n[... trimmed ${originalLength} chars to ${maxChars} ...]\n\n${text.slice(text.length - tailChars)}`;
-}
-
-/**
- * The items with counts the attempt's tokenizer can trust: when phase A counted with another tokenizer (a fallback
- * model of another family), every cached count is cleared so this stage counts the item for the attempt's own
- * tokenizer (the counts can differ several-fold for non-Latin script). The same array when nothing needs it.
- */
-export function countsForTokenizer(
-  items: readonly ContextItem[],
-  countedWith: TokenizerName | null | undefined,
-  tokenizer: TokenizerName,
-): readonly ContextItem[] {
-  if (countedWith === undefined || countedWith === null || countedWith === tokenizer) return items;
-  return items.map((item) => (item.tokens > 0 ? { ...item, tokens: 0 } : item));
-}
-
-export function usableTokenBudget(
-  model: ModelDescriptor,
-  settings: ResolvedSettings,
-): { usable: number; reserved: number } {
-  const reserved = reservedOutputTokens(settings, model.maxOutputTokens);
-  const usable = Math.floor(
-    Math.max(0, model.contextWindow - reserved) * (1 - settings.budget.safetyMarginPercent / 100),
-  );
-  return { usable, reserved };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Turns
-
-function sharesSource(a: ContextItem, b: ContextItem): boolean {
-  const ids = a.sourceMessageIds;
-  const others = b.sourceMessageIds;
-  // Items carved from one message often share the very array.
-  if (ids === others) return ids.length > 0;
-  for (const id of ids) for (const other of others) if (id === other) return true;
-  return false;
-}
-
-interface TurnScan {
-  /** Turn starts, counted as in artifact replay: see below. Index 0 opens the leading "turn 0". */
-  starts: number[];
-  /** The turn holding the last current input, or -1. */
-  currentTurn: number;
-  /** 1 for items never dropped (isPinned), computed once. */
-  pinned: Uint8Array;
-}
-
-/**
- * One pass over the items. Turn starts, counted as in artifact replay: a dialogue user item after a non-user item
- * opens a turn (consecutive user items share one). An item carved from its neighbour (relocated media, a media
- * notice) shares its source message and counts as that neighbour. Pinned user items (summary, notes, system text)
- * sit inside turns; the current input always opens its own, so older unanswered messages stay droppable. Tool
- * items follow their call, so a turn keeps its tool pairs.
- */
-function scanTurns(items: readonly ContextItem[]): TurnScan {
-  const starts = [0];
-  const pinned = new Uint8Array(items.length);
-  let currentTurn = -1;
-  let previousCountsAsUser = false;
-  for (let index = 0; index < items.length; index += 1) {
-    const item = items[index];
-    if (item === undefined) continue;
-    const isPinnedItem = isPinned(item);
-    if (isPinnedItem) pinned[index] = 1;
-    if (item.role !== "user") {
-      // A current input that is not a user item (never in practice) still marks the turn it sits in.
-      if (item.tag === "CURRENT_INPUT") currentTurn = starts.length - 1;
-      previousCountsAsUser = false;
-      continue;
-    }
-    if (item.tag === "CURRENT_INPUT") {
-      if (index > 0) starts.push(index);
-      currentTurn = starts.length - 1;
-      previousCountsAsUser = true;
-      continue;
-    }
-    if (isPinnedItem) {
-      previousCountsAsUser = false;
-      continue;
-    }
-    // Carved from the previous item (relocated media): it belongs to that item's turn and changes nothing.
-    const previous = index > 0 ? items[index - 1] : undefined;
-    if (previous !== undefined && sharesSource(previous, item)) continue;
-    if (previous !== undefined && !previousCountsAsUser) starts.push(index);
-    previousCountsAsUser = true;
-  }
-  return { starts, currentTurn, pinned };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Trimming
-
-function outputText(output: unknown): string {
-  if (typeof output === "string") return output;
-  return JSON.stringify(output) ?? "";
-}
-
-function textualChars(part: ItemPart): number {
-  switch (part.type) {
-    case "text":
-    case "reasoning":
-      return part.text.length;
-    case "tool-call":
-      return part.toolName.length + outputText(part.input).length;
-    case "tool-result":
-      return outputText(part.output).length;
-    default:
-      return 0;
-  }
-}
-
-interface TrimRecord {
-  itemIndex: number;
-  toolCallId: string;
-  originalLength: number;
-  maxChars: number;
-  savedTokens: number;
-}
-
-type TrimPass = { readonly maxChars: number; readonly tailChars: number };
-
-/** Bit flags of the trim passes applied to an item, decided on lengths alone. */
-const FIRST_PASS = 1;
-const SECOND_PASS = 2;
-
-function trimmedLength(originalLength: number, pass: TrimPass): number {
-  const head = Math.max(MIN_HEAD_CHARS, pass.maxChars - pass.tailChars);
-  return (
-    head + `\n\n[... trimmed ${originalLength} chars to ${pass.maxChars} ...]\n\n`.length + pass.tailChars
-  );
-}
-
-/** A tool result's length after the passes in `mask`: the first trims > 500, the second what is then > 200. */
-function resultLength(originalLength: number, mask: number): number {
-  let length = originalLength;
-  if (mask & FIRST_PASS && length > FIRST_TRIM.maxChars) length = trimmedLength(originalLength, FIRST_TRIM);
-  if (mask & SECOND_PASS && length > SECOND_TRIM.maxChars)
-    length = trimmedLength(originalLength, SECOND_TRIM);
-  return length;
-}
-
-/**
- * Plan one pass over an item: its new count, scaled from its current count by the share of characters kept (never
- * re-tokenised), or null when no result was long enough. Nothing is built here: the trimmed strings are only made
- * for items that survive the budget (in a long overflow most trimmed results end up in dropped turns).
- */
-function planPass(
-  item: ContextItem,
-  itemTokens: number,
-  mask: number,
-  passBit: number,
-  tokenizer: ModelDescriptor["tokenizer"],
-  onTrim: (toolCallId: string, originalLength: number) => void,
-): number | null {
-  let before = 0;
-  let after = 0;
-  let fixedTokens = TOKENS_PER_MESSAGE;
-  for (const part of item.parts) {
-    if (part.type === "tool-result") {
-      const original = outputText(part.output).length;
-      const current = resultLength(original, mask);
-      const next = resultLength(original, mask | passBit);
-      before += current;
-      after += next;
-      if (next < current) onTrim(part.toolCallId, original);
-      continue;
-    }
-    const chars = textualChars(part);
-    if (chars === 0 && part.type !== "text" && part.type !== "reasoning")
-      fixedTokens += countPartTokens(part, tokenizer);
-    before += chars;
-    after += chars;
-  }
-  if (after >= before) return null;
-  const variable = Math.max(0, itemTokens - fixedTokens);
-  return fixedTokens + Math.ceil(variable * (after / Math.max(1, before)));
-}
-
-/**
- * Build the planned trims: trimming the original with the last pass equals trimming twice (same head and tail).
- */
-function applyTrims(item: ContextItem, mask: number, tokens: number): ContextItem {
-  const parts = item.parts.map((part): ItemPart => {
-    if (part.type !== "tool-result") return part;
-    const original = outputText(part.output);
-    const afterFirst = resultLength(original.length, mask & FIRST_PASS);
-    if (mask & SECOND_PASS && afterFirst > SECOND_TRIM.maxChars) {
-      return { ...part, output: trimToolText(original, SECOND_TRIM.maxChars, SECOND_TRIM.tailChars) };
-    }
-    if (afterFirst < original.length)
-      return { ...part, output: trimToolText(original, FIRST_TRIM.maxChars, FIRST_TRIM.tailChars) };
-    return part;
-  });
-  return { ...item, parts, tokens };
-}
-
-function hasToolResult(item: ContextItem): boolean {
-  for (const part of item.parts) if (part.type === "tool-result") return true;
-  return false;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The stage
@@ -274,16 +45,6 @@ function hasToolResult(item: ContextItem): boolean {
 // (`counts.uncountedItems`); everything else about the cuts is exactly as if all had been counted.
 // When the walk reaches the oldest turn without overflowing, everything has been counted and the cuts run exactly
 // as described at the top of this file: the result is the same either way, item for item and trim for trim.
-
-interface BudgetState {
-  /** Exact count of every item that is kept (and of some dropped ones), after the trims applied so far. */
-  tokens: Float64Array;
-  dropped: Uint8Array;
-  trimMasks: Uint8Array;
-  trimRecords: TrimRecord[];
-  total: number;
-  dropEvent: TraceEvent | null;
-}
 
 const ignoreTrim = () => {};
 
@@ -314,44 +75,6 @@ function lazyCounts(items: readonly ContextItem[], tokenizer: TokenizerName): La
   return { tokens, known, countAt };
 }
 
-/** One attempt's budget and what it is made of, for the result and for the error when nothing fits. */
-interface BudgetLimits {
-  usable: number;
-  reserved: number;
-  model: ModelDescriptor;
-  safetyMarginPercent: number;
-}
-
-function budgetLimits(model: ModelDescriptor, settings: ResolvedSettings): BudgetLimits {
-  const { usable, reserved } = usableTokenBudget(model, settings);
-  return { usable, reserved, model, safetyMarginPercent: settings.budget.safetyMarginPercent };
-}
-
-function budgetInfo(limits: BudgetLimits, totalTokens: number): BudgetInfo {
-  return {
-    usableTokens: limits.usable,
-    totalTokens,
-    reservedOutputTokens: limits.reserved,
-    contextWindow: limits.model.contextWindow,
-  };
-}
-
-/** The attempt fails: `need` says what does not fit (`requiredTokens` of it) and the limits say why. */
-function contextTooLarge(limits: BudgetLimits, need: string, requiredTokens: number): ContextBudgetError {
-  const { usable, reserved, model, safetyMarginPercent } = limits;
-  return new ContextBudgetError(
-    `Context too large for ${model.id}: ${need} but only ${usable} of the ${model.contextWindow}-token window are usable (${reserved} reserved for output, ${safetyMarginPercent}% safety margin).`,
-    {
-      modelId: model.id,
-      requiredTokens,
-      usableTokens: usable,
-      contextWindow: model.contextWindow,
-      reservedOutputTokens: reserved,
-      safetyMarginPercent,
-    },
-  );
-}
-
 /**
  * The system items and the current input: they must fit whatever is cut (they are a subset of the total, so
  * checking them first gives the same answer as checking after the total).
@@ -364,16 +87,6 @@ function essentialTokens(items: readonly ContextItem[], counts: LazyCounts): num
       essential += counts.countAt(index);
   }
   return essential;
-}
-
-/** Where a turn's items start (turns are numbered from 0 to starts.length − 1). */
-function turnStart(scan: TurnScan, turn: number): number {
-  return scan.starts[turn] ?? 0;
-}
-
-/** Where a turn's items end: the next turn's start, or the end of the items for the last turn. */
-function turnEnd(scan: TurnScan, turn: number, size: number): number {
-  return scan.starts[turn + 1] ?? size;
 }
 
 /** An item's count after the first trim pass (which trims every long result when the walk below overflows). */
@@ -511,58 +224,6 @@ function cutEvents(items: readonly ContextItem[], state: BudgetState): TraceEven
     if (!state.dropped[record.itemIndex] && record.maxChars === SECOND_TRIM.maxChars)
       events.push(trimEvent(record));
   return events;
-}
-
-/**
- * Apply one trim pass to one item: its new count, the pass in its mask, the saved tokens off the total and a
- * record of each result it trimmed (the saving shared among them). Nothing when no result was long enough.
- */
-function trimItem(
-  item: ContextItem,
-  index: number,
-  state: BudgetState,
-  pass: TrimPass,
-  passBit: number,
-  tokenizer: TokenizerName,
-): void {
-  const { tokens, trimMasks, trimRecords } = state;
-  const firstRecord = trimRecords.length;
-  const count = tokens[index] ?? 0;
-  const mask = trimMasks[index] ?? 0;
-  const next = planPass(item, count, mask, passBit, tokenizer, (toolCallId, originalLength) => {
-    trimRecords.push({
-      itemIndex: index,
-      toolCallId,
-      originalLength,
-      maxChars: pass.maxChars,
-      savedTokens: 0,
-    });
-  });
-  if (next === null) return;
-  const saved = count - next;
-  const trimmedHere = trimRecords.length - firstRecord;
-  for (let record = firstRecord; record < trimRecords.length; record += 1) {
-    elementAt(trimRecords, record).savedTokens = Math.round(saved / trimmedHere);
-  }
-  trimMasks[index] = mask | passBit;
-  tokens[index] = next;
-  state.total -= saved;
-}
-
-/** Trim oldest first and stop as soon as the items fit: the newest results stay whole the longest. */
-function trimPass(
-  items: readonly ContextItem[],
-  state: BudgetState,
-  usable: number,
-  pass: TrimPass,
-  passBit: number,
-  tokenizer: TokenizerName,
-): void {
-  for (let index = 0; index < items.length && state.total > usable; index += 1) {
-    const item = items[index];
-    if (item === undefined || state.dropped[index] || !hasToolResult(item)) continue;
-    trimItem(item, index, state, pass, passBit, tokenizer);
-  }
 }
 
 interface DropTally {

@@ -30,7 +30,7 @@ import type {
   StoredMessage,
   TokenizerName,
 } from "@/lib/domain/types";
-import { usableTokenBudget } from "./budget";
+import { usableTokenBudget } from "./budget-limits";
 import { elementAt, lastOf } from "./indexing";
 import { hasArtifactParts, hasText, roleFor, sameAuthor } from "./messages";
 import { activeBlocksFor } from "./persona-user-blocks";

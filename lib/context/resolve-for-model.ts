@@ -14,7 +14,7 @@ import { type Clock, StageList } from "./stage";
 import { stopStringsStage } from "./stop-strings";
 import { toolPairingStage } from "./tool-pairing";
 
-export { ContextBudgetError } from "./budget";
+export { ContextBudgetError } from "./budget-limits";
 export type { BudgetInfo, ProviderOptions, SerialisedRequest } from "./phases";
 
 /**

@@ -224,7 +224,7 @@ async function streamReply({
   attemptNumber: number;
   started: number;
 }): Promise<StreamedReply> {
-  const { writer, reply, stopSignal } = input;
+  const { writer, stopSignal } = input;
   const timeouts = providerTimeouts();
   // The SDK's firstChunkMs starts once the provider has answered with headers: a provider that sends nothing
   // at all would hold the attempt forever. This timer covers the wait from the request on, until content.
@@ -253,79 +253,20 @@ async function streamReply({
     requestBody: undefined,
     steps: [],
   };
-  const loopSteps = new ToolLoopSteps(model.tokenizer);
-  const textId = `text-${attemptNumber}`;
-  // The tools this attempt called, shown under the reply as they are used.
-  const toolNames: string[] = [];
-  let lastCallInputTokens: number | undefined;
+  const reading: ReplyReading = {
+    input,
+    model,
+    started,
+    streamed,
+    loopSteps: new ToolLoopSteps(model.tokenizer),
+    textId: `text-${attemptNumber}`,
+    toolNames: [],
+    lastCallInputTokens: undefined,
+  };
   try {
     for await (const part of result.fullStream) {
       if (part.type !== "start" && part.type !== "start-step") clearTimeout(firstChunkTimer);
-      loopSteps.observe(part);
-      if (part.type === "start-step") {
-        streamed.requestBody = part.request.body;
-        streamed.steps.push({ addedItems: loopSteps.takeAdded(), warnings: part.warnings.map(warningText) });
-        reply.stepStarted();
-      } else if (part.type === "text-delta") {
-        if (streamed.firstTokenMs === undefined) {
-          streamed.firstTokenMs = performance.now() - started;
-          // The model that answers, and the one it stands in for when an earlier model failed.
-          const firstModelId = input.modelRows[0]?.id;
-          writer.write({
-            type: "message-metadata",
-            messageMetadata: {
-              modelId: model.id,
-              fallbackFromModelId: firstModelId !== model.id ? firstModelId : null,
-              retryProgress: null,
-            },
-          });
-          writer.write({ type: "text-start", id: textId });
-        }
-        streamed.text += part.text;
-        reply.append(part.text);
-        reply.tagText(part.providerMetadata);
-        writer.write({ type: "text-delta", id: textId, delta: part.text });
-      } else if (part.type === "text-start" || part.type === "text-end") {
-        reply.tagText(part.providerMetadata);
-      } else if (part.type === "reasoning-start") {
-        reply.reasoningStart(part.id, part.providerMetadata);
-      } else if (part.type === "reasoning-delta") {
-        reply.reasoningDelta(part.id, part.text, part.providerMetadata);
-      } else if (part.type === "reasoning-end") {
-        reply.reasoningEnd(part.id, part.providerMetadata);
-        // The chat shows "Thought for 4 s" above the reply as soon as the model has thought.
-        writer.write({ type: "message-metadata", messageMetadata: { reasoning: reply.reasoning() } });
-      } else if (part.type === "tool-call") {
-        reply.toolCall(part.toolCallId, part.toolName, part.input, part.providerMetadata);
-        if (!toolNames.includes(part.toolName)) {
-          toolNames.push(part.toolName);
-          writer.write({ type: "message-metadata", messageMetadata: { toolNames: [...toolNames] } });
-        }
-      } else if (part.type === "tool-result") {
-        reply.toolOutput(part.toolCallId, part.toolName, part.output, toolResultSource(part, model));
-      } else if (part.type === "tool-error") {
-        // The model is told the tool failed: stored as the error output the loop gave it.
-        reply.toolError(part.toolCallId, part.toolName, part.error, toolResultSource(part, model));
-      } else if (part.type === "finish-step") {
-        // The gauge compares the payload with what the provider counted for the last call, not a sum over steps.
-        lastCallInputTokens = part.usage.inputTokens;
-      } else if (part.type === "finish") {
-        streamed.finishReason = part.finishReason;
-        // The sum over the attempt's tool steps: what the attempt cost.
-        streamed.usage = {
-          ...attemptUsage(part.totalUsage),
-          // Kept only when the attempt made several calls (tool steps): otherwise it is the input itself.
-          ...(lastCallInputTokens !== undefined && lastCallInputTokens !== part.totalUsage.inputTokens
-            ? { lastCallInputTokens }
-            : {}),
-        };
-      } else if (part.type === "error") {
-        streamed.error = part.error;
-      } else if (part.type === "abort") {
-        // Our stop, or one of the provider timeouts (they abort the call the same way).
-        if (stopSignal?.aborted) streamed.stopped = true;
-        else streamed.error = new ProviderTimeoutError(part.reason);
-      }
+      readReplyPart(part, reading);
     }
   } catch (error) {
     // A stream cut mid-way surfaces as a throw from the iterator, not as an error part.
@@ -336,8 +277,96 @@ async function streamReply({
   if (firstChunk.signal.aborted && !streamed.stopped) {
     streamed.error = new ProviderTimeoutError(`nothing within ${timeouts.firstChunkMs} ms of the request`);
   }
-  if (streamed.firstTokenMs !== undefined) writer.write({ type: "text-end", id: textId });
+  if (streamed.firstTokenMs !== undefined) writer.write({ type: "text-end", id: reading.textId });
   return streamed;
+}
+
+/** One attempt's stream as it is read: what it has streamed so far and where each part goes. */
+interface ReplyReading {
+  input: ReplyAttempts;
+  model: ModelDescriptor;
+  started: number;
+  streamed: StreamedReply;
+  loopSteps: ToolLoopSteps;
+  textId: string;
+  /** The tools this attempt called, shown under the reply as they are used. */
+  toolNames: string[];
+  lastCallInputTokens: number | undefined;
+}
+
+type ReplyStreamPart =
+  ReturnType<typeof streamModelCall>["fullStream"] extends AsyncIterable<infer Part> ? Part : never;
+
+/** One part of the stream: to the browser (writer), to the stored reply (persistence) and to the attempt's record. */
+function readReplyPart(part: ReplyStreamPart, reading: ReplyReading): void {
+  const { input, model, streamed, loopSteps, textId, toolNames } = reading;
+  const { writer, reply, stopSignal } = input;
+  loopSteps.observe(part);
+  if (part.type === "start-step") {
+    streamed.requestBody = part.request.body;
+    streamed.steps.push({ addedItems: loopSteps.takeAdded(), warnings: part.warnings.map(warningText) });
+    reply.stepStarted();
+  } else if (part.type === "text-delta") {
+    if (streamed.firstTokenMs === undefined) {
+      streamed.firstTokenMs = performance.now() - reading.started;
+      // The model that answers, and the one it stands in for when an earlier model failed.
+      const firstModelId = input.modelRows[0]?.id;
+      writer.write({
+        type: "message-metadata",
+        messageMetadata: {
+          modelId: model.id,
+          fallbackFromModelId: firstModelId !== model.id ? firstModelId : null,
+          retryProgress: null,
+        },
+      });
+      writer.write({ type: "text-start", id: textId });
+    }
+    streamed.text += part.text;
+    reply.append(part.text);
+    reply.tagText(part.providerMetadata);
+    writer.write({ type: "text-delta", id: textId, delta: part.text });
+  } else if (part.type === "text-start" || part.type === "text-end") {
+    reply.tagText(part.providerMetadata);
+  } else if (part.type === "reasoning-start") {
+    reply.reasoningStart(part.id, part.providerMetadata);
+  } else if (part.type === "reasoning-delta") {
+    reply.reasoningDelta(part.id, part.text, part.providerMetadata);
+  } else if (part.type === "reasoning-end") {
+    reply.reasoningEnd(part.id, part.providerMetadata);
+    // The chat shows "Thought for 4 s" above the reply as soon as the model has thought.
+    writer.write({ type: "message-metadata", messageMetadata: { reasoning: reply.reasoning() } });
+  } else if (part.type === "tool-call") {
+    reply.toolCall(part.toolCallId, part.toolName, part.input, part.providerMetadata);
+    if (!toolNames.includes(part.toolName)) {
+      toolNames.push(part.toolName);
+      writer.write({ type: "message-metadata", messageMetadata: { toolNames: [...toolNames] } });
+    }
+  } else if (part.type === "tool-result") {
+    reply.toolOutput(part.toolCallId, part.toolName, part.output, toolResultSource(part, model));
+  } else if (part.type === "tool-error") {
+    // The model is told the tool failed: stored as the error output the loop gave it.
+    reply.toolError(part.toolCallId, part.toolName, part.error, toolResultSource(part, model));
+  } else if (part.type === "finish-step") {
+    // The gauge compares the payload with what the provider counted for the last call, not a sum over steps.
+    reading.lastCallInputTokens = part.usage.inputTokens;
+  } else if (part.type === "finish") {
+    streamed.finishReason = part.finishReason;
+    const { lastCallInputTokens } = reading;
+    // The sum over the attempt's tool steps: what the attempt cost.
+    streamed.usage = {
+      ...attemptUsage(part.totalUsage),
+      // Kept only when the attempt made several calls (tool steps): otherwise it is the input itself.
+      ...(lastCallInputTokens !== undefined && lastCallInputTokens !== part.totalUsage.inputTokens
+        ? { lastCallInputTokens }
+        : {}),
+    };
+  } else if (part.type === "error") {
+    streamed.error = part.error;
+  } else if (part.type === "abort") {
+    // Our stop, or one of the provider timeouts (they abort the call the same way).
+    if (stopSignal?.aborted) streamed.stopped = true;
+    else streamed.error = new ProviderTimeoutError(part.reason);
+  }
 }
 
 /** Who ran a tool whose result or error streams, and what the provider attached to it. */

@@ -89,51 +89,16 @@ export async function loadTurnInput({
     ? resolveSettings(resolved.settings, settingsOverride)
     : resolved.settings;
 
-  // The fetch limit counts the message being answered: the window is it and the newest `limit − 1` messages
-  // before it. The window is fetched while the message may still be being stored (the turn runner starts this
-  // load beside the insert), so it may or may not be among the rows: two rows beyond the others' limit cover both
-  // cases and say whether older unsummarised messages were left out. A preview's draft is never stored.
-  const othersLimit = Math.max(0, settings.history.messageFetchLimit - 1);
-  const afterSeq = summaryRow?.coversThroughSeq ?? 0;
-  const fetched = await listHistoryWindow({
+  const { rows, current, loadedWindow } = await loadHistoryWindow({
     db,
     conversationId: conversation.id,
-    afterSeq,
-    limit: othersLimit + 2,
+    fetchLimit: settings.history.messageFetchLimit,
+    afterSeq: summaryRow?.coversThroughSeq ?? 0,
+    currentMessage,
+    currentMessageStored,
   });
-  const current = await currentMessage;
-  const older = fetched.filter((row) => row.id !== current.id && row.seq < current.seq);
-  const others = older.length > othersLimit ? older.slice(older.length - othersLimit) : older;
-  const rows = currentMessageStored ? [...others, current] : others;
-  const oldestLoaded = rows[0];
-  const loadedWindow =
-    older.length > others.length && oldestLoaded !== undefined
-      ? {
-          omittedBeforeSeq: oldestLoaded.seq,
-          // Seqs come from a per-conversation counter with no gaps, and everything after the active summary is
-          // unsummarised: the count is arithmetic, so this costs no query and does not grow with the history.
-          omittedCount: oldestLoaded.seq - afterSeq - 1,
-        }
-      : null;
   const messages = rows.map(toStoredMessage);
-  const messageIds = messages.map((message) => message.id);
-  const [attachmentRows, artifactRows] = await Promise.all([
-    listAttachmentsForMessages({ db, messageIds }),
-    listArtifactsForMessages({ db, messageIds }),
-  ]);
-
-  // Only media inside the media window can be rendered: load bytes for those alone.
-  const mediaWindowStart = Math.max(
-    0,
-    messages.length - Math.min(settings.media.window, settings.history.messageFetchLimit),
-  );
-  const renderableMessageIds = new Set(messageIds.slice(mediaWindowStart));
-  const renderable = attachmentRows.filter((row) => row.messageId && renderableMessageIds.has(row.messageId));
-  const data = await loadAttachmentData({ db, storageKeys: renderable.map((row) => row.storageKey) });
-  const attachments = attachmentRows.map((row) => {
-    const base64 = data.get(row.storageKey);
-    return toStoredAttachment(row, base64 ? `data:${row.mime};base64,${base64}` : `attachment://${row.id}`);
-  });
+  const { attachments, artifactRows } = await loadMessageMedia({ db, messages, settings });
 
   const currentInput: StoredMessage = toStoredMessage(current);
   const userTurnNumber = countUserTurns(messages, currentInput);
@@ -179,4 +144,74 @@ export async function loadTurnInput({
       privateMemoriesWithheld: conversation.visibility === "room",
     },
   };
+}
+
+/**
+ * The fetch limit counts the message being answered: the window is it and the newest `limit − 1` messages before
+ * it. The window is fetched while the message may still be being stored (the turn runner starts this load beside
+ * the insert), so it may or may not be among the rows: two rows beyond the others' limit cover both cases and say
+ * whether older unsummarised messages were left out. A preview's draft is never stored.
+ */
+async function loadHistoryWindow({
+  db,
+  conversationId,
+  fetchLimit,
+  afterSeq,
+  currentMessage,
+  currentMessageStored,
+}: {
+  db: Database;
+  conversationId: string;
+  fetchLimit: number;
+  /** The last seq the active summary covers (0 without one): only later messages are history. */
+  afterSeq: number;
+  currentMessage: Message | Promise<Message>;
+  currentMessageStored: boolean;
+}) {
+  const othersLimit = Math.max(0, fetchLimit - 1);
+  const fetched = await listHistoryWindow({ db, conversationId, afterSeq, limit: othersLimit + 2 });
+  const current = await currentMessage;
+  const older = fetched.filter((row) => row.id !== current.id && row.seq < current.seq);
+  const others = older.length > othersLimit ? older.slice(older.length - othersLimit) : older;
+  const rows = currentMessageStored ? [...others, current] : others;
+  const oldestLoaded = rows[0];
+  const loadedWindow =
+    older.length > others.length && oldestLoaded !== undefined
+      ? {
+          omittedBeforeSeq: oldestLoaded.seq,
+          // Seqs come from a per-conversation counter with no gaps, and everything after the active summary is
+          // unsummarised: the count is arithmetic, so this costs no query and does not grow with the history.
+          omittedCount: oldestLoaded.seq - afterSeq - 1,
+        }
+      : null;
+  return { rows, current, loadedWindow };
+}
+
+/** The window's attachments and artifacts; bytes only for media inside the media window, the only ones rendered. */
+async function loadMessageMedia({
+  db,
+  messages,
+  settings,
+}: {
+  db: Database;
+  messages: StoredMessage[];
+  settings: ResolvedSettings;
+}) {
+  const messageIds = messages.map((message) => message.id);
+  const [attachmentRows, artifactRows] = await Promise.all([
+    listAttachmentsForMessages({ db, messageIds }),
+    listArtifactsForMessages({ db, messageIds }),
+  ]);
+  const mediaWindowStart = Math.max(
+    0,
+    messages.length - Math.min(settings.media.window, settings.history.messageFetchLimit),
+  );
+  const renderableMessageIds = new Set(messageIds.slice(mediaWindowStart));
+  const renderable = attachmentRows.filter((row) => row.messageId && renderableMessageIds.has(row.messageId));
+  const data = await loadAttachmentData({ db, storageKeys: renderable.map((row) => row.storageKey) });
+  const attachments = attachmentRows.map((row) => {
+    const base64 = data.get(row.storageKey);
+    return toStoredAttachment(row, base64 ? `data:${row.mime};base64,${base64}` : `attachment://${row.id}`);
+  });
+  return { attachments, artifactRows };
 }

@@ -12,7 +12,7 @@ import { listTurnsWithAttempts } from "@/db/turn-queries";
 import { attemptCost } from "@/lib/chat/attempts/attempt-cost";
 import { redactPrivateMemories } from "@/lib/chat/attempts/private-memories";
 import { toModelDescriptor } from "@/lib/chat/turn/stored-rows";
-import { usableTokenBudget } from "@/lib/context/budget";
+import { usableTokenBudget } from "@/lib/context/budget-limits";
 import { restoreMedia } from "@/lib/providers/media-elision";
 import { attemptReasoning } from "./reasoning-view";
 
