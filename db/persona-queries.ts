@@ -1,7 +1,7 @@
 // Personas: reading them, the default one, the one an imported conversation talks to.
 
 import "server-only";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { AppError } from "@/lib/domain/errors";
 import type { Database } from "./client";
@@ -37,4 +37,39 @@ export async function findPersonaForImport({ db, id, name }: { db: Database; id:
     .limit(1);
   if (byName) return { persona: byName, matchedBy: "name" as const };
   return { persona: await getDefaultPersona({ db }), matchedBy: "default" as const };
+}
+
+/** A name as a gateway model id: lowercase letters and digits, words joined by one hyphen ("Ada's Tutor" → "ada-s-tutor"). */
+export function slugOf(name: string): string {
+  const words = name
+    .normalize("NFKD")
+    // The accents NFKD split off their letters: "é" is "e".
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return words.slice(0, 60).replace(/-+$/, "") || "persona";
+}
+
+/**
+ * Every persona, each with its slug: one made after the migration (by an admin, the seed or an import) gets its
+ * slug on first use here, its name's, or with the start of its id after it when another persona has that one.
+ */
+export async function listPersonasWithSlugs({ db }: { db: Database }) {
+  const rows = await listPersonas({ db });
+  if (rows.every((row) => row.slug !== null)) return rows;
+  const taken = new Set(rows.flatMap((row) => (row.slug ? [row.slug] : [])));
+  for (const row of rows) {
+    if (row.slug !== null) continue;
+    const base = slugOf(row.name);
+    const slug = taken.has(base) ? `${base}-${row.id.slice(0, 8)}` : base;
+    // Another instance may assign the same persona's slug at once: its write wins, and is read back below.
+    await db
+      .update(personas)
+      .set({ slug })
+      .where(and(eq(personas.id, row.id), isNull(personas.slug)))
+      .catch(() => {});
+    taken.add(slug);
+  }
+  return listPersonas({ db });
 }

@@ -157,6 +157,8 @@ export const models = pgTable("models", {
 export const personas = pgTable("personas", {
   id: id(),
   name: text("name").notNull(),
+  /** The persona's model id on the gateway (/v1): lowercase words joined by hyphens, unique. */
+  slug: text("slug").unique("personas_slug_unique"),
   avatar: text("avatar"),
   systemPrompt: text("systemPrompt").notNull().default(""),
   modelId: text("modelId")
@@ -597,6 +599,45 @@ export const liveEvents = pgTable(
   (table) => [primaryKey({ columns: [table.conversationId, table.id] })],
 );
 
+// ---------------------------------------------------------------------------------------------------------------
+// The gateway (/v1): API keys and the conversations their calls continue
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: id(),
+    userId: userReference(),
+    name: text("name").notNull(),
+    /** SHA-256 of the secret, hex: the secret itself is shown once and never stored. */
+    secretHash: text("secretHash").notNull().unique("api_keys_secret_hash_unique"),
+    /** The personas the key may talk to; null: every persona. */
+    personaIds: jsonb("personaIds").$type<string[] | null>(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("lastUsedAt", { withTimezone: true, mode: "date" }),
+    revokedAt: timestamp("revokedAt", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [index("api_keys_user_idx").on(table.userId, table.createdAt)],
+);
+
+/**
+ * A conversation a key's calls started, with the hash of its transcript as a client sends it back (system text,
+ * then each message's role and content): the next call whose earlier messages hash the same continues it.
+ */
+export const apiKeyConversations = pgTable(
+  "api_key_conversations",
+  {
+    conversationId: uuid("conversationId")
+      .primaryKey()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    apiKeyId: uuid("apiKeyId")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    transcriptHash: text("transcriptHash").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("api_key_conversations_hash_idx").on(table.apiKeyId, table.transcriptHash)],
+);
+
 export type User = InferSelectModel<typeof user>;
 export type Model = InferSelectModel<typeof models>;
 export type Persona = InferSelectModel<typeof personas>;
@@ -612,3 +653,4 @@ export type Turn = InferSelectModel<typeof turns>;
 export type Attempt = InferSelectModel<typeof attempts>;
 export type SettingsVersion = InferSelectModel<typeof settingsVersions>;
 export type LiveEventRow = InferSelectModel<typeof liveEvents>;
+export type ApiKey = InferSelectModel<typeof apiKeys>;

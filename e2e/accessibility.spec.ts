@@ -110,6 +110,7 @@ for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
         ...(await auditPages(page, [
           ["/invitations", "invitations"],
           ["/settings/memories", "memory-settings"],
+          ["/settings/api-keys", "api-key-settings"],
           ["/attempts?kind=reply", "attempt-results"],
         ])),
       );

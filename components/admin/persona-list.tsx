@@ -38,7 +38,7 @@ export function PersonaList() {
   return (
     <div className="space-y-6" data-testid="persona-list">
       <h1 className="text-xl font-semibold">Personas</h1>
-      <AdminTable columns={["Name", "Model", "Fallbacks", "Conversations"]}>
+      <AdminTable columns={["Name", "Gateway model id", "Model", "Fallbacks", "Conversations"]}>
         {personas.data?.personas.map((persona) => (
           <tr key={persona.id} className={adminRowClass()} data-testid="persona-row">
             <td className="py-1.5">
@@ -46,6 +46,9 @@ export function PersonaList() {
                 {persona.avatar ? `${persona.avatar} ` : ""}
                 {persona.name}
               </Link>
+            </td>
+            <td className="font-mono text-xs" data-testid="persona-slug">
+              {persona.slug ?? "—"}
             </td>
             <td className="font-mono text-xs">{persona.modelId}</td>
             <td className="font-mono text-xs">{persona.fallbackModelIds.join(", ") || "—"}</td>

@@ -230,6 +230,14 @@ function AccountFooter({ userName, isAdmin }: { userName: string; isAdmin: boole
           memories
         </Link>
         <Link
+          href="/settings/api-keys"
+          className="chip bg-zinc-100 text-zinc-700 hover:underline dark:bg-zinc-800 dark:text-zinc-200"
+          data-testid="api-keys-link"
+          title="Keys for OpenAI-compatible clients to talk to the personas"
+        >
+          API keys
+        </Link>
+        <Link
           href="/attempts"
           className="chip bg-zinc-100 text-zinc-700 hover:underline dark:bg-zinc-800 dark:text-zinc-200"
           data-testid="attempts-link"

@@ -19,6 +19,7 @@ import type {
   updatePersona,
   upsertBlock,
 } from "@/db/admin-queries";
+import type { listActiveApiKeys } from "@/db/api-key-queries";
 import type { listOtherModelCallSummaries, searchAttempts } from "@/db/attempt-queries";
 import type { createConversation, listConversations, updateConversation } from "@/db/conversation-queries";
 import type { getMemoryPreferences, listOwnMemories } from "@/db/memory-queries";
@@ -40,6 +41,7 @@ import type { SummaryView } from "@/lib/chat/views/summary-view";
 import type { loadTranscript } from "@/lib/chat/views/transcript";
 import type { ResolvedSettings } from "@/lib/domain/settings";
 import type { importConversation } from "@/lib/export/import-conversation";
+import type { createApiKey } from "@/lib/gateway/api-keys";
 import type { AttachmentView } from "@/lib/media/attachment-view";
 import type { SettingField } from "@/lib/settings-fields";
 import type { AsJson } from "./as-json";
@@ -74,9 +76,12 @@ export interface ApiResponses {
     id: string;
   };
   "POST /api/conversations/:id/branch": { id: string; title: string };
-  "GET /api/personas": { personas: Pick<Persona, "id" | "name" | "avatar" | "modelId">[] };
+  "GET /api/personas": { personas: Pick<Persona, "id" | "name" | "slug" | "avatar" | "modelId">[] };
   "POST /api/conversations/:id/attachments": { attachment: AttachmentView };
   "POST /api/conversations/:id/write-as-me": Result<typeof draftAsUser>;
+  // Gateway keys
+  "GET /api/keys": { keys: Result<typeof listActiveApiKeys> };
+  "POST /api/keys": Result<typeof createApiKey>;
   // People
   "GET /api/conversations/:id/participants": { participants: Result<typeof listParticipants> };
   "POST /api/conversations/:id/participants": {

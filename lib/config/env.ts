@@ -94,6 +94,15 @@ const environmentSchema = z.object({
   GLASSBOX_TITLE_TIMEOUT_MS: wholeNumber(20_000, 1),
   TITLE_MODEL_ID: text(),
   CHAT_RATE_LIMIT_PER_MINUTE: wholeNumber(30, 1),
+  /** Gateway (/v1) calls one API key may make per minute; unset: CHAT_RATE_LIMIT_PER_MINUTE. */
+  GATEWAY_RATE_LIMIT_PER_MINUTE: z.preprocess(
+    unsetWhenEmpty,
+    z.coerce
+      .number({ error: "must be a whole number" })
+      .int({ error: "must be a whole number" })
+      .min(1, { error: "must be at least 1" })
+      .optional(),
+  ),
   /** Turns one instance sets up at once; more wait their turn, in order (lib/chat/turn/turn-admission.ts). */
   TURN_SETUP_CONCURRENCY: wholeNumber(8, 1),
   // Accounts and origins.

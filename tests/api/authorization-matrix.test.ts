@@ -105,6 +105,7 @@ const theFirstMessage = async (fx: Fixtures) => ({
   messageId: await firstMessageOf(fx.conversationId),
 });
 const anOwnersMemory = async (fx: Fixtures) => ({ memoryId: await memoryOf(fx.users.owner) });
+const anOwnersKey = async (fx: Fixtures) => ({ id: await apiKeyOf(fx.users.owner) });
 
 const ROWS: Row[] = [
   // Admin area: admins only; a valid-looking call by an admin is refused by validation, so nothing changes.
@@ -213,6 +214,11 @@ const ROWS: Row[] = [
   row("memories/[memoryId]", "DELETE", memoryOwner(204), { params: anOwnersMemory }),
   row("memories/preferences", "PUT", signedIn(400), { body: INVALID }),
 
+  // A user's own API keys: someone else's is not found, whoever asks; each call revokes a key made for it.
+  row("keys", "GET", signedIn(200)),
+  row("keys", "POST", signedIn(400), { body: INVALID }),
+  row("keys/[id]", "DELETE", memoryOwner(204), { params: anOwnersKey }),
+
   // better-auth's own routes: get-session answers everyone (null without a session); a sign-out needs none.
   {
     route: "auth/[...all]",
@@ -267,6 +273,17 @@ async function memoryOf(user: TestUser): Promise<string> {
     .values({ scope: "user", userId: user.id, area: "fact", content: "Likes trams." })
     .returning({ id: memories.id });
   return row.id;
+}
+
+async function apiKeyOf(user: TestUser): Promise<string> {
+  const { createApiKey } = await import("@/lib/gateway/api-keys");
+  const { key } = await createApiKey({
+    db: await getDb(),
+    userId: user.id,
+    name: "matrix",
+    personaIds: null,
+  });
+  return key.id;
 }
 
 async function summaryOf(conversationId: string): Promise<string> {
@@ -398,5 +415,73 @@ describe.each(ROWS)("$method /api/$route", (row) => {
       const parsed = JSON.parse(text) as { error?: { code?: string; message?: string }; message?: string };
       expect(parsed.error?.message ?? parsed.message, "an error says what").toBeTruthy();
     }
+  });
+});
+
+// The gateway (/v1) answers to an API key alone: a session, whoever's, is no key (401); a key works with no cookie.
+const GATEWAY_ROWS = [
+  { route: "v1/models", method: "GET", withKey: 200 },
+  {
+    route: "v1/chat/completions",
+    method: "POST",
+    withKey: 404,
+    body: { model: "no-such-persona", messages: [{ role: "user", content: "hi" }] },
+  },
+  { route: "v1/responses", method: "POST", withKey: 404, body: { model: "no-such-persona", input: "hi" } },
+] as const;
+
+describe("the gateway's routes take an API key, never a session", () => {
+  test("every route file under app/v1 has a row", () => {
+    const files: string[] = [];
+    const visit = (dir: string) => {
+      for (const entry of readdirSync(dir)) {
+        const full = path.join(dir, entry);
+        if (statSync(full).isDirectory()) visit(full);
+        else if (entry === "route.ts") files.push(path.relative(path.join(process.cwd(), "app"), dir));
+      }
+    };
+    visit(path.join(process.cwd(), "app", "v1"));
+    expect(files.sort()).toEqual(GATEWAY_ROWS.map((row) => row.route).sort());
+  });
+
+  describe.each(GATEWAY_ROWS)("$method /$route", (row) => {
+    test.each(ROLES)("as %s with a session and no key: 401", async (role) => {
+      const file = path.join(process.cwd(), "app", ...row.route.split("/"), "route.ts");
+      const module = (await import(/* @vite-ignore */ file)) as Record<string, Parameters<typeof call>[0]>;
+      const response = await call(module[row.method], `/${row.route}`, {
+        user: role === "none" ? null : fx.users[role],
+        method: row.method,
+        body: "body" in row ? row.body : undefined,
+      });
+      expect(response.status).toBe(401);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("missing_api_key");
+    });
+
+    test("with the owner's key and no cookie or origin", async () => {
+      const { createApiKey } = await import("@/lib/gateway/api-keys");
+      const { secret } = await createApiKey({
+        db: await getDb(),
+        userId: fx.users.owner.id,
+        name: "matrix",
+        personaIds: null,
+      });
+      const file = path.join(process.cwd(), "app", ...row.route.split("/"), "route.ts");
+      const module = (await import(/* @vite-ignore */ file)) as Record<
+        string,
+        (request: Request) => Promise<Response>
+      >;
+      const body = "body" in row ? JSON.stringify(row.body) : undefined;
+      const response = await module[row.method](
+        new Request(`http://localhost:3000/${row.route}`, {
+          method: row.method,
+          headers: {
+            authorization: `Bearer ${secret}`,
+            ...(body ? { "content-type": "application/json" } : {}),
+          },
+          body,
+        }),
+      );
+      expect(response.status, await response.clone().text()).toBe(row.withKey);
+    });
   });
 });

@@ -46,7 +46,7 @@ describe("GET /api/personas", () => {
     const guide = personas.find((persona) => persona.name === "Glassbox Guide");
     expect(guide).toBeDefined();
     for (const persona of personas)
-      expect(Object.keys(persona).sort()).toEqual(["avatar", "id", "modelId", "name"]);
+      expect(Object.keys(persona).sort()).toEqual(["avatar", "id", "modelId", "name", "slug"]);
   });
 
   test("needs a session", async () => {

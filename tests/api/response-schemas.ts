@@ -112,7 +112,13 @@ export const conversationDetail = route("GET /api/conversations/:id")({
 type PickerPersona = Output<"GET /api/personas">["personas"][number];
 export const personaPicker = route("GET /api/personas")({
   personas: z.array(
-    exactly<PickerPersona>()({ id: id(), name: z.string(), avatar: z.string().nullable(), modelId: id() }),
+    exactly<PickerPersona>()({
+      id: id(),
+      name: z.string(),
+      slug: z.string().nullable(),
+      avatar: z.string().nullable(),
+      modelId: id(),
+    }),
   ),
 });
 
@@ -317,6 +323,7 @@ type Persona = Output<"GET /api/admin/personas/:id">["persona"];
 const personaShape = {
   id: id(),
   name: z.string(),
+  slug: z.string().nullable(),
   avatar: z.string().nullable(),
   systemPrompt: z.string(),
   modelId: id(),

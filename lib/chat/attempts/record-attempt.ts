@@ -50,6 +50,8 @@ export interface AttemptStep {
 }
 
 export interface AttemptRecord {
+  /** The row's id when the caller named the attempt before it ended (the gateway's x-glassbox-attempt-id). */
+  id?: string;
   conversationId: string;
   /** The reply's turn; null for a call that answers no turn (a summary, a title, a write-as-me draft). */
   turnId: string | null;
@@ -83,6 +85,7 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
   const [row] = await db
     .insert(attempts)
     .values({
+      ...(record.id ? { id: record.id } : {}),
       conversationId: record.conversationId,
       turnId: record.turnId,
       kind: record.kind,

@@ -4,6 +4,7 @@
 
 import "server-only";
 import type { ToolSet } from "ai";
+import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
 import type { Model } from "@/db/schema";
 import type { ReplyWriter } from "@/lib/chat/turn/reply-events";
@@ -98,12 +99,15 @@ async function replyAttempt(
   const { db, base, turnReady = Promise.resolve() } = input;
   const queuedAt = new Date();
   const started = performance.now();
+  const attemptId = uuidv7();
+  input.writer.attempt?.({ kind: "start", attemptId, modelId: model.id });
   const record = (
     fields: Pick<AttemptRecord, "status" | "error" | "resolved" | "requests" | "response" | "timings"> &
       Partial<Pick<AttemptRecord, "steps">>,
   ) =>
     turnReady.then(() =>
       recordAttempt(db, {
+        id: attemptId,
         conversationId: input.conversationId,
         turnId: input.turnId,
         kind: "reply",
@@ -140,7 +144,9 @@ async function replyAttempt(
     input,
     model,
     resolved,
-    fetch: capture.fetch,
+    fetch: reportFirstRequest(capture.fetch, () =>
+      input.writer.attempt?.({ kind: "request", attemptId, modelId: model.id }),
+    ),
     attemptNumber,
     started,
   });
@@ -163,10 +169,29 @@ async function replyAttempt(
       doneMs: performance.now() - started,
     },
   });
+  input.writer.attempt?.({
+    kind: "end",
+    attemptId,
+    status: streamed.stopped ? "stopped" : failed ? "error" : "ok",
+    finishReason: streamed.finishReason,
+    usage: streamed.usage,
+  });
   if (streamed.stopped) return { status: "stopped" };
   if (!failed) return { status: "ok", value: undefined };
   // Text already reached the user: the reply is kept as interrupted rather than silently replaced.
   return { status: "failed", error: streamed.error, partial: streamed.text.length > 0 };
+}
+
+/** `fetch` that calls `onFirst` as its first request leaves (later tool steps' requests do not). */
+function reportFirstRequest(fetch: typeof globalThis.fetch, onFirst: () => void): typeof globalThis.fetch {
+  let reported = false;
+  return (input, init) => {
+    if (!reported) {
+      reported = true;
+      onFirst();
+    }
+    return fetch(input, init);
+  };
 }
 
 interface StreamedReply {

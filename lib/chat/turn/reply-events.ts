@@ -12,7 +12,23 @@ import { logger } from "@/lib/logger";
 /** Where a reply writes its chunks. Once the browser has gone, writes are dropped and the generation goes on. */
 export interface ReplyWriter {
   write(chunk: UIMessageChunk): void;
+  /** For a writer that reports on attempts (the gateway's): one was sent to its provider, or ended. */
+  attempt?(event: AttemptEvent): void;
 }
+
+/**
+ * An attempt of the reply: it started, its first request left for the provider (the offline model sends none), or
+ * it ended (with its usage when the provider said).
+ */
+export type AttemptEvent =
+  | { kind: "start" | "request"; attemptId: string; modelId: string }
+  | {
+      kind: "end";
+      attemptId: string;
+      status: "ok" | "error" | "stopped";
+      finishReason: string | null;
+      usage: { inputTokens?: number; outputTokens?: number } | null;
+    };
 
 /** Writes the reply's chunks; the stream ends once it resolves (or fails: then with an error chunk). */
 export type WriteReply = (writer: ReplyWriter) => Promise<void>;

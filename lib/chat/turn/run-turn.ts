@@ -18,7 +18,7 @@ import { instanceId } from "@/lib/chat/turn-control/turn-recovery";
 import { claimTurnStart } from "@/lib/chat/turn-control/turn-stops";
 import { logger } from "@/lib/logger";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
-import { replyEventBytes, replyEventText } from "./reply-events";
+import { replyEventBytes, replyEventText, type WriteReply } from "./reply-events";
 import { admitTurnSetUp } from "./turn-admission";
 import type { TurnContext } from "./turn-context";
 import { buildPhaseA, openConversation } from "./turn-setup";
@@ -32,7 +32,18 @@ export interface TurnRequest {
   action: TurnAction;
 }
 
-export async function runChatTurn({ db, user, conversationId, action }: TurnRequest): Promise<Response> {
+export async function runChatTurn(request: TurnRequest): Promise<Response> {
+  return runTurnWith(request, ({ turnId, write }) => respondWith(turnId, write));
+}
+
+/**
+ * A turn whose reply `respond` writes as its caller speaks (the gateway's OpenAI shapes): the same set-up, attempts
+ * and records as a chat turn. `write` starts the reply once it is called with a writer.
+ */
+export async function runTurnWith<Result>(
+  { db, user, conversationId, action }: TurnRequest,
+  respond: (turn: { turnId: string; write: WriteReply }) => Promise<Result>,
+): Promise<Result> {
   // The conversation is this turn's from its claim (once the caller may read it) until the turn registers as
   // running: another turn set up here meanwhile is refused (turn-stops.ts, claimTurnStart).
   let releaseStart = () => {};
@@ -40,7 +51,7 @@ export async function runChatTurn({ db, user, conversationId, action }: TurnRequ
     const writeReply = await startTurn({ db, user, conversationId, action }, (release) => {
       releaseStart = release;
     });
-    return await respondWith(writeReply.turnId, writeReply.write);
+    return await respond({ turnId: writeReply.turnId, write: writeReply.write });
   } finally {
     releaseStart();
   }

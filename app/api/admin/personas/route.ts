@@ -1,5 +1,6 @@
 import { assertModelsExist, createPersona, listPersonasWithUsage } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
+import { listPersonasWithSlugs } from "@/db/persona-queries";
 import { respond } from "@/lib/api/respond";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
 import { TOOL_CATALOG } from "@/lib/chat/turn/tools";
@@ -9,8 +10,11 @@ export const dynamic = "force-dynamic";
 
 export const GET = route(async (request: Request) => {
   await requireAdmin(request);
+  const db = await getDb();
+  // Personas made since the last gateway call get their slug (model id) now, to be shown here.
+  await listPersonasWithSlugs({ db });
   return respond("GET /api/admin/personas", {
-    personas: await listPersonasWithUsage({ db: await getDb() }),
+    personas: await listPersonasWithUsage({ db }),
     tools: TOOL_CATALOG.map(({ name, description }) => ({ name, description })),
   });
 });

@@ -1,0 +1,213 @@
+"use client";
+// Settings → API keys: the keys with which OpenAI-compatible clients call the gateway (/v1) as the signed-in user.
+// A new key's secret is shown once, to copy; a key may be limited to some personas; a revoked key stops at once.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { apiFetch } from "@/components/ui/api-client";
+import { PageHeading } from "@/components/ui/page-heading";
+import type { ApiOutput } from "@/lib/api/responses";
+
+type KeyView = ApiOutput<"GET /api/keys">["keys"][number];
+type PersonaOption = ApiOutput<"GET /api/personas">["personas"][number];
+
+const keysKey = ["api-keys"] as const;
+
+export function ApiKeySettings() {
+  const queryClient = useQueryClient();
+  const keys = useQuery({
+    queryKey: keysKey,
+    queryFn: () => apiFetch<ApiOutput<"GET /api/keys">>("/api/keys"),
+  });
+  const personas = useQuery({
+    queryKey: ["personas"],
+    queryFn: () => apiFetch<ApiOutput<"GET /api/personas">>("/api/personas"),
+  });
+  const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: keysKey });
+  const revoke = useMutation({
+    mutationFn: (keyId: string) => apiFetch<void>(`/api/keys/${keyId}`, { method: "DELETE" }),
+    onSuccess: refresh,
+  });
+  const personaName = (id: string) => personas.data?.personas.find((row) => row.id === id)?.name ?? id;
+  const error = keys.error ?? revoke.error;
+  const baseUrl = typeof window === "undefined" ? "/v1" : `${window.location.origin}/v1`;
+
+  return (
+    <main id="main-content" className="mx-auto max-w-2xl space-y-5 p-6" data-testid="api-key-settings">
+      <PageHeading title="API keys" />
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        Point any OpenAI-compatible client at <code data-testid="gateway-base-url">{baseUrl}</code> with one
+        of these keys; the model is a persona's id below. Each call becomes a conversation of yours,
+        inspectable like any other.
+      </p>
+      <CreateKeyForm
+        personas={personas.data?.personas ?? []}
+        onCreated={(key) => {
+          setCreated(key);
+          refresh();
+        }}
+      />
+      {created && <NewSecret name={created.name} secret={created.secret} onDone={() => setCreated(null)} />}
+      {keys.isPending && <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading…</p>}
+      {keys.data?.keys.length === 0 && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="no-api-keys">
+          No API keys yet.
+        </p>
+      )}
+      <ul className="space-y-3">
+        {keys.data?.keys.map((key) => (
+          <li
+            key={key.id}
+            className="flex items-start justify-between gap-3 rounded-xl border border-zinc-200 p-3 text-sm dark:border-zinc-800"
+            data-testid="api-key"
+          >
+            <div className="space-y-1">
+              <p className="font-medium" data-testid="api-key-name">
+                {key.name}
+              </p>
+              <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="api-key-scope">
+                {key.personaIds ? key.personaIds.map(personaName).join(", ") : "Every persona"}
+              </p>
+              <p className="text-xs text-zinc-600 dark:text-zinc-400">
+                Created {new Date(key.createdAt).toLocaleString()} ·{" "}
+                {key.lastUsedAt ? `last used ${new Date(key.lastUsedAt).toLocaleString()}` : "never used"}
+              </p>
+            </div>
+            <button
+              type="button"
+              className="button-ghost-sm"
+              disabled={revoke.isPending}
+              onClick={() => revoke.mutate(key.id)}
+              data-testid="revoke-api-key"
+            >
+              Revoke
+            </button>
+          </li>
+        ))}
+      </ul>
+      {personas.data && (
+        <section className="space-y-1 text-sm" data-testid="gateway-models">
+          <h2 className="font-medium">Model ids</h2>
+          <ul className="text-zinc-600 dark:text-zinc-400">
+            {personas.data.personas.map((persona) => (
+              <li key={persona.id}>
+                {persona.name}: <code>{persona.slug}</code>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {error && (
+        <p role="alert" className="text-sm text-red-600" data-testid="api-key-error">
+          {error.message}
+        </p>
+      )}
+    </main>
+  );
+}
+
+function CreateKeyForm({
+  personas,
+  onCreated,
+}: {
+  personas: PersonaOption[];
+  onCreated: (key: { name: string; secret: string }) => void;
+}) {
+  const [name, setName] = useState("");
+  const [scope, setScope] = useState<string[]>([]);
+  const create = useMutation({
+    mutationFn: () =>
+      apiFetch<ApiOutput<"POST /api/keys">>("/api/keys", {
+        method: "POST",
+        body: { name, ...(scope.length > 0 ? { personaIds: scope } : {}) },
+      }),
+    onSuccess: ({ key, secret }) => {
+      setName("");
+      setScope([]);
+      onCreated({ name: key.name, secret });
+    },
+  });
+  return (
+    <form
+      className="space-y-3 rounded-xl border border-zinc-200 p-3 text-sm dark:border-zinc-800"
+      onSubmit={(event) => {
+        event.preventDefault();
+        create.mutate();
+      }}
+      data-testid="create-api-key"
+    >
+      <label className="block space-y-1">
+        <span className="font-medium">Name</span>
+        <input
+          className="input w-full"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="My script"
+          data-testid="api-key-name-input"
+        />
+      </label>
+      <fieldset className="space-y-1">
+        <legend className="font-medium">Personas (none checked: every persona)</legend>
+        {personas.map((persona) => (
+          <label key={persona.id} className="flex items-center gap-2">
+            <input
+              type="checkbox"
+              checked={scope.includes(persona.id)}
+              onChange={(event) =>
+                setScope(
+                  event.target.checked ? [...scope, persona.id] : scope.filter((id) => id !== persona.id),
+                )
+              }
+              data-testid="api-key-persona"
+            />
+            {persona.name}
+          </label>
+        ))}
+      </fieldset>
+      <button
+        type="submit"
+        className="button-ghost-sm"
+        disabled={create.isPending}
+        data-testid="create-api-key-submit"
+      >
+        Create key
+      </button>
+      {create.error && (
+        <p role="alert" className="text-red-600" data-testid="create-api-key-error">
+          {create.error.message}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** The secret of the key just made: shown this once. */
+function NewSecret({ name, secret, onDone }: { name: string; secret: string; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div
+      className="space-y-2 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-700 dark:bg-amber-950"
+      data-testid="new-api-key"
+    >
+      <p>
+        The secret of <strong>{name}</strong>. Copy it now: it is not shown again.
+      </p>
+      <code className="block break-all" data-testid="new-api-key-secret">
+        {secret}
+      </code>
+      <div className="flex gap-2">
+        <button
+          type="button"
+          className="button-ghost-sm"
+          onClick={() => navigator.clipboard.writeText(secret).then(() => setCopied(true))}
+          data-testid="copy-api-key"
+        >
+          {copied ? "Copied" : "Copy"}
+        </button>
+        <button type="button" className="button-ghost-sm" onClick={onDone} data-testid="dismiss-api-key">
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}

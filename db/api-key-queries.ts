@@ -1,0 +1,128 @@
+// API keys of the gateway (/v1): created and revoked by their owner, found by the hash of the secret a client
+// sends; and the conversations a key's calls started, found by the hash of their transcript.
+
+import "server-only";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Database } from "./client";
+import { onlyRow, type UserArgs } from "./query-parts";
+import { type ApiKey, apiKeyConversations, apiKeys, messages, user } from "./schema";
+
+/** What the owner sees of a key: never its hash. */
+export type ApiKeyView = Pick<
+  ApiKey,
+  "id" | "name" | "personaIds" | "createdAt" | "lastUsedAt" | "revokedAt"
+>;
+
+const VIEW_COLUMNS = {
+  id: apiKeys.id,
+  name: apiKeys.name,
+  personaIds: apiKeys.personaIds,
+  createdAt: apiKeys.createdAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+  revokedAt: apiKeys.revokedAt,
+};
+
+export async function insertApiKey({
+  db,
+  userId,
+  name,
+  personaIds,
+  secretHash,
+}: UserArgs & { name: string; personaIds: string[] | null; secretHash: string }): Promise<ApiKeyView> {
+  const [row] = await db
+    .insert(apiKeys)
+    .values({ userId, name, personaIds, secretHash })
+    .returning(VIEW_COLUMNS);
+  return row;
+}
+
+/** The user's keys that still work, newest first. */
+export async function listActiveApiKeys({ db, userId }: UserArgs): Promise<ApiKeyView[]> {
+  return db
+    .select(VIEW_COLUMNS)
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .orderBy(desc(apiKeys.createdAt));
+}
+
+/** Revokes one of the user's keys; another user's key, or one already revoked, is not found (404). */
+export async function revokeApiKey({ db, userId, keyId }: UserArgs & { keyId: string }): Promise<void> {
+  onlyRow(
+    await db
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id }),
+    "API key",
+  );
+}
+
+/** The key a secret's hash belongs to, when it is not revoked, with its owner; read on every call. */
+export async function findActiveApiKey({ db, secretHash }: { db: Database; secretHash: string }) {
+  const [row] = await db
+    .select({
+      key: apiKeys,
+      owner: { name: user.name, email: user.email, role: user.role, banned: user.banned },
+    })
+    .from(apiKeys)
+    .innerJoin(user, eq(user.id, apiKeys.userId))
+    .where(and(eq(apiKeys.secretHash, secretHash), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function touchApiKey({ db, keyId }: { db: Database; keyId: string }): Promise<void> {
+  await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, keyId));
+}
+
+/** The key's conversation whose transcript hashes to `transcriptHash`, the most recently continued one first. */
+export async function findKeyConversationByTranscript({
+  db,
+  apiKeyId,
+  transcriptHash,
+}: {
+  db: Database;
+  apiKeyId: string;
+  transcriptHash: string;
+}): Promise<string | null> {
+  const [row] = await db
+    .select({ conversationId: apiKeyConversations.conversationId })
+    .from(apiKeyConversations)
+    .where(
+      and(eq(apiKeyConversations.apiKeyId, apiKeyId), eq(apiKeyConversations.transcriptHash, transcriptHash)),
+    )
+    .orderBy(desc(apiKeyConversations.updatedAt))
+    .limit(1);
+  return row?.conversationId ?? null;
+}
+
+/** Records (or moves on) the transcript hash of a conversation a key's call continued. */
+export async function saveKeyConversation({
+  db,
+  apiKeyId,
+  conversationId,
+  transcriptHash,
+}: {
+  db: Database;
+  apiKeyId: string;
+  conversationId: string;
+  transcriptHash: string;
+}): Promise<void> {
+  await db
+    .insert(apiKeyConversations)
+    .values({ apiKeyId, conversationId, transcriptHash })
+    .onConflictDoUpdate({
+      target: apiKeyConversations.conversationId,
+      set: { apiKeyId, transcriptHash, updatedAt: new Date() },
+    });
+}
+
+/** The conversation a message (a gateway response's reply) belongs to, or null. */
+export async function conversationOfMessage({ db, messageId }: { db: Database; messageId: string }) {
+  const [row] = await db
+    .select({ conversationId: messages.conversationId })
+    .from(messages)
+    .where(eq(messages.id, messageId))
+    .limit(1);
+  return row?.conversationId ?? null;
+}

@@ -1,0 +1,73 @@
+// API keys: a secret made of random bytes, shown once and stored only as its SHA-256; a call names its key with
+// `Authorization: Bearer <secret>`, read against the database on every call, so a revoked key is refused at once
+// on every instance.
+
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { findActiveApiKey, insertApiKey, touchApiKey } from "@/db/api-key-queries";
+import type { Database } from "@/db/client";
+import type { ApiKey } from "@/db/schema";
+import type { SessionUser } from "@/lib/api/route";
+import { GatewayError } from "./errors";
+
+/** Every secret starts so, which lets secret scanners and people tell a Glassbox key at a glance. */
+export const SECRET_PREFIX = "gbx_";
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** A new key of the user: its view, and the secret, which is never shown again. */
+export async function createApiKey({
+  db,
+  userId,
+  name,
+  personaIds,
+}: {
+  db: Database;
+  userId: string;
+  name: string;
+  personaIds: string[] | null;
+}) {
+  const secret = `${SECRET_PREFIX}${randomBytes(32).toString("base64url")}`;
+  const key = await insertApiKey({ db, userId, name, personaIds, secretHash: hashSecret(secret) });
+  return { key, secret };
+}
+
+/** A key that a call named, and the user its calls act as. */
+export interface KeyCaller {
+  key: ApiKey;
+  user: SessionUser;
+}
+
+/** The key of the call's bearer secret; a missing, unknown or revoked one (or a banned owner's) is a 401. */
+export async function authenticateKey(db: Database, request: Request): Promise<KeyCaller> {
+  const header = request.headers.get("authorization") ?? "";
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw new GatewayError(
+      401,
+      "You didn't provide an API key. Send it as `Authorization: Bearer gbx_...` (create one under Settings → API keys).",
+      { type: "invalid_request_error", code: "missing_api_key" },
+    );
+  }
+  const found = await findActiveApiKey({ db, secretHash: hashSecret(match[1]) });
+  if (!found || found.owner.banned) {
+    throw new GatewayError(401, "Incorrect API key provided: it is unknown or was revoked.", {
+      type: "invalid_request_error",
+      code: "invalid_api_key",
+    });
+  }
+  const { key, owner } = found;
+  // When the key was last used is shown on the keys page; the call does not wait for it.
+  touchApiKey({ db, keyId: key.id }).catch(() => {});
+  return {
+    key,
+    user: {
+      id: key.userId,
+      name: owner.name,
+      email: owner.email,
+      role: owner.role === "admin" ? "admin" : "user",
+    },
+  };
+}

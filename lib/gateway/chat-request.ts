@@ -1,0 +1,150 @@
+// A chat completions request as OpenAI's clients send it, checked and read as a Glassbox turn: the client's system
+// text, the earlier messages (the transcript the call continues) and the new user message. Fields that clients
+// send and Glassbox does not use are accepted and ignored, as OpenAI does; what cannot be honoured is refused with
+// OpenAI's error naming the field.
+
+import "server-only";
+import { z } from "zod";
+import { readJson } from "@/lib/api/route";
+import { GatewayError, invalidField } from "./errors";
+
+/** A request carries a whole history: room for long ones. */
+const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+
+const textPart = z.object({ type: z.literal("text"), text: z.string() }).loose();
+const contentPart = z.object({ type: z.string() }).loose();
+
+const messageSchema = z
+  .object({
+    role: z.enum(["system", "developer", "user", "assistant", "tool"], {
+      error: "must be one of system, developer, user, assistant, tool",
+    }),
+    content: z
+      .union([z.string(), z.array(contentPart)])
+      .nullable()
+      .optional(),
+    name: z.string().optional(),
+    tool_calls: z.array(z.unknown()).nullable().optional(),
+    tool_call_id: z.string().optional(),
+  })
+  .loose();
+
+export const chatCompletionSchema = z
+  .object({
+    model: z
+      .string({ error: "must be a model id (GET /v1/models lists them)" })
+      .min(1, { error: "must not be empty" }),
+    messages: z
+      .array(messageSchema, { error: "must be a list of messages" })
+      .min(1, { error: "must not be empty" }),
+    stream: z.boolean({ error: "must be true or false" }).nullable().optional(),
+    stream_options: z
+      .object({ include_usage: z.boolean({ error: "must be true or false" }).optional() })
+      .loose()
+      .nullable()
+      .optional(),
+    n: z.literal(1, { error: "only one choice is generated: leave n out or send 1" }).nullable().optional(),
+    tools: z.array(z.unknown(), { error: "must be a list" }).nullable().optional(),
+    tool_choice: z.unknown().optional(),
+    response_format: z
+      .object({ type: z.literal("text", { error: "only text replies are supported" }) })
+      .loose()
+      .nullable()
+      .optional(),
+    logprobs: z.literal(false, { error: "log probabilities are not supported" }).nullable().optional(),
+  })
+  .loose();
+
+/** A message of the transcript as a client sends it back, reduced to what the stored conversation holds. */
+export interface TranscriptMessage {
+  role: "user" | "assistant";
+  text: string;
+}
+
+export interface ChatCall {
+  model: string;
+  stream: boolean;
+  includeUsage: boolean;
+  /** The client's system (and developer) messages, joined: kept as the conversation's instructions. */
+  systemText: string | null;
+  /** The messages before the new one. */
+  history: TranscriptMessage[];
+  /** The new user message's text. */
+  text: string;
+}
+
+/** OpenAI's way to name a field: `messages[2].content`. */
+function paramOf(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, index) => (typeof key === "number" ? `[${key}]` : `${index > 0 ? "." : ""}${String(key)}`))
+    .join("");
+}
+
+/** The body, checked against `schema`: a 400 names the first field at fault as OpenAI's `param`. */
+export async function readGatewayBody<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+): Promise<z.infer<Schema>> {
+  const raw = await readJson(request, z.unknown(), {
+    maxBytes: MAX_REQUEST_BYTES,
+    maxElements: 1_000_000,
+    maxStringChars: MAX_REQUEST_BYTES,
+  });
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const param = paramOf(issue.path);
+    throw param ? invalidField(param, issue.message) : new GatewayError(400, issue.message);
+  }
+  return parsed.data;
+}
+
+export async function readChatCall(request: Request): Promise<ChatCall> {
+  const body = await readGatewayBody(request, chatCompletionSchema);
+  if (body.tools && body.tools.length > 0) {
+    throw invalidField("tools", "tools the client runs are not supported by this gateway yet; send none.");
+  }
+  const system: string[] = [];
+  const conversation: TranscriptMessage[] = [];
+  body.messages.forEach((message, index) => {
+    const where = `messages[${index}]`;
+    if (message.role === "tool" || (message.tool_calls && message.tool_calls.length > 0)) {
+      throw invalidField(where, "tool calls and results are not supported by this gateway yet.");
+    }
+    const text = messageText(message.content, where);
+    if (message.role === "system" || message.role === "developer") system.push(text);
+    else conversation.push({ role: message.role, text });
+  });
+  const last = conversation.pop();
+  if (last?.role !== "user") {
+    throw invalidField("messages", "the last message (after any system message) must be the user's.");
+  }
+  if (!last.text.trim()) throw invalidField(`messages[${body.messages.length - 1}].content`, "is empty.");
+  const systemText = system.join("\n\n").trim();
+  return {
+    model: body.model,
+    stream: body.stream === true,
+    includeUsage: body.stream_options?.include_usage === true,
+    systemText: systemText || null,
+    history: conversation,
+    text: last.text,
+  };
+}
+
+/** A message's text: a string, or its text parts joined; other parts cannot be honoured yet. */
+function messageText(content: z.infer<typeof messageSchema>["content"], where: string): string {
+  if (content === null || content === undefined) return "";
+  if (typeof content === "string") return content;
+  return content
+    .map((part, index) => {
+      const text = textPart.safeParse(part);
+      if (!text.success) {
+        throw invalidField(
+          `${where}.content[${index}]`,
+          `parts of type ${JSON.stringify(part.type)} are not supported by this gateway yet; send text.`,
+        );
+      }
+      return text.data.text;
+    })
+    .join("\n");
+}

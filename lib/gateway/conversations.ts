@@ -1,0 +1,167 @@
+// Calls are conversations. A call continues the conversation its `x-glassbox-conversation-id` header names; without
+// it, the one of this key whose transcript (the client's system text and messages, and the persona) hashes as the
+// call's earlier messages do; otherwise a new conversation starts, its earlier messages stored as they were sent.
+// The client's system text is kept as the conversation's instructions: its own item after the persona's prompt.
+
+import "server-only";
+import { createHash } from "node:crypto";
+import { findKeyConversationByTranscript, saveKeyConversation } from "@/db/api-key-queries";
+import type { Database } from "@/db/client";
+import { createConversation, getOwnedConversation, updateConversation } from "@/db/conversation-queries";
+import { appendMessage } from "@/db/message-queries";
+import type { ApiKey, Conversation, Persona } from "@/db/schema";
+import { DEFAULT_CONVERSATION_TITLE } from "@/db/title-queries";
+import type { SessionUser } from "@/lib/api/route";
+import { isUuid } from "@/lib/ids";
+import type { ChatCall, TranscriptMessage } from "./chat-request";
+import { GatewayError, invalidField } from "./errors";
+
+export const CONVERSATION_HEADER = "x-glassbox-conversation-id";
+
+/** The transcript a call continues, as one hash: persona, system text, then each message's role and text. */
+export function transcriptHash(personaId: string, systemText: string | null, messages: TranscriptMessage[]) {
+  const hash = createHash("sha256");
+  hash.update(JSON.stringify([personaId, systemText ?? ""]));
+  for (const message of messages) hash.update(`\n${JSON.stringify([message.role, message.text])}`);
+  return hash.digest("hex");
+}
+
+export interface CallConversation {
+  conversation: Conversation;
+  /** Started by this call (its earlier messages were stored now). */
+  started: boolean;
+}
+
+export async function conversationForCall({
+  db,
+  key,
+  user,
+  persona,
+  call,
+  headerValue,
+}: {
+  db: Database;
+  key: ApiKey;
+  user: SessionUser;
+  persona: Persona;
+  call: ChatCall;
+  headerValue: string | null;
+}): Promise<CallConversation> {
+  if (headerValue !== null) {
+    const conversation = await namedConversation(db, user, persona, headerValue.trim());
+    if ((conversation.instructions ?? null) !== call.systemText) {
+      return {
+        conversation: await updateConversation({
+          db,
+          conversationId: conversation.id,
+          changes: { instructions: call.systemText },
+        }),
+        started: false,
+      };
+    }
+    return { conversation, started: false };
+  }
+  const continued = await findKeyConversationByTranscript({
+    db,
+    apiKeyId: key.id,
+    transcriptHash: transcriptHash(persona.id, call.systemText, call.history),
+  });
+  if (continued) {
+    return {
+      conversation: await getOwnedConversation({ db, conversationId: continued, userId: user.id }),
+      started: false,
+    };
+  }
+  return { conversation: await startConversation(db, user, persona, call), started: true };
+}
+
+async function namedConversation(db: Database, user: SessionUser, persona: Persona, id: string) {
+  if (!isUuid(id)) {
+    throw new GatewayError(400, `${CONVERSATION_HEADER}: ${JSON.stringify(id)} is not a conversation id.`, {
+      code: "invalid_conversation_id",
+    });
+  }
+  const conversation = await getOwnedConversation({
+    db,
+    conversationId: id.toLowerCase(),
+    userId: user.id,
+    refusal: "Only the conversation's owner can continue it through the gateway.",
+  });
+  if (conversation.personaId !== persona.id) {
+    throw invalidField(
+      "model",
+      `conversation ${conversation.id} talks to another persona; send that persona's model id, or no ${CONVERSATION_HEADER}.`,
+    );
+  }
+  return conversation;
+}
+
+/** A new conversation of the user with the persona, holding the call's earlier messages as they were sent. */
+async function startConversation(db: Database, user: SessionUser, persona: Persona, call: ChatCall) {
+  const created = await createConversation({
+    db,
+    ownerId: user.id,
+    personaId: persona.id,
+    title: DEFAULT_CONVERSATION_TITLE,
+  });
+  const conversation = call.systemText
+    ? await updateConversation({ db, conversationId: created.id, changes: { instructions: call.systemText } })
+    : created;
+  let lastUserMessageId: string | null = null;
+  for (const message of call.history) {
+    const parts = message.text ? [{ type: "text" as const, text: message.text }] : [];
+    const stored = await appendMessage({
+      db,
+      message:
+        message.role === "user"
+          ? {
+              conversationId: conversation.id,
+              authorType: "user",
+              authorUserId: user.id,
+              authorName: user.name,
+              parts,
+              status: "complete",
+            }
+          : {
+              conversationId: conversation.id,
+              authorType: "persona",
+              authorPersonaId: persona.id,
+              authorName: persona.name,
+              replyToMessageId: lastUserMessageId,
+              parts,
+              status: "complete",
+            },
+    });
+    if (message.role === "user") lastUserMessageId = stored.id;
+  }
+  return conversation;
+}
+
+/** After a reply, the transcript the client will send back next: the call's messages and the reply's text. */
+export async function rememberTranscript({
+  db,
+  key,
+  persona,
+  conversationId,
+  call,
+  replyText,
+}: {
+  db: Database;
+  key: ApiKey;
+  persona: Persona;
+  conversationId: string;
+  call: ChatCall;
+  replyText: string;
+}): Promise<void> {
+  const messages: TranscriptMessage[] = [
+    ...call.history,
+    { role: "user", text: call.text },
+    { role: "assistant", text: replyText },
+  ];
+  await saveKeyConversation({
+    db,
+    apiKeyId: key.id,
+    conversationId,
+    transcriptHash: transcriptHash(persona.id, call.systemText, messages),
+  });
+}

@@ -1,0 +1,31 @@
+// The personas a key may talk to, each named by its slug: the model id an OpenAI client sends.
+
+import "server-only";
+import type { Database } from "@/db/client";
+import { listPersonasWithSlugs } from "@/db/persona-queries";
+import type { ApiKey, Persona } from "@/db/schema";
+import { modelNotFound } from "./errors";
+
+export async function personasOfKey(db: Database, key: ApiKey): Promise<Persona[]> {
+  const rows = await listPersonasWithSlugs({ db });
+  if (key.personaIds === null) return rows;
+  const scope = new Set(key.personaIds);
+  return rows.filter((row) => scope.has(row.id));
+}
+
+/** The persona `model` names, when the key may use it: otherwise 404 model_not_found, whether it exists or not. */
+export async function personaForModel(db: Database, key: ApiKey, model: string): Promise<Persona> {
+  const persona = (await personasOfKey(db, key)).find((row) => row.slug === model);
+  if (!persona) throw modelNotFound(model);
+  return persona;
+}
+
+/** OpenAI's model object for a persona. */
+export function modelObject(persona: Persona) {
+  return {
+    id: persona.slug,
+    object: "model" as const,
+    created: Math.floor(persona.createdAt.getTime() / 1000),
+    owned_by: "glassbox",
+  };
+}

@@ -1,0 +1,256 @@
+// POST /v1/responses: OpenAI's Responses API over the same turn as chat completions (chat-completions.ts,
+// startCallTurn). `instructions` and the input's system messages become the conversation's instructions;
+// `previous_response_id` continues the conversation of that response (a response's id is its reply's); with
+// `stream`, typed events from response.created to response.completed (or response.failed).
+
+import "server-only";
+import { z } from "zod";
+import { conversationOfMessage } from "@/db/api-key-queries";
+import { isUuid } from "@/lib/ids";
+import { eventStream, startCallTurn, wholeReply } from "./chat-completions";
+import { type ChatCall, readGatewayBody, type TranscriptMessage } from "./chat-request";
+import { CONVERSATION_HEADER } from "./conversations";
+import { GatewayError, invalidField } from "./errors";
+import type { GatewayCall } from "./route";
+import type { GatewayReply, ReplyEnd } from "./turn";
+
+const part = z.object({ type: z.string() }).loose();
+const inputItem = z
+  .object({
+    type: z.string().optional(),
+    role: z.string().optional(),
+    content: z.union([z.string(), z.array(part)]).optional(),
+  })
+  .loose();
+
+export const responsesSchema = z
+  .object({
+    model: z
+      .string({ error: "must be a model id (GET /v1/models lists them)" })
+      .min(1, { error: "must not be empty" }),
+    input: z.union([z.string(), z.array(inputItem)], { error: "must be text or a list of messages" }),
+    instructions: z.string({ error: "must be text" }).nullable().optional(),
+    previous_response_id: z.string({ error: "must be a response id" }).nullable().optional(),
+    stream: z.boolean({ error: "must be true or false" }).nullable().optional(),
+    tools: z.array(z.unknown(), { error: "must be a list" }).nullable().optional(),
+  })
+  .loose();
+
+type ResponsesBody = z.infer<typeof responsesSchema>;
+
+const RESPONSE_ID_PREFIX = "resp_";
+
+export async function responses(gatewayCall: GatewayCall): Promise<Response> {
+  const body = await readGatewayBody(gatewayCall.request, responsesSchema);
+  const call = chatCallOf(body);
+  const previousConversation = body.previous_response_id
+    ? await conversationOfResponse(gatewayCall, body.previous_response_id)
+    : null;
+  const { reply, headers, remember } = await startCallTurn(gatewayCall, call, {
+    conversationHeader: previousConversation ?? gatewayCall.request.headers.get(CONVERSATION_HEADER),
+  });
+  const shell = responseShell(body, reply);
+  if (body.stream) return eventStream(responseEvents(reply, shell, remember), headers);
+  const { end, text } = await wholeReply(reply, headers, remember);
+  return Response.json(completed(shell, end, text), { headers });
+}
+
+/** The request as the turn reads it: instructions and system messages, the earlier messages, the new one. */
+function chatCallOf(body: ResponsesBody): ChatCall {
+  if (body.tools && body.tools.length > 0) {
+    throw invalidField("tools", "tools the client runs are not supported by this gateway yet; send none.");
+  }
+  const system = body.instructions ? [body.instructions] : [];
+  const conversation: TranscriptMessage[] = [];
+  const items = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
+  items.forEach((item, index) => {
+    const where = `input[${index}]`;
+    if (item.type !== undefined && item.type !== "message") {
+      throw invalidField(
+        `${where}.type`,
+        `items of type ${JSON.stringify(item.type)} are not supported yet.`,
+      );
+    }
+    const text = itemText(item.content, where);
+    if (item.role === "system" || item.role === "developer") system.push(text);
+    else if (item.role === "user" || item.role === "assistant") conversation.push({ role: item.role, text });
+    else throw invalidField(`${where}.role`, "must be one of user, assistant, system, developer");
+  });
+  const last = conversation.pop();
+  if (last?.role !== "user" || !last.text.trim()) {
+    throw invalidField("input", "the last message must be the user's, with text.");
+  }
+  if (body.previous_response_id && conversation.length > 0) {
+    throw invalidField("input", "with previous_response_id, send only the new user message.");
+  }
+  const systemText = system.join("\n\n").trim();
+  return {
+    model: body.model,
+    stream: body.stream === true,
+    includeUsage: true,
+    systemText: systemText || null,
+    history: conversation,
+    text: last.text,
+  };
+}
+
+function itemText(content: z.infer<typeof inputItem>["content"], where: string): string {
+  if (content === undefined) return "";
+  if (typeof content === "string") return content;
+  return content
+    .map((piece, index) => {
+      const text = (piece as { text?: unknown }).text;
+      if ((piece.type === "input_text" || piece.type === "output_text") && typeof text === "string")
+        return text;
+      throw invalidField(
+        `${where}.content[${index}]`,
+        `parts of type ${JSON.stringify(piece.type)} are not supported by this gateway yet; send input_text.`,
+      );
+    })
+    .join("\n");
+}
+
+/** The conversation a previous response belongs to, when it is one of the caller's. */
+async function conversationOfResponse({ db }: GatewayCall, responseId: string) {
+  const messageId = responseId.startsWith(RESPONSE_ID_PREFIX)
+    ? responseId.slice(RESPONSE_ID_PREFIX.length)
+    : "";
+  const conversationId = isUuid(messageId) ? await conversationOfMessage({ db, messageId }) : null;
+  if (!conversationId) {
+    throw new GatewayError(400, `Previous response with id '${responseId}' not found.`, {
+      param: "previous_response_id",
+      code: "previous_response_not_found",
+    });
+  }
+  // Whose it is, and whether its persona is the model asked for, is checked as for the conversation header.
+  return conversationId;
+}
+
+interface ResponseShell {
+  id: string;
+  itemId: string;
+  created_at: number;
+  model: string;
+  instructions: string | null;
+  previous_response_id: string | null;
+}
+
+function responseShell(body: ResponsesBody, reply: GatewayReply): ResponseShell {
+  return {
+    id: `${RESPONSE_ID_PREFIX}${reply.messageId}`,
+    itemId: `msg_${reply.messageId}`,
+    created_at: Math.floor(Date.now() / 1000),
+    model: body.model,
+    instructions: body.instructions ?? null,
+    previous_response_id: body.previous_response_id ?? null,
+  };
+}
+
+function responseObject(
+  shell: ResponseShell,
+  status: "in_progress" | "completed" | "failed",
+  fields: { output?: unknown[]; usage?: unknown; error?: unknown } = {},
+) {
+  const { itemId: _itemId, ...visible } = shell;
+  return {
+    ...visible,
+    object: "response",
+    status,
+    error: fields.error ?? null,
+    incomplete_details: null,
+    output: fields.output ?? [],
+    parallel_tool_calls: false,
+    tool_choice: "auto",
+    tools: [],
+    usage: fields.usage ?? null,
+    metadata: {},
+  };
+}
+
+function messageItem(shell: ResponseShell, text: string, status: "in_progress" | "completed") {
+  return {
+    type: "message",
+    id: shell.itemId,
+    status,
+    role: "assistant",
+    content: status === "completed" ? [outputText(text)] : [],
+  };
+}
+
+const outputText = (text: string) => ({ type: "output_text", text, annotations: [] });
+
+function responseUsage(end: ReplyEnd) {
+  const input = end.usage?.inputTokens ?? 0;
+  const output = end.usage?.outputTokens ?? 0;
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input + output,
+  };
+}
+
+function completed(shell: ResponseShell, end: ReplyEnd, text: string) {
+  return responseObject(shell, "completed", {
+    output: [messageItem(shell, text, "completed")],
+    usage: responseUsage(end),
+  });
+}
+
+const encoder = new TextEncoder();
+
+/** The reply as the Responses API's typed events, each numbered. */
+function responseEvents(
+  reply: GatewayReply,
+  shell: ResponseShell,
+  remember: (replyText: string) => Promise<void>,
+): ReadableStream<Uint8Array> {
+  let sequence = 0;
+  const event = (type: string, fields: Record<string, unknown>) =>
+    encoder.encode(
+      `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`,
+    );
+  const where = { item_id: shell.itemId, output_index: 0, content_index: 0 };
+  const events = reply[Symbol.asyncIterator]();
+  let text = "";
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(event("response.created", { response: responseObject(shell, "in_progress") }));
+      controller.enqueue(event("response.in_progress", { response: responseObject(shell, "in_progress") }));
+      controller.enqueue(
+        event("response.output_item.added", { output_index: 0, item: messageItem(shell, "", "in_progress") }),
+      );
+      controller.enqueue(event("response.content_part.added", { ...where, part: outputText("") }));
+    },
+    async pull(controller) {
+      const { value, done } = await events.next();
+      if (done || !value) return;
+      if (value.type === "text") {
+        text += value.text;
+        controller.enqueue(
+          event("response.output_text.delta", { ...where, delta: value.text, logprobs: [] }),
+        );
+        return;
+      }
+      if (value.errorText !== null) {
+        const error = { code: "server_error", message: value.errorText };
+        controller.enqueue(
+          event("response.failed", { response: responseObject(shell, "failed", { error }) }),
+        );
+      } else {
+        await remember(text);
+        controller.enqueue(event("response.output_text.done", { ...where, text, logprobs: [] }));
+        controller.enqueue(event("response.content_part.done", { ...where, part: outputText(text) }));
+        controller.enqueue(
+          event("response.output_item.done", {
+            output_index: 0,
+            item: messageItem(shell, text, "completed"),
+          }),
+        );
+        controller.enqueue(event("response.completed", { response: completed(shell, value, text) }));
+      }
+      controller.close();
+    },
+  });
+}

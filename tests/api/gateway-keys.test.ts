@@ -1,0 +1,143 @@
+// API keys: created by a signed-in user with the secret shown once, listed without secrets, revoked by their owner
+// only; a revoked key is refused on its next call. GET /v1/models lists the personas a key may use by slug.
+import OpenAI from "openai";
+import { describe, expect, test } from "vitest";
+import * as keysRoute from "@/app/api/keys/route";
+import { slugOf } from "@/db/persona-queries";
+import { call, expectError } from "../api-client";
+import { insertPersona } from "../fixtures/personas";
+import { signedUpForFile } from "../fixtures/users";
+import {
+  createKey,
+  GATEWAY_BASE_URL,
+  gatewayClient,
+  gatewayFetch,
+  listKeys,
+  revokeKey,
+} from "./gateway-fixtures";
+
+const ada = signedUpForFile("Ada");
+const bob = signedUpForFile("Bob");
+
+describe("API keys", () => {
+  test("created with a gbx_ secret shown once, listed without it, revoked by the owner only", async () => {
+    const { key, secret } = await createKey(ada, { name: "  my script  " });
+    expect(secret).toMatch(/^gbx_[A-Za-z0-9_-]{43}$/);
+    expect(key).toEqual({
+      id: expect.any(String),
+      name: "my script",
+      personaIds: null,
+      createdAt: expect.any(String),
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+
+    const listed = await listKeys(ada);
+    expect(listed.status).toBe(200);
+    const text = await listed.text();
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain("secretHash");
+    expect((JSON.parse(text) as { keys: { id: string }[] }).keys.map((row) => row.id)).toContain(key.id);
+    // Bob sees none of Ada's keys, and cannot revoke one.
+    const bobs = (await (await listKeys(bob)).json()) as { keys: { id: string }[] };
+    expect(bobs.keys.map((row) => row.id)).not.toContain(key.id);
+    await expectError(await revokeKey(bob, key.id), 404, "not_found");
+
+    // The key works, and its use is recorded; once revoked it is refused at once.
+    await gatewayClient(secret).models.list();
+    await expect
+      .poll(async () => {
+        const rows = (await (await listKeys(ada)).json()) as {
+          keys: { id: string; lastUsedAt: string | null }[];
+        };
+        return rows.keys.find((row) => row.id === key.id)?.lastUsedAt ?? null;
+      })
+      .not.toBeNull();
+    expect((await revokeKey(ada, key.id)).status).toBe(204);
+    await expectError(await revokeKey(ada, key.id), 404, "not_found");
+    const error = await gatewayClient(secret)
+      .models.list()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((error as InstanceType<typeof OpenAI.AuthenticationError>).code).toBe("invalid_api_key");
+    const remaining = (await (await listKeys(ada)).json()) as { keys: { id: string }[] };
+    expect(remaining.keys.map((row) => row.id)).not.toContain(key.id);
+  });
+
+  test.each([
+    [{ name: "" }, "name: name must not be empty"],
+    [{ name: "x", personaIds: [] }, "personaIds: personaIds must name at least one persona"],
+    [{ name: "x", personaIds: ["nope"] }, "personaIds.0: personaIds must hold persona ids"],
+    [{ name: "x", personaIds: [crypto.randomUUID()] }, "personaIds: no persona"],
+    [{ name: "x", secret: "mine" }, "Unrecognized key"],
+  ])("%j is refused with 400: %s", async (body, message) => {
+    const response = await call(keysRoute.POST, "/api/keys", { user: ada, body });
+    expect(await expectError(response, 400, "bad_request")).toContain(message);
+  });
+
+  test("signed out: 401", async () => {
+    await expectError(await call(keysRoute.GET, "/api/keys"), 401, "unauthorized");
+    await expectError(await call(keysRoute.POST, "/api/keys", { body: { name: "x" } }), 401, "unauthorized");
+  });
+});
+
+describe("GET /v1/models", () => {
+  test("lists every persona by slug for an unscoped key, only the scope's for a scoped one", async () => {
+    const suffix = crypto.randomUUID().slice(0, 8);
+    const first = await insertPersona({ modelId: "offline:echo", name: `Gateway Tutor ${suffix}` });
+    const second = await insertPersona({ modelId: "offline:echo", name: `Gateway Critic ${suffix}` });
+    const all = await gatewayClient((await createKey(ada, { name: "all" })).secret).models.list();
+    const ids = all.data.map((model) => model.id);
+    expect(ids).toContain(`gateway-tutor-${suffix}`);
+    expect(ids).toContain(`gateway-critic-${suffix}`);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(all.data.find((model) => model.id === `gateway-tutor-${suffix}`)).toEqual({
+      id: `gateway-tutor-${suffix}`,
+      object: "model",
+      created: Math.floor(first.createdAt.getTime() / 1000),
+      owned_by: "glassbox",
+    });
+
+    const scoped = await createKey(ada, { name: "one", personaIds: [second.id] });
+    expect(scoped.key.personaIds).toEqual([second.id]);
+    const listed = await gatewayClient(scoped.secret).models.list();
+    expect(listed.data.map((model) => model.id)).toEqual([`gateway-critic-${suffix}`]);
+  });
+
+  test.each([
+    ["Ada's Tutor", "ada-s-tutor"],
+    ["  --Émile  Zola--  ", "emile-zola"],
+    ["日本", "persona"],
+  ])("slug of %j is %j", (name, slug) => {
+    expect(slugOf(name)).toBe(slug);
+  });
+
+  test("a persona whose name another has gets its id's start after the slug", async () => {
+    const name = `Twin ${crypto.randomUUID().slice(0, 8)}`;
+    const one = await insertPersona({ modelId: "offline:echo", name });
+    const two = await insertPersona({ modelId: "offline:echo", name });
+    const listed = await gatewayClient((await createKey(ada, { name: "twins" })).secret).models.list();
+    const ids = listed.data.map((model) => model.id);
+    expect(ids).toContain(slugOf(one.name));
+    expect(ids).toContain(`${slugOf(two.name)}-${two.id.slice(0, 8)}`);
+  });
+
+  test("no key, or a made-up one: 401 in OpenAI's shape, AuthenticationError in its client", async () => {
+    const bare = await gatewayFetch(`${GATEWAY_BASE_URL}/models`);
+    expect(bare.status).toBe(401);
+    expect(await bare.json()).toEqual({
+      error: {
+        message: expect.stringContaining("API key"),
+        type: "invalid_request_error",
+        param: null,
+        code: "missing_api_key",
+      },
+    });
+    for (const secret of ["gbx_made-up", "sk-not-ours"]) {
+      const error = await gatewayClient(secret)
+        .models.list()
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
+    }
+  });
+});
