@@ -10,10 +10,9 @@ import {
   getLatestAttemptView,
   listMessages,
   listReasoningByMessage,
-  listReplyVariants,
   listToolNamesByMessage,
-  type ReplyVariant,
 } from "@/db/message-queries";
+import { listReplyVariants, type ReplyVariant } from "@/db/message-variant-queries";
 import { attempts, type Message, turns } from "@/db/schema";
 import { type ReasoningView, reasoningView } from "./reasoning-view";
 

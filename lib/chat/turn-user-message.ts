@@ -4,7 +4,9 @@
 import "server-only";
 import { listActiveBlocks } from "@/db/block-queries";
 import type { Database } from "@/db/client";
-import { appendMessage, findMessageByClientId, getReplyToRegenerate } from "@/db/message-queries";
+import { appendMessage } from "@/db/message-insert-queries";
+import { findMessageByClientId } from "@/db/message-queries";
+import { getReplyToRegenerate } from "@/db/message-variant-queries";
 import type { Conversation, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import type { StoredPart } from "@/lib/context/types";

@@ -10,7 +10,7 @@ import * as typingRoute from "@/app/api/conversations/[id]/typing/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
 import { appendLiveEvent, getLiveEventCursor, REPLAY_WINDOW_MINUTES } from "@/db/live-event-queries";
-import { appendMessage } from "@/db/message-queries";
+import { appendMessage } from "@/db/message-insert-queries";
 import { conversations, liveEventCursors, liveEvents, participants, turns } from "@/db/schema";
 import { sweepAbandonedTurns } from "@/lib/chat/turn-recovery";
 import { call, expectError, signUp, type TestUser } from "../api-client";

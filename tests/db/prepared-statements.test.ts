@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { listAttachmentsForMessages, loadAttachmentData } from "@/db/attachment-queries";
 import { listActiveBlocks } from "@/db/block-queries";
 import { createDatabase, type Database, type DatabaseHandle } from "@/db/client";
-import { appendMessage, findMessageByClientId, listArtifactsForMessages } from "@/db/message-queries";
+import { appendMessage } from "@/db/message-insert-queries";
+import { findMessageByClientId, listArtifactsForMessages } from "@/db/message-queries";
 import { listModelsById } from "@/db/model-queries";
 import {
   artifacts,

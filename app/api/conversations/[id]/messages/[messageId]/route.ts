@@ -5,13 +5,9 @@
 
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
 import type { getDb } from "@/db/client";
-import {
-  chooseReplyVariant,
-  editMessageText,
-  getMessageInConversation,
-  listMessageVersions,
-  restoreMessageVersion,
-} from "@/db/message-queries";
+import { editMessageText, listMessageVersions, restoreMessageVersion } from "@/db/message-edit-queries";
+import { getMessageInConversation } from "@/db/message-queries";
+import { chooseReplyVariant } from "@/db/message-variant-queries";
 import type { Conversation, Message } from "@/db/schema";
 import { parseId, readJson, type SessionUser } from "@/lib/api/route";
 import { refuseWhileReplyIsWritten } from "@/lib/chat/stop-turn";
