@@ -94,6 +94,7 @@ export async function branchConversation({
           conversationId: branch.id,
           clientMessageId: null,
           replyToMessageId: row.replyToMessageId ? (messageIdFor.get(row.replyToMessageId) ?? null) : null,
+          parentMessageId: row.parentMessageId ? (messageIdFor.get(row.parentMessageId) ?? null) : null,
           summarizedBy: summaryId && row.seq <= (summary?.coversThroughSeq ?? 0) ? summaryId : null,
           parts: row.parts.map((part): StoredPart => {
             if (part.type === "media")

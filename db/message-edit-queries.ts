@@ -9,6 +9,7 @@ import type { StoredPart } from "@/lib/context/types";
 import { AppError, notFound } from "@/lib/errors";
 import type { Database } from "./client";
 import { getMessageInConversation } from "./message-queries";
+import { forkQuestionIfAnswered } from "./message-tree-queries";
 import type { MessageArgs, Transaction } from "./query-parts";
 import { type Message, messages, messageVersions } from "./schema";
 
@@ -22,17 +23,22 @@ function partsWithText(parts: StoredPart[], text: string): StoredPart[] {
 type MessageEditArgs = MessageArgs & { editorId: string };
 
 /**
- * Edit a message in place. The version it replaces is kept (restorable); the token counts are cached anew. An
+ * Edit a message: a user's question that already has later messages forks (a new version of it is returned, with
+ * its own id); anything else is edited in place. The version it replaces is kept (restorable); the token counts are cached anew. An
  * edited reply counts as complete: its text is what the user decided the model said.
  */
 export async function editMessageText({
   text,
   ...edit
 }: MessageEditArgs & { text: string }): Promise<Message> {
-  return replaceEditableParts(edit, async (_tx, current) => {
+  const { db, conversationId, messageId, editorId } = edit;
+  return db.transaction(async (tx) => {
+    const current = await editableMessage(tx, conversationId, messageId);
     const parts = partsWithText(current.parts, text);
     if (parts.length === 0) throw new AppError("bad_request", "text: a message cannot be left empty.");
-    return parts;
+    // A question that was answered forks instead (message-tree-queries.ts): the answer stays with the old text.
+    const fork = current.authorType === "user" ? await forkQuestionIfAnswered(tx, current, parts) : null;
+    return fork ?? replaceParts(tx, current, parts, editorId);
   });
 }
 

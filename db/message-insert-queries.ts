@@ -2,7 +2,7 @@
 // reply made the chosen variant of the replies to its message.
 
 import "server-only";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { messageTokenCounts } from "@/lib/context/token-cache";
 import type { StoredPart } from "@/lib/context/types";
@@ -23,6 +23,11 @@ export interface NewMessage {
   parts: StoredPart[];
   status: Message["status"];
   replyToMessageId?: string | null;
+  /**
+   * The message before it on its path. Left out, a reply's is the message it answers, and anything else's the
+   * latest message of the shown path (it extends the path); a fork of an edited question names its original's.
+   */
+  parentMessageId?: string | null;
   /** The id the client gave a user's message: the same id twice is refused (409), never stored twice. */
   clientMessageId?: string | null;
 }
@@ -85,9 +90,21 @@ const plainMessageStatement = preparedStatement("insertPlainMessage", (db) => {
   return db
     .with(counter)
     .insert(messages)
-    .values({ ...messageColumnPlaceholders(), seq: sql`(select "lastSeq" from "counter")` })
+    .values({
+      ...messageColumnPlaceholders(),
+      seq: sql`(select "lastSeq" from "counter")`,
+      // This statement's snapshot: two messages sent at the same instant may both name the same parent (see
+      // listQuestionBranches, which does not take them for versions of one question).
+      parentMessageId: sql`(${latestShownMessageId(sql.placeholder("conversationId"))})`,
+    })
     .returning();
 });
+
+/** The latest message of the conversation's shown path: the parent of a message that extends it. */
+function latestShownMessageId(conversationId: unknown) {
+  return sql`select ${messages.id} from ${messages} where ${messages.conversationId} = ${conversationId}
+    and ${messages.chosen} order by ${messages.seq} desc limit 1`;
+}
 
 /**
  * The columns a new message sets, as placeholders (filled by `messageValues`): the same columns for every message,
@@ -104,6 +121,7 @@ function messageColumnPlaceholders() {
     parts: encodedPlaceholder("parts", messages.parts),
     status: sql.placeholder("status"),
     replyToMessageId: sql.placeholder("replyToMessageId"),
+    parentMessageId: sql.placeholder("parentMessageId"),
     clientMessageId: sql.placeholder("clientMessageId"),
     tokenCounts: encodedPlaceholder("tokenCounts", messages.tokenCounts),
     segmentTokenCounts: encodedPlaceholder("segmentTokenCounts", messages.segmentTokenCounts),
@@ -122,6 +140,7 @@ function messageValues(message: NewMessage, id: string, parts: StoredPart[]) {
     parts,
     status: message.status,
     replyToMessageId: message.replyToMessageId ?? null,
+    parentMessageId: message.parentMessageId ?? null,
     clientMessageId: message.clientMessageId ?? null,
     ...messageTokenCounts(parts),
   };
@@ -192,10 +211,24 @@ export async function insertMessage(
   }
   const [row] = await messageStatement(tx).execute({
     ...messageValues(message, messageId, parts),
+    parentMessageId: await parentOfNewMessage(tx, message),
     seq: counter.seq,
   });
   await afterInsert?.();
   return row;
+}
+
+/** Where a message inserted under the counter's lock joins the tree (see NewMessage.parentMessageId). */
+async function parentOfNewMessage(tx: Transaction, message: NewMessage): Promise<string | null> {
+  if (message.parentMessageId !== undefined) return message.parentMessageId;
+  if (message.authorType === "persona" && message.replyToMessageId) return message.replyToMessageId;
+  const [latest] = await tx
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.conversationId, message.conversationId), eq(messages.chosen, true)))
+    .orderBy(desc(messages.seq))
+    .limit(1);
+  return latest?.id ?? null;
 }
 
 /** The conversation's counter bumped under its row lock; the new value is the next message's seq. */
@@ -214,7 +247,7 @@ const counterStatement = preparedStatement("bumpMessageCounter", (db) =>
 const unchooseRepliesStatement = preparedStatement("unchooseReplies", (db) =>
   db
     .update(messages)
-    .set({ chosen: false })
+    .set({ chosen: false, chosenAmongSiblings: false })
     .where(
       and(
         eq(messages.conversationId, sql.placeholder("conversationId")),

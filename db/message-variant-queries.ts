@@ -10,23 +10,26 @@ import type { ConversationArgs, MessageArgs, Transaction } from "./query-parts";
 import { type Message, messages } from "./schema";
 
 /**
- * The reply to regenerate (or retry) and the user message it answers. Only the latest exchange can get a new
- * variant: a reply further up would change what every later turn was answering (branch from it instead).
+ * The user message a regenerate answers anew: the one the named reply answers (a new variant of it, or a retry),
+ * or the named user message itself (a forked question, which has no answer yet). Only the latest exchange can get
+ * a new variant: a reply further up would change what every later turn was answering (branch from it instead).
  */
-export async function getReplyToRegenerate({
-  db,
-  conversationId,
-  replyMessageId,
-}: ConversationArgs & { replyMessageId: string }): Promise<{ reply: Message; userMessage: Message }> {
-  const reply = await getMessageInConversation({ db, conversationId, messageId: replyMessageId });
-  if (reply.authorType !== "persona" || !reply.replyToMessageId) {
-    throw new AppError("bad_request", "messageId: only a reply of the persona can be regenerated.");
+export async function getMessageToAnswer({ db, conversationId, messageId }: MessageArgs): Promise<Message> {
+  const named = await getMessageInConversation({ db, conversationId, messageId });
+  if (named.authorType !== "user" && (named.authorType !== "persona" || !named.replyToMessageId)) {
+    throw new AppError(
+      "bad_request",
+      "messageId: only a reply of the persona or a user's message can be regenerated.",
+    );
   }
-  const userMessage = await getMessageInConversation({
-    db,
-    conversationId,
-    messageId: reply.replyToMessageId,
-  }).catch(() => null);
+  const userMessage =
+    named.authorType === "user"
+      ? named
+      : await getMessageInConversation({
+          db,
+          conversationId,
+          messageId: named.replyToMessageId as string,
+        }).catch(() => null);
   if (userMessage?.authorType !== "user" || !userMessage.chosen) {
     throw new AppError("conflict", "This reply answers no message that is still in the conversation.");
   }
@@ -37,7 +40,7 @@ export async function getReplyToRegenerate({
     );
   }
   await refuseUnlessLatestExchange(db, conversationId, userMessage, "regenerated");
-  return { reply, userMessage };
+  return userMessage;
 }
 
 /**
@@ -128,7 +131,7 @@ export async function chooseReplyVariant({ db, conversationId, messageId }: Mess
     await refuseUnlessLatestExchange(tx, conversationId, answered, "chosen");
     await tx
       .update(messages)
-      .set({ chosen: false })
+      .set({ chosen: false, chosenAmongSiblings: false })
       .where(
         and(
           eq(messages.conversationId, conversationId),
@@ -138,7 +141,7 @@ export async function chooseReplyVariant({ db, conversationId, messageId }: Mess
       );
     const [chosen] = await tx
       .update(messages)
-      .set({ chosen: true })
+      .set({ chosen: true, chosenAmongSiblings: true })
       .where(eq(messages.id, messageId))
       .returning();
     return chosen;

@@ -52,6 +52,7 @@ export async function loadTranscript(conversationId: string): Promise<ChatUIMess
     toolNames: Record<string, string[]>;
     reasoning: Record<string, ReasoningView>;
     variants: Record<string, { id: string }[]>;
+    questionVersions: Record<string, string[]>;
     replyModels: Record<string, ReplyModel>;
     modelView: ModelViewStart | null;
   }>(`/api/conversations/${conversationId}/messages`);
@@ -60,6 +61,7 @@ export async function loadTranscript(conversationId: string): Promise<ChatUIMess
     toolNames: new Map(Object.entries(transcript.toolNames)),
     reasoning: new Map(Object.entries(transcript.reasoning)),
     variants: new Map(Object.entries(transcript.variants)),
+    questionVersions: new Map(Object.entries(transcript.questionVersions)),
     replyModels: new Map(Object.entries(transcript.replyModels)),
     modelView: transcript.modelView,
   };
