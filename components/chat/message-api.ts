@@ -22,10 +22,14 @@ function messageUrl(conversationId: string, messageId: string) {
 }
 
 function changeMessage(conversationId: string, messageId: string, change: Record<string, unknown>) {
-  return apiFetch<{ versions: MessageVersion[] }>(messageUrl(conversationId, messageId), {
-    method: "PATCH",
-    body: change,
-  });
+  // `message.id` differs from `messageId` when an edit forked an answered question: it names the new version.
+  return apiFetch<{ message: { id: string }; versions: MessageVersion[] }>(
+    messageUrl(conversationId, messageId),
+    {
+      method: "PATCH",
+      body: change,
+    },
+  );
 }
 
 export function chooseVariant(conversationId: string, messageId: string) {

@@ -12,6 +12,7 @@ import { Markdown } from "./markdown/markdown";
 import { MessageEditor } from "./message-editor";
 import { MessageFile } from "./message-file";
 import { MessageVersions } from "./message-versions";
+import { QuestionVersions } from "./question-versions";
 import { ThoughtBlock } from "./thought-block";
 
 export function messageText(message: ChatUIMessage): string {
@@ -29,6 +30,7 @@ export interface MessageActions {
   onRegenerate: (replyId: string, modelId?: string) => void;
   /** The models the owner may regenerate a reply with ("Regenerate with…"); empty for everyone else. */
   regenerateModels: ModelOption[];
+  /** Show this reply variant, or this version of a question with its branch. */
   onChooseVariant: (variantId: string) => Promise<void>;
   onEdit: (messageId: string, text: string, regenerate: boolean) => Promise<void>;
   onRestoreVersion: (messageId: string, versionId: string) => Promise<void>;
@@ -109,7 +111,11 @@ export const MessageItem = memo(function MessageItem({
       className="button-ghost-sm"
       onClick={() => setEditing(true)}
       data-testid="edit-message"
-      title="Edit this message in place (the earlier version is kept)"
+      title={
+        message.role === "user"
+          ? "Edit: an answered question gets a new version with its own answer (< > switches between them)"
+          : "Edit this message in place (the earlier version is kept)"
+      }
     >
       <PencilIcon size={14} />
       Edit
@@ -176,6 +182,13 @@ export const MessageItem = memo(function MessageItem({
         )}
         {!editing && (
           <div className="mt-1 flex items-center gap-0.5 text-zinc-600 dark:text-zinc-300">
+            {message.metadata?.questionVersions && (
+              <QuestionVersions
+                versions={message.metadata.questionVersions}
+                enabled={canBranch}
+                onShow={actions.onChooseVariant}
+              />
+            )}
             {versions}
             <CopyButton text={text} testId="copy-message" label="Copy message" iconOnly />
             {editButton}
