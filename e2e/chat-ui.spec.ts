@@ -210,7 +210,7 @@ test("regenerate makes variants of the same reply; flipping chooses what later t
   ).toEqual(["Second take."]);
 });
 
-test("edit the last message and regenerate: the next body carries the edit; the earlier version is kept", async ({
+test("edit the last message and regenerate: the next body carries the edit; the first version is one step back", async ({
   page,
 }) => {
   const { chat } = await startConversation(page, "Editor");
