@@ -5,7 +5,7 @@ import "server-only";
 import { and, eq, gt, isNull, type Placeholder } from "drizzle-orm";
 import { notFound } from "@/lib/domain/errors";
 import type { Database } from "./client";
-import { type Message, messages } from "./schema";
+import { conversations, type Message, messages } from "./schema";
 
 /** A transaction handle, which every query function that takes one also accepts in place of the database. */
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -40,6 +40,19 @@ export function unsummarisedMessagesAfter(
     isNull(messages.summarizedBy),
     eq(messages.chosen, true),
   );
+}
+
+/**
+ * Hold the conversation's row (its message counter) until the transaction ends: inserts of messages, summaries
+ * and changes of the shown path wait for each other.
+ */
+export async function lockConversation(tx: Transaction, conversationId: string): Promise<void> {
+  const [row] = await tx
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(eq(conversations.id, conversationId))
+    .for("update");
+  if (!row) throw notFound("Conversation");
 }
 
 /** The message with this id when it belongs to the conversation, else undefined. */

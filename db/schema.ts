@@ -268,13 +268,25 @@ export const messages = pgTable(
     parts: jsonb("parts").$type<StoredPart[]>().notNull(),
     replyToMessageId: uuid("replyToMessageId"),
     /**
+     * The message before it on its path (null for a conversation's first): a reply's is the message it answers, a
+     * fork's (an edited question) is the one its original had. Messages with one parent are alternatives: reply
+     * variants, or versions of a question, each with the rest of the conversation that followed it.
+     */
+    parentMessageId: uuid("parentMessageId"),
+    /**
+     * Among the messages with its parent, the one the path follows whenever the parent is on the shown path. It
+     * remembers a switched-away branch's own choices (which variant, which version) for when it is shown again.
+     */
+    chosenAmongSiblings: boolean("chosenAmongSiblings").notNull().default(true),
+    /**
      * complete; streaming (being written); stopped (the user stopped it: the text they saw); interrupted (the
      * stream broke, or the server died mid-reply); error (every attempt failed).
      */
     status: text("status", { enum: MESSAGE_STATUSES }).notNull(),
     /**
-     * Replies to one user message are variants of one reply (regenerate); exactly one is chosen, and only the
-     * chosen one is shown in the transcript's path and sent to the model. Always true for other messages.
+     * On the shown path: the transcript, the model's history, search and export read only these. Replies to one
+     * user message are variants of one reply (regenerate), one of them chosen; the messages of a question's other
+     * versions (edits that forked it) are stored unchosen. Seq grows along the path.
      */
     chosen: boolean("chosen").notNull().default(true),
     /** The id the client gave the message (useChat's), so sending it again never stores it twice. */
@@ -293,6 +305,7 @@ export const messages = pgTable(
     uniqueIndex("messages_conversation_seq_idx").on(table.conversationId, table.seq),
     uniqueIndex("messages_client_id_idx").on(table.conversationId, table.clientMessageId),
     index("messages_reply_to_idx").on(table.replyToMessageId),
+    index("messages_parent_idx").on(table.parentMessageId),
     index("messages_search_idx").using("gin", messageSearchVector(table.parts)),
   ],
 );

@@ -4,11 +4,18 @@
 
 import "server-only";
 import { and, asc, desc, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
-import { AppError, notFound } from "@/lib/domain/errors";
+import { AppError } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { getOwnedConversation, getReadableConversation } from "./conversation-queries";
 import { preparedStatement } from "./prepared-statements";
-import { type AfterSeqArgs, type ConversationArgs, onlyRow, unsummarisedMessagesAfter } from "./query-parts";
+import {
+  type AfterSeqArgs,
+  type ConversationArgs,
+  lockConversation,
+  onlyRow,
+  type Transaction,
+  unsummarisedMessagesAfter,
+} from "./query-parts";
 import {
   type Conversation,
   conversations,
@@ -101,17 +108,6 @@ export async function getSummary({ db, conversationId, summaryId }: SummaryArgs)
       .limit(1),
     "Summary",
   );
-}
-
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
-
-async function lockConversation(tx: Transaction, conversationId: string): Promise<void> {
-  const [row] = await tx
-    .select({ id: conversations.id })
-    .from(conversations)
-    .where(eq(conversations.id, conversationId))
-    .for("update");
-  if (!row) throw notFound("Conversation");
 }
 
 async function activeSummaryIn(tx: Transaction, conversationId: string): Promise<Summary | null> {

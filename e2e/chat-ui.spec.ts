@@ -221,7 +221,7 @@ test("regenerate makes variants of the same reply; flipping chooses what later t
   ).toEqual(["Second take."]);
 });
 
-test("edit the last message and regenerate: the next body carries the edit; the earlier version is kept", async ({
+test("edit the last message and regenerate: the next body carries the edit; the first version is one step back", async ({
   page,
 }) => {
   const { chat } = await startConversation(page, "Editor");
@@ -238,8 +238,8 @@ test("edit the last message and regenerate: the next body carries the edit; the 
   expect(sent.at(-1)).toEqual({ role: "user", content: "Capital of France?" });
   expect(JSON.stringify(sent)).not.toContain("Frence");
 
-  await chat.messages("user").getByTestId("edited-chip").click();
-  await expect(page.getByTestId("message-version")).toHaveText(/Capital of Frence\?/);
+  // The answered question forked: its first version is one step back (e2e/edit-forks.spec.ts).
+  await expect(chat.messages("user").getByTestId("question-branch-label")).toHaveText("2 / 2");
 });
 
 test("branch from a message: a new conversation with the messages up to it", async ({ page }) => {

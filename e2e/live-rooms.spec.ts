@@ -142,13 +142,17 @@ test("Ada and Bob on two servers see each other live, and again after Bob's serv
     expected.assistant.push("Two tickets, then.");
     await expectTranscript(both, expected);
 
-    // Ada corrects her message in place: Bob sees the edit, live.
+    // Ada corrects her answered message: it forks and gets its own answer; Bob sees both, live.
+    await fake.script({ kind: "text", text: "Two tickets, by the river." });
     await ada.messages("user").last().getByTestId("edit-message").click();
     await ada.page.getByTestId("message-editor-text").fill("Booking for two, by the river.");
     await ada.page.getByTestId("message-editor-save").click();
     await expect(lastMessageText(bob, "user")).toHaveText("Booking for two, by the river.");
+    await expect(lastMessageText(bob, "assistant")).toHaveText("Two tickets, by the river.");
     expected.user[2] = "Booking for two, by the river.";
+    expected.assistant[2] = "Two tickets, by the river.";
     expect(await texts(bob.page, "user")).toEqual(expected.user);
+    await ada.waitUntilReady();
 
     // Server B goes down; Ada keeps talking on A; B comes back and Bob's page catches up by itself.
     await stopServer(PORT_B);

@@ -20,6 +20,7 @@ function messageUrl(conversationId: string, messageId: string) {
 }
 
 function changeMessage(conversationId: string, messageId: string, change: Record<string, unknown>) {
+  // `message.id` differs from `messageId` when an edit forked an answered question: it names the new version.
   return apiFetch<ApiOutput<"PATCH /api/conversations/:id/messages/:messageId">>(
     messageUrl(conversationId, messageId),
     {

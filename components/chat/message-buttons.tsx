@@ -2,14 +2,19 @@
 // The buttons user messages and replies share: edit in place and branch from here.
 import { BranchIcon, PencilIcon } from "@/components/ui/icons";
 
-export function EditButton({ onEdit }: { onEdit: () => void }) {
+/** `forksQuestion`: a user message, whose edit (once it is answered) is a new version with its own answer. */
+export function EditButton({ onEdit, forksQuestion }: { onEdit: () => void; forksQuestion: boolean }) {
   return (
     <button
       type="button"
       className="button-ghost-sm"
       onClick={onEdit}
       data-testid="edit-message"
-      title="Edit this message in place (the earlier version is kept)"
+      title={
+        forksQuestion
+          ? "Edit: an answered question gets a new version with its own answer (< > switches between them)"
+          : "Edit this message in place (the earlier version is kept)"
+      }
     >
       <PencilIcon size={14} />
       Edit

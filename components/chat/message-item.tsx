@@ -8,6 +8,7 @@ import { BranchButton, EditButton } from "./message-buttons";
 import { MessageEditor } from "./message-editor";
 import { type MessageActions, messageText } from "./message-parts";
 import { MessageVersions } from "./message-versions";
+import { QuestionVersions } from "./question-versions";
 import { UserMessage } from "./user-message";
 
 // The summary panel reads message text from here too.
@@ -61,17 +62,27 @@ export const MessageItem = memo(function MessageItem({
   ) : null;
   const editAndBranch = (
     <>
-      {canEdit && !summarized && <EditButton onEdit={() => setEditing(true)} />}
+      {canEdit && !summarized && (
+        <EditButton onEdit={() => setEditing(true)} forksQuestion={message.role === "user"} />
+      )}
       {canBranch && <BranchButton onBranch={() => void actions.onBranch(storedId)} />}
     </>
   );
-  const versions = message.metadata?.edited === true && (
-    <MessageVersions
-      conversationId={conversationId}
-      messageId={storedId}
-      canRestore={canEdit}
-      onRestore={(versionId) => actions.onRestoreVersion(storedId, versionId)}
-    />
+  const questionVersions = message.metadata?.questionVersions;
+  const versions = (
+    <>
+      {questionVersions && (
+        <QuestionVersions versions={questionVersions} enabled={canBranch} onShow={actions.onChooseVariant} />
+      )}
+      {message.metadata?.edited === true && (
+        <MessageVersions
+          conversationId={conversationId}
+          messageId={storedId}
+          canRestore={canEdit}
+          onRestore={(versionId) => actions.onRestoreVersion(storedId, versionId)}
+        />
+      )}
+    </>
   );
   const shown = { message, storedId, editor, versions, editAndBranch };
   if (message.role === "user") return <UserMessage {...shown} showAuthor={showAuthor} />;

@@ -18,6 +18,7 @@ export interface MessageActions {
   onRegenerate: (replyId: string, modelId?: string) => void;
   /** The models the owner may regenerate a reply with ("Regenerate with…"); empty for everyone else. */
   regenerateModels: ModelOption[];
+  /** Show this reply variant, or this version of a question with its branch. */
   onChooseVariant: (variantId: string) => Promise<void>;
   onEdit: (messageId: string, text: string, regenerate: boolean) => Promise<void>;
   onRestoreVersion: (messageId: string, versionId: string) => Promise<void>;

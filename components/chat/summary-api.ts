@@ -51,6 +51,7 @@ export async function loadTranscript(conversationId: string): Promise<ChatUIMess
     toolNames: new Map(Object.entries(transcript.toolNames)),
     reasoning: new Map(Object.entries(transcript.reasoning)),
     variants: new Map(Object.entries(transcript.variants)),
+    questionVersions: new Map(Object.entries(transcript.questionVersions)),
     replyModels: new Map(Object.entries(transcript.replyModels)),
     modelView: transcript.modelView,
   };

@@ -7,7 +7,6 @@ import { apiFetch } from "@/components/ui/api-client";
 import { PageHeading } from "@/components/ui/page-heading";
 import type { ApiOutput } from "@/lib/api/responses";
 
-type KeyView = ApiOutput<"GET /api/keys">["keys"][number];
 type PersonaOption = ApiOutput<"GET /api/personas">["personas"][number];
 
 const keysKey = ["api-keys"] as const;

@@ -23,7 +23,7 @@ import type { listActiveApiKeys } from "@/db/api-key-queries";
 import type { listOtherModelCallSummaries, searchAttempts } from "@/db/attempt-queries";
 import type { createConversation, listConversations, updateConversation } from "@/db/conversation-queries";
 import type { getMemoryPreferences, listOwnMemories } from "@/db/memory-queries";
-import type { listMessageVersions } from "@/db/message-queries";
+import type { listMessageVersions } from "@/db/message-edit-queries";
 import type { listModels } from "@/db/model-queries";
 import type { acceptInvitation, listInvitations, listParticipants } from "@/db/participant-queries";
 import type { getPersona } from "@/db/persona-queries";
@@ -96,6 +96,7 @@ export interface ApiResponses {
     toolNames: AsRecord<Transcript["toolNames"]>;
     reasoning: AsRecord<Transcript["reasoning"]>;
     variants: AsRecord<Transcript["variants"]>;
+    questionVersions: AsRecord<Transcript["questionVersions"]>;
     replyModels: AsRecord<Transcript["replyModels"]>;
     modelView: Transcript["modelView"];
   };

@@ -48,8 +48,11 @@ const archivedMessageSchema = z.strictObject({
   byOwner: z.boolean(),
   parts: z.array(storedPartSchema).max(200),
   replyToMessageId: id.nullable(),
+  /** The message tree (docs/architecture.md); an archive without it gets the tree of its shown path on import. */
+  parentMessageId: id.nullable().optional(),
   status: z.enum(["complete", "streaming", "stopped", "interrupted", "error"]),
   chosen: z.boolean(),
+  chosenAmongSiblings: z.boolean().optional(),
   editedAt: isoTime.nullable(),
   summarizedBy: id.nullable(),
   createdAt: isoTime,
@@ -253,6 +256,8 @@ export function archiveProblem(archive: ConversationArchive): string | null {
     const where = `messages: ${message.id}`;
     if (message.replyToMessageId !== null && !messageIds.has(message.replyToMessageId))
       return `${where} replies to ${message.replyToMessageId}, which is not in the archive.`;
+    if (message.parentMessageId && !messageIds.has(message.parentMessageId))
+      return `${where} follows ${message.parentMessageId}, which is not in the archive.`;
     if (message.summarizedBy !== null && !summaryIds.has(message.summarizedBy))
       return `${where} is covered by summary ${message.summarizedBy}, which is not in the archive.`;
     for (const part of [...message.parts, ...message.versions.flatMap((version) => version.parts)]) {

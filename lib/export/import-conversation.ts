@@ -16,7 +16,12 @@ import { AppError } from "@/lib/domain/errors";
 import type { StoredPart } from "@/lib/domain/types";
 import { KIND_NAMES, sniffUpload } from "@/lib/media/sniff";
 import { formatMegabytes, maxBytesFor } from "@/lib/media/upload-limits";
-import { type ArchivedAttempt, archiveProblem, type ConversationArchive } from "./conversation-archive";
+import {
+  type ArchivedAttempt,
+  type ArchivedMessage,
+  archiveProblem,
+  type ConversationArchive,
+} from "./conversation-archive";
 
 export interface ImportOutcome {
   conversationId: string;
@@ -126,6 +131,7 @@ export function archiveRows(
   const conversationId = uuidv7();
   const freshIds = (rows: { id: string }[]) => new Map(rows.map((row) => [row.id, uuidv7()]));
   const messageIdFor = freshIds(archive.messages);
+  const parentOf = archivedParents(archive.messages);
   const attachmentIdFor = freshIds(archive.attachments);
   const summaryIdFor = freshIds(archive.summaries);
   const turnIdFor = freshIds(archive.turns);
@@ -177,8 +183,10 @@ export function archiveRows(
         authorName: message.authorName,
         parts,
         replyToMessageId: freshOrNull(messageIdFor, message.replyToMessageId),
+        parentMessageId: freshOrNull(messageIdFor, parentOf.get(message.id) ?? null),
         status: message.status,
         chosen: message.chosen,
+        chosenAmongSiblings: message.chosenAmongSiblings ?? message.chosen,
         editedAt: message.editedAt ? new Date(message.editedAt) : null,
         summarizedBy: freshOrNull(summaryIdFor, message.summarizedBy),
         ...messageTokenCounts(parts),
@@ -243,4 +251,27 @@ export function archiveRows(
       createdAt: new Date(attempt.createdAt),
     })),
   };
+}
+
+/**
+ * Each archived message's parent in the message tree, by id: the archive's own (archiveProblem checked that it
+ * names an archived message); else (an archive made before the tree) a reply's is the message it answers and any other
+ * message's the shown message before it, as the migration that added the tree derived them.
+ */
+function archivedParents(
+  archived: Pick<
+    ArchivedMessage,
+    "id" | "seq" | "authorType" | "replyToMessageId" | "parentMessageId" | "chosen"
+  >[],
+): Map<string, string | null> {
+  const parents = new Map<string, string | null>();
+  let previousShown: string | null = null;
+  for (const message of [...archived].sort((a, b) => a.seq - b.seq)) {
+    if (message.parentMessageId !== undefined) parents.set(message.id, message.parentMessageId);
+    else if (message.authorType === "persona" && message.replyToMessageId)
+      parents.set(message.id, message.replyToMessageId);
+    else parents.set(message.id, previousShown);
+    if (message.chosen) previousShown = message.id;
+  }
+  return parents;
 }

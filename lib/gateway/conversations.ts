@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { findKeyConversationByTranscript, saveKeyConversation } from "@/db/api-key-queries";
 import type { Database } from "@/db/client";
 import { createConversation, getOwnedConversation, updateConversation } from "@/db/conversation-queries";
-import { appendMessage } from "@/db/message-queries";
+import { appendMessage } from "@/db/message-insert-queries";
 import type { ApiKey, Conversation, Persona } from "@/db/schema";
 import { DEFAULT_CONVERSATION_TITLE } from "@/db/title-queries";
 import type { SessionUser } from "@/lib/api/route";

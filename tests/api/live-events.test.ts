@@ -10,7 +10,7 @@ import * as typingRoute from "@/app/api/conversations/[id]/typing/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
 import { appendLiveEvent, getLiveEventCursor, REPLAY_WINDOW_MINUTES } from "@/db/live-event-queries";
-import { appendMessage } from "@/db/message-queries";
+import { appendMessage } from "@/db/message-insert-queries";
 import { conversations, liveEventCursors, liveEvents, participants, turns } from "@/db/schema";
 import { sweepAbandonedTurns } from "@/lib/chat/turn-control/turn-recovery";
 import { call, expectError, signUp, type TestUser } from "../api-client";
@@ -115,18 +115,17 @@ describe("what a turn publishes", () => {
     const ids = all.map((event) => event.id ?? 0);
     expect(ids[1]).toBeGreaterThan(ids[0]);
 
-    // An edit after the reader's last id: exactly that, once, by ?after= and by Last-Event-ID alike.
-    const edited = await patchMessage(bob, conversationId, userMessage.id, {
-      text: "Hello from Bob, edited.",
-    });
+    // An edit in place after the reader's last id (the owner's, of the reply: an answered question would fork):
+    // exactly that, once, by ?after= and by Last-Event-ID alike.
+    const edited = await patchMessage(ada, conversationId, reply.id, { text: "A reply the owner edited." });
     expect(edited.status).toBe(200);
     const after = await until(
       () => storedAfter(ada, conversationId, ids[1]),
       (list) => list.length > 0,
     );
     expect(after).toHaveLength(1);
-    expect(messageOf(after[0]).id).toBe(userMessage.id);
-    expect(textParts(after[0])).toBe("Hello from Bob, edited.");
+    expect(messageOf(after[0]).id).toBe(reply.id);
+    expect(textParts(after[0])).toBe("A reply the owner edited.");
     expect(messageOf(after[0]).metadata.edited).toBe(true);
     expect(after[0].id).toBeGreaterThan(ids[1]);
     const byHeader = parseSse(

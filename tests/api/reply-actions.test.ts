@@ -245,7 +245,7 @@ describe("regenerate", () => {
       expect(next.body).not.toContain(other);
   });
 
-  test("only the latest reply can be regenerated; a user message's id is a 400, another conversation's a 404", async () => {
+  test("only the latest exchange can be regenerated (a reply or a question further up: 409), another conversation's reply a 404", async () => {
     const conversationId = await newConversation();
     await runTurn(ada, conversationId, "First.");
     await runTurn(ada, conversationId, "Second.");
@@ -254,7 +254,7 @@ describe("regenerate", () => {
     env.providers.reset();
 
     await expectError(await postRegenerate(ada, conversationId, firstReply.id), 409, "conflict");
-    await expectError(await postRegenerate(ada, conversationId, firstQuestion.id), 400, "bad_request");
+    await expectError(await postRegenerate(ada, conversationId, firstQuestion.id), 409, "conflict");
     const otherConversation = await newConversation();
     await runTurn(ada, otherConversation, "Elsewhere.");
     const otherReply = (await storedMessages(otherConversation)).at(-1);

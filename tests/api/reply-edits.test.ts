@@ -3,7 +3,7 @@
 // view unmarked: manual mode marks it in the transcript, token mode summarises first).
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
-import { participants } from "@/db/schema";
+import { type Message, participants } from "@/db/schema";
 import { expectError } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
@@ -54,78 +54,72 @@ const isSummarised = (event: Record<string, unknown>) =>
   event.stage === "summary" && event.action === "summarised";
 
 describe("edit in place", () => {
-  test("an edited user message is what the regenerate sends; the old version is kept and restorable", async () => {
+  test("an edited question forks and gets its answer; a reply edited in place keeps its old version, restorable", async () => {
     const conversationId = await newConversation();
     await runTurn(ada, conversationId, "Original question alpha.");
-    const [question, reply] = await storedMessages(conversationId);
+    const [question] = await storedMessages(conversationId);
 
+    // An answered question forks (tests/api/edit-forks.test.ts): the answer names the new version.
     const edited = await patchMessage(ada, conversationId, question.id, {
       text: "  Edited question beta.  ",
     });
     expect(edited.status).toBe(200);
     const editedBody = (await edited.json()) as MessageAnswer;
+    expect(editedBody.message.id).not.toBe(question.id);
     expect(editedBody.message.parts).toEqual([{ type: "text", text: "Edited question beta." }]);
-    expect(editedBody.message.editedAt).not.toBeNull();
-    expect(editedBody.versions.map((version) => version.parts)).toEqual([
-      [{ type: "text", text: "Original question alpha." }],
-    ]);
+    expect(editedBody.versions).toEqual([]);
+    const fork = editedBody.message.id;
 
     env.providers.reset();
-    await regenerate(ada, conversationId, reply.id);
+    await regenerate(ada, conversationId, fork);
     const [afterEdit] = env.providers.requests;
     expect(wireHistory(afterEdit)).toEqual([["user", "Edited question beta."]]);
     expect(afterEdit.body).not.toContain("alpha");
 
-    const fetched = await getMessage(ada, conversationId, question.id);
-    expect(fetched.status).toBe(200);
-    const { versions } = (await fetched.json()) as MessageAnswer;
-    expect(versions.map((version) => version.parts)).toEqual([
-      [{ type: "text", text: "Original question alpha." }],
-    ]);
-
-    const restored = await patchMessage(ada, conversationId, question.id, {
-      restoreVersionId: versions[0].id,
-    });
-    expect(restored.status).toBe(200);
-    const restoredBody = (await restored.json()) as MessageAnswer;
-    expect(restoredBody.message.parts).toEqual([{ type: "text", text: "Original question alpha." }]);
-    // The edited text is now the earlier version; the restored one is current, not also a version.
-    expect(restoredBody.versions.map((version) => version.parts)).toEqual([
-      [{ type: "text", text: "Edited question beta." }],
-    ]);
-
-    env.providers.reset();
-    const latest = (await storedMessages(conversationId)).at(-1);
-    await regenerate(ada, conversationId, latest?.id as string);
-    expect(wireHistory(env.providers.requests[0])).toEqual([["user", "Original question alpha."]]);
-
-    // The owner edits the persona's reply: the next turn sends the edited reply.
-    const chosenReply = (await storedMessages(conversationId)).filter((row) => row.chosen).at(-1);
-    const replyEdit = await patchMessage(ada, conversationId, chosenReply?.id as string, {
+    // The owner edits the persona's reply in place: the version it replaces is kept and restorable.
+    const reply = (await storedMessages(conversationId)).filter((row) => row.chosen).at(-1) as Message;
+    const replyEdit = await patchMessage(ada, conversationId, reply.id, {
       text: "An answer the owner wrote.",
     });
     expect(replyEdit.status).toBe(200);
+    const replyBody = (await replyEdit.json()) as MessageAnswer;
+    expect(replyBody.message.id).toBe(reply.id);
+    expect(replyBody.message.editedAt).not.toBeNull();
+    expect(replyBody.versions.map((version) => version.parts)).toEqual([reply.parts]);
+
+    const fetched = await getMessage(ada, conversationId, reply.id);
+    expect(fetched.status).toBe(200);
+    const { versions } = (await fetched.json()) as MessageAnswer;
+    const restored = await patchMessage(ada, conversationId, reply.id, { restoreVersionId: versions[0].id });
+    expect(restored.status).toBe(200);
+    const restoredBody = (await restored.json()) as MessageAnswer;
+    expect(restoredBody.message.parts).toEqual(reply.parts);
+    // The edited text is now the earlier version; the restored one is current, not also a version.
+    expect(restoredBody.versions.map((version) => version.parts)).toEqual([
+      [{ type: "text", text: "An answer the owner wrote." }],
+    ]);
+
+    // Edited again: the next turn sends the edited reply.
+    expect(
+      (await patchMessage(ada, conversationId, reply.id, { text: "An answer the owner wrote." })).status,
+    ).toBe(200);
     env.providers.reset();
     await runTurn(ada, conversationId, "Go on.");
     expect(wireHistory(env.providers.requests[0])).toEqual([
-      ["user", "Original question alpha."],
+      ["user", "Edited question beta."],
       ["assistant", "An answer the owner wrote."],
       ["user", "Go on."],
     ]);
 
     // Bad changes.
+    await expectError(await patchMessage(ada, conversationId, fork, { text: "   " }), 400, "bad_request");
     await expectError(
-      await patchMessage(ada, conversationId, question.id, { text: "   " }),
+      await patchMessage(ada, conversationId, fork, { text: "x", chosen: true }),
       400,
       "bad_request",
     );
     await expectError(
-      await patchMessage(ada, conversationId, question.id, { text: "x", chosen: true }),
-      400,
-      "bad_request",
-    );
-    await expectError(
-      await patchMessage(ada, conversationId, question.id, { restoreVersionId: crypto.randomUUID() }),
+      await patchMessage(ada, conversationId, fork, { restoreVersionId: crypto.randomUUID() }),
       404,
       "not_found",
     );
@@ -172,20 +166,26 @@ describe("edit in place", () => {
     await runTurn(bob, conversationId, "Bob asks.");
     const rows = await storedMessages(conversationId);
     const bobQuestion = rows.find((row) => textOf(row) === "Bob asks.");
-    const bobReply = rows.at(-1);
     await expectError(
       await patchMessage(ada, conversationId, bobQuestion?.id as string, { text: "Ada rewrites Bob." }),
       403,
       "forbidden",
     );
+    const bobEdit = await patchMessage(bob, conversationId, bobQuestion?.id as string, {
+      text: "Bob asks again.",
+    });
+    expect(bobEdit.status).toBe(200);
+    // His answered question forked: he asks for the fork's answer, then regenerates it and chooses the first.
+    const bobFork = ((await bobEdit.json()) as MessageAnswer).message.id;
+    await regenerate(bob, conversationId, bobFork);
+    const forkReply = (await storedMessages(conversationId)).at(-1) as Message;
+    await regenerate(bob, conversationId, forkReply.id);
+    expect((await patchMessage(bob, conversationId, forkReply.id, { chosen: true })).status).toBe(200);
+    // He may show his original question again; Ada, the owner, may too.
     expect(
-      (await patchMessage(bob, conversationId, bobQuestion?.id as string, { text: "Bob asks again." }))
-        .status,
+      (await patchMessage(bob, conversationId, bobQuestion?.id as string, { chosen: true })).status,
     ).toBe(200);
-    await regenerate(bob, conversationId, bobReply?.id as string);
-    expect((await patchMessage(bob, conversationId, bobReply?.id as string, { chosen: true })).status).toBe(
-      200,
-    );
+    expect((await patchMessage(ada, conversationId, bobFork, { chosen: true })).status).toBe(200);
   });
 
   test("editing while a reply is written, and editing a summarised message: 409", async () => {

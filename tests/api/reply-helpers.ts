@@ -51,6 +51,7 @@ export function postChatWithId(user: TestUser, conversationId: string, text: str
 export interface TranscriptView {
   messages: Array<Omit<Message, "createdAt" | "updatedAt" | "editedAt"> & { editedAt: string | null }>;
   variants: Record<string, Array<{ id: string; status: string; chosen: boolean }>>;
+  questionVersions: Record<string, string[]>;
   replyModels: Record<string, { modelId: string; fallbackFromModelId: string | null }>;
   modelView: {
     firstMessageId: string;

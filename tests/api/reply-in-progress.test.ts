@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route";
 import { getDb } from "@/db/client";
-import { appendMessage } from "@/db/message-queries";
+import { appendMessage } from "@/db/message-insert-queries";
 import { turns } from "@/db/schema";
 import { finishTurn, insertTurn } from "@/db/turn-queries";
 import { call, expectError, readUIStream, type TestUser } from "../api-client";

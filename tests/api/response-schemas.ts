@@ -192,8 +192,10 @@ const storedMessage = exactly<Transcript["messages"][number]>()({
   authorName: z.string(),
   parts: opaque(),
   replyToMessageId: nullableId(),
+  parentMessageId: nullableId(),
   status: z.enum(MESSAGE_STATUSES),
   chosen: z.boolean(),
+  chosenAmongSiblings: z.boolean(),
   clientMessageId: z.string().nullable(),
   editedAt: time().nullable(),
   summarizedBy: nullableId(),
@@ -213,6 +215,7 @@ export const transcript = route("GET /api/conversations/:id/messages")({
     }),
   ),
   toolNames: z.record(z.string(), z.array(z.string())),
+  questionVersions: z.record(z.string(), z.array(id())),
   reasoning: z.record(
     z.string(),
     exactly<Transcript["reasoning"][string]>()({

@@ -5,7 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import * as searchRoute from "@/app/api/search/route";
 import { getDb } from "@/db/client";
-import { appendMessage } from "@/db/message-queries";
+import { appendMessage } from "@/db/message-insert-queries";
 import { queryRows } from "@/db/raw-sql";
 import { conversations, participants } from "@/db/schema";
 import { headlineSegments, substringSegments } from "@/db/search-queries";

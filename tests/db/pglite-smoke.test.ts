@@ -1,7 +1,8 @@
 // The embedded database path (no DATABASE_URL): PGlite on disk migrates, seeds and serves the same queries.
 import { expect, test } from "vitest";
 import { createConversation } from "@/db/conversation-queries";
-import { appendMessage, listHistoryWindow } from "@/db/message-queries";
+import { appendMessage } from "@/db/message-insert-queries";
+import { listHistoryWindow } from "@/db/message-queries";
 import { listModels } from "@/db/model-queries";
 import { getDefaultPersona } from "@/db/persona-queries";
 import { user } from "@/db/schema";

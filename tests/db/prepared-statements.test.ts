@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { listAttachmentsForMessages, loadAttachmentData } from "@/db/attachment-queries";
 import { listActiveBlocks } from "@/db/block-queries";
 import { createDatabase, type Database, type DatabaseHandle } from "@/db/client";
-import { appendMessage, findMessageByClientId, listArtifactsForMessages } from "@/db/message-queries";
+import { appendMessage } from "@/db/message-insert-queries";
+import { findMessageByClientId, listArtifactsForMessages } from "@/db/message-queries";
 import { listModelsById } from "@/db/model-queries";
 import {
   artifacts,
@@ -67,8 +68,18 @@ async function checkTurnStatements(db: Database) {
   const second = await reply("The 11.");
   expect([question.seq, first.seq, second.seq]).toEqual([1, 2, 3]);
   const stored = await db.select().from(messages).where(eq(messages.conversationId, conversation.id));
-  expect(stored.sort((a, b) => a.seq - b.seq)).toEqual([question, { ...first, chosen: false }, second]);
+  expect(stored.sort((a, b) => a.seq - b.seq)).toEqual([
+    question,
+    { ...first, chosen: false, chosenAmongSiblings: false },
+    second,
+  ]);
   expect(second).toMatchObject({ authorUserId: null, clientMessageId: null, chosen: true, editedAt: null });
+  // The tree: the first message has no parent, both replies have the question they answer.
+  expect([question.parentMessageId, first.parentMessageId, second.parentMessageId]).toEqual([
+    null,
+    question.id,
+    question.id,
+  ]);
   // A message without artifacts stores no segment counts: SQL NULL, not the JSON value null.
   const nulls = await db
     .select({ segmentCountsAreNull: sql<boolean>`${messages.segmentTokenCounts} is null` })
@@ -236,7 +247,10 @@ async function checkTurnStatements(db: Database) {
     authorType: "persona",
     parts: [],
     status: "streaming",
+    parentMessageId: nextQuestion.id,
   });
+  // A person's message (one statement) extends the shown path: its parent is the chosen reply before it.
+  expect(nextQuestion.parentMessageId).toBe(second.id);
   expect(await db.select().from(messages).where(eq(messages.id, replyId))).toEqual([firstReply]);
   const [nextTurn] = await db.select().from(turns).where(eq(turns.id, nextTurnId));
   expect(nextTurn).toMatchObject({

@@ -19,18 +19,19 @@ export const POST = route(async (request: Request) => {
 });
 
 /**
- * The AI SDK's conventions: `regenerate-message` names the reply to make a new variant of (its user message is
- * the stored one, whatever the body carries); `submit-message` (the default) sends a new message.
+ * The AI SDK's conventions: `regenerate-message` names the reply to make a new variant of, or the user message to
+ * answer (an edited question's fork; the stored one, whatever the body carries); `submit-message` (the default)
+ * sends a new message.
  */
 function turnAction(body: ChatRequest): TurnAction {
   if (body.trigger === "regenerate-message") {
     if (!body.messageId) {
       throw new AppError(
         "bad_request",
-        "messageId: regenerate-message needs the id of the reply to regenerate.",
+        "messageId: regenerate-message needs the id of the reply to regenerate (or of the question to answer).",
       );
     }
-    return { kind: "regenerate", replyMessageId: body.messageId, modelId: body.modelId };
+    return { kind: "regenerate", messageId: body.messageId, modelId: body.modelId };
   }
   if (body.modelId) {
     throw new AppError("bad_request", "modelId: only regenerate-message chooses a model for one reply.");

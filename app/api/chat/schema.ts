@@ -32,8 +32,8 @@ export const chatRequestSchema = z.object({
       error: "trigger must be submit-message or regenerate-message",
     })
     .optional(),
-  /** With regenerate-message: the id of the reply to make a new variant of. */
-  messageId: z.uuid({ error: "messageId must be the id of a stored reply" }).optional(),
+  /** With regenerate-message: the reply to make a new variant of, or the user message to answer (a fork). */
+  messageId: z.uuid({ error: "messageId must be the id of a stored message" }).optional(),
   /** With regenerate-message: answer the new variant with this registered model (then the persona's fallbacks). */
   modelId: z
     .string({ error: "modelId must be a model id" })

@@ -75,8 +75,14 @@ export function useMessageActions({
         await reloadTranscript();
       },
       onEdit: async (messageId, text, regenerateReply) => {
-        await editMessage(conversationId, messageId, text);
+        const { message: edited } = await editMessage(conversationId, messageId, text);
         await reloadTranscript();
+        // An answered question forked: the new version is the latest message, and it gets its own answer.
+        if (edited.id !== messageId) {
+          noteTurnStarted();
+          void regenerate({ messageId: edited.id });
+          return;
+        }
         if (!regenerateReply) return;
         // The reply to the edited message, now the latest: a new variant answers the edited text.
         const reply = messagesRef.current.find(

@@ -7,7 +7,7 @@ import "server-only";
 import { UI_MESSAGE_STREAM_HEADERS } from "ai";
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
-import { appendMessage } from "@/db/message-queries";
+import { appendMessage } from "@/db/message-insert-queries";
 import { insertFirstReplyAndTurn, insertTurn } from "@/db/turn-queries";
 import type { SessionUser } from "@/lib/api/route";
 import { hasDefaultTitle } from "@/lib/chat/generated/title";

@@ -2,7 +2,7 @@
 // person's message.
 
 import "server-only";
-import type { NewMessage } from "@/db/message-queries";
+import type { NewMessage } from "@/db/message-insert-queries";
 import type { Artifact, Attachment, Message, Model, Summary } from "@/db/schema";
 import type {
   ModelCapabilities,

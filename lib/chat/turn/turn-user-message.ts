@@ -4,7 +4,9 @@
 import "server-only";
 import { listActiveBlocks } from "@/db/block-queries";
 import type { Database } from "@/db/client";
-import { appendMessage, findMessageByClientId, getReplyToRegenerate } from "@/db/message-queries";
+import { appendMessage } from "@/db/message-insert-queries";
+import { findMessageByClientId } from "@/db/message-queries";
+import { getMessageToAnswer } from "@/db/message-variant-queries";
 import type { Conversation, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import { refuseWhileReplyIsWritten } from "@/lib/chat/turn-control/stop-turn";
@@ -26,8 +28,11 @@ export type TurnAction =
       /** The client's id for the message: the same id twice never stores a second message. */
       clientMessageId?: string;
     }
-  /** `modelId`: answer this variant with that model first (then the persona's fallbacks). */
-  | { kind: "regenerate"; replyMessageId: string; modelId?: string };
+  /**
+   * `messageId`: the reply to make a new variant of, or a user message to answer (an edited question's fork);
+   * `modelId`: answer with that model first (then the persona's fallbacks).
+   */
+  | { kind: "regenerate"; messageId: string; modelId?: string };
 
 /**
  * Who may ask and which models may answer are checked first: nothing is stored for a turn that is refused. Then
@@ -63,8 +68,7 @@ export async function checkAndStoreUserMessage({
   ]);
   const stored = checked.then(async () => {
     if (action.kind === "regenerate") {
-      return (await getReplyToRegenerate({ db, conversationId, replyMessageId: action.replyMessageId }))
-        .userMessage;
+      return getMessageToAnswer({ db, conversationId, messageId: action.messageId });
     }
     return storeUserMessage(db, user, conversationId, action, await imageLinks);
   });

@@ -10,10 +10,10 @@ import {
   getLatestAttemptView,
   listMessages,
   listReasoningByMessage,
-  listReplyVariants,
   listToolNamesByMessage,
-  type ReplyVariant,
 } from "@/db/message-queries";
+import { questionVersions } from "@/db/message-tree-queries";
+import { listReplyVariants, type ReplyVariant } from "@/db/message-variant-queries";
 import { attempts, type Message, turns } from "@/db/schema";
 import { type ReasoningView, reasoningView } from "./reasoning-view";
 
@@ -33,6 +33,8 @@ export interface Transcript {
   reasoning: Map<string, ReasoningView>;
   /** By the user message the reply answers: its variants, oldest first (only replies with several). */
   variants: Map<string, ReplyVariant[]>;
+  /** By the id of each version of a question that has several (edits that forked it): all of them, oldest first. */
+  questionVersions: Map<string, string[]>;
   /** By reply id: the model that answered it, and the model it fell back from when the first one failed. */
   replyModels: Map<string, ReplyModel>;
   modelView: ModelViewStart | null;
@@ -68,6 +70,7 @@ export async function loadTranscript({
     toolNames,
     reasoning: reasoningByMessage(reasoningPayloads),
     variants,
+    questionVersions: questionVersions(rows),
     replyModels,
     modelView: latest ? modelViewStart(chosen, latest.items, latest.trace) : null,
   };

@@ -29,6 +29,8 @@ export interface ChatMessageMetadata {
   retryProgress?: string | null;
   /** A reply with several variants (regenerate): their ids, oldest first, and which one this is. */
   variants?: { ids: string[]; index: number };
+  /** A question with several versions (edits fork it): their ids, oldest first, and which one this is. */
+  questionVersions?: { ids: string[]; index: number };
   /** Edited in place after it was sent (earlier versions are kept). */
   edited?: boolean;
   /** The latest request began here: the messages above it (not summarised) were not sent, for these reasons. */
@@ -55,6 +57,8 @@ export interface TranscriptExtras {
   reasoning?: ReadonlyMap<string, ReasoningView>;
   /** The variants of each regenerated reply, by the id of the user message it answers. */
   variants?: ReadonlyMap<string, { id: string }[]>;
+  /** The versions of each question that has several, by the id of each version. */
+  questionVersions?: ReadonlyMap<string, string[]>;
   /** The model that answered each reply, by message id. */
   replyModels?: ReadonlyMap<string, ReplyModel>;
   /** Where the model's view began in the latest request, when it left older messages out. */
@@ -72,7 +76,15 @@ export type TranscriptMessage = Pick<
 
 export function toUIMessage(
   message: TranscriptMessage,
-  { media = new Map(), toolNames, reasoning, variants, replyModels, modelView }: TranscriptExtras = {},
+  {
+    media = new Map(),
+    toolNames,
+    reasoning,
+    variants,
+    questionVersions,
+    replyModels,
+    modelView,
+  }: TranscriptExtras = {},
 ): ChatUIMessage {
   const siblings =
     message.authorType === "persona" && message.replyToMessageId
@@ -119,6 +131,7 @@ export function toUIMessage(
       ...(siblings && variantIndex >= 0
         ? { variants: { ids: siblings.map((variant) => variant.id), index: variantIndex } }
         : {}),
+      ...questionVersionsOf(message.id, questionVersions),
       ...(message.editedAt ? { edited: true } : {}),
       ...(Object.keys(fileFacts).length > 0 ? { files: fileFacts } : {}),
       ...(modelView?.firstMessageId === message.id
@@ -127,4 +140,13 @@ export function toUIMessage(
     },
     parts: [...files, ...(text ? [{ type: "text" as const, text }] : [])],
   };
+}
+
+/** A question's versions and its place among them, when it has several. */
+function questionVersionsOf(
+  messageId: string,
+  questionVersions: ReadonlyMap<string, string[]> | undefined,
+): Pick<ChatMessageMetadata, "questionVersions"> {
+  const ids = questionVersions?.get(messageId);
+  return ids ? { questionVersions: { ids, index: ids.indexOf(messageId) } } : {};
 }

@@ -118,6 +118,7 @@ export function transcriptResponse(messages: ReturnType<typeof storedMessage>[])
     toolNames: none,
     reasoning: none,
     variants: none,
+    questionVersions: none,
     replyModels: none,
     modelView: null,
   });

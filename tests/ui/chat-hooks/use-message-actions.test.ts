@@ -15,14 +15,19 @@ vi.mock("next/navigation", () => ({ useRouter: () => router }));
 
 let requests: RecordedRequest[];
 let calls: string[];
+// The id an edit answers with when it forked the question (a new version), else the edited message's own.
+let forkedId: string | undefined;
 
 beforeEach(() => {
   push.mockReset();
   calls = [];
+  forkedId = undefined;
   requests = stubFetch((request) => {
     calls.push(`${request.method} ${request.url}`);
     if (request.url === "/api/conversations/c1/branch") return json({ id: "c2", title: "Branch" });
-    if (request.url.startsWith("/api/conversations/c1/messages/")) return json({ versions: [] });
+    // An edit answers with the message as stored: the same id, or a new version's when the edit forked.
+    if (request.url.startsWith("/api/conversations/c1/messages/"))
+      return json({ message: { id: forkedId ?? request.url.split("/").at(-1) }, versions: [] });
   });
 });
 
@@ -109,7 +114,15 @@ describe("changes made on the server, then the transcript reloaded", () => {
       expected: ["PATCH /api/conversations/c1/messages/u1", "reload", "turn started", "regenerate"],
       regenerated: [[{ messageId: "r1" }]],
     },
-  ])("$name", async ({ regenerate, expected, regenerated }) => {
+    {
+      name: "an answered question's edit forks: the new version gets its own answer",
+      regenerate: false,
+      forked: "u2",
+      expected: ["PATCH /api/conversations/c1/messages/u1", "reload", "turn started", "regenerate"],
+      regenerated: [[{ messageId: "u2" }]],
+    },
+  ])("$name", async ({ regenerate, expected, regenerated, ...row }) => {
+    forkedId = "forked" in row ? row.forked : undefined;
     const { result, chat } = renderActions([question, answer]);
     await act(() => result.current.actions.onEdit("u1", "What is 3+3?", regenerate));
     expect(requests[0].body).toEqual({ text: "What is 3+3?" });

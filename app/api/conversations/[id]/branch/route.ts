@@ -3,7 +3,7 @@
 // it), linked to its origin. Anyone who may read the conversation may branch it. 201 { id }.
 import { z } from "zod";
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
-import { branchConversation } from "@/db/message-queries";
+import { branchConversation } from "@/db/conversation-branch-queries";
 import { respond } from "@/lib/api/respond";
 import { readJson } from "@/lib/api/route";
 

@@ -20,6 +20,8 @@ export const GET = readableConversationRoute(async ({ db, conversationId }) => {
     reasoning: Object.fromEntries(transcript.reasoning),
     // The variants of each reply that has several, by the id of the user message it answers.
     variants: Object.fromEntries(transcript.variants),
+    // The versions of each question that has several (edits fork a question), by the id of each version.
+    questionVersions: Object.fromEntries(transcript.questionVersions),
     // The model that answered each reply, and the one it fell back from, by message id.
     replyModels: Object.fromEntries(transcript.replyModels),
     modelView: transcript.modelView,

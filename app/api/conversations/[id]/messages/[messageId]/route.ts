@@ -1,17 +1,16 @@
 // GET /api/conversations/:id/messages/:messageId: the message and its earlier versions (edits), oldest first.
-// PATCH: edit its text in place (the version it replaces is kept), restore an earlier version, or choose this
-// reply variant. A user edits their own messages; the owner edits the persona's replies; the owner or the person
-// a reply answers chooses among its variants. Nothing changes while a reply is being written (409).
+// PATCH: edit its text (in place, the version it replaces kept; a question that was answered forks instead, and the
+// answer names the new version), restore an earlier version, or choose this reply variant or this version of a
+// question (its whole branch is shown). A user edits their own messages; the owner edits the persona's replies;
+// the owner or the person a reply answers chooses among its variants, the owner or the question's author among its
+// versions. Nothing changes while a reply is being written (409).
 
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
 import type { getDb } from "@/db/client";
-import {
-  chooseReplyVariant,
-  editMessageText,
-  getMessageInConversation,
-  listMessageVersions,
-  restoreMessageVersion,
-} from "@/db/message-queries";
+import { editMessageText, listMessageVersions, restoreMessageVersion } from "@/db/message-edit-queries";
+import { getMessageInConversation } from "@/db/message-queries";
+import { showQuestionBranch } from "@/db/message-tree-queries";
+import { chooseReplyVariant } from "@/db/message-variant-queries";
 import type { Conversation, Message } from "@/db/schema";
 import { respond } from "@/lib/api/respond";
 import { parseId, readJson, type SessionUser } from "@/lib/api/route";
@@ -46,7 +45,10 @@ export const PATCH = readableConversationRoute<"messageId">(async (access, reque
   let updated: Message;
   if ("chosen" in change) {
     await refuseUnlessMayChoose(db, conversation, message, user);
-    updated = await chooseReplyVariant({ db, conversationId, messageId });
+    updated =
+      message.authorType === "user"
+        ? await showQuestionBranch({ db, conversationId, messageId })
+        : await chooseReplyVariant({ db, conversationId, messageId });
   } else {
     refuseUnlessMayEdit(conversation, message, user);
     updated =
@@ -66,9 +68,15 @@ export const PATCH = readableConversationRoute<"messageId">(async (access, reque
             editorId: user.id,
           });
   }
-  // A new choice of variant changes the readers' transcript, an edit one message (docs/features.md, "Live rooms").
-  void ("chosen" in change ? publishTranscriptChange : publishMessage)({ db, conversationId, messageId });
-  const versions = await listMessageVersions({ db, messageId });
+  // A new choice of variant or branch (a fork too) changes the readers' transcript, an edit in place one message
+  // (docs/features.md, "Live rooms").
+  const forked = updated.id !== messageId;
+  void ("chosen" in change || forked ? publishTranscriptChange : publishMessage)({
+    db,
+    conversationId,
+    messageId,
+  });
+  const versions = await listMessageVersions({ db, messageId: updated.id });
   return respond("PATCH /api/conversations/:id/messages/:messageId", {
     message: withoutCounts(updated),
     versions,
@@ -92,7 +100,15 @@ async function refuseUnlessMayChoose(
   message: Message,
   user: SessionUser,
 ) {
-  if (conversation.ownerId === user.id || !message.replyToMessageId) return;
+  if (conversation.ownerId === user.id) return;
+  if (message.authorType === "user") {
+    if (message.authorUserId === user.id) return;
+    throw new AppError(
+      "forbidden",
+      "Only the owner, or the person who asked it, can show another version of a question.",
+    );
+  }
+  if (!message.replyToMessageId) return;
   const answered = await getMessageInConversation({
     db,
     conversationId: conversation.id,
