@@ -1,4 +1,4 @@
-// A gateway call runs as a chat turn, through the same runner (lib/chat/run-turn.ts): the user's message is stored,
+// A gateway call runs as a chat turn, through the same runner (lib/chat/turn/run-turn.ts): the user's message is stored,
 // the persona's pipeline builds the payload from the stored conversation, the attempts are recorded. Only the
 // reply's writer differs: it hands the reply on as text and an end, which the OpenAI shapes are made from. This is
 // the gateway's one door into lib/chat.
