@@ -4,17 +4,10 @@
 // columns (attemptSummaryColumns) for the inspector's index.
 
 import { and, asc, desc, eq, exists, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import type { AttemptKind } from "@/lib/domain/types";
 import type { Database } from "./client";
 import { type ConversationArgs, onlyRow } from "./query-parts";
-import {
-  type AttemptKind,
-  artifacts,
-  attempts,
-  conversations,
-  messages,
-  participants,
-  turns,
-} from "./schema";
+import { artifacts, attempts, conversations, messages, participants, turns } from "./schema";
 
 const otherCalls = (conversationId: string) =>
   and(eq(attempts.conversationId, conversationId), isNull(attempts.turnId));

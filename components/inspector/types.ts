@@ -1,6 +1,6 @@
 // The API shapes the inspector reads: turns with their attempts, and the preview's dry run, as the routes send them
 // (lib/api/responses.ts) after JSON. Type-only imports: nothing of the server reaches the bundle.
-import type { UnclaimedElement, WireAddress } from "@/db/schema";
+import type { UnclaimedElement, WireAddress } from "@/db/attempt-records";
 import type { ApiOutput } from "@/lib/api/responses";
 import type { ContextItem, ProviderName, TraceEvent } from "@/lib/domain/types";
 

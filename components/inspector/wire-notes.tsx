@@ -2,7 +2,7 @@
 // What the request body holds beyond the items: elements no item explains (each its own card, with its address)
 // and the provider adapter's warnings for the call. Both come from the wire reconciliation
 // (docs/features.md#wire-reconciliation).
-import type { UnclaimedElement } from "@/db/schema";
+import type { UnclaimedElement } from "@/db/attempt-records";
 
 export function WireNotes({ unclaimed, warnings }: { unclaimed: UnclaimedElement[]; warnings: string[] }) {
   if (unclaimed.length === 0 && warnings.length === 0) return null;

@@ -456,3 +456,7 @@ export interface ModelDescriptor {
   maxOutputTokens: number;
   tokenizer: TokenizerName;
 }
+
+/** Every model call is an attempt of one of these kinds ("replay": a recorded attempt run again). */
+export const ATTEMPT_KINDS = ["reply", "summary", "title", "write_as_me", "replay"] as const;
+export type AttemptKind = (typeof ATTEMPT_KINDS)[number];

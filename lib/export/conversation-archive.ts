@@ -6,10 +6,9 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { ATTEMPT_KINDS } from "@/db/schema";
 import { contextItemSchema, traceEventSchema } from "@/lib/context/item-schema";
 import { integerIn, policyDocumentSchema, settingsOverrideSchema } from "@/lib/domain/settings";
-import { MEDIA_KINDS } from "@/lib/domain/types";
+import { ATTEMPT_KINDS, MEDIA_KINDS } from "@/lib/domain/types";
 
 export const ARCHIVE_FORMAT = "glassbox.conversation";
 export const ARCHIVE_VERSION = 1;

@@ -5,9 +5,10 @@
 import "server-only";
 import { listConversationArchiveRows } from "@/db/archive-queries";
 import { loadConversationMediaBySha256 } from "@/db/attachment-queries";
+import type { PrivateMemoryUse } from "@/db/attempt-records";
 import type { Database } from "@/db/client";
 import { getPersona } from "@/db/persona-queries";
-import type { Attempt, Conversation, PrivateMemoryUse } from "@/db/schema";
+import type { Attempt, Conversation } from "@/db/schema";
 import { privateMemoriesInPayload } from "@/lib/chat/attempts/private-memories";
 import { conversationAttemptViews, type toAttemptViews } from "@/lib/chat/views/attempt-view";
 import type { StoredPart } from "@/lib/domain/types";

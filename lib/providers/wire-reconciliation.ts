@@ -4,7 +4,7 @@
 // out is marked dropped (with the reason, from the adapter's warnings when it gave one) and a body element no item
 // explains is listed as unclaimed. Pure: no I/O, runs on any recorded body.
 
-import type { UnclaimedElement, WireAddress } from "@/db/schema";
+import type { UnclaimedElement, WireAddress } from "@/db/attempt-records";
 import type { ContextItem, ItemPart } from "@/lib/domain/types";
 import {
   isJsonObjectText,

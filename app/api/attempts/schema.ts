@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ATTEMPT_KINDS } from "@/db/schema";
 import { oneOf } from "@/lib/domain/settings";
+import { ATTEMPT_KINDS } from "@/lib/domain/types";
 
 const optionalText = (name: string, max: number) =>
   z

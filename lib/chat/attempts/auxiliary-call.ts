@@ -4,9 +4,8 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import type { AttemptKind } from "@/db/schema";
 import { ContextBudgetError } from "@/lib/context/resolve-for-model";
-import type { BaseContext, ModelDescriptor } from "@/lib/domain/types";
+import type { AttemptKind, BaseContext, ModelDescriptor } from "@/lib/domain/types";
 import { type CapturedRequest, createRequestCapture } from "@/lib/providers/request-capture";
 import { warningText } from "@/lib/providers/wire-reconciliation";
 import {

@@ -7,9 +7,10 @@
 // so it is never more visible than its source.
 
 import "server-only";
+import type { PrivateMemoryUse } from "@/db/attempt-records";
 import type { Database } from "@/db/client";
 import { listPrivateMemoryCandidates, listUserNames } from "@/db/private-memory-queries";
-import type { Attempt, PrivateMemoryUse } from "@/db/schema";
+import type { Attempt } from "@/db/schema";
 import { coreMemoriesText } from "@/lib/context/system-prompt";
 
 export interface PrivateMemoryRedaction {

@@ -5,18 +5,12 @@ import "server-only";
 import { appendFileSync } from "node:fs";
 import type { LanguageModelUsage } from "ai";
 import { sql } from "drizzle-orm";
+import type { AttemptUsage, PrivateMemoryUse, RecordedRequest, RecordedWireMap } from "@/db/attempt-records";
 import type { Database } from "@/db/client";
-import {
-  type AttemptKind,
-  type AttemptUsage,
-  attempts,
-  type PrivateMemoryUse,
-  type RecordedRequest,
-  type RecordedWireMap,
-} from "@/db/schema";
+import { attempts } from "@/db/schema";
 import { env } from "@/lib/config/env";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
-import type { BaseContext, ContextItem } from "@/lib/domain/types";
+import type { AttemptKind, BaseContext, ContextItem } from "@/lib/domain/types";
 import { logger } from "@/lib/logger";
 import { elideMedia } from "@/lib/providers/media-elision";
 import type { CapturedRequest } from "@/lib/providers/request-capture";

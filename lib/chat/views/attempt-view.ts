@@ -5,9 +5,10 @@
 import "server-only";
 import { loadConversationMediaBySha256 } from "@/db/attachment-queries";
 import { listOtherModelCalls, listReasoningOfTurns } from "@/db/attempt-queries";
+import type { RecordedRequest, WireAddress } from "@/db/attempt-records";
 import type { Database } from "@/db/client";
 import { getModel } from "@/db/model-queries";
-import type { Attempt, Model, RecordedRequest, WireAddress } from "@/db/schema";
+import type { Attempt, Model } from "@/db/schema";
 import { listTurnsWithAttempts } from "@/db/turn-queries";
 import { attemptCost } from "@/lib/chat/attempts/attempt-cost";
 import { redactPrivateMemories } from "@/lib/chat/attempts/private-memories";
