@@ -2,7 +2,7 @@
 // One payload (an attempt's or a preview's) in three views: the items with their token bar and trace side by
 // side, the raw request, and the diff against the previous turn. Everything scrolls in one container; the view
 // tabs stay pinned at its top.
-import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
+import { type ReactNode, type RefObject, useCallback, useMemo, useRef, useState } from "react";
 import { TabGroup, TabList, TabPanel } from "@/components/ui/tabs";
 import { VirtualList, type VirtualListHandle } from "@/components/ui/virtual-list";
 import type { ContextItem, ItemTag, TraceEvent } from "@/lib/domain/types";
@@ -91,28 +91,7 @@ export function PayloadSections({
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<VirtualListHandle>(null);
 
-  const touched = useMemo(() => itemsTouchedByEvents(payload.items, payload.trace), [payload]);
-  const eventsByItem = useMemo(() => {
-    const map = new Map<string, { event: TraceEvent; index: number }[]>();
-    touched.forEach((ids, index) => {
-      for (const id of ids) map.set(id, [...(map.get(id) ?? []), { event: payload.trace[index], index }]);
-    });
-    return map;
-  }, [touched, payload.trace]);
-  const positions = useMemo(
-    () => new Map(payload.items.map((item, index) => [item, index + 1])),
-    [payload.items],
-  );
-  // The wire joins every system item that has text into one system message: say so on each of them.
-  const systemParts = useMemo(() => {
-    const merged = payload.items.filter(
-      (item) =>
-        item.role === "system" && item.parts.some((part) => part.type === "text" && /\S/.test(part.text)),
-    );
-    return merged.length < 2
-      ? new Map<ContextItem, { part: number; of: number }>()
-      : new Map(merged.map((item, index) => [item, { part: index + 1, of: merged.length }]));
-  }, [payload.items]);
+  const { touched, eventsByItem, positions, systemParts } = usePayloadIndex(payload);
   const shownItems = useMemo(
     () => (tagFilter ? payload.items.filter((item) => item.tag === tagFilter) : payload.items),
     [payload.items, tagFilter],
@@ -146,22 +125,15 @@ export function PayloadSections({
     setView("raw");
   }, []);
 
-  const getKey = useCallback((item: ContextItem, index: number) => `${item.id}#${index}`, []);
-  const renderItem = useCallback(
-    (item: ContextItem) => (
-      <ItemCard
-        item={item}
-        position={positions.get(item) ?? 0}
-        systemPart={systemParts.get(item)}
-        highlighted={highlighted.has(item.id)}
-        events={eventsByItem.get(item.id) ?? []}
-        onRevealMessage={onRevealMessage}
-        onFocusEvent={focusEvent}
-        onShowBytes={showBytes}
-      />
-    ),
-    [positions, systemParts, highlighted, eventsByItem, onRevealMessage, focusEvent, showBytes],
-  );
+  const { getKey, renderItem } = useItemCards({
+    positions,
+    systemParts,
+    highlighted,
+    eventsByItem,
+    onRevealMessage,
+    focusEvent,
+    showBytes,
+  });
 
   return (
     <div
@@ -171,61 +143,17 @@ export function PayloadSections({
     >
       {header}
       <TabGroup<View> selected={view} onSelect={setView}>
-        <div className="sticky top-0 z-10 border-b border-zinc-200 bg-white/95 px-3 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/95">
-          <TabList<View>
-            label="Payload views"
-            selected={view}
-            tabs={[
-              { id: "payload", label: `Payload · ${payload.items.length} items`, testId: "tab-payload" },
-              { id: "raw", label: "Raw request", testId: "tab-raw" },
-              { id: "diff", label: "Diff", testId: "tab-diff" },
-            ]}
-          />
-        </div>
+        <PayloadTabList view={view} itemCount={payload.items.length} />
         <TabPanel value={view} className="p-3">
           {view === "payload" && (
-            <div className="space-y-4">
-              <TokenBar payload={payload} activeTag={tagFilter} onTag={setTagFilter} usageNote={usageNote} />
-              <div className="@container">
-                <div className="grid gap-4 @min-[40rem]:grid-cols-[minmax(0,1fr)_16rem]">
-                  <div className="@min-[40rem]:sticky @min-[40rem]:top-12 @min-[40rem]:col-start-2 @min-[40rem]:row-start-1 @min-[40rem]:max-h-[calc(100dvh-8rem)] @min-[40rem]:self-start @min-[40rem]:overflow-y-auto scrollbar-thin">
-                    <TracePanel
-                      trace={payload.trace}
-                      touchedCount={(index) => touched[index].length}
-                      pinnedIndex={pinned}
-                      onHover={setHovered}
-                      onPin={pin}
-                    />
-                  </div>
-                  <div className="min-w-0 @min-[40rem]:col-start-1 @min-[40rem]:row-start-1">
-                    <h3 className="section-title mb-2 flex items-center gap-2">
-                      Items in the order sent
-                      {tagFilter && (
-                        <button
-                          type="button"
-                          onClick={() => setTagFilter(null)}
-                          className="chip bg-indigo-100 font-mono normal-case text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
-                          data-testid="clear-tag-filter"
-                        >
-                          only {tagFilter} ✕
-                        </button>
-                      )}
-                    </h3>
-                    <VirtualList
-                      items={shownItems}
-                      getKey={getKey}
-                      renderItem={renderItem}
-                      scrollContainer={scroller}
-                      handle={list}
-                      estimateHeight={140}
-                      testId="inspector-items"
-                    />
-                    <DroppedItems trace={payload.trace} />
-                    <WireNotes unclaimed={payload.unclaimed ?? []} warnings={payload.warnings ?? []} />
-                  </div>
-                </div>
-              </div>
-            </div>
+            <PayloadItemsTab
+              payload={payload}
+              usageNote={usageNote}
+              tagFilter={tagFilter}
+              setTagFilter={setTagFilter}
+              trace={{ touched, pinned, onHover: setHovered, onPin: pin }}
+              list={{ items: shownItems, getKey, renderItem, scroller, handle: list }}
+            />
           )}
           {view === "raw" && (
             <RawRequest
@@ -246,6 +174,160 @@ export function PayloadSections({
           )}
         </TabPanel>
       </TabGroup>
+    </div>
+  );
+}
+
+/** Per item: the trace events that touched it, its position, and its share of the one system message. */
+function usePayloadIndex(payload: PayloadView) {
+  const touched = useMemo(() => itemsTouchedByEvents(payload.items, payload.trace), [payload]);
+  const eventsByItem = useMemo(() => {
+    const map = new Map<string, { event: TraceEvent; index: number }[]>();
+    touched.forEach((ids, index) => {
+      for (const id of ids) map.set(id, [...(map.get(id) ?? []), { event: payload.trace[index], index }]);
+    });
+    return map;
+  }, [touched, payload.trace]);
+  const positions = useMemo(
+    () => new Map(payload.items.map((item, index) => [item, index + 1])),
+    [payload.items],
+  );
+  // The wire joins every system item that has text into one system message: say so on each of them.
+  const systemParts = useMemo(() => {
+    const merged = payload.items.filter(
+      (item) =>
+        item.role === "system" && item.parts.some((part) => part.type === "text" && /\S/.test(part.text)),
+    );
+    return merged.length < 2
+      ? new Map<ContextItem, { part: number; of: number }>()
+      : new Map(merged.map((item, index) => [item, { part: index + 1, of: merged.length }]));
+  }, [payload.items]);
+  return { touched, eventsByItem, positions, systemParts };
+}
+
+/** The payload tab: the token bar, the trace beside the items in the order sent, and what was left out. */
+function PayloadItemsTab({
+  payload,
+  usageNote,
+  tagFilter,
+  setTagFilter,
+  trace,
+  list,
+}: {
+  payload: PayloadView;
+  usageNote: string;
+  tagFilter: ItemTag | null;
+  setTagFilter: (tag: ItemTag | null) => void;
+  trace: {
+    touched: string[][];
+    pinned: number | null;
+    onHover: (index: number | null) => void;
+    onPin: (index: number) => void;
+  };
+  list: {
+    items: ContextItem[];
+    getKey: (item: ContextItem, index: number) => string;
+    renderItem: (item: ContextItem) => ReactNode;
+    scroller: RefObject<HTMLDivElement | null>;
+    handle: RefObject<VirtualListHandle | null>;
+  };
+}) {
+  return (
+    <div className="space-y-4">
+      <TokenBar payload={payload} activeTag={tagFilter} onTag={setTagFilter} usageNote={usageNote} />
+      <div className="@container">
+        <div className="grid gap-4 @min-[40rem]:grid-cols-[minmax(0,1fr)_16rem]">
+          <div className="@min-[40rem]:sticky @min-[40rem]:top-12 @min-[40rem]:col-start-2 @min-[40rem]:row-start-1 @min-[40rem]:max-h-[calc(100dvh-8rem)] @min-[40rem]:self-start @min-[40rem]:overflow-y-auto scrollbar-thin">
+            <TracePanel
+              trace={payload.trace}
+              touchedCount={(index) => trace.touched[index].length}
+              pinnedIndex={trace.pinned}
+              onHover={trace.onHover}
+              onPin={trace.onPin}
+            />
+          </div>
+          <div className="min-w-0 @min-[40rem]:col-start-1 @min-[40rem]:row-start-1">
+            <h3 className="section-title mb-2 flex items-center gap-2">
+              Items in the order sent
+              {tagFilter && (
+                <button
+                  type="button"
+                  onClick={() => setTagFilter(null)}
+                  className="chip bg-indigo-100 font-mono normal-case text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
+                  data-testid="clear-tag-filter"
+                >
+                  only {tagFilter} ✕
+                </button>
+              )}
+            </h3>
+            <VirtualList
+              items={list.items}
+              getKey={list.getKey}
+              renderItem={list.renderItem}
+              scrollContainer={list.scroller}
+              handle={list.handle}
+              estimateHeight={140}
+              testId="inspector-items"
+            />
+            <DroppedItems trace={payload.trace} />
+            <WireNotes unclaimed={payload.unclaimed ?? []} warnings={payload.warnings ?? []} />
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The items list's keys and cards: each card with its position, its trace events and its address chips. */
+function useItemCards({
+  positions,
+  systemParts,
+  highlighted,
+  eventsByItem,
+  onRevealMessage,
+  focusEvent,
+  showBytes,
+}: {
+  positions: Map<ContextItem, number>;
+  systemParts: Map<ContextItem, { part: number; of: number }>;
+  highlighted: Set<string>;
+  eventsByItem: Map<string, { event: TraceEvent; index: number }[]>;
+  onRevealMessage: (messageId: string) => void;
+  focusEvent: (index: number) => void;
+  showBytes: (pointer: string) => void;
+}) {
+  const getKey = useCallback((item: ContextItem, index: number) => `${item.id}#${index}`, []);
+  const renderItem = useCallback(
+    (item: ContextItem) => (
+      <ItemCard
+        item={item}
+        position={positions.get(item) ?? 0}
+        systemPart={systemParts.get(item)}
+        highlighted={highlighted.has(item.id)}
+        events={eventsByItem.get(item.id) ?? []}
+        onRevealMessage={onRevealMessage}
+        onFocusEvent={focusEvent}
+        onShowBytes={showBytes}
+      />
+    ),
+    [positions, systemParts, highlighted, eventsByItem, onRevealMessage, focusEvent, showBytes],
+  );
+  return { getKey, renderItem };
+}
+
+/** The three views of a payload, kept in sight while the items scroll. */
+function PayloadTabList({ view, itemCount }: { view: View; itemCount: number }) {
+  return (
+    <div className="sticky top-0 z-10 border-b border-zinc-200 bg-white/95 px-3 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/95">
+      <TabList<View>
+        label="Payload views"
+        selected={view}
+        tabs={[
+          { id: "payload", label: `Payload · ${itemCount} items`, testId: "tab-payload" },
+          { id: "raw", label: "Raw request", testId: "tab-raw" },
+          { id: "diff", label: "Diff", testId: "tab-diff" },
+        ]}
+      />
     </div>
   );
 }
