@@ -5,6 +5,7 @@ import { apiFetch } from "@/components/ui/api-client";
 import { NumberField, PendingButton, SelectField, TextField } from "@/components/ui/form-controls";
 import { FormFooter } from "@/components/ui/form-footer";
 import { submitHandler } from "@/components/ui/submit-handler";
+import { COMPATIBLE_DEFAULT_CAPABILITIES } from "@/lib/domain/model-catalog";
 import { API_KINDS, PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/domain/types";
 import { adminKeys, errorsFrom, type ModelRow } from "./admin-api";
 
@@ -58,17 +59,8 @@ export const EMPTY_MODEL: ModelFormValues = {
   providerModelName: "",
   label: "",
   apiKind: "chat",
-  capabilities: {
-    vision: false,
-    video: false,
-    audio: false,
-    documents: false,
-    tools: false,
-    reasoning: false,
-    systemInstruction: true,
-    strictAlternation: false,
-    maxStopSequences: 4,
-  },
+  // A new model starts from what the app assumes of an unknown one, alternation aside: the admin says what it has.
+  capabilities: { ...COMPATIBLE_DEFAULT_CAPABILITIES, strictAlternation: false },
   contextWindow: 32_768,
   maxOutputTokens: 4_096,
   tokenizer: "estimate",

@@ -125,15 +125,8 @@ export function PayloadSections({
     setView("raw");
   }, []);
 
-  const { getKey, renderItem } = useItemCards({
-    positions,
-    systemParts,
-    highlighted,
-    eventsByItem,
-    onRevealMessage,
-    focusEvent,
-    showBytes,
-  });
+  const cards = { positions, systemParts, highlighted, eventsByItem, onRevealMessage, focusEvent, showBytes };
+  const { getKey, renderItem } = useItemCards(cards);
 
   return (
     <div
@@ -278,16 +271,8 @@ function PayloadItemsTab({
   );
 }
 
-/** The items list's keys and cards: each card with its position, its trace events and its address chips. */
-function useItemCards({
-  positions,
-  systemParts,
-  highlighted,
-  eventsByItem,
-  onRevealMessage,
-  focusEvent,
-  showBytes,
-}: {
+/** What each item's card shows besides the item, and what its buttons do. */
+interface ItemCardInputs {
   positions: Map<ContextItem, number>;
   systemParts: Map<ContextItem, { part: number; of: number }>;
   highlighted: Set<string>;
@@ -295,7 +280,11 @@ function useItemCards({
   onRevealMessage: (messageId: string) => void;
   focusEvent: (index: number) => void;
   showBytes: (pointer: string) => void;
-}) {
+}
+
+/** The items list's keys and cards: each card with its position, its trace events and its address chips. */
+function useItemCards(cards: ItemCardInputs) {
+  const { positions, systemParts, highlighted, eventsByItem, onRevealMessage, focusEvent, showBytes } = cards;
   const getKey = useCallback((item: ContextItem, index: number) => `${item.id}#${index}`, []);
   const renderItem = useCallback(
     (item: ContextItem) => (
