@@ -62,13 +62,22 @@ export async function listPersonasWithSlugs({ db }: { db: Database }) {
   for (const row of rows) {
     if (row.slug !== null) continue;
     const base = slugOf(row.name);
-    const slug = taken.has(base) ? `${base}-${row.id.slice(0, 8)}` : base;
-    // Another instance may assign the same persona's slug at once: its write wins, and is read back below.
+    // A repeated name takes the random end of the persona's id (a UUIDv7 begins with its time, which repeats).
+    const hex = row.id.replace(/-/g, "");
+    const slug = taken.has(base) ? `${base}-${hex.slice(-12)}` : base;
+    // Another instance may assign the same persona's slug at once: its write wins, and is read back below. A slug
+    // taken meanwhile by another persona falls back to the whole id, which no other persona has.
     await db
       .update(personas)
       .set({ slug })
       .where(and(eq(personas.id, row.id), isNull(personas.slug)))
-      .catch(() => {});
+      .catch(() =>
+        db
+          .update(personas)
+          .set({ slug: `${base}-${hex}` })
+          .where(and(eq(personas.id, row.id), isNull(personas.slug)))
+          .catch(() => {}),
+      );
     taken.add(slug);
   }
   return listPersonas({ db });

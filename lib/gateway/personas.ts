@@ -7,7 +7,8 @@ import type { ApiKey, Persona } from "@/db/schema";
 import { modelNotFound } from "./errors";
 
 export async function personasOfKey(db: Database, key: ApiKey): Promise<Persona[]> {
-  const rows = await listPersonasWithSlugs({ db });
+  // A persona whose slug could not be written yet has no model id to be called by.
+  const rows = (await listPersonasWithSlugs({ db })).filter((row) => row.slug !== null);
   if (key.personaIds === null) return rows;
   const scope = new Set(key.personaIds);
   return rows.filter((row) => scope.has(row.id));

@@ -94,6 +94,7 @@ describe("conversations", () => {
       toolNames: {},
       reasoning: {},
       variants: {},
+      questionVersions: {},
       replyModels: {},
       modelView: null,
     });

@@ -112,14 +112,19 @@ describe("GET /v1/models", () => {
     expect(slugOf(name)).toBe(slug);
   });
 
-  test("a persona whose name another has gets its id's start after the slug", async () => {
+  test("personas whose name another has get the random end of their id after the slug, each its own", async () => {
     const name = `Twin ${crypto.randomUUID().slice(0, 8)}`;
+    // Made within the same second: their UUIDv7 ids begin alike, so only the end tells them apart.
     const one = await insertPersona({ modelId: "offline:echo", name });
     const two = await insertPersona({ modelId: "offline:echo", name });
+    const three = await insertPersona({ modelId: "offline:echo", name });
     const listed = await gatewayClient((await createKey(ada, { name: "twins" })).secret).models.list();
     const ids = listed.data.map((model) => model.id);
+    const idEnd = (id: string) => id.replace(/-/g, "").slice(-12);
     expect(ids).toContain(slugOf(one.name));
-    expect(ids).toContain(`${slugOf(two.name)}-${two.id.slice(0, 8)}`);
+    expect(ids).toContain(`${slugOf(two.name)}-${idEnd(two.id)}`);
+    expect(ids).toContain(`${slugOf(three.name)}-${idEnd(three.id)}`);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   test("no key, or a made-up one: 401 in OpenAI's shape, AuthenticationError in its client", async () => {

@@ -34,6 +34,7 @@ import * as typingRoute from "@/app/api/conversations/[id]/typing/route";
 import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route";
 import * as importRoute from "@/app/api/conversations/import/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
+import * as keysRoute from "@/app/api/keys/route";
 import * as ownMemoryRoute from "@/app/api/memories/[memoryId]/route";
 import * as memoryPreferencesRoute from "@/app/api/memories/preferences/route";
 import { getDb } from "@/db/client";
@@ -229,6 +230,12 @@ function endpoints(ids: Ids): Record<string, Endpoint> {
       path: "/api/conversations",
       as: "owner",
       seed: { title: "New plans" },
+    },
+    "keys POST": {
+      handler: route(keysRoute, "POST"),
+      path: "/api/keys",
+      as: "owner",
+      seed: { name: "My script", personaIds: [ids.personaId] },
     },
     "memories/[memoryId] PATCH": {
       handler: route(ownMemoryRoute, "PATCH"),

@@ -108,8 +108,8 @@ test("a new message's turn in a titled conversation: each statement, once", asyn
       "read messages",
       // No reply of the conversation is being written: the history would hold its partial copy.
       "read turns",
-      // The message, its seq from the conversation's counter.
-      "update conversations, insert messages, read counter",
+      // The message, its seq from the conversation's counter and its parent (the shown message before it).
+      "update conversations, insert messages, read counter, read messages",
       // The reply's row and the turn's, in one statement.
       "update conversations, insert messages, read counter, insert turns, read reply",
       ...TURN_WRITES,
