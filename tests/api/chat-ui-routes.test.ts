@@ -7,7 +7,10 @@ import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import * as personasRoute from "@/app/api/personas/route";
+import type { Persona } from "@/db/schema";
+import { OFFLINE_MODEL_ID } from "@/lib/domain/model-catalog";
 import { call, expectError, readUIStream, signUp, type TestUser } from "../api-client";
+import { insertPersona } from "../fixtures/personas";
 
 let ada: TestUser;
 let bob: TestUser;
@@ -167,6 +170,20 @@ describe("GET /api/conversations/:id/turns?fields=summary", () => {
 });
 
 describe("POST /api/conversations/:id/preview with a note", () => {
+  // A persona of its own: a block another file puts on the shared default persona would add its BLOCKS item here.
+  let notePersona: Persona;
+  beforeAll(async () => {
+    notePersona = await insertPersona({ modelId: OFFLINE_MODEL_ID });
+  });
+  async function conversationWithNotes(title: string) {
+    const response = await call(conversationsRoute.POST, "/api/conversations", {
+      user: ada,
+      body: { title, personaId: notePersona.id },
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { id: string }).id;
+  }
+
   async function previewTags(conversationId: string, settings: unknown) {
     const response = await call(previewRoute.POST, `/api/conversations/${conversationId}/preview`, {
       user: ada,
@@ -180,7 +197,7 @@ describe("POST /api/conversations/:id/preview with a note", () => {
   }
 
   test("the preview's note text stands for the conversation's note, placed by the preview's depth", async () => {
-    const id = await createConversation(ada, "Notes");
+    const id = await conversationWithNotes("Notes");
     await send(ada, id, "First");
     await send(ada, id, "Second");
     const history = ["DIALOGUE_HISTORY", "DIALOGUE_HISTORY", "DIALOGUE_HISTORY", "DIALOGUE_HISTORY"];
@@ -199,7 +216,7 @@ describe("POST /api/conversations/:id/preview with a note", () => {
   });
 
   test("it replaces a stored conversation note for the dry run only, and an empty text previews no note", async () => {
-    const id = await createConversation(ada, "Stored note");
+    const id = await conversationWithNotes("Stored note");
     const patch = await call(conversationRoute.PATCH, `/api/conversations/${id}`, {
       user: ada,
       method: "PATCH",
