@@ -7,7 +7,6 @@ import { getDb } from "@/db/client";
 import { participants } from "@/db/schema";
 import { expectError } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
 import {
   postChat,
   runTurn,
@@ -17,7 +16,14 @@ import {
   UIStreamReader,
 } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
-import { chatRequests, patchMessage, regenerate, transcript, wireHistory } from "./reply-helpers";
+import {
+  chatRequests,
+  conversationOnFakeOpenAI,
+  patchMessage,
+  regenerate,
+  transcript,
+  wireHistory,
+} from "./reply-helpers";
 import { compactOk } from "./summary-helpers";
 
 const env = fakeProvidersForFile();
@@ -25,10 +31,7 @@ const ada = signedUpForFile("Ada");
 const bob = signedUpForFile("Bob");
 const eve = signedUpForFile("Eve");
 
-async function newConversation() {
-  const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-  return createConversation(ada, persona);
-}
+const newConversation = () => conversationOnFakeOpenAI(ada);
 
 /** The shown transcript as [role, text] pairs, and the seqs along it. */
 async function shownPath(conversationId: string) {

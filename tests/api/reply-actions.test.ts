@@ -23,6 +23,7 @@ import {
 import { signedUpForFile } from "../fixtures/users";
 import {
   chatRequests,
+  conversationOnFakeOpenAI,
   occurrences,
   patchMessage,
   postChatWithId,
@@ -37,10 +38,7 @@ const env = fakeProvidersForFile();
 const ada = signedUpForFile("Ada");
 const eve = signedUpForFile("Eve");
 
-async function newConversation(fallbackModelIds: string[] = []) {
-  const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", fallbackModelIds });
-  return createConversation(ada, persona);
-}
+const newConversation = (fallbackModelIds: string[] = []) => conversationOnFakeOpenAI(ada, fallbackModelIds);
 
 /** Waits until the fake provider has received `count` requests. */
 async function waitForRequests(count: number, timeoutMs = 5_000) {

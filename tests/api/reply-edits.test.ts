@@ -6,7 +6,6 @@ import { getDb } from "@/db/client";
 import { type Message, participants } from "@/db/schema";
 import { expectError } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { createConversation, insertPersona } from "../fixtures/personas";
 import {
   fetchTurns,
   postChat,
@@ -20,6 +19,7 @@ import { signedUpForFile } from "../fixtures/users";
 import {
   branch,
   chatRequests,
+  conversationOnFakeOpenAI,
   getMessage,
   patchMessage,
   regenerate,
@@ -33,10 +33,7 @@ const ada = signedUpForFile("Ada");
 const bob = signedUpForFile("Bob");
 const eve = signedUpForFile("Eve");
 
-async function newConversation() {
-  const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-  return createConversation(ada, persona);
-}
+const newConversation = () => conversationOnFakeOpenAI(ada);
 
 interface MessageAnswer {
   message: { id: string; parts: Array<{ type: string; text?: string }>; editedAt: string | null };

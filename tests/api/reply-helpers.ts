@@ -9,6 +9,7 @@ import type { Message } from "@/db/schema";
 import type { RecordedRequest } from "@/e2e/fake-providers/types";
 import { SUMMARISER_PROMPT_PREFIX } from "@/lib/context/summary-plan";
 import { call, readUIStream, type TestUser } from "../api-client";
+import { createConversation, insertPersona } from "../fixtures/personas";
 import { streamedText } from "../fixtures/turns";
 
 export function stop(user: TestUser, conversationId: string, body?: unknown): Promise<Response> {
@@ -28,6 +29,12 @@ export function postRegenerate(user: TestUser, conversationId: string, messageId
 }
 
 /** Regenerates the reply and reads the new variant's stream to its end. */
+/** A conversation of `user` with a fresh persona on the fake OpenAI model (then `fallbackModelIds`). */
+export async function conversationOnFakeOpenAI(user: TestUser, fallbackModelIds: string[] = []) {
+  const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", fallbackModelIds });
+  return createConversation(user, persona);
+}
+
 export async function regenerate(user: TestUser, conversationId: string, messageId: string) {
   const response = await postRegenerate(user, conversationId, messageId);
   if (response.status !== 200)

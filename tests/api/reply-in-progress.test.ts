@@ -26,7 +26,14 @@ import {
 } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 import { preview } from "./preview-helpers";
-import { chatRequests, patchMessage, postRegenerate, stop, wireHistory } from "./reply-helpers";
+import {
+  chatRequests,
+  conversationOnFakeOpenAI,
+  patchMessage,
+  postRegenerate,
+  stop,
+  wireHistory,
+} from "./reply-helpers";
 import { compact } from "./summary-helpers";
 
 const env = fakeProvidersForFile();
@@ -36,10 +43,7 @@ const REFUSAL = /^A reply is still being written in this conversation: wait for 
 /** "s1 s2 … s80": a reply whose partial copy is easy to tell from the whole one. */
 const WHOLE_REPLY = Array.from({ length: 80 }, (_, index) => `s${index + 1}`).join(" ");
 
-async function newConversation() {
-  const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini" });
-  return createConversation(ada, persona);
-}
+const newConversation = () => conversationOnFakeOpenAI(ada);
 
 function writeAsMe(user: TestUser, conversationId: string) {
   return call(writeAsMeRoute.POST, `/api/conversations/${conversationId}/write-as-me`, {
