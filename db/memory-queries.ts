@@ -80,25 +80,29 @@ export interface MemoryPreferences {
   sessionSummaries: boolean;
 }
 
-export async function getMemoryPreferences({ db, userId }: UserArgs): Promise<MemoryPreferences> {
+/** The preferences, and whether the user has chosen them (until then summaries are not kept, and the app asks). */
+export async function getMemoryPreferences({
+  db,
+  userId,
+}: UserArgs): Promise<MemoryPreferences & { chosen: boolean }> {
   const [row] = await db
     .select({ sessionSummaries: memoryPreferences.sessionSummaries })
     .from(memoryPreferences)
     .where(eq(memoryPreferences.userId, userId));
-  return row ?? { sessionSummaries: true };
+  return row ? { ...row, chosen: true } : { sessionSummaries: false, chosen: false };
 }
 
 export async function setMemoryPreferences({
   db,
   userId,
   preferences,
-}: UserArgs & { preferences: MemoryPreferences }): Promise<MemoryPreferences> {
+}: UserArgs & { preferences: MemoryPreferences }): Promise<MemoryPreferences & { chosen: boolean }> {
   const values = { ...preferences, updatedAt: new Date() };
   await db
     .insert(memoryPreferences)
     .values({ userId, ...values })
     .onConflictDoUpdate({ target: memoryPreferences.userId, set: values });
-  return preferences;
+  return { ...preferences, chosen: true };
 }
 
 /** Whether a summary of this user's conversation may be kept as their memory (the summariser asks). */

@@ -508,8 +508,9 @@ export const memoryPreferences = pgTable("memory_preferences", {
   userId: text("userId")
     .primaryKey()
     .references(() => user.id, { onDelete: "cascade" }),
-  /** false: a conversation's summary is not kept as a memory the persona sees in the user's other conversations. */
-  sessionSummaries: boolean("sessionSummaries").notNull().default(true),
+  /** true: a conversation's summary is also kept as a memory the persona sees in the user's other conversations.
+   *  Off until the user chooses (no row: not chosen yet; the summary panel asks once). */
+  sessionSummaries: boolean("sessionSummaries").notNull().default(false),
   updatedAt: updatedAt(),
 });
 

@@ -169,19 +169,54 @@ export async function storeSummary({
       )
       .returning({ id: messages.id });
     await deactivateSessionSummaryMemories(tx, summary.conversationId);
-    if (!memoryOwner) return { summary: row, markedMessages: marked.length };
-    await tx.insert(memories).values({
-      scope: "user_persona",
-      userId: memoryOwner.userId,
-      personaId: memoryOwner.personaId,
-      conversationId: summary.conversationId,
-      summaryId: row.id,
-      area: "session_summary",
-      content: summary.content,
-      createdAt: summary.createdAt,
-      updatedAt: summary.createdAt,
-    });
+    if (memoryOwner) await insertSessionSummaryMemory(tx, memoryOwner, row);
     return { summary: row, markedMessages: marked.length };
+  });
+}
+
+/**
+ * Keeps the conversation's active summary as its owner's memory, once they choose to keep summaries as memories
+ * (the summary panel asks). False when the conversation has no active summary; an already kept one stays as is.
+ */
+export async function keepActiveSummaryAsMemory({
+  db,
+  conversationId,
+  owner,
+}: {
+  db: Database;
+  conversationId: string;
+  owner: { userId: string; personaId: string };
+}): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await lockConversation(tx, conversationId);
+    const active = await activeSummaryIn(tx, conversationId);
+    if (!active) return false;
+    const [kept] = await tx
+      .select({ id: memories.id })
+      .from(memories)
+      .where(and(eq(memories.summaryId, active.id), eq(memories.active, true)));
+    if (kept) return true;
+    await deactivateSessionSummaryMemories(tx, conversationId);
+    await insertSessionSummaryMemory(tx, owner, active);
+    return true;
+  });
+}
+
+async function insertSessionSummaryMemory(
+  tx: Transaction,
+  owner: { userId: string; personaId: string },
+  summary: Summary,
+): Promise<void> {
+  await tx.insert(memories).values({
+    scope: "user_persona",
+    userId: owner.userId,
+    personaId: owner.personaId,
+    conversationId: summary.conversationId,
+    summaryId: summary.id,
+    area: "session_summary",
+    content: summary.content,
+    createdAt: summary.createdAt,
+    updatedAt: summary.createdAt,
   });
 }
 

@@ -1,6 +1,6 @@
-// Memories under the user's control: a compacted conversation's summary becomes Ada's memory (the summary panel
-// says so), the persona is sent it in her next conversation, and once she deletes it in Settings → Memories the
-// next request the provider receives no longer carries it. She can also turn summary memories off.
+// Memories under the user's control: a compacted conversation's summary becomes Ada's memory once she says so (the
+// summary panel asks, once), the persona is sent it in her next conversation, and once she deletes it in
+// Settings → Memories the next request the provider receives no longer carries it. She can turn them off again.
 import { expect, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { startConversation } from "./pages/chat-page";
@@ -21,12 +21,16 @@ test("Ada deletes her summary memory and the next request body lacks it", async 
   await chat.seedTurns(first, ["First question: Lisbon in May?", "Second question: which tram?"]);
   await page.reload();
 
-  // Compacting makes the summary her memory, and the summary panel says so.
+  // Compacting asks whether summaries may become memories; she keeps them, and the panel says this one is kept.
   await fake.script({ kind: "text", text: SUMMARY_TEXT });
   await chat.compactNow();
   await expect(page.getByTestId("compact-error")).toHaveCount(0);
   await chat.openSummary();
+  await expect(page.getByTestId("summary-memory-note")).toHaveCount(0);
+  await expect(page.getByTestId("summary-memory-question")).toContainText("Keep summaries as memories?");
+  await page.getByTestId("summary-memory-keep").click();
   await expect(page.getByTestId("summary-memory-note")).toContainText("also kept as your memory");
+  await expect(page.getByTestId("summary-memory-question")).toHaveCount(0);
   await page.keyboard.press("Escape");
 
   // Her next conversation with the persona is sent the memory.

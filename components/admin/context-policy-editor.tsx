@@ -18,6 +18,7 @@ import { ErrorMessage } from "@/components/ui/error-message";
 import { PendingButton } from "@/components/ui/form-controls";
 import type { ApiOutput } from "@/lib/api/responses";
 import { settingsSchema } from "@/lib/domain/settings";
+import { addSettingsConflictIssues } from "@/lib/domain/settings-rules";
 import { canonicalJson } from "@/lib/payload-diff";
 import type { SettingField } from "@/lib/settings-fields";
 import { adminKeys, errorsFrom, type PolicyResponse, type SettingsVersions } from "./admin-api";
@@ -47,6 +48,8 @@ export function ContextPolicyEditor() {
 
 type SettingsDocument = Record<string, unknown>;
 
+const checkedSettingsSchema = settingsSchema.superRefine(addSettingsConflictIssues);
+
 function PolicyForm({
   policy,
   savedVersion,
@@ -58,10 +61,11 @@ function PolicyForm({
 }) {
   const saved = policy.settings as unknown as SettingsDocument;
   // The form state is the settings document itself, validated as a whole by the schema the API enforces, so
-  // every invalid field is marked at once, with the API's own words.
+  // every invalid field is marked at once, with the API's own words; settings that contradict each other are
+  // marked by the same rule table the API applies.
   const form = useForm<SettingsDocument>({
     defaultValues: structuredClone(saved),
-    resolver: zodResolver(settingsSchema) as unknown as Resolver<SettingsDocument>,
+    resolver: zodResolver(checkedSettingsSchema) as unknown as Resolver<SettingsDocument>,
     shouldFocusError: false,
   });
   const draft = useWatch({ control: form.control }) as SettingsDocument;

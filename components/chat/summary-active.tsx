@@ -63,7 +63,7 @@ export function SummaryActive({
   return (
     <section className="space-y-3" data-testid="summary-active" data-summary-id={summary.id}>
       <SummaryFacts summary={summary} messages={messages} />
-      <SummaryMemoryNote summaryId={summary.id} />
+      <SummaryMemoryNote summaryId={summary.id} conversationId={conversationId} />
       {editing ? (
         <SummaryEditForm
           draft={draft}

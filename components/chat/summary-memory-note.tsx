@@ -1,14 +1,29 @@
 "use client";
-// Says, in the summary panel, when the active summary was also kept as the reader's memory: the persona then sees
-// it in their other conversations with it, until they delete it in Settings → Memories.
-import { useQuery } from "@tanstack/react-query";
+// The summary panel's word on memories. A summary becomes the reader's memory (seen by the persona in their other
+// conversations with it) only once they choose so: until they have chosen, the panel asks, once; "Keep" also keeps
+// this summary. Once kept, it says so and links to Settings → Memories, where the choice can be changed.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { listOwnMemories, memoriesKey } from "@/components/settings/memories-api";
+import { ActionButtons } from "@/components/ui/action-buttons";
+import { apiFetch } from "@/components/ui/api-client";
+import { ErrorMessage } from "@/components/ui/error-message";
 
-export function SummaryMemoryNote({ summaryId }: { summaryId: string }) {
+export function SummaryMemoryNote({
+  summaryId,
+  conversationId,
+}: {
+  summaryId: string;
+  conversationId: string;
+}) {
   const memories = useQuery({ queryKey: memoriesKey, queryFn: listOwnMemories });
-  const kept = memories.data?.memories.some((memory) => memory.summaryId === summaryId);
-  if (!kept) return null;
+  if (!memories.data) return null;
+  if (memories.data.memories.some((memory) => memory.summaryId === summaryId)) return <KeptNote />;
+  if (!memories.data.preferences.chosen) return <KeepQuestion conversationId={conversationId} />;
+  return null;
+}
+
+function KeptNote() {
   return (
     <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="summary-memory-note">
       This summary is also kept as your memory: the persona sees it in your other conversations with it.{" "}
@@ -17,5 +32,52 @@ export function SummaryMemoryNote({ summaryId }: { summaryId: string }) {
       </Link>
       .
     </p>
+  );
+}
+
+function KeepQuestion({ conversationId }: { conversationId: string }) {
+  const queryClient = useQueryClient();
+  const choose = useMutation({
+    mutationFn: (keep: boolean) =>
+      apiFetch("/api/memories/preferences", {
+        method: "PUT",
+        body: keep ? { sessionSummaries: true, keepSummaryOf: conversationId } : { sessionSummaries: false },
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: memoriesKey }),
+  });
+  return (
+    <div
+      className="space-y-2 rounded-lg border border-zinc-200 p-3 text-xs dark:border-zinc-800"
+      data-testid="summary-memory-question"
+    >
+      <p className="text-zinc-700 dark:text-zinc-300">
+        Keep summaries as memories? The persona would then see this summary, and those of your other compacted
+        conversations, in your other conversations with it. You are asked once; change it any time in{" "}
+        <Link href="/settings/memories" className="underline">
+          Settings → Memories
+        </Link>
+        .
+      </p>
+      <div className="flex gap-2">
+        <ActionButtons
+          actions={[
+            {
+              label: "Keep as memories",
+              onClick: () => choose.mutate(true),
+              disabled: choose.isPending,
+              className: "button-primary",
+              testId: "summary-memory-keep",
+            },
+            {
+              label: "Don't keep",
+              onClick: () => choose.mutate(false),
+              disabled: choose.isPending,
+              testId: "summary-memory-decline",
+            },
+          ]}
+        />
+      </div>
+      <ErrorMessage message={choose.error?.message ?? null} testId="summary-memory-error" />
+    </div>
   );
 }

@@ -185,6 +185,12 @@ describe("persona validation: a clear 400, nothing stored", () => {
       message: /^fallbackModelIds: no model with id nope:none exists/,
     },
     {
+      name: "an override that contradicts the global policy's kept turns",
+      body: { name: "X", modelId: "offline:echo", settingsOverride: { history: { messageFetchLimit: 20 } } },
+      message:
+        /^settingsOverride\.history\.messageFetchLimit: history\.messageFetchLimit \(20\) cannot hold the 15 turns summary\.keepRecentTurns keeps verbatim/,
+    },
+    {
       name: "a repeated fallback model",
       body: { name: "X", modelId: "offline:echo", fallbackModelIds: ["offline:echo", "offline:echo"] },
       message: /fallbackModelIds must not repeat a model/,

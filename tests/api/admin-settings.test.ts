@@ -42,14 +42,28 @@ function putPolicy(settings: unknown, extra: Record<string, unknown> = {}) {
 }
 
 /** The defaults with one dotted key set to a value. */
+/** The keys each key's edge values need beside them so that no two settings contradict each other. */
+const AGREEING_COMPANIONS: Record<string, Record<string, unknown>> = {
+  "history.messageFetchLimit": { "summary.mode": "manual" },
+  "history.maxItems": { "summary.keepRecentTurns": 1 },
+  "tools.pruneMinChars": { "tools.pruneHead": 0, "tools.pruneTail": 0 },
+  "tools.pruneHead": { "tools.pruneMinChars": 1_000_000, "tools.pruneTail": 0 },
+  "tools.pruneTail": { "tools.pruneMinChars": 1_000_000, "tools.pruneHead": 0 },
+};
+
+/** The default document with `key` set to `value`, and its agreeing companions. */
 function withKey(key: string, value: unknown): Record<string, unknown> {
   const document = structuredClone(defaultSettings()) as unknown as Record<
     string,
     Record<string, unknown> | unknown
   >;
-  const [section, name] = key.split(".");
-  if (name === undefined) document[section] = value;
-  else (document[section] as Record<string, unknown>)[name] = value;
+  const set = (path: string, to: unknown) => {
+    const [section, name] = path.split(".");
+    if (name === undefined) document[section] = to;
+    else (document[section] as Record<string, unknown>)[name] = to;
+  };
+  for (const [companion, to] of Object.entries(AGREEING_COMPANIONS[key] ?? {})) set(companion, to);
+  set(key, value);
   return document as Record<string, unknown>;
 }
 
@@ -307,6 +321,35 @@ describe("PUT /api/admin/settings validates every §4 key at its edges and beyon
       expect((await getPolicy()).version).toBe(before);
     },
   );
+
+  test.each([
+    {
+      name: "a fetch limit that cannot hold the turns kept verbatim",
+      settings: { history: { messageFetchLimit: 20 }, summary: { keepRecentTurns: 15 } },
+      field: "history.messageFetchLimit",
+      other: "summary.keepRecentTurns",
+    },
+    {
+      name: "a turn threshold the kept turns reach at once",
+      settings: { summary: { mode: "turn", turnThreshold: 8, keepRecentTurns: 10 } },
+      field: "summary.turnThreshold",
+      other: "summary.keepRecentTurns",
+    },
+    {
+      name: "a thinking budget as large as the reply's",
+      settings: { thinking: { enabled: true, budgetTokens: 2_000 }, budget: { reservedOutputTokens: 1_000 } },
+      field: "thinking.budgetTokens",
+      other: "budget.reservedOutputTokens",
+    },
+  ])("$name → 400 with a sentence naming both keys, nothing stored", async ({ settings, field, other }) => {
+    const before = (await getPolicy()).version;
+    const document = structuredClone(defaultSettings()) as unknown as Record<string, Record<string, unknown>>;
+    for (const [section, values] of Object.entries(settings)) Object.assign(document[section], values);
+    const message = await expectError(await putPolicy(document), 400, "bad_request");
+    expect(message.startsWith(`settings.${field}: `)).toBe(true);
+    expect(message).toContain(other);
+    expect((await getPolicy()).version).toBe(before);
+  });
 
   test("keys left out of a section take their default", async () => {
     const response = await putPolicy({ ...defaultSettings(), history: { messageFetchLimit: 50 } });

@@ -181,4 +181,37 @@ describe("bad input gets a clear 4xx and stores nothing", () => {
     const db = await getDb();
     expect(await listMessages({ db, conversationId: id })).toEqual([]);
   });
+
+  test("PATCH with an override that contradicts the settings it resolves with names both keys; nothing stored", async () => {
+    const id = await createConversation(ada);
+    const patch = (settingsOverride: unknown) =>
+      call(conversationRoute.PATCH, `/api/conversations/${id}`, {
+        user: ada,
+        method: "PATCH",
+        params: { id },
+        body: { settingsOverride },
+      });
+    const message = await expectError(
+      await patch({ summary: { keepRecentTurns: 20 }, history: { messageFetchLimit: 30 } }),
+      400,
+      "bad_request",
+    );
+    expect(message).toBe(
+      "settingsOverride.history.messageFetchLimit: history.messageFetchLimit (30) cannot hold the 20 turns summary.keepRecentTurns keeps verbatim: every turn would be summarised again. Load at least 42 messages or keep fewer turns.",
+    );
+    const stored = await call(conversationRoute.GET, `/api/conversations/${id}`, {
+      user: ada,
+      params: { id },
+    });
+    expect(
+      ((await stored.json()) as { conversation: { settingsOverride: unknown } }).conversation
+        .settingsOverride,
+    ).toEqual({});
+    // The same limit agrees once only Compact summarises.
+    const manual = await patch({
+      summary: { keepRecentTurns: 20, mode: "manual" },
+      history: { messageFetchLimit: 30 },
+    });
+    expect(manual.status, await manual.clone().text()).toBe(200);
+  });
 });

@@ -3,23 +3,23 @@
 // anyone else's. Real routes, the real database, the offline summariser.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as memoryRoute from "@/app/api/memories/[memoryId]/route";
-import * as preferencesRoute from "@/app/api/memories/preferences/route";
 import * as memoriesRoute from "@/app/api/memories/route";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { createConversation } from "../fixtures/personas";
 import { runTurn } from "../fixtures/turns";
 import { itemText, preview } from "./preview-helpers";
-import { compactOk } from "./summary-helpers";
+import { compactOk, putPreferences } from "./summary-helpers";
 
 let ada: TestUser;
 let bob: TestUser;
 
 beforeAll(async () => {
   [ada, bob] = await Promise.all([signUp("Ada"), signUp("Bob")]);
+  // Ada keeps her summaries as memories; Bob has not chosen yet.
+  await putPreferences(ada, { sessionSummaries: true });
 });
 
 afterAll(async () => {
-  // Leave Ada's preference as the default for any later file sharing the database.
   await putPreferences(ada, { sessionSummaries: true });
 });
 
@@ -31,7 +31,7 @@ interface MemoryList {
     summaryId: string | null;
     conversationId: string | null;
   }[];
-  preferences: { sessionSummaries: boolean };
+  preferences: { sessionSummaries: boolean; chosen: boolean };
 }
 
 async function list(user: TestUser): Promise<MemoryList> {
@@ -55,10 +55,6 @@ function remove(user: TestUser, memoryId: string) {
     method: "DELETE",
     params: { memoryId },
   });
-}
-
-function putPreferences(user: TestUser, body: unknown) {
-  return call(preferencesRoute.PUT, "/api/memories/preferences", { user, method: "PUT", body });
 }
 
 async function compactedConversation(user: TestUser, texts: string[]) {
@@ -138,14 +134,52 @@ describe("a user's own memories", () => {
   });
 });
 
-describe("summary memories can be turned off", () => {
+describe("summary memories are off until the user chooses", () => {
+  test("unchosen: a summary is not kept; keeping it from its panel keeps that one; off: the next is not kept", async () => {
+    const carol = await signUp("Carol");
+    expect((await list(carol)).preferences).toEqual({ sessionSummaries: false, chosen: false });
+    const first = await compactedConversation(carol, ["Before choosing. Yes.", "Two.", "Three."]);
+    expect((await list(carol)).memories).toEqual([]);
+
+    // "Keep" in the summary panel: on from now, and this conversation's active summary kept at once.
+    const keep = await putPreferences(carol, { sessionSummaries: true, keepSummaryOf: first.conversationId });
+    expect(await keep.json()).toEqual({ preferences: { sessionSummaries: true, chosen: true } });
+    expect((await list(carol)).memories.map((memory) => memory.summaryId)).toEqual([first.summary.id]);
+    // Asked again, it is not kept twice.
+    await putPreferences(carol, { sessionSummaries: true, keepSummaryOf: first.conversationId });
+    expect((await list(carol)).memories).toHaveLength(1);
+  });
+
+  test("keepSummaryOf: only with sessionSummaries true, only for one's own conversation; nothing changes when refused", async () => {
+    const dave = await signUp("Dave");
+    const { conversationId } = await compactedConversation(ada, ["Ada's own. Yes.", "Two.", "Three."]);
+    const refusals: Array<[body: unknown, status: number, code: string, message: string | null]> = [
+      // Someone else's conversation is not even found.
+      [{ sessionSummaries: true, keepSummaryOf: conversationId }, 404, "not_found", "Conversation not found"],
+      [
+        { sessionSummaries: false, keepSummaryOf: conversationId },
+        400,
+        "bad_request",
+        "keepSummaryOf: keepSummaryOf goes with sessionSummaries: true",
+      ],
+      [{ sessionSummaries: true, keepSummaryOf: "nope" }, 400, "bad_request", null],
+    ];
+    for (const [body, status, code, message] of refusals) {
+      const said = await expectError(await putPreferences(dave, body), status, code);
+      if (message) expect(said).toBe(message);
+    }
+    expect(await list(dave)).toEqual({
+      memories: [],
+      preferences: { sessionSummaries: false, chosen: false },
+    });
+  });
+
   test("off: the next summary is not kept as a memory; on again: it is", async () => {
-    expect((await list(bob)).preferences).toEqual({ sessionSummaries: true });
     const off = await putPreferences(bob, { sessionSummaries: false });
     expect(off.status).toBe(200);
-    expect(await off.json()).toEqual({ preferences: { sessionSummaries: false } });
+    expect(await off.json()).toEqual({ preferences: { sessionSummaries: false, chosen: true } });
     await compactedConversation(bob, ["Not to remember. Ever.", "Two.", "Three."]);
-    expect(await list(bob)).toEqual({ memories: [], preferences: { sessionSummaries: false } });
+    expect(await list(bob)).toEqual({ memories: [], preferences: { sessionSummaries: false, chosen: true } });
 
     expect((await putPreferences(bob, { sessionSummaries: true })).status).toBe(200);
     const { summary } = await compactedConversation(bob, ["To remember. Yes.", "Two.", "Three."]);

@@ -348,7 +348,10 @@ describe("the fetch limit", () => {
 
   test("token mode: an overflow past the fetch limit summarises first; nothing is left out silently", async () => {
     const conversationId = await newConversation();
-    await setOverride(ada, conversationId, { history: { messageFetchLimit: 6 } });
+    await setOverride(ada, conversationId, {
+      history: { messageFetchLimit: 6 },
+      summary: { keepRecentTurns: 2 },
+    });
     await runTurnsHidingNothing(conversationId, 6, "Exchange");
     const turns = await turnsOnceSummarised(conversationId);
     const summarised = turns.flatMap((turn) =>
@@ -356,7 +359,7 @@ describe("the fetch limit", () => {
     );
     expect(summarised.length).toBeGreaterThanOrEqual(1);
     expect(summarised[0].reason).toBe(
-      "1 older message no longer fit history.messageFetchLimit (6): summarised 2 messages (#1–#2), kept the last 3 user turns from #3",
+      "1 older message no longer fit history.messageFetchLimit (6): summarised 4 messages (#1–#4), kept the last 2 user turns from #5",
     );
     const view = await transcript(ada, conversationId);
     expect(view.modelView).toBeNull();

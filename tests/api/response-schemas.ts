@@ -295,7 +295,10 @@ export const ownMemories = route("GET /api/memories")({
       updatedAt: time(),
     }),
   ),
-  preferences: exactly<Output<"GET /api/memories">["preferences"]>()({ sessionSummaries: z.boolean() }),
+  preferences: exactly<Output<"GET /api/memories">["preferences"]>()({
+    sessionSummaries: z.boolean(),
+    chosen: z.boolean(),
+  }),
 });
 
 // Administration

@@ -43,6 +43,7 @@ import { type CallOptions, call, readUIStream, signUp, type TestUser } from "../
 import { makePng } from "../fixtures/attachments";
 import { signUpAdmin } from "./admin-helpers";
 import * as shapes from "./response-schemas";
+import { putPreferences } from "./summary-helpers";
 
 type Handler = Parameters<typeof call>[0];
 
@@ -83,6 +84,8 @@ async function send(text: string) {
 beforeAll(async () => {
   ada = await signUpAdmin("Ada");
   bob = await signUp("Bob");
+  // Ada keeps summaries as memories, so the memories route has one to send once she compacts.
+  expect((await putPreferences(ada, { sessionSummaries: true })).status).toBe(200);
   const created = await json(
     conversationsRoute.POST,
     "/api/conversations",

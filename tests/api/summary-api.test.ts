@@ -19,6 +19,7 @@ import {
   compactOk,
   getSummaries,
   getSummary,
+  keepingSummaryMemories,
   marked,
   messageMarks,
   putSummary,
@@ -31,6 +32,7 @@ import {
 } from "./summary-helpers";
 
 const ada = signedUpForFile("Ada");
+keepingSummaryMemories(ada);
 const bob = signedUpForFile("Bob");
 const carol = signedUpForFile("Carol");
 const dan = signedUpForFile("Dan", { admin: true });

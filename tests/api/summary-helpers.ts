@@ -1,11 +1,13 @@
 // Helpers shared by the summary-*.test.ts files: the summaries routes called in-process, the conversation's
 // settings override, the preview, and what is stored (summary rows, message marks, session_summary memories).
 import { asc, eq } from "drizzle-orm";
+import { beforeAll } from "vitest";
 import * as compactRoute from "@/app/api/conversations/[id]/compact/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import * as revertRoute from "@/app/api/conversations/[id]/summaries/[summaryId]/revert/route";
 import * as summaryRoute from "@/app/api/conversations/[id]/summaries/[summaryId]/route";
 import * as summariesRoute from "@/app/api/conversations/[id]/summaries/route";
+import * as preferencesRoute from "@/app/api/memories/preferences/route";
 import { getDb } from "@/db/client";
 import { memories, messages, summaries } from "@/db/schema";
 import type { SummaryView } from "@/lib/chat/views/summary-view";
@@ -131,6 +133,19 @@ export async function summaryRows(conversationId: string) {
     .from(summaries)
     .where(eq(summaries.conversationId, conversationId))
     .orderBy(asc(summaries.createdAt));
+}
+
+/** PUT /api/memories/preferences as `user`. */
+export function putPreferences(user: TestUser, body: unknown) {
+  return call(preferencesRoute.PUT, "/api/memories/preferences", { user, method: "PUT", body });
+}
+
+/** Summaries are kept as memories only once a user chooses so: `user` chooses it before the file's tests. */
+export function keepingSummaryMemories(user: TestUser): void {
+  beforeAll(async () => {
+    const response = await putPreferences(user, { sessionSummaries: true });
+    if (response.status !== 200) throw new Error(`PUT preferences failed: ${await response.text()}`);
+  });
 }
 
 /** The conversation's session_summary memories, oldest first: [summaryId, active, content]. */

@@ -21,6 +21,7 @@ import { signedUpForFile } from "../fixtures/users";
 import { itemText, preview } from "./preview-helpers";
 import {
   compact,
+  keepingSummaryMemories,
   messageMarks,
   sessionMemories,
   setOverride,
@@ -30,6 +31,7 @@ import {
 
 const env = fakeProvidersForFile({ resetBeforeEach: false });
 const ada = signedUpForFile("Ada");
+keepingSummaryMemories(ada);
 
 function history(count: number): string[] {
   return Array(count).fill("DIALOGUE_HISTORY");

@@ -54,6 +54,6 @@ export async function requireOwnedConversation<Schema extends z.ZodType>(
   // Without a schema there is no body: the route does not read it.
   const body = (bodySchema ? await readJson(request, bodySchema) : undefined) as z.infer<Schema>;
   const db = await getDb();
-  await getOwnedConversation({ db, conversationId, userId: user.id });
-  return { user, db, conversationId, body };
+  const conversation = await getOwnedConversation({ db, conversationId, userId: user.id });
+  return { user, db, conversationId, conversation, body };
 }

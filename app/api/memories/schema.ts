@@ -10,5 +10,11 @@ export const memoryChangeSchema = z
 export const memoryPreferencesSchema = z
   .object({
     sessionSummaries: z.boolean({ error: "sessionSummaries must be true or false" }),
+    /** With `sessionSummaries: true`: also keep this conversation's active summary now (the summary panel's "Keep"). */
+    keepSummaryOf: z.uuid({ error: "keepSummaryOf must be a conversation id" }).optional(),
   })
-  .strict();
+  .strict()
+  .refine((body) => body.sessionSummaries || body.keepSummaryOf === undefined, {
+    error: "keepSummaryOf goes with sessionSummaries: true",
+    path: ["keepSummaryOf"],
+  });

@@ -4,6 +4,7 @@ import { listPersonasWithSlugs } from "@/db/persona-queries";
 import { respond } from "@/lib/api/respond";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
 import { TOOL_CATALOG } from "@/lib/chat/turn/tools";
+import { assertSettingsAgree } from "@/lib/settings-agreement";
 import { createPersonaSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
@@ -25,6 +26,7 @@ export const POST = route(async (request: Request) => {
   const db = await getDb();
   await assertModelsExist({ db, field: "modelId", modelIds: [body.modelId] });
   await assertModelsExist({ db, field: "fallbackModelIds", modelIds: body.fallbackModelIds });
+  await assertSettingsAgree(db, body.settingsOverride);
   const persona = await createPersona({ db, fields: body });
   return respond("POST /api/admin/personas", { persona }, { status: 201 });
 });

@@ -9,6 +9,7 @@ import { conversationDetail } from "@/lib/api/conversation-detail";
 import { respond } from "@/lib/api/respond";
 import { route } from "@/lib/api/route";
 import { choosableModels, requireCallableModel } from "@/lib/chat/turn/turn-setup";
+import { assertSettingsAgree } from "@/lib/settings-agreement";
 import { updateConversationSchema } from "../schema";
 
 export const dynamic = "force-dynamic";
@@ -25,12 +26,17 @@ export const GET = readableConversationRoute(async ({ user, db, conversation }) 
 });
 
 export const PATCH = route(async (request: Request, { params }: ConversationContext) => {
-  const { db, conversationId, body } = await requireOwnedConversation(
-    request,
-    params,
-    updateConversationSchema,
-  );
+  const {
+    db,
+    conversationId,
+    conversation: stored,
+    body,
+  } = await requireOwnedConversation(request, params, updateConversationSchema);
   if (body.modelId) await requireCallableModel(db, body.modelId);
+  if (body.settingsOverride) {
+    const persona = await getPersona({ db, personaId: stored.personaId });
+    await assertSettingsAgree(db, body.settingsOverride, persona.settingsOverride);
+  }
   const conversation = await updateConversation({ db, conversationId, changes: body });
   return respond("PATCH /api/conversations/:id", { conversation });
 });

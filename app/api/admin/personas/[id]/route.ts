@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import { getPersona } from "@/db/persona-queries";
 import { respond } from "@/lib/api/respond";
 import { parseId, readJson, requireAdmin, route } from "@/lib/api/route";
+import { assertSettingsAgree } from "@/lib/settings-agreement";
 import { updatePersonaSchema } from "../schema";
 
 export const dynamic = "force-dynamic";
@@ -27,6 +28,7 @@ export const PUT = route(async (request: Request, { params }: Context) => {
   if (body.modelId) await assertModelsExist({ db, field: "modelId", modelIds: [body.modelId] });
   if (body.fallbackModelIds)
     await assertModelsExist({ db, field: "fallbackModelIds", modelIds: body.fallbackModelIds });
+  if (body.settingsOverride) await assertSettingsAgree(db, body.settingsOverride);
   return respond("PUT /api/admin/personas/:id", {
     persona: await updatePersona({ db, personaId, changes: body }),
   });

@@ -1,0 +1,1 @@
+ALTER TABLE "memory_preferences" ALTER COLUMN "sessionSummaries" SET DEFAULT false;
