@@ -15,7 +15,7 @@ import type { Database } from "@/db/client";
 import { AppError } from "@/lib/domain/errors";
 import { checkUploadBytes } from "@/lib/media/check-upload";
 import { IMAGE_MIMES } from "@/lib/media/image-mimes";
-import { KIND_NAMES } from "@/lib/media/sniff";
+import { KIND_NAMES, sniffUploadType } from "@/lib/media/sniff";
 import { invalidField } from "./errors";
 
 /** As many images as a message of the chat may carry. */
@@ -61,7 +61,7 @@ const responsesImagePart = z.object({
 
 /** A chat completions message's content: a string, or text and (on a user message) image_url parts. */
 export function chatMessageContent(content: string | Part[] | null | undefined, where: string, role: Role) {
-  return readParts(content, where, role, (part, at) => {
+  return readParts(content, where, { role, imageType: "image_url" }, (part, at) => {
     if (part.type === "text" && typeof part.text === "string") return part.text;
     if (part.type === "image_url") {
       const { image_url } = checked(chatImagePart, part, at);
@@ -76,7 +76,7 @@ export function chatMessageContent(content: string | Part[] | null | undefined, 
 
 /** A Responses input message's content: a string, or input_text/output_text and (user) input_image parts. */
 export function responsesItemContent(content: string | Part[] | undefined, where: string, role: Role) {
-  return readParts(content, where, role, (part, at) => {
+  return readParts(content, where, { role, imageType: "input_image" }, (part, at) => {
     if ((part.type === "input_text" || part.type === "output_text") && typeof part.text === "string")
       return part.text;
     if (part.type === "input_image") {
@@ -94,7 +94,7 @@ export function responsesItemContent(content: string | Part[] | undefined, where
 function readParts(
   content: string | Part[] | null | undefined,
   where: string,
-  role: Role,
+  { role, imageType }: { role: Role; imageType: string },
   readPart: (part: Part, at: string) => string | ContentImage,
 ): MessageContent {
   if (content === null || content === undefined) return { text: "", images: [] };
@@ -103,17 +103,16 @@ function readParts(
   const images: ContentImage[] = [];
   content.forEach((part, index) => {
     const at = `${where}.content[${index}]`;
+    if (part.type === imageType) {
+      if (role !== "user")
+        throw invalidField(at, `only the user's messages may carry images, not a ${role}'s.`);
+      if (images.length === MAX_MESSAGE_IMAGES) {
+        throw invalidField(at, `a message may carry at most ${MAX_MESSAGE_IMAGES} images.`);
+      }
+    }
     const read = readPart(part, at);
-    if (typeof read === "string") {
-      texts.push(read);
-      return;
-    }
-    if (role !== "user")
-      throw invalidField(at, `only the user's messages may carry images, not a ${role}'s.`);
-    if (images.length === MAX_MESSAGE_IMAGES) {
-      throw invalidField(at, `a message may carry at most ${MAX_MESSAGE_IMAGES} images.`);
-    }
-    images.push(read);
+    if (typeof read === "string") texts.push(read);
+    else images.push(read);
   });
   return { text: texts.join("\n"), images };
 }
@@ -157,6 +156,7 @@ export function decodeImageUrl(url: string, param: string): ContentImage {
   if (!BASE64.test(data)) throw invalidField(param, "its data is not valid base64.");
   const bytes = new Uint8Array(Buffer.from(data, "base64"));
   if (bytes.byteLength === 0) throw invalidField(param, "the image is empty.");
+  if (!sniffUploadType(bytes)) throw invalidField(param, "its bytes are not a JPEG, PNG, GIF or WebP image.");
   let sniffed: ReturnType<typeof checkUploadBytes>;
   try {
     sniffed = checkUploadBytes(bytes, mime);
