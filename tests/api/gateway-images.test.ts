@@ -130,6 +130,17 @@ describe("images in", () => {
     expect(stored).toMatchObject({ mime: "image/jpeg", width: 3, height: 2 });
   });
 
+  test("a megabyte image is read and sent whole", async () => {
+    const viewer = await persona();
+    const large = makePng(600, 4);
+    expect(large.length).toBeGreaterThan(1024 * 1024);
+    await (await client()).chat.completions.create({
+      model: viewer.slug as string,
+      messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: dataUrl(large) } }] }],
+    });
+    expect(sentImageUrls()).toEqual([dataUrl(large)]);
+  });
+
   test("responses: an input_image data: URL reaches the provider; the attempt records those bytes", async () => {
     const viewer = await persona();
     const png = makePng(20, 5);
