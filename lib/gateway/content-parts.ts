@@ -16,10 +16,8 @@ import { AppError } from "@/lib/domain/errors";
 import { checkUploadBytes } from "@/lib/media/check-upload";
 import { IMAGE_MIMES } from "@/lib/media/image-mimes";
 import { KIND_NAMES, sniffUploadType } from "@/lib/media/sniff";
+import { MAX_MESSAGE_IMAGES } from "@/lib/media/upload-limits";
 import { invalidField } from "./errors";
-
-/** As many images as a message of the chat may carry. */
-export const MAX_MESSAGE_IMAGES = 10;
 
 /** An image of a message, checked: its bytes, what they are, and their SHA-256 (the transcript hash's form). */
 export interface ContentImage {
