@@ -23,8 +23,11 @@ const ada = signedUpForFile("Ada");
 
 type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 
-async function persona(settingsOverride?: SettingsOverride): Promise<Persona> {
-  const row = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: `Tuned ${crypto.randomUUID()}` });
+async function persona(
+  settingsOverride?: SettingsOverride,
+  modelId = "openai:gpt-4.1-mini",
+): Promise<Persona> {
+  const row = await insertPersona({ modelId, name: `Tuned ${crypto.randomUUID()}` });
   const db = await getDb();
   if (settingsOverride) await db.update(personas).set({ settingsOverride }).where(eq(personas.id, row.id));
   return (await listPersonasWithSlugs({ db })).find((candidate) => candidate.id === row.id) as Persona;
@@ -37,6 +40,7 @@ async function client() {
 interface AttemptView {
   request: { body: string } | null;
   trace: TraceEvent[];
+  warnings: string[];
 }
 
 async function recordedAttempt(response: Response): Promise<AttemptView> {
@@ -139,6 +143,32 @@ describe("chat completions parameters", () => {
     const attempt = await recordedAttempt(response);
     expect(attempt.trace.find((event) => event.action === "dropped-stop-strings")).toMatchObject({
       details: { dropped: ["C2"], limit: 4 },
+    });
+  });
+});
+
+describe("where the persona's model takes no such setting", () => {
+  test("a reasoning model: no temperature or top_p on the wire (the adapter's warnings say so), no stop at a cap of 0", async () => {
+    const thinker = await persona({}, "openai:gpt-5-mini");
+    const { response } = await (await client()).chat.completions
+      .create({
+        model: thinker.slug as string,
+        messages: [{ role: "user", content: "think" }],
+        temperature: 0.3,
+        top_p: 0.5,
+        stop: "<<END>>",
+        max_tokens: 90,
+      })
+      .withResponse();
+    const { body } = await sentAndRecorded(response);
+    expect(body).not.toHaveProperty("temperature");
+    expect(body).not.toHaveProperty("top_p");
+    expect(body).not.toHaveProperty("stop");
+    expect(body.max_output_tokens).toBe(90);
+    const attempt = await recordedAttempt(response);
+    expect(attempt.warnings.join("\n")).toMatch(/temperature/);
+    expect(attempt.trace.find((event) => event.action === "dropped-stop-strings")).toMatchObject({
+      details: { dropped: ["<<END>>"], limit: 0 },
     });
   });
 });
