@@ -6,6 +6,7 @@ import type { JSONValue, ModelMessage, SystemModelMessage } from "ai";
 import type { ResolvedSettings } from "@/lib/domain/settings";
 import type {
   BuildInput,
+  CallOptions,
   ContextItem,
   ModelDescriptor,
   StoredArtifact,
@@ -89,6 +90,8 @@ export interface PhaseBContext {
   enabledToolNames: readonly string[] | undefined;
   /** The conversation, for the provider's prompt-cache key (see BaseContext.conversationId). */
   conversationId?: string;
+  /** The caller's own options for this call (see BaseContext.callOptions). */
+  callOptions?: CallOptions;
 }
 
 /** Items that fit the attempt's budget, and the budget they were fitted to. */
@@ -126,4 +129,7 @@ export interface SerialisedRequest {
   providerOptions: ProviderOptions;
   stopSequences: string[] | undefined;
   maxOutputTokens: number | undefined;
+  /** Only when the caller asked for them (BaseContext.callOptions). */
+  temperature?: number;
+  topP?: number;
 }

@@ -63,6 +63,7 @@ export function resolveForModel(
     countedWith: base.tokenizer,
     enabledToolNames: options.enabledToolNames,
     conversationId: base.conversationId,
+    callOptions: base.callOptions,
   };
   const run = PHASE_B.run(base.items, context, options.clock ?? null);
   const { items, budget, request } = run.value;

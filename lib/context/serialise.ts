@@ -12,6 +12,7 @@ import type { AssistantContent, JSONValue, ModelMessage, ToolContent, UserConten
 import type { ResolvedSettings } from "@/lib/domain/settings";
 import { reservedOutputTokens } from "@/lib/domain/settings";
 import type { ContextItem, ItemPart, ModelDescriptor, TraceEvent } from "@/lib/domain/types";
+import { withCallOptions } from "./call-options";
 import type {
   ItemsWithStops,
   PhaseBContext,
@@ -471,8 +472,9 @@ function thinkingEvent(
 /** Phase B: the items become the AI SDK call's arguments. */
 export const serialiseStage: Stage<ItemsWithStops, SerialisedItems, PhaseBContext> = {
   name: "serialise",
-  run({ items, budget, stopSequences }, { model, settings, conversationId }) {
-    const { value: request, trace } = serialiseRequest(items, model, settings, stopSequences, conversationId);
+  run({ items, budget, stopSequences }, { model, settings, conversationId, callOptions }) {
+    const serialised = serialiseRequest(items, model, settings, stopSequences, conversationId);
+    const { value: request, trace } = withCallOptions(serialised, callOptions);
     return { value: { items, budget, request }, trace };
   },
 };

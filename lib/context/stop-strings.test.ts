@@ -64,6 +64,14 @@ describe("stop strings", () => {
     expect(out.trace).toEqual([]);
   });
 
+  it("puts a caller's own stop strings after the configured ones and before the speaker patterns", () => {
+    const out = buildStopSequences(room, model(5), settings({ strings: ["###"], speakerPattern: true }), [
+      "<<END>>",
+      "###",
+    ]);
+    expect(out.value).toEqual(["###", "<<END>>", "\nAda:", "\nBob Smith:"]);
+  });
+
   it("caps at the model's limit and traces the dropped ones", () => {
     const out = buildStopSequences(
       room,

@@ -1,8 +1,8 @@
 // Phase B's stop sequences (docs/pipeline.md#stop-strings), built per provider.
-// The configured strings first, then (opt-in) `"\n" + name + ":"` for every other participant, so the model stops
-// before writing someone else's line; the newline prefix still lets a reply start with "Name:". De-duplicated in
-// order, then capped at what the model accepts (OpenAI 4, Gemini 5), so a long list is not rejected; the dropped ones
-// are traced.
+// The configured strings first, then a gateway caller's own `stop`, then (opt-in) `"\n" + name + ":"` for every
+// other participant, so the model stops before writing someone else's line; the newline prefix still lets a reply
+// start with "Name:". De-duplicated in order, then capped at what the model accepts (OpenAI 4, Gemini 5), so a long
+// list is not rejected; the dropped ones are traced.
 
 import type { ResolvedSettings } from "@/lib/domain/settings";
 import type { ContextItem, ModelDescriptor } from "@/lib/domain/types";
@@ -45,8 +45,10 @@ export function buildStopSequences(
   items: readonly ContextItem[],
   model: ModelDescriptor,
   settings: ResolvedSettings,
+  /** The caller's own stop strings (a gateway call's `stop`): after the configured ones, before the names. */
+  callStops: readonly string[] = [],
 ): StageResult<string[]> {
-  const candidates = [...settings.stop.strings];
+  const candidates = [...settings.stop.strings, ...callStops];
   if (settings.stop.speakerPattern)
     for (const name of otherSpeakerNames(items)) candidates.push(speakerStopString(name));
 
@@ -79,8 +81,13 @@ export function buildStopSequences(
 /** Phase B: the stop sequences for the attempt, from the settings and the other speakers' names. */
 export const stopStringsStage: Stage<BudgetedItems, ItemsWithStops, PhaseBContext> = {
   name: "stop-strings",
-  run(budgeted, { model, settings }) {
-    const { value: stopSequences, trace } = buildStopSequences(budgeted.items, model, settings);
+  run(budgeted, { model, settings, callOptions }) {
+    const { value: stopSequences, trace } = buildStopSequences(
+      budgeted.items,
+      model,
+      settings,
+      callOptions?.stop,
+    );
     return { value: { ...budgeted, stopSequences }, trace };
   },
 };

@@ -404,6 +404,20 @@ export interface BaseContext {
   /** The conversation the build is for: phase B names the provider's prompt cache after it (OpenAI's
    *  `prompt_cache_key`). Absent on a hand-built base: no key is sent. */
   conversationId?: string;
+  /** What the caller asked of this call (the gateway's `temperature`, `max_tokens`, `stop`…); absent: nothing. */
+  callOptions?: CallOptions;
+}
+
+/**
+ * A call's own sampling and length options, as a client of the gateway sends them. Phase B applies them within the
+ * persona's limits: `stop` joins the persona's stop strings under the model's cap, `maxOutputTokens` never exceeds
+ * the output the budget reserved, `temperature` and `topP` are passed to the provider as they are.
+ */
+export interface CallOptions {
+  temperature?: number;
+  topP?: number;
+  maxOutputTokens?: number;
+  stop?: string[];
 }
 
 // ---------------------------------------------------------------------------------------------------------------

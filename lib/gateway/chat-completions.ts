@@ -8,6 +8,7 @@ import { env } from "@/lib/config/env";
 import { enforceRateLimit, type RateLimitPolicy } from "@/lib/rate-limit";
 import { refuseNewTurnWhenShuttingDown } from "@/lib/shutdown-hooks";
 import { type ChatCall, readChatCall } from "./chat-request";
+import { storeContentImages } from "./content-parts";
 import { CONVERSATION_HEADER, conversationForCall, rememberTranscript } from "./conversations";
 import { GatewayError } from "./errors";
 import { personaForModel } from "./personas";
@@ -85,6 +86,14 @@ export async function startCallTurn(
     user,
     conversationId: conversation.id,
     text: call.text,
+    // Stored as the chat's uploads are, then carried by the user message the turn stores.
+    attachmentIds: await storeContentImages({
+      db,
+      conversationId: conversation.id,
+      userId: user.id,
+      images: call.images,
+    }),
+    callOptions: call.options,
     arrivedAt,
   });
   await reply.ready;

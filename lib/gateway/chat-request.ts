@@ -6,12 +6,14 @@
 import "server-only";
 import { z } from "zod";
 import { readJson } from "@/lib/api/route";
+import type { CallOptions } from "@/lib/domain/types";
+import { chatCallOptions } from "./call-options";
+import { type ContentImage, chatMessageContent } from "./content-parts";
 import { GatewayError, invalidField } from "./errors";
 
 /** A request carries a whole history: room for long ones. */
 const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 
-const textPart = z.object({ type: z.literal("text"), text: z.string() }).loose();
 const contentPart = z.object({ type: z.string() }).loose();
 
 const messageSchema = z
@@ -59,6 +61,8 @@ export const chatCompletionSchema = z
 export interface TranscriptMessage {
   role: "user" | "assistant";
   text: string;
+  /** A user message's images (content-parts.ts). */
+  images?: ContentImage[];
 }
 
 export interface ChatCall {
@@ -71,6 +75,10 @@ export interface ChatCall {
   history: TranscriptMessage[];
   /** The new user message's text. */
   text: string;
+  /** The new user message's images. */
+  images: ContentImage[];
+  /** The call's sampling and length parameters (call-options.ts). */
+  options: CallOptions | undefined;
 }
 
 /** OpenAI's way to name a field: `messages[2].content`. */
@@ -111,15 +119,16 @@ export async function readChatCall(request: Request): Promise<ChatCall> {
     if (message.role === "tool" || (message.tool_calls && message.tool_calls.length > 0)) {
       throw invalidField(where, "tool calls and results are not supported by this gateway yet.");
     }
-    const text = messageText(message.content, where);
+    const { text, images } = chatMessageContent(message.content, where, message.role);
     if (message.role === "system" || message.role === "developer") system.push(text);
-    else conversation.push({ role: message.role, text });
+    else conversation.push({ role: message.role, text, images });
   });
   const last = conversation.pop();
   if (last?.role !== "user") {
     throw invalidField("messages", "the last message (after any system message) must be the user's.");
   }
-  if (!last.text.trim()) throw invalidField(`messages[${body.messages.length - 1}].content`, "is empty.");
+  if (!last.text.trim() && !last.images?.length)
+    throw invalidField(`messages[${body.messages.length - 1}].content`, "is empty.");
   const systemText = system.join("\n\n").trim();
   return {
     model: body.model,
@@ -128,23 +137,7 @@ export async function readChatCall(request: Request): Promise<ChatCall> {
     systemText: systemText || null,
     history: conversation,
     text: last.text,
+    images: last.images ?? [],
+    options: chatCallOptions(body),
   };
-}
-
-/** A message's text: a string, or its text parts joined; other parts cannot be honoured yet. */
-function messageText(content: z.infer<typeof messageSchema>["content"], where: string): string {
-  if (content === null || content === undefined) return "";
-  if (typeof content === "string") return content;
-  return content
-    .map((part, index) => {
-      const text = textPart.safeParse(part);
-      if (!text.success) {
-        throw invalidField(
-          `${where}.content[${index}]`,
-          `parts of type ${JSON.stringify(part.type)} are not supported by this gateway yet; send text.`,
-        );
-      }
-      return text.data.text;
-    })
-    .join("\n");
 }

@@ -2,6 +2,8 @@
 // it, the one of this key whose transcript (the client's system text and messages, and the persona) hashes as the
 // call's earlier messages do; otherwise a new conversation starts, its earlier messages stored as they were sent.
 // The client's system text is kept as the conversation's instructions: its own item after the persona's prompt.
+// An image stands in the transcript as the SHA-256 of its bytes (the form its attachment is stored under), so a
+// client that sends the same image back continues the conversation, and a text-only message hashes as it always did.
 
 import "server-only";
 import { createHash } from "node:crypto";
@@ -12,17 +14,25 @@ import { appendMessage } from "@/db/message-insert-queries";
 import type { ApiKey, Conversation, Persona } from "@/db/schema";
 import { DEFAULT_CONVERSATION_TITLE } from "@/db/title-queries";
 import type { SessionUser } from "@/lib/api/route";
+import type { StoredPart } from "@/lib/domain/types";
 import { isUuid } from "@/lib/ids";
 import type { ChatCall, TranscriptMessage } from "./chat-request";
+import { storeContentImages } from "./content-parts";
 import { GatewayError, invalidField } from "./errors";
 
 export const CONVERSATION_HEADER = "x-glassbox-conversation-id";
 
-/** The transcript a call continues, as one hash: persona, system text, then each message's role and text. */
+/**
+ * The transcript a call continues, as one hash: persona, system text, then each message's role and text, and the
+ * SHA-256 of each of its images when it has any.
+ */
 export function transcriptHash(personaId: string, systemText: string | null, messages: TranscriptMessage[]) {
   const hash = createHash("sha256");
   hash.update(JSON.stringify([personaId, systemText ?? ""]));
-  for (const message of messages) hash.update(`\n${JSON.stringify([message.role, message.text])}`);
+  for (const { role, text, images = [] } of messages) {
+    const form = images.length > 0 ? [role, text, images.map((image) => image.sha256)] : [role, text];
+    hash.update(`\n${JSON.stringify(form)}`);
+  }
   return hash.digest("hex");
 }
 
@@ -109,9 +119,20 @@ async function startConversation(db: Database, user: SessionUser, persona: Perso
     : created;
   let lastUserMessageId: string | null = null;
   for (const message of call.history) {
-    const parts = message.text ? [{ type: "text" as const, text: message.text }] : [];
+    const attachmentIds = await storeContentImages({
+      db,
+      conversationId: conversation.id,
+      userId: user.id,
+      images: message.images ?? [],
+    });
+    const parts: StoredPart[] = [
+      ...(message.text ? [{ type: "text" as const, text: message.text }] : []),
+      ...attachmentIds.map((attachmentId) => ({ type: "media" as const, attachmentId })),
+    ];
     const stored = await appendMessage({
       db,
+      // A user message's images become its own in the same transaction, as the chat's uploads do.
+      attach: attachmentIds.length > 0 ? { attachmentIds, userId: user.id } : undefined,
       message:
         message.role === "user"
           ? {
@@ -155,7 +176,7 @@ export async function rememberTranscript({
 }): Promise<void> {
   const messages: TranscriptMessage[] = [
     ...call.history,
-    { role: "user", text: call.text },
+    { role: "user", text: call.text, images: call.images },
     { role: "assistant", text: replyText },
   ];
   await saveKeyConversation({

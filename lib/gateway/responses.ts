@@ -7,8 +7,10 @@ import "server-only";
 import { z } from "zod";
 import { conversationOfMessage } from "@/db/api-key-queries";
 import { isUuid } from "@/lib/ids";
+import { responsesCallOptions } from "./call-options";
 import { eventStream, startCallTurn, wholeReply } from "./chat-completions";
 import { type ChatCall, readGatewayBody, type TranscriptMessage } from "./chat-request";
+import { responsesItemContent } from "./content-parts";
 import { CONVERSATION_HEADER } from "./conversations";
 import { GatewayError, invalidField } from "./errors";
 import type { GatewayCall } from "./route";
@@ -71,14 +73,17 @@ function chatCallOf(body: ResponsesBody): ChatCall {
         `items of type ${JSON.stringify(item.type)} are not supported yet.`,
       );
     }
-    const text = itemText(item.content, where);
-    if (item.role === "system" || item.role === "developer") system.push(text);
-    else if (item.role === "user" || item.role === "assistant") conversation.push({ role: item.role, text });
-    else throw invalidField(`${where}.role`, "must be one of user, assistant, system, developer");
+    const { role } = item;
+    if (role !== "user" && role !== "assistant" && role !== "system" && role !== "developer") {
+      throw invalidField(`${where}.role`, "must be one of user, assistant, system, developer");
+    }
+    const { text, images } = responsesItemContent(item.content, where, role);
+    if (role === "system" || role === "developer") system.push(text);
+    else conversation.push({ role, text, images });
   });
   const last = conversation.pop();
-  if (last?.role !== "user" || !last.text.trim()) {
-    throw invalidField("input", "the last message must be the user's, with text.");
+  if (last?.role !== "user" || (!last.text.trim() && !last.images?.length)) {
+    throw invalidField("input", "the last message must be the user's, with text or an image.");
   }
   if (body.previous_response_id && conversation.length > 0) {
     throw invalidField("input", "with previous_response_id, send only the new user message.");
@@ -91,23 +96,9 @@ function chatCallOf(body: ResponsesBody): ChatCall {
     systemText: systemText || null,
     history: conversation,
     text: last.text,
+    images: last.images ?? [],
+    options: responsesCallOptions(body),
   };
-}
-
-function itemText(content: z.infer<typeof inputItem>["content"], where: string): string {
-  if (content === undefined) return "";
-  if (typeof content === "string") return content;
-  return content
-    .map((piece, index) => {
-      const text = (piece as { text?: unknown }).text;
-      if ((piece.type === "input_text" || piece.type === "output_text") && typeof text === "string")
-        return text;
-      throw invalidField(
-        `${where}.content[${index}]`,
-        `parts of type ${JSON.stringify(piece.type)} are not supported by this gateway yet; send input_text.`,
-      );
-    })
-    .join("\n");
 }
 
 /** The conversation a previous response belongs to, when it is one of the caller's. */

@@ -8,6 +8,8 @@ import type { Database } from "@/db/client";
 import type { SessionUser } from "@/lib/api/route";
 import type { AttemptEvent, ReplyWriter } from "@/lib/chat/turn/reply-events";
 import { runTurnWith } from "@/lib/chat/turn/run-turn";
+import type { TurnAction } from "@/lib/chat/turn/turn-user-message";
+import type { CallOptions } from "@/lib/domain/types";
 
 export interface ReplyEnd {
   /** The stored reply's id. */
@@ -115,21 +117,29 @@ export class GatewayReply implements AsyncIterable<ReplyEvent> {
   }
 }
 
-/** Runs the turn: the user's `text` in the conversation; the reply is being written when this resolves. */
+/**
+ * Runs the turn: the user's `text` and images (pending attachments of the conversation, as the chat's uploads are)
+ * in the conversation, with the call's options; the reply is being written when this resolves.
+ */
 export function runGatewayTurn({
   db,
   user,
   conversationId,
   text,
+  attachmentIds,
+  callOptions,
   arrivedAt,
 }: {
   db: Database;
   user: SessionUser;
   conversationId: string;
   text: string;
+  attachmentIds: string[];
+  callOptions: CallOptions | undefined;
   arrivedAt: number;
 }): Promise<GatewayReply> {
-  return runTurnWith({ db, user, conversationId, action: { kind: "submit", text } }, async ({ write }) => {
+  const action: TurnAction = { kind: "submit", text, attachmentIds, callOptions };
+  return runTurnWith({ db, user, conversationId, action }, async ({ write }) => {
     const reply = new GatewayReply(arrivedAt);
     write(reply.writer)
       .catch(() => reply.writer.write({ type: "error", errorText: "The reply failed on the server." }))

@@ -7,6 +7,9 @@ import { KIND_NAMES, type NonImageKind } from "./sniff";
 
 export type UploadKind = "image" | NonImageKind;
 
+/** Images one message may carry: the chat's uploads (app/api/chat/schema.ts) and a gateway call's image parts. */
+export const MAX_MESSAGE_IMAGES = 10;
+
 /** The setting that holds each kind's largest file. */
 const MAX_BYTES_SETTING = {
   image: "MEDIA_MAX_IMAGE_BYTES",

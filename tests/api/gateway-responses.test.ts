@@ -123,8 +123,12 @@ describe("POST /v1/responses", () => {
     [{ input: [] }, "input"],
     [{ input: [{ type: "function_call_output", call_id: "x", output: "y" }] }, "input[0].type"],
     [
-      { input: [{ role: "user", content: [{ type: "input_image", image_url: "x" }] }] },
+      { input: [{ role: "user", content: [{ type: "input_file", file_id: "file-1" }] }] },
       "input[0].content[0]",
+    ],
+    [
+      { input: [{ role: "user", content: [{ type: "input_image", image_url: "x" }] }] },
+      "input[0].content[0].image_url",
     ],
     [{ input: "x", tools: [{ type: "function", name: "f" }] }, "tools"],
   ])("%j: BadRequestError naming %s", async (body, param) => {

@@ -1,12 +1,10 @@
 import { z } from "zod";
 import { AppError } from "@/lib/domain/errors";
 import { ATTACHMENT_URL_PATTERN } from "@/lib/ids";
+import { MAX_MESSAGE_IMAGES } from "@/lib/media/upload-limits";
 
 /** The longest message a user can send, in characters. */
 export const MAX_MESSAGE_CHARS = 20_000;
-
-/** Images a message may carry; each is uploaded first (POST /api/conversations/:id/attachments). */
-export const MAX_MESSAGE_IMAGES = 10;
 
 const textPart = z.object({ type: z.literal("text"), text: z.string() });
 const filePart = z

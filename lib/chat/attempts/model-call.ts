@@ -39,6 +39,8 @@ export function streamModelCall({
     providerOptions: providerOptionsFor(model, resolved),
     stopSequences: resolved.request.stopSequences,
     maxOutputTokens: resolved.request.maxOutputTokens,
+    temperature: resolved.request.temperature,
+    topP: resolved.request.topP,
     maxRetries: 0, // retries are the turn runner's, so each one is a recorded attempt
     onError: () => {}, // the runner records every error on its attempt; the SDK default would print it to stderr
     include: { requestBody: true },
@@ -106,6 +108,8 @@ export function generateModelCall({
     providerOptions: providerOptionsFor(model, resolved),
     stopSequences: resolved.request.stopSequences,
     maxOutputTokens: resolved.request.maxOutputTokens,
+    temperature: resolved.request.temperature,
+    topP: resolved.request.topP,
   });
 }
 

@@ -121,10 +121,11 @@ async function respondWith(turnId: string, writeReply: ReturnType<typeof streamT
  * that does summarise, load and build again. Summarise again if it still overflows.
  */
 async function prepareContext(turn: TurnContext, firstInput: TurnInput) {
-  const { db, user, conversation, persona, userMessage, personaModel, modelRows } = turn;
+  const { db, user, conversation, persona, userMessage, personaModel, modelRows, action } = turn;
+  const callOptions = action.kind === "submit" ? action.callOptions : undefined;
   const buildFrom = (turnInput: TurnInput): BuiltTurn => ({
     turnInput,
-    base: buildPhaseA(turnInput, modelRows),
+    base: { ...buildPhaseA(turnInput, modelRows), ...(callOptions ? { callOptions } : {}) },
   });
   const build = async () =>
     buildFrom(

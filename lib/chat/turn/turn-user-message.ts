@@ -11,7 +11,7 @@ import type { Conversation, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import { refuseWhileReplyIsWritten } from "@/lib/chat/turn-control/stop-turn";
 import { AppError } from "@/lib/domain/errors";
-import type { StoredPart } from "@/lib/domain/types";
+import type { CallOptions, StoredPart } from "@/lib/domain/types";
 import { publishStoredMessage } from "@/lib/live/publish";
 import { type PreparedImageLink, prepareImageLinks, storeImageLinks } from "@/lib/media/image-links";
 import { loadTurnInput } from "./load-turn-input";
@@ -27,6 +27,8 @@ export type TurnAction =
       attachmentIds?: string[];
       /** The client's id for the message: the same id twice never stores a second message. */
       clientMessageId?: string;
+      /** A gateway call's own sampling and length options, applied by phase B (BaseContext.callOptions). */
+      callOptions?: CallOptions;
     }
   /**
    * `messageId`: the reply to make a new variant of, or a user message to answer (an edited question's fork);

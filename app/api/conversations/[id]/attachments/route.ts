@@ -10,9 +10,9 @@ import { storeUpload } from "@/db/attachment-queries";
 import { respond } from "@/lib/api/respond";
 import { AppError } from "@/lib/domain/errors";
 import { toAttachmentView } from "@/lib/media/attachment-view";
+import { checkUploadBytes } from "@/lib/media/check-upload";
 import { readUploadForm, uploadTooLarge } from "@/lib/media/read-upload";
-import { sniffUpload, sniffUploadType } from "@/lib/media/sniff";
-import { checkKindSize, maxUploadBytes } from "@/lib/media/upload-limits";
+import { maxUploadBytes } from "@/lib/media/upload-limits";
 import { uploadFormSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
@@ -23,11 +23,7 @@ export const POST = readableConversationRoute(async ({ user, db, conversationId 
   if (file.size > maxFileBytes) throw uploadTooLarge(maxFileBytes);
   if (file.size === 0) throw new AppError("bad_request", "file: the file is empty.");
   const bytes = new Uint8Array(await file.arrayBuffer());
-  // The kind first, from the signature alone, so a file over its kind's limit is a 413 before it is walked.
-  const type = sniffUploadType(bytes);
-  if (!type) throw notAcceptedType(file.type);
-  checkKindSize(type.kind, bytes.byteLength);
-  const sniffed = sniffUpload(bytes) ?? type;
+  const sniffed = checkUploadBytes(bytes, file.type);
   const attachment = await storeUpload({
     db,
     conversationId,
@@ -45,17 +41,3 @@ export const POST = readableConversationRoute(async ({ user, db, conversationId 
     { status: 201 },
   );
 });
-
-const ACCEPTED =
-  "upload a JPEG, PNG, GIF or WebP image, a PDF, an MP3, WAV, OGG, FLAC or M4A audio clip, or an MP4, WebM or MOV video (SVG is not accepted)";
-
-/** A 415 that says what the bytes are not, naming the type the browser declared when it declared one. */
-function notAcceptedType(declared: string): AppError {
-  const claimed = declared && declared !== "application/octet-stream" ? declared : null;
-  return new AppError(
-    "unsupported_media_type",
-    claimed
-      ? `The file is declared as ${claimed} but its bytes are not a file this app accepts: ${ACCEPTED}.`
-      : `The file is not a type this app accepts: ${ACCEPTED}.`,
-  );
-}
