@@ -171,6 +171,13 @@ test("the context policy page: every key with help, inline range errors, a previ
     "history.messageFetchLimit must be a whole number from 1 to 10000",
   );
   await expect(page.getByTestId("policy-version")).toHaveText(`version ${version}`);
+  // In range, but too few messages for the 15 turns a summary keeps verbatim: refused with a sentence naming both.
+  await page.getByTestId("setting-history.messageFetchLimit").fill("20");
+  await page.getByTestId("policy-save").click();
+  await expect(page.getByTestId("setting-error-history.messageFetchLimit")).toHaveText(
+    "history.messageFetchLimit (20) cannot hold the 15 turns summary.keepRecentTurns keeps verbatim: every turn would be summarised again. Load at least 32 messages or keep fewer turns.",
+  );
+  await expect(page.getByTestId("policy-version")).toHaveText(`version ${version}`);
   await page.getByTestId("setting-history.messageFetchLimit").fill("80");
 
   const reminder = "Speak like a lighthouse keeper.";

@@ -21,9 +21,10 @@ import { settingsSchema } from "@/lib/domain/settings";
 import { addSettingsConflictIssues } from "@/lib/domain/settings-rules";
 import { canonicalJson } from "@/lib/payload-diff";
 import type { SettingField } from "@/lib/settings-fields";
-import { adminKeys, errorsFrom, type PolicyResponse, type SettingsVersions } from "./admin-api";
+import { adminKeys, errorsFrom, type PolicyResponse } from "./admin-api";
 import { ErrorSummary, type FieldProblem } from "./error-summary";
 import { PayloadPreview } from "./payload-preview";
+import { PolicyVersions } from "./policy-versions";
 import { SettingInput } from "./setting-input";
 import { overrideFromDiff, readKey } from "./settings-override";
 
@@ -124,7 +125,7 @@ function PolicyForm({
         </form>
         <div className="space-y-6 self-start lg:sticky lg:top-0">
           <PayloadPreview runPreview={runPreview} />
-          <VersionHistory />
+          <PolicyVersions fields={policy.fields} inForce={policy.version} />
         </div>
       </div>
     </div>
@@ -255,26 +256,4 @@ function groupBySection(fields: SettingField[]): Array<[string, SettingField[]]>
   for (const field of fields)
     groups.set(field.sectionLabel, [...(groups.get(field.sectionLabel) ?? []), field]);
   return [...groups.entries()];
-}
-
-function VersionHistory() {
-  const versions = useQuery({
-    queryKey: adminKeys.settingsVersions,
-    queryFn: () => apiFetch<SettingsVersions>("/api/admin/settings/versions"),
-  });
-  return (
-    <section
-      className="rounded-xl border border-zinc-200 p-4 dark:border-zinc-800"
-      data-testid="policy-versions"
-    >
-      <h2 className="font-medium">History</h2>
-      <ul className="mt-2 space-y-1 text-sm">
-        {versions.data?.versions.map((row) => (
-          <li key={row.version} data-testid="policy-version-row">
-            Version {row.version} · {row.changedByName ?? "seed"} · {new Date(row.createdAt).toLocaleString()}
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
 }

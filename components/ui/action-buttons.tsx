@@ -8,6 +8,8 @@ export interface ButtonAction {
   /** What screen readers say when the label is a symbol. */
   ariaLabel?: string;
   disabled?: boolean;
+  /** For a button that shows and hides something: whether it is shown. */
+  expanded?: boolean;
   /** In place of the run's look, e.g. a destructive one. */
   className?: string;
 }
@@ -29,6 +31,7 @@ export function ActionButtons({
           onClick={action.onClick}
           disabled={action.disabled}
           aria-label={action.ariaLabel}
+          aria-expanded={action.expanded}
           data-testid={action.testId}
         >
           {action.label}

@@ -29,7 +29,7 @@ import type { acceptInvitation, listInvitations, listParticipants } from "@/db/p
 import type { getPersona } from "@/db/persona-queries";
 import type { Message, Persona } from "@/db/schema";
 import type { searchConversations } from "@/db/search-queries";
-import type { getCurrentSettings } from "@/db/settings-queries";
+import type { getCurrentSettings, getSettingsVersion } from "@/db/settings-queries";
 import type { listTurnSummaries, listTurnsWithAttempts } from "@/db/turn-queries";
 import type { replayAttempt } from "@/lib/chat/attempts/replay-attempt";
 import type { withAttemptCosts, withCosts } from "@/lib/chat/attempts/turn-costs";
@@ -148,6 +148,11 @@ export interface ApiResponses {
   };
   "PUT /api/admin/settings": Pick<Result<typeof insertSettingsVersion>, "version" | "settings" | "createdAt">;
   "GET /api/admin/settings/versions": { versions: Result<typeof listSettingsVersions> };
+  "GET /api/admin/settings/versions/:version": { version: Result<typeof getSettingsVersion> };
+  "POST /api/admin/settings/versions/:version/restore": Pick<
+    Result<typeof insertSettingsVersion>,
+    "version" | "settings" | "createdAt"
+  > & { restoredFrom: number };
   "GET /api/admin/personas": {
     personas: Result<typeof listPersonasWithUsage>;
     tools: { name: string; description: string }[];

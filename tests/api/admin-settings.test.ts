@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import * as settingsRoute from "@/app/api/admin/settings/route";
 import { describeSettingFields, type SettingField } from "@/app/api/admin/settings/setting-fields";
+import * as restoreRoute from "@/app/api/admin/settings/versions/[version]/restore/route";
+import * as versionRoute from "@/app/api/admin/settings/versions/[version]/route";
 import * as versionsRoute from "@/app/api/admin/settings/versions/route";
 import * as chatRoute from "@/app/api/chat/route";
 import { listSettingsVersions } from "@/db/admin-queries";
@@ -401,6 +403,53 @@ describe("versions are only ever added", () => {
   });
 });
 
+describe("versions can be opened and restored", () => {
+  const open = (version: string) =>
+    call(versionRoute.GET, `/api/admin/settings/versions/${version}`, { user: admin, params: { version } });
+  const restore = (version: string) =>
+    call(restoreRoute.POST, `/api/admin/settings/versions/${version}/restore`, {
+      user: admin,
+      method: "POST",
+      params: { version },
+    });
+
+  test("open one version; restore it as a new version, and the next preview runs with it", async () => {
+    const reminder = "Restored: speak of tides.";
+    const { version: kept } = (await (await putPolicy(withKey("keyContextReminder", reminder))).json()) as {
+      version: number;
+    };
+    await putPolicy(withKey("keyContextReminder", "Later: speak of stars."));
+
+    const opened = await open(String(kept));
+    expect(opened.status).toBe(200);
+    const { version } = (await opened.json()) as {
+      version: { version: number; settings: ResolvedSettings; changedByName: string | null };
+    };
+    expect(version).toMatchObject({ version: kept, changedByName: "Policy Admin" });
+    expect(version.settings.keyContextReminder).toBe(reminder);
+
+    const before = (await getPolicy()).version;
+    const restored = await restore(String(kept));
+    expect(restored.status, await restored.clone().text()).toBe(201);
+    expect(await restored.json()).toMatchObject({ version: before + 1, restoredFrom: kept });
+    const now = await getPolicy();
+    expect(now.version).toBe(before + 1);
+    expect(now.settings).toEqual(version.settings);
+    const restorer = await signUp("Restorer");
+    const draft = await preview(restorer, await createConversation(restorer), "hello");
+    expect(draft.settings.keyContextReminder).toBe(reminder);
+    // The next tests start from the defaults.
+    expect((await putPolicy(defaultSettings())).status).toBe(200);
+  });
+
+  test.each(["0", "999999", "abc", "1.5"])("version %s is not found; nothing restored", async (version) => {
+    const before = (await getPolicy()).version;
+    expect(await expectError(await open(version), 404, "not_found")).toMatch(/^Version .*not found$/);
+    await expectError(await restore(version), 404, "not_found");
+    expect((await getPolicy()).version).toBe(before);
+  });
+});
+
 describe("the policy reaches the next turn", () => {
   let user: TestUser;
   beforeAll(async () => {
@@ -447,6 +496,8 @@ describe("the policy reaches the next turn", () => {
     const conversationId = await createConversation(user);
     const draft = await preview(user, conversationId, "hello", { contextNote: { depth: 0 } });
     expect(draft.settings.keyContextReminder).toBe(reminder);
+    // The next tests start from the defaults.
+    expect((await putPolicy(defaultSettings())).status).toBe(200);
     expect(draft.settings.contextNote).toEqual({ ...defaultSettings().contextNote, depth: 0 });
     expect(draft.items.some((item) => item.tag === "KEY_CONTEXT_REMINDER")).toBe(true);
   });

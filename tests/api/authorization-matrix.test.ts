@@ -131,6 +131,11 @@ const ROWS: Row[] = [
   row("admin/settings", "GET", adminOnly(200)),
   row("admin/settings", "PUT", adminOnly(400), { body: INVALID }),
   row("admin/settings/versions", "GET", adminOnly(200)),
+  row("admin/settings/versions/[version]", "GET", adminOnly(200), { params: () => ({ version: "1" }) }),
+  // A version that does not exist: the admin's call changes nothing either.
+  row("admin/settings/versions/[version]/restore", "POST", adminOnly(404), {
+    params: () => ({ version: "999999" }),
+  }),
   row("admin/users", "GET", adminOnly(200)),
   row("admin/users/[id]", "PUT", adminOnly(400), {
     params: (fx) => ({ id: fx.users.member.id }),

@@ -19,6 +19,12 @@ export function parseModelId(value: string): string {
   return decoded;
 }
 
+/** A policy version number from the path: anything but a whole number from 1 up is simply not found. */
+export function parseVersion(value: string): number {
+  if (!/^[1-9][0-9]{0,8}$/.test(value)) throw new AppError("not_found", "Version not found");
+  return Number(value);
+}
+
 /** An optional query filter that must look like an id when present. */
 export function optionalQueryId(url: URL, name: string, kind: "uuid" | "user"): string | undefined {
   const value = url.searchParams.get(name);
