@@ -501,6 +501,28 @@ export const settingsVersions = pgTable("settings_versions", {
   createdAt: createdAt(),
 });
 
+/** What a persona version keeps: every field an admin edits. */
+export type PersonaVersionFields = Pick<
+  InferSelectModel<typeof personas>,
+  "name" | "avatar" | "systemPrompt" | "modelId" | "fallbackModelIds" | "toolNames" | "settingsOverride"
+>;
+
+// Each persona, as each admin save left it: versions are only ever added (restoring one adds a new one). A persona
+// saved before it had any gets its state before that save as version 1.
+export const personaVersions = pgTable(
+  "persona_versions",
+  {
+    personaId: uuid("personaId")
+      .notNull()
+      .references(() => personas.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    fields: jsonb("fields").$type<PersonaVersionFields>().notNull(),
+    changedBy: userWhoActed("changedBy"),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.personaId, table.version] })],
+);
+
 // ---------------------------------------------------------------------------------------------------------------
 // What each user lets become a memory. No row: the defaults.
 

@@ -27,6 +27,7 @@ import type { listMessageVersions } from "@/db/message-edit-queries";
 import type { listModels } from "@/db/model-queries";
 import type { acceptInvitation, listInvitations, listParticipants } from "@/db/participant-queries";
 import type { getPersona } from "@/db/persona-queries";
+import type { getPersonaVersion, listPersonaVersions } from "@/db/persona-version-queries";
 import type { Message, Persona } from "@/db/schema";
 import type { searchConversations } from "@/db/search-queries";
 import type { getCurrentSettings, getSettingsVersion } from "@/db/settings-queries";
@@ -148,6 +149,9 @@ export interface ApiResponses {
   };
   "PUT /api/admin/settings": Pick<Result<typeof insertSettingsVersion>, "version" | "settings" | "createdAt">;
   "GET /api/admin/settings/versions": { versions: Result<typeof listSettingsVersions> };
+  "GET /api/admin/personas/:id/versions": { versions: Result<typeof listPersonaVersions> };
+  "GET /api/admin/personas/:id/versions/:version": { version: Result<typeof getPersonaVersion> };
+  "POST /api/admin/personas/:id/versions/:version/restore": { persona: Persona; restoredFrom: number };
   "GET /api/admin/settings/versions/:version": { version: Result<typeof getSettingsVersion> };
   "POST /api/admin/settings/versions/:version/restore": Pick<
     Result<typeof insertSettingsVersion>,

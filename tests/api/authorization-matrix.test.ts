@@ -128,6 +128,14 @@ const ROWS: Row[] = [
     params: () => ({ id: "0190aaaa-0000-7000-8000-000000000000" }),
   }),
   row("admin/personas/[id]/preview", "POST", adminOnly(400), { params: thePersona, body: INVALID }),
+  row("admin/personas/[id]/versions", "GET", adminOnly(200), { params: thePersona }),
+  // Versions that do not exist: found by nobody, and the admin's restore changes nothing.
+  row("admin/personas/[id]/versions/[version]", "GET", adminOnly(404), {
+    params: (fx) => ({ id: fx.personaId, version: "999999" }),
+  }),
+  row("admin/personas/[id]/versions/[version]/restore", "POST", adminOnly(404), {
+    params: (fx) => ({ id: fx.personaId, version: "999999" }),
+  }),
   row("admin/settings", "GET", adminOnly(200)),
   row("admin/settings", "PUT", adminOnly(400), { body: INVALID }),
   row("admin/settings/versions", "GET", adminOnly(200)),

@@ -1,6 +1,7 @@
-import { assertModelsExist, createPersona, listPersonasWithUsage } from "@/db/admin-queries";
+import { assertModelsExist, listPersonasWithUsage } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { listPersonasWithSlugs } from "@/db/persona-queries";
+import { createPersonaWithVersion } from "@/db/persona-version-queries";
 import { respond } from "@/lib/api/respond";
 import { readJson, requireAdmin, route } from "@/lib/api/route";
 import { TOOL_CATALOG } from "@/lib/chat/turn/tools";
@@ -21,12 +22,12 @@ export const GET = route(async (request: Request) => {
 });
 
 export const POST = route(async (request: Request) => {
-  await requireAdmin(request);
+  const admin = await requireAdmin(request);
   const body = await readJson(request, createPersonaSchema);
   const db = await getDb();
   await assertModelsExist({ db, field: "modelId", modelIds: [body.modelId] });
   await assertModelsExist({ db, field: "fallbackModelIds", modelIds: body.fallbackModelIds });
   await assertSettingsAgree(db, body.settingsOverride);
-  const persona = await createPersona({ db, fields: body });
+  const persona = await createPersonaWithVersion({ db, fields: body, changedBy: admin.id });
   return respond("POST /api/admin/personas", { persona }, { status: 201 });
 });

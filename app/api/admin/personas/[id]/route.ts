@@ -1,6 +1,7 @@
-import { assertModelsExist, deletePersona, updatePersona } from "@/db/admin-queries";
+import { assertModelsExist, deletePersona } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { getPersona } from "@/db/persona-queries";
+import { updatePersonaWithVersion } from "@/db/persona-version-queries";
 import { respond } from "@/lib/api/respond";
 import { parseId, readJson, requireAdmin, route } from "@/lib/api/route";
 import { assertSettingsAgree } from "@/lib/settings-agreement";
@@ -20,7 +21,7 @@ export const GET = route(async (request: Request, { params }: Context) => {
 
 /** Changes the persona for the turns to come; stored messages are never rewritten. */
 export const PUT = route(async (request: Request, { params }: Context) => {
-  await requireAdmin(request);
+  const admin = await requireAdmin(request);
   const personaId = parseId((await params).id, "Persona");
   const body = await readJson(request, updatePersonaSchema);
   const db = await getDb();
@@ -30,7 +31,7 @@ export const PUT = route(async (request: Request, { params }: Context) => {
     await assertModelsExist({ db, field: "fallbackModelIds", modelIds: body.fallbackModelIds });
   if (body.settingsOverride) await assertSettingsAgree(db, body.settingsOverride);
   return respond("PUT /api/admin/personas/:id", {
-    persona: await updatePersona({ db, personaId, changes: body }),
+    persona: await updatePersonaWithVersion({ db, personaId, changes: body, changedBy: admin.id }),
   });
 });
 
