@@ -9,21 +9,34 @@ import { findKeyConversationByTranscript, saveKeyConversation } from "@/db/api-k
 import type { Database } from "@/db/client";
 import { createConversation, getOwnedConversation, updateConversation } from "@/db/conversation-queries";
 import { appendMessage } from "@/db/message-insert-queries";
-import type { ApiKey, Conversation, Persona } from "@/db/schema";
+import type { ApiKey, Conversation, Message, Persona } from "@/db/schema";
 import { DEFAULT_CONVERSATION_TITLE } from "@/db/title-queries";
 import type { SessionUser } from "@/lib/api/route";
 import { isUuid } from "@/lib/ids";
 import type { ChatCall, TranscriptMessage } from "./chat-request";
+import type { ClientToolCall, ToolResultMessage } from "./client-tools";
 import { GatewayError, invalidField } from "./errors";
+import { appendArtifacts, callArtifacts, storeHistoryResults } from "./tool-results";
 
 export const CONVERSATION_HEADER = "x-glassbox-conversation-id";
 
-/** The transcript a call continues, as one hash: persona, system text, then each message's role and text. */
+/**
+ * The transcript a call continues, as one hash: persona, system text, then each message's role and text, with an
+ * assistant message's tool calls (id, name, arguments) and a tool message's call id.
+ */
 export function transcriptHash(personaId: string, systemText: string | null, messages: TranscriptMessage[]) {
   const hash = createHash("sha256");
   hash.update(JSON.stringify([personaId, systemText ?? ""]));
-  for (const message of messages) hash.update(`\n${JSON.stringify([message.role, message.text])}`);
+  for (const message of messages) hash.update(`\n${JSON.stringify(hashedMessage(message))}`);
   return hash.digest("hex");
+}
+
+function hashedMessage({ role, text, toolCalls, toolCallId }: TranscriptMessage): unknown[] {
+  if (role === "tool") return [role, toolCallId ?? "", text];
+  if (toolCalls && toolCalls.length > 0) {
+    return [role, text, toolCalls.map((call) => [call.id, call.name, call.arguments])];
+  }
+  return [role, text];
 }
 
 export interface CallConversation {
@@ -108,7 +121,19 @@ async function startConversation(db: Database, user: SessionUser, persona: Perso
     ? await updateConversation({ db, conversationId: created.id, changes: { instructions: call.systemText } })
     : created;
   let lastUserMessageId: string | null = null;
+  let lastReply: { message: Message; calls: ClientToolCall[]; results: ToolResultMessage[] } | null = null;
+  const storeResults = async () => {
+    if (lastReply && lastReply.results.length > 0) {
+      await storeHistoryResults(db, lastReply.message, lastReply.calls, lastReply.results);
+    }
+    lastReply = null;
+  };
   for (const message of call.history) {
+    if (message.role === "tool") {
+      lastReply?.results.push({ toolCallId: message.toolCallId ?? "", text: message.text, param: "" });
+      continue;
+    }
+    await storeResults();
     const parts = message.text ? [{ type: "text" as const, text: message.text }] : [];
     const stored = await appendMessage({
       db,
@@ -133,7 +158,12 @@ async function startConversation(db: Database, user: SessionUser, persona: Perso
             },
     });
     if (message.role === "user") lastUserMessageId = stored.id;
+    else {
+      const calls = message.toolCalls ?? [];
+      lastReply = { message: await appendArtifacts(db, stored, callArtifacts(calls)), calls, results: [] };
+    }
   }
+  await storeResults();
   return conversation;
 }
 
@@ -145,6 +175,7 @@ export async function rememberTranscript({
   conversationId,
   call,
   replyText,
+  replyToolCalls,
 }: {
   db: Database;
   key: ApiKey;
@@ -152,11 +183,18 @@ export async function rememberTranscript({
   conversationId: string;
   call: ChatCall;
   replyText: string;
+  /** The reply's calls of the client's tools. */
+  replyToolCalls?: ClientToolCall[];
 }): Promise<void> {
   const messages: TranscriptMessage[] = [
     ...call.history,
-    { role: "user", text: call.text },
-    { role: "assistant", text: replyText },
+    ...call.toolResults.map((result) => ({
+      role: "tool" as const,
+      toolCallId: result.toolCallId,
+      text: result.text,
+    })),
+    ...(call.text === null ? [] : [{ role: "user" as const, text: call.text }]),
+    { role: "assistant", text: replyText, ...(replyToolCalls?.length ? { toolCalls: replyToolCalls } : {}) },
   ];
   await saveKeyConversation({
     db,

@@ -90,7 +90,10 @@ function chatCallOf(body: ResponsesBody): ChatCall {
     includeUsage: true,
     systemText: systemText || null,
     history: conversation,
+    toolResults: [],
     text: last.text,
+    tools: [],
+    toolOffer: undefined,
   };
 }
 
@@ -233,6 +236,8 @@ function responseEvents(
         );
         return;
       }
+      // No client tools are offered here, so the model calls none of them.
+      if (value.type === "tool-call") return;
       if (value.errorText !== null) {
         const error = { code: "server_error", message: value.errorText };
         controller.enqueue(

@@ -1,0 +1,224 @@
+// The tools a client runs itself, as OpenAI's chat completions carry them: `tools` (function tools only) and
+// `tool_choice` are offered to the persona's model beside the persona's own tools, without an execute, so a call
+// of one ends the reply (finish reason tool-calls) and goes back to the client as `tool_calls`. The client's next
+// request carries that assistant message and a `tool` message per result; the results that end the messages are
+// the call's new part (stored with the calls, lib/gateway/tool-results.ts), followed or not by a new user message.
+
+import "server-only";
+import { jsonSchema, type ToolChoice, type ToolSet, tool } from "ai";
+import { z } from "zod";
+import { invalidField } from "./errors";
+
+/** OpenAI's limits on a function's name. */
+const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export const functionToolSchema = z
+  .object({
+    type: z.literal("function", { error: 'only function tools are supported: send type "function"' }),
+    function: z
+      .object({
+        name: z
+          .string({ error: "must be a string" })
+          .regex(FUNCTION_NAME, { error: "must be 1 to 64 letters, digits, underscores or dashes" }),
+        description: z.string({ error: "must be a string" }).nullable().optional(),
+        parameters: z
+          .record(z.string(), z.unknown(), { error: "must be a JSON Schema object" })
+          .nullable()
+          .optional(),
+        strict: z.boolean({ error: "must be true or false" }).nullable().optional(),
+      })
+      .loose(),
+  })
+  .loose();
+
+export const toolChoiceSchema = z.union(
+  [
+    z.enum(["none", "auto", "required"]),
+    z
+      .object({
+        type: z.literal("function"),
+        function: z.object({ name: z.string() }).loose(),
+      })
+      .loose(),
+  ],
+  { error: 'must be "none", "auto", "required" or {"type": "function", "function": {"name": …}}' },
+);
+
+/** A call of the model as the client sends it back in an assistant message's `tool_calls`. */
+export const toolCallSchema = z
+  .object({
+    id: z.string({ error: "must be the call's id" }).min(1, { error: "must not be empty" }),
+    type: z.literal("function", { error: 'must be "function"' }).optional(),
+    function: z
+      .object({
+        name: z.string({ error: "must be the function's name" }),
+        arguments: z.string({ error: "must be the arguments as a JSON string" }),
+      })
+      .loose(),
+  })
+  .loose();
+
+export type FunctionTool = z.infer<typeof functionToolSchema>;
+
+/** A tool call as stored with the reply and as the client sends it back. */
+export interface ClientToolCall {
+  id: string;
+  name: string;
+  /** The arguments as a JSON string, exactly as the client got them. */
+  arguments: string;
+}
+
+/** The client's result of one call: a `tool` message. */
+export interface ToolResultMessage {
+  toolCallId: string;
+  text: string;
+  /** Where it was in the request, for a 400 naming it: `messages[3].tool_call_id`. */
+  param: string;
+}
+
+/** The client's tools, checked, as the turn offers them to the model (none: undefined). */
+export interface ClientToolOffer {
+  tools: ToolSet;
+  toolChoice?: ToolChoice<ToolSet>;
+}
+
+/** `tools` and `tool_choice`, checked together: names once each, a named choice among them. */
+export function clientToolOffer(
+  tools: FunctionTool[] | null | undefined,
+  choice: z.infer<typeof toolChoiceSchema> | undefined,
+): ClientToolOffer | undefined {
+  const list = tools ?? [];
+  const seen = new Set<string>();
+  list.forEach((entry, index) => {
+    if (seen.has(entry.function.name)) {
+      throw invalidField(`tools[${index}].function.name`, `${entry.function.name} is named twice.`);
+    }
+    seen.add(entry.function.name);
+  });
+  if (choice !== undefined && typeof choice !== "string" && !seen.has(choice.function.name)) {
+    throw invalidField(
+      "tool_choice.function.name",
+      `${choice.function.name} is not one of the request's tools.`,
+    );
+  }
+  if (choice === "required" && list.length === 0) {
+    throw invalidField("tool_choice", '"required" needs tools: send some, or leave tool_choice out.');
+  }
+  if (list.length === 0) return undefined;
+  const offered: ToolSet = Object.fromEntries(
+    list.map((entry) => [
+      entry.function.name,
+      tool({
+        ...(entry.function.description ? { description: entry.function.description } : {}),
+        inputSchema: jsonSchema(entry.function.parameters ?? { type: "object", properties: {} }),
+        ...(typeof entry.function.strict === "boolean" ? { strict: entry.function.strict } : {}),
+      }),
+    ]),
+  );
+  return { tools: offered, ...(choice === undefined ? {} : { toolChoice: sdkToolChoice(choice) }) };
+}
+
+function sdkToolChoice(choice: z.infer<typeof toolChoiceSchema>): ToolChoice<ToolSet> {
+  if (typeof choice === "string") return choice;
+  return { type: "tool", toolName: choice.function.name };
+}
+
+/** A client tool named like one of the persona's own tools would hide it: refused. */
+export function refuseShadowedTools(
+  tools: FunctionTool[] | null | undefined,
+  personaTools: readonly string[],
+) {
+  (tools ?? []).forEach((entry, index) => {
+    if (personaTools.includes(entry.function.name)) {
+      throw invalidField(
+        `tools[${index}].function.name`,
+        `${entry.function.name} is one of the persona's own tools; name yours differently.`,
+      );
+    }
+  });
+}
+
+/** A message of the conversation (not system) as the call reads it, with where it was. */
+export interface IndexedMessage {
+  role: "user" | "assistant" | "tool";
+  text: string;
+  index: number;
+  toolCalls?: ClientToolCall[];
+  toolCallId?: string;
+}
+
+/** One non-system message: an assistant's calls, a tool message's call id (required). */
+export function indexedMessage(
+  message: {
+    role: "user" | "assistant" | "tool";
+    tool_calls?: z.infer<typeof toolCallSchema>[] | null;
+    tool_call_id?: string;
+  },
+  text: string,
+  index: number,
+): IndexedMessage {
+  if (message.role === "tool") {
+    if (!message.tool_call_id) {
+      throw invalidField(`messages[${index}].tool_call_id`, "a tool message must name the call it answers.");
+    }
+    return { role: "tool", text, index, toolCallId: message.tool_call_id };
+  }
+  const calls = message.role === "assistant" ? (message.tool_calls ?? []) : [];
+  if (message.role === "user" && message.tool_calls && message.tool_calls.length > 0) {
+    throw invalidField(`messages[${index}].tool_calls`, "only an assistant message has tool calls.");
+  }
+  return calls.length === 0
+    ? { role: message.role, text, index }
+    : {
+        role: message.role,
+        text,
+        index,
+        toolCalls: calls.map((call) => ({
+          id: call.id,
+          name: call.function.name,
+          arguments: call.function.arguments,
+        })),
+      };
+}
+
+/**
+ * The call's new part: a last user message, and the tool results just before it (or ending the messages); the
+ * messages before them are the transcript the call continues. A tool message answers a call of the assistant
+ * message before it; one with no assistant message before it answers the stored reply's (checked when stored).
+ */
+export function newPart(conversation: IndexedMessage[]) {
+  let callsBefore: Set<string> | null = null;
+  for (const message of conversation) {
+    if (message.role === "assistant") callsBefore = new Set(message.toolCalls?.map((call) => call.id));
+    else if (message.role === "tool" && callsBefore && !callsBefore.has(message.toolCallId as string)) {
+      throw invalidField(
+        `messages[${message.index}].tool_call_id`,
+        `${JSON.stringify(message.toolCallId)} answers no tool call of the assistant message before it.`,
+      );
+    }
+  }
+  const history = [...conversation];
+  let text: string | null = null;
+  const last = history.at(-1);
+  if (last?.role === "user") {
+    history.pop();
+    if (!last.text.trim()) throw invalidField(`messages[${last.index}].content`, "is empty.");
+    text = last.text;
+  }
+  const toolResults: ToolResultMessage[] = [];
+  while (history.at(-1)?.role === "tool") {
+    const result = history.pop() as IndexedMessage;
+    toolResults.unshift({
+      toolCallId: result.toolCallId as string,
+      text: result.text,
+      param: `messages[${result.index}].tool_call_id`,
+    });
+  }
+  if (text === null && toolResults.length === 0) {
+    throw invalidField(
+      "messages",
+      "the last message (after any system message) must be the user's, or the results of the tool calls.",
+    );
+  }
+  return { history, toolResults, text };
+}
