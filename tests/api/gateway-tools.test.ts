@@ -42,8 +42,9 @@ const QUESTION = "What is the weather in Paris?";
 const ARGUMENTS = '{"city":"Paris"}';
 const RESULT = "18 degrees and sunny";
 
-async function persona(): Promise<Persona> {
+async function persona(toolNames: string[] = []): Promise<Persona> {
   const row = await insertPersona({
+    toolNames,
     modelId: MODEL,
     name: `Tools ${crypto.randomUUID()}`,
     systemPrompt: SYSTEM_PROMPT,
@@ -316,6 +317,57 @@ describe("client tools through chat completions", () => {
         message: expect.stringContaining(param),
       });
     }
+    expect(env.providers.requests).toHaveLength(0);
+  });
+
+  test("a history with a tool exchange and a new question starts a conversation holding the exchange", async () => {
+    const tutor = await persona();
+    const openai = await client();
+    const assistant: OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam = {
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        { id: "call_n1", type: "function", function: { name: "get_weather", arguments: ARGUMENTS } },
+      ],
+    };
+    const { response } = await openai.chat.completions
+      .create({
+        model: tutor.slug as string,
+        messages: [
+          { role: "user", content: QUESTION },
+          assistant,
+          { role: "tool", tool_call_id: "call_n1", content: RESULT },
+          { role: "user", content: "And tomorrow?" },
+        ],
+        tools: [WEATHER_TOOL],
+      })
+      .withResponse();
+    expect(providerBody(0).messages).toEqual([
+      ...wireMessagesAfterResult("call_n1"),
+      { role: "user", content: "And tomorrow?" },
+    ]);
+    const conversationId = response.headers.get("x-glassbox-conversation-id") as string;
+    const stored = await listMessages({ db: await getDb(), conversationId });
+    expect(stored.map((row) => row.authorType)).toEqual(["user", "persona", "user", "persona"]);
+  });
+
+  test("a client tool named like one of the persona's own tools is refused", async () => {
+    const tutor = await persona(["current_time"]);
+    const openai = await client();
+    const error = await openai.chat.completions
+      .create({
+        model: tutor.slug as string,
+        messages: [{ role: "user", content: "Time?" }],
+        tools: [WEATHER_TOOL, { type: "function", function: { name: "current_time" } }],
+      })
+      .then(
+        () => null,
+        (caught: unknown) => caught,
+      );
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({
+      param: "tools[1].function.name",
+    });
     expect(env.providers.requests).toHaveLength(0);
   });
 
