@@ -58,13 +58,23 @@ async function client(): Promise<OpenAI> {
   return gatewayClient(secret);
 }
 
-async function recordedBody(attemptId: string): Promise<string | undefined> {
+interface RecordedAttempt {
+  request: { body: string } | null;
+  items: { role: string; tag: string; wirePaths?: string[] }[];
+  unclaimed: unknown[];
+}
+
+async function recordedAttempt(attemptId: string): Promise<RecordedAttempt> {
   const response = await call(attemptRoute.GET, `/api/attempts/${attemptId}`, {
     user: ada,
     params: { id: attemptId },
   });
   expect(response.status).toBe(200);
-  return ((await response.json()) as { attempt: { request: { body: string } | null } }).attempt.request?.body;
+  return ((await response.json()) as { attempt: RecordedAttempt }).attempt;
+}
+
+async function recordedBody(attemptId: string): Promise<string | undefined> {
+  return (await recordedAttempt(attemptId)).request?.body;
 }
 
 const providerBody = (index: number) => JSON.parse(env.providers.requests[index]?.body ?? "null");
@@ -175,6 +185,13 @@ describe("client tools through chat completions", () => {
     const conversationId = first.response.headers.get("x-glassbox-conversation-id") as string;
     expect(second.response.headers.get("x-glassbox-conversation-id")).toBe(conversationId);
     await expectStoredRoundTrip(conversationId, "call_w1", answer);
+    // The inspector's items: the call and its result, each pointing at its element of the body.
+    const inspected = await recordedAttempt(second.response.headers.get("x-glassbox-attempt-id") as string);
+    expect(inspected.items.slice(-2).map(({ role, tag, wirePaths }) => [role, tag, wirePaths])).toEqual([
+      ["assistant", "TOOL_CALL", ["/messages/2/tool_calls/0"]],
+      ["tool", "TOOL_RESULT", ["/messages/3"]],
+    ]);
+    expect(inspected.unclaimed).toEqual([]);
 
     // A third call goes on from the whole transcript, the tool exchange included: still one conversation.
     const third = await openai.chat.completions
