@@ -14,7 +14,7 @@ import { refuseNewTurnWhenShuttingDown } from "@/lib/shutdown-hooks";
 import { type ChatCall, readChatCall } from "./chat-request";
 import { type ClientToolCall, refuseShadowedTools } from "./client-tools";
 import { CONVERSATION_HEADER, conversationForCall, rememberTranscript } from "./conversations";
-import { GatewayError } from "./errors";
+import { GatewayError, invalidField } from "./errors";
 import { personaForModel } from "./personas";
 import type { GatewayCall } from "./route";
 import { storeToolResults } from "./tool-results";
@@ -86,6 +86,7 @@ export async function startCallTurn(
   await enforceRateLimit(gatewayPolicy(), key.id);
   const persona = await personaForModel(db, key, call.model);
   refuseShadowedTools(call.tools, persona.toolNames);
+  refuseUnpairedResults(call, conversationHeader);
   const { conversation } = await conversationForCall({
     db,
     key,
@@ -120,6 +121,20 @@ export async function startCallTurn(
       replyToolCalls,
     });
   return { conversation, reply, headers, remember };
+}
+
+/**
+ * Results with no call before them in the request can only answer a named conversation's last reply: without
+ * one, no stored transcript ends in their calls (each ends with the reply), so they are refused before any is made.
+ */
+function refuseUnpairedResults(call: ChatCall, conversationHeader: string | null) {
+  const first = call.toolResults[0];
+  if (!first || conversationHeader !== null) return;
+  if (call.history.some((message) => message.role === "assistant" && message.toolCalls?.length)) return;
+  throw invalidField(
+    first.param,
+    "answers no tool call: send the assistant message with the call before it, or name the conversation.",
+  );
 }
 
 /** After the reply: the transcript the client will send back next. */

@@ -10,10 +10,10 @@ import {
   type ClientToolCall,
   type ClientToolOffer,
   clientToolOffer,
-  type FunctionTool,
   functionToolSchema,
   indexedMessage,
   newPart,
+  type ToolName,
   type ToolResultMessage,
   toolCallSchema,
   toolChoiceSchema,
@@ -90,7 +90,7 @@ export interface ChatCall {
   /** The new user message's text; null when the call ends with tool results (the model answers them). */
   text: string | null;
   /** The client's own tools as sent, and as offered to the model. */
-  tools: FunctionTool[];
+  tools: ToolName[];
   toolOffer: ClientToolOffer | undefined;
 }
 
@@ -141,7 +141,10 @@ export async function readChatCall(request: Request): Promise<ChatCall> {
     history,
     toolResults,
     text,
-    tools: body.tools ?? [],
+    tools: (body.tools ?? []).map((entry, index) => ({
+      name: entry.function.name,
+      param: `tools[${index}].function.name`,
+    })),
     toolOffer,
   };
 }

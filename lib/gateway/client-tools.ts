@@ -104,38 +104,55 @@ export function clientToolOffer(
   if (choice === "required" && list.length === 0) {
     throw invalidField("tool_choice", '"required" needs tools: send some, or leave tool_choice out.');
   }
-  if (list.length === 0) return undefined;
+  return toolOffer(
+    list.map((entry) => entry.function),
+    typeof choice === "object" ? { name: choice.function.name } : choice,
+  );
+}
+
+/** A function as both APIs describe it (chat completions inside `function`, Responses at the top). */
+export interface FunctionDefinition {
+  name: string;
+  description?: string | null;
+  parameters?: Record<string, unknown> | null;
+  strict?: boolean | null;
+}
+
+/** Checked functions and choice, as the turn offers them: without an execute. */
+export function toolOffer(
+  functions: FunctionDefinition[],
+  choice: "none" | "auto" | "required" | { name: string } | undefined,
+): ClientToolOffer | undefined {
+  if (functions.length === 0) return undefined;
   const offered: ToolSet = Object.fromEntries(
-    list.map((entry) => [
-      entry.function.name,
+    functions.map((entry) => [
+      entry.name,
       tool({
-        ...(entry.function.description ? { description: entry.function.description } : {}),
-        inputSchema: jsonSchema(entry.function.parameters ?? { type: "object", properties: {} }),
-        ...(typeof entry.function.strict === "boolean" ? { strict: entry.function.strict } : {}),
+        ...(entry.description ? { description: entry.description } : {}),
+        inputSchema: jsonSchema(entry.parameters ?? { type: "object", properties: {} }),
+        ...(typeof entry.strict === "boolean" ? { strict: entry.strict } : {}),
       }),
     ]),
   );
-  return { tools: offered, ...(choice === undefined ? {} : { toolChoice: sdkToolChoice(choice) }) };
-}
-
-function sdkToolChoice(choice: z.infer<typeof toolChoiceSchema>): ToolChoice<ToolSet> {
-  if (typeof choice === "string") return choice;
-  return { type: "tool", toolName: choice.function.name };
+  if (choice === undefined) return { tools: offered };
+  const toolChoice: ToolChoice<ToolSet> =
+    typeof choice === "string" ? choice : { type: "tool", toolName: choice.name };
+  return { tools: offered, toolChoice };
 }
 
 /** A client tool named like one of the persona's own tools would hide it: refused. */
-export function refuseShadowedTools(
-  tools: FunctionTool[] | null | undefined,
-  personaTools: readonly string[],
-) {
-  (tools ?? []).forEach((entry, index) => {
-    if (personaTools.includes(entry.function.name)) {
-      throw invalidField(
-        `tools[${index}].function.name`,
-        `${entry.function.name} is one of the persona's own tools; name yours differently.`,
-      );
+export function refuseShadowedTools(tools: ToolName[], personaTools: readonly string[]) {
+  for (const { name, param } of tools) {
+    if (personaTools.includes(name)) {
+      throw invalidField(param, `${name} is one of the persona's own tools; name yours differently.`);
     }
-  });
+  }
+}
+
+/** A client tool's name and the field that gives it (`tools[1].function.name`). */
+export interface ToolName {
+  name: string;
+  param: string;
 }
 
 /** A message of the conversation (not system) as the call reads it, with where it was. */
@@ -186,13 +203,22 @@ export function indexedMessage(
  * messages before them are the transcript the call continues. A tool message answers a call of the assistant
  * message before it; one with no assistant message before it answers the stored reply's (checked when stored).
  */
-export function newPart(conversation: IndexedMessage[]) {
+/** How a request names its messages and a result's call id: chat completions' by default. */
+export interface MessageNaming {
+  list: string;
+  callId: string;
+}
+
+const CHAT_NAMING: MessageNaming = { list: "messages", callId: "tool_call_id" };
+
+export function newPart(conversation: IndexedMessage[], naming: MessageNaming = CHAT_NAMING) {
+  const at = (index: number, field: string) => `${naming.list}[${index}].${field}`;
   let callsBefore: Set<string> | null = null;
   for (const message of conversation) {
     if (message.role === "assistant") callsBefore = new Set(message.toolCalls?.map((call) => call.id));
     else if (message.role === "tool" && callsBefore && !callsBefore.has(message.toolCallId as string)) {
       throw invalidField(
-        `messages[${message.index}].tool_call_id`,
+        at(message.index, naming.callId),
         `${JSON.stringify(message.toolCallId)} answers no tool call of the assistant message before it.`,
       );
     }
@@ -202,7 +228,7 @@ export function newPart(conversation: IndexedMessage[]) {
   const last = history.at(-1);
   if (last?.role === "user") {
     history.pop();
-    if (!last.text.trim()) throw invalidField(`messages[${last.index}].content`, "is empty.");
+    if (!last.text.trim()) throw invalidField(at(last.index, "content"), "is empty.");
     text = last.text;
   }
   const toolResults: ToolResultMessage[] = [];
@@ -211,12 +237,12 @@ export function newPart(conversation: IndexedMessage[]) {
     toolResults.unshift({
       toolCallId: result.toolCallId as string,
       text: result.text,
-      param: `messages[${result.index}].tool_call_id`,
+      param: at(result.index, naming.callId),
     });
   }
   if (text === null && toolResults.length === 0) {
     throw invalidField(
-      "messages",
+      naming.list,
       "the last message (after any system message) must be the user's, or the results of the tool calls.",
     );
   }

@@ -428,6 +428,105 @@ describe("client tools through chat completions", () => {
   });
 });
 
+describe("client tools through responses", () => {
+  const RESPONSES_TOOL: OpenAI.Responses.FunctionTool = {
+    type: "function",
+    name: "get_weather",
+    description: "The weather in a city now.",
+    parameters: WEATHER_PARAMETERS,
+    strict: false,
+  };
+
+  test("non-streaming: a function_call output item, then previous_response_id with its output is answered", async () => {
+    const tutor = await persona();
+    const openai = await client();
+    env.providers.script({
+      kind: "tool-call",
+      toolName: "get_weather",
+      input: { city: "Paris" },
+      id: "call_r1",
+    });
+    const first = await openai.responses.create({
+      model: tutor.slug as string,
+      input: QUESTION,
+      tools: [RESPONSES_TOOL],
+      tool_choice: "required",
+    });
+    expect(first.output).toEqual([
+      {
+        type: "function_call",
+        id: "fc_call_r1",
+        call_id: "call_r1",
+        name: "get_weather",
+        arguments: ARGUMENTS,
+        status: "completed",
+      },
+    ]);
+    expect(providerBody(0).tools).toEqual([
+      { ...WIRE_TOOLS[0], function: { ...WIRE_TOOLS[0]?.function, strict: false } },
+    ]);
+    expect(providerBody(0).tool_choice).toBe("required");
+
+    const { data: second, response } = await openai.responses
+      .create({
+        model: tutor.slug as string,
+        previous_response_id: first.id,
+        input: [{ type: "function_call_output", call_id: "call_r1", output: RESULT }],
+        tools: [RESPONSES_TOOL],
+      })
+      .withResponse();
+    const answer = defaultReplyText("openai-chat", providerLastUserText());
+    expect(second.output_text).toBe(answer);
+    expect(providerBody(1).messages).toEqual(wireMessagesAfterResult("call_r1"));
+    expect(await recordedBody(response.headers.get("x-glassbox-attempt-id") as string)).toBe(
+      env.providers.requests[1]?.body,
+    );
+    await expectStoredRoundTrip(
+      response.headers.get("x-glassbox-conversation-id") as string,
+      "call_r1",
+      answer,
+    );
+  });
+
+  test("streaming: the call as function_call item events; the whole history sent back continues it", async () => {
+    const tutor = await persona();
+    const openai = await client();
+    env.providers.script({
+      kind: "tool-call",
+      toolName: "get_weather",
+      input: { city: "Paris" },
+      id: "call_r2",
+    });
+    const { data: stream, response } = await openai.responses
+      .create({ model: tutor.slug as string, input: QUESTION, tools: [RESPONSES_TOOL], stream: true })
+      .withResponse();
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    const argumentsDone = events.find((event) => event.type === "response.function_call_arguments.done");
+    expect(argumentsDone).toMatchObject({ item_id: "fc_call_r2", output_index: 1, arguments: ARGUMENTS });
+    const done = events.at(-1);
+    expect(done?.type).toBe("response.completed");
+    const output = done?.type === "response.completed" ? done.response.output : [];
+    expect(output.map((item) => item.type)).toEqual(["message", "function_call"]);
+
+    const second = await openai.responses
+      .create({
+        model: tutor.slug as string,
+        input: [
+          { role: "user", content: QUESTION },
+          { type: "function_call", call_id: "call_r2", name: "get_weather", arguments: ARGUMENTS },
+          { type: "function_call_output", call_id: "call_r2", output: RESULT },
+        ],
+        tools: [RESPONSES_TOOL],
+      })
+      .withResponse();
+    const conversationId = response.headers.get("x-glassbox-conversation-id") as string;
+    expect(second.response.headers.get("x-glassbox-conversation-id")).toBe(conversationId);
+    expect(providerBody(1).messages).toEqual(wireMessagesAfterResult("call_r2"));
+    await expectStoredRoundTrip(conversationId, "call_r2", second.data.output_text);
+  });
+});
+
 /** What the fake quotes when the request's last message is not the user's: the text it found. */
 function providerLastUserText(): string {
   const body = JSON.parse(env.providers.requests.at(-1)?.body ?? "null") as {
