@@ -151,6 +151,9 @@ interface ResponseShell {
   model: string;
   instructions: string | null;
   previous_response_id: string | null;
+  /** The request's tools and tool choice, echoed as OpenAI's responses do. */
+  tools: unknown[];
+  tool_choice: unknown;
 }
 
 function responseShell(body: ResponsesBody, reply: GatewayReply): ResponseShell {
@@ -161,6 +164,8 @@ function responseShell(body: ResponsesBody, reply: GatewayReply): ResponseShell 
     model: body.model,
     instructions: body.instructions ?? null,
     previous_response_id: body.previous_response_id ?? null,
+    tools: body.tools ?? [],
+    tool_choice: body.tool_choice ?? "auto",
   };
 }
 
@@ -178,8 +183,6 @@ function responseObject(
     incomplete_details: null,
     output: fields.output ?? [],
     parallel_tool_calls: false,
-    tool_choice: "auto",
-    tools: [],
     usage: fields.usage ?? null,
     metadata: {},
   };

@@ -466,6 +466,8 @@ describe("client tools through responses", () => {
       { ...WIRE_TOOLS[0], function: { ...WIRE_TOOLS[0]?.function, strict: false } },
     ]);
     expect(providerBody(0).tool_choice).toBe("required");
+    expect(first.tool_choice).toBe("required");
+    expect(first.tools).toEqual([RESPONSES_TOOL]);
 
     const { data: second, response } = await openai.responses
       .create({
