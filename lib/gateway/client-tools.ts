@@ -240,6 +240,18 @@ export function newPart(conversation: IndexedMessage[], naming: MessageNaming = 
       param: at(result.index, naming.callId),
     });
   }
+  const answered = history.at(-1);
+  if (toolResults.length > 0 && answered?.role === "assistant") {
+    const missing = answered.toolCalls?.find(
+      (call) => !toolResults.some((result) => result.toolCallId === call.id),
+    );
+    if (missing) {
+      throw invalidField(
+        naming.list,
+        `the tool call ${JSON.stringify(missing.id)} has no result: send one for each call of the assistant message.`,
+      );
+    }
+  }
   if (text === null && toolResults.length === 0) {
     throw invalidField(
       naming.list,

@@ -81,7 +81,8 @@ export function storeHistoryResults(
 
 /**
  * The call's tool results, stored with the calls they answer: those of the conversation's newest message, a reply
- * of the persona. A result for no call of it, or for one already answered, is a 400 naming the tool message.
+ * of the persona. A result for no call of it, or for one already answered, is a 400 naming the tool message; a
+ * call left without a result is a 400 too.
  * Resolves with that reply (null when the call sends no results).
  */
 export async function storeToolResults({
@@ -120,6 +121,15 @@ export async function storeToolResults({
       throw invalidField(result.param, `${JSON.stringify(result.toolCallId)} already has its result.`);
     }
     seen.add(result.toolCallId);
+  }
+  // As OpenAI requires: every call of the reply gets its result (a provider refuses a call left unanswered).
+  const unanswered = [...calls.keys()].filter((callId) => !answered.has(callId) && !seen.has(callId));
+  if (unanswered.length > 0) {
+    const list = results[0]?.param.split("[")[0] ?? "messages";
+    throw invalidField(
+      list,
+      `the tool call ${JSON.stringify(unanswered[0])} has no result: send one for each call.`,
+    );
   }
   return appendArtifacts(db, newest as Message, resultArtifacts(results, calls));
 }

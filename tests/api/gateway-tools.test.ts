@@ -313,6 +313,19 @@ describe("client tools through chat completions", () => {
         param: "messages[2].tool_call_id",
       },
       {
+        body: {
+          messages: [
+            question,
+            {
+              ...assistant,
+              tool_calls: [...(assistant.tool_calls ?? []), { ...assistant.tool_calls?.[0], id: "call_b2" }],
+            },
+            { role: "tool", tool_call_id: "call_b1", content: RESULT },
+          ],
+        },
+        param: "messages",
+      },
+      {
         body: { messages: [question, assistant, { role: "tool", content: RESULT }] },
         param: "messages[2].tool_call_id",
       },
