@@ -1,7 +1,7 @@
 // A chat completions request as OpenAI's clients send it, checked and read as a Glassbox turn: the client's system
-// text, the earlier messages (the transcript the call continues) and the new user message. Fields that clients
-// send and Glassbox does not use are accepted and ignored, as OpenAI does; what cannot be honoured is refused with
-// OpenAI's error naming the field.
+// text, the earlier messages (the transcript the call continues) and the new part: the results of the last reply's
+// tool calls, the new user message, or both (client-tools.ts). Fields that clients send and Glassbox does not use
+// are accepted and ignored, as OpenAI does; what cannot be honoured is refused with OpenAI's error naming the field.
 
 import "server-only";
 import { z } from "zod";
