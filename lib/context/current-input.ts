@@ -79,10 +79,16 @@ export function appendCurrentInput(
   return { value: out, trace };
 }
 
-/** Phase A: the current input last, once. */
+/**
+ * Phase A: the current input last, once. A current input with no stored parts at all is a continuation's (the turn
+ * answers the tool results that end the history, with no new message): nothing is appended.
+ */
 export const currentInputStage: Stage<HistoryItems, ContextItem[], PhaseAContext> = {
   name: "current-input",
-  run: ({ items, current }) => appendCurrentInput(items, current),
+  run: ({ items, current }, { input }) =>
+    input.currentInput.parts.length === 0
+      ? { value: [...items], trace: [] }
+      : appendCurrentInput(items, current),
 };
 
 /**

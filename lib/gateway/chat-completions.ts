@@ -1,18 +1,24 @@
 // POST /v1/chat/completions: one call is one turn of a Glassbox conversation (conversations.ts, turn.ts), answered
 // in OpenAI's shapes: a chat.completion, or with `stream` a chat.completion.chunk per piece of text as server-sent
 // events ending in `data: [DONE]`, and with `stream_options.include_usage` a last chunk with the usage and no
-// choices. Every answer names the conversation, the attempt and the server's own time before the provider request.
+// choices. The model's calls of the client's tools (client-tools.ts) come as `tool_calls` (in the stream, one
+// `delta.tool_calls` chunk per call), and the client's results of them in the next call are stored with the calls
+// before its turn (tool-results.ts). Every answer names the conversation, the attempt and the server's own time
+// before the provider request.
 
 import "server-only";
+import type { Message } from "@/db/schema";
 import { env } from "@/lib/config/env";
 import { enforceRateLimit, type RateLimitPolicy } from "@/lib/rate-limit";
 import { refuseNewTurnWhenShuttingDown } from "@/lib/shutdown-hooks";
 import { type ChatCall, readChatCall } from "./chat-request";
+import { type ClientToolCall, refuseShadowedTools } from "./client-tools";
 import { storeContentImages } from "./content-parts";
 import { CONVERSATION_HEADER, conversationForCall, rememberTranscript } from "./conversations";
-import { GatewayError } from "./errors";
+import { GatewayError, invalidField } from "./errors";
 import { personaForModel } from "./personas";
 import type { GatewayCall } from "./route";
+import { storeToolResults } from "./tool-results";
 import { type GatewayReply, type ReplyEnd, runGatewayTurn } from "./turn";
 
 /** Calls one key may make per minute: GATEWAY_RATE_LIMIT_PER_MINUTE, by default the chat's own limit. */
@@ -31,8 +37,8 @@ export async function chatCompletions(gatewayCall: GatewayCall): Promise<Respons
     conversationHeader: gatewayCall.request.headers.get(CONVERSATION_HEADER),
   });
   if (call.stream) return eventStream(completionChunks(reply, call, remember), headers);
-  const { end, text } = await wholeReply(reply, headers, remember);
-  return Response.json(completion(call, end, text), { headers });
+  const { end, text, toolCalls } = await wholeReply(reply, headers, remember);
+  return Response.json(completion(call, end, text, toolCalls), { headers });
 }
 
 /** Server-sent events, with the call's headers. */
@@ -42,21 +48,28 @@ export function eventStream(body: ReadableStream<Uint8Array>, headers: Record<st
   });
 }
 
-/** The whole reply, for an answer that is not streamed: a reply with no text at all is a 502. */
+/** The whole reply, for an answer that is not streamed: a failed reply with no text or call at all is a 502. */
 export async function wholeReply(
   reply: GatewayReply,
   headers: Record<string, string>,
-  remember: (replyText: string) => Promise<void>,
-): Promise<{ end: ReplyEnd; text: string }> {
+  remember: Remember,
+): Promise<{ end: ReplyEnd; text: string; toolCalls: ClientToolCall[] }> {
   let text = "";
+  const toolCalls: ClientToolCall[] = [];
   for await (const event of reply) {
     if (event.type === "text") {
       text += event.text;
       continue;
     }
-    if (event.errorText !== null && text === "") throw replyFailed(event.errorText, headers);
-    await remember(text);
-    return { end: event, text };
+    if (event.type === "tool-call") {
+      toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
+      continue;
+    }
+    if (event.errorText !== null && text === "" && toolCalls.length === 0) {
+      throw replyFailed(event.errorText, headers);
+    }
+    await remember(text, toolCalls);
+    return { end: event, text, toolCalls };
   }
   throw new Error("the reply ended without its end");
 }
@@ -73,6 +86,8 @@ export async function startCallTurn(
   refuseNewTurnWhenShuttingDown();
   await enforceRateLimit(gatewayPolicy(), key.id);
   const persona = await personaForModel(db, key, call.model);
+  refuseShadowedTools(call.tools, persona.toolNames);
+  refuseUnpairedResults(call, conversationHeader);
   const { conversation } = await conversationForCall({
     db,
     key,
@@ -81,19 +96,26 @@ export async function startCallTurn(
     call,
     headerValue: conversationHeader,
   });
+  const answered = await storeToolResults({ db, conversationId: conversation.id, results: call.toolResults });
   const reply = await runGatewayTurn({
     db,
     user,
     conversationId: conversation.id,
-    text: call.text,
-    // Stored as the chat's uploads are, then carried by the user message the turn stores.
-    attachmentIds: await storeContentImages({
-      db,
-      conversationId: conversation.id,
-      userId: user.id,
-      images: call.images,
-    }),
+    input:
+      call.text === null
+        ? { continueMessageId: (answered as Message).id }
+        : {
+            text: call.text,
+            // Stored as the chat's uploads are, then carried by the user message the turn stores.
+            attachmentIds: await storeContentImages({
+              db,
+              conversationId: conversation.id,
+              userId: user.id,
+              images: call.images,
+            }),
+          },
     callOptions: call.options,
+    toolOffer: call.toolOffer,
     arrivedAt,
   });
   await reply.ready;
@@ -102,10 +124,35 @@ export async function startCallTurn(
     "x-glassbox-attempt-id": reply.attemptId ?? "",
     "x-glassbox-overhead-ms": reply.overheadMs === null ? "" : reply.overheadMs.toFixed(2),
   };
-  const remember = (replyText: string) =>
-    rememberTranscript({ db, key, persona, conversationId: conversation.id, call, replyText });
+  const remember: Remember = (replyText, replyToolCalls = []) =>
+    rememberTranscript({
+      db,
+      key,
+      persona,
+      conversationId: conversation.id,
+      call,
+      replyText,
+      replyToolCalls,
+    });
   return { conversation, reply, headers, remember };
 }
+
+/**
+ * Results with no call before them in the request can only answer a named conversation's last reply: without
+ * one, no stored transcript ends in their calls (each ends with the reply), so they are refused before any is made.
+ */
+function refuseUnpairedResults(call: ChatCall, conversationHeader: string | null) {
+  const first = call.toolResults[0];
+  if (!first || conversationHeader !== null) return;
+  if (call.history.some((message) => message.role === "assistant" && message.toolCalls?.length)) return;
+  throw invalidField(
+    first.param,
+    "answers no tool call: send the assistant message with the call before it, or name the conversation.",
+  );
+}
+
+/** After the reply: the transcript the client will send back next. */
+export type Remember = (replyText: string, replyToolCalls?: ClientToolCall[]) => Promise<void>;
 
 function replyFailed(errorText: string, headers: Record<string, string>): GatewayError {
   return new GatewayError(502, `The persona's model did not answer: ${errorText}`, {
@@ -133,7 +180,13 @@ export function usage(end: ReplyEnd) {
   };
 }
 
-function completion(call: ChatCall, end: ReplyEnd, text: string) {
+/** A call of a client tool as OpenAI's messages carry it. */
+function toolCallOf(call: ClientToolCall) {
+  return { id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } };
+}
+
+function completion(call: ChatCall, end: ReplyEnd, text: string, toolCalls: ClientToolCall[]) {
+  const calls = toolCalls.length > 0;
   return {
     id: `chatcmpl-${end.messageId}`,
     object: "chat.completion",
@@ -142,9 +195,15 @@ function completion(call: ChatCall, end: ReplyEnd, text: string) {
     choices: [
       {
         index: 0,
-        message: { role: "assistant", content: text, refusal: null },
+        message: {
+          role: "assistant",
+          // As OpenAI answers a reply that only calls tools: no content.
+          content: calls && text === "" ? null : text,
+          refusal: null,
+          ...(calls ? { tool_calls: toolCalls.map(toolCallOf) } : {}),
+        },
         logprobs: null,
-        finish_reason: finishReason(end.finishReason),
+        finish_reason: calls ? "tool_calls" : finishReason(end.finishReason),
       },
     ],
     usage: usage(end),
@@ -157,7 +216,7 @@ const encoder = new TextEncoder();
 function completionChunks(
   reply: GatewayReply,
   call: ChatCall,
-  remember: (replyText: string) => Promise<void>,
+  remember: Remember,
 ): ReadableStream<Uint8Array> {
   const created = Math.floor(Date.now() / 1000);
   const chunk = (fields: Record<string, unknown>) =>
@@ -169,6 +228,7 @@ function completionChunks(
   });
   const events = reply[Symbol.asyncIterator]();
   let text = "";
+  const toolCalls: ClientToolCall[] = [];
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(chunk(choice({ role: "assistant", content: "" })));
@@ -181,12 +241,20 @@ function completionChunks(
         controller.enqueue(chunk(choice({ content: event.text })));
         return;
       }
+      if (event.type === "tool-call") {
+        const call = { id: event.id, name: event.name, arguments: event.arguments };
+        // The whole call in one chunk: its index, id, type, name and all its arguments.
+        controller.enqueue(chunk(choice({ tool_calls: [{ index: toolCalls.length, ...toolCallOf(call) }] })));
+        toolCalls.push(call);
+        return;
+      }
       if (event.errorText !== null) {
         const error = { message: event.errorText, type: "server_error", param: null, code: "upstream_error" };
         controller.enqueue(encoder.encode(`data: ${JSON.stringify({ error })}\n\n`));
       } else {
-        await remember(text);
-        controller.enqueue(chunk(choice({}, finishReason(event.finishReason))));
+        await remember(text, toolCalls);
+        const finish = toolCalls.length > 0 ? "tool_calls" : finishReason(event.finishReason);
+        controller.enqueue(chunk(choice({}, finish)));
         if (call.includeUsage) controller.enqueue(chunk({ choices: [], usage: usage(event) }));
       }
       controller.enqueue(encoder.encode("data: [DONE]\n\n"));

@@ -1,13 +1,25 @@
 // A chat completions request as OpenAI's clients send it, checked and read as a Glassbox turn: the client's system
-// text, the earlier messages (the transcript the call continues) and the new user message. Fields that clients
-// send and Glassbox does not use are accepted and ignored, as OpenAI does; what cannot be honoured is refused with
-// OpenAI's error naming the field.
+// text, the earlier messages (the transcript the call continues) and the new part: the results of the last reply's
+// tool calls, the new user message, or both (client-tools.ts). Fields that clients send and Glassbox does not use
+// are accepted and ignored, as OpenAI does; what cannot be honoured is refused with OpenAI's error naming the field.
 
 import "server-only";
 import { z } from "zod";
 import { readJson } from "@/lib/api/route";
 import type { CallOptions } from "@/lib/domain/types";
 import { chatCallOptions } from "./call-options";
+import {
+  type ClientToolCall,
+  type ClientToolOffer,
+  clientToolOffer,
+  functionToolSchema,
+  indexedMessage,
+  newPart,
+  type ToolName,
+  type ToolResultMessage,
+  toolCallSchema,
+  toolChoiceSchema,
+} from "./client-tools";
 import { type ContentImage, chatMessageContent } from "./content-parts";
 import { GatewayError, invalidField } from "./errors";
 
@@ -26,7 +38,7 @@ const messageSchema = z
       .nullable()
       .optional(),
     name: z.string().optional(),
-    tool_calls: z.array(z.unknown()).nullable().optional(),
+    tool_calls: z.array(toolCallSchema, { error: "must be a list of tool calls" }).nullable().optional(),
     tool_call_id: z.string().optional(),
   })
   .loose();
@@ -46,8 +58,8 @@ export const chatCompletionSchema = z
       .nullable()
       .optional(),
     n: z.literal(1, { error: "only one choice is generated: leave n out or send 1" }).nullable().optional(),
-    tools: z.array(z.unknown(), { error: "must be a list" }).nullable().optional(),
-    tool_choice: z.unknown().optional(),
+    tools: z.array(functionToolSchema, { error: "must be a list" }).nullable().optional(),
+    tool_choice: toolChoiceSchema.optional(),
     response_format: z
       .object({ type: z.literal("text", { error: "only text replies are supported" }) })
       .loose()
@@ -59,10 +71,14 @@ export const chatCompletionSchema = z
 
 /** A message of the transcript as a client sends it back, reduced to what the stored conversation holds. */
 export interface TranscriptMessage {
-  role: "user" | "assistant";
+  role: "user" | "assistant" | "tool";
   text: string;
   /** A user message's images (content-parts.ts). */
   images?: ContentImage[];
+  /** An assistant message's tool calls. */
+  toolCalls?: ClientToolCall[];
+  /** A tool message's call. */
+  toolCallId?: string;
 }
 
 export interface ChatCall {
@@ -71,14 +87,19 @@ export interface ChatCall {
   includeUsage: boolean;
   /** The client's system (and developer) messages, joined: kept as the conversation's instructions. */
   systemText: string | null;
-  /** The messages before the new one. */
+  /** The messages before the new ones. */
   history: TranscriptMessage[];
-  /** The new user message's text. */
-  text: string;
+  /** The results of the stored reply's tool calls that the call sends (client-tools.ts). */
+  toolResults: ToolResultMessage[];
+  /** The new user message's text; null when the call ends with tool results (the model answers them). */
+  text: string | null;
   /** The new user message's images. */
   images: ContentImage[];
   /** The call's sampling and length parameters (call-options.ts). */
   options: CallOptions | undefined;
+  /** The client's own tools as sent, and as offered to the model. */
+  tools: ToolName[];
+  toolOffer: ClientToolOffer | undefined;
 }
 
 /** OpenAI's way to name a field: `messages[2].content`. */
@@ -109,35 +130,31 @@ export async function readGatewayBody<Schema extends z.ZodType>(
 
 export async function readChatCall(request: Request): Promise<ChatCall> {
   const body = await readGatewayBody(request, chatCompletionSchema);
-  if (body.tools && body.tools.length > 0) {
-    throw invalidField("tools", "tools the client runs are not supported by this gateway yet; send none.");
-  }
+  const toolOffer = clientToolOffer(body.tools, body.tool_choice);
   const system: string[] = [];
-  const conversation: TranscriptMessage[] = [];
+  const conversation: ReturnType<typeof indexedMessage>[] = [];
   body.messages.forEach((message, index) => {
     const where = `messages[${index}]`;
-    if (message.role === "tool" || (message.tool_calls && message.tool_calls.length > 0)) {
-      throw invalidField(where, "tool calls and results are not supported by this gateway yet.");
-    }
     const { text, images } = chatMessageContent(message.content, where, message.role);
     if (message.role === "system" || message.role === "developer") system.push(text);
-    else conversation.push({ role: message.role, text, images });
+    else conversation.push({ ...indexedMessage({ ...message, role: message.role }, text, index), images });
   });
-  const last = conversation.pop();
-  if (last?.role !== "user") {
-    throw invalidField("messages", "the last message (after any system message) must be the user's.");
-  }
-  if (!last.text.trim() && !last.images?.length)
-    throw invalidField(`messages[${body.messages.length - 1}].content`, "is empty.");
+  const { history, toolResults, text, images } = newPart(conversation);
   const systemText = system.join("\n\n").trim();
   return {
     model: body.model,
     stream: body.stream === true,
     includeUsage: body.stream_options?.include_usage === true,
     systemText: systemText || null,
-    history: conversation,
-    text: last.text,
-    images: last.images ?? [],
+    history,
+    toolResults,
+    text,
+    images,
     options: chatCallOptions(body),
+    tools: (body.tools ?? []).map((entry, index) => ({
+      name: entry.function.name,
+      param: `tools[${index}].function.name`,
+    })),
+    toolOffer,
   };
 }

@@ -37,7 +37,7 @@ export interface MessageContent {
 }
 
 type Part = { type: string } & Record<string, unknown>;
-type Role = "system" | "developer" | "user" | "assistant";
+type Role = "system" | "developer" | "user" | "assistant" | "tool";
 
 const detail = z
   .enum(["auto", "low", "high"], { error: "must be one of auto, low, high" })

@@ -11,29 +11,39 @@ import { findKeyConversationByTranscript, saveKeyConversation } from "@/db/api-k
 import type { Database } from "@/db/client";
 import { createConversation, getOwnedConversation, updateConversation } from "@/db/conversation-queries";
 import { appendMessage } from "@/db/message-insert-queries";
-import type { ApiKey, Conversation, Persona } from "@/db/schema";
+import type { ApiKey, Conversation, Message, Persona } from "@/db/schema";
 import { DEFAULT_CONVERSATION_TITLE } from "@/db/title-queries";
 import type { SessionUser } from "@/lib/api/route";
 import type { StoredPart } from "@/lib/domain/types";
 import { isUuid } from "@/lib/ids";
 import type { ChatCall, TranscriptMessage } from "./chat-request";
+import type { ClientToolCall, ToolResultMessage } from "./client-tools";
 import { storeContentImages } from "./content-parts";
 import { GatewayError, invalidField } from "./errors";
+import { appendArtifacts, callArtifacts, storeHistoryResults } from "./tool-results";
 
 export const CONVERSATION_HEADER = "x-glassbox-conversation-id";
 
 /**
- * The transcript a call continues, as one hash: persona, system text, then each message's role and text, and the
- * SHA-256 of each of its images when it has any.
+ * The transcript a call continues, as one hash: persona, system text, then each message's role and text, with the
+ * SHA-256 of each of a user message's images, an assistant message's tool calls (id, name, arguments) and a tool
+ * message's call id.
  */
 export function transcriptHash(personaId: string, systemText: string | null, messages: TranscriptMessage[]) {
   const hash = createHash("sha256");
   hash.update(JSON.stringify([personaId, systemText ?? ""]));
-  for (const { role, text, images = [] } of messages) {
-    const form = images.length > 0 ? [role, text, images.map((image) => image.sha256)] : [role, text];
-    hash.update(`\n${JSON.stringify(form)}`);
-  }
+  for (const message of messages) hash.update(`\n${JSON.stringify(hashedMessage(message))}`);
   return hash.digest("hex");
+}
+
+/** A message as hashed: a text-only message as [role, text], so hashes stored before images and tools still match. */
+function hashedMessage({ role, text, images = [], toolCalls, toolCallId }: TranscriptMessage): unknown[] {
+  if (role === "tool") return [role, toolCallId ?? "", text];
+  if (toolCalls && toolCalls.length > 0) {
+    return [role, text, toolCalls.map((call) => [call.id, call.name, call.arguments])];
+  }
+  if (images.length > 0) return [role, text, images.map((image) => image.sha256)];
+  return [role, text];
 }
 
 export interface CallConversation {
@@ -118,7 +128,19 @@ async function startConversation(db: Database, user: SessionUser, persona: Perso
     ? await updateConversation({ db, conversationId: created.id, changes: { instructions: call.systemText } })
     : created;
   let lastUserMessageId: string | null = null;
+  let lastReply: { message: Message; calls: ClientToolCall[]; results: ToolResultMessage[] } | null = null;
+  const storeResults = async () => {
+    if (lastReply && lastReply.results.length > 0) {
+      await storeHistoryResults(db, lastReply.message, lastReply.calls, lastReply.results);
+    }
+    lastReply = null;
+  };
   for (const message of call.history) {
+    if (message.role === "tool") {
+      lastReply?.results.push({ toolCallId: message.toolCallId ?? "", text: message.text, param: "" });
+      continue;
+    }
+    await storeResults();
     const attachmentIds = await storeContentImages({
       db,
       conversationId: conversation.id,
@@ -154,7 +176,12 @@ async function startConversation(db: Database, user: SessionUser, persona: Perso
             },
     });
     if (message.role === "user") lastUserMessageId = stored.id;
+    else {
+      const calls = message.toolCalls ?? [];
+      lastReply = { message: await appendArtifacts(db, stored, callArtifacts(calls)), calls, results: [] };
+    }
   }
+  await storeResults();
   return conversation;
 }
 
@@ -166,6 +193,7 @@ export async function rememberTranscript({
   conversationId,
   call,
   replyText,
+  replyToolCalls,
 }: {
   db: Database;
   key: ApiKey;
@@ -173,11 +201,18 @@ export async function rememberTranscript({
   conversationId: string;
   call: ChatCall;
   replyText: string;
+  /** The reply's calls of the client's tools. */
+  replyToolCalls?: ClientToolCall[];
 }): Promise<void> {
   const messages: TranscriptMessage[] = [
     ...call.history,
-    { role: "user", text: call.text, images: call.images },
-    { role: "assistant", text: replyText },
+    ...call.toolResults.map((result) => ({
+      role: "tool" as const,
+      toolCallId: result.toolCallId,
+      text: result.text,
+    })),
+    ...(call.text === null ? [] : [{ role: "user" as const, text: call.text, images: call.images }]),
+    { role: "assistant", text: replyText, ...(replyToolCalls?.length ? { toolCalls: replyToolCalls } : {}) },
   ];
   await saveKeyConversation({
     db,

@@ -1,18 +1,29 @@
 // POST /v1/responses: OpenAI's Responses API over the same turn as chat completions (chat-completions.ts,
 // startCallTurn). `instructions` and the input's system messages become the conversation's instructions;
 // `previous_response_id` continues the conversation of that response (a response's id is its reply's); with
-// `stream`, typed events from response.created to response.completed (or response.failed).
+// `stream`, typed events from response.created to response.completed (or response.failed). Function tools, their
+// calls and the client's outputs are read and written by response-tools.ts; a reply's calls are `function_call`
+// output items after its message.
 
 import "server-only";
 import { z } from "zod";
 import { conversationOfMessage } from "@/db/api-key-queries";
 import { isUuid } from "@/lib/ids";
 import { responsesCallOptions } from "./call-options";
-import { eventStream, startCallTurn, wholeReply } from "./chat-completions";
-import { type ChatCall, readGatewayBody, type TranscriptMessage } from "./chat-request";
+import { eventStream, type Remember, startCallTurn, wholeReply } from "./chat-completions";
+import { type ChatCall, readGatewayBody } from "./chat-request";
+import { type ClientToolCall, type IndexedMessage, newPart } from "./client-tools";
 import { responsesItemContent } from "./content-parts";
 import { CONVERSATION_HEADER } from "./conversations";
 import { GatewayError, invalidField } from "./errors";
+import {
+  addToolItem,
+  functionCallItemOf,
+  isToolItem,
+  responsesToolChoiceSchema,
+  responsesToolOffer,
+  responsesToolSchema,
+} from "./response-tools";
 import type { GatewayCall } from "./route";
 import type { GatewayReply, ReplyEnd } from "./turn";
 
@@ -34,7 +45,8 @@ export const responsesSchema = z
     instructions: z.string({ error: "must be text" }).nullable().optional(),
     previous_response_id: z.string({ error: "must be a response id" }).nullable().optional(),
     stream: z.boolean({ error: "must be true or false" }).nullable().optional(),
-    tools: z.array(z.unknown(), { error: "must be a list" }).nullable().optional(),
+    tools: z.array(responsesToolSchema, { error: "must be a list" }).nullable().optional(),
+    tool_choice: responsesToolChoiceSchema.optional(),
   })
   .loose();
 
@@ -53,20 +65,22 @@ export async function responses(gatewayCall: GatewayCall): Promise<Response> {
   });
   const shell = responseShell(body, reply);
   if (body.stream) return eventStream(responseEvents(reply, shell, remember), headers);
-  const { end, text } = await wholeReply(reply, headers, remember);
-  return Response.json(completed(shell, end, text), { headers });
+  const { end, text, toolCalls } = await wholeReply(reply, headers, remember);
+  return Response.json(completed(shell, end, text, toolCalls), { headers });
 }
 
 /** The request as the turn reads it: instructions and system messages, the earlier messages, the new one. */
 function chatCallOf(body: ResponsesBody): ChatCall {
-  if (body.tools && body.tools.length > 0) {
-    throw invalidField("tools", "tools the client runs are not supported by this gateway yet; send none.");
-  }
+  const { offer, names } = responsesToolOffer(body.tools, body.tool_choice);
   const system = body.instructions ? [body.instructions] : [];
-  const conversation: TranscriptMessage[] = [];
+  const conversation: IndexedMessage[] = [];
   const items = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
   items.forEach((item, index) => {
     const where = `input[${index}]`;
+    if (isToolItem(item)) {
+      addToolItem(conversation, item, index);
+      return;
+    }
     if (item.type !== undefined && item.type !== "message") {
       throw invalidField(
         `${where}.type`,
@@ -79,14 +93,14 @@ function chatCallOf(body: ResponsesBody): ChatCall {
     }
     const { text, images } = responsesItemContent(item.content, where, role);
     if (role === "system" || role === "developer") system.push(text);
-    else conversation.push({ role, text, images });
+    else conversation.push({ role, text, index, images });
   });
-  const last = conversation.pop();
-  if (last?.role !== "user" || (!last.text.trim() && !last.images?.length)) {
-    throw invalidField("input", "the last message must be the user's, with text or an image.");
-  }
-  if (body.previous_response_id && conversation.length > 0) {
-    throw invalidField("input", "with previous_response_id, send only the new user message.");
+  const { history, toolResults, text, images } = newPart(conversation, { list: "input", callId: "call_id" });
+  if (body.previous_response_id && history.length > 0) {
+    throw invalidField(
+      "input",
+      "with previous_response_id, send only the new items: tool outputs, a user message.",
+    );
   }
   const systemText = system.join("\n\n").trim();
   return {
@@ -94,10 +108,13 @@ function chatCallOf(body: ResponsesBody): ChatCall {
     stream: body.stream === true,
     includeUsage: true,
     systemText: systemText || null,
-    history: conversation,
-    text: last.text,
-    images: last.images ?? [],
+    history,
+    toolResults,
+    text,
+    images,
     options: responsesCallOptions(body),
+    tools: names,
+    toolOffer: offer,
   };
 }
 
@@ -124,6 +141,9 @@ interface ResponseShell {
   model: string;
   instructions: string | null;
   previous_response_id: string | null;
+  /** The request's tools and tool choice, echoed as OpenAI's responses do. */
+  tools: unknown[];
+  tool_choice: unknown;
 }
 
 function responseShell(body: ResponsesBody, reply: GatewayReply): ResponseShell {
@@ -134,6 +154,8 @@ function responseShell(body: ResponsesBody, reply: GatewayReply): ResponseShell 
     model: body.model,
     instructions: body.instructions ?? null,
     previous_response_id: body.previous_response_id ?? null,
+    tools: body.tools ?? [],
+    tool_choice: body.tool_choice ?? "auto",
   };
 }
 
@@ -151,8 +173,6 @@ function responseObject(
     incomplete_details: null,
     output: fields.output ?? [],
     parallel_tool_calls: false,
-    tool_choice: "auto",
-    tools: [],
     usage: fields.usage ?? null,
     metadata: {},
   };
@@ -182,9 +202,22 @@ function responseUsage(end: ReplyEnd) {
   };
 }
 
-function completed(shell: ResponseShell, end: ReplyEnd, text: string) {
+/**
+ * The finished response: the message (left out when the reply only called tools, unless a stream announced it),
+ * then the calls of the client's tools.
+ */
+function completed(
+  shell: ResponseShell,
+  end: ReplyEnd,
+  text: string,
+  toolCalls: ClientToolCall[] = [],
+  withMessage = text !== "" || toolCalls.length === 0,
+) {
   return responseObject(shell, "completed", {
-    output: [messageItem(shell, text, "completed")],
+    output: [
+      ...(withMessage ? [messageItem(shell, text, "completed")] : []),
+      ...toolCalls.map((call) => functionCallItemOf(call, "completed")),
+    ],
     usage: responseUsage(end),
   });
 }
@@ -195,7 +228,7 @@ const encoder = new TextEncoder();
 function responseEvents(
   reply: GatewayReply,
   shell: ResponseShell,
-  remember: (replyText: string) => Promise<void>,
+  remember: Remember,
 ): ReadableStream<Uint8Array> {
   let sequence = 0;
   const event = (type: string, fields: Record<string, unknown>) =>
@@ -205,6 +238,17 @@ function responseEvents(
   const where = { item_id: shell.itemId, output_index: 0, content_index: 0 };
   const events = reply[Symbol.asyncIterator]();
   let text = "";
+  const toolCalls: ClientToolCall[] = [];
+  let messageOpen = true;
+  const closeMessage = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    if (!messageOpen) return;
+    messageOpen = false;
+    controller.enqueue(event("response.output_text.done", { ...where, text, logprobs: [] }));
+    controller.enqueue(event("response.content_part.done", { ...where, part: outputText(text) }));
+    controller.enqueue(
+      event("response.output_item.done", { output_index: 0, item: messageItem(shell, text, "completed") }),
+    );
+  };
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(event("response.created", { response: responseObject(shell, "in_progress") }));
@@ -224,22 +268,40 @@ function responseEvents(
         );
         return;
       }
+      if (value.type === "tool-call") {
+        // The message item ends before the call's item; the call comes whole, its arguments in one delta.
+        closeMessage(controller);
+        const call = { id: value.id, name: value.name, arguments: value.arguments };
+        toolCalls.push(call);
+        const output_index = toolCalls.length;
+        const item_id = `fc_${call.id}`;
+        const at = { item_id, output_index };
+        controller.enqueue(
+          event("response.output_item.added", {
+            output_index,
+            item: functionCallItemOf(call, "in_progress"),
+          }),
+        );
+        controller.enqueue(event("response.function_call_arguments.delta", { ...at, delta: call.arguments }));
+        controller.enqueue(
+          event("response.function_call_arguments.done", { ...at, arguments: call.arguments }),
+        );
+        controller.enqueue(
+          event("response.output_item.done", { output_index, item: functionCallItemOf(call, "completed") }),
+        );
+        return;
+      }
       if (value.errorText !== null) {
         const error = { code: "server_error", message: value.errorText };
         controller.enqueue(
           event("response.failed", { response: responseObject(shell, "failed", { error }) }),
         );
       } else {
-        await remember(text);
-        controller.enqueue(event("response.output_text.done", { ...where, text, logprobs: [] }));
-        controller.enqueue(event("response.content_part.done", { ...where, part: outputText(text) }));
+        await remember(text, toolCalls);
+        closeMessage(controller);
         controller.enqueue(
-          event("response.output_item.done", {
-            output_index: 0,
-            item: messageItem(shell, text, "completed"),
-          }),
+          event("response.completed", { response: completed(shell, value, text, toolCalls, true) }),
         );
-        controller.enqueue(event("response.completed", { response: completed(shell, value, text) }));
       }
       controller.close();
     },

@@ -1,7 +1,7 @@
 // A gateway call runs as a chat turn, through the same runner (lib/chat/turn/run-turn.ts): the user's message is stored,
 // the persona's pipeline builds the payload from the stored conversation, the attempts are recorded. Only the
-// reply's writer differs: it hands the reply on as text and an end, which the OpenAI shapes are made from. This is
-// the gateway's one door into lib/chat.
+// reply's writer differs: it hands the reply on as text, the model's calls of the client's tools, and an end, which
+// the OpenAI shapes are made from. This is the gateway's one door into lib/chat.
 
 import "server-only";
 import type { Database } from "@/db/client";
@@ -10,6 +10,7 @@ import type { AttemptEvent, ReplyWriter } from "@/lib/chat/turn/reply-events";
 import { runTurnWith } from "@/lib/chat/turn/run-turn";
 import type { TurnAction } from "@/lib/chat/turn/turn-user-message";
 import type { CallOptions } from "@/lib/domain/types";
+import type { ClientToolCall, ClientToolOffer } from "./client-tools";
 
 export interface ReplyEnd {
   /** The stored reply's id. */
@@ -22,7 +23,14 @@ export interface ReplyEnd {
   usage: { inputTokens: number; outputTokens: number } | null;
 }
 
-export type ReplyEvent = { type: "text"; text: string } | ({ type: "end" } & ReplyEnd);
+export type ReplyEvent =
+  | { type: "text"; text: string }
+  | ({ type: "tool-call" } & ClientToolCall)
+  | ({ type: "end" } & ReplyEnd);
+
+/** What the turn answers: a new user message, or (none) the tool results stored on the reply `messageId`. */
+/** A new user message (its text and its images, stored as pending attachments), or the answer to tool results. */
+export type GatewayTurnInput = { text: string; attachmentIds: string[] } | { continueMessageId: string };
 
 /** The reply as it comes: its text pieces, then its end. */
 export class GatewayReply implements AsyncIterable<ReplyEvent> {
@@ -42,7 +50,11 @@ export class GatewayReply implements AsyncIterable<ReplyEvent> {
   private usage: ReplyEnd["usage"] = null;
   private textStarted = false;
 
-  constructor(private readonly arrivedAt: number) {
+  /** `clientToolNames`: the client's own tools; the model's calls of them are handed on. */
+  constructor(
+    private readonly arrivedAt: number,
+    private readonly clientToolNames: ReadonlySet<string> = new Set(),
+  ) {
     this.ready = new Promise((resolve) => {
       this.markReady = resolve;
     });
@@ -59,6 +71,21 @@ export class GatewayReply implements AsyncIterable<ReplyEvent> {
         }
         this.push({ type: "text", text: chunk.delta });
       } else if (chunk.type === "error") this.errorText = chunk.errorText;
+    },
+    toolCall: ({ toolCallId, toolName, input }) => {
+      if (!this.clientToolNames.has(toolName)) return;
+      if (!this.textStarted) {
+        this.textStarted = true;
+        this.settleOverhead();
+        this.markReady();
+      }
+      // As the stored call has them (reply-persistence.ts), so the client sends back what is stored.
+      this.push({
+        type: "tool-call",
+        id: toolCallId,
+        name: toolName,
+        arguments: JSON.stringify(input ?? {}),
+      });
     },
     attempt: (event: AttemptEvent) => {
       if (event.kind === "start") {
@@ -118,29 +145,34 @@ export class GatewayReply implements AsyncIterable<ReplyEvent> {
 }
 
 /**
- * Runs the turn: the user's `text` and images (pending attachments of the conversation, as the chat's uploads are)
- * in the conversation, with the call's options; the reply is being written when this resolves.
+ * Runs the turn: the user's text and images (pending attachments of the conversation, as the chat's uploads are)
+ * in the conversation, or the answer to the tool results just stored, with the call's options; the client's tools
+ * are offered beside the persona's. The reply is being written when this resolves.
  */
 export function runGatewayTurn({
   db,
   user,
   conversationId,
-  text,
-  attachmentIds,
+  input,
   callOptions,
+  toolOffer,
   arrivedAt,
 }: {
   db: Database;
   user: SessionUser;
   conversationId: string;
-  text: string;
-  attachmentIds: string[];
+  input: GatewayTurnInput;
   callOptions: CallOptions | undefined;
+  toolOffer?: ClientToolOffer;
   arrivedAt: number;
 }): Promise<GatewayReply> {
-  const action: TurnAction = { kind: "submit", text, attachmentIds, callOptions };
-  return runTurnWith({ db, user, conversationId, action }, async ({ write }) => {
-    const reply = new GatewayReply(arrivedAt);
+  const action: TurnAction =
+    "text" in input
+      ? { kind: "submit", text: input.text, attachmentIds: input.attachmentIds, callOptions }
+      : { kind: "continue", messageId: input.continueMessageId, callOptions };
+  const request = { db, user, conversationId, action, clientTools: toolOffer };
+  return runTurnWith(request, async ({ write }) => {
+    const reply = new GatewayReply(arrivedAt, new Set(Object.keys(toolOffer?.tools ?? {})));
     write(reply.writer)
       .catch(() => reply.writer.write({ type: "error", errorText: "The reply failed on the server." }))
       .finally(() => reply.close());

@@ -291,8 +291,8 @@ describe("refusals in OpenAI's shape", () => {
       "messages[0].content[0]",
     ],
     [
-      { messages: [{ role: "user", content: "x" }], tools: [{ type: "function", function: { name: "f" } }] },
-      "tools",
+      { messages: [{ role: "user", content: "x" }], tools: [{ type: "custom", custom: { name: "f" } }] },
+      "tools[0].type",
     ],
     [
       { messages: [{ role: "user", content: "x" }], response_format: { type: "json_object" } },

@@ -121,7 +121,8 @@ describe("POST /v1/responses", () => {
 
   test.each([
     [{ input: [] }, "input"],
-    [{ input: [{ type: "function_call_output", call_id: "x", output: "y" }] }, "input[0].type"],
+    [{ input: [{ type: "function_call_output", call_id: "x", output: "y" }] }, "input[0].call_id"],
+    [{ input: [{ type: "reasoning", summary: [] }] }, "input[0].type"],
     [
       { input: [{ role: "user", content: [{ type: "input_file", file_id: "file-1" }] }] },
       "input[0].content[0]",
@@ -130,7 +131,11 @@ describe("POST /v1/responses", () => {
       { input: [{ role: "user", content: [{ type: "input_image", image_url: "x" }] }] },
       "input[0].content[0].image_url",
     ],
-    [{ input: "x", tools: [{ type: "function", name: "f" }] }, "tools"],
+    [{ input: "x", tools: [{ type: "web_search" }] }, "tools[0].type"],
+    [
+      { input: "x", tools: [{ type: "function", name: "f" }], tool_choice: { type: "function", name: "g" } },
+      "tool_choice.name",
+    ],
   ])("%j: BadRequestError naming %s", async (body, param) => {
     const tutor = await persona();
     const error = await (await clientOf()).responses

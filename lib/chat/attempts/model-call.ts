@@ -2,7 +2,7 @@
 // generate it whole, previews capture the exact body the provider would receive and stop before anything is sent.
 
 import "server-only";
-import { generateText, isStepCount, streamText, type ToolSet } from "ai";
+import { generateText, isStepCount, streamText, type ToolChoice, type ToolSet } from "ai";
 import { MAX_TOOL_STEPS } from "@/lib/chat/turn/tools";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import { countItemTokens } from "@/lib/context/tokens";
@@ -17,6 +17,7 @@ export function streamModelCall({
   fetch,
   abortSignal,
   tools,
+  toolChoice,
   maxSteps = 1,
   timeout,
 }: {
@@ -26,6 +27,7 @@ export function streamModelCall({
   abortSignal?: AbortSignal;
   /** The reply's tools, offered only to a model that supports tools. */
   tools?: ToolSet;
+  toolChoice?: ToolChoice<ToolSet>;
   /** Model calls the tool loop may make in this attempt. */
   maxSteps?: number;
   /** How long the provider may take to its first chunk, and between chunks. */
@@ -47,6 +49,7 @@ export function streamModelCall({
     abortSignal,
     ...(timeout ? { timeout } : {}),
     ...(withTools ? { tools, stopWhen: isStepCount(maxSteps) } : {}),
+    ...(withTools && toolChoice !== undefined ? { toolChoice } : {}),
   });
 }
 

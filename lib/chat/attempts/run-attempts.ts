@@ -3,7 +3,7 @@
 // Every attempt is recorded as it ends, failed ones included. Text streams to the writer as it arrives.
 
 import "server-only";
-import type { ToolSet } from "ai";
+import type { ToolChoice, ToolSet } from "ai";
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
 import type { Model } from "@/db/schema";
@@ -58,6 +58,8 @@ export interface ReplyAttempts {
   writer: ReplyWriter;
   /** The reply's tools; the tool loop runs within each attempt, up to MAX_TOOL_STEPS model calls. */
   tools?: ToolSet;
+  /** How the model must use the tools (a gateway client's tool_choice); the provider's default without it. */
+  toolChoice?: ToolChoice<ToolSet>;
   /** Aborted when the user stops the reply: the provider request is aborted and no other attempt runs. */
   stopSignal?: AbortSignal;
 }
@@ -238,6 +240,7 @@ async function streamReply({
     resolved,
     fetch,
     tools: input.tools,
+    toolChoice: input.toolChoice,
     maxSteps: MAX_TOOL_STEPS,
     abortSignal: stopSignal ? AbortSignal.any([stopSignal, firstChunk.signal]) : firstChunk.signal,
     timeout: timeouts,
@@ -337,6 +340,7 @@ function readReplyPart(part: ReplyStreamPart, reading: ReplyReading): void {
     writer.write({ type: "message-metadata", messageMetadata: { reasoning: reply.reasoning() } });
   } else if (part.type === "tool-call") {
     reply.toolCall(part.toolCallId, part.toolName, part.input, part.providerMetadata);
+    writer.toolCall?.({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
     if (!toolNames.includes(part.toolName)) {
       toolNames.push(part.toolName);
       writer.write({ type: "message-metadata", messageMetadata: { toolNames: [...toolNames] } });

@@ -14,6 +14,8 @@ export interface ReplyWriter {
   write(chunk: UIMessageChunk): void;
   /** For a writer that reports on attempts (the gateway's): one was sent to its provider, or ended. */
   attempt?(event: AttemptEvent): void;
+  /** For a writer that hands the model's tool calls on (the gateway's): the model called a tool. */
+  toolCall?(call: { toolCallId: string; toolName: string; input: unknown }): void;
 }
 
 /**

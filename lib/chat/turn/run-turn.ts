@@ -20,16 +20,23 @@ import { logger } from "@/lib/logger";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
 import { replyEventBytes, replyEventText, type WriteReply } from "./reply-events";
 import { admitTurnSetUp } from "./turn-admission";
-import type { TurnContext } from "./turn-context";
+import type { ClientTools, TurnContext } from "./turn-context";
 import { buildPhaseA, openConversation } from "./turn-setup";
 import { streamTurn } from "./turn-stream";
-import { checkAndStoreUserMessage, type TurnAction, turnActionWords } from "./turn-user-message";
+import {
+  checkAndStoreUserMessage,
+  continuationInput,
+  type TurnAction,
+  turnActionWords,
+} from "./turn-user-message";
 
 export interface TurnRequest {
   db: Database;
   user: SessionUser;
   conversationId: string;
   action: TurnAction;
+  /** Tools the caller runs itself (the gateway's clients). */
+  clientTools?: ClientTools;
 }
 
 export async function runChatTurn(request: TurnRequest): Promise<Response> {
@@ -41,14 +48,14 @@ export async function runChatTurn(request: TurnRequest): Promise<Response> {
  * and records as a chat turn. `write` starts the reply once it is called with a writer.
  */
 export async function runTurnWith<Result>(
-  { db, user, conversationId, action }: TurnRequest,
+  { db, user, conversationId, action, clientTools }: TurnRequest,
   respond: (turn: { turnId: string; write: WriteReply }) => Promise<Result>,
 ): Promise<Result> {
   // The conversation is this turn's from its claim (once the caller may read it) until the turn registers as
   // running: another turn set up here meanwhile is refused (turn-stops.ts, claimTurnStart).
   let releaseStart = () => {};
   try {
-    const writeReply = await startTurn({ db, user, conversationId, action }, (release) => {
+    const writeReply = await startTurn({ db, user, conversationId, action, clientTools }, (release) => {
       releaseStart = release;
     });
     return await respond({ turnId: writeReply.turnId, write: writeReply.write });
@@ -59,7 +66,7 @@ export async function runTurnWith<Result>(
 
 /** Set-up, then the reply's rows and its stream: the turn is registered as running when this returns. */
 async function startTurn(
-  { db, user, conversationId, action }: TurnRequest,
+  { db, user, conversationId, action, clientTools }: TurnRequest,
   claimed: (release: () => void) => void,
 ): Promise<{ turnId: string; write: ReturnType<typeof streamTurn> }> {
   // Reading and storing wait their turn behind other turns' when many arrive at once (turn-admission.ts).
@@ -82,6 +89,7 @@ async function startTurn(
       ...stored,
       assistantMessageId: uuidv7(),
       turnId: uuidv7(),
+      clientTools,
     };
     return { turn, firstInput };
   });
@@ -122,14 +130,22 @@ async function respondWith(turnId: string, writeReply: ReturnType<typeof streamT
  */
 async function prepareContext(turn: TurnContext, firstInput: TurnInput) {
   const { db, user, conversation, persona, userMessage, personaModel, modelRows, action } = turn;
-  const callOptions = action.kind === "submit" ? action.callOptions : undefined;
+  const callOptions = action.kind === "submit" || action.kind === "continue" ? action.callOptions : undefined;
+  const continuing = action.kind === "continue";
   const buildFrom = (turnInput: TurnInput): BuiltTurn => ({
     turnInput,
     base: { ...buildPhaseA(turnInput, modelRows), ...(callOptions ? { callOptions } : {}) },
   });
   const build = async () =>
     buildFrom(
-      await loadTurnInput({ db, conversation, persona, currentMessage: userMessage, requesterId: user.id }),
+      await loadTurnInput({
+        db,
+        conversation,
+        persona,
+        currentMessage: continuing ? continuationInput(userMessage) : userMessage,
+        currentMessageStored: !continuing,
+        requesterId: user.id,
+      }),
     );
   const firstBuild = buildFrom(firstInput);
   const summaryBeforeTurn = await maybeSummariseBeforeTurn({
@@ -162,8 +178,8 @@ async function insertReplyRows(
   { db, persona, userMessage, assistantMessageId, turnId, action }: TurnContext,
   settingsVersion: number,
 ) {
-  // A new message has no reply yet; a regenerate's message has.
-  const firstReply = action.kind === "submit";
+  // A new message has no reply yet, nor has a reply whose tool results are answered; a regenerate's message has.
+  const firstReply = action.kind !== "regenerate";
   const reply = {
     id: assistantMessageId,
     conversationId: userMessage.conversationId,

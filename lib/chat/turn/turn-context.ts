@@ -2,6 +2,7 @@
 // they said, which models may answer, and the ids of the reply being written. A step takes the context and the few
 // values only it needs, never a bag of spread fields (docs/turn.md lists the steps).
 
+import type { ToolChoice, ToolSet } from "ai";
 import type { Database } from "@/db/client";
 import type { Conversation, Message, Model, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
@@ -22,4 +23,12 @@ export interface TurnContext {
   /** The reply's id and the turn's, known before their rows are written. */
   assistantMessageId: string;
   turnId: string;
+  /** Tools the caller runs itself (a gateway client's): offered beside the persona's, without an execute. */
+  clientTools?: ClientTools;
+}
+
+/** A caller's own tools: the model's calls of them end the reply (finish reason tool-calls) for the caller to run. */
+export interface ClientTools {
+  tools: ToolSet;
+  toolChoice?: ToolChoice<ToolSet>;
 }

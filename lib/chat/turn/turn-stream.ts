@@ -2,6 +2,7 @@
 // title for a new conversation, and the heartbeat and stop registration while it runs.
 
 import "server-only";
+import type { ToolSet } from "ai";
 import type { Database } from "@/db/client";
 import { deleteReplayedReasoning } from "@/db/message-queries";
 import type { Message } from "@/db/schema";
@@ -15,11 +16,21 @@ import { logger } from "@/lib/logger";
 import type { ReplyWriter, WriteReply } from "./reply-events";
 import { ReplyPersistence } from "./reply-persistence";
 import { runnableToolNames, toolSetFor } from "./tools";
-import type { TurnContext } from "./turn-context";
+import type { ClientTools, TurnContext } from "./turn-context";
 
 /** Writes the reply (reply-events.ts makes the stream): the attempts, then the reply's and the turn's final status. */
 export function streamTurn(
-  { db, user, persona, conversation, userMessage, assistantMessageId, turnId, modelRows }: TurnContext,
+  {
+    db,
+    user,
+    persona,
+    conversation,
+    userMessage,
+    assistantMessageId,
+    turnId,
+    modelRows,
+    clientTools,
+  }: TurnContext,
   {
     rowsReady,
     base,
@@ -78,13 +89,17 @@ export function streamTurn(
         settingsVersion,
         modelRows,
         enabledToolNames: runnableToolNames(persona.toolNames),
-        tools: toolSetFor(persona.toolNames, {
-          db,
-          userId: user.id,
-          personaId: persona.id,
-          conversationId,
-          personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
-        }),
+        tools: withClientTools(
+          toolSetFor(persona.toolNames, {
+            db,
+            userId: user.id,
+            personaId: persona.id,
+            conversationId,
+            personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
+          }),
+          clientTools,
+        ),
+        toolChoice: clientTools?.toolChoice,
         reply,
         writer: out,
         stopSignal: stopController.signal,
@@ -114,6 +129,15 @@ export function streamTurn(
       unregister();
     }
   };
+}
+
+/** The persona's tools and the caller's own (which have no execute: a call of one ends the tool loop). */
+function withClientTools(
+  own: ToolSet | undefined,
+  clientTools: ClientTools | undefined,
+): ToolSet | undefined {
+  if (!clientTools) return own;
+  return { ...own, ...clientTools.tools };
 }
 
 /** While a turn runs, its instance says so every HEARTBEAT_INTERVAL_MS; a turn whose heartbeat stops is recovered. */

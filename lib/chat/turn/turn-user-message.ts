@@ -5,9 +5,9 @@ import "server-only";
 import { listActiveBlocks } from "@/db/block-queries";
 import type { Database } from "@/db/client";
 import { appendMessage } from "@/db/message-insert-queries";
-import { findMessageByClientId } from "@/db/message-queries";
+import { findMessageByClientId, getMessageInConversation } from "@/db/message-queries";
 import { getMessageToAnswer } from "@/db/message-variant-queries";
-import type { Conversation, Persona } from "@/db/schema";
+import type { Conversation, Message, Persona } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import { refuseWhileReplyIsWritten } from "@/lib/chat/turn-control/stop-turn";
 import { AppError } from "@/lib/domain/errors";
@@ -34,7 +34,12 @@ export type TurnAction =
    * `messageId`: the reply to make a new variant of, or a user message to answer (an edited question's fork);
    * `modelId`: answer with that model first (then the persona's fallbacks).
    */
-  | { kind: "regenerate"; messageId: string; modelId?: string };
+  | { kind: "regenerate"; messageId: string; modelId?: string }
+  /**
+   * Answer the tool results stored on the reply `messageId` (a gateway client ran the reply's calls and sent their
+   * results back): no new user message; the new reply follows that reply and answers it.
+   */
+  | { kind: "continue"; messageId: string; callOptions?: CallOptions };
 
 /**
  * Who may ask and which models may answer are checked first: nothing is stored for a turn that is refused. Then
@@ -72,6 +77,8 @@ export async function checkAndStoreUserMessage({
     if (action.kind === "regenerate") {
       return getMessageToAnswer({ db, conversationId, messageId: action.messageId });
     }
+    if (action.kind === "continue")
+      return getMessageInConversation({ db, conversationId, messageId: action.messageId });
     return storeUserMessage(db, user, conversationId, action, await imageLinks);
   });
   // A refusal above must not also surface as an unhandled rejection of the load that waits on it.
@@ -84,7 +91,15 @@ export async function checkAndStoreUserMessage({
   const [[, { personaModel, usable }], userMessage, firstInput] = await Promise.all([
     checked,
     stored,
-    loadTurnInput({ db, conversation, persona, currentMessage: stored, requesterId: user.id, activeBlocks }),
+    loadTurnInput({
+      db,
+      conversation,
+      persona,
+      currentMessage: action.kind === "continue" ? stored.then(continuationInput) : stored,
+      currentMessageStored: action.kind !== "continue",
+      requesterId: user.id,
+      activeBlocks,
+    }),
   ]);
   return { userMessage, personaModel, modelRows: usable, firstInput };
 }
@@ -158,7 +173,26 @@ async function refuseWhileBusy(db: Database, conversationId: string, action: Tur
 
 /** What the refused person was doing, for the 409's sentence. */
 export function turnActionWords(action: TurnAction): string {
+  if (action.kind === "continue") return "answer the tool results";
   return action.kind === "submit" ? "send your message" : "regenerate";
+}
+
+/**
+ * A continue turn's current input: no message of its own. It stands right after the reply whose tool results it
+ * answers (so that reply, its calls and results are the newest history) and has no parts, so the payload ends with
+ * the tool results (lib/context/current-input.ts leaves an empty current input out).
+ */
+export function continuationInput(answered: Message): Message {
+  return {
+    ...answered,
+    id: `${answered.id}:continue`,
+    seq: answered.seq + 1,
+    authorType: "user",
+    parts: [],
+    replyToMessageId: null,
+    tokenCounts: {},
+    segmentTokenCounts: null,
+  };
 }
 
 async function refuseIfAlreadySent(db: Database, conversationId: string, clientMessageId: string) {
