@@ -149,6 +149,8 @@ interface Setup {
   app: AppBench;
   secret: string;
   slug: string;
+  /** The stored conversations, in the order the calls take them. */
+  conversationIds: string[];
   /** Calls made so far: each takes the next stored conversation. */
   next: number;
 }
@@ -164,15 +166,23 @@ async function setUp(app: AppBench, count: number): Promise<Setup> {
   if (!persona?.slug) throw new Error("the bench persona has no slug");
   const caller = await authenticateKey(app.db, gatewayRequest(secret, persona.slug, []));
   const batch = 8;
+  const conversationIds: string[] = [];
   for (let start = 0; start < count; start += batch) {
     const indexes = Array.from({ length: Math.min(batch, count - start) }, (_, offset) => start + offset);
-    await Promise.all(indexes.map((index) => storeEarlierMessages(app, caller, persona, index)));
+    conversationIds.push(
+      ...(await Promise.all(indexes.map((index) => storeEarlierMessages(app, caller, persona, index)))),
+    );
   }
-  return { app, secret, slug: persona.slug, next: 0 };
+  return { app, secret, slug: persona.slug, conversationIds, next: 0 };
 }
 
 /** What the gateway has after a call whose reply was the 19th message: the conversation and its transcript. */
-async function storeEarlierMessages(app: AppBench, caller: KeyCaller, persona: Persona, index: number) {
+async function storeEarlierMessages(
+  app: AppBench,
+  caller: KeyCaller,
+  persona: Persona,
+  index: number,
+): Promise<string> {
   const { readChatCall } = await import("@/lib/gateway/chat-request");
   const { conversationForCall, transcriptHash } = await import("@/lib/gateway/conversations");
   const { saveKeyConversation } = await import("@/db/api-key-queries");
@@ -191,6 +201,7 @@ async function storeEarlierMessages(app: AppBench, caller: KeyCaller, persona: P
     conversationId: conversation.id,
     transcriptHash: transcriptHash(persona.id, call.systemText, call.history),
   });
+  return conversation.id;
 }
 
 function gatewayRequest(secret: string, model: string, messages: ChatMessage[]): Request {
@@ -238,8 +249,11 @@ async function gatewayCall(setup: Setup, handler: RouteHandler) {
   const start = performance.now();
   const response = await handler(request);
   const read = await readChunks(response);
+  const continued = response.headers.get("x-glassbox-conversation-id") === setup.conversationIds[index];
   return {
     ...read,
+    // A call that started a conversation of its own measured the wrong thing.
+    failure: read.failure ?? (continued ? null : "the call did not continue its stored conversation"),
     firstTokenMs: read.firstTextAt - start,
     serverOverheadMs: Number(response.headers.get("x-glassbox-overhead-ms") ?? Number.NaN),
   };
