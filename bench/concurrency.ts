@@ -112,8 +112,21 @@ export async function measureConcurrency({
   if (!process.env.DATABASE_URL)
     return concurrencySkipped("DATABASE_URL is not set: concurrency is measured on Postgres only", turns);
   if (process.env[CHILD_FLAG]) throw new Error("measureConcurrency called inside its own child");
-  // The loader flags (tsx's --require and --import), the react-server condition (server modules import
-  // "server-only", which throws without it) and --expose-gc are passed on, not the semi-space size.
+  const execArgv = childExecArgv();
+  const seed = await runChild<Seed>(execArgv, "seed", turns);
+  // A CPU profile of the burst's child (warm-up and burst) for `--cpu-prof`'s readers (Chrome DevTools, speedscope).
+  const profileDirectory = process.env.BENCH_CPU_PROF;
+  const burstArgv = profileDirectory
+    ? [...execArgv, "--cpu-prof", `--cpu-prof-dir=${profileDirectory}`]
+    : execArgv;
+  return runChild<ConcurrencyResult>(burstArgv, "burst", turns, seed);
+}
+
+/**
+ * The node flags of a bench's child process: the loader flags (tsx's --require and --import), the react-server
+ * condition (server modules import "server-only", which throws without it) and --expose-gc, not the semi-space size.
+ */
+export function childExecArgv(): string[] {
   const execArgv: string[] = ["--expose-gc"];
   for (let index = 0; index < process.execArgv.length; index++) {
     const flag = process.execArgv[index];
@@ -125,13 +138,7 @@ export async function measureConcurrency({
     else if (/^--(require|import|conditions)=/.test(flag)) execArgv.push(flag);
   }
   if (!execArgv.some((flag) => flag.startsWith("--conditions"))) execArgv.push("--conditions=react-server");
-  const seed = await runChild<Seed>(execArgv, "seed", turns);
-  // A CPU profile of the burst's child (warm-up and burst) for `--cpu-prof`'s readers (Chrome DevTools, speedscope).
-  const profileDirectory = process.env.BENCH_CPU_PROF;
-  const burstArgv = profileDirectory
-    ? [...execArgv, "--cpu-prof", `--cpu-prof-dir=${profileDirectory}`]
-    : execArgv;
-  return runChild<ConcurrencyResult>(burstArgv, "burst", turns, seed);
+  return execArgv;
 }
 
 /** Fork this file as a child in `role`, hand it the seed (in a file), and resolve with the one message it sends. */

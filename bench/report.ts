@@ -5,6 +5,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ConcurrencyResult } from "./concurrency";
+import { type GatewayResult, gatewayJson, gatewayRows } from "./gateway";
 import type { PeerFigures } from "./peers";
 import type { DefaultSettingsFigure, PipelineFigure } from "./pipeline";
 import { type ScaleOutResult, scaleOutJson, scaleOutRows } from "./scale-out";
@@ -18,6 +19,7 @@ export interface BenchInputs {
   peers: PeerFigures;
   turn: TurnOverheadResult;
   concurrency: ConcurrencyResult;
+  gateway: GatewayResult;
   scaleOut: ScaleOutResult;
 }
 
@@ -60,7 +62,10 @@ export function buildResults(inputs: BenchInputs) {
       : null,
     default_settings_max_over_min: round(Math.max(...defaultMedians) / Math.min(...defaultMedians)),
   };
-  const targets = targetChecks(glassbox10k, ratios, turn, concurrency);
+  const targets = {
+    ...targetChecks(glassbox10k, ratios, turn, concurrency),
+    ...gatewayTargets(inputs.gateway),
+  };
 
   return {
     generatedAt: new Date().toISOString(),
@@ -91,6 +96,7 @@ export function buildResults(inputs: BenchInputs) {
     },
     turn: turnJson(turn),
     burst200: burstJson(concurrency),
+    gateway: gatewayJson(inputs.gateway),
     scaleout: scaleOutJson(inputs.scaleOut),
     ratios,
     targets,
@@ -136,6 +142,13 @@ function targetChecks(
     "burst200.peak_rss_mb": check(concurrency.peakRssMb, "≤ 600 MB", (value) => value <= 600),
     "burst200.errors": check(concurrency.errors, "0", (value) => value === 0),
     "burst200.lost": check(concurrency.lost, "0", (value) => value === 0),
+  };
+}
+
+function gatewayTargets(gateway: GatewayResult): Record<string, Target> {
+  return {
+    "gateway.overhead_p50_ms": check(gateway.overheadP50, "≤ 5 ms", (value) => value <= 5),
+    "gateway.overhead_p99_ms": check(gateway.overheadP99, "≤ 15 ms", (value) => value <= 15),
   };
 }
 
@@ -439,6 +452,7 @@ function formatTable(inputs: BenchInputs, results: BenchResults): string {
   else row("LangChain trimMessages, 2,000 messages", "—", "", inputs.peers.langChainSkipped ?? "");
   turnRows(inputs.turn, row);
   burstRows(inputs.concurrency, row);
+  for (const [label, value, range, note] of gatewayRows(inputs.gateway)) row(label, value, range, note);
   for (const [label, value, range, note] of scaleOutRows(inputs.scaleOut)) row(label, value, range, note);
   lines.push("-".repeat(118));
   lines.push("Ratios");

@@ -1,7 +1,8 @@
 // `npm run bench`: the performance targets in one run — a burst of 200 streaming turns at once on Postgres (first,
 // on a fresh machine state), the pipeline over 1 000 / 2 000 / 10 000 / 100 000 stored messages, the same
-// build with default settings, the AI SDK and LangChain peers on the same messages, and the turn overhead (CPU and
-// time to the first token, at 100 / 1 000 / 10 000 stored messages) and the scale-out behind nginx. Prints a
+// build with default settings, the AI SDK and LangChain peers on the same messages, the turn overhead (CPU and
+// time to the first token, at 100 / 1 000 / 10 000 stored messages), the gateway (/v1: its added time to the first
+// token over a direct call, and calls per second with 64 clients) and the scale-out behind nginx. Prints a
 // table, writes it with the run's date and machine to bench/RESULTS.md, and writes bench-results.json at the
 // repository root.
 //
@@ -9,6 +10,7 @@
 // BENCH_TURNS (default 20), BENCH_SKIP_TURN=1, BENCH_CONCURRENT_TURNS (default 200), BENCH_SKIP_CONCURRENCY=1,
 // BENCH_CPU_PROF=<dir> (the burst's child writes a `--cpu-prof` profile there),
 // BENCH_SEMI_SPACE_MB (default 256; 0 keeps node's default; the concurrency run is in a child without it),
+// BENCH_GATEWAY_CALLS (default 200), BENCH_GATEWAY_RPS_CALLS (default 320), BENCH_SKIP_GATEWAY=1,
 // BENCH_SCALEOUT_TURNS (default 100), BENCH_SKIP_SCALEOUT=1 (bench/scale-out.ts: needs a build and nginx).
 // `npm run bench` re-runs itself in a node with --expose-gc (a full collection before every timed run, outside the
 // timed region) and a larger young generation (--max-semi-space-size=256): a 100 000-message build allocates a
@@ -20,6 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import { type ConcurrencyResult, concurrencySkipped, measureConcurrency } from "./concurrency";
 import { generateConversation } from "./conversation-generator";
+import { type GatewayResult, gatewaySkipped, measureGateway } from "./gateway";
 import { measureAiSdk, measureLangChain, type PeerFigures, toLangChainMessages, toUIMessages } from "./peers";
 import {
   type DefaultSettingsFigure,
@@ -101,6 +104,16 @@ async function main(): Promise<void> {
     turn = await measureTurnOverhead({ turns: Number(process.env.BENCH_TURNS ?? 20) });
   }
 
+  let gateway: GatewayResult;
+  if (process.env.BENCH_SKIP_GATEWAY === "1") gateway = gatewaySkipped("skipped (BENCH_SKIP_GATEWAY=1)");
+  else {
+    log("gateway: /v1 streaming calls against direct ones, then 64 clients at once (Postgres)");
+    gateway = await measureGateway({
+      calls: Number(process.env.BENCH_GATEWAY_CALLS ?? 200),
+      rpsCalls: Number(process.env.BENCH_GATEWAY_RPS_CALLS ?? 320),
+    });
+  }
+
   let scaleOut: ScaleOutResult;
   if (process.env.BENCH_SKIP_SCALEOUT === "1") scaleOut = scaleOutSkipped("skipped (BENCH_SKIP_SCALEOUT=1)");
   else {
@@ -126,6 +139,7 @@ async function main(): Promise<void> {
     peers: { aiSdk, langChain, langChainSkipped },
     turn,
     concurrency,
+    gateway,
     scaleOut,
   };
   const results = buildResults(inputs);

@@ -2,10 +2,11 @@
 // sends; and the conversations a key's calls started, found by the hash of their transcript.
 
 import "server-only";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import type { ModelPrices } from "@/lib/domain/types";
 import type { Database } from "./client";
 import { onlyRow, type UserArgs } from "./query-parts";
-import { type ApiKey, apiKeyConversations, apiKeys, messages, user } from "./schema";
+import { type ApiKey, apiKeyConversations, apiKeys, attempts, messages, models, turns, user } from "./schema";
 
 /** What the owner sees of a key: never its hash. */
 export type ApiKeyView = Pick<
@@ -36,10 +37,47 @@ export async function insertApiKey({
   return row;
 }
 
-/** The user's keys that still work, newest first. */
-export async function listActiveApiKeys({ db, userId }: UserArgs): Promise<ApiKeyView[]> {
+/** The usage of one model by a key's conversations: the attempts' reported tokens summed, and the model's prices. */
+export interface KeyModelUsage {
+  modelId: string;
+  prices: ModelPrices | null;
+  /** Attempts that reported usage (the others have no known cost). */
+  reported: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+}
+
+/** The listed key's id, qualified: inside the subqueries a bare column name would be ambiguous. */
+const keyIdOfRow = sql.raw(`"api_keys"."id"`);
+const usageToken = (name: string) =>
+  sql.raw(`coalesce(sum((a."response" -> 'usage' ->> '${name}')::numeric), 0)::float8`);
+
+/**
+ * The user's keys that still work, newest first, each with its usage in the same statement: `calls`, the turns of
+ * the conversations the key's calls made or continued (`api_key_conversations`), and per model the tokens its
+ * attempts reported (every attempt of those conversations: retries, fallbacks, tool steps, summaries, titles).
+ */
+export async function listActiveApiKeysWithUsage({ db, userId }: UserArgs) {
   return db
-    .select(VIEW_COLUMNS)
+    .select({
+      ...VIEW_COLUMNS,
+      calls: sql<number>`(select count(*)::int from ${turns} t join ${apiKeyConversations} c on c."conversationId" = t."conversationId" where c."apiKeyId" = ${keyIdOfRow})`,
+      byModel: sql<KeyModelUsage[]>`(select coalesce(jsonb_agg(per_model), '[]'::jsonb) from (
+        select a."modelId" as "modelId", m."prices" as "prices",
+          (count(*) filter (where jsonb_typeof(a."response" -> 'usage') = 'object'))::int as "reported",
+          ${usageToken("inputTokens")} as "inputTokens",
+          ${usageToken("cachedInputTokens")} as "cachedInputTokens",
+          ${usageToken("cacheWriteTokens")} as "cacheWriteTokens",
+          ${usageToken("outputTokens")} as "outputTokens"
+        from ${attempts} a
+        join ${apiKeyConversations} c on c."conversationId" = a."conversationId"
+        left join ${models} m on m."id" = a."modelId"
+        where c."apiKeyId" = ${keyIdOfRow}
+        group by a."modelId", m."prices"
+      ) per_model)`,
+    })
     .from(apiKeys)
     .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
     .orderBy(desc(apiKeys.createdAt));

@@ -1,7 +1,7 @@
 // Settings → API keys, through the real server: Ada creates a key and copies its secret (shown once), a client
 // with no cookie and no origin calls /v1 with it and gets the default persona's reply, recorded as a turn of a
-// conversation of hers whose attempt holds the very bytes the provider received; once she revokes the key, the
-// next call is refused.
+// conversation of hers whose attempt holds the very bytes the provider received, and the page shows the key's usage
+// (one call, its tokens and cost); once she revokes the key, the next call is refused.
 import { expect, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { signUp } from "./pages/chat-page";
@@ -36,21 +36,37 @@ test("a key made on the settings page talks to a persona through /v1 until it is
     data: { model: "glassbox-guide", messages: [{ role: "user", content: "Hello from a script" }] },
   });
   expect(response.status()).toBe(200);
-  const completion = (await response.json()) as { choices: { message: { content: string } }[] };
+  const completion = (await response.json()) as {
+    choices: { message: { content: string } }[];
+    usage: { prompt_tokens: number; completion_tokens: number };
+  };
   expect(completion.choices[0].message.content).toContain("Hello from a script");
 
   // The call is a conversation of Ada's, and its attempt recorded the bytes the provider received.
   const conversationId = response.headers()["x-glassbox-conversation-id"];
   const attemptId = response.headers()["x-glassbox-attempt-id"];
   const attempt = (await (await page.request.get(`/api/attempts/${attemptId}`)).json()) as {
-    attempt: { request: { body: string } };
+    attempt: { request: { body: string }; cost: { totalUsd: number } | null };
   };
   expect(attempt.attempt.request.body).toBe((await fake.requests("openai-chat")).at(-1)?.body);
   await page.goto(`/chat/${conversationId}`);
   await expect(page.getByText("Hello from a script").first()).toBeVisible();
 
-  // Revoked on the page: the next call is refused at once.
+  // The key's usage on the page: one call, the tokens the completion reported, and their cost (the attempt's).
   await page.goto("/settings/api-keys");
+  await expect(page.getByTestId("api-key-calls")).toHaveText(["1 call"]);
+  const { prompt_tokens: input, completion_tokens: output } = completion.usage;
+  await expect(page.getByTestId("api-key-tokens")).toHaveText([
+    `${input.toLocaleString("en-US")} tokens in, ${output.toLocaleString("en-US")} out`,
+  ]);
+  await expect(page.getByTestId("api-key-cost")).toHaveText([/^\$0\.\d+$/]);
+  const listed = (await (await page.request.get("/api/keys")).json()) as {
+    keys: { usage: { calls: number; inputTokens: number; outputTokens: number; costUsd: number } }[];
+  };
+  expect(listed.keys[0].usage).toMatchObject({ calls: 1, inputTokens: input, outputTokens: output });
+  expect(listed.keys[0].usage.costUsd).toBeCloseTo(attempt.attempt.cost?.totalUsd ?? Number.NaN, 12);
+
+  // Revoked on the page: the next call is refused at once.
   await page.getByTestId("revoke-api-key").click();
   await expect(page.getByTestId("no-api-keys")).toBeVisible();
   const refused = await client.get("/v1/models");

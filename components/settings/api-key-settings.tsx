@@ -1,13 +1,16 @@
 "use client";
 // Settings → API keys: the keys with which OpenAI-compatible clients call the gateway (/v1) as the signed-in user.
 // A new key's secret is shown once, to copy; a key may be limited to some personas; a revoked key stops at once.
+// Each key shows what its calls used: how many, the tokens in and out, and their cost.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
 import { PageHeading } from "@/components/ui/page-heading";
 import type { ApiOutput } from "@/lib/api/responses";
+import { formatUsd } from "@/lib/pricing";
 
 type PersonaOption = ApiOutput<"GET /api/personas">["personas"][number];
+type KeyUsage = ApiOutput<"GET /api/keys">["keys"][number]["usage"];
 
 const keysKey = ["api-keys"] as const;
 
@@ -71,6 +74,7 @@ export function ApiKeySettings() {
                 Created {new Date(key.createdAt).toLocaleString()} ·{" "}
                 {key.lastUsedAt ? `last used ${new Date(key.lastUsedAt).toLocaleString()}` : "never used"}
               </p>
+              <UsageLine usage={key.usage} />
             </div>
             <button
               type="button"
@@ -102,6 +106,27 @@ export function ApiKeySettings() {
         </p>
       )}
     </main>
+  );
+}
+
+const count = (value: number) => value.toLocaleString("en-US");
+
+/** What the key's calls used: calls, tokens in and out, and their cost ("unknown" when no model has prices). */
+function UsageLine({ usage }: { usage: KeyUsage }) {
+  return (
+    <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="api-key-usage">
+      <span data-testid="api-key-calls">
+        {count(usage.calls)} {usage.calls === 1 ? "call" : "calls"}
+      </span>{" "}
+      ·{" "}
+      <span data-testid="api-key-tokens">
+        {count(usage.inputTokens)} tokens in, {count(usage.outputTokens)} out
+      </span>{" "}
+      ·{" "}
+      <span data-testid="api-key-cost">
+        {usage.costUsd === null ? "cost unknown" : formatUsd(usage.costUsd)}
+      </span>
+    </p>
   );
 }
 

@@ -19,7 +19,6 @@ import type {
   updatePersona,
   upsertBlock,
 } from "@/db/admin-queries";
-import type { listActiveApiKeys } from "@/db/api-key-queries";
 import type { listOtherModelCallSummaries, searchAttempts } from "@/db/attempt-queries";
 import type { createConversation, listConversations, updateConversation } from "@/db/conversation-queries";
 import type { getMemoryPreferences, listOwnMemories } from "@/db/memory-queries";
@@ -42,7 +41,7 @@ import type { SummaryView } from "@/lib/chat/views/summary-view";
 import type { loadTranscript } from "@/lib/chat/views/transcript";
 import type { ResolvedSettings } from "@/lib/domain/settings";
 import type { importConversation } from "@/lib/export/import-conversation";
-import type { createApiKey } from "@/lib/gateway/api-keys";
+import type { createApiKey, listKeysWithUsage } from "@/lib/gateway/api-keys";
 import type { AttachmentView } from "@/lib/media/attachment-view";
 import type { SettingField } from "@/lib/settings-fields";
 import type { AsJson } from "./as-json";
@@ -81,7 +80,7 @@ export interface ApiResponses {
   "POST /api/conversations/:id/attachments": { attachment: AttachmentView };
   "POST /api/conversations/:id/write-as-me": Result<typeof draftAsUser>;
   // Gateway keys
-  "GET /api/keys": { keys: Result<typeof listActiveApiKeys> };
+  "GET /api/keys": { keys: Result<typeof listKeysWithUsage> };
   "POST /api/keys": Result<typeof createApiKey>;
   // People
   "GET /api/conversations/:id/participants": { participants: Result<typeof listParticipants> };

@@ -4,10 +4,17 @@
 
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { findActiveApiKey, insertApiKey, touchApiKey } from "@/db/api-key-queries";
+import {
+  findActiveApiKey,
+  insertApiKey,
+  type KeyModelUsage,
+  listActiveApiKeysWithUsage,
+  touchApiKey,
+} from "@/db/api-key-queries";
 import type { Database } from "@/db/client";
 import type { ApiKey } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
+import { costOfUsage, sumCosts } from "@/lib/pricing";
 import { GatewayError } from "./errors";
 
 /** Every secret starts so, which lets secret scanners and people tell a Glassbox key at a glance. */
@@ -69,5 +76,33 @@ export async function authenticateKey(db: Database, request: Request): Promise<K
       email: owner.email,
       role: owner.role === "admin" ? "admin" : "user",
     },
+  };
+}
+
+/** What a key's calls used: the gateway turns, the tokens their model calls reported, and what that cost. */
+export interface KeyUsage {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /**
+   * US dollars, priced as the inspector prices each attempt's reported usage (lib/pricing.ts); 0 before the first
+   * call, null when no model call of the key has a known cost (a model without prices, no usage reported).
+   */
+  costUsd: number | null;
+}
+
+/** The user's keys that still work, newest first, each with its usage (one statement). */
+export async function listKeysWithUsage({ db, userId }: { db: Database; userId: string }) {
+  const rows = await listActiveApiKeysWithUsage({ db, userId });
+  return rows.map(({ calls, byModel, ...key }) => ({ ...key, usage: keyUsage(calls, byModel) }));
+}
+
+function keyUsage(calls: number, byModel: KeyModelUsage[]): KeyUsage {
+  const costs = byModel.map((model) => (model.reported > 0 ? costOfUsage(model, model.prices) : null));
+  return {
+    calls,
+    inputTokens: byModel.reduce((sum, model) => sum + model.inputTokens, 0),
+    outputTokens: byModel.reduce((sum, model) => sum + model.outputTokens, 0),
+    costUsd: byModel.length === 0 ? 0 : (sumCosts(costs)?.totalUsd ?? null),
   };
 }

@@ -1,10 +1,13 @@
-// API keys: created by a signed-in user with the secret shown once, listed without secrets, revoked by their owner
-// only; a revoked key is refused on its next call. GET /v1/models lists the personas a key may use by slug.
+// API keys: created by a signed-in user with the secret shown once, listed without secrets and with their usage
+// (calls, tokens, cost), revoked by their owner only; a revoked key is refused on its next call. GET /v1/models
+// lists the personas a key may use by slug.
 import OpenAI from "openai";
 import { describe, expect, test } from "vitest";
 import * as keysRoute from "@/app/api/keys/route";
-import { slugOf } from "@/db/persona-queries";
+import { getDb } from "@/db/client";
+import { listPersonasWithSlugs, slugOf } from "@/db/persona-queries";
 import { call, expectError } from "../api-client";
+import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertPersona } from "../fixtures/personas";
 import { signedUpForFile } from "../fixtures/users";
 import {
@@ -16,8 +19,21 @@ import {
   revokeKey,
 } from "./gateway-fixtures";
 
+const env = fakeProvidersForFile();
 const ada = signedUpForFile("Ada");
 const bob = signedUpForFile("Bob");
+
+interface ListedUsage {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+}
+
+async function usageByKey(user: typeof ada): Promise<Map<string, ListedUsage>> {
+  const listed = (await (await listKeys(user)).json()) as { keys: { id: string; usage: ListedUsage }[] };
+  return new Map(listed.keys.map((row) => [row.id, row.usage]));
+}
 
 describe("API keys", () => {
   test("created with a gbx_ secret shown once, listed without it, revoked by the owner only", async () => {
@@ -62,6 +78,72 @@ describe("API keys", () => {
     expect((error as InstanceType<typeof OpenAI.AuthenticationError>).code).toBe("invalid_api_key");
     const remaining = (await (await listKeys(ada)).json()) as { keys: { id: string }[] };
     expect(remaining.keys.map((row) => row.id)).not.toContain(key.id);
+  });
+
+  test("each key's usage: its calls, the tokens its attempts reported and their cost, from one list", async () => {
+    // GPT-4.1 mini's catalogue prices: $0.40 input, $0.10 cached input, $1.60 output per million tokens.
+    const row = await insertPersona({
+      modelId: "openai:gpt-4.1-mini",
+      name: `Metered ${crypto.randomUUID()}`,
+    });
+    const model = (await listPersonasWithSlugs({ db: await getDb() })).find((one) => one.id === row.id)
+      ?.slug as string;
+    const busy = await createKey(ada, { name: "busy" });
+    const light = await createKey(ada, { name: "light" });
+    const idle = await createKey(ada, { name: "idle" });
+    env.providers.script(
+      {
+        kind: "text",
+        text: "One.",
+        usage: { inputTokens: 1_000, cachedInputTokens: 800, outputTokens: 100 },
+      },
+      { kind: "error", status: 429, retryAfterMs: 20 },
+      { kind: "text", text: "Two.", usage: { inputTokens: 2_000, outputTokens: 50 } },
+      { kind: "text", text: "Three.", usage: { inputTokens: 10, outputTokens: 5 } },
+    );
+    const client = gatewayClient(busy.secret);
+    const first = await client.chat.completions.create({
+      model,
+      messages: [{ role: "user", content: "one" }],
+    });
+    expect(first.choices[0].message.content).toBe("One.");
+    // The second call continues the conversation, streaming, after a 429 that is retried: three attempts, two calls.
+    let streamed = "";
+    const stream = await client.chat.completions.create({
+      model,
+      stream: true,
+      messages: [
+        { role: "user", content: "one" },
+        { role: "assistant", content: "One." },
+        { role: "user", content: "two" },
+      ],
+    });
+    for await (const chunk of stream) streamed += chunk.choices[0]?.delta.content ?? "";
+    expect(streamed).toBe("Two.");
+    await gatewayClient(light.secret).chat.completions.create({
+      model,
+      messages: [{ role: "user", content: "three" }],
+    });
+    expect(env.providers.requests).toHaveLength(4);
+
+    const usage = await usageByKey(ada);
+    expect(usage.get(busy.key.id)).toEqual({
+      calls: 2,
+      inputTokens: 3_000,
+      outputTokens: 150,
+      costUsd: expect.any(Number),
+    });
+    // 200 uncached × $0.40 + 800 cached × $0.10 + 100 × $1.60, then 2 000 × $0.40 + 50 × $1.60 (per million).
+    expect(usage.get(busy.key.id)?.costUsd).toBeCloseTo(0.00032 + 0.00088, 12);
+    expect(usage.get(light.key.id)).toEqual({
+      calls: 1,
+      inputTokens: 10,
+      outputTokens: 5,
+      costUsd: expect.any(Number),
+    });
+    expect(usage.get(light.key.id)?.costUsd).toBeCloseTo(0.000012, 12);
+    expect(usage.get(idle.key.id)).toEqual({ calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
+    expect([...(await usageByKey(bob)).keys()]).not.toContain(busy.key.id);
   });
 
   test.each([

@@ -593,3 +593,35 @@ export const summaryReverted = route("POST /api/conversations/:id/summaries/:sum
   restored: summaryView.nullable(),
   unmarkedMessages: z.number().int(),
 });
+
+// Settings → API keys
+
+type CreatedKey = Output<"POST /api/keys">;
+const keyShape = {
+  id: id(),
+  name: z.string(),
+  personaIds: z.array(id()).nullable(),
+  createdAt: time(),
+  lastUsedAt: time().nullable(),
+  revokedAt: time().nullable(),
+};
+
+export const createdKey = route("POST /api/keys")({
+  key: exactly<CreatedKey["key"]>()(keyShape),
+  secret: z.string(),
+});
+
+type ListedKey = Output<"GET /api/keys">["keys"][number];
+export const keyList = route("GET /api/keys")({
+  keys: z.array(
+    exactly<ListedKey>()({
+      ...keyShape,
+      usage: exactly<ListedKey["usage"]>()({
+        calls: z.number().int(),
+        inputTokens: z.number().int(),
+        outputTokens: z.number().int(),
+        costUsd: z.number().nonnegative().nullable(),
+      }),
+    }),
+  ),
+});

@@ -33,6 +33,7 @@ import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route"
 import * as importRoute from "@/app/api/conversations/import/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import * as invitationsRoute from "@/app/api/invitations/route";
+import * as keysRoute from "@/app/api/keys/route";
 import * as memoriesRoute from "@/app/api/memories/route";
 import * as personasRoute from "@/app/api/personas/route";
 import * as searchRoute from "@/app/api/search/route";
@@ -42,6 +43,7 @@ import { respond } from "@/lib/api/respond";
 import { type CallOptions, call, readUIStream, signUp, type TestUser } from "../api-client";
 import { makePng } from "../fixtures/attachments";
 import { signUpAdmin } from "./admin-helpers";
+import { gatewayClient } from "./gateway-fixtures";
 import * as shapes from "./response-schemas";
 import { putPreferences } from "./summary-helpers";
 
@@ -213,6 +215,33 @@ describe("the chat's responses match the types its fetchers read", () => {
       await json(memoriesRoute.GET, "/api/memories", { user: ada }),
     );
     expect(memories.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the settings pages' responses match the types they read", () => {
+  test("API keys: one made, then the list with each key's usage after a call", async () => {
+    const { key, secret } = expectShape(
+      shapes.createdKey,
+      await json(keysRoute.POST, "/api/keys", { user: ada, body: { name: "shapes" } }, 201),
+    );
+    // The persona of this file's conversation, which answers here, by its slug.
+    const detail = expectShape(
+      shapes.conversationDetail,
+      await json(conversationRoute.GET, `/api/conversations/${conversationId}`, {
+        user: ada,
+        params: params(),
+      }),
+    );
+    const { personas } = expectShape(
+      shapes.personaPicker,
+      await json(personasRoute.GET, "/api/personas", { user: ada }),
+    );
+    await gatewayClient(secret).chat.completions.create({
+      model: personas.find((persona) => persona.id === detail.persona.id)?.slug as string,
+      messages: [{ role: "user", content: "Hello" }],
+    });
+    const { keys } = expectShape(shapes.keyList, await json(keysRoute.GET, "/api/keys", { user: ada }));
+    expect(keys.find((row) => row.id === key.id)?.usage.calls).toBe(1);
   });
 });
 

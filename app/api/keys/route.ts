@@ -1,19 +1,19 @@
 // POST /api/keys { name, personaIds? }: a new API key of the caller for the gateway (/v1), 201 { key, secret }
-// with the secret shown this once; GET: the caller's keys that still work, without secrets.
-import { listActiveApiKeys } from "@/db/api-key-queries";
+// with the secret shown this once; GET: the caller's keys that still work, without secrets, each with its usage
+// (calls, tokens, cost).
 import { getDb } from "@/db/client";
 import { listPersonas } from "@/db/persona-queries";
 import { respond } from "@/lib/api/respond";
 import { readJson, requireUser, route } from "@/lib/api/route";
 import { AppError } from "@/lib/domain/errors";
-import { createApiKey } from "@/lib/gateway/api-keys";
+import { createApiKey, listKeysWithUsage } from "@/lib/gateway/api-keys";
 import { createKeySchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (request: Request) => {
   const user = await requireUser(request);
-  return respond("GET /api/keys", { keys: await listActiveApiKeys({ db: await getDb(), userId: user.id }) });
+  return respond("GET /api/keys", { keys: await listKeysWithUsage({ db: await getDb(), userId: user.id }) });
 });
 
 export const POST = route(async (request: Request) => {
