@@ -125,7 +125,7 @@ function PolicyForm({
         </form>
         <div className="space-y-6 self-start lg:sticky lg:top-0">
           <PayloadPreview runPreview={runPreview} />
-          <PolicyVersions fields={policy.fields} inForce={policy.version} />
+          <PolicyVersions fields={policy.fields} />
         </div>
       </div>
     </div>

@@ -34,6 +34,7 @@ import {
   toDraft,
 } from "./persona-draft";
 import { PersonaFields } from "./persona-fields";
+import { PersonaVersions } from "./persona-versions";
 
 export function PersonaEditor({ personaId }: { personaId: string }) {
   const persona = useQuery({
@@ -52,6 +53,7 @@ export function PersonaEditor({ personaId }: { personaId: string }) {
     queryKey: adminKeys.personas,
     queryFn: () => apiFetch<PersonaRows>("/api/admin/personas"),
   });
+  const [restores, setRestores] = useState(0);
   const error = persona.error ?? models.error ?? policy.error ?? catalog.error;
   if (error)
     return (
@@ -62,13 +64,17 @@ export function PersonaEditor({ personaId }: { personaId: string }) {
   if (!persona.data || !models.data || !policy.data || !catalog.data)
     return <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading…</p>;
   return (
-    <PersonaForm
-      key={persona.data.persona.id}
-      persona={persona.data.persona}
-      models={models.data.models}
-      policy={policy.data}
-      tools={catalog.data.tools}
-    />
+    <div className="space-y-6">
+      <PersonaForm
+        // A restored version starts a fresh form with the restored fields.
+        key={`${persona.data.persona.id}:${restores}`}
+        persona={persona.data.persona}
+        models={models.data.models}
+        policy={policy.data}
+        tools={catalog.data.tools}
+      />
+      <PersonaVersions personaId={personaId} onRestored={() => setRestores((count) => count + 1)} />
+    </div>
   );
 }
 
