@@ -8,9 +8,10 @@ import { submitHandler } from "@/components/ui/submit-handler";
 import { COMPATIBLE_DEFAULT_CAPABILITIES } from "@/lib/domain/model-catalog";
 import { API_KINDS, PROVIDER_NAMES, TOKENIZER_NAMES } from "@/lib/domain/types";
 import { adminKeys, errorsFrom, type ModelRow } from "./admin-api";
+import { ModelPriceFields, type PriceDraft, priceDraftOf, pricesOf } from "./model-prices";
 
-/** The form: a row's fields without its prices and times (read-only facts). */
-export type ModelFormValues = Omit<ModelRow, "prices" | "createdAt" | "updatedAt">;
+/** The form: a row's fields without its times (read-only facts), its prices as drafted (model-prices.tsx). */
+export type ModelFormValues = Omit<ModelRow, "prices" | "createdAt" | "updatedAt"> & { prices: PriceDraft };
 
 export const CAPABILITY_FLAGS = [
   "vision",
@@ -35,7 +36,7 @@ const CHANGEABLE_FIELDS = [
   "enabled",
 ] as const;
 /** The fields whose refusal shows under the field itself. */
-const FIELDS = ["id", ...CHANGEABLE_FIELDS.filter((key) => key !== "enabled")];
+const FIELDS = ["id", "prices", ...CHANGEABLE_FIELDS.filter((key) => key !== "enabled")];
 
 /** The form's plain fields in their order: a choice when it has options, else a number or a text by the value. */
 const FORM_FIELDS: readonly {
@@ -65,6 +66,7 @@ export const EMPTY_MODEL: ModelFormValues = {
   maxOutputTokens: 4_096,
   tokenizer: "estimate",
   enabled: true,
+  prices: priceDraftOf(null),
 };
 
 export function ModelForm({
@@ -84,7 +86,10 @@ export function ModelForm({
   const save = useMutation({
     mutationFn: () => {
       // Only the keys the routes accept: a listed row also carries read-only facts.
-      const changes = Object.fromEntries(CHANGEABLE_FIELDS.map((key) => [key, form[key]]));
+      const changes = {
+        ...Object.fromEntries(CHANGEABLE_FIELDS.map((key) => [key, form[key]])),
+        prices: pricesOf(form.prices),
+      };
       return editing
         ? apiFetch(`/api/admin/models/${encodeURIComponent(editing)}`, { method: "PUT", body: changes })
         : apiFetch("/api/admin/models", { body: { id: form.id, ...changes } });
@@ -134,6 +139,12 @@ export function ModelForm({
         value={form.capabilities.maxStopSequences}
         onChange={(maxStopSequences) => set({ capabilities: { ...form.capabilities, maxStopSequences } })}
         testId="model-max-stop"
+      />
+      <ModelPriceFields
+        modelId={form.id}
+        draft={form.prices}
+        error={errors.fields.prices}
+        onChange={(prices) => set({ prices })}
       />
       <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm sm:col-span-3">
         {CAPABILITY_FLAGS.map((flag) => (

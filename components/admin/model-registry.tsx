@@ -9,6 +9,7 @@ import { ErrorMessage } from "@/components/ui/error-message";
 import { adminKeys, type ModelList, type ModelRow } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
 import { CAPABILITY_FLAGS, EMPTY_MODEL, ModelForm, type ModelFormValues } from "./model-form";
+import { priceDraftOf } from "./model-prices";
 
 export function ModelRegistry() {
   const models = useQuery({
@@ -26,7 +27,7 @@ export function ModelRegistry() {
         models={models.data?.models}
         onEdit={(model) => {
           setEditing(model.id);
-          setForm(model);
+          setForm({ ...model, prices: priceDraftOf(model.prices) });
         }}
       />
       <ModelForm
