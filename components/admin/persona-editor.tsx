@@ -14,7 +14,6 @@ import {
   adminKeys,
   errorsFrom,
   type ModelList,
-  type ModelRow,
   type PersonaPreview,
   type PersonaRow,
   type PersonaRows,
@@ -33,7 +32,7 @@ import {
   toBody,
   toDraft,
 } from "./persona-draft";
-import { PersonaFields } from "./persona-fields";
+import { type PersonaChoices, PersonaFields } from "./persona-fields";
 
 export function PersonaEditor({ personaId }: { personaId: string }) {
   const persona = useQuery({
@@ -61,15 +60,8 @@ export function PersonaEditor({ personaId }: { personaId: string }) {
     );
   if (!persona.data || !models.data || !policy.data || !catalog.data)
     return <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading…</p>;
-  return (
-    <PersonaForm
-      key={persona.data.persona.id}
-      persona={persona.data.persona}
-      models={models.data.models}
-      policy={policy.data}
-      tools={catalog.data.tools}
-    />
-  );
+  const choices = { models: models.data.models, tools: catalog.data.tools, policy: policy.data };
+  return <PersonaForm key={persona.data.persona.id} persona={persona.data.persona} choices={choices} />;
 }
 
 /** Saving and deleting the persona; a refused save marks its fields as the form marks its own. */
@@ -120,17 +112,7 @@ function usePersonaMutations(persona: PersonaRow, policy: PolicyResponse, form: 
   return { save, remove, saved, setSaved, refusals, refused, formError };
 }
 
-function PersonaForm({
-  persona,
-  models,
-  policy,
-  tools,
-}: {
-  persona: PersonaRow;
-  models: ModelRow[];
-  policy: PolicyResponse;
-  tools: Array<{ name: string; description: string }>;
-}) {
+function PersonaForm({ persona, choices }: { persona: PersonaRow; choices: PersonaChoices }) {
   const form = useForm<Draft>({
     defaultValues: toDraft(persona),
     resolver: zodResolver(draftSchema) as unknown as Resolver<Draft>,
@@ -139,11 +121,9 @@ function PersonaForm({
   const draft = useWatch({ control: form.control }) as Draft;
   const { save, remove, saved, setSaved, refusals, refused, formError } = usePersonaMutations(
     persona,
-    policy,
+    choices.policy,
     form,
   );
-  const noteFields = policy.fields.filter((field) => NOTE_KEYS.includes(field.key));
-  const errors = form.formState.errors;
   const body = toBody(draft);
 
   async function runPreview(conversationId: string, text: string) {
@@ -192,7 +172,7 @@ function PersonaForm({
         </div>
       </header>
       <ErrorSummary
-        problems={personaProblems(errors, noteFields)}
+        problems={personaProblems(form.formState.errors, choices.policy)}
         focusSignal={refusals}
         testId="persona-error-summary"
       />
@@ -213,11 +193,7 @@ function PersonaForm({
         >
           <PersonaFields
             form={form}
-            errors={errors}
-            models={models}
-            tools={tools}
-            policy={policy}
-            noteFields={noteFields}
+            choices={choices}
             mainModelId={draft.modelId}
             onEdited={() => setSaved(false)}
           />

@@ -5,27 +5,30 @@ import type { ReactNode } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ChevronRightIcon, InspectIcon, RefreshIcon } from "@/components/ui/icons";
 import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
-import type { MessageActions } from "./message-parts";
+import { type MessageActions, messageText } from "./message-parts";
 
-export function ReplyActions({
-  message,
-  storedId,
-  text,
-  inspected,
-  canRegenerate,
-  actions,
-  after,
-}: {
+/** What the row needs to know about its reply; the reply passes them on as it got them. */
+export interface ReplyActionsProps {
   message: ChatUIMessage;
   storedId: string;
-  text: string;
   inspected: boolean;
   /** The latest reply: it can get a new variant, or another of its variants can be chosen. */
   canRegenerate: boolean;
   actions: MessageActions;
+}
+
+export function ReplyActions({
+  message,
+  storedId,
+  inspected,
+  canRegenerate,
+  actions,
+  children,
+}: ReplyActionsProps & {
   /** Edit, branch and the earlier versions, shown last. */
-  after: ReactNode;
+  children: ReactNode;
 }) {
+  const text = messageText(message);
   const failed = message.metadata?.status === "error";
   const variants = message.metadata?.variants;
   return (
@@ -78,7 +81,7 @@ export function ReplyActions({
           ))}
         </select>
       )}
-      {after}
+      {children}
     </div>
   );
 }
