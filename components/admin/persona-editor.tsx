@@ -12,11 +12,10 @@ import { PendingButton } from "@/components/ui/form-controls";
 import type { ApiOutput } from "@/lib/api/responses";
 import {
   adminKeys,
+  adminQueries,
   errorsFrom,
-  type ModelList,
   type PersonaPreview,
   type PersonaRow,
-  type PersonaRows,
   type PolicyResponse,
 } from "./admin-api";
 import { ErrorSummary } from "./error-summary";
@@ -39,18 +38,9 @@ export function PersonaEditor({ personaId }: { personaId: string }) {
     queryKey: adminKeys.persona(personaId),
     queryFn: () => apiFetch<ApiOutput<"GET /api/admin/personas/:id">>(`/api/admin/personas/${personaId}`),
   });
-  const models = useQuery({
-    queryKey: adminKeys.models,
-    queryFn: () => apiFetch<ModelList>("/api/admin/models"),
-  });
-  const policy = useQuery({
-    queryKey: adminKeys.settings,
-    queryFn: () => apiFetch<PolicyResponse>("/api/admin/settings"),
-  });
-  const catalog = useQuery({
-    queryKey: adminKeys.personas,
-    queryFn: () => apiFetch<PersonaRows>("/api/admin/personas"),
-  });
+  const models = useQuery(adminQueries.models);
+  const policy = useQuery(adminQueries.settings);
+  const catalog = useQuery(adminQueries.personas);
   const error = persona.error ?? models.error ?? policy.error ?? catalog.error;
   if (error)
     return (
