@@ -8,7 +8,7 @@ import { AppError, notFound } from "@/lib/domain/errors";
 import type { ResolvedSettings, SettingsOverride } from "@/lib/domain/settings";
 import type { ModelCapabilities } from "@/lib/domain/types";
 import type { Database } from "./client";
-import { onlyRow, type UserArgs } from "./query-parts";
+import { type NewRowArgs, onlyRow, type UserArgs } from "./query-parts";
 import { queryRows } from "./raw-sql";
 import {
   conversations,
@@ -166,13 +166,7 @@ async function updateEditedRow<Table extends EditedTable>(
   return onlyRow(rows as Table["$inferSelect"][], what);
 }
 
-export async function createPersona({
-  db,
-  fields,
-}: {
-  db: Database;
-  fields: PersonaFields;
-}): Promise<Persona> {
+export async function createPersona({ db, fields }: NewRowArgs<PersonaFields>): Promise<Persona> {
   const [row] = await db.insert(personas).values(fields).returning();
   return row;
 }
@@ -223,7 +217,7 @@ export interface ModelFields {
   enabled: boolean;
 }
 
-export async function createModel({ db, fields }: { db: Database; fields: ModelFields }): Promise<Model> {
+export async function createModel({ db, fields }: NewRowArgs<ModelFields>): Promise<Model> {
   try {
     const [row] = await db.insert(models).values(fields).returning();
     return row;
@@ -380,13 +374,10 @@ export async function listMemories({
     .then((rows) => rows.map(({ memory, userName, personaName }) => ({ ...memory, userName, personaName })));
 }
 
-export async function createMemory({
-  db,
-  fields,
-}: {
-  db: Database;
-  fields: Pick<Memory, "scope" | "userId" | "personaId" | "area" | "content" | "active">;
-}): Promise<Memory> {
+/** What a new memory is made of; the rest (ids, times) the database fills in. */
+export type MemoryFields = Pick<Memory, "scope" | "userId" | "personaId" | "area" | "content" | "active">;
+
+export async function createMemory({ db, fields }: NewRowArgs<MemoryFields>): Promise<Memory> {
   const [row] = await db.insert(memories).values(fields).returning();
   return row;
 }

@@ -17,6 +17,8 @@ export type MessageArgs = ConversationArgs & { messageId: string };
 export type MessageInConversationArgs = Omit<MessageArgs, "db"> & { db: Database | Transaction };
 export type AfterSeqArgs = ConversationArgs & { afterSeq: number };
 export type UserArgs = { db: Database; userId: string };
+/** A new row of a table, given as its fields. */
+export type NewRowArgs<Fields> = { db: Database; fields: Fields };
 
 /** The first row a statement returned; without one, a 404 naming what is missing (or the error `missing` makes). */
 export function onlyRow<Row>(rows: Row[], missing: string | (() => Error)): Row {
