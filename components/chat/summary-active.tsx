@@ -190,11 +190,7 @@ function RevertConfirmation({
         testId="summary-revert-error"
         textClassName="mt-1 text-xs text-red-700 dark:text-red-300"
       />
-      <CancelConfirm
-        className="mt-2 flex justify-end gap-2"
-        onCancel={onCancel}
-        cancelTestId="summary-revert-cancel"
-      >
+      <CancelConfirm className="mt-2" onCancel={onCancel} cancelTestId="summary-revert-cancel">
         <PendingButton
           className="button-danger"
           onClick={() => revert.mutate()}
