@@ -8,7 +8,7 @@ import { AppError, notFound } from "@/lib/domain/errors";
 import type { ResolvedSettings, SettingsOverride } from "@/lib/domain/settings";
 import type { ModelCapabilities } from "@/lib/domain/types";
 import type { Database } from "./client";
-import { type NewRowArgs, onlyRow, type UserArgs } from "./query-parts";
+import { anyRow, type NewRowArgs, onlyRow, type UserArgs } from "./query-parts";
 import { queryRows } from "./raw-sql";
 import {
   conversations,
@@ -410,8 +410,7 @@ export async function listUsers({ db }: { db: Database }) {
 }
 
 export async function userExists({ db, userId }: UserArgs): Promise<boolean> {
-  const [row] = await db.select({ id: user.id }).from(user).where(eq(user.id, userId)).limit(1);
-  return Boolean(row);
+  return anyRow(db, user, eq(user.id, userId));
 }
 
 /**
@@ -509,12 +508,7 @@ export async function personaExists({
   db: Database;
   personaId: string;
 }): Promise<boolean> {
-  const [row] = await db
-    .select({ id: personas.id })
-    .from(personas)
-    .where(eq(personas.id, personaId))
-    .limit(1);
-  return Boolean(row);
+  return anyRow(db, personas, eq(personas.id, personaId));
 }
 
 /** Serialises the first-admin decision across concurrent sign-ups (any constant unique to this use). */
@@ -533,19 +527,12 @@ export async function promoteIfFirstAccount({ db, userId }: UserArgs): Promise<b
       .from(user)
       .where(eq(user.id, userId));
     if (!newcomer) return false;
-    const [anyAdmin] = await tx.select({ id: user.id }).from(user).where(eq(user.role, "admin")).limit(1);
-    if (anyAdmin) return false;
-    const [older] = await tx
-      .select({ id: user.id })
-      .from(user)
-      .where(
-        or(
-          lt(user.createdAt, newcomer.createdAt),
-          and(eq(user.createdAt, newcomer.createdAt), lt(user.id, newcomer.id)),
-        ),
-      )
-      .limit(1);
-    if (older) return false;
+    if (await anyRow(tx, user, eq(user.role, "admin"))) return false;
+    const older = or(
+      lt(user.createdAt, newcomer.createdAt),
+      and(eq(user.createdAt, newcomer.createdAt), lt(user.id, newcomer.id)),
+    );
+    if (await anyRow(tx, user, older)) return false;
     await tx.update(user).set({ role: "admin", updatedAt: new Date() }).where(eq(user.id, userId));
     return true;
   });
