@@ -8,7 +8,7 @@ import { AppError, notFound } from "@/lib/domain/errors";
 import type { ResolvedSettings, SettingsOverride } from "@/lib/domain/settings";
 import type { ModelCapabilities } from "@/lib/domain/types";
 import type { Database } from "./client";
-import { onlyRow, type UserArgs } from "./query-parts";
+import { anyRow, type NewRowArgs, onlyRow, type UserArgs } from "./query-parts";
 import { queryRows } from "./raw-sql";
 import {
   conversations,
@@ -166,13 +166,7 @@ async function updateEditedRow<Table extends EditedTable>(
   return onlyRow(rows as Table["$inferSelect"][], what);
 }
 
-export async function createPersona({
-  db,
-  fields,
-}: {
-  db: Database;
-  fields: PersonaFields;
-}): Promise<Persona> {
+export async function createPersona({ db, fields }: NewRowArgs<PersonaFields>): Promise<Persona> {
   const [row] = await db.insert(personas).values(fields).returning();
   return row;
 }
@@ -223,7 +217,7 @@ export interface ModelFields {
   enabled: boolean;
 }
 
-export async function createModel({ db, fields }: { db: Database; fields: ModelFields }): Promise<Model> {
+export async function createModel({ db, fields }: NewRowArgs<ModelFields>): Promise<Model> {
   try {
     const [row] = await db.insert(models).values(fields).returning();
     return row;
@@ -380,13 +374,10 @@ export async function listMemories({
     .then((rows) => rows.map(({ memory, userName, personaName }) => ({ ...memory, userName, personaName })));
 }
 
-export async function createMemory({
-  db,
-  fields,
-}: {
-  db: Database;
-  fields: Pick<Memory, "scope" | "userId" | "personaId" | "area" | "content" | "active">;
-}): Promise<Memory> {
+/** What a new memory is made of; the rest (ids, times) the database fills in. */
+export type MemoryFields = Pick<Memory, "scope" | "userId" | "personaId" | "area" | "content" | "active">;
+
+export async function createMemory({ db, fields }: NewRowArgs<MemoryFields>): Promise<Memory> {
   const [row] = await db.insert(memories).values(fields).returning();
   return row;
 }
@@ -419,8 +410,7 @@ export async function listUsers({ db }: { db: Database }) {
 }
 
 export async function userExists({ db, userId }: UserArgs): Promise<boolean> {
-  const [row] = await db.select({ id: user.id }).from(user).where(eq(user.id, userId)).limit(1);
-  return Boolean(row);
+  return anyRow(db, user, eq(user.id, userId));
 }
 
 /**
@@ -518,12 +508,7 @@ export async function personaExists({
   db: Database;
   personaId: string;
 }): Promise<boolean> {
-  const [row] = await db
-    .select({ id: personas.id })
-    .from(personas)
-    .where(eq(personas.id, personaId))
-    .limit(1);
-  return Boolean(row);
+  return anyRow(db, personas, eq(personas.id, personaId));
 }
 
 /** Serialises the first-admin decision across concurrent sign-ups (any constant unique to this use). */
@@ -542,19 +527,12 @@ export async function promoteIfFirstAccount({ db, userId }: UserArgs): Promise<b
       .from(user)
       .where(eq(user.id, userId));
     if (!newcomer) return false;
-    const [anyAdmin] = await tx.select({ id: user.id }).from(user).where(eq(user.role, "admin")).limit(1);
-    if (anyAdmin) return false;
-    const [older] = await tx
-      .select({ id: user.id })
-      .from(user)
-      .where(
-        or(
-          lt(user.createdAt, newcomer.createdAt),
-          and(eq(user.createdAt, newcomer.createdAt), lt(user.id, newcomer.id)),
-        ),
-      )
-      .limit(1);
-    if (older) return false;
+    if (await anyRow(tx, user, eq(user.role, "admin"))) return false;
+    const older = or(
+      lt(user.createdAt, newcomer.createdAt),
+      and(eq(user.createdAt, newcomer.createdAt), lt(user.id, newcomer.id)),
+    );
+    if (await anyRow(tx, user, older)) return false;
     await tx.update(user).set({ role: "admin", updatedAt: new Date() }).where(eq(user.id, userId));
     return true;
   });

@@ -11,7 +11,7 @@ import { AppError } from "@/lib/domain/errors";
 import type { StoredPart } from "@/lib/domain/types";
 import { insertMessage } from "./message-insert-queries";
 import { getMessageInConversation } from "./message-queries";
-import { lockConversation, type MessageArgs, type Transaction } from "./query-parts";
+import { anyRow, lockConversation, type MessageArgs, type Transaction } from "./query-parts";
 import { queryRows } from "./raw-sql";
 import { type Message, messages } from "./schema";
 
@@ -25,18 +25,16 @@ export async function forkQuestionIfAnswered(
   parts: StoredPart[],
 ): Promise<Message | null> {
   await lockConversation(tx, question.conversationId);
-  const [later] = await tx
-    .select({ id: messages.id })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.conversationId, question.conversationId),
-        eq(messages.chosen, true),
-        gt(messages.seq, question.seq),
-      ),
-    )
-    .limit(1);
-  if (!later) return null;
+  const answered = await anyRow(
+    tx,
+    messages,
+    and(
+      eq(messages.conversationId, question.conversationId),
+      eq(messages.chosen, true),
+      gt(messages.seq, question.seq),
+    ),
+  );
+  if (!answered) return null;
   if (!question.chosen) {
     throw new AppError("conflict", "This question is on a branch that is not shown: show its branch first.");
   }

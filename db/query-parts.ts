@@ -2,7 +2,8 @@
 // conditions that pick a conversation's messages, so each is written once.
 
 import "server-only";
-import { and, eq, gt, isNull, type Placeholder } from "drizzle-orm";
+import { and, eq, gt, isNull, type Placeholder, type SQL, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import { notFound } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { conversations, type Message, messages } from "./schema";
@@ -17,12 +18,24 @@ export type MessageArgs = ConversationArgs & { messageId: string };
 export type MessageInConversationArgs = Omit<MessageArgs, "db"> & { db: Database | Transaction };
 export type AfterSeqArgs = ConversationArgs & { afterSeq: number };
 export type UserArgs = { db: Database; userId: string };
+/** A new row of a table, given as its fields. */
+export type NewRowArgs<Fields> = { db: Database; fields: Fields };
 
 /** The first row a statement returned; without one, a 404 naming what is missing (or the error `missing` makes). */
 export function onlyRow<Row>(rows: Row[], missing: string | (() => Error)): Row {
   const [row] = rows;
   if (!row) throw typeof missing === "string" ? notFound(missing) : missing();
   return row;
+}
+
+/** Whether any row of `table` meets `where`: the question is answered by one row at most, read as a constant. */
+export async function anyRow(
+  db: Database | Transaction,
+  table: PgTable,
+  where: SQL | undefined,
+): Promise<boolean> {
+  const [row] = await db.select({ found: sql`1` }).from(table).where(where).limit(1);
+  return row !== undefined;
 }
 
 /**

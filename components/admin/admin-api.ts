@@ -3,7 +3,7 @@
 // Query keys and response types for the admin pages (as the routes send them: lib/api/responses.ts), and the mapping of an API refusal (an ApiError, see
 // components/ui/api-client.ts) to the form field its message names.
 
-import { ApiError } from "@/components/ui/api-client";
+import { ApiError, apiFetch } from "@/components/ui/api-client";
 import type { ApiOutput } from "@/lib/api/responses";
 
 export const adminKeys = {
@@ -28,6 +28,13 @@ export type PersonaRows = ApiOutput<"GET /api/admin/personas">;
 
 export type ModelList = ApiOutput<"GET /api/admin/models">;
 export type ModelRow = ModelList["models"][number];
+
+/** The admin lists several pages read, each under its one key with its one fetch: `useQuery(adminQueries.models)`. */
+export const adminQueries = {
+  settings: { queryKey: adminKeys.settings, queryFn: () => apiFetch<PolicyResponse>("/api/admin/settings") },
+  personas: { queryKey: adminKeys.personas, queryFn: () => apiFetch<PersonaRows>("/api/admin/personas") },
+  models: { queryKey: adminKeys.models, queryFn: () => apiFetch<ModelList>("/api/admin/models") },
+};
 
 export type UserList = ApiOutput<"GET /api/admin/users">;
 export type UserRow = UserList["users"][number];

@@ -2,6 +2,7 @@
 // Persona user blocks: mute (cannot trigger the persona) or block (also hidden from its context), for a time or
 // for good. One row per persona × user: setting one again replaces it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ActionButtons } from "@/components/ui/action-buttons";
 import { apiFetch } from "@/components/ui/api-client";
 import { PendingButton, SelectField, TextField } from "@/components/ui/form-controls";
 import { FormFooter } from "@/components/ui/form-footer";
@@ -72,14 +73,9 @@ export function BlockManager() {
             </td>
             <td>{block.reason ?? "—"}</td>
             <td>
-              <button
-                type="button"
-                className="button-ghost"
-                onClick={() => lift.mutate(block.id)}
-                data-testid="block-lift"
-              >
-                Lift
-              </button>
+              <ActionButtons
+                actions={[{ label: "Lift", onClick: () => lift.mutate(block.id), testId: "block-lift" }]}
+              />
             </td>
           </tr>
         ))}

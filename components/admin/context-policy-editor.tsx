@@ -21,7 +21,7 @@ import { settingsSchema } from "@/lib/domain/settings";
 import { addSettingsConflictIssues } from "@/lib/domain/settings-rules";
 import { canonicalJson } from "@/lib/payload-diff";
 import type { SettingField } from "@/lib/settings-fields";
-import { adminKeys, errorsFrom, type PolicyResponse } from "./admin-api";
+import { adminQueries, errorsFrom, type PolicyResponse } from "./admin-api";
 import { ErrorSummary, type FieldProblem } from "./error-summary";
 import { PayloadPreview } from "./payload-preview";
 import { PolicyVersions } from "./policy-versions";
@@ -30,10 +30,7 @@ import { overrideFromDiff, readKey } from "./settings-override";
 
 export function ContextPolicyEditor() {
   const [savedVersion, setSavedVersion] = useState<number | null>(null);
-  const policy = useQuery({
-    queryKey: adminKeys.settings,
-    queryFn: () => apiFetch<PolicyResponse>("/api/admin/settings"),
-  });
+  const policy = useQuery(adminQueries.settings);
   if (policy.error) return <p className="text-sm text-red-700 dark:text-red-300">{policy.error.message}</p>;
   if (!policy.data) return <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading…</p>;
   // A new version remounts the form with the saved document; the "saved" notice lives here so it survives that.

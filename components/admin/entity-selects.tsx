@@ -3,13 +3,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/components/ui/api-client";
 import { SelectField } from "@/components/ui/form-controls";
-import { adminKeys, type PersonaRows, type UserList } from "./admin-api";
+import { adminKeys, adminQueries, type UserList } from "./admin-api";
 
 export function usePersonas() {
-  return useQuery({
-    queryKey: adminKeys.personas,
-    queryFn: () => apiFetch<PersonaRows>("/api/admin/personas"),
-  });
+  return useQuery(adminQueries.personas);
 }
 
 export function useUsers() {

@@ -2,7 +2,7 @@
 // Memories: filter by user and persona, add one in a scope, edit its content, area and active flag, delete it.
 // Active memories reach the payload as the CORE_MEMORIES item of the users and personas they belong to.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { type ChangeEvent, useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
 import { PendingButton, SelectField, TextAreaField, TextField } from "@/components/ui/form-controls";
@@ -139,6 +139,13 @@ function MemoryItem({
   // "Content" boxes. An inactive row is told by its badge and dashed border, not by fading its text, which
   // would fall under WCAG AA's 4.5:1 (e2e/accessibility.spec.ts audits it).
   const whose = `the ${memory.area} memory of ${owner}`;
+  /** The area box and the content box: each edits its own draft and is named for whose memory it is. */
+  const draftControl = (name: "Area" | "Content", value: string, setValue: (value: string) => void) => ({
+    value,
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setValue(event.target.value),
+    "aria-label": `${name} of ${whose}`,
+    "data-testid": `memory-row-${name.toLowerCase()}`,
+  });
   return (
     <li
       className={`space-y-1 rounded-lg border p-2 text-sm ${
@@ -162,10 +169,7 @@ function MemoryItem({
         )}
         <input
           className="rounded border border-zinc-300 px-1 dark:border-zinc-700 dark:bg-zinc-900"
-          value={area}
-          onChange={(event) => setArea(event.target.value)}
-          aria-label={`Area of ${whose}`}
-          data-testid="memory-row-area"
+          {...draftControl("Area", area, setArea)}
         />
         <label className="flex items-center gap-1">
           <input
@@ -178,14 +182,7 @@ function MemoryItem({
           active
         </label>
       </div>
-      <textarea
-        className="input mt-0"
-        rows={2}
-        value={content}
-        onChange={(event) => setContent(event.target.value)}
-        aria-label={`Content of ${whose}`}
-        data-testid="memory-row-content"
-      />
+      <textarea className="input mt-0" rows={2} {...draftControl("Content", content, setContent)} />
       <div className="flex gap-2">
         <button
           type="button"

@@ -6,16 +6,13 @@ import { useState } from "react";
 import { ActionButtons } from "@/components/ui/action-buttons";
 import { apiFetch } from "@/components/ui/api-client";
 import { ErrorMessage } from "@/components/ui/error-message";
-import { adminKeys, type ModelList, type ModelRow } from "./admin-api";
+import { adminKeys, adminQueries, type ModelRow } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
 import { CAPABILITY_FLAGS, EMPTY_MODEL, ModelForm, type ModelFormValues } from "./model-form";
 import { priceDraftOf } from "./model-prices";
 
 export function ModelRegistry() {
-  const models = useQuery({
-    queryKey: adminKeys.models,
-    queryFn: () => apiFetch<ModelList>("/api/admin/models"),
-  });
+  const models = useQuery(adminQueries.models);
   const [form, setForm] = useState<ModelFormValues>(EMPTY_MODEL);
   const [editing, setEditing] = useState<string | null>(null);
 

@@ -101,17 +101,19 @@ export function overrideError(fields: Record<string, string>): string | undefine
   return entry ? `${entry[0]}: ${entry[1]}` : undefined;
 }
 
+/** The context policy's fields the persona's note sets: text, depth, role and frequency. */
+export function noteFieldsOf(policy: PolicyResponse): PolicyResponse["fields"] {
+  return policy.fields.filter((field) => NOTE_KEYS.includes(field.key));
+}
+
 /** Every refused field of the form, in the order the form shows them, for the error summary. */
-export function personaProblems(
-  errors: FieldErrors<Draft>,
-  noteFields: PolicyResponse["fields"],
-): FieldProblem[] {
+export function personaProblems(errors: FieldErrors<Draft>, policy: PolicyResponse): FieldProblem[] {
   return [
     ...["name", "avatar", "systemPrompt", "modelId", "fallbackModelIds"].flatMap((key) => {
       const message = (errors as Record<string, { message?: string } | undefined>)[key]?.message;
       return message ? [{ controlId: `persona-${key}`, label: FIELD_LABELS[key], message }] : [];
     }),
-    ...noteFields.flatMap((field) => {
+    ...noteFieldsOf(policy).flatMap((field) => {
       const message = (
         errors.note?.contextNote as Record<string, { message?: string } | undefined> | undefined
       )?.[field.key.split(".")[1]]?.message;

@@ -12,12 +12,10 @@ import { PendingButton } from "@/components/ui/form-controls";
 import type { ApiOutput } from "@/lib/api/responses";
 import {
   adminKeys,
+  adminQueries,
   errorsFrom,
-  type ModelList,
-  type ModelRow,
   type PersonaPreview,
   type PersonaRow,
-  type PersonaRows,
   type PolicyResponse,
 } from "./admin-api";
 import { ErrorSummary } from "./error-summary";
@@ -33,7 +31,7 @@ import {
   toBody,
   toDraft,
 } from "./persona-draft";
-import { PersonaFields } from "./persona-fields";
+import { type PersonaChoices, PersonaFields } from "./persona-fields";
 import { PersonaVersions } from "./persona-versions";
 
 export function PersonaEditor({ personaId }: { personaId: string }) {
@@ -41,18 +39,9 @@ export function PersonaEditor({ personaId }: { personaId: string }) {
     queryKey: adminKeys.persona(personaId),
     queryFn: () => apiFetch<ApiOutput<"GET /api/admin/personas/:id">>(`/api/admin/personas/${personaId}`),
   });
-  const models = useQuery({
-    queryKey: adminKeys.models,
-    queryFn: () => apiFetch<ModelList>("/api/admin/models"),
-  });
-  const policy = useQuery({
-    queryKey: adminKeys.settings,
-    queryFn: () => apiFetch<PolicyResponse>("/api/admin/settings"),
-  });
-  const catalog = useQuery({
-    queryKey: adminKeys.personas,
-    queryFn: () => apiFetch<PersonaRows>("/api/admin/personas"),
-  });
+  const models = useQuery(adminQueries.models);
+  const policy = useQuery(adminQueries.settings);
+  const catalog = useQuery(adminQueries.personas);
   const [restores, setRestores] = useState(0);
   const error = persona.error ?? models.error ?? policy.error ?? catalog.error;
   if (error)
@@ -63,15 +52,14 @@ export function PersonaEditor({ personaId }: { personaId: string }) {
     );
   if (!persona.data || !models.data || !policy.data || !catalog.data)
     return <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading…</p>;
+  const choices = { models: models.data.models, tools: catalog.data.tools, policy: policy.data };
   return (
     <div className="space-y-6">
       <PersonaForm
         // A restored version starts a fresh form with the restored fields.
         key={`${persona.data.persona.id}:${restores}`}
         persona={persona.data.persona}
-        models={models.data.models}
-        policy={policy.data}
-        tools={catalog.data.tools}
+        choices={choices}
       />
       <PersonaVersions personaId={personaId} onRestored={() => setRestores((count) => count + 1)} />
     </div>
@@ -126,17 +114,7 @@ function usePersonaMutations(persona: PersonaRow, policy: PolicyResponse, form: 
   return { save, remove, saved, setSaved, refusals, refused, formError };
 }
 
-function PersonaForm({
-  persona,
-  models,
-  policy,
-  tools,
-}: {
-  persona: PersonaRow;
-  models: ModelRow[];
-  policy: PolicyResponse;
-  tools: Array<{ name: string; description: string }>;
-}) {
+function PersonaForm({ persona, choices }: { persona: PersonaRow; choices: PersonaChoices }) {
   const form = useForm<Draft>({
     defaultValues: toDraft(persona),
     resolver: zodResolver(draftSchema) as unknown as Resolver<Draft>,
@@ -145,11 +123,9 @@ function PersonaForm({
   const draft = useWatch({ control: form.control }) as Draft;
   const { save, remove, saved, setSaved, refusals, refused, formError } = usePersonaMutations(
     persona,
-    policy,
+    choices.policy,
     form,
   );
-  const noteFields = policy.fields.filter((field) => NOTE_KEYS.includes(field.key));
-  const errors = form.formState.errors;
   const body = toBody(draft);
 
   async function runPreview(conversationId: string, text: string) {
@@ -198,7 +174,7 @@ function PersonaForm({
         </div>
       </header>
       <ErrorSummary
-        problems={personaProblems(errors, noteFields)}
+        problems={personaProblems(form.formState.errors, choices.policy)}
         focusSignal={refusals}
         testId="persona-error-summary"
       />
@@ -219,11 +195,7 @@ function PersonaForm({
         >
           <PersonaFields
             form={form}
-            errors={errors}
-            models={models}
-            tools={tools}
-            policy={policy}
-            noteFields={noteFields}
+            choices={choices}
             mainModelId={draft.modelId}
             onEdited={() => setSaved(false)}
           />

@@ -1,36 +1,36 @@
 "use client";
 // The persona form's fields: identity, role prompt, models, tools, the context note and the other overrides as JSON.
-import { Controller, type FieldErrors, type UseFormReturn } from "react-hook-form";
+import { Controller, type UseFormReturn } from "react-hook-form";
 import { FormField } from "@/components/ui/form-field";
 import type { ModelRow, PolicyResponse } from "./admin-api";
 import { FallbackOrder } from "./fallback-order";
-import { type Draft, toggle } from "./persona-draft";
+import { type Draft, noteFieldsOf, toggle } from "./persona-draft";
 import { SettingInput } from "./setting-input";
 import { readKey } from "./settings-override";
 
 type Tool = { name: string; description: string };
 
+/** What a persona's fields choose from: the models, the tools and the context policy (the note's fields). */
+export interface PersonaChoices {
+  models: ModelRow[];
+  tools: Tool[];
+  policy: PolicyResponse;
+}
+
 export function PersonaFields({
   form,
-  errors,
-  models,
-  tools,
-  policy,
-  noteFields,
+  choices: { models, tools, policy },
   mainModelId,
   onEdited,
 }: {
   form: UseFormReturn<Draft>;
-  errors: FieldErrors<Draft>;
-  models: ModelRow[];
-  tools: Tool[];
-  policy: PolicyResponse;
-  noteFields: PolicyResponse["fields"];
+  choices: PersonaChoices;
   mainModelId: string;
   /** A control that does not fire the form's change event was edited. */
   onEdited: () => void;
 }) {
   const { register, control } = form;
+  const errors = form.formState.errors;
   /** A registered control's props: the id its label and the error summary point at, and its test id. */
   const registered = (
     name: "name" | "avatar" | "systemPrompt" | "modelId" | "otherOverrides",
@@ -90,7 +90,7 @@ export function PersonaFields({
         )}
       />
       <ToolChecklist form={form} tools={tools} />
-      <ContextNoteFieldset form={form} policy={policy} noteFields={noteFields} onEdited={onEdited} />
+      <ContextNoteFieldset form={form} policy={policy} onEdited={onEdited} />
       <FormField
         id="persona-otherOverrides"
         label="Other overrides (JSON: any context policy key, e.g. stop strings, speaker pattern, thinking)"
@@ -145,12 +145,10 @@ function ToolChecklist({ form, tools }: { form: UseFormReturn<Draft>; tools: Too
 function ContextNoteFieldset({
   form,
   policy,
-  noteFields,
   onEdited,
 }: {
   form: UseFormReturn<Draft>;
   policy: PolicyResponse;
-  noteFields: PolicyResponse["fields"];
   onEdited: () => void;
 }) {
   return (
@@ -163,7 +161,7 @@ function ContextNoteFieldset({
         Injected as <code>[System: note]</code> at a depth from the end of the history. The persona's note and
         the conversation's note stack (persona first); empty fields inherit the context policy.
       </p>
-      {noteFields.map((field) => (
+      {noteFieldsOf(policy).map((field) => (
         <Controller
           key={field.key}
           name={`note.${field.key}` as "note.contextNote"}

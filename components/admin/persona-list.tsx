@@ -7,20 +7,14 @@ import { type FormEvent, useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
 import { SelectField, TextField } from "@/components/ui/form-controls";
 import type { ApiOutput } from "@/lib/api/responses";
-import { adminKeys, errorsFrom, type ModelList, type PersonaRows } from "./admin-api";
+import { adminKeys, adminQueries, errorsFrom } from "./admin-api";
 import { AdminTable, adminRowClass } from "./admin-table";
 
 export function PersonaList() {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const personas = useQuery({
-    queryKey: adminKeys.personas,
-    queryFn: () => apiFetch<PersonaRows>("/api/admin/personas"),
-  });
-  const models = useQuery({
-    queryKey: adminKeys.models,
-    queryFn: () => apiFetch<ModelList>("/api/admin/models"),
-  });
+  const personas = useQuery(adminQueries.personas);
+  const models = useQuery(adminQueries.models);
   const [name, setName] = useState("");
   const [modelId, setModelId] = useState("");
   const create = useMutation({

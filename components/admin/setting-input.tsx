@@ -33,14 +33,7 @@ function parseInteger(raw: string, field: SettingField, inheritable: boolean): u
   return Number.isFinite(number) ? number : raw;
 }
 
-export function SettingInput({
-  field,
-  value,
-  onChange,
-  error,
-  inheritable = false,
-  inheritedValue,
-}: {
+interface SettingInputProps {
   field: SettingField;
   value: unknown;
   onChange: (value: unknown) => void;
@@ -48,8 +41,10 @@ export function SettingInput({
   inheritable?: boolean;
   /** What an empty inheritable field resolves to (the policy in force), shown as its placeholder. */
   inheritedValue?: unknown;
-}) {
-  const inheritLabel = inheritedValue === undefined ? "inherit" : `inherit: ${showDefault(inheritedValue)}`;
+}
+
+export function SettingInput(props: SettingInputProps) {
+  const { field, error } = props;
   const id = `setting-${field.key}`;
   const helpId = `${id}-help`;
   const errorId = `${id}-error`;
@@ -60,23 +55,13 @@ export function SettingInput({
     "aria-describedby": error ? `${errorId} ${helpId}` : helpId,
     className: "input",
   };
-  const input = (
-    <SettingControl
-      field={field}
-      value={value}
-      onChange={onChange}
-      inheritable={inheritable}
-      inheritLabel={inheritLabel}
-      common={common}
-    />
-  );
   return (
     <div className="text-sm" data-testid={`field-${field.key}`}>
       <label htmlFor={id} className="font-medium">
         {field.label}{" "}
         <span className="font-mono text-xs font-normal text-zinc-600 dark:text-zinc-400">· {field.key}</span>
       </label>
-      {input}
+      <SettingControl {...props} common={common} />
       <p id={helpId} className="mt-0.5 text-xs text-zinc-600 dark:text-zinc-400">
         {field.help} <span className="whitespace-nowrap">Default: {showDefault(field.default)}</span> ·{" "}
         <span className="whitespace-nowrap">{describeRange(field)}</span>
@@ -107,17 +92,11 @@ function SettingControl({
   field,
   value,
   onChange,
-  inheritable,
-  inheritLabel,
+  inheritable = false,
+  inheritedValue,
   common,
-}: {
-  field: SettingField;
-  value: unknown;
-  onChange: (value: unknown) => void;
-  inheritable: boolean;
-  inheritLabel: string;
-  common: ControlProps;
-}) {
+}: SettingInputProps & { common: ControlProps }) {
+  const inheritLabel = inheritedValue === undefined ? "inherit" : `inherit: ${showDefault(inheritedValue)}`;
   const { id } = common;
   const helpId = `${id}-help`;
   switch (field.kind) {

@@ -3,37 +3,28 @@
 // its actions once stored. A failed reply says so once and offers Retry.
 import type { ReactNode } from "react";
 import { AlertIcon } from "@/components/ui/icons";
-import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
 import { Markdown } from "./markdown/markdown";
-import { type MessageActions, messageText } from "./message-parts";
-import { ReplyActions } from "./reply-actions";
+import { messageText } from "./message-parts";
+import { ReplyActions, type ReplyActionsProps } from "./reply-actions";
 import { ReplyHeader, ReplyProgress } from "./reply-header";
 import { ThoughtBlock } from "./thought-block";
 
 export function AssistantMessage({
-  message,
-  storedId,
   personaName,
   streaming,
-  inspected,
-  canRegenerate,
-  actions,
   editor,
   versions,
   editAndBranch,
-}: {
-  message: ChatUIMessage;
-  storedId: string;
+  ...reply
+}: ReplyActionsProps & {
   personaName: string;
   streaming: boolean;
-  inspected: boolean;
-  canRegenerate: boolean;
-  actions: MessageActions;
   /** The message editor while the reply is edited, else null. */
   editor: ReactNode;
   versions: ReactNode;
   editAndBranch: ReactNode;
 }) {
+  const { message, storedId, inspected } = reply;
   const text = messageText(message);
   const status = message.metadata?.status;
   const summarized = message.metadata?.summarized === true;
@@ -75,20 +66,10 @@ export function AssistantMessage({
           </p>
         )}
         {!streaming && !editor && (
-          <ReplyActions
-            message={message}
-            storedId={storedId}
-            text={text}
-            inspected={inspected}
-            canRegenerate={canRegenerate}
-            actions={actions}
-            after={
-              <>
-                {editAndBranch}
-                {versions}
-              </>
-            }
-          />
+          <ReplyActions {...reply}>
+            {editAndBranch}
+            {versions}
+          </ReplyActions>
         )}
       </div>
     </article>

@@ -10,24 +10,18 @@ import { ModelPicker } from "./model-picker";
 
 export function ChatHeader({
   conversationId,
-  title,
-  personaName,
   detail,
-  isOwner,
-  previewOpen,
-  onPreview,
+  preview,
   onSettings,
   compactAction,
 }: {
   conversationId: string;
-  title: string;
-  personaName: string;
-  /** The conversation as read: its model, the persona's, and those the owner may choose. */
+  /** The conversation as read: its title, its persona, its model and those the owner may choose. */
   detail: ConversationDetail;
-  isOwner: boolean;
-  previewOpen: boolean;
-  onPreview: () => void;
-  onSettings: () => void;
+  /** The payload preview beside the chat: whether it is open, and the button that opens or closes it. */
+  preview: { open: boolean; onToggle: () => void };
+  /** The conversation's settings, for its owner only. */
+  onSettings?: () => void;
   /** "Compact now", for the owner or an admin. */
   compactAction?: ReactNode;
 }) {
@@ -40,19 +34,19 @@ export function ChatHeader({
           className="line-clamp-2 text-sm leading-tight font-semibold break-words sm:truncate"
           data-testid="conversation-title"
         >
-          {title}
+          {detail.conversation.title}
         </h1>
         <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">
-          {personaName} · <ModelPicker conversationId={conversationId} detail={detail} />
+          {detail.persona.name} · <ModelPicker conversationId={conversationId} detail={detail} />
         </p>
       </div>
       {compactAction}
       <button
         type="button"
-        onClick={onPreview}
-        className={`button-ghost-sm h-8 ${previewOpen ? "bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300" : ""}`}
+        onClick={preview.onToggle}
+        className={`button-ghost-sm h-8 ${preview.open ? "bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300" : ""}`}
         data-testid="preview-button"
-        aria-pressed={previewOpen}
+        aria-pressed={preview.open}
         aria-label="Preview next payload"
         title="Preview the payload your next message would produce"
       >
@@ -63,7 +57,7 @@ export function ChatHeader({
         <span className="hidden sm:inline 2xl:hidden">Preview</span>
       </button>
       <ConversationExportMenu conversationId={conversationId} />
-      {isOwner && (
+      {onSettings && (
         <IconButton label="Conversation settings" onClick={onSettings} testId="conversation-settings-button">
           <SlidersIcon />
         </IconButton>

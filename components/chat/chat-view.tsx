@@ -100,13 +100,9 @@ export function ChatView(props: ChatViewProps) {
       >
         <ChatHeader
           conversationId={conversationId}
-          title={detail.conversation.title}
-          personaName={detail.persona.name}
           detail={detail}
-          isOwner={isOwner}
-          previewOpen={inspector.target?.kind === "preview"}
-          onPreview={inspector.togglePreview}
-          onSettings={() => setSettingsOpen(true)}
+          preview={{ open: inspector.target?.kind === "preview", onToggle: inspector.togglePreview }}
+          onSettings={isOwner ? () => setSettingsOpen(true) : undefined}
           compactAction={
             canManageSummaries && (
               <SummaryCompactButton

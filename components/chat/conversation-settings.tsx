@@ -41,6 +41,13 @@ function LongText({
   );
 }
 
+/** The context note as edited. The depth stays as typed: the server names a depth it refuses. */
+interface NoteDraft {
+  text: string;
+  depth: string;
+  role: NoteRole;
+}
+
 export function ConversationSettings({
   conversationId,
   open,
@@ -56,30 +63,30 @@ export function ConversationSettings({
     queryFn: () => getConversation(conversationId),
     enabled: open,
   });
-  const [noteText, setNoteText] = useState("");
-  const [depth, setDepth] = useState("4");
-  const [role, setRole] = useState<NoteRole>("user");
+  const [note, setNote] = useState<NoteDraft>({ text: "", depth: "4", role: "user" });
   const [instructions, setInstructions] = useState("");
 
   const loaded = detail.data?.conversation;
   useEffect(() => {
     if (!open || !loaded) return;
-    const note = loaded.settingsOverride.contextNote ?? {};
-    setNoteText(note.text ?? "");
-    setDepth(String(note.depth ?? 4));
-    setRole((note.role as NoteRole | undefined) ?? "user");
+    const stored = loaded.settingsOverride.contextNote ?? {};
+    setNote({
+      text: stored.text ?? "",
+      depth: String(stored.depth ?? 4),
+      role: (stored.role as NoteRole | undefined) ?? "user",
+    });
     setInstructions(loaded.instructions ?? "");
   }, [open, loaded]);
 
   const save = useMutation({
     mutationFn: () => {
       const override: SettingsOverride = loaded?.settingsOverride ?? {};
-      const depthNumber = depth.trim() === "" ? Number.NaN : Number(depth);
+      const depthNumber = note.depth.trim() === "" ? Number.NaN : Number(note.depth);
       return updateConversation(conversationId, {
         instructions: instructions.trim() ? instructions : null,
         settingsOverride: {
           ...override,
-          contextNote: { ...override.contextNote, text: noteText, depth: depthNumber, role },
+          contextNote: { ...override.contextNote, text: note.text, depth: depthNumber, role: note.role },
         },
       });
     },
@@ -107,12 +114,8 @@ export function ConversationSettings({
       {loaded && (
         <form noValidate className="mt-4 space-y-4" onSubmit={submitHandler(() => save.mutate())}>
           <ContextNoteFieldset
-            text={noteText}
-            onText={setNoteText}
-            depth={depth}
-            onDepth={setDepth}
-            role={role}
-            onRole={setRole}
+            note={note}
+            onEdit={(edit) => setNote((current) => ({ ...current, ...edit }))}
           />
           <Labelled label="Instructions">
             <LongText
@@ -146,28 +149,19 @@ export function ConversationSettings({
 
 /** The conversation's context note: its text, and how deep and as whom it is injected. */
 function ContextNoteFieldset({
-  text,
-  onText,
-  depth,
-  onDepth,
-  role,
-  onRole,
+  note,
+  onEdit,
 }: {
-  text: string;
-  onText: (text: string) => void;
-  /** As typed: the server names a depth it refuses. */
-  depth: string;
-  onDepth: (depth: string) => void;
-  role: NoteRole;
-  onRole: (role: NoteRole) => void;
+  note: NoteDraft;
+  onEdit: (edit: Partial<NoteDraft>) => void;
 }) {
   return (
     <fieldset className="space-y-3 rounded-xl border border-zinc-200 p-3 dark:border-zinc-800">
       <legend className="px-1 text-xs font-semibold">Context note</legend>
       <Labelled label="Text">
         <LongText
-          value={text}
-          onChange={onText}
+          value={note.text}
+          onChange={(text) => onEdit({ text })}
           placeholder="e.g. Keep answers under 100 words."
           testId="settings-note-text"
         />
@@ -181,16 +175,16 @@ function ContextNoteFieldset({
             type="number"
             min={0}
             max={1_000}
-            value={depth}
-            onChange={(event) => onDepth(event.target.value)}
+            value={note.depth}
+            onChange={(event) => onEdit({ depth: event.target.value })}
             className="input"
             data-testid="settings-note-depth"
           />
         </Labelled>
         <Labelled label="Role">
           <select
-            value={role}
-            onChange={(event) => onRole(event.target.value as NoteRole)}
+            value={note.role}
+            onChange={(event) => onEdit({ role: event.target.value as NoteRole })}
             className="input"
             data-testid="settings-note-role"
           >

@@ -53,7 +53,7 @@ export function MessageEditor({
         data-testid="message-editor-text"
       />
       <ErrorMessage message={error} testId="message-editor-error" />
-      <CancelConfirm className="flex flex-wrap justify-end gap-2" onCancel={onCancel} cancelDisabled={saving}>
+      <CancelConfirm className="flex-wrap" onCancel={onCancel} cancelDisabled={saving}>
         <ActionButtons
           className="button-secondary"
           actions={[

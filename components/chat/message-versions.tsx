@@ -2,7 +2,7 @@
 // The "edited" mark on a message and, when opened, its earlier versions, each restorable.
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { listMessageVersions, versionText } from "./message-api";
+import { listMessageVersions, type MessageVersion, versionText } from "./message-api";
 
 export function MessageVersions({
   conversationId,
@@ -22,6 +22,15 @@ export function MessageVersions({
     queryFn: () => listMessageVersions(conversationId, messageId),
     enabled: open,
   });
+  const restore = async (versionId: string) => {
+    setRestoring(versionId);
+    try {
+      await onRestore(versionId);
+      setOpen(false);
+    } finally {
+      setRestoring(null);
+    }
+  };
   return (
     <span className="relative" data-testid="message-versions">
       <button
@@ -47,40 +56,49 @@ export function MessageVersions({
             <p className="text-xs text-zinc-600 dark:text-zinc-300">No earlier version is kept.</p>
           )}
           {versions.data?.versions.map((version) => (
-            <div
+            <VersionCard
               key={version.id}
-              className="rounded-lg border border-zinc-200 p-2 dark:border-zinc-700"
-              data-testid="message-version"
-            >
-              <p className="line-clamp-4 whitespace-pre-wrap text-zinc-800 dark:text-zinc-100">
-                {versionText(version) || "(no text)"}
-              </p>
-              <div className="mt-1 flex items-center justify-between text-xs text-zinc-600 dark:text-zinc-300">
-                <time dateTime={version.createdAt}>{new Date(version.createdAt).toLocaleString()}</time>
-                {canRestore && (
-                  <button
-                    type="button"
-                    className="button-ghost-sm"
-                    disabled={restoring !== null}
-                    onClick={async () => {
-                      setRestoring(version.id);
-                      try {
-                        await onRestore(version.id);
-                        setOpen(false);
-                      } finally {
-                        setRestoring(null);
-                      }
-                    }}
-                    data-testid="restore-version"
-                  >
-                    {restoring === version.id ? "Restoring…" : "Restore"}
-                  </button>
-                )}
-              </div>
-            </div>
+              version={version}
+              onRestore={canRestore ? restore : undefined}
+              restoringId={restoring}
+            />
           ))}
         </div>
       )}
     </span>
+  );
+}
+
+/** One earlier version: its text, when it was written, and Restore where the message may be edited. */
+function VersionCard({
+  version,
+  onRestore,
+  restoringId,
+}: {
+  version: MessageVersion;
+  onRestore: ((versionId: string) => Promise<void>) | undefined;
+  /** The version being restored, if any: no other can be restored meanwhile. */
+  restoringId: string | null;
+}) {
+  return (
+    <div className="rounded-lg border border-zinc-200 p-2 dark:border-zinc-700" data-testid="message-version">
+      <p className="line-clamp-4 whitespace-pre-wrap text-zinc-800 dark:text-zinc-100">
+        {versionText(version) || "(no text)"}
+      </p>
+      <div className="mt-1 flex items-center justify-between text-xs text-zinc-600 dark:text-zinc-300">
+        <time dateTime={version.createdAt}>{new Date(version.createdAt).toLocaleString()}</time>
+        {onRestore && (
+          <button
+            type="button"
+            className="button-ghost-sm"
+            disabled={restoringId !== null}
+            onClick={() => onRestore(version.id)}
+            data-testid="restore-version"
+          >
+            {restoringId === version.id ? "Restoring…" : "Restore"}
+          </button>
+        )}
+      </div>
+    </div>
   );
 }

@@ -2,9 +2,9 @@
 // The `< 1 / 2 >` on a question that edits forked: each version is shown with the conversation that followed it,
 // so stepping to another version shows its whole branch (the server keeps every branch; see
 // db/message-tree-queries.ts). A refusal (a reply is being written, the question is summarised) is shown under it.
-import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { ErrorMessage } from "@/components/ui/error-message";
-import { ChevronRightIcon } from "@/components/ui/icons";
+import { StepButtons } from "./step-buttons";
 
 export function QuestionVersions({
   versions,
@@ -18,57 +18,28 @@ export function QuestionVersions({
   /** Show the version with this id, with its branch. */
   onShow: (versionId: string) => Promise<void>;
 }) {
-  const [switching, setSwitching] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const { ids, index } = versions;
-  const show = async (step: -1 | 1) => {
-    setSwitching(true);
-    setError(null);
-    try {
-      await onShow(ids[index + step]);
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
-    } finally {
-      setSwitching(false);
-    }
-  };
-  const step = (direction: -1 | 1) => {
-    const target = index + direction;
-    return {
-      disabled: !enabled || switching || target < 0 || target >= ids.length,
-      onClick: () => void show(direction),
-    };
-  };
+  // Switching runs on the server; while it does, neither button can start another.
+  const show = useMutation({ mutationFn: onShow });
   return (
     <span className="mr-1 inline-flex flex-col items-end" data-testid="question-branch">
       <span
         className="inline-flex items-center"
         title="Versions of this question: each one with the conversation that followed it"
       >
-        <button
-          type="button"
-          className="button-ghost-sm px-1"
-          {...step(-1)}
-          aria-label="Previous version of this question"
-          data-testid="question-branch-prev"
-        >
-          <ChevronRightIcon size={14} className="rotate-180" />
-        </button>
-        <span className="tabular-nums text-xs" data-testid="question-branch-label">
-          {index + 1} / {ids.length}
-        </span>
-        <button
-          type="button"
-          className="button-ghost-sm px-1"
-          {...step(1)}
-          aria-label="Next version of this question"
-          data-testid="question-branch-next"
-        >
-          <ChevronRightIcon size={14} />
-        </button>
+        <StepButtons
+          versions={versions}
+          enabled={enabled && !show.isPending}
+          onStep={(versionId) => show.mutate(versionId)}
+          what="version of this question"
+          testIds={{
+            previous: "question-branch-prev",
+            position: "question-branch-label",
+            next: "question-branch-next",
+          }}
+        />
       </span>
       <ErrorMessage
-        message={error}
+        message={show.error?.message}
         testId="question-branch-error"
         textClassName="text-xs text-red-700 dark:text-red-300"
       />

@@ -3,35 +3,56 @@
 // failed one), regenerate with another model, then edit, branch and its earlier versions.
 import type { ReactNode } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
-import { ChevronRightIcon, InspectIcon, RefreshIcon } from "@/components/ui/icons";
+import { InspectIcon, RefreshIcon } from "@/components/ui/icons";
 import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
-import type { MessageActions } from "./message-parts";
+import { type MessageActions, messageText } from "./message-parts";
+import { StepButtons } from "./step-buttons";
 
-export function ReplyActions({
-  message,
-  storedId,
-  text,
-  inspected,
-  canRegenerate,
-  actions,
-  after,
-}: {
+/** What the row needs to know about its reply; the reply passes them on as it got them. */
+export interface ReplyActionsProps {
   message: ChatUIMessage;
   storedId: string;
-  text: string;
   inspected: boolean;
   /** The latest reply: it can get a new variant, or another of its variants can be chosen. */
   canRegenerate: boolean;
   actions: MessageActions;
+}
+
+export function ReplyActions({
+  message,
+  storedId,
+  inspected,
+  canRegenerate,
+  actions,
+  children,
+}: ReplyActionsProps & {
   /** Edit, branch and the earlier versions, shown last. */
-  after: ReactNode;
+  children: ReactNode;
 }) {
+  const text = messageText(message);
   const failed = message.metadata?.status === "error";
   const variants = message.metadata?.variants;
   return (
     <div className="mt-1.5 -ml-2 flex flex-wrap items-center gap-0.5 text-zinc-600 dark:text-zinc-300">
       {variants && (
-        <VariantPager variants={variants} canChoose={canRegenerate} onChoose={actions.onChooseVariant} />
+        // `< 2 / 3 >`: the reply's variants, oldest first; only the latest reply's can be changed.
+        <span
+          className="mr-1 inline-flex items-center"
+          data-testid="variant-pager"
+          title={
+            canRegenerate
+              ? undefined
+              : "Only the latest reply's variant can be changed: branch from here to take another path"
+          }
+        >
+          <StepButtons
+            versions={variants}
+            enabled={canRegenerate}
+            onStep={(variantId) => void actions.onChooseVariant(variantId)}
+            what="variant"
+            testIds={{ previous: "variant-previous", position: "variant-position", next: "variant-next" }}
+          />
+        </span>
       )}
       {text && <CopyButton text={text} testId="copy-message" />}
       <button
@@ -78,54 +99,7 @@ export function ReplyActions({
           ))}
         </select>
       )}
-      {after}
+      {children}
     </div>
-  );
-}
-
-/** `< 2 / 3 >`: the reply's variants, oldest first; only the latest reply's can be changed. */
-function VariantPager({
-  variants,
-  canChoose,
-  onChoose,
-}: {
-  variants: { ids: string[]; index: number };
-  canChoose: boolean;
-  onChoose: (variantId: string) => Promise<void>;
-}) {
-  return (
-    <span
-      className="mr-1 inline-flex items-center"
-      data-testid="variant-pager"
-      title={
-        canChoose
-          ? undefined
-          : "Only the latest reply's variant can be changed: branch from here to take another path"
-      }
-    >
-      <button
-        type="button"
-        className="button-ghost-sm px-1"
-        disabled={!canChoose || variants.index === 0}
-        onClick={() => void onChoose(variants.ids[variants.index - 1])}
-        aria-label="Previous variant"
-        data-testid="variant-previous"
-      >
-        <ChevronRightIcon size={14} className="rotate-180" />
-      </button>
-      <span className="tabular-nums text-xs" data-testid="variant-position">
-        {variants.index + 1} / {variants.ids.length}
-      </span>
-      <button
-        type="button"
-        className="button-ghost-sm px-1"
-        disabled={!canChoose || variants.index === variants.ids.length - 1}
-        onClick={() => void onChoose(variants.ids[variants.index + 1])}
-        aria-label="Next variant"
-        data-testid="variant-next"
-      >
-        <ChevronRightIcon size={14} />
-      </button>
-    </span>
   );
 }

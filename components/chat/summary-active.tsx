@@ -1,7 +1,7 @@
 "use client";
 // The active summary: what the model sees in place of the older messages. The owner or an admin can edit its text
 // (the next payload's SUMMARY item says the new text) or revert it (the previous summary, or none, comes back).
-import { useMutation } from "@tanstack/react-query";
+import { type UseMutationResult, useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { CancelConfirm } from "@/components/ui/cancel-confirm";
 import { ErrorMessage } from "@/components/ui/error-message";
@@ -13,31 +13,37 @@ import { revertSummary, type SummaryView, updateSummary } from "./summary-api";
 import { SummaryFacts } from "./summary-facts";
 import { SummaryMemoryNote } from "./summary-memory-note";
 
-export function SummaryActive({
-  conversationId,
-  summary,
-  previous,
-  messages,
-  canManage,
-  onEdited,
-  onReverted,
-}: {
+/** The conversation whose summaries the panel shows, as the panel and its active summary both need it. */
+export interface SummaryConversation {
   conversationId: string;
-  summary: SummaryView;
-  /** The summary this one replaced (restored by a revert), if any. */
-  previous: SummaryView | null;
   messages: readonly ChatUIMessage[];
   canManage: boolean;
   onEdited: () => Promise<void>;
   /** Called with the summary the revert made active again (null when none is). */
   onReverted: (restoredSummaryId: string | null) => Promise<void>;
+}
+
+/** A summary call as the form and the question below use it: run it, whether it runs, and its refusal. */
+type SummaryAction<Input> = Pick<UseMutationResult<unknown, Error, Input>, "mutate" | "isPending" | "error">;
+
+export function SummaryActive({
+  summary,
+  previous,
+  conversationId,
+  messages,
+  canManage,
+  onEdited,
+  onReverted,
+}: SummaryConversation & {
+  summary: SummaryView;
+  /** The summary this one replaced (restored by a revert), if any. */
+  previous: SummaryView | null;
 }) {
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState(summary.content);
   const [confirmingRevert, setConfirmingRevert] = useState(false);
 
   const save = useMutation({
-    mutationFn: () => updateSummary(conversationId, summary.id, draft),
+    mutationFn: (content: string) => updateSummary(conversationId, summary.id, content),
     onSuccess: async () => {
       await onEdited();
       setEditing(false);
@@ -49,7 +55,6 @@ export function SummaryActive({
       await onReverted(restored?.id ?? null);
     },
   });
-  const unchanged = draft.trim() === summary.content.trim();
   // Cancelling also forgets the refusal, so the form or the question opens clean next time.
   const stopEditing = () => {
     setEditing(false);
@@ -65,15 +70,7 @@ export function SummaryActive({
       <SummaryFacts summary={summary} messages={messages} />
       <SummaryMemoryNote summaryId={summary.id} conversationId={conversationId} />
       {editing ? (
-        <SummaryEditForm
-          draft={draft}
-          onDraft={setDraft}
-          onSave={() => save.mutate()}
-          saving={save.isPending}
-          error={save.error?.message}
-          unchanged={unchanged}
-          onCancel={stopEditing}
-        />
+        <SummaryEditForm original={summary.content} save={save} onCancel={stopEditing} />
       ) : (
         <div
           className="max-h-80 overflow-y-auto rounded-lg border border-amber-200 bg-amber-50/60 px-3 py-2 text-sm leading-relaxed whitespace-pre-wrap text-zinc-800 dark:border-amber-900/60 dark:bg-amber-950/20 dark:text-zinc-200"
@@ -88,7 +85,6 @@ export function SummaryActive({
             type="button"
             className="button-secondary"
             onClick={() => {
-              setDraft(summary.content);
               setConfirmingRevert(false);
               setEditing(true);
             }}
@@ -110,13 +106,7 @@ export function SummaryActive({
         </div>
       )}
       {confirmingRevert && (
-        <RevertConfirmation
-          previous={previous}
-          onConfirm={() => revert.mutate()}
-          reverting={revert.isPending}
-          error={revert.error?.message}
-          onCancel={stopConfirming}
-        />
+        <RevertConfirmation previous={previous} revert={revert} onCancel={stopConfirming} />
       )}
     </section>
   );
@@ -124,31 +114,25 @@ export function SummaryActive({
 
 /** The summary text in a box, saved as the SUMMARY item the next payload sends. */
 function SummaryEditForm({
-  draft,
-  onDraft,
-  onSave,
-  saving,
-  error,
-  unchanged,
+  original,
+  save,
   onCancel,
 }: {
-  draft: string;
-  onDraft: (draft: string) => void;
-  onSave: () => void;
-  saving: boolean;
-  error: string | undefined;
-  unchanged: boolean;
+  original: string;
+  save: SummaryAction<string>;
   onCancel: () => void;
 }) {
+  const [draft, setDraft] = useState(original);
+  const unchanged = draft.trim() === original.trim();
   return (
-    <form noValidate className="space-y-2" onSubmit={submitHandler(onSave)}>
+    <form noValidate className="space-y-2" onSubmit={submitHandler(() => save.mutate(draft))}>
       <label className="label-text" htmlFor="summary-textarea">
         Summary text (sent to the model as the SUMMARY item)
       </label>
       <textarea
         id="summary-textarea"
         value={draft}
-        onChange={(event) => onDraft(event.target.value)}
+        onChange={(event) => setDraft(event.target.value)}
         rows={10}
         className="input font-mono text-xs leading-5"
         data-testid="summary-textarea"
@@ -156,7 +140,7 @@ function SummaryEditForm({
         autoFocus
       />
       <ErrorMessage
-        message={error}
+        message={save.error?.message}
         testId="summary-save-error"
         textClassName="text-sm text-red-600 dark:text-red-400"
       />
@@ -164,7 +148,7 @@ function SummaryEditForm({
         <PendingButton
           type="submit"
           className="button-primary py-1.5"
-          pending={saving}
+          pending={save.isPending}
           pendingLabel="Saving…"
           disabled={unchanged}
           testId="summary-save"
@@ -179,15 +163,11 @@ function SummaryEditForm({
 /** The question before a revert, saying what the model will see instead. */
 function RevertConfirmation({
   previous,
-  onConfirm,
-  reverting,
-  error,
+  revert,
   onCancel,
 }: {
   previous: SummaryView | null;
-  onConfirm: () => void;
-  reverting: boolean;
-  error: string | undefined;
+  revert: SummaryAction<void>;
   onCancel: () => void;
 }) {
   return (
@@ -206,19 +186,15 @@ function RevertConfirmation({
           : "No summary will be active: the model sees the messages it covered verbatim again."}
       </p>
       <ErrorMessage
-        message={error}
+        message={revert.error?.message}
         testId="summary-revert-error"
         textClassName="mt-1 text-xs text-red-700 dark:text-red-300"
       />
-      <CancelConfirm
-        className="mt-2 flex justify-end gap-2"
-        onCancel={onCancel}
-        cancelTestId="summary-revert-cancel"
-      >
+      <CancelConfirm className="mt-2" onCancel={onCancel} cancelTestId="summary-revert-cancel">
         <PendingButton
           className="button-danger"
-          onClick={onConfirm}
-          pending={reverting}
+          onClick={() => revert.mutate()}
+          pending={revert.isPending}
           pendingLabel="Reverting…"
           testId="summary-revert-confirm"
         >

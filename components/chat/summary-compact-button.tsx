@@ -3,6 +3,7 @@
 // button; "nothing to summarise yet" (a 200 with compacted: false) is shown right under it as information, a 422
 // (the summariser failed, nothing changed) as an error, each with the server's own sentence.
 import { useMutation } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { AlertIcon, CloseIcon, CompactIcon } from "@/components/ui/icons";
 import { compactConversation, type SummaryView } from "./summary-api";
 
@@ -46,46 +47,65 @@ export function SummaryCompactButton({
         <span className="hidden sm:inline">{pending ? "Summarising…" : "Compact now"}</span>
       </button>
       {note && (
-        <div
-          role="status"
-          className="absolute top-full right-0 z-30 mt-2 flex w-72 items-start max-sm:fixed max-sm:top-14 max-sm:right-2 max-sm:left-2 max-sm:w-auto gap-2 rounded-lg border border-zinc-200 bg-white px-3 py-2 text-xs text-zinc-700 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200"
-          data-testid="compact-note"
-        >
-          <p className="min-w-0 flex-1 break-words" data-testid="compact-note-message">
-            {note}
-          </p>
-          <button
-            type="button"
-            onClick={() => compact.reset()}
-            className="-mt-0.5 -mr-1 shrink-0 rounded p-0.5 hover:bg-zinc-100 dark:hover:bg-zinc-800"
-            aria-label="Dismiss"
-            data-testid="compact-note-dismiss"
-          >
-            <CloseIcon size={12} />
-          </button>
-        </div>
+        <CompactNote tone="info" testId="compact-note" onDismiss={() => compact.reset()}>
+          {note}
+        </CompactNote>
       )}
       {compact.error && !pending && (
-        <div
-          role="alert"
-          className="absolute top-full right-0 z-30 mt-2 flex w-72 items-start max-sm:fixed max-sm:top-14 max-sm:right-2 max-sm:left-2 max-sm:w-auto gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-800 shadow-lg dark:border-red-900/60 dark:bg-red-950 dark:text-red-200"
-          data-testid="compact-error"
-        >
-          <AlertIcon size={14} className="mt-0.5 shrink-0" />
-          <p className="min-w-0 flex-1 break-words" data-testid="compact-error-message">
-            {compact.error.message}
-          </p>
-          <button
-            type="button"
-            onClick={() => compact.reset()}
-            className="-mt-0.5 -mr-1 shrink-0 rounded p-0.5 hover:bg-red-100 dark:hover:bg-red-900"
-            aria-label="Dismiss"
-            data-testid="compact-error-dismiss"
-          >
-            <CloseIcon size={12} />
-          </button>
-        </div>
+        <CompactNote tone="error" testId="compact-error" onDismiss={() => compact.reset()}>
+          {compact.error.message}
+        </CompactNote>
       )}
+    </div>
+  );
+}
+
+const NOTE_TONES = {
+  info: {
+    role: "status",
+    box: "border-zinc-200 bg-white text-zinc-700 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200",
+    dismiss: "hover:bg-zinc-100 dark:hover:bg-zinc-800",
+  },
+  error: {
+    role: "alert",
+    box: "border-red-200 bg-red-50 text-red-800 dark:border-red-900/60 dark:bg-red-950 dark:text-red-200",
+    dismiss: "hover:bg-red-100 dark:hover:bg-red-900",
+  },
+} as const;
+
+/** The server's sentence under the button, as information or as an error (with an alert icon), until dismissed.
+ *  Its parts are `testId`, `testId-message` and `testId-dismiss`. */
+function CompactNote({
+  tone,
+  testId,
+  onDismiss,
+  children,
+}: {
+  tone: keyof typeof NOTE_TONES;
+  testId: string;
+  onDismiss: () => void;
+  children: ReactNode;
+}) {
+  const style = NOTE_TONES[tone];
+  return (
+    <div
+      role={style.role}
+      className={`absolute top-full right-0 z-30 mt-2 flex w-72 items-start max-sm:fixed max-sm:top-14 max-sm:right-2 max-sm:left-2 max-sm:w-auto gap-2 rounded-lg border px-3 py-2 text-xs shadow-lg ${style.box}`}
+      data-testid={testId}
+    >
+      {tone === "error" && <AlertIcon size={14} className="mt-0.5 shrink-0" />}
+      <p className="min-w-0 flex-1 break-words" data-testid={`${testId}-message`}>
+        {children}
+      </p>
+      <button
+        type="button"
+        onClick={onDismiss}
+        className={`-mt-0.5 -mr-1 shrink-0 rounded p-0.5 ${style.dismiss}`}
+        aria-label="Dismiss"
+        data-testid={`${testId}-dismiss`}
+      >
+        <CloseIcon size={12} />
+      </button>
     </div>
   );
 }

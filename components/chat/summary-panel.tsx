@@ -3,28 +3,16 @@
 // and, below it, the earlier summaries, read only.
 import { useQuery } from "@tanstack/react-query";
 import { Dialog } from "@/components/ui/dialog";
-import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
-import { SummaryActive } from "./summary-active";
+import { SummaryActive, type SummaryConversation } from "./summary-active";
 import { listSummaries, type SummaryList, summariesKey } from "./summary-api";
 import { SummaryHistory } from "./summary-history";
 
 export function SummaryPanel({
-  conversationId,
   open,
   onClose,
-  messages,
-  canManage,
-  onEdited,
-  onReverted,
-}: {
-  conversationId: string;
-  open: boolean;
-  onClose: () => void;
-  messages: readonly ChatUIMessage[];
-  canManage: boolean;
-  onEdited: () => Promise<void>;
-  onReverted: (restoredSummaryId: string | null) => Promise<void>;
-}) {
+  ...conversation
+}: SummaryConversation & { open: boolean; onClose: () => void }) {
+  const { conversationId } = conversation;
   const list = useQuery<SummaryList>({
     queryKey: summariesKey(conversationId),
     queryFn: () => listSummaries(conversationId),
@@ -66,13 +54,9 @@ export function SummaryPanel({
           <SummaryActive
             // A new active summary starts a fresh edit and confirm state.
             key={active.id}
-            conversationId={conversationId}
             summary={active}
             previous={previous}
-            messages={messages}
-            canManage={canManage}
-            onEdited={onEdited}
-            onReverted={onReverted}
+            {...conversation}
           />
         )}
         <SummaryHistory summaries={earlier} />

@@ -11,7 +11,7 @@ import { ItemCard } from "./item-card";
 import { PayloadDiffView } from "./payload-diff-view";
 import { RawRequest } from "./raw-request";
 import { TokenBar } from "./token-bar";
-import { TracePanel } from "./trace-panel";
+import { type TraceHighlight, TracePanel } from "./trace-panel";
 import { attemptPayload, type PayloadView } from "./types";
 import { useAttempt } from "./use-inspector-data";
 import { WireNotes } from "./wire-notes";
@@ -144,7 +144,7 @@ export function PayloadSections({
               usageNote={usageNote}
               tagFilter={tagFilter}
               setTagFilter={setTagFilter}
-              trace={{ touched, pinned, onHover: setHovered, onPin: pin }}
+              highlight={{ touched, pinned, onHover: setHovered, onPin: pin }}
               list={{ items: shownItems, getKey, renderItem, scroller, handle: list }}
             />
           )}
@@ -204,19 +204,14 @@ function PayloadItemsTab({
   usageNote,
   tagFilter,
   setTagFilter,
-  trace,
+  highlight,
   list,
 }: {
   payload: PayloadView;
   usageNote: string;
   tagFilter: ItemTag | null;
   setTagFilter: (tag: ItemTag | null) => void;
-  trace: {
-    touched: string[][];
-    pinned: number | null;
-    onHover: (index: number | null) => void;
-    onPin: (index: number) => void;
-  };
+  highlight: TraceHighlight;
   list: {
     items: ContextItem[];
     getKey: (item: ContextItem, index: number) => string;
@@ -231,13 +226,7 @@ function PayloadItemsTab({
       <div className="@container">
         <div className="grid gap-4 @min-[40rem]:grid-cols-[minmax(0,1fr)_16rem]">
           <div className="@min-[40rem]:sticky @min-[40rem]:top-12 @min-[40rem]:col-start-2 @min-[40rem]:row-start-1 @min-[40rem]:max-h-[calc(100dvh-8rem)] @min-[40rem]:self-start @min-[40rem]:overflow-y-auto scrollbar-thin">
-            <TracePanel
-              trace={payload.trace}
-              touchedCount={(index) => trace.touched[index].length}
-              pinnedIndex={trace.pinned}
-              onHover={trace.onHover}
-              onPin={trace.onPin}
-            />
+            <TracePanel trace={payload.trace} highlight={highlight} />
           </div>
           <div className="min-w-0 @min-[40rem]:col-start-1 @min-[40rem]:row-start-1">
             <h3 className="section-title mb-2 flex items-center gap-2">

@@ -17,20 +17,16 @@ function groupByStage(trace: TraceEvent[]) {
   return [...groups];
 }
 
-export function TracePanel({
-  trace,
-  touchedCount,
-  pinnedIndex,
-  onHover,
-  onPin,
-}: {
-  trace: TraceEvent[];
-  /** How many items of the payload each event touched (by index). */
-  touchedCount: (index: number) => number;
-  pinnedIndex: number | null;
+/** Which items each event touched, and the event hovered or pinned to show them. */
+export interface TraceHighlight {
+  /** Per event (by index): the ids of the payload's items it touched. */
+  touched: string[][];
+  pinned: number | null;
   onHover: (index: number | null) => void;
   onPin: (index: number) => void;
-}) {
+}
+
+export function TracePanel({ trace, highlight }: { trace: TraceEvent[]; highlight: TraceHighlight }) {
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const groups = groupByStage(trace);
   return (
@@ -66,22 +62,11 @@ export function TracePanel({
                 <span className="font-normal text-zinc-500 dark:text-zinc-400">{events.length}</span>
               </p>
               <ul className="space-y-1">
-                {shown.map(({ event, index }) => {
-                  const touched = touchedCount(index);
-                  const pinned = pinnedIndex === index;
-                  return (
-                    <li key={index}>
-                      <TraceEventButton
-                        event={event}
-                        index={index}
-                        touched={touched}
-                        pinned={pinned}
-                        onHover={onHover}
-                        onPin={onPin}
-                      />
-                    </li>
-                  );
-                })}
+                {shown.map(({ event, index }) => (
+                  <li key={index}>
+                    <TraceEventButton event={event} index={index} highlight={highlight} />
+                  </li>
+                ))}
               </ul>
               {events.length > EVENTS_SHOWN_PER_STAGE && (
                 <button
@@ -111,18 +96,14 @@ export function TracePanel({
 function TraceEventButton({
   event,
   index,
-  touched,
-  pinned,
-  onHover,
-  onPin,
+  highlight: { touched: touchedByEvent, pinned: pinnedIndex, onHover, onPin },
 }: {
   event: TraceEvent;
   index: number;
-  touched: number;
-  pinned: boolean;
-  onHover: (index: number | null) => void;
-  onPin: (index: number) => void;
+  highlight: TraceHighlight;
 }) {
+  const touched = touchedByEvent[index].length;
+  const pinned = pinnedIndex === index;
   return (
     <button
       type="button"

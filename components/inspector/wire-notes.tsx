@@ -22,18 +22,22 @@ export function WireNotes({ unclaimed, warnings }: { unclaimed: UnclaimedElement
         </ul>
       )}
       {unclaimed.map((element) => (
-        <div
-          key={element.pointer}
-          className="rounded-lg border border-dashed border-rose-300 bg-white px-3 py-2 text-[11px] dark:border-rose-800 dark:bg-zinc-900"
-          data-testid="unclaimed-element"
-          data-pointer={element.pointer}
-        >
-          <span className="font-mono text-rose-800 dark:text-rose-200">{element.pointer}</span>
-          <span className="ml-2 text-zinc-600 dark:text-zinc-300">
-            in the body, from no item: {element.what}
-          </span>
-        </div>
+        <UnclaimedCard key={element.pointer} {...element} />
       ))}
+    </div>
+  );
+}
+
+/** An element of the body that no item explains, under its address. */
+function UnclaimedCard({ pointer, what }: UnclaimedElement) {
+  return (
+    <div
+      className="rounded-lg border border-dashed border-rose-300 bg-white px-3 py-2 text-[11px] dark:border-rose-800 dark:bg-zinc-900"
+      data-testid="unclaimed-element"
+      data-pointer={pointer}
+    >
+      <span className="font-mono text-rose-800 dark:text-rose-200">{pointer}</span>
+      <span className="ml-2 text-zinc-600 dark:text-zinc-300">in the body, from no item: {what}</span>
     </div>
   );
 }

@@ -5,17 +5,18 @@ export function CancelConfirm({
   onCancel,
   cancelTestId,
   cancelDisabled,
-  className = "flex justify-end gap-2",
+  className = "",
   children,
 }: {
   onCancel: () => void;
   cancelTestId?: string;
   cancelDisabled?: boolean;
+  /** Spacing or wrapping on top of the row's own layout (Cancel and the rest, at the end). */
   className?: string;
   children: ReactNode;
 }) {
   return (
-    <div className={className}>
+    <div className={`flex justify-end gap-2 ${className}`.trim()}>
       <button
         type="button"
         className="button-secondary"

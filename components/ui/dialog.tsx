@@ -91,11 +91,7 @@ export function ConfirmDialog({
   return (
     <Dialog open={open} onClose={onCancel} title={title} testId={testId}>
       <DialogDescription className="text-sm text-zinc-600 dark:text-zinc-300">{message}</DialogDescription>
-      <CancelConfirm
-        className="mt-5 flex justify-end gap-2"
-        onCancel={onCancel}
-        cancelTestId={`${testId}-cancel`}
-      >
+      <CancelConfirm className="mt-5" onCancel={onCancel} cancelTestId={`${testId}-cancel`}>
         <button
           type="button"
           className="button-danger"
