@@ -4,7 +4,7 @@
 // would resolve to), so the form and the API refuse the same things with the same sentence.
 
 import type { z } from "zod";
-import type { ResolvedSettings } from "./settings";
+import { type ResolvedSettings, settingsSchema } from "./settings";
 
 export interface SettingsConflict {
   /** The two keys that contradict each other, the first one marked on the form. */
@@ -74,8 +74,13 @@ export function settingsConflicts(settings: ResolvedSettings): SettingsConflict[
   });
 }
 
-/** For `superRefine` on a whole settings document: each conflict marks its first field with its sentence. */
+/**
+ * For `superRefine` on a whole settings document: each conflict marks its first field with its sentence. zod runs
+ * the refinement even when a key is out of range; the rules then wait, since such a key is marked already and a
+ * conflict with it would only repeat it.
+ */
 export function addSettingsConflictIssues(settings: ResolvedSettings, context: z.RefinementCtx): void {
+  if (!settingsSchema.safeParse(settings).success) return;
   for (const conflict of settingsConflicts(settings)) {
     context.addIssue({ code: "custom", path: conflict.fields[0].split("."), message: conflict.message });
   }
