@@ -2,11 +2,21 @@
 // sends; and the conversations a key's calls started, found by the hash of their transcript.
 
 import "server-only";
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { ModelPrices } from "@/lib/domain/types";
 import type { Database } from "./client";
 import { onlyRow, type UserArgs } from "./query-parts";
-import { type ApiKey, apiKeyConversations, apiKeys, attempts, messages, models, turns, user } from "./schema";
+import {
+  type ApiKey,
+  apiKeyConversations,
+  apiKeys,
+  apiKeyTranscriptPoints,
+  attempts,
+  messages,
+  models,
+  turns,
+  user,
+} from "./schema";
 
 /** What the owner sees of a key: never its hash. */
 export type ApiKeyView = Pick<
@@ -153,6 +163,53 @@ export async function saveKeyConversation({
       target: apiKeyConversations.conversationId,
       set: { apiKeyId, transcriptHash, updatedAt: new Date() },
     });
+}
+
+/** Records the transcript a call left behind, ending at its reply. */
+export async function saveTranscriptPoint({
+  db,
+  apiKeyId,
+  transcriptHash,
+  conversationId,
+  messageId,
+}: {
+  db: Database;
+  apiKeyId: string;
+  transcriptHash: string;
+  conversationId: string;
+  messageId: string;
+}): Promise<void> {
+  await db
+    .insert(apiKeyTranscriptPoints)
+    .values({ apiKeyId, transcriptHash, conversationId, messageId })
+    .onConflictDoNothing();
+}
+
+/** Of the transcripts given (hashes), the recorded points of this key's calls that end at one: newest first. */
+export async function findTranscriptPoints({
+  db,
+  apiKeyId,
+  transcriptHashes,
+}: {
+  db: Database;
+  apiKeyId: string;
+  transcriptHashes: string[];
+}) {
+  if (transcriptHashes.length === 0) return [];
+  return db
+    .select({
+      transcriptHash: apiKeyTranscriptPoints.transcriptHash,
+      conversationId: apiKeyTranscriptPoints.conversationId,
+      messageId: apiKeyTranscriptPoints.messageId,
+    })
+    .from(apiKeyTranscriptPoints)
+    .where(
+      and(
+        eq(apiKeyTranscriptPoints.apiKeyId, apiKeyId),
+        inArray(apiKeyTranscriptPoints.transcriptHash, transcriptHashes),
+      ),
+    )
+    .orderBy(desc(apiKeyTranscriptPoints.createdAt));
 }
 
 /** The conversation a message (a gateway response's reply) belongs to, or null. */

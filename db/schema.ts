@@ -603,6 +603,26 @@ export const apiKeyConversations = pgTable(
   (table) => [index("api_key_conversations_hash_idx").on(table.apiKeyId, table.transcriptHash)],
 );
 
+// Each transcript a key's call left behind, with the reply that ended it: a later call whose history equals one of
+// them up to a point, then differs, branches that conversation at that reply.
+export const apiKeyTranscriptPoints = pgTable(
+  "api_key_transcript_points",
+  {
+    apiKeyId: uuid("apiKeyId")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    transcriptHash: text("transcriptHash").notNull(),
+    conversationId: uuid("conversationId")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    messageId: uuid("messageId")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.apiKeyId, table.transcriptHash, table.messageId] })],
+);
+
 export type User = InferSelectModel<typeof user>;
 export type Model = InferSelectModel<typeof models>;
 export type Persona = InferSelectModel<typeof personas>;

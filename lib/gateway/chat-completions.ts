@@ -133,6 +133,7 @@ export async function startCallTurn(
       call,
       replyText,
       replyToolCalls,
+      replyMessageId: reply.messageId,
     });
   return { conversation, reply, headers, remember };
 }

@@ -1,19 +1,28 @@
 // Calls are conversations. A call continues the conversation its `x-glassbox-conversation-id` header names; without
 // it, the one of this key whose transcript (the client's system text and messages, and the persona) hashes as the
-// call's earlier messages do; otherwise a new conversation starts, its earlier messages stored as they were sent.
+// call's earlier messages do; else, when those messages equal a transcript one of this key's calls left behind up
+// to some reply and then differ, a branch of that conversation at that reply, holding the rest; otherwise a new
+// conversation starts, its earlier messages stored as they were sent.
 // The client's system text is kept as the conversation's instructions: its own item after the persona's prompt.
 // An image stands in the transcript as the SHA-256 of its bytes (the form its attachment is stored under), so a
 // client that sends the same image back continues the conversation, and a text-only message hashes as it always did.
 
 import "server-only";
 import { createHash } from "node:crypto";
-import { findKeyConversationByTranscript, saveKeyConversation } from "@/db/api-key-queries";
+import {
+  findKeyConversationByTranscript,
+  findTranscriptPoints,
+  saveKeyConversation,
+  saveTranscriptPoint,
+} from "@/db/api-key-queries";
 import type { Database } from "@/db/client";
+import { branchConversation } from "@/db/conversation-branch-queries";
 import { createConversation, getOwnedConversation, updateConversation } from "@/db/conversation-queries";
 import { appendMessage } from "@/db/message-insert-queries";
 import type { ApiKey, Conversation, Message, Persona } from "@/db/schema";
 import { DEFAULT_CONVERSATION_TITLE } from "@/db/title-queries";
 import type { SessionUser } from "@/lib/api/route";
+import { AppError } from "@/lib/domain/errors";
 import type { StoredPart } from "@/lib/domain/types";
 import { isUuid } from "@/lib/ids";
 import type { ChatCall, TranscriptMessage } from "./chat-request";
@@ -34,6 +43,18 @@ export function transcriptHash(personaId: string, systemText: string | null, mes
   hash.update(JSON.stringify([personaId, systemText ?? ""]));
   for (const message of messages) hash.update(`\n${JSON.stringify(hashedMessage(message))}`);
   return hash.digest("hex");
+}
+
+/** The hash of each prefix of `messages` that ends with a reply (an assistant message), longest first. */
+function replyPrefixHashes(personaId: string, systemText: string | null, messages: TranscriptMessage[]) {
+  const hash = createHash("sha256");
+  hash.update(JSON.stringify([personaId, systemText ?? ""]));
+  const prefixes: { length: number; hash: string }[] = [];
+  messages.forEach((message, index) => {
+    hash.update(`\n${JSON.stringify(hashedMessage(message))}`);
+    if (message.role === "assistant") prefixes.push({ length: index + 1, hash: hash.copy().digest("hex") });
+  });
+  return prefixes.reverse();
 }
 
 /** A message as hashed: a text-only message as [role, text], so hashes stored before images and tools still match. */
@@ -92,7 +113,51 @@ export async function conversationForCall({
       started: false,
     };
   }
+  const branch = await branchAtSharedReply(db, key, user, persona, call);
+  if (branch) return { conversation: branch, started: true };
   return { conversation: await startConversation(db, user, persona, call), started: true };
+}
+
+/**
+ * A history that equals a transcript this key's calls left behind up to some reply, then differs (an edited or
+ * regenerated turn in the client): that conversation is branched at that reply, as "Branch from here" does, and
+ * the rest of the history is stored in the branch. Null when no reply is shared.
+ */
+async function branchAtSharedReply(
+  db: Database,
+  key: ApiKey,
+  user: SessionUser,
+  persona: Persona,
+  call: ChatCall,
+): Promise<Conversation | null> {
+  const prefixes = replyPrefixHashes(persona.id, call.systemText, call.history);
+  const points = await findTranscriptPoints({
+    db,
+    apiKeyId: key.id,
+    transcriptHashes: prefixes.map((prefix) => prefix.hash),
+  });
+  for (const prefix of prefixes) {
+    const point = points.find((candidate) => candidate.transcriptHash === prefix.hash);
+    if (!point) continue;
+    const source = await getOwnedConversation({ db, conversationId: point.conversationId, userId: user.id });
+    const branch = await branchConversation({
+      db,
+      source,
+      messageId: point.messageId,
+      ownerId: user.id,
+    }).catch(
+      // The reply is no longer on the conversation's chosen path (another variant was chosen in the app): a
+      // shorter shared transcript may still be.
+      (error: unknown) => {
+        if (error instanceof AppError && error.code === "conflict") return null;
+        throw error;
+      },
+    );
+    if (!branch) continue;
+    await storeHistory(db, user, persona, branch, call.history.slice(prefix.length));
+    return branch;
+  }
+  return null;
 }
 
 async function namedConversation(db: Database, user: SessionUser, persona: Persona, id: string) {
@@ -127,6 +192,18 @@ async function startConversation(db: Database, user: SessionUser, persona: Perso
   const conversation = call.systemText
     ? await updateConversation({ db, conversationId: created.id, changes: { instructions: call.systemText } })
     : created;
+  await storeHistory(db, user, persona, conversation, call.history);
+  return conversation;
+}
+
+/** Stores a call's earlier messages in `conversation` as they were sent: text, images, tool calls and results. */
+async function storeHistory(
+  db: Database,
+  user: SessionUser,
+  persona: Persona,
+  conversation: Conversation,
+  history: TranscriptMessage[],
+): Promise<void> {
   let lastUserMessageId: string | null = null;
   let lastReply: { message: Message; calls: ClientToolCall[]; results: ToolResultMessage[] } | null = null;
   const storeResults = async () => {
@@ -135,7 +212,7 @@ async function startConversation(db: Database, user: SessionUser, persona: Perso
     }
     lastReply = null;
   };
-  for (const message of call.history) {
+  for (const message of history) {
     if (message.role === "tool") {
       lastReply?.results.push({ toolCallId: message.toolCallId ?? "", text: message.text, param: "" });
       continue;
@@ -182,7 +259,6 @@ async function startConversation(db: Database, user: SessionUser, persona: Perso
     }
   }
   await storeResults();
-  return conversation;
 }
 
 /** After a reply, the transcript the client will send back next: the call's messages and the reply's text. */
@@ -194,6 +270,7 @@ export async function rememberTranscript({
   call,
   replyText,
   replyToolCalls,
+  replyMessageId,
 }: {
   db: Database;
   key: ApiKey;
@@ -201,6 +278,8 @@ export async function rememberTranscript({
   conversationId: string;
   call: ChatCall;
   replyText: string;
+  /** The stored reply: where a later call that shares this transcript and then differs branches. */
+  replyMessageId: string;
   /** The reply's calls of the client's tools. */
   replyToolCalls?: ClientToolCall[];
 }): Promise<void> {
@@ -214,10 +293,15 @@ export async function rememberTranscript({
     ...(call.text === null ? [] : [{ role: "user" as const, text: call.text, images: call.images }]),
     { role: "assistant", text: replyText, ...(replyToolCalls?.length ? { toolCalls: replyToolCalls } : {}) },
   ];
-  await saveKeyConversation({
-    db,
-    apiKeyId: key.id,
-    conversationId,
-    transcriptHash: transcriptHash(persona.id, call.systemText, messages),
-  });
+  const hash = transcriptHash(persona.id, call.systemText, messages);
+  await saveKeyConversation({ db, apiKeyId: key.id, conversationId, transcriptHash: hash });
+  if (replyMessageId) {
+    await saveTranscriptPoint({
+      db,
+      apiKeyId: key.id,
+      transcriptHash: hash,
+      conversationId,
+      messageId: replyMessageId,
+    });
+  }
 }
