@@ -1,9 +1,12 @@
 import { describe, expect, test } from "vitest";
+import { prefixStability } from "./payload-diff";
 import {
   cacheHitRatio,
   compareCacheWithPrefix,
   describeAttemptCache,
   describeCacheHitRatio,
+  describeCacheMiss,
+  explainCacheMiss,
   stablePrefixTokens,
 } from "./prompt-cache";
 
@@ -64,5 +67,123 @@ describe("prompt cache figures", () => {
       agree: false,
     });
     expect(compareCacheWithPrefix(100, null)).toBeNull();
+  });
+});
+
+describe("why the cache missed: the first change against the previous payload", () => {
+  type Item = {
+    id: string;
+    role: string;
+    tag: string;
+    parts: { type: "text"; text: string }[];
+    tokens: number;
+  };
+  const item = (id: string, tag: string, text: string, tokens = 100, role = "user"): Item => ({
+    id,
+    role,
+    tag,
+    parts: [{ type: "text", text }],
+    tokens,
+  });
+  const body = (items: Item[]) =>
+    JSON.stringify({ messages: items.map((entry) => ({ role: entry.role, content: entry.parts[0].text })) });
+
+  const system = item("system", "SYSTEM_PROMPT", "You are a guide.", 500, "system");
+  const memories = item("memories", "CORE_MEMORIES", "Ada likes trams.", 50, "system");
+  const summary = item("summary", "SUMMARY", "Earlier: Lisbon.", 300, "system");
+  const history = [
+    item("m1", "DIALOGUE_HISTORY", "Q1"),
+    item("m2", "DIALOGUE_HISTORY", "A1", 100, "assistant"),
+  ];
+  const note = item("note", "CONTEXT_NOTE", "Be brief.", 20, "system");
+  const asked = item("m3", "CURRENT_INPUT", "Q2", 10);
+  const previous = [system, summary, history[0], note, history[1], asked];
+  // The next turn, unchanged: Q2 is history now, its reply and Q3 are added after it.
+  const movedOn = [
+    system,
+    summary,
+    history[0],
+    note,
+    history[1],
+    { ...asked, tag: "DIALOGUE_HISTORY" },
+    item("m4", "DIALOGUE_HISTORY", "A2", 100, "assistant"),
+    item("m5", "CURRENT_INPUT", "Q3", 10),
+  ];
+  const prices = { inputPerMillion: 2, cachedInputPerMillion: 0.5, outputPerMillion: 8 };
+
+  const cases: Array<{
+    name: string;
+    current: Item[];
+    reason: string | null;
+    itemId?: string;
+    tokens: number;
+  }> = [
+    { name: "nothing changed", current: movedOn, reason: null, tokens: 0 },
+    {
+      name: "summary replaced",
+      current: movedOn.map((entry) =>
+        entry.id === "summary"
+          ? { ...entry, parts: [{ type: "text" as const, text: "Earlier: Porto." }] }
+          : entry,
+      ),
+      reason: "the summary changed",
+      itemId: "summary",
+      tokens: 300 + 100 + 20 + 100 + 10,
+    },
+    {
+      name: "note moved",
+      current: [
+        system,
+        summary,
+        history[0],
+        history[1],
+        { ...asked, tag: "DIALOGUE_HISTORY" },
+        note,
+        item("m5", "CURRENT_INPUT", "Q3", 10),
+      ],
+      reason: "the context note moved",
+      itemId: "note",
+      tokens: 100 + 10 + 20,
+    },
+    {
+      name: "memory added",
+      current: [system, memories, ...movedOn.slice(1)],
+      reason: "the memory block was added",
+      itemId: "memories",
+      tokens: 50 + 300 + 100 + 20 + 100 + 10,
+    },
+    {
+      name: "persona edited",
+      current: movedOn.map((entry) =>
+        entry.id === "system"
+          ? { ...entry, parts: [{ type: "text" as const, text: "You are a strict guide." }] }
+          : entry,
+      ),
+      reason: "the persona's prompt changed",
+      itemId: "system",
+      tokens: 500 + 300 + 100 + 20 + 100 + 10,
+    },
+  ];
+
+  test.each(cases)("$name", ({ current, reason, itemId, tokens }) => {
+    const stableBytes = prefixStability(body(previous), body(current)).stableBytes;
+    const explanation = explainCacheMiss(previous, current, stableBytes, prices);
+    expect(explanation.reusablePrefixBytes).toBe(stableBytes);
+    expect(explanation.missedInputTokens).toBe(tokens);
+    expect(explanation.missCostUsd).toBeCloseTo((tokens * 1.5) / 1_000_000, 12);
+    if (reason === null) {
+      expect(explanation.firstDivergence).toBeNull();
+      expect(describeCacheMiss(explanation)).toBe(
+        "cache: nothing before the new turn changed since the previous request",
+      );
+      return;
+    }
+    // The bodies first differ inside the changed item's message.
+    const changedText = (current.find((entry) => entry.id === itemId) as Item).parts[0].text;
+    expect(body(current).indexOf(changedText) + changedText.length).toBeGreaterThan(stableBytes);
+    expect(explanation.firstDivergence).toEqual({ byteOffset: stableBytes, itemId, reason });
+    expect(describeCacheMiss(explanation)).toBe(
+      `cache miss: ${reason} at byte ${stableBytes.toLocaleString("en-US")}; about ${tokens.toLocaleString("en-US")} tokens sent again, $${((tokens * 1.5) / 1_000_000).toPrecision(2)}`,
+    );
   });
 });

@@ -4,7 +4,14 @@
 
 import { describeBreakpointPlace } from "@/lib/context/cache-breakpoints";
 import type { CacheBreakpointPlace } from "@/lib/domain/types";
-import type { TokenUsage } from "@/lib/pricing";
+import {
+  canonicalJson,
+  type DiffableItem,
+  diffItems,
+  type ItemChange,
+  type ItemDiffEntry,
+} from "@/lib/payload-diff";
+import type { ModelPrices, TokenUsage } from "@/lib/pricing";
 
 const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 const count = (value: number) => integer.format(value);
@@ -99,4 +106,101 @@ export function compareCacheWithPrefix(
     agree: false,
     message: `The provider read ${count(reads)} cached tokens, more than the ${count(stableTokens)} tokens of prefix unchanged since the previous turn: it cached a prefix from an earlier request, or the token counts are estimates.`,
   };
+}
+
+/** Why the prompt cache could not serve more of this request than it did: the first change against the previous. */
+export interface CacheMissExplanation {
+  /** Leading bytes of this request body identical to the previous one's: what a prefix cache can serve. */
+  reusablePrefixBytes: number;
+  /** Where the two first differ, and the item that changed there; null when nothing before the new turn did. */
+  firstDivergence: { byteOffset: number; itemId: string; reason: string } | null;
+  /** Input tokens from the first changed item on: sent again at the full input rate. */
+  missedInputTokens: number;
+  /** What those tokens cost over a cache read; null without prices. */
+  missCostUsd: number | null;
+}
+
+const TAG_WORDS: Record<string, string> = {
+  SYSTEM_PROMPT: "the persona's prompt",
+  TOOL_RULES: "the tool rules",
+  CORE_MEMORIES: "the memory block",
+  KEY_CONTEXT_REMINDER: "the key context reminder",
+  CONVERSATION_INSTRUCTIONS: "the conversation's instructions",
+  PERSONA_USER_BLOCKS: "the blocks list",
+  SUMMARY: "the summary",
+  DIALOGUE_HISTORY: "a history message",
+  MEDIA_NOTICE: "a media notice",
+  CONTEXT_NOTE: "the context note",
+  TOOL_CALL: "a tool call",
+  TOOL_RESULT: "a tool result",
+  REASONING: "replayed reasoning",
+  CURRENT_INPUT: "the current input",
+};
+
+const CHANGE_WORDS: Record<Exclude<ItemChange, "same">, string> = {
+  added: "was added",
+  removed: "was removed",
+  changed: "changed",
+  moved: "moved",
+};
+
+/**
+ * What broke the cache: the first position where this payload's items stop being the previous payload's, in
+ * order; the tokens from there to the last item the previous payload had are sent again at the full input rate.
+ * The reason names the first item the diff finds not the same (an item moved shifts those after it). The
+ * conversation moving on is no change: the previous current input becoming a history message, and the items
+ * added after everything kept. `stableBytes` is the byte prefix the two request bodies share (payload-diff.ts).
+ */
+export function explainCacheMiss<Item extends DiffableItem & { tokens: number }>(
+  previous: readonly Item[],
+  current: readonly Item[],
+  stableBytes: number,
+  prices: ModelPrices | null | undefined,
+): CacheMissExplanation {
+  const entries = diffItems(previous, current).entries;
+  const added = new Set(entries.filter((entry) => entry.change === "added").map((entry) => entry.item.id));
+  let kept = current.length;
+  while (kept > 0 && added.has(current[kept - 1].id)) kept -= 1;
+  const diverge = current.slice(0, kept).findIndex((item, index) => !samePlace(previous[index], item));
+  const first = entries.find((entry) => entry.change !== "same" && !isTurnMovingOn(entry));
+  const missedInputTokens =
+    diverge === -1 ? 0 : current.slice(diverge, kept).reduce((sum, item) => sum + item.tokens, 0);
+  return {
+    reusablePrefixBytes: stableBytes,
+    firstDivergence:
+      diverge === -1 || !first
+        ? null
+        : {
+            byteOffset: stableBytes,
+            itemId: first.item.id,
+            reason: `${TAG_WORDS[first.item.tag] ?? first.item.tag} ${CHANGE_WORDS[first.change as Exclude<ItemChange, "same">]}`,
+          },
+    missedInputTokens,
+    missCostUsd: prices
+      ? (missedInputTokens * Math.max(0, prices.inputPerMillion - prices.cachedInputPerMillion)) / 1_000_000
+      : null,
+  };
+}
+
+/** The same item at the same place, but for the previous current input now standing as a history message. */
+function samePlace(previous: DiffableItem | undefined, current: DiffableItem): boolean {
+  if (!previous || previous.id !== current.id || previous.role !== current.role) return false;
+  const tagsAgree =
+    previous.tag === current.tag || (previous.tag === "CURRENT_INPUT" && current.tag === "DIALOGUE_HISTORY");
+  return tagsAgree && canonicalJson(previous.parts) === canonicalJson(current.parts);
+}
+
+/** The previous current input, now a history message: every turn does that, after what a cache can reuse. */
+function isTurnMovingOn(entry: ItemDiffEntry<DiffableItem>): boolean {
+  return (
+    entry.change === "changed" && entry.details.every((detail) => detail.startsWith("tag CURRENT_INPUT"))
+  );
+}
+
+/** "cache miss: the summary changed at byte 4,211; about 3,100 tokens sent again, $0.009". */
+export function describeCacheMiss(explanation: CacheMissExplanation): string {
+  const { firstDivergence, missedInputTokens, missCostUsd } = explanation;
+  if (!firstDivergence) return "cache: nothing before the new turn changed since the previous request";
+  const cost = missCostUsd === null ? "" : `, $${missCostUsd.toPrecision(2)}`;
+  return `cache miss: ${firstDivergence.reason} at byte ${count(firstDivergence.byteOffset)}; about ${count(missedInputTokens)} tokens sent again${cost}`;
 }

@@ -12,7 +12,14 @@ import {
   type PrefixStability,
   prefixStability,
 } from "@/lib/payload-diff";
-import { type CacheAgreement, compareCacheWithPrefix, stablePrefixTokens } from "@/lib/prompt-cache";
+import {
+  type CacheAgreement,
+  type CacheMissExplanation,
+  compareCacheWithPrefix,
+  describeCacheMiss,
+  explainCacheMiss,
+  stablePrefixTokens,
+} from "@/lib/prompt-cache";
 import { TagChip } from "./tag-chip";
 import type { PayloadView } from "./types";
 
@@ -114,6 +121,11 @@ export function PayloadDiffView({
         ))}
       </div>
 
+      {stability && (
+        <CacheMissSentence
+          explanation={explainCacheMiss(previous.items, current.items, stability.stableBytes, null)}
+        />
+      )}
       <PrefixStabilityPanel
         stability={stability}
         previousBody={previous.request?.body}
@@ -214,6 +226,21 @@ function PrefixStabilityPanel({
         </p>
       )}
     </div>
+  );
+}
+
+/** Why the cache could not serve more of this request, in a sentence: what changed first, and what it cost. */
+function CacheMissSentence({ explanation }: { explanation: CacheMissExplanation }) {
+  return (
+    <p
+      className="text-xs font-medium"
+      data-testid="cache-miss"
+      data-byte-offset={explanation.firstDivergence?.byteOffset ?? ""}
+      data-item-id={explanation.firstDivergence?.itemId ?? ""}
+      data-missed-tokens={explanation.missedInputTokens}
+    >
+      {describeCacheMiss(explanation)}
+    </p>
   );
 }
 
