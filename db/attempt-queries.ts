@@ -7,7 +7,7 @@ import { and, asc, desc, eq, exists, gte, inArray, isNull, lt, lte, ne, or, sql 
 import type { AttemptKind } from "@/lib/domain/types";
 import type { Database } from "./client";
 import { type ConversationArgs, onlyRow } from "./query-parts";
-import { artifacts, attempts, conversations, messages, participants, turns } from "./schema";
+import { type Attempt, artifacts, attempts, conversations, messages, participants, turns } from "./schema";
 
 const otherCalls = (conversationId: string) =>
   and(eq(attempts.conversationId, conversationId), isNull(attempts.turnId));
@@ -163,4 +163,22 @@ export async function getAttemptWithConversation({ db, attemptId }: { db: Databa
       .limit(1),
     "Attempt",
   );
+}
+
+/** The attempt before `attempt` to the same model, of the same kind, in its conversation: what its cache could reuse. */
+export async function getPreviousAttemptToModel({ db, attempt }: { db: Database; attempt: Attempt }) {
+  const [row] = await db
+    .select()
+    .from(attempts)
+    .where(
+      and(
+        eq(attempts.conversationId, attempt.conversationId),
+        eq(attempts.modelId, attempt.modelId),
+        eq(attempts.kind, attempt.kind),
+        lt(attempts.createdAt, attempt.createdAt),
+      ),
+    )
+    .orderBy(desc(attempts.createdAt))
+    .limit(1);
+  return row ?? null;
 }

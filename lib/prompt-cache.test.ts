@@ -148,7 +148,7 @@ describe("why the cache missed: the first change against the previous payload", 
     {
       name: "memory added",
       current: [system, memories, ...movedOn.slice(1)],
-      reason: "the memory block was added",
+      reason: "the memory block appeared",
       itemId: "memories",
       tokens: 50 + 300 + 100 + 20 + 100 + 10,
     },

@@ -138,8 +138,8 @@ const TAG_WORDS: Record<string, string> = {
 };
 
 const CHANGE_WORDS: Record<Exclude<ItemChange, "same">, string> = {
-  added: "was added",
-  removed: "was removed",
+  added: "appeared",
+  removed: "disappeared",
   changed: "changed",
   moved: "moved",
 };

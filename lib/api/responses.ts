@@ -36,6 +36,7 @@ import type { withAttemptCosts, withCosts } from "@/lib/chat/attempts/turn-costs
 import type { draftAsUser } from "@/lib/chat/generated/write-as-me";
 import type { previewTurn } from "@/lib/chat/turn/preview-turn";
 import type { stopTurn } from "@/lib/chat/turn-control/stop-turn";
+import type { AttemptCacheView } from "@/lib/chat/views/attempt-cache";
 import type { toAttemptViews } from "@/lib/chat/views/attempt-view";
 import type { SummaryView } from "@/lib/chat/views/summary-view";
 import type { loadTranscript } from "@/lib/chat/views/transcript";
@@ -131,7 +132,7 @@ export interface ApiResponses {
   // The inspector
   "GET /api/conversations/:id/turns?fields=summary": CallIndex;
   "GET /api/conversations/:id/turns": FullCallIndex;
-  "GET /api/attempts/:id": { attempt: AttemptViewBody };
+  "GET /api/attempts/:id": { attempt: AttemptViewBody; cache: AttemptCacheView | null };
   "POST /api/attempts/:id/replay": { attempt: Result<typeof replayAttempt> };
   "GET /api/attempts": {
     attempts: Result<typeof withAttemptCosts<Row<typeof searchAttempts>>>;

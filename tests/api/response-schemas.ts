@@ -515,7 +515,24 @@ const attemptView = exactly<Attempt>()({
   createdAt: time(),
 });
 
-export const attempt = route("GET /api/attempts/:id")({ attempt: attemptView });
+type Cache = NonNullable<Output<"GET /api/attempts/:id">["cache"]>;
+const attemptCache = exactly<Cache>()({
+  reusablePrefixBytes: z.number().int(),
+  firstDivergence: exactly<NonNullable<Cache["firstDivergence"]>>()({
+    byteOffset: z.number().int(),
+    itemId: z.string(),
+    reason: z.string(),
+  }).nullable(),
+  missedInputTokens: z.number(),
+  missCostUsd: z.number().nullable(),
+  breakpoints: z.array(z.enum(["system", "summary", "history"])),
+  previousAttemptId: id(),
+});
+
+export const attempt = route("GET /api/attempts/:id")({
+  attempt: attemptView,
+  cache: attemptCache.nullable(),
+});
 
 type FullIndex = Output<"GET /api/conversations/:id/turns">;
 export const fullCallIndex = route("GET /api/conversations/:id/turns")({

@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/conversation-queries";
 import { respond } from "@/lib/api/respond";
 import { parseId, requireUser, route } from "@/lib/api/route";
+import { attemptCacheView } from "@/lib/chat/views/attempt-cache";
 import { toAttemptViews } from "@/lib/chat/views/attempt-view";
 import { notFound } from "@/lib/domain/errors";
 
@@ -17,6 +18,9 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   await getReadableConversation({ db, conversationId, userId: user.id }).catch(() => {
     throw notFound("Attempt");
   });
-  const [view] = await toAttemptViews({ db, conversationId, attemptRows: [attempt], readerId: user.id });
-  return respond("GET /api/attempts/:id", { attempt: view });
+  const [[view], cache] = await Promise.all([
+    toAttemptViews({ db, conversationId, attemptRows: [attempt], readerId: user.id }),
+    attemptCacheView({ db, attempt, readerId: user.id }),
+  ]);
+  return respond("GET /api/attempts/:id", { attempt: view, cache });
 });

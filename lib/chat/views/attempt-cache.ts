@@ -1,0 +1,52 @@
+// An attempt's prompt cache against the previous attempt to the same model in its conversation: the breakpoints it
+// sent, the byte prefix the two request bodies share, the first item that changed and the input tokens (and
+// dollars) sent again because of it (lib/prompt-cache.ts says it in a sentence for the inspector).
+
+import "server-only";
+import { getPreviousAttemptToModel } from "@/db/attempt-queries";
+import type { Database } from "@/db/client";
+import { getModel } from "@/db/model-queries";
+import type { Attempt } from "@/db/schema";
+import type { CacheBreakpointPlace, ContextItem } from "@/lib/domain/types";
+import { prefixStability } from "@/lib/payload-diff";
+import { type CacheMissExplanation, explainCacheMiss } from "@/lib/prompt-cache";
+import { toAttemptViews } from "./attempt-view";
+
+export type AttemptCacheView = CacheMissExplanation & {
+  breakpoints: CacheBreakpointPlace[];
+  /** The attempt this one is compared with. */
+  previousAttemptId: string;
+};
+
+/** Null for a conversation's first attempt to the model, or when either request body was not recorded. */
+export async function attemptCacheView({
+  db,
+  attempt,
+  readerId,
+}: {
+  db: Database;
+  attempt: Attempt;
+  readerId: string;
+}): Promise<AttemptCacheView | null> {
+  const previous = await getPreviousAttemptToModel({ db, attempt });
+  if (!previous) return null;
+  const [views, model] = await Promise.all([
+    toAttemptViews({
+      db,
+      conversationId: attempt.conversationId,
+      attemptRows: [previous, attempt],
+      readerId,
+    }),
+    getModel({ db, modelId: attempt.modelId }),
+  ]);
+  const [before, now] = views;
+  if (!before.request || !now.request) return null;
+  const { stableBytes } = prefixStability(before.request.body, now.request.body);
+  // The stored items are the pipeline's (stored as untyped JSON).
+  const [beforeItems, nowItems] = [before.items as ContextItem[], now.items as ContextItem[]];
+  return {
+    ...explainCacheMiss(beforeItems, nowItems, stableBytes, model?.prices),
+    breakpoints: nowItems.flatMap((item) => (item.cacheBreakpoint ? [item.cacheBreakpoint] : [])),
+    previousAttemptId: previous.id,
+  };
+}
