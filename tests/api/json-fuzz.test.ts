@@ -257,6 +257,10 @@ function endpoints(ids: Ids): Record<string, Endpoint> {
 const NOT_JSON: Record<string, string> = {
   "conversations/[id]/attachments POST":
     "a multipart upload: tests/api/bad-input-corpus.test.ts sends it bad forms",
+  "admin/settings/versions/[version]/restore POST":
+    "no body (the path names the version): tests/api/admin-settings.test.ts sends it bad versions",
+  "admin/personas/[id]/versions/[version]/restore POST":
+    "no body (the path names the version): tests/api/admin-persona-versions.test.ts sends it bad versions",
 };
 
 /** `<file under app/api> <method>` for every route.ts that exports POST, PUT or PATCH. */
