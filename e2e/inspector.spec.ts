@@ -153,6 +153,10 @@ test("after a second turn the diff marks the new items as added and gives the pr
     /^Prefix stable for [\d,]+ of [\d,]+ bytes \(\d+\.\d%\)$/,
   );
   await expect(diff.getByTestId("prefix-divergence")).toBeVisible();
+  // Nothing before the new turn changed: the cache could serve all the first request had.
+  await expect(diff.getByTestId("cache-miss")).toHaveText(
+    "cache: nothing before the new turn changed since the previous request",
+  );
 
   // The first reply has no earlier turn to compare with.
   await chat.messages("assistant").first().getByTestId("inspect-button").click();
