@@ -15,7 +15,7 @@ import { call } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertPersona } from "../fixtures/personas";
 import { signedUpForFile } from "../fixtures/users";
-import { createKey, gatewayClient } from "./gateway-fixtures";
+import { createKey, gatewayClient, refusedAsBadRequest } from "./gateway-fixtures";
 
 const env = fakeProvidersForFile();
 const ada = signedUpForFile("Ada");
@@ -302,14 +302,13 @@ describe("refusals in OpenAI's shape", () => {
   ])("%j: BadRequestError naming %s", async (body, param) => {
     const tutor = await persona();
     const client = await clientFor();
-    const error = await client.chat.completions
-      .create({
+    await refusedAsBadRequest(
+      client.chat.completions.create({
         model: tutor.slug,
         ...body,
-      } as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming)
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(error).toMatchObject({ status: 400, param, type: "invalid_request_error" });
+      } as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming),
+      { param, type: "invalid_request_error" },
+    );
     expect(env.providers.requests).toHaveLength(0);
   });
 
