@@ -79,9 +79,10 @@ async function expectRecordedAsSent(response: Response, index: number) {
   expect(attempt.request?.body).toBe(env.providers.requests[index]?.body);
 }
 
-/** The fake provider's next reply: a call of get_weather for Paris, with this id. */
-function scriptWeatherCall(id: string) {
-  env.providers.script({ kind: "tool-call", toolName: "get_weather", input: { city: "Paris" }, id });
+/** A persona and a client, with the model's next reply a call of get_weather for Paris as `callId`. */
+async function weatherCallScripted(callId: string) {
+  env.providers.script({ kind: "tool-call", toolName: "get_weather", input: { city: "Paris" }, id: callId });
+  return { tutor: await persona(), openai: await client() };
 }
 
 /** The model's message calling get_weather for Paris, as the client sends it back (and the provider gets it). */
@@ -136,9 +137,7 @@ async function expectStoredRoundTrip(conversationId: string, callId: string, ans
 
 describe("client tools through chat completions", () => {
   test("non-streaming round trip: tools reach the model, tool_calls come back, the result is answered", async () => {
-    const tutor = await persona();
-    const openai = await client();
-    scriptWeatherCall("call_w1");
+    const { tutor, openai } = await weatherCallScripted("call_w1");
     const question = { role: "user" as const, content: QUESTION };
     const first = await openai.chat.completions
       .create({
@@ -220,9 +219,7 @@ describe("client tools through chat completions", () => {
   });
 
   test("streaming round trip: delta.tool_calls chunks and finish_reason tool_calls, then the answer", async () => {
-    const tutor = await persona();
-    const openai = await client();
-    scriptWeatherCall("call_s1");
+    const { tutor, openai } = await weatherCallScripted("call_s1");
     const question = { role: "user" as const, content: QUESTION };
     const first = await openai.chat.completions
       .create({ model: tutor.slug as string, messages: [question], tools: [WEATHER_TOOL], stream: true })
@@ -375,9 +372,7 @@ describe("client tools through chat completions", () => {
   });
 
   test("a result for a call the stored reply did not make is a 400 naming the tool message", async () => {
-    const tutor = await persona();
-    const openai = await client();
-    scriptWeatherCall("call_h1");
+    const { tutor, openai } = await weatherCallScripted("call_h1");
     const first = await openai.chat.completions
       .create({
         model: tutor.slug as string,
@@ -416,9 +411,7 @@ describe("client tools through responses", () => {
   };
 
   test("non-streaming: a function_call output item, then previous_response_id with its output is answered", async () => {
-    const tutor = await persona();
-    const openai = await client();
-    scriptWeatherCall("call_r1");
+    const { tutor, openai } = await weatherCallScripted("call_r1");
     const first = await openai.responses.create({
       model: tutor.slug as string,
       input: QUESTION,
@@ -462,9 +455,7 @@ describe("client tools through responses", () => {
   });
 
   test("streaming: the call as function_call item events; the whole history sent back continues it", async () => {
-    const tutor = await persona();
-    const openai = await client();
-    scriptWeatherCall("call_r2");
+    const { tutor, openai } = await weatherCallScripted("call_r2");
     const { data: stream, response } = await openai.responses
       .create({ model: tutor.slug as string, input: QUESTION, tools: [RESPONSES_TOOL], stream: true })
       .withResponse();
