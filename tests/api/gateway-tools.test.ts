@@ -163,14 +163,11 @@ describe("client tools through chat completions", () => {
     await expectRecordedAsSent(first.response, 0);
 
     // The client runs the tool and sends its result back after the model's message, with no new user message.
+    const called = [question, message as OpenAI.Chat.Completions.ChatCompletionMessageParam];
     const second = await openai.chat.completions
       .create({
         model: tutor.slug as string,
-        messages: [
-          question,
-          message as OpenAI.Chat.Completions.ChatCompletionMessageParam,
-          { role: "tool", tool_call_id: "call_w1", content: RESULT },
-        ],
+        messages: [...called, { role: "tool", tool_call_id: "call_w1", content: RESULT }],
         tools: [WEATHER_TOOL],
       })
       .withResponse();
@@ -200,8 +197,7 @@ describe("client tools through chat completions", () => {
       .create({
         model: tutor.slug as string,
         messages: [
-          question,
-          message as OpenAI.Chat.Completions.ChatCompletionMessageParam,
+          ...called,
           { role: "tool", tool_call_id: "call_w1", content: [{ type: "text", text: RESULT }] },
           { role: "assistant", content: answer },
           { role: "user", content: "Thanks" },
