@@ -258,3 +258,21 @@ async function storeConversation(
     .where(eq(schema.conversations.id, conversation.id));
   return conversation.id;
 }
+
+/**
+ * The app's statement count once it stops moving (`quietMs` without a new statement, `maxMs` at most): a call's
+ * last writes (the attempt, the reply's final state, its live events) land after its stream ends.
+ */
+export async function statementsSettled(
+  app: AppBench,
+  { quietMs, maxMs }: { quietMs: number; maxMs: number },
+): Promise<number> {
+  const deadline = performance.now() + maxMs;
+  let count = app.statementsSent();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, quietMs));
+    const now = app.statementsSent();
+    if (now === count || performance.now() > deadline) return now;
+    count = now;
+  }
+}

@@ -145,9 +145,29 @@ export function childExecArgv(): string[] {
 async function runChild<Result>(execArgv: string[], role: "seed" | "burst", turns: number, seed?: Seed) {
   const seedFile = seed ? path.join(await mkdtemp(path.join(tmpdir(), "glassbox-bench-")), "seed.json") : "";
   if (seed) await writeFile(seedFile, JSON.stringify(seed));
-  const child = fork(fileURLToPath(import.meta.url), [], {
+  return runForked<Result>(
+    import.meta.url,
     execArgv,
-    env: { ...process.env, [CHILD_FLAG]: role, [SEED_FILE]: seedFile, BENCH_CONCURRENT_TURNS: String(turns) },
+    { [CHILD_FLAG]: role, [SEED_FILE]: seedFile, BENCH_CONCURRENT_TURNS: String(turns) },
+    `the concurrency ${role}`,
+  ).finally(() => {
+    if (seedFile) void rm(path.dirname(seedFile), { recursive: true, force: true });
+  });
+}
+
+/**
+ * Fork the module at `moduleUrl` as a child with `env` added to this process's, and resolve with the last message
+ * it sends before it exits (`name` says which child exited without one).
+ */
+export function runForked<Result>(
+  moduleUrl: string,
+  execArgv: string[],
+  env: Record<string, string>,
+  name: string,
+): Promise<Result> {
+  const child = fork(fileURLToPath(moduleUrl), [], {
+    execArgv,
+    env: { ...process.env, ...env },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return new Promise<Result>((resolve, reject) => {
@@ -157,9 +177,8 @@ async function runChild<Result>(execArgv: string[], role: "seed" | "burst", turn
     });
     child.on("error", reject);
     child.on("close", (code) => {
-      if (seedFile) void rm(path.dirname(seedFile), { recursive: true, force: true });
       if (result) resolve(result);
-      else reject(new Error(`the concurrency ${role} exited with code ${code}`));
+      else reject(new Error(`${name} exited with code ${code}`));
     });
   });
 }

@@ -15,12 +15,10 @@
 // one (lib/gateway/conversations.ts), so a measured call is the steady state (find the conversation by its
 // transcript, store the new message, run the turn, remember the new transcript), not a conversation's start.
 
-import { fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import type { Persona } from "@/db/schema";
 import type { KeyCaller } from "@/lib/gateway/api-keys";
-import { type AppBench, setUpAppBench } from "./app-setup";
-import { childExecArgv } from "./concurrency";
+import { type AppBench, setUpAppBench, statementsSettled } from "./app-setup";
+import { childExecArgv, runForked } from "./concurrency";
 import { median, percentile, round } from "./stats";
 
 export interface GatewayResult {
@@ -106,22 +104,12 @@ export async function measureGateway({
       rpsCalls,
     );
   if (process.env[CHILD_FLAG]) throw new Error("measureGateway called inside its own child");
-  const child = fork(fileURLToPath(import.meta.url), [], {
-    execArgv: childExecArgv(),
-    env: { ...process.env, [CHILD_FLAG]: JSON.stringify({ calls, rpsCalls }) },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  return new Promise<GatewayResult>((resolve, reject) => {
-    let result: GatewayResult | null = null;
-    child.on("message", (message) => {
-      result = message as GatewayResult;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (result) resolve(result);
-      else reject(new Error(`the gateway bench exited with code ${code}`));
-    });
-  });
+  return runForked<GatewayResult>(
+    import.meta.url,
+    childExecArgv(),
+    { [CHILD_FLAG]: JSON.stringify({ calls, rpsCalls }) },
+    "the gateway bench",
+  );
 }
 
 type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
@@ -277,16 +265,9 @@ async function directCall(app: AppBench, index: number) {
   return read.firstTextAt - start;
 }
 
-/** The app's statement count once it stops moving (30 ms without one, 1 s at most): a call's last writes. */
+/** Until the app's statements stop (30 ms without one, 1 s at most): a call's last writes. */
 async function settled(app: AppBench): Promise<void> {
-  const deadline = performance.now() + 1_000;
-  let count = app.statementsSent();
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    const now = app.statementsSent();
-    if (now === count || performance.now() > deadline) return;
-    count = now;
-  }
+  await statementsSettled(app, { quietMs: 30, maxMs: 1_000 });
 }
 
 async function measureOverhead(setup: Setup, handler: RouteHandler, calls: number) {

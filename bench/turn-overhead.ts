@@ -19,7 +19,7 @@
 // Route turns and direct calls alternate, so both see the same machine load.
 
 import type { BuildInput } from "@/lib/domain/types";
-import { type AppBench, setUpAppBench } from "./app-setup";
+import { type AppBench, setUpAppBench, statementsSettled } from "./app-setup";
 import { median, round, type Sample, summarise } from "./stats";
 import { type CpuBreakdown, profileTurnCpu } from "./turn-profile";
 
@@ -212,7 +212,7 @@ export async function setUpTurnBench(app: AppBench, storedMessages: number): Pro
       if (!response.ok || !response.body)
         throw new Error(`chat turn failed: ${response.status} ${await response.text()}`);
       const first = await firstTextDelta(response.body, cpuStart);
-      const statements = (await statementsSettled(app)) - statementsBefore;
+      const statements = (await statementsSettled(app, { quietMs: 100, maxMs: 2_000 })) - statementsBefore;
       const requests = await app.providers.takeRequests();
       if (requests.length === 0) throw new Error("the provider never received the turn's request");
       // The provider's clock is epoch ms, this process's performance.now() counts from its timeOrigin.
@@ -267,21 +267,6 @@ async function readCpuOf(read: () => Promise<unknown>, { calls = 200, warmup = 3
     times.push(cpuSince(start));
   }
   return summarise(times);
-}
-
-/**
- * The app's statement count once it stops moving (100 ms without a new statement, 2 s at most): a turn's last
- * writes (the attempt, the reply's final state, its live events) land after its stream ends.
- */
-async function statementsSettled(app: AppBench): Promise<number> {
-  const deadline = performance.now() + 2_000;
-  let count = app.statementsSent();
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const now = app.statementsSent();
-    if (now === count || performance.now() > deadline) return now;
-    count = now;
-  }
 }
 
 /** Read the UI message stream until its first text delta; the rest is drained (the reply finishes and is stored). */

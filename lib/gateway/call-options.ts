@@ -15,18 +15,19 @@ import { invalidField } from "./errors";
 const MAX_STOP_STRINGS = 4;
 const MAX_STOP_CHARS = 200;
 
-const temperature = z
-  .number({ error: "must be a number from 0 to 2" })
-  .min(0, { error: "must be from 0 to 2" })
-  .max(2, { error: "must be from 0 to 2" })
-  .nullable()
-  .optional();
-const topP = z
-  .number({ error: "must be a number from 0 to 1" })
-  .min(0, { error: "must be from 0 to 1" })
-  .max(1, { error: "must be from 0 to 1" })
-  .nullable()
-  .optional();
+/** A number from 0 to `max`, or null or absent. */
+function fromZeroTo(max: number) {
+  const error = `must be from 0 to ${max}`;
+  return z
+    .number({ error: `must be a number from 0 to ${max}` })
+    .min(0, { error })
+    .max(max, { error })
+    .nullable()
+    .optional();
+}
+
+const temperature = fromZeroTo(2);
+const topP = fromZeroTo(1);
 const tokens = z
   .number({ error: "must be a whole number of tokens, at least 1" })
   .int({ error: "must be a whole number of tokens, at least 1" })

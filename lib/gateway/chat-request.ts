@@ -43,11 +43,14 @@ const messageSchema = z
   })
   .loose();
 
+/** A request's `model`, as both APIs name it: a model id. */
+export const modelIdField = z
+  .string({ error: "must be a model id (GET /v1/models lists them)" })
+  .min(1, { error: "must not be empty" });
+
 export const chatCompletionSchema = z
   .object({
-    model: z
-      .string({ error: "must be a model id (GET /v1/models lists them)" })
-      .min(1, { error: "must not be empty" }),
+    model: modelIdField,
     messages: z
       .array(messageSchema, { error: "must be a list of messages" })
       .min(1, { error: "must not be empty" }),

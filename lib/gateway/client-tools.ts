@@ -13,23 +13,26 @@ import { invalidField } from "./errors";
 /** OpenAI's limits on a function's name. */
 const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/** A function tool's `type`: only function tools are taken. */
+export const functionToolType = z.literal("function", {
+  error: 'only function tools are supported: send type "function"',
+});
+
+/** A function's fields, as both APIs carry them (chat completions inside `function`, Responses at the top). */
+export const functionFields = {
+  name: z
+    .string({ error: "must be a string" })
+    .regex(FUNCTION_NAME, { error: "must be 1 to 64 letters, digits, underscores or dashes" }),
+  description: z.string({ error: "must be a string" }).nullable().optional(),
+  parameters: z
+    .record(z.string(), z.unknown(), { error: "must be a JSON Schema object" })
+    .nullable()
+    .optional(),
+  strict: z.boolean({ error: "must be true or false" }).nullable().optional(),
+};
+
 export const functionToolSchema = z
-  .object({
-    type: z.literal("function", { error: 'only function tools are supported: send type "function"' }),
-    function: z
-      .object({
-        name: z
-          .string({ error: "must be a string" })
-          .regex(FUNCTION_NAME, { error: "must be 1 to 64 letters, digits, underscores or dashes" }),
-        description: z.string({ error: "must be a string" }).nullable().optional(),
-        parameters: z
-          .record(z.string(), z.unknown(), { error: "must be a JSON Schema object" })
-          .nullable()
-          .optional(),
-        strict: z.boolean({ error: "must be true or false" }).nullable().optional(),
-      })
-      .loose(),
-  })
+  .object({ type: functionToolType, function: z.object(functionFields).loose() })
   .loose();
 
 export const toolChoiceSchema = z.union(

@@ -8,28 +8,15 @@ import { z } from "zod";
 import {
   type ClientToolCall,
   type ClientToolOffer,
+  functionFields,
+  functionToolType,
   type IndexedMessage,
   type ToolName,
   toolOffer,
 } from "./client-tools";
 import { invalidField } from "./errors";
 
-const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-
-export const responsesToolSchema = z
-  .object({
-    type: z.literal("function", { error: 'only function tools are supported: send type "function"' }),
-    name: z
-      .string({ error: "must be a string" })
-      .regex(FUNCTION_NAME, { error: "must be 1 to 64 letters, digits, underscores or dashes" }),
-    description: z.string({ error: "must be a string" }).nullable().optional(),
-    parameters: z
-      .record(z.string(), z.unknown(), { error: "must be a JSON Schema object" })
-      .nullable()
-      .optional(),
-    strict: z.boolean({ error: "must be true or false" }).nullable().optional(),
-  })
-  .loose();
+export const responsesToolSchema = z.object({ type: functionToolType, ...functionFields }).loose();
 
 export const responsesToolChoiceSchema = z.union(
   [z.enum(["none", "auto", "required"]), z.object({ type: z.literal("function"), name: z.string() }).loose()],

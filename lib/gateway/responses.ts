@@ -11,7 +11,7 @@ import { conversationOfMessage } from "@/db/api-key-queries";
 import { isUuid } from "@/lib/ids";
 import { responsesCallOptions } from "./call-options";
 import { eventStream, type Remember, startCallTurn, wholeReply } from "./chat-completions";
-import { type ChatCall, readGatewayBody } from "./chat-request";
+import { type ChatCall, modelIdField, readGatewayBody } from "./chat-request";
 import { type ClientToolCall, type IndexedMessage, newPart } from "./client-tools";
 import { responsesItemContent } from "./content-parts";
 import { CONVERSATION_HEADER } from "./conversations";
@@ -38,9 +38,7 @@ const inputItem = z
 
 export const responsesSchema = z
   .object({
-    model: z
-      .string({ error: "must be a model id (GET /v1/models lists them)" })
-      .min(1, { error: "must not be empty" }),
+    model: modelIdField,
     input: z.union([z.string(), z.array(inputItem)], { error: "must be text or a list of messages" }),
     instructions: z.string({ error: "must be text" }).nullable().optional(),
     previous_response_id: z.string({ error: "must be a response id" }).nullable().optional(),

@@ -10,7 +10,7 @@ import { models } from "@/db/schema";
 import { call } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { conversationWithPersona } from "../fixtures/personas";
-import { runTurn } from "../fixtures/turns";
+import { METERED_REPLIES, runTurn } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 
 const env = fakeProvidersForFile({ resetBeforeEach: false });
@@ -38,17 +38,8 @@ async function turnIndex(conversationId: string): Promise<TurnIndex> {
 
 describe("costs", () => {
   test("per attempt, per turn and per conversation, cached input at the cached rate", async () => {
-    // GPT-4.1 mini's catalogue prices: $0.40 input, $0.10 cached input, $1.60 output per million tokens.
     const conversationId = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
-    env.providers.script(
-      {
-        kind: "text",
-        text: "One.",
-        usage: { inputTokens: 1_000, cachedInputTokens: 800, outputTokens: 100 },
-      },
-      { kind: "error", status: 429, retryAfterMs: 20 },
-      { kind: "text", text: "Two.", usage: { inputTokens: 2_000, outputTokens: 50 } },
-    );
+    env.providers.script(...METERED_REPLIES);
     await runTurn(ada, conversationId, "First.");
     await runTurn(ada, conversationId, "Second.");
 

@@ -15,7 +15,7 @@ import { call } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertPersona } from "../fixtures/personas";
 import { signedUpForFile } from "../fixtures/users";
-import { createKey, gatewayClient } from "./gateway-fixtures";
+import { createKey, gatewayClient, refusedAsBadRequest } from "./gateway-fixtures";
 
 const env = fakeProvidersForFile();
 const ada = signedUpForFile("Ada");
@@ -43,6 +43,18 @@ async function recordedAttempt(attemptId: string) {
   expect(response.status).toBe(200);
   return ((await response.json()) as { attempt: { status: string; request: { body: string } | null } })
     .attempt;
+}
+
+/** A chat completion of `messages` to `to`; its response and the conversation it went to. */
+async function send(
+  client: OpenAI,
+  to: Persona,
+  messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[],
+) {
+  const { response } = await client.chat.completions
+    .create({ model: to.slug as string, messages })
+    .withResponse();
+  return { response, conversationId: response.headers.get("x-glassbox-conversation-id") as string };
 }
 
 function lastRequestBody(): { messages: { role: string; content: unknown }[] } {
@@ -151,23 +163,14 @@ describe("chat completions", () => {
   test("the client's system message is its own item after the persona's prompt, kept by the conversation", async () => {
     const tutor = await persona("PERSONA PROMPT");
     const client = await clientFor();
-    const { response } = await client.chat.completions
-      .create({
-        model: tutor.slug as string,
-        messages: [
-          { role: "system", content: "CLIENT SYSTEM" },
-          { role: "user", content: "hi" },
-        ],
-      })
-      .withResponse();
+    const { conversationId } = await send(client, tutor, [
+      { role: "system", content: "CLIENT SYSTEM" },
+      { role: "user", content: "hi" },
+    ]);
     const system = JSON.stringify(lastRequestBody().messages.filter((message) => message.role === "system"));
     expect(system.indexOf("PERSONA PROMPT")).toBeGreaterThanOrEqual(0);
     expect(system.indexOf("CLIENT SYSTEM")).toBeGreaterThan(system.indexOf("PERSONA PROMPT"));
-    const conversation = await getReadableConversation({
-      db: await getDb(),
-      conversationId: response.headers.get("x-glassbox-conversation-id") as string,
-      userId: ada.id,
-    });
+    const conversation = await getReadableConversation({ db: await getDb(), conversationId, userId: ada.id });
     expect(conversation.instructions).toBe("CLIENT SYSTEM");
   });
 });
@@ -215,20 +218,12 @@ describe("continuity", () => {
   test("a history that matches no conversation of the key starts one, storing the earlier messages", async () => {
     const tutor = await persona();
     const client = await clientFor();
-    const { response } = await client.chat.completions
-      .create({
-        model: tutor.slug as string,
-        messages: [
-          { role: "user", content: "earlier question" },
-          { role: "assistant", content: "earlier answer" },
-          { role: "user", content: "now" },
-        ],
-      })
-      .withResponse();
-    const stored = await listMessages({
-      db: await getDb(),
-      conversationId: response.headers.get("x-glassbox-conversation-id") as string,
-    });
+    const { conversationId } = await send(client, tutor, [
+      { role: "user", content: "earlier question" },
+      { role: "assistant", content: "earlier answer" },
+      { role: "user", content: "now" },
+    ]);
+    const stored = await listMessages({ db: await getDb(), conversationId });
     expect(
       stored.map((message) => [message.authorType, (message.parts[0] as { text: string }).text]),
     ).toEqual([
@@ -242,10 +237,7 @@ describe("continuity", () => {
   test("x-glassbox-conversation-id continues that conversation; someone else's is not found", async () => {
     const tutor = await persona();
     const client = await clientFor();
-    const { response } = await client.chat.completions
-      .create({ model: tutor.slug as string, messages: [{ role: "user", content: "first" }] })
-      .withResponse();
-    const conversationId = response.headers.get("x-glassbox-conversation-id") as string;
+    const { conversationId } = await send(client, tutor, [{ role: "user", content: "first" }]);
     const { response: second } = await client.chat.completions
       .create(
         { model: tutor.slug as string, messages: [{ role: "user", content: "second" }] },
@@ -302,14 +294,13 @@ describe("refusals in OpenAI's shape", () => {
   ])("%j: BadRequestError naming %s", async (body, param) => {
     const tutor = await persona();
     const client = await clientFor();
-    const error = await client.chat.completions
-      .create({
+    await refusedAsBadRequest(
+      client.chat.completions.create({
         model: tutor.slug,
         ...body,
-      } as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming)
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(error).toMatchObject({ status: 400, param, type: "invalid_request_error" });
+      } as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming),
+      { param, type: "invalid_request_error" },
+    );
     expect(env.providers.requests).toHaveLength(0);
   });
 

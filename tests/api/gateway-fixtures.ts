@@ -2,6 +2,7 @@
 // route handlers in-process (no cookie, no origin: a bearer secret only), so the client's own parsing, streaming
 // and error classes are what the tests exercise.
 import OpenAI from "openai";
+import { expect } from "vitest";
 import * as keyRoute from "@/app/api/keys/[id]/route";
 import * as keysRoute from "@/app/api/keys/route";
 import * as chatCompletionsRoute from "@/app/v1/chat/completions/route";
@@ -60,4 +61,12 @@ export async function listKeys(user: TestUser): Promise<Response> {
 
 export async function revokeKey(user: TestUser, id: string): Promise<Response> {
   return call(keyRoute.DELETE, `/api/keys/${id}`, { method: "DELETE", user, params: { id } });
+}
+
+/** A call the gateway refuses: the client's BadRequestError, a 400 matching `expected` (its `param`, …). */
+export async function refusedAsBadRequest(call: Promise<unknown>, expected: Record<string, unknown>) {
+  const error = await call.catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+  expect(error).toMatchObject({ status: 400, ...expected });
+  return error as InstanceType<typeof OpenAI.BadRequestError>;
 }

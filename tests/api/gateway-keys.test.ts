@@ -9,6 +9,7 @@ import { listPersonasWithSlugs, slugOf } from "@/db/persona-queries";
 import { call, expectError } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertPersona } from "../fixtures/personas";
+import { METERED_REPLIES } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 import {
   createKey,
@@ -81,7 +82,6 @@ describe("API keys", () => {
   });
 
   test("each key's usage: its calls, the tokens its attempts reported and their cost, from one list", async () => {
-    // GPT-4.1 mini's catalogue prices: $0.40 input, $0.10 cached input, $1.60 output per million tokens.
     const row = await insertPersona({
       modelId: "openai:gpt-4.1-mini",
       name: `Metered ${crypto.randomUUID()}`,
@@ -91,16 +91,11 @@ describe("API keys", () => {
     const busy = await createKey(ada, { name: "busy" });
     const light = await createKey(ada, { name: "light" });
     const idle = await createKey(ada, { name: "idle" });
-    env.providers.script(
-      {
-        kind: "text",
-        text: "One.",
-        usage: { inputTokens: 1_000, cachedInputTokens: 800, outputTokens: 100 },
-      },
-      { kind: "error", status: 429, retryAfterMs: 20 },
-      { kind: "text", text: "Two.", usage: { inputTokens: 2_000, outputTokens: 50 } },
-      { kind: "text", text: "Three.", usage: { inputTokens: 10, outputTokens: 5 } },
-    );
+    env.providers.script(...METERED_REPLIES, {
+      kind: "text",
+      text: "Three.",
+      usage: { inputTokens: 10, outputTokens: 5 },
+    });
     const client = gatewayClient(busy.secret);
     const first = await client.chat.completions.create({
       model,

@@ -12,7 +12,7 @@ import { defaultReplyText } from "@/e2e/fake-providers/reply-plan";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertPersona } from "../fixtures/personas";
 import { signedUpForFile } from "../fixtures/users";
-import { createKey, gatewayClient } from "./gateway-fixtures";
+import { createKey, gatewayClient, refusedAsBadRequest } from "./gateway-fixtures";
 
 const env = fakeProvidersForFile();
 const ada = signedUpForFile("Ada");
@@ -138,10 +138,12 @@ describe("POST /v1/responses", () => {
     ],
   ])("%j: BadRequestError naming %s", async (body, param) => {
     const tutor = await persona();
-    const error = await (await clientOf()).responses
-      .create({ model: tutor.slug, ...body } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming)
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(error).toMatchObject({ status: 400, param });
+    await refusedAsBadRequest(
+      (await clientOf()).responses.create({
+        model: tutor.slug,
+        ...body,
+      } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming),
+      { param },
+    );
   });
 });

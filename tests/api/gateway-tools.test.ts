@@ -16,7 +16,7 @@ import { call } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertPersona } from "../fixtures/personas";
 import { signedUpForFile } from "../fixtures/users";
-import { createKey, gatewayClient } from "./gateway-fixtures";
+import { createKey, gatewayClient, refusedAsBadRequest } from "./gateway-fixtures";
 
 const env = fakeProvidersForFile();
 const ada = signedUpForFile("Ada");
@@ -73,8 +73,25 @@ async function recordedAttempt(attemptId: string): Promise<RecordedAttempt> {
   return ((await response.json()) as { attempt: RecordedAttempt }).attempt;
 }
 
-async function recordedBody(attemptId: string): Promise<string | undefined> {
-  return (await recordedAttempt(attemptId)).request?.body;
+/** The attempt of `response` recorded the very bytes the provider received in its `index`th request. */
+async function expectRecordedAsSent(response: Response, index: number) {
+  const attempt = await recordedAttempt(response.headers.get("x-glassbox-attempt-id") as string);
+  expect(attempt.request?.body).toBe(env.providers.requests[index]?.body);
+}
+
+/** A persona and a client, with the model's next reply a call of get_weather for Paris as `callId`. */
+async function weatherCallScripted(callId: string) {
+  env.providers.script({ kind: "tool-call", toolName: "get_weather", input: { city: "Paris" }, id: callId });
+  return { tutor: await persona(), openai: await client() };
+}
+
+/** The model's message calling get_weather for Paris, as the client sends it back (and the provider gets it). */
+function weatherCallMessage(callId: string): OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam {
+  return {
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: callId, type: "function", function: { name: "get_weather", arguments: ARGUMENTS } }],
+  };
 }
 
 const providerBody = (index: number) => JSON.parse(env.providers.requests[index]?.body ?? "null");
@@ -96,11 +113,7 @@ function wireMessagesAfterResult(callId: string) {
   return [
     { role: "system", content: expect.stringContaining(SYSTEM_PROMPT) },
     { role: "user", content: QUESTION },
-    {
-      role: "assistant",
-      content: null,
-      tool_calls: [{ id: callId, type: "function", function: { name: "get_weather", arguments: ARGUMENTS } }],
-    },
+    weatherCallMessage(callId),
     { role: "tool", tool_call_id: callId, content: RESULT },
   ];
 }
@@ -124,14 +137,7 @@ async function expectStoredRoundTrip(conversationId: string, callId: string, ans
 
 describe("client tools through chat completions", () => {
   test("non-streaming round trip: tools reach the model, tool_calls come back, the result is answered", async () => {
-    const tutor = await persona();
-    const openai = await client();
-    env.providers.script({
-      kind: "tool-call",
-      toolName: "get_weather",
-      input: { city: "Paris" },
-      id: "call_w1",
-    });
+    const { tutor, openai } = await weatherCallScripted("call_w1");
     const question = { role: "user" as const, content: QUESTION };
     const first = await openai.chat.completions
       .create({
@@ -154,19 +160,14 @@ describe("client tools through chat completions", () => {
       { role: "system", content: expect.stringContaining(SYSTEM_PROMPT) },
       { role: "user", content: QUESTION },
     ]);
-    expect(await recordedBody(first.response.headers.get("x-glassbox-attempt-id") as string)).toBe(
-      env.providers.requests[0]?.body,
-    );
+    await expectRecordedAsSent(first.response, 0);
 
     // The client runs the tool and sends its result back after the model's message, with no new user message.
+    const called = [question, message as OpenAI.Chat.Completions.ChatCompletionMessageParam];
     const second = await openai.chat.completions
       .create({
         model: tutor.slug as string,
-        messages: [
-          question,
-          message as OpenAI.Chat.Completions.ChatCompletionMessageParam,
-          { role: "tool", tool_call_id: "call_w1", content: RESULT },
-        ],
+        messages: [...called, { role: "tool", tool_call_id: "call_w1", content: RESULT }],
         tools: [WEATHER_TOOL],
       })
       .withResponse();
@@ -179,9 +180,7 @@ describe("client tools through chat completions", () => {
     const secondBody = providerBody(1);
     expect(secondBody.tools).toEqual(WIRE_TOOLS);
     expect(secondBody.messages).toEqual(wireMessagesAfterResult("call_w1"));
-    expect(await recordedBody(second.response.headers.get("x-glassbox-attempt-id") as string)).toBe(
-      env.providers.requests[1]?.body,
-    );
+    await expectRecordedAsSent(second.response, 1);
     const conversationId = first.response.headers.get("x-glassbox-conversation-id") as string;
     expect(second.response.headers.get("x-glassbox-conversation-id")).toBe(conversationId);
     await expectStoredRoundTrip(conversationId, "call_w1", answer);
@@ -198,8 +197,7 @@ describe("client tools through chat completions", () => {
       .create({
         model: tutor.slug as string,
         messages: [
-          question,
-          message as OpenAI.Chat.Completions.ChatCompletionMessageParam,
+          ...called,
           { role: "tool", tool_call_id: "call_w1", content: [{ type: "text", text: RESULT }] },
           { role: "assistant", content: answer },
           { role: "user", content: "Thanks" },
@@ -217,14 +215,7 @@ describe("client tools through chat completions", () => {
   });
 
   test("streaming round trip: delta.tool_calls chunks and finish_reason tool_calls, then the answer", async () => {
-    const tutor = await persona();
-    const openai = await client();
-    env.providers.script({
-      kind: "tool-call",
-      toolName: "get_weather",
-      input: { city: "Paris" },
-      id: "call_s1",
-    });
+    const { tutor, openai } = await weatherCallScripted("call_s1");
     const question = { role: "user" as const, content: QUESTION };
     const first = await openai.chat.completions
       .create({ model: tutor.slug as string, messages: [question], tools: [WEATHER_TOOL], stream: true })
@@ -238,17 +229,9 @@ describe("client tools through chat completions", () => {
     expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe("tool_calls");
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("")).toBe("");
     expect(providerBody(0).tools).toEqual(WIRE_TOOLS);
-    expect(await recordedBody(first.response.headers.get("x-glassbox-attempt-id") as string)).toBe(
-      env.providers.requests[0]?.body,
-    );
+    await expectRecordedAsSent(first.response, 0);
 
-    const assistant: OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam = {
-      role: "assistant",
-      content: null,
-      tool_calls: [
-        { id: "call_s1", type: "function", function: { name: "get_weather", arguments: ARGUMENTS } },
-      ],
-    };
+    const assistant = weatherCallMessage("call_s1");
     const second = await openai.chat.completions
       .create({
         model: tutor.slug as string,
@@ -267,9 +250,7 @@ describe("client tools through chat completions", () => {
     expect(text).toBe(answer);
     expect(finish).toBe("stop");
     expect(providerBody(1).messages).toEqual(wireMessagesAfterResult("call_s1"));
-    expect(await recordedBody(second.response.headers.get("x-glassbox-attempt-id") as string)).toBe(
-      env.providers.requests[1]?.body,
-    );
+    await expectRecordedAsSent(second.response, 1);
     const conversationId = first.response.headers.get("x-glassbox-conversation-id") as string;
     expect(second.response.headers.get("x-glassbox-conversation-id")).toBe(conversationId);
     await expectStoredRoundTrip(conversationId, "call_s1", answer);
@@ -280,13 +261,7 @@ describe("client tools through chat completions", () => {
     const openai = await client();
     const model = tutor.slug as string;
     const question = { role: "user" as const, content: QUESTION };
-    const assistant: OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam = {
-      role: "assistant",
-      content: null,
-      tool_calls: [
-        { id: "call_b1", type: "function", function: { name: "get_weather", arguments: ARGUMENTS } },
-      ],
-    };
+    const assistant = weatherCallMessage("call_b1");
     const cases: { body: Record<string, unknown>; param: string }[] = [
       { body: { messages: [question], tools: [{ type: "web_search" }] }, param: "tools[0].type" },
       {
@@ -353,13 +328,7 @@ describe("client tools through chat completions", () => {
   test("a history with a tool exchange and a new question starts a conversation holding the exchange", async () => {
     const tutor = await persona();
     const openai = await client();
-    const assistant: OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam = {
-      role: "assistant",
-      content: null,
-      tool_calls: [
-        { id: "call_n1", type: "function", function: { name: "get_weather", arguments: ARGUMENTS } },
-      ],
-    };
+    const assistant = weatherCallMessage("call_n1");
     const { response } = await openai.chat.completions
       .create({
         model: tutor.slug as string,
@@ -384,32 +353,22 @@ describe("client tools through chat completions", () => {
   test("a client tool named like one of the persona's own tools is refused", async () => {
     const tutor = await persona(["current_time"]);
     const openai = await client();
-    const error = await openai.chat.completions
-      .create({
+    const error = await refusedAsBadRequest(
+      openai.chat.completions.create({
         model: tutor.slug as string,
         messages: [{ role: "user", content: "Time?" }],
         tools: [WEATHER_TOOL, { type: "function", function: { name: "current_time" } }],
-      })
-      .then(
-        () => null,
-        (caught: unknown) => caught,
-      );
-    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({
+      }),
+      {},
+    );
+    expect(error.error).toMatchObject({
       param: "tools[1].function.name",
     });
     expect(env.providers.requests).toHaveLength(0);
   });
 
   test("a result for a call the stored reply did not make is a 400 naming the tool message", async () => {
-    const tutor = await persona();
-    const openai = await client();
-    env.providers.script({
-      kind: "tool-call",
-      toolName: "get_weather",
-      input: { city: "Paris" },
-      id: "call_h1",
-    });
+    const { tutor, openai } = await weatherCallScripted("call_h1");
     const first = await openai.chat.completions
       .create({
         model: tutor.slug as string,
@@ -422,17 +381,14 @@ describe("client tools through chat completions", () => {
     const inConversation = gatewayClient(named.secret, {
       headers: { "x-glassbox-conversation-id": conversationId },
     });
-    const error = await inConversation.chat.completions
-      .create({
+    const error = await refusedAsBadRequest(
+      inConversation.chat.completions.create({
         model: tutor.slug as string,
         messages: [{ role: "tool", tool_call_id: "call_unknown", content: RESULT }],
-      })
-      .then(
-        () => null,
-        (caught: unknown) => caught,
-      );
-    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({
+      }),
+      {},
+    );
+    expect(error.error).toMatchObject({
       param: "messages[0].tool_call_id",
     });
     expect(env.providers.requests).toHaveLength(1);
@@ -451,14 +407,7 @@ describe("client tools through responses", () => {
   };
 
   test("non-streaming: a function_call output item, then previous_response_id with its output is answered", async () => {
-    const tutor = await persona();
-    const openai = await client();
-    env.providers.script({
-      kind: "tool-call",
-      toolName: "get_weather",
-      input: { city: "Paris" },
-      id: "call_r1",
-    });
+    const { tutor, openai } = await weatherCallScripted("call_r1");
     const first = await openai.responses.create({
       model: tutor.slug as string,
       input: QUESTION,
@@ -493,9 +442,7 @@ describe("client tools through responses", () => {
     const answer = defaultReplyText("openai-chat", providerLastUserText());
     expect(second.output_text).toBe(answer);
     expect(providerBody(1).messages).toEqual(wireMessagesAfterResult("call_r1"));
-    expect(await recordedBody(response.headers.get("x-glassbox-attempt-id") as string)).toBe(
-      env.providers.requests[1]?.body,
-    );
+    await expectRecordedAsSent(response, 1);
     await expectStoredRoundTrip(
       response.headers.get("x-glassbox-conversation-id") as string,
       "call_r1",
@@ -504,14 +451,7 @@ describe("client tools through responses", () => {
   });
 
   test("streaming: the call as function_call item events; the whole history sent back continues it", async () => {
-    const tutor = await persona();
-    const openai = await client();
-    env.providers.script({
-      kind: "tool-call",
-      toolName: "get_weather",
-      input: { city: "Paris" },
-      id: "call_r2",
-    });
+    const { tutor, openai } = await weatherCallScripted("call_r2");
     const { data: stream, response } = await openai.responses
       .create({ model: tutor.slug as string, input: QUESTION, tools: [RESPONSES_TOOL], stream: true })
       .withResponse();

@@ -36,13 +36,7 @@ export function streamModelCall({
   const withTools = tools !== undefined && model.capabilities.tools;
   return streamText({
     model: languageModelFor(model, { fetch }),
-    instructions: resolved.request.instructions,
-    messages: resolved.request.messages,
-    providerOptions: providerOptionsFor(model, resolved),
-    stopSequences: resolved.request.stopSequences,
-    maxOutputTokens: resolved.request.maxOutputTokens,
-    temperature: resolved.request.temperature,
-    topP: resolved.request.topP,
+    ...resolvedRequestFields(model, resolved),
     maxRetries: 0, // retries are the turn runner's, so each one is a recorded attempt
     onError: () => {}, // the runner records every error on its attempt; the SDK default would print it to stderr
     include: { requestBody: true },
@@ -106,14 +100,22 @@ export function generateModelCall({
   const { resolved } = request;
   return generateText({
     ...common,
-    instructions: resolved.request.instructions,
-    messages: resolved.request.messages,
-    providerOptions: providerOptionsFor(model, resolved),
-    stopSequences: resolved.request.stopSequences,
-    maxOutputTokens: resolved.request.maxOutputTokens,
-    temperature: resolved.request.temperature,
-    topP: resolved.request.topP,
+    ...resolvedRequestFields(model, resolved),
   });
+}
+
+/** What a call sends from a resolved context: instructions, messages, provider options and settings. */
+function resolvedRequestFields(model: ModelDescriptor, resolved: ResolvedContext) {
+  const { request } = resolved;
+  return {
+    instructions: request.instructions,
+    messages: request.messages,
+    providerOptions: providerOptionsFor(model, resolved),
+    stopSequences: request.stopSequences,
+    maxOutputTokens: request.maxOutputTokens,
+    temperature: request.temperature,
+    topP: request.topP,
+  };
 }
 
 /** The resolved provider options; the offline model is also told about the payload, so it can describe it. */

@@ -11,7 +11,7 @@ import type { Database } from "@/db/client";
 import type { Attempt } from "@/db/schema";
 import type { SessionUser } from "@/lib/api/route";
 import { toModelDescriptor } from "@/lib/chat/turn/stored-rows";
-import { toolSetFor } from "@/lib/chat/turn/tools";
+import { personaToolSet } from "@/lib/chat/turn/tools";
 import {
   loadAndBuild,
   openConversation,
@@ -126,15 +126,7 @@ export async function replayAttempt({
     }
     const resolved = resolveOrRefuse(built.base, model, persona.toolNames);
     request = { resolved };
-    tools = withoutExecution(
-      toolSetFor(persona.toolNames, {
-        db,
-        userId: user.id,
-        personaId: persona.id,
-        conversationId,
-        personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
-      }),
-    );
+    tools = withoutExecution(personaToolSet(persona, { db, userId: user.id, conversationId }));
   } else if (resend === null) {
     throw new AppError("bad_request", `A ${source.kind} by the offline model has no request to send again.`);
   }

@@ -11,7 +11,7 @@ import { messageTokenCounts } from "@/lib/context/token-cache";
 import type { SettingsOverride } from "@/lib/domain/settings";
 import { reconcileRequest } from "@/lib/providers/wire-reconciliation";
 import { toModelDescriptor } from "./stored-rows";
-import { runnableToolNames, toolSetFor } from "./tools";
+import { personaToolSet, runnableToolNames } from "./tools";
 import { loadAndBuild, openConversation, requireCallableModel, resolveOrRefuse } from "./turn-setup";
 
 export const PREVIEW_MESSAGE_ID = "00000000-0000-7000-8000-000000000000";
@@ -106,13 +106,7 @@ export async function previewTurn({
   const model = toModelDescriptor(modelRow);
   const resolved = resolveOrRefuse(base, model, runnableToolNames(persona.toolNames));
   // The same tool definitions as the real turn, so the body is the same; nothing runs (nothing is sent).
-  const tools = toolSetFor(persona.toolNames, {
-    db,
-    userId: user.id,
-    personaId: persona.id,
-    conversationId,
-    personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
-  });
+  const tools = personaToolSet(persona, { db, userId: user.id, conversationId });
   const request = await previewRequest(model, resolved, tools);
   // Where each item would sit in the body the provider would get (docs/features.md#wire-reconciliation).
   const wire = reconcileRequest(resolved.items, request);

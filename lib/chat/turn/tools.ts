@@ -153,3 +153,15 @@ export function toolSetFor(enabled: readonly string[], context: ToolContext): To
   if (names.length === 0) return undefined;
   return Object.fromEntries(names.map((name) => [name, RUNNABLE[name](context)]));
 }
+
+/** The persona's tool set for a reply of `userId`'s in a conversation. */
+export function personaToolSet(
+  persona: { id: string; toolNames: readonly string[]; modelId: string; fallbackModelIds: readonly string[] },
+  where: { db: Database; userId: string; conversationId: string },
+): ToolSet | undefined {
+  return toolSetFor(persona.toolNames, {
+    ...where,
+    personaId: persona.id,
+    personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
+  });
+}

@@ -15,7 +15,7 @@ import type { BaseContext, TraceEvent } from "@/lib/domain/types";
 import { logger } from "@/lib/logger";
 import type { ReplyWriter, WriteReply } from "./reply-events";
 import { ReplyPersistence } from "./reply-persistence";
-import { runnableToolNames, toolSetFor } from "./tools";
+import { personaToolSet, runnableToolNames } from "./tools";
 import type { ClientTools, TurnContext } from "./turn-context";
 
 /** Writes the reply (reply-events.ts makes the stream): the attempts, then the reply's and the turn's final status. */
@@ -89,16 +89,7 @@ export function streamTurn(
         settingsVersion,
         modelRows,
         enabledToolNames: runnableToolNames(persona.toolNames),
-        tools: withClientTools(
-          toolSetFor(persona.toolNames, {
-            db,
-            userId: user.id,
-            personaId: persona.id,
-            conversationId,
-            personaModelIds: [persona.modelId, ...persona.fallbackModelIds],
-          }),
-          clientTools,
-        ),
+        tools: withClientTools(personaToolSet(persona, { db, userId: user.id, conversationId }), clientTools),
         toolChoice: clientTools?.toolChoice,
         reply,
         writer: out,
