@@ -6,9 +6,9 @@ import { expect, type Page, test } from "@playwright/test";
 import postgres from "postgres";
 import { newModelBody } from "../tests/fixtures/model-body";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { setRoleAsAdmin } from "./pages/admin-role";
+import { registerWithRole } from "./pages/admin-role";
 import { auditBothThemes, type Finding } from "./pages/axe-audit";
-import { ChatPage, startConversation, uniqueEmail } from "./pages/chat-page";
+import { type ChatPage, startConversation } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 const databaseUrl = process.env.E2E_DATABASE_URL;
@@ -24,12 +24,7 @@ const VIEWPORTS = {
 } as const;
 
 async function registerAdmin(page: Page, name: string): Promise<ChatPage> {
-  const chat = new ChatPage(page);
-  const email = uniqueEmail(name.toLowerCase());
-  await chat.register({ name, email, password: `${name} password 123` });
-  await setRoleAsAdmin(new URL(page.url()).origin, email, "admin");
-  await page.reload();
-  return chat;
+  return (await registerWithRole(page, name, "admin")).chat;
 }
 
 /** Opens each [path, test id of what it must show] page and audits it once it has settled. */

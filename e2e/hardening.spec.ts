@@ -34,7 +34,7 @@ test("pages and API answers carry the security headers, and the pages still work
   expect(headers["referrer-policy"]).toBe("same-origin");
 
   const chat = new ChatPage(page);
-  await chat.register({ name: "Csp", email: uniqueEmail("csp"), password: "correct horse battery" });
+  await chat.registerWithForm({ name: "Csp", email: uniqueEmail("csp"), password: "correct horse battery" });
   await chat.newConversation();
   await expect(page.getByTestId("composer-input")).toBeVisible();
   const api = await page.request.get("/api/conversations");
@@ -57,7 +57,11 @@ test("a conversation page and a streamed reply raise no CSP violation: zod is ji
     );
   });
   const chat = new ChatPage(page);
-  await chat.register({ name: "Jitless", email: uniqueEmail("jitless"), password: "correct horse battery" });
+  await chat.registerWithForm({
+    name: "Jitless",
+    email: uniqueEmail("jitless"),
+    password: "correct horse battery",
+  });
   const conversationId = await chat.newConversation();
   await chat.sendAndWait("Does zod probe for eval?");
   const response = await page.goto(`/chat/${conversationId}`);
