@@ -3,7 +3,12 @@
 // other account its role through the admin API (PUT /api/admin/users/:id), as an admin would on the users page.
 import { type APIRequestContext, expect, type Page, request } from "@playwright/test";
 import { newAccountCookie } from "../cluster-client";
-import { appOrigin, ChatPage, uniqueEmail } from "./chat-page";
+import { ChatPage, uniqueEmail } from "./chat-page";
+
+/** This worker's app server (playwright.config.ts sets E2E_APP_PORT for each worker). */
+export function appOrigin(): string {
+  return `http://127.0.0.1:${process.env.E2E_APP_PORT ?? 3100}`;
+}
 
 /** An API client signed in as the e2e admin on `base`; dispose of it when done. */
 export async function adminApi(base = appOrigin()): Promise<APIRequestContext> {

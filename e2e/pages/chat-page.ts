@@ -10,18 +10,13 @@ export class ChatPage {
    * context, which keeps the session cookie. The sign-up form itself is driven by registerWithForm.
    */
   async register({ name, email, password }: { name: string; email: string; password: string }) {
-    // The app's own origin, which its CSRF guard asks for (sent even where a spec clears the default headers).
-    const headers = { origin: appOrigin() };
+    // The browser context's origin header goes with these (playwright.config.ts), as the CSRF guard asks.
     const signedUp = await this.page.request.post("/api/auth/sign-up/email", {
       data: { name, email, password },
-      headers,
     });
     expect(signedUp.status(), await signedUp.text()).toBe(200);
     // Sign-up starts no session (it answers the same for a taken email: lib/auth.ts).
-    const signedIn = await this.page.request.post("/api/auth/sign-in/email", {
-      data: { email, password },
-      headers,
-    });
+    const signedIn = await this.page.request.post("/api/auth/sign-in/email", { data: { email, password } });
     expect(signedIn.status(), await signedIn.text()).toBe(200);
     await this.page.goto("/chat");
     await expect(this.page).toHaveURL(/\/chat$/);
@@ -293,11 +288,6 @@ export class InspectorPanel extends Panel {
     await this.part("inspector-close").click();
     await expect(this.root).toHaveCount(0);
   }
-}
-
-/** This worker's app server (playwright.config.ts sets E2E_APP_PORT for each worker). */
-export function appOrigin(): string {
-  return `http://127.0.0.1:${process.env.E2E_APP_PORT ?? 3100}`;
 }
 
 export function uniqueEmail(prefix: string): string {
