@@ -14,6 +14,9 @@ process.env.E2E_BASE_APP_PORT ??= process.env.E2E_APP_PORT ?? "3100";
 process.env.E2E_BASE_FAKE_PORT ??= process.env.E2E_FAKE_PORT ?? "4010";
 if (process.env.E2E_DATABASE_URL) process.env.E2E_BASE_DATABASE_URL ??= process.env.E2E_DATABASE_URL;
 if (process.env.E2E_PGLITE_DIR) process.env.E2E_BASE_PGLITE_DIR ??= process.env.E2E_PGLITE_DIR;
+// The account each app server makes its admin (ADMIN_EMAIL); e2e/pages/admin-role.ts signs in as it.
+process.env.E2E_ADMIN_EMAIL ??= "e2e-admin@example.test";
+const ADMIN_EMAIL = process.env.E2E_ADMIN_EMAIL;
 
 interface WorkerSet {
   appPort: number;
@@ -69,6 +72,8 @@ function servers(set: WorkerSet) {
         TITLE_MODEL_ID: "offline:echo",
         CHAT_RATE_LIMIT_PER_MINUTE: "1000",
         AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e-secret",
+        // The admin, on either database: it gives other accounts their roles (e2e/pages/admin-role.ts).
+        ADMIN_EMAIL,
         ...(set.databaseUrl ? { DATABASE_URL: set.databaseUrl } : {}),
         ...(set.pgliteDir ? { PGLITE_DIR: set.pgliteDir } : {}),
         // Set by the test command: each recorded attempt's wire map is checked, a violation fails the run.

@@ -1,12 +1,14 @@
 // axe-core on every page, in light and dark themes, at desktop (1440×900) and phone (390×844) sizes: any serious
-// or critical violation fails the run. Also the keyboard basics axe cannot see: the skip link, arrow keys in tab
-// lists, and that no page asks for a missing favicon.
+// or critical violation fails the run. Each page state is audited with every rule in the light theme, then with the
+// colour rules in the dark one (e2e/pages/axe-audit.ts). Also the keyboard basics axe cannot see: the skip link,
+// arrow keys in tab lists, and that no page asks for a missing favicon.
 import { expect, type Page, test } from "@playwright/test";
 import postgres from "postgres";
 import { newModelBody } from "../tests/fixtures/model-body";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { audit, type Finding } from "./pages/axe-audit";
-import { ChatPage, startConversation, uniqueEmail } from "./pages/chat-page";
+import { registerWithRole } from "./pages/admin-role";
+import { auditBothThemes, type Finding } from "./pages/axe-audit";
+import { type ChatPage, startConversation } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 const databaseUrl = process.env.E2E_DATABASE_URL;
@@ -20,15 +22,9 @@ const VIEWPORTS = {
   desktop: { width: 1440, height: 900 },
   phone: { width: 390, height: 844 },
 } as const;
-const THEMES = ["light", "dark"] as const;
 
 async function registerAdmin(page: Page, name: string): Promise<ChatPage> {
-  const chat = new ChatPage(page);
-  const email = uniqueEmail(name.toLowerCase());
-  await chat.register({ name, email, password: `${name} password 123` });
-  if (sql) await sql`update "user" set role = 'admin' where email = ${email}`;
-  await page.reload();
-  return chat;
+  return (await registerWithRole(page, name, "admin")).chat;
 }
 
 /** Opens each [path, test id of what it must show] page and audits it once it has settled. */
@@ -38,7 +34,7 @@ async function auditPages(page: Page, pages: ReadonlyArray<[string, string]>): P
     await page.goto(path);
     await expect(page.getByTestId(testId)).toBeVisible();
     await page.waitForLoadState("networkidle");
-    findings.push(...(await audit(page, path)));
+    findings.push(...(await auditBothThemes(page, path)));
   }
   return findings;
 }
@@ -53,105 +49,100 @@ function collectMissing(page: Page): string[] {
 }
 
 for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
-  for (const theme of THEMES) {
-    test(`axe: no serious or critical violations on any page (${viewportName}, ${theme})`, async ({
-      page,
-    }) => {
-      test.setTimeout(180_000);
-      await page.setViewportSize(viewport);
-      await page.addInitScript((value) => localStorage.setItem("theme", value), theme);
-      const missing = collectMissing(page);
-      const findings: Finding[] = [];
+  test(`axe: no serious or critical violations on any page, light and dark (${viewportName})`, async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize(viewport);
+    const missing = collectMissing(page);
+    const findings: Finding[] = [];
 
-      await page.goto("/sign-in");
-      await expect(page.getByTestId("auth-submit")).toBeVisible();
-      await expect(page.locator("html")).toHaveClass(theme === "dark" ? /dark/ : /^(?!.*dark)/);
-      findings.push(...(await audit(page, "sign-in")));
-      await page.goto("/sign-up");
-      await expect(page.getByTestId("name-input")).toBeVisible();
-      findings.push(...(await audit(page, "sign-up")));
+    await page.goto("/sign-in");
+    await expect(page.getByTestId("auth-submit")).toBeVisible();
+    findings.push(...(await auditBothThemes(page, "sign-in")));
+    await page.goto("/sign-up");
+    await expect(page.getByTestId("name-input")).toBeVisible();
+    // The theme chosen on the last page holds on this one (the root layout applies it before paint).
+    await expect(page.locator("html")).toHaveClass(/dark/);
+    findings.push(...(await auditBothThemes(page, "sign-up")));
 
-      const chat = await registerAdmin(page, `Axe${viewportName}${theme}`);
-      await expect(page.getByTestId("chat-empty")).toBeVisible();
-      findings.push(...(await audit(page, "chat (start)")));
+    const chat = await registerAdmin(page, `Axe${viewportName}`);
+    await expect(page.getByTestId("chat-empty")).toBeVisible();
+    findings.push(...(await auditBothThemes(page, "chat (start)")));
 
-      if (viewportName === "phone") {
-        await page.getByTestId("open-sidebar").first().click();
-        await expect(page.getByTestId("sidebar-container")).toHaveAttribute("data-open", "true");
-        findings.push(...(await audit(page, "chat (sidebar drawer)")));
-        await page.getByTestId("sidebar-backdrop").click({ position: { x: 370, y: 400 } });
-      }
+    if (viewportName === "phone") {
+      await page.getByTestId("open-sidebar").first().click();
+      await expect(page.getByTestId("sidebar-container")).toHaveAttribute("data-open", "true");
+      findings.push(...(await auditBothThemes(page, "chat (sidebar drawer)")));
+      await page.getByTestId("sidebar-backdrop").click({ position: { x: 370, y: 400 } });
+    }
 
-      await chat.newConversation();
-      await expect(page.getByTestId("composer-input")).toBeVisible();
-      findings.push(...(await audit(page, "chat (empty conversation)")));
-      await fake.script({
-        kind: "text",
-        text: "Hello **there**.\n\n- one\n- two\n\n`code` and a [link](/chat).",
-      });
-      await chat.sendAndWait("Hi, what can you see?");
-      findings.push(...(await audit(page, "chat (conversation)")));
-
-      const panel = await chat.inspectReply();
-      await expect(panel.items().first()).toBeVisible();
-      findings.push(...(await audit(page, "inspector (payload)")));
-      await panel.showView("raw");
-      await expect(panel.root.getByTestId("raw-body")).toBeVisible();
-      findings.push(...(await audit(page, "inspector (raw)")));
-      await panel.showView("diff");
-      await expect(panel.root.getByTestId("payload-diff")).toBeVisible();
-      findings.push(...(await audit(page, "inspector (diff)")));
-      await panel.close();
-      await chat.openPreview();
-      findings.push(...(await audit(page, "inspector (preview)")));
-
-      // The reader's own pages, then one model call on a page of its own.
-      findings.push(
-        ...(await auditPages(page, [
-          ["/invitations", "invitations"],
-          ["/settings/memories", "memory-settings"],
-          ["/settings/api-keys", "api-key-settings"],
-          ["/attempts?kind=reply", "attempt-results"],
-        ])),
-      );
-      await page.getByTestId("attempt-result-open").first().click();
-      await expect(page.getByTestId("inspector-item").first()).toBeVisible();
-      findings.push(...(await audit(page, "/attempts/[id]")));
-
-      if (sql) {
-        findings.push(
-          ...(await auditPages(page, [
-            ["/admin/personas", "persona-list"],
-            ["/admin/settings", "policy-version"],
-            ["/admin/models", "model-registry"],
-            ["/admin/blocks", "block-manager"],
-            ["/admin/memories", "memory-manager"],
-            ["/admin/users", "user-manager"],
-          ])),
-        );
-        // The policy form with its errors and summary shown.
-        await page.goto("/admin/settings");
-        await page.getByTestId("setting-history.messageFetchLimit").fill("0");
-        await page.getByTestId("policy-save").click();
-        await expect(page.getByTestId("policy-error-summary")).toBeVisible();
-        findings.push(...(await audit(page, "/admin/settings (errors)")));
-        await page.goto("/admin/personas");
-        await page.getByTestId("persona-link").first().click();
-        await expect(page.getByTestId("persona-title")).toBeVisible();
-        await page.waitForLoadState("networkidle");
-        findings.push(...(await audit(page, "/admin/personas/[id]")));
-      }
-
-      expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
-      expect(missing).toEqual([]);
+    await chat.newConversation();
+    await expect(page.getByTestId("composer-input")).toBeVisible();
+    findings.push(...(await auditBothThemes(page, "chat (empty conversation)")));
+    await fake.script({
+      kind: "text",
+      text: "Hello **there**.\n\n- one\n- two\n\n`code` and a [link](/chat).",
     });
-  }
+    await chat.sendAndWait("Hi, what can you see?");
+    findings.push(...(await auditBothThemes(page, "chat (conversation)")));
+
+    const panel = await chat.inspectReply();
+    await expect(panel.items().first()).toBeVisible();
+    findings.push(...(await auditBothThemes(page, "inspector (payload)")));
+    await panel.showView("raw");
+    await expect(panel.root.getByTestId("raw-body")).toBeVisible();
+    findings.push(...(await auditBothThemes(page, "inspector (raw)")));
+    await panel.showView("diff");
+    await expect(panel.root.getByTestId("payload-diff")).toBeVisible();
+    findings.push(...(await auditBothThemes(page, "inspector (diff)")));
+    await panel.close();
+    await chat.openPreview();
+    findings.push(...(await auditBothThemes(page, "inspector (preview)")));
+
+    // The reader's own pages, then one model call on a page of its own.
+    findings.push(
+      ...(await auditPages(page, [
+        ["/invitations", "invitations"],
+        ["/settings/memories", "memory-settings"],
+        ["/settings/api-keys", "api-key-settings"],
+        ["/attempts?kind=reply", "attempt-results"],
+      ])),
+    );
+    await page.getByTestId("attempt-result-open").first().click();
+    await expect(page.getByTestId("inspector-item").first()).toBeVisible();
+    findings.push(...(await auditBothThemes(page, "/attempts/[id]")));
+
+    findings.push(
+      ...(await auditPages(page, [
+        ["/admin/personas", "persona-list"],
+        ["/admin/settings", "policy-version"],
+        ["/admin/models", "model-registry"],
+        ["/admin/blocks", "block-manager"],
+        ["/admin/memories", "memory-manager"],
+        ["/admin/users", "user-manager"],
+      ])),
+    );
+    // The policy form with its errors and summary shown.
+    await page.goto("/admin/settings");
+    await page.getByTestId("setting-history.messageFetchLimit").fill("0");
+    await page.getByTestId("policy-save").click();
+    await expect(page.getByTestId("policy-error-summary")).toBeVisible();
+    findings.push(...(await auditBothThemes(page, "/admin/settings (errors)")));
+    await page.goto("/admin/personas");
+    await page.getByTestId("persona-link").first().click();
+    await expect(page.getByTestId("persona-title")).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    findings.push(...(await auditBothThemes(page, "/admin/personas/[id]")));
+
+    expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+    expect(missing).toEqual([]);
+  });
 }
 
 test("admin memories with rows, active and inactive: every control named for its row, every text at AA contrast", async ({
   page,
 }) => {
-  test.skip(!sql, "needs E2E_DATABASE_URL (Postgres) to make an admin");
   test.setTimeout(120_000);
   await page.setViewportSize(VIEWPORTS.desktop);
   await registerAdmin(page, "AxeMemories");
@@ -185,21 +176,17 @@ test("admin memories with rows, active and inactive: every control named for its
   await expect(row(inactive).getByTestId("memory-row-inactive")).toBeVisible();
   await expect(row(memories[0].area)).toHaveAttribute("data-active", "true");
 
-  const findings: Finding[] = [];
-  for (const theme of THEMES) {
-    await page.evaluate((value) => localStorage.setItem("theme", value), theme);
-    await page.reload();
-    await expect(row(inactive)).toHaveAttribute("data-active", "false");
-    await page.waitForLoadState("networkidle");
-    findings.push(...(await audit(page, `/admin/memories with rows (${theme})`)));
-  }
+  await page.reload();
+  await expect(row(inactive)).toHaveAttribute("data-active", "false");
+  await page.waitForLoadState("networkidle");
+  const findings = await auditBothThemes(page, "/admin/memories with rows");
   expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
 });
 
 test("admin models and blocks with rows that no longer apply: a disabled model and an expired block at AA contrast", async ({
   page,
 }) => {
-  test.skip(!sql, "needs E2E_DATABASE_URL (Postgres) to make an admin");
+  test.skip(!sql, "needs E2E_DATABASE_URL (Postgres) to write an expired block");
   test.setTimeout(120_000);
   await page.setViewportSize(VIEWPORTS.desktop);
   await registerAdmin(page, "AxeRows");
@@ -220,19 +207,16 @@ test("admin models and blocks with rows that no longer apply: a disabled model a
     on conflict ("personaId", "userId") do update set "expiresAt" = excluded."expiresAt", reason = excluded.reason`;
 
   const findings: Finding[] = [];
-  for (const theme of THEMES) {
-    await page.evaluate((value) => localStorage.setItem("theme", value), theme);
-    await page.goto("/admin/models");
-    await expect(page.locator(`[data-testid="model-row"][data-model-id="${modelId}"]`)).toBeVisible();
-    await page.waitForLoadState("networkidle");
-    findings.push(...(await audit(page, `/admin/models with a disabled model (${theme})`)));
-    await page.goto("/admin/blocks");
-    await expect(page.getByTestId("block-row").filter({ hasText: `expired ${run}` })).toContainText(
-      "(expired)",
-    );
-    await page.waitForLoadState("networkidle");
-    findings.push(...(await audit(page, `/admin/blocks with an expired block (${theme})`)));
-  }
+  await page.goto("/admin/models");
+  await expect(page.locator(`[data-testid="model-row"][data-model-id="${modelId}"]`)).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  findings.push(...(await auditBothThemes(page, "/admin/models with a disabled model")));
+  await page.goto("/admin/blocks");
+  await expect(page.getByTestId("block-row").filter({ hasText: `expired ${run}` })).toContainText(
+    "(expired)",
+  );
+  await page.waitForLoadState("networkidle");
+  findings.push(...(await auditBothThemes(page, "/admin/blocks with an expired block")));
   expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
 });
 

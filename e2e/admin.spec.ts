@@ -1,57 +1,55 @@
 // The admin area end to end: an admin edits the default persona's context note in the UI, previews it, saves, and
 // the next real turn's request (as the fake OpenAI server received it) carries the note at the new depth. A
-// non-admin is refused by the API and sent back to the chat by the pages.
+// non-admin is refused by the API and sent back to the chat by the pages. Roles are given by the e2e admin
+// (e2e/pages/admin-role.ts), on either database.
 import { expect, type Page, test } from "@playwright/test";
-import postgres from "postgres";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { adminApi, registerWithRole } from "./pages/admin-role";
 
 const fake = fakeProvidersForSpec();
-const databaseUrl = process.env.E2E_DATABASE_URL;
-// Roles are set in the database (the first-account rule depends on which spec registers first).
-test.skip(!databaseUrl, "needs E2E_DATABASE_URL (Postgres) to set roles");
-const sql = databaseUrl ? postgres(databaseUrl, { max: 1, onnotice: () => {} }) : null;
 
 let defaultPersona: { id: string; settingsOverride: unknown } | null = null;
 let policyInForce: unknown = null;
 
 test.beforeAll(async () => {
-  if (!sql) return;
-  const [row] = await sql<{ id: string; settingsOverride: unknown }[]>`
-    select id, "settingsOverride" from personas order by "createdAt" asc limit 1`;
-  defaultPersona = row ?? null;
-  const [policy] = await sql<
-    { settings: unknown }[]
-  >`select settings from settings_versions order by version desc limit 1`;
-  policyInForce = policy?.settings ?? null;
+  const api = await adminApi();
+  try {
+    const personas = await api.get("/api/admin/personas");
+    expect(personas.status()).toBe(200);
+    // The oldest persona is the default one (the list is in the order they were made).
+    const [first] = ((await personas.json()) as { personas: { id: string; settingsOverride: unknown }[] })
+      .personas;
+    defaultPersona = first ? { id: first.id, settingsOverride: first.settingsOverride } : null;
+    const policy = await api.get("/api/admin/settings");
+    expect(policy.status()).toBe(200);
+    policyInForce = ((await policy.json()) as { settings: unknown }).settings;
+  } finally {
+    await api.dispose();
+  }
 });
 
 test.afterAll(async () => {
-  if (!sql) return;
-  // Leave the shared e2e database's default persona as it was for the specs that run after this one.
-  if (defaultPersona) {
-    await sql`update personas set "settingsOverride" = ${sql.json(defaultPersona.settingsOverride as never)} where id = ${defaultPersona.id}`;
+  // Leave the shared e2e database's default persona and policy as they were for the specs that run after this one;
+  // versions are never overwritten: the policy as it was goes back in force as a newer version.
+  const api = await adminApi();
+  try {
+    if (defaultPersona) {
+      const restored = await api.put(`/api/admin/personas/${defaultPersona.id}`, {
+        data: { settingsOverride: defaultPersona.settingsOverride },
+      });
+      expect(restored.status(), await restored.text()).toBe(200);
+    }
+    if (policyInForce) {
+      const restored = await api.put("/api/admin/settings", { data: { settings: policyInForce } });
+      expect(restored.status(), await restored.text()).toBe(200);
+    }
+  } finally {
+    await api.dispose();
   }
-  // Versions are never overwritten: the policy as it was goes back in force as a newer version.
-  if (policyInForce) {
-    await sql`insert into settings_versions (version, settings)
-      select max(version) + 1, ${sql.json(policyInForce as never)} from settings_versions`;
-  }
-  await sql.end();
 });
 
-async function setRole(email: string, role: "admin" | "user") {
-  if (!sql) throw new Error("no database to set roles in");
-  await sql`update "user" set role = ${role} where email = ${email}`;
-}
-
 async function registerAs(page: Page, name: string, role: "admin" | "user") {
-  const chat = new ChatPage(page);
-  const account = { name, email: uniqueEmail(name.toLowerCase()), password: `${name} password 123` };
-  await chat.register(account);
-  await setRole(account.email, role);
-  await page.reload();
-  return chat;
+  return (await registerWithRole(page, name, role)).chat;
 }
 
 test("an admin edits the default persona's context note and depth; the next turn sends it at that depth", async ({

@@ -7,7 +7,7 @@ const fake = fakeProvidersForSpec();
 test("register, chat with a streamed reply, reload, sign out and be refused", async ({ page, request }) => {
   const chat = new ChatPage(page);
   const account = { name: "Ada", email: uniqueEmail("ada"), password: "correct horse battery" };
-  await chat.register(account);
+  await chat.registerWithForm(account);
   const conversationId = await chat.newConversation();
 
   await fake.script({ kind: "text", text: "Hello Ada, streamed in pieces.", chunks: 6, chunkDelayMs: 40 });

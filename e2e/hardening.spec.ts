@@ -34,7 +34,7 @@ test("pages and API answers carry the security headers, and the pages still work
   expect(headers["referrer-policy"]).toBe("same-origin");
 
   const chat = new ChatPage(page);
-  await chat.register({ name: "Csp", email: uniqueEmail("csp"), password: "correct horse battery" });
+  await chat.registerWithForm({ name: "Csp", email: uniqueEmail("csp"), password: "correct horse battery" });
   await chat.newConversation();
   await expect(page.getByTestId("composer-input")).toBeVisible();
   const api = await page.request.get("/api/conversations");
@@ -57,7 +57,11 @@ test("a conversation page and a streamed reply raise no CSP violation: zod is ji
     );
   });
   const chat = new ChatPage(page);
-  await chat.register({ name: "Jitless", email: uniqueEmail("jitless"), password: "correct horse battery" });
+  await chat.registerWithForm({
+    name: "Jitless",
+    email: uniqueEmail("jitless"),
+    password: "correct horse battery",
+  });
   const conversationId = await chat.newConversation();
   await chat.sendAndWait("Does zod probe for eval?");
   const response = await page.goto(`/chat/${conversationId}`);
@@ -118,7 +122,12 @@ test.describe("a page on another port of the same host", () => {
 
   test("its forms and fetches change nothing, and it cannot frame the app", async ({ page }) => {
     const chat = new ChatPage(page);
-    await chat.register({ name: "Victim", email: uniqueEmail("victim"), password: "correct horse battery" });
+    // Through the form: this describe clears the default origin header that the API sign-up relies on.
+    await chat.registerWithForm({
+      name: "Victim",
+      email: uniqueEmail("victim"),
+      password: "correct horse battery",
+    });
     const titles = async () => {
       const response = await page.request.get(`${APP}/api/conversations`);
       const body = (await response.json()) as { conversations: Array<{ title: string | null }> };

@@ -1,36 +1,35 @@
 // Ada's attempts made while she was alone carry her private memories; once she invites Bob, his inspector shows
 // those attempts with the memory replaced and says so, and hers still shows the memory itself.
 import { expect, test } from "@playwright/test";
-import postgres from "postgres";
 import { fakeProviderClient } from "./fake-providers/client";
+import { adminApi } from "./pages/admin-role";
 import { signUp } from "./pages/chat-page";
 
 const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
-const databaseUrl = process.env.E2E_DATABASE_URL;
-// The memory is put in the database directly: a user cannot write one for themselves without a model's tool call.
-test.skip(!databaseUrl, "needs E2E_DATABASE_URL (Postgres) to store a memory");
-const sql = databaseUrl ? postgres(databaseUrl, { max: 1, onnotice: () => {} }) : null;
 
 const SECRET = "Ada's secret: the spare key is under the blue pot";
-
-test.afterAll(async () => {
-  await sql?.end();
-});
 
 test("Bob's inspector shows Ada's earlier attempt with her private memory redacted; Ada's shows it", async ({
   browser,
 }) => {
-  if (!sql) return;
   await fake.reset();
   const adaContext = await browser.newContext();
   const bobContext = await browser.newContext();
   try {
     const { chat: ada, email: adaEmail } = await signUp(await adaContext.newPage(), "Ada", "ada-private");
     const { chat: bob, email: bobEmail } = await signUp(await bobContext.newPage(), "Bob", "bob-private");
-    const [adaRow] = await sql<{ id: string }[]>`select id from "user" where email = ${adaEmail}`;
-    const [bobRow] = await sql<{ id: string }[]>`select id from "user" where email = ${bobEmail}`;
-    await sql`insert into memories (id, scope, "userId", area, content)
-      values (gen_random_uuid(), 'user', ${adaRow.id}, 'fact', ${SECRET})`;
+    // The memory is written by an admin: a user cannot write one for themselves without a model's tool call.
+    const api = await adminApi();
+    const listed = (await (await api.get("/api/admin/users")).json()) as {
+      users: { id: string; email: string }[];
+    };
+    const idOf = (email: string) => listed.users.find((user) => user.email === email)?.id as string;
+    const [adaRow, bobRow] = [{ id: idOf(adaEmail) }, { id: idOf(bobEmail) }];
+    const stored = await api.post("/api/admin/memories", {
+      data: { scope: "user", userId: adaRow.id, area: "fact", content: SECRET },
+    });
+    expect(stored.status(), await stored.text()).toBe(201);
+    await api.dispose();
 
     const conversationId = await ada.newConversation();
     await ada.askScripted(fake, "Hello, it is Ada.", "Noted.");

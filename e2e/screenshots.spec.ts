@@ -3,12 +3,11 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import postgres from "postgres";
 import { fakeProviderClient } from "./fake-providers/client";
+import { registerWithRole } from "./pages/admin-role";
 import { ChatPage, uniqueEmail } from "./pages/chat-page";
 
 const fake = fakeProviderClient(`http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`);
-const databaseUrl = process.env.E2E_DATABASE_URL;
 const docs = path.join(process.cwd(), "docs");
 
 test.beforeEach(async ({ page }) => {
@@ -75,13 +74,7 @@ test("README screenshots: the chat, then the inspector on its last reply", async
 });
 
 test("README screenshot: the admin context policy page", async ({ page }) => {
-  test.skip(!databaseUrl, "needs E2E_DATABASE_URL (Postgres) to make an admin");
-  const sql = postgres(databaseUrl as string, { max: 1, onnotice: () => {} });
-  const chat = new ChatPage(page);
-  const email = uniqueEmail("policy-shot");
-  await chat.register({ name: "Ada", email, password: "correct horse battery" });
-  await sql`update "user" set role = 'admin' where email = ${email}`;
-  await sql.end();
+  await registerWithRole(page, "Ada", "admin");
   await page.goto("/admin/settings");
   await expect(page.getByTestId("policy-version")).toBeVisible();
   await expect(page.getByTestId("field-history.messageFetchLimit")).toContainText("Messages loaded per turn");
