@@ -92,11 +92,28 @@ function servers(set: WorkerSet) {
   ];
 }
 
+// The specs that start app servers of their own (and kill, restart or cut them) and time replies against them: a
+// project that uses one worker at a time, so with two workers at most one of them runs, beside the other worker's
+// pages, and never two server starts at once.
+const SERVER_SPECS = [
+  "crash-recovery",
+  "database-outage",
+  "live-rooms",
+  "npm-start",
+  "resume",
+  "scale-out",
+  "workers",
+].map((name) => `**/${name}.spec.ts`);
+
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
   fullyParallel: false,
   workers: WORKERS,
+  projects: [
+    { name: "servers", testMatch: SERVER_SPECS, workers: 1 },
+    { name: "pages", testIgnore: SERVER_SPECS },
+  ],
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 15_000 },

@@ -145,9 +145,9 @@ if (only !== "unit") {
   } else if ((await timed("build", build)) !== 0) {
     broken = true;
   } else {
-    // Playwright workers, each with its own app server, fake providers and database (playwright.config.ts). One by
-    // default: on two cores, two browsers and two app servers starve the specs that time a stream.
-    const workers = Number(process.env.E2E_WORKERS ?? 1);
+    // Playwright workers, each with its own app server, fake providers and database (playwright.config.ts). Two by
+    // default, one per core; the specs that start servers of their own run one at a time (the "servers" project).
+    const workers = Number(process.env.E2E_WORKERS ?? 2);
     const e2eEnv = { E2E_WORKERS: String(workers) };
     let cleanup = async () => {};
     if (process.env.DATABASE_URL) {
