@@ -12,6 +12,8 @@ import { prefixStability } from "@/lib/payload-diff";
 import { type CacheMissExplanation, explainCacheMiss } from "@/lib/prompt-cache";
 import { toAttemptViews } from "./attempt-view";
 
+type AttemptView = Awaited<ReturnType<typeof toAttemptViews>>[number];
+
 export type AttemptCacheView = CacheMissExplanation & {
   breakpoints: CacheBreakpointPlace[];
   /** The attempt this one is compared with. */
@@ -22,24 +24,21 @@ export type AttemptCacheView = CacheMissExplanation & {
 export async function attemptCacheView({
   db,
   attempt,
+  view: now,
   readerId,
 }: {
   db: Database;
   attempt: Attempt;
+  /** The attempt's own view, as the route already built it. */
+  view: AttemptView;
   readerId: string;
 }): Promise<AttemptCacheView | null> {
   const previous = await getPreviousAttemptToModel({ db, attempt });
   if (!previous) return null;
-  const [views, model] = await Promise.all([
-    toAttemptViews({
-      db,
-      conversationId: attempt.conversationId,
-      attemptRows: [previous, attempt],
-      readerId,
-    }),
+  const [[before], model] = await Promise.all([
+    toAttemptViews({ db, conversationId: attempt.conversationId, attemptRows: [previous], readerId }),
     getModel({ db, modelId: attempt.modelId }),
   ]);
-  const [before, now] = views;
   if (!before.request || !now.request) return null;
   const { stableBytes } = prefixStability(before.request.body, now.request.body);
   // The stored items are the pipeline's (stored as untyped JSON).

@@ -18,9 +18,7 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   await getReadableConversation({ db, conversationId, userId: user.id }).catch(() => {
     throw notFound("Attempt");
   });
-  const [[view], cache] = await Promise.all([
-    toAttemptViews({ db, conversationId, attemptRows: [attempt], readerId: user.id }),
-    attemptCacheView({ db, attempt, readerId: user.id }),
-  ]);
+  const [view] = await toAttemptViews({ db, conversationId, attemptRows: [attempt], readerId: user.id });
+  const cache = await attemptCacheView({ db, attempt, view, readerId: user.id });
   return respond("GET /api/attempts/:id", { attempt: view, cache });
 });
