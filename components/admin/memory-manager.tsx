@@ -114,7 +114,13 @@ export function MemoryManager() {
           testId="memory-content"
         />
         <FormFooter error={errors.form} errorTestId="memory-error" span="sm:col-span-4">
-          <PendingButton type="submit" pending={add.isPending} testId="memory-add">
+          {/* A memory is added for the chosen user and persona, or the first ones listed: Add waits for both lists. */}
+          <PendingButton
+            type="submit"
+            pending={add.isPending}
+            disabled={!users.data || !personas.data}
+            testId="memory-add"
+          >
             Add
           </PendingButton>
         </FormFooter>
