@@ -196,7 +196,7 @@ function turnJson(turn: TurnOverheadResult) {
       cpu_breakdown: cpuBreakdownJson(turn),
       read_cpu_ms: turn.readCpu
         ? {
-            one_row: sampleJson(turn.readCpu.oneRow),
+            snapshot: sampleJson(turn.readCpu.snapshot),
             history_window_81: sampleJson(turn.readCpu.historyWindow),
           }
         : null,
@@ -362,10 +362,10 @@ function turnRows(turn: TurnOverheadResult, row: Row): void {
   }
   if (turn.readCpu) {
     row(
-      "turn CPU of one read: one row",
-      ms(turn.readCpu.oneRow.median),
-      spread(turn.readCpu.oneRow),
-      "the conversation and its persona, one prepared statement",
+      "turn CPU of one read: the snapshot",
+      ms(turn.readCpu.snapshot.median),
+      spread(turn.readCpu.snapshot),
+      "all a turn reads before its history window, one prepared statement",
     );
     row(
       "turn CPU of one read: the history window",

@@ -14,7 +14,8 @@
 // - cpu_breakdown: where the route's CPU to the first token goes, by part of the system (turn-profile.ts), from
 //   profiled turns run after the measured ones (the profiler slows the process, so it never runs during those).
 // - read_cpu_ms: the CPU of two of the turn's reads alone, through the app's query functions, each the median of
-//   200 calls: the conversation with its persona (one prepared statement, one row) and the history window (the
+//   200 calls: the turn's snapshot (the conversation, its persona and all else read before the build, one
+//   prepared statement) and the history window (the
 //   newest 81 messages): what one statement costs the app's process, whatever the turn does around it.
 // Route turns and direct calls alternate, so both see the same machine load.
 
@@ -55,8 +56,8 @@ export interface TurnOverheadResult {
 }
 
 export interface ReadCpu {
-  /** The conversation with its persona: one prepared statement, one row. */
-  oneRow: Sample;
+  /** The turn's snapshot (db/turn-snapshot-queries.ts): one prepared statement. */
+  snapshot: Sample;
   /** The default history window: the newest 81 messages. */
   historyWindow: Sample;
 }
@@ -243,12 +244,10 @@ export async function setUpTurnBench(app: AppBench, storedMessages: number): Pro
       return { firstTokenMs: first - start, cpuMs };
     },
     async readCpu() {
-      const { getReadableConversationWithPersona } = await import("@/db/conversation-queries");
+      const { readTurnSnapshot } = await import("@/db/turn-snapshot-queries");
       const { listHistoryWindow } = await import("@/db/message-queries");
       return {
-        oneRow: await readCpuOf(() =>
-          getReadableConversationWithPersona({ db: app.db, conversationId, userId: user.id }),
-        ),
+        snapshot: await readCpuOf(() => readTurnSnapshot({ db: app.db, conversationId, userId: user.id })),
         historyWindow: await readCpuOf(() =>
           listHistoryWindow({ db: app.db, conversationId, afterSeq: 0, limit: 81 }),
         ),

@@ -40,18 +40,6 @@ export async function listMessageMedia({ db, conversationId }: ConversationArgs)
   return mediaFactsById(rows);
 }
 
-export async function listAttachmentsForMessages({ db, messageIds }: { db: Database; messageIds: string[] }) {
-  if (messageIds.length === 0) return [];
-  return attachmentsForMessagesStatement(db).execute({ messageIds });
-}
-
-const attachmentsForMessagesStatement = preparedStatement("listAttachmentsForMessages", (db) =>
-  db
-    .select()
-    .from(attachments)
-    .where(isAnyOf(attachments.messageId, sql.placeholder("messageIds"))),
-);
-
 /** The images of the message with this seq in a conversation, with their base64 bytes (for `analyze_image`). */
 export async function listMessageImages({ db, conversationId, seq }: ConversationArgs & { seq: number }) {
   return db

@@ -2,13 +2,13 @@
 // (readableBy, getReadableConversation, getOwnedConversation): routes and the turn runner use only these.
 
 import "server-only";
-import { and, desc, eq, ilike, inArray, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, ilike, inArray, ne, or, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { union } from "drizzle-orm/pg-core";
-import { AppError, notFound } from "@/lib/domain/errors";
+import { AppError } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { preparedStatement } from "./prepared-statements";
 import { type ConversationArgs, onlyRow, type UserArgs } from "./query-parts";
-import { type Conversation, conversations, type Persona, participants, personas } from "./schema";
+import { type Conversation, conversations, participants, personas } from "./schema";
 
 /** What a list of conversations shows of each (the conversations page, search results). */
 export const conversationListColumns = {
@@ -79,41 +79,39 @@ async function readableConversationRow({ db, conversationId, userId }: ReadableC
   return onlyRow(await readableConversationStatement(db).execute({ conversationId, userId }), "Conversation");
 }
 
+/**
+ * How a statement reading one conversation by `conversationId` for `userId` decides they may: joined to the
+ * reader's membership (`membership`, for a left join of participants), it `mayRead` when they own it or have
+ * joined it (an invitation is not yet).
+ */
+export function readerOfConversation(userId: Placeholder) {
+  return {
+    membership: and(
+      eq(participants.conversationId, conversations.id),
+      eq(participants.userId, userId),
+      ne(participants.role, "invited"),
+    ),
+    mayRead: and(
+      eq(conversations.id, sql.placeholder("conversationId")),
+      or(eq(conversations.ownerId, userId), eq(participants.userId, userId)),
+    ),
+  };
+}
+
 const readableConversationStatement = preparedStatement("readableConversationRow", (db) => {
-  const userId = sql.placeholder("userId");
+  const reader = readerOfConversation(sql.placeholder("userId"));
   return db
     .select({ conversation: conversations, persona: personas })
     .from(conversations)
-    .leftJoin(
-      participants,
-      and(
-        eq(participants.conversationId, conversations.id),
-        eq(participants.userId, userId),
-        ne(participants.role, "invited"),
-      ),
-    )
+    .leftJoin(participants, reader.membership)
     .leftJoin(personas, eq(personas.id, conversations.personaId))
-    .where(
-      and(
-        eq(conversations.id, sql.placeholder("conversationId")),
-        or(eq(conversations.ownerId, userId), eq(participants.userId, userId)),
-      ),
-    )
+    .where(reader.mayRead)
     .limit(1);
 });
 
 /** The conversation if the user owns it or takes part in it; otherwise not found (never "forbidden": no leak). */
 export async function getReadableConversation(args: ReadableConversationArgs): Promise<Conversation> {
   return (await readableConversationRow(args)).conversation;
-}
-
-/** getReadableConversation and its persona in one round trip (every model call opens both). */
-export async function getReadableConversationWithPersona(
-  args: ReadableConversationArgs,
-): Promise<{ conversation: Conversation; persona: Persona }> {
-  const { conversation, persona } = await readableConversationRow(args);
-  if (!persona) throw notFound("Persona");
-  return { conversation, persona };
 }
 
 /** Only the owner may change or delete a conversation: anyone else who may read it gets 403 with `refusal`. */

@@ -1,11 +1,9 @@
 // A user's own memories, as they manage them (Settings → Memories): what the personas remember about them, which
 // they may read, correct and delete, and whether a conversation's summary may become one. Every query is scoped to
-// the user: someone else's memory is simply not found. Also the memories a turn uses: the ones the `remember` tool
-// stores, and those a turn may read (listActiveMemories).
-import { and, asc, desc, eq, or, sql } from "drizzle-orm";
+// the user: someone else's memory is simply not found. Also the memories the `remember` tool stores (a turn reads
+// its memories with the rest of its snapshot, db/turn-snapshot-queries.ts).
+import { and, desc, eq } from "drizzle-orm";
 import { AppError } from "@/lib/domain/errors";
-import type { Database } from "./client";
-import { preparedStatement } from "./prepared-statements";
 import type { UserArgs } from "./query-parts";
 import { conversations, memories, memoryPreferences, personas } from "./schema";
 
@@ -129,35 +127,3 @@ export async function storeToolMemory({
  * The memories a turn may use: the persona's own, and unless `includePrivate` is false (a room, where others read
  * the payload), the user's private ones (user and user × persona scope).
  */
-export async function listActiveMemories({
-  db,
-  userId,
-  personaId,
-  includePrivate = true,
-}: UserArgs & { personaId: string; includePrivate?: boolean }) {
-  if (!includePrivate) return personaMemoriesStatement(db).execute({ personaId });
-  return memoriesWithPrivateStatement(db).execute({ userId, personaId });
-}
-
-/** The statement of listActiveMemories, with the user's private scopes or without them. */
-function activeMemoriesQuery(db: Database, includePrivate: boolean) {
-  const userId = sql.placeholder("userId");
-  const personaId = sql.placeholder("personaId");
-  const personaScope = and(eq(memories.scope, "persona"), eq(memories.personaId, personaId));
-  const privateScopes = [
-    and(eq(memories.scope, "user"), eq(memories.userId, userId)),
-    and(eq(memories.scope, "user_persona"), eq(memories.userId, userId), eq(memories.personaId, personaId)),
-  ];
-  return db
-    .select()
-    .from(memories)
-    .where(and(eq(memories.active, true), includePrivate ? or(personaScope, ...privateScopes) : personaScope))
-    .orderBy(asc(memories.createdAt), asc(memories.id));
-}
-
-const memoriesWithPrivateStatement = preparedStatement("listActiveMemories", (db) =>
-  activeMemoriesQuery(db, true),
-);
-const personaMemoriesStatement = preparedStatement("listActivePersonaMemories", (db) =>
-  activeMemoriesQuery(db, false),
-);

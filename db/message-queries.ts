@@ -10,15 +10,26 @@ import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cac
 import { notFound } from "@/lib/domain/errors";
 import type { StoredPart } from "@/lib/domain/types";
 import type { Database } from "./client";
+import { decodeRow, type JsonRow, parseJson } from "./json-rows";
 import { isAnyOf, preparedStatement } from "./prepared-statements";
 import {
   type AfterSeqArgs,
   type ConversationArgs,
   findMessageInConversation,
   type MessageInConversationArgs,
+  type Transaction,
   unsummarisedMessagesAfter,
 } from "./query-parts";
-import { artifacts, attempts, type Message, messages, turns } from "./schema";
+import {
+  type Artifact,
+  type Attachment,
+  artifacts,
+  attachments,
+  attempts,
+  type Message,
+  messages,
+  turns,
+} from "./schema";
 
 export async function getMessageInConversation(args: MessageInConversationArgs): Promise<Message> {
   const row = await findMessageInConversation(args);
@@ -27,27 +38,6 @@ export async function getMessageInConversation(args: MessageInConversationArgs):
 }
 
 /** The message a client already sent under this id, if any (sending it again never stores it twice). */
-export async function findMessageByClientId({
-  db,
-  conversationId,
-  clientMessageId,
-}: ConversationArgs & { clientMessageId: string }): Promise<Message | null> {
-  const [row] = await messageByClientIdStatement(db).execute({ conversationId, clientMessageId });
-  return row ?? null;
-}
-
-/** Every message the chat UI sends asks this first: prepared, like the rest of a turn's reads. */
-const messageByClientIdStatement = preparedStatement("findMessageByClientId", (db) =>
-  db
-    .select()
-    .from(messages)
-    .where(
-      and(
-        eq(messages.conversationId, sql.placeholder("conversationId")),
-        eq(messages.clientMessageId, sql.placeholder("clientMessageId")),
-      ),
-    ),
-);
 
 /**
  * What the latest attempt of the conversation sent: the history messages its items came from and the trace
@@ -118,6 +108,7 @@ export async function finishReplyWithArtifacts({
   parts,
   artifacts: replayed,
   status,
+  finishedTurn,
 }: {
   db: Database;
   messageId: string;
@@ -125,6 +116,7 @@ export async function finishReplyWithArtifacts({
   parts: StoredPart[];
   artifacts: { id: string; type: string; payload: Record<string, unknown> }[];
   status: Message["status"];
+  finishedTurn?: FinishedTurn;
 }): Promise<Message | undefined> {
   return db.transaction(async (tx) => {
     if (replayed.length > 0) {
@@ -137,13 +129,39 @@ export async function finishReplyWithArtifacts({
         })),
       );
     }
-    const [stored] = await tx
-      .update(messages)
-      .set({ parts, status, ...messageTokenCounts(parts), updatedAt: new Date() })
-      .where(eq(messages.id, messageId))
-      .returning();
-    return stored;
+    return setMessage(tx, messageId, { parts, status, ...messageTokenCounts(parts) }, finishedTurn);
   });
+}
+
+/** The turn a reply's final write also finishes: its status, in the same statement as the reply's. */
+export interface FinishedTurn {
+  turnId: string;
+  status: "ok" | "error" | "interrupted" | "stopped";
+}
+
+/**
+ * One update of a message, returning it as stored; with `finishedTurn`, that turn's status is written by the
+ * same statement (a data-modifying CTE), so a reply and its turn end together in one round trip.
+ */
+async function setMessage(
+  db: Database | Transaction,
+  messageId: string,
+  values: Partial<Pick<Message, "parts" | "status" | "tokenCounts" | "segmentTokenCounts">>,
+  finishedTurn: FinishedTurn | undefined,
+): Promise<Message | undefined> {
+  const changes = { ...values, updatedAt: new Date() };
+  const where = eq(messages.id, messageId);
+  if (!finishedTurn) {
+    const [stored] = await db.update(messages).set(changes).where(where).returning();
+    return stored;
+  }
+  const turnUpdate = db
+    .update(turns)
+    .set({ status: finishedTurn.status, heartbeatAt: null })
+    .where(eq(turns.id, finishedTurn.turnId));
+  const finished = db.$with("finished_turn", {}).as(turnUpdate.getSQL());
+  const [stored] = await db.with(finished).update(messages).set(changes).where(where).returning();
+  return stored;
 }
 
 /** Returns the message as stored (undefined when it is gone): a reply's live event is made from it, unread. */
@@ -153,6 +171,7 @@ export async function updateMessage({
   parts,
   status,
   countTokens = false,
+  finishedTurn,
 }: {
   db: Database;
   messageId: string;
@@ -160,18 +179,19 @@ export async function updateMessage({
   status?: Message["status"];
   /** Cache the new parts' token counts (once the text is final). */
   countTokens?: boolean;
+  /** The turn this final write also finishes. */
+  finishedTurn?: FinishedTurn;
 }): Promise<Message | undefined> {
-  const [stored] = await db
-    .update(messages)
-    .set({
+  return setMessage(
+    db,
+    messageId,
+    {
       ...(parts ? { parts } : {}),
       ...(status ? { status } : {}),
       ...(countTokens && parts ? messageTokenCounts(parts) : {}),
-      updatedAt: new Date(),
-    })
-    .where(eq(messages.id, messageId))
-    .returning();
-  return stored;
+    },
+    finishedTurn,
+  );
 }
 
 /** The full transcript, summarized or not, in seq order. */
@@ -205,6 +225,50 @@ const historyWindowStatement = preparedStatement("listHistoryWindow", (db) =>
     .orderBy(desc(messages.seq))
     .limit(sql.placeholder("limit")),
 );
+
+/** A turn's window as listHistoryWindow reads it, with its messages' attachments and artifacts. */
+export interface WindowWithMedia {
+  /** Oldest first. */
+  messages: Message[];
+  attachments: Attachment[];
+  /** In the order they happened. */
+  artifacts: Artifact[];
+}
+
+/** listHistoryWindow, the window's attachments and its artifacts in one statement (one round trip). */
+export async function listHistoryWindowWithMedia({
+  db,
+  conversationId,
+  afterSeq,
+  limit,
+}: AfterSeqArgs & { limit: number }): Promise<WindowWithMedia> {
+  const [row] = await windowWithMediaStatement(db).execute({ conversationId, afterSeq, limit });
+  const parts = parseJson(row.parts) as Record<keyof WindowWithMedia, JsonRow[]>;
+  return {
+    messages: parts.messages.map((message) => decodeRow(messages, message)),
+    attachments: parts.attachments.map((attachment) => decodeRow(attachments, attachment)),
+    artifacts: parts.artifacts.map((artifact) => decodeRow(artifacts, artifact)),
+  };
+}
+
+const windowWithMediaStatement = preparedStatement("listHistoryWindowWithMedia", (db) => {
+  const window = db.$with("history_window").as(
+    db
+      .select()
+      .from(messages)
+      .where(unsummarisedMessagesAfter(sql.placeholder("conversationId"), sql.placeholder("afterSeq")))
+      .orderBy(desc(messages.seq))
+      .limit(sql.placeholder("limit")),
+  );
+  const parts = sql`json_build_object(
+    'messages', coalesce((select json_agg(row_to_json(w) order by w.seq) from ${window} w), '[]'::json),
+    'attachments', coalesce((select json_agg(row_to_json(a) order by a."createdAt", a.id) from ${attachments} a
+      where a."messageId" in (select id from ${window})), '[]'::json),
+    'artifacts', coalesce((select json_agg(row_to_json(r) order by r.id) from ${artifacts} r
+      where r."messageId" in (select id from ${window})), '[]'::json)
+  )`;
+  return db.with(window).select({ parts }).from(sql`(select 1) as one`);
+});
 
 /**
  * `reasoning.persist = next_reply`: once the reply is done, the reasoning replayed for it is deleted,

@@ -215,8 +215,8 @@ test.skipIf(!baseUrl)(
     // A prepared statement (db/prepared-statements.ts) may be run with a generic plan, made without its
     // parameters' values: each of those again, prepared and planned so (an EXPLAIN with values is never generic).
     const prepared = [...distinct.values()].filter(({ query }) => preparedStatementTexts().has(query));
-    // The turn's session, set-up and load reads and its writes: 14 when this was written.
-    expect(prepared.length).toBeGreaterThanOrEqual(10);
+    // At least the turn's session read, its snapshot, its window and its writes.
+    expect(prepared.length).toBeGreaterThanOrEqual(6);
     const genericOffenders = await client.begin(async (transaction) => {
       await transaction`set local plan_cache_mode = force_generic_plan`;
       const found: string[] = [];

@@ -68,24 +68,19 @@ async function statementsOf(action: () => Promise<unknown>): Promise<string[]> {
   return logged.map(tablesOf).sort();
 }
 
-/** What every turn reads before it stores anything (the checks and the turn's load run side by side). */
+/**
+ * What every turn reads: the session, then one snapshot of all the turn is refused on or built from (the
+ * conversation, its persona, the models, the policy, the summary, the members, memories and blocks, a reply being
+ * written, the message's client id), and once the message is stored, the window of history with its media.
+ */
 const TURN_READS = [
   "read session, read user",
-  "read conversations, read participants, read personas",
-  "read models",
-  "read persona_user_blocks, read user",
-  "read settings_versions",
-  "read summaries",
-  "read participants, read user",
-  "read memories",
-  // The window of history: the newest unsummarised messages.
-  "read messages",
-  "read attachments",
-  "read artifacts",
+  "read settings_versions, read summaries, read participants, read user, read memories, read persona_user_blocks, read models, read turns, read messages, read conversations, read personas",
+  "read messages, read history_window, read attachments, read artifacts",
 ];
 
-/** What every turn writes once its reply is done: the attempt, the reply's last state, the turn's status. */
-const TURN_WRITES = ["insert attempts", "update messages", "update turns"];
+/** What every turn writes once its reply is done: the attempt, then the reply's last state with the turn's status. */
+const TURN_WRITES = ["insert attempts", "update turns, update messages"];
 
 /**
  * One live event: the cursor, the event, the superseded and expired ones, and with the Postgres bus its NOTIFY (on
@@ -104,10 +99,6 @@ test("a new message's turn in a titled conversation: each statement, once", asyn
   expect(statements).toEqual(
     [
       ...TURN_READS,
-      // The client's message id not stored yet (the same message is never stored twice).
-      "read messages",
-      // No reply of the conversation is being written: the history would hold its partial copy.
-      "read turns",
       // The message, its seq from the conversation's counter and its parent (the shown message before it).
       "update conversations, insert messages, read counter, read messages",
       // The reply's row and the turn's, in one statement.
@@ -132,8 +123,6 @@ test("a regenerate: the new variant's row in a transaction that un-chooses the e
   expect(statements).toEqual(
     [
       ...TURN_READS,
-      // No reply of the conversation is being written.
-      "read turns",
       // The reply to regenerate, the message it answers, and that this is the latest exchange.
       "read messages",
       "read messages",

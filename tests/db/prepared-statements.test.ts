@@ -3,20 +3,21 @@
 // inside a transaction, the transaction's own statement, which sees its uncommitted rows.
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { listAttachmentsForMessages, loadAttachmentData } from "@/db/attachment-queries";
-import { listActiveBlocks } from "@/db/block-queries";
+import { loadAttachmentData } from "@/db/attachment-queries";
 import { createDatabase, type Database, type DatabaseHandle } from "@/db/client";
 import { appendMessage } from "@/db/message-insert-queries";
-import { findMessageByClientId, listArtifactsForMessages } from "@/db/message-queries";
-import { listModelsById } from "@/db/model-queries";
+import { listArtifactsForMessages, listHistoryWindowWithMedia } from "@/db/message-queries";
+import { listParticipants } from "@/db/participant-queries";
 import {
   artifacts,
   attachmentBlobs,
   attachments,
+  conversations,
   messages,
   models,
   personaUserBlocks,
   session,
+  settingsVersions,
   turns,
   user,
 } from "@/db/schema";
@@ -28,6 +29,7 @@ import {
   insertTurn,
   touchTurnHeartbeat,
 } from "@/db/turn-queries";
+import { readTurnSnapshot } from "@/db/turn-snapshot-queries";
 import { createFreshDatabase, dropDatabase } from "../database";
 import { adaConversation, pgliteForFile } from "../fixtures/pglite";
 
@@ -91,12 +93,6 @@ async function checkTurnStatements(db: Database) {
     { segmentCountsAreNull: true },
   ]);
 
-  // Lists by id, one array parameter whatever their length, against the `in (…)` of before.
-  const modelIds = ["offline:echo", "no-such-model"];
-  const byId = await listModelsById({ db, modelIds });
-  expect([...byId.keys()]).toEqual(["offline:echo"]);
-  expect([...byId.values()]).toEqual(await db.select().from(models).where(inArray(models.id, modelIds)));
-
   await db.insert(attachmentBlobs).values([
     { storageKey: "db:one", data: "b25l" },
     { storageKey: "db:two", data: "dHdv" },
@@ -117,19 +113,27 @@ async function checkTurnStatements(db: Database) {
       attachment(first.id, "db:two"),
       attachment(second.id, "db:two"),
     ]);
-  const messageIds = [question.id, first.id];
-  const listed = await listAttachmentsForMessages({ db, messageIds });
-  expect(listed.map((row) => [row.messageId, row.storageKey]).sort()).toEqual(
+  // The window with its media: the newest two chosen messages (the question and the chosen reply), their
+  // attachments and artifacts, as the single-table reads give them.
+  const window = await listHistoryWindowWithMedia({
+    db,
+    conversationId: conversation.id,
+    afterSeq: 0,
+    limit: 2,
+  });
+  const windowIds = [question.id, second.id];
+  expect(window.messages).toEqual([question, second]);
+  expect(window.attachments.map((row) => [row.messageId, row.storageKey]).sort()).toEqual(
     [
       [question.id, "db:one"],
-      [first.id, "db:two"],
+      [second.id, "db:two"],
     ].sort(),
   );
-  expect(listed.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+  expect(window.attachments.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
     await db
       .select()
       .from(attachments)
-      .where(inArray(attachments.messageId, messageIds))
+      .where(inArray(attachments.messageId, windowIds))
       .orderBy(attachments.id),
   );
   expect(await loadAttachmentData({ db, storageKeys: ["db:one", "db:two", "db:none"] })).toEqual(
@@ -149,15 +153,17 @@ async function checkTurnStatements(db: Database) {
   await db
     .insert(artifacts)
     .values([artifact("01B", question.id), artifact("01A", first.id), artifact("01C", second.id)]);
+  const messageIds = [question.id, first.id];
+  const artifactsOf = (ids: string[]) =>
+    db.select().from(artifacts).where(inArray(artifacts.messageId, ids)).orderBy(asc(artifacts.id));
   const listedArtifacts = await listArtifactsForMessages({ db, messageIds });
   expect(listedArtifacts.map((row) => row.id)).toEqual(["01A", "01B"]);
-  expect(listedArtifacts).toEqual(
-    await db
-      .select()
-      .from(artifacts)
-      .where(inArray(artifacts.messageId, messageIds))
-      .orderBy(asc(artifacts.id)),
-  );
+  expect(listedArtifacts).toEqual(await artifactsOf(messageIds));
+  const windowArtifacts = (
+    await listHistoryWindowWithMedia({ db, conversationId: conversation.id, afterSeq: 0, limit: 2 })
+  ).artifacts;
+  expect(windowArtifacts.map((row) => row.id)).toEqual(["01B", "01C"]);
+  expect(windowArtifacts).toEqual(await artifactsOf(windowIds));
 
   // Blocks: the time is a parameter of the prepared statement (an expired block is not active).
   for (const id of ["bob", "carol", "dave"]) await userWithSession(db, id);
@@ -172,7 +178,9 @@ async function checkTurnStatements(db: Database) {
     },
     { personaId: persona.id, userId: "dave", blockType: "block", expiresAt: null },
   ]);
-  const blocks = await listActiveBlocks({ db, personaId: persona.id, now });
+  const snapshotOf = (clientMessageId: string | null = null) =>
+    readTurnSnapshot({ db, conversationId: conversation.id, userId: "ada", clientMessageId });
+  const { blocks } = (await snapshotOf()).context;
   expect(blocks.map((row) => row.userName).sort()).toEqual(["carol", "dave"]);
   expect(blocks.sort((a, b) => a.userName.localeCompare(b.userName))).toEqual(
     await db
@@ -187,6 +195,26 @@ async function checkTurnStatements(db: Database) {
       )
       .orderBy(user.name),
   );
+
+  // The rest of the snapshot: each part as the table's own read gives it.
+  const snapshot = await snapshotOf();
+  const [storedConversation] = await db
+    .select()
+    .from(conversations)
+    .where(eq(conversations.id, conversation.id));
+  expect(snapshot.conversation).toEqual(storedConversation);
+  expect(snapshot.persona).toEqual(persona);
+  const [policy] = await db.select().from(settingsVersions).orderBy(desc(settingsVersions.version)).limit(1);
+  expect(snapshot.context.globalSettings).toEqual(policy);
+  expect(snapshot.context.participants).toEqual(
+    await listParticipants({ db, conversationId: conversation.id }),
+  );
+  const modelIds = [persona.modelId, ...persona.fallbackModelIds];
+  expect([...snapshot.models.values()].sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+    await db.select().from(models).where(inArray(models.id, modelIds)).orderBy(models.id),
+  );
+  expect(snapshot.context.activeSummary).toBeNull();
+  expect(snapshot.runningTurn).toBeNull();
 
   // A turn: started, kept alive, finished.
   const turnId = "0193a5d0-0000-7000-8000-000000000001";
@@ -205,6 +233,7 @@ async function checkTurnStatements(db: Database) {
     id: turnId,
     assistantMessageId: second.id,
   });
+  expect((await snapshotOf()).runningTurn).toEqual({ id: turnId, assistantMessageId: second.id });
   const [started] = await db.select().from(turns).where(eq(turns.id, turnId));
   expect(started).toMatchObject({ status: "running", instanceId: "instance-1", settingsVersion: 1 });
   await db
@@ -282,11 +311,13 @@ async function checkTurnStatements(db: Database) {
       clientMessageId: "client-1",
     },
   });
-  const bySentId = (conversationId: string, clientMessageId: string) =>
-    findMessageByClientId({ db, conversationId, clientMessageId });
-  expect(await bySentId(conversation.id, "client-1")).toEqual(sent);
-  expect(await bySentId(conversation.id, "client-2")).toBeNull();
-  expect(await bySentId("0193a5d0-0000-7000-8000-0000000000ff", "client-1")).toBeNull();
+  expect(sent.clientMessageId).toBe("client-1");
+  expect((await snapshotOf("client-1")).clientMessageStored).toBe(true);
+  expect((await snapshotOf("client-2")).clientMessageStored).toBe(false);
+  // Someone who neither owns the conversation nor takes part in it: not found.
+  await expect(
+    readTurnSnapshot({ db, conversationId: conversation.id, userId: "bob", clientMessageId: null }),
+  ).rejects.toThrow(/not found/i);
 }
 
 describe.skipIf(!baseUrl)("on Postgres", () => {

@@ -31,12 +31,14 @@ export async function draftAsUser({
   user: SessionUser;
   conversationId: string;
 }): Promise<{ draft: string; modelId: string }> {
-  const { conversation, persona } = await openConversation({ db, conversationId, userId: user.id });
+  const { conversation, persona, context, models, runningTurn } = await openConversation({
+    db,
+    conversationId,
+    userId: user.id,
+  });
   // A draft answers the history: not while a reply in it is half written (docs/features.md, "Stop").
-  const [{ usable }] = await Promise.all([
-    personaModels(db, persona),
-    refuseWhileReplyIsWritten({ db, conversationId, action: "ask for a draft" }),
-  ]);
+  const { usable } = personaModels(models, persona);
+  await refuseWhileReplyIsWritten({ db, conversationId, action: "ask for a draft", runningTurn });
   const now = new Date();
   const instruction = unsentMessage({
     conversation,
@@ -52,6 +54,7 @@ export async function draftAsUser({
     currentMessageStored: false,
     requesterId: user.id,
     now,
+    context,
     models: usable,
     impersonateUserId: user.id,
   });

@@ -41,12 +41,15 @@ export async function refuseWhileReplyIsWritten({
   conversationId,
   action,
   ownStart = false,
+  runningTurn,
 }: ConversationArgs & {
   action: string;
   /** The caller is a turn that has claimed the conversation's start (claimTurnStart): its own claim is no reply. */
   ownStart?: boolean;
+  /** The running turn as the caller's read found it (db/turn-snapshot-queries.ts): not read again. */
+  runningTurn?: { id: string } | null;
 }): Promise<void> {
-  if (await replyIsBeingWritten({ db, conversationId, ownStart })) {
+  if (await replyIsBeingWritten({ db, conversationId, ownStart, runningTurn })) {
     throw replyBeingWrittenError(action);
   }
 }
@@ -59,8 +62,9 @@ export async function replyIsBeingWritten({
   db,
   conversationId,
   ownStart = false,
-}: ConversationArgs & { ownStart?: boolean }): Promise<boolean> {
+  runningTurn,
+}: ConversationArgs & { ownStart?: boolean; runningTurn?: { id: string } | null }): Promise<boolean> {
   if (turnRunningHere(conversationId) !== null) return true;
   if (!ownStart && turnStartingHere(conversationId)) return true;
-  return (await getRunningTurn({ db, conversationId })) !== null;
+  return (runningTurn === undefined ? await getRunningTurn({ db, conversationId }) : runningTurn) !== null;
 }

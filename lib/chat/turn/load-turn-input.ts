@@ -3,15 +3,11 @@
 // blocks, participants and the resolved settings. Cost does not grow with the length of the history.
 
 import "server-only";
-import { listAttachmentsForMessages, loadAttachmentData } from "@/db/attachment-queries";
-import { listActiveBlocks } from "@/db/block-queries";
+import { loadAttachmentData } from "@/db/attachment-queries";
 import type { Database } from "@/db/client";
-import { listActiveMemories } from "@/db/memory-queries";
-import { listArtifactsForMessages, listHistoryWindow } from "@/db/message-queries";
-import { listParticipants } from "@/db/participant-queries";
+import { listHistoryWindowWithMedia, type WindowWithMedia } from "@/db/message-queries";
 import type { Conversation, Message, Persona } from "@/db/schema";
-import { getCurrentSettings } from "@/db/settings-queries";
-import { getActiveSummary } from "@/db/summary-queries";
+import { type ConversationContextRows, readTurnSnapshot } from "@/db/turn-snapshot-queries";
 import type { PreloadedSummaryInputs } from "@/lib/chat/summary/summary-decision";
 import { countUserTurns } from "@/lib/context/current-input";
 import { type ResolvedSettings, resolveSettings, type SettingsOverride } from "@/lib/domain/settings";
@@ -54,7 +50,7 @@ export async function loadTurnInput({
   requesterId,
   settingsOverride,
   now = new Date(),
-  activeBlocks,
+  context,
 }: {
   db: Database;
   conversation: Conversation;
@@ -67,29 +63,32 @@ export async function loadTurnInput({
   /** A dry run's settings changes (preview), applied as the most specific layer. */
   settingsOverride?: SettingsOverride;
   now?: Date;
-  /** The persona's active blocks when the caller already asked for them (the turn's mute check). */
-  activeBlocks?: ReturnType<typeof listActiveBlocks>;
+  /** The rows read with the conversation (openConversation); read here, in one statement, when not given. */
+  context?: ConversationContextRows;
 }): Promise<TurnInput> {
-  const [globalSettings, summaryRow, participantRows, memoryRows, blockRows] = await Promise.all([
-    getCurrentSettings({ db }),
-    getActiveSummary({ db, conversationId: conversation.id }),
-    listParticipants({ db, conversationId: conversation.id }),
-    // In a room every member reads the turns and their attempts, raw request included: the requester's private
-    // memories (user and user × persona scope) stay out, only the persona's own go in.
-    listActiveMemories({
+  // In a room every member reads the turns and their attempts, raw request included: the requester's private
+  // memories (user and user × persona scope) stay out, only the persona's own go in (the snapshot's rule).
+  const {
+    globalSettings,
+    activeSummary: summaryRow,
+    participants: participantRows,
+    memories: memoryRows,
+    blocks: blockRows,
+  } = context ??
+  (
+    await readTurnSnapshot({
       db,
+      conversationId: conversation.id,
       userId: requesterId,
       personaId: persona.id,
-      includePrivate: conversation.visibility !== "room",
-    }),
-    activeBlocks ?? listActiveBlocks({ db, personaId: persona.id, now }),
-  ]);
+    })
+  ).context;
   const resolved = resolveTurnSettings(globalSettings.settings, persona, conversation);
   const settings = settingsOverride
     ? resolveSettings(resolved.settings, settingsOverride)
     : resolved.settings;
 
-  const { rows, current, loadedWindow } = await loadHistoryWindow({
+  const { rows, current, loadedWindow, media } = await loadHistoryWindow({
     db,
     conversationId: conversation.id,
     fetchLimit: settings.history.messageFetchLimit,
@@ -98,7 +97,7 @@ export async function loadTurnInput({
     currentMessageStored,
   });
   const messages = rows.map(toStoredMessage);
-  const { attachments, artifactRows } = await loadMessageMedia({ db, messages, settings });
+  const { attachments, artifactRows } = await loadMessageMedia({ db, messages, media, settings });
 
   const currentInput: StoredMessage = toStoredMessage(current);
   const userTurnNumber = countUserTurns(messages, currentInput);
@@ -148,9 +147,9 @@ export async function loadTurnInput({
 
 /**
  * The fetch limit counts the message being answered: the window is it and the newest `limit − 1` messages before
- * it. The window is fetched while the message may still be being stored (the turn runner starts this load beside
- * the insert), so it may or may not be among the rows: two rows beyond the others' limit cover both cases and say
- * whether older unsummarised messages were left out. A preview's draft is never stored.
+ * it. The window is read once the message is stored (its media are read with it); a preview's draft is never
+ * stored. Two rows beyond the others' limit hold the message itself and one more, which says whether older
+ * unsummarised messages were left out.
  */
 async function loadHistoryWindow({
   db,
@@ -169,9 +168,9 @@ async function loadHistoryWindow({
   currentMessageStored: boolean;
 }) {
   const othersLimit = Math.max(0, fetchLimit - 1);
-  const fetched = await listHistoryWindow({ db, conversationId, afterSeq, limit: othersLimit + 2 });
   const current = await currentMessage;
-  const older = fetched.filter((row) => row.id !== current.id && row.seq < current.seq);
+  const media = await listHistoryWindowWithMedia({ db, conversationId, afterSeq, limit: othersLimit + 2 });
+  const older = media.messages.filter((row) => row.id !== current.id && row.seq < current.seq);
   const others = older.length > othersLimit ? older.slice(older.length - othersLimit) : older;
   const rows = currentMessageStored ? [...others, current] : others;
   const oldestLoaded = rows[0];
@@ -184,24 +183,26 @@ async function loadHistoryWindow({
           omittedCount: oldestLoaded.seq - afterSeq - 1,
         }
       : null;
-  return { rows, current, loadedWindow };
+  return { rows, current, loadedWindow, media };
 }
 
 /** The window's attachments and artifacts; bytes only for media inside the media window, the only ones rendered. */
 async function loadMessageMedia({
   db,
   messages,
+  media,
   settings,
 }: {
   db: Database;
   messages: StoredMessage[];
+  /** What the window's read found, for more messages than the window keeps. */
+  media: WindowWithMedia;
   settings: ResolvedSettings;
 }) {
   const messageIds = messages.map((message) => message.id);
-  const [attachmentRows, artifactRows] = await Promise.all([
-    listAttachmentsForMessages({ db, messageIds }),
-    listArtifactsForMessages({ db, messageIds }),
-  ]);
+  const inWindow = new Set(messageIds);
+  const attachmentRows = media.attachments.filter((row) => row.messageId && inWindow.has(row.messageId));
+  const artifactRows = media.artifacts.filter((row) => row.messageId && inWindow.has(row.messageId));
   const mediaWindowStart = Math.max(
     0,
     messages.length - Math.min(settings.media.window, settings.history.messageFetchLimit),

@@ -12,7 +12,7 @@ import type { SettingsOverride } from "@/lib/domain/settings";
 import { reconcileRequest } from "@/lib/providers/wire-reconciliation";
 import { toModelDescriptor } from "./stored-rows";
 import { personaToolSet, runnableToolNames } from "./tools";
-import { loadAndBuild, openConversation, requireCallableModel, resolveOrRefuse } from "./turn-setup";
+import { loadAndBuild, openConversation, requireCallableRow, resolveOrRefuse } from "./turn-setup";
 
 export const PREVIEW_MESSAGE_ID = "00000000-0000-7000-8000-000000000000";
 
@@ -73,18 +73,17 @@ export async function previewTurn({
   /** Preview as this persona instead of the conversation's (the admin persona editor's unsaved draft). */
   persona?: Persona;
 }) {
-  const { conversation, persona } = await openConversation({
+  const { conversation, persona, context, models, runningTurn } = await openConversation({
     db,
     conversationId,
     userId: user.id,
     persona: personaDraft,
+    modelId: modelId ?? personaDraft?.modelId,
   });
   // A preview calls no model, so it is built even while a reply is being written: it then says that the reply's
   // text in it is the part stored so far (docs/features.md, "Stop").
-  const [modelRow, replyInProgress] = await Promise.all([
-    requireCallableModel(db, modelId ?? persona.modelId),
-    replyIsBeingWritten({ db, conversationId }),
-  ]);
+  const modelRow = requireCallableRow(models, modelId ?? persona.modelId);
+  const replyInProgress = await replyIsBeingWritten({ db, conversationId, runningTurn });
   const now = new Date();
   const draft = unsentMessage({
     conversation,
@@ -101,6 +100,7 @@ export async function previewTurn({
     requesterId: user.id,
     settingsOverride: settings,
     now,
+    context,
     models: [modelRow],
   });
   const model = toModelDescriptor(modelRow);

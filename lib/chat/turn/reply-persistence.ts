@@ -10,7 +10,7 @@ import "server-only";
 import { getErrorMessage } from "@ai-sdk/provider";
 import { ulid } from "ulid";
 import type { Database } from "@/db/client";
-import { finishReplyWithArtifacts, updateMessage } from "@/db/message-queries";
+import { type FinishedTurn, finishReplyWithArtifacts, updateMessage } from "@/db/message-queries";
 import type { Message } from "@/db/schema";
 import { runningTurnCount } from "@/lib/chat/turn-control/turn-stops";
 import { type ReasoningView, reasoningView } from "@/lib/chat/views/reasoning-view";
@@ -280,7 +280,7 @@ export class ReplyPersistence {
     this.text = this.text.slice(0, Math.max(0, chars));
   }
 
-  private flush(status: Message["status"]): Promise<void> {
+  private flush(status: Message["status"], finishedTurn?: FinishedTurn): Promise<void> {
     if (status === "streaming" && this.text.length === this.flushedLength) return this.pending;
     this.writesAsked++;
     this.lastFlushAt = Date.now();
@@ -298,6 +298,7 @@ export class ReplyPersistence {
           parts: status === "streaming" ? (text ? [{ type: "text", text }] : []) : parts,
           status,
           countTokens: status !== "streaming",
+          finishedTurn,
         });
       }
       return finishReplyWithArtifacts({
@@ -307,6 +308,7 @@ export class ReplyPersistence {
         parts,
         artifacts,
         status,
+        finishedTurn,
       });
     };
     // Writes are chained so an older snapshot can never land after a newer one, and each one's live event is
@@ -335,8 +337,9 @@ export class ReplyPersistence {
     });
   }
 
-  finish(status: Exclude<Message["status"], "streaming">): Promise<void> {
-    return this.flush(status);
+  /** The final write; with `turn`, the turn's own status is written by the same statement. */
+  finish(status: Exclude<Message["status"], "streaming">, turn?: FinishedTurn): Promise<void> {
+    return this.flush(status, turn);
   }
 }
 

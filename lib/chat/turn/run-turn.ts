@@ -27,6 +27,7 @@ import {
   checkAndStoreUserMessage,
   continuationInput,
   type TurnAction,
+  turnActionModelId,
   turnActionWords,
 } from "./turn-user-message";
 
@@ -71,15 +72,16 @@ async function startTurn(
 ): Promise<{ turnId: string; write: ReturnType<typeof streamTurn> }> {
   // Reading and storing wait their turn behind other turns' when many arrive at once (turn-admission.ts).
   const { turn, firstInput } = await admitTurnSetUp(async () => {
-    const { conversation, persona } = await openConversation({ db, conversationId, userId: user.id });
-    claimed(claimTurnStart(conversationId, turnActionWords(action)));
-    const { firstInput, ...stored } = await checkAndStoreUserMessage({
+    const opened = await openConversation({
       db,
-      user,
-      conversation,
-      persona,
-      action,
+      conversationId,
+      userId: user.id,
+      modelId: turnActionModelId(action),
+      clientMessageId: action.kind === "submit" ? action.clientMessageId : undefined,
     });
+    const { conversation, persona } = opened;
+    claimed(claimTurnStart(conversationId, turnActionWords(action)));
+    const { firstInput, ...stored } = await checkAndStoreUserMessage({ db, user, opened, action });
     const turn: TurnContext = {
       db,
       user,

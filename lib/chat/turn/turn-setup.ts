@@ -5,34 +5,55 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { getReadableConversationWithPersona } from "@/db/conversation-queries";
-import { getModel, listModels, listModelsById } from "@/db/model-queries";
-import type { Conversation, Model, Persona } from "@/db/schema";
+import { getModel, listModels } from "@/db/model-queries";
+import type { Model, Persona } from "@/db/schema";
+import { readTurnSnapshot, type TurnSnapshot } from "@/db/turn-snapshot-queries";
 import { buildContext } from "@/lib/context/build-context";
 import { attemptBudgetsFor } from "@/lib/context/history-reach";
 import { ContextBudgetError, type ResolvedContext, resolveForModel } from "@/lib/context/resolve-for-model";
-import { AppError } from "@/lib/domain/errors";
+import { AppError, notFound } from "@/lib/domain/errors";
 import type { BaseContext, ModelDescriptor } from "@/lib/domain/types";
 import { isProviderConfigured } from "@/lib/providers/language-model";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
 import { stageClock } from "./stage-clock";
 import { toModelDescriptor } from "./stored-rows";
 
-/** The conversation (404 to anyone who may not read it) and the persona that answers in it. */
+/** What a model call opens with: the conversation's snapshot (db/turn-snapshot-queries.ts) and who answers. */
+export type OpenedConversation = TurnSnapshot & { persona: Persona };
+
+/**
+ * The conversation (404 to anyone who may not read it), the persona that answers in it, and the rest of what the
+ * call reads before it builds: one statement.
+ */
 export async function openConversation({
   db,
   conversationId,
   userId,
   persona,
+  modelId,
+  clientMessageId,
 }: {
   db: Database;
   conversationId: string;
   userId: string;
   /** Answer as this persona instead of the conversation's (the admin persona editor's unsaved draft). */
   persona?: Persona;
-}): Promise<{ conversation: Conversation; persona: Persona }> {
-  const opened = await getReadableConversationWithPersona({ db, conversationId, userId });
-  return persona ? { conversation: opened.conversation, persona } : opened;
+  /** A model the call names besides the persona's (a regenerate's choice): read with the rest. */
+  modelId?: string;
+  /** The new message's client id: whether it is already stored is read with the rest. */
+  clientMessageId?: string;
+}): Promise<OpenedConversation> {
+  const snapshot = await readTurnSnapshot({
+    db,
+    conversationId,
+    userId,
+    personaId: persona?.id,
+    modelId,
+    clientMessageId,
+  });
+  const answering = persona ?? snapshot.persona;
+  if (!answering) throw notFound("Persona");
+  return { ...snapshot, persona: answering };
 }
 
 /** The one sentence for a model that cannot be called: `model` is "Model x", "the summary model x", … */
@@ -43,41 +64,36 @@ export function unavailableModelMessage(model: string): string {
 /** The model row when it may be called now (it exists, is enabled and its provider is configured), else null. */
 export async function callableModel(db: Database, modelId: string): Promise<Model | null> {
   const row = await getModel({ db, modelId });
-  return row?.enabled === true && isProviderConfigured(row.provider) ? row : null;
+  return row && isCallable(row) ? row : null;
 }
 
 /** The models an owner may choose for a conversation or one reply: those that may be called now. */
 export async function choosableModels(db: Database): Promise<{ id: string; label: string }[]> {
   const rows = await listModels({ db });
-  return rows
-    .filter((row) => row.enabled && isProviderConfigured(row.provider))
-    .map((row) => ({ id: row.id, label: row.label }));
+  return rows.filter(isCallable).map((row) => ({ id: row.id, label: row.label }));
 }
 
 /** A model named by the request (a preview's): refused with 422 when it cannot be called. */
 export async function requireCallableModel(db: Database, modelId: string): Promise<Model> {
   const row = await callableModel(db, modelId);
-  if (!row) throw new AppError("model_unavailable", `${unavailableModelMessage(`Model ${modelId}`)}.`);
-  return row;
+  return requireCallableRow(new Map(row ? [[modelId, row]] : []), modelId);
 }
 
 /**
  * The persona's own model row (null when it does not exist), and the models that may answer for it: the chosen
  * model first when there is one (the conversation's, or a regenerate's), then the persona's model and its
- * fallbacks, keeping those that may be called. None at all is refused with 422.
+ * fallbacks, keeping those that may be called. None at all is refused with 422. `modelsById` holds the rows read
+ * with the conversation (openConversation).
  */
-export async function personaModels(
-  db: Database,
+export function personaModels(
+  modelsById: ReadonlyMap<string, Model>,
   persona: Persona,
   chosenModelId?: string | null,
-): Promise<{ personaModel: Model | null; usable: Model[] }> {
+): { personaModel: Model | null; usable: Model[] } {
   const personaModelIds = [persona.modelId, ...persona.fallbackModelIds];
   const modelIds = [...new Set([...(chosenModelId ? [chosenModelId] : []), ...personaModelIds])];
-  const byId = await listModelsById({ db, modelIds });
-  const rows = modelIds.map((modelId) => byId.get(modelId) ?? null);
-  const usable = rows.filter(
-    (row): row is Model => row?.enabled === true && isProviderConfigured(row.provider),
-  );
+  const rows = modelIds.map((modelId) => modelsById.get(modelId) ?? null);
+  const usable = rows.filter((row): row is Model => row !== null && isCallable(row));
   if (usable.length === 0) {
     const models =
       modelIds.length === 1 ? `its model ${modelIds[0]}` : `every one of its models (${modelIds.join(", ")})`;
@@ -87,6 +103,19 @@ export async function personaModels(
     );
   }
   return { personaModel: rows[modelIds.indexOf(persona.modelId)] ?? null, usable };
+}
+
+/** A model row that may be called now: enabled, its provider configured. */
+export function isCallable(row: Model): boolean {
+  return row.enabled && isProviderConfigured(row.provider);
+}
+
+/** A model named by the request, from rows already read: refused with 422 when it cannot be called. */
+export function requireCallableRow(modelsById: ReadonlyMap<string, Model>, modelId: string): Model {
+  const row = modelsById.get(modelId);
+  if (!row || !isCallable(row))
+    throw new AppError("model_unavailable", `${unavailableModelMessage(`Model ${modelId}`)}.`);
+  return row;
 }
 
 /** Phase A for the models that may answer: history none of them could take is not built (same payload). */

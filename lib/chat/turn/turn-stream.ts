@@ -98,8 +98,8 @@ export function streamTurn(
       const status = outcome.status === "stopped" && interruptedByShutdown ? "interrupted" : outcome.status;
       if (status === "stopped" && shownChars !== undefined) reply.truncateText(shownChars);
       const messageStatus = status === "ok" ? "complete" : status;
-      await reply.finish(messageStatus);
-      await finishTurn({ db, turnId, status });
+      // The reply's final state and the turn's status: one statement.
+      await reply.finish(messageStatus, { turnId, status });
       if (status === "ok" && titleWanted) startTitleGeneration({ db, conversationId });
       if (status === "ok") await deleteReasoningReplayedOnce(db, conversationId, base.trace);
       if (outcome.error) out.write({ type: "error", errorText: outcome.error.message });

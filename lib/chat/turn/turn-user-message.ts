@@ -2,12 +2,12 @@
 // and which models may answer. Then the user's message is stored, or (regenerate) found.
 
 import "server-only";
-import { listActiveBlocks } from "@/db/block-queries";
 import type { Database } from "@/db/client";
 import { appendMessage } from "@/db/message-insert-queries";
-import { findMessageByClientId, getMessageInConversation } from "@/db/message-queries";
+import { getMessageInConversation } from "@/db/message-queries";
 import { getMessageToAnswer } from "@/db/message-variant-queries";
-import type { Conversation, Message, Persona } from "@/db/schema";
+import type { Message } from "@/db/schema";
+import type { ConversationContextRows } from "@/db/turn-snapshot-queries";
 import type { SessionUser } from "@/lib/api/route";
 import { refuseWhileReplyIsWritten } from "@/lib/chat/turn-control/stop-turn";
 import { AppError } from "@/lib/domain/errors";
@@ -16,7 +16,7 @@ import { publishStoredMessage } from "@/lib/live/publish";
 import { type PreparedImageLink, prepareImageLinks, storeImageLinks } from "@/lib/media/image-links";
 import { loadTurnInput } from "./load-turn-input";
 import { userMessageRow } from "./stored-rows";
-import { personaModels, requireCallableModel } from "./turn-setup";
+import { type OpenedConversation, personaModels, requireCallableRow } from "./turn-setup";
 
 /** What starts a turn: a new message of the user, or a new variant of the latest reply (regenerate, retry). */
 export type TurnAction =
@@ -49,38 +49,43 @@ export type TurnAction =
 export async function checkAndStoreUserMessage({
   db,
   user,
-  conversation,
-  persona,
+  opened,
   action,
 }: {
   db: Database;
   user: SessionUser;
-  conversation: Conversation;
-  persona: Persona;
+  /** The conversation as openConversation read it for this action (turn-setup.ts, openTurnConversation). */
+  opened: OpenedConversation;
   action: TurnAction;
 }) {
+  const { conversation, persona, context } = opened;
   const conversationId = conversation.id;
-  // One read of the persona's blocks: the mute check and the turn's BLOCKS card.
-  const activeBlocks = listActiveBlocks({ db, personaId: persona.id, now: new Date() });
   // Image links are fetched beside the checks (network only); they are stored with the message once those pass.
   const imageLinks =
     action.kind === "submit"
       ? prepareImageLinks({ db, conversationId, text: action.text })
       : Promise.resolve([]);
   imageLinks.catch(() => {});
-  const checked = Promise.all([
-    refuseIfMuted(activeBlocks, persona.name, user.id),
-    answeringModels(db, persona, conversation, action, user.id),
-    refuseWhileBusy(db, conversationId, action),
-  ]);
-  const stored = checked.then(async () => {
-    if (action.kind === "regenerate") {
-      return getMessageToAnswer({ db, conversationId, messageId: action.messageId });
-    }
-    if (action.kind === "continue")
-      return getMessageInConversation({ db, conversationId, messageId: action.messageId });
-    return storeUserMessage(db, user, conversationId, action, await imageLinks);
+  // The checks read nothing: the conversation's snapshot holds the blocks, the models, the running turn and
+  // whether the message's id is already stored.
+  refuseIfMuted(context.blocks, persona.name, user.id);
+  const { personaModel, usable } = answeringModels(opened, action, user.id);
+  if (action.kind === "submit" && opened.clientMessageStored) {
+    throw new AppError("conflict", "This message was already sent (its id is stored): it is not sent again.");
+  }
+  await refuseWhileReplyIsWritten({
+    db,
+    conversationId,
+    action: turnActionWords(action),
+    ownStart: true,
+    runningTurn: opened.runningTurn,
   });
+  const stored =
+    action.kind === "regenerate"
+      ? getMessageToAnswer({ db, conversationId, messageId: action.messageId })
+      : action.kind === "continue"
+        ? getMessageInConversation({ db, conversationId, messageId: action.messageId })
+        : storeUserMessage(db, user, conversationId, action, await imageLinks);
   // A refusal above must not also surface as an unhandled rejection of the load that waits on it.
   stored.catch(() => {});
   // Other readers of a room see the message at once (live rooms), made from the row in hand.
@@ -88,8 +93,7 @@ export async function checkAndStoreUserMessage({
     (message) => publishStoredMessage({ db, message }),
     () => {},
   );
-  const [[, { personaModel, usable }], userMessage, firstInput] = await Promise.all([
-    checked,
+  const [userMessage, firstInput] = await Promise.all([
     stored,
     loadTurnInput({
       db,
@@ -98,20 +102,23 @@ export async function checkAndStoreUserMessage({
       currentMessage: action.kind === "continue" ? stored.then(continuationInput) : stored,
       currentMessageStored: action.kind !== "continue",
       requesterId: user.id,
-      activeBlocks,
+      context,
     }),
   ]);
   return { userMessage, personaModel, modelRows: usable, firstInput };
+}
+
+/** The model a turn names besides the persona's, read with the conversation (a regenerate's choice). */
+export function turnActionModelId(action: TurnAction): string | undefined {
+  return action.kind === "regenerate" ? action.modelId : undefined;
 }
 
 /**
  * A regenerate's model is the owner's choice, as the conversation's is, and must be callable (422 naming it); the
  * conversation's is skipped once it is not.
  */
-async function answeringModels(
-  db: Database,
-  persona: Persona,
-  conversation: Conversation,
+function answeringModels(
+  { conversation, persona, models }: OpenedConversation,
   action: TurnAction,
   userId: string,
 ) {
@@ -119,10 +126,10 @@ async function answeringModels(
     if (conversation.ownerId !== userId) {
       throw new AppError("forbidden", "modelId: only the conversation's owner chooses the model of a reply.");
     }
-    await requireCallableModel(db, action.modelId);
-    return personaModels(db, persona, action.modelId);
+    requireCallableRow(models, action.modelId);
+    return personaModels(models, persona, action.modelId);
   }
-  return personaModels(db, persona, conversation.modelId);
+  return personaModels(models, persona, conversation.modelId);
 }
 
 async function storeUserMessage(
@@ -151,26 +158,6 @@ async function storeUserMessage(
   });
 }
 
-/**
- * A message sent again is refused as such rather than as the reply still being written. No new turn while a reply
- * is being written: its history would hold that reply's partial copy (docs/features.md, "Stop").
- */
-async function refuseWhileBusy(db: Database, conversationId: string, action: TurnAction) {
-  const alreadySent =
-    action.kind === "submit" && action.clientMessageId
-      ? refuseIfAlreadySent(db, conversationId, action.clientMessageId)
-      : Promise.resolve();
-  const writing = refuseWhileReplyIsWritten({
-    db,
-    conversationId,
-    action: turnActionWords(action),
-    ownStart: true,
-  });
-  writing.catch(() => {});
-  await alreadySent;
-  await writing;
-}
-
 /** What the refused person was doing, for the 409's sentence. */
 export function turnActionWords(action: TurnAction): string {
   if (action.kind === "continue") return "answer the tool results";
@@ -195,19 +182,7 @@ export function continuationInput(answered: Message): Message {
   };
 }
 
-async function refuseIfAlreadySent(db: Database, conversationId: string, clientMessageId: string) {
-  const existing = await findMessageByClientId({ db, conversationId, clientMessageId });
-  if (existing) {
-    throw new AppError("conflict", "This message was already sent (its id is stored): it is not sent again.");
-  }
-}
-
-async function refuseIfMuted(
-  activeBlocks: ReturnType<typeof listActiveBlocks>,
-  personaName: string,
-  userId: string,
-) {
-  const blocks = await activeBlocks;
+function refuseIfMuted(blocks: ConversationContextRows["blocks"], personaName: string, userId: string) {
   // A block includes a mute (the blocks card tells the model a blocked user "cannot trigger" the persona).
   const mute = blocks.find(({ block }) => block.userId === userId);
   if (!mute) return;
