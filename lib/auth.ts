@@ -314,7 +314,9 @@ function verifiedToken(signedValue: string, secret: string): string | null {
   const token = signedValue.slice(0, at);
   const encoded = signedValue.slice(at + 1);
   if (encoded.length !== 44 || !encoded.endsWith("=")) return null;
-  const signature = Buffer.from(encoded, "base64");
-  const expected = createHmac("sha256", secret).update(token).digest();
+  // Compared as text: base64 decoding is lenient (a final character's unused bits are ignored), the HMAC's
+  // canonical encoding is not.
+  const signature = Buffer.from(encoded);
+  const expected = Buffer.from(createHmac("sha256", secret).update(token).digest("base64"));
   return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : null;
 }
