@@ -6,7 +6,6 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { participants } from "@/db/schema";
 import { expectError } from "../api-client";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import {
   postChat,
   runTurn,
@@ -15,23 +14,17 @@ import {
   textOf,
   UIStreamReader,
 } from "../fixtures/turns";
-import { signedUpForFile } from "../fixtures/users";
 import {
   chatRequests,
-  conversationOnFakeOpenAI,
   patchMessage,
   regenerate,
+  replyTestFile,
   transcript,
   wireHistory,
 } from "./reply-helpers";
 import { compactOk } from "./summary-helpers";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
-const bob = signedUpForFile("Bob");
-const eve = signedUpForFile("Eve");
-
-const newConversation = () => conversationOnFakeOpenAI(ada);
+const { env, ada, bob, eve, newConversation } = replyTestFile("Ada", "Bob", "Eve");
 
 /** The shown transcript as [role, text] pairs, and the seqs along it. */
 async function shownPath(conversationId: string) {

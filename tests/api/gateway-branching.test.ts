@@ -7,13 +7,11 @@ import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/conversation-queries";
 import { listMessages } from "@/db/message-queries";
 import { listPersonasWithSlugs } from "@/db/persona-queries";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
+import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
 import { insertPersona } from "../fixtures/personas";
-import { signedUpForFile } from "../fixtures/users";
 import { createKey, gatewayClient } from "./gateway-fixtures";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
+const { env, ada } = fakeProvidersAndUsersForFile("Ada");
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 

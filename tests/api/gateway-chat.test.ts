@@ -12,14 +12,11 @@ import { listPersonasWithSlugs } from "@/db/persona-queries";
 import type { Persona } from "@/db/schema";
 import { defaultReplyText } from "@/e2e/fake-providers/reply-plan";
 import { call } from "../api-client";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
+import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
 import { insertPersona } from "../fixtures/personas";
-import { signedUpForFile } from "../fixtures/users";
 import { createKey, gatewayClient, refusedAsBadRequest } from "./gateway-fixtures";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
-const bob = signedUpForFile("Bob");
+const { env, ada, bob } = fakeProvidersAndUsersForFile("Ada", "Bob");
 
 const MODEL = "openai:gpt-4.1-mini";
 

@@ -13,14 +13,12 @@ import { listPersonasWithSlugs } from "@/db/persona-queries";
 import { attachments, conversations, type Persona } from "@/db/schema";
 import { defaultReplyText } from "@/e2e/fake-providers/reply-plan";
 import { call } from "../api-client";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
+import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
 import { makePng, TEST_IMAGES } from "../fixtures/images";
 import { insertPersona } from "../fixtures/personas";
-import { signedUpForFile } from "../fixtures/users";
 import { createKey, gatewayClient, refusedAsBadRequest } from "./gateway-fixtures";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
+const { env, ada } = fakeProvidersAndUsersForFile("Ada");
 
 type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 

@@ -7,10 +7,9 @@ import * as keysRoute from "@/app/api/keys/route";
 import { getDb } from "@/db/client";
 import { listPersonasWithSlugs, slugOf } from "@/db/persona-queries";
 import { call, expectError } from "../api-client";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
+import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
 import { insertPersona } from "../fixtures/personas";
 import { METERED_REPLIES } from "../fixtures/turns";
-import { signedUpForFile } from "../fixtures/users";
 import {
   createKey,
   GATEWAY_BASE_URL,
@@ -20,9 +19,7 @@ import {
   revokeKey,
 } from "./gateway-fixtures";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
-const bob = signedUpForFile("Bob");
+const { env, ada, bob } = fakeProvidersAndUsersForFile("Ada", "Bob");
 
 interface ListedUsage {
   calls: number;

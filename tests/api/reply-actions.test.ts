@@ -7,7 +7,7 @@ import { getDb } from "@/db/client";
 import { turns as turnsTable } from "@/db/schema";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
 import { expectError, readUIStream } from "../api-client";
-import { closedByClientAt, fakeProvidersForFile } from "../fixtures/fake-provider-env";
+import { closedByClientAt } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import {
   fetchTurns,
@@ -20,25 +20,20 @@ import {
   textOf,
   UIStreamReader,
 } from "../fixtures/turns";
-import { signedUpForFile } from "../fixtures/users";
 import {
   chatRequests,
-  conversationOnFakeOpenAI,
   occurrences,
   patchMessage,
   postChatWithId,
   postRegenerate,
   regenerate,
+  replyTestFile,
   stop,
   transcript,
   wireHistory,
 } from "./reply-helpers";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
-const eve = signedUpForFile("Eve");
-
-const newConversation = (fallbackModelIds: string[] = []) => conversationOnFakeOpenAI(ada, fallbackModelIds);
+const { env, ada, eve, newConversation } = replyTestFile("Ada", "Eve");
 
 /** Waits until the fake provider has received `count` requests. */
 async function waitForRequests(count: number, timeoutMs = 5_000) {

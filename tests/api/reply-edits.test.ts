@@ -5,7 +5,6 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { type Message, participants } from "@/db/schema";
 import { expectError } from "../api-client";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import {
   fetchTurns,
   postChat,
@@ -15,25 +14,19 @@ import {
   UIStreamReader,
   withoutPromptCacheKey,
 } from "../fixtures/turns";
-import { signedUpForFile } from "../fixtures/users";
 import {
   branch,
   chatRequests,
-  conversationOnFakeOpenAI,
   getMessage,
   patchMessage,
   regenerate,
+  replyTestFile,
   transcript,
   wireHistory,
 } from "./reply-helpers";
 import { compactOk, setOverride, summaryRows } from "./summary-helpers";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
-const bob = signedUpForFile("Bob");
-const eve = signedUpForFile("Eve");
-
-const newConversation = () => conversationOnFakeOpenAI(ada);
+const { env, ada, bob, eve, newConversation } = replyTestFile("Ada", "Bob", "Eve");
 
 interface MessageAnswer {
   message: { id: string; parts: Array<{ type: string; text?: string }>; editedAt: string | null };

@@ -9,6 +9,7 @@ import type { Message } from "@/db/schema";
 import type { RecordedRequest } from "@/e2e/fake-providers/types";
 import { SUMMARISER_PROMPT_PREFIX } from "@/lib/context/summary-plan";
 import { call, readUIStream, type TestUser } from "../api-client";
+import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { streamedText } from "../fixtures/turns";
 
@@ -33,6 +34,18 @@ export function postRegenerate(user: TestUser, conversationId: string, messageId
 export async function conversationOnFakeOpenAI(user: TestUser, fallbackModelIds: string[] = []) {
   const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", fallbackModelIds });
   return createConversation(user, persona);
+}
+
+/**
+ * The set-up of a reply test file: the fake providers and the named users (fakeProvidersAndUsersForFile), and
+ * `newConversation`, a conversation of the first-named user's on the fake OpenAI model.
+ */
+export function replyTestFile<const Name extends string>(owner: Name, ...others: Name[]) {
+  const file = fakeProvidersAndUsersForFile(owner, ...others);
+  const ownerUser: TestUser = file[owner.toLowerCase() as Lowercase<Name>];
+  const newConversation = (fallbackModelIds: string[] = []) =>
+    conversationOnFakeOpenAI(ownerUser, fallbackModelIds);
+  return { ...file, newConversation };
 }
 
 export async function regenerate(user: TestUser, conversationId: string, messageId: string) {
