@@ -26,6 +26,12 @@ import { compactOk } from "./summary-helpers";
 
 const { env, ada, bob, eve, newConversation } = replyTestFile("Ada", "Bob", "Eve");
 
+/** A turn of Ada's asking `question`, the fake provider scripted to answer `answer`. */
+function answeredTurn(conversationId: string, question: string, answer: string) {
+  env.providers.script({ kind: "text", text: answer });
+  return runTurn(ada, conversationId, question);
+}
+
 /** The shown transcript as [role, text] pairs, and the seqs along it. */
 async function shownPath(conversationId: string) {
   const view = await transcript(ada, conversationId);
@@ -130,10 +136,7 @@ describe("editing a question forks it", () => {
       },
       {
         step: "a turn on the original branch sends only that branch",
-        act: () => {
-          env.providers.script({ kind: "text", text: "Answer three." });
-          return runTurn(ada, conversationId, "Third question.");
-        },
+        act: () => answeredTurn(conversationId, "Third question.", "Answer three."),
         shown: [
           ["user", "First question."],
           ["persona", "Answer one."],
@@ -160,10 +163,7 @@ describe("editing a question forks it", () => {
       },
       {
         step: "a turn on the edited branch sends only that branch",
-        act: () => {
-          env.providers.script({ kind: "text", text: "Answer on the edit." });
-          return runTurn(ada, conversationId, "Follow-up on the edit.");
-        },
+        act: () => answeredTurn(conversationId, "Follow-up on the edit.", "Answer on the edit."),
         shown: [
           ["user", "First question, edited."],
           ["persona", "Another answer to the edit."],

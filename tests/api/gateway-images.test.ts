@@ -17,6 +17,7 @@ import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
 import { makePng, TEST_IMAGES } from "../fixtures/images";
 import { insertPersona } from "../fixtures/personas";
 import { createKey, gatewayClient, refusedAsBadRequest } from "./gateway-fixtures";
+import { conversationRows } from "./row-counts";
 
 const { env, ada } = fakeProvidersAndUsersForFile("Ada");
 
@@ -58,11 +59,6 @@ function sentImageUrls(): string[] {
   );
 }
 
-async function conversationAttachments(conversationId: string) {
-  const db = await getDb();
-  return db.select().from(attachments).where(eq(attachments.conversationId, conversationId));
-}
-
 describe("images in", () => {
   test("chat: an image_url data: URL reaches the provider as its image part; the attempt records those bytes", async () => {
     const viewer = await persona();
@@ -90,7 +86,7 @@ describe("images in", () => {
     // Stored as an upload through the chat is: one attachment of the user message, sniffed and hashed.
     const conversationId = response.headers.get("x-glassbox-conversation-id") as string;
     const [userMessage] = await listMessages({ db: await getDb(), conversationId });
-    const [stored] = await conversationAttachments(conversationId);
+    const [stored] = await conversationRows(attachments, conversationId);
     expect(userMessage.parts).toEqual([
       { type: "text", text: "What is in this picture?" },
       { type: "media", attachmentId: stored.id },
@@ -122,7 +118,8 @@ describe("images in", () => {
       })
       .withResponse();
     expect(sentImageUrls()).toEqual([dataUrl(TEST_IMAGES.jpegBaseline, "image/jpeg")]);
-    const [stored] = await conversationAttachments(
+    const [stored] = await conversationRows(
+      attachments,
       response.headers.get("x-glassbox-conversation-id") as string,
     );
     expect(stored).toMatchObject({ mime: "image/jpeg", width: 3, height: 2 });
@@ -190,7 +187,7 @@ describe("continuity with an earlier image", () => {
       .withResponse();
     expect(two.response.headers.get("x-glassbox-conversation-id")).toBe(conversationId);
     expect(await listMessages({ db: await getDb(), conversationId })).toHaveLength(4);
-    expect(await conversationAttachments(conversationId)).toHaveLength(1);
+    expect(await conversationRows(attachments, conversationId)).toHaveLength(1);
     // The stored conversation, as the pipeline builds it, still shows the model the earlier image.
     expect(sentImageUrls()).toEqual([dataUrl(png)]);
 
@@ -215,7 +212,7 @@ describe("continuity with an earlier image", () => {
     const started = three.response.headers.get("x-glassbox-conversation-id") as string;
     expect(started).not.toBe(conversationId);
     const storedHistory = await listMessages({ db: await getDb(), conversationId: started });
-    const [earlierImage] = await conversationAttachments(started);
+    const [earlierImage] = await conversationRows(attachments, started);
     expect(storedHistory[0].parts).toEqual([
       { type: "text", text: "Look" },
       { type: "media", attachmentId: earlierImage.id },

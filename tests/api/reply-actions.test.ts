@@ -1,7 +1,6 @@
 // Issue 11 on the wire, against the fake providers: Stop aborts the provider request and stores exactly what the
 // client showed; regenerate makes variants of one reply without ever sending the user message twice; the same
 // client message id is stored once (sequentially and concurrently); retry replaces a failed reply.
-import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { turns as turnsTable } from "@/db/schema";
@@ -32,6 +31,7 @@ import {
   transcript,
   wireHistory,
 } from "./reply-helpers";
+import { conversationRows } from "./row-counts";
 
 const { env, ada, eve, newConversation } = replyTestFile("Ada", "Eve");
 
@@ -42,11 +42,6 @@ async function waitForRequests(count: number, timeoutMs = 5_000) {
     if (Date.now() > deadline) throw new Error(`the provider got ${env.providers.requests.length} requests`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-async function turnRows(conversationId: string) {
-  const db = await getDb();
-  return db.select().from(turnsTable).where(eq(turnsTable.conversationId, conversationId));
 }
 
 describe("stop", () => {
@@ -260,7 +255,7 @@ describe("regenerate", () => {
 
     expect(env.providers.requests).toEqual([]);
     expect(await storedMessages(conversationId)).toEqual(before);
-    expect(await turnRows(conversationId)).toHaveLength(2);
+    expect(await conversationRows(turnsTable, conversationId)).toHaveLength(2);
   });
 
   test("a variant of a reply that is no longer the latest cannot be chosen: 409, nothing changes", async () => {
@@ -355,7 +350,7 @@ describe("idempotent sends", () => {
       ["user", "Only once.", messageId],
       ["persona", 'Fake openai-chat reply to: "Only once."', null],
     ]);
-    expect(await turnRows(conversationId)).toHaveLength(1);
+    expect(await conversationRows(turnsTable, conversationId)).toHaveLength(1);
     expect(chatRequests(env.providers.requests)).toHaveLength(1);
     // The same client id in another conversation is another message.
     const other = await newConversation();
@@ -382,7 +377,7 @@ describe("idempotent sends", () => {
       ["user", "complete"],
       ["persona", "complete"],
     ]);
-    expect(await turnRows(conversationId)).toHaveLength(1);
+    expect(await conversationRows(turnsTable, conversationId)).toHaveLength(1);
     expect(env.providers.requests).toHaveLength(1);
     expect(occurrences(env.providers.requests[0].body, "At once.")).toBe(1);
   });
