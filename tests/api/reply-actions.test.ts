@@ -6,7 +6,7 @@ import { getDb } from "@/db/client";
 import { turns as turnsTable } from "@/db/schema";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
 import { expectError, readUIStream } from "../api-client";
-import { closedByClientAt } from "../fixtures/fake-provider-env";
+import { closedByClientAt, waitForRequests } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import {
   fetchTurns,
@@ -34,15 +34,6 @@ import {
 import { conversationRows } from "./row-counts";
 
 const { env, ada, eve, newConversation } = replyTestFile("Ada", "Eve");
-
-/** Waits until the fake provider has received `count` requests. */
-async function waitForRequests(count: number, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (env.providers.requests.length < count) {
-    if (Date.now() > deadline) throw new Error(`the provider got ${env.providers.requests.length} requests`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe("stop", () => {
   test("stop mid-stream closes the provider connection and stores exactly what the client read", async () => {
@@ -137,7 +128,7 @@ describe("stop before the provider answers", () => {
     const reader = new UIStreamReader(response);
     // The first chunk reaches the client once the reply's and the turn's rows exist.
     expect(await reader.next()).toMatchObject({ type: "start" });
-    await waitForRequests(1);
+    await waitForRequests(env.providers, 1);
     const stopAt = Date.now();
     const stopped = await stop(ada, conversationId, { shownChars: 0 });
     expect(stopped.status).toBe(200);
