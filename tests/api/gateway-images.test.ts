@@ -9,26 +9,19 @@ import { describe, expect, test } from "vitest";
 import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import { getDb } from "@/db/client";
 import { listMessages } from "@/db/message-queries";
-import { listPersonasWithSlugs } from "@/db/persona-queries";
-import { attachments, conversations, type Persona } from "@/db/schema";
+import { attachments, conversations } from "@/db/schema";
 import { defaultReplyText } from "@/e2e/fake-providers/reply-plan";
 import { call } from "../api-client";
 import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
 import { makePng, TEST_IMAGES } from "../fixtures/images";
-import { insertPersona } from "../fixtures/personas";
-import { createKey, gatewayClient, refusedAsBadRequest } from "./gateway-fixtures";
+import { createKey, gatewayClient, gatewayPersona, refusedAsBadRequest } from "./gateway-fixtures";
 import { conversationRows } from "./row-counts";
 
 const { env, ada } = fakeProvidersAndUsersForFile("Ada");
 
 type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 
-async function persona(): Promise<Persona> {
-  const row = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: `Viewer ${crypto.randomUUID()}` });
-  return (await listPersonasWithSlugs({ db: await getDb() })).find(
-    (candidate) => candidate.id === row.id,
-  ) as Persona;
-}
+const persona = () => gatewayPersona("Viewer");
 
 async function client() {
   return gatewayClient((await createKey(ada, { name: "images" })).secret);

@@ -4,8 +4,7 @@
 import OpenAI from "openai";
 import { describe, expect, test } from "vitest";
 import * as keysRoute from "@/app/api/keys/route";
-import { getDb } from "@/db/client";
-import { listPersonasWithSlugs, slugOf } from "@/db/persona-queries";
+import { slugOf } from "@/db/persona-queries";
 import { call, expectError } from "../api-client";
 import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
 import { insertPersona } from "../fixtures/personas";
@@ -15,6 +14,7 @@ import {
   GATEWAY_BASE_URL,
   gatewayClient,
   gatewayFetch,
+  gatewayPersona,
   listKeys,
   revokeKey,
 } from "./gateway-fixtures";
@@ -79,12 +79,7 @@ describe("API keys", () => {
   });
 
   test("each key's usage: its calls, the tokens its attempts reported and their cost, from one list", async () => {
-    const row = await insertPersona({
-      modelId: "openai:gpt-4.1-mini",
-      name: `Metered ${crypto.randomUUID()}`,
-    });
-    const model = (await listPersonasWithSlugs({ db: await getDb() })).find((one) => one.id === row.id)
-      ?.slug as string;
+    const model = (await gatewayPersona("Metered")).slug as string;
     const busy = await createKey(ada, { name: "busy" });
     const light = await createKey(ada, { name: "light" });
     const idle = await createKey(ada, { name: "idle" });
