@@ -12,7 +12,7 @@ import { getDb } from "@/db/client";
 import { listPersonasWithSlugs } from "@/db/persona-queries";
 import type { Persona } from "@/db/schema";
 import { call, type TestUser } from "../api-client";
-import { insertPersona } from "../fixtures/personas";
+import { insertPersona, type PersonaFixture } from "../fixtures/personas";
 
 export const GATEWAY_BASE_URL = "http://localhost:3000/v1";
 
@@ -75,9 +75,16 @@ export async function refusedAsBadRequest(call: Promise<unknown>, expected: Reco
   return error as InstanceType<typeof OpenAI.BadRequestError>;
 }
 
-/** A new persona on the fake OpenAI model, named `name` and a unique suffix, as the gateway lists it (its slug). */
-export async function gatewayPersona(name: string): Promise<Persona> {
-  const row = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: `${name} ${crypto.randomUUID()}` });
+/**
+ * A new persona on the fake OpenAI model, named `name` and a unique suffix (and `fields`), as the gateway lists it
+ * (its slug).
+ */
+export async function gatewayPersona(name: string, fields: Partial<PersonaFixture> = {}): Promise<Persona> {
+  const row = await insertPersona({
+    modelId: "openai:gpt-4.1-mini",
+    name: `${name} ${crypto.randomUUID()}`,
+    ...fields,
+  });
   return (await listPersonasWithSlugs({ db: await getDb() })).find(
     (candidate) => candidate.id === row.id,
   ) as Persona;

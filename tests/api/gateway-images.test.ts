@@ -12,6 +12,7 @@ import { listMessages } from "@/db/message-queries";
 import { attachments, conversations } from "@/db/schema";
 import { defaultReplyText } from "@/e2e/fake-providers/reply-plan";
 import { call } from "../api-client";
+import { withEnv } from "../fixtures/env";
 import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
 import { makePng, TEST_IMAGES } from "../fixtures/images";
 import { createKey, gatewayClient, gatewayPersona, refusedAsBadRequest } from "./gateway-fixtures";
@@ -282,8 +283,7 @@ describe("bad images: BadRequestError naming the field, nothing stored or sent",
   test("over the image limit: the 413 of an upload becomes a 400 naming the field", async () => {
     const viewer = await persona();
     const gateway = await client();
-    process.env.MEDIA_MAX_IMAGE_BYTES = "200";
-    try {
+    await withEnv({ MEDIA_MAX_IMAGE_BYTES: "200" }, async () => {
       const error = await refusedAsBadRequest(
         gateway.chat.completions.create({
           model: viewer.slug as string,
@@ -294,9 +294,7 @@ describe("bad images: BadRequestError naming the field, nothing stored or sent",
         { param: "messages[0].content[0].image_url.url" },
       );
       expect(error.message).toContain("the limit for images");
-    } finally {
-      delete process.env.MEDIA_MAX_IMAGE_BYTES;
-    }
+    });
   });
 
   test.each([

@@ -21,6 +21,7 @@ import {
 } from "../fixtures/turns";
 import {
   chatRequests,
+  historySentForTurn,
   occurrences,
   patchMessage,
   postChatWithId,
@@ -424,9 +425,7 @@ describe("retry", () => {
     expect(turns.map((turn) => turn.status)).toEqual(["error", "ok"]);
 
     // The next turn's history is the question and the retried answer, nothing of the failure.
-    env.providers.reset();
-    await runTurn(ada, conversationId, "Thanks.");
-    expect(wireHistory(env.providers.requests[0])).toEqual([
+    expect(await historySentForTurn(env.providers, ada, conversationId, "Thanks.")).toEqual([
       ["user", "Please answer retry-me-4410."],
       ["assistant", "Here you are."],
       ["user", "Thanks."],

@@ -18,6 +18,7 @@ import {
   branch,
   chatRequests,
   getMessage,
+  historySentForTurn,
   patchMessage,
   regenerate,
   replyTestFile,
@@ -93,9 +94,7 @@ describe("edit in place", () => {
     expect(
       (await patchMessage(ada, conversationId, reply.id, { text: "An answer the owner wrote." })).status,
     ).toBe(200);
-    env.providers.reset();
-    await runTurn(ada, conversationId, "Go on.");
-    expect(wireHistory(env.providers.requests[0])).toEqual([
+    expect(await historySentForTurn(env.providers, ada, conversationId, "Go on.")).toEqual([
       ["user", "Edited question beta."],
       ["assistant", "An answer the owner wrote."],
       ["user", "Go on."],
