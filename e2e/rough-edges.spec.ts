@@ -29,31 +29,28 @@ test("Stop gives the focus back to the message box; Escape stops a streaming rep
   const words = Array.from({ length: 80 }, (_, index) => `word${index}`).join(" ");
   const slowReply = { kind: "text", text: words, chunks: 80, chunkDelayMs: 100 } as const;
 
-  await fake.script(slowReply);
-  await chat.send("Count slowly");
-  await expect(chat.messages("assistant").getByTestId("message-text")).toContainText("word5");
-  await page.getByTestId("stop-button").click();
-  await chat.waitUntilReady();
-  await expect(chat.messages("assistant").getByTestId("stopped-chip")).toHaveCount(1);
+  /** Sends `text`, lets reply `index` stream a few words, stops it with `stop` and waits until it is stored. */
+  const stopSlowReply = async (index: number, text: string, stop: () => Promise<void>) => {
+    await fake.script(slowReply);
+    await chat.send(text);
+    await expect(chat.messages("assistant").nth(index).getByTestId("message-text")).toContainText("word5");
+    await stop();
+    await chat.waitUntilReady();
+    await expect(chat.messages("assistant").getByTestId("stopped-chip")).toHaveCount(index + 1);
+  };
+
+  await stopSlowReply(0, "Count slowly", () => page.getByTestId("stop-button").click());
   await expect(page.getByTestId("composer-input")).toBeFocused();
 
   // Escape with the focus in the composer.
-  await fake.script(slowReply);
-  await chat.send("Again, slowly");
-  await expect(chat.messages("assistant").nth(1).getByTestId("message-text")).toContainText("word5");
-  await page.getByTestId("composer-input").press("Escape");
-  await chat.waitUntilReady();
-  await expect(chat.messages("assistant").getByTestId("stopped-chip")).toHaveCount(2);
+  await stopSlowReply(1, "Again, slowly", () => page.getByTestId("composer-input").press("Escape"));
   await expect(page.getByTestId("composer-input")).toBeFocused();
 
   // Escape with the focus elsewhere on the page (the conversation's title, outside any field).
-  await fake.script(slowReply);
-  await chat.send("Once more");
-  await expect(chat.messages("assistant").nth(2).getByTestId("message-text")).toContainText("word5");
-  await page.getByTestId("conversation-title").click();
-  await page.keyboard.press("Escape");
-  await chat.waitUntilReady();
-  await expect(chat.messages("assistant").getByTestId("stopped-chip")).toHaveCount(3);
+  await stopSlowReply(2, "Once more", async () => {
+    await page.getByTestId("conversation-title").click();
+    await page.keyboard.press("Escape");
+  });
   const stored = (await chat.messages("assistant").nth(2).getByTestId("message-text").textContent()) ?? "";
   expect(stored.length).toBeLessThan(words.length);
 });
