@@ -1,10 +1,11 @@
 // The chat as a new user meets it: Stop and Escape leave the focus in the message box; a phone shows the
 // conversation's title readably and the admin models page without a sideways scroll; the preview follows the
 // composer's draft; a role changes only once confirmed; an invited person is told so in the sidebar.
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { registerWithRole } from "./pages/admin-role";
 import { signUp, startConversation } from "./pages/chat-page";
+import { test } from "./pages/people";
 
 const fake = fakeProvidersForSpec();
 
@@ -160,33 +161,26 @@ test("a role changes only once confirmed; Cancel leaves it as it was", async ({ 
 });
 
 test("an invited person sees who invited them to which conversation in the sidebar, with a link", async ({
-  browser,
+  personPage,
 }) => {
-  const adaContext = await browser.newContext();
-  const bobContext = await browser.newContext();
-  try {
-    const bobPage = await bobContext.newPage();
-    const { email: bobEmail } = await signUp(bobPage, "Bob", "bob-notice");
-    await expect(bobPage.getByTestId("invitation-notice")).toHaveCount(0);
+  const bobPage = await personPage();
+  const { email: bobEmail } = await signUp(bobPage, "Bob", "bob-notice");
+  await expect(bobPage.getByTestId("invitation-notice")).toHaveCount(0);
 
-    const adaPage = await adaContext.newPage();
-    await signUp(adaPage, "Ada", "ada-notice");
-    const created = await adaPage.request.post("/api/conversations", { data: { title: "Lisbon trip" } });
-    const { id } = await created.json();
-    const invited = await adaPage.request.post(`/api/conversations/${id}/participants`, {
-      data: { email: bobEmail },
-    });
-    expect(invited.ok()).toBe(true);
+  const adaPage = await personPage();
+  await signUp(adaPage, "Ada", "ada-notice");
+  const created = await adaPage.request.post("/api/conversations", { data: { title: "Lisbon trip" } });
+  const { id } = await created.json();
+  const invited = await adaPage.request.post(`/api/conversations/${id}/participants`, {
+    data: { email: bobEmail },
+  });
+  expect(invited.ok()).toBe(true);
 
-    await bobPage.goto("/chat");
-    await expect(bobPage.getByTestId("invitation-notice-item")).toHaveText("Ada invited you to Lisbon trip");
-    await bobPage.getByTestId("invitation-notice-link").click();
-    await expect(bobPage).toHaveURL(/\/invitations$/);
-    await bobPage.getByTestId("accept-invitation").click();
-    await expect(bobPage).toHaveURL(new RegExp(`/chat/${id}$`));
-    await expect(bobPage.getByTestId("invitation-notice")).toHaveCount(0);
-  } finally {
-    await adaContext.close();
-    await bobContext.close();
-  }
+  await bobPage.goto("/chat");
+  await expect(bobPage.getByTestId("invitation-notice-item")).toHaveText("Ada invited you to Lisbon trip");
+  await bobPage.getByTestId("invitation-notice-link").click();
+  await expect(bobPage).toHaveURL(/\/invitations$/);
+  await bobPage.getByTestId("accept-invitation").click();
+  await expect(bobPage).toHaveURL(new RegExp(`/chat/${id}$`));
+  await expect(bobPage.getByTestId("invitation-notice")).toHaveCount(0);
 });
