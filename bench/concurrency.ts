@@ -1,6 +1,6 @@
 // The concurrency part of the benchmark, on Postgres: N users (200 by default, BENCH_CONCURRENT_TURNS), each with a stored conversation, start a
 // turn through the real POST /api/chat route handler at the same moment; the fake provider, in a process of its own
-// as a real one is elsewhere, streams each reply in CHUNKS pieces, CHUNK_DELAY_MS apart.
+// as a real one is elsewhere, streams each reply at REPLY_PACE (50 pieces, 20 ms apart).
 // - errors: turns answered with a non-200, whose stream broke, carried an error event or no finish event, or whose
 //   streamed text is not the reply the provider sent.
 // - lost: scripted replies not stored exactly once, `complete`, with the full text, after the user's message and
@@ -16,13 +16,12 @@
 // hundreds of MB): node's default heap sizing, as the server runs, a fresh heap, and its own database handle (the
 // app keeps one per process).
 
-import { fork } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { TestUser } from "@/tests/api-client";
 import { type AppBench, type BenchDatabase, setUpAppBench } from "./app-setup";
+import { childExecArgv, forkedBench } from "./forked-bench";
 import { collectGarbage, median, percentile, round } from "./stats";
 
 export interface ConcurrencyResult {
@@ -56,22 +55,22 @@ export interface ConcurrencyResult {
 
 /** Stored messages per conversation: more than the default fetch window (80), so each turn loads a full one. */
 const STORED_MESSAGES = 200;
-const CHUNKS = 50;
-const CHUNK_DELAY_MS = 20;
+/** How the fake provider streams each reply: the pieces, and the delay between them. */
+const REPLY_PACE = { chunks: 50, chunkDelayMs: 20 };
 const SAMPLE_EVERY_MS = 20;
 /** A turn that has not ended by then counts as an error (its reader is cancelled). */
 const TURN_DEADLINE_MS = 60_000;
-const CHILD_FLAG = "BENCH_CONCURRENCY_CHILD";
 /** The burst's child reads the seeding child's users and conversations from this file. */
 const SEED_FILE = "BENCH_CONCURRENCY_SEED_FILE";
+const bench = forkedBench(import.meta.url, "BENCH_CONCURRENCY_CHILD", "the concurrency bench");
 
 export function concurrencySkipped(reason: string, turns: number): ConcurrencyResult {
   return {
     skipped: reason,
     turns,
     storedMessages: STORED_MESSAGES,
-    chunksPerReply: CHUNKS,
-    chunkDelayMs: CHUNK_DELAY_MS,
+    chunksPerReply: REPLY_PACE.chunks,
+    chunkDelayMs: REPLY_PACE.chunkDelayMs,
     errors: null,
     lost: null,
     failures: [],
@@ -111,7 +110,6 @@ export async function measureConcurrency({
 } = {}): Promise<ConcurrencyResult> {
   if (!process.env.DATABASE_URL)
     return concurrencySkipped("DATABASE_URL is not set: concurrency is measured on Postgres only", turns);
-  if (process.env[CHILD_FLAG]) throw new Error("measureConcurrency called inside its own child");
   const execArgv = childExecArgv();
   const seed = await runChild<Seed>(execArgv, "seed", turns);
   // A CPU profile of the burst's child (warm-up and burst) for `--cpu-prof`'s readers (Chrome DevTools, speedscope).
@@ -122,65 +120,19 @@ export async function measureConcurrency({
   return runChild<ConcurrencyResult>(burstArgv, "burst", turns, seed);
 }
 
-/**
- * The node flags of a bench's child process: the loader flags (tsx's --require and --import), the react-server
- * condition (server modules import "server-only", which throws without it) and --expose-gc, not the semi-space size.
- */
-export function childExecArgv(): string[] {
-  const execArgv: string[] = ["--expose-gc"];
-  for (let index = 0; index < process.execArgv.length; index++) {
-    const flag = process.execArgv[index];
-    if (
-      (flag === "--require" || flag === "--import" || flag === "--conditions") &&
-      index + 1 < process.execArgv.length
-    )
-      execArgv.push(flag, process.execArgv[++index]);
-    else if (/^--(require|import|conditions)=/.test(flag)) execArgv.push(flag);
-  }
-  if (!execArgv.some((flag) => flag.startsWith("--conditions"))) execArgv.push("--conditions=react-server");
-  return execArgv;
-}
-
 /** Fork this file as a child in `role`, hand it the seed (in a file), and resolve with the one message it sends. */
 async function runChild<Result>(execArgv: string[], role: "seed" | "burst", turns: number, seed?: Seed) {
   const seedFile = seed ? path.join(await mkdtemp(path.join(tmpdir(), "glassbox-bench-")), "seed.json") : "";
   if (seed) await writeFile(seedFile, JSON.stringify(seed));
-  return runForked<Result>(
-    import.meta.url,
-    execArgv,
-    { [CHILD_FLAG]: role, [SEED_FILE]: seedFile, BENCH_CONCURRENT_TURNS: String(turns) },
-    `the concurrency ${role}`,
-  ).finally(() => {
-    if (seedFile) void rm(path.dirname(seedFile), { recursive: true, force: true });
-  });
-}
-
-/**
- * Fork the module at `moduleUrl` as a child with `env` added to this process's, and resolve with the last message
- * it sends before it exits (`name` says which child exited without one).
- */
-export function runForked<Result>(
-  moduleUrl: string,
-  execArgv: string[],
-  env: Record<string, string>,
-  name: string,
-): Promise<Result> {
-  const child = fork(fileURLToPath(moduleUrl), [], {
-    execArgv,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  return new Promise<Result>((resolve, reject) => {
-    let result: Result | null = null;
-    child.on("message", (message) => {
-      result = message as Result;
+  return bench
+    .measure<Result>(role, {
+      execArgv,
+      env: { [SEED_FILE]: seedFile, BENCH_CONCURRENT_TURNS: String(turns) },
+      childName: `the concurrency ${role}`,
+    })
+    .finally(() => {
+      if (seedFile) void rm(path.dirname(seedFile), { recursive: true, force: true });
     });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (result) resolve(result);
-      else reject(new Error(`${name} exited with code ${code}`));
-    });
-  });
 }
 
 /** In the seeding child: a persona, `turns` users each with a stored conversation, and one more to warm up on. */
@@ -265,7 +217,7 @@ async function runConcurrency(baseUrl: string, turns: number, seed: Seed): Promi
         failures.push(`turn ${index}: ${failure}`);
       }
       for (let chunk = 1; chunk < turn.deltaTimes.length; chunk++)
-        gaps.push(turn.deltaTimes[chunk] - turn.deltaTimes[chunk - 1] - CHUNK_DELAY_MS);
+        gaps.push(turn.deltaTimes[chunk] - turn.deltaTimes[chunk - 1] - REPLY_PACE.chunkDelayMs);
       if (turn.deltaTimes.length > 0) firstTokens.push(turn.deltaTimes[0]);
     }
     const stored = await storedReplies(
@@ -317,7 +269,7 @@ function replyText(index: number): string {
 }
 
 function scriptedReply(text: string) {
-  return { kind: "text" as const, text, chunks: CHUNKS, chunkDelayMs: CHUNK_DELAY_MS };
+  return { kind: "text" as const, text, ...REPLY_PACE };
 }
 
 interface TurnRead {
@@ -447,19 +399,15 @@ async function storedReplies(
   return { complete, failures };
 }
 
-const role = process.env[CHILD_FLAG];
-if (role && process.send) {
-  const send = process.send.bind(process);
+const role = bench.childRequest;
+if (role) {
   const baseUrl = process.env.DATABASE_URL ?? "";
   const turns = Number(process.env.BENCH_CONCURRENT_TURNS ?? 200);
-  const fail = (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  };
-  const done = (result: unknown) => send(result, () => process.exit(0));
-  if (role === "seed") seedConversations(baseUrl, turns).then(done, fail);
-  else
-    readFile(process.env[SEED_FILE] ?? "", "utf8")
-      .then((text) => runConcurrency(baseUrl, turns, JSON.parse(text) as Seed))
-      .then(done, fail);
+  bench.answer(
+    role === "seed"
+      ? seedConversations(baseUrl, turns)
+      : readFile(process.env[SEED_FILE] ?? "", "utf8").then((text) =>
+          runConcurrency(baseUrl, turns, JSON.parse(text) as Seed),
+        ),
+  );
 }

@@ -18,7 +18,7 @@
 import type { Persona } from "@/db/schema";
 import type { KeyCaller } from "@/lib/gateway/api-keys";
 import { type AppBench, setUpAppBench, statementsSettled } from "./app-setup";
-import { childExecArgv, runForked } from "./concurrency";
+import { forkedBench } from "./forked-bench";
 import { median, percentile, round } from "./stats";
 
 export interface GatewayResult {
@@ -52,8 +52,8 @@ const HISTORY_MESSAGES = 20;
 const WARMUP_PAIRS = 10;
 const CLIENTS = 64;
 const CALLS_PER_CLIENT = 5;
-const CHILD_FLAG = "BENCH_GATEWAY_CHILD";
 const GATEWAY_URL = "http://localhost:3000/v1/chat/completions";
+const bench = forkedBench(import.meta.url, "BENCH_GATEWAY_CHILD", "the gateway bench");
 const REPLY = {
   kind: "text" as const,
   text: "Sure: take tram 28 early in the morning.",
@@ -103,13 +103,7 @@ export async function measureGateway({
       calls,
       rpsCalls,
     );
-  if (process.env[CHILD_FLAG]) throw new Error("measureGateway called inside its own child");
-  return runForked<GatewayResult>(
-    import.meta.url,
-    childExecArgv(),
-    { [CHILD_FLAG]: JSON.stringify({ calls, rpsCalls }) },
-    "the gateway bench",
-  );
+  return bench.measure<GatewayResult>(JSON.stringify({ calls, rpsCalls }));
 }
 
 type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
@@ -405,14 +399,5 @@ async function runGatewayBench(
   }
 }
 
-const childCounts = process.env[CHILD_FLAG];
-if (childCounts && process.send) {
-  const send = process.send.bind(process);
-  runGatewayBench(process.env.DATABASE_URL ?? "", JSON.parse(childCounts)).then(
-    (result) => send(result, () => process.exit(0)),
-    (error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+const childCounts = bench.childRequest;
+if (childCounts) bench.answer(runGatewayBench(process.env.DATABASE_URL ?? "", JSON.parse(childCounts)));

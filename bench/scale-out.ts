@@ -56,16 +56,8 @@ async function missingPrerequisite(redisUrl: string): Promise<string | null> {
   if (!existsSync(path.join(ROOT, process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID"))) {
     return "skipped (no build: run `next build` first)";
   }
-  const { createClient } = await import("redis");
-  const client = createClient({ url: redisUrl, socket: { reconnectStrategy: false, connectTimeout: 1_000 } });
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    await client.quit();
-    return null;
-  } catch {
-    return `skipped (no Redis at ${redisUrl})`;
-  }
+  const { redisReachable } = await import("@/tests/fixtures/redis");
+  return (await redisReachable(redisUrl)) ? null : `skipped (no Redis at ${redisUrl})`;
 }
 
 /**

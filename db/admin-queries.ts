@@ -3,7 +3,20 @@
 // named arguments, refusals as AppError.
 
 import "server-only";
-import { and, asc, count, desc, eq, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  isNull,
+  lt,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import { AppError, notFound } from "@/lib/domain/errors";
 import type { ResolvedSettings, SettingsOverride } from "@/lib/domain/settings";
 import type { ModelCapabilities } from "@/lib/domain/types";
@@ -149,6 +162,23 @@ export async function assertModelsExist({
 /** The tables whose rows an admin edits in place: each has an id and an updatedAt stamp. */
 type EditedTable = typeof personas | typeof models | typeof memories;
 
+/** The changes an admin makes to one row of an edited table (the row's id is named by each caller). */
+type EditArgs<Fields> = { db: Database; changes: Partial<Fields> };
+
+/** Insert a new row of an edited table and return it. */
+async function insertEditedRow<Table extends EditedTable>(
+  db: Database,
+  table: Table,
+  fields: Table["$inferInsert"],
+): Promise<Table["$inferSelect"]> {
+  // Typed for the union of tables (whose insert types no one value meets), the fields and the row are `table`'s.
+  const [row] = await db
+    .insert(table as EditedTable)
+    .values(fields as never)
+    .returning();
+  return row as Table["$inferSelect"];
+}
+
 /** Apply `changes` to the row with this id and stamp updatedAt; a 404 naming `what` when there is no such row. */
 async function updateEditedRow<Table extends EditedTable>(
   db: Database,
@@ -167,19 +197,14 @@ async function updateEditedRow<Table extends EditedTable>(
 }
 
 export async function createPersona({ db, fields }: NewRowArgs<PersonaFields>): Promise<Persona> {
-  const [row] = await db.insert(personas).values(fields).returning();
-  return row;
+  return insertEditedRow(db, personas, fields);
 }
 
 export async function updatePersona({
   db,
   personaId,
   changes,
-}: {
-  db: Database;
-  personaId: string;
-  changes: Partial<PersonaFields>;
-}): Promise<Persona> {
+}: EditArgs<PersonaFields> & { personaId: string }): Promise<Persona> {
   return updateEditedRow(db, personas, personaId, changes, "Persona");
 }
 
@@ -219,8 +244,7 @@ export interface ModelFields {
 
 export async function createModel({ db, fields }: NewRowArgs<ModelFields>): Promise<Model> {
   try {
-    const [row] = await db.insert(models).values(fields).returning();
-    return row;
+    return await insertEditedRow(db, models, fields);
   } catch (error) {
     if (isUniqueViolation(error))
       throw new AppError("conflict", `A model with id ${fields.id} already exists.`);
@@ -236,11 +260,7 @@ export async function updateModel({
   db,
   modelId,
   changes,
-}: {
-  db: Database;
-  modelId: string;
-  changes: Partial<Omit<ModelFields, "id">>;
-}): Promise<Model> {
+}: EditArgs<Omit<ModelFields, "id">> & { modelId: string }): Promise<Model> {
   return updateEditedRow(db, models, modelId, changes, `Model ${modelId}`);
 }
 
@@ -280,7 +300,7 @@ export async function deleteModel({ db, modelId }: { db: Database; modelId: stri
 export async function listBlocks({ db, now = new Date() }: { db: Database; now?: Date }) {
   const rows = await db
     .select({
-      block: personaUserBlocks,
+      ...getTableColumns(personaUserBlocks),
       personaName: personas.name,
       userName: user.name,
       userEmail: user.email,
@@ -289,13 +309,7 @@ export async function listBlocks({ db, now = new Date() }: { db: Database; now?:
     .innerJoin(personas, eq(personas.id, personaUserBlocks.personaId))
     .innerJoin(user, eq(user.id, personaUserBlocks.userId))
     .orderBy(desc(personaUserBlocks.createdAt));
-  return rows.map(({ block, personaName, userName, userEmail }) => ({
-    ...block,
-    personaName,
-    userName,
-    userEmail,
-    active: block.expiresAt === null || block.expiresAt > now,
-  }));
+  return rows.map((block) => ({ ...block, active: block.expiresAt === null || block.expiresAt > now }));
 }
 
 export async function upsertBlock({
@@ -365,32 +379,26 @@ export async function listMemories({
   if (personaId) filters.push(eq(memories.personaId, personaId));
   if (scope) filters.push(eq(memories.scope, scope));
   return db
-    .select({ memory: memories, userName: user.name, personaName: personas.name })
+    .select({ ...getTableColumns(memories), userName: user.name, personaName: personas.name })
     .from(memories)
     .leftJoin(user, eq(user.id, memories.userId))
     .leftJoin(personas, eq(personas.id, memories.personaId))
     .where(filters.length ? and(...filters) : undefined)
-    .orderBy(desc(memories.createdAt))
-    .then((rows) => rows.map(({ memory, userName, personaName }) => ({ ...memory, userName, personaName })));
+    .orderBy(desc(memories.createdAt));
 }
 
 /** What a new memory is made of; the rest (ids, times) the database fills in. */
 export type MemoryFields = Pick<Memory, "scope" | "userId" | "personaId" | "area" | "content" | "active">;
 
 export async function createMemory({ db, fields }: NewRowArgs<MemoryFields>): Promise<Memory> {
-  const [row] = await db.insert(memories).values(fields).returning();
-  return row;
+  return insertEditedRow(db, memories, fields);
 }
 
 export async function updateMemory({
   db,
   memoryId,
   changes,
-}: {
-  db: Database;
-  memoryId: string;
-  changes: Partial<Pick<Memory, "area" | "content" | "active">>;
-}): Promise<Memory> {
+}: EditArgs<Pick<Memory, "area" | "content" | "active">> & { memoryId: string }): Promise<Memory> {
   return updateEditedRow(db, memories, memoryId, changes, "Memory");
 }
 

@@ -123,16 +123,17 @@ export async function touchApiKey({ db, keyId }: { db: Database; keyId: string }
   await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, keyId));
 }
 
+/** A key's transcript: the hash of a conversation's history as the key's client sends it. */
+type KeyTranscript = { db: Database; apiKeyId: string; transcriptHash: string };
+/** A key's transcript in one of its conversations. */
+type KeyTranscriptArgs = KeyTranscript & { conversationId: string };
+
 /** The key's conversation whose transcript hashes to `transcriptHash`, the most recently continued one first. */
 export async function findKeyConversationByTranscript({
   db,
   apiKeyId,
   transcriptHash,
-}: {
-  db: Database;
-  apiKeyId: string;
-  transcriptHash: string;
-}): Promise<string | null> {
+}: KeyTranscript): Promise<string | null> {
   const [row] = await db
     .select({ conversationId: apiKeyConversations.conversationId })
     .from(apiKeyConversations)
@@ -150,12 +151,7 @@ export async function saveKeyConversation({
   apiKeyId,
   conversationId,
   transcriptHash,
-}: {
-  db: Database;
-  apiKeyId: string;
-  conversationId: string;
-  transcriptHash: string;
-}): Promise<void> {
+}: KeyTranscriptArgs): Promise<void> {
   await db
     .insert(apiKeyConversations)
     .values({ apiKeyId, conversationId, transcriptHash })
@@ -172,13 +168,7 @@ export async function saveTranscriptPoint({
   transcriptHash,
   conversationId,
   messageId,
-}: {
-  db: Database;
-  apiKeyId: string;
-  transcriptHash: string;
-  conversationId: string;
-  messageId: string;
-}): Promise<void> {
+}: KeyTranscriptArgs & { messageId: string }): Promise<void> {
   await db
     .insert(apiKeyTranscriptPoints)
     .values({ apiKeyId, transcriptHash, conversationId, messageId })

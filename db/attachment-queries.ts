@@ -3,12 +3,12 @@
 
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { AppError, notFound } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { getReadableConversation, type ReadableConversationArgs } from "./conversation-queries";
 import { isAnyOf, preparedStatement } from "./prepared-statements";
-import type { ConversationArgs, UserArgs } from "./query-parts";
+import { type ConversationArgs, inConversation, type UserArgs } from "./query-parts";
 import { type Attachment, attachmentBlobs, attachments, messages } from "./schema";
 
 /** What the transcript shows of an attachment: its type, name, size and (a fetched image link) origin. */
@@ -47,13 +47,7 @@ export async function listMessageImages({ db, conversationId, seq }: Conversatio
     .from(attachments)
     .innerJoin(messages, eq(messages.id, attachments.messageId))
     .innerJoin(attachmentBlobs, eq(attachmentBlobs.storageKey, attachments.storageKey))
-    .where(
-      and(
-        eq(attachments.conversationId, conversationId),
-        eq(messages.seq, seq),
-        eq(attachments.kind, "image"),
-      ),
-    )
+    .where(inConversation(attachments, conversationId, eq(messages.seq, seq), eq(attachments.kind, "image")))
     .orderBy(asc(attachments.createdAt));
 }
 
@@ -137,8 +131,9 @@ export async function findImageByOrigin({
     .select()
     .from(attachments)
     .where(
-      and(
-        eq(attachments.conversationId, conversationId),
+      inConversation(
+        attachments,
+        conversationId,
         eq(attachments.originUrl, originUrl),
         isNotNull(attachments.messageId),
       ),
@@ -226,6 +221,6 @@ export async function loadConversationMediaBySha256({
     .select({ sha256: attachments.sha256, data: attachmentBlobs.data })
     .from(attachments)
     .innerJoin(attachmentBlobs, eq(attachmentBlobs.storageKey, attachments.storageKey))
-    .where(and(eq(attachments.conversationId, conversationId), inArray(attachments.sha256, sha256s)));
+    .where(inConversation(attachments, conversationId, inArray(attachments.sha256, sha256s)));
   return new Map(rows.map((row) => [row.sha256, row.data]));
 }

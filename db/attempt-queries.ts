@@ -6,11 +6,11 @@
 import { and, asc, desc, eq, exists, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { AttemptKind } from "@/lib/domain/types";
 import type { Database } from "./client";
-import { type ConversationArgs, onlyRow } from "./query-parts";
+import { type ConversationArgs, inConversation, onlyRow } from "./query-parts";
 import { type Attempt, artifacts, attempts, conversations, messages, participants, turns } from "./schema";
 
 const otherCalls = (conversationId: string) =>
-  and(eq(attempts.conversationId, conversationId), isNull(attempts.turnId));
+  inConversation(attempts, conversationId, isNull(attempts.turnId));
 
 /**
  * The reasoning the replies of these turns stored (their `reasoning` artifacts' payloads), in the order it came,

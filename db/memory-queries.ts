@@ -2,7 +2,7 @@
 // they may read, correct and delete, and whether a conversation's summary may become one. Every query is scoped to
 // the user: someone else's memory is simply not found. Also the memories the `remember` tool stores (a turn reads
 // its memories with the rest of its snapshot, db/turn-snapshot-queries.ts).
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, type SQL } from "drizzle-orm";
 import { AppError } from "@/lib/domain/errors";
 import type { UserArgs } from "./query-parts";
 import { conversations, memories, memoryPreferences, personas } from "./schema";
@@ -46,30 +46,27 @@ export async function listOwnMemories({ db, userId }: UserArgs): Promise<OwnMemo
     .orderBy(desc(memories.updatedAt));
 }
 
+/** The memory `memoryId` when it is `userId`'s (and meets `condition`). */
+function ownMemory({ userId, memoryId }: OwnMemoryArgs, condition?: SQL) {
+  return and(eq(memories.id, memoryId), eq(memories.userId, userId), condition);
+}
+
 function memoryNotFound(): AppError {
   return new AppError("not_found", "Memory not found");
 }
 
-export async function updateOwnMemory({
-  db,
-  userId,
-  memoryId,
-  content,
-}: OwnMemoryArgs & { content: string }): Promise<void> {
-  const updated = await db
+export async function updateOwnMemory(args: OwnMemoryArgs & { content: string }): Promise<void> {
+  const updated = await args.db
     .update(memories)
-    .set({ content, updatedAt: new Date() })
-    .where(and(eq(memories.id, memoryId), eq(memories.userId, userId), eq(memories.active, true)))
+    .set({ content: args.content, updatedAt: new Date() })
+    .where(ownMemory(args, eq(memories.active, true)))
     .returning({ id: memories.id });
   if (updated.length === 0) throw memoryNotFound();
 }
 
 /** Gone for good: no later turn sees it, and nothing brings it back. */
-export async function deleteOwnMemory({ db, userId, memoryId }: OwnMemoryArgs): Promise<void> {
-  const deleted = await db
-    .delete(memories)
-    .where(and(eq(memories.id, memoryId), eq(memories.userId, userId)))
-    .returning({ id: memories.id });
+export async function deleteOwnMemory(args: OwnMemoryArgs): Promise<void> {
+  const deleted = await args.db.delete(memories).where(ownMemory(args)).returning({ id: memories.id });
   if (deleted.length === 0) throw memoryNotFound();
 }
 

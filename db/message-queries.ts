@@ -16,6 +16,7 @@ import {
   type AfterSeqArgs,
   type ConversationArgs,
   findMessageInConversation,
+  inConversation,
   type MessageInConversationArgs,
   type Transaction,
   unsummarisedMessagesAfter,
@@ -63,7 +64,7 @@ async function listArtifactPayloadsByMessage(
   const rows = await db
     .select({ messageId: artifacts.messageId, payload: artifacts.payload })
     .from(artifacts)
-    .where(and(eq(artifacts.conversationId, conversationId), eq(artifacts.type, type)))
+    .where(inConversation(artifacts, conversationId, eq(artifacts.type, type)))
     .orderBy(asc(artifacts.id));
   const byMessage = new Map<string, Record<string, unknown>[]>();
   for (const row of rows) {
@@ -285,8 +286,9 @@ export async function deleteReplayedReasoning({
     const deleted = await tx
       .delete(artifacts)
       .where(
-        and(
-          eq(artifacts.conversationId, conversationId),
+        inConversation(
+          artifacts,
+          conversationId,
           eq(artifacts.type, "reasoning"),
           inArray(artifacts.id, artifactIds),
         ),

@@ -2,11 +2,11 @@
 // one. Every function checks that the message belongs to the conversation; who may do it is the route's rule.
 
 import "server-only";
-import { and, asc, eq, gt, isNotNull, isNull, ne, or } from "drizzle-orm";
+import { asc, eq, gt, isNotNull, isNull, ne, or } from "drizzle-orm";
 import { AppError } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { getMessageInConversation } from "./message-queries";
-import type { ConversationArgs, MessageArgs, Transaction } from "./query-parts";
+import { type ConversationArgs, inConversation, type MessageArgs, type Transaction } from "./query-parts";
 import { type Message, messages } from "./schema";
 
 /**
@@ -58,8 +58,9 @@ async function refuseUnlessLatestExchange(
     .select({ id: messages.id })
     .from(messages)
     .where(
-      and(
-        eq(messages.conversationId, conversationId),
+      inConversation(
+        messages,
+        conversationId,
         gt(messages.seq, userMessage.seq),
         eq(messages.chosen, true),
         or(isNull(messages.replyToMessageId), ne(messages.replyToMessageId, userMessage.id)),
@@ -97,8 +98,9 @@ export async function listReplyVariants({
     })
     .from(messages)
     .where(
-      and(
-        eq(messages.conversationId, conversationId),
+      inConversation(
+        messages,
+        conversationId,
         eq(messages.authorType, "persona"),
         isNotNull(messages.replyToMessageId),
         or(eq(messages.chosen, true), ne(messages.status, "error")),
@@ -133,8 +135,9 @@ export async function chooseReplyVariant({ db, conversationId, messageId }: Mess
       .update(messages)
       .set({ chosen: false, chosenAmongSiblings: false })
       .where(
-        and(
-          eq(messages.conversationId, conversationId),
+        inConversation(
+          messages,
+          conversationId,
           eq(messages.replyToMessageId, variant.replyToMessageId),
           eq(messages.authorType, "persona"),
         ),

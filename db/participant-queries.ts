@@ -5,7 +5,7 @@ import { and, asc, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import { notFound } from "@/lib/domain/errors";
 import type { ReadableConversationArgs } from "./conversation-queries";
 import { preparedStatement } from "./prepared-statements";
-import type { ConversationArgs, UserArgs } from "./query-parts";
+import { type ConversationArgs, inConversation, type UserArgs } from "./query-parts";
 import { conversations, participants, user } from "./schema";
 
 export async function listParticipants({ db, conversationId }: ConversationArgs) {
@@ -75,7 +75,7 @@ type ParticipantArgs = ReadableConversationArgs;
 
 /** The participant row of `userId` in the conversation, when its role passes `role`. */
 function participantRow({ conversationId, userId }: ParticipantArgs, role: SQL) {
-  return and(eq(participants.conversationId, conversationId), eq(participants.userId, userId), role);
+  return inConversation(participants, conversationId, eq(participants.userId, userId), role);
 }
 
 /** Accept a pending invitation: the user becomes a member and the conversation a room. 404 when none is pending. */

@@ -3,7 +3,7 @@
 
 import "server-only";
 import { and, eq, gt, isNull, type Placeholder, type SQL, sql } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { notFound } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { conversations, type Message, messages } from "./schema";
@@ -36,6 +36,15 @@ export async function anyRow(
 ): Promise<boolean> {
   const [row] = await db.select({ found: sql`1` }).from(table).where(where).limit(1);
   return row !== undefined;
+}
+
+/** The rows of a table with a conversationId that belong to this conversation and meet every one of `conditions`. */
+export function inConversation(
+  table: { conversationId: AnyPgColumn },
+  conversationId: string,
+  ...conditions: (SQL | undefined)[]
+) {
+  return and(eq(table.conversationId, conversationId), ...conditions);
 }
 
 /**

@@ -35,26 +35,37 @@ import type { AttemptUsage, PrivateMemoryUse, RecordedRequest } from "./attempt-
 
 const createdAt = () => timestamp("createdAt", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updatedAt", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+/** When the row was made and last changed. */
+const timestamps = () => ({ createdAt: createdAt(), updatedAt: updatedAt() });
 const id = () =>
   uuid("id")
     .primaryKey()
     .$defaultFn(() => uuidv7());
-/** The conversation, account or message a row belongs to: required, and the row is deleted with it. */
-const conversationReference = () =>
-  uuid("conversationId")
-    .notNull()
-    .references(() => conversations.id, { onDelete: "cascade" });
+/** The row a row belongs to, by its uuid column `name`: required, and the row is deleted with it. */
+const belongsTo = <Name extends string>(name: Name, parent: () => AnyPgColumn) =>
+  uuid(name).notNull().references(parent, { onDelete: "cascade" });
+const conversationReference = () => belongsTo("conversationId", () => conversations.id);
+const messageReference = () => belongsTo("messageId", () => messages.id);
+const personaReference = () => belongsTo("personaId", () => personas.id);
+const apiKeyReference = () => belongsTo("apiKeyId", () => apiKeys.id);
+/** The account a row belongs to (better-auth's ids are text): required, and the row is deleted with it. */
 const userReference = () =>
   text("userId")
     .notNull()
     .references(() => user.id, { onDelete: "cascade" });
-const messageReference = () =>
-  uuid("messageId")
-    .notNull()
-    .references(() => messages.id, { onDelete: "cascade" });
+/** A row of its own id that belongs to a conversation. */
+const conversationRow = () => ({ id: id(), conversationId: conversationReference() });
 /** The account that wrote, uploaded or changed something; null once that account is deleted. */
 const userWhoActed = <Name extends string>(name: Name) =>
   text(name).references(() => user.id, { onDelete: "set null" });
+/** Who made the row (in the column `name`, as userWhoActed) and when. */
+const madeBy = <Name extends string>(name: Name) =>
+  ({ [name]: userWhoActed(name), createdAt: createdAt() }) as Record<
+    Name,
+    ReturnType<typeof userWhoActed<Name>>
+  > & {
+    createdAt: ReturnType<typeof createdAt>;
+  };
 
 // ---------------------------------------------------------------------------------------------------------------
 // Accounts (better-auth, with the admin plugin's role fields)
@@ -69,8 +80,7 @@ export const user = pgTable("user", {
   banned: boolean("banned").default(false),
   banReason: text("banReason"),
   banExpires: timestamp("banExpires", { withTimezone: true }),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  ...timestamps(),
 });
 
 export const session = pgTable(
@@ -83,8 +93,7 @@ export const session = pgTable(
     userAgent: text("userAgent"),
     userId: userReference(),
     impersonatedBy: text("impersonatedBy"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (table) => [index("session_user_idx").on(table.userId)],
 );
@@ -103,8 +112,7 @@ export const account = pgTable(
     refreshTokenExpiresAt: timestamp("refreshTokenExpiresAt", { withTimezone: true }),
     scope: text("scope"),
     password: text("password"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (table) => [index("account_user_idx").on(table.userId)],
 );
@@ -129,8 +137,7 @@ export const verification = pgTable(
     identifier: text("identifier").notNull(),
     value: text("value").notNull(),
     expiresAt: timestamp("expiresAt", { withTimezone: true }).notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (table) => [index("verification_identifier_idx").on(table.identifier)],
 );
@@ -152,8 +159,7 @@ export const models = pgTable("models", {
   /** US dollars per million tokens (input, cached input, output); null when unknown, and costs stay unknown. */
   prices: jsonb("prices").$type<ModelPrices | null>(),
   enabled: boolean("enabled").notNull().default(true),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  ...timestamps(),
 });
 
 export const personas = pgTable("personas", {
@@ -169,8 +175,7 @@ export const personas = pgTable("personas", {
   fallbackModelIds: jsonb("fallbackModelIds").$type<string[]>().notNull().default([]),
   toolNames: jsonb("toolNames").$type<string[]>().notNull().default([]),
   settingsOverride: jsonb("settingsOverride").$type<SettingsOverride>().notNull().default({}),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  ...timestamps(),
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -212,8 +217,7 @@ export const conversations = pgTable(
     /** A branch: the conversation and message it was copied from ("branch from here"). */
     branchedFromConversationId: uuid("branchedFromConversationId"),
     branchedFromMessageId: uuid("branchedFromMessageId"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (table) => [
     index("conversations_owner_idx").on(table.ownerId, table.updatedAt),
@@ -241,8 +245,7 @@ export const participants = pgTable(
 export const summaries = pgTable(
   "summaries",
   {
-    id: id(),
-    conversationId: conversationReference(),
+    ...conversationRow(),
     content: text("content").notNull(),
     coversThroughSeq: bigint("coversThroughSeq", { mode: "number" }).notNull(),
     messageCount: integer("messageCount").notNull(),
@@ -260,8 +263,7 @@ export const summaries = pgTable(
 export const messages = pgTable(
   "messages",
   {
-    id: id(),
-    conversationId: conversationReference(),
+    ...conversationRow(),
     seq: bigint("seq", { mode: "number" }).notNull(),
     authorType: text("authorType", { enum: AUTHOR_TYPES }).notNull(),
     authorUserId: userWhoActed("authorUserId"),
@@ -300,8 +302,7 @@ export const messages = pgTable(
     tokenCounts: jsonb("tokenCounts").$type<Record<string, number>>().notNull().default({}),
     /** For text split by tool calls: each segment's count per tokenizer family, cached at write time. */
     segmentTokenCounts: jsonb("segmentTokenCounts").$type<Record<string, number[]>>(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (table) => [
     uniqueIndex("messages_conversation_seq_idx").on(table.conversationId, table.seq),
@@ -320,8 +321,7 @@ export const messageVersions = pgTable(
     messageId: messageReference(),
     parts: jsonb("parts").$type<StoredPart[]>().notNull(),
     /** Who replaced this version (the editor of the next one). */
-    replacedBy: userWhoActed("replacedBy"),
-    createdAt: createdAt(),
+    ...madeBy("replacedBy"),
   },
   (table) => [index("message_versions_message_idx").on(table.messageId, table.createdAt)],
 );
@@ -329,8 +329,7 @@ export const messageVersions = pgTable(
 export const attachments = pgTable(
   "attachments",
   {
-    id: id(),
-    conversationId: conversationReference(),
+    ...conversationRow(),
     /** Null until the message that carries it is sent. */
     messageId: uuid("messageId").references(() => messages.id, { onDelete: "cascade" }),
     uploadedBy: userWhoActed("uploadedBy"),
@@ -392,8 +391,7 @@ export const memories = pgTable(
     area: text("area").notNull(),
     content: text("content").notNull(),
     active: boolean("active").notNull().default(true),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (table) => [index("memories_user_persona_idx").on(table.userId, table.personaId)],
 );
@@ -402,15 +400,12 @@ export const personaUserBlocks = pgTable(
   "persona_user_blocks",
   {
     id: id(),
-    personaId: uuid("personaId")
-      .notNull()
-      .references(() => personas.id, { onDelete: "cascade" }),
+    personaId: personaReference(),
     userId: userReference(),
     blockType: text("blockType", { enum: BLOCK_TYPES }).notNull(),
     reason: text("reason"),
     expiresAt: timestamp("expiresAt", { withTimezone: true }),
-    setBy: userWhoActed("setBy"),
-    createdAt: createdAt(),
+    ...madeBy("setBy"),
   },
   (table) => [uniqueIndex("persona_user_blocks_unique_idx").on(table.personaId, table.userId)],
 );
@@ -421,8 +416,7 @@ export const personaUserBlocks = pgTable(
 export const turns = pgTable(
   "turns",
   {
-    id: id(),
-    conversationId: conversationReference(),
+    ...conversationRow(),
     userMessageId: uuid("userMessageId").references(() => messages.id, { onDelete: "set null" }),
     assistantMessageId: uuid("assistantMessageId").references(() => messages.id, { onDelete: "set null" }),
     /** running; ok; error; stopped (by the user); interrupted (the process died while it ran). */
@@ -442,8 +436,7 @@ export const turns = pgTable(
 export const attempts = pgTable(
   "attempts",
   {
-    id: id(),
-    conversationId: conversationReference(),
+    ...conversationRow(),
     /** The reply's turn; null for a model call that answers no turn (a summary, a title, a write-as-me draft). */
     turnId: uuid("turnId").references(() => turns.id, { onDelete: "cascade" }),
     /** What the call was for: a reply (tool steps included), a summary, a title, a write-as-me draft, a replay. */
@@ -497,8 +490,7 @@ export const attempts = pgTable(
 export const settingsVersions = pgTable("settings_versions", {
   version: integer("version").primaryKey(),
   settings: jsonb("settings").$type<ResolvedSettings>().notNull(),
-  changedBy: userWhoActed("changedBy"),
-  createdAt: createdAt(),
+  ...madeBy("changedBy"),
 });
 
 /** What a persona version keeps: every field an admin edits. */
@@ -512,13 +504,10 @@ export type PersonaVersionFields = Pick<
 export const personaVersions = pgTable(
   "persona_versions",
   {
-    personaId: uuid("personaId")
-      .notNull()
-      .references(() => personas.id, { onDelete: "cascade" }),
+    personaId: personaReference(),
     version: integer("version").notNull(),
     fields: jsonb("fields").$type<PersonaVersionFields>().notNull(),
-    changedBy: userWhoActed("changedBy"),
-    createdAt: createdAt(),
+    ...madeBy("changedBy"),
   },
   (table) => [primaryKey({ columns: [table.personaId, table.version] })],
 );
@@ -594,9 +583,7 @@ export const apiKeyConversations = pgTable(
     conversationId: uuid("conversationId")
       .primaryKey()
       .references(() => conversations.id, { onDelete: "cascade" }),
-    apiKeyId: uuid("apiKeyId")
-      .notNull()
-      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    apiKeyId: apiKeyReference(),
     transcriptHash: text("transcriptHash").notNull(),
     updatedAt: updatedAt(),
   },
@@ -608,16 +595,10 @@ export const apiKeyConversations = pgTable(
 export const apiKeyTranscriptPoints = pgTable(
   "api_key_transcript_points",
   {
-    apiKeyId: uuid("apiKeyId")
-      .notNull()
-      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    apiKeyId: apiKeyReference(),
     transcriptHash: text("transcriptHash").notNull(),
-    conversationId: uuid("conversationId")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
-    messageId: uuid("messageId")
-      .notNull()
-      .references(() => messages.id, { onDelete: "cascade" }),
+    conversationId: conversationReference(),
+    messageId: messageReference(),
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.apiKeyId, table.transcriptHash, table.messageId] })],

@@ -11,6 +11,7 @@ import { preparedStatement } from "./prepared-statements";
 import {
   type AfterSeqArgs,
   type ConversationArgs,
+  inConversation,
   lockConversation,
   onlyRow,
   type Transaction,
@@ -114,7 +115,7 @@ async function activeSummaryIn(tx: Transaction, conversationId: string): Promise
   const [row] = await tx
     .select()
     .from(summaries)
-    .where(and(eq(summaries.conversationId, conversationId), isNull(summaries.supersededBy)))
+    .where(inConversation(summaries, conversationId, isNull(summaries.supersededBy)))
     .orderBy(desc(summaries.createdAt), desc(summaries.id))
     .limit(1);
   return row ?? null;
@@ -220,17 +221,14 @@ async function insertSessionSummaryMemory(
   });
 }
 
+/** The memories that carry a summary (one per summary, while it is active). */
+const sessionSummaryMemory = () => eq(memories.area, "session_summary");
+
 async function deactivateSessionSummaryMemories(tx: Transaction, conversationId: string): Promise<void> {
   await tx
     .update(memories)
     .set({ active: false, updatedAt: new Date() })
-    .where(
-      and(
-        eq(memories.conversationId, conversationId),
-        eq(memories.area, "session_summary"),
-        eq(memories.active, true),
-      ),
-    );
+    .where(inConversation(memories, conversationId, sessionSummaryMemory(), eq(memories.active, true)));
 }
 
 function onlyActive(action: string): AppError {
@@ -252,7 +250,7 @@ export async function updateSummaryContent({
     await tx
       .update(memories)
       .set({ content, updatedAt: new Date() })
-      .where(and(eq(memories.summaryId, summaryId), eq(memories.area, "session_summary")));
+      .where(and(eq(memories.summaryId, summaryId), sessionSummaryMemory()));
     return row;
   });
 }
@@ -275,8 +273,9 @@ export async function revertSummary({
       .select()
       .from(summaries)
       .where(
-        and(
-          eq(summaries.conversationId, conversationId),
+        inConversation(
+          summaries,
+          conversationId,
           eq(summaries.supersededBy, active.id),
           lt(summaries.createdAt, active.createdAt),
         ),
@@ -292,7 +291,7 @@ export async function revertSummary({
     const unmarked = await tx
       .update(messages)
       .set({ summarizedBy: null })
-      .where(and(eq(messages.conversationId, conversationId), eq(messages.summarizedBy, active.id)))
+      .where(inConversation(messages, conversationId, eq(messages.summarizedBy, active.id)))
       .returning({ id: messages.id });
     await deactivateSessionSummaryMemories(tx, conversationId);
 
@@ -306,7 +305,7 @@ export async function revertSummary({
       await tx
         .update(memories)
         .set({ active: true, updatedAt: new Date() })
-        .where(and(eq(memories.summaryId, previous.id), eq(memories.area, "session_summary")));
+        .where(and(eq(memories.summaryId, previous.id), sessionSummaryMemory()));
     }
     return { reverted, restored, unmarkedMessages: unmarked.length };
   });

@@ -3,7 +3,7 @@
 
 import "server-only";
 import { and, asc, eq, inArray } from "drizzle-orm";
-import type { ConversationArgs } from "./query-parts";
+import { type ConversationArgs, inConversation } from "./query-parts";
 import { conversations, type Message, messages } from "./schema";
 
 /** The title a conversation gets when nobody named it (POST /api/conversations without a title). */
@@ -21,8 +21,9 @@ export async function getFirstExchange({
     .select()
     .from(messages)
     .where(
-      and(
-        eq(messages.conversationId, conversationId),
+      inConversation(
+        messages,
+        conversationId,
         eq(messages.chosen, true),
         inArray(messages.authorType, ["user", "persona"]),
       ),

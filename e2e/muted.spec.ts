@@ -1,23 +1,22 @@
 // A muted user is told in words, once, and offered no Retry that cannot work: an admin mutes Bob for the default
 // persona; Bob's message is refused with the reason, the banner has no Retry button, and nothing reached the model.
-import { type APIResponse, expect, test } from "@playwright/test";
+import { type APIResponse, expect } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { registerWithRole } from "./pages/admin-role";
 import { signUp } from "./pages/chat-page";
+import { test } from "./pages/people";
 
 const fake = fakeProvidersForSpec();
 
 test("a muted user sees why in a sentence, once, with no Retry, and the model is not called", async ({
-  browser,
+  personPage,
 }) => {
-  const adminContext = await browser.newContext();
-  const bobContext = await browser.newContext();
   let lift: (() => Promise<APIResponse>) | null = null;
   try {
-    const { chat: bob, email: bobEmail } = await signUp(await bobContext.newPage(), "Bob", "muted-bob");
+    const { chat: bob, email: bobEmail } = await signUp(await personPage(), "Bob", "muted-bob");
     await bob.newConversation();
 
-    const { chat: admin } = await registerWithRole(await adminContext.newPage(), "Moderator", "admin");
+    const { chat: admin } = await registerWithRole(await personPage(), "Moderator", "admin");
     const users = (await (await admin.page.request.get("/api/admin/users")).json()) as {
       users: { id: string; email: string }[];
     };
@@ -50,7 +49,5 @@ test("a muted user sees why in a sentence, once, with no Retry, and the model is
   } finally {
     // A persona's blocks are listed in every conversation with it (PERSONA_USER_BLOCKS): later specs share it.
     if (lift) expect((await lift()).status()).toBe(204);
-    await adminContext.close();
-    await bobContext.close();
   }
 });

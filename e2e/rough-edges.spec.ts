@@ -1,10 +1,11 @@
 // The chat as a new user meets it: Stop and Escape leave the focus in the message box; a phone shows the
 // conversation's title readably and the admin models page without a sideways scroll; the preview follows the
 // composer's draft; a role changes only once confirmed; an invited person is told so in the sidebar.
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
 import { registerWithRole } from "./pages/admin-role";
 import { signUp, startConversation } from "./pages/chat-page";
+import { test } from "./pages/people";
 
 const fake = fakeProvidersForSpec();
 
@@ -29,31 +30,28 @@ test("Stop gives the focus back to the message box; Escape stops a streaming rep
   const words = Array.from({ length: 80 }, (_, index) => `word${index}`).join(" ");
   const slowReply = { kind: "text", text: words, chunks: 80, chunkDelayMs: 100 } as const;
 
-  await fake.script(slowReply);
-  await chat.send("Count slowly");
-  await expect(chat.messages("assistant").getByTestId("message-text")).toContainText("word5");
-  await page.getByTestId("stop-button").click();
-  await chat.waitUntilReady();
-  await expect(chat.messages("assistant").getByTestId("stopped-chip")).toHaveCount(1);
+  /** Sends `text`, lets reply `index` stream a few words, stops it with `stop` and waits until it is stored. */
+  const stopSlowReply = async (index: number, text: string, stop: () => Promise<void>) => {
+    await fake.script(slowReply);
+    await chat.send(text);
+    await expect(chat.messages("assistant").nth(index).getByTestId("message-text")).toContainText("word5");
+    await stop();
+    await chat.waitUntilReady();
+    await expect(chat.messages("assistant").getByTestId("stopped-chip")).toHaveCount(index + 1);
+  };
+
+  await stopSlowReply(0, "Count slowly", () => page.getByTestId("stop-button").click());
   await expect(page.getByTestId("composer-input")).toBeFocused();
 
   // Escape with the focus in the composer.
-  await fake.script(slowReply);
-  await chat.send("Again, slowly");
-  await expect(chat.messages("assistant").nth(1).getByTestId("message-text")).toContainText("word5");
-  await page.getByTestId("composer-input").press("Escape");
-  await chat.waitUntilReady();
-  await expect(chat.messages("assistant").getByTestId("stopped-chip")).toHaveCount(2);
+  await stopSlowReply(1, "Again, slowly", () => page.getByTestId("composer-input").press("Escape"));
   await expect(page.getByTestId("composer-input")).toBeFocused();
 
   // Escape with the focus elsewhere on the page (the conversation's title, outside any field).
-  await fake.script(slowReply);
-  await chat.send("Once more");
-  await expect(chat.messages("assistant").nth(2).getByTestId("message-text")).toContainText("word5");
-  await page.getByTestId("conversation-title").click();
-  await page.keyboard.press("Escape");
-  await chat.waitUntilReady();
-  await expect(chat.messages("assistant").getByTestId("stopped-chip")).toHaveCount(3);
+  await stopSlowReply(2, "Once more", async () => {
+    await page.getByTestId("conversation-title").click();
+    await page.keyboard.press("Escape");
+  });
   const stored = (await chat.messages("assistant").nth(2).getByTestId("message-text").textContent()) ?? "";
   expect(stored.length).toBeLessThan(words.length);
 });
@@ -163,33 +161,26 @@ test("a role changes only once confirmed; Cancel leaves it as it was", async ({ 
 });
 
 test("an invited person sees who invited them to which conversation in the sidebar, with a link", async ({
-  browser,
+  personPage,
 }) => {
-  const adaContext = await browser.newContext();
-  const bobContext = await browser.newContext();
-  try {
-    const bobPage = await bobContext.newPage();
-    const { email: bobEmail } = await signUp(bobPage, "Bob", "bob-notice");
-    await expect(bobPage.getByTestId("invitation-notice")).toHaveCount(0);
+  const bobPage = await personPage();
+  const { email: bobEmail } = await signUp(bobPage, "Bob", "bob-notice");
+  await expect(bobPage.getByTestId("invitation-notice")).toHaveCount(0);
 
-    const adaPage = await adaContext.newPage();
-    await signUp(adaPage, "Ada", "ada-notice");
-    const created = await adaPage.request.post("/api/conversations", { data: { title: "Lisbon trip" } });
-    const { id } = await created.json();
-    const invited = await adaPage.request.post(`/api/conversations/${id}/participants`, {
-      data: { email: bobEmail },
-    });
-    expect(invited.ok()).toBe(true);
+  const adaPage = await personPage();
+  await signUp(adaPage, "Ada", "ada-notice");
+  const created = await adaPage.request.post("/api/conversations", { data: { title: "Lisbon trip" } });
+  const { id } = await created.json();
+  const invited = await adaPage.request.post(`/api/conversations/${id}/participants`, {
+    data: { email: bobEmail },
+  });
+  expect(invited.ok()).toBe(true);
 
-    await bobPage.goto("/chat");
-    await expect(bobPage.getByTestId("invitation-notice-item")).toHaveText("Ada invited you to Lisbon trip");
-    await bobPage.getByTestId("invitation-notice-link").click();
-    await expect(bobPage).toHaveURL(/\/invitations$/);
-    await bobPage.getByTestId("accept-invitation").click();
-    await expect(bobPage).toHaveURL(new RegExp(`/chat/${id}$`));
-    await expect(bobPage.getByTestId("invitation-notice")).toHaveCount(0);
-  } finally {
-    await adaContext.close();
-    await bobContext.close();
-  }
+  await bobPage.goto("/chat");
+  await expect(bobPage.getByTestId("invitation-notice-item")).toHaveText("Ada invited you to Lisbon trip");
+  await bobPage.getByTestId("invitation-notice-link").click();
+  await expect(bobPage).toHaveURL(/\/invitations$/);
+  await bobPage.getByTestId("accept-invitation").click();
+  await expect(bobPage).toHaveURL(new RegExp(`/chat/${id}$`));
+  await expect(bobPage.getByTestId("invitation-notice")).toHaveCount(0);
 });

@@ -5,50 +5,24 @@
 // instance at a time, start it again) during a 50-turn burst loses no reply. The database is checked, not only
 // what the client saw. Needs the e2e Postgres (E2E_DATABASE_URL), Redis and nginx.
 import { expect, test } from "@playwright/test";
-import postgres from "postgres";
+import type postgres from "postgres";
 import { TEST_IMAGES } from "../tests/fixtures/images";
-import { type Cluster, type Instance, nginxAvailable, startCluster } from "./cluster";
-import {
-  chatRequest,
-  clusterAppEnv,
-  newConversation,
-  newConversations,
-  signUp,
-  storedMessages,
-} from "./cluster-client";
-import { fakeProviderClient } from "./fake-providers/client";
+import type { Cluster, Instance } from "./cluster";
+import { chatRequest, newConversation, signUp, storedMessages } from "./cluster-client";
+import { burstSetUp, clusterForFile, clusterFake as fake } from "./cluster-fixture";
 import { readSse } from "./pages/ui-message-stream";
 
-const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
-const fake = fakeProviderClient(FAKE_URL);
 // The ports 50–53 above the app's (3550–3553 with E2E_APP_PORT=3500): nginx, then the instances.
 const BASE_PORT = Number(process.env.E2E_APP_PORT ?? 3100) + 50;
 const BURST = 50;
 
-test.skip(!process.env.E2E_DATABASE_URL, "the instances share the e2e Postgres (E2E_DATABASE_URL)");
-test.skip(!nginxAvailable(), "nginx is not installed (Debian's nginx package)");
-test.describe.configure({ mode: "serial" });
-
 let cluster: Cluster;
 let sql: postgres.Sql;
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  sql = postgres(process.env.E2E_DATABASE_URL as string, { max: 2, onnotice: () => {} });
-  cluster = await startCluster({
-    nginxPort: BASE_PORT,
-    instancePorts: [BASE_PORT + 1, BASE_PORT + 2, BASE_PORT + 3],
-    databaseUrl: process.env.E2E_DATABASE_URL as string,
-    redisUrl: process.env.E2E_REDIS_URL ?? "redis://127.0.0.1:6379",
-    // Each instance's output, when a run needs reading (one file per start).
-    logDir: process.env.SCALE_OUT_LOG_DIR,
-    env: clusterAppEnv(FAKE_URL),
-  });
-});
-
-test.afterAll(async () => {
-  await cluster?.close();
-  await sql?.end();
+clusterForFile({
+  basePort: BASE_PORT,
+  instances: 3,
+  sharers: "the instances",
+  started: (handles) => ({ cluster, sql } = handles),
 });
 
 /** Reads a stream until `enough` says so; returns what was read and the reader (to cancel or read on). */
@@ -204,11 +178,9 @@ test("the instance writing a reply is killed: the reply ends interrupted, stored
 
 test("a rolling restart during a 50-turn burst loses no reply", async () => {
   test.setTimeout(180_000);
-  await fake.reset();
-  const ada = await signUp(cluster.url, "Rolling");
-  const ids = await newConversations(ada, cluster.url, BURST);
   const reply = "A reply that survives a rolling restart, word by word, to its very last word.";
-  await fake.script({ kind: "text", text: reply, chunks: 20, chunkDelayMs: 100, times: BURST });
+  const script = { text: reply, chunks: 20, chunkDelayMs: 100, times: BURST };
+  const { user: ada, ids } = await burstSetUp(cluster.url, "Rolling", script);
 
   // Each client sends once, and again with the same message id when a draining instance refuses it (503 with
   // retry-after): the same id is never a second message.

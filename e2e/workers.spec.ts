@@ -5,51 +5,27 @@
 // Needs the e2e Postgres (E2E_DATABASE_URL) and Redis; e2e/cluster.ts also starts nginx, unused here.
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import postgres from "postgres";
-import { type Cluster, type Instance, nginxAvailable, startCluster } from "./cluster";
-import {
-  chatRequest,
-  clusterAppEnv,
-  newConversation,
-  newConversations,
-  type Session,
-  signUp,
-  storedMessages,
-} from "./cluster-client";
-import { fakeProviderClient } from "./fake-providers/client";
+import type postgres from "postgres";
+import type { Cluster, Instance } from "./cluster";
+import { chatRequest, newConversation, type Session, signUp, storedMessages } from "./cluster-client";
+import { burstSetUp, clusterForFile, clusterFake as fake } from "./cluster-fixture";
 import { readSse } from "./pages/ui-message-stream";
 
-const FAKE_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
-const fake = fakeProviderClient(FAKE_URL);
 // The ports 60–61 above the app's: nginx (unused), then the instance (scale-out.spec.ts takes 50–53).
 const BASE_PORT = Number(process.env.E2E_APP_PORT ?? 3100) + 60;
-
-test.skip(!process.env.E2E_DATABASE_URL, "the workers share the e2e Postgres (E2E_DATABASE_URL)");
-test.skip(!nginxAvailable(), "nginx is not installed (Debian's nginx package; e2e/cluster.ts starts it)");
-test.describe.configure({ mode: "serial" });
 
 let cluster: Cluster;
 let instance: Instance;
 let sql: postgres.Sql;
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  sql = postgres(process.env.E2E_DATABASE_URL as string, { max: 2, onnotice: () => {} });
-  cluster = await startCluster({
-    nginxPort: BASE_PORT,
-    instancePorts: [BASE_PORT + 1],
-    workersPerInstance: 2,
-    databaseUrl: process.env.E2E_DATABASE_URL as string,
-    redisUrl: process.env.E2E_REDIS_URL ?? "redis://127.0.0.1:6379",
-    logDir: process.env.SCALE_OUT_LOG_DIR,
-    env: clusterAppEnv(FAKE_URL),
-  });
-  [instance] = cluster.instances;
-});
-
-test.afterAll(async () => {
-  await cluster?.close();
-  await sql?.end();
+clusterForFile({
+  basePort: BASE_PORT,
+  instances: 1,
+  workersPerInstance: 2,
+  sharers: "the workers",
+  started: (handles) => {
+    ({ cluster, sql } = handles);
+    [instance] = cluster.instances;
+  },
 });
 
 /** One turn from `session` straight to the instance. */
@@ -81,11 +57,9 @@ function workerPids(): Map<string, number> {
 
 test("a burst of 20 turns is served by both workers, and every reply is stored once", async () => {
   test.setTimeout(120_000);
-  await fake.reset();
   const reply = "Two workers, one port, one reply each.";
-  await fake.script({ kind: "text", text: reply, chunks: 5, chunkDelayMs: 50, times: 20 });
-  const ada = await signUp(instance.origin, "Workers");
-  const ids = await newConversations(ada, instance.origin, 20);
+  const script = { text: reply, chunks: 5, chunkDelayMs: 50, times: 20 };
+  const { user: ada, ids } = await burstSetUp(instance.origin, "Workers", script);
 
   const results = await Promise.all(
     ids.map(async (id, index) => {
@@ -148,11 +122,9 @@ test("a worker killed mid-reply is started again: the reply ends interrupted at 
 
 test("SIGTERM drains both workers: the replies they stream finish, and the instance exits 0", async () => {
   test.setTimeout(120_000);
-  await fake.reset();
   const reply = "Finished although the instance was told to stop.";
-  await fake.script({ kind: "text", text: reply, chunks: 10, chunkDelayMs: 300, times: 6 });
-  const ada = await signUp(instance.origin, "Draining");
-  const ids = await newConversations(ada, instance.origin, 6);
+  const script = { text: reply, chunks: 10, chunkDelayMs: 300, times: 6 };
+  const { user: ada, ids } = await burstSetUp(instance.origin, "Draining", script);
   const responses = await Promise.all(ids.map((id, index) => sendTurn(ada, id, `Turn ${index}`)));
   for (const response of responses) expect(response.status).toBe(200);
   const reading = Promise.all(responses.map(async (response) => readSse(await response.text())));

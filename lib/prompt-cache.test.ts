@@ -99,6 +99,11 @@ describe("why the cache missed: the first change against the previous payload", 
   const asked = item("m3", "CURRENT_INPUT", "Q2", 10);
   const previous = [system, summary, history[0], note, history[1], asked];
   // The next turn, unchanged: Q2 is history now, its reply and Q3 are added after it.
+  /** `items` with the text of item `id` replaced by `value`. */
+  const withText = (items: Item[], id: string, value: string) =>
+    items.map((entry) =>
+      entry.id === id ? { ...entry, parts: [{ type: "text" as const, text: value }] } : entry,
+    );
   const movedOn = [
     system,
     summary,
@@ -121,11 +126,7 @@ describe("why the cache missed: the first change against the previous payload", 
     { name: "nothing changed", current: movedOn, reason: null, tokens: 0 },
     {
       name: "summary replaced",
-      current: movedOn.map((entry) =>
-        entry.id === "summary"
-          ? { ...entry, parts: [{ type: "text" as const, text: "Earlier: Porto." }] }
-          : entry,
-      ),
+      current: withText(movedOn, "summary", "Earlier: Porto."),
       reason: "the summary changed",
       itemId: "summary",
       tokens: 300 + 100 + 20 + 100 + 10,
@@ -154,11 +155,7 @@ describe("why the cache missed: the first change against the previous payload", 
     },
     {
       name: "persona edited",
-      current: movedOn.map((entry) =>
-        entry.id === "system"
-          ? { ...entry, parts: [{ type: "text" as const, text: "You are a strict guide." }] }
-          : entry,
-      ),
+      current: withText(movedOn, "system", "You are a strict guide."),
       reason: "the persona's prompt changed",
       itemId: "system",
       tokens: 500 + 300 + 100 + 20 + 100 + 10,

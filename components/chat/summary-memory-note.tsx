@@ -35,6 +35,12 @@ function KeptNote() {
   );
 }
 
+/** The question's answers: keep summaries as memories, or not. */
+const CHOICES = [
+  { keep: true, label: "Keep as memories", className: "button-primary", testId: "summary-memory-keep" },
+  { keep: false, label: "Don't keep", testId: "summary-memory-decline" },
+];
+
 function KeepQuestion({ conversationId }: { conversationId: string }) {
   const queryClient = useQueryClient();
   const choose = useMutation({
@@ -60,21 +66,11 @@ function KeepQuestion({ conversationId }: { conversationId: string }) {
       </p>
       <div className="flex gap-2">
         <ActionButtons
-          actions={[
-            {
-              label: "Keep as memories",
-              onClick: () => choose.mutate(true),
-              disabled: choose.isPending,
-              className: "button-primary",
-              testId: "summary-memory-keep",
-            },
-            {
-              label: "Don't keep",
-              onClick: () => choose.mutate(false),
-              disabled: choose.isPending,
-              testId: "summary-memory-decline",
-            },
-          ]}
+          actions={CHOICES.map(({ keep, ...choice }) => ({
+            ...choice,
+            onClick: () => choose.mutate(keep),
+            disabled: choose.isPending,
+          }))}
         />
       </div>
       <ErrorMessage message={choose.error?.message ?? null} testId="summary-memory-error" />

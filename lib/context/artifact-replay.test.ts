@@ -652,6 +652,21 @@ describe("history goes back in the form it came: steps and provider-run tools", 
     payload: { ...artifact.payload, ...extra },
   });
 
+  /**
+   * Call `n` of the reply (artifacts c<n> and o<n>, tool call id call_<n>) to `toolName` and its `output`, with
+   * `callExtra` and `outputExtra` added to their payloads.
+   */
+  const toolRound = (
+    n: number,
+    toolName: string,
+    output: string,
+    callExtra: Record<string, unknown> = {},
+    outputExtra = callExtra,
+  ) => [
+    withPayload(functionCallArtifact(`c${n}`, "m2", `call_${n}`, toolName), callExtra),
+    withPayload(functionOutputArtifact(`o${n}`, "m2", `call_${n}`, output, toolName), outputExtra),
+  ];
+
   /** Each replayed item as role, step number within the message and part kinds. */
   function shape(items: readonly ContextItem[]) {
     return items
@@ -694,16 +709,8 @@ describe("history goes back in the form it came: steps and provider-run tools", 
       name: "an invalid call answered at once, then another call: the stored step keeps them in one step",
       parts: ["c1", "o1", "c2", "o2"].map((id) => storedArtifact(id)).concat(storedText("Sorry.")),
       artifacts: [
-        withPayload(functionCallArtifact("c1", "m2", "call_1", "nope"), { step: 0 }),
-        withPayload(functionOutputArtifact("o1", "m2", "call_1", "no such tool", "nope"), {
-          step: 0,
-          outputType: "error-text",
-        }),
-        withPayload(functionCallArtifact("c2", "m2", "call_2", "nope"), { step: 0 }),
-        withPayload(functionOutputArtifact("o2", "m2", "call_2", "no such tool", "nope"), {
-          step: 0,
-          outputType: "error-text",
-        }),
+        ...toolRound(1, "nope", "no such tool", { step: 0 }, { step: 0, outputType: "error-text" }),
+        ...toolRound(2, "nope", "no such tool", { step: 0 }, { step: 0, outputType: "error-text" }),
       ],
       expected: [
         { role: "assistant", step: "0", parts: ["tool-call"] },
@@ -716,12 +723,7 @@ describe("history goes back in the form it came: steps and provider-run tools", 
     {
       name: "two steps stored with their numbers",
       parts: ["c1", "o1", "c2", "o2"].map((id) => storedArtifact(id)),
-      artifacts: [
-        withPayload(functionCallArtifact("c1", "m2", "call_1", "read"), { step: 0 }),
-        withPayload(functionOutputArtifact("o1", "m2", "call_1", "a", "read"), { step: 0 }),
-        withPayload(functionCallArtifact("c2", "m2", "call_2", "read"), { step: 1 }),
-        withPayload(functionOutputArtifact("o2", "m2", "call_2", "b", "read"), { step: 1 }),
-      ],
+      artifacts: [...toolRound(1, "read", "a", { step: 0 }), ...toolRound(2, "read", "b", { step: 1 })],
       expected: [
         { role: "assistant", step: "0", parts: ["tool-call"] },
         { role: "tool", step: "0", parts: ["tool-result"] },
@@ -734,12 +736,7 @@ describe("history goes back in the form it came: steps and provider-run tools", 
       parts: [storedText("Let me look."), storedArtifact("c1"), storedArtifact("o1"), storedArtifact("c2")]
         .concat(storedArtifact("o2"))
         .concat(storedText("Found it.")),
-      artifacts: [
-        functionCallArtifact("c1", "m2", "call_1", "read"),
-        functionOutputArtifact("o1", "m2", "call_1", "a", "read"),
-        functionCallArtifact("c2", "m2", "call_2", "read"),
-        functionOutputArtifact("o2", "m2", "call_2", "b", "read"),
-      ],
+      artifacts: [...toolRound(1, "read", "a"), ...toolRound(2, "read", "b")],
       expected: [
         { role: "assistant", step: "0", parts: ["text"] },
         { role: "assistant", step: "0", parts: ["tool-call"] },

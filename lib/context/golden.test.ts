@@ -202,22 +202,39 @@ const capabilities =
     capabilities: { ...model.capabilities, ...change },
   });
 
+/**
+ * The Kyoto trip's recap that scenarios build on: the key-context reminder, the summary of the first 40 messages
+ * (its text, then `summaryTail`), and the exchange since.
+ */
+const kyotoRecap = (summaryTail = "") => [
+  system("reminder", "KEY_CONTEXT_REMINDER", "# KEY CONTEXT REMINDER\nThe trip is on 12 May."),
+  make("summary", "user", "SUMMARY", [
+    text(
+      `[CONVERSATION SUMMARY - 2026-05-01 10:00] (40 messages condensed)\n\nAda planned a trip to Kyoto.${summaryTail}`,
+    ),
+  ]),
+  user("msg:41", "Did I tell you the date?"),
+  assistant("msg:42", "Yes, 12 May."),
+];
+
+/** A scenario's input on default settings, with nothing traced: the persona's prompt, then `items`. */
+const personaBase = (items: BaseContext["items"]): BaseContext => ({
+  settings: settings(),
+  trace: [],
+  items: [system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT), ...items],
+});
+
 const longReport = (label: string) =>
   `${label}: ${Array.from({ length: 120 }, (_, row) => `row ${row}: temperature ${(row * 7) % 31} C, humidity ${(row * 13) % 97}%`).join("; ")}`;
 
 const SCENARIOS: Scenario[] = [
   {
     name: "plain-chat",
-    base: {
-      settings: settings(),
-      trace: [],
-      items: [
-        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
-        user("msg:1", "Hi Tomori!"),
-        assistant("msg:2", "Hello Ada! How can I help today?"),
-        input("What is the capital of France?"),
-      ],
-    },
+    base: personaBase([
+      user("msg:1", "Hi Tomori!"),
+      assistant("msg:2", "Hello Ada! How can I help today?"),
+      input("What is the capital of France?"),
+    ]),
   },
   {
     name: "persona-memories-reminder",
@@ -242,14 +259,9 @@ const SCENARIOS: Scenario[] = [
           "PERSONA_USER_BLOCKS",
           "# PERSONA USER BLOCKS\n- Mallory: block (hides their messages), expires in 24 h. Reason: spam.",
         ),
-        system("reminder", "KEY_CONTEXT_REMINDER", "# KEY CONTEXT REMINDER\nThe trip is on 12 May."),
-        make("summary", "user", "SUMMARY", [
-          text(
-            "[CONVERSATION SUMMARY - 2026-05-01 10:00] (40 messages condensed)\n\nAda planned a trip to Kyoto.\n\nFocus on the most recent messages below for the user's current intent. This summary provides background context only.",
-          ),
-        ]),
-        user("msg:41", "Did I tell you the date?"),
-        assistant("msg:42", "Yes, 12 May."),
+        ...kyotoRecap(
+          "\n\nFocus on the most recent messages below for the user's current intent. This summary provides background context only.",
+        ),
         make("note:0", "user", "CONTEXT_NOTE", [text("[System: Stay in character as Tomori.]")]),
         input("How warm is Kyoto then?"),
       ],
@@ -260,21 +272,16 @@ const SCENARIOS: Scenario[] = [
       name: `images-${kind}`,
       adjust: kind === "blind" ? capabilities({ vision: false, video: false }) : undefined,
       enabledToolNames: kind === "blind" ? ["analyze_image", "current_time"] : undefined,
-      base: {
-        settings: settings(),
-        trace: [],
-        items: [
-          system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
-          withMedia(user("msg:1", "Here is my cat from last year."), [image("media_1", "out_of_window", 1)]),
-          assistant("msg:2", "What a lovely cat!"),
-          withMedia(user("msg:3", "And these two from today:"), [
-            image("media_2", "render", 3),
-            image("media_3", "render", 3),
-          ]),
-          assistant("msg:4", "They look happy."),
-          withMedia(input("Which one is sleepier?"), [image("media_4", "render", 5)]),
-        ],
-      },
+      base: personaBase([
+        withMedia(user("msg:1", "Here is my cat from last year."), [image("media_1", "out_of_window", 1)]),
+        assistant("msg:2", "What a lovely cat!"),
+        withMedia(user("msg:3", "And these two from today:"), [
+          image("media_2", "render", 3),
+          image("media_3", "render", 3),
+        ]),
+        assistant("msg:4", "They look happy."),
+        withMedia(input("Which one is sleepier?"), [image("media_4", "render", 5)]),
+      ]),
     }),
   ),
   ...(["pdf", "audio"] as const).map(
@@ -282,135 +289,120 @@ const SCENARIOS: Scenario[] = [
       name: `${kind}-upload`,
       adjust: realMediaCapabilities,
       expectActions: kind === "pdf" ? ["attached-media"] : [],
-      base: {
-        settings: settings(),
-        trace: [],
-        items: [
-          system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
-          user("msg:1", "I will send you something."),
-          assistant("msg:2", "Go ahead."),
-          withMedia(input(kind === "pdf" ? "What is the total of this invoice?" : "What do you hear?"), [
-            documentOrAudio("media_1", kind === "pdf" ? "file" : "audio", 3),
-          ]),
-        ],
-      },
+      base: personaBase([
+        user("msg:1", "I will send you something."),
+        assistant("msg:2", "Go ahead."),
+        withMedia(input(kind === "pdf" ? "What is the total of this invoice?" : "What do you hear?"), [
+          documentOrAudio("media_1", kind === "pdf" ? "file" : "audio", 3),
+        ]),
+      ]),
     }),
   ),
   {
     name: "tool-call-replay",
-    base: {
-      settings: settings(),
-      trace: [],
-      items: [
-        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
-        user("msg:1", "What time is it in Tokyo?"),
-        make(
-          "msg:2:call",
-          "assistant",
-          "TOOL_CALL",
-          [
-            text("Let me check."),
-            {
-              type: "tool-call",
-              toolCallId: "call_1",
-              toolName: "current_time",
-              input: { timezone: "Asia/Tokyo" },
-            },
-          ],
-          tomori,
-        ),
-        make("msg:2:result", "tool", "TOOL_RESULT", [
+    base: personaBase([
+      user("msg:1", "What time is it in Tokyo?"),
+      make(
+        "msg:2:call",
+        "assistant",
+        "TOOL_CALL",
+        [
+          text("Let me check."),
           {
-            type: "tool-result",
+            type: "tool-call",
             toolCallId: "call_1",
             toolName: "current_time",
-            output: { time: "21:04", timezone: "Asia/Tokyo" },
+            input: { timezone: "Asia/Tokyo" },
           },
-        ]),
-        assistant("msg:2", "It is 21:04 in Tokyo."),
-        user("msg:3", "And in Paris?"),
-        // An interior call whose output was never recorded: it gets a stub output.
-        make(
-          "msg:4:call",
-          "assistant",
-          "TOOL_CALL",
-          [
-            {
-              type: "tool-call",
-              toolCallId: "call_2",
-              toolName: "current_time",
-              input: '{"timezone":"Europe/Paris"}',
-            },
-          ],
-          tomori,
-        ),
-        assistant("msg:4", "Sorry, the clock tool failed."),
-        // An output with no call: dropped.
-        make("msg:5:result", "tool", "TOOL_RESULT", [
-          { type: "tool-result", toolCallId: "call_ghost", toolName: "current_time", output: "14:04" },
-        ]),
-        input("Try again please."),
-      ],
-    },
+        ],
+        tomori,
+      ),
+      make("msg:2:result", "tool", "TOOL_RESULT", [
+        {
+          type: "tool-result",
+          toolCallId: "call_1",
+          toolName: "current_time",
+          output: { time: "21:04", timezone: "Asia/Tokyo" },
+        },
+      ]),
+      assistant("msg:2", "It is 21:04 in Tokyo."),
+      user("msg:3", "And in Paris?"),
+      // An interior call whose output was never recorded: it gets a stub output.
+      make(
+        "msg:4:call",
+        "assistant",
+        "TOOL_CALL",
+        [
+          {
+            type: "tool-call",
+            toolCallId: "call_2",
+            toolName: "current_time",
+            input: '{"timezone":"Europe/Paris"}',
+          },
+        ],
+        tomori,
+      ),
+      assistant("msg:4", "Sorry, the clock tool failed."),
+      // An output with no call: dropped.
+      make("msg:5:result", "tool", "TOOL_RESULT", [
+        { type: "tool-result", toolCallId: "call_ghost", toolName: "current_time", output: "14:04" },
+      ]),
+      input("Try again please."),
+    ]),
   },
   {
     // A reply's tool loop as stored with its steps: step 0 thinks, writes, calls two tools at once (one unknown,
     // answered with the SDK's error) and runs Anthropic's own code execution; step 1 answers. Each step goes out as
     // the loop sent it; the provider-run tool only to the provider that ran it (left out, and traced, elsewhere).
     name: "step-replay",
-    base: {
-      settings: settings(),
-      trace: [],
-      items: [
-        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
-        user("msg:1", "How warm is it, and what is 2 + 2?"),
-        inStep(0, assistant("msg:2", "Let me look.")),
-        inStep(
-          0,
-          make("artifact:c1", "assistant", "TOOL_CALL", [
-            { type: "tool-call", toolCallId: "call_1", toolName: "current_time", input: {} },
-            { type: "tool-call", toolCallId: "call_2", toolName: "weather", input: { city: "Oslo" } },
-            {
-              type: "tool-call",
-              toolCallId: "srvtoolu_1",
-              toolName: "code_execution",
-              input: { type: "bash_code_execution", command: "echo $((2+2))" },
-              providerExecuted: true,
-              executedBy: "anthropic",
+    base: personaBase([
+      user("msg:1", "How warm is it, and what is 2 + 2?"),
+      inStep(0, assistant("msg:2", "Let me look.")),
+      inStep(
+        0,
+        make("artifact:c1", "assistant", "TOOL_CALL", [
+          { type: "tool-call", toolCallId: "call_1", toolName: "current_time", input: {} },
+          { type: "tool-call", toolCallId: "call_2", toolName: "weather", input: { city: "Oslo" } },
+          {
+            type: "tool-call",
+            toolCallId: "srvtoolu_1",
+            toolName: "code_execution",
+            input: { type: "bash_code_execution", command: "echo $((2+2))" },
+            providerExecuted: true,
+            executedBy: "anthropic",
+          },
+          {
+            type: "tool-result",
+            toolCallId: "srvtoolu_1",
+            toolName: "code_execution",
+            output: {
+              type: "bash_code_execution_result",
+              stdout: "4\n",
+              stderr: "",
+              return_code: 0,
+              content: [],
             },
-            {
-              type: "tool-result",
-              toolCallId: "srvtoolu_1",
-              toolName: "code_execution",
-              output: {
-                type: "bash_code_execution_result",
-                stdout: "4\n",
-                stderr: "",
-                return_code: 0,
-                content: [],
-              },
-              providerExecuted: true,
-              executedBy: "anthropic",
-            },
-          ]),
-        ),
-        inStep(
-          0,
-          make("artifact:o1", "tool", "TOOL_RESULT", [
-            { type: "tool-result", toolCallId: "call_1", toolName: "current_time", output: { utc: "12:00" } },
-            {
-              type: "tool-result",
-              toolCallId: "call_2",
-              toolName: "weather",
-              output: "AI_NoSuchToolError: Model tried to call unavailable tool 'weather'.",
-              outputType: "error-text",
-            },
-          ]),
-        ),
-        inStep(1, assistant("msg:2:text:1", "It is noon; 2 + 2 = 4.")),
-        input("Thanks!"),
-      ],
-    },
+            providerExecuted: true,
+            executedBy: "anthropic",
+          },
+        ]),
+      ),
+      inStep(
+        0,
+        make("artifact:o1", "tool", "TOOL_RESULT", [
+          { type: "tool-result", toolCallId: "call_1", toolName: "current_time", output: { utc: "12:00" } },
+          {
+            type: "tool-result",
+            toolCallId: "call_2",
+            toolName: "weather",
+            output: "AI_NoSuchToolError: Model tried to call unavailable tool 'weather'.",
+            outputType: "error-text",
+          },
+        ]),
+      ),
+      inStep(1, assistant("msg:2:text:1", "It is noon; 2 + 2 = 4.")),
+      input("Thanks!"),
+    ]),
   },
   {
     name: "strict-leading-assistant-merge",
@@ -438,56 +430,46 @@ const SCENARIOS: Scenario[] = [
       ...capabilities({ systemInstruction: false })(model),
       providerModelName: model.provider === "google" ? "gemma-3-27b-it" : model.providerModelName,
     }),
-    base: {
-      settings: settings(),
-      trace: [],
-      items: [
-        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
-        system("core-memories", "CORE_MEMORIES", "# CORE MEMORIES\n- Ada prefers metric units."),
-        user("msg:1", "Hello"),
-        assistant("msg:2", "Hi Ada!"),
-        input("How tall is Mount Fuji?"),
-      ],
-    },
+    base: personaBase([
+      system("core-memories", "CORE_MEMORIES", "# CORE MEMORIES\n- Ada prefers metric units."),
+      user("msg:1", "Hello"),
+      assistant("msg:2", "Hi Ada!"),
+      input("How tall is Mount Fuji?"),
+    ]),
   },
   {
     name: "budget-overflow",
     adjust: (model) => ({ ...model, contextWindow: 3_000, maxOutputTokens: 500 }),
     expectActions: ["trimmed-tool-result", "dropped-oldest-turns"],
-    base: {
-      settings: settings(),
-      trace: [],
-      items: [
-        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
-        ...Array.from({ length: 14 }, (_, index) => index + 1).flatMap((turn): ContextItem[] => [
-          user(`msg:${turn}0`, `Weather report for station ${turn}, please.`),
-          make(
-            `msg:${turn}1:call`,
-            "assistant",
-            "TOOL_CALL",
-            [
-              {
-                type: "tool-call",
-                toolCallId: `call_${turn}`,
-                toolName: "weather",
-                input: { station: turn },
-              },
-            ],
-            tomori,
-          ),
-          make(`msg:${turn}1:result`, "tool", "TOOL_RESULT", [
+    base: personaBase([
+      ...Array.from({ length: 14 }, (_, index) => index + 1).flatMap((turn): ContextItem[] => [
+        user(`msg:${turn}0`, `Weather report for station ${turn}, please.`),
+        make(
+          `msg:${turn}1:call`,
+          "assistant",
+          "TOOL_CALL",
+          [
             {
-              type: "tool-result",
+              type: "tool-call",
               toolCallId: `call_${turn}`,
               toolName: "weather",
-              output: longReport(`station ${turn}`),
+              input: { station: turn },
             },
-          ]),
-          assistant(`msg:${turn}1`, `Station ${turn} looks mild.`),
+          ],
+          tomori,
+        ),
+        make(`msg:${turn}1:result`, "tool", "TOOL_RESULT", [
+          {
+            type: "tool-result",
+            toolCallId: `call_${turn}`,
+            toolName: "weather",
+            output: longReport(`station ${turn}`),
+          },
         ]),
-        input("Which station was warmest?"),
-      ],
-    },
+        assistant(`msg:${turn}1`, `Station ${turn} looks mild.`),
+      ]),
+      input("Which station was warmest?"),
+    ]),
   },
   {
     name: "stop-strings-over-cap",
@@ -515,42 +497,32 @@ const SCENARIOS: Scenario[] = [
     // hidden (encrypted only), the message and call item ids (docs/features.md#reasoning-and-provider-metadata).
     name: "reasoning-replay-responses",
     adjust: capabilities({ reasoning: true }),
-    base: {
-      settings: settings(),
-      trace: [],
-      items: [
-        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
-        user("msg:1", "What time is it in Lisbon? Plan the evening."),
-        reasoningItem("artifact:r1", "Lisbon is on WET; check the clock first.", {
-          openai: { itemId: "rs_1", reasoningEncryptedContent: "gAAAA-opaque-1" },
-        }),
-        ...clockCall({ timezone: "Europe/Lisbon" }, "18:40", { openai: { itemId: "fc_1" } }),
-        reasoningItem("artifact:r2", "", {
-          openai: { itemId: "rs_2", reasoningEncryptedContent: "gAAAA-opaque-2" },
-        }),
-        taggedReply("It is 18:40: sunset at the Miradouro, then dinner in Alfama.", {
-          openai: { itemId: "msg_1" },
-        }),
-        input("And tomorrow morning?"),
-      ],
-    },
+    base: personaBase([
+      user("msg:1", "What time is it in Lisbon? Plan the evening."),
+      reasoningItem("artifact:r1", "Lisbon is on WET; check the clock first.", {
+        openai: { itemId: "rs_1", reasoningEncryptedContent: "gAAAA-opaque-1" },
+      }),
+      ...clockCall({ timezone: "Europe/Lisbon" }, "18:40", { openai: { itemId: "fc_1" } }),
+      reasoningItem("artifact:r2", "", {
+        openai: { itemId: "rs_2", reasoningEncryptedContent: "gAAAA-opaque-2" },
+      }),
+      taggedReply("It is 18:40: sunset at the Miradouro, then dinner in Alfama.", {
+        openai: { itemId: "msg_1" },
+      }),
+      input("And tomorrow morning?"),
+    ]),
   },
   {
     // A Gemini tool turn replayed: its thought, the call's thought signature, the signed text.
     name: "reasoning-replay-gemini",
     adjust: capabilities({ reasoning: true }),
-    base: {
-      settings: settings(),
-      trace: [],
-      items: [
-        system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
-        user("msg:1", "What time is it in Tokyo?"),
-        reasoningItem("artifact:r1", "**Checking the clock**\nI need the current time in Tokyo."),
-        ...clockCall({ timezone: "Asia/Tokyo" }, "21:04", { google: { thoughtSignature: "CiQBsig-call-1" } }),
-        taggedReply("It is 21:04 in Tokyo.", { google: { thoughtSignature: "CiQBsig-text-1" } }),
-        input("And in Paris?"),
-      ],
-    },
+    base: personaBase([
+      user("msg:1", "What time is it in Tokyo?"),
+      reasoningItem("artifact:r1", "**Checking the clock**\nI need the current time in Tokyo."),
+      ...clockCall({ timezone: "Asia/Tokyo" }, "21:04", { google: { thoughtSignature: "CiQBsig-call-1" } }),
+      taggedReply("It is 21:04 in Tokyo.", { google: { thoughtSignature: "CiQBsig-text-1" } }),
+      input("And in Paris?"),
+    ]),
   },
   {
     name: "thinking-enabled",
@@ -592,14 +564,7 @@ const SCENARIOS: Scenario[] = [
         conversationId: "0190c0de-0000-7000-8000-000000000001",
         items: [
           system("system-prompt", "SYSTEM_PROMPT", PERSONA_PROMPT),
-          system("reminder", "KEY_CONTEXT_REMINDER", "# KEY CONTEXT REMINDER\nThe trip is on 12 May."),
-          make("summary", "user", "SUMMARY", [
-            text(
-              "[CONVERSATION SUMMARY - 2026-05-01 10:00] (40 messages condensed)\n\nAda planned a trip to Kyoto.",
-            ),
-          ]),
-          user("msg:41", "Did I tell you the date?"),
-          assistant("msg:42", "Yes, 12 May."),
+          ...kyotoRecap(),
           input("How warm is Kyoto then?"),
         ],
       },

@@ -697,119 +697,111 @@ function underStableConditions(blueprint: ConversationBlueprint): ConversationBl
 // ---------------------------------------------------------------------------------------------------------------
 // The properties
 
+/** Asserts `check` on every generated conversation (PARAMETERS: the seed, the runs). */
+function forEveryConversation(check: (conversation: GeneratedConversation) => void) {
+  fc.assert(
+    fc.property(blueprintArbitrary, (blueprint) => check(materialise(blueprint))),
+    PARAMETERS,
+  );
+}
+
 describe("invariants over random conversations", () => {
   it("deterministic; stored messages untouched; input last and once; one system block; no empty message; tool pairs whole; within budget; media within limits", () => {
-    fc.assert(
-      fc.property(blueprintArbitrary, (blueprint) => {
-        const conversation = materialise(blueprint);
-        const { input, primary, fallback, enabledToolNames, currentMarker } = conversation;
-        const pristine = structuredClone(input);
-        deepFreeze(input);
+    forEveryConversation((conversation) => {
+      const { input, primary, fallback, enabledToolNames, currentMarker } = conversation;
+      const pristine = structuredClone(input);
+      deepFreeze(input);
 
-        const base = build(input, primary);
-        expect(isDeepStrictEqual(input, pristine), "a build modified its input").toBe(true);
-        const rebuilt = build(structuredClone(pristine), primary);
-        expect(JSON.stringify(rebuilt)).toBe(JSON.stringify(base));
-        deepFreeze(base);
-        const baseJson = JSON.stringify(base);
+      const base = build(input, primary);
+      expect(isDeepStrictEqual(input, pristine), "a build modified its input").toBe(true);
+      const rebuilt = build(structuredClone(pristine), primary);
+      expect(JSON.stringify(rebuilt)).toBe(JSON.stringify(base));
+      deepFreeze(base);
+      const baseJson = JSON.stringify(base);
 
-        for (const model of [primary, fallback]) {
-          const outcome = attempt(base, model, enabledToolNames);
-          expect(outcomeJson(attempt(rebuilt, model, enabledToolNames))).toBe(outcomeJson(outcome));
-          if (outcome instanceof ContextBudgetError) {
-            expectJustifiedBudgetError(outcome);
-            continue;
-          }
-          expectValidPayload(outcome, conversation, currentMarker);
+      for (const model of [primary, fallback]) {
+        const outcome = attempt(base, model, enabledToolNames);
+        expect(outcomeJson(attempt(rebuilt, model, enabledToolNames))).toBe(outcomeJson(outcome));
+        if (outcome instanceof ContextBudgetError) {
+          expectJustifiedBudgetError(outcome);
+          continue;
         }
-        expect(JSON.stringify(base), "phase B modified the phase-A result").toBe(baseJson);
-      }),
-      PARAMETERS,
-    );
+        expectValidPayload(outcome, conversation, currentMarker);
+      }
+      expect(JSON.stringify(base), "phase B modified the phase-A result").toBe(baseJson);
+    });
   });
 
   it("no tool call without its output except the current step's, still running, at the very end", () => {
-    fc.assert(
-      fc.property(blueprintArbitrary, (blueprint) => {
-        const conversation = materialise(blueprint);
-        const base = build(conversation.input, conversation.primary);
-        // The tool loop's next step: the model's call after the current input, its output not back yet.
-        const frontier: ContextItem = {
-          id: "frontier",
-          role: "assistant",
-          tag: "TOOL_CALL",
-          parts: [{ type: "tool-call", toolCallId: "call-frontier", toolName: "current_time", input: {} }],
-          sourceMessageIds: [],
-          tokens: 0,
-        };
-        const stepped = { ...base, items: [...base.items, frontier] };
-        const outcome = attempt(stepped, conversation.primary, conversation.enabledToolNames);
-        if (outcome instanceof ContextBudgetError) return;
-        const last = outcome.request.messages[outcome.request.messages.length - 1];
-        expect(JSON.stringify(last)).toContain("call-frontier");
-        expectValidPayload(outcome, conversation, conversation.currentMarker, "call-frontier");
-      }),
-      PARAMETERS,
-    );
+    forEveryConversation((conversation) => {
+      const base = build(conversation.input, conversation.primary);
+      // The tool loop's next step: the model's call after the current input, its output not back yet.
+      const frontier: ContextItem = {
+        id: "frontier",
+        role: "assistant",
+        tag: "TOOL_CALL",
+        parts: [{ type: "tool-call", toolCallId: "call-frontier", toolName: "current_time", input: {} }],
+        sourceMessageIds: [],
+        tokens: 0,
+      };
+      const stepped = { ...base, items: [...base.items, frontier] };
+      const outcome = attempt(stepped, conversation.primary, conversation.enabledToolNames);
+      if (outcome instanceof ContextBudgetError) return;
+      const last = outcome.request.messages[outcome.request.messages.length - 1];
+      expect(JSON.stringify(last)).toContain("call-frontier");
+      expectValidPayload(outcome, conversation, conversation.currentMarker, "call-frontier");
+    });
   });
 
   it("every omission is visible: named in the trace always, and as the seeds' notice in the payload", () => {
-    fc.assert(
-      fc.property(blueprintArbitrary, (blueprint) => {
-        const conversation = materialise(blueprint);
-        const base = build(conversation.input, conversation.primary);
-        for (const model of [conversation.primary, conversation.fallback]) {
-          const outcome = attempt(base, model, conversation.enabledToolNames);
-          if (outcome instanceof ContextBudgetError) continue;
-          expectOmissionsVisible(conversation.input, base, outcome);
-        }
-      }),
-      PARAMETERS,
-    );
+    forEveryConversation((conversation) => {
+      const base = build(conversation.input, conversation.primary);
+      for (const model of [conversation.primary, conversation.fallback]) {
+        const outcome = attempt(base, model, conversation.enabledToolNames);
+        if (outcome instanceof ContextBudgetError) continue;
+        expectOmissionsVisible(conversation.input, base, outcome);
+      }
+    });
   });
 
   it("a blind fallback re-resolves the same base into a different, valid payload; the base is unchanged", () => {
-    fc.assert(
-      fc.property(blueprintArbitrary, (blueprint) => {
-        const conversation = materialise(blueprint);
-        const vision: ModelDescriptor = {
-          ...conversation.primary,
-          capabilities: { ...conversation.primary.capabilities, vision: true },
-        };
-        const blind: ModelDescriptor = {
-          ...vision,
-          id: "model-blind",
-          capabilities: { ...vision.capabilities, vision: false },
-        };
-        const base = deepFreeze(build(conversation.input, vision));
-        const before = JSON.stringify(base);
-        const seeing = attempt(base, vision, conversation.enabledToolNames);
-        const notSeeing = attempt(base, blind, conversation.enabledToolNames);
-        expect(JSON.stringify(base)).toBe(before);
-        if (notSeeing instanceof ContextBudgetError) {
-          expectJustifiedBudgetError(notSeeing);
-          return;
-        }
-        expectValidPayload(notSeeing, conversation, conversation.currentMarker);
-        expectOmissionsVisible(conversation.input, base, notSeeing);
-        if (seeing instanceof ContextBudgetError) return;
-        const seen = sentItems(seeing).flatMap((item) => item.parts.filter((part) => part.type === "image"));
-        if (seen.length === 0) return;
-        expect(JSON.stringify(notSeeing.request)).not.toBe(JSON.stringify(seeing.request));
-        // Every image the vision model saw is, for the blind one, a notice keeping its handle (or its turn was cut).
-        const blindPayload = sentTexts(notSeeing.request).join("\n");
-        const names = naming(conversation.input, [base.items, notSeeing.items], notSeeing.trace);
-        for (const part of seen) {
-          if (part.type !== "image") continue;
-          const messageId = [...names.seqOf].find(([, seq]) => `media_${seq}` === part.handle)?.[0] as string;
-          const cut = notSeeing.trace.some(
-            (event) => MESSAGE_DROPS.has(eventKey(event)) && namesMessage(event, messageId, names),
-          );
-          if (!cut) expect(blindPayload).toMatch(new RegExp(`${part.handle}(?!\\d)\\) contains`));
-        }
-      }),
-      PARAMETERS,
-    );
+    forEveryConversation((conversation) => {
+      const vision: ModelDescriptor = {
+        ...conversation.primary,
+        capabilities: { ...conversation.primary.capabilities, vision: true },
+      };
+      const blind: ModelDescriptor = {
+        ...vision,
+        id: "model-blind",
+        capabilities: { ...vision.capabilities, vision: false },
+      };
+      const base = deepFreeze(build(conversation.input, vision));
+      const before = JSON.stringify(base);
+      const seeing = attempt(base, vision, conversation.enabledToolNames);
+      const notSeeing = attempt(base, blind, conversation.enabledToolNames);
+      expect(JSON.stringify(base)).toBe(before);
+      if (notSeeing instanceof ContextBudgetError) {
+        expectJustifiedBudgetError(notSeeing);
+        return;
+      }
+      expectValidPayload(notSeeing, conversation, conversation.currentMarker);
+      expectOmissionsVisible(conversation.input, base, notSeeing);
+      if (seeing instanceof ContextBudgetError) return;
+      const seen = sentItems(seeing).flatMap((item) => item.parts.filter((part) => part.type === "image"));
+      if (seen.length === 0) return;
+      expect(JSON.stringify(notSeeing.request)).not.toBe(JSON.stringify(seeing.request));
+      // Every image the vision model saw is, for the blind one, a notice keeping its handle (or its turn was cut).
+      const blindPayload = sentTexts(notSeeing.request).join("\n");
+      const names = naming(conversation.input, [base.items, notSeeing.items], notSeeing.trace);
+      for (const part of seen) {
+        if (part.type !== "image") continue;
+        const messageId = [...names.seqOf].find(([, seq]) => `media_${seq}` === part.handle)?.[0] as string;
+        const cut = notSeeing.trace.some(
+          (event) => MESSAGE_DROPS.has(eventKey(event)) && namesMessage(event, messageId, names),
+        );
+        if (!cut) expect(blindPayload).toMatch(new RegExp(`${part.handle}(?!\\d)\\) contains`));
+      }
+    });
   });
 
   it("prefix stability: under stable conditions, appending a turn leaves every earlier message byte-identical", () => {

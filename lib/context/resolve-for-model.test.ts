@@ -200,32 +200,15 @@ function buildBase(steps: Step[], settings: ResolvedSettings, frontier = false):
     const id = `msg:${index}`;
     const descriptors = (count: number) => Array.from({ length: count }, () => image(`media_${++media}`));
     switch (step.kind) {
-      case "user": {
-        const attached = descriptors(step.images);
-        items.push(
-          item(
-            id,
-            "user",
-            [text(step.text), ...attached.map((descriptor): ItemPart => ({ type: "media", descriptor }))],
-            {
-              sender: { type: "user", name: elementAt(speakers, step.speaker) },
-            },
-          ),
-        );
-        break;
-      }
+      case "user":
       case "assistant": {
         const attached = descriptors(step.images);
-        items.push(
-          item(
-            id,
-            "assistant",
-            [text(step.text), ...attached.map((descriptor): ItemPart => ({ type: "media", descriptor }))],
-            {
-              sender: { type: "persona", name: "Tomori" },
-            },
-          ),
-        );
+        const sender =
+          step.kind === "user"
+            ? { type: "user" as const, name: elementAt(speakers, step.speaker) }
+            : { type: "persona" as const, name: "Tomori" };
+        const mediaParts = attached.map((descriptor): ItemPart => ({ type: "media", descriptor }));
+        items.push(item(id, step.kind, [text(step.text), ...mediaParts], { sender }));
         break;
       }
       case "tool":

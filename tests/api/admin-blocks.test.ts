@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import * as blocksRoute from "@/app/api/admin/blocks/route";
-import * as personasRoute from "@/app/api/admin/personas/route";
 import * as chatRoute from "@/app/api/chat/route";
 import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import { getDb } from "@/db/client";
@@ -10,7 +9,7 @@ import { conversations, type Persona, participants, personaUserBlocks } from "@/
 import { call, expectError, readUIStream, signUp, type TestUser } from "../api-client";
 import { createConversation } from "../fixtures/personas";
 import { storePersonaReply, storeUserMessage } from "../fixtures/turns";
-import { isolateDatabase, signUpAdmin } from "./admin-helpers";
+import { createAdminPersona, isolateDatabase, signUpAdmin } from "./admin-helpers";
 import { itemText, type PreviewItem, preview } from "./preview-helpers";
 
 isolateDatabase("admin_blocks");
@@ -38,11 +37,11 @@ beforeAll(async () => {
   ada = await signUp("Ada");
   bob = await signUp("Bob");
   // A persona of this file's own, so its blocks touch nothing else.
-  const response = await call(personasRoute.POST, "/api/admin/personas", {
-    user: admin,
-    body: { name: "Keeper", modelId: "offline:echo", systemPrompt: "You keep the lighthouse." },
+  keeper = await createAdminPersona(admin, {
+    name: "Keeper",
+    modelId: "offline:echo",
+    systemPrompt: "You keep the lighthouse.",
   });
-  keeper = ((await response.json()) as { persona: Persona }).persona;
 });
 
 function setBlock(body: Record<string, unknown>) {

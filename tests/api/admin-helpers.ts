@@ -5,8 +5,10 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
+import * as personasRoute from "@/app/api/admin/personas/route";
 import { databaseHandle } from "@/db/client";
+import type { Persona } from "@/db/schema";
 import { call, promoteToAdmin, signUp, type TestUser } from "../api-client";
 import { createFreshDatabase, dropDatabase } from "../database";
 
@@ -72,4 +74,15 @@ export function putAdminItem(
   body: unknown,
 ): Promise<Response> {
   return call(handler, `/api/admin/${collection}/${id}`, { user, method: "PUT", params: { id }, body });
+}
+
+/** `admin` creates a persona from `body` through POST /api/admin/personas (201), and gets it back. */
+export async function createAdminPersona(admin: TestUser, body: unknown): Promise<Persona> {
+  const response = await call(personasRoute.POST, "/api/admin/personas", {
+    user: admin,
+    method: "POST",
+    body,
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return ((await response.json()) as { persona: Persona }).persona;
 }

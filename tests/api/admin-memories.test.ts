@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import * as memoriesRoute from "@/app/api/admin/memories/route";
-import * as personasRoute from "@/app/api/admin/personas/route";
 import type { Memory, Persona } from "@/db/schema";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { createConversation } from "../fixtures/personas";
-import { isolateDatabase, signUpAdmin } from "./admin-helpers";
+import { createAdminPersona, isolateDatabase, signUpAdmin } from "./admin-helpers";
 import { itemText, preview } from "./preview-helpers";
 
 isolateDatabase("admin_memories");
@@ -25,13 +24,8 @@ beforeAll(async () => {
   other = await createPersona("Other");
 });
 
-async function createPersona(name: string): Promise<Persona> {
-  const response = await call(personasRoute.POST, "/api/admin/personas", {
-    user: admin,
-    body: { name, modelId: "offline:echo", systemPrompt: `You are ${name}.` },
-  });
-  return ((await response.json()) as { persona: Persona }).persona;
-}
+const createPersona = (name: string) =>
+  createAdminPersona(admin, { name, modelId: "offline:echo", systemPrompt: `You are ${name}.` });
 
 async function addMemory(body: Record<string, unknown>): Promise<Memory> {
   const response = await call(memoriesRoute.POST, "/api/admin/memories", { user: admin, body });

@@ -6,13 +6,12 @@ import * as personaRoute from "@/app/api/admin/personas/[id]/route";
 import * as restoreRoute from "@/app/api/admin/personas/[id]/versions/[version]/restore/route";
 import * as versionRoute from "@/app/api/admin/personas/[id]/versions/[version]/route";
 import * as versionsRoute from "@/app/api/admin/personas/[id]/versions/route";
-import * as personasRoute from "@/app/api/admin/personas/route";
 import { getDb } from "@/db/client";
-import { type Persona, personaVersions } from "@/db/schema";
+import { personaVersions } from "@/db/schema";
 import { call, expectError } from "../api-client";
 import { createConversation } from "../fixtures/personas";
 import { signedUpForFile } from "../fixtures/users";
-import { isolateDatabase } from "./admin-helpers";
+import { createAdminPersona, isolateDatabase, putAdminItem } from "./admin-helpers";
 import { preview } from "./preview-helpers";
 
 isolateDatabase("persona_versions");
@@ -26,24 +25,8 @@ interface VersionRow {
   changedByName: string | null;
 }
 
-async function createPersona(body: unknown): Promise<Persona> {
-  const response = await call(personasRoute.POST, "/api/admin/personas", {
-    user: admin,
-    method: "POST",
-    body,
-  });
-  expect(response.status, await response.clone().text()).toBe(201);
-  return ((await response.json()) as { persona: Persona }).persona;
-}
-
-function putPersona(id: string, body: unknown) {
-  return call(personaRoute.PUT, `/api/admin/personas/${id}`, {
-    user: admin,
-    method: "PUT",
-    params: { id },
-    body,
-  });
-}
+const createPersona = (body: unknown) => createAdminPersona(admin, body);
+const putPersona = (id: string, body: unknown) => putAdminItem(admin, personaRoute.PUT, "personas", id, body);
 
 async function versionsOf(id: string): Promise<VersionRow[]> {
   const response = await call(versionsRoute.GET, `/api/admin/personas/${id}/versions`, {

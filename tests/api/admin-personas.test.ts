@@ -9,7 +9,7 @@ import type { Persona } from "@/db/schema";
 import { call, expectError, signUp, type TestUser } from "../api-client";
 import { createConversation } from "../fixtures/personas";
 import { storeAlternatingMessages } from "../fixtures/turns";
-import { isolateDatabase, putAdminItem, signUpAdmin } from "./admin-helpers";
+import { createAdminPersona, isolateDatabase, putAdminItem, signUpAdmin } from "./admin-helpers";
 import { itemText, type PreviewItem, preview } from "./preview-helpers";
 
 isolateDatabase("admin_personas");
@@ -22,15 +22,8 @@ beforeAll(async () => {
   member = await signUp("Member");
 });
 
-async function createPersona(body: Record<string, unknown>): Promise<Persona> {
-  const response = await call(personasRoute.POST, "/api/admin/personas", { user: admin, body });
-  expect(response.status, await response.clone().text()).toBe(201);
-  return ((await response.json()) as { persona: Persona }).persona;
-}
-
-function putPersona(id: string, body: unknown) {
-  return putAdminItem(admin, personaRoute.PUT, "personas", id, body);
-}
+const createPersona = (body: Record<string, unknown>) => createAdminPersona(admin, body);
+const putPersona = (id: string, body: unknown) => putAdminItem(admin, personaRoute.PUT, "personas", id, body);
 
 async function personaCount() {
   return (await listPersonas({ db: await getDb() })).length;

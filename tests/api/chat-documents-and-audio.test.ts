@@ -1,11 +1,9 @@
 // Documents, audio and video (docs/features.md#documents-audio-and-video): uploaded, typed from their bytes,
 // capped per kind, and sent to each model as it can take them (Gemini: PDF, audio and video as inlineData; OpenAI
 // chat: the PDF as a file part, a notice for the audio). Real routes, real database, the fake providers.
-import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, test } from "vitest";
 import * as chatRoute from "@/app/api/chat/route";
 import * as uploadRoute from "@/app/api/conversations/[id]/attachments/route";
-import { getDb } from "@/db/client";
 import { attachments } from "@/db/schema";
 import { makePdf, TEST_MEDIA, testMedium } from "@/tests/fixtures/media";
 import { call, expectError, readUIStream, type TestUser } from "../api-client";
@@ -13,6 +11,7 @@ import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, storedMessages } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
+import { conversationRows } from "./row-counts";
 
 const env = fakeProvidersForFile();
 const ada = signedUpForFile("Ada");
@@ -47,8 +46,7 @@ async function conversationOn(modelId: string) {
 }
 
 async function attachmentCount(conversationId: string) {
-  const db = await getDb();
-  return (await db.select().from(attachments).where(eq(attachments.conversationId, conversationId))).length;
+  return (await conversationRows(attachments, conversationId)).length;
 }
 
 const saved = { ...process.env };

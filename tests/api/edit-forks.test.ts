@@ -6,7 +6,6 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { participants } from "@/db/schema";
 import { expectError } from "../api-client";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import {
   postChat,
   runTurn,
@@ -15,23 +14,23 @@ import {
   textOf,
   UIStreamReader,
 } from "../fixtures/turns";
-import { signedUpForFile } from "../fixtures/users";
 import {
   chatRequests,
-  conversationOnFakeOpenAI,
   patchMessage,
   regenerate,
+  replyTestFile,
   transcript,
   wireHistory,
 } from "./reply-helpers";
 import { compactOk } from "./summary-helpers";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
-const bob = signedUpForFile("Bob");
-const eve = signedUpForFile("Eve");
+const { env, ada, bob, eve, newConversation } = replyTestFile("Ada", "Bob", "Eve");
 
-const newConversation = () => conversationOnFakeOpenAI(ada);
+/** A turn of Ada's asking `question`, the fake provider scripted to answer `answer`. */
+function answeredTurn(conversationId: string, question: string, answer: string) {
+  env.providers.script({ kind: "text", text: answer });
+  return runTurn(ada, conversationId, question);
+}
 
 /** The shown transcript as [role, text] pairs, and the seqs along it. */
 async function shownPath(conversationId: string) {
@@ -137,10 +136,7 @@ describe("editing a question forks it", () => {
       },
       {
         step: "a turn on the original branch sends only that branch",
-        act: () => {
-          env.providers.script({ kind: "text", text: "Answer three." });
-          return runTurn(ada, conversationId, "Third question.");
-        },
+        act: () => answeredTurn(conversationId, "Third question.", "Answer three."),
         shown: [
           ["user", "First question."],
           ["persona", "Answer one."],
@@ -167,10 +163,7 @@ describe("editing a question forks it", () => {
       },
       {
         step: "a turn on the edited branch sends only that branch",
-        act: () => {
-          env.providers.script({ kind: "text", text: "Answer on the edit." });
-          return runTurn(ada, conversationId, "Follow-up on the edit.");
-        },
+        act: () => answeredTurn(conversationId, "Follow-up on the edit.", "Answer on the edit."),
         shown: [
           ["user", "First question, edited."],
           ["persona", "Another answer to the edit."],

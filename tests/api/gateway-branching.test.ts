@@ -6,14 +6,10 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/conversation-queries";
 import { listMessages } from "@/db/message-queries";
-import { listPersonasWithSlugs } from "@/db/persona-queries";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { insertPersona } from "../fixtures/personas";
-import { signedUpForFile } from "../fixtures/users";
-import { createKey, gatewayClient } from "./gateway-fixtures";
+import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
+import { createKey, gatewayClient, gatewayPersona } from "./gateway-fixtures";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
+const { env, ada } = fakeProvidersAndUsersForFile("Ada");
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -24,12 +20,7 @@ async function textsOf(conversationId: string): Promise<string[]> {
 
 describe("a diverging history branches", () => {
   test("an edited second question branches at the first reply; the original stays; the branch continues", async () => {
-    const row = await insertPersona({
-      modelId: "openai:gpt-4.1-mini",
-      name: `Brancher ${crypto.randomUUID()}`,
-    });
-    const slug = (await listPersonasWithSlugs({ db: await getDb() })).find((each) => each.id === row.id)
-      ?.slug as string;
+    const slug = (await gatewayPersona("Brancher")).slug as string;
     const client = gatewayClient((await createKey(ada, { name: "branching" })).secret);
     const ask = async (messages: Message[]) => {
       const { data, response } = await client.chat.completions

@@ -8,27 +8,20 @@ import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/conversation-queries";
 import { listMessages } from "@/db/message-queries";
-import { listPersonasWithSlugs } from "@/db/persona-queries";
 import type { Persona } from "@/db/schema";
 import { defaultReplyText } from "@/e2e/fake-providers/reply-plan";
 import { call } from "../api-client";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { insertPersona } from "../fixtures/personas";
-import { signedUpForFile } from "../fixtures/users";
-import { createKey, gatewayClient, refusedAsBadRequest } from "./gateway-fixtures";
+import { withEnv } from "../fixtures/env";
+import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
+import { createKey, gatewayClient, gatewayPersona, refusedAsBadRequest } from "./gateway-fixtures";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
-const bob = signedUpForFile("Bob");
+const { env, ada, bob } = fakeProvidersAndUsersForFile("Ada", "Bob");
 
 const MODEL = "openai:gpt-4.1-mini";
 
 /** A new persona on the fake OpenAI model, with its slug. */
-async function persona(systemPrompt = "You are a terse test persona."): Promise<Persona> {
-  const row = await insertPersona({ modelId: MODEL, name: `Gateway ${crypto.randomUUID()}`, systemPrompt });
-  const withSlugs = await listPersonasWithSlugs({ db: await getDb() });
-  return withSlugs.find((candidate) => candidate.id === row.id) as Persona;
-}
+const persona = (systemPrompt = "You are a terse test persona.") =>
+  gatewayPersona("Gateway", { modelId: MODEL, systemPrompt });
 
 async function clientFor(scope?: Persona[]) {
   const { secret } = await createKey(ada, { name: "test", personaIds: scope?.map((row) => row.id) });
@@ -307,8 +300,7 @@ describe("refusals in OpenAI's shape", () => {
   test("over the key's rate limit: RateLimitError with retry-after", async () => {
     const tutor = await persona();
     const client = await clientFor();
-    process.env.GATEWAY_RATE_LIMIT_PER_MINUTE = "1";
-    try {
+    await withEnv({ GATEWAY_RATE_LIMIT_PER_MINUTE: "1" }, async () => {
       await client.chat.completions.create({
         model: tutor.slug as string,
         messages: [{ role: "user", content: "1" }],
@@ -320,8 +312,6 @@ describe("refusals in OpenAI's shape", () => {
       const headers = (error as InstanceType<typeof OpenAI.RateLimitError>).headers;
       expect(Number(headers?.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect(env.providers.requests).toHaveLength(1);
-    } finally {
-      delete process.env.GATEWAY_RATE_LIMIT_PER_MINUTE;
-    }
+    });
   });
 });

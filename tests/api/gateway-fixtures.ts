@@ -8,7 +8,11 @@ import * as keysRoute from "@/app/api/keys/route";
 import * as chatCompletionsRoute from "@/app/v1/chat/completions/route";
 import * as modelsRoute from "@/app/v1/models/route";
 import * as responsesRoute from "@/app/v1/responses/route";
+import { getDb } from "@/db/client";
+import { listPersonasWithSlugs } from "@/db/persona-queries";
+import type { Persona } from "@/db/schema";
 import { call, type TestUser } from "../api-client";
+import { insertPersona, type PersonaFixture } from "../fixtures/personas";
 
 export const GATEWAY_BASE_URL = "http://localhost:3000/v1";
 
@@ -69,4 +73,19 @@ export async function refusedAsBadRequest(call: Promise<unknown>, expected: Reco
   expect(error).toBeInstanceOf(OpenAI.BadRequestError);
   expect(error).toMatchObject({ status: 400, ...expected });
   return error as InstanceType<typeof OpenAI.BadRequestError>;
+}
+
+/**
+ * A new persona on the fake OpenAI model, named `name` and a unique suffix (and `fields`), as the gateway lists it
+ * (its slug).
+ */
+export async function gatewayPersona(name: string, fields: Partial<PersonaFixture> = {}): Promise<Persona> {
+  const row = await insertPersona({
+    modelId: "openai:gpt-4.1-mini",
+    name: `${name} ${crypto.randomUUID()}`,
+    ...fields,
+  });
+  return (await listPersonasWithSlugs({ db: await getDb() })).find(
+    (candidate) => candidate.id === row.id,
+  ) as Persona;
 }

@@ -9,27 +9,20 @@ import { describe, expect, test } from "vitest";
 import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import { getDb } from "@/db/client";
 import { listMessages } from "@/db/message-queries";
-import { listPersonasWithSlugs } from "@/db/persona-queries";
-import { attachments, conversations, type Persona } from "@/db/schema";
+import { attachments, conversations } from "@/db/schema";
 import { defaultReplyText } from "@/e2e/fake-providers/reply-plan";
 import { call } from "../api-client";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
+import { withEnv } from "../fixtures/env";
+import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
 import { makePng, TEST_IMAGES } from "../fixtures/images";
-import { insertPersona } from "../fixtures/personas";
-import { signedUpForFile } from "../fixtures/users";
-import { createKey, gatewayClient, refusedAsBadRequest } from "./gateway-fixtures";
+import { createKey, gatewayClient, gatewayPersona, refusedAsBadRequest } from "./gateway-fixtures";
+import { conversationRows } from "./row-counts";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
+const { env, ada } = fakeProvidersAndUsersForFile("Ada");
 
 type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 
-async function persona(): Promise<Persona> {
-  const row = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: `Viewer ${crypto.randomUUID()}` });
-  return (await listPersonasWithSlugs({ db: await getDb() })).find(
-    (candidate) => candidate.id === row.id,
-  ) as Persona;
-}
+const persona = () => gatewayPersona("Viewer");
 
 async function client() {
   return gatewayClient((await createKey(ada, { name: "images" })).secret);
@@ -60,11 +53,6 @@ function sentImageUrls(): string[] {
   );
 }
 
-async function conversationAttachments(conversationId: string) {
-  const db = await getDb();
-  return db.select().from(attachments).where(eq(attachments.conversationId, conversationId));
-}
-
 describe("images in", () => {
   test("chat: an image_url data: URL reaches the provider as its image part; the attempt records those bytes", async () => {
     const viewer = await persona();
@@ -92,7 +80,7 @@ describe("images in", () => {
     // Stored as an upload through the chat is: one attachment of the user message, sniffed and hashed.
     const conversationId = response.headers.get("x-glassbox-conversation-id") as string;
     const [userMessage] = await listMessages({ db: await getDb(), conversationId });
-    const [stored] = await conversationAttachments(conversationId);
+    const [stored] = await conversationRows(attachments, conversationId);
     expect(userMessage.parts).toEqual([
       { type: "text", text: "What is in this picture?" },
       { type: "media", attachmentId: stored.id },
@@ -124,7 +112,8 @@ describe("images in", () => {
       })
       .withResponse();
     expect(sentImageUrls()).toEqual([dataUrl(TEST_IMAGES.jpegBaseline, "image/jpeg")]);
-    const [stored] = await conversationAttachments(
+    const [stored] = await conversationRows(
+      attachments,
       response.headers.get("x-glassbox-conversation-id") as string,
     );
     expect(stored).toMatchObject({ mime: "image/jpeg", width: 3, height: 2 });
@@ -192,7 +181,7 @@ describe("continuity with an earlier image", () => {
       .withResponse();
     expect(two.response.headers.get("x-glassbox-conversation-id")).toBe(conversationId);
     expect(await listMessages({ db: await getDb(), conversationId })).toHaveLength(4);
-    expect(await conversationAttachments(conversationId)).toHaveLength(1);
+    expect(await conversationRows(attachments, conversationId)).toHaveLength(1);
     // The stored conversation, as the pipeline builds it, still shows the model the earlier image.
     expect(sentImageUrls()).toEqual([dataUrl(png)]);
 
@@ -217,7 +206,7 @@ describe("continuity with an earlier image", () => {
     const started = three.response.headers.get("x-glassbox-conversation-id") as string;
     expect(started).not.toBe(conversationId);
     const storedHistory = await listMessages({ db: await getDb(), conversationId: started });
-    const [earlierImage] = await conversationAttachments(started);
+    const [earlierImage] = await conversationRows(attachments, started);
     expect(storedHistory[0].parts).toEqual([
       { type: "text", text: "Look" },
       { type: "media", attachmentId: earlierImage.id },
@@ -294,8 +283,7 @@ describe("bad images: BadRequestError naming the field, nothing stored or sent",
   test("over the image limit: the 413 of an upload becomes a 400 naming the field", async () => {
     const viewer = await persona();
     const gateway = await client();
-    process.env.MEDIA_MAX_IMAGE_BYTES = "200";
-    try {
+    await withEnv({ MEDIA_MAX_IMAGE_BYTES: "200" }, async () => {
       const error = await refusedAsBadRequest(
         gateway.chat.completions.create({
           model: viewer.slug as string,
@@ -306,9 +294,7 @@ describe("bad images: BadRequestError naming the field, nothing stored or sent",
         { param: "messages[0].content[0].image_url.url" },
       );
       expect(error.message).toContain("the limit for images");
-    } finally {
-      delete process.env.MEDIA_MAX_IMAGE_BYTES;
-    }
+    });
   });
 
   test.each([

@@ -4,25 +4,22 @@
 import OpenAI from "openai";
 import { describe, expect, test } from "vitest";
 import * as keysRoute from "@/app/api/keys/route";
-import { getDb } from "@/db/client";
-import { listPersonasWithSlugs, slugOf } from "@/db/persona-queries";
+import { slugOf } from "@/db/persona-queries";
 import { call, expectError } from "../api-client";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
+import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
 import { insertPersona } from "../fixtures/personas";
 import { METERED_REPLIES } from "../fixtures/turns";
-import { signedUpForFile } from "../fixtures/users";
 import {
   createKey,
   GATEWAY_BASE_URL,
   gatewayClient,
   gatewayFetch,
+  gatewayPersona,
   listKeys,
   revokeKey,
 } from "./gateway-fixtures";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
-const bob = signedUpForFile("Bob");
+const { env, ada, bob } = fakeProvidersAndUsersForFile("Ada", "Bob");
 
 interface ListedUsage {
   calls: number;
@@ -82,12 +79,7 @@ describe("API keys", () => {
   });
 
   test("each key's usage: its calls, the tokens its attempts reported and their cost, from one list", async () => {
-    const row = await insertPersona({
-      modelId: "openai:gpt-4.1-mini",
-      name: `Metered ${crypto.randomUUID()}`,
-    });
-    const model = (await listPersonasWithSlugs({ db: await getDb() })).find((one) => one.id === row.id)
-      ?.slug as string;
+    const model = (await gatewayPersona("Metered")).slug as string;
     const busy = await createKey(ada, { name: "busy" });
     const light = await createKey(ada, { name: "light" });
     const idle = await createKey(ada, { name: "idle" });

@@ -6,27 +6,16 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/conversation-queries";
 import { listMessages } from "@/db/message-queries";
-import { listPersonasWithSlugs } from "@/db/persona-queries";
-import type { Persona } from "@/db/schema";
 import { defaultReplyText } from "@/e2e/fake-providers/reply-plan";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { insertPersona } from "../fixtures/personas";
 import { signedUpForFile } from "../fixtures/users";
-import { createKey, gatewayClient, refusedAsBadRequest } from "./gateway-fixtures";
+import { createKey, gatewayClient, gatewayPersona, refusedAsBadRequest } from "./gateway-fixtures";
 
 const env = fakeProvidersForFile();
 const ada = signedUpForFile("Ada");
 const bob = signedUpForFile("Bob");
 
-async function persona(): Promise<Persona> {
-  const row = await insertPersona({
-    modelId: "openai:gpt-4.1-mini",
-    name: `Responder ${crypto.randomUUID()}`,
-  });
-  return (await listPersonasWithSlugs({ db: await getDb() })).find(
-    (candidate) => candidate.id === row.id,
-  ) as Persona;
-}
+const persona = () => gatewayPersona("Responder");
 
 async function clientOf(user = ada) {
   return gatewayClient((await createKey(user, { name: "responses" })).secret);

@@ -12,6 +12,7 @@ import * as blocksRoute from "@/app/api/admin/blocks/route";
 import * as memoriesRoute from "@/app/api/admin/memories/route";
 import * as modelRoute from "@/app/api/admin/models/[id]/route";
 import * as modelsRoute from "@/app/api/admin/models/route";
+import { createModelSchema } from "@/app/api/admin/models/schema";
 import * as personaPreviewRoute from "@/app/api/admin/personas/[id]/preview/route";
 import * as personaRoute from "@/app/api/admin/personas/[id]/route";
 import * as personasRoute from "@/app/api/admin/personas/route";
@@ -309,17 +310,8 @@ const KEYS = [
   "userId",
   "area",
   "active",
-  "id",
-  "provider",
-  "providerModelName",
-  "label",
-  "apiKind",
-  "capabilities",
-  "contextWindow",
-  "maxOutputTokens",
-  "tokenizer",
-  "enabled",
-  "prices",
+  // id, provider, providerModelName, … prices: the model registry's fields.
+  ...Object.keys(createModelSchema.shape),
   "name",
   "avatar",
   "systemPrompt",

@@ -5,22 +5,13 @@ import * as replayRoute from "@/app/api/attempts/[id]/replay/route";
 import { settleTitleGenerations } from "@/lib/chat/generated/title";
 import { call } from "../api-client";
 import { exportOf, jsonlLines } from "../fixtures/archive-routes";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
+import { waitForRequests } from "../fixtures/fake-provider-env";
+import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
 import { conversationWithPersona } from "../fixtures/personas";
 import { fetchTurns, postChat, runTurn, UIStreamReader } from "../fixtures/turns";
-import { signedUpForFile } from "../fixtures/users";
 import { stop } from "./reply-helpers";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
-
-async function waitForRequests(count: number, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (env.providers.requests.length < count) {
-    if (Date.now() > deadline) throw new Error(`the provider got ${env.providers.requests.length} requests`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const { env, ada } = fakeProvidersAndUsersForFile("Ada");
 
 describe("JSONL export", () => {
   test("a reply, a failed reply, a stopped reply, the title call and a replay are all lines", async () => {
@@ -44,7 +35,7 @@ describe("JSONL export", () => {
     const response = await postChat(ada, conversationId, "And crocuses?");
     const reader = new UIStreamReader(response);
     expect(await reader.next()).toMatchObject({ type: "start" });
-    await waitForRequests(1);
+    await waitForRequests(env.providers, 1);
     expect((await stop(ada, conversationId, { shownChars: 0 })).status).toBe(200);
     await reader.drain();
 

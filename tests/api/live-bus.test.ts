@@ -1,7 +1,6 @@
 // The live rooms' bus between instances (docs/features.md, "Live rooms"): two connections stand for two
 // instances, on real Redis (REDIS_URL, or the local server) and on real Postgres LISTEN/NOTIFY (DATABASE_URL).
 // A signal published on one reaches both, in the order published; a signal near NOTIFY's size limit still goes.
-import { createClient } from "redis";
 import { afterAll, describe, expect, test } from "vitest";
 import {
   connectPostgresBus,
@@ -10,20 +9,7 @@ import {
   type LiveSignal,
   processBus,
 } from "@/lib/live/bus";
-
-const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
-
-async function redisReachable(): Promise<boolean> {
-  const probe = createClient({ url: REDIS_URL, socket: { reconnectStrategy: false, connectTimeout: 1_000 } });
-  probe.on("error", () => {});
-  try {
-    await probe.connect();
-    await probe.quit();
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { redisReachable, TEST_REDIS_URL } from "../fixtures/redis";
 
 const opened: LiveBus[] = [];
 afterAll(async () => {
@@ -69,7 +55,7 @@ async function checkBetweenInstances(connect: () => Promise<LiveBus>) {
 describe("the live bus", () => {
   test("Redis pub/sub carries signals between instances", async (context) => {
     if (!(await redisReachable())) context.skip();
-    await checkBetweenInstances(() => connectRedisBus(REDIS_URL));
+    await checkBetweenInstances(() => connectRedisBus(TEST_REDIS_URL));
   });
 
   test("Postgres LISTEN/NOTIFY carries signals between instances", async (context) => {

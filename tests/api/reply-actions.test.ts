@@ -1,13 +1,12 @@
 // Issue 11 on the wire, against the fake providers: Stop aborts the provider request and stores exactly what the
 // client showed; regenerate makes variants of one reply without ever sending the user message twice; the same
 // client message id is stored once (sequentially and concurrently); retry replaces a failed reply.
-import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { turns as turnsTable } from "@/db/schema";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
 import { expectError, readUIStream } from "../api-client";
-import { closedByClientAt, fakeProvidersForFile } from "../fixtures/fake-provider-env";
+import { closedByClientAt, waitForRequests } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import {
   fetchTurns,
@@ -20,39 +19,22 @@ import {
   textOf,
   UIStreamReader,
 } from "../fixtures/turns";
-import { signedUpForFile } from "../fixtures/users";
 import {
   chatRequests,
-  conversationOnFakeOpenAI,
+  historySentForTurn,
   occurrences,
   patchMessage,
   postChatWithId,
   postRegenerate,
   regenerate,
+  replyTestFile,
   stop,
   transcript,
   wireHistory,
 } from "./reply-helpers";
+import { conversationRows } from "./row-counts";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
-const eve = signedUpForFile("Eve");
-
-const newConversation = (fallbackModelIds: string[] = []) => conversationOnFakeOpenAI(ada, fallbackModelIds);
-
-/** Waits until the fake provider has received `count` requests. */
-async function waitForRequests(count: number, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (env.providers.requests.length < count) {
-    if (Date.now() > deadline) throw new Error(`the provider got ${env.providers.requests.length} requests`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-async function turnRows(conversationId: string) {
-  const db = await getDb();
-  return db.select().from(turnsTable).where(eq(turnsTable.conversationId, conversationId));
-}
+const { env, ada, eve, newConversation } = replyTestFile("Ada", "Eve");
 
 describe("stop", () => {
   test("stop mid-stream closes the provider connection and stores exactly what the client read", async () => {
@@ -147,7 +129,7 @@ describe("stop before the provider answers", () => {
     const reader = new UIStreamReader(response);
     // The first chunk reaches the client once the reply's and the turn's rows exist.
     expect(await reader.next()).toMatchObject({ type: "start" });
-    await waitForRequests(1);
+    await waitForRequests(env.providers, 1);
     const stopAt = Date.now();
     const stopped = await stop(ada, conversationId, { shownChars: 0 });
     expect(stopped.status).toBe(200);
@@ -265,7 +247,7 @@ describe("regenerate", () => {
 
     expect(env.providers.requests).toEqual([]);
     expect(await storedMessages(conversationId)).toEqual(before);
-    expect(await turnRows(conversationId)).toHaveLength(2);
+    expect(await conversationRows(turnsTable, conversationId)).toHaveLength(2);
   });
 
   test("a variant of a reply that is no longer the latest cannot be chosen: 409, nothing changes", async () => {
@@ -360,7 +342,7 @@ describe("idempotent sends", () => {
       ["user", "Only once.", messageId],
       ["persona", 'Fake openai-chat reply to: "Only once."', null],
     ]);
-    expect(await turnRows(conversationId)).toHaveLength(1);
+    expect(await conversationRows(turnsTable, conversationId)).toHaveLength(1);
     expect(chatRequests(env.providers.requests)).toHaveLength(1);
     // The same client id in another conversation is another message.
     const other = await newConversation();
@@ -387,7 +369,7 @@ describe("idempotent sends", () => {
       ["user", "complete"],
       ["persona", "complete"],
     ]);
-    expect(await turnRows(conversationId)).toHaveLength(1);
+    expect(await conversationRows(turnsTable, conversationId)).toHaveLength(1);
     expect(env.providers.requests).toHaveLength(1);
     expect(occurrences(env.providers.requests[0].body, "At once.")).toBe(1);
   });
@@ -443,9 +425,7 @@ describe("retry", () => {
     expect(turns.map((turn) => turn.status)).toEqual(["error", "ok"]);
 
     // The next turn's history is the question and the retried answer, nothing of the failure.
-    env.providers.reset();
-    await runTurn(ada, conversationId, "Thanks.");
-    expect(wireHistory(env.providers.requests[0])).toEqual([
+    expect(await historySentForTurn(env.providers, ada, conversationId, "Thanks.")).toEqual([
       ["user", "Please answer retry-me-4410."],
       ["assistant", "Here you are."],
       ["user", "Thanks."],

@@ -5,7 +5,6 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { type Message, participants } from "@/db/schema";
 import { expectError } from "../api-client";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import {
   fetchTurns,
   postChat,
@@ -15,25 +14,20 @@ import {
   UIStreamReader,
   withoutPromptCacheKey,
 } from "../fixtures/turns";
-import { signedUpForFile } from "../fixtures/users";
 import {
   branch,
   chatRequests,
-  conversationOnFakeOpenAI,
   getMessage,
+  historySentForTurn,
   patchMessage,
   regenerate,
+  replyTestFile,
   transcript,
   wireHistory,
 } from "./reply-helpers";
 import { compactOk, setOverride, summaryRows } from "./summary-helpers";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
-const bob = signedUpForFile("Bob");
-const eve = signedUpForFile("Eve");
-
-const newConversation = () => conversationOnFakeOpenAI(ada);
+const { env, ada, bob, eve, newConversation } = replyTestFile("Ada", "Bob", "Eve");
 
 interface MessageAnswer {
   message: { id: string; parts: Array<{ type: string; text?: string }>; editedAt: string | null };
@@ -100,9 +94,7 @@ describe("edit in place", () => {
     expect(
       (await patchMessage(ada, conversationId, reply.id, { text: "An answer the owner wrote." })).status,
     ).toBe(200);
-    env.providers.reset();
-    await runTurn(ada, conversationId, "Go on.");
-    expect(wireHistory(env.providers.requests[0])).toEqual([
+    expect(await historySentForTurn(env.providers, ada, conversationId, "Go on.")).toEqual([
       ["user", "Edited question beta."],
       ["assistant", "An answer the owner wrote."],
       ["user", "Go on."],

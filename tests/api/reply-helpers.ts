@@ -6,11 +6,13 @@ import * as messageRoute from "@/app/api/conversations/[id]/messages/[messageId]
 import * as messagesRoute from "@/app/api/conversations/[id]/messages/route";
 import * as stopRoute from "@/app/api/conversations/[id]/stop/route";
 import type { Message } from "@/db/schema";
+import type { FakeProviders } from "@/e2e/fake-providers/server";
 import type { RecordedRequest } from "@/e2e/fake-providers/types";
 import { SUMMARISER_PROMPT_PREFIX } from "@/lib/context/summary-plan";
 import { call, readUIStream, type TestUser } from "../api-client";
+import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
 import { createConversation, insertPersona } from "../fixtures/personas";
-import { streamedText } from "../fixtures/turns";
+import { runTurn, streamedText } from "../fixtures/turns";
 
 export function stop(user: TestUser, conversationId: string, body?: unknown): Promise<Response> {
   return call(stopRoute.POST, `/api/conversations/${conversationId}/stop`, {
@@ -33,6 +35,18 @@ export function postRegenerate(user: TestUser, conversationId: string, messageId
 export async function conversationOnFakeOpenAI(user: TestUser, fallbackModelIds: string[] = []) {
   const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", fallbackModelIds });
   return createConversation(user, persona);
+}
+
+/**
+ * The set-up of a reply test file: the fake providers and the named users (fakeProvidersAndUsersForFile), and
+ * `newConversation`, a conversation of the first-named user's on the fake OpenAI model.
+ */
+export function replyTestFile<const Name extends string>(owner: Name, ...others: Name[]) {
+  const file = fakeProvidersAndUsersForFile(owner, ...others);
+  const ownerUser: TestUser = file[owner.toLowerCase() as Lowercase<Name>];
+  const newConversation = (fallbackModelIds: string[] = []) =>
+    conversationOnFakeOpenAI(ownerUser, fallbackModelIds);
+  return { ...file, newConversation };
 }
 
 export async function regenerate(user: TestUser, conversationId: string, messageId: string) {
@@ -137,4 +151,16 @@ export function chatRequests(requests: RecordedRequest[]): RecordedRequest[] {
 
 function isSummariserRequest(request: RecordedRequest): boolean {
   return request.body.includes(JSON.stringify(SUMMARISER_PROMPT_PREFIX).slice(1, -1));
+}
+
+/** Runs a turn of `user` and returns the history the fake provider was sent for it, as wireHistory reads it. */
+export async function historySentForTurn(
+  providers: FakeProviders,
+  user: TestUser,
+  conversationId: string,
+  text: string,
+) {
+  providers.reset();
+  await runTurn(user, conversationId, text);
+  return wireHistory(providers.requests[0]);
 }

@@ -13,7 +13,6 @@ import { appendMessage } from "@/db/message-insert-queries";
 import { turns } from "@/db/schema";
 import { finishTurn, insertTurn } from "@/db/turn-queries";
 import { call, expectError, readUIStream, type TestUser } from "../api-client";
-import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import {
   postChat,
@@ -24,26 +23,22 @@ import {
   UIStreamReader,
   waitForMessages,
 } from "../fixtures/turns";
-import { signedUpForFile } from "../fixtures/users";
 import { preview } from "./preview-helpers";
 import {
   chatRequests,
-  conversationOnFakeOpenAI,
   patchMessage,
   postRegenerate,
+  replyTestFile,
   stop,
   wireHistory,
 } from "./reply-helpers";
 import { compact } from "./summary-helpers";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
+const { env, ada, newConversation } = replyTestFile("Ada");
 
 const REFUSAL = /^A reply is still being written in this conversation: wait for it or stop it, then /;
 /** "s1 s2 … s80": a reply whose partial copy is easy to tell from the whole one. */
 const WHOLE_REPLY = Array.from({ length: 80 }, (_, index) => `s${index + 1}`).join(" ");
-
-const newConversation = () => conversationOnFakeOpenAI(ada);
 
 function writeAsMe(user: TestUser, conversationId: string) {
   return call(writeAsMeRoute.POST, `/api/conversations/${conversationId}/write-as-me`, {

@@ -11,7 +11,8 @@ import { messages as messagesTable, turns as turnsTable } from "@/db/schema";
 import { splitIntoPieces } from "@/e2e/fake-providers/text-pieces";
 import { instanceId, sweepAbandonedTurns } from "@/lib/chat/turn-control/turn-recovery";
 import { registerRunningTurn } from "@/lib/chat/turn-control/turn-stops";
-import { closedByClientAt, fakeProvidersForFile } from "../fixtures/fake-provider-env";
+import { closedByClientAt } from "../fixtures/fake-provider-env";
+import { fakeProvidersAndUsersForFile } from "../fixtures/file-setup";
 import { conversationWithPersona, createConversation, insertPersona } from "../fixtures/personas";
 import {
   fetchTurns,
@@ -21,10 +22,8 @@ import {
   storeUserMessage,
   textOf,
 } from "../fixtures/turns";
-import { signedUpForFile } from "../fixtures/users";
 
-const env = fakeProvidersForFile();
-const ada = signedUpForFile("Ada");
+const { env, ada } = fakeProvidersAndUsersForFile("Ada");
 const savedEnv: Record<string, string | undefined> = {};
 
 /** Sets environment variables for one test; afterEach puts them back. */

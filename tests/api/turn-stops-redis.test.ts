@@ -1,19 +1,17 @@
 // Stop reaches the instance that runs the turn: a stop for a turn this process does not run goes out on Redis,
 // and a stop arriving on Redis stops the turn this process runs. Real Redis (REDIS_URL, or the local server).
-import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { oneTryRedisClient, TEST_REDIS_URL } from "../fixtures/redis";
 
-const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 const CHANNEL = "glassbox:turn-stops";
 
 let redisUp = false;
-let listener: ReturnType<typeof createClient>;
-let publisher: ReturnType<typeof createClient>;
+let listener: ReturnType<typeof oneTryRedisClient>;
+let publisher: ReturnType<typeof oneTryRedisClient>;
 const heard: string[] = [];
 
 beforeAll(async () => {
-  listener = createClient({ url: REDIS_URL, socket: { reconnectStrategy: false, connectTimeout: 1_000 } });
-  listener.on("error", () => {});
+  listener = oneTryRedisClient();
   try {
     await listener.connect();
     redisUp = true;
@@ -24,7 +22,7 @@ beforeAll(async () => {
   await publisher.connect();
   await listener.subscribe(CHANNEL, (message) => heard.push(message));
   // The module under test reads REDIS_URL when it first connects.
-  process.env.REDIS_URL = REDIS_URL;
+  process.env.REDIS_URL = TEST_REDIS_URL;
 });
 
 afterAll(async () => {

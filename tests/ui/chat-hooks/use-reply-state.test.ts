@@ -129,6 +129,20 @@ describe("stop", () => {
 });
 
 describe("Escape", () => {
+  /** A new element on the page, with `attributes`. */
+  function appended(tag: string, attributes: Record<string, string> = {}) {
+    const element = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+    document.body.append(element);
+    return element;
+  }
+
+  /** The page, with a new element on it (the key is pressed on the page, not on the element). */
+  function pageWith(tag: string, attributes: Record<string, string>) {
+    appended(tag, attributes);
+    return document.body;
+  }
+
   function pressEscape(target: EventTarget = document.body) {
     act(() => {
       target.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }));
@@ -147,36 +161,21 @@ describe("Escape", () => {
   test.each([
     {
       name: "a field with its own Escape (renaming, editing a message)",
-      setUp: () => {
-        const field = document.createElement("input");
-        document.body.append(field);
-        return field;
-      },
+      setUp: () => appended("input"),
     },
     {
       name: "an open dialog",
-      setUp: () => {
-        const dialog = document.createElement("dialog");
-        dialog.setAttribute("open", "");
-        document.body.append(dialog);
-        return document.body;
-      },
+      setUp: () => pageWith("dialog", { open: "" }),
     },
     {
       name: "an open Radix dialog (role=dialog)",
-      setUp: () => {
-        const dialog = document.createElement("div");
-        dialog.setAttribute("role", "dialog");
-        document.body.append(dialog);
-        return document.body;
-      },
+      setUp: () => pageWith("div", { role: "dialog" }),
     },
     {
       name: "a handler that already took the key",
       setUp: () => {
-        const field = document.createElement("div");
+        const field = appended("div");
         field.addEventListener("keydown", (event) => event.preventDefault());
-        document.body.append(field);
         return field;
       },
     },
