@@ -1,0 +1,121 @@
+// "Compare": the same turn answered by up to four models, each answer a new variant of the reply with its own
+// attempts. The turns run one after another through the regenerate path (run-turn.ts), since a conversation
+// writes one reply at a time (turn-control/stop-turn.ts); their streams are sent as one, each model's chunks
+// after a `data-compare` chunk that names it. The last variant ends chosen; choosing another is the variant flip.
+
+import "server-only";
+import type { Database } from "@/db/client";
+import { getMessageToAnswer } from "@/db/message-variant-queries";
+import type { SessionUser } from "@/lib/api/route";
+import { runChatTurn } from "@/lib/chat/turn/run-turn";
+import { callableModel, unavailableModelMessage } from "@/lib/chat/turn/turn-setup";
+import { refuseWhileReplyIsWritten } from "@/lib/chat/turn-control/stop-turn";
+import { AppError } from "@/lib/domain/errors";
+import { logger } from "@/lib/logger";
+import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
+
+const encoder = new TextEncoder();
+const DONE = "data: [DONE]\n\n";
+
+/** How many models one comparison may run. */
+export const MAX_COMPARED_MODELS = 4;
+
+/** The chunk that opens each model's part of the stream (and, with `error`, says its turn did not start). */
+export interface CompareChunk {
+  type: "data-compare";
+  data: { index: number; modelId: string; error?: string };
+}
+
+/** Each model must be distinct and callable now: a 400 naming the first that is not. */
+export async function checkComparedModels(db: Database, modelIds: readonly string[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const [index, modelId] of modelIds.entries()) {
+    if (seen.has(modelId)) {
+      throw new AppError(
+        "bad_request",
+        `modelIds[${index}]: ${modelId} is named twice; compare distinct models.`,
+      );
+    }
+    seen.add(modelId);
+  }
+  const callable = await Promise.all(modelIds.map((modelId) => callableModel(db, modelId)));
+  const refused = callable.findIndex((row) => row === null);
+  if (refused >= 0) {
+    throw new AppError(
+      "bad_request",
+      `modelIds[${refused}]: ${unavailableModelMessage(`Model ${modelIds[refused]}`)}.`,
+    );
+  }
+}
+
+/**
+ * Checks what would refuse every turn before anything runs (the models, the message, a reply being written), then
+ * returns the stream of the models' turns, run one after another.
+ */
+export async function compareModels({
+  db,
+  user,
+  conversationId,
+  messageId,
+  modelIds,
+}: {
+  db: Database;
+  user: SessionUser;
+  conversationId: string;
+  messageId: string;
+  modelIds: readonly string[];
+}): Promise<ReadableStream<Uint8Array>> {
+  await checkComparedModels(db, modelIds);
+  await getMessageToAnswer({ db, conversationId, messageId });
+  await refuseWhileReplyIsWritten({ db, conversationId, action: "compare models" });
+  // Each model's turn counts as a turn of the user's.
+  for (const _ of modelIds) await enforceRateLimit(chatTurnPolicy(), user.id);
+  let open = true;
+  return new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (text: string) => {
+        if (open) controller.enqueue(encoder.encode(text));
+      };
+      const announce = (chunk: CompareChunk) => send(`data: ${JSON.stringify(chunk)}\n\n`);
+      // Once the reader has gone, no further model is started; a turn already running is stored as usual.
+      for (const [index, modelId] of modelIds.entries()) {
+        if (!open) break;
+        const action = { kind: "regenerate" as const, messageId, modelId };
+        let response: Response;
+        try {
+          response = await runChatTurn({ db, user, conversationId, action });
+        } catch (error) {
+          if (!(error instanceof AppError)) logger.error({ err: error, modelId }, "a compared turn failed");
+          const message = error instanceof AppError ? error.message : "The turn could not start.";
+          announce({ type: "data-compare", data: { index, modelId, error: message } });
+          continue;
+        }
+        announce({ type: "data-compare", data: { index, modelId } });
+        // The turn is stored and no longer running once its stream ends: the next one may start.
+        await forEachEvents(response.body, (events) => send(events.replaceAll(DONE, "")));
+      }
+      send(DONE);
+      if (open) controller.close();
+      open = false;
+    },
+    cancel() {
+      open = false;
+    },
+  });
+}
+
+/** The stream's text, cut after whole events (`data: …\n\n`). */
+async function forEachEvents(body: ReadableStream<Uint8Array> | null, onEvents: (events: string) => void) {
+  if (!body) return;
+  const decoder = new TextDecoder();
+  let pending = "";
+  for await (const bytes of body) {
+    pending += decoder.decode(bytes, { stream: true });
+    const end = pending.lastIndexOf("\n\n");
+    if (end < 0) continue;
+    onEvents(pending.slice(0, end + 2));
+    pending = pending.slice(end + 2);
+  }
+  pending += decoder.decode();
+  if (pending) onEvents(pending);
+}
