@@ -10,21 +10,12 @@ import type { SessionUser } from "@/lib/api/route";
 import { runChatTurn } from "@/lib/chat/turn/run-turn";
 import { callableModel, unavailableModelMessage } from "@/lib/chat/turn/turn-setup";
 import { refuseWhileReplyIsWritten } from "@/lib/chat/turn-control/stop-turn";
+import { type CompareChunk, DONE_EVENT, forEachEventText } from "@/lib/compare-stream";
 import { AppError } from "@/lib/domain/errors";
 import { logger } from "@/lib/logger";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
 
 const encoder = new TextEncoder();
-const DONE = "data: [DONE]\n\n";
-
-/** How many models one comparison may run. */
-export const MAX_COMPARED_MODELS = 4;
-
-/** The chunk that opens each model's part of the stream (and, with `error`, says its turn did not start). */
-export interface CompareChunk {
-  type: "data-compare";
-  data: { index: number; modelId: string; error?: string };
-}
 
 /** Each model must be distinct and callable now: a 400 naming the first that is not. */
 export async function checkComparedModels(db: Database, modelIds: readonly string[]): Promise<void> {
@@ -92,9 +83,10 @@ export async function compareModels({
         }
         announce({ type: "data-compare", data: { index, modelId } });
         // The turn is stored and no longer running once its stream ends: the next one may start.
-        await forEachEvents(response.body, (events) => send(events.replaceAll(DONE, "")));
+        if (response.body)
+          await forEachEventText(response.body, (events) => send(events.replaceAll(DONE_EVENT, "")));
       }
-      send(DONE);
+      send(DONE_EVENT);
       if (open) controller.close();
       open = false;
     },
@@ -102,20 +94,4 @@ export async function compareModels({
       open = false;
     },
   });
-}
-
-/** The stream's text, cut after whole events (`data: …\n\n`). */
-async function forEachEvents(body: ReadableStream<Uint8Array> | null, onEvents: (events: string) => void) {
-  if (!body) return;
-  const decoder = new TextDecoder();
-  let pending = "";
-  for await (const bytes of body) {
-    pending += decoder.decode(bytes, { stream: true });
-    const end = pending.lastIndexOf("\n\n");
-    if (end < 0) continue;
-    onEvents(pending.slice(0, end + 2));
-    pending = pending.slice(end + 2);
-  }
-  pending += decoder.decode();
-  if (pending) onEvents(pending);
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_COMPARED_MODELS } from "@/lib/chat/compare-models";
+import { MAX_COMPARED_MODELS } from "@/lib/compare-stream";
 
 export const compareRequestSchema = z.strictObject({
   /** The reply to compare (or the user message it answers): each model's answer becomes a variant of it. */

@@ -1,0 +1,93 @@
+// A comparison's stream as its columns read it: each model's chunks go to its own answer, in the order the
+// server sends them (lib/compare-stream.ts).
+import { describe, expect, test } from "vitest";
+import { type ComparedAnswer, withChunk } from "@/components/chat/hooks/use-model-comparison";
+import { eventChunks } from "@/lib/compare-stream";
+
+const waiting = (modelId: string): ComparedAnswer => ({
+  modelId,
+  answeredBy: null,
+  text: "",
+  variantId: null,
+  status: "waiting",
+  error: null,
+});
+
+/** The answers after the stream's text, applied as the hook applies it. */
+function read(modelIds: string[], text: string): ComparedAnswer[] {
+  let current = -1;
+  let answers = modelIds.map(waiting);
+  for (const chunk of eventChunks(text)) {
+    if (chunk.type === "data-compare") current = (chunk.data as { index: number }).index;
+    answers = withChunk(answers, current, chunk);
+  }
+  return answers;
+}
+
+const event = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
+
+describe("a comparison's stream, column by column", () => {
+  test("two models stream in turn; a fallback and a refused model are said", () => {
+    const text = [
+      event({ type: "data-compare", data: { index: 0, modelId: "a:1" } }),
+      event({ type: "start", messageId: "v1" }),
+      event({ type: "text-delta", id: "t", delta: "Hello " }),
+      event({ type: "text-delta", id: "t", delta: "there." }),
+      event({ type: "finish", finishReason: "stop" }),
+      event({ type: "data-compare", data: { index: 1, modelId: "b:2" } }),
+      event({ type: "start", messageId: "v2" }),
+      event({ type: "message-metadata", messageMetadata: { modelId: "c:3" } }),
+      event({ type: "text-delta", id: "t", delta: "From the fallback." }),
+      event({ type: "finish", finishReason: "stop" }),
+      event({ type: "data-compare", data: { index: 2, modelId: "d:4", error: "Rate limited." } }),
+      "data: [DONE]\n\n",
+    ].join("");
+    expect(read(["a:1", "b:2", "d:4", "e:5"], text)).toEqual([
+      {
+        modelId: "a:1",
+        answeredBy: null,
+        text: "Hello there.",
+        variantId: "v1",
+        status: "done",
+        error: null,
+      },
+      {
+        modelId: "b:2",
+        answeredBy: "c:3",
+        text: "From the fallback.",
+        variantId: "v2",
+        status: "done",
+        error: null,
+      },
+      {
+        modelId: "d:4",
+        answeredBy: null,
+        text: "",
+        variantId: null,
+        status: "error",
+        error: "Rate limited.",
+      },
+      waiting("e:5"),
+    ]);
+  });
+
+  test("a reply that fails mid-way keeps its text and says why", () => {
+    const text = [
+      event({ type: "data-compare", data: { index: 0, modelId: "a:1" } }),
+      event({ type: "start", messageId: "v1" }),
+      event({ type: "text-delta", id: "t", delta: "Half" }),
+      event({ type: "error", errorText: "The provider failed." }),
+      event({ type: "finish", finishReason: "error" }),
+    ].join("");
+    expect(read(["a:1"], text)).toEqual([
+      {
+        modelId: "a:1",
+        answeredBy: null,
+        text: "Half",
+        variantId: "v1",
+        status: "error",
+        error: "The provider failed.",
+      },
+    ]);
+  });
+});
