@@ -1,17 +1,20 @@
 // "Compare": the same turn answered by up to four models, each answer a new variant of the reply with its own
 // attempts. The turns run one after another through the regenerate path (run-turn.ts), since a conversation
 // writes one reply at a time (turn-control/stop-turn.ts); their streams are sent as one, each model's chunks
-// after a `data-compare` chunk that names it. The last variant ends chosen; choosing another is the variant flip.
+// after a `data-compare` chunk that names it. The reply chosen before stays chosen: comparing changes what later
+// turns send only once the user chooses an answer (the variant flip).
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { getMessageToAnswer } from "@/db/message-variant-queries";
+import { getMessageInConversation } from "@/db/message-queries";
+import { chooseReplyVariant, getMessageToAnswer } from "@/db/message-variant-queries";
 import type { SessionUser } from "@/lib/api/route";
 import { runChatTurn } from "@/lib/chat/turn/run-turn";
 import { callableModel, unavailableModelMessage } from "@/lib/chat/turn/turn-setup";
 import { refuseWhileReplyIsWritten } from "@/lib/chat/turn-control/stop-turn";
 import { type CompareChunk, DONE_EVENT, forEachEventText } from "@/lib/compare-stream";
 import { AppError } from "@/lib/domain/errors";
+import { publishTranscriptChange } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
 
@@ -30,7 +33,7 @@ export async function checkComparedModels(db: Database, modelIds: readonly strin
     seen.add(modelId);
   }
   const callable = await Promise.all(modelIds.map((modelId) => callableModel(db, modelId)));
-  const refused = callable.findIndex((row) => row === null);
+  const refused = callable.indexOf(null);
   if (refused >= 0) {
     throw new AppError(
       "bad_request",
@@ -58,6 +61,8 @@ export async function compareModels({
 }): Promise<ReadableStream<Uint8Array>> {
   await checkComparedModels(db, modelIds);
   await getMessageToAnswer({ db, conversationId, messageId });
+  const shown = await getMessageInConversation({ db, conversationId, messageId });
+  const chosenBefore = shown.authorType === "persona" && shown.chosen ? shown.id : null;
   await refuseWhileReplyIsWritten({ db, conversationId, action: "compare models" });
   // Each model's turn counts as a turn of the user's.
   for (const _ of modelIds) await enforceRateLimit(chatTurnPolicy(), user.id);
@@ -86,6 +91,7 @@ export async function compareModels({
         if (response.body)
           await forEachEventText(response.body, (events) => send(events.replaceAll(DONE_EVENT, "")));
       }
+      if (chosenBefore) await chooseAgain(db, conversationId, chosenBefore);
       send(DONE_EVENT);
       if (open) controller.close();
       open = false;
@@ -94,4 +100,14 @@ export async function compareModels({
       open = false;
     },
   });
+}
+
+/** Each compared turn made its reply the chosen variant; the one chosen before is chosen again. */
+async function chooseAgain(db: Database, conversationId: string, messageId: string): Promise<void> {
+  try {
+    await chooseReplyVariant({ db, conversationId, messageId });
+    void publishTranscriptChange({ db, conversationId });
+  } catch (error) {
+    logger.error({ err: error, conversationId }, "could not choose the compared reply again");
+  }
 }

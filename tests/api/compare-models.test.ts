@@ -54,7 +54,7 @@ function comparedParts(chunks: Array<Record<string, unknown>>) {
 }
 
 describe("compare models on a turn", () => {
-  test("each model's answer is a variant with its own attempts; the one chosen is what the next turn sends", async () => {
+  test("each model's answer is a variant with its own attempts; the one the user chooses is what the next turn sends", async () => {
     const { conversationId, question, reply } = await answeredConversation();
     const other = await insertModel();
     env.providers.script(
@@ -81,7 +81,8 @@ describe("compare models on a turn", () => {
     const view = await transcript(ada, conversationId);
     const variants = view.variants[question.id];
     expect(variants.map((variant) => variant.id)).toEqual([reply.id, parts[0].messageId, parts[1].messageId]);
-    expect(variants.map((variant) => variant.chosen)).toEqual([false, false, true]);
+    // The reply shown before stays chosen until the user chooses an answer.
+    expect(variants.map((variant) => variant.chosen)).toEqual([true, false, false]);
     expect(view.replyModels[parts[0].messageId as string]).toEqual({
       modelId: GEMINI,
       fallbackFromModelId: null,
@@ -101,15 +102,15 @@ describe("compare models on a turn", () => {
     expect(attemptsOf(parts[0].messageId)).toEqual([[GEMINI, "Gemini's answer."]]);
     expect(attemptsOf(parts[1].messageId)).toEqual([[other.id, "The other model's answer."]]);
 
-    // Use Gemini's answer: the next turn's payload carries it, not the others.
+    // Use the second model's answer: the next turn's payload carries it, not the others.
     expect(
-      (await patchMessage(ada, conversationId, parts[0].messageId as string, { chosen: true })).status,
+      (await patchMessage(ada, conversationId, parts[1].messageId as string, { chosen: true })).status,
     ).toBe(200);
     env.providers.script({ kind: "text", text: "Going on.", protocol: "openai-chat" });
     await runTurn(ada, conversationId, "Go on.");
-    expect(wireHistory(env.providers.requests[4])).toEqual([
+    expect(wireHistory(env.providers.requests[3])).toEqual([
       ["user", "Which answer is best?"],
-      ["assistant", "Gemini's answer."],
+      ["assistant", "The other model's answer."],
       ["user", "Go on."],
     ]);
   });
