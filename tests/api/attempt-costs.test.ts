@@ -6,11 +6,11 @@ import { describe, expect, test } from "vitest";
 import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import { getDb } from "@/db/client";
-import { models } from "@/db/schema";
+import { models, personas } from "@/db/schema";
 import { call } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { insertModel } from "../fixtures/models";
-import { conversationWithPersona } from "../fixtures/personas";
+import { conversationWithPersona, createConversation, insertPersona } from "../fixtures/personas";
 import { METERED_REPLIES, runTurn } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 
@@ -88,7 +88,8 @@ describe("costs", () => {
         .set({ prices: { inputPerMillion, cachedInputPerMillion: inputPerMillion / 4, outputPerMillion } })
         .where(eq(models.id, model.id));
     await setPrices(1, 4);
-    const conversationId = await conversationWithPersona(ada, { modelId: model.id });
+    const persona = await insertPersona({ modelId: model.id, systemPrompt: "You are a guide." });
+    const conversationId = await createConversation(ada, persona);
     const usage = { inputTokens: 1_000_000, outputTokens: 250_000 };
     env.providers.script(
       { kind: "text", text: "Priced once.", usage },
@@ -111,6 +112,11 @@ describe("costs", () => {
 
     // The prices double: the first attempt's cost stays, today's is beside it; the next attempt costs the new.
     await setPrices(2, 8);
+    // The persona's prompt changes too: the next request's cache misses from its first item on.
+    await db
+      .update(personas)
+      .set({ systemPrompt: "You are a strict guide." })
+      .where(eq(personas.id, persona.id));
     expect((await attemptView(first.id)).attempt).toMatchObject({
       cost: { totalUsd: 2 },
       costToday: { totalUsd: 4 },
@@ -127,6 +133,7 @@ describe("costs", () => {
     const again = await attemptView(index.turns[1].attempts[0].id);
     expect(again.attempt.costToday?.totalUsd).toBe(20);
     const missed = again.cache?.missedInputTokens ?? Number.NaN;
+    expect(missed).toBeGreaterThan(0);
     // At the recorded $2 a million input, $0.50 cached: $1.50 a million tokens sent again.
     expect(again.cache?.missCostUsd).toBeCloseTo((missed * 1.5) / 1_000_000, 12);
   });
