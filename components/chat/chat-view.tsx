@@ -141,6 +141,7 @@ export function ChatView(props: ChatViewProps) {
           <ComparePanel
             comparison={comparison.comparison}
             onUse={(variantId) => void comparison.use(variantId)}
+            onStop={() => void comparison.stop()}
             onClose={comparison.close}
           />
         )}

@@ -1,7 +1,7 @@
 "use client";
 // The answers of a model comparison side by side (columns on a wide screen, stacked on a phone), each labelled
 // with its model and streaming as it comes; "Use this answer" makes that variant the reply later turns send.
-import { CloseIcon } from "@/components/ui/icons";
+import { CloseIcon, StopIcon } from "@/components/ui/icons";
 import type { ComparedAnswer, ModelComparison } from "./hooks/use-model-comparison";
 import { Markdown } from "./markdown/markdown";
 
@@ -11,10 +11,13 @@ const COLUMNS = ["md:grid-cols-1", "md:grid-cols-1", "md:grid-cols-2", "md:grid-
 export function ComparePanel({
   comparison,
   onUse,
+  onStop,
   onClose,
 }: {
   comparison: ModelComparison;
   onUse: (variantId: string) => void;
+  /** No further model is started; the answer being written is stopped. */
+  onStop: () => void;
   onClose: () => void;
 }) {
   const { answers, running, error } = comparison;
@@ -27,12 +30,17 @@ export function ComparePanel({
     >
       <div className="mb-2 flex items-center justify-between text-sm">
         <h2 className="font-medium">{running ? "Comparing models…" : "Compared models: choose an answer"}</h2>
-        {!running && (
+        {running ? (
+          <button type="button" className="button-ghost-sm" onClick={onStop} data-testid="compare-stop">
+            <StopIcon />
+            Stop
+          </button>
+        ) : (
           <button
             type="button"
             className="button-ghost-sm"
             onClick={onClose}
-            aria-label="Close the comparison"
+            aria-label="Close the comparison: the reply stays as it is"
             data-testid="compare-close"
           >
             <CloseIcon />

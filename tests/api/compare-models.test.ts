@@ -9,7 +9,7 @@ import { insertModel } from "../fixtures/models";
 import { createConversation, insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages, streamedText } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
-import { patchMessage, transcript, wireHistory } from "./reply-helpers";
+import { patchMessage, stop, transcript, wireHistory } from "./reply-helpers";
 
 const env = fakeProvidersForFile();
 const ada = signedUpForFile("Ada");
@@ -161,4 +161,53 @@ describe("compare models on a turn", () => {
     );
     expect(env.providers.requests).toHaveLength(1);
   });
+
+  test("stopped: the answer being written is stopped, no further model starts, the reply stays chosen", async () => {
+    const { conversationId, question, reply } = await answeredConversation();
+    env.providers.script(
+      {
+        kind: "text",
+        text: "A long answer, word by word.",
+        protocol: "gemini",
+        chunks: 20,
+        chunkDelayMs: 100,
+      },
+      { kind: "text", text: "Never asked.", protocol: "openai-chat" },
+    );
+    const response = await postCompare(ada, conversationId, {
+      messageId: reply.id,
+      modelIds: [GEMINI, OPENAI],
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let seen = "";
+    while (!seen.includes('"text-delta"')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the comparison ended before any text");
+      seen += new TextDecoder().decode(value);
+    }
+    // As the page does: the stream is let go, and the reply being written is stopped.
+    await reader.cancel();
+    expect((await stop(ada, conversationId, { shownChars: 1 })).status).toBe(200);
+
+    const view = await waitFor(async () => {
+      const current = await transcript(ada, conversationId);
+      const variants = current.variants[question.id] ?? [];
+      return variants.length === 2 && variants[0].chosen ? current : null;
+    });
+    expect(view.variants[question.id].map((variant) => variant.status)).toEqual(["complete", "stopped"]);
+    expect(env.providers.requests.map((request) => request.model)).toEqual([
+      "gpt-4.1-mini",
+      "gemini-2.5-flash",
+    ]);
+  });
 });
+
+/** Polls `read` until it gives a value (a comparison goes on a moment after its reader has gone). */
+async function waitFor<Value>(read: () => Promise<Value | null>): Promise<Value> {
+  for (let tries = 0; tries < 100; tries++) {
+    const value = await read();
+    if (value !== null) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("still not there after 5 s");
+}

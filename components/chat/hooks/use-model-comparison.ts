@@ -2,10 +2,10 @@
 // "Compare": the latest turn answered by each chosen model (POST /api/chat/:id/compare), one after another, each
 // answer streaming into its own column; "Use this answer" chooses that variant, as the variant flip does, so it is
 // what later turns send. The transcript is reloaded once the comparison ends (its last answer is then chosen).
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { apiErrorOf } from "@/components/ui/api-client";
 import { type CompareChunk, eventChunks, forEachEventText } from "@/lib/compare-stream";
-import { chooseVariant } from "../message-api";
+import { chooseVariant, stopReply } from "../message-api";
 
 export interface ComparedAnswer {
   modelId: string;
@@ -35,28 +35,42 @@ export function useModelComparison({
   reloadTranscript: () => Promise<void>;
 }) {
   const [comparison, setComparison] = useState<ModelComparison | null>(null);
+  const running = useRef<{ abort: AbortController; shownChars: () => number } | null>(null);
 
   const start = useCallback(
     async (replyId: string, modelIds: string[]) => {
       noteTurnStarted();
       setComparison({ answers: modelIds.map(waitingAnswer), running: true, error: null });
       let current = -1;
+      let currentText = "";
       const apply = (chunk: Record<string, unknown>) => {
-        if (chunk.type === "data-compare") current = (chunk as unknown as CompareChunk).data.index;
+        if (chunk.type === "data-compare") {
+          current = (chunk as unknown as CompareChunk).data.index;
+          currentText = "";
+        } else if (chunk.type === "text-delta" && typeof chunk.delta === "string") currentText += chunk.delta;
         setComparison((state) => state && { ...state, answers: withChunk(state.answers, current, chunk) });
       };
+      const abort = new AbortController();
+      running.current = { abort, shownChars: () => currentText.length };
       try {
         const response = await fetch(`/api/chat/${conversationId}/compare`, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ messageId: replyId, modelIds }),
+          signal: abort.signal,
         });
         if (!response.ok || !response.body) throw await apiErrorOf(response);
         await forEachEventText(response.body, (events) => eventChunks(events).forEach(apply));
         setComparison((state) => state && { ...state, running: false });
       } catch (error) {
-        const message = error instanceof Error ? error.message : "The comparison failed.";
+        const message = abort.signal.aborted
+          ? null
+          : error instanceof Error
+            ? error.message
+            : "The comparison failed.";
         setComparison((state) => state && { ...state, running: false, error: message });
+      } finally {
+        running.current = null;
       }
       await reloadTranscript().catch(() => {});
     },
@@ -72,7 +86,16 @@ export function useModelComparison({
     [conversationId, reloadTranscript],
   );
 
-  return { comparison, start, use, close: useCallback(() => setComparison(null), []) };
+  // Stop: no further model is started, and the answer being written is stopped where the user sees it.
+  const stop = useCallback(async () => {
+    const stopping = running.current;
+    if (!stopping) return;
+    const shownChars = stopping.shownChars();
+    stopping.abort.abort();
+    await stopReply(conversationId, shownChars).catch(() => {});
+  }, [conversationId]);
+
+  return { comparison, start, use, stop, close: useCallback(() => setComparison(null), []) };
 }
 
 function waitingAnswer(modelId: string): ComparedAnswer {
