@@ -37,6 +37,16 @@ test("compare two models on a reply, use the second answer, and the next turn se
   // Side by side on a desktop-wide page: the two columns share a row.
   const [first, second] = [await answers.nth(0).boundingBox(), await answers.nth(1).boundingBox()];
   expect(first && second && second.x > first.x && Math.abs(second.y - first.y) < 2).toBe(true);
+  // On a phone-wide page they stack, the second under the first.
+  const desktop = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect
+    .poll(async () => {
+      const [top, bottom] = [await answers.nth(0).boundingBox(), await answers.nth(1).boundingBox()];
+      return top && bottom && bottom.y > top.y + top.height - 1 && Math.abs(bottom.x - top.x) < 2;
+    })
+    .toBe(true);
+  if (desktop) await page.setViewportSize(desktop);
   // Comparing changed nothing yet: the reply shown is the one from before.
   await expect(reply.getByTestId("message-text")).toHaveText("Blue.");
 

@@ -17,6 +17,7 @@ import { AppError } from "@/lib/domain/errors";
 import { publishTranscriptChange } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
+import { refuseNewTurnWhenShuttingDown } from "@/lib/shutdown-hooks";
 
 const encoder = new TextEncoder();
 
@@ -66,6 +67,22 @@ export async function compareModels({
   await refuseWhileReplyIsWritten({ db, conversationId, action: "compare models" });
   // Each model's turn counts as a turn of the user's.
   for (const _ of modelIds) await enforceRateLimit(chatTurnPolicy(), user.id);
+  // A model's turn, or why it did not start (an instance going away starts none).
+  const startTurn = async (modelId: string): Promise<Response | string> => {
+    try {
+      refuseNewTurnWhenShuttingDown();
+      return await runChatTurn({
+        db,
+        user,
+        conversationId,
+        action: { kind: "regenerate", messageId, modelId },
+      });
+    } catch (error) {
+      if (error instanceof AppError) return error.message;
+      logger.error({ err: error, modelId }, "a compared turn failed");
+      return "The turn could not start.";
+    }
+  };
   let open = true;
   return new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -74,27 +91,25 @@ export async function compareModels({
       };
       const announce = (chunk: CompareChunk) => send(`data: ${JSON.stringify(chunk)}\n\n`);
       // Once the reader has gone, no further model is started; a turn already running is stored as usual.
-      for (const [index, modelId] of modelIds.entries()) {
-        if (!open) break;
-        const action = { kind: "regenerate" as const, messageId, modelId };
-        let response: Response;
-        try {
-          response = await runChatTurn({ db, user, conversationId, action });
-        } catch (error) {
-          if (!(error instanceof AppError)) logger.error({ err: error, modelId }, "a compared turn failed");
-          const message = error instanceof AppError ? error.message : "The turn could not start.";
-          announce({ type: "data-compare", data: { index, modelId, error: message } });
-          continue;
+      try {
+        for (const [index, modelId] of modelIds.entries()) {
+          if (!open) break;
+          const started = await startTurn(modelId);
+          if (started instanceof Response) {
+            announce({ type: "data-compare", data: { index, modelId } });
+            // The turn is stored and no longer running once its stream ends: the next one may start.
+            if (started.body)
+              await forEachEventText(started.body, (events) => send(events.replaceAll(DONE_EVENT, "")));
+          } else announce({ type: "data-compare", data: { index, modelId, error: started } });
         }
-        announce({ type: "data-compare", data: { index, modelId } });
-        // The turn is stored and no longer running once its stream ends: the next one may start.
-        if (response.body)
-          await forEachEventText(response.body, (events) => send(events.replaceAll(DONE_EVENT, "")));
+      } catch (error) {
+        logger.error({ err: error, conversationId }, "a comparison's stream failed");
+      } finally {
+        if (chosenBefore) await chooseAgain(db, conversationId, chosenBefore);
+        send(DONE_EVENT);
+        if (open) controller.close();
+        open = false;
       }
-      if (chosenBefore) await chooseAgain(db, conversationId, chosenBefore);
-      send(DONE_EVENT);
-      if (open) controller.close();
-      open = false;
     },
     cancel() {
       open = false;
