@@ -49,5 +49,5 @@ test("a reply's cost stays after its model's prices change; the inspector notes 
   await page.reload();
   inspector = await chat.inspectReply();
   await expect(inspector.root.getByTestId("attempt-cost")).toHaveAttribute("data-cost", "2");
-  await expect(inspector.root.getByTestId("attempt-cost-today")).toHaveText("(at today's prices: $4)");
+  await expect(inspector.root.getByTestId("attempt-cost-today")).toHaveText("(at today's prices: $4.00)");
 });

@@ -48,7 +48,9 @@ export function useModelComparison({
           current = (chunk as unknown as CompareChunk).data.index;
           currentText = "";
         } else if (chunk.type === "text-delta" && typeof chunk.delta === "string") currentText += chunk.delta;
-        setComparison((state) => state && { ...state, answers: withChunk(state.answers, current, chunk) });
+        // The update runs later, when the next model's chunks may have come: it takes this chunk's index now.
+        const index = current;
+        setComparison((state) => state && { ...state, answers: withChunk(state.answers, index, chunk) });
       };
       const abort = new AbortController();
       running.current = { abort, shownChars: () => currentText.length };
