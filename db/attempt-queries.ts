@@ -4,7 +4,7 @@
 // columns (attemptSummaryColumns) for the inspector's index.
 
 import { and, asc, desc, eq, exists, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
-import type { AttemptKind } from "@/lib/domain/types";
+import type { AttemptKind, ModelPrices } from "@/lib/domain/types";
 import type { Database } from "./client";
 import { type ConversationArgs, inConversation, onlyRow } from "./query-parts";
 import { type Attempt, artifacts, attempts, conversations, messages, participants, turns } from "./schema";
@@ -148,6 +148,13 @@ export const attemptSummaryColumns = {
   streamedText: sql<
     string | null
   >`case when ${attempts.status} in ('stopped', 'error') then ${attempts.response} ->> 'text' end`,
+  /**
+   * The prices the attempt was costed with, wrapped in a list (`[null]`: the model had none); null when the attempt
+   * was recorded before prices were kept.
+   */
+  pricesAtRecord: sql<
+    [ModelPrices | null] | null
+  >`case when jsonb_exists(${attempts.response}, 'prices') then jsonb_build_array(${attempts.response} -> 'prices') end`,
   timings: attempts.timings,
   settingsVersion: attempts.settingsVersion,
   createdAt: attempts.createdAt,

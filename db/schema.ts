@@ -465,6 +465,11 @@ export const attempts = pgTable(
       text: string;
       finishReason: string | null;
       usage: AttemptUsage | null;
+      /**
+       * The model's prices when the attempt was recorded: its cost is counted at these. Absent on attempts recorded
+       * before prices were kept (their cost uses the model's prices of the day); null when the model had none.
+       */
+      prices?: ModelPrices | null;
     } | null>(),
     timings: jsonb("timings")
       .$type<{

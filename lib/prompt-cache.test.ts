@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { prefixStability } from "./payload-diff";
+import { formatUsd } from "./pricing";
 import {
   cacheHitRatio,
   compareCacheWithPrefix,
@@ -180,7 +181,46 @@ describe("why the cache missed: the first change against the previous payload", 
     expect(body(current).indexOf(changedText) + changedText.length).toBeGreaterThan(stableBytes);
     expect(explanation.firstDivergence).toEqual({ byteOffset: stableBytes, itemId, reason });
     expect(describeCacheMiss(explanation)).toBe(
-      `cache miss: ${reason} at byte ${stableBytes.toLocaleString("en-US")}; about ${tokens.toLocaleString("en-US")} tokens sent again, $${((tokens * 1.5) / 1_000_000).toPrecision(2)}`,
+      `cache miss: ${reason} at byte ${stableBytes.toLocaleString("en-US")}; about ${tokens.toLocaleString("en-US")} tokens sent again, ${formatUsd((tokens * 1.5) / 1_000_000)}`,
     );
+  });
+});
+
+describe("the cache-miss sentence", () => {
+  const summaryChanged = { byteOffset: 4_211, itemId: "summary", reason: "the summary changed" };
+  test.each([
+    {
+      name: "the issue's example: tokens and dollars",
+      missedInputTokens: 3_100,
+      missCostUsd: 0.009,
+      sentence: "cache miss: the summary changed at byte 4,211; about 3,100 tokens sent again, $0.009",
+    },
+    {
+      name: "a fraction of a cent, never in exponent notation",
+      missedInputTokens: 12,
+      missCostUsd: 0.00000012,
+      sentence: "cache miss: the summary changed at byte 4,211; about 12 tokens sent again, $0.00000012",
+    },
+    {
+      name: "a dollar and more, to the cent",
+      missedInputTokens: 800_000,
+      missCostUsd: 1.2,
+      sentence: "cache miss: the summary changed at byte 4,211; about 800,000 tokens sent again, $1.20",
+    },
+    {
+      name: "no prices: the tokens alone",
+      missedInputTokens: 3_100,
+      missCostUsd: null,
+      sentence: "cache miss: the summary changed at byte 4,211; about 3,100 tokens sent again",
+    },
+  ])("$name", ({ missedInputTokens, missCostUsd, sentence }) => {
+    expect(
+      describeCacheMiss({
+        reusablePrefixBytes: 4_211,
+        firstDivergence: summaryChanged,
+        missedInputTokens,
+        missCostUsd,
+      }),
+    ).toBe(sentence);
   });
 });

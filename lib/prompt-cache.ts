@@ -11,7 +11,7 @@ import {
   type ItemChange,
   type ItemDiffEntry,
 } from "@/lib/payload-diff";
-import type { ModelPrices, TokenUsage } from "@/lib/pricing";
+import { formatUsd, type ModelPrices, type TokenUsage } from "@/lib/pricing";
 
 const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 const count = (value: number) => integer.format(value);
@@ -201,6 +201,6 @@ function isTurnMovingOn(entry: ItemDiffEntry<DiffableItem>): boolean {
 export function describeCacheMiss(explanation: CacheMissExplanation): string {
   const { firstDivergence, missedInputTokens, missCostUsd } = explanation;
   if (!firstDivergence) return "cache: nothing before the new turn changed since the previous request";
-  const cost = missCostUsd === null ? "" : `, $${missCostUsd.toPrecision(2)}`;
+  const cost = missCostUsd === null ? "" : `, ${formatUsd(missCostUsd)}`;
   return `cache miss: ${firstDivergence.reason} at byte ${count(firstDivergence.byteOffset)}; about ${count(missedInputTokens)} tokens sent again${cost}`;
 }

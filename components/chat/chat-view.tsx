@@ -14,11 +14,13 @@ import {
 } from "./api";
 import { ChatHeader } from "./chat-header";
 import { ChatSidePanels } from "./chat-side-panels";
+import { ComparePanel } from "./compare-panel";
 import { Composer } from "./composer";
 import { useComposerDraft } from "./hooks/use-composer-draft";
 import { useConversationChat } from "./hooks/use-conversation-chat";
 import { useInspectorTarget } from "./hooks/use-inspector-target";
 import { useMessageActions } from "./hooks/use-message-actions";
+import { useModelComparison } from "./hooks/use-model-comparison";
 import { useReplyState } from "./hooks/use-reply-state";
 import { useTranscriptSync } from "./hooks/use-transcript-sync";
 import { MessageList } from "./message-list";
@@ -73,11 +75,17 @@ export function ChatView(props: ChatViewProps) {
     composerInput,
   });
   const inspector = useInspectorTarget();
+  const comparison = useModelComparison({
+    conversationId,
+    noteTurnStarted: sync.noteTurnStarted,
+    reloadTranscript: sync.reloadTranscript,
+  });
   const { actions, send, retryRequest, pinVersion } = useMessageActions({
     conversationId,
     chat,
     author: props,
     regenerateModels: isOwner ? detail.models : NO_MODELS,
+    onCompare: comparison.start,
     onInspect: inspector.toggleReply,
     noteTurnStarted: sync.noteTurnStarted,
     reloadTranscript: sync.reloadTranscript,
@@ -129,6 +137,14 @@ export function ChatView(props: ChatViewProps) {
           pinVersion={pinVersion}
           onViewSummary={() => setSummaryOpen(true)}
         />
+        {comparison.comparison && (
+          <ComparePanel
+            comparison={comparison.comparison}
+            onUse={(variantId) => void comparison.use(variantId)}
+            onStop={() => void comparison.stop()}
+            onClose={comparison.close}
+          />
+        )}
         {visibility === "room" && <TypingRow typists={sync.live.typists} />}
         <Composer
           value={composer.draft}

@@ -18,6 +18,8 @@ export interface MessageActions {
   onRegenerate: (replyId: string, modelId?: string) => void;
   /** The models the owner may regenerate a reply with ("Regenerate with…"); empty for everyone else. */
   regenerateModels: ModelOption[];
+  /** Run the turn again on each of these models, side by side (the owner's, with regenerateModels). */
+  onCompare: (replyId: string, modelIds: string[]) => void;
   /** Show this reply variant, or this version of a question with its branch. */
   onChooseVariant: (variantId: string) => Promise<void>;
   onEdit: (messageId: string, text: string, regenerate: boolean) => Promise<void>;

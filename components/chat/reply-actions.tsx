@@ -1,10 +1,11 @@
 "use client";
 // The row under a stored reply: flip between its variants, copy, inspect its payload, regenerate (or retry a
-// failed one), regenerate with another model, then edit, branch and its earlier versions.
+// failed one), regenerate with another model or compare several, then edit, branch and its earlier versions.
 import type { ReactNode } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { InspectIcon, RefreshIcon } from "@/components/ui/icons";
 import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
+import { ComparePicker } from "./compare-picker";
 import { type MessageActions, messageText } from "./message-parts";
 import { StepButtons } from "./step-buttons";
 
@@ -98,6 +99,12 @@ export function ReplyActions({
             </option>
           ))}
         </select>
+      )}
+      {canRegenerate && !failed && actions.regenerateModels.length > 0 && (
+        <ComparePicker
+          models={actions.regenerateModels}
+          onCompare={(modelIds) => actions.onCompare(storedId, modelIds)}
+        />
       )}
       {children}
     </div>

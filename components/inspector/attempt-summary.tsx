@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import { formatMs } from "@/components/ui/format";
 import { TabPanel, Tabs } from "@/components/ui/tabs";
-import { CostLabel } from "./cost-label";
+import { CostLabel, CostToday } from "./cost-label";
 import type { AttemptSummaryView, AttemptView } from "./types";
 
 const STATUS_STYLE: Record<AttemptView["status"], string> = {
@@ -111,6 +111,7 @@ export function AttemptSummary({ attempt }: { attempt: AttemptView }) {
         )}
         <span className="text-zinc-600 dark:text-zinc-300">
           · <CostLabel cost={attempt.cost} testId="attempt-cost" />
+          {attempt.costToday && <CostToday cost={attempt.costToday} />}
         </span>
         <span
           className="ml-auto text-[11px] text-zinc-500 dark:text-zinc-400"

@@ -2,6 +2,8 @@
 // A cost in dollars, with its parts (input, cached input, cache writes, output) on hover; "unknown" when the model has no
 // prices or the provider reported no usage, never "$0". A stopped or failed attempt's cost without reported usage is an
 // estimate (lib/chat/attempts/attempt-cost.ts): shown as "≈ $… (estimated)", the hover saying how it was counted.
+// An attempt keeps the prices it was costed with; when the model's have changed since, CostToday says what it
+// would cost now.
 import { formatUsd, type MaybeEstimatedCost } from "@/lib/pricing";
 
 export const ESTIMATE_EXPLANATION =
@@ -32,6 +34,21 @@ export function CostLabel({ cost, testId }: { cost: MaybeEstimatedCost | null | 
   return (
     <span data-testid={testId} data-cost={cost.totalUsd} title={parts}>
       {formatUsd(cost.totalUsd)}
+    </span>
+  );
+}
+
+/** "(at today's prices: $0.0042)": the attempt's cost at the model's current prices, which differ from its own. */
+export function CostToday({ cost }: { cost: MaybeEstimatedCost }) {
+  return (
+    <span
+      className="ml-1 text-zinc-500 dark:text-zinc-400"
+      data-testid="attempt-cost-today"
+      data-cost={cost.totalUsd}
+      title="The model's prices have changed since this call: its cost above is at the prices it was made with"
+    >
+      (at today&apos;s prices: {cost.estimated ? "≈ " : ""}
+      {formatUsd(cost.totalUsd)})
     </span>
   );
 }

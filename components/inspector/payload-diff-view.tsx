@@ -238,6 +238,7 @@ function CacheMissSentence({ explanation }: { explanation: CacheMissExplanation 
       data-byte-offset={explanation.firstDivergence?.byteOffset ?? ""}
       data-item-id={explanation.firstDivergence?.itemId ?? ""}
       data-missed-tokens={explanation.missedInputTokens}
+      data-miss-cost={explanation.missCostUsd ?? ""}
     >
       {describeCacheMiss(explanation)}
     </p>

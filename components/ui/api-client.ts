@@ -39,15 +39,18 @@ export async function apiFetch<T>(url: string, request: ApiRequest = {}): Promis
     headers: body === undefined || multipart ? undefined : { "content-type": "application/json" },
     body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
   });
-  if (!response.ok) {
-    const refusal = (await response.json().catch(() => null)) as {
-      error?: { code?: string; message?: string };
-    } | null;
-    throw new ApiError(
-      refusal?.error?.message ?? `Request failed with status ${response.status}`,
-      response.status,
-      refusal?.error?.code ?? null,
-    );
-  }
+  if (!response.ok) throw await apiErrorOf(response);
   return response.status === 204 ? (undefined as T) : ((await response.json()) as T);
+}
+
+/** The server's refusal (`{ error: { code, message } }`) as an ApiError; a body of another shape, by its status. */
+export async function apiErrorOf(response: Response): Promise<ApiError> {
+  const refusal = (await response.json().catch(() => null)) as {
+    error?: { code?: string; message?: string };
+  } | null;
+  return new ApiError(
+    refusal?.error?.message ?? `Request failed with status ${response.status}`,
+    response.status,
+    refusal?.error?.code ?? null,
+  );
 }

@@ -140,6 +140,9 @@ const attemptSettingsSchema = z.preprocess(
   policyDocumentSchema,
 );
 
+/** A price in US dollars per million tokens, as the model registry keeps it. */
+const dollarsPerMillion = z.number().nonnegative().max(10_000);
+
 const archivedAttemptSchema = z.strictObject({
   /** Null for a call that answers no turn: a summary, a title, a write-as-me draft. */
   turnId: id.nullable(),
@@ -179,6 +182,16 @@ const archivedAttemptSchema = z.strictObject({
       text,
       finishReason: z.string().max(100).nullable(),
       usage: z.record(z.string(), z.number().nonnegative().optional()).nullable(),
+      /** The prices the attempt was costed with (null: the model had none); absent in older archives. */
+      prices: z
+        .strictObject({
+          inputPerMillion: dollarsPerMillion,
+          cachedInputPerMillion: dollarsPerMillion,
+          cacheWritePerMillion: dollarsPerMillion.optional(),
+          outputPerMillion: dollarsPerMillion,
+        })
+        .nullable()
+        .optional(),
     })
     .nullable(),
   timings: timingsSchema,

@@ -203,6 +203,7 @@ function toArchivedAttempt(
       text: view.response.text,
       finishReason: view.response.finishReason,
       usage: view.response.usage,
+      ...(view.response.prices === undefined ? {} : { prices: view.response.prices }),
     },
     timings: view.timings,
     privateMemories,

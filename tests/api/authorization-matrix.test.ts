@@ -157,6 +157,11 @@ const ROWS: Row[] = [
   row("attempts/[id]/replay", "POST", roomReader(400), { params: theAttempt, body: INVALID }),
   row("chat/[id]/stream", "GET", roomReader(204), { params: inTheRoom }),
   row("chat", "POST", roomReader(200), { body: "CHAT_BODY" }),
+  // A message that is not there: the owner gets 404 once the models are checked, a member 403.
+  row("chat/[id]/compare", "POST", roomOwner(404), {
+    params: inTheRoom,
+    body: { messageId: "00000000-0000-4000-8000-000000000000", modelIds: ["offline:echo"] },
+  }),
   row("conversations", "GET", signedIn(200)),
   row("conversations", "POST", signedIn(400), { body: INVALID }),
   row("conversations/import", "POST", signedIn(400), { body: INVALID }),

@@ -20,6 +20,7 @@ import * as settingsRoute from "@/app/api/admin/settings/route";
 import * as userRoute from "@/app/api/admin/users/[id]/route";
 import * as replayRoute from "@/app/api/attempts/[id]/replay/route";
 import * as authRoute from "@/app/api/auth/[...all]/route";
+import * as compareRoute from "@/app/api/chat/[id]/compare/route";
 import * as chatRoute from "@/app/api/chat/route";
 import * as branchRoute from "@/app/api/conversations/[id]/branch/route";
 import * as compactRoute from "@/app/api/conversations/[id]/compact/route";
@@ -174,6 +175,13 @@ function endpoints(ids: Ids): Record<string, Endpoint> {
         trigger: "submit-message",
         message: { id: "m1", role: "user", parts: [{ type: "text", text: "Hi" }] },
       },
+    },
+    "chat/[id]/compare POST": {
+      handler: route(compareRoute, "POST"),
+      path: `/api/chat/${c}/compare`,
+      params: room,
+      as: "owner",
+      seed: { messageId: NOT_FOUND_ID, modelIds: ["offline:echo"] },
     },
     "conversations/[id]/branch POST": ofRoom(route(branchRoute, "POST"), "/branch", {
       messageId: NOT_FOUND_ID,

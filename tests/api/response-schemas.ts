@@ -510,6 +510,7 @@ const attemptView = exactly<Attempt>()({
   response: opaque(),
   usage: opaque(),
   cost: opaque(),
+  costToday: opaque(),
   timings: opaque(),
   privateMemoryRedaction: opaque(),
   createdAt: time(),

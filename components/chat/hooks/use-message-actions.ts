@@ -17,6 +17,7 @@ export function useMessageActions({
   chat: { messages, setMessages, sendMessage, regenerate, clearError },
   author,
   regenerateModels,
+  onCompare,
   onInspect,
   noteTurnStarted,
   reloadTranscript,
@@ -26,6 +27,7 @@ export function useMessageActions({
   /** The signed-in user, named on what they send (rooms show it). */
   author: { userId: string; userName: string };
   regenerateModels: ModelOption[];
+  onCompare: MessageActions["onCompare"];
   onInspect: (messageId: string) => void;
   noteTurnStarted: () => void;
   reloadTranscript: () => Promise<void>;
@@ -70,6 +72,10 @@ export function useMessageActions({
         void regenerate({ messageId: replyId, ...(modelId ? { body: { modelId } } : {}) });
       },
       regenerateModels,
+      onCompare: (replyId, modelIds) => {
+        clearError();
+        void onCompare(replyId, modelIds);
+      },
       onChooseVariant: async (variantId) => {
         await chooseVariant(conversationId, variantId);
         await reloadTranscript();
@@ -107,6 +113,7 @@ export function useMessageActions({
       clearError,
       conversationId,
       noteTurnStarted,
+      onCompare,
       queryClient,
       regenerate,
       regenerateModels,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { TokenUsage } from "@/lib/pricing";
-import { type AttemptCost, attemptCost, type CostedAttemptFields } from "./attempt-cost";
+import { type AttemptCost, attemptCost, attemptCostToday, type CostedAttemptFields } from "./attempt-cost";
 
 // $2 a million input tokens, $8 a million output tokens; the "estimate" tokenizer counts ⌈characters / 4⌉.
 const MODEL = {
@@ -80,5 +80,59 @@ describe("attemptCost", () => {
     const stopped = { status: "stopped", items: [], response: { text: "Hello world", usage: null } };
     expect(attemptCost(stopped, { ...MODEL, tokenizer: "o200k_base" })?.outputUsd).toBeCloseTo(0.000016, 12);
     expect(attemptCost(stopped, MODEL)?.outputUsd).toBeCloseTo(0.000024, 12);
+  });
+});
+
+describe("the prices an attempt was recorded with", () => {
+  // Recorded at $1 / $4 a million; the model now costs MODEL's $2 / $8.
+  const RECORDED = { inputPerMillion: 1, cachedInputPerMillion: 0.25, outputPerMillion: 4 };
+  const usage = { inputTokens: 1_000_000, outputTokens: 500_000 };
+  const answered = (prices?: typeof RECORDED | null): CostedAttemptFields => ({
+    status: "ok",
+    items: [],
+    response: { text: "Hi", usage, ...(prices === undefined ? {} : { prices }) },
+  });
+
+  test.each([
+    {
+      name: "recorded prices since changed: the cost stays, today's is beside it",
+      attempt: answered(RECORDED),
+      cost: 1 + 2,
+      today: 2 + 4,
+    },
+    {
+      name: "recorded prices unchanged: no second figure",
+      attempt: answered(MODEL.prices),
+      cost: 2 + 4,
+      today: null,
+    },
+    {
+      name: "recorded before prices were kept: today's prices, once",
+      attempt: answered(),
+      cost: 2 + 4,
+      today: null,
+    },
+    {
+      name: "the model had no prices then: unknown, today's beside it",
+      attempt: answered(null),
+      cost: null,
+      today: 2 + 4,
+    },
+  ])("$name", ({ attempt, cost, today }) => {
+    expect(attemptCost(attempt, MODEL)?.totalUsd ?? null).toBe(cost);
+    expect(attemptCostToday(attempt, MODEL)?.totalUsd ?? null).toBe(today);
+  });
+
+  test("a stopped attempt's estimate uses the recorded prices too", () => {
+    const stopped = {
+      ...attemptThat("stopped", "Hello, wor"),
+      response: { text: "Hello, wor", usage: null, prices: RECORDED },
+    };
+    // 150 input tokens at $1 a million, 3 output tokens at $4 a million; today at $2 and $8.
+    const recorded = attemptCost(stopped, MODEL);
+    const today = attemptCostToday(stopped, MODEL);
+    expect([recorded?.estimated, today?.estimated]).toEqual([true, true]);
+    expect(recorded?.totalUsd).toBeCloseTo(0.000162, 12);
+    expect(today?.totalUsd).toBeCloseTo(0.000324, 12);
   });
 });

@@ -4,6 +4,9 @@
 // tokenizer (../context/tokens.ts), both at the model's prices (../pricing.ts). An answered attempt without
 // usage stays unknown: nothing was cut short, so a guess would only hide the provider's missing report. A request
 // the provider refused with an HTTP error (a 429, a 400) was never run, so it is not billed and gets no estimate.
+// An attempt is costed at the prices it was recorded with (response.prices); when the model's prices have changed
+// since, its cost at today's prices is given beside it. An attempt recorded before prices were kept has the
+// model's current prices.
 
 import { countTextTokens } from "@/lib/context/tokens";
 import type { TokenizerName } from "@/lib/domain/types";
@@ -18,21 +21,51 @@ export interface CostedAttemptFields {
   error?: { status?: number } | null;
   /** The items the attempt sent; each carries its token count under the model's tokenizer. */
   items: readonly unknown[];
-  response: { text: string; usage: TokenUsage | null } | null;
+  response: {
+    text: string;
+    usage: TokenUsage | null;
+    /** The model's prices when the attempt was recorded; absent on older attempts. */
+    prices?: ModelPrices | null;
+  } | null;
 }
 
-export function attemptCost(
+type CostedModel = { prices: ModelPrices | null | undefined; tokenizer: TokenizerName } | null | undefined;
+
+export function attemptCost(attempt: CostedAttemptFields, model: CostedModel): AttemptCost | null {
+  const stored = attempt.response?.prices;
+  return costAt(attempt, stored === undefined ? model?.prices : stored, model?.tokenizer);
+}
+
+/** The attempt's cost at the model's prices of today, when they differ from those it was costed with; else null. */
+export function attemptCostToday(attempt: CostedAttemptFields, model: CostedModel): AttemptCost | null {
+  const stored = attempt.response?.prices;
+  if (stored === undefined || !model?.prices || samePrices(stored, model.prices)) return null;
+  return costAt(attempt, model.prices, model.tokenizer);
+}
+
+function costAt(
   attempt: CostedAttemptFields,
-  model: { prices: ModelPrices | null | undefined; tokenizer: TokenizerName } | null | undefined,
+  prices: ModelPrices | null | undefined,
+  tokenizer: TokenizerName | undefined,
 ): AttemptCost | null {
-  const reported = costOfUsage(attempt.response?.usage, model?.prices);
+  const reported = costOfUsage(attempt.response?.usage, prices);
   if (reported) return reported;
-  if (!model?.prices || (attempt.status !== "stopped" && attempt.status !== "error")) return null;
+  if (!prices || !tokenizer || (attempt.status !== "stopped" && attempt.status !== "error")) return null;
   if ((attempt.error?.status ?? 0) >= 400) return null;
   const inputTokens = attempt.items.reduce<number>((sum, item) => sum + itemTokens(item), 0);
-  const outputTokens = countTextTokens(attempt.response?.text ?? "", model.tokenizer);
-  const estimate = costOfUsage({ inputTokens, outputTokens }, model.prices);
+  const outputTokens = countTextTokens(attempt.response?.text ?? "", tokenizer);
+  const estimate = costOfUsage({ inputTokens, outputTokens }, prices);
   return estimate && { ...estimate, estimated: true };
+}
+
+function samePrices(a: ModelPrices | null, b: ModelPrices): boolean {
+  return (
+    a !== null &&
+    a.inputPerMillion === b.inputPerMillion &&
+    a.cachedInputPerMillion === b.cachedInputPerMillion &&
+    a.cacheWritePerMillion === b.cacheWritePerMillion &&
+    a.outputPerMillion === b.outputPerMillion
+  );
 }
 
 function itemTokens(item: unknown): number {

@@ -1,5 +1,6 @@
 // Writes one attempt row: the items and trace it was built from, the resolved settings and their version, every
-// HTTP request's exact body (base64 media elided, rebuildable from attachments), the response, usage and timings.
+// HTTP request's exact body (base64 media elided, rebuildable from attachments), the response, usage, the model's
+// prices of the moment, and timings.
 
 import "server-only";
 import { appendFileSync } from "node:fs";
@@ -7,7 +8,7 @@ import type { LanguageModelUsage } from "ai";
 import { sql } from "drizzle-orm";
 import type { AttemptUsage, PrivateMemoryUse, RecordedRequest, RecordedWireMap } from "@/db/attempt-records";
 import type { Database } from "@/db/client";
-import { attempts } from "@/db/schema";
+import { attempts, models } from "@/db/schema";
 import { env } from "@/lib/config/env";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import type { AttemptKind, BaseContext, ContextItem } from "@/lib/domain/types";
@@ -96,7 +97,7 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
       settings: record.base.settings,
       settingsVersion: record.settingsVersion,
       requests: recordedRequests(items as ContextItem[], record),
-      response: record.response,
+      response: responseWithPrices(record),
       // Whose private memories the payload carries: other readers get them redacted.
       privateMemories:
         record.privateMemories ??
@@ -130,6 +131,16 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
     doneMs: record.timings.doneMs,
   });
   return row.id;
+}
+
+/**
+ * The response with the model's prices of this moment (the attempt's cost is counted at them, whatever the prices
+ * become), read in the insert itself: no round trip of its own.
+ */
+function responseWithPrices({ response, modelId }: AttemptRecord) {
+  if (!response) return null;
+  const prices = sql`coalesce((select ${models.prices} from ${models} where ${models.id} = ${modelId}), 'null'::jsonb)`;
+  return sql`jsonb_set(${JSON.stringify(response)}::jsonb, '{prices}', ${prices})`;
 }
 
 /**

@@ -1,11 +1,12 @@
-// Costs for the inspector's index of model calls: each attempt's from its model's prices and reported usage, each
+// Costs for the inspector's index of model calls: each attempt's from its reported usage at the prices it was
+// recorded with (its model's of today for an attempt older than that, ./attempt-cost.ts), each
 // turn's as the sum of its attempts', and the conversation's as the sum of its turns' and of its other calls'
 // (summaries, titles, drafts). Unknown stays unknown.
 
 import "server-only";
 import type { Database } from "@/db/client";
 import { listModels } from "@/db/model-queries";
-import { type Cost, sumCosts, type TokenUsage } from "@/lib/pricing";
+import { type Cost, type ModelPrices, sumCosts, type TokenUsage } from "@/lib/pricing";
 import { attemptCost } from "./attempt-cost";
 
 interface CostableAttempt {
@@ -16,13 +17,15 @@ interface CostableAttempt {
   error?: { status?: number } | null;
   sentTokens?: number | null;
   streamedText?: string | null;
+  /** The prices it was recorded with, as `[prices]` (db/attempt-queries.ts); null on older attempts. */
+  pricesAtRecord?: [ModelPrices | null] | null;
   /** A cost the attempt's view already computed (./attempt-cost.ts, with its estimate for a stopped or failed
    *  attempt); the summary rows carry none and are priced from their usage. */
   cost?: Cost | null;
 }
 
 /** A call with its cost, without the fields its estimate was counted from. */
-type Priced<Call> = Omit<Call, "sentTokens" | "streamedText"> & { cost: Cost | null };
+type Priced<Call> = Omit<Call, "sentTokens" | "streamedText" | "pricesAtRecord"> & { cost: Cost | null };
 
 export async function withCosts<
   Attempt extends CostableAttempt,
@@ -72,7 +75,7 @@ export async function withAttemptCosts<Call extends CostableAttempt>({
 async function pricer(db: Database) {
   const modelsById = new Map((await listModels({ db })).map((model) => [model.id, model]));
   return <Call extends CostableAttempt>(call: Call) => {
-    const { sentTokens, streamedText, ...rest } = call;
+    const { sentTokens, streamedText, pricesAtRecord, ...rest } = call;
     return {
       ...rest,
       cost:
@@ -83,7 +86,11 @@ async function pricer(db: Database) {
                 status: call.status ?? "ok",
                 error: call.error,
                 items: [{ tokens: sentTokens ?? 0 }],
-                response: { text: streamedText ?? "", usage: call.usage },
+                response: {
+                  text: streamedText ?? "",
+                  usage: call.usage,
+                  ...(pricesAtRecord ? { prices: pricesAtRecord[0] } : {}),
+                },
               },
               modelsById.get(call.modelId),
             ),

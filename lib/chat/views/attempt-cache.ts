@@ -6,8 +6,8 @@ import "server-only";
 import { getPreviousAttemptToModel } from "@/db/attempt-queries";
 import type { Database } from "@/db/client";
 import { getModel } from "@/db/model-queries";
-import type { Attempt } from "@/db/schema";
-import type { CacheBreakpointPlace, ContextItem } from "@/lib/domain/types";
+import type { Attempt, Model } from "@/db/schema";
+import type { CacheBreakpointPlace, ContextItem, ModelPrices } from "@/lib/domain/types";
 import { prefixStability } from "@/lib/payload-diff";
 import { type CacheMissExplanation, explainCacheMiss } from "@/lib/prompt-cache";
 import { toAttemptViews } from "./attempt-view";
@@ -44,8 +44,15 @@ export async function attemptCacheView({
   // The stored items are the pipeline's (stored as untyped JSON).
   const [beforeItems, nowItems] = [before.items as ContextItem[], now.items as ContextItem[]];
   return {
-    ...explainCacheMiss(beforeItems, nowItems, stableBytes, model?.prices),
+    // The tokens sent again are priced as the attempt itself was: at the prices it was recorded with.
+    ...explainCacheMiss(beforeItems, nowItems, stableBytes, pricesOf(attempt, model)),
     breakpoints: nowItems.flatMap((item) => (item.cacheBreakpoint ? [item.cacheBreakpoint] : [])),
     previousAttemptId: previous.id,
   };
+}
+
+/** The prices the attempt was recorded with; the model's of today for an attempt recorded before they were kept. */
+function pricesOf(attempt: Attempt, model: Model | null): ModelPrices | null | undefined {
+  const stored = attempt.response?.prices;
+  return stored === undefined ? model?.prices : stored;
 }

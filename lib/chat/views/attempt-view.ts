@@ -10,7 +10,7 @@ import type { Database } from "@/db/client";
 import { getModel } from "@/db/model-queries";
 import type { Attempt, Model } from "@/db/schema";
 import { listTurnsWithAttempts } from "@/db/turn-queries";
-import { attemptCost } from "@/lib/chat/attempts/attempt-cost";
+import { attemptCost, attemptCostToday } from "@/lib/chat/attempts/attempt-cost";
 import { redactPrivateMemories } from "@/lib/chat/attempts/private-memories";
 import { toModelDescriptor } from "@/lib/chat/turn/stored-rows";
 import { usableTokenBudget } from "@/lib/context/budget-limits";
@@ -136,6 +136,8 @@ export async function toAttemptViews({
       },
       usage: row.response?.usage ?? null,
       cost: attemptCost(row, modelsById.get(row.modelId)),
+      // The model's prices changed since the attempt was recorded: what it would cost today, beside what it cost.
+      costToday: attemptCostToday(row, modelsById.get(row.modelId)),
       timings: row.timings,
       privateMemoryRedaction: redactions.get(row.id) ?? null,
       createdAt: row.createdAt,

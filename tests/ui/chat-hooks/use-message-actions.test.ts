@@ -59,6 +59,7 @@ function renderActions(initialMessages: ChatUIMessage[]) {
     calls.push("reload");
   });
   const onInspect = vi.fn();
+  const onCompare = vi.fn();
   const { client, wrapper } = queryWrapper();
   const invalidate = vi.spyOn(client, "invalidateQueries");
   const hook = renderHook(
@@ -68,6 +69,7 @@ function renderActions(initialMessages: ChatUIMessage[]) {
         chat: { ...chat, messages: props.messages },
         author: { userId: "user-1", userName: "Ada" },
         regenerateModels: noModels,
+        onCompare,
         onInspect,
         noteTurnStarted,
         reloadTranscript,
