@@ -79,8 +79,11 @@ const TURN_READS = [
   "read messages, read history_window, read attachments, read artifacts",
 ];
 
-/** What every turn writes once its reply is done: the attempt, then the reply's last state with the turn's status. */
-const TURN_WRITES = ["insert attempts", "update turns, update messages"];
+/**
+ * What every turn writes once its reply is done: the attempt (with the prices it is costed with, read from its
+ * model's row in the same statement), then the reply's last state with the turn's status.
+ */
+const TURN_WRITES = ["insert attempts, read models", "update turns, update messages"];
 
 /**
  * One live event: the cursor, the event, the superseded and expired ones, and with the Postgres bus its NOTIFY (on
