@@ -169,7 +169,7 @@ async function storeEarlierMessages(
   const { conversationForCall, transcriptHash } = await import("@/lib/gateway/conversations");
   const { saveKeyConversation } = await import("@/db/api-key-queries");
   const call = await readChatCall(gatewayRequest("", persona.slug as string, historyOf(index)));
-  const { conversation } = await conversationForCall({
+  const { conversationId } = await conversationForCall({
     db: app.db,
     key: caller.key,
     user: caller.user,
@@ -180,10 +180,10 @@ async function storeEarlierMessages(
   await saveKeyConversation({
     db: app.db,
     apiKeyId: caller.key.id,
-    conversationId: conversation.id,
+    conversationId,
     transcriptHash: transcriptHash(persona.id, call.systemText, call.history),
   });
-  return conversation.id;
+  return conversationId;
 }
 
 function gatewayRequest(secret: string, model: string, messages: ChatMessage[]): Request {

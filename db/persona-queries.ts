@@ -1,10 +1,11 @@
 // Personas: reading them, the default one, the one an imported conversation talks to.
 
 import "server-only";
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { AppError } from "@/lib/domain/errors";
 import type { Database } from "./client";
+import { preparedStatement } from "./prepared-statements";
 import { onlyRow } from "./query-parts";
 import { personas } from "./schema";
 
@@ -22,6 +23,21 @@ export async function getDefaultPersona({ db }: { db: Database }) {
     () => new AppError("not_found", "No persona exists yet: an admin must create one."),
   );
 }
+
+/** The persona with this slug, or null (a persona whose slug is not written yet is found by listPersonasWithSlugs). */
+export async function findPersonaBySlug({ db, slug }: { db: Database; slug: string }) {
+  const [row] = await personaBySlugStatement(db).execute({ slug });
+  return row ?? null;
+}
+
+/** Every gateway call names its persona by slug: prepared, like a turn's reads. */
+const personaBySlugStatement = preparedStatement("findPersonaBySlug", (db) =>
+  db
+    .select()
+    .from(personas)
+    .where(eq(personas.slug, sql.placeholder("slug")))
+    .limit(1),
+);
 
 /** The persona an imported conversation talks to: the same id, else the same name, else the default one. */
 export async function findPersonaForImport({ db, id, name }: { db: Database; id: string; name: string }) {

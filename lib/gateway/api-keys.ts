@@ -48,6 +48,9 @@ export interface KeyCaller {
 }
 
 /** The key of the call's bearer secret; a missing, unknown or revoked one (or a banned owner's) is a 401. */
+/** How fresh a key's "last used" time is kept. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 export async function authenticateKey(db: Database, request: Request): Promise<KeyCaller> {
   const header = request.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -66,8 +69,10 @@ export async function authenticateKey(db: Database, request: Request): Promise<K
     });
   }
   const { key, owner } = found;
-  // When the key was last used is shown on the keys page; the call does not wait for it.
-  touchApiKey({ db, keyId: key.id }).catch(() => {});
+  // When the key was last used is shown on the keys page, to the minute: written at most once a minute, and the
+  // call does not wait for it.
+  if (key.lastUsedAt === null || Date.now() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS)
+    touchApiKey({ db, keyId: key.id }).catch(() => {});
   return {
     key,
     user: {

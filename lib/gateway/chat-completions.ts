@@ -88,7 +88,7 @@ export async function startCallTurn(
   const persona = await personaForModel(db, key, call.model);
   refuseShadowedTools(call.tools, persona.toolNames);
   refuseUnpairedResults(call, conversationHeader);
-  const { conversation } = await conversationForCall({
+  const { conversationId } = await conversationForCall({
     db,
     key,
     user,
@@ -96,11 +96,11 @@ export async function startCallTurn(
     call,
     headerValue: conversationHeader,
   });
-  const answered = await storeToolResults({ db, conversationId: conversation.id, results: call.toolResults });
+  const answered = await storeToolResults({ db, conversationId: conversationId, results: call.toolResults });
   const reply = await runGatewayTurn({
     db,
     user,
-    conversationId: conversation.id,
+    conversationId: conversationId,
     input:
       call.text === null
         ? { continueMessageId: (answered as Message).id }
@@ -109,7 +109,7 @@ export async function startCallTurn(
             // Stored as the chat's uploads are, then carried by the user message the turn stores.
             attachmentIds: await storeContentImages({
               db,
-              conversationId: conversation.id,
+              conversationId,
               userId: user.id,
               images: call.images,
             }),
@@ -120,7 +120,7 @@ export async function startCallTurn(
   });
   await reply.ready;
   const headers = {
-    [CONVERSATION_HEADER]: conversation.id,
+    [CONVERSATION_HEADER]: conversationId,
     "x-glassbox-attempt-id": reply.attemptId ?? "",
     "x-glassbox-overhead-ms": reply.overheadMs === null ? "" : reply.overheadMs.toFixed(2),
   };
@@ -129,13 +129,13 @@ export async function startCallTurn(
       db,
       key,
       persona,
-      conversationId: conversation.id,
+      conversationId,
       call,
       replyText,
       replyToolCalls,
       replyMessageId: reply.messageId,
     });
-  return { conversation, reply, headers, remember };
+  return { conversationId, reply, headers, remember };
 }
 
 /**

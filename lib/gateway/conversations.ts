@@ -68,7 +68,7 @@ function hashedMessage({ role, text, images = [], toolCalls, toolCallId }: Trans
 }
 
 export interface CallConversation {
-  conversation: Conversation;
+  conversationId: string;
   /** Started by this call (its earlier messages were stored now). */
   started: boolean;
 }
@@ -91,31 +91,24 @@ export async function conversationForCall({
   if (headerValue !== null) {
     const conversation = await namedConversation(db, user, persona, headerValue.trim());
     if ((conversation.instructions ?? null) !== call.systemText) {
-      return {
-        conversation: await updateConversation({
-          db,
-          conversationId: conversation.id,
-          changes: { instructions: call.systemText },
-        }),
-        started: false,
-      };
+      await updateConversation({
+        db,
+        conversationId: conversation.id,
+        changes: { instructions: call.systemText },
+      });
     }
-    return { conversation, started: false };
+    return { conversationId: conversation.id, started: false };
   }
   const continued = await findKeyConversationByTranscript({
     db,
     apiKeyId: key.id,
     transcriptHash: transcriptHash(persona.id, call.systemText, call.history),
   });
-  if (continued) {
-    return {
-      conversation: await getOwnedConversation({ db, conversationId: continued, userId: user.id }),
-      started: false,
-    };
-  }
+  // The key's own conversation: the turn opens it (and refuses it if it is no longer the caller's to read).
+  if (continued) return { conversationId: continued, started: false };
   const branch = await branchAtSharedReply(db, key, user, persona, call);
-  if (branch) return { conversation: branch, started: true };
-  return { conversation: await startConversation(db, user, persona, call), started: true };
+  if (branch) return { conversationId: branch.id, started: true };
+  return { conversationId: (await startConversation(db, user, persona, call)).id, started: true };
 }
 
 /**

@@ -2,7 +2,7 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { listPersonasWithSlugs } from "@/db/persona-queries";
+import { findPersonaBySlug, listPersonasWithSlugs } from "@/db/persona-queries";
 import type { ApiKey, Persona } from "@/db/schema";
 import { modelNotFound } from "./errors";
 
@@ -16,8 +16,12 @@ export async function personasOfKey(db: Database, key: ApiKey): Promise<Persona[
 
 /** The persona `model` names, when the key may use it: otherwise 404 model_not_found, whether it exists or not. */
 export async function personaForModel(db: Database, key: ApiKey, model: string): Promise<Persona> {
-  const persona = (await personasOfKey(db, key)).find((row) => row.slug === model);
-  if (!persona) throw modelNotFound(model);
+  // One row by its slug; a persona whose slug is not written yet is found (and given it) by the whole list.
+  const persona =
+    (await findPersonaBySlug({ db, slug: model })) ??
+    (await listPersonasWithSlugs({ db })).find((row) => row.slug === model);
+  if (!persona || (key.personaIds !== null && !key.personaIds.includes(persona.id)))
+    throw modelNotFound(model);
   return persona;
 }
 
