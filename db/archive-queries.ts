@@ -5,6 +5,7 @@
 import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "./client";
+import { insertOwnerParticipant } from "./conversation-queries";
 import type { ConversationArgs } from "./query-parts";
 import { queryRows } from "./raw-sql";
 import {
@@ -130,6 +131,7 @@ async function insertInBatches<Table extends PgTable>(
 export async function insertConversationRows({ db, rows }: { db: Database; rows: ConversationRowsToInsert }) {
   return db.transaction(async (tx) => {
     const [conversation] = await tx.insert(conversations).values(rows.conversation).returning();
+    await insertOwnerParticipant(tx, conversation);
     // Summaries before the messages they cover; messages before their versions, attachments and artifacts.
     await insertInBatches(tx, summaries, rows.summaries);
     await insertInBatches(tx, messages, rows.messages);

@@ -8,6 +8,7 @@ import { v7 as uuidv7 } from "uuid";
 import { AppError } from "@/lib/domain/errors";
 import type { StoredPart } from "@/lib/domain/types";
 import type { Database } from "./client";
+import { insertOwnerParticipant } from "./conversation-queries";
 import { getMessageInConversation } from "./message-queries";
 import { artifacts, attachments, type Conversation, conversations, messages, summaries } from "./schema";
 
@@ -46,6 +47,7 @@ export async function branchConversation({
         branchedFromMessageId: at.id,
       })
       .returning();
+    await insertOwnerParticipant(tx, branch);
 
     const rows = await tx
       .select()

@@ -7,7 +7,7 @@ import { union } from "drizzle-orm/pg-core";
 import { AppError } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { preparedStatement } from "./prepared-statements";
-import { type ConversationArgs, onlyRow, type UserArgs } from "./query-parts";
+import { type ConversationArgs, onlyRow, type Transaction, type UserArgs } from "./query-parts";
 import { type Conversation, conversations, participants, personas } from "./schema";
 
 /** What a list of conversations shows of each (the conversations page, search results). */
@@ -64,9 +64,19 @@ export async function createConversation({
 }): Promise<Conversation> {
   return db.transaction(async (tx) => {
     const [conversation] = await tx.insert(conversations).values({ ownerId, personaId, title }).returning();
-    await tx.insert(participants).values({ conversationId: conversation.id, userId: ownerId, role: "owner" });
+    await insertOwnerParticipant(tx, conversation);
     return conversation;
   });
+}
+
+/** A conversation's owner is its first member: every way a conversation is made (new, branch, import) adds them. */
+export async function insertOwnerParticipant(
+  tx: Transaction,
+  conversation: Pick<Conversation, "id" | "ownerId">,
+): Promise<void> {
+  await tx
+    .insert(participants)
+    .values({ conversationId: conversation.id, userId: conversation.ownerId, role: "owner" });
 }
 
 export type ReadableConversationArgs = ConversationArgs & { userId: string };

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
-import { conversations, type Persona } from "@/db/schema";
+import { conversations, type Persona, participants } from "@/db/schema";
 import type { ConversationArchive } from "@/lib/export/conversation-archive";
 import { expectError, signUp, type TestUser } from "../api-client";
 import { createFreshDatabase, dropDatabase } from "../database";
@@ -15,6 +15,7 @@ import { makePng } from "../fixtures/attachments";
 import { type FakeProviderEnv, startFakeProviderEnv } from "../fixtures/fake-provider-env";
 import { insertPersona } from "../fixtures/personas";
 import { fetchTurns, runTurn, storedMessages, withoutPromptCacheKey } from "../fixtures/turns";
+import { conversationRows } from "./row-counts";
 
 const PERSONA = {
   modelId: "openai:gpt-4.1-mini",
@@ -162,6 +163,10 @@ describe("import into the same database", () => {
       bob.id,
       bob.id,
       bob.id,
+    ]);
+    // The imported conversation is the importer's, who is its first member, as in any conversation they start.
+    expect((await conversationRows(participants, id)).map(({ userId, role }) => [userId, role])).toEqual([
+      [bob.id, "owner"],
     ]);
     await expectError(await exportOf(ada, id), 404, "not_found");
   });

@@ -25,6 +25,7 @@ import {
   transcript,
   wireHistory,
 } from "./reply-helpers";
+import { conversationRows } from "./row-counts";
 import { compactOk, setOverride, summaryRows } from "./summary-helpers";
 
 const { env, ada, bob, eve, newConversation } = replyTestFile("Ada", "Bob", "Eve");
@@ -221,6 +222,10 @@ describe("branch from here", () => {
       original.slice(0, 4).map((row) => [row.seq, row.authorType, textOf(row), row.status]),
     );
     for (const row of copied) expect(original.map((source) => source.id)).not.toContain(row.id);
+    // The branch is its owner's, who is its first member, as in any conversation they start.
+    expect(
+      (await conversationRows(participants, branchId)).map(({ userId, role }) => [userId, role]),
+    ).toEqual([[ada.id, "owner"]]);
     expect(copied[1].replyToMessageId).toBe(copied[0].id);
     expect(copied[3].replyToMessageId).toBe(copied[2].id);
     expect(await storedMessages(conversationId)).toEqual(original);

@@ -3,7 +3,7 @@
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { queryRows } from "@/db/raw-sql";
-import type { attachments, turns } from "@/db/schema";
+import type { attachments, participants, turns } from "@/db/schema";
 
 /** Each base table of the public schema with its row count, read in one statement (one snapshot). */
 export async function tableRowCounts(): Promise<Record<string, number>> {
@@ -20,7 +20,7 @@ export async function tableRowCounts(): Promise<Record<string, number>> {
 }
 
 /** The tables whose rows the tests read by conversation. */
-type ConversationTable = typeof turns | typeof attachments;
+type ConversationTable = typeof turns | typeof attachments | typeof participants;
 
 /** Every row of `table` that belongs to the conversation. */
 export async function conversationRows<Table extends ConversationTable>(
