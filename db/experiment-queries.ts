@@ -4,7 +4,6 @@
 import "server-only";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { notFound } from "@/lib/domain/errors";
-import type { ExperimentRowSummary } from "@/lib/lab/experiment-figures";
 import type { Database } from "./client";
 import { onlyRow, type UserArgs } from "./query-parts";
 import { attempts, type Experiment, experimentResults, experiments } from "./schema";
@@ -55,7 +54,7 @@ export async function listExperimentResults({ db, experimentId }: { db: Database
     .from(experimentResults)
     .where(eq(experimentResults.experimentId, experimentId))
     .orderBy(asc(experimentResults.position));
-  return rows.map((row) => row.summary as unknown as ExperimentRowSummary);
+  return rows.map((row) => row.summary);
 }
 
 /** One row's two payloads as stored (a JSON text), or null when the row failed before they were built. */
@@ -75,9 +74,15 @@ export async function getExperimentPayloads({
   return onlyRow(rows, () => notFound("Experiment row")).payloads;
 }
 
+/** A row's figures are the lab's (lib/lab/experiment-figures.ts); stored here as they are given. */
+export interface StoredRowSummary {
+  conversationId: string;
+  error: string | null;
+}
+
 export interface ResultRowToStore {
   position: number;
-  summary: ExperimentRowSummary;
+  summary: StoredRowSummary;
   payloads: string | null;
 }
 

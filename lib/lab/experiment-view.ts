@@ -37,7 +37,9 @@ export async function experimentView({
       await setExperimentStatus({ db, experimentId: experiment.id, status, error });
     }
   }
-  const rows = results ?? (await listExperimentResults({ db, experimentId: experiment.id }));
+  const rows =
+    results ??
+    ((await listExperimentResults({ db, experimentId: experiment.id })) as unknown as ExperimentRowSummary[]);
   return {
     id: experiment.id,
     datasetId: experiment.datasetId,

@@ -176,10 +176,14 @@ async function experimentRow({
     return { summary, payloads: JSON.stringify(payloads) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return {
-      summary: { conversationId, baseline: null, candidate: null, diff: null, error: message },
-      payloads: null,
+    const summary: ExperimentRowSummary = {
+      conversationId,
+      baseline: null,
+      candidate: null,
+      diff: null,
+      error: message,
     };
+    return { summary, payloads: null };
   }
 }
 

@@ -17,9 +17,10 @@ type Context = { params: Promise<{ id: string }> };
 export const POST = route(async (request: Request, { params }: Context) => {
   const user = await requireUser(request);
   const datasetId = parseId((await params).id, "Dataset");
-  const body = await readJson(request, startExperimentSchema);
   const db = await getDb();
+  // Someone else's dataset is not found, whatever the body says.
   const dataset = await getDataset({ db, userId: user.id, datasetId });
+  const body = await readJson(request, startExperimentSchema);
   const candidate = await resolveCandidate({ db, user, request: body.candidate });
   const experiment = await insertExperiment({
     db,
