@@ -18,7 +18,7 @@ export interface ExperimentBenchResult {
   failedRows: number | null;
 }
 
-const CONVERSATIONS = 1_000;
+const CONVERSATIONS = Number(process.env.BENCH_EXPERIMENT_CONVERSATIONS ?? 1_000);
 const MESSAGES = 200;
 
 export function experimentSkipped(reason: string): ExperimentBenchResult {

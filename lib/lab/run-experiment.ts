@@ -39,7 +39,7 @@ export interface ResolvedCandidate {
 }
 
 /** Conversations built at once: reads overlap, and the CPU part of a build is short. */
-const CONCURRENCY = 4;
+const CONCURRENCY = 8;
 /** Rows stored per write (and per progress step). */
 const BATCH_ROWS = 25;
 
