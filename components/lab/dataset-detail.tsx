@@ -1,10 +1,11 @@
 "use client";
-// A dataset's page (docs/lab.md): its conversations, its experiments, and a form that starts one: what-if settings
-// (a JSON override, as the inspector's preview takes), a persona prompt, a model, and whether to send both for real.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+// A dataset's page (docs/lab.md): its conversations, its experiments, and a form that starts one: what-if settings
+// (a JSON override, as the inspector's preview takes), a persona prompt, a model, and whether to send both for real.
+import { ErrorMessage } from "@/components/ui/error-message";
 import { PageHeading } from "@/components/ui/page-heading";
 import { getDataset, startExperiment } from "./api";
 
@@ -16,11 +17,7 @@ export function DatasetDetail({ datasetId }: { datasetId: string }) {
       <Link href="/datasets" className="text-sm underline">
         All datasets
       </Link>
-      {dataset.error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {dataset.error.message}
-        </p>
-      )}
+      <ErrorMessage message={dataset.error?.message} testId="dataset-detail-error" />
       {dataset.data && (
         <>
           <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dataset-size">
@@ -127,15 +124,7 @@ function ExperimentForm({ datasetId }: { datasetId: string }) {
         />
         Live: also send both to the model (replays of each conversation's last reply; costs money)
       </label>
-      {start.error && (
-        <p
-          role="alert"
-          className="text-sm text-red-700 dark:text-red-300"
-          data-testid="experiment-form-error"
-        >
-          {start.error.message}
-        </p>
-      )}
+      <ErrorMessage message={start.error?.message} testId="experiment-form-error" />
       <button
         type="submit"
         className="button-primary"

@@ -1,7 +1,8 @@
 "use client";
-// The datasets page (docs/lab.md): the reader's datasets, each opening its page (experiments) or deleted.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+// The datasets page (docs/lab.md): the reader's datasets, each opening its page (experiments) or deleted.
+import { ErrorMessage } from "@/components/ui/error-message";
 import { PageHeading } from "@/components/ui/page-heading";
 import { datasetsKey, deleteDataset, listDatasets } from "./api";
 
@@ -20,11 +21,7 @@ export function DatasetList() {
         A dataset is a set of conversations to try a change on: a policy, a persona, a prompt or a model.
         Build one from the sidebar (Select) or from the calls page.
       </p>
-      {error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {error.message}
-        </p>
-      )}
+      <ErrorMessage message={error?.message} testId="dataset-list-error" />
       {datasets.data?.datasets.length === 0 && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="no-datasets">
           No datasets yet.

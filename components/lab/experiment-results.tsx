@@ -1,10 +1,11 @@
 "use client";
-// An experiment's results (docs/lab.md): progress while it runs, the totals (tokens, cost, cache reuse, items
-// dropped), a table sorted by any column (click its header), each row opening the two payloads' diff (and, live,
-// the two replies side by side), and the rows exported as CSV or JSON.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+// An experiment's results (docs/lab.md): progress while it runs, the totals (tokens, cost, cache reuse, items
+// dropped), a table sorted by any column (click its header), each row opening the two payloads' diff (and, live,
+// the two replies side by side), and the rows exported as CSV or JSON.
+import { ErrorMessage } from "@/components/ui/error-message";
 import { formatCount } from "@/components/ui/format";
 import { PageHeading } from "@/components/ui/page-heading";
 import type { ExperimentTotals } from "@/lib/lab/experiment-figures";
@@ -26,11 +27,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
   return (
     <main id="main-content" className="mx-auto max-w-6xl space-y-5 p-6" data-testid="experiment-results">
       <PageHeading title="Experiment" />
-      {experiment.error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {experiment.error.message}
-        </p>
-      )}
+      <ErrorMessage message={experiment.error?.message} testId="experiment-results-error" />
       {body && (
         <>
           <div className="flex flex-wrap items-center gap-3 text-sm">
@@ -58,11 +55,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
               Export JSON
             </a>
           </div>
-          {body.error && (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="experiment-error">
-              {body.error}
-            </p>
-          )}
+          <ErrorMessage message={body.error} testId="experiment-error" />
           <Totals totals={body.totals} />
           <ResultTable experimentId={experimentId} rows={body.results} />
         </>

@@ -1,9 +1,10 @@
 "use client";
-// One experiment row opened: the candidate's payload against today's, item by item and byte by byte (the
-// inspector's payload diff), and, live, the two replies side by side.
 import { useQuery } from "@tanstack/react-query";
 import { PayloadDiffView } from "@/components/inspector/payload-diff-view";
 import type { PayloadView } from "@/components/inspector/types";
+// One experiment row opened: the candidate's payload against today's, item by item and byte by byte (the
+// inspector's payload diff), and, live, the two replies side by side.
+import { ErrorMessage } from "@/components/ui/error-message";
 import { type ExperimentRow, getRowPayloads, type RowPayloads } from "./api";
 
 function payloadView(payload: RowPayloads["baseline"]): PayloadView {
@@ -45,11 +46,7 @@ export function RowDiff({
           ))}
         </div>
       )}
-      {payloads.error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {payloads.error.message}
-        </p>
-      )}
+      <ErrorMessage message={payloads.error?.message} testId="row-diff-error" />
       {payloads.data && (
         <PayloadDiffView
           current={payloadView(payloads.data.payloads.candidate)}

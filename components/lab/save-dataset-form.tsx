@@ -1,8 +1,9 @@
 "use client";
-// "Save as dataset": a name for the chosen conversations, then the new dataset's page (docs/lab.md).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+// "Save as dataset": a name for the chosen conversations, then the new dataset's page (docs/lab.md).
+import { ErrorMessage } from "@/components/ui/error-message";
 import { createDataset, datasetsKey } from "./api";
 
 export function SaveDatasetForm({
@@ -51,11 +52,7 @@ export function SaveDatasetForm({
           {label} ({conversationIds.length})
         </button>
       </div>
-      {save.error && (
-        <p role="alert" className="text-xs text-red-700 dark:text-red-300" data-testid="save-dataset-error">
-          {save.error.message}
-        </p>
-      )}
+      <ErrorMessage message={save.error?.message} testId="save-dataset-error" />
     </form>
   );
 }

@@ -39,7 +39,7 @@ export interface ResolvedCandidate {
 }
 
 /** Conversations built at once: reads overlap, and the CPU part of a build is short. */
-const CONCURRENCY = 8;
+const CONCURRENCY = 4;
 /** Rows stored per write (and per progress step). */
 const BATCH_ROWS = 25;
 
