@@ -6,6 +6,7 @@
 // Alone: `npx tsx bench/experiment.ts` (needs DATABASE_URL); `npm run bench` runs it unless BENCH_SKIP_EXPERIMENT=1.
 
 import { type AppBench, setUpAppBench } from "./app-setup";
+import { childExecArgv, runForked } from "./concurrency";
 import { round } from "./stats";
 
 export interface ExperimentBenchResult {
@@ -88,7 +89,48 @@ async function copyConversation(bench: AppBench, templateId: string, copies: num
   });
 }
 
-export async function measureExperiment(baseUrl: string): Promise<ExperimentBenchResult> {
+const CHILD_FLAG = "BENCH_EXPERIMENT_CHILD";
+
+/** In a child node of its own (the app keeps one database handle per process); skipped without Postgres. */
+export async function measureExperiment(): Promise<ExperimentBenchResult> {
+  if (!process.env.DATABASE_URL)
+    return experimentSkipped("DATABASE_URL is not set: measured on Postgres only");
+  return runForked<ExperimentBenchResult>(
+    import.meta.url,
+    childExecArgv(),
+    { [CHILD_FLAG]: "1" },
+    "the experiment bench",
+  );
+}
+
+export function experimentJson(result: ExperimentBenchResult) {
+  return {
+    dry_1000_s: result.seconds,
+    detail: {
+      skipped: result.skipped,
+      conversations: result.conversations,
+      messages: result.messages,
+      seed_s: result.seedSeconds,
+      rows: result.rows,
+      failed_rows: result.failedRows,
+    },
+  };
+}
+
+/** The table's rows: label, value, range, note. */
+export function experimentRows(result: ExperimentBenchResult): [string, string, string, string][] {
+  if (result.skipped !== null) return [["lab: dry experiment", "—", "", result.skipped]];
+  return [
+    [
+      `lab: dry experiment, ${result.conversations} conversations (s)`,
+      String(result.seconds),
+      "",
+      `${result.messages} messages each; ${result.rows} rows, ${result.failedRows} failed; seeded in ${result.seedSeconds} s`,
+    ],
+  ];
+}
+
+async function runExperimentBench(baseUrl: string): Promise<ExperimentBenchResult> {
   const bench = await setUpAppBench(baseUrl, { providersIn: "in-process" });
   try {
     const seedStarted = performance.now();
@@ -143,10 +185,19 @@ export async function measureExperiment(baseUrl: string): Promise<ExperimentBenc
   }
 }
 
-if (process.argv[1]?.endsWith("bench/experiment.ts")) {
-  const baseUrl = process.env.DATABASE_URL;
+const baseUrl = process.env.DATABASE_URL ?? "";
+if (process.env[CHILD_FLAG] && process.send) {
+  const send = process.send.bind(process);
+  runExperimentBench(baseUrl).then(
+    (result) => send(result, () => process.exit(0)),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+} else if (process.argv[1]?.endsWith("bench/experiment.ts")) {
   if (!baseUrl) throw new Error("bench/experiment.ts needs DATABASE_URL (Postgres)");
-  measureExperiment(baseUrl).then(
+  runExperimentBench(baseUrl).then(
     (result) => {
       console.log(JSON.stringify({ "experiment.dry_1000_s": result.seconds, ...result }, null, 2));
       process.exit(0);
