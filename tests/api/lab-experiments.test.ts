@@ -11,12 +11,13 @@ import * as datasetsRoute from "@/app/api/datasets/route";
 import * as resultRoute from "@/app/api/experiments/[id]/results/[position]/route";
 import * as experimentRoute from "@/app/api/experiments/[id]/route";
 import { getDb } from "@/db/client";
-import { attempts } from "@/db/schema";
+import { attempts, experiments } from "@/db/schema";
 import type {
   ExperimentPayloads,
   ExperimentRowSummary,
   ExperimentTotals,
 } from "@/lib/lab/experiment-figures";
+import { INTERRUPTED_MESSAGE } from "@/lib/lab/experiment-view";
 import { settleExperiments } from "@/lib/lab/run-experiment";
 import { call, expectError, okText, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
@@ -290,6 +291,33 @@ describe("datasets and experiments", () => {
       await okText(await call(datasetsRoute.GET, "/api/datasets", { user: ada }), "list"),
     );
     expect(after.datasets).toEqual(before.datasets);
+  });
+
+  test.each([
+    ["a heartbeat three minutes old", 180_000, "failed"],
+    ["a heartbeat a second old (another instance may be running it)", 1_000, "running"],
+  ])("a running experiment no job of this process runs, with %s, reads %s", async (_, ageMs, status) => {
+    const dataset = await datasetOf(ada, "Left running", [conversationIds[0]]);
+    const db = await getDb();
+    const [row] = await db
+      .insert(experiments)
+      .values({
+        datasetId: dataset.id,
+        userId: ada.id,
+        status: "running",
+        candidate: {},
+        text: TEXT,
+        total: 1,
+        updatedAt: new Date(Date.now() - ageMs),
+      })
+      .returning();
+    const read = JSON.parse(await okText(await getExperiment(ada, row.id), "get experiment"));
+    expect(read.experiment).toMatchObject({
+      status,
+      error: status === "failed" ? INTERRUPTED_MESSAGE : null,
+    });
+    const [stored] = await db.select().from(experiments).where(eq(experiments.id, row.id));
+    expect(stored.status).toBe(status);
   });
 
   test("a name over 200 characters and more than 1 000 conversations are refused with the field named", async () => {
