@@ -251,6 +251,21 @@ describe("datasets and experiments", () => {
       "not_found",
     );
 
+    // Bad addresses are refused with what is wrong; a row past the end is not found.
+    expect(
+      await expectError(await getExperiment(ada, experiment.id, "?format=xml"), 400, "bad_request"),
+    ).toBe("format must be csv or json");
+    const row = (position: string) =>
+      call(resultRoute.GET, `/api/experiments/${experiment.id}/results/${position}`, {
+        user: ada,
+        params: { id: experiment.id, position },
+      });
+    expect(await expectError(await row("first"), 400, "bad_request")).toMatch(
+      /position must be a row number/,
+    );
+    expect(await expectError(await row("-1"), 400, "bad_request")).toMatch(/position must be a row number/);
+    await expectError(await row("3"), 404, "not_found");
+
     const opened = JSON.parse(
       await okText(await call(datasetRoute.GET, path, { user: ada, params }), "open"),
     );

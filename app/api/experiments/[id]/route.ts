@@ -1,6 +1,5 @@
 // GET /api/experiments/:id: the caller's experiment with its progress, totals and rows (docs/lab.md);
 // ?format=csv or ?format=json downloads the rows (and, as JSON, the totals) as a file. Anyone else's is not found.
-import { z } from "zod";
 import { parseQuery } from "@/app/api/request-fields";
 import { getDb } from "@/db/client";
 import { getExperiment } from "@/db/experiment-queries";
@@ -8,19 +7,16 @@ import { respond } from "@/lib/api/respond";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { experimentCsv } from "@/lib/lab/experiment-figures";
 import { experimentView } from "@/lib/lab/experiment-view";
+import { experimentQuerySchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-const querySchema = z.object({
-  format: z.enum(["csv", "json"], { error: "format must be csv or json" }).optional(),
-});
-
 export const GET = route(async (request: Request, { params }: Context) => {
   const user = await requireUser(request);
   const experimentId = parseId((await params).id, "Experiment");
-  const { format } = parseQuery(querySchema, {
+  const { format } = parseQuery(experimentQuerySchema, {
     format: new URL(request.url).searchParams.get("format") ?? undefined,
   });
   const db = await getDb();

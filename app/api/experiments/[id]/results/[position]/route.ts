@@ -6,6 +6,7 @@ import { respond } from "@/lib/api/respond";
 import { parseId, requireUser, route } from "@/lib/api/route";
 import { AppError } from "@/lib/domain/errors";
 import type { ExperimentPayloads } from "@/lib/lab/experiment-figures";
+import { positionSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
@@ -15,10 +16,9 @@ export const GET = route(async (request: Request, { params }: Context) => {
   const user = await requireUser(request);
   const path = await params;
   const experimentId = parseId(path.id, "Experiment");
-  const position = Number(path.position);
-  if (!Number.isInteger(position) || position < 0) {
-    throw new AppError("bad_request", "position must be a row number (0, 1, 2, …)");
-  }
+  const parsed = positionSchema.safeParse(path.position);
+  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]?.message ?? "bad position");
+  const position = parsed.data;
   const db = await getDb();
   await getExperiment({ db, userId: user.id, experimentId });
   const stored = await getExperimentPayloads({ db, experimentId, position });
