@@ -5,6 +5,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ConcurrencyResult } from "./concurrency";
+import { type ExperimentBenchResult, experimentJson, experimentRows } from "./experiment";
 import { type GatewayResult, gatewayJson, gatewayRows } from "./gateway";
 import type { PeerFigures } from "./peers";
 import type { DefaultSettingsFigure, PipelineFigure } from "./pipeline";
@@ -20,6 +21,7 @@ export interface BenchInputs {
   turn: TurnOverheadResult;
   concurrency: ConcurrencyResult;
   gateway: GatewayResult;
+  experiment: ExperimentBenchResult;
   scaleOut: ScaleOutResult;
 }
 
@@ -65,6 +67,7 @@ export function buildResults(inputs: BenchInputs) {
   const targets = {
     ...targetChecks(glassbox10k, ratios, turn, concurrency),
     ...gatewayTargets(inputs.gateway),
+    "experiment.dry_1000_s": check(inputs.experiment.seconds, "≤ 20 s", (value) => value <= 20),
   };
 
   return {
@@ -97,6 +100,7 @@ export function buildResults(inputs: BenchInputs) {
     turn: turnJson(turn),
     burst200: burstJson(concurrency),
     gateway: gatewayJson(inputs.gateway),
+    experiment: experimentJson(inputs.experiment),
     scaleout: scaleOutJson(inputs.scaleOut),
     ratios,
     targets,
@@ -455,6 +459,7 @@ function formatTable(inputs: BenchInputs, results: BenchResults): string {
   turnRows(inputs.turn, row);
   burstRows(inputs.concurrency, row);
   for (const [label, value, range, note] of gatewayRows(inputs.gateway)) row(label, value, range, note);
+  for (const [label, value, range, note] of experimentRows(inputs.experiment)) row(label, value, range, note);
   for (const [label, value, range, note] of scaleOutRows(inputs.scaleOut)) row(label, value, range, note);
   lines.push("-".repeat(118));
   lines.push("Ratios");

@@ -11,7 +11,7 @@
 // BENCH_CPU_PROF=<dir> (the burst's child writes a `--cpu-prof` profile there),
 // BENCH_SEMI_SPACE_MB (default 256; 0 keeps node's default; the concurrency run is in a child without it),
 // BENCH_GATEWAY_CALLS (default 200), BENCH_GATEWAY_RPS_CALLS (default 320), BENCH_SKIP_GATEWAY=1,
-// BENCH_SCALEOUT_TURNS (default 100), BENCH_SKIP_SCALEOUT=1 (bench/scale-out.ts: needs a build and nginx).
+// BENCH_SKIP_EXPERIMENT=1 (bench/experiment.ts), BENCH_SCALEOUT_TURNS (default 100), BENCH_SKIP_SCALEOUT=1 (bench/scale-out.ts: needs a build and nginx).
 // `npm run bench` re-runs itself in a node with --expose-gc (a full collection before every timed run, outside the
 // timed region) and a larger young generation (--max-semi-space-size=256): a 100 000-message build allocates a
 // few hundred MB that all stays alive until the build ends, and with node's default or 64 MB semi-spaces
@@ -22,6 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import { type ConcurrencyResult, concurrencySkipped, measureConcurrency } from "./concurrency";
 import { generateConversation } from "./conversation-generator";
+import { type ExperimentBenchResult, experimentSkipped, measureExperiment } from "./experiment";
 import { type GatewayResult, gatewaySkipped, measureGateway } from "./gateway";
 import { measureAiSdk, measureLangChain, type PeerFigures, toLangChainMessages, toUIMessages } from "./peers";
 import {
@@ -114,6 +115,14 @@ async function main(): Promise<void> {
     });
   }
 
+  let experiment: ExperimentBenchResult;
+  if (process.env.BENCH_SKIP_EXPERIMENT === "1")
+    experiment = experimentSkipped("skipped (BENCH_SKIP_EXPERIMENT=1)");
+  else {
+    log("lab: a dry experiment over 1000 conversations of 200 messages (Postgres)");
+    experiment = await measureExperiment();
+  }
+
   let scaleOut: ScaleOutResult;
   if (process.env.BENCH_SKIP_SCALEOUT === "1") scaleOut = scaleOutSkipped("skipped (BENCH_SKIP_SCALEOUT=1)");
   else {
@@ -140,6 +149,7 @@ async function main(): Promise<void> {
     turn,
     concurrency,
     gateway,
+    experiment,
     scaleOut,
   };
   const results = buildResults(inputs);

@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
 import { Suspense, useState } from "react";
+import { ConversationSelectList } from "@/components/lab/conversation-select-list";
 import { IconButton } from "@/components/ui/icon-button";
 import { CloseIcon, LogOutIcon, LogoIcon, PlusIcon, SearchIcon } from "@/components/ui/icons";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
@@ -71,6 +72,8 @@ export function ConversationSidebar({
   });
 
   const conversations = data?.conversations ?? [];
+  // Select mode: checkboxes instead of links, to save the ticked conversations as a dataset (docs/lab.md).
+  const [chosen, setChosen] = useState<Set<string> | null>(null);
   useGeneratedTitleRefresh(conversations.find((conversation) => conversation.id === params.id));
   return (
     <aside
@@ -97,6 +100,17 @@ export function ConversationSidebar({
           />
         </label>
       </div>
+      <div className="flex justify-end px-3 pb-1">
+        <button
+          type="button"
+          className="text-xs text-indigo-700 hover:underline dark:text-indigo-300"
+          onClick={() => setChosen(chosen ? null : new Set())}
+          aria-pressed={chosen !== null}
+          data-testid="sidebar-select"
+        >
+          {chosen ? "Done selecting" : "Select"}
+        </button>
+      </div>
       <InvitationNotice />
       <nav
         className="scrollbar-thin flex-1 overflow-y-auto px-2 pb-2"
@@ -114,7 +128,11 @@ export function ConversationSidebar({
             {query ? `No titles or messages match “${query}”.` : "No conversations yet."}
           </p>
         )}
-        <ConversationGroups conversations={conversations} userId={userId} activeId={params.id} />
+        {chosen ? (
+          <ConversationSelectList conversations={conversations} chosen={chosen} onChange={setChosen} />
+        ) : (
+          <ConversationGroups conversations={conversations} userId={userId} activeId={params.id} />
+        )}
       </nav>
       <AccountFooter userName={userName} isAdmin={isAdmin} />
     </aside>
@@ -236,6 +254,14 @@ function AccountFooter({ userName, isAdmin }: { userName: string; isAdmin: boole
           title="Keys for OpenAI-compatible clients to talk to the personas"
         >
           API keys
+        </Link>
+        <Link
+          href="/datasets"
+          className="chip bg-zinc-100 text-zinc-700 hover:underline dark:bg-zinc-800 dark:text-zinc-200"
+          data-testid="datasets-link"
+          title="Datasets of conversations, and experiments that try a change on them"
+        >
+          datasets
         </Link>
         <Link
           href="/attempts"

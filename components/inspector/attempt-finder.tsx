@@ -5,6 +5,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { SaveDatasetForm } from "@/components/lab/save-dataset-form";
 import { apiFetch } from "@/components/ui/api-client";
 import { formatCount, formatMs } from "@/components/ui/format";
 import { Labelled } from "@/components/ui/labelled";
@@ -90,6 +91,17 @@ export function AttemptFinder() {
         <p className="text-sm text-zinc-600 dark:text-zinc-300" data-testid="attempt-finder-empty">
           No model call matches these filters.
         </p>
+      )}
+      {rows.length > 0 && (
+        <div className="max-w-xl space-y-1" data-testid="attempt-finder-dataset">
+          <p className="text-xs text-zinc-600 dark:text-zinc-400">
+            Save these conversations as a dataset, to try a change on them (an experiment).
+          </p>
+          <SaveDatasetForm
+            conversationIds={[...new Set(rows.map((row) => row.conversationId))]}
+            label="Save these conversations as a dataset"
+          />
+        </div>
       )}
       {rows.length > 0 && <AttemptResults rows={rows} />}
       {results.hasNextPage && (

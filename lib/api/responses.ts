@@ -21,6 +21,8 @@ import type {
 } from "@/db/admin-queries";
 import type { listOtherModelCallSummaries, searchAttempts } from "@/db/attempt-queries";
 import type { createConversation, listConversations, updateConversation } from "@/db/conversation-queries";
+import type { createDataset, getDataset, listDatasets } from "@/db/dataset-queries";
+import type { listDatasetExperiments } from "@/db/experiment-queries";
 import type { getMemoryPreferences, listOwnMemories } from "@/db/memory-queries";
 import type { listMessageVersions } from "@/db/message-edit-queries";
 import type { listModels } from "@/db/model-queries";
@@ -43,6 +45,8 @@ import type { loadTranscript } from "@/lib/chat/views/transcript";
 import type { ResolvedSettings } from "@/lib/domain/settings";
 import type { importConversation } from "@/lib/export/import-conversation";
 import type { createApiKey, listKeysWithUsage } from "@/lib/gateway/api-keys";
+import type { ExperimentPayloads } from "@/lib/lab/experiment-figures";
+import type { experimentView } from "@/lib/lab/experiment-view";
 import type { AttachmentView } from "@/lib/media/attachment-view";
 import type { SettingField } from "@/lib/settings-fields";
 import type { AsJson } from "./as-json";
@@ -80,6 +84,16 @@ export interface ApiResponses {
   "GET /api/personas": { personas: Pick<Persona, "id" | "name" | "slug" | "avatar" | "modelId">[] };
   "POST /api/conversations/:id/attachments": { attachment: AttachmentView };
   "POST /api/conversations/:id/write-as-me": Result<typeof draftAsUser>;
+  // The lab: datasets and experiments
+  "GET /api/datasets": { datasets: Result<typeof listDatasets> };
+  "POST /api/datasets": { dataset: Result<typeof createDataset> };
+  "GET /api/datasets/:id": {
+    dataset: Result<typeof getDataset>;
+    experiments: Result<typeof listDatasetExperiments>;
+  };
+  "POST /api/datasets/:id/experiments": { experiment: Result<typeof experimentView> };
+  "GET /api/experiments/:id": { experiment: Result<typeof experimentView> };
+  "GET /api/experiments/:id/results/:position": { payloads: ExperimentPayloads };
   // Gateway keys
   "GET /api/keys": { keys: Result<typeof listKeysWithUsage> };
   "POST /api/keys": Result<typeof createApiKey>;

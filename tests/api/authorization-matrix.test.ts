@@ -106,6 +106,8 @@ const theFirstMessage = async (fx: Fixtures) => ({
 });
 const anOwnersMemory = async (fx: Fixtures) => ({ memoryId: await memoryOf(fx.users.owner) });
 const anOwnersKey = async (fx: Fixtures) => ({ id: await apiKeyOf(fx.users.owner) });
+const anOwnersDataset = async (fx: Fixtures) => ({ id: await datasetOf(fx) });
+const anOwnersExperiment = async (fx: Fixtures) => ({ id: await experimentOf(fx) });
 
 const ROWS: Row[] = [
   // Admin area: admins only; a valid-looking call by an admin is refused by validation, so nothing changes.
@@ -237,6 +239,17 @@ const ROWS: Row[] = [
   row("keys", "POST", signedIn(400), { body: INVALID }),
   row("keys/[id]", "DELETE", memoryOwner(204), { params: anOwnersKey }),
 
+  // A user's own datasets and experiments: someone else's is not found, whoever asks; each call gets its own.
+  row("datasets", "GET", signedIn(200)),
+  row("datasets", "POST", signedIn(400), { body: INVALID }),
+  row("datasets/[id]", "GET", memoryOwner(200), { params: anOwnersDataset }),
+  row("datasets/[id]", "DELETE", memoryOwner(204), { params: anOwnersDataset }),
+  row("datasets/[id]/experiments", "POST", memoryOwner(400), { params: anOwnersDataset, body: INVALID }),
+  row("experiments/[id]", "GET", memoryOwner(200), { params: anOwnersExperiment }),
+  row("experiments/[id]/results/[position]", "GET", memoryOwner(200), {
+    params: async (fx) => ({ ...(await anOwnersExperiment(fx)), position: "0" }),
+  }),
+
   // better-auth's own routes: get-session answers everyone (null without a session); a sign-out needs none.
   {
     route: "auth/[...all]",
@@ -302,6 +315,32 @@ async function apiKeyOf(user: TestUser): Promise<string> {
     personaIds: null,
   });
   return key.id;
+}
+
+async function datasetOf(fixtures: Fixtures): Promise<string> {
+  const { createDataset } = await import("@/db/dataset-queries");
+  const dataset = await createDataset({
+    db: await getDb(),
+    userId: fixtures.users.owner.id,
+    name: "matrix",
+    conversationIds: [fixtures.conversationId],
+  });
+  return dataset.id;
+}
+
+/** A finished dry experiment of the owner's over their room, with its one row. */
+async function experimentOf(fixtures: Fixtures): Promise<string> {
+  const experimentsRoute = await import("@/app/api/datasets/[id]/experiments/route");
+  const { settleExperiments } = await import("@/lib/lab/run-experiment");
+  const datasetId = await datasetOf(fixtures);
+  const started = await call(experimentsRoute.POST, `/api/datasets/${datasetId}/experiments`, {
+    user: fixtures.users.owner,
+    params: { id: datasetId },
+    body: { candidate: {} },
+  });
+  const { experiment } = (await started.json()) as { experiment: { id: string } };
+  await settleExperiments();
+  return experiment.id;
 }
 
 async function summaryOf(conversationId: string): Promise<string> {

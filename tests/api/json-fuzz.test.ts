@@ -36,11 +36,14 @@ import * as typingRoute from "@/app/api/conversations/[id]/typing/route";
 import * as writeAsMeRoute from "@/app/api/conversations/[id]/write-as-me/route";
 import * as importRoute from "@/app/api/conversations/import/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
+import * as experimentsRoute from "@/app/api/datasets/[id]/experiments/route";
+import * as datasetsRoute from "@/app/api/datasets/route";
 import * as keysRoute from "@/app/api/keys/route";
 import * as ownMemoryRoute from "@/app/api/memories/[memoryId]/route";
 import * as memoryPreferencesRoute from "@/app/api/memories/preferences/route";
 import { getDb } from "@/db/client";
 import { summaries } from "@/db/schema";
+import { settleExperiments } from "@/lib/lab/run-experiment";
 import { call, signUp, type TestUser } from "../api-client";
 import { isolateDatabase, newModelBody } from "./admin-helpers";
 import { tableRowCounts } from "./row-counts";
@@ -62,6 +65,7 @@ interface Ids {
   adminMemoryId: string;
   ownMemoryId: string;
   summaryId: string;
+  datasetId: string;
   owner: TestUser;
 }
 
@@ -240,6 +244,19 @@ function endpoints(ids: Ids): Record<string, Endpoint> {
       as: "owner",
       seed: { title: "New plans" },
     },
+    "datasets POST": {
+      handler: route(datasetsRoute, "POST"),
+      path: "/api/datasets",
+      as: "owner",
+      seed: { name: "Tulip chats", conversationIds: [c] },
+    },
+    "datasets/[id]/experiments POST": {
+      handler: route(experimentsRoute, "POST"),
+      path: `/api/datasets/${ids.datasetId}/experiments`,
+      params: { id: ids.datasetId },
+      as: "owner",
+      seed: { candidate: { settings: { contextNote: { text: "Fox.", depth: 0 } } }, live: false },
+    },
     "keys POST": {
       handler: route(keysRoute, "POST"),
       path: "/api/keys",
@@ -308,6 +325,9 @@ function serialize(value: unknown): string {
 /** The keys the routes' schemas know, so that random bodies get past "unknown key" to the values. */
 const KEYS = [
   "title",
+  "conversationIds",
+  "candidate",
+  "live",
   "personaId",
   "instructions",
   "settingsOverride",
@@ -485,7 +505,14 @@ beforeAll(async () => {
       trigger: "manual",
     })
     .returning();
+  const dataset = await json(
+    await call(datasetsRoute.POST, "/api/datasets", {
+      user: owner,
+      body: { name: "Fuzzed", conversationIds: [conversation.id] },
+    }),
+  );
   ids = {
+    datasetId: dataset.dataset.id,
     conversationId: conversation.id,
     personaId: persona.persona.id,
     modelId,
@@ -545,7 +572,8 @@ describe("JSON routes under random bodies", () => {
       fc.asyncProperty(request, async ([label, body]) => {
         const endpoint = table[label];
         const text = serialize(body);
-        // A 2xx may have started work that goes on after its answer (a turn's title): wait for it first.
+        // A 2xx may have started work that goes on after its answer (a turn's title, an experiment): wait for it first.
+        if (unsettled) await settleExperiments();
         const before = unsettled ? await settledRowCounts() : await tableRowCounts();
         const response = await send(label, endpoint, text);
         const answer = await response.text();
