@@ -1,0 +1,478 @@
+// The burst as people deploy the app (`burst200.*`): the built app started by its own start script
+// (scripts/serve.mjs, WEB_CONCURRENCY = this machine's cores), the fake provider in a process of its own, and the
+// clients in this process over real HTTP. N users (200 by default, BENCH_CONCURRENT_TURNS), signed in and each with
+// a stored conversation (set up before, not timed: bench/concurrency.ts's seeding child), start a streaming
+// POST /api/chat at the same moment. Then a second burst on the same server, then ~10 s idle.
+// - errors, lost, first token, added gap: as bench/concurrency.ts defines them (the clients are in this process,
+//   not the server's: their delays still count, so the gap is an upper bound).
+// - memory: the server's processes (the primary and its workers) summed, RSS from /proc every 20 ms; before each
+//   burst, its peak, once its streams have ended, and after the idle spell. The V8 heap beside it from
+//   bench/memory-probe.cjs (loaded into the server's processes with NODE_OPTIONS; it only reads).
+// - CPU per turn: the server's processes only (user + system from /proc), from the burst's start until its last
+//   writes have landed, ÷ turns.
+// BENCH_TURN_SETUP_CONCURRENCY: a comma-separated list of TURN_SETUP_CONCURRENCY values, one server (and two bursts)
+// for each on the same seeded users; `burst200.*` is the first. Unset: the app's default only.
+// Needs `next build`, Postgres (DATABASE_URL) and Redis (REDIS_URL or the local one: workers need one).
+// BENCH_SERVED_BURST_PORT (default 3790). Run alone: `tsx --conditions=react-server bench/served-burst.ts`.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import path from "node:path";
+import type { TestUser } from "@/tests/api-client";
+import { type BenchProviders, startBenchProviders } from "./bench-providers";
+import {
+  checkTurns,
+  failedTurn,
+  lastSeqs,
+  readTurn,
+  replyText,
+  type Seed,
+  scriptedReply,
+  seedBurst,
+  type TurnRead,
+  type TurnsChecked,
+} from "./concurrency";
+import { type ProcessUsage, processTreeUsage, residentKinds } from "./process-usage";
+import { round } from "./stats";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SAMPLE_EVERY_MS = 20;
+/** The last replies' final writes land just after their streams end: CPU and "after" figures wait this long. */
+const SETTLE_MS = 1_000;
+const IDLE_MS = 10_000;
+/** Warm-up turns run this many at once, twice: enough connections that every worker compiles the route first. */
+const WARM_UP_TURNS = 8;
+const AUTH_SECRET = "bench-secret-bench-secret-bench-secret";
+
+/** The V8 heap of the server's processes, summed (MB), from bench/memory-probe.cjs. */
+export interface HeapFigures {
+  rssMb: number;
+  heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  arrayBuffersMb: number;
+}
+
+export interface ServedBurstFigures extends TurnsChecked {
+  turns: number;
+  wallMs: number;
+  /** The server's processes together, from /proc. */
+  rssBeforeMb: number;
+  peakRssMb: number;
+  /** Once the streams have ended and their writes landed. */
+  rssAfterMb: number;
+  /** Anonymous resident memory (heaps, buffers) of the processes once the streams have ended, MB. */
+  rssAnonAfterMb: number;
+  cpuMsPerTurn: number;
+  /** Each worker's share of the burst's server CPU (ms): how evenly the kernel spread the connections. */
+  workerCpuMs: number[];
+  /** The heap before the burst, its peak during it (100 ms samples), and once it ended. */
+  heapBefore: HeapFigures | null;
+  heapPeak: HeapFigures | null;
+  heapAfter: HeapFigures | null;
+}
+
+export interface ServedBurstRun {
+  /** TURN_SETUP_CONCURRENCY for this server; null: the app's default. */
+  setupConcurrency: number | null;
+  first: ServedBurstFigures;
+  second: ServedBurstFigures;
+  /** After IDLE_MS with nothing to do, following the second burst. */
+  rssAfterIdleMb: number;
+  heapAfterIdle: HeapFigures | null;
+}
+
+export interface ServedBurstResult {
+  skipped: string | null;
+  turns: number;
+  workers: number;
+  idleMs: number;
+  runs: ServedBurstRun[];
+}
+
+export function servedBurstSkipped(reason: string, turns: number): ServedBurstResult {
+  return { skipped: reason, turns, workers: availableParallelism(), idleMs: IDLE_MS, runs: [] };
+}
+
+/** What is missing for the measurement, or null. */
+async function missingPrerequisite(redisUrl: string): Promise<string | null> {
+  if (!process.env.DATABASE_URL) return "skipped (no DATABASE_URL)";
+  if (!existsSync(path.join(ROOT, process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID")))
+    return "skipped (no build: run `next build` first)";
+  const { redisReachable } = await import("@/tests/fixtures/redis");
+  return (await redisReachable(redisUrl)) ? null : `skipped (no Redis at ${redisUrl})`;
+}
+
+/** The TURN_SETUP_CONCURRENCY values to measure (BENCH_TURN_SETUP_CONCURRENCY), null for the app's default. */
+function setupConcurrencies(): (number | null)[] {
+  const listed = (process.env.BENCH_TURN_SETUP_CONCURRENCY ?? "").split(",").filter((value) => value.trim());
+  if (listed.length === 0) return [null];
+  return listed.map((value) => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 1)
+      throw new Error(`BENCH_TURN_SETUP_CONCURRENCY: "${value}" is not a whole number ≥ 1`);
+    return number;
+  });
+}
+
+export async function measureServedBurst({
+  turns = 200,
+}: {
+  turns?: number;
+} = {}): Promise<ServedBurstResult> {
+  const redisUrl = process.env.REDIS_URL || "redis://127.0.0.1:6379";
+  const missing = await missingPrerequisite(redisUrl);
+  if (missing) return servedBurstSkipped(missing, turns);
+  const baseUrl = process.env.DATABASE_URL as string;
+  const concurrencies = setupConcurrencies();
+  const seed = await seedBurst(turns, WARM_UP_TURNS, { AUTH_SECRET });
+  const { createDatabase } = await import("@/db/client");
+  const { dropDatabase } = await import("@/tests/database");
+  const handle = createDatabase({ url: seed.database.url });
+  let providers: BenchProviders | null = null;
+  try {
+    await handle.ready;
+    providers = await startBenchProviders("child-process");
+    const runs: ServedBurstRun[] = [];
+    for (const setupConcurrency of concurrencies) {
+      const server = await startServer({
+        databaseUrl: seed.database.url,
+        redisUrl,
+        providersUrl: providers.url,
+        setupConcurrency,
+      });
+      try {
+        const context = { server, seed, providers, db: handle.db };
+        await warmUp(context);
+        const first = await burst(context, `${setupConcurrency ?? "d"}.1`);
+        const second = await burst(context, `${setupConcurrency ?? "d"}.2`);
+        await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+        runs.push({
+          setupConcurrency,
+          first,
+          second,
+          rssAfterIdleMb: round(serverRssMb(server), 1),
+          heapAfterIdle: await server.heap(),
+        });
+      } finally {
+        await server.stop();
+      }
+    }
+    return { skipped: null, turns, workers: availableParallelism(), idleMs: IDLE_MS, runs };
+  } finally {
+    await providers?.close();
+    await handle.close();
+    await dropDatabase(baseUrl, seed.database.name);
+  }
+}
+
+interface Server {
+  origin: string;
+  process: ChildProcess;
+  /** The V8 heap of every server process, summed (null when a process did not answer in time). */
+  heap(): Promise<HeapFigures | null>;
+  stop(): Promise<void>;
+}
+
+interface BurstContext {
+  server: Server;
+  seed: Seed;
+  providers: BenchProviders;
+  db: Parameters<typeof lastSeqs>[0];
+}
+
+/** `node scripts/serve.mjs` as `npm start` runs it, with one worker per core; resolves once it answers /api/ready. */
+async function startServer(options: {
+  databaseUrl: string;
+  redisUrl: string;
+  providersUrl: string;
+  setupConcurrency: number | null;
+}): Promise<Server> {
+  const port = Number(process.env.BENCH_SERVED_BURST_PORT ?? 3790);
+  const origin = `http://127.0.0.1:${port}`;
+  const memoryDir = mkdtempSync(path.join(tmpdir(), "glassbox-burst-memory-"));
+  const log = path.join(memoryDir, "server.log");
+  const child = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      // As scripts/start.mjs sets them for `npm start`.
+      NEXT_TELEMETRY_DISABLED: "1",
+      NEXT_MANUAL_SIG_HANDLE: "1",
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
+      NODE_OPTIONS: `--require ${path.join(ROOT, "bench/memory-probe.cjs")}`,
+      GLASSBOX_BENCH_MEMORY_DIR: memoryDir,
+      WEB_CONCURRENCY: String(availableParallelism()),
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: options.databaseUrl,
+      REDIS_URL: options.redisUrl,
+      AUTH_SECRET,
+      GLASSBOX_TEST: "1",
+      LOG_LEVEL: "warn",
+      CHAT_RATE_LIMIT_PER_MINUTE: "1000000",
+      TITLE_MODEL_ID: "offline:echo",
+      OPENAI_API_KEY: "bench-key",
+      OPENAI_BASE_URL: `${options.providersUrl}/v1`,
+      ...(options.setupConcurrency === null
+        ? {}
+        : { TURN_SETUP_CONCURRENCY: String(options.setupConcurrency) }),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group, so that a kill reaches its workers too.
+    detached: true,
+  });
+  const output = createWriteStream(log);
+  child.stdout?.pipe(output);
+  child.stderr?.pipe(output);
+  const pids = () => processTreeUsage(child.pid).map((usage) => usage.pid);
+  const server: Server = {
+    origin,
+    process: child,
+    heap: () => readHeap(pids(), memoryDir),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        process.kill(-(child.pid as number), "SIGKILL");
+        await exited;
+      }
+      rmSync(memoryDir, { recursive: true, force: true });
+    },
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`the server exited (${child.exitCode}): ${readFileSync(log, "utf8").slice(-2_000)}`);
+    if (
+      await fetch(`${origin}/api/ready`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return server;
+    if (Date.now() > deadline) {
+      await server.stop();
+      throw new Error("the server did not answer /api/ready within 120 s");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Asks each process for its heap (SIGUSR2 to bench/memory-probe.cjs) and sums the answers. */
+async function readHeap(pids: number[], memoryDir: string): Promise<HeapFigures | null> {
+  const files = pids.map((pid) => path.join(memoryDir, `${pid}.json`));
+  for (const file of files) rmSync(file, { force: true });
+  for (const pid of pids) process.kill(pid, "SIGUSR2");
+  const deadline = Date.now() + 5_000;
+  while (!files.every((file) => existsSync(file))) {
+    if (Date.now() > deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const sum: HeapFigures = { rssMb: 0, heapUsedMb: 0, heapTotalMb: 0, externalMb: 0, arrayBuffersMb: 0 };
+  const peak: HeapFigures = { ...sum };
+  for (const file of files) {
+    const { now, peaks } = JSON.parse(readFileSync(file, "utf8")) as Record<"now" | "peaks", NodeMemoryUsage>;
+    add(sum, now);
+    add(peak, peaks);
+  }
+  lastPeak = peak;
+  return sum;
+}
+
+type NodeMemoryUsage = Record<"rss" | "heapUsed" | "heapTotal" | "external" | "arrayBuffers", number>;
+
+/** The peaks the last readHeap() returned with (since the one before it). */
+let lastPeak: HeapFigures | null = null;
+
+function add(into: HeapFigures, usage: NodeMemoryUsage): void {
+  const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
+  into.rssMb = round(into.rssMb + mb(usage.rss), 1);
+  into.heapUsedMb = round(into.heapUsedMb + mb(usage.heapUsed), 1);
+  into.heapTotalMb = round(into.heapTotalMb + mb(usage.heapTotal), 1);
+  into.externalMb = round(into.externalMb + mb(usage.external), 1);
+  into.arrayBuffersMb = round(into.arrayBuffersMb + mb(usage.arrayBuffers), 1);
+}
+
+function serverRssMb(server: Server): number {
+  return processTreeUsage(server.process.pid).reduce((sum, usage) => sum + usage.rssMb, 0);
+}
+
+/** One streaming turn over HTTP, read to its end; times from `start`. */
+async function httpTurn(
+  origin: string,
+  user: TestUser,
+  conversationId: string,
+  text: string,
+  start: number,
+): Promise<TurnRead> {
+  try {
+    const response = await fetch(`${origin}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: user.cookie, origin },
+      body: JSON.stringify({
+        id: conversationId,
+        message: { id: crypto.randomUUID(), role: "user", parts: [{ type: "text", text }] },
+      }),
+    });
+    return await readTurn(response, start);
+  } catch (error) {
+    return failedTurn(`the request failed: ${String(error)}`);
+  }
+}
+
+/** Two rounds of WARM_UP_TURNS turns at once, each on a conversation of its own: every worker runs the route. */
+async function warmUp({ server, seed, providers }: BurstContext): Promise<void> {
+  for (let round = 0; round < 2; round++) {
+    await providers.script(
+      ...seed.warmUpConversationIds.map((_, index) => ({
+        kind: "text" as const,
+        text: `Warm-up ${round}.${index}.`,
+        chunks: 5,
+        chunkDelayMs: 20,
+      })),
+    );
+    const results = await Promise.all(
+      seed.warmUpConversationIds.map((conversationId, index) =>
+        httpTurn(
+          server.origin,
+          seed.users[index % seed.users.length],
+          conversationId,
+          `Warm-up ${index}`,
+          performance.now(),
+        ),
+      ),
+    );
+    const failed = results.find((result) => result.failure);
+    if (failed) throw new Error(`a warm-up turn failed: ${failed.failure}`);
+  }
+}
+
+/** Every user starts a turn at once; the figures once every stream has ended and its writes landed. */
+async function burst(
+  { server, seed, providers, db }: BurstContext,
+  label: string,
+): Promise<ServedBurstFigures> {
+  const { users, conversationIds } = seed;
+  const texts = users.map((_, index) => replyText(`${label}.${index}`));
+  await providers.script(...texts.map(scriptedReply));
+  const seqBefore = await lastSeqs(db, conversationIds);
+  const heapBefore = await server.heap();
+  const usageBefore = processTreeUsage(server.process.pid);
+  const sampler = sampleRss(server);
+  const start = performance.now();
+  const results = await Promise.all(
+    users.map((user, index) =>
+      httpTurn(server.origin, user, conversationIds[index], `Question ${index}: trams or taxis?`, start),
+    ),
+  );
+  const wallMs = performance.now() - start;
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const peakRssMb = sampler.stop();
+  const usageAfter = processTreeUsage(server.process.pid);
+  const heapAfter = await server.heap();
+  const heapPeak = heapAfter ? lastPeak : null;
+  const cpuMs = usageAfter.map((usage) => usage.cpuMs - cpuOf(usageBefore, usage.pid));
+  const checked = await checkTurns(db, { conversationIds, seqBefore, texts, results });
+  const sum = (usages: ProcessUsage[]) => usages.reduce((total, usage) => total + usage.rssMb, 0);
+  return {
+    ...checked,
+    turns: users.length,
+    wallMs: Math.round(wallMs),
+    rssBeforeMb: round(sum(usageBefore), 1),
+    peakRssMb: round(peakRssMb, 1),
+    rssAfterMb: round(sum(usageAfter), 1),
+    rssAnonAfterMb: round(
+      usageAfter.reduce((total, usage) => total + residentKinds(usage.pid).anonMb, 0),
+      1,
+    ),
+    cpuMsPerTurn: round(cpuMs.reduce((total, ms) => total + ms, 0) / users.length, 1),
+    workerCpuMs: cpuMs.slice(1),
+    heapBefore,
+    heapPeak,
+    heapAfter,
+  };
+}
+
+function cpuOf(usages: ProcessUsage[], pid: number): number {
+  return usages.find((usage) => usage.pid === pid)?.cpuMs ?? 0;
+}
+
+/** The server's summed RSS every SAMPLE_EVERY_MS until stop(), which returns the peak (MB). */
+function sampleRss(server: Server) {
+  let peak = serverRssMb(server);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, serverRssMb(server));
+  }, SAMPLE_EVERY_MS);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, serverRssMb(server));
+    },
+  };
+}
+
+/** One run's figures as keyed JSON (bench-results.json's `burst200.detail.by_setup_concurrency`). */
+export function servedRunJson(run: ServedBurstRun) {
+  return {
+    ttft_median_ms: run.first.firstTokenMedian,
+    ttft_max_ms: run.first.firstTokenMax,
+    p99_gap_ms: run.first.addedGapP99,
+    peak_rss_mb: run.first.peakRssMb,
+    cpu_ms_per_turn: run.first.cpuMsPerTurn,
+    errors: run.first.errors + run.second.errors,
+    lost: run.first.lost + run.second.lost,
+    second_burst_ttft_median_ms: run.second.firstTokenMedian,
+    second_burst_ttft_max_ms: run.second.firstTokenMax,
+    second_burst_p99_gap_ms: run.second.addedGapP99,
+    second_burst_peak_rss_mb: run.second.peakRssMb,
+    rss_after_idle_mb: run.rssAfterIdleMb,
+  };
+}
+
+/** Every phase of a run as keyed JSON. */
+export function servedPhasesJson(run: ServedBurstRun) {
+  const phase = (figures: ServedBurstFigures) => ({
+    rss_before_mb: figures.rssBeforeMb,
+    peak_rss_mb: figures.peakRssMb,
+    rss_after_mb: figures.rssAfterMb,
+    rss_anon_after_mb: figures.rssAnonAfterMb,
+    heap_before: figures.heapBefore,
+    heap_peak: figures.heapPeak,
+    heap_after: figures.heapAfter,
+    wall_ms: figures.wallMs,
+    worker_cpu_ms: figures.workerCpuMs,
+    p50_added_gap_ms: figures.addedGapP50,
+    max_added_gap_ms: figures.addedGapMax,
+    gaps_measured: figures.gapsMeasured,
+    failures: figures.failures,
+  });
+  return { first: phase(run.first), second: phase(run.second), heap_after_idle: run.heapAfterIdle };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  measureServedBurst({ turns: Number(process.env.BENCH_CONCURRENT_TURNS ?? 200) })
+    .then((result) => {
+      console.log(
+        JSON.stringify(
+          {
+            skipped: result.skipped,
+            turns: result.turns,
+            workers: result.workers,
+            runs: result.runs.map((run) => ({
+              setup_concurrency: run.setupConcurrency ?? "default",
+              ...servedRunJson(run),
+              phases: servedPhasesJson(run),
+            })),
+          },
+          null,
+          2,
+        ),
+      );
+      process.exit(0);
+    })
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
