@@ -13,10 +13,10 @@
 // BENCH_TURN_SETUP_CONCURRENCY: a comma-separated list of TURN_SETUP_CONCURRENCY values, one server (and two bursts)
 // for each on the same seeded users; `burst200.*` is the first. Unset: the app's default only.
 // Needs `next build`, Postgres (DATABASE_URL) and Redis (REDIS_URL or the local one: workers need one).
-// BENCH_SERVED_BURST_PORT (default 3790). Run alone: `tsx --conditions=react-server bench/served-burst.ts`.
+// BENCH_SERVED_BURST_PORT (default 3790), BENCH_ACCEPT_ENCODING (see below). Run alone: `tsx --conditions=react-server bench/served-burst.ts`.
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import type { TestUser } from "@/tests/api-client";
@@ -44,6 +44,8 @@ const IDLE_MS = 10_000;
 /** Warm-up turns run this many at once, twice: enough connections that every worker compiles the route first. */
 const WARM_UP_TURNS = 8;
 const AUTH_SECRET = "bench-secret-bench-secret-bench-secret";
+/** BENCH_ACCEPT_ENCODING=identity: the clients ask for the stream uncompressed (to see what compression costs). */
+const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING;
 
 /** The V8 heap of the server's processes, summed (MB), from bench/memory-probe.cjs. */
 export interface HeapFigures {
@@ -52,6 +54,14 @@ export interface HeapFigures {
   heapTotalMb: number;
   externalMb: number;
   arrayBuffersMb: number;
+  /** Used size of each V8 heap space (new_space, old_space, code_space, large_object_space, …); not for peaks. */
+  spacesMb?: Record<string, number>;
+}
+
+/** The heap now, and its peaks since the last reading. */
+interface HeapReading {
+  now: HeapFigures;
+  peak: HeapFigures;
 }
 
 export interface ServedBurstFigures extends TurnsChecked {
@@ -76,11 +86,18 @@ export interface ServedBurstFigures extends TurnsChecked {
 export interface ServedBurstRun {
   /** TURN_SETUP_CONCURRENCY for this server; null: the app's default. */
   setupConcurrency: number | null;
+  /** The heap left after a full collection once warmed up, before the first burst (the server's live set). */
+  liveHeapBefore: HeapFigures | null;
   first: ServedBurstFigures;
   second: ServedBurstFigures;
   /** After IDLE_MS with nothing to do, following the second burst. */
   rssAfterIdleMb: number;
+  /** The same, each process: the primary first, then the workers. */
+  rssAfterIdleByProcessMb: number[];
   heapAfterIdle: HeapFigures | null;
+  /** After the idle spell and a full collection: what the server still holds. */
+  liveHeapAfter: HeapFigures | null;
+  rssAfterCollectionMb: number;
 }
 
 export interface ServedBurstResult {
@@ -145,15 +162,26 @@ export async function measureServedBurst({
       try {
         const context = { server, seed, providers, db: handle.db };
         await warmUp(context);
+        const liveHeapBefore = (await server.heap({ collect: true }))?.now ?? null;
         const first = await burst(context, `${setupConcurrency ?? "d"}.1`);
         const second = await burst(context, `${setupConcurrency ?? "d"}.2`);
         await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+        const idle = processTreeUsage(server.process.pid);
+        const heapAfterIdle = (await server.heap())?.now ?? null;
+        const liveHeapAfter = (await server.heap({ collect: true }))?.now ?? null;
         runs.push({
           setupConcurrency,
+          liveHeapBefore,
           first,
           second,
-          rssAfterIdleMb: round(serverRssMb(server), 1),
-          heapAfterIdle: await server.heap(),
+          rssAfterIdleMb: round(
+            idle.reduce((sum, usage) => sum + usage.rssMb, 0),
+            1,
+          ),
+          rssAfterIdleByProcessMb: idle.map((usage) => round(usage.rssMb, 1)),
+          heapAfterIdle,
+          liveHeapAfter,
+          rssAfterCollectionMb: round(serverRssMb(server), 1),
         });
       } finally {
         await server.stop();
@@ -167,11 +195,14 @@ export async function measureServedBurst({
   }
 }
 
-interface Server {
+export interface Server {
   origin: string;
   process: ChildProcess;
-  /** The V8 heap of every server process, summed (null when a process did not answer in time). */
-  heap(): Promise<HeapFigures | null>;
+  /**
+   * The V8 heap of every server process, summed (null when a process did not answer in time); after a full
+   * collection in each when `collect`.
+   */
+  heap(options?: { collect?: boolean }): Promise<HeapReading | null>;
   stop(): Promise<void>;
 }
 
@@ -183,7 +214,7 @@ interface BurstContext {
 }
 
 /** `node scripts/serve.mjs` as `npm start` runs it, with one worker per core; resolves once it answers /api/ready. */
-async function startServer(options: {
+export async function startServer(options: {
   databaseUrl: string;
   redisUrl: string;
   providersUrl: string;
@@ -230,7 +261,7 @@ async function startServer(options: {
   const server: Server = {
     origin,
     process: child,
-    heap: () => readHeap(pids(), memoryDir),
+    heap: ({ collect = false } = {}) => readHeap(pids(), memoryDir, collect),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -260,33 +291,46 @@ async function startServer(options: {
 }
 
 /** Asks each process for its heap (SIGUSR2 to bench/memory-probe.cjs) and sums the answers. */
-async function readHeap(pids: number[], memoryDir: string): Promise<HeapFigures | null> {
+async function readHeap(pids: number[], memoryDir: string, collect: boolean): Promise<HeapReading | null> {
   const files = pids.map((pid) => path.join(memoryDir, `${pid}.json`));
   for (const file of files) rmSync(file, { force: true });
-  for (const pid of pids) process.kill(pid, "SIGUSR2");
-  const deadline = Date.now() + 5_000;
-  while (!files.every((file) => existsSync(file))) {
-    if (Date.now() > deadline) return null;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  const collectFile = path.join(memoryDir, "collect");
+  if (collect) writeFileSync(collectFile, "");
+  try {
+    for (const pid of pids) process.kill(pid, "SIGUSR2");
+    const deadline = Date.now() + 5_000;
+    while (!files.every((file) => existsSync(file))) {
+      if (Date.now() > deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    rmSync(collectFile, { force: true });
   }
-  const sum: HeapFigures = { rssMb: 0, heapUsedMb: 0, heapTotalMb: 0, externalMb: 0, arrayBuffersMb: 0 };
-  const peak: HeapFigures = { ...sum };
+  const now = emptyHeap();
+  const peak = emptyHeap();
+  now.spacesMb = {};
   for (const file of files) {
-    const { now, peaks } = JSON.parse(readFileSync(file, "utf8")) as Record<"now" | "peaks", NodeMemoryUsage>;
-    add(sum, now);
-    add(peak, peaks);
+    const reading = JSON.parse(readFileSync(file, "utf8")) as {
+      now: NodeMemoryUsage;
+      peaks: NodeMemoryUsage;
+      spaces: Record<string, number>;
+    };
+    add(now, reading.now);
+    add(peak, reading.peaks);
+    for (const [space, bytes] of Object.entries(reading.spaces))
+      now.spacesMb[space] = round((now.spacesMb[space] ?? 0) + bytes / 2 ** 20, 1);
   }
-  lastPeak = peak;
-  return sum;
+  return { now, peak };
 }
 
 type NodeMemoryUsage = Record<"rss" | "heapUsed" | "heapTotal" | "external" | "arrayBuffers", number>;
 
-/** The peaks the last readHeap() returned with (since the one before it). */
-let lastPeak: HeapFigures | null = null;
+function emptyHeap(): HeapFigures {
+  return { rssMb: 0, heapUsedMb: 0, heapTotalMb: 0, externalMb: 0, arrayBuffersMb: 0 };
+}
 
 function add(into: HeapFigures, usage: NodeMemoryUsage): void {
-  const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
+  const mb = (bytes: number) => bytes / 2 ** 20;
   into.rssMb = round(into.rssMb + mb(usage.rss), 1);
   into.heapUsedMb = round(into.heapUsedMb + mb(usage.heapUsed), 1);
   into.heapTotalMb = round(into.heapTotalMb + mb(usage.heapTotal), 1);
@@ -309,7 +353,13 @@ async function httpTurn(
   try {
     const response = await fetch(`${origin}/api/chat`, {
       method: "POST",
-      headers: { "content-type": "application/json", cookie: user.cookie, origin },
+      headers: {
+        "content-type": "application/json",
+        cookie: user.cookie,
+        origin,
+        // fetch's own (gzip, deflate, br), as a browser's: Next compresses the reply's stream unless told not to.
+        ...(ACCEPT_ENCODING ? { "accept-encoding": ACCEPT_ENCODING } : {}),
+      },
       body: JSON.stringify({
         id: conversationId,
         message: { id: crypto.randomUUID(), role: "user", parts: [{ type: "text", text }] },
@@ -357,7 +407,7 @@ async function burst(
   const texts = users.map((_, index) => replyText(`${label}.${index}`));
   await providers.script(...texts.map(scriptedReply));
   const seqBefore = await lastSeqs(db, conversationIds);
-  const heapBefore = await server.heap();
+  const heapBefore = (await server.heap())?.now ?? null;
   const usageBefore = processTreeUsage(server.process.pid);
   const sampler = sampleRss(server);
   const start = performance.now();
@@ -371,7 +421,6 @@ async function burst(
   const peakRssMb = sampler.stop();
   const usageAfter = processTreeUsage(server.process.pid);
   const heapAfter = await server.heap();
-  const heapPeak = heapAfter ? lastPeak : null;
   const cpuMs = usageAfter.map((usage) => usage.cpuMs - cpuOf(usageBefore, usage.pid));
   const checked = await checkTurns(db, { conversationIds, seqBefore, texts, results });
   const sum = (usages: ProcessUsage[]) => usages.reduce((total, usage) => total + usage.rssMb, 0);
@@ -389,8 +438,8 @@ async function burst(
     cpuMsPerTurn: round(cpuMs.reduce((total, ms) => total + ms, 0) / users.length, 1),
     workerCpuMs: cpuMs.slice(1),
     heapBefore,
-    heapPeak,
-    heapAfter,
+    heapPeak: heapAfter?.peak ?? null,
+    heapAfter: heapAfter?.now ?? null,
   };
 }
 
@@ -447,7 +496,15 @@ export function servedPhasesJson(run: ServedBurstRun) {
     gaps_measured: figures.gapsMeasured,
     failures: figures.failures,
   });
-  return { first: phase(run.first), second: phase(run.second), heap_after_idle: run.heapAfterIdle };
+  return {
+    live_heap_before: run.liveHeapBefore,
+    first: phase(run.first),
+    second: phase(run.second),
+    rss_after_idle_by_process_mb: run.rssAfterIdleByProcessMb,
+    heap_after_idle: run.heapAfterIdle,
+    live_heap_after: run.liveHeapAfter,
+    rss_after_collection_mb: run.rssAfterCollectionMb,
+  };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
