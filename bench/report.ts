@@ -450,11 +450,18 @@ function servedBurstRows(served: ServedBurstResult, row: Row): void {
       "",
       first.failures[0] ?? "every reply stored complete, full text",
     );
+    const perStream = servedRunJson(run);
     row(
       "burst: server peak RSS (MB)",
       String(first.peakRssMb),
       `${first.rssBeforeMb} before, ${first.rssAfterMb} after`,
       `all the server's processes, /proc every 20 ms; ${heapLine(first)}`,
+    );
+    row(
+      "burst: memory per open stream (MB)",
+      String(perStream.rss_per_stream_mb),
+      `heap used ${mb(perStream.heap_per_stream_mb)}`,
+      "the peak over what the server held before the burst, ÷ turns",
     );
     row(
       "burst: server CPU per turn",
@@ -477,8 +484,14 @@ function servedBurstRows(served: ServedBurstResult, row: Row): void {
     row(
       `server RSS after ${served.idleMs / 1000} s idle (MB)`,
       String(run.rssAfterIdleMb),
-      "",
+      `by process ${run.rssAfterIdleByProcessMb.join(" / ")}`,
       `heap used ${mb(run.heapAfterIdle?.heapUsedMb)} of ${mb(run.heapAfterIdle?.heapTotalMb)} MB`,
+    );
+    row(
+      "server live heap, before → after both bursts (MB)",
+      `${mb(run.liveHeapBefore?.heapUsedMb)} → ${mb(run.liveHeapAfter?.heapUsedMb)}`,
+      `RSS ${run.rssAfterCollectionMb} after`,
+      "heap used after a full collection in each process: what the server retains",
     );
   }
 }

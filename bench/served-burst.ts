@@ -471,6 +471,12 @@ export function servedRunJson(run: ServedBurstRun) {
     cpu_ms_per_turn: run.first.cpuMsPerTurn,
     errors: run.first.errors + run.second.errors,
     lost: run.first.lost + run.second.lost,
+    /** The first burst's peak over what the server held before it, per open stream. */
+    rss_per_stream_mb: round((run.first.peakRssMb - run.first.rssBeforeMb) / run.first.turns, 2),
+    heap_per_stream_mb:
+      run.first.heapPeak && run.first.heapBefore
+        ? round((run.first.heapPeak.heapUsedMb - run.first.heapBefore.heapUsedMb) / run.first.turns, 2)
+        : null,
     second_burst_ttft_median_ms: run.second.firstTokenMedian,
     second_burst_ttft_max_ms: run.second.firstTokenMax,
     second_burst_p99_gap_ms: run.second.addedGapP99,
