@@ -12,10 +12,11 @@ import { type ScaleOutResult, scaleOutJson, scaleOutRows } from "./scale-out";
 import {
   type ServedBurstFigures,
   type ServedBurstResult,
+  servedBurstRows,
   servedPhasesJson,
   servedRunJson,
 } from "./served-burst";
-import { round, type Sample } from "./stats";
+import { ms, round, type Sample } from "./stats";
 import type { TurnFigures, TurnOverheadResult } from "./turn-overhead";
 
 export interface BenchInputs {
@@ -318,10 +319,6 @@ function pad(text: string, width: number, right = false): string {
   return right ? text.padStart(width) : text.padEnd(width);
 }
 
-function ms(value: number | null | undefined): string {
-  return value === null || value === undefined ? "—" : value.toFixed(2);
-}
-
 function spread(sample: Sample | null): string {
   return sample === null ? "" : `${sample.min.toFixed(2)}–${sample.max.toFixed(2)} (${sample.runs} runs)`;
 }
@@ -411,91 +408,6 @@ function turnRows(turn: TurnOverheadResult, row: Row): void {
   }
 }
 
-function servedBurstRows(served: ServedBurstResult, row: Row): void {
-  if (served.skipped || served.runs.length === 0) {
-    row("burst (built app)", "—", "", served.skipped ?? "");
-    return;
-  }
-  const mb = (figure: number | null | undefined) =>
-    figure === null || figure === undefined ? "—" : String(figure);
-  const heapLine = (figures: ServedBurstFigures) =>
-    `heap used ${mb(figures.heapBefore?.heapUsedMb)} → peak ${mb(figures.heapPeak?.heapUsedMb)} → ${mb(figures.heapAfter?.heapUsedMb)} MB`;
-  for (const [index, run] of served.runs.entries()) {
-    const setup = `TURN_SETUP_CONCURRENCY ${run.setupConcurrency ?? "default"}`;
-    const { first, second } = run;
-    if (index > 0) {
-      row(
-        `burst, ${setup}: first token`,
-        ms(first.firstTokenMedian),
-        `max ${ms(first.firstTokenMax)}`,
-        `gap p99 ${ms(first.addedGapP99)}; peak RSS ${first.peakRssMb} MB; ${ms(first.cpuMsPerTurn)} ms CPU per turn; errors ${first.errors}, lost ${first.lost}`,
-      );
-      continue;
-    }
-    row(
-      `burst: ${first.turns} turns, ${served.workers} workers, first token`,
-      ms(first.firstTokenMedian),
-      `max ${ms(first.firstTokenMax)}`,
-      `the built app (scripts/serve.mjs) over HTTP, ${setup}; all streams ended in ${first.wallMs} ms`,
-    );
-    row(
-      "burst: added gap p99",
-      ms(first.addedGapP99),
-      `p50 ${ms(first.addedGapP50)}, max ${ms(first.addedGapMax)}`,
-      `${first.gapsMeasured} gaps; the clients' own delays count too`,
-    );
-    row(
-      "burst: errors / lost",
-      `${first.errors} / ${first.lost}`,
-      "",
-      first.failures[0] ?? "every reply stored complete, full text",
-    );
-    const perStream = servedRunJson(run);
-    row(
-      "burst: server peak RSS (MB)",
-      String(first.peakRssMb),
-      `${first.rssBeforeMb} before, ${first.rssAfterMb} after`,
-      `all the server's processes, /proc every 20 ms; ${heapLine(first)}`,
-    );
-    row(
-      "burst: memory per open stream (MB)",
-      String(perStream.rss_per_stream_mb),
-      `heap used ${mb(perStream.heap_per_stream_mb)}`,
-      "the peak over what the server held before the burst, ÷ turns",
-    );
-    row(
-      "burst: server CPU per turn",
-      ms(first.cpuMsPerTurn),
-      `workers ${first.workerCpuMs.join(" / ")} ms`,
-      "the server's processes only (user + system) ÷ turns",
-    );
-    row(
-      "second burst: first token",
-      ms(second.firstTokenMedian),
-      `max ${ms(second.firstTokenMax)}`,
-      `gap p99 ${ms(second.addedGapP99)}; errors ${second.errors}, lost ${second.lost}; ${ms(second.cpuMsPerTurn)} ms CPU per turn`,
-    );
-    row(
-      "second burst: server peak RSS (MB)",
-      String(second.peakRssMb),
-      `${second.rssBeforeMb} before, ${second.rssAfterMb} after`,
-      heapLine(second),
-    );
-    row(
-      `server RSS after ${served.idleMs / 1000} s idle (MB)`,
-      String(run.rssAfterIdleMb),
-      `by process ${run.rssAfterIdleByProcessMb.join(" / ")}`,
-      `heap used ${mb(run.heapAfterIdle?.heapUsedMb)} of ${mb(run.heapAfterIdle?.heapTotalMb)} MB`,
-    );
-    row(
-      "server live heap, before → after both bursts (MB)",
-      `${mb(run.liveHeapBefore?.heapUsedMb)} → ${mb(run.liveHeapAfter?.heapUsedMb)}`,
-      `RSS ${run.rssAfterCollectionMb} after`,
-      "heap used after a full collection in each process: what the server retains",
-    );
-  }
-}
-
 function inProcessBurstRows(concurrency: ConcurrencyResult, row: Row): void {
   if (concurrency.skipped) row("in-process burst", "—", "", concurrency.skipped);
   else {
@@ -571,7 +483,8 @@ function formatTable(inputs: BenchInputs, results: BenchResults): string {
     );
   else row("LangChain trimMessages, 2,000 messages", "—", "", inputs.peers.langChainSkipped ?? "");
   turnRows(inputs.turn, row);
-  servedBurstRows(inputs.servedBurst, row);
+  for (const [label, value, range, note] of servedBurstRows(inputs.servedBurst))
+    row(label, value, range, note);
   inProcessBurstRows(inputs.concurrency, row);
   for (const [label, value, range, note] of gatewayRows(inputs.gateway)) row(label, value, range, note);
   for (const [label, value, range, note] of scaleOutRows(inputs.scaleOut)) row(label, value, range, note);

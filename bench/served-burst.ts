@@ -34,7 +34,7 @@ import {
   type TurnsChecked,
 } from "./concurrency";
 import { type ProcessUsage, processTreeUsage, residentKinds } from "./process-usage";
-import { round } from "./stats";
+import { ms, round } from "./stats";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SAMPLE_EVERY_MS = 20;
@@ -513,9 +513,103 @@ export function servedPhasesJson(run: ServedBurstRun) {
   };
 }
 
+/** The table's rows (bench/report.ts): label, value, range, note. */
+export function servedBurstRows(served: ServedBurstResult): [string, string, string, string][] {
+  const rows: [string, string, string, string][] = [];
+  const row = (label: string, value: string, range: string, note: string) => {
+    rows.push([label, value, range, note]);
+  };
+  if (served.skipped || served.runs.length === 0) {
+    row("burst (built app)", "—", "", served.skipped ?? "");
+    return rows;
+  }
+  const mb = (figure: number | null | undefined) =>
+    figure === null || figure === undefined ? "—" : String(figure);
+  const heapLine = (figures: ServedBurstFigures) =>
+    `heap used ${mb(figures.heapBefore?.heapUsedMb)} → peak ${mb(figures.heapPeak?.heapUsedMb)} → ${mb(figures.heapAfter?.heapUsedMb)} MB`;
+  for (const [index, run] of served.runs.entries()) {
+    const setup = `TURN_SETUP_CONCURRENCY ${run.setupConcurrency ?? "default"}`;
+    const { first, second } = run;
+    if (index > 0) {
+      row(
+        `burst, ${setup}: first token`,
+        ms(first.firstTokenMedian),
+        `max ${ms(first.firstTokenMax)}`,
+        `gap p99 ${ms(first.addedGapP99)}; peak RSS ${first.peakRssMb} MB; ${ms(first.cpuMsPerTurn)} ms CPU per turn; errors ${first.errors}, lost ${first.lost}`,
+      );
+      continue;
+    }
+    row(
+      `burst: ${first.turns} turns, ${served.workers} workers, first token`,
+      ms(first.firstTokenMedian),
+      `max ${ms(first.firstTokenMax)}`,
+      `the built app (scripts/serve.mjs) over HTTP, ${setup}; all streams ended in ${first.wallMs} ms`,
+    );
+    row(
+      "burst: added gap p99",
+      ms(first.addedGapP99),
+      `p50 ${ms(first.addedGapP50)}, max ${ms(first.addedGapMax)}`,
+      `${first.gapsMeasured} gaps; the clients' own delays count too`,
+    );
+    row(
+      "burst: errors / lost",
+      `${first.errors} / ${first.lost}`,
+      "",
+      first.failures[0] ?? "every reply stored complete, full text",
+    );
+    const perStream = servedRunJson(run);
+    row(
+      "burst: server peak RSS (MB)",
+      String(first.peakRssMb),
+      `${first.rssBeforeMb} before, ${first.rssAfterMb} after`,
+      `all the server's processes, /proc every 20 ms; ${heapLine(first)}`,
+    );
+    row(
+      "burst: memory per open stream (MB)",
+      String(perStream.rss_per_stream_mb),
+      `heap used ${mb(perStream.heap_per_stream_mb)}`,
+      "the peak over what the server held before the burst, ÷ turns",
+    );
+    row(
+      "burst: server CPU per turn",
+      ms(first.cpuMsPerTurn),
+      `workers ${first.workerCpuMs.join(" / ")} ms`,
+      "the server's processes only (user + system) ÷ turns",
+    );
+    row(
+      "second burst: first token",
+      ms(second.firstTokenMedian),
+      `max ${ms(second.firstTokenMax)}`,
+      `gap p99 ${ms(second.addedGapP99)}; errors ${second.errors}, lost ${second.lost}; ${ms(second.cpuMsPerTurn)} ms CPU per turn`,
+    );
+    row(
+      "second burst: server peak RSS (MB)",
+      String(second.peakRssMb),
+      `${second.rssBeforeMb} before, ${second.rssAfterMb} after`,
+      heapLine(second),
+    );
+    row(
+      `server RSS after ${served.idleMs / 1000} s idle (MB)`,
+      String(run.rssAfterIdleMb),
+      `by process ${run.rssAfterIdleByProcessMb.join(" / ")}`,
+      `heap used ${mb(run.heapAfterIdle?.heapUsedMb)} of ${mb(run.heapAfterIdle?.heapTotalMb)} MB`,
+    );
+    row(
+      "server live heap, before → after both bursts (MB)",
+      `${mb(run.liveHeapBefore?.heapUsedMb)} → ${mb(run.liveHeapAfter?.heapUsedMb)}`,
+      `RSS ${run.rssAfterCollectionMb} after`,
+      "heap used after a full collection in each process: what the server retains",
+    );
+  }
+  return rows;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   measureServedBurst({ turns: Number(process.env.BENCH_CONCURRENT_TURNS ?? 200) })
     .then((result) => {
+      // The table's rows on stderr, the figures as JSON on stdout.
+      for (const [label, value, range, note] of servedBurstRows(result))
+        console.error(`${label.padEnd(50)} ${value.padStart(12)}  ${range.padEnd(30)} ${note}`);
       console.log(
         JSON.stringify(
           {
