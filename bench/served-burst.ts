@@ -13,7 +13,7 @@
 // BENCH_TURN_SETUP_CONCURRENCY: a comma-separated list of TURN_SETUP_CONCURRENCY values, one server (and two bursts)
 // for each on the same seeded users; `burst200.*` is the first. Unset: the app's default only.
 // Needs `next build`, Postgres (DATABASE_URL) and Redis (REDIS_URL or the local one: workers need one).
-// BENCH_SERVED_BURST_PORT (default 3790), BENCH_ACCEPT_ENCODING (see below). Run alone: `tsx --conditions=react-server bench/served-burst.ts`.
+// BENCH_SERVED_BURST_PORT (default 3790), BENCH_ACCEPT_ENCODING and BENCH_SERVED_BURST_COLLECT_BETWEEN (see below). Run alone: `tsx --conditions=react-server bench/served-burst.ts`.
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -46,6 +46,11 @@ const WARM_UP_TURNS = 8;
 const AUTH_SECRET = "bench-secret-bench-secret-bench-secret";
 /** BENCH_ACCEPT_ENCODING=identity: the clients ask for the stream uncompressed (to see what compression costs). */
 const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING;
+/**
+ * BENCH_SERVED_BURST_COLLECT_BETWEEN=1: a full collection between the bursts, to tell what a burst's turns leave
+ * behind per turn from what stays per conversation (the second burst then starts from a collected heap).
+ */
+const COLLECT_BETWEEN = process.env.BENCH_SERVED_BURST_COLLECT_BETWEEN === "1";
 
 /** The V8 heap of the server's processes, summed (MB), from bench/memory-probe.cjs. */
 export interface HeapFigures {
@@ -89,6 +94,8 @@ export interface ServedBurstRun {
   /** The heap left after a full collection once warmed up, before the first burst (the server's live set). */
   liveHeapBefore: HeapFigures | null;
   first: ServedBurstFigures;
+  /** With BENCH_SERVED_BURST_COLLECT_BETWEEN=1: the live heap between the bursts (else null). */
+  liveHeapBetween: HeapFigures | null;
   second: ServedBurstFigures;
   /** After IDLE_MS with nothing to do, following the second burst. */
   rssAfterIdleMb: number;
@@ -164,6 +171,9 @@ export async function measureServedBurst({
         await warmUp(context);
         const liveHeapBefore = (await server.heap({ collect: true }))?.now ?? null;
         const first = await burst(context, `${setupConcurrency ?? "d"}.1`);
+        const liveHeapBetween = COLLECT_BETWEEN
+          ? ((await server.heap({ collect: true }))?.now ?? null)
+          : null;
         const second = await burst(context, `${setupConcurrency ?? "d"}.2`);
         await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
         const idle = processTreeUsage(server.process.pid);
@@ -172,6 +182,7 @@ export async function measureServedBurst({
         runs.push({
           setupConcurrency,
           liveHeapBefore,
+          liveHeapBetween,
           first,
           second,
           rssAfterIdleMb: round(
@@ -505,6 +516,7 @@ export function servedPhasesJson(run: ServedBurstRun) {
   return {
     live_heap_before: run.liveHeapBefore,
     first: phase(run.first),
+    live_heap_between: run.liveHeapBetween,
     second: phase(run.second),
     rss_after_idle_by_process_mb: run.rssAfterIdleByProcessMb,
     heap_after_idle: run.heapAfterIdle,
