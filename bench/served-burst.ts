@@ -7,13 +7,17 @@
 //   not the server's: their delays still count, so the gap is an upper bound).
 // - memory: the server's processes (the primary and its workers) summed, RSS from /proc every 20 ms; before each
 //   burst, its peak, once its streams have ended, and after the idle spell. The V8 heap beside it from
-//   bench/memory-probe.cjs (loaded into the server's processes with NODE_OPTIONS; it only reads).
+//   bench/memory-probe.cjs (loaded into the server's processes with NODE_OPTIONS). A full collection in each
+//   process once warmed up (before the first burst) and after the idle spell tells what the server retains from
+//   what is garbage not collected yet: a turn's set-up outlives two scavenges while the burst queues and streams,
+//   so it is promoted, and the old generation is only collected when it reaches V8's limit.
 // - CPU per turn: the server's processes only (user + system from /proc), from the burst's start until its last
 //   writes have landed, ÷ turns.
 // BENCH_TURN_SETUP_CONCURRENCY: a comma-separated list of TURN_SETUP_CONCURRENCY values, one server (and two bursts)
 // for each on the same seeded users; `burst200.*` is the first. Unset: the app's default only.
-// Needs `next build`, Postgres (DATABASE_URL) and Redis (REDIS_URL or the local one: workers need one).
-// BENCH_SERVED_BURST_PORT (default 3790), BENCH_ACCEPT_ENCODING and BENCH_SERVED_BURST_COLLECT_BETWEEN (see below). Run alone: `tsx --conditions=react-server bench/served-burst.ts`.
+// Needs `next build`, Postgres (DATABASE_URL) and Redis (REDIS_URL or the local one: workers need one). Knobs:
+// BENCH_SERVED_BURST_PORT (default 3790), BENCH_ACCEPT_ENCODING and BENCH_SERVED_BURST_COLLECT_BETWEEN (below).
+// Run alone: `tsx --conditions=react-server bench/served-burst.ts` (the table on stderr, JSON on stdout).
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
