@@ -611,10 +611,10 @@ export function servedBurstRows(served: ServedBurstResult): [string, string, str
       `heap used ${mb(run.heapAfterIdle?.heapUsedMb)} of ${mb(run.heapAfterIdle?.heapTotalMb)} MB`,
     );
     row(
-      "server live heap, before → after both bursts (MB)",
+      "server live heap, before → after (MB)",
       `${mb(run.liveHeapBefore?.heapUsedMb)} → ${mb(run.liveHeapAfter?.heapUsedMb)}`,
       `RSS ${run.rssAfterCollectionMb} after`,
-      "heap used after a full collection in each process: what the server retains",
+      "heap used after a full collection in each process, before the first burst and after the idle spell: what the server retains",
     );
   }
   return rows;
