@@ -1,4 +1,5 @@
-// The concurrency part of the benchmark, on Postgres: N users (200 by default, BENCH_CONCURRENT_TURNS), each with a stored conversation, start a
+// The in-process burst (`burst200.detail.in_process_*`; `burst200.*` itself is bench/served-burst.ts's, on the built
+// app), on Postgres: N users (200 by default, BENCH_CONCURRENT_TURNS), each with a stored conversation, start a
 // turn through the real POST /api/chat route handler at the same moment; the fake provider, in a process of its own
 // as a real one is elsewhere, streams each reply at REPLY_PACE (50 pieces, 20 ms apart).
 // - errors: turns answered with a non-200, whose stream broke, carried an error event or no finish event, or whose
@@ -24,7 +25,8 @@ import { type AppBench, type BenchDatabase, setUpAppBench } from "./app-setup";
 import { childExecArgv, forkedBench } from "./forked-bench";
 import { collectGarbage, median, percentile, round } from "./stats";
 
-export interface ConcurrencyResult {
+/** The burst's figures (TurnsChecked's, null when skipped) and the process's own. */
+export interface ConcurrencyResult extends Omit<TurnsChecked, "errors" | "lost"> {
   skipped: string | null;
   turns: number;
   storedMessages: number;
@@ -32,14 +34,6 @@ export interface ConcurrencyResult {
   chunkDelayMs: number;
   errors: number | null;
   lost: number | null;
-  /** The first few failures, described. */
-  failures: string[];
-  gapsMeasured: number;
-  addedGapP50: number | null;
-  addedGapP99: number | null;
-  addedGapMax: number | null;
-  firstTokenMedian: number | null;
-  firstTokenMax: number | null;
   /** From the moment the turns start to the end of the last stream. */
   wallMs: number | null;
   rssBeforeMb: number | null;
@@ -54,9 +48,9 @@ export interface ConcurrencyResult {
 }
 
 /** Stored messages per conversation: more than the default fetch window (80), so each turn loads a full one. */
-const STORED_MESSAGES = 200;
+export const STORED_MESSAGES = 200;
 /** How the fake provider streams each reply: the pieces, and the delay between them. */
-const REPLY_PACE = { chunks: 50, chunkDelayMs: 20 };
+export const REPLY_PACE = { chunks: 50, chunkDelayMs: 20 };
 const SAMPLE_EVERY_MS = 20;
 /** A turn that has not ended by then counts as an error (its reader is cancelled). */
 const TURN_DEADLINE_MS = 60_000;
@@ -92,11 +86,12 @@ export function concurrencySkipped(reason: string, turns: number): ConcurrencyRe
 }
 
 /** What the seeding child stored, for the burst's child. */
-interface Seed {
+export interface Seed {
   database: BenchDatabase;
   users: TestUser[];
   conversationIds: string[];
-  warmUpConversationId: string;
+  /** Conversations of their own for the warm-up turns (each with one turn at a time). */
+  warmUpConversationIds: string[];
 }
 
 /**
@@ -111,7 +106,7 @@ export async function measureConcurrency({
   if (!process.env.DATABASE_URL)
     return concurrencySkipped("DATABASE_URL is not set: concurrency is measured on Postgres only", turns);
   const execArgv = childExecArgv();
-  const seed = await runChild<Seed>(execArgv, "seed", turns);
+  const seed = await seedBurst(turns);
   // A CPU profile of the burst's child (warm-up and burst) for `--cpu-prof`'s readers (Chrome DevTools, speedscope).
   const profileDirectory = process.env.BENCH_CPU_PROF;
   const burstArgv = profileDirectory
@@ -120,14 +115,31 @@ export async function measureConcurrency({
   return runChild<ConcurrencyResult>(burstArgv, "burst", turns, seed);
 }
 
+/**
+ * In a child that exits before the burst: a fresh database (kept: the caller drops it) with a persona, `turns`
+ * users signed in, each with a stored conversation, and `warmUps` more conversations for warm-up turns.
+ */
+export function seedBurst(turns: number, warmUps = 1, env: Record<string, string> = {}): Promise<Seed> {
+  return runChild<Seed>(childExecArgv(), "seed", turns, undefined, {
+    ...env,
+    BENCH_WARM_UP_CONVERSATIONS: String(warmUps),
+  });
+}
+
 /** Fork this file as a child in `role`, hand it the seed (in a file), and resolve with the one message it sends. */
-async function runChild<Result>(execArgv: string[], role: "seed" | "burst", turns: number, seed?: Seed) {
+async function runChild<Result>(
+  execArgv: string[],
+  role: "seed" | "burst",
+  turns: number,
+  seed?: Seed,
+  env: Record<string, string> = {},
+) {
   const seedFile = seed ? path.join(await mkdtemp(path.join(tmpdir(), "glassbox-bench-")), "seed.json") : "";
   if (seed) await writeFile(seedFile, JSON.stringify(seed));
   return bench
     .measure<Result>(role, {
       execArgv,
-      env: { [SEED_FILE]: seedFile, BENCH_CONCURRENT_TURNS: String(turns) },
+      env: { ...env, [SEED_FILE]: seedFile, BENCH_CONCURRENT_TURNS: String(turns) },
       childName: `the concurrency ${role}`,
     })
     .finally(() => {
@@ -135,8 +147,8 @@ async function runChild<Result>(execArgv: string[], role: "seed" | "burst", turn
     });
 }
 
-/** In the seeding child: a persona, `turns` users each with a stored conversation, and one more to warm up on. */
-async function seedConversations(baseUrl: string, turns: number): Promise<Seed> {
+/** In the seeding child: a persona, `turns` users each with a stored conversation, and `warmUps` more to warm up on. */
+async function seedConversations(baseUrl: string, turns: number, warmUps: number): Promise<Seed> {
   const app = await setUpAppBench(baseUrl, { database: "keep" });
   try {
     const persona = await app.createPersona();
@@ -148,13 +160,17 @@ async function seedConversations(baseUrl: string, turns: number): Promise<Seed> 
       conversationIds.push(
         await app.storeConversation({ persona, owner: user, messages: STORED_MESSAGES, idSpace: index + 1 }),
       );
-    const warmUpConversationId = await app.storeConversation({
-      persona,
-      owner: users[0],
-      messages: STORED_MESSAGES,
-      idSpace: turns + 1,
-    });
-    return { database: app.database, users, conversationIds, warmUpConversationId };
+    const warmUpConversationIds: string[] = [];
+    for (let index = 0; index < warmUps; index++)
+      warmUpConversationIds.push(
+        await app.storeConversation({
+          persona,
+          owner: users[index % users.length],
+          messages: STORED_MESSAGES,
+          idSpace: turns + 1 + index,
+        }),
+      );
+    return { database: app.database, users, conversationIds, warmUpConversationIds };
   } finally {
     await app.close();
   }
@@ -169,15 +185,15 @@ async function runConcurrency(baseUrl: string, turns: number, seed: Seed): Promi
     for (let index = 0; index < 3; index++) {
       await app.providers.script(scriptedReply(`Warm-up ${index}.`));
       const turn = await readTurn(
-        await app.chatTurn(users[0], seed.warmUpConversationId, `Warm-up ${index}`),
+        await app.chatTurn(users[0], seed.warmUpConversationIds[0], `Warm-up ${index}`),
       );
       if (turn.failure) throw new Error(`warm-up turn failed: ${turn.failure}`);
     }
 
-    const texts = Array.from({ length: turns }, (_, index) => replyText(index));
+    const texts = Array.from({ length: turns }, (_, index) => replyText(String(index)));
     await app.providers.script(...texts.map(scriptedReply));
     const requestsBefore = await app.providers.requestCount();
-    const seqBefore = await lastSeqs(app, conversationIds);
+    const seqBefore = await lastSeqs(app.db, conversationIds);
     collectGarbage?.();
     const memory = sampleMemory();
     const statementsBefore = app.statementsSent();
@@ -204,45 +220,11 @@ async function runConcurrency(baseUrl: string, turns: number, seed: Seed): Promi
     const cpuMsPerTurn = (cpu.user + cpu.system) / 1_000 / turns;
     const providerRequests = (await app.providers.requestCount()) - requestsBefore;
 
-    const failures: string[] = [];
-    let errors = 0;
-    const gaps: number[] = [];
-    const firstTokens: number[] = [];
-    for (const [index, turn] of results.entries()) {
-      const failure =
-        turn.failure ??
-        (texts.includes(turn.text) ? null : `streamed text is not a scripted reply: ${turn.text}`);
-      if (failure) {
-        errors++;
-        failures.push(`turn ${index}: ${failure}`);
-      }
-      for (let chunk = 1; chunk < turn.deltaTimes.length; chunk++)
-        gaps.push(turn.deltaTimes[chunk] - turn.deltaTimes[chunk - 1] - REPLY_PACE.chunkDelayMs);
-      if (turn.deltaTimes.length > 0) firstTokens.push(turn.deltaTimes[0]);
-    }
-    const stored = await storedReplies(
-      app,
-      conversationIds,
-      seqBefore,
-      results.map((turn) => turn.text),
-    );
-    failures.push(...stored.failures);
-    const lost = texts.filter(
-      (text) => stored.complete.filter((found) => found === text).length !== 1,
-    ).length;
-
+    const checked = await checkTurns(app.db, { conversationIds, seqBefore, texts, results });
     return {
       ...concurrencySkipped("", turns),
       skipped: null,
-      errors,
-      lost,
-      failures: failures.slice(0, 5),
-      gapsMeasured: gaps.length,
-      addedGapP50: gaps.length ? round(percentile(gaps, 50)) : null,
-      addedGapP99: gaps.length ? round(percentile(gaps, 99)) : null,
-      addedGapMax: gaps.length ? round(Math.max(...gaps)) : null,
-      firstTokenMedian: firstTokens.length ? round(median(firstTokens)) : null,
-      firstTokenMax: firstTokens.length ? round(Math.max(...firstTokens)) : null,
+      ...checked,
       wallMs: round(wallMs, 0),
       rssBeforeMb: round(peaks.rssBefore / 2 ** 20, 1),
       peakRssMb: round(peaks.rss / 2 ** 20, 1),
@@ -258,9 +240,9 @@ async function runConcurrency(baseUrl: string, turns: number, seed: Seed): Promi
 }
 
 /** A distinct reply per turn (so a reply stored in the wrong conversation, or twice, shows), about 600 characters. */
-function replyText(index: number): string {
+export function replyText(id: string): string {
   return (
-    `Reply ${index}: take tram 28 from Martim Moniz before nine, walk down through Alfama to the river, ` +
+    `Reply ${id}: take tram 28 from Martim Moniz before nine, walk down through Alfama to the river, ` +
     "have lunch at the Time Out market, then the 15E tram to Belém for the monastery and the tower. Custard " +
     "tarts at the old bakery are worth the queue. In the evening, the Bairro Alto is lively but loud; the " +
     "viewpoint at São Pedro de Alcântara is quieter at sunset. A 24-hour Carris pass covers trams, buses and " +
@@ -268,23 +250,23 @@ function replyText(index: number): string {
   );
 }
 
-function scriptedReply(text: string) {
+export function scriptedReply(text: string) {
   return { kind: "text" as const, text, ...REPLY_PACE };
 }
 
-interface TurnRead {
+export interface TurnRead {
   failure: string | null;
   text: string;
   /** When each text chunk was read, in ms from the start of the burst. */
   deltaTimes: number[];
 }
 
-function failedTurn(failure: string): TurnRead {
+export function failedTurn(failure: string): TurnRead {
   return { failure, text: "", deltaTimes: [] };
 }
 
 /** Read a UI message stream to its end: the text chunks with the time each was read, and what went wrong. */
-async function readTurn(response: Response, start = performance.now()): Promise<TurnRead> {
+export async function readTurn(response: Response, start = performance.now()): Promise<TurnRead> {
   if (!response.ok || !response.body)
     return failedTurn(`status ${response.status}: ${(await response.text()).slice(0, 200)}`);
   const reader = response.body.getReader();
@@ -350,14 +332,79 @@ function sampleMemory() {
   };
 }
 
-async function lastSeqs(app: AppBench, conversationIds: string[]): Promise<Map<string, number>> {
+/** Each conversation's last message seq: the rows a burst adds come after it. */
+export async function lastSeqs(db: AppBench["db"], conversationIds: string[]): Promise<Map<string, number>> {
   const { conversations } = await import("@/db/schema");
   const { inArray } = await import("drizzle-orm");
-  const rows = await app.db
+  const rows = await db
     .select({ id: conversations.id, lastSeq: conversations.lastSeq })
     .from(conversations)
     .where(inArray(conversations.id, conversationIds));
   return new Map(rows.map((row) => [row.id, Number(row.lastSeq)]));
+}
+
+/** What a burst's turns came to: errors and lost (from the streams and the rows), first tokens and added gaps. */
+export interface TurnsChecked {
+  errors: number;
+  lost: number;
+  /** The first few failures, described. */
+  failures: string[];
+  gapsMeasured: number;
+  addedGapP50: number | null;
+  addedGapP99: number | null;
+  addedGapMax: number | null;
+  firstTokenMedian: number | null;
+  firstTokenMax: number | null;
+}
+
+/**
+ * Checks a burst's turns once every stream has ended: `texts` are the replies scripted for it (one each, in any
+ * order), `results` what each turn read, `seqBefore` each conversation's last seq before the burst.
+ */
+export async function checkTurns(
+  db: AppBench["db"],
+  {
+    conversationIds,
+    seqBefore,
+    texts,
+    results,
+  }: { conversationIds: string[]; seqBefore: Map<string, number>; texts: string[]; results: TurnRead[] },
+): Promise<TurnsChecked> {
+  const failures: string[] = [];
+  let errors = 0;
+  const gaps: number[] = [];
+  const firstTokens: number[] = [];
+  for (const [index, turn] of results.entries()) {
+    const failure =
+      turn.failure ??
+      (texts.includes(turn.text) ? null : `streamed text is not a scripted reply: ${turn.text}`);
+    if (failure) {
+      errors++;
+      failures.push(`turn ${index}: ${failure}`);
+    }
+    for (let chunk = 1; chunk < turn.deltaTimes.length; chunk++)
+      gaps.push(turn.deltaTimes[chunk] - turn.deltaTimes[chunk - 1] - REPLY_PACE.chunkDelayMs);
+    if (turn.deltaTimes.length > 0) firstTokens.push(turn.deltaTimes[0]);
+  }
+  const stored = await storedReplies(
+    db,
+    conversationIds,
+    seqBefore,
+    results.map((turn) => turn.text),
+  );
+  failures.push(...stored.failures);
+  const lost = texts.filter((text) => stored.complete.filter((found) => found === text).length !== 1).length;
+  return {
+    errors,
+    lost,
+    failures: failures.slice(0, 5),
+    gapsMeasured: gaps.length,
+    addedGapP50: gaps.length ? round(percentile(gaps, 50)) : null,
+    addedGapP99: gaps.length ? round(percentile(gaps, 99)) : null,
+    addedGapMax: gaps.length ? round(Math.max(...gaps)) : null,
+    firstTokenMedian: firstTokens.length ? round(median(firstTokens)) : null,
+    firstTokenMax: firstTokens.length ? round(Math.max(...firstTokens)) : null,
+  };
 }
 
 /**
@@ -365,7 +412,7 @@ async function lastSeqs(app: AppBench, conversationIds: string[]): Promise<Map<s
  * stored `complete`, in reply to its user message, with the text its client read; and what is wrong with the others.
  */
 async function storedReplies(
-  app: AppBench,
+  db: AppBench["db"],
   conversationIds: string[],
   seqBefore: Map<string, number>,
   streamedTexts: string[],
@@ -375,7 +422,7 @@ async function storedReplies(
   const complete: string[] = [];
   const failures: string[] = [];
   for (const [index, conversationId] of conversationIds.entries()) {
-    const rows = await app.db
+    const rows = await db
       .select()
       .from(messages)
       .where(
@@ -405,7 +452,7 @@ if (role) {
   const turns = Number(process.env.BENCH_CONCURRENT_TURNS ?? 200);
   bench.answer(
     role === "seed"
-      ? seedConversations(baseUrl, turns)
+      ? seedConversations(baseUrl, turns, Number(process.env.BENCH_WARM_UP_CONVERSATIONS ?? 1))
       : readFile(process.env[SEED_FILE] ?? "", "utf8").then((text) =>
           runConcurrency(baseUrl, turns, JSON.parse(text) as Seed),
         ),

@@ -1,5 +1,6 @@
-// `npm run bench`: the performance targets in one run — a burst of 200 streaming turns at once on Postgres (first,
-// on a fresh machine state), the pipeline over 1 000 / 2 000 / 10 000 / 100 000 stored messages, the same
+// `npm run bench`: the performance targets in one run — a burst of 200 streaming turns at once on the built app
+// with one worker per core (first, on a fresh machine state; bench/served-burst.ts), the same burst on the route
+// handler in-process (bench/concurrency.ts), the pipeline over 1 000 / 2 000 / 10 000 / 100 000 stored messages, the same
 // build with default settings, the AI SDK and LangChain peers on the same messages, the turn overhead (CPU and
 // time to the first token, at 100 / 1 000 / 10 000 stored messages), the gateway (/v1: its added time to the first
 // token over a direct call, and calls per second with 64 clients) and the scale-out behind nginx. Prints a
@@ -7,8 +8,10 @@
 // repository root.
 //
 // Knobs (environment): BENCH_LANGCHAIN_RUNS (default 1; 0 skips it: it takes tens of seconds),
-// BENCH_TURNS (default 20), BENCH_SKIP_TURN=1, BENCH_CONCURRENT_TURNS (default 200), BENCH_SKIP_CONCURRENCY=1,
-// BENCH_CPU_PROF=<dir> (the burst's child writes a `--cpu-prof` profile there),
+// BENCH_TURNS (default 20), BENCH_SKIP_TURN=1, BENCH_CONCURRENT_TURNS (default 200, both bursts),
+// BENCH_SKIP_SERVED_BURST=1, BENCH_TURN_SETUP_CONCURRENCY=<n,n,…> (the served burst once per value; needs a build),
+// BENCH_SKIP_CONCURRENCY=1 (the in-process burst), BENCH_CPU_PROF=<dir> (the in-process burst's child writes a
+// `--cpu-prof` profile there),
 // BENCH_SEMI_SPACE_MB (default 256; 0 keeps node's default; the concurrency run is in a child without it),
 // BENCH_GATEWAY_CALLS (default 200), BENCH_GATEWAY_RPS_CALLS (default 320), BENCH_SKIP_GATEWAY=1,
 // BENCH_SKIP_EXPERIMENT=1 (bench/experiment.ts), BENCH_SCALEOUT_TURNS (default 100), BENCH_SKIP_SCALEOUT=1 (bench/scale-out.ts: needs a build and nginx).
@@ -33,6 +36,7 @@ import {
 } from "./pipeline";
 import { buildResults, printTable, writeResults, writeResultsMarkdown } from "./report";
 import { measureScaleOut, type ScaleOutResult, scaleOutSkipped } from "./scale-out";
+import { measureServedBurst, type ServedBurstResult, servedBurstSkipped } from "./served-burst";
 import { gcBetweenRuns } from "./stats";
 import { measureTurnOverhead, type TurnOverheadResult, turnOverheadSkipped } from "./turn-overhead";
 
@@ -56,11 +60,20 @@ async function main(): Promise<void> {
   // pipeline sizes (a parent holding a large heap, Postgres busy with the turn bench's seeding) it read up to twice
   // as slow, for reasons outside the turn.
   const concurrentTurns = Number(process.env.BENCH_CONCURRENT_TURNS ?? 200);
+  let servedBurst: ServedBurstResult;
+  if (process.env.BENCH_SKIP_SERVED_BURST === "1") {
+    servedBurst = servedBurstSkipped("skipped (BENCH_SKIP_SERVED_BURST=1)", concurrentTurns);
+  } else {
+    log(`burst: ${concurrentTurns} streaming turns at once on the built app, twice (Postgres, Redis)`);
+    servedBurst = await measureServedBurst({ turns: concurrentTurns });
+  }
   let concurrency: ConcurrencyResult;
   if (process.env.BENCH_SKIP_CONCURRENCY === "1") {
     concurrency = concurrencySkipped("skipped (BENCH_SKIP_CONCURRENCY=1)", concurrentTurns);
   } else {
-    log(`concurrency: ${concurrentTurns} streaming turns at once, on Postgres`);
+    log(
+      `concurrency: ${concurrentTurns} streaming turns at once on the route handler in-process, on Postgres`,
+    );
     concurrency = await measureConcurrency({ turns: concurrentTurns });
   }
 
@@ -148,6 +161,7 @@ async function main(): Promise<void> {
     peers: { aiSdk, langChain, langChainSkipped },
     turn,
     concurrency,
+    servedBurst,
     gateway,
     experiment,
     scaleOut,

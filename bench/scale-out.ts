@@ -8,10 +8,11 @@
 // BENCH_SCALEOUT_TURNS (default 100), BENCH_SCALEOUT_PORT (nginx; the instances take the next two, default 3560),
 // BENCH_SKIP_SCALEOUT=1. Run alone: `tsx --conditions=react-server bench/scale-out.ts`.
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { type Cluster, type Instance, nginxAvailable, startCluster } from "@/e2e/cluster";
+import { processUsage } from "./process-usage";
 import { median, round } from "./stats";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -58,46 +59,6 @@ async function missingPrerequisite(redisUrl: string): Promise<string | null> {
   }
   const { redisReachable } = await import("@/tests/fixtures/redis");
   return (await redisReachable(redisUrl)) ? null : `skipped (no Redis at ${redisUrl})`;
-}
-
-/**
- * CPU ms (user + system) and resident MB of a process and its children (an instance's workers), from /proc. A
- * worker that exited during the burst is not counted: none does unless the burst fails.
- */
-function processUsage(pid: number | undefined): { cpuMs: number; rssMb: number } {
-  if (pid === undefined) return { cpuMs: 0, rssMb: 0 };
-  const own = oneProcessUsage(pid);
-  for (const child of childPids(pid)) {
-    const usage = oneProcessUsage(child);
-    own.cpuMs += usage.cpuMs;
-    own.rssMb += usage.rssMb;
-  }
-  return own;
-}
-
-function childPids(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
-      .trim()
-      .split(" ")
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
-
-function oneProcessUsage(pid: number): { cpuMs: number; rssMb: number } {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 a second on Linux).
-    const cpuMs = (Number(fields[11]) + Number(fields[12])) * 10;
-    const rssPages = Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]);
-    return { cpuMs, rssMb: (rssPages * 4096) / 1024 / 1024 };
-  } catch {
-    return { cpuMs: 0, rssMb: 0 };
-  }
 }
 
 interface Session {

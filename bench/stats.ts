@@ -63,6 +63,11 @@ export function lastResult(): unknown {
   return sink;
 }
 
+/** A figure for the table: two decimals, or a dash when it was not measured. */
+export function ms(value: number | null | undefined): string {
+  return value === null || value === undefined ? "—" : value.toFixed(2);
+}
+
 /** Milliseconds with two decimals. */
 export function round(value: number, decimals = 2): number {
   const factor = 10 ** decimals;

@@ -103,7 +103,10 @@ const environmentSchema = z.object({
       .min(1, { error: "must be at least 1" })
       .optional(),
   ),
-  /** Turns one instance sets up at once; more wait their turn, in order (lib/chat/turn/turn-admission.ts). */
+  /**
+   * Turns one process sets up at once; more wait their turn, in order (lib/chat/turn/turn-admission.ts). 8 gave
+   * the burst on the built app its best first tokens and chunk gaps among 4, 8, 16 and 32 (bench/served-burst.ts).
+   */
   TURN_SETUP_CONCURRENCY: wholeNumber(8, 1),
   // Accounts and origins.
   AUTH_SECRET: text(),

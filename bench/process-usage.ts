@@ -1,0 +1,65 @@
+// A server's CPU time and resident memory read from /proc: a process and its children (an instance's workers).
+// A worker that exited is not counted: none does unless the run fails.
+
+import { readFileSync } from "node:fs";
+
+export interface ProcessUsage {
+  pid: number;
+  /** User + system time so far, ms. */
+  cpuMs: number;
+  /** Resident memory, MB. */
+  rssMb: number;
+}
+
+/** The process `pid` and its children, each on its own: the process first. */
+export function processTreeUsage(pid: number | undefined): ProcessUsage[] {
+  if (pid === undefined) return [];
+  return [pid, ...childPids(pid)].map(oneProcessUsage);
+}
+
+/** CPU ms and resident MB of a process and its children together. */
+export function processUsage(pid: number | undefined): { cpuMs: number; rssMb: number } {
+  return processTreeUsage(pid).reduce(
+    (sum, usage) => ({
+      cpuMs: sum.cpuMs + usage.cpuMs,
+      rssMb: sum.rssMb + usage.rssMb,
+    }),
+    { cpuMs: 0, rssMb: 0 },
+  );
+}
+
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(" ")
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function oneProcessUsage(pid: number): ProcessUsage {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 a second on Linux).
+    const cpuMs = (Number(fields[11]) + Number(fields[12])) * 10;
+    const rssPages = Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]);
+    return { pid, cpuMs, rssMb: (rssPages * 4096) / 1024 / 1024 };
+  } catch {
+    return { pid, cpuMs: 0, rssMb: 0 };
+  }
+}
+
+/** Resident memory by kind (/proc/<pid>/status): anonymous (heaps, buffers) and file-backed (code), MB. */
+export function residentKinds(pid: number): { anonMb: number; fileMb: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? 0);
+    return { anonMb: kb("RssAnon") / 1024, fileMb: kb("RssFile") / 1024 };
+  } catch {
+    return { anonMb: 0, fileMb: 0 };
+  }
+}

@@ -1,0 +1,651 @@
+// The burst as people deploy the app (`burst200.*`): the built app started by its own start script
+// (scripts/serve.mjs, WEB_CONCURRENCY = this machine's cores), the fake provider in a process of its own, and the
+// clients in this process over real HTTP. N users (200 by default, BENCH_CONCURRENT_TURNS), signed in and each with
+// a stored conversation (set up before, not timed: bench/concurrency.ts's seeding child), start a streaming
+// POST /api/chat at the same moment. Then a second burst on the same server, then ~10 s idle.
+// - errors, lost, first token, added gap: as bench/concurrency.ts defines them (the clients are in this process,
+//   not the server's: their delays still count, so the gap is an upper bound).
+// - memory: the server's processes (the primary and its workers) summed, RSS from /proc every 20 ms; before each
+//   burst, its peak, once its streams have ended, and after the idle spell. The V8 heap beside it from
+//   bench/memory-probe.cjs (loaded into the server's processes with NODE_OPTIONS). A full collection in each
+//   process once warmed up (before the first burst) and after the idle spell tells what the server retains from
+//   what is garbage not collected yet: a turn's set-up outlives two scavenges while the burst queues and streams,
+//   so it is promoted, and the old generation is only collected when it reaches V8's limit.
+// - CPU per turn: the server's processes only (user + system from /proc), from the burst's start until its last
+//   writes have landed, ÷ turns.
+// BENCH_TURN_SETUP_CONCURRENCY: a comma-separated list of TURN_SETUP_CONCURRENCY values, one server (and two bursts)
+// for each on the same seeded users; `burst200.*` is the first. Unset: the app's default only.
+// Needs `next build`, Postgres (DATABASE_URL) and Redis (REDIS_URL or the local one: workers need one). Knobs:
+// BENCH_SERVED_BURST_PORT (default 3790), BENCH_ACCEPT_ENCODING and BENCH_SERVED_BURST_COLLECT_BETWEEN (below).
+// Run alone: `tsx --conditions=react-server bench/served-burst.ts` (the table on stderr, JSON on stdout).
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import path from "node:path";
+import type { TestUser } from "@/tests/api-client";
+import { type BenchProviders, startBenchProviders } from "./bench-providers";
+import {
+  checkTurns,
+  failedTurn,
+  lastSeqs,
+  readTurn,
+  replyText,
+  type Seed,
+  scriptedReply,
+  seedBurst,
+  type TurnRead,
+  type TurnsChecked,
+} from "./concurrency";
+import { type ProcessUsage, processTreeUsage, residentKinds } from "./process-usage";
+import { ms, round } from "./stats";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SAMPLE_EVERY_MS = 20;
+/** The last replies' final writes land just after their streams end: CPU and "after" figures wait this long. */
+const SETTLE_MS = 1_000;
+const IDLE_MS = 10_000;
+/** Warm-up turns run this many at once, twice: enough connections that every worker compiles the route first. */
+const WARM_UP_TURNS = 8;
+const AUTH_SECRET = "bench-secret-bench-secret-bench-secret";
+/** BENCH_ACCEPT_ENCODING=identity: the clients ask for the stream uncompressed (to see what compression costs). */
+const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING;
+/**
+ * BENCH_SERVED_BURST_COLLECT_BETWEEN=1: a full collection between the bursts, to tell what a burst's turns leave
+ * behind per turn from what stays per conversation (the second burst then starts from a collected heap).
+ */
+const COLLECT_BETWEEN = process.env.BENCH_SERVED_BURST_COLLECT_BETWEEN === "1";
+
+/** The V8 heap of the server's processes, summed (MB), from bench/memory-probe.cjs. */
+export interface HeapFigures {
+  rssMb: number;
+  heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  arrayBuffersMb: number;
+  /** Used size of each V8 heap space (new_space, old_space, code_space, large_object_space, …); not for peaks. */
+  spacesMb?: Record<string, number>;
+}
+
+/** The heap now, and its peaks since the last reading. */
+interface HeapReading {
+  now: HeapFigures;
+  peak: HeapFigures;
+}
+
+export interface ServedBurstFigures extends TurnsChecked {
+  turns: number;
+  wallMs: number;
+  /** The server's processes together, from /proc. */
+  rssBeforeMb: number;
+  peakRssMb: number;
+  /** Once the streams have ended and their writes landed. */
+  rssAfterMb: number;
+  /** Anonymous resident memory (heaps, buffers) of the processes once the streams have ended, MB. */
+  rssAnonAfterMb: number;
+  cpuMsPerTurn: number;
+  /** Each worker's share of the burst's server CPU (ms): how evenly the kernel spread the connections. */
+  workerCpuMs: number[];
+  /** The heap before the burst, its peak during it (100 ms samples), and once it ended. */
+  heapBefore: HeapFigures | null;
+  heapPeak: HeapFigures | null;
+  heapAfter: HeapFigures | null;
+}
+
+export interface ServedBurstRun {
+  /** TURN_SETUP_CONCURRENCY for this server; null: the app's default. */
+  setupConcurrency: number | null;
+  /** The heap left after a full collection once warmed up, before the first burst (the server's live set). */
+  liveHeapBefore: HeapFigures | null;
+  first: ServedBurstFigures;
+  /** With BENCH_SERVED_BURST_COLLECT_BETWEEN=1: the live heap between the bursts (else null). */
+  liveHeapBetween: HeapFigures | null;
+  second: ServedBurstFigures;
+  /** After IDLE_MS with nothing to do, following the second burst. */
+  rssAfterIdleMb: number;
+  /** The same, each process: the primary first, then the workers. */
+  rssAfterIdleByProcessMb: number[];
+  heapAfterIdle: HeapFigures | null;
+  /** After the idle spell and a full collection: what the server still holds. */
+  liveHeapAfter: HeapFigures | null;
+  rssAfterCollectionMb: number;
+}
+
+export interface ServedBurstResult {
+  skipped: string | null;
+  turns: number;
+  workers: number;
+  idleMs: number;
+  runs: ServedBurstRun[];
+}
+
+export function servedBurstSkipped(reason: string, turns: number): ServedBurstResult {
+  return { skipped: reason, turns, workers: availableParallelism(), idleMs: IDLE_MS, runs: [] };
+}
+
+/** What is missing for the measurement, or null. */
+async function missingPrerequisite(redisUrl: string): Promise<string | null> {
+  if (!process.env.DATABASE_URL) return "skipped (no DATABASE_URL)";
+  if (!existsSync(path.join(ROOT, process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID")))
+    return "skipped (no build: run `next build` first)";
+  const { redisReachable } = await import("@/tests/fixtures/redis");
+  return (await redisReachable(redisUrl)) ? null : `skipped (no Redis at ${redisUrl})`;
+}
+
+/** The TURN_SETUP_CONCURRENCY values to measure (BENCH_TURN_SETUP_CONCURRENCY), null for the app's default. */
+function setupConcurrencies(): (number | null)[] {
+  const listed = (process.env.BENCH_TURN_SETUP_CONCURRENCY ?? "").split(",").filter((value) => value.trim());
+  if (listed.length === 0) return [null];
+  return listed.map((value) => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 1)
+      throw new Error(`BENCH_TURN_SETUP_CONCURRENCY: "${value}" is not a whole number ≥ 1`);
+    return number;
+  });
+}
+
+export async function measureServedBurst({
+  turns = 200,
+}: {
+  turns?: number;
+} = {}): Promise<ServedBurstResult> {
+  const redisUrl = process.env.REDIS_URL || "redis://127.0.0.1:6379";
+  const missing = await missingPrerequisite(redisUrl);
+  if (missing) return servedBurstSkipped(missing, turns);
+  const baseUrl = process.env.DATABASE_URL as string;
+  const concurrencies = setupConcurrencies();
+  const seed = await seedBurst(turns, WARM_UP_TURNS, { AUTH_SECRET });
+  const { createDatabase } = await import("@/db/client");
+  const { dropDatabase } = await import("@/tests/database");
+  const handle = createDatabase({ url: seed.database.url });
+  let providers: BenchProviders | null = null;
+  try {
+    await handle.ready;
+    providers = await startBenchProviders("child-process");
+    const runs: ServedBurstRun[] = [];
+    for (const setupConcurrency of concurrencies) {
+      const server = await startServer({
+        databaseUrl: seed.database.url,
+        redisUrl,
+        providersUrl: providers.url,
+        setupConcurrency,
+      });
+      try {
+        const context = { server, seed, providers, db: handle.db };
+        await warmUp(context);
+        const liveHeapBefore = (await server.heap({ collect: true }))?.now ?? null;
+        const first = await burst(context, `${setupConcurrency ?? "d"}.1`);
+        const liveHeapBetween = COLLECT_BETWEEN
+          ? ((await server.heap({ collect: true }))?.now ?? null)
+          : null;
+        const second = await burst(context, `${setupConcurrency ?? "d"}.2`);
+        await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+        const idle = processTreeUsage(server.process.pid);
+        const heapAfterIdle = (await server.heap())?.now ?? null;
+        const liveHeapAfter = (await server.heap({ collect: true }))?.now ?? null;
+        runs.push({
+          setupConcurrency,
+          liveHeapBefore,
+          liveHeapBetween,
+          first,
+          second,
+          rssAfterIdleMb: round(
+            idle.reduce((sum, usage) => sum + usage.rssMb, 0),
+            1,
+          ),
+          rssAfterIdleByProcessMb: idle.map((usage) => round(usage.rssMb, 1)),
+          heapAfterIdle,
+          liveHeapAfter,
+          rssAfterCollectionMb: round(serverRssMb(server), 1),
+        });
+      } finally {
+        await server.stop();
+      }
+    }
+    return { skipped: null, turns, workers: availableParallelism(), idleMs: IDLE_MS, runs };
+  } finally {
+    await providers?.close();
+    await handle.close();
+    await dropDatabase(baseUrl, seed.database.name);
+  }
+}
+
+export interface Server {
+  origin: string;
+  process: ChildProcess;
+  /**
+   * The V8 heap of every server process, summed (null when a process did not answer in time); after a full
+   * collection in each when `collect`.
+   */
+  heap(options?: { collect?: boolean }): Promise<HeapReading | null>;
+  stop(): Promise<void>;
+}
+
+interface BurstContext {
+  server: Server;
+  seed: Seed;
+  providers: BenchProviders;
+  db: Parameters<typeof lastSeqs>[0];
+}
+
+/** `node scripts/serve.mjs` as `npm start` runs it, with one worker per core; resolves once it answers /api/ready. */
+export async function startServer(options: {
+  databaseUrl: string;
+  redisUrl: string;
+  providersUrl: string;
+  setupConcurrency: number | null;
+}): Promise<Server> {
+  const port = Number(process.env.BENCH_SERVED_BURST_PORT ?? 3790);
+  const origin = `http://127.0.0.1:${port}`;
+  const memoryDir = mkdtempSync(path.join(tmpdir(), "glassbox-burst-memory-"));
+  const log = path.join(memoryDir, "server.log");
+  const child = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      // As scripts/start.mjs sets them for `npm start`.
+      NEXT_TELEMETRY_DISABLED: "1",
+      NEXT_MANUAL_SIG_HANDLE: "1",
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
+      NODE_OPTIONS: `--require ${path.join(ROOT, "bench/memory-probe.cjs")}`,
+      GLASSBOX_BENCH_MEMORY_DIR: memoryDir,
+      WEB_CONCURRENCY: String(availableParallelism()),
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: options.databaseUrl,
+      REDIS_URL: options.redisUrl,
+      AUTH_SECRET,
+      GLASSBOX_TEST: "1",
+      LOG_LEVEL: "warn",
+      CHAT_RATE_LIMIT_PER_MINUTE: "1000000",
+      TITLE_MODEL_ID: "offline:echo",
+      OPENAI_API_KEY: "bench-key",
+      OPENAI_BASE_URL: `${options.providersUrl}/v1`,
+      ...(options.setupConcurrency === null
+        ? {}
+        : { TURN_SETUP_CONCURRENCY: String(options.setupConcurrency) }),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group, so that a kill reaches its workers too.
+    detached: true,
+  });
+  const output = createWriteStream(log);
+  child.stdout?.pipe(output);
+  child.stderr?.pipe(output);
+  const pids = () => processTreeUsage(child.pid).map((usage) => usage.pid);
+  const server: Server = {
+    origin,
+    process: child,
+    heap: ({ collect = false } = {}) => readHeap(pids(), memoryDir, collect),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        process.kill(-(child.pid as number), "SIGKILL");
+        await exited;
+      }
+      rmSync(memoryDir, { recursive: true, force: true });
+    },
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`the server exited (${child.exitCode}): ${readFileSync(log, "utf8").slice(-2_000)}`);
+    if (
+      await fetch(`${origin}/api/ready`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return server;
+    if (Date.now() > deadline) {
+      await server.stop();
+      throw new Error("the server did not answer /api/ready within 120 s");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Asks each process for its heap (SIGUSR2 to bench/memory-probe.cjs) and sums the answers. */
+async function readHeap(pids: number[], memoryDir: string, collect: boolean): Promise<HeapReading | null> {
+  const files = pids.map((pid) => path.join(memoryDir, `${pid}.json`));
+  for (const file of files) rmSync(file, { force: true });
+  const collectFile = path.join(memoryDir, "collect");
+  if (collect) writeFileSync(collectFile, "");
+  try {
+    for (const pid of pids) process.kill(pid, "SIGUSR2");
+    const deadline = Date.now() + 5_000;
+    while (!files.every((file) => existsSync(file))) {
+      if (Date.now() > deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    rmSync(collectFile, { force: true });
+  }
+  const now = emptyHeap();
+  const peak = emptyHeap();
+  now.spacesMb = {};
+  for (const file of files) {
+    const reading = JSON.parse(readFileSync(file, "utf8")) as {
+      now: NodeMemoryUsage;
+      peaks: NodeMemoryUsage;
+      spaces: Record<string, number>;
+    };
+    add(now, reading.now);
+    add(peak, reading.peaks);
+    for (const [space, bytes] of Object.entries(reading.spaces))
+      now.spacesMb[space] = round((now.spacesMb[space] ?? 0) + bytes / 2 ** 20, 1);
+  }
+  return { now, peak };
+}
+
+type NodeMemoryUsage = Record<"rss" | "heapUsed" | "heapTotal" | "external" | "arrayBuffers", number>;
+
+function emptyHeap(): HeapFigures {
+  return { rssMb: 0, heapUsedMb: 0, heapTotalMb: 0, externalMb: 0, arrayBuffersMb: 0 };
+}
+
+function add(into: HeapFigures, usage: NodeMemoryUsage): void {
+  const mb = (bytes: number) => bytes / 2 ** 20;
+  into.rssMb = round(into.rssMb + mb(usage.rss), 1);
+  into.heapUsedMb = round(into.heapUsedMb + mb(usage.heapUsed), 1);
+  into.heapTotalMb = round(into.heapTotalMb + mb(usage.heapTotal), 1);
+  into.externalMb = round(into.externalMb + mb(usage.external), 1);
+  into.arrayBuffersMb = round(into.arrayBuffersMb + mb(usage.arrayBuffers), 1);
+}
+
+function serverRssMb(server: Server): number {
+  return processTreeUsage(server.process.pid).reduce((sum, usage) => sum + usage.rssMb, 0);
+}
+
+/** One streaming turn over HTTP, read to its end; times from `start`. */
+async function httpTurn(
+  origin: string,
+  user: TestUser,
+  conversationId: string,
+  text: string,
+  start: number,
+): Promise<TurnRead> {
+  try {
+    const response = await fetch(`${origin}/api/chat`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        cookie: user.cookie,
+        origin,
+        // fetch's own (gzip, deflate, br), as a browser's: Next compresses the reply's stream unless told not to.
+        ...(ACCEPT_ENCODING ? { "accept-encoding": ACCEPT_ENCODING } : {}),
+      },
+      body: JSON.stringify({
+        id: conversationId,
+        message: { id: crypto.randomUUID(), role: "user", parts: [{ type: "text", text }] },
+      }),
+    });
+    return await readTurn(response, start);
+  } catch (error) {
+    return failedTurn(`the request failed: ${String(error)}`);
+  }
+}
+
+/** Two rounds of WARM_UP_TURNS turns at once, each on a conversation of its own: every worker runs the route. */
+async function warmUp({ server, seed, providers }: BurstContext): Promise<void> {
+  for (let round = 0; round < 2; round++) {
+    await providers.script(
+      ...seed.warmUpConversationIds.map((_, index) => ({
+        kind: "text" as const,
+        text: `Warm-up ${round}.${index}.`,
+        chunks: 5,
+        chunkDelayMs: 20,
+      })),
+    );
+    const results = await Promise.all(
+      seed.warmUpConversationIds.map((conversationId, index) =>
+        httpTurn(
+          server.origin,
+          seed.users[index % seed.users.length],
+          conversationId,
+          `Warm-up ${index}`,
+          performance.now(),
+        ),
+      ),
+    );
+    const failed = results.find((result) => result.failure);
+    if (failed) throw new Error(`a warm-up turn failed: ${failed.failure}`);
+  }
+}
+
+/** Every user starts a turn at once; the figures once every stream has ended and its writes landed. */
+async function burst(
+  { server, seed, providers, db }: BurstContext,
+  label: string,
+): Promise<ServedBurstFigures> {
+  const { users, conversationIds } = seed;
+  const texts = users.map((_, index) => replyText(`${label}.${index}`));
+  await providers.script(...texts.map(scriptedReply));
+  const seqBefore = await lastSeqs(db, conversationIds);
+  const heapBefore = (await server.heap())?.now ?? null;
+  const usageBefore = processTreeUsage(server.process.pid);
+  const sampler = sampleRss(server);
+  const start = performance.now();
+  const results = await Promise.all(
+    users.map((user, index) =>
+      httpTurn(server.origin, user, conversationIds[index], `Question ${index}: trams or taxis?`, start),
+    ),
+  );
+  const wallMs = performance.now() - start;
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const peakRssMb = sampler.stop();
+  const usageAfter = processTreeUsage(server.process.pid);
+  const heapAfter = await server.heap();
+  const cpuMs = usageAfter.map((usage) => usage.cpuMs - cpuOf(usageBefore, usage.pid));
+  const checked = await checkTurns(db, { conversationIds, seqBefore, texts, results });
+  const sum = (usages: ProcessUsage[]) => usages.reduce((total, usage) => total + usage.rssMb, 0);
+  return {
+    ...checked,
+    turns: users.length,
+    wallMs: Math.round(wallMs),
+    rssBeforeMb: round(sum(usageBefore), 1),
+    peakRssMb: round(peakRssMb, 1),
+    rssAfterMb: round(sum(usageAfter), 1),
+    rssAnonAfterMb: round(
+      usageAfter.reduce((total, usage) => total + residentKinds(usage.pid).anonMb, 0),
+      1,
+    ),
+    cpuMsPerTurn: round(cpuMs.reduce((total, ms) => total + ms, 0) / users.length, 1),
+    workerCpuMs: cpuMs.slice(1),
+    heapBefore,
+    heapPeak: heapAfter?.peak ?? null,
+    heapAfter: heapAfter?.now ?? null,
+  };
+}
+
+function cpuOf(usages: ProcessUsage[], pid: number): number {
+  return usages.find((usage) => usage.pid === pid)?.cpuMs ?? 0;
+}
+
+/** The server's summed RSS every SAMPLE_EVERY_MS until stop(), which returns the peak (MB). */
+function sampleRss(server: Server) {
+  let peak = serverRssMb(server);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, serverRssMb(server));
+  }, SAMPLE_EVERY_MS);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, serverRssMb(server));
+    },
+  };
+}
+
+/** One run's figures as keyed JSON (bench-results.json's `burst200.detail.by_setup_concurrency`). */
+export function servedRunJson(run: ServedBurstRun) {
+  return {
+    ttft_median_ms: run.first.firstTokenMedian,
+    ttft_max_ms: run.first.firstTokenMax,
+    p99_gap_ms: run.first.addedGapP99,
+    peak_rss_mb: run.first.peakRssMb,
+    cpu_ms_per_turn: run.first.cpuMsPerTurn,
+    errors: run.first.errors + run.second.errors,
+    lost: run.first.lost + run.second.lost,
+    /** The first burst's peak over what the server held before it, per open stream. */
+    rss_per_stream_mb: round((run.first.peakRssMb - run.first.rssBeforeMb) / run.first.turns, 2),
+    heap_per_stream_mb:
+      run.first.heapPeak && run.first.heapBefore
+        ? round((run.first.heapPeak.heapUsedMb - run.first.heapBefore.heapUsedMb) / run.first.turns, 2)
+        : null,
+    second_burst_ttft_median_ms: run.second.firstTokenMedian,
+    second_burst_ttft_max_ms: run.second.firstTokenMax,
+    second_burst_p99_gap_ms: run.second.addedGapP99,
+    second_burst_peak_rss_mb: run.second.peakRssMb,
+    rss_after_idle_mb: run.rssAfterIdleMb,
+  };
+}
+
+/** Every phase of a run as keyed JSON. */
+export function servedPhasesJson(run: ServedBurstRun) {
+  const phase = (figures: ServedBurstFigures) => ({
+    rss_before_mb: figures.rssBeforeMb,
+    peak_rss_mb: figures.peakRssMb,
+    rss_after_mb: figures.rssAfterMb,
+    rss_anon_after_mb: figures.rssAnonAfterMb,
+    heap_before: figures.heapBefore,
+    heap_peak: figures.heapPeak,
+    heap_after: figures.heapAfter,
+    wall_ms: figures.wallMs,
+    worker_cpu_ms: figures.workerCpuMs,
+    p50_added_gap_ms: figures.addedGapP50,
+    max_added_gap_ms: figures.addedGapMax,
+    gaps_measured: figures.gapsMeasured,
+    failures: figures.failures,
+  });
+  return {
+    live_heap_before: run.liveHeapBefore,
+    first: phase(run.first),
+    live_heap_between: run.liveHeapBetween,
+    second: phase(run.second),
+    rss_after_idle_by_process_mb: run.rssAfterIdleByProcessMb,
+    heap_after_idle: run.heapAfterIdle,
+    live_heap_after: run.liveHeapAfter,
+    rss_after_collection_mb: run.rssAfterCollectionMb,
+  };
+}
+
+/** The table's rows (bench/report.ts): label, value, range, note. */
+export function servedBurstRows(served: ServedBurstResult): [string, string, string, string][] {
+  const rows: [string, string, string, string][] = [];
+  const row = (label: string, value: string, range: string, note: string) => {
+    rows.push([label, value, range, note]);
+  };
+  if (served.skipped || served.runs.length === 0) {
+    row("burst (built app)", "—", "", served.skipped ?? "");
+    return rows;
+  }
+  const mb = (figure: number | null | undefined) =>
+    figure === null || figure === undefined ? "—" : String(figure);
+  const heapLine = (figures: ServedBurstFigures) =>
+    `heap used ${mb(figures.heapBefore?.heapUsedMb)} → peak ${mb(figures.heapPeak?.heapUsedMb)} → ${mb(figures.heapAfter?.heapUsedMb)} MB`;
+  for (const [index, run] of served.runs.entries()) {
+    const setup = `TURN_SETUP_CONCURRENCY ${run.setupConcurrency ?? "default"}`;
+    const { first, second } = run;
+    if (index > 0) {
+      row(
+        `burst, ${setup}: first token`,
+        ms(first.firstTokenMedian),
+        `max ${ms(first.firstTokenMax)}`,
+        `gap p99 ${ms(first.addedGapP99)}; peak RSS ${first.peakRssMb} MB; ${ms(first.cpuMsPerTurn)} ms CPU per turn; errors ${first.errors}, lost ${first.lost}`,
+      );
+      continue;
+    }
+    row(
+      `burst: ${first.turns} turns, ${served.workers} workers, first token`,
+      ms(first.firstTokenMedian),
+      `max ${ms(first.firstTokenMax)}`,
+      `the built app (scripts/serve.mjs) over HTTP, ${setup}; all streams ended in ${first.wallMs} ms`,
+    );
+    row(
+      "burst: added gap p99",
+      ms(first.addedGapP99),
+      `p50 ${ms(first.addedGapP50)}, max ${ms(first.addedGapMax)}`,
+      `${first.gapsMeasured} gaps; the clients' own delays count too`,
+    );
+    row(
+      "burst: errors / lost",
+      `${first.errors} / ${first.lost}`,
+      "",
+      first.failures[0] ?? "every reply stored complete, full text",
+    );
+    const perStream = servedRunJson(run);
+    row(
+      "burst: server peak RSS (MB)",
+      String(first.peakRssMb),
+      `${first.rssBeforeMb} before, ${first.rssAfterMb} after`,
+      `all the server's processes, /proc every 20 ms; ${heapLine(first)}`,
+    );
+    row(
+      "burst: memory per open stream (MB)",
+      String(perStream.rss_per_stream_mb),
+      `heap used ${mb(perStream.heap_per_stream_mb)}`,
+      "the peak over what the server held before the burst, ÷ turns",
+    );
+    row(
+      "burst: server CPU per turn",
+      ms(first.cpuMsPerTurn),
+      `workers ${first.workerCpuMs.join(" / ")} ms`,
+      "the server's processes only (user + system) ÷ turns",
+    );
+    row(
+      "second burst: first token",
+      ms(second.firstTokenMedian),
+      `max ${ms(second.firstTokenMax)}`,
+      `gap p99 ${ms(second.addedGapP99)}; errors ${second.errors}, lost ${second.lost}; ${ms(second.cpuMsPerTurn)} ms CPU per turn`,
+    );
+    row(
+      "second burst: server peak RSS (MB)",
+      String(second.peakRssMb),
+      `${second.rssBeforeMb} before, ${second.rssAfterMb} after`,
+      heapLine(second),
+    );
+    row(
+      `server RSS after ${served.idleMs / 1000} s idle (MB)`,
+      String(run.rssAfterIdleMb),
+      `by process ${run.rssAfterIdleByProcessMb.join(" / ")}`,
+      `heap used ${mb(run.heapAfterIdle?.heapUsedMb)} of ${mb(run.heapAfterIdle?.heapTotalMb)} MB`,
+    );
+    row(
+      "server live heap, before → after (MB)",
+      `${mb(run.liveHeapBefore?.heapUsedMb)} → ${mb(run.liveHeapAfter?.heapUsedMb)}`,
+      `RSS ${run.rssAfterCollectionMb} after`,
+      "heap used after a full collection in each process, before the first burst and after the idle spell: what the server retains",
+    );
+  }
+  return rows;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  measureServedBurst({ turns: Number(process.env.BENCH_CONCURRENT_TURNS ?? 200) })
+    .then((result) => {
+      // The table's rows on stderr, the figures as JSON on stdout.
+      for (const [label, value, range, note] of servedBurstRows(result))
+        console.error(`${label.padEnd(50)} ${value.padStart(12)}  ${range.padEnd(30)} ${note}`);
+      console.log(
+        JSON.stringify(
+          {
+            skipped: result.skipped,
+            turns: result.turns,
+            workers: result.workers,
+            runs: result.runs.map((run) => ({
+              setup_concurrency: run.setupConcurrency ?? "default",
+              ...servedRunJson(run),
+              phases: servedPhasesJson(run),
+            })),
+          },
+          null,
+          2,
+        ),
+      );
+      process.exit(0);
+    })
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
