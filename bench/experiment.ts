@@ -6,7 +6,7 @@
 // Alone: `npx tsx bench/experiment.ts` (needs DATABASE_URL); `npm run bench` runs it unless BENCH_SKIP_EXPERIMENT=1.
 
 import { type AppBench, setUpAppBench } from "./app-setup";
-import { childExecArgv, runForked } from "./concurrency";
+import { forkedBench } from "./forked-bench";
 import { round } from "./stats";
 
 export interface ExperimentBenchResult {
@@ -89,18 +89,13 @@ async function copyConversation(bench: AppBench, templateId: string, copies: num
   });
 }
 
-const CHILD_FLAG = "BENCH_EXPERIMENT_CHILD";
+const forked = forkedBench(import.meta.url, "BENCH_EXPERIMENT_CHILD", "the experiment bench");
 
 /** In a child node of its own (the app keeps one database handle per process); skipped without Postgres. */
 export async function measureExperiment(): Promise<ExperimentBenchResult> {
   if (!process.env.DATABASE_URL)
     return experimentSkipped("DATABASE_URL is not set: measured on Postgres only");
-  return runForked<ExperimentBenchResult>(
-    import.meta.url,
-    childExecArgv(),
-    { [CHILD_FLAG]: "1" },
-    "the experiment bench",
-  );
+  return forked.measure<ExperimentBenchResult>("1");
 }
 
 export function experimentJson(result: ExperimentBenchResult) {
@@ -186,15 +181,8 @@ async function runExperimentBench(baseUrl: string): Promise<ExperimentBenchResul
 }
 
 const baseUrl = process.env.DATABASE_URL ?? "";
-if (process.env[CHILD_FLAG] && process.send) {
-  const send = process.send.bind(process);
-  runExperimentBench(baseUrl).then(
-    (result) => send(result, () => process.exit(0)),
-    (error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
+if (forked.childRequest) {
+  forked.answer(runExperimentBench(baseUrl));
 } else if (process.argv[1]?.endsWith("bench/experiment.ts")) {
   if (!baseUrl) throw new Error("bench/experiment.ts needs DATABASE_URL (Postgres)");
   runExperimentBench(baseUrl).then(

@@ -5,7 +5,7 @@
 // conversation-branch-queries.ts ("branch from here").
 
 import "server-only";
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
 import { notFound } from "@/lib/domain/errors";
 import type { StoredPart } from "@/lib/domain/types";
