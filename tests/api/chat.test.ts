@@ -37,6 +37,8 @@ describe("POST /api/chat with the offline model", () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
+    // Not compressed on the way: a compressor would hold each chunk back (and cost one per open stream).
+    expect(response.headers.get("cache-control")).toBe("no-cache, no-transform");
     const chunks = await readUIStream(response);
     const streamed = chunks
       .filter((chunk) => chunk.type === "text-delta")

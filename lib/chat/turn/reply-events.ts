@@ -1,13 +1,22 @@
 // A turn's reply as the browser reads it: the AI SDK's UI message stream protocol, one `data: <chunk as JSON>`
-// event per chunk and `data: [DONE]` at the end (served with the SDK's UI_MESSAGE_STREAM_HEADERS), written
+// event per chunk and `data: [DONE]` at the end (served with REPLY_STREAM_HEADERS, the SDK's own), written
 // straight into one stream. The SDK's own path (createUIMessageStream, then a TransformStream that injects the
 // message id, one for the SSE framing and one for the bytes) is three more stream stages for every chunk, and
 // under a burst of turns those stages were a measured share of the server's time (docs/features.md, "The
 // turn's own cost"). The bytes are the same.
 
 import "server-only";
-import type { UIMessageChunk } from "ai";
+import { UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from "ai";
 import { logger } from "@/lib/logger";
+
+/**
+ * The SDK's UI message stream headers, with `no-transform`: `next start` would otherwise gzip every reply stream,
+ * keeping a compressor per stream and flushing it on every chunk (the live event stream says the same).
+ */
+export const REPLY_STREAM_HEADERS = {
+  ...UI_MESSAGE_STREAM_HEADERS,
+  "cache-control": "no-cache, no-transform",
+};
 
 /** Where a reply writes its chunks. Once the browser has gone, writes are dropped and the generation goes on. */
 export interface ReplyWriter {

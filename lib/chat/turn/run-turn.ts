@@ -4,7 +4,6 @@
 // completes and is stored.
 
 import "server-only";
-import { UI_MESSAGE_STREAM_HEADERS } from "ai";
 import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
 import { appendMessage } from "@/db/message-insert-queries";
@@ -18,7 +17,7 @@ import { instanceId } from "@/lib/chat/turn-control/turn-recovery";
 import { claimTurnStart } from "@/lib/chat/turn-control/turn-stops";
 import { logger } from "@/lib/logger";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
-import { replyEventBytes, replyEventText, type WriteReply } from "./reply-events";
+import { REPLY_STREAM_HEADERS, replyEventBytes, replyEventText, type WriteReply } from "./reply-events";
 import { admitTurnSetUp } from "./turn-admission";
 import type { ClientTools, TurnContext } from "./turn-context";
 import { buildPhaseA, openConversation } from "./turn-setup";
@@ -118,11 +117,11 @@ async function startTurn(
 /** The reply's stream as the response. With Redis, it is published under the turn's id so any instance can resume it. */
 async function respondWith(turnId: string, writeReply: ReturnType<typeof streamTurn>): Promise<Response> {
   const streams = resumableStreams();
-  if (!streams) return new Response(replyEventBytes(writeReply), { headers: UI_MESSAGE_STREAM_HEADERS });
+  if (!streams) return new Response(replyEventBytes(writeReply), { headers: REPLY_STREAM_HEADERS });
   const events = replyEventText(writeReply);
   const published = await streams.resumableStream(turnId, () => events);
   return new Response((published ?? events).pipeThrough(new TextEncoderStream()), {
-    headers: UI_MESSAGE_STREAM_HEADERS,
+    headers: REPLY_STREAM_HEADERS,
   });
 }
 

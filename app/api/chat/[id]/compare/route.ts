@@ -2,10 +2,10 @@
 // answered again by each of up to four distinct, callable models, one after another, each answer a new variant of
 // the reply. The response is one UI message stream: each model's chunks follow a `data-compare` chunk naming it
 // (lib/chat/compare-models.ts).
-import { UI_MESSAGE_STREAM_HEADERS } from "ai";
 import { requireOwnedConversation } from "@/app/api/conversations/readable-conversation";
 import { route } from "@/lib/api/route";
 import { compareModels } from "@/lib/chat/compare-models";
+import { REPLY_STREAM_HEADERS } from "@/lib/chat/turn/reply-events";
 import { refuseNewTurnWhenShuttingDown } from "@/lib/shutdown-hooks";
 import { compareRequestSchema } from "./schema";
 
@@ -19,5 +19,5 @@ export const POST = route(async (request: Request, { params }: { params: Promise
     compareRequestSchema,
   );
   const stream = await compareModels({ db, user, conversationId, ...body });
-  return new Response(stream, { headers: UI_MESSAGE_STREAM_HEADERS });
+  return new Response(stream, { headers: REPLY_STREAM_HEADERS });
 });
