@@ -92,7 +92,10 @@ export async function runExperiment({
 }): Promise<void> {
   await setExperimentStatus({ db, experimentId: experiment.id, status: "running" });
   const pricesByModel = new Map((await listModels({ db })).map((model: Model) => [model.id, model.prices]));
+  let storing: Promise<void> = Promise.resolve();
   for (let start = 0; start < conversationIds.length; start += BATCH_ROWS) {
+    // A failed store fails the experiment before more is built.
+    await Promise.race([storing, Promise.resolve()]);
     const batch = conversationIds.slice(start, start + BATCH_ROWS);
     const lastRequests = await lastReplyRequests({ db, conversationIds: batch });
     const rows: ResultRowToStore[] = new Array(batch.length);
@@ -117,8 +120,12 @@ export async function runExperiment({
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, batch.length) }, worker));
-    await storeExperimentRows({ db, experimentId: experiment.id, rows });
+    // Stored while the next batch builds, one batch after another (progress moves in order).
+    const stored = storing.then(() => storeExperimentRows({ db, experimentId: experiment.id, rows }));
+    stored.catch(() => {});
+    storing = stored;
   }
+  await storing;
   await setExperimentStatus({ db, experimentId: experiment.id, status: "done" });
 }
 
