@@ -6,7 +6,9 @@ import { useState } from "react";
 // A dataset's page (docs/lab.md): its conversations, its experiments, and a form that starts one: what-if settings
 // (a JSON override, as the inspector's preview takes), a persona prompt, a model, and whether to send both for real.
 import { ErrorMessage } from "@/components/ui/error-message";
+import { TextAreaField, TextField } from "@/components/ui/form-controls";
 import { PageHeading } from "@/components/ui/page-heading";
+import { submitHandler } from "@/components/ui/submit-handler";
 import { getDataset, startExperiment } from "./api";
 
 export function DatasetDetail({ datasetId }: { datasetId: string }) {
@@ -76,45 +78,35 @@ function ExperimentForm({ datasetId }: { datasetId: string }) {
     <form
       className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
       data-testid="experiment-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        start.mutate();
-      }}
+      onSubmit={submitHandler(() => start.mutate())}
     >
       <h2 className="font-medium">Run an experiment</h2>
       <p className="text-xs text-zinc-600 dark:text-zinc-400">
         Each conversation's next turn is built as today and with this candidate. Dry by default: nothing is
         sent.
       </p>
-      <label className="block space-y-1 text-sm">
-        <span>What-if settings (JSON override)</span>
-        <textarea
-          className="input h-24 w-full font-mono text-xs"
-          value={settings}
-          onChange={(event) => setSettings(event.target.value)}
-          placeholder='{"contextNote": {"text": "Keep it short.", "depth": 0}}'
-          data-testid="experiment-settings"
-        />
-      </label>
-      <label className="block space-y-1 text-sm">
-        <span>Persona prompt (empty: the persona's own)</span>
-        <textarea
-          className="input h-16 w-full text-xs"
-          value={personaPrompt}
-          onChange={(event) => setPersonaPrompt(event.target.value)}
-          data-testid="experiment-persona-prompt"
-        />
-      </label>
-      <label className="block space-y-1 text-sm">
-        <span>Model (empty: each conversation's own)</span>
-        <input
-          className="input w-full"
-          value={modelId}
-          onChange={(event) => setModelId(event.target.value)}
-          placeholder="openai:gpt-4.1-mini"
-          data-testid="experiment-model"
-        />
-      </label>
+      <TextAreaField
+        label="What-if settings (JSON override)"
+        rows={4}
+        value={settings}
+        onChange={setSettings}
+        placeholder='{"contextNote": {"text": "Keep it short.", "depth": 0}}'
+        testId="experiment-settings"
+      />
+      <TextAreaField
+        label="Persona prompt (empty: the persona's own)"
+        rows={2}
+        value={personaPrompt}
+        onChange={setPersonaPrompt}
+        testId="experiment-persona-prompt"
+      />
+      <TextField
+        label="Model (empty: each conversation's own)"
+        value={modelId}
+        onChange={setModelId}
+        placeholder="openai:gpt-4.1-mini"
+        testId="experiment-model"
+      />
       <label className="flex items-center gap-2 text-sm">
         <input
           type="checkbox"

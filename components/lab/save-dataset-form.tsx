@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 // "Save as dataset": a name for the chosen conversations, then the new dataset's page (docs/lab.md).
 import { ErrorMessage } from "@/components/ui/error-message";
+import { submitHandler } from "@/components/ui/submit-handler";
 import { createDataset, datasetsKey } from "./api";
 
 export function SaveDatasetForm({
@@ -27,10 +28,7 @@ export function SaveDatasetForm({
     <form
       className="space-y-1.5"
       data-testid="save-dataset-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        save.mutate();
-      }}
+      onSubmit={submitHandler(() => save.mutate())}
     >
       <div className="flex gap-1.5">
         <input

@@ -5,7 +5,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
+import { TextField } from "@/components/ui/form-controls";
 import { PageHeading } from "@/components/ui/page-heading";
+import { submitHandler } from "@/components/ui/submit-handler";
 import type { ApiOutput } from "@/lib/api/responses";
 import { formatUsd } from "@/lib/pricing";
 
@@ -154,22 +156,16 @@ function CreateKeyForm({
   return (
     <form
       className="space-y-3 rounded-xl border border-zinc-200 p-3 text-sm dark:border-zinc-800"
-      onSubmit={(event) => {
-        event.preventDefault();
-        create.mutate();
-      }}
+      onSubmit={submitHandler(() => create.mutate())}
       data-testid="create-api-key"
     >
-      <label className="block space-y-1">
-        <span className="font-medium">Name</span>
-        <input
-          className="input w-full"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          placeholder="My script"
-          data-testid="api-key-name-input"
-        />
-      </label>
+      <TextField
+        label="Name"
+        value={name}
+        onChange={setName}
+        placeholder="My script"
+        testId="api-key-name-input"
+      />
       <fieldset className="space-y-1">
         <legend className="font-medium">Personas (none checked: every persona)</legend>
         {personas.map((persona) => (
