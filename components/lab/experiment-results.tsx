@@ -38,22 +38,17 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
               {body.status} · {body.progress.done} of {body.progress.total} conversations
               {body.live ? " · live" : " · dry (nothing sent)"}
             </span>
-            <a
-              href={`/api/experiments/${experimentId}?format=csv`}
-              download
-              className="underline"
-              data-testid="export-csv"
-            >
-              Export CSV
-            </a>
-            <a
-              href={`/api/experiments/${experimentId}?format=json`}
-              download
-              className="underline"
-              data-testid="export-json"
-            >
-              Export JSON
-            </a>
+            {(["csv", "json"] as const).map((format) => (
+              <a
+                key={format}
+                href={`/api/experiments/${experimentId}?format=${format}`}
+                download
+                className="underline"
+                data-testid={`export-${format}`}
+              >
+                Export {format.toUpperCase()}
+              </a>
+            ))}
           </div>
           <ErrorMessage message={body.error} testId="experiment-error" />
           <Totals totals={body.totals} />
