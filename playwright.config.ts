@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { chromiumPath } from "./scripts/chromium-path.mjs";
 
 // End-to-end tests drive Debian's Chromium against `next start` (built first by scripts/test.mjs) and the fake
 // provider servers. The database comes from E2E_DATABASE_URL (a fresh Postgres database) or a PGlite directory.
@@ -124,9 +125,12 @@ export default defineConfig({
     // Playwright's API client (page.request) does not. Specs that test cross-origin requests clear it.
     extraHTTPHeaders: { origin: `http://127.0.0.1:${own.appPort}` },
     browserName: "chromium",
-    trace: "retain-on-failure",
+    // A trace records every action's DOM and screenshots, the passing tests' too, at about a tenth of the suite's CPU.
+    // A failure keeps a screenshot and its page snapshot (error-context.md); E2E_TRACE=1 records traces as well.
+    trace: process.env.E2E_TRACE === "1" ? "retain-on-failure" : "off",
+    screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: chromiumPath(),
       args: [
         "--no-sandbox",
         "--disable-gpu",

@@ -22,7 +22,10 @@ export default defineConfig({
     exclude: ["e2e/**/*.spec.ts", "node_modules/**"],
     globalSetup: ["tests/global-setup.ts"],
     // Each worker has a database of its own (tests/global-setup.ts), PGlite's included, so files run in parallel.
-    setupFiles: ["tests/worker-database.ts"],
+    // A worker's files share its process and module cache (importing the app once per worker, not once per file):
+    // each file ends by putting the process back as a new one would be (tests/fresh-process-state.ts).
+    isolate: false,
+    setupFiles: ["tests/worker-database.ts", "tests/fresh-process-state.ts"],
     fileParallelism: true,
     // Two workers: many files wait on sockets, child processes and the database more than they compute, and more
     // than two on two cores starves the tests that time a stream. GLASSBOX_TEST_WORKERS sets it.

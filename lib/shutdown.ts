@@ -77,7 +77,8 @@ function httpListeners(): Server[] {
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function withTimeout(work: Promise<unknown>, ms: number): Promise<unknown> {
+/** Waits for `work`, or `ms` at most (a close that hangs does not hold up the rest). */
+export function withTimeout(work: Promise<unknown>, ms: number): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() =>
     clearTimeout(timer),

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// `npm test`: every suite. Lint (Biome) and the type checks, run beside Vitest (unit + integration, real Postgres
-// when DATABASE_URL is set, else PGlite), then a production build and Playwright end-to-end tests in Chromium.
+// `npm test`: every suite. Vitest (unit + integration, real Postgres when DATABASE_URL is set, else PGlite), with
+// lint (Biome), the type checks and the production build beside it on the CPU time it leaves idle; then Playwright
+// end-to-end tests in Chromium against that build.
 // Prints each phase's wall time, then ends with one line: `N passed, N failed`.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
+import { chromiumPath } from "./chromium-path.mjs";
 
 const startedAt = Date.now();
 const root = path.resolve(import.meta.dirname, "..");
@@ -30,18 +32,25 @@ const filters = process.argv.slice(3);
 let passed = 0;
 let failed = 0;
 let broken = false;
+/** What failed, named, so that a run's last lines say which test to look at: `suite › file › test`. */
+const failures = [];
 /** Each phase's wall time, printed at the end: `[name, milliseconds, note]`. */
 const phases = [];
 
 /**
  * Runs `command` and resolves with its exit status. `buffered` collects its output and prints it in one piece when
- * it ends, so a step that runs beside another does not interleave its lines with that one's.
+ * it ends, so a step that runs beside another does not interleave its lines with that one's; `background` runs it
+ * only on the CPU time the step it runs beside leaves idle.
  */
-function run(command, args, { extraEnv = {}, buffered = false } = {}) {
+function run(command, args, { extraEnv = {}, buffered = false, background = false } = {}) {
   const title = `$ ${path.basename(command)} ${args.join(" ")}`;
   if (!buffered) console.log(`\n${title}`);
+  // A background step runs only on CPU time the others leave idle (Linux's SCHED_IDLE, through util-linux's chrt).
+  // A nice value would not do: each of a build's many threads would still take its share beside Vitest's.
+  const [file, fileArgs] =
+    background && existsSync("/usr/bin/chrt") ? ["chrt", ["--idle", "0", command, ...args]] : [command, args];
   return new Promise((resolve) => {
-    const child = spawn(command, args, {
+    const child = spawn(file, fileArgs, {
       cwd: root,
       stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit",
       env: { ...env, ...extraEnv },
@@ -75,6 +84,37 @@ function readJson(file) {
   }
 }
 
+/** Vitest's JSON report: each failed test, and each file that failed before its tests ran. */
+function vitestFailures(report) {
+  const names = [];
+  for (const file of report.testResults ?? []) {
+    const relative = path.relative(root, file.name);
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+    for (const test of failedTests) names.push(`vitest › ${relative} › ${test.fullName}`);
+    if (file.status === "failed" && failedTests.length === 0)
+      names.push(`vitest › ${relative} › (the file itself)`);
+  }
+  return names;
+}
+
+/** Playwright's JSON report: each test that failed, and each that failed once and then passed on a retry. */
+function playwrightFailures(report) {
+  const names = [];
+  const visit = (suite) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        if (test.status === "unexpected" || test.status === "flaky")
+          names.push(
+            `playwright${test.status === "flaky" ? " (flaky)" : ""} › ${spec.file}:${spec.line} › ${spec.title}`,
+          );
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of report.suites ?? []) visit(suite);
+  for (const error of report.errors ?? [])
+    names.push(`playwright › ${String(error.message ?? "").split("\n")[0]}`);
+  return names;
+}
+
 function formatDuration(ms) {
   const seconds = Math.round(ms / 1000);
   return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
@@ -91,14 +131,56 @@ async function staticChecks() {
     // The pipeline again, with noUncheckedIndexedAccess (tsconfig.context.json).
     [bin("tsc"), ["--noEmit", "-p", "tsconfig.context.json"]],
   ]) {
-    if ((await run(command, args, { buffered: true })) === 0) passed += 1;
-    else failed += 1;
+    if ((await run(command, args, { buffered: true, background: true })) === 0) passed += 1;
+    else {
+      failed += 1;
+      failures.push(`static check › ${path.basename(command)} ${args.join(" ")}`);
+    }
   }
 }
-const staticPhase =
-  !only && process.env.TEST_SKIP_STATIC_CHECKS !== "1"
-    ? timed("static checks", staticChecks, "(beside vitest)")
-    : Promise.resolve();
+
+/**
+ * `next build`, unless TEST_REUSE_BUILD=1 and a build is there: .ci/run's second run (the other database) tests the
+ * build its first run made of the same tree, since the build does not depend on the database. When this run's
+ * static checks follow, the build skips its own type check (NEXT_SKIP_TYPE_CHECK, next.config.ts): `tsc -p .` then
+ * checks the same files, and the route types the build generates in `.next/types` with them.
+ */
+async function build() {
+  const distDir = path.join(root, process.env.NEXT_DIST_DIR ?? ".next");
+  if (process.env.TEST_REUSE_BUILD === "1" && existsSync(path.join(distDir, "BUILD_ID"))) {
+    console.log(`\nReusing the build in ${path.relative(root, distDir)} (TEST_REUSE_BUILD=1).`);
+    return 0;
+  }
+  // CI builds a fresh clone once: writing Turbopack's build cache for a next build that never comes would cost it
+  // about 20 s (next.config.ts). A developer's repeated runs keep it.
+  return run(bin("next"), ["build"], {
+    buffered: only !== "e2e",
+    background: only !== "e2e",
+    extraEnv: {
+      ...(process.env.CI ? { NEXT_BUILD_CACHE: "0" } : {}),
+      ...(runsStaticChecks ? { NEXT_SKIP_TYPE_CHECK: "1" } : {}),
+    },
+  });
+}
+
+const runsStaticChecks = !only && process.env.TEST_SKIP_STATIC_CHECKS !== "1";
+const chromium = chromiumPath();
+const runsE2e = only !== "unit" && existsSync(chromium);
+if (only !== "unit" && !runsE2e) {
+  console.error(
+    `Chromium not found at ${chromium}: install Debian's chromium-headless-shell (or chromium) or set CHROMIUM_PATH.`,
+  );
+  broken = true;
+}
+
+// Beside Vitest, one after another, on the CPU time it leaves idle: the production build the end-to-end tests run
+// against, then the static checks. Neither depends on the database, and Vitest waits on sockets, child processes and
+// the database often enough to leave CPU time to them. The end-to-end tests wait for the build only: checks still
+// running by then go on beside them, still on idle time only.
+const builtBesideVitest = runsE2e ? timed("build", build, only ? "" : "(beside vitest)") : Promise.resolve(0);
+const checkedBesideVitest = builtBesideVitest.then(() =>
+  runsStaticChecks ? timed("static checks", staticChecks, "(beside vitest, then playwright)") : undefined,
+);
 
 if (only !== "e2e") {
   const vitestJson = path.join(resultsDir, "vitest.json");
@@ -116,33 +198,15 @@ if (only !== "e2e") {
   if (report) {
     passed += report.numPassedTests;
     failed += report.numFailedTests;
+    failures.push(...vitestFailures(report));
   }
   if (status !== 0 && (!report || report.numFailedTests === 0)) broken = true;
 }
 
-await staticPhase;
+const buildStatus = await builtBesideVitest;
 
-/**
- * `next build`, unless TEST_REUSE_BUILD=1 and a build is there: .ci/run's second run (the other database) tests the
- * build its first run made of the same tree, since the build does not depend on the database.
- */
-async function build() {
-  const distDir = path.join(root, process.env.NEXT_DIST_DIR ?? ".next");
-  if (process.env.TEST_REUSE_BUILD === "1" && existsSync(path.join(distDir, "BUILD_ID"))) {
-    console.log(`\nReusing the build in ${path.relative(root, distDir)} (TEST_REUSE_BUILD=1).`);
-    return 0;
-  }
-  return run(bin("next"), ["build"]);
-}
-
-if (only !== "unit") {
-  const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-  if (!existsSync(chromium)) {
-    console.error(
-      `Chromium not found at ${chromium}: install Debian's chromium package or set CHROMIUM_PATH.`,
-    );
-    broken = true;
-  } else if ((await timed("build", build)) !== 0) {
+if (runsE2e) {
+  if (buildStatus !== 0) {
     broken = true;
   } else {
     // Playwright workers, each with its own app server, fake providers and database (playwright.config.ts). Two by
@@ -185,16 +249,20 @@ if (only !== "unit") {
     if (report) {
       passed += report.stats.expected + (report.stats.flaky ?? 0);
       failed += report.stats.unexpected;
+      failures.push(...playwrightFailures(report));
     }
     if (status !== 0 && (!report || report.stats.unexpected === 0)) broken = true;
   }
 }
+
+await checkedBesideVitest;
 
 if (existsSync(wireViolations)) {
   const violations = readFileSync(wireViolations, "utf8").split("\n").filter(Boolean);
   console.error(`\n${violations.length} recorded attempt(s) whose wire map violates its invariants:`);
   for (const violation of violations) console.error(`  ${violation}`);
   failed += violations.length;
+  failures.push(...violations.map((violation) => `wire check › ${violation.slice(0, 200)}`));
 }
 
 console.log("\nWall time:");
@@ -202,6 +270,10 @@ for (const [name, ms, note] of phases)
   console.log(`  ${name.padEnd(14)} ${formatDuration(ms)} ${note}`.trimEnd());
 console.log(`  ${"total".padEnd(14)} ${formatDuration(Date.now() - startedAt)}`);
 
+if (failures.length > 0) {
+  console.log("\nFailed:");
+  for (const name of failures) console.log(`  FAILED ${name}`);
+}
 if (broken) failed = Math.max(failed, 1);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -1,5 +1,6 @@
 // A second (or third) app server for the specs that need more than one instance: `next start` of the same build
-// on another port, sharing the run's Postgres and the fake providers; ready once its sign-in page answers.
+// on another port, sharing the run's Postgres and the fake providers; ready once its readiness probe says so
+// (GET /api/ready: the database answers with this build's migrations), as a load balancer would see it.
 import { type ChildProcess, spawn } from "node:child_process";
 
 export const FAKE_PROVIDERS_URL = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 4010}`;
@@ -9,7 +10,7 @@ export interface ExtraServer {
   process: ChildProcess;
 }
 
-/** Starts a server on `port` with the e2e settings, `env` added; resolves once it serves pages. */
+/** Starts a server on `port` with the e2e settings, `env` added; resolves once it is ready. */
 export async function startExtraServer(port: number, env: Record<string, string> = {}): Promise<ExtraServer> {
   const origin = `http://127.0.0.1:${port}`;
   const server = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], {
@@ -29,14 +30,14 @@ export async function startExtraServer(port: number, env: Record<string, string>
     stdio: "ignore",
   });
   // A minute at most: a cold start on a loaded machine takes a while.
-  for (let tries = 0; tries < 300; tries++) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     if (server.exitCode !== null) break;
     try {
-      if ((await fetch(`${origin}/sign-in`)).ok) return { origin, process: server };
+      if ((await fetch(`${origin}/api/ready`)).ok) return { origin, process: server };
     } catch {
       // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   server.kill("SIGKILL");
   throw new Error(`the server on ${origin} did not start`);
