@@ -3,29 +3,16 @@
 // breaks on the other. Every source file is read, and a raw `.execute(…)` anywhere else fails this test with
 // the file and line named. A prepared statement's `.execute({ …placeholders })` answers an array on both and is
 // not raw.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { ROOT, sourceFiles } from "./source-files";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-/** Not sources: installed packages, build output, the embedded database, test reports. */
-const SKIPPED_DIRECTORIES = /^(node_modules|\.next.*|\.data|\.git|test-results.*|playwright-report)$/;
 /** The helper itself, and this file (its scenarios are raw calls on purpose). */
 const ALLOWED_FILES = new Set(["db/raw-sql.ts", "tests/architecture/raw-sql.test.ts"]);
 
 /** `.execute`, an optional type argument, then raw SQL as its argument: sql`…`, sql<…>`…` or sql.raw(…). */
 const RAW_EXECUTE = /\.execute\s*(?:<[^()]*?>)?\s*\(\s*sql\b/g;
-
-function sourceFiles(dir = ""): string[] {
-  const files: string[] = [];
-  for (const entry of readdirSync(path.join(ROOT, dir))) {
-    const relative = dir ? `${dir}/${entry}` : entry;
-    if (statSync(path.join(ROOT, relative)).isDirectory()) {
-      if (!SKIPPED_DIRECTORIES.test(entry)) files.push(...sourceFiles(relative));
-    } else if (/\.(tsx?|mjs|cjs|js)$/.test(entry)) files.push(relative);
-  }
-  return files;
-}
 
 /** Each raw `.execute(` in `text`, as `file:line`. */
 function rawExecutes(file: string, text: string): string[] {
