@@ -5,7 +5,7 @@
 import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "./client";
-import { insertOwnerParticipant } from "./conversation-queries";
+import { insertConversationWithOwner } from "./conversation-queries";
 import type { ConversationArgs } from "./query-parts";
 import { queryRows } from "./raw-sql";
 import {
@@ -13,7 +13,7 @@ import {
   attachmentBlobs,
   attachments,
   attempts,
-  conversations,
+  type conversations,
   messages,
   messageVersions,
   summaries,
@@ -130,8 +130,7 @@ async function insertInBatches<Table extends PgTable>(
  */
 export async function insertConversationRows({ db, rows }: { db: Database; rows: ConversationRowsToInsert }) {
   return db.transaction(async (tx) => {
-    const [conversation] = await tx.insert(conversations).values(rows.conversation).returning();
-    await insertOwnerParticipant(tx, conversation);
+    const conversation = await insertConversationWithOwner(tx, rows.conversation);
     // Summaries before the messages they cover; messages before their versions, attachments and artifacts.
     await insertInBatches(tx, summaries, rows.summaries);
     await insertInBatches(tx, messages, rows.messages);

@@ -8,9 +8,9 @@ import { v7 as uuidv7 } from "uuid";
 import { AppError } from "@/lib/domain/errors";
 import type { StoredPart } from "@/lib/domain/types";
 import type { Database } from "./client";
-import { insertOwnerParticipant } from "./conversation-queries";
+import { insertConversationWithOwner } from "./conversation-queries";
 import { getMessageInConversation } from "./message-queries";
-import { artifacts, attachments, type Conversation, conversations, messages, summaries } from "./schema";
+import { artifacts, attachments, type Conversation, messages, summaries } from "./schema";
 
 /**
  * "Branch from here": a new private conversation of `ownerId` holding the chosen messages up to and including
@@ -33,21 +33,17 @@ export async function branchConversation({
     if (!at.chosen)
       throw new AppError("conflict", "Choose this variant first: a branch follows the chosen path.");
     if (at.status === "streaming") throw new AppError("conflict", "This reply is still being written.");
-    const [branch] = await tx
-      .insert(conversations)
-      .values({
-        ownerId,
-        personaId: source.personaId,
-        title: `${source.title} (branch)`.slice(0, 200),
-        visibility: "private",
-        settingsOverride: source.settingsOverride,
-        instructions: source.instructions,
-        lastSeq: at.seq,
-        branchedFromConversationId: source.id,
-        branchedFromMessageId: at.id,
-      })
-      .returning();
-    await insertOwnerParticipant(tx, branch);
+    const branch = await insertConversationWithOwner(tx, {
+      ownerId,
+      personaId: source.personaId,
+      title: `${source.title} (branch)`.slice(0, 200),
+      visibility: "private",
+      settingsOverride: source.settingsOverride,
+      instructions: source.instructions,
+      lastSeq: at.seq,
+      branchedFromConversationId: source.id,
+      branchedFromMessageId: at.id,
+    });
 
     const rows = await tx
       .select()

@@ -53,30 +53,26 @@ export async function listConversations({ db, userId, titleQuery }: UserArgs & {
 
 export async function createConversation({
   db,
-  ownerId,
-  personaId,
-  title,
-}: {
-  db: Database;
-  ownerId: string;
-  personaId: string;
-  title: string;
-}): Promise<Conversation> {
-  return db.transaction(async (tx) => {
-    const [conversation] = await tx.insert(conversations).values({ ownerId, personaId, title }).returning();
-    await insertOwnerParticipant(tx, conversation);
-    return conversation;
-  });
+  ...fields
+}: { db: Database } & Pick<NewConversation, "ownerId" | "personaId" | "title">): Promise<Conversation> {
+  return db.transaction((tx) => insertConversationWithOwner(tx, fields));
 }
 
-/** A conversation's owner is its first member: every way a conversation is made (new, branch, import) adds them. */
-export async function insertOwnerParticipant(
+type NewConversation = typeof conversations.$inferInsert;
+
+/**
+ * A new conversation with its owner as its first member: every way a conversation is made (new, branch, import)
+ * stores it through here.
+ */
+export async function insertConversationWithOwner(
   tx: Transaction,
-  conversation: Pick<Conversation, "id" | "ownerId">,
-): Promise<void> {
+  fields: NewConversation,
+): Promise<Conversation> {
+  const [conversation] = await tx.insert(conversations).values(fields).returning();
   await tx
     .insert(participants)
     .values({ conversationId: conversation.id, userId: conversation.ownerId, role: "owner" });
+  return conversation;
 }
 
 export type ReadableConversationArgs = ConversationArgs & { userId: string };

@@ -8,8 +8,21 @@ export function parseQuery<Schema extends z.ZodType>(
   schema: Schema,
   values: Record<string, string | undefined>,
 ): z.output<Schema> {
-  const parsed = schema.safeParse(values);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]?.message ?? "bad query");
+  return parseAddressValue(schema, values, "query");
+}
+
+/** A path segment checked against `schema`; a 400 names the first problem (or, lacking one, the segment `name`). */
+export function parsePathSegment<Schema extends z.ZodType>(
+  schema: Schema,
+  segment: string,
+  name: string,
+): z.output<Schema> {
+  return parseAddressValue(schema, segment, name);
+}
+
+function parseAddressValue<Schema extends z.ZodType>(schema: Schema, value: unknown, name: string) {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]?.message ?? `bad ${name}`);
   return parsed.data;
 }
 

@@ -14,15 +14,17 @@ import { SummaryDivider } from "./summary-divider";
 import { JumpToLatest, RequestError, WaitingForReply } from "./transcript-notices";
 
 /**
- * The stored id of each message. A user message sent in this session has a client id; the server names the stored
- * one in the metadata of the reply that follows it, and the inspector's source links use stored ids.
+ * The stored id of each message. A user message sent in this session has a client id; the reply that follows it
+ * names the stored one: the streamed reply as `userMessageId`, its stored copy (a live event, a reload) as
+ * `replyToMessageId`. The inspector's source links use stored ids, and the transcript keys each message by it, so
+ * the id must not flip back to the client's when the streamed reply is swapped for its stored copy: that would
+ * remount the message and drop an edit the user just opened.
  */
-function storedIds(messages: ChatUIMessage[]): string[] {
+export function storedIds(messages: ChatUIMessage[]): string[] {
   return messages.map((message, index) => {
     const next = messages[index + 1];
-    if (message.role === "user" && next?.role === "assistant" && next.metadata?.userMessageId)
-      return next.metadata.userMessageId;
-    return message.id;
+    if (message.role !== "user" || isUuid(message.id) || next?.role !== "assistant") return message.id;
+    return next.metadata?.userMessageId ?? next.metadata?.replyToMessageId ?? message.id;
   });
 }
 

@@ -6,7 +6,7 @@ import { useState } from "react";
 // A dataset's page (docs/lab.md): its conversations, its experiments, and a form that starts one: what-if settings
 // (a JSON override, as the inspector's preview takes), a persona prompt, a model, and whether to send both for real.
 import { ErrorMessage } from "@/components/ui/error-message";
-import { TextAreaField, TextField } from "@/components/ui/form-controls";
+import { CheckboxField, PendingButton, TextAreaField, TextField } from "@/components/ui/form-controls";
 import { PageHeading } from "@/components/ui/page-heading";
 import { submitHandler } from "@/components/ui/submit-handler";
 import { getDataset, startExperiment } from "./api";
@@ -107,24 +107,17 @@ function ExperimentForm({ datasetId }: { datasetId: string }) {
         placeholder="openai:gpt-4.1-mini"
         testId="experiment-model"
       />
-      <label className="flex items-center gap-2 text-sm">
-        <input
-          type="checkbox"
-          checked={live}
-          onChange={(event) => setLive(event.target.checked)}
-          data-testid="experiment-live"
-        />
-        Live: also send both to the model (replays of each conversation's last reply; costs money)
-      </label>
+      <CheckboxField
+        label="Live: also send both to the model (replays of each conversation's last reply; costs money)"
+        checked={live}
+        onChange={setLive}
+        testId="experiment-live"
+        className="flex items-center gap-2 text-sm"
+      />
       <ErrorMessage message={start.error?.message} testId="experiment-form-error" />
-      <button
-        type="submit"
-        className="button-primary"
-        disabled={start.isPending}
-        data-testid="experiment-start"
-      >
+      <PendingButton type="submit" pending={start.isPending} testId="experiment-start">
         Start experiment
-      </button>
+      </PendingButton>
     </form>
   );
 }

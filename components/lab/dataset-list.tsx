@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 // The datasets page (docs/lab.md): the reader's datasets, each opening its page (experiments) or deleted.
 import { ErrorMessage } from "@/components/ui/error-message";
+import { ItemList } from "@/components/ui/item-list";
 import { PageHeading } from "@/components/ui/page-heading";
 import { datasetsKey, deleteDataset, listDatasets } from "./api";
 
@@ -22,15 +23,14 @@ export function DatasetList() {
         Build one from the sidebar (Select) or from the calls page.
       </p>
       <ErrorMessage message={error?.message} testId="dataset-list-error" />
-      {datasets.data?.datasets.length === 0 && (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="no-datasets">
-          No datasets yet.
-        </p>
-      )}
-      <ul className="space-y-2">
-        {datasets.data?.datasets.map((dataset) => (
+      <ItemList
+        items={datasets.data?.datasets}
+        emptyText="No datasets yet."
+        emptyTestId="no-datasets"
+        className="space-y-2"
+      >
+        {(dataset) => (
           <li
-            key={dataset.id}
             className="flex items-center justify-between gap-2 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800"
             data-testid="dataset-row"
           >
@@ -53,8 +53,8 @@ export function DatasetList() {
               </button>
             </span>
           </li>
-        ))}
-      </ul>
+        )}
+      </ItemList>
     </main>
   );
 }

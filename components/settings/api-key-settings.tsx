@@ -5,7 +5,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
-import { TextField } from "@/components/ui/form-controls";
+import { CheckboxField, PendingButton, TextField } from "@/components/ui/form-controls";
+import { ItemList } from "@/components/ui/item-list";
 import { PageHeading } from "@/components/ui/page-heading";
 import { submitHandler } from "@/components/ui/submit-handler";
 import type { ApiOutput } from "@/lib/api/responses";
@@ -53,15 +54,9 @@ export function ApiKeySettings() {
       />
       {created && <NewSecret name={created.name} secret={created.secret} onDone={() => setCreated(null)} />}
       {keys.isPending && <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading…</p>}
-      {keys.data?.keys.length === 0 && (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="no-api-keys">
-          No API keys yet.
-        </p>
-      )}
-      <ul className="space-y-3">
-        {keys.data?.keys.map((key) => (
+      <ItemList items={keys.data?.keys} emptyText="No API keys yet." emptyTestId="no-api-keys">
+        {(key) => (
           <li
-            key={key.id}
             className="flex items-start justify-between gap-3 rounded-xl border border-zinc-200 p-3 text-sm dark:border-zinc-800"
             data-testid="api-key"
           >
@@ -78,18 +73,17 @@ export function ApiKeySettings() {
               </p>
               <UsageLine usage={key.usage} />
             </div>
-            <button
-              type="button"
+            <PendingButton
               className="button-ghost-sm"
-              disabled={revoke.isPending}
+              pending={revoke.isPending}
               onClick={() => revoke.mutate(key.id)}
-              data-testid="revoke-api-key"
+              testId="revoke-api-key"
             >
               Revoke
-            </button>
+            </PendingButton>
           </li>
-        ))}
-      </ul>
+        )}
+      </ItemList>
       {personas.data && (
         <section className="space-y-1 text-sm" data-testid="gateway-models">
           <h2 className="font-medium">Model ids</h2>
@@ -169,29 +163,25 @@ function CreateKeyForm({
       <fieldset className="space-y-1">
         <legend className="font-medium">Personas (none checked: every persona)</legend>
         {personas.map((persona) => (
-          <label key={persona.id} className="flex items-center gap-2">
-            <input
-              type="checkbox"
-              checked={scope.includes(persona.id)}
-              onChange={(event) =>
-                setScope(
-                  event.target.checked ? [...scope, persona.id] : scope.filter((id) => id !== persona.id),
-                )
-              }
-              data-testid="api-key-persona"
-            />
-            {persona.name}
-          </label>
+          <CheckboxField
+            key={persona.id}
+            label={persona.name}
+            checked={scope.includes(persona.id)}
+            onChange={(checked) =>
+              setScope(checked ? [...scope, persona.id] : scope.filter((id) => id !== persona.id))
+            }
+            testId="api-key-persona"
+          />
         ))}
       </fieldset>
-      <button
+      <PendingButton
         type="submit"
         className="button-ghost-sm"
-        disabled={create.isPending}
-        data-testid="create-api-key-submit"
+        pending={create.isPending}
+        testId="create-api-key-submit"
       >
         Create key
-      </button>
+      </PendingButton>
       {create.error && (
         <p role="alert" className="text-red-600" data-testid="create-api-key-error">
           {create.error.message}

@@ -4,6 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api-client";
+import { ItemList } from "@/components/ui/item-list";
 import { PageHeading } from "@/components/ui/page-heading";
 import { listOwnMemories, memoriesKey, type OwnMemoryView } from "./memories-api";
 
@@ -50,21 +51,11 @@ export function MemorySettings() {
         </label>
       )}
       {page.isPending && <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading…</p>}
-      {page.data?.memories.length === 0 && (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="no-memories">
-          No memories yet.
-        </p>
-      )}
-      <ul className="space-y-3">
-        {page.data?.memories.map((memory) => (
-          <MemoryItem
-            key={memory.id}
-            memory={memory}
-            onDelete={() => remove.mutate(memory.id)}
-            onSaved={refresh}
-          />
-        ))}
-      </ul>
+      <ItemList items={page.data?.memories} emptyText="No memories yet." emptyTestId="no-memories">
+        {(memory) => (
+          <MemoryItem memory={memory} onDelete={() => remove.mutate(memory.id)} onSaved={refresh} />
+        )}
+      </ItemList>
       {error && (
         <p role="alert" className="text-sm text-red-600" data-testid="memory-error">
           {error.message}

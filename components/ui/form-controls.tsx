@@ -1,4 +1,4 @@
-// The labelled controls of the admin forms: an input, a text area, a number or a choice in a FormField, each
+// The labelled controls of the forms: an input, a text area, a number, a choice in a FormField or a checkbox, each
 // handing back its value (not the change event) and carrying the test id the tests read.
 import type {
   ButtonHTMLAttributes,
@@ -77,6 +77,33 @@ export function TextAreaField({
     <FormField label={label} error={error} className={className}>
       <textarea className="input" {...textControl(textarea)} />
     </FormField>
+  );
+}
+
+/** A checkbox with its label beside it, handing back whether it is checked. */
+export function CheckboxField({
+  label,
+  checked,
+  onChange,
+  testId,
+  className = "flex items-center gap-2",
+}: {
+  label: ReactNode;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  testId: string;
+  className?: string;
+}) {
+  return (
+    <label className={className}>
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        data-testid={testId}
+      />
+      {label}
+    </label>
   );
 }
 

@@ -361,22 +361,15 @@ describe("artifact replay", () => {
     it("counts groups, text pieces and the main item from the cache", () => {
       const { messages, artifacts } = cachedToolTurn();
       const result = runReplay(messages, artifacts, {}, { tokenizer: "o200k_base" });
-      expect(tokensById(result.value.items)).toEqual({
-        "msg:m1": TOKENS_PER_MESSAGE + 2,
+      // The items in order, each with its count.
+      expect(result.value.items.map((item) => [item.id, item.tokens])).toEqual([
+        ["msg:m1", TOKENS_PER_MESSAGE + 2],
         // Role mapping's count (framing + 3 + 4) less the second piece's segment.
-        "msg:m2": TOKENS_PER_MESSAGE + 3,
-        "artifact:r2": TOKENS_PER_MESSAGE + 2,
-        "artifact:c2": TOKENS_PER_MESSAGE + 9,
-        "artifact:o2": TOKENS_PER_MESSAGE + 1,
-        "msg:m2:text:1": TOKENS_PER_MESSAGE + 4,
-      });
-      expect(result.value.items.map((item) => item.id)).toEqual([
-        "msg:m1",
-        "msg:m2",
-        "artifact:r2",
-        "artifact:c2",
-        "artifact:o2",
-        "msg:m2:text:1",
+        ["msg:m2", TOKENS_PER_MESSAGE + 3],
+        ["artifact:r2", TOKENS_PER_MESSAGE + 2],
+        ["artifact:c2", TOKENS_PER_MESSAGE + 9],
+        ["artifact:o2", TOKENS_PER_MESSAGE + 1],
+        ["msg:m2:text:1", TOKENS_PER_MESSAGE + 4],
       ]);
     });
 

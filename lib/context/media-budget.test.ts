@@ -16,6 +16,9 @@ import { collapseRuns } from "./collapse-runs";
 import { applyMediaBudget, attributionHint, mediaOnlyText, omittedImagesNotice } from "./media-budget";
 import { mapRoles } from "./role-mapping";
 
+/** The notice that stands for one image left out, as the model reads it. */
+const ONE_IMAGE_OMITTED = "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.]";
+
 function runMedia(
   messages: StoredMessage[],
   attachments: StoredAttachment[],
@@ -113,7 +116,7 @@ describe("media budget", () => {
     const { messages, attachments } = imageConversation(4);
     const result = runMedia(messages, attachments);
     expect(result.view.filter((item) => item.role === "user").map((item) => item.text)).toEqual([
-      "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.] | pic 1",
+      `${ONE_IMAGE_OMITTED} | pic 1`,
       "«media:media_3:render:i3» | pic 3",
       "«media:media_5:render:i5» | pic 5",
       "«media:media_7:render:i7» | pic 7",
@@ -158,18 +161,14 @@ describe("media budget", () => {
     expect(result.currentView).toEqual(
       view("msg:m100", "user", "CURRENT_INPUT", "«media:media_100:render:now» | and this"),
     );
-    expect(result.view[0]?.text).toBe(
-      "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.] | pic 1",
-    );
+    expect(result.view[0]?.text).toBe(`${ONE_IMAGE_OMITTED} | pic 1`);
   });
 
   it("imageMessageLimit 0 disables every counted image in the window", () => {
     const result = runMedia([userMessage(1, "x", { media: ["i1"] })], [imageAttachment("i1", "m1")], {
       media: { imageMessageLimit: 0 },
     });
-    expect(result.view[0]?.text).toBe(
-      "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.] | x",
-    );
+    expect(result.view[0]?.text).toBe(`${ONE_IMAGE_OMITTED} | x`);
   });
 
   it("emoji are neither counted nor descriptors; stickers are descriptors but not counted", () => {
@@ -299,12 +298,7 @@ describe("media budget", () => {
       media: { imageMessageLimit: 1 },
     });
     expect(result.view).toEqual([
-      view(
-        "msg:m1:media-notice",
-        "user",
-        "MEDIA_NOTICE",
-        "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.]",
-      ),
+      view("msg:m1:media-notice", "user", "MEDIA_NOTICE", ONE_IMAGE_OMITTED),
       view("msg:m1", "assistant", "DIALOGUE_HISTORY", "drew this"),
       view("msg:m2", "user", "DIALOGUE_HISTORY", "«media:media_2:render:u2» | mine"),
     ]);
@@ -355,9 +349,7 @@ describe("media budget", () => {
   });
 
   it("notice and hint texts", () => {
-    expect(omittedImagesNotice(1)).toBe(
-      "[System: 1 image omitted due to rendered-image limit. Do not claim to see it.]",
-    );
+    expect(omittedImagesNotice(1)).toBe(ONE_IMAGE_OMITTED);
     expect(omittedImagesNotice(3)).toBe(
       "[System: 3 images omitted due to rendered-image limit. Do not claim to see them.]",
     );

@@ -47,10 +47,10 @@ export interface KeyCaller {
   user: SessionUser;
 }
 
-/** The key of the call's bearer secret; a missing, unknown or revoked one (or a banned owner's) is a 401. */
 /** How fresh a key's "last used" time is kept. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** The key of the call's bearer secret; a missing, unknown or revoked one (or a banned owner's) is a 401. */
 export async function authenticateKey(db: Database, request: Request): Promise<KeyCaller> {
   const header = request.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

@@ -124,17 +124,9 @@ export async function startCallTurn(
     "x-glassbox-attempt-id": reply.attemptId ?? "",
     "x-glassbox-overhead-ms": reply.overheadMs === null ? "" : reply.overheadMs.toFixed(2),
   };
-  const remember: Remember = (replyText, replyToolCalls = []) =>
-    rememberTranscript({
-      db,
-      key,
-      persona,
-      conversationId,
-      call,
-      replyText,
-      replyToolCalls,
-      replyMessageId: reply.messageId,
-    });
+  const turn = { db, key, persona, conversationId, call, replyMessageId: reply.messageId };
+  const remember: Remember = (replyText, replyToolCalls) =>
+    rememberTranscript(turn, replyText, replyToolCalls);
   return { conversationId, reply, headers, remember };
 }
 

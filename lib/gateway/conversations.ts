@@ -254,28 +254,24 @@ async function storeHistory(
   await storeResults();
 }
 
-/** After a reply, the transcript the client will send back next: the call's messages and the reply's text. */
-export async function rememberTranscript({
-  db,
-  key,
-  persona,
-  conversationId,
-  call,
-  replyText,
-  replyToolCalls,
-  replyMessageId,
-}: {
+/** The turn a reply belongs to: the key's call, its persona and conversation, and the stored reply. */
+export type TranscriptTurn = {
   db: Database;
   key: ApiKey;
   persona: Persona;
   conversationId: string;
   call: ChatCall;
-  replyText: string;
   /** The stored reply: where a later call that shares this transcript and then differs branches. */
   replyMessageId: string;
+};
+
+/** After a reply, the transcript the client will send back next: the call's messages and the reply's text. */
+export async function rememberTranscript(
+  { db, key, persona, conversationId, call, replyMessageId }: TranscriptTurn,
+  replyText: string,
   /** The reply's calls of the client's tools. */
-  replyToolCalls?: ClientToolCall[];
-}): Promise<void> {
+  replyToolCalls: ClientToolCall[] = [],
+): Promise<void> {
   const messages: TranscriptMessage[] = [
     ...call.history,
     ...call.toolResults.map((result) => ({
@@ -284,7 +280,7 @@ export async function rememberTranscript({
       text: result.text,
     })),
     ...(call.text === null ? [] : [{ role: "user" as const, text: call.text, images: call.images }]),
-    { role: "assistant", text: replyText, ...(replyToolCalls?.length ? { toolCalls: replyToolCalls } : {}) },
+    { role: "assistant", text: replyText, ...(replyToolCalls.length ? { toolCalls: replyToolCalls } : {}) },
   ];
   const hash = transcriptHash(persona.id, call.systemText, messages);
   await saveKeyConversation({ db, apiKeyId: key.id, conversationId, transcriptHash: hash });

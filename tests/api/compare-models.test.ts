@@ -5,18 +5,15 @@ import { describe, expect, test } from "vitest";
 import * as compareRoute from "@/app/api/chat/[id]/compare/route";
 import { call, expectError, readUIStream, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { insertModel } from "../fixtures/models";
+import { GEMINI_MODEL_ID as GEMINI, insertModel, OPENAI_MODEL_ID as OPENAI } from "../fixtures/models";
 import { createConversation, insertPersona } from "../fixtures/personas";
-import { fetchTurns, runTurn, storedMessages, streamedText } from "../fixtures/turns";
+import { fetchTurns, runTurn, storedMessages, streamedText, UIStreamReader } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
 import { patchMessage, stop, transcript, wireHistory } from "./reply-helpers";
 
 const env = fakeProvidersForFile();
 const ada = signedUpForFile("Ada");
 const bob = signedUpForFile("Bob");
-
-const OPENAI = "openai:gpt-4.1-mini";
-const GEMINI = "google:gemini-2.5-flash";
 
 function postCompare(user: TestUser, conversationId: string, body: unknown) {
   return call(compareRoute.POST, `/api/chat/${conversationId}/compare`, {
@@ -178,13 +175,9 @@ describe("compare models on a turn", () => {
       messageId: reply.id,
       modelIds: [GEMINI, OPENAI],
     });
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    let seen = "";
-    while (!seen.includes('"text-delta"')) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the comparison ended before any text");
-      seen += new TextDecoder().decode(value);
-    }
+    const reader = new UIStreamReader(response);
+    // The first model has begun its answer.
+    expect(await reader.readDeltas(1)).toBe(true);
     // As the page does: the stream is let go, and the reply being written is stopped.
     await reader.cancel();
     expect((await stop(ada, conversationId, { shownChars: 1 })).status).toBe(200);

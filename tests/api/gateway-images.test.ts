@@ -30,6 +30,14 @@ async function client() {
 
 const dataUrl = (bytes: Buffer, mime = "image/png") => `data:${mime};base64,${bytes.toString("base64")}`;
 
+/** One user message of `content` sent to a new persona through Chat Completions, with the raw response. */
+async function chatWithUserContent(content: OpenAI.Chat.Completions.ChatCompletionContentPart[]) {
+  const viewer = await persona();
+  return (await client()).chat.completions
+    .create({ model: viewer.slug as string, messages: [{ role: "user", content }] })
+    .withResponse();
+}
+
 async function recordedBody(attemptId: string): Promise<string | undefined> {
   const response = await call(attemptRoute.GET, `/api/attempts/${attemptId}`, {
     user: ada,
@@ -55,22 +63,11 @@ function sentImageUrls(): string[] {
 
 describe("images in", () => {
   test("chat: an image_url data: URL reaches the provider as its image part; the attempt records those bytes", async () => {
-    const viewer = await persona();
     const png = makePng(24, 3);
-    const { data, response } = await (await client()).chat.completions
-      .create({
-        model: viewer.slug as string,
-        messages: [
-          {
-            role: "user",
-            content: [
-              { type: "text", text: "What is in this picture?" },
-              { type: "image_url", image_url: { url: dataUrl(png), detail: "low" } },
-            ],
-          },
-        ],
-      })
-      .withResponse();
+    const { data, response } = await chatWithUserContent([
+      { type: "text", text: "What is in this picture?" },
+      { type: "image_url", image_url: { url: dataUrl(png), detail: "low" } },
+    ]);
     expect(data.choices[0].message.content).toBe(defaultReplyText("openai-chat", "What is in this picture?"));
     expect(sentImageUrls()).toEqual([dataUrl(png)]);
     // Byte truth: the attempt's request (its image bytes restored from the attachment) is what the provider got.
@@ -97,20 +94,9 @@ describe("images in", () => {
   });
 
   test("chat: an image alone is a message; the bytes decide the stored type, not the declared one", async () => {
-    const viewer = await persona();
-    const { response } = await (await client()).chat.completions
-      .create({
-        model: viewer.slug as string,
-        messages: [
-          {
-            role: "user",
-            content: [
-              { type: "image_url", image_url: { url: dataUrl(TEST_IMAGES.jpegBaseline, "image/png") } },
-            ],
-          },
-        ],
-      })
-      .withResponse();
+    const { response } = await chatWithUserContent([
+      { type: "image_url", image_url: { url: dataUrl(TEST_IMAGES.jpegBaseline, "image/png") } },
+    ]);
     expect(sentImageUrls()).toEqual([dataUrl(TEST_IMAGES.jpegBaseline, "image/jpeg")]);
     const [stored] = await conversationRows(
       attachments,
@@ -120,13 +106,9 @@ describe("images in", () => {
   });
 
   test("a megabyte image is read and sent whole", async () => {
-    const viewer = await persona();
     const large = makePng(600, 4);
     expect(large.length).toBeGreaterThan(1024 * 1024);
-    await (await client()).chat.completions.create({
-      model: viewer.slug as string,
-      messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: dataUrl(large) } }] }],
-    });
+    await chatWithUserContent([{ type: "image_url", image_url: { url: dataUrl(large) } }]);
     expect(sentImageUrls()).toEqual([dataUrl(large)]);
   });
 

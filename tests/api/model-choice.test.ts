@@ -6,7 +6,7 @@ import * as chatRoute from "@/app/api/chat/route";
 import * as conversationRoute from "@/app/api/conversations/[id]/route";
 import { call, expectError, readUIStream, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
-import { insertModel } from "../fixtures/models";
+import { GEMINI_MODEL_ID as GEMINI, insertModel, OPENAI_MODEL_ID as OPENAI } from "../fixtures/models";
 import { conversationWithPersona, createConversation, insertPersona } from "../fixtures/personas";
 import { runTurn, storedMessages } from "../fixtures/turns";
 import { signedUpForFile } from "../fixtures/users";
@@ -16,9 +16,6 @@ import { join } from "./room-helpers";
 const env = fakeProvidersForFile();
 const ada = signedUpForFile("Ada");
 const bob = signedUpForFile("Bob");
-
-const OPENAI = "openai:gpt-4.1-mini";
-const GEMINI = "google:gemini-2.5-flash";
 
 function patchModel(user: TestUser, conversationId: string, modelId: unknown) {
   return call(conversationRoute.PATCH, `/api/conversations/${conversationId}`, {

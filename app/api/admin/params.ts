@@ -1,5 +1,6 @@
 // Path and query values of the admin routes: anything malformed is simply not found (ids) or a clear 400 (filters).
 
+import { parseId } from "@/lib/api/route";
 import { AppError } from "@/lib/domain/errors";
 import { isUuid } from "@/lib/ids";
 
@@ -23,6 +24,15 @@ export function parseModelId(value: string): string {
 export function parseVersion(value: string): number {
   if (!/^[1-9][0-9]{0,8}$/.test(value)) throw new AppError("not_found", "Version not found");
   return Number(value);
+}
+
+/** The route context of a persona version's path. */
+export type PersonaVersionContext = { params: Promise<{ id: string; version: string }> };
+
+/** The persona id and the version number a persona version's path names (else not found). */
+export async function parsePersonaVersionPath(params: PersonaVersionContext["params"]) {
+  const path = await params;
+  return { personaId: parseId(path.id, "Persona"), version: parseVersion(path.version) };
 }
 
 /** An optional query filter that must look like an id when present. */

@@ -1,25 +1,19 @@
 // POST /api/datasets/:id/experiments { candidate, live?, text? }: starts an experiment over the caller's dataset
 // (docs/lab.md), 202 { experiment } at once; the job runs in the background (GET /api/experiments/:id).
-import { getDb } from "@/db/client";
-import { getDataset } from "@/db/dataset-queries";
 import { insertExperiment } from "@/db/experiment-queries";
 import { respond } from "@/lib/api/respond";
-import { parseId, readJson, requireUser, route } from "@/lib/api/route";
+import { readJson, route } from "@/lib/api/route";
 import { resolveCandidate } from "@/lib/lab/candidate";
 import { experimentView } from "@/lib/lab/experiment-view";
 import { startExperiment } from "@/lib/lab/run-experiment";
+import { type DatasetContext, requireCallersDataset } from "../callers-dataset";
 import { startExperimentSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-type Context = { params: Promise<{ id: string }> };
-
-export const POST = route(async (request: Request, { params }: Context) => {
-  const user = await requireUser(request);
-  const datasetId = parseId((await params).id, "Dataset");
-  const db = await getDb();
+export const POST = route(async (request: Request, { params }: DatasetContext) => {
   // Someone else's dataset is not found, whatever the body says.
-  const dataset = await getDataset({ db, userId: user.id, datasetId });
+  const { user, db, datasetId, dataset } = await requireCallersDataset(request, params);
   const body = await readJson(request, startExperimentSchema);
   const candidate = await resolveCandidate({ db, user, request: body.candidate });
   const experiment = await insertExperiment({

@@ -1,5 +1,6 @@
 // GET /api/experiments/:id/results/:position: one row's two payloads (items and request body, baseline and
 // candidate), for the results page's diff. Only the experiment's owner may read them.
+import { parsePathSegment } from "@/app/api/request-fields";
 import { getDb } from "@/db/client";
 import { getExperiment, getExperimentPayloads } from "@/db/experiment-queries";
 import { respond } from "@/lib/api/respond";
@@ -16,9 +17,7 @@ export const GET = route(async (request: Request, { params }: Context) => {
   const user = await requireUser(request);
   const path = await params;
   const experimentId = parseId(path.id, "Experiment");
-  const parsed = positionSchema.safeParse(path.position);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]?.message ?? "bad position");
-  const position = parsed.data;
+  const position = parsePathSegment(positionSchema, path.position, "position");
   const db = await getDb();
   await getExperiment({ db, userId: user.id, experimentId });
   const stored = await getExperimentPayloads({ db, experimentId, position });

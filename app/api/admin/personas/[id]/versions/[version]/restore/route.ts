@@ -2,23 +2,19 @@ import { assertModelsExist } from "@/db/admin-queries";
 import { getDb } from "@/db/client";
 import { getPersonaVersion, updatePersonaWithVersion } from "@/db/persona-version-queries";
 import { respond } from "@/lib/api/respond";
-import { parseId, requireAdmin, route } from "@/lib/api/route";
+import { requireAdmin, route } from "@/lib/api/route";
 import { assertSettingsAgree } from "@/lib/settings-agreement";
-import { parseVersion } from "../../../../../params";
+import { type PersonaVersionContext, parsePersonaVersionPath } from "../../../../../params";
 
 export const dynamic = "force-dynamic";
-
-type Context = { params: Promise<{ id: string; version: string }> };
 
 /**
  * Saves an earlier version's fields again, as a new version. Its models must still exist and its settings agree
  * with today's policy, as on any save.
  */
-export const POST = route(async (request: Request, { params }: Context) => {
+export const POST = route(async (request: Request, { params }: PersonaVersionContext) => {
   const admin = await requireAdmin(request);
-  const path = await params;
-  const personaId = parseId(path.id, "Persona");
-  const version = parseVersion(path.version);
+  const { personaId, version } = await parsePersonaVersionPath(params);
   const db = await getDb();
   const { fields } = await getPersonaVersion({ db, personaId, version });
   await assertModelsExist({ db, field: "modelId", modelIds: [fields.modelId] });
