@@ -26,13 +26,7 @@ test("a price set on the model form costs the next attempt", async ({ page }) =>
 
     await chat.newConversation();
     // 1 000 000 input tokens at $2 and 100 000 output at $10 per million: $3.
-    await fake.script({
-      kind: "text",
-      text: "Priced.",
-      usage: { inputTokens: 1_000_000, outputTokens: 100_000 },
-    });
-    await chat.sendAndWait("What does this cost?");
-    const inspector = await chat.inspectReply();
+    const inspector = await chat.inspectPricedReply(fake, { inputTokens: 1_000_000, outputTokens: 100_000 });
     await expect(inspector.root.getByTestId("attempt-cost")).toHaveAttribute("data-cost", "3");
   } finally {
     // The list prices back, for the specs that cost attempts after this one.

@@ -32,13 +32,7 @@ test("a reply's cost stays after its model's prices change; the inspector notes 
   await page.reload();
   await chat.chooseModel(modelId);
   // 1 000 000 input tokens at $1 and 250 000 output at $4 per million: $2.
-  await fake.script({
-    kind: "text",
-    text: "Priced.",
-    usage: { inputTokens: 1_000_000, outputTokens: 250_000 },
-  });
-  await chat.sendAndWait("What does this cost?");
-  let inspector = await chat.inspectReply();
+  let inspector = await chat.inspectPricedReply(fake, { inputTokens: 1_000_000, outputTokens: 250_000 });
   await expect(inspector.root.getByTestId("attempt-cost")).toHaveAttribute("data-cost", "2");
   await expect(inspector.root.getByTestId("attempt-cost-today")).toHaveCount(0);
 

@@ -114,3 +114,23 @@ export async function storedMessages(sql: postgres.Sql, conversationId: string):
       '') as text
     from messages where "conversationId" = ${conversationId} order by seq`;
 }
+
+/**
+ * The instance (`name/worker-n` under several workers) running the conversation's turn. The turn's row is stored
+ * while the reply already streams (lib/chat/turn/run-turn.ts), so a test that has read the first bytes polls.
+ */
+export async function runningTurnInstanceId(sql: postgres.Sql, conversationId: string): Promise<string> {
+  let instanceId: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const [turn] = await sql<{ instanceId: string }[]>`
+          select "instanceId" from turns where "conversationId" = ${conversationId} and status = 'running'`;
+        instanceId = turn?.instanceId;
+        return instanceId;
+      },
+      { message: "the conversation's running turn" },
+    )
+    .toBeDefined();
+  return instanceId as string;
+}

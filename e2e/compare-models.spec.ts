@@ -2,7 +2,7 @@
 // side, each labelled with its model; "Use this answer" on the second makes it what the next turn sends.
 import { expect, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { startConversation } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 
@@ -10,13 +10,7 @@ const GEMINI = "google:gemini-2.5-flash";
 const OPENAI = "openai:gpt-4.1-mini";
 
 test("compare two models on a reply, use the second answer, and the next turn sends it", async ({ page }) => {
-  const chat = new ChatPage(page);
-  await chat.register({
-    name: "Comparer",
-    email: uniqueEmail("comparer"),
-    password: "correct horse battery",
-  });
-  await chat.newConversation();
+  const { chat } = await startConversation(page, "Comparer");
   await chat.askScripted(fake, "Name a colour.", "Blue.");
 
   await fake.script([

@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { signUp, uniqueEmail } from "./pages/chat-page";
 
 const APP = `http://127.0.0.1:${process.env.E2E_APP_PORT ?? 3100}`;
 
@@ -33,8 +33,7 @@ test("pages and API answers carry the security headers, and the pages still work
   expect(headers["x-content-type-options"]).toBe("nosniff");
   expect(headers["referrer-policy"]).toBe("same-origin");
 
-  const chat = new ChatPage(page);
-  await chat.registerWithForm({ name: "Csp", email: uniqueEmail("csp"), password: "correct horse battery" });
+  const { chat } = await signUp(page, "Csp", "csp", { through: "form" });
   await chat.newConversation();
   await expect(page.getByTestId("composer-input")).toBeVisible();
   const api = await page.request.get("/api/conversations");
@@ -56,12 +55,7 @@ test("a conversation page and a streamed reply raise no CSP violation: zod is ji
       seen.push(`${event.violatedDirective} ${event.blockedURI}`),
     );
   });
-  const chat = new ChatPage(page);
-  await chat.registerWithForm({
-    name: "Jitless",
-    email: uniqueEmail("jitless"),
-    password: "correct horse battery",
-  });
+  const { chat } = await signUp(page, "Jitless", "jitless", { through: "form" });
   const conversationId = await chat.newConversation();
   await chat.sendAndWait("Does zod probe for eval?");
   const response = await page.goto(`/chat/${conversationId}`);
@@ -121,13 +115,8 @@ test.describe("a page on another port of the same host", () => {
   });
 
   test("its forms and fetches change nothing, and it cannot frame the app", async ({ page }) => {
-    const chat = new ChatPage(page);
     // Through the form: this describe clears the default origin header that the API sign-up relies on.
-    await chat.registerWithForm({
-      name: "Victim",
-      email: uniqueEmail("victim"),
-      password: "correct horse battery",
-    });
+    await signUp(page, "Victim", "victim", { through: "form" });
     const titles = async () => {
       const response = await page.request.get(`${APP}/api/conversations`);
       const body = (await response.json()) as { conversations: Array<{ title: string | null }> };
@@ -170,11 +159,11 @@ test.describe("a page on another port of the same host", () => {
 test("forwarding headers from a peer that is not a configured proxy are ignored", async ({ request }) => {
   const email = uniqueEmail("xff");
   const forwarded = { origin: APP, "x-forwarded-for": "203.0.113.7", "x-forwarded-proto": "https" };
-  const signUp = await request.post(`${APP}/api/auth/sign-up/email`, {
+  const signedUp = await request.post(`${APP}/api/auth/sign-up/email`, {
     headers: forwarded,
     data: { name: "Forwarded", email, password: "correct horse battery" },
   });
-  expect(signUp.status()).toBe(200);
+  expect(signedUp.status()).toBe(200);
   // Sign-up starts no session (lib/auth.ts); the sign-in does, with the same headers.
   const signIn = await request.post(`${APP}/api/auth/sign-in/email`, {
     headers: forwarded,

@@ -3,14 +3,12 @@
 // and the conversation's, cached input priced as cached.
 import { expect, test } from "@playwright/test";
 import { fakeProvidersForSpec } from "./fake-providers/for-spec";
-import { ChatPage, uniqueEmail } from "./pages/chat-page";
+import { startConversation } from "./pages/chat-page";
 
 const fake = fakeProvidersForSpec();
 
 test("a rate-limited turn: the timeline shows both calls, and the costs add up", async ({ page }) => {
-  const chat = new ChatPage(page);
-  await chat.register({ name: "Wren", email: uniqueEmail("workbench"), password: "correct horse battery" });
-  await chat.newConversation();
+  const { chat } = await startConversation(page, "Wren", { emailPrefix: "workbench" });
   // GPT-4.1 mini: $0.40 input, $0.10 cached input, $1.60 output per million tokens.
   await fake.script({ kind: "text", text: "Warm-up.", usage: { inputTokens: 1_000, outputTokens: 100 } });
   await chat.sendAndWait("First, a warm-up.");
@@ -49,13 +47,7 @@ test("a rate-limited turn: the timeline shows both calls, and the costs add up",
 });
 
 test("system items the wire sends as one system message say so, part by part", async ({ page }) => {
-  const chat = new ChatPage(page);
-  await chat.register({
-    name: "Wren",
-    email: uniqueEmail("system-merge"),
-    password: "correct horse battery",
-  });
-  const id = await chat.newConversation();
+  const { chat, conversationId: id } = await startConversation(page, "Wren", { emailPrefix: "system-merge" });
   // A context note with the system role: a second system item, after the persona's prompt.
   const patched = await page.request.patch(`/api/conversations/${id}`, {
     data: { settingsOverride: { contextNote: { text: "Answer in French.", depth: 0, role: "system" } } },

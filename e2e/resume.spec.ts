@@ -49,8 +49,9 @@ test("a reply started on server A is resumed on server B from its start to its e
   expect(created.status).toBe(201);
   const { id } = (await created.json()) as { id: string };
 
-  // A slow reply: 24 chunks, 120 ms apart (about 3 s).
-  await fake.script({ kind: "text", text: REPLY, chunks: 24, chunkDelayMs: 120 });
+  // A slow reply: 24 chunks, 300 ms apart (about 7 s), so that it is still being written when B is asked for it,
+  // even on a loaded machine (B answers 204 once the reply is stored: nothing left to resume).
+  await fake.script({ kind: "text", text: REPLY, chunks: 24, chunkDelayMs: 300 });
   const started = await fetch(`${a}/api/chat`, {
     method: "POST",
     headers: { "content-type": "application/json", cookie, origin: a },

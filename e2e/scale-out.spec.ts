@@ -8,7 +8,13 @@ import { expect, test } from "@playwright/test";
 import type postgres from "postgres";
 import { TEST_IMAGES } from "../tests/fixtures/images";
 import type { Cluster, Instance } from "./cluster";
-import { chatRequest, newConversation, signUp, storedMessages } from "./cluster-client";
+import {
+  chatRequest,
+  newConversation,
+  runningTurnInstanceId,
+  signUp,
+  storedMessages,
+} from "./cluster-client";
 import { burstSetUp, clusterForFile, clusterFake as fake } from "./cluster-fixture";
 import { readSse } from "./pages/ui-message-stream";
 
@@ -42,10 +48,7 @@ async function readUntil(response: Response, enough: (seen: string) => boolean) 
 const countTextDeltas = (seen: string) => (seen.match(/"text-delta"/g) ?? []).length;
 
 async function runningInstance(conversationId: string): Promise<Instance> {
-  const [turn] = await sql<{ instanceId: string }[]>`
-    select "instanceId" from turns where "conversationId" = ${conversationId} and status = 'running'`;
-  if (!turn) throw new Error("no running turn");
-  return cluster.instanceNamed(turn.instanceId);
+  return cluster.instanceNamed(await runningTurnInstanceId(sql, conversationId));
 }
 
 test("turns, uploads and live events work through nginx and across the instances", async () => {

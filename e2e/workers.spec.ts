@@ -7,7 +7,14 @@ import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import type postgres from "postgres";
 import type { Cluster, Instance } from "./cluster";
-import { chatRequest, newConversation, type Session, signUp, storedMessages } from "./cluster-client";
+import {
+  chatRequest,
+  newConversation,
+  runningTurnInstanceId,
+  type Session,
+  signUp,
+  storedMessages,
+} from "./cluster-client";
 import { burstSetUp, clusterForFile, clusterFake as fake } from "./cluster-fixture";
 import { readSse } from "./pages/ui-message-stream";
 
@@ -98,9 +105,7 @@ test("a worker killed mid-reply is started again: the reply ends interrupted at 
   expect(response.status).toBe(200);
   const reader = response.body?.getReader();
   await reader?.read();
-  const [turn] = await sql<{ instanceId: string }[]>`
-    select "instanceId" from turns where "conversationId" = ${conversationId}`;
-  const number = turn.instanceId.split("/worker-")[1];
+  const number = (await runningTurnInstanceId(sql, conversationId)).split("/worker-")[1];
   const killed = workerPids().get(number);
   expect(killed, `worker ${number} among ${[...workerPids().keys()]}`).toBeDefined();
   process.kill(killed as number, "SIGKILL");

@@ -1,6 +1,7 @@
 // Page object for the chat: intent-named steps over data-testid attributes.
 import { expect, type Locator, type Page } from "@playwright/test";
 import type { FakeProviderClient } from "../fake-providers/client";
+import type { ScriptedUsage } from "../fake-providers/script-schema";
 
 export class ChatPage {
   constructor(readonly page: Page) {}
@@ -65,6 +66,13 @@ export class ChatPage {
   async askScripted(fake: FakeProviderClient, question: string, answer: string) {
     await fake.script({ kind: "text", text: answer });
     await this.sendAndWait(question);
+  }
+
+  /** Asks what a reply costs, the fake provider answering with `usage` counted; the reply's inspector, opened. */
+  async inspectPricedReply(fake: FakeProviderClient, usage: ScriptedUsage): Promise<InspectorPanel> {
+    await fake.script({ kind: "text", text: "Priced.", usage });
+    await this.sendAndWait("What does this cost?");
+    return this.inspectReply();
   }
 
   /** Picks a model in the conversation's model picker and waits until the conversation shows it. */
@@ -297,16 +305,20 @@ export function uniqueEmail(prefix: string): string {
 /** The password of the people the specs sign up. */
 const TEST_PASSWORD = "correct horse battery";
 
-/** Signs a new person up on `page` with a unique e-mail made from `emailPrefix`; returns their chat page and e-mail. */
+/**
+ * Signs a new person up on `page` with a unique e-mail made from `emailPrefix`, through the auth API or, with
+ * `through: "form"`, the sign-up form; returns their chat page and e-mail.
+ */
 export async function signUp(
   page: Page,
   name: string,
   emailPrefix = name.toLowerCase(),
+  { through = "api" }: { through?: "api" | "form" } = {},
 ): Promise<{ chat: ChatPage; email: string }> {
   const chat = new ChatPage(page);
-  const email = uniqueEmail(emailPrefix);
-  await chat.register({ name, email, password: TEST_PASSWORD });
-  return { chat, email };
+  const account = { name, email: uniqueEmail(emailPrefix), password: TEST_PASSWORD };
+  await (through === "form" ? chat.registerWithForm(account) : chat.register(account));
+  return { chat, email: account.email };
 }
 
 /** Signs a new person up and starts a conversation, on the model `modelId` when one is given. */
