@@ -1,27 +1,5 @@
-// The burst as people deploy the app (`burst200.*`): the built app started by its own start script
-// (scripts/serve.mjs, WEB_CONCURRENCY = this machine's cores), the fake provider in a process of its own, and the
-// clients in this process over real HTTP. N users (200 by default, BENCH_CONCURRENT_TURNS), signed in and each with
-// a stored conversation (set up before, not timed: bench/concurrency.ts's seeding child), start a streaming
-// POST /api/chat at the same moment. Then a second burst on the same server, then ~10 s idle.
-// - errors, lost, first token, added gap: as bench/concurrency.ts defines them (the clients are in this process,
-//   not the server's: their delays still count, so the gap is an upper bound).
-// - memory: the server's processes (the primary and its workers) summed, RSS from /proc every 20 ms; before each
-//   burst, its peak, once its streams have ended, and after the idle spell. The V8 heap beside it from
-//   bench/memory-probe.cjs (loaded into the server's processes with NODE_OPTIONS). A full collection in each
-//   process once warmed up (before the first burst) and after the idle spell tells what the server retains from
-//   what is garbage not collected yet: a turn's set-up outlives two scavenges while the burst queues and streams,
-//   so it is promoted, and the old generation is only collected when it reaches V8's limit.
-// - CPU per turn: the server's processes only (user + system from /proc), from the burst's start until its last
-//   writes have landed, ÷ turns.
-// BENCH_TURN_SETUP_CONCURRENCY: a comma-separated list of TURN_SETUP_CONCURRENCY values, one server (and two bursts)
-// for each on the same seeded users; `burst200.*` is the first. Unset: the app's default only.
-// Needs `next build`, Postgres (DATABASE_URL) and Redis (REDIS_URL or the local one: workers need one). Knobs:
-// BENCH_SERVED_BURST_PORT (default 3790), BENCH_ACCEPT_ENCODING and BENCH_SERVED_BURST_COLLECT_BETWEEN (below).
-// Run alone: `tsx --conditions=react-server bench/served-burst.ts` (the table on stderr, JSON on stdout).
-
-import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { TestUser } from "@/tests/api-client";
 import { type BenchProviders, startBenchProviders } from "./bench-providers";
@@ -38,6 +16,7 @@ import {
   type TurnsChecked,
 } from "./concurrency";
 import { type ProcessUsage, processTreeUsage, residentKinds } from "./process-usage";
+import { AUTH_SECRET, type HeapFigures, type Server, serverRssMb, startServer } from "./served-server";
 import { ms, round } from "./stats";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -47,7 +26,6 @@ const SETTLE_MS = 1_000;
 const IDLE_MS = 10_000;
 /** Warm-up turns run this many at once, twice: enough connections that every worker compiles the route first. */
 const WARM_UP_TURNS = 8;
-const AUTH_SECRET = "bench-secret-bench-secret-bench-secret";
 /** BENCH_ACCEPT_ENCODING=identity: the clients ask for the stream uncompressed (to see what compression costs). */
 const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING;
 /**
@@ -55,23 +33,6 @@ const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING;
  * behind per turn from what stays per conversation (the second burst then starts from a collected heap).
  */
 const COLLECT_BETWEEN = process.env.BENCH_SERVED_BURST_COLLECT_BETWEEN === "1";
-
-/** The V8 heap of the server's processes, summed (MB), from bench/memory-probe.cjs. */
-export interface HeapFigures {
-  rssMb: number;
-  heapUsedMb: number;
-  heapTotalMb: number;
-  externalMb: number;
-  arrayBuffersMb: number;
-  /** Used size of each V8 heap space (new_space, old_space, code_space, large_object_space, …); not for peaks. */
-  spacesMb?: Record<string, number>;
-}
-
-/** The heap now, and its peaks since the last reading. */
-interface HeapReading {
-  now: HeapFigures;
-  peak: HeapFigures;
-}
 
 export interface ServedBurstFigures extends TurnsChecked {
   turns: number;
@@ -210,151 +171,11 @@ export async function measureServedBurst({
   }
 }
 
-export interface Server {
-  origin: string;
-  process: ChildProcess;
-  /**
-   * The V8 heap of every server process, summed (null when a process did not answer in time); after a full
-   * collection in each when `collect`.
-   */
-  heap(options?: { collect?: boolean }): Promise<HeapReading | null>;
-  stop(): Promise<void>;
-}
-
 interface BurstContext {
   server: Server;
   seed: Seed;
   providers: BenchProviders;
   db: Parameters<typeof lastSeqs>[0];
-}
-
-/** `node scripts/serve.mjs` as `npm start` runs it, with one worker per core; resolves once it answers /api/ready. */
-export async function startServer(options: {
-  databaseUrl: string;
-  redisUrl: string;
-  providersUrl: string;
-  setupConcurrency: number | null;
-}): Promise<Server> {
-  const port = Number(process.env.BENCH_SERVED_BURST_PORT ?? 3790);
-  const origin = `http://127.0.0.1:${port}`;
-  const memoryDir = mkdtempSync(path.join(tmpdir(), "glassbox-burst-memory-"));
-  const log = path.join(memoryDir, "server.log");
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      // As scripts/start.mjs sets them for `npm start`.
-      NEXT_TELEMETRY_DISABLED: "1",
-      NEXT_MANUAL_SIG_HANDLE: "1",
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
-      NODE_OPTIONS: `--require ${path.join(ROOT, "bench/memory-probe.cjs")}`,
-      GLASSBOX_BENCH_MEMORY_DIR: memoryDir,
-      WEB_CONCURRENCY: String(availableParallelism()),
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: options.databaseUrl,
-      REDIS_URL: options.redisUrl,
-      AUTH_SECRET,
-      GLASSBOX_TEST: "1",
-      LOG_LEVEL: "warn",
-      CHAT_RATE_LIMIT_PER_MINUTE: "1000000",
-      TITLE_MODEL_ID: "offline:echo",
-      OPENAI_API_KEY: "bench-key",
-      OPENAI_BASE_URL: `${options.providersUrl}/v1`,
-      ...(options.setupConcurrency === null
-        ? {}
-        : { TURN_SETUP_CONCURRENCY: String(options.setupConcurrency) }),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-    // Its own process group, so that a kill reaches its workers too.
-    detached: true,
-  });
-  const output = createWriteStream(log);
-  child.stdout?.pipe(output);
-  child.stderr?.pipe(output);
-  const pids = () => processTreeUsage(child.pid).map((usage) => usage.pid);
-  const server: Server = {
-    origin,
-    process: child,
-    heap: ({ collect = false } = {}) => readHeap(pids(), memoryDir, collect),
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        process.kill(-(child.pid as number), "SIGKILL");
-        await exited;
-      }
-      rmSync(memoryDir, { recursive: true, force: true });
-    },
-  };
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`the server exited (${child.exitCode}): ${readFileSync(log, "utf8").slice(-2_000)}`);
-    if (
-      await fetch(`${origin}/api/ready`).then(
-        (response) => response.ok,
-        () => false,
-      )
-    )
-      return server;
-    if (Date.now() > deadline) {
-      await server.stop();
-      throw new Error("the server did not answer /api/ready within 120 s");
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-/** Asks each process for its heap (SIGUSR2 to bench/memory-probe.cjs) and sums the answers. */
-async function readHeap(pids: number[], memoryDir: string, collect: boolean): Promise<HeapReading | null> {
-  const files = pids.map((pid) => path.join(memoryDir, `${pid}.json`));
-  for (const file of files) rmSync(file, { force: true });
-  const collectFile = path.join(memoryDir, "collect");
-  if (collect) writeFileSync(collectFile, "");
-  try {
-    for (const pid of pids) process.kill(pid, "SIGUSR2");
-    const deadline = Date.now() + 5_000;
-    while (!files.every((file) => existsSync(file))) {
-      if (Date.now() > deadline) return null;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  } finally {
-    rmSync(collectFile, { force: true });
-  }
-  const now = emptyHeap();
-  const peak = emptyHeap();
-  now.spacesMb = {};
-  for (const file of files) {
-    const reading = JSON.parse(readFileSync(file, "utf8")) as {
-      now: NodeMemoryUsage;
-      peaks: NodeMemoryUsage;
-      spaces: Record<string, number>;
-    };
-    add(now, reading.now);
-    add(peak, reading.peaks);
-    for (const [space, bytes] of Object.entries(reading.spaces))
-      now.spacesMb[space] = round((now.spacesMb[space] ?? 0) + bytes / 2 ** 20, 1);
-  }
-  return { now, peak };
-}
-
-type NodeMemoryUsage = Record<"rss" | "heapUsed" | "heapTotal" | "external" | "arrayBuffers", number>;
-
-function emptyHeap(): HeapFigures {
-  return { rssMb: 0, heapUsedMb: 0, heapTotalMb: 0, externalMb: 0, arrayBuffersMb: 0 };
-}
-
-function add(into: HeapFigures, usage: NodeMemoryUsage): void {
-  const mb = (bytes: number) => bytes / 2 ** 20;
-  into.rssMb = round(into.rssMb + mb(usage.rss), 1);
-  into.heapUsedMb = round(into.heapUsedMb + mb(usage.heapUsed), 1);
-  into.heapTotalMb = round(into.heapTotalMb + mb(usage.heapTotal), 1);
-  into.externalMb = round(into.externalMb + mb(usage.external), 1);
-  into.arrayBuffersMb = round(into.arrayBuffersMb + mb(usage.arrayBuffers), 1);
-}
-
-function serverRssMb(server: Server): number {
-  return processTreeUsage(server.process.pid).reduce((sum, usage) => sum + usage.rssMb, 0);
 }
 
 /** One streaming turn over HTTP, read to its end; times from `start`. */

@@ -6,6 +6,7 @@
 // which stage enqueued it. The profiler itself slows the process down, so the parts are reported as shares of the
 // profiled time, and in milliseconds as those shares of the unprofiled median (turn-overhead.ts).
 
+import { writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -96,6 +97,9 @@ export async function profileTurnCpu(
       windows.push([offsetMicros + turn.startedAt * 1_000, offsetMicros + turn.firstTokenAt * 1_000]);
     }
     profile = (await session.post("Profiler.stop")).profile as unknown as Profile;
+    // For a look at single functions (Chrome DevTools opens it): the profile and the turns' windows.
+    const saveTo = process.env.BENCH_TURN_PROFILE_FILE;
+    if (saveTo) await writeFile(saveTo, JSON.stringify({ ...profile, turnWindows: windows }));
   } finally {
     session.disconnect();
   }
