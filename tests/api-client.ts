@@ -1,6 +1,11 @@
-// Calls the app's route handlers in-process with real Request objects, a cookie session from better-auth's own
-// sign-up and sign-in routes, and the real database. No Next.js server in between, but the same code every request runs.
+// Calls the app's route handlers in-process with real Request objects, a better-auth cookie session (signUp), and
+// the real database. No Next.js server in between, but the same code every request runs.
+import { makeSignature } from "better-auth/crypto";
+import { eq } from "drizzle-orm";
 import * as authRoute from "@/app/api/auth/[...all]/route";
+import { getDb } from "@/db/client";
+import { user } from "@/db/schema";
+import { getAuth } from "@/lib/auth";
 
 // Route handlers declare their own params shape; `never` lets any of them be passed here.
 type Handler = (request: Request, context: { params: Promise<never> }) => Promise<Response>;
@@ -32,14 +37,58 @@ export function authPost(path: string, body: unknown, user?: TestUser, headers: 
   );
 }
 
+/** An address no other test account has, readable as `name`'s. */
+function uniqueEmail(name: string): string {
+  return `${name.toLowerCase().replace(/\W+/g, "")}-${Date.now()}-${counter++}@example.test`;
+}
+
+/** The password of every account `signUp` makes, and its hash (one scrypt per process: see `signUp`). */
+export const TEST_PASSWORD = "a long enough password";
+let testPasswordHash: Promise<string> | undefined;
+
+/**
+ * A new account with a signed-in session, for tests whose subject is not signing up or in (those go through
+ * better-auth's routes with `authPost`). The account is stored as the sign-up route stores one, by better-auth's
+ * own adapter, so the same database hooks run (the role, the first account's promotion), with a credential account
+ * whose password is `TEST_PASSWORD`; the session is better-auth's, in a cookie signed as its sign-in signs it.
+ * What it leaves out are the routes' two scrypts (a hash and a verify, slow on purpose), which every test that
+ * makes an account would otherwise pay for.
+ */
 export async function signUp(name = "Tester"): Promise<TestUser> {
-  const email = `${name.toLowerCase().replace(/\W+/g, "")}-${Date.now()}-${counter++}@example.test`;
-  const password = "a long enough password";
-  const response = await authPost("/sign-up/email", { name, email, password });
+  const email = uniqueEmail(name);
+  await getDb(); // migrated first, as every route's handler has it
+  const context = await getAuth().$context;
+  testPasswordHash ??= context.password.hash(TEST_PASSWORD);
+  const created = await context.internalAdapter.createUser(
+    { name, email, emailVerified: false },
+    { method: "email-password" },
+  );
+  await context.internalAdapter.linkAccount({
+    userId: created.id,
+    providerId: "credential",
+    accountId: created.id,
+    password: await testPasswordHash,
+  });
+  const session = await context.internalAdapter.createSession(created.id);
+  const signed = `${session.token}.${await makeSignature(session.token, context.secret)}`;
+  return {
+    id: created.id,
+    name,
+    email,
+    cookie: `${context.authCookies.sessionToken.name}=${encodeURIComponent(signed)}`,
+  };
+}
+
+/**
+ * A new account made as a person makes one: better-auth's sign-up route, then its sign-in route for the session
+ * (sign-up starts none: lib/auth.ts). For tests whose subject is signing up.
+ */
+export async function signUpThroughRoutes(name = "Tester"): Promise<TestUser> {
+  const email = uniqueEmail(name);
+  const response = await authPost("/sign-up/email", { name, email, password: TEST_PASSWORD });
   if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { user: { id: string } };
-  // Sign-up starts no session (it answers the same for a taken email: lib/auth.ts); signing in does.
-  const signedIn = await authPost("/sign-in/email", { email, password });
+  const signedIn = await authPost("/sign-in/email", { email, password: TEST_PASSWORD });
   if (!signedIn.ok) throw new Error(`sign-in failed: ${signedIn.status} ${await signedIn.text()}`);
   const cookie = signedIn.headers
     .getSetCookie()
@@ -89,7 +138,6 @@ export async function expectError(response: Response, status: number, code: stri
   return parsed.error.message;
 }
 
-/** Read an AI SDK UI message stream response into its chunks. */
 /** A response's body text, once its status is `status`; otherwise an error naming the call (`what`), status and body. */
 export async function okText(response: Response, what: string, status = 200): Promise<string> {
   const text = await response.text();
@@ -97,6 +145,7 @@ export async function okText(response: Response, what: string, status = 200): Pr
   return text;
 }
 
+/** Read an AI SDK UI message stream response into its chunks. */
 export async function readUIStream(response: Response): Promise<Array<Record<string, unknown>>> {
   const text = await response.text();
   return text
@@ -107,9 +156,6 @@ export async function readUIStream(response: Response): Promise<Array<Record<str
 
 /** Make a test user an admin directly in the database (the first-account rule is order-dependent in tests). */
 export async function promoteToAdmin(testUser: TestUser): Promise<TestUser> {
-  const { getDb } = await import("@/db/client");
-  const { user } = await import("@/db/schema");
-  const { eq } = await import("drizzle-orm");
   const db = await getDb();
   await db.update(user).set({ role: "admin" }).where(eq(user.id, testUser.id));
   return testUser;

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "vitest";
 import * as usersRoute from "@/app/api/admin/users/route";
 import * as authRoute from "@/app/api/auth/[...all]/route";
-import { authPost, call, signUp, type TestUser } from "../api-client";
+import { authPost, call, signUpThroughRoutes, type TestUser } from "../api-client";
 import { isolateDatabase } from "./admin-helpers";
 
 isolateDatabase("accounts_admins");
@@ -21,7 +21,9 @@ describe("the first admin", () => {
   let racers: TestUser[];
 
   test("ten sign-ups at once on an empty database: exactly one becomes admin", async () => {
-    racers = await Promise.all(Array.from({ length: 10 }, (_, index) => signUp(`Racer${index}`)));
+    racers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => signUpThroughRoutes(`Racer${index}`)),
+    );
     const { getDb } = await import("@/db/client");
     const { user } = await import("@/db/schema");
     const { eq } = await import("drizzle-orm");
@@ -36,7 +38,7 @@ describe("the first admin", () => {
   });
 
   test("a later sign-up is a user", async () => {
-    const late = await signUp("Late");
+    const late = await signUpThroughRoutes("Late");
     const admin = await adminOf(racers);
     expect((await rolesByName(admin)).get("Late")).toBe("user");
     expect(late.id).toBeTruthy();

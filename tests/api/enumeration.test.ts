@@ -6,7 +6,7 @@ import { describe, expect, test } from "vitest";
 import * as invitationsRoute from "@/app/api/invitations/route";
 import { getDb } from "@/db/client";
 import { user } from "@/db/schema";
-import { authPost, call, expectError, signUp } from "../api-client";
+import { authPost, call, expectError, signUp, TEST_PASSWORD } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
 import { conversationWithPersona } from "../fixtures/personas";
 import { signedUpForFile } from "../fixtures/users";
@@ -55,8 +55,7 @@ describe("sign-up says the same for a taken email and a new one", () => {
     // The taken account is untouched: its own password signs in, the one sent with the sign-up does not.
     expect((await authPost("/sign-in/email", { email: existing.email, password })).status).toBe(401);
     expect(
-      (await authPost("/sign-in/email", { email: existing.email, password: "a long enough password" }))
-        .status,
+      (await authPost("/sign-in/email", { email: existing.email, password: TEST_PASSWORD })).status,
     ).toBe(200);
     const { eq } = await import("drizzle-orm");
     const [row] = await (await getDb()).select().from(user).where(eq(user.email, existing.email));
