@@ -92,7 +92,8 @@ test("kill -9 mid-reply, restart: the reply ends interrupted, the next turn work
     // Eight words in: at least one of the 500 ms writes has stored some text.
     while ((seen.match(/"text-delta"/g) ?? []).length < 8) {
       const { value, done } = await reader.read();
-      if (done) throw new Error("the stream ended before the crash");
+      if (done)
+        throw new Error(`round ${round}: the stream ended before the crash, after: ${seen.slice(-600)}`);
       seen += new TextDecoder().decode(value);
     }
     await killServer();

@@ -1,5 +1,5 @@
 // One instance on all its cores (docs/deploy.md, "Workers"): scripts/serve.mjs with WEB_CONCURRENCY=2 runs two
-// `next start` workers on one port. A burst is served by both and every reply is stored once; a worker killed in the
+// `next start` workers on one port. Bursts are served by both and every reply is stored once; a worker killed in the
 // middle of a reply is started again under its number, which marks that reply interrupted at once, and the
 // instance takes the next turn; SIGTERM drains both workers, whose replies finish, and the instance exits 0.
 // Needs the e2e Postgres (E2E_DATABASE_URL) and Redis; e2e/cluster.ts also starts nginx, unused here.
@@ -62,11 +62,11 @@ function workerPids(): Map<string, number> {
   return byNumber;
 }
 
-test("a burst of 20 turns is served by both workers, and every reply is stored once", async () => {
-  test.setTimeout(120_000);
+/** A burst of 20 turns, each in a conversation of its own: every reply is whole and stored once. */
+async function servedBurst(round: number): Promise<string[]> {
   const reply = "Two workers, one port, one reply each.";
   const script = { text: reply, chunks: 5, chunkDelayMs: 50, times: 20 };
-  const { user: ada, ids } = await burstSetUp(instance.origin, "Workers", script);
+  const { user: ada, ids } = await burstSetUp(instance.origin, `Workers${round}`, script);
 
   const results = await Promise.all(
     ids.map(async (id, index) => {
@@ -83,11 +83,19 @@ test("a burst of 20 turns is served by both workers, and every reply is stored o
       { authorType: "persona", status: "complete", text: reply },
     ]);
   const servedBy = await sql<{ instanceId: string }[]>`
-    select distinct "instanceId" from turns where "conversationId" in ${sql(ids)} order by "instanceId"`;
-  expect(servedBy.map((row) => row.instanceId)).toEqual([
-    `${instance.name}/worker-0`,
-    `${instance.name}/worker-1`,
-  ]);
+    select distinct "instanceId" from turns where "conversationId" in ${sql(ids)}`;
+  return servedBy.map((row) => row.instanceId);
+}
+
+test("bursts of 20 turns are served by both workers, and every reply is stored once", async () => {
+  test.setTimeout(120_000);
+  // Each worker accepts on the shared socket itself (scripts/serve.mjs), so the kernel hands a new connection to
+  // whichever worker accepts first, and one worker can take a whole burst's connections. Over three bursts a
+  // worker that serves nothing is not serving.
+  const servedBy = new Set<string>();
+  for (let round = 1; round <= 3 && servedBy.size < 2; round++)
+    for (const instanceId of await servedBurst(round)) servedBy.add(instanceId);
+  expect([...servedBy].sort()).toEqual([`${instance.name}/worker-0`, `${instance.name}/worker-1`]);
 });
 
 test("a worker killed mid-reply is started again: the reply ends interrupted at once, and the next turn works", async () => {
