@@ -100,8 +100,13 @@ export class ChatPage {
     return this.page.locator(`[data-testid="message"][data-role="${role}"]`);
   }
 
+  /**
+   * Ready for the next message, as a person sees it: the stream is over and the composer offers Send, not Stop. The
+   * stream's end can come before the reply's stored copy says it is complete; until then Enter sends nothing.
+   */
   async waitUntilReady() {
     await expect(this.page.getByTestId("chat-view")).toHaveAttribute("data-status", "ready");
+    await expect(this.page.getByTestId("send-button")).toBeVisible();
   }
 
   // -------------------------------------------------------------------------------------------------------------
