@@ -1,6 +1,9 @@
 // Puts a message that arrived live into the shown transcript (docs/features.md, "Live rooms"): in place of the
 // copy already shown (the same stored id, or the browser's own id for a message this page sent), in place of the
-// variant it replaces (a regenerated reply answers the same message), or else where its seq puts it.
+// variant it replaces (a regenerated reply answers the same message), or else where its seq puts it. An event can
+// arrive after the page already holds a later state of its message (events are published after their write, and a
+// reload may read past them): a reply shown as ended is never taken back to `streaming`, since a stored reply
+// never goes back to it (each reply is a new row that starts `streaming`).
 import type { ChatUIMessage } from "@/lib/chat/views/ui-messages";
 
 export function applyLiveMessage(
@@ -19,7 +22,8 @@ export function applyLiveMessage(
           (message) => message.role === "assistant" && message.metadata?.replyToMessageId === replyTo,
         );
   if (replaced >= 0) {
-    if (sameContent(messages[replaced], incoming)) return messages;
+    if (sameContent(messages[replaced], incoming) || isOlderState(messages[replaced], incoming))
+      return messages;
     return messages.map((message, index) => (index === replaced ? incoming : message));
   }
   // Messages this page has not had stored yet carry no seq: they stay last.
@@ -35,5 +39,15 @@ function sameContent(shown: ChatUIMessage, incoming: ChatUIMessage): boolean {
     shown.metadata?.status === incoming.metadata?.status &&
     shown.metadata?.edited === incoming.metadata?.edited &&
     JSON.stringify(shown.parts) === JSON.stringify(incoming.parts)
+  );
+}
+
+function isOlderState(shown: ChatUIMessage, incoming: ChatUIMessage): boolean {
+  const shownStatus = shown.metadata?.status;
+  return (
+    shown.id === incoming.id &&
+    incoming.metadata?.status === "streaming" &&
+    shownStatus !== undefined &&
+    shownStatus !== "streaming"
   );
 }

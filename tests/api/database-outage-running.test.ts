@@ -60,7 +60,11 @@ describe.skipIf(!baseUrl)("a database outage while the app runs", () => {
     });
     const chunks = await reading;
     expect(streamedText(chunks)).toBe(text);
-    expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop" });
+    expect(chunks.at(-1)).toEqual({
+      type: "finish",
+      finishReason: "stop",
+      messageMetadata: { status: "complete" },
+    });
 
     const messages = await storedMessages(conversationId);
     expect(messages.map((message) => [message.status, textOf(message)])).toEqual([

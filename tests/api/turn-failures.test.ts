@@ -197,7 +197,11 @@ describe("a stream cut mid-way", () => {
     expect(chunks.filter((chunk) => chunk.type === "error")).toEqual([
       { type: "error", errorText: expect.any(String) },
     ]);
-    expect(chunks.at(-1)).toMatchObject({ type: "finish", finishReason: "error" });
+    expect(chunks.at(-1)).toEqual({
+      type: "finish",
+      finishReason: "error",
+      messageMetadata: { status: "interrupted" },
+    });
     // Text already reached the user, so the turn does not retry behind their back.
     expect(env.providers.requests).toHaveLength(1);
 

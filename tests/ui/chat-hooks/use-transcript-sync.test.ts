@@ -126,6 +126,22 @@ describe("live events", () => {
     expect(ids()).toEqual(["u1", "r1"]);
   });
 
+  test.each([
+    ["the stored transcript", storedReply],
+    [
+      "this page's own stream (its finish carries the stored status)",
+      reply("r1", "Hi there.", { status: "complete" }),
+    ],
+  ])("an earlier state of a reply that arrives after %s said it ended is dropped", (_, ended) => {
+    const { source, result } = renderSync([storedQuestion, ended]);
+    const late = reply("r1", "Hi", { status: "streaming", seq: 2, replyToMessageId: "u1" });
+    act(() => source.emit(6, { type: "message", message: late, clientMessageId: null }));
+    expect(result.current.messages[1]).toBe(ended);
+    const edited = reply("r1", "Hi, edited.", { status: "complete", seq: 2, replyToMessageId: "u1" });
+    act(() => source.emit(7, { type: "message", message: edited, clientMessageId: null }));
+    expect(result.current.messages[1].parts).toEqual([{ type: "text", text: "Hi, edited." }]);
+  });
+
   test("while this page's own turn streams, live messages wait; the transcript is reloaded when it ends", async () => {
     stored = () =>
       transcriptResponse([storedMessage("u1", "user", "Hello", 1), storedMessage("u9", "user", "Me too", 3)]);
