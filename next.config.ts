@@ -27,6 +27,8 @@ const nextConfig: NextConfig = {
     // Writing Turbopack's cache to disk makes the next build of a similar tree faster but this one slower; CI
     // builds a fresh clone once, so scripts/test.mjs turns it off there (NEXT_BUILD_CACHE=0).
     turbopackFileSystemCacheForBuild: process.env.NEXT_BUILD_CACHE !== "0",
+    // NEXT_SERVER_MINIFY=0 keeps the server code's names, so that a CPU profile of the built app reads (bench/run.ts).
+    serverMinification: process.env.NEXT_SERVER_MINIFY !== "0",
   },
   // Lets parallel test runs build into separate folders (NEXT_DIST_DIR); `.next` otherwise.
   distDir: process.env.NEXT_DIST_DIR ?? ".next",

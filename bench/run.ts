@@ -11,7 +11,9 @@
 // BENCH_TURNS (default 20), BENCH_SKIP_TURN=1, BENCH_CONCURRENT_TURNS (default 200, both bursts),
 // BENCH_SKIP_SERVED_BURST=1, BENCH_TURN_SETUP_CONCURRENCY=<n,n,…> (the served burst once per value; needs a build),
 // BENCH_SKIP_CONCURRENCY=1 (the in-process burst), BENCH_CPU_PROF=<dir> (the in-process burst's child writes a
-// `--cpu-prof` profile there), BENCH_TURN_PROFILE_FILE=<file> (the turn's CPU profile and its turns' windows, saved),
+// `--cpu-prof` profile there), BENCH_CPU_PROF_SERVER=<dir> (each process of the served burst's server writes a CPU
+// profile there when it stops; build with NEXT_SERVER_MINIFY=0 for readable names), BENCH_TURN_PROFILE_FILE=<file>
+// (the turn's CPU profile and its turns' windows, saved),
 // BENCH_SEMI_SPACE_MB (default 256; 0 keeps node's default; the concurrency run is in a child without it),
 // BENCH_GATEWAY_CALLS (default 200), BENCH_GATEWAY_RPS_CALLS (default 320), BENCH_SKIP_GATEWAY=1,
 // BENCH_SKIP_EXPERIMENT=1 (bench/experiment.ts), BENCH_SCALEOUT_TURNS (default 100), BENCH_SKIP_SCALEOUT=1 (bench/scale-out.ts: needs a build and nginx).

@@ -9,6 +9,8 @@ import { processTreeUsage } from "./process-usage";
 import { round } from "./stats";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+/** BENCH_CPU_PROF_SERVER=<dir>: each server process writes a `--cpu-prof` profile there when it stops. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROF_SERVER;
 /** The server's AUTH_SECRET, which the seeded users' session cookies are signed with. */
 export const AUTH_SECRET = "bench-secret-bench-secret-bench-secret";
 
@@ -59,8 +61,12 @@ export async function startServer(options: {
       NEXT_TELEMETRY_DISABLED: "1",
       NEXT_MANUAL_SIG_HANDLE: "1",
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
-      NODE_OPTIONS: `--require ${path.join(ROOT, "bench/memory-probe.cjs")}`,
+      NODE_OPTIONS: [
+        `--require ${path.join(ROOT, "bench/memory-probe.cjs")}`,
+        ...(PROFILE_DIR ? [`--require ${path.join(ROOT, "bench/cpu-profile-probe.cjs")}`] : []),
+      ].join(" "),
       GLASSBOX_BENCH_MEMORY_DIR: memoryDir,
+      ...(PROFILE_DIR ? { GLASSBOX_BENCH_PROFILE_DIR: PROFILE_DIR } : {}),
       WEB_CONCURRENCY: String(availableParallelism()),
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -92,7 +98,11 @@ export async function startServer(options: {
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
-        process.kill(-(child.pid as number), "SIGKILL");
+        // A profiled server drains and exits by itself, so that each worker writes its profile.
+        process.kill(
+          PROFILE_DIR ? (child.pid as number) : -(child.pid as number),
+          PROFILE_DIR ? "SIGTERM" : "SIGKILL",
+        );
         await exited;
       }
       rmSync(memoryDir, { recursive: true, force: true });

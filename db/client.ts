@@ -16,6 +16,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { env } from "@/lib/config/env";
 import type { Database } from "./database-type";
+import { preparingClient } from "./preparing-client";
 import * as schema from "./schema";
 import { seedDatabase } from "./seed";
 
@@ -86,7 +87,7 @@ export function createDatabase(options: DatabaseOptions = {}): DatabaseHandle {
         idle_in_transaction_session_timeout: environment.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       },
     });
-    const db = drizzlePostgres({ client, schema, logger });
+    const db = drizzlePostgres({ client: preparingClient(client), schema, logger });
     const readiness = retryingReady(() =>
       migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER }).then(() => seedDatabase(db, environment)),
     );
