@@ -93,3 +93,41 @@ function replyEvents<Output>(write: WriteReply, toOutput: (text: string) => Outp
     });
   return stream;
 }
+
+/**
+ * A stream of text as bytes, for a response: each piece encoded as it is read. Does what `pipeThrough(new
+ * TextEncoderStream())` does without a TransformStream's writable side and its promise per chunk (a reply's
+ * stream is read chunk by chunk, so that cost is paid on every one). As the TextEncoderStream does, a piece that
+ * ends in the first half of a surrogate pair keeps it for the next piece.
+ */
+export function encodedText(text: ReadableStream<string>): ReadableStream<Uint8Array> {
+  const reader = text.getReader();
+  let heldBack = "";
+  return new ReadableStream<Uint8Array>({
+    // Reads until it has bytes to give: a pull that enqueued nothing would leave the reader waiting.
+    async pull(controller) {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          if (heldBack) controller.enqueue(encoder.encode(heldBack));
+          controller.close();
+          return;
+        }
+        let piece = heldBack + value;
+        heldBack = "";
+        const last = piece.charCodeAt(piece.length - 1);
+        if (last >= 0xd800 && last <= 0xdbff) {
+          heldBack = piece.slice(-1);
+          piece = piece.slice(0, -1);
+        }
+        if (piece) {
+          controller.enqueue(encoder.encode(piece));
+          return;
+        }
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}

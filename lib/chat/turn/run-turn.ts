@@ -17,7 +17,13 @@ import { instanceId } from "@/lib/chat/turn-control/turn-recovery";
 import { claimTurnStart } from "@/lib/chat/turn-control/turn-stops";
 import { logger } from "@/lib/logger";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
-import { REPLY_STREAM_HEADERS, replyEventBytes, replyEventText, type WriteReply } from "./reply-events";
+import {
+  encodedText,
+  REPLY_STREAM_HEADERS,
+  replyEventBytes,
+  replyEventText,
+  type WriteReply,
+} from "./reply-events";
 import { admitTurnSetUp } from "./turn-admission";
 import type { ClientTools, TurnContext } from "./turn-context";
 import { buildPhaseA, openConversation } from "./turn-setup";
@@ -120,9 +126,7 @@ async function respondWith(turnId: string, writeReply: ReturnType<typeof streamT
   if (!streams) return new Response(replyEventBytes(writeReply), { headers: REPLY_STREAM_HEADERS });
   const events = replyEventText(writeReply);
   const published = await streams.resumableStream(turnId, () => events);
-  return new Response((published ?? events).pipeThrough(new TextEncoderStream()), {
-    headers: REPLY_STREAM_HEADERS,
-  });
+  return new Response(encodedText(published ?? events), { headers: REPLY_STREAM_HEADERS });
 }
 
 /**

@@ -4,7 +4,7 @@
 // stored reply shows what there is).
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
 import { getRunningTurn } from "@/db/turn-queries";
-import { REPLY_STREAM_HEADERS } from "@/lib/chat/turn/reply-events";
+import { encodedText, REPLY_STREAM_HEADERS } from "@/lib/chat/turn/reply-events";
 import { resumableStreams } from "@/lib/chat/turn-control/resumable-streams";
 import { logger } from "@/lib/logger";
 
@@ -19,7 +19,7 @@ export const GET = readableConversationRoute(async ({ db, conversationId }) => {
   const stream =
     turn && streams ? await streams.resumeExistingStream(turn.id).catch(warnNothingToResume(turn.id)) : null;
   if (!stream) return new Response(null, { status: 204 });
-  return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: REPLY_STREAM_HEADERS });
+  return new Response(encodedText(stream), { headers: REPLY_STREAM_HEADERS });
 });
 
 function warnNothingToResume(turnId: string) {
