@@ -20,6 +20,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { writeHeapSnapshot } from "node:v8";
 import type { TestUser } from "@/tests/api-client";
 import { type AppBench, type BenchDatabase, setUpAppBench } from "./app-setup";
 import { childExecArgv, forkedBench } from "./forked-bench";
@@ -199,6 +200,14 @@ async function runConcurrency(baseUrl: string, turns: number, seed: Seed): Promi
     const statementsBefore = app.statementsSent();
     const cpuBefore = process.cpuUsage();
     const start = performance.now();
+    const snapshotFile = process.env.BENCH_HEAP_SNAPSHOT;
+    // A diagnosis, not a figure: writing the snapshot stops the process for seconds, so the burst's figures suffer.
+    const snapshotTimer = snapshotFile
+      ? setTimeout(
+          () => writeHeapSnapshot(snapshotFile),
+          Number(process.env.BENCH_HEAP_SNAPSHOT_AT_MS ?? 4_000),
+        )
+      : undefined;
     const results = await Promise.all(
       users.map(async (user, index) => {
         try {
@@ -212,6 +221,7 @@ async function runConcurrency(baseUrl: string, turns: number, seed: Seed): Promi
       }),
     );
     const wallMs = performance.now() - start;
+    clearTimeout(snapshotTimer);
     const peaks = memory.stop();
     // The live events of the last replies are written just after their streams end.
     await new Promise((resolve) => setTimeout(resolve, 300));
