@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { EnvironmentError, env, parseEnvironment } from "./env";
 
 const saved = process.env.CHAT_RATE_LIMIT_PER_MINUTE;
@@ -79,6 +79,19 @@ describe("the server environment", () => {
     expect(env().CHAT_RATE_LIMIT_PER_MINUTE).toBe(4);
     expect(env()).toBe(env()); // unchanged: the parsed value is reused
     process.env.CHAT_RATE_LIMIT_PER_MINUTE = "9";
+    expect(env().CHAT_RATE_LIMIT_PER_MINUTE).toBe(9);
+  });
+
+  test("a production server reads its variables once", () => {
+    process.env.CHAT_RATE_LIMIT_PER_MINUTE = "4";
+    expect(env().CHAT_RATE_LIMIT_PER_MINUTE).toBe(4);
+    vi.stubEnv("NODE_ENV", "production");
+    try {
+      process.env.CHAT_RATE_LIMIT_PER_MINUTE = "9";
+      expect(env().CHAT_RATE_LIMIT_PER_MINUTE).toBe(4);
+    } finally {
+      vi.unstubAllEnvs();
+    }
     expect(env().CHAT_RATE_LIMIT_PER_MINUTE).toBe(9);
   });
 });

@@ -1,7 +1,7 @@
 // Every environment variable the server reads, in one place: each one's type, default and meaning is here, and
 // a value that does not parse stops the server at start-up (instrumentation.ts) with an error naming the
-// variable. Read through env(), never process.env: env() parses again whenever one of these variables changes,
-// so tests (and the bench) that set a variable at run time see it at the next call. .env.example lists the same
+// variable. Read through env(), never process.env: outside production env() parses again whenever one of these
+// variables changes, so tests (and the bench) that set a variable at run time see it at the next call. .env.example lists the same
 // variables for people configuring the app. Next.js's own variables (NODE_ENV, NEXT_RUNTIME, NEXT_DIST_DIR) are
 // read where Next.js substitutes them, not here.
 
@@ -175,8 +175,13 @@ export function parseEnvironment(source: RawEnvironment): ServerEnvironment {
 
 let cached: { key: string; value: ServerEnvironment } | null = null;
 
-/** The server's configuration, parsed from process.env again only when one of its variables has changed. */
+/**
+ * The server's configuration, parsed from process.env again only when one of its variables has changed. A
+ * production server reads them once: nothing changes a running server's environment, and reading every variable
+ * to see whether one changed would cost each call more than the rest of it (tests change them at run time).
+ */
 export function env(): ServerEnvironment {
+  if (cached && process.env.NODE_ENV === "production") return cached.value;
   const key = JSON.stringify(NAMES.map((name) => process.env[name] ?? null));
   if (cached?.key !== key) cached = { key, value: parseEnvironment(process.env) };
   return cached.value;
