@@ -107,6 +107,56 @@ test("Enter sends and Shift+Enter adds a line; the provider receives both lines"
   expect(JSON.parse(received.body).messages.at(-1)).toEqual({ role: "user", content: "line one\nline two" });
 });
 
+test("a live event of a reply's earlier state that arrives after it ended does not hold the next message", async ({
+  page,
+}) => {
+  const { chat, conversationId } = await startConversation(page, "Late");
+  await chat.askScripted(fake, "First question", "The whole first answer.");
+  const replyId = await chat.messages("assistant").first().getAttribute("data-message-id");
+  const stored = await page.request.get(`/api/conversations/${conversationId}/messages`);
+  const reply = (
+    (await stored.json()).messages as { id: string; seq: number; replyToMessageId: string }[]
+  ).find((message) => message.id === replyId);
+  expect(reply).toBeDefined();
+  // The page reloads with the reply stored complete; its live events then bring, late, the reply as it was
+  // mid-stream (an event is published after its write, so a reader can get it after a newer read).
+  let delivered = false;
+  await page.route(`**/api/conversations/${conversationId}/events*`, async (route) => {
+    if (delivered) return route.continue();
+    delivered = true;
+    const stale = {
+      type: "message",
+      message: {
+        id: replyId,
+        role: "assistant",
+        parts: [{ type: "text", text: "The whole" }],
+        metadata: { status: "streaming", seq: reply?.seq, replyToMessageId: reply?.replyToMessageId },
+      },
+      clientMessageId: null,
+    };
+    await route.fulfill({
+      status: 200,
+      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+      body: `data: ${JSON.stringify(stale)}\n\n`,
+    });
+  });
+  await page.reload();
+  await expect.poll(() => delivered).toBe(true);
+  await expect(chat.messages("assistant").first().getByTestId("message-text")).toHaveText(
+    "The whole first answer.",
+  );
+  await expect(page.getByTestId("send-button")).toBeAttached();
+  await expect(page.getByTestId("stop-button")).toHaveCount(0);
+
+  await fake.script({ kind: "text", text: "The second answer." });
+  await chat.send("Second question");
+  await expect(chat.messages("user")).toHaveCount(2);
+  await expect(page.getByTestId("composer-input")).toHaveValue("");
+  await expect(chat.messages("assistant").last().getByTestId("message-text")).toHaveText(
+    "The second answer.",
+  );
+});
+
 test("stop aborts the provider call, keeps exactly what was shown, and the next turn sends that text", async ({
   page,
 }) => {
