@@ -4,6 +4,7 @@
 // cores of the machine idle; workers let one instance use them (docs/deploy.md, "Workers").
 //
 // - WEB_CONCURRENCY: a number of workers, or "auto" for one per core; 1 (one `next start`) when unset.
+// - HEAP_GROWTH_PERCENT: how far each worker's heap may grow past its live objects (heapGrowthFlags).
 // - More than one worker needs what several instances need: Postgres (DATABASE_URL; the embedded database belongs
 //   to one process) and Redis (REDIS_URL: a stop and the rate limits must reach every worker).
 // - Each worker is an instance of its own to the app (its INSTANCE_WORKER joins its instance id): a worker that
@@ -28,8 +29,25 @@ function workerCount(value = process.env.WEB_CONCURRENCY) {
   return count;
 }
 
+/**
+ * How far past its live objects a worker's V8 heap may grow before its next full collection (HEAP_GROWTH_PERCENT,
+ * 50 when unset; 0 leaves it to V8). Left to itself, V8 lets a heap that allocates fast grow to several times its
+ * live objects, and an idle process never collects it back: a burst of turns leaves each worker that much larger
+ * until the next one (docs/deploy.md, "Memory"). Exits with a message naming the problem when it is not a number.
+ */
+function heapGrowthFlags(value = process.env.HEAP_GROWTH_PERCENT) {
+  if (value === undefined || value.trim() === "") return ["--heap-growing-percent=50"];
+  const percent = Number(value);
+  if (!Number.isInteger(percent) || percent < 0 || percent > 1000) {
+    console.error(`HEAP_GROWTH_PERCENT must be a whole number from 0 to 1000 (got "${value}")`);
+    process.exit(2);
+  }
+  return percent === 0 ? [] : [`--heap-growing-percent=${percent}`];
+}
+
 function serve() {
   const workers = workerCount();
+  const heapFlags = heapGrowthFlags();
   if (workers > 1) {
     const missing = ["DATABASE_URL", "REDIS_URL"].filter((name) => !process.env[name]);
     if (missing.length > 0) {
@@ -48,6 +66,7 @@ function serve() {
   cluster.setupPrimary({
     exec: require.resolve("next/dist/bin/next"),
     args: ["start", "-p", port, ...(process.env.HOST ? ["-H", process.env.HOST] : [])],
+    execArgv: [...process.execArgv, ...heapFlags],
   });
 
   let stopping = false;
