@@ -5,6 +5,7 @@ import "server-only";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { ModelPrices } from "@/lib/domain/types";
 import type { Database } from "./client";
+import { preparedStatement } from "./prepared-statements";
 import { onlyRow, type UserArgs } from "./query-parts";
 import {
   type ApiKey,
@@ -107,17 +108,23 @@ export async function revokeApiKey({ db, userId, keyId }: UserArgs & { keyId: st
 
 /** The key a secret's hash belongs to, when it is not revoked, with its owner; read on every call. */
 export async function findActiveApiKey({ db, secretHash }: { db: Database; secretHash: string }) {
-  const [row] = await db
+  const [row] = await activeApiKeyStatement(db).execute({ secretHash });
+  return row ?? null;
+}
+
+// Every gateway call reads its key, looks up its conversation and records its transcript: prepared (the turn's
+// own statements are too).
+const activeApiKeyStatement = preparedStatement("findActiveApiKey", (db) =>
+  db
     .select({
       key: apiKeys,
       owner: { name: user.name, email: user.email, role: user.role, banned: user.banned },
     })
     .from(apiKeys)
     .innerJoin(user, eq(user.id, apiKeys.userId))
-    .where(and(eq(apiKeys.secretHash, secretHash), isNull(apiKeys.revokedAt)))
-    .limit(1);
-  return row ?? null;
-}
+    .where(and(eq(apiKeys.secretHash, sql.placeholder("secretHash")), isNull(apiKeys.revokedAt)))
+    .limit(1),
+);
 
 export async function touchApiKey({ db, keyId }: { db: Database; keyId: string }): Promise<void> {
   await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, keyId));
@@ -134,16 +141,23 @@ export async function findKeyConversationByTranscript({
   apiKeyId,
   transcriptHash,
 }: KeyTranscript): Promise<string | null> {
-  const [row] = await db
+  const [row] = await keyConversationByTranscriptStatement(db).execute({ apiKeyId, transcriptHash });
+  return row?.conversationId ?? null;
+}
+
+const keyConversationByTranscriptStatement = preparedStatement("findKeyConversationByTranscript", (db) =>
+  db
     .select({ conversationId: apiKeyConversations.conversationId })
     .from(apiKeyConversations)
     .where(
-      and(eq(apiKeyConversations.apiKeyId, apiKeyId), eq(apiKeyConversations.transcriptHash, transcriptHash)),
+      and(
+        eq(apiKeyConversations.apiKeyId, sql.placeholder("apiKeyId")),
+        eq(apiKeyConversations.transcriptHash, sql.placeholder("transcriptHash")),
+      ),
     )
     .orderBy(desc(apiKeyConversations.updatedAt))
-    .limit(1);
-  return row?.conversationId ?? null;
-}
+    .limit(1),
+);
 
 /** Records (or moves on) the transcript hash of a conversation a key's call continued. */
 export async function saveKeyConversation({
@@ -152,14 +166,26 @@ export async function saveKeyConversation({
   conversationId,
   transcriptHash,
 }: KeyTranscriptArgs): Promise<void> {
-  await db
+  await saveKeyConversationStatement(db).execute({ apiKeyId, conversationId, transcriptHash });
+}
+
+const saveKeyConversationStatement = preparedStatement("saveKeyConversation", (db) =>
+  db
     .insert(apiKeyConversations)
-    .values({ apiKeyId, conversationId, transcriptHash })
+    .values({
+      apiKeyId: sql.placeholder("apiKeyId"),
+      conversationId: sql.placeholder("conversationId"),
+      transcriptHash: sql.placeholder("transcriptHash"),
+    })
     .onConflictDoUpdate({
       target: apiKeyConversations.conversationId,
-      set: { apiKeyId, transcriptHash, updatedAt: new Date() },
-    });
-}
+      set: {
+        apiKeyId: sql`excluded."apiKeyId"`,
+        transcriptHash: sql`excluded."transcriptHash"`,
+        updatedAt: sql`now()`,
+      },
+    }),
+);
 
 /** Records the transcript a call left behind, ending at its reply. */
 export async function saveTranscriptPoint({
@@ -169,11 +195,20 @@ export async function saveTranscriptPoint({
   conversationId,
   messageId,
 }: KeyTranscriptArgs & { messageId: string }): Promise<void> {
-  await db
-    .insert(apiKeyTranscriptPoints)
-    .values({ apiKeyId, transcriptHash, conversationId, messageId })
-    .onConflictDoNothing();
+  await saveTranscriptPointStatement(db).execute({ apiKeyId, transcriptHash, conversationId, messageId });
 }
+
+const saveTranscriptPointStatement = preparedStatement("saveTranscriptPoint", (db) =>
+  db
+    .insert(apiKeyTranscriptPoints)
+    .values({
+      apiKeyId: sql.placeholder("apiKeyId"),
+      transcriptHash: sql.placeholder("transcriptHash"),
+      conversationId: sql.placeholder("conversationId"),
+      messageId: sql.placeholder("messageId"),
+    })
+    .onConflictDoNothing(),
+);
 
 /** Of the transcripts given (hashes), the recorded points of this key's calls that end at one: newest first. */
 export async function findTranscriptPoints({

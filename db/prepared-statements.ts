@@ -1,8 +1,8 @@
-// Prepared statements for the fixed-shape queries a chat turn sends (docs/features.md, "The turn's own cost").
-// drizzle builds a query's SQL text anew on every call, and sends it unprepared: Postgres then parses and plans
-// it every time, and postgres.js first asks for its parameter types (a round trip of its own). A statement made
-// with `.prepare()` is built once, and postgres.js keeps it prepared on each connection (Parse and Describe once,
-// then Bind and Execute only). PGlite's session accepts the same call (it runs the text it is given).
+// Prepared statements for the fixed-shape queries a chat turn or a gateway call sends (docs/features.md, "The
+// turn's own cost"). drizzle builds a query's SQL text anew on every call, which costs a hot path more than the
+// statement's own run; a statement made with `.prepare()` is built once. Like every statement of a few parameters
+// (db/preparing-client.ts), postgres.js keeps it prepared on each connection: Parse and Describe once, then Bind and
+// Execute only. PGlite's session accepts the same call (it runs the text it is given).
 //
 // A prepared statement runs on the driver client of the handle it was built from, so it is kept per handle: the
 // database's own runs on its pool, and a transaction's runs inside that transaction (a transaction is a handle of
