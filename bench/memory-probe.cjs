@@ -5,7 +5,7 @@
 // <GLASSBOX_BENCH_MEMORY_DIR>/<pid>.json and starts the peaks again; when the file <dir>/collect exists, it first
 // runs a full collection (what is then left is what the process retains). The bench asks for that only after
 // the measured bursts.
-const { existsSync, writeFileSync } = require("node:fs");
+const { existsSync, renameSync, writeFileSync } = require("node:fs");
 const path = require("node:path");
 const v8 = require("node:v8");
 const vm = require("node:vm");
@@ -30,7 +30,10 @@ if (directory) {
     const spaces = Object.fromEntries(
       v8.getHeapSpaceStatistics().map((space) => [space.space_name, space.space_used_size]),
     );
-    writeFileSync(path.join(directory, `${process.pid}.json`), JSON.stringify({ now, peaks, spaces }));
+    // Written aside, then renamed: the bench reads the file as soon as it exists.
+    const file = path.join(directory, `${process.pid}.json`);
+    writeFileSync(`${file}.partial`, JSON.stringify({ now, peaks, spaces }));
+    renameSync(`${file}.partial`, file);
     peaks = fresh();
   });
 }
