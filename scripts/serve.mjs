@@ -11,6 +11,7 @@
 //   dies is started again under the same number, which marks the turns it was running interrupted at once.
 // - SIGTERM or SIGINT is passed to every worker, each drains itself (lib/shutdown.ts), and this process exits when
 //   they all have.
+import { spawnSync } from "node:child_process";
 import cluster from "node:cluster";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -45,9 +46,24 @@ function heapGrowthFlags(value = process.env.HEAP_GROWTH_PERCENT) {
   return percent === 0 ? [] : [`--heap-growing-percent=${percent}`];
 }
 
+/**
+ * `flags`, when this node accepts them: a V8 flag a later node no longer knows would stop every worker as it
+ * starts ("bad option"), so one that does not run here is left out, with a warning.
+ */
+function acceptedFlags(flags) {
+  if (flags.length === 0) return flags;
+  const probe = spawnSync(process.execPath, [...flags, "-e", ""], {
+    stdio: "ignore",
+    env: { ...process.env, NODE_OPTIONS: "" },
+  });
+  if (probe.status === 0) return flags;
+  console.error(`this node does not accept ${flags.join(" ")}: the workers start without it`);
+  return [];
+}
+
 function serve() {
   const workers = workerCount();
-  const heapFlags = heapGrowthFlags();
+  const heapFlags = acceptedFlags(heapGrowthFlags());
   if (workers > 1) {
     const missing = ["DATABASE_URL", "REDIS_URL"].filter((name) => !process.env[name]);
     if (missing.length > 0) {
