@@ -6,7 +6,7 @@
 //
 // A statement's text is its key, so only texts that repeat belong in the cache: a statement with more than
 // MAX_PREPARED_PARAMETERS parameters is a multi-row insert or a long list, whose text changes with its length, and
-// stays unnamed. postgres.js keeps each connection's statements until the connection is replaced (its lifetime is
+// stays unnamed, unless it was `.prepare()`d (its text is fixed). postgres.js keeps each connection's statements until the connection is replaced (its lifetime is
 // bounded), so the cache cannot grow without end.
 
 import "server-only";
@@ -25,7 +25,8 @@ export function preparingClient<Client extends Sql>(client: Client): Client {
         const unsafe: Unsafe = (query, parameters, options) =>
           target.unsafe(query, parameters, {
             ...options,
-            prepare: (parameters?.length ?? 0) <= MAX_PREPARED_PARAMETERS,
+            // A statement drizzle was asked to prepare (`.prepare()`) stays prepared, however long.
+            prepare: options?.prepare === true || (parameters?.length ?? 0) <= MAX_PREPARED_PARAMETERS,
           });
         return unsafe;
       }

@@ -1,8 +1,10 @@
 // The client drizzle is given (db/preparing-client.ts): a statement of a few parameters becomes a named prepared
 // statement on its connection, in a transaction too, and is sent with its values from its second run; one with
-// more parameters than MAX_PREPARED_PARAMETERS (its text varies with its data) stays unnamed. Seen from Postgres
-// itself (`pg_prepared_statements`, per connection), on one connection. Needs Postgres.
+// more parameters than MAX_PREPARED_PARAMETERS (its text varies with its data) stays unnamed, unless drizzle was
+// asked to prepare it. Seen from Postgres itself (`pg_prepared_statements`, per connection), on one connection.
+// Needs Postgres.
 import { eq, inArray, sql } from "drizzle-orm";
+import { integer, pgTable, text } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -72,5 +74,20 @@ describe.skipIf(!baseUrl)("statements prepared on their connection", () => {
     expect(rows).toEqual([{ count: MAX_PREPARED_PARAMETERS + 1 }]);
     const texts = await preparedTexts();
     expect(texts.some((text) => text.includes(`$${MAX_PREPARED_PARAMETERS + 1}`))).toBe(false);
+  });
+
+  test(`one drizzle was asked to prepare stays prepared, even with more than ${MAX_PREPARED_PARAMETERS}`, async () => {
+    const thingsTable = pgTable("things", { id: integer("id").primaryKey(), name: text("name").notNull() });
+    const count = MAX_PREPARED_PARAMETERS + 1;
+    const placeholders = Array.from({ length: count }, (_, index) => sql.placeholder(`id${index}`));
+    const statement = db
+      .select({ name: thingsTable.name })
+      .from(thingsTable)
+      .where(inArray(thingsTable.id, placeholders))
+      .prepare("manyThings");
+    const values = Object.fromEntries(placeholders.map((_, index) => [`id${index}`, index + 1]));
+    expect(await statement.execute(values)).toHaveLength(count);
+    const texts = await preparedTexts();
+    expect(texts.some((text) => text.includes(`$${count})`))).toBe(true);
   });
 });
