@@ -74,3 +74,35 @@ function createStreamContext(url: string): ResumableStreamContext {
   // A long-running Node server: no serverless suspension to guard against, so no waitUntil.
   return createResumableStreamContext({ waitUntil: null, publisher, subscriber });
 }
+
+/** How long a resume waits for the instance writing the reply before it says there is nothing to resume. */
+export const RESUME_ANSWER_MS = 3_000;
+
+/**
+ * The rest of a running reply's stream, relayed from the instance writing it; null when there is none, or when no
+ * instance answers within `answerMs`. The package gives up by itself after a second, but only when more than a
+ * second has passed as it checks: one that checks at exactly a second waits for ever, and so would the request.
+ * A stream that comes after the deadline is cancelled (no one reads it).
+ */
+export async function resumeReplyStream(
+  streams: Pick<ResumableStreamContext, "resumeExistingStream">,
+  turnId: string,
+  answerMs = RESUME_ANSWER_MS,
+): Promise<ReadableStream<string> | null> {
+  const resumed = streams.resumeExistingStream(turnId);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), answerMs);
+  });
+  try {
+    const answer = await Promise.race([resumed, deadline]);
+    if (answer !== "late") return answer ?? null;
+    void resumed.then(
+      (late) => late?.cancel(),
+      () => {},
+    );
+    throw new Error(`no instance answered the resume within ${answerMs} ms`);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -5,7 +5,7 @@
 import { readableConversationRoute } from "@/app/api/conversations/readable-conversation";
 import { getRunningTurn } from "@/db/turn-queries";
 import { encodedText, REPLY_STREAM_HEADERS } from "@/lib/chat/turn/reply-events";
-import { resumableStreams } from "@/lib/chat/turn-control/resumable-streams";
+import { resumableStreams, resumeReplyStream } from "@/lib/chat/turn-control/resumable-streams";
 import { logger } from "@/lib/logger";
 
 export const dynamic = "force-dynamic";
@@ -13,11 +13,11 @@ export const dynamic = "force-dynamic";
 export const GET = readableConversationRoute(async ({ db, conversationId }) => {
   const streams = resumableStreams();
   const turn = streams ? await getRunningTurn({ db, conversationId }) : null;
-  // The instance writing the reply holds its stream; when that instance died, no one answers the resume (the
-  // package gives up after a second) and there is nothing to resume: the stored reply shows what there is, and
-  // crash recovery marks it interrupted.
+  // The instance writing the reply holds its stream; when that instance died, no one answers the resume (given up
+  // after a second, or RESUME_ANSWER_MS at most) and there is nothing to resume: the stored reply shows what there
+  // is, and crash recovery marks it interrupted.
   const stream =
-    turn && streams ? await streams.resumeExistingStream(turn.id).catch(warnNothingToResume(turn.id)) : null;
+    turn && streams ? await resumeReplyStream(streams, turn.id).catch(warnNothingToResume(turn.id)) : null;
   if (!stream) return new Response(null, { status: 204 });
   return new Response(encodedText(stream), { headers: REPLY_STREAM_HEADERS });
 });
