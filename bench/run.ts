@@ -13,8 +13,8 @@
 // BENCH_SKIP_CONCURRENCY=1 (the in-process burst), BENCH_CPU_PROF=<dir> (the in-process burst's child writes a
 // `--cpu-prof` profile there), BENCH_CPU_PROF_SERVER=<dir> (each process of the served burst's server writes a CPU
 // profile there when it stops; build with NEXT_SERVER_MINIFY=0 for readable names), BENCH_TURN_PROFILE_FILE=<file>
-// (the turn's CPU profile and its turns' windows, saved), BENCH_HEAP_SNAPSHOT=<file> (the in-process burst writes a heap
-// snapshot there BENCH_HEAP_SNAPSHOT_AT_MS after it starts, default 4 000; its figures then suffer the pause),
+// (the turn's CPU profile and its turns' windows, saved), BENCH_HEAP_SNAPSHOT=<file> (the in-process burst writes
+// a heap snapshot there BENCH_HEAP_SNAPSHOT_AT_MS after it starts, default 4 000; its figures then suffer the pause),
 // BENCH_SEMI_SPACE_MB (default 256; 0 keeps node's default; the concurrency run is in a child without it),
 // BENCH_GATEWAY_CALLS (default 200), BENCH_GATEWAY_RPS_CALLS (default 320), BENCH_SKIP_GATEWAY=1,
 // BENCH_SKIP_EXPERIMENT=1 (bench/experiment.ts), BENCH_SCALEOUT_TURNS (default 100), BENCH_SKIP_SCALEOUT=1 (bench/scale-out.ts: needs a build and nginx).

@@ -9,7 +9,7 @@ import { processTreeUsage } from "./process-usage";
 import { round } from "./stats";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-/** BENCH_CPU_PROF_SERVER=<dir>: each server process writes a `--cpu-prof` profile there when it stops. */
+/** BENCH_CPU_PROF_SERVER=<dir>: each server process writes a CPU profile there as it stops (cpu-profile-probe.cjs). */
 const PROFILE_DIR = process.env.BENCH_CPU_PROF_SERVER;
 /** The server's AUTH_SECRET, which the seeded users' session cookies are signed with. */
 export const AUTH_SECRET = "bench-secret-bench-secret-bench-secret";

@@ -6,8 +6,8 @@
 //
 // A statement's text is its key, so only texts that repeat belong in the cache: a statement with more than
 // MAX_PREPARED_PARAMETERS parameters is a multi-row insert or a long list, whose text changes with its length, and
-// stays unnamed, unless it was `.prepare()`d (its text is fixed). postgres.js keeps each connection's statements until the connection is replaced (its lifetime is
-// bounded), so the cache cannot grow without end.
+// stays unnamed, unless it was `.prepare()`d (its text is fixed). postgres.js keeps each connection's statements
+// until the connection is replaced (its lifetime is bounded), so the cache cannot grow without end.
 
 import "server-only";
 import type { Sql } from "postgres";
@@ -19,30 +19,31 @@ type Unsafe = Sql["unsafe"];
 
 /** `client`, with its statements and those of its transactions and savepoints prepared as described above. */
 export function preparingClient<Client extends Sql>(client: Client): Client {
+  const unsafe: Unsafe = (query, parameters, options) =>
+    client.unsafe(query, parameters, {
+      ...options,
+      // A statement drizzle was asked to prepare (`.prepare()`) stays prepared, however long.
+      prepare: options?.prepare === true || (parameters?.length ?? 0) <= MAX_PREPARED_PARAMETERS,
+    });
+  // A transaction or savepoint runs its statements on a client of its own, handed to its callback (a savepoint is
+  // opened only on a transaction's client).
+  const replaced: Record<string, unknown> = { unsafe };
+  for (const name of ["begin", "savepoint"]) {
+    const open = Reflect.get(client, name) as ((...args: unknown[]) => unknown) | undefined;
+    if (open)
+      replaced[name] = (...args: unknown[]) =>
+        open.apply(
+          client,
+          args.map((argument) =>
+            typeof argument === "function"
+              ? (transaction: Sql) => argument(preparingClient(transaction))
+              : argument,
+          ),
+        );
+  }
   return new Proxy(client, {
     get(target, property) {
-      if (property === "unsafe") {
-        const unsafe: Unsafe = (query, parameters, options) =>
-          target.unsafe(query, parameters, {
-            ...options,
-            // A statement drizzle was asked to prepare (`.prepare()`) stays prepared, however long.
-            prepare: options?.prepare === true || (parameters?.length ?? 0) <= MAX_PREPARED_PARAMETERS,
-          });
-        return unsafe;
-      }
-      // A transaction or savepoint runs its statements on a client of its own, handed to its callback.
-      if (property === "begin" || property === "savepoint") {
-        const open = Reflect.get(target, property) as (...args: unknown[]) => unknown;
-        return (...args: unknown[]) =>
-          open.apply(
-            target,
-            args.map((argument) =>
-              typeof argument === "function"
-                ? (transaction: Sql) => argument(preparingClient(transaction))
-                : argument,
-            ),
-          );
-      }
+      if (typeof property === "string" && Object.hasOwn(replaced, property)) return replaced[property];
       const value = Reflect.get(target, property);
       return typeof value === "function" ? value.bind(target) : value;
     },

@@ -34,7 +34,7 @@ function workerCount(value = process.env.WEB_CONCURRENCY) {
  * How far past its live objects a worker's V8 heap may grow before its next full collection (HEAP_GROWTH_PERCENT,
  * 50 when unset; 0 leaves it to V8). Left to itself, V8 lets a heap that allocates fast grow to several times its
  * live objects, and an idle process never collects it back: a burst of turns leaves each worker that much larger
- * until the next one (docs/deploy.md, "Memory"). Exits with a message naming the problem when it is not a number.
+ * until the next one (docs/deploy.md, "Workers"). Exits with a message naming the problem when it is not a number.
  */
 function heapGrowthFlags(value = process.env.HEAP_GROWTH_PERCENT) {
   if (value === undefined || value.trim() === "") return ["--heap-growing-percent=50"];

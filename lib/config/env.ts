@@ -1,9 +1,9 @@
 // Every environment variable the server reads, in one place: each one's type, default and meaning is here, and
 // a value that does not parse stops the server at start-up (instrumentation.ts) with an error naming the
 // variable. Read through env(), never process.env: outside production env() parses again whenever one of these
-// variables changes, so tests (and the bench) that set a variable at run time see it at the next call. .env.example lists the same
-// variables for people configuring the app. Next.js's own variables (NODE_ENV, NEXT_RUNTIME, NEXT_DIST_DIR) are
-// read where Next.js substitutes them, not here.
+// variables changes, so tests (and the bench) that set a variable at run time see it at the next call.
+// .env.example lists the same variables for people configuring the app. Next.js's own variables (NODE_ENV,
+// NEXT_RUNTIME, NEXT_DIST_DIR) are read where Next.js substitutes them, not here.
 
 import "server-only";
 import { isIP } from "node:net";

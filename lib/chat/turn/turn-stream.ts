@@ -106,8 +106,8 @@ export function streamTurn(
       else if (interruptedByShutdown) {
         out.write({ type: "error", errorText: "The server restarted before the reply was finished." });
       }
-      // The reply's stored status rides on the finish: the page's own copy then says it has ended, so a live event
-      // of an earlier state that arrives after it cannot take it back to `streaming` (components/chat/live-messages.ts).
+      // The reply's stored status rides on the finish: the page's own copy then says it has ended, so a live event of
+      // an earlier state that arrives after it cannot take it back to `streaming` (components/chat/live-messages.ts).
       out.write({
         type: "finish",
         finishReason: status === "ok" || status === "stopped" ? "stop" : "error",
