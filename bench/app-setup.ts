@@ -46,6 +46,7 @@ export interface AppBench {
 }
 
 const APP_ENVIRONMENT = [
+  "NODE_ENV",
   "DATABASE_URL",
   "OPENAI_API_KEY",
   "OPENAI_BASE_URL",
@@ -89,6 +90,11 @@ export async function setUpAppBench(
   process.env.LOG_LEVEL ??= "warn";
   // Titles from the offline model: the scripted provider replies are each turn's own (as under tests).
   process.env.TITLE_MODEL_ID = "offline:echo";
+  // As a production server runs the handlers (`next start` sets it): the configuration is parsed once, not checked
+  // for changes on every read (lib/config/env.ts). Parsed again from what is set here, and again after close().
+  Object.assign(process.env, { NODE_ENV: "production" });
+  const { forgetParsedEnvironment } = await import("@/lib/config/env");
+  forgetParsedEnvironment();
 
   const { createDatabase, databaseHandle, getDb } = await import("@/db/client");
   // The app's handle, made here with a query log that counts statements (db/client.ts makes it on first use
@@ -110,8 +116,9 @@ export async function setUpAppBench(
     if (databaseChoice !== "keep") await dropDatabase(baseUrl, database.name);
     for (const [key, value] of Object.entries(savedEnvironment)) {
       if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
+      else Object.assign(process.env, { [key]: value });
     }
+    forgetParsedEnvironment();
   };
   try {
     const chatRoute = await import("@/app/api/chat/route");

@@ -5,7 +5,7 @@
 // conversation-branch-queries.ts ("branch from here").
 
 import "server-only";
-import { asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
 import { notFound } from "@/lib/domain/errors";
 import type { StoredPart } from "@/lib/domain/types";
@@ -236,14 +236,18 @@ export interface WindowWithMedia {
   artifacts: Artifact[];
 }
 
-/** listHistoryWindow, the window's attachments and its artifacts in one statement (one round trip). */
+/**
+ * listHistoryWindow up to `throughSeq` (the message a turn answers: a message stored after it is no history of
+ * it), the window's attachments and its artifacts in one statement (one round trip).
+ */
 export async function listHistoryWindowWithMedia({
   db,
   conversationId,
   afterSeq,
+  throughSeq,
   limit,
-}: AfterSeqArgs & { limit: number }): Promise<WindowWithMedia> {
-  const [row] = await windowWithMediaStatement(db).execute({ conversationId, afterSeq, limit });
+}: AfterSeqArgs & { throughSeq: number; limit: number }): Promise<WindowWithMedia> {
+  const [row] = await windowWithMediaStatement(db).execute({ conversationId, afterSeq, throughSeq, limit });
   const parts = parseJson(row.parts) as Record<keyof WindowWithMedia, JsonRow[]>;
   return {
     messages: parts.messages.map((message) => decodeRow(messages, message)),
@@ -257,7 +261,12 @@ const windowWithMediaStatement = preparedStatement("listHistoryWindowWithMedia",
     db
       .select()
       .from(messages)
-      .where(unsummarisedMessagesAfter(sql.placeholder("conversationId"), sql.placeholder("afterSeq")))
+      .where(
+        and(
+          unsummarisedMessagesAfter(sql.placeholder("conversationId"), sql.placeholder("afterSeq")),
+          lte(messages.seq, sql.placeholder("throughSeq")),
+        ),
+      )
       .orderBy(desc(messages.seq))
       .limit(sql.placeholder("limit")),
   );

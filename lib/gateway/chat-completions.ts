@@ -7,7 +7,8 @@
 // before the provider request.
 
 import "server-only";
-import type { Message } from "@/db/schema";
+import type { Database } from "@/db/client";
+import type { Message, Persona } from "@/db/schema";
 import { env } from "@/lib/config/env";
 import { enforceRateLimit, type RateLimitPolicy } from "@/lib/rate-limit";
 import { refuseNewTurnWhenShuttingDown } from "@/lib/shutdown-hooks";
@@ -16,7 +17,7 @@ import { type ClientToolCall, refuseShadowedTools } from "./client-tools";
 import { storeContentImages } from "./content-parts";
 import { CONVERSATION_HEADER, conversationForCall, rememberTranscript } from "./conversations";
 import { GatewayError, invalidField } from "./errors";
-import { personaForModel } from "./personas";
+import { findPersonaForModel, personaOfKey } from "./personas";
 import type { GatewayCall } from "./route";
 import { storeToolResults } from "./tool-results";
 import { type GatewayReply, type ReplyEnd, runGatewayTurn } from "./turn";
@@ -31,9 +32,28 @@ export function gatewayPolicy(): RateLimitPolicy {
   };
 }
 
-export async function chatCompletions(gatewayCall: GatewayCall): Promise<Response> {
-  const call = await readChatCall(gatewayCall.request);
-  const { reply, headers, remember } = await startCallTurn(gatewayCall, call, {
+/** A call as read before its key is checked: the request, and the lookup of the persona its model names. */
+export interface ReadCall {
+  call: ChatCall;
+  persona: Promise<Persona | null>;
+}
+
+/** The call's body and its persona's lookup (lib/gateway/route.ts runs this while the key is checked). */
+export async function readChatCompletion(request: Request, db: Database): Promise<ReadCall> {
+  return readCallPersona(db, await readChatCall(request));
+}
+
+/** The call, with the lookup of its persona started. */
+export function readCallPersona(db: Database, call: ChatCall): ReadCall {
+  const persona = findPersonaForModel(db, call.model);
+  // Awaited only by a call that gets that far: a refused one (a bad key, the rate limit) leaves it.
+  persona.catch(() => {});
+  return { call, persona };
+}
+
+export async function chatCompletions(gatewayCall: GatewayCall, read: ReadCall): Promise<Response> {
+  const { call } = read;
+  const { reply, headers, remember } = await startCallTurn(gatewayCall, read, {
     conversationHeader: gatewayCall.request.headers.get(CONVERSATION_HEADER),
   });
   if (call.stream) return eventStream(completionChunks(reply, call, remember), headers);
@@ -80,12 +100,12 @@ export async function wholeReply(
  */
 export async function startCallTurn(
   { db, key, user, arrivedAt }: GatewayCall,
-  call: ChatCall,
+  { call, persona: personaFound }: ReadCall,
   { conversationHeader }: { conversationHeader: string | null },
 ) {
   refuseNewTurnWhenShuttingDown();
   await enforceRateLimit(gatewayPolicy(), key.id);
-  const persona = await personaForModel(db, key, call.model);
+  const persona = personaOfKey(key, call.model, await personaFound);
   refuseShadowedTools(call.tools, persona.toolNames);
   refuseUnpairedResults(call, conversationHeader);
   const { conversationId } = await conversationForCall({

@@ -14,12 +14,21 @@ export async function personasOfKey(db: Database, key: ApiKey): Promise<Persona[
   return rows.filter((row) => scope.has(row.id));
 }
 
-/** The persona `model` names, when the key may use it: otherwise 404 model_not_found, whether it exists or not. */
-export async function personaForModel(db: Database, key: ApiKey, model: string): Promise<Persona> {
+/**
+ * The persona `model` names, or null: looked up from the model id alone, so it can run while the key is checked
+ * (lib/gateway/route.ts). Whether the key may use it is `personaOfKey`'s to say.
+ */
+export async function findPersonaForModel(db: Database, model: string): Promise<Persona | null> {
   // One row by its slug; a persona whose slug is not written yet is found (and given it) by the whole list.
-  const persona =
+  return (
     (await findPersonaBySlug({ db, slug: model })) ??
-    (await listPersonasWithSlugs({ db })).find((row) => row.slug === model);
+    (await listPersonasWithSlugs({ db })).find((row) => row.slug === model) ??
+    null
+  );
+}
+
+/** The persona found for `model` when the key may use it: otherwise 404 model_not_found, whether it exists or not. */
+export function personaOfKey(key: ApiKey, model: string, persona: Persona | null): Persona {
   if (!persona || (key.personaIds !== null && !key.personaIds.includes(persona.id)))
     throw modelNotFound(model);
   return persona;

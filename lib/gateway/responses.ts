@@ -8,9 +8,17 @@
 import "server-only";
 import { z } from "zod";
 import { conversationOfMessage } from "@/db/api-key-queries";
+import type { Database } from "@/db/client";
 import { isUuid } from "@/lib/ids";
 import { responsesCallOptions } from "./call-options";
-import { eventStream, type Remember, startCallTurn, wholeReply } from "./chat-completions";
+import {
+  eventStream,
+  type ReadCall,
+  type Remember,
+  readCallPersona,
+  startCallTurn,
+  wholeReply,
+} from "./chat-completions";
 import { type ChatCall, modelIdField, readGatewayBody } from "./chat-request";
 import { type ClientToolCall, type IndexedMessage, newPart } from "./client-tools";
 import { responsesItemContent } from "./content-parts";
@@ -52,13 +60,24 @@ type ResponsesBody = z.infer<typeof responsesSchema>;
 
 const RESPONSE_ID_PREFIX = "resp_";
 
-export async function responses(gatewayCall: GatewayCall): Promise<Response> {
-  const body = await readGatewayBody(gatewayCall.request, responsesSchema);
-  const call = chatCallOf(body);
+/** The body, the call it asks for and its persona's lookup (lib/gateway/route.ts runs this while the key is checked). */
+export async function readResponsesCall(
+  request: Request,
+  db: Database,
+): Promise<ReadCall & { body: ResponsesBody }> {
+  const body = await readGatewayBody(request, responsesSchema);
+  return { body, ...readCallPersona(db, chatCallOf(body)) };
+}
+
+export async function responses(
+  gatewayCall: GatewayCall,
+  read: ReadCall & { body: ResponsesBody },
+): Promise<Response> {
+  const { body } = read;
   const previousConversation = body.previous_response_id
     ? await conversationOfResponse(gatewayCall, body.previous_response_id)
     : null;
-  const { reply, headers, remember } = await startCallTurn(gatewayCall, call, {
+  const { reply, headers, remember } = await startCallTurn(gatewayCall, read, {
     conversationHeader: previousConversation ?? gatewayCall.request.headers.get(CONVERSATION_HEADER),
   });
   const shell = responseShell(body, reply);

@@ -1,6 +1,6 @@
 // The frame of every gateway route (/v1): a client that is no browser, so no same-origin check (the bearer secret
 // is no ambient credential a cross-site page could borrow, unlike the session cookie); the database is ready, the
-// key is checked, and every refusal is in OpenAI's error shape.
+// key is checked, and every refusal is in OpenAI's error shape. A route's body is read while the key is checked.
 
 import "server-only";
 import { type Database, databaseHandle, getDb } from "@/db/client";
@@ -17,17 +17,28 @@ export interface GatewayCall extends KeyCaller {
   arrivedAt: number;
 }
 
-type GatewayHandler = (call: GatewayCall) => Promise<Response>;
+type GatewayHandler<Read> = (call: GatewayCall, read: Read) => Promise<Response>;
 
-export function gatewayRoute(handler: GatewayHandler): (request: Request) => Promise<Response> {
+/**
+ * `read` takes what the handler needs from the request alone (its body, and lookups made from it alone, such as
+ * the persona its model names) while the key is checked, so neither waits for the other. It must act on nothing:
+ * the handler gets its result only once the key passed, and a bad key is a 401 whatever the body holds.
+ */
+export function gatewayRoute<Read = undefined>(
+  handler: GatewayHandler<Read>,
+  read: (request: Request, db: Database) => Promise<Read> = async () => undefined as Read,
+): (request: Request) => Promise<Response> {
   return (request) =>
     trackRequest(async () => {
       const arrivedAt = performance.now();
       try {
         await databaseHandle().ready;
         const db = await getDb();
+        const reading = read(request, db);
+        // Refused below when the key is, which then answers instead.
+        reading.catch(() => {});
         const caller = await authenticateKey(db, request);
-        return await handler({ ...caller, db, request, arrivedAt });
+        return await handler({ ...caller, db, request, arrivedAt }, await reading);
       } catch (error) {
         return errorResponse(error, request);
       }

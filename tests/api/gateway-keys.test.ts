@@ -214,4 +214,56 @@ describe("GET /v1/models", () => {
       expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
     }
   });
+
+  // The body is read, and the persona its model names looked up, while the key is checked (lib/gateway/route.ts):
+  // the key's refusal still comes first, then the body's, then the model's.
+  test.each([
+    {
+      fault: "no key and a body that is not JSON",
+      key: "none",
+      body: "{",
+      status: 401,
+      code: "missing_api_key",
+    },
+    {
+      fault: "a made-up key and no messages",
+      key: "made-up",
+      body: { model: "x" },
+      status: 401,
+      code: "invalid_api_key",
+    },
+    {
+      fault: "a revoked key and an unknown model",
+      key: "revoked",
+      body: "unknown-model",
+      status: 401,
+      code: "invalid_api_key",
+    },
+    { fault: "a good key and a body that is not JSON", key: "good", body: "{", status: 400, code: null },
+    {
+      fault: "a good key and an unknown model",
+      key: "good",
+      body: "unknown-model",
+      status: 404,
+      code: "model_not_found",
+    },
+  ] as const)("$fault: $status", async ({ key, body, status, code }) => {
+    const { secret, key: created } = await createKey(ada, { name: `refusals ${key}` });
+    if (key === "revoked") await revokeKey(ada, created.id);
+    const authorization: Record<string, string> =
+      key === "none" ? {} : { authorization: `Bearer ${key === "made-up" ? "gbx_made-up" : secret}` };
+    const payload =
+      body === "unknown-model"
+        ? { model: "no-such-persona", messages: [{ role: "user", content: "Hi" }] }
+        : body;
+    const response = await gatewayFetch(`${GATEWAY_BASE_URL}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...authorization },
+      body: typeof payload === "string" ? payload : JSON.stringify(payload),
+    });
+    expect(response.status).toBe(status);
+    const { error } = (await response.json()) as { error: { code: string | null; type: string } };
+    if (code !== null) expect(error.code).toBe(code);
+    else expect(error.type).toBe("invalid_request_error");
+  });
 });

@@ -119,10 +119,20 @@ async function checkTurnStatements(db: Database) {
     db,
     conversationId: conversation.id,
     afterSeq: 0,
+    throughSeq: second.seq,
     limit: 2,
   });
   const windowIds = [question.id, second.id];
   expect(window.messages).toEqual([question, second]);
+  // Nothing after `throughSeq`: up to the question, the question alone.
+  const upToQuestion = await listHistoryWindowWithMedia({
+    db,
+    conversationId: conversation.id,
+    afterSeq: 0,
+    throughSeq: question.seq,
+    limit: 2,
+  });
+  expect(upToQuestion.messages).toEqual([question]);
   expect(window.attachments.map((row) => [row.messageId, row.storageKey]).sort()).toEqual(
     [
       [question.id, "db:one"],
@@ -160,7 +170,13 @@ async function checkTurnStatements(db: Database) {
   expect(listedArtifacts.map((row) => row.id)).toEqual(["01A", "01B"]);
   expect(listedArtifacts).toEqual(await artifactsOf(messageIds));
   const windowArtifacts = (
-    await listHistoryWindowWithMedia({ db, conversationId: conversation.id, afterSeq: 0, limit: 2 })
+    await listHistoryWindowWithMedia({
+      db,
+      conversationId: conversation.id,
+      afterSeq: 0,
+      throughSeq: second.seq,
+      limit: 2,
+    })
   ).artifacts;
   expect(windowArtifacts.map((row) => row.id)).toEqual(["01B", "01C"]);
   expect(windowArtifacts).toEqual(await artifactsOf(windowIds));

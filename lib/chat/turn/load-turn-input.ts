@@ -47,6 +47,7 @@ export async function loadTurnInput({
   persona,
   currentMessage,
   currentMessageStored = true,
+  insertedAfterSeq,
   requesterId,
   settingsOverride,
   now = new Date(),
@@ -59,6 +60,11 @@ export async function loadTurnInput({
   currentMessage: Message | Promise<Message>;
   /** False for a preview's draft, which is not stored: it still takes its place in the fetch window. */
   currentMessageStored?: boolean;
+  /**
+   * The conversation's last seq as its snapshot read it, when `currentMessage` is a new message being inserted now:
+   * the window is then read beside the insert instead of after it (loadHistoryWindow).
+   */
+  insertedAfterSeq?: number;
   requesterId: string;
   /** A dry run's settings changes (preview), applied as the most specific layer. */
   settingsOverride?: SettingsOverride;
@@ -95,6 +101,7 @@ export async function loadTurnInput({
     afterSeq: summaryRow?.coversThroughSeq ?? 0,
     currentMessage,
     currentMessageStored,
+    insertedAfterSeq,
   });
   const messages = rows.map(toStoredMessage);
   const { attachments, artifactRows } = await loadMessageMedia({ db, messages, media, settings });
@@ -147,9 +154,9 @@ export async function loadTurnInput({
 
 /**
  * The fetch limit counts the message being answered: the window is it and the newest `limit − 1` messages before
- * it. The window is read once the message is stored (its media are read with it); a preview's draft is never
- * stored. Two rows beyond the others' limit hold the message itself and one more, which says whether older
- * unsummarised messages were left out.
+ * it, nothing stored after it. The window is read with its media, beside a new message's insert or once the
+ * message is stored; a preview's draft is never stored. Two rows beyond the others' limit hold the message itself
+ * and one more, which says whether older unsummarised messages were left out.
  */
 async function loadHistoryWindow({
   db,
@@ -158,6 +165,7 @@ async function loadHistoryWindow({
   afterSeq,
   currentMessage,
   currentMessageStored,
+  insertedAfterSeq,
 }: {
   db: Database;
   conversationId: string;
@@ -166,10 +174,25 @@ async function loadHistoryWindow({
   afterSeq: number;
   currentMessage: Message | Promise<Message>;
   currentMessageStored: boolean;
+  insertedAfterSeq: number | undefined;
 }) {
   const othersLimit = Math.max(0, fetchLimit - 1);
+  const readWindow = (throughSeq: number) =>
+    listHistoryWindowWithMedia({ db, conversationId, afterSeq, throughSeq, limit: othersLimit + 2 });
+  // A new message's window is read beside its insert (a write waits for the disk; a read need not wait for it), up
+  // to the seq it should take. That read starts after the snapshot was read, so it holds every message up to the
+  // seq the snapshot saw. It is the window a read after the insert gives when the new message took that very seq
+  // (nothing was stored in between) and has no media (whose rows the insert links to it); else it is read again.
+  const early = insertedAfterSeq === undefined ? null : readWindow(insertedAfterSeq + 1);
+  early?.catch(() => {});
   const current = await currentMessage;
-  const media = await listHistoryWindowWithMedia({ db, conversationId, afterSeq, limit: othersLimit + 2 });
+  const earlyWindow = early ? await early : null;
+  const media =
+    earlyWindow &&
+    current.seq === (insertedAfterSeq as number) + 1 &&
+    !current.parts.some((part) => part.type === "media")
+      ? earlyWindow
+      : await readWindow(current.seq);
   const older = media.messages.filter((row) => row.id !== current.id && row.seq < current.seq);
   const others = older.length > othersLimit ? older.slice(older.length - othersLimit) : older;
   const rows = currentMessageStored ? [...others, current] : others;

@@ -101,6 +101,7 @@ export async function checkAndStoreUserMessage({
       persona,
       currentMessage: action.kind === "continue" ? stored.then(continuationInput) : stored,
       currentMessageStored: action.kind !== "continue",
+      insertedAfterSeq: action.kind === "submit" ? conversation.lastSeq : undefined,
       requesterId: user.id,
       context,
     }),
