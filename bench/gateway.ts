@@ -4,7 +4,7 @@
 // then users and the persona in turn, the last a new user message).
 // - overhead: the time to the first text of a gateway call, minus the same for a direct streaming call with the
 //   same 20 messages to the same fake provider (raw chat-completions SSE, read by the same reader); gateway and
-//   direct calls alternate, and p50 / p99 are taken over each pair's difference (CALLS pairs after a warm-up).
+//   direct calls alternate, and p50 / p99 are taken over each pair's difference (CALLS pairs after WARMUP_PAIRS).
 // - rps_one_core: CLIENTS clients at once, each making gateway calls one after another until RPS_CALLS have
 //   been made; completed calls (a full stream ending in [DONE], no error) per second of one core: per second of
 //   the app process's CPU time (user + system; the clients' light reading included, Postgres and the fake provider
@@ -49,7 +49,12 @@ export interface GatewayResult {
 }
 
 const HISTORY_MESSAGES = 20;
-const WARMUP_PAIRS = 10;
+/**
+ * Pairs run before the measured ones: the figure is a running server's. A cold process is slower for its first
+ * tens of calls: each of the pool's connections plans a statement with its values for its first five runs (Postgres's
+ * plan cache) and V8 optimises the hot code only after many.
+ */
+const WARMUP_PAIRS = 50;
 const CLIENTS = 64;
 const CALLS_PER_CLIENT = 5;
 const GATEWAY_URL = "http://localhost:3000/v1/chat/completions";
