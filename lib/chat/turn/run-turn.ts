@@ -16,6 +16,7 @@ import { resumableStreams } from "@/lib/chat/turn-control/resumable-streams";
 import { instanceId } from "@/lib/chat/turn-control/turn-recovery";
 import { claimTurnStart } from "@/lib/chat/turn-control/turn-stops";
 import { logger } from "@/lib/logger";
+import { afterSetUp } from "./after-set-up";
 import { loadTurnInput, type TurnInput } from "./load-turn-input";
 import {
   encodedText,
@@ -104,8 +105,9 @@ async function startTurn(
   const { settingsVersion } = turnInput;
 
   // The reply's row and the turn's row are written while the model call is already under way: the ids are
-  // known now, writes of the reply wait for its row, and attempts are recorded after the turn row exists.
-  const rowsReady = insertReplyRows(turn, settingsVersion);
+  // known now, writes of the reply wait for its row, and attempts are recorded after the turn row exists. The
+  // statement is made once the set-up has reached the provider request (after-set-up.ts).
+  const rowsReady = afterSetUp().then(() => insertReplyRows(turn, settingsVersion));
   rowsReady.catch((error) =>
     logger.error({ err: error, turnId: turn.turnId }, "could not store the reply's rows"),
   );

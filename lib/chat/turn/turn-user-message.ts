@@ -14,6 +14,7 @@ import { AppError } from "@/lib/domain/errors";
 import type { CallOptions, StoredPart } from "@/lib/domain/types";
 import { publishStoredMessage } from "@/lib/live/publish";
 import { type PreparedImageLink, prepareImageLinks, storeImageLinks } from "@/lib/media/image-links";
+import { afterSetUp } from "./after-set-up";
 import { loadTurnInput } from "./load-turn-input";
 import { userMessageRow } from "./stored-rows";
 import { type OpenedConversation, personaModels, requireCallableRow } from "./turn-setup";
@@ -88,9 +89,10 @@ export async function checkAndStoreUserMessage({
         : storeUserMessage(db, user, conversationId, action, await imageLinks);
   // A refusal above must not also surface as an unhandled rejection of the load that waits on it.
   stored.catch(() => {});
-  // Other readers of a room see the message at once (live rooms), made from the row in hand.
+  // Other readers of a room see the message at once (live rooms), made from the row in hand, once the set-up has
+  // reached the provider request (after-set-up.ts).
   void stored.then(
-    (message) => publishStoredMessage({ db, message }),
+    (message) => afterSetUp().then(() => publishStoredMessage({ db, message })),
     () => {},
   );
   const [userMessage, firstInput] = await Promise.all([
