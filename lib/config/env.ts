@@ -187,15 +187,15 @@ export function env(): ServerEnvironment {
   return cached.value;
 }
 
-/**
- * At start-up (instrumentation.ts): a bad variable stops the process with each bad variable named. Next.js would
- * only log a thrown error and go on serving errors.
- */
 /** Forgets the parsed configuration, so the next call reads process.env again (an in-process bench sets it up). */
 export function forgetParsedEnvironment(): void {
   cached = null;
 }
 
+/**
+ * At start-up (instrumentation.ts): a bad variable stops the process with each bad variable named. Next.js would
+ * only log a thrown error and go on serving errors.
+ */
 export function exitUnlessEnvironmentValid(): void {
   try {
     env();

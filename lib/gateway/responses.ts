@@ -60,19 +60,16 @@ type ResponsesBody = z.infer<typeof responsesSchema>;
 
 const RESPONSE_ID_PREFIX = "resp_";
 
+/** A Responses call as read before its key is checked: its body too, which the answer's shape is made from. */
+type ReadResponsesCall = ReadCall & { body: ResponsesBody };
+
 /** The body, the call it asks for and its persona's lookup (lib/gateway/route.ts runs this while the key is checked). */
-export async function readResponsesCall(
-  request: Request,
-  db: Database,
-): Promise<ReadCall & { body: ResponsesBody }> {
+export async function readResponsesCall(request: Request, db: Database): Promise<ReadResponsesCall> {
   const body = await readGatewayBody(request, responsesSchema);
   return { body, ...readCallPersona(db, chatCallOf(body)) };
 }
 
-export async function responses(
-  gatewayCall: GatewayCall,
-  read: ReadCall & { body: ResponsesBody },
-): Promise<Response> {
+export async function responses(gatewayCall: GatewayCall, read: ReadResponsesCall): Promise<Response> {
   const { body } = read;
   const previousConversation = body.previous_response_id
     ? await conversationOfResponse(gatewayCall, body.previous_response_id)

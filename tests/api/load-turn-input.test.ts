@@ -1,6 +1,6 @@
 // The turn's load runs beside the insert of the message it answers (run-turn.ts): whether the insert lands before
 // or after the window query, the turn sees the same window: the message last, the newest `messageFetchLimit − 1`
-// before it, the omitted count right. A new message's window is read beside its insert (`insertedAfterSeq`), and
+// before it, the omitted count right. A new message's window is read beside its insert (`currentMessageIsNew`), and
 // read again when that read cannot be the window: a message stored in between, or the new message's images.
 // Real Postgres (or PGlite), real queries.
 import { eq } from "drizzle-orm";
@@ -66,7 +66,7 @@ describe("loadTurnInput beside the insert", () => {
         conversation,
         persona,
         currentMessage: current,
-        insertedAfterSeq: beside ? conversation.lastSeq : undefined,
+        currentMessageIsNew: beside,
         requesterId: ada.id,
       });
       if (timing === "after") setTimeout(release, 50);
@@ -112,7 +112,7 @@ describe("loadTurnInput beside the insert", () => {
       conversation,
       persona,
       currentMessage: current,
-      insertedAfterSeq: conversation.lastSeq,
+      currentMessageIsNew: true,
       requesterId: ada.id,
     });
     setTimeout(release, 50);
@@ -136,7 +136,7 @@ describe("loadTurnInput beside the insert", () => {
       conversation,
       persona,
       currentMessage: stored.then(({ message }) => message),
-      insertedAfterSeq: conversation.lastSeq,
+      currentMessageIsNew: true,
       requesterId: ada.id,
     });
     setTimeout(release, 50);
@@ -157,7 +157,7 @@ describe("loadTurnInput beside the insert", () => {
       conversation,
       persona,
       currentMessage: question,
-      insertedAfterSeq: conversation.lastSeq,
+      currentMessageIsNew: true,
       requesterId: ada.id,
     });
     expect(buildInput.messages.map((message) => message.seq)).toEqual([6, 7, 8, 9, 10]);

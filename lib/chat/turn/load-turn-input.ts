@@ -47,7 +47,7 @@ export async function loadTurnInput({
   persona,
   currentMessage,
   currentMessageStored = true,
-  insertedAfterSeq,
+  currentMessageIsNew = false,
   requesterId,
   settingsOverride,
   now = new Date(),
@@ -61,10 +61,10 @@ export async function loadTurnInput({
   /** False for a preview's draft, which is not stored: it still takes its place in the fetch window. */
   currentMessageStored?: boolean;
   /**
-   * The conversation's last seq as its snapshot read it, when `currentMessage` is a new message being inserted now:
-   * the window is then read beside the insert instead of after it (loadHistoryWindow).
+   * `currentMessage` is a new message being inserted now, after the conversation's last seq as `conversation` was
+   * read: the window is then read beside the insert instead of after it (loadHistoryWindow).
    */
-  insertedAfterSeq?: number;
+  currentMessageIsNew?: boolean;
   requesterId: string;
   /** A dry run's settings changes (preview), applied as the most specific layer. */
   settingsOverride?: SettingsOverride;
@@ -101,7 +101,7 @@ export async function loadTurnInput({
     afterSeq: summaryRow?.coversThroughSeq ?? 0,
     currentMessage,
     currentMessageStored,
-    insertedAfterSeq,
+    newMessageSeq: currentMessageIsNew ? conversation.lastSeq + 1 : null,
   });
   const messages = rows.map(toStoredMessage);
   const { attachments, artifactRows } = await loadMessageMedia({ db, messages, media, settings });
@@ -165,7 +165,7 @@ async function loadHistoryWindow({
   afterSeq,
   currentMessage,
   currentMessageStored,
-  insertedAfterSeq,
+  newMessageSeq,
 }: {
   db: Database;
   conversationId: string;
@@ -174,7 +174,8 @@ async function loadHistoryWindow({
   afterSeq: number;
   currentMessage: Message | Promise<Message>;
   currentMessageStored: boolean;
-  insertedAfterSeq: number | undefined;
+  /** The seq a new message being inserted now should take; null for a message already stored, or a draft. */
+  newMessageSeq: number | null;
 }) {
   const othersLimit = Math.max(0, fetchLimit - 1);
   const readWindow = (throughSeq: number) =>
@@ -183,14 +184,12 @@ async function loadHistoryWindow({
   // to the seq it should take. That read starts after the snapshot was read, so it holds every message up to the
   // seq the snapshot saw. It is the window a read after the insert gives when the new message took that very seq
   // (nothing was stored in between) and has no media (whose rows the insert links to it); else it is read again.
-  const early = insertedAfterSeq === undefined ? null : readWindow(insertedAfterSeq + 1);
+  const early = newMessageSeq === null ? null : readWindow(newMessageSeq);
   early?.catch(() => {});
   const current = await currentMessage;
   const earlyWindow = early ? await early : null;
   const media =
-    earlyWindow &&
-    current.seq === (insertedAfterSeq as number) + 1 &&
-    !current.parts.some((part) => part.type === "media")
+    earlyWindow && current.seq === newMessageSeq && !current.parts.some((part) => part.type === "media")
       ? earlyWindow
       : await readWindow(current.seq);
   const older = media.messages.filter((row) => row.id !== current.id && row.seq < current.seq);

@@ -103,7 +103,7 @@ export async function checkAndStoreUserMessage({
       persona,
       currentMessage: action.kind === "continue" ? stored.then(continuationInput) : stored,
       currentMessageStored: action.kind !== "continue",
-      insertedAfterSeq: action.kind === "submit" ? conversation.lastSeq : undefined,
+      currentMessageIsNew: action.kind === "submit",
       requesterId: user.id,
       context,
     }),
