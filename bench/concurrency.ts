@@ -367,19 +367,11 @@ export interface TurnsChecked {
   firstTokenMax: number | null;
 }
 
-/**
- * Checks a burst's turns once every stream has ended: `texts` are the replies scripted for it (one each, in any
- * order), `results` what each turn read, `seqBefore` each conversation's last seq before the burst.
- */
-export async function checkTurns(
-  db: AppBench["db"],
-  {
-    conversationIds,
-    seqBefore,
-    texts,
-    results,
-  }: { conversationIds: string[]; seqBefore: Map<string, number>; texts: string[]; results: TurnRead[] },
-): Promise<TurnsChecked> {
+/** What a burst's streams came to, whatever stored them: errors, first tokens and added gaps. */
+export type StreamsChecked = Omit<TurnsChecked, "lost">;
+
+/** Checks what each turn read: `texts` are the replies scripted for the burst (one each, in any order). */
+export function checkStreams({ texts, results }: { texts: string[]; results: TurnRead[] }): StreamsChecked {
   const failures: string[] = [];
   let errors = 0;
   const gaps: number[] = [];
@@ -396,17 +388,8 @@ export async function checkTurns(
       gaps.push(turn.deltaTimes[chunk] - turn.deltaTimes[chunk - 1] - REPLY_PACE.chunkDelayMs);
     if (turn.deltaTimes.length > 0) firstTokens.push(turn.deltaTimes[0]);
   }
-  const stored = await storedReplies(
-    db,
-    conversationIds,
-    seqBefore,
-    results.map((turn) => turn.text),
-  );
-  failures.push(...stored.failures);
-  const lost = texts.filter((text) => stored.complete.filter((found) => found === text).length !== 1).length;
   return {
     errors,
-    lost,
     failures: failures.slice(0, 5),
     gapsMeasured: gaps.length,
     addedGapP50: gaps.length ? round(percentile(gaps, 50)) : null,
@@ -415,6 +398,30 @@ export async function checkTurns(
     firstTokenMedian: firstTokens.length ? round(median(firstTokens)) : null,
     firstTokenMax: firstTokens.length ? round(Math.max(...firstTokens)) : null,
   };
+}
+
+/**
+ * Checks a burst's turns once every stream has ended: what each read (checkStreams), and what each stored.
+ * `seqBefore` is each conversation's last seq before the burst.
+ */
+export async function checkTurns(
+  db: AppBench["db"],
+  {
+    conversationIds,
+    seqBefore,
+    texts,
+    results,
+  }: { conversationIds: string[]; seqBefore: Map<string, number>; texts: string[]; results: TurnRead[] },
+): Promise<TurnsChecked> {
+  const streams = checkStreams({ texts, results });
+  const stored = await storedReplies(
+    db,
+    conversationIds,
+    seqBefore,
+    results.map((turn) => turn.text),
+  );
+  const lost = texts.filter((text) => stored.complete.filter((found) => found === text).length !== 1).length;
+  return { ...streams, lost, failures: [...streams.failures, ...stored.failures].slice(0, 5) };
 }
 
 /**

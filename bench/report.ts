@@ -11,6 +11,8 @@ import type { PeerFigures } from "./peers";
 import type { DefaultSettingsFigure, PipelineFigure } from "./pipeline";
 import { type ScaleOutResult, scaleOutJson, scaleOutRows } from "./scale-out";
 import {
+  type BurstFigures,
+  relayJson,
   type ServedBurstFigures,
   type ServedBurstResult,
   servedBurstRows,
@@ -39,6 +41,8 @@ interface Target {
   value: number | null;
   target: string;
   met: boolean | null;
+  /** The same figure for the baseline measured beside it in the same run (direct streamText, the bare relay). */
+  baseline?: { name: string; value: number | null };
 }
 
 function figure(figures: readonly PipelineFigure[], messages: number): PipelineFigure {
@@ -53,8 +57,18 @@ function sampleJson(sample: Sample | null) {
     : { median: round(sample.median), min: round(sample.min), max: round(sample.max), runs: sample.runs };
 }
 
-function check(value: number | null, target: string, met: (value: number) => boolean): Target {
-  return { value: value === null ? null : round(value), target, met: value === null ? null : met(value) };
+function check(
+  value: number | null,
+  target: string,
+  met: (value: number) => boolean,
+  baseline?: { name: string; value: number | null | undefined },
+): Target {
+  return {
+    value: value === null ? null : round(value),
+    target,
+    met: value === null ? null : met(value),
+    ...(baseline ? { baseline: { name: baseline.name, value: baseline.value ?? null } } : {}),
+  };
 }
 
 export function buildResults(inputs: BenchInputs) {
@@ -75,7 +89,7 @@ export function buildResults(inputs: BenchInputs) {
     default_settings_max_over_min: round(Math.max(...defaultMedians) / Math.min(...defaultMedians)),
   };
   const targets = {
-    ...targetChecks(glassbox10k, ratios, turn, servedBurst.runs[0]?.first ?? null),
+    ...targetChecks(glassbox10k, ratios, turn, servedBurst.runs[0]?.first ?? null, servedBurst.relay),
     ...gatewayTargets(inputs.gateway),
     "experiment.dry_1000_s": check(inputs.experiment.seconds, "≤ 20 s", (value) => value <= 20),
   };
@@ -128,7 +142,9 @@ function targetChecks(
   },
   turn: TurnOverheadResult,
   burst: ServedBurstFigures | null,
+  relay: BurstFigures | null,
 ): Record<string, Target> {
+  const bareRelay = (value: number | null | undefined) => ({ name: "bare streamText relay", value });
   return {
     "pipeline.ms_10000": check(glassbox10k, "≤ 15 ms", (value) => value <= 15),
     "ratios.scaling_100000_over_10000": check(
@@ -147,7 +163,10 @@ function targetChecks(
       "max/min of the medians ≤ 1.5 (noise), no growth",
       (value) => value <= 1.5,
     ),
-    "turn.cpu_ms": check(turn.main?.routeCpu.median ?? null, "≤ 8 ms", (value) => value <= 8),
+    "turn.cpu_ms": check(turn.main?.routeCpu.median ?? null, "≤ 8 ms", (value) => value <= 8, {
+      name: "direct streamText",
+      value: turn.main?.directCpu.median,
+    }),
     "turn.pre_provider_ms": check(turn.main?.preProvider.median ?? null, "≤ 6 ms", (value) => value <= 6),
     "turn.ttft_ratio_direct": check(turn.main?.ttftRatio ?? null, "≤ 1.5", (value) => value <= 1.5),
     "turn.statements_per_turn": check(turn.main?.statementsPerTurn ?? null, "≤ 10", (value) => value <= 10),
@@ -155,11 +174,32 @@ function targetChecks(
       burst?.firstTokenMedian ?? null,
       "≤ 1 000 ms",
       (value) => value <= 1_000,
+      bareRelay(relay?.firstTokenMedian),
     ),
-    "burst200.ttft_max_ms": check(burst?.firstTokenMax ?? null, "≤ 2 000 ms", (value) => value <= 2_000),
-    "burst200.p99_gap_ms": check(burst?.addedGapP99 ?? null, "≤ 50 ms", (value) => value <= 50),
-    "burst200.peak_rss_mb": check(burst?.peakRssMb ?? null, "≤ 600 MB", (value) => value <= 600),
-    "burst200.detail.cpu_ms_per_turn": check(burst?.cpuMsPerTurn ?? null, "≤ 25 ms", (value) => value <= 25),
+    "burst200.ttft_max_ms": check(
+      burst?.firstTokenMax ?? null,
+      "≤ 2 000 ms",
+      (value) => value <= 2_000,
+      bareRelay(relay?.firstTokenMax),
+    ),
+    "burst200.p99_gap_ms": check(
+      burst?.addedGapP99 ?? null,
+      "≤ 50 ms",
+      (value) => value <= 50,
+      bareRelay(relay?.addedGapP99),
+    ),
+    "burst200.peak_rss_mb": check(
+      burst?.peakRssMb ?? null,
+      "≤ 600 MB",
+      (value) => value <= 600,
+      bareRelay(relay?.peakRssMb),
+    ),
+    "burst200.detail.cpu_ms_per_turn": check(
+      burst?.cpuMsPerTurn ?? null,
+      "≤ 25 ms",
+      (value) => value <= 25,
+      bareRelay(relay?.cpuMsPerTurn),
+    ),
     "burst200.errors": check(burst?.errors ?? null, "0", (value) => value === 0),
     "burst200.lost": check(burst?.lost ?? null, "0", (value) => value === 0),
   };
@@ -257,6 +297,8 @@ function burstJson(served: ServedBurstResult, concurrency: ConcurrencyResult) {
       by_setup_concurrency: Object.fromEntries(
         served.runs.map((each) => [String(each.setupConcurrency ?? "default"), servedRunJson(each)]),
       ),
+      bare_relay: relayJson(served.relay),
+      bare_relay_skipped: served.relaySkipped,
       in_process_skipped: concurrency.skipped,
       in_process_ttft_median_ms: concurrency.firstTokenMedian,
       in_process_ttft_max_ms: concurrency.firstTokenMax,
@@ -499,8 +541,11 @@ function formatTable(inputs: BenchInputs, results: BenchResults): string {
   lines.push("Targets");
   for (const [key, target] of Object.entries(results.targets)) {
     const verdict = target.met === null ? "not measured" : target.met ? "met" : "NOT MET";
+    const baseline = target.baseline
+      ? `; ${target.baseline.name} ${target.baseline.value === null ? "—" : target.baseline.value}`
+      : "";
     lines.push(
-      `  ${pad(key, 44)} ${pad(target.value === null ? "—" : String(target.value), 10, true)}  ${pad(target.target, 34)} ${verdict}`,
+      `  ${pad(key, 44)} ${pad(target.value === null ? "—" : String(target.value), 10, true)}  ${pad(target.target, 34)} ${verdict}${baseline}`,
     );
   }
   lines.push("");

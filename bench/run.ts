@@ -10,6 +10,8 @@
 // Knobs (environment): BENCH_LANGCHAIN_RUNS (default 1; 0 skips it: it takes tens of seconds),
 // BENCH_TURNS (default 20), BENCH_SKIP_TURN=1, BENCH_CONCURRENT_TURNS (default 200, both bursts),
 // BENCH_SKIP_SERVED_BURST=1, BENCH_TURN_SETUP_CONCURRENCY=<n,n,…> (the served burst once per value; needs a build),
+// BENCH_SKIP_RELAY=1 (the served burst's bare streamText relay, bench/relay-server.mjs), BENCH_SERVER_NODE_FLAGS=<flags>
+// (node or V8 flags for every process of both served servers),
 // BENCH_SKIP_CONCURRENCY=1 (the in-process burst), BENCH_CPU_PROF=<dir> (the in-process burst's child writes a
 // `--cpu-prof` profile there), BENCH_CPU_PROF_SERVER=<dir> (each process of the served burst's server writes a CPU
 // profile there when it stops; build with NEXT_SERVER_MINIFY=0 for readable names), BENCH_TURN_PROFILE_FILE=<file>

@@ -4,19 +4,28 @@ import path from "node:path";
 import type { TestUser } from "@/tests/api-client";
 import { type BenchProviders, startBenchProviders } from "./bench-providers";
 import {
+  checkStreams,
   checkTurns,
   failedTurn,
   lastSeqs,
   readTurn,
   replyText,
   type Seed,
+  type StreamsChecked,
   scriptedReply,
   seedBurst,
   type TurnRead,
   type TurnsChecked,
 } from "./concurrency";
 import { type ProcessUsage, processTreeUsage, residentKinds } from "./process-usage";
-import { AUTH_SECRET, type HeapFigures, type Server, serverRssMb, startServer } from "./served-server";
+import {
+  AUTH_SECRET,
+  type HeapFigures,
+  type Server,
+  serverRssMb,
+  startRelayServer,
+  startServer,
+} from "./served-server";
 import { ms, round } from "./stats";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -33,8 +42,11 @@ const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING;
  * behind per turn from what stays per conversation (the second burst then starts from a collected heap).
  */
 const COLLECT_BETWEEN = process.env.BENCH_SERVED_BURST_COLLECT_BETWEEN === "1";
+/** BENCH_SKIP_RELAY=1: no burst on the bare streamText relay (bench/relay-server.mjs) after the app's. */
+const SKIP_RELAY = process.env.BENCH_SKIP_RELAY === "1";
 
-export interface ServedBurstFigures extends TurnsChecked {
+/** A burst's figures on any server: what its streams came to, its time, memory and CPU. */
+export interface BurstFigures extends StreamsChecked {
   turns: number;
   wallMs: number;
   /** The server's processes together, from /proc. */
@@ -52,6 +64,9 @@ export interface ServedBurstFigures extends TurnsChecked {
   heapPeak: HeapFigures | null;
   heapAfter: HeapFigures | null;
 }
+
+/** The app's burst: its figures, and what its stored rows came to. */
+export type ServedBurstFigures = BurstFigures & TurnsChecked;
 
 export interface ServedBurstRun {
   /** TURN_SETUP_CONCURRENCY for this server; null: the app's default. */
@@ -78,10 +93,24 @@ export interface ServedBurstResult {
   workers: number;
   idleMs: number;
   runs: ServedBurstRun[];
+  /**
+   * The same burst on a bare streamText relay with as many workers, after the app's runs, against the same fake
+   * provider: the floor each figure is read beside. Null when skipped (relaySkipped says why).
+   */
+  relay: BurstFigures | null;
+  relaySkipped: string | null;
 }
 
 export function servedBurstSkipped(reason: string, turns: number): ServedBurstResult {
-  return { skipped: reason, turns, workers: availableParallelism(), idleMs: IDLE_MS, runs: [] };
+  return {
+    skipped: reason,
+    turns,
+    workers: availableParallelism(),
+    idleMs: IDLE_MS,
+    runs: [],
+    relay: null,
+    relaySkipped: reason,
+  };
 }
 
 /** What is missing for the measurement, or null. */
@@ -135,11 +164,11 @@ export async function measureServedBurst({
         const context = { server, seed, providers, db: handle.db };
         await warmUp(context);
         const liveHeapBefore = (await server.heap({ collect: true }))?.now ?? null;
-        const first = await burst(context, `${setupConcurrency ?? "d"}.1`);
+        const first = await appBurst(context, `${setupConcurrency ?? "d"}.1`);
         const liveHeapBetween = COLLECT_BETWEEN
           ? ((await server.heap({ collect: true }))?.now ?? null)
           : null;
-        const second = await burst(context, `${setupConcurrency ?? "d"}.2`);
+        const second = await appBurst(context, `${setupConcurrency ?? "d"}.2`);
         await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
         const idle = processTreeUsage(server.process.pid);
         const heapAfterIdle = (await server.heap())?.now ?? null;
@@ -163,7 +192,16 @@ export async function measureServedBurst({
         await server.stop();
       }
     }
-    return { skipped: null, turns, workers: availableParallelism(), idleMs: IDLE_MS, runs };
+    const relay = SKIP_RELAY ? null : await relayBurst(seed, providers);
+    return {
+      skipped: null,
+      turns,
+      workers: availableParallelism(),
+      idleMs: IDLE_MS,
+      runs,
+      relay,
+      relaySkipped: SKIP_RELAY ? "skipped (BENCH_SKIP_RELAY=1)" : null,
+    };
   } finally {
     await providers?.close();
     await handle.close();
@@ -175,7 +213,27 @@ interface BurstContext {
   server: Server;
   seed: Seed;
   providers: BenchProviders;
-  db: Parameters<typeof lastSeqs>[0];
+}
+
+/** The app's burst (`burst`), and its replies checked where they are stored. */
+async function appBurst(context: BurstContext & { db: Parameters<typeof lastSeqs>[0] }, label: string) {
+  const { db, seed } = context;
+  const seqBefore = await lastSeqs(db, seed.conversationIds);
+  return burst(context, label, ({ texts, results }) =>
+    checkTurns(db, { conversationIds: seed.conversationIds, seqBefore, texts, results }),
+  );
+}
+
+/** The relay's burst after the same warm-up: it stores nothing, so only its streams are checked. */
+async function relayBurst(seed: Seed, providers: BenchProviders): Promise<BurstFigures> {
+  const server = await startRelayServer({ providersUrl: providers.url });
+  try {
+    const context = { server, seed, providers };
+    await warmUp(context);
+    return await burst(context, "relay", async (streams) => checkStreams(streams));
+  } finally {
+    await server.stop();
+  }
 }
 
 /** One streaming turn over HTTP, read to its end; times from `start`. */
@@ -235,14 +293,14 @@ async function warmUp({ server, seed, providers }: BurstContext): Promise<void> 
 }
 
 /** Every user starts a turn at once; the figures once every stream has ended and its writes landed. */
-async function burst(
-  { server, seed, providers, db }: BurstContext,
+async function burst<Checked extends StreamsChecked>(
+  { server, seed, providers }: BurstContext,
   label: string,
-): Promise<ServedBurstFigures> {
+  check: (streams: { texts: string[]; results: TurnRead[] }) => Promise<Checked>,
+): Promise<BurstFigures & Checked> {
   const { users, conversationIds } = seed;
   const texts = users.map((_, index) => replyText(`${label}.${index}`));
   await providers.script(...texts.map(scriptedReply));
-  const seqBefore = await lastSeqs(db, conversationIds);
   const heapBefore = (await server.heap())?.now ?? null;
   const usageBefore = processTreeUsage(server.process.pid);
   const sampler = sampleRss(server);
@@ -258,7 +316,7 @@ async function burst(
   const usageAfter = processTreeUsage(server.process.pid);
   const heapAfter = await server.heap();
   const cpuMs = usageAfter.map((usage) => usage.cpuMs - cpuOf(usageBefore, usage.pid));
-  const checked = await checkTurns(db, { conversationIds, seqBefore, texts, results });
+  const checked = await check({ texts, results });
   const sum = (usages: ProcessUsage[]) => usages.reduce((total, usage) => total + usage.rssMb, 0);
   return {
     ...checked,
@@ -438,7 +496,49 @@ export function servedBurstRows(served: ServedBurstResult): [string, string, str
       "heap used after a full collection in each process, before the first burst and after the idle spell: what the server retains",
     );
   }
+  if (served.relay) {
+    const { relay } = served;
+    row(
+      "burst, bare streamText relay: first token",
+      ms(relay.firstTokenMedian),
+      `max ${ms(relay.firstTokenMax)}`,
+      `bench/relay-server.mjs, ${served.workers} workers, the same clients and provider; all streams ended in ${relay.wallMs} ms`,
+    );
+    row(
+      "burst, bare streamText relay: gap p99",
+      ms(relay.addedGapP99),
+      `p50 ${ms(relay.addedGapP50)}, max ${ms(relay.addedGapMax)}`,
+      `errors ${relay.errors}${relay.failures[0] ? ` (${relay.failures[0]})` : ""}`,
+    );
+    row(
+      "burst, bare streamText relay: peak RSS (MB)",
+      String(relay.peakRssMb),
+      `${relay.rssBeforeMb} before, ${relay.rssAfterMb} after`,
+      "all the relay's processes",
+    );
+    row(
+      "burst, bare streamText relay: CPU per turn",
+      ms(relay.cpuMsPerTurn),
+      `workers ${relay.workerCpuMs.join(" / ")} ms`,
+      "the relay's processes only (user + system) ÷ turns",
+    );
+  } else if (served.relaySkipped) row("burst, bare streamText relay", "—", "", served.relaySkipped);
   return rows;
+}
+
+/** The relay's burst as keyed JSON (`burst200.detail.bare_relay`), beside the app's first burst. */
+export function relayJson(relay: BurstFigures | null) {
+  if (!relay) return null;
+  return {
+    ttft_median_ms: relay.firstTokenMedian,
+    ttft_max_ms: relay.firstTokenMax,
+    p99_gap_ms: relay.addedGapP99,
+    peak_rss_mb: relay.peakRssMb,
+    rss_before_mb: relay.rssBeforeMb,
+    cpu_ms_per_turn: relay.cpuMsPerTurn,
+    errors: relay.errors,
+    wall_ms: relay.wallMs,
+  };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
@@ -453,6 +553,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
             skipped: result.skipped,
             turns: result.turns,
             workers: result.workers,
+            bare_relay: relayJson(result.relay),
             runs: result.runs.map((run) => ({
               setup_concurrency: run.setupConcurrency ?? "default",
               ...servedRunJson(run),

@@ -1,5 +1,6 @@
 // The built app as `npm start` runs it with one worker per core (scripts/serve.mjs), for the served burst
-// (bench/served-burst.ts): started, asked for its processes' V8 heap (bench/memory-probe.cjs) and RSS, stopped.
+// (bench/served-burst.ts), and the bare streamText relay it is measured against (bench/relay-server.mjs), run the
+// same way: started, asked for its processes' V8 heap (bench/memory-probe.cjs) and RSS, stopped.
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -11,6 +12,11 @@ import { round } from "./stats";
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** BENCH_CPU_PROF_SERVER=<dir>: each server process writes a CPU profile there as it stops (cpu-profile-probe.cjs). */
 const PROFILE_DIR = process.env.BENCH_CPU_PROF_SERVER;
+/**
+ * BENCH_SERVER_NODE_FLAGS="<flags>": node or V8 flags for every server process (say `--max-semi-space-size=32`), to
+ * measure a runtime setting against the default in the same conditions.
+ */
+const EXTRA_NODE_FLAGS = process.env.BENCH_SERVER_NODE_FLAGS?.trim();
 /** The server's AUTH_SECRET, which the seeded users' session cookies are signed with. */
 export const AUTH_SECRET = "bench-secret-bench-secret-bench-secret";
 
@@ -43,33 +49,20 @@ export interface Server {
 }
 
 /** `node scripts/serve.mjs` as `npm start` runs it, with one worker per core; resolves once it answers /api/ready. */
-export async function startServer(options: {
+export function startServer(options: {
   databaseUrl: string;
   redisUrl: string;
   providersUrl: string;
   setupConcurrency: number | null;
 }): Promise<Server> {
-  const port = Number(process.env.BENCH_SERVED_BURST_PORT ?? 3790);
-  const origin = `http://127.0.0.1:${port}`;
-  const memoryDir = mkdtempSync(path.join(tmpdir(), "glassbox-burst-memory-"));
-  const log = path.join(memoryDir, "server.log");
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
+  return startProcesses(
+    path.join(ROOT, "scripts/serve.mjs"),
+    Number(process.env.BENCH_SERVED_BURST_PORT ?? 3790),
+    {
       // As scripts/start.mjs sets them for `npm start`.
       NEXT_TELEMETRY_DISABLED: "1",
       NEXT_MANUAL_SIG_HANDLE: "1",
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
-      NODE_OPTIONS: [
-        `--require ${path.join(ROOT, "bench/memory-probe.cjs")}`,
-        ...(PROFILE_DIR ? [`--require ${path.join(ROOT, "bench/cpu-profile-probe.cjs")}`] : []),
-      ].join(" "),
-      GLASSBOX_BENCH_MEMORY_DIR: memoryDir,
-      ...(PROFILE_DIR ? { GLASSBOX_BENCH_PROFILE_DIR: PROFILE_DIR } : {}),
-      WEB_CONCURRENCY: String(availableParallelism()),
-      PORT: String(port),
-      HOST: "127.0.0.1",
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: options.redisUrl,
       AUTH_SECRET,
@@ -82,6 +75,39 @@ export async function startServer(options: {
       ...(options.setupConcurrency === null
         ? {}
         : { TURN_SETUP_CONCURRENCY: String(options.setupConcurrency) }),
+    },
+  );
+}
+
+/** The bare streamText relay (bench/relay-server.mjs) with as many workers; resolves once it answers /api/ready. */
+export function startRelayServer(options: { providersUrl: string }): Promise<Server> {
+  return startProcesses(
+    path.join(ROOT, "bench/relay-server.mjs"),
+    Number(process.env.BENCH_SERVED_BURST_PORT ?? 3790) + 1,
+    { OPENAI_API_KEY: "bench-key", OPENAI_BASE_URL: `${options.providersUrl}/v1` },
+  );
+}
+
+/** `entry` with one worker per core on `port`, the probes preloaded in each process, and `env` on top. */
+async function startProcesses(entry: string, port: number, env: Record<string, string>): Promise<Server> {
+  const origin = `http://127.0.0.1:${port}`;
+  const memoryDir = mkdtempSync(path.join(tmpdir(), "glassbox-burst-memory-"));
+  const log = path.join(memoryDir, "server.log");
+  const child = spawn(process.execPath, [entry], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_OPTIONS: [
+        `--require ${path.join(ROOT, "bench/memory-probe.cjs")}`,
+        ...(PROFILE_DIR ? [`--require ${path.join(ROOT, "bench/cpu-profile-probe.cjs")}`] : []),
+        ...(EXTRA_NODE_FLAGS ? [EXTRA_NODE_FLAGS] : []),
+      ].join(" "),
+      GLASSBOX_BENCH_MEMORY_DIR: memoryDir,
+      ...(PROFILE_DIR ? { GLASSBOX_BENCH_PROFILE_DIR: PROFILE_DIR } : {}),
+      WEB_CONCURRENCY: String(availableParallelism()),
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
     // Its own process group, so that a kill reaches its workers too.
