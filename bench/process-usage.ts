@@ -1,7 +1,7 @@
 // A server's CPU time and resident memory read from /proc: a process and its children (an instance's workers).
 // A worker that exited is not counted: none does unless the run fails.
 
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 export interface ProcessUsage {
   pid: number;
@@ -62,4 +62,56 @@ export function residentKinds(pid: number): { anonMb: number; fileMb: number } {
   } catch {
     return { anonMb: 0, fileMb: 0 };
   }
+}
+
+/**
+ * The CPU ms a local Postgres server has spent so far: its postmaster's own, that of its backends still running,
+ * and that of the backends that have exited (which the kernel adds to their parent's children's time). Null when
+ * `databaseUrl` names another host, or no postmaster is found here: the figure would not be this database's.
+ */
+export function localPostgresCpuMs(databaseUrl: string): number | null {
+  const host = new URL(databaseUrl).hostname;
+  if (!["127.0.0.1", "localhost", "::1", "[::1]", ""].includes(host)) return null;
+  const processes = listProcesses();
+  const postmasters = processes.filter(
+    (entry) =>
+      entry.name === "postgres" && processes.find((other) => other.pid === entry.parent)?.name !== "postgres",
+  );
+  if (postmasters.length === 0) return null;
+  let cpuMs = 0;
+  for (const postmaster of postmasters) {
+    cpuMs += postmaster.cpuMs + postmaster.exitedChildrenCpuMs;
+    for (const child of processes) if (child.parent === postmaster.pid) cpuMs += child.cpuMs;
+  }
+  return cpuMs;
+}
+
+interface ProcessEntry {
+  pid: number;
+  parent: number;
+  name: string;
+  cpuMs: number;
+  exitedChildrenCpuMs: number;
+}
+
+function listProcesses(): ProcessEntry[] {
+  const entries: ProcessEntry[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // After the name: state, ppid, … utime and stime (fields 14, 15 of the line), cutime and cstime (16, 17).
+      entries.push({
+        pid: Number(name),
+        parent: Number(fields[1]),
+        name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+        cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
+        exitedChildrenCpuMs: (Number(fields[13]) + Number(fields[14])) * 10,
+      });
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return entries;
 }

@@ -67,7 +67,9 @@ function check(
     value: value === null ? null : round(value),
     target,
     met: value === null ? null : met(value),
-    ...(baseline ? { baseline: { name: baseline.name, value: baseline.value ?? null } } : {}),
+    ...(baseline
+      ? { baseline: { name: baseline.name, value: baseline.value == null ? null : round(baseline.value) } }
+      : {}),
   };
 }
 
@@ -288,6 +290,7 @@ function burstJson(served: ServedBurstResult, concurrency: ConcurrencyResult) {
       chunks_per_reply: concurrency.chunksPerReply,
       provider_chunk_delay_ms: concurrency.chunkDelayMs,
       cpu_ms_per_turn: main?.cpu_ms_per_turn ?? null,
+      database_cpu_ms_per_turn: main?.database_cpu_ms_per_turn ?? null,
       second_burst_peak_rss_mb: main?.second_burst_peak_rss_mb ?? null,
       second_burst_errors: run ? run.second.errors : null,
       second_burst_lost: run ? run.second.lost : null,

@@ -17,7 +17,7 @@ import {
   type TurnRead,
   type TurnsChecked,
 } from "./concurrency";
-import { type ProcessUsage, processTreeUsage, residentKinds } from "./process-usage";
+import { localPostgresCpuMs, type ProcessUsage, processTreeUsage, residentKinds } from "./process-usage";
 import {
   AUTH_SECRET,
   type HeapFigures,
@@ -57,6 +57,11 @@ export interface BurstFigures extends StreamsChecked {
   /** Anonymous resident memory (heaps, buffers) of the processes once the streams have ended, MB. */
   rssAnonAfterMb: number;
   cpuMsPerTurn: number;
+  /**
+   * The local Postgres server's CPU over the burst ÷ turns (backends, background workers): it runs on the same
+   * cores. Null for a server with no database, or a database on another host.
+   */
+  databaseCpuMsPerTurn: number | null;
   /** Each worker's share of the burst's server CPU (ms): how evenly the kernel spread the connections. */
   workerCpuMs: number[];
   /** The heap before the burst, its peak during it (100 ms samples), and once it ended. */
@@ -161,7 +166,7 @@ export async function measureServedBurst({
         setupConcurrency,
       });
       try {
-        const context = { server, seed, providers, db: handle.db };
+        const context = { server, seed, providers, db: handle.db, databaseUrl: seed.database.url };
         await warmUp(context);
         const liveHeapBefore = (await server.heap({ collect: true }))?.now ?? null;
         const first = await appBurst(context, `${setupConcurrency ?? "d"}.1`);
@@ -213,6 +218,8 @@ interface BurstContext {
   server: Server;
   seed: Seed;
   providers: BenchProviders;
+  /** The database the server uses, whose CPU the burst counts; null for one that uses none. */
+  databaseUrl: string | null;
 }
 
 /** The app's burst (`burst`), and its replies checked where they are stored. */
@@ -228,7 +235,7 @@ async function appBurst(context: BurstContext & { db: Parameters<typeof lastSeqs
 async function relayBurst(seed: Seed, providers: BenchProviders): Promise<BurstFigures> {
   const server = await startRelayServer({ providersUrl: providers.url });
   try {
-    const context = { server, seed, providers };
+    const context = { server, seed, providers, databaseUrl: null };
     await warmUp(context);
     return await burst(context, "relay", async (streams) => checkStreams(streams));
   } finally {
@@ -294,7 +301,7 @@ async function warmUp({ server, seed, providers }: BurstContext): Promise<void> 
 
 /** Every user starts a turn at once; the figures once every stream has ended and its writes landed. */
 async function burst<Checked extends StreamsChecked>(
-  { server, seed, providers }: BurstContext,
+  { server, seed, providers, databaseUrl }: BurstContext,
   label: string,
   check: (streams: { texts: string[]; results: TurnRead[] }) => Promise<Checked>,
 ): Promise<BurstFigures & Checked> {
@@ -303,6 +310,7 @@ async function burst<Checked extends StreamsChecked>(
   await providers.script(...texts.map(scriptedReply));
   const heapBefore = (await server.heap())?.now ?? null;
   const usageBefore = processTreeUsage(server.process.pid);
+  const databaseCpuBefore = databaseUrl ? localPostgresCpuMs(databaseUrl) : null;
   const sampler = sampleRss(server);
   const start = performance.now();
   const results = await Promise.all(
@@ -314,6 +322,7 @@ async function burst<Checked extends StreamsChecked>(
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const peakRssMb = sampler.stop();
   const usageAfter = processTreeUsage(server.process.pid);
+  const databaseCpuAfter = databaseUrl ? localPostgresCpuMs(databaseUrl) : null;
   const heapAfter = await server.heap();
   const cpuMs = usageAfter.map((usage) => usage.cpuMs - cpuOf(usageBefore, usage.pid));
   const checked = await check({ texts, results });
@@ -330,6 +339,10 @@ async function burst<Checked extends StreamsChecked>(
       1,
     ),
     cpuMsPerTurn: round(cpuMs.reduce((total, ms) => total + ms, 0) / users.length, 1),
+    databaseCpuMsPerTurn:
+      databaseCpuBefore === null || databaseCpuAfter === null
+        ? null
+        : round((databaseCpuAfter - databaseCpuBefore) / users.length, 1),
     workerCpuMs: cpuMs.slice(1),
     heapBefore,
     heapPeak: heapAfter?.peak ?? null,
@@ -363,6 +376,7 @@ export function servedRunJson(run: ServedBurstRun) {
     p99_gap_ms: run.first.addedGapP99,
     peak_rss_mb: run.first.peakRssMb,
     cpu_ms_per_turn: run.first.cpuMsPerTurn,
+    database_cpu_ms_per_turn: run.first.databaseCpuMsPerTurn,
     errors: run.first.errors + run.second.errors,
     lost: run.first.lost + run.second.lost,
     /** The first burst's peak over what the server held before it, per open stream. */
@@ -470,6 +484,14 @@ export function servedBurstRows(served: ServedBurstResult): [string, string, str
       ms(first.cpuMsPerTurn),
       `workers ${first.workerCpuMs.join(" / ")} ms`,
       "the server's processes only (user + system) ÷ turns",
+    );
+    row(
+      "burst: Postgres CPU per turn",
+      first.databaseCpuMsPerTurn === null ? "—" : ms(first.databaseCpuMsPerTurn),
+      "",
+      first.databaseCpuMsPerTurn === null
+        ? "not measured: the database is not on this machine"
+        : "the local Postgres server's processes (user + system) over the burst ÷ turns, on the same cores",
     );
     row(
       "second burst: first token",
