@@ -42,10 +42,7 @@ export function childPids(pid: number): number[] {
 
 function oneProcessUsage(pid: number): ProcessUsage {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 a second on Linux).
-    const cpuMs = (Number(fields[11]) + Number(fields[12])) * 10;
+    const { cpuMs } = processStat(pid);
     const rssPages = Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]);
     return { pid, cpuMs, rssMb: (rssPages * 4096) / 1024 / 1024 };
   } catch {
@@ -86,29 +83,37 @@ export function localPostgresCpuMs(databaseUrl: string): number | null {
   return cpuMs;
 }
 
-interface ProcessEntry {
+interface ProcessStat {
   pid: number;
   parent: number;
   name: string;
+  /** User + system time so far, ms. */
   cpuMs: number;
+  /** User + system time of its children that have exited and been waited for, ms. */
   exitedChildrenCpuMs: number;
 }
 
-function listProcesses(): ProcessEntry[] {
-  const entries: ProcessEntry[] = [];
+/** A process's line of /proc/<pid>/stat; throws when the process has ended. */
+function processStat(pid: number): ProcessStat {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // After the name: state, ppid, … then utime, stime, cutime and cstime (fields 14 to 17 of the whole line), in
+  // clock ticks (100 a second on Linux).
+  return {
+    pid,
+    parent: Number(fields[1]),
+    name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+    cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
+    exitedChildrenCpuMs: (Number(fields[13]) + Number(fields[14])) * 10,
+  };
+}
+
+function listProcesses(): ProcessStat[] {
+  const entries: ProcessStat[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // After the name: state, ppid, … utime and stime (fields 14, 15 of the line), cutime and cstime (16, 17).
-      entries.push({
-        pid: Number(name),
-        parent: Number(fields[1]),
-        name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
-        cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
-        exitedChildrenCpuMs: (Number(fields[13]) + Number(fields[14])) * 10,
-      });
+      entries.push(processStat(Number(name)));
     } catch {
       // The process ended while the list was read.
     }
