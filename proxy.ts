@@ -1,11 +1,11 @@
 // Runs before routing, for requests without a body: an address that cannot be decoded (malformed
 // percent-encoding, or one that decodes to NUL) gets a 400 in the app's error format here, where the framework
 // would otherwise answer its own plain 500 while matching the route; every other answer gets a Content-Security-
-// Policy with a fresh nonce, which the pages' scripts carry (lib/api/content-security-policy.ts). While the
+// Policy with a fresh nonce, which the pages' scripts carry (lib/api/content-security-policy.mjs). While the
 // database is unreachable, a page request gets a 503 page saying so (lib/database-outage-page.ts) instead of the
 // bare 500 its failed session lookup would give.
 import { NextResponse } from "next/server";
-import { contentSecurityPolicy } from "@/lib/api/content-security-policy";
+import { contentSecurityPolicy } from "@/lib/api/content-security-policy.mjs";
 import { databaseIsUnreachable, databaseOutagePage, isPageRequest } from "@/lib/database-outage-page";
 
 function addressProblem(pathname: string): string | null {
@@ -52,7 +52,7 @@ export const config = {
       ],
     },
     // An address with a percent escape may be malformed, body or not. No route takes a body at such an address,
-    // so what Next keeps of its body for the proxy is small (proxyClientMaxBodySize in next.config.ts).
+    // so what Next keeps of its body for the proxy is small (proxyClientMaxBodySize in next.config.mjs).
     { source: "/(.*%.*)" },
   ],
 };

@@ -58,13 +58,13 @@ function newestSourceTime() {
   for (const dir of ["app", "components", "lib", "db", "public"]) {
     if (existsSync(path.join(root, dir))) visit(path.join(root, dir));
   }
-  for (const file of ["package.json", "next.config.ts", "postcss.config.mjs", "instrumentation.ts"]) {
+  for (const file of ["package.json", "next.config.mjs", "postcss.config.mjs", "instrumentation.ts"]) {
     if (existsSync(path.join(root, file))) newest = Math.max(newest, statSync(path.join(root, file)).mtimeMs);
   }
   return newest;
 }
 
-// The build goes where next.config.ts puts it.
+// The build goes where next.config.mjs puts it.
 const buildId = path.join(root, process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID");
 if (process.env.GLASSBOX_NO_BUILD === "1") {
   // An image built ahead (or a test of the build it just made) serves that build, whatever the files' times say.

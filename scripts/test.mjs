@@ -142,7 +142,7 @@ async function staticChecks() {
 /**
  * `next build`, unless TEST_REUSE_BUILD=1 and a build is there: .ci/run's second run (the other database) tests the
  * build its first run made of the same tree, since the build does not depend on the database. When this run's
- * static checks follow, the build skips its own type check (NEXT_SKIP_TYPE_CHECK, next.config.ts): `tsc -p .` then
+ * static checks follow, the build skips its own type check (NEXT_SKIP_TYPE_CHECK, next.config.mjs): `tsc -p .` then
  * checks the same files, and the route types the build generates in `.next/types` with them.
  */
 async function build() {
@@ -152,7 +152,7 @@ async function build() {
     return 0;
   }
   // CI builds a fresh clone once: writing Turbopack's build cache for a next build that never comes would cost it
-  // about 20 s (next.config.ts). A developer's repeated runs keep it.
+  // about 20 s (next.config.mjs). A developer's repeated runs keep it.
   return run(bin("next"), ["build"], {
     buffered: only !== "e2e",
     background: only !== "e2e",

@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from "vitest";
 import { config } from "zod";
-import { contentSecurityPolicy } from "./content-security-policy";
+import { contentSecurityPolicy } from "./content-security-policy.mjs";
 
 describe("the Content-Security-Policy", () => {
   test("a page's policy: its nonce, 'strict-dynamic', and no 'unsafe-eval'", () => {

@@ -184,7 +184,7 @@ export function resolveSettings(
   global: ResolvedSettings,
   ...overridesMostSpecificFirst: (SettingsOverride | null | undefined)[]
 ): ResolvedSettings {
-  const resolved = structuredClone(global) as Record<string, unknown>;
+  const resolved = copyJson(global) as Record<string, unknown>;
   const layers = overridesMostSpecificFirst
     .filter((layer): layer is SettingsOverride => layer != null)
     .reverse();
@@ -195,7 +195,7 @@ export function resolveSettings(
       if (typeof value === "object" && value !== null && !Array.isArray(value)) {
         const target = resolved[section] as Record<string, unknown>;
         for (const [key, keyValue] of Object.entries(value)) {
-          if (keyValue !== undefined) target[key] = structuredClone(keyValue);
+          if (keyValue !== undefined) target[key] = copyJson(keyValue);
         }
       } else {
         resolved[section] = value;
@@ -203,6 +203,18 @@ export function resolveSettings(
     }
   }
   return resolved as ResolvedSettings;
+}
+
+/**
+ * A deep copy of a JSON value (settings are stored as jsonb, so they are JSON): every turn resolves its settings,
+ * and structuredClone, made for any value, costs several times this loop.
+ */
+function copyJson<T>(value: T): T {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(copyJson) as T;
+  const copy: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) copy[key] = copyJson(entry);
+  return copy as T;
 }
 
 /** The reserved output budget: the configured value, else the model's max output capped at 4 096. */

@@ -1,9 +1,10 @@
-import type { NextConfig } from "next";
-import { contentSecurityPolicy } from "./lib/api/content-security-policy";
+// Plain JavaScript: `next start` reads its config at every start, and a TypeScript one would load the SWC compiler
+// into each worker to read it.
+import { contentSecurityPolicy } from "./lib/api/content-security-policy.mjs";
 
 // Every response gets these; pages get their Content-Security-Policy again from proxy.ts, with a per-request
 // nonce (the proxy's header replaces this one).
-export const SECURITY_HEADERS = [
+const SECURITY_HEADERS = [
   { key: "Content-Security-Policy", value: contentSecurityPolicy({ nonce: null }) },
   { key: "X-Content-Type-Options", value: "nosniff" },
   { key: "Referrer-Policy", value: "same-origin" },
@@ -11,7 +12,8 @@ export const SECURITY_HEADERS = [
   { key: "X-Frame-Options", value: "DENY" },
 ];
 
-const nextConfig: NextConfig = {
+/** @type {import("next").NextConfig} */
+const nextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules at run time, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "pino", "postgres"],
   // The build type-checks the app only; npm test type-checks everything, tests included, with `tsc -p .` after its

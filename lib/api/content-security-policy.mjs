@@ -4,14 +4,11 @@
 // those load the chunks they need. Everything else (API answers, files) gets the policy without a nonce, which
 // runs no inline script at all. Styles keep 'unsafe-inline' (React and the UI set style attributes); markdown is
 // rendered without raw HTML, which keeps injected markup out. Development adds 'unsafe-eval' for React's tooling.
+// Plain JavaScript (its types in content-security-policy.d.mts) because next.config.mjs imports it: a TypeScript
+// config makes every `next start` load the SWC compiler to read it, tens of MB in each worker.
 
-export function contentSecurityPolicy({
-  nonce,
-  development = process.env.NODE_ENV === "development",
-}: {
-  nonce: string | null;
-  development?: boolean;
-}): string {
+/** @param {{ nonce: string | null; development?: boolean }} options */
+export function contentSecurityPolicy({ nonce, development = process.env.NODE_ENV === "development" }) {
   const scripts = nonce ? ["'self'", `'nonce-${nonce}'`, "'strict-dynamic'"] : ["'self'"];
   if (development) scripts.push("'unsafe-eval'");
   return [
