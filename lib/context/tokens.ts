@@ -2,9 +2,31 @@
 // calibrated against o200k_base on English prose and code (≈ 4 characters a token). Counts are per text, so the
 // caller can cache them per message at write time and a turn only tokenises what is new.
 
-import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { createRequire } from "node:module";
 import type { ContextItem, ItemPart, TokenizerName } from "@/lib/domain/types";
+
+type CountTokens = typeof import("gpt-tokenizer/encoding/o200k_base").countTokens;
+
+const requireFromHere = createRequire(import.meta.url);
+/** Each encoding's module, by a literal name the bundler can see. */
+const ENCODINGS: Record<"o200k_base" | "cl100k_base", () => { countTokens: CountTokens }> = {
+  o200k_base: () => requireFromHere("gpt-tokenizer/encoding/o200k_base"),
+  cl100k_base: () => requireFromHere("gpt-tokenizer/encoding/cl100k_base"),
+};
+const loadedEncodings = new Map<string, CountTokens>();
+
+/**
+ * An encoding's counter, loaded the first time a text is counted with it: each one's tables take tens of MB in
+ * every process, and most deployments only ever use one of the two.
+ */
+function encodingCounter(name: "o200k_base" | "cl100k_base"): CountTokens {
+  let count = loadedEncodings.get(name);
+  if (!count) {
+    count = ENCODINGS[name]().countTokens;
+    loadedEncodings.set(name, count);
+  }
+  return count;
+}
 
 /** Characters per token for the estimate; measured on mixed prose and code against o200k_base. */
 const ESTIMATE_CHARS_PER_TOKEN = 4;
@@ -39,9 +61,8 @@ export function countTextTokens(text: string, tokenizer: TokenizerName): number 
   if (text.length === 0) return 0;
   switch (tokenizer) {
     case "o200k_base":
-      return countO200k(text, PLAIN_TEXT);
     case "cl100k_base":
-      return countCl100k(text, PLAIN_TEXT);
+      return encodingCounter(tokenizer)(text, PLAIN_TEXT);
     case "estimate":
       return Math.ceil(text.length / ESTIMATE_CHARS_PER_TOKEN);
   }
