@@ -1,6 +1,6 @@
 // The replay buffer of live rooms (docs/features.md, "Live rooms"): each conversation's events with ids that
 // count up, kept for REPLAY_WINDOW_MINUTES so a reader that reconnects gets what it missed, in order, once.
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
 import { MEDIA_FACT_COLUMNS, type MediaFacts, mediaFactsById } from "./attachment-queries";
 import type { Database } from "./client";
 import type { ConversationArgs } from "./query-parts";
@@ -29,28 +29,46 @@ export interface LiveEventCursor {
  * the event, `{ conversationId, eventId }`, on that channel: NOTIFY is delivered when the statement commits, so the
  * signal never comes before the event can be read, and no separate NOTIFY is sent.
  */
-export async function appendLiveEvent({
-  db,
-  conversationId,
-  type,
-  messageId = null,
-  payload,
-  notifyChannel = null,
-}: ConversationArgs & {
+export async function appendLiveEvent({ db, ...event }: ConversationArgs & LiveEventInput): Promise<number> {
+  const { ctes, signal } = liveEventParts(event);
+  const [row] = await queryRows<{ id: string | number }>(
+    db,
+    sql`with ${ctes} select id${signal} from cursor`,
+  );
+  if (!row) throw new Error("the live event cursor returned no id");
+  return Number(row.id);
+}
+
+/** An event to store: its conversation, its type, the message it is about (if any) and its payload. */
+export interface LiveEventInput {
+  conversationId: string;
   type: string;
   messageId?: string | null;
   payload: Record<string, unknown>;
+  /** The Postgres bus's channel, signalled by the statement itself (see appendLiveEvent); null otherwise. */
   notifyChannel?: string | null;
-}): Promise<number> {
+}
+
+/**
+ * appendLiveEvent's statement in parts, for a statement that writes something else too (a reply's write and its
+ * event in one: db/message-queries.ts): `ctes` (`cursor` hands out the event's id), and `signal`, the select
+ * list's pg_notify when there is a channel. With `onlyIf`, a condition on the statement's other parts, the event
+ * is stored only when it holds (`cursor` is then empty, and so is what reads it).
+ */
+export function liveEventParts(
+  { conversationId, type, messageId = null, payload, notifyChannel = null }: LiveEventInput,
+  { onlyIf }: { onlyIf?: SQL } = {},
+): { ctes: SQL; signal: SQL } {
   const expiredBefore = sql`now() - make_interval(mins => ${REPLAY_WINDOW_MINUTES})`;
   // The signal as the bus's listeners parse it (lib/live/bus.ts).
   const signalText = sql`json_build_object('conversationId', ${conversationId}::text, 'eventId', cursor.id)::text`;
   const signal = notifyChannel ? sql`, pg_notify(${notifyChannel}, ${signalText})` : sql``;
-  const [row] = await queryRows<{ id: string | number }>(
-    db,
-    sql`
-    with cursor as (
-      insert into ${liveEventCursors} ("conversationId", "lastEventId") values (${conversationId}, 1)
+  const firstCursor = onlyIf
+    ? sql`select ${conversationId}::uuid, 1 where ${onlyIf}`
+    : sql`values (${conversationId}, 1)`;
+  const ctes = sql`
+    cursor as (
+      insert into ${liveEventCursors} ("conversationId", "lastEventId") ${firstCursor}
       on conflict ("conversationId") do update set
         "lastEventId" = ${liveEventCursors.lastEventId} + 1,
         "prunedThroughId" = greatest(
@@ -75,11 +93,8 @@ export async function appendLiveEvent({
     expired as (
       delete from ${liveEvents}
       where ${liveEvents.conversationId} = ${conversationId} and ${liveEvents.createdAt} < ${expiredBefore}
-    )
-    select id${signal} from cursor`,
-  );
-  if (!row) throw new Error("the live event cursor returned no id");
-  return Number(row.id);
+    )`;
+  return { ctes, signal };
 }
 
 /** The conversation's latest event id (0 before its first event) and how far the buffer was pruned. */

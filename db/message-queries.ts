@@ -11,6 +11,7 @@ import { notFound } from "@/lib/domain/errors";
 import type { StoredPart } from "@/lib/domain/types";
 import type { Database } from "./client";
 import { decodeRow, type JsonRow, parseJson } from "./json-rows";
+import { type LiveEventInput, liveEventParts } from "./live-event-queries";
 import { isAnyOf, preparedStatement } from "./prepared-statements";
 import {
   type AfterSeqArgs,
@@ -21,6 +22,7 @@ import {
   type Transaction,
   unsummarisedMessagesAfter,
 } from "./query-parts";
+import { queryRows } from "./raw-sql";
 import {
   type Artifact,
   type Attachment,
@@ -130,7 +132,8 @@ export async function finishReplyWithArtifacts({
         })),
       );
     }
-    return setMessage(tx, messageId, { parts, status, ...messageTokenCounts(parts) }, finishedTurn);
+    return (await setMessage(tx, messageId, { parts, status, ...messageTokenCounts(parts) }, finishedTurn))
+      .stored;
   });
 }
 
@@ -142,30 +145,60 @@ export interface FinishedTurn {
 
 /**
  * One update of a message, returning it as stored; with `finishedTurn`, that turn's status is written by the
- * same statement (a data-modifying CTE), so a reply and its turn end together in one round trip.
+ * same statement (a data-modifying CTE), so a reply and its turn end together in one round trip. With `liveEvent`,
+ * the message's live event is stored by the same statement too, when the message is there to update (see
+ * `updateMessage`).
  */
 async function setMessage(
   db: Database | Transaction,
   messageId: string,
   values: Partial<Pick<Message, "parts" | "status" | "tokenCounts" | "segmentTokenCounts">>,
   finishedTurn: FinishedTurn | undefined,
-): Promise<Message | undefined> {
+  liveEvent?: LiveEventInput,
+): Promise<StoredWithEvent> {
   const changes = { ...values, updatedAt: new Date() };
   const where = eq(messages.id, messageId);
-  if (!finishedTurn) {
-    const [stored] = await db.update(messages).set(changes).where(where).returning();
-    return stored;
+  const turnUpdate = finishedTurn
+    ? db
+        .update(turns)
+        .set({ status: finishedTurn.status, heartbeatAt: null })
+        .where(eq(turns.id, finishedTurn.turnId))
+    : null;
+  if (!liveEvent) {
+    const update = turnUpdate
+      ? db.with(db.$with("finished_turn", {}).as(turnUpdate.getSQL())).update(messages)
+      : db.update(messages);
+    const [stored] = await update.set(changes).where(where).returning();
+    return { stored, eventId: null };
   }
-  const turnUpdate = db
-    .update(turns)
-    .set({ status: finishedTurn.status, heartbeatAt: null })
-    .where(eq(turns.id, finishedTurn.turnId));
-  const finished = db.$with("finished_turn", {}).as(turnUpdate.getSQL());
-  const [stored] = await db.with(finished).update(messages).set(changes).where(where).returning();
-  return stored;
+  // The same statement with the event's parts after it, in raw SQL: the row comes back as JSON, decoded as a read.
+  const update = db.update(messages).set(changes).where(where).returning();
+  const finishing = turnUpdate ? sql`finished_turn as (${turnUpdate.getSQL()}), ` : sql``;
+  const { ctes, signal } = liveEventParts(liveEvent, { onlyIf: sql`exists (select 1 from stored)` });
+  const [row] = await queryRows<{ row: unknown; eventId: string | number | null }>(
+    db,
+    sql`with ${finishing}stored as (${update.getSQL()}), ${ctes}
+      select row_to_json(stored) as row, cursor.id as "eventId"${signal}
+      from stored left join cursor on true`,
+  );
+  if (!row) return { stored: undefined, eventId: null };
+  return {
+    stored: decodeRow(messages, parseJson(row.row) as JsonRow),
+    eventId: row.eventId === null ? null : Number(row.eventId),
+  };
 }
 
-/** Returns the message as stored (undefined when it is gone): a reply's live event is made from it, unread. */
+/** A message as a write stored it (undefined when it is gone), and the id of the live event stored with it. */
+export interface StoredWithEvent {
+  stored: Message | undefined;
+  eventId: number | null;
+}
+
+/**
+ * Returns the message as stored (undefined when it is gone): a reply's live event is made from it, unread. With
+ * `liveEvent`, the event readers get for the message as this write stores it is stored by the same statement
+ * (lib/live/publish.ts, writeWithLiveEvent), and its id is returned.
+ */
 export async function updateMessage({
   db,
   messageId,
@@ -173,6 +206,7 @@ export async function updateMessage({
   status,
   countTokens = false,
   finishedTurn,
+  liveEvent,
 }: {
   db: Database;
   messageId: string;
@@ -182,7 +216,8 @@ export async function updateMessage({
   countTokens?: boolean;
   /** The turn this final write also finishes. */
   finishedTurn?: FinishedTurn;
-}): Promise<Message | undefined> {
+  liveEvent?: LiveEventInput;
+}): Promise<StoredWithEvent> {
   return setMessage(
     db,
     messageId,
@@ -192,6 +227,7 @@ export async function updateMessage({
       ...(countTokens && parts ? messageTokenCounts(parts) : {}),
     },
     finishedTurn,
+    liveEvent,
   );
 }
 

@@ -4,7 +4,8 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { appendLiveEvent, getLiveMessageMedia } from "@/db/live-event-queries";
+import { appendLiveEvent, getLiveMessageMedia, type LiveEventInput } from "@/db/live-event-queries";
+import type { StoredWithEvent } from "@/db/message-queries";
 import { type ConversationArgs, findMessageInConversation, type MessageArgs } from "@/db/query-parts";
 import type { Message } from "@/db/schema";
 import { toUIMessage } from "@/lib/chat/views/ui-messages";
@@ -24,15 +25,17 @@ const REMEMBERED_MESSAGES = 1_000;
  * Whether this state of the message differs from the last one this process published: a message read in a state
  * already sent (a re-read after its writer's own event, a write that changed nothing readers see) is sent once.
  */
-function isNewState(messageId: string, event: StoredLiveEvent): boolean {
+function isNewState(messageId: string, state: string): boolean {
+  return globalForPublishing.glassboxLastPublished?.get(messageId) !== state;
+}
+
+/** Remembers the state of the message this process has just published. */
+function rememberPublished(messageId: string, state: string): void {
   globalForPublishing.glassboxLastPublished ??= new Map();
   const published = globalForPublishing.glassboxLastPublished;
-  const state = JSON.stringify(event);
-  if (published.get(messageId) === state) return false;
   published.delete(messageId);
   published.set(messageId, state);
   if (published.size > REMEMBERED_MESSAGES) published.delete(published.keys().next().value as string);
-  return true;
 }
 
 /**
@@ -71,17 +74,83 @@ async function store(
   if (!notifyChannel) await (await liveBus()).publish({ conversationId, eventId });
 }
 
-/** The event for a message in the state given: readers get it as stored, unless it says nothing new. */
-async function storeMessage(db: Database, message: Message): Promise<void> {
-  const { conversationId } = message;
-  // A variant that is not chosen is not in anyone's transcript: the readers reload to see which one is.
-  if (!message.chosen) return store(db, conversationId, { type: "transcript" });
+/** The event readers get for a chosen message in the state given, and that state as this process remembers it. */
+async function messageEvent(db: Database, message: Message) {
   const event: StoredLiveEvent = {
     type: "message",
     message: toUIMessage(message, { media: await getLiveMessageMedia({ db, message }) }),
     clientMessageId: message.clientMessageId,
   };
-  if (isNewState(message.id, event)) await store(db, conversationId, event, message.id);
+  return { event, state: JSON.stringify(event) };
+}
+
+/** The event for a message in the state given: readers get it as stored, unless it says nothing new. */
+async function storeMessage(db: Database, message: Message): Promise<void> {
+  const { conversationId } = message;
+  // A variant that is not chosen is not in anyone's transcript: the readers reload to see which one is.
+  if (!message.chosen) return store(db, conversationId, { type: "transcript" });
+  const { event, state } = await messageEvent(db, message);
+  if (!isNewState(message.id, state)) return;
+  rememberPublished(message.id, state);
+  await store(db, conversationId, event, message.id);
+}
+
+/**
+ * A write of a message that stores the message's live event in the same statement (a reply's flushes and its final
+ * write: one round trip instead of two). `expected` is the message as the write will store it, as far as its
+ * writer knows (its row as last stored, with the new parts and status); `write` stores it, with the event made
+ * from it when readers do not have that state yet, and returns the row as stored. Runs in the conversation's
+ * publishing order, like every event of this process. When the row as stored reads differently (another writer
+ * changed it meanwhile), readers get it as stored after. Rejects when the write fails; the event is then not sent.
+ */
+export function writeWithLiveEvent({
+  db,
+  expected,
+  write,
+}: {
+  db: Database;
+  expected: Message;
+  write: (event: LiveEventInput | null) => Promise<StoredWithEvent>;
+}): Promise<Message | undefined> {
+  const { conversationId } = expected;
+  return new Promise((resolve, reject) => {
+    void inOrder(conversationId, async () => {
+      let written: StoredWithEvent;
+      let expectedState: string | null = null;
+      try {
+        let input: LiveEventInput | null = null;
+        if (expected.chosen) {
+          const { event, state } = await messageEvent(db, expected);
+          if (isNewState(expected.id, state)) {
+            const { type, ...payload } = event;
+            input = {
+              conversationId,
+              type,
+              messageId: expected.id,
+              payload,
+              notifyChannel: storedEventChannel(),
+            };
+            expectedState = state;
+          }
+        }
+        written = await write(input);
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      const { stored, eventId } = written;
+      resolve(stored);
+      if (eventId !== null && expectedState !== null) {
+        rememberPublished(expected.id, expectedState);
+        if (!storedEventChannel()) await (await liveBus()).publish({ conversationId, eventId });
+      }
+      if (!stored) return;
+      // Without an event in the write, or with one made from a state that is not the row's: the row as stored.
+      const asExpected =
+        eventId !== null && stored.chosen && (await messageEvent(db, stored)).state === expectedState;
+      if (!asExpected) await storeMessage(db, stored);
+    });
+  });
 }
 
 /**

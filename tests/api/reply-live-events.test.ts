@@ -1,12 +1,13 @@
 // A streaming reply's live events (docs/features.md, "Live rooms"), with every statement drizzle sends logged:
-// a flush is two statements (the reply's update, which returns the row, and the event, whose statement also sends
-// the Postgres bus's NOTIFY), the event is made from the row the write returned, a reader following the
-// conversation receives exactly the stored state, and two writes in flight publish their states in write order.
+// a flush is one statement (the reply's update, returning the row, with the event made from the state it stores,
+// and the Postgres bus's NOTIFY), a reader following the conversation receives exactly the stored state, and two
+// writes in flight publish their states in write order.
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as eventsRoute from "@/app/api/conversations/[id]/events/route";
 import { createDatabase, type DatabaseHandle, getDb } from "@/db/client";
 import { findMessageInConversation } from "@/db/query-parts";
-import type { Message } from "@/db/schema";
+import { type Message, messages } from "@/db/schema";
 import { FLUSH_INTERVAL_MS, ReplyPersistence } from "@/lib/chat/turn/reply-persistence";
 import { toUIMessage } from "@/lib/chat/views/ui-messages";
 import { connectPostgresBus, type LiveBus, type LiveSignal } from "@/lib/live/bus";
@@ -58,13 +59,14 @@ async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
   }
 }
 
-/** What kind of statement each logged one is: the reply's write, a read of it, or a live event. */
+/** What kind of statement each logged one is: the reply's write (with its event or not), a read of it, or an event. */
 function kindOf({ query }: LoggedStatement): string {
-  if (query.startsWith('update "messages"') && query.includes("returning"))
-    return "reply update, returning it";
+  const event = query.includes('insert into "live_event_cursors"');
+  const notify = query.includes("pg_notify(") ? " with its notify" : "";
+  if (query.includes('update "messages"') && query.includes("returning"))
+    return event ? `reply update, returning it, and its live event${notify}` : "reply update, returning it";
   if (query.startsWith("select") && query.includes('from "messages"')) return "reply read";
-  if (query.includes('insert into "live_event_cursors"'))
-    return query.includes("pg_notify(") ? "live event with its notify" : "live event";
+  if (event) return `live event${notify}`;
   return query.slice(0, 60);
 }
 
@@ -106,7 +108,7 @@ const textOfEvent = (event: SseEvent) =>
 // PGlite (one process's single connection) cannot be. Without DATABASE_URL, tests/api/live-events.test.ts and
 // the rooms end-to-end spec cover live events.
 describe.skipIf(!process.env.DATABASE_URL)("a streaming reply's live events", () => {
-  test("a flush is two statements; the reader gets the stored state; writes in flight publish in order", async () => {
+  test("a flush is one statement with its event; the reader gets the stored state; writes in flight publish in order", async () => {
     const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: "Aria" });
     const conversationId = await createConversation(ada, persona);
     const reply = await storePersonaReply(persona, conversationId, "", { parts: [], status: "streaming" });
@@ -137,13 +139,14 @@ describe.skipIf(!process.env.DATABASE_URL)("a streaming reply's live events", ()
     const inserted = await follower.next(replyEvent("", "streaming"));
     expect(inserted.data).toEqual(eventFor(await storedReply(conversationId, reply.id)));
 
-    // One flush: the write returns the row, the event is made from it. Nothing is read again.
+    // One flush: the write stores the row and the event made from the state it stores. Nothing is read again.
+    const flushWithEvent = "reply update, returning it, and its live event with its notify";
     await pause(FLUSH_INTERVAL_MS);
     logged.length = 0;
     persistence.append("Hello, ");
-    await until(() => logged.some((statement) => kindOf(statement) === "live event with its notify"));
+    await until(() => logged.some((statement) => kindOf(statement) === flushWithEvent));
     await publishingSettled();
-    expect(logged.map(kindOf)).toEqual(["reply update, returning it", "live event with its notify"]);
+    expect(logged.map(kindOf)).toEqual([flushWithEvent]);
     const streamed = await follower.next(replyEvent("Hello, ", "streaming"));
     const storedWhileStreaming = await storedReply(conversationId, reply.id);
     expect(storedWhileStreaming.status).toBe("streaming");
@@ -157,12 +160,7 @@ describe.skipIf(!process.env.DATABASE_URL)("a streaming reply's live events", ()
     const finished = persistence.finish("complete");
     await finished;
     await publishingSettled();
-    expect(logged.map(kindOf)).toEqual([
-      "reply update, returning it",
-      "live event with its notify",
-      "reply update, returning it",
-      "live event with its notify",
-    ]);
+    expect(logged.map(kindOf)).toEqual([flushWithEvent, flushWithEvent]);
     const final = await storedReply(conversationId, reply.id);
     expect(final.status).toBe("complete");
     const { type: _type, ...finalPayload } = eventFor(final);
@@ -186,6 +184,51 @@ describe.skipIf(!process.env.DATABASE_URL)("a streaming reply's live events", ()
     const signals = heard.filter((signal) => signal.conversationId === conversationId);
     expect(signals).toHaveLength(4);
     expect(signals.map((signal) => "eventId" in signal && signal.eventId)).toEqual([1, 2, 3, 4]);
+    await follower.cancel();
+  });
+
+  test("a write whose row another writer changed meanwhile: its event, then the row as stored", async () => {
+    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: "Aria" });
+    const conversationId = await createConversation(ada, persona);
+    const reply = await storePersonaReply(persona, conversationId, "", { parts: [], status: "streaming" });
+    const response = await call(eventsRoute.GET, `/api/conversations/${conversationId}/events`, {
+      user: ada,
+      params: { id: conversationId },
+    });
+    const follower = followSse(response);
+    streams.push(follower);
+    const persistence = new ReplyPersistence(
+      loggedDatabase.db,
+      conversationId,
+      reply.id,
+      Promise.resolve(reply),
+    );
+    await publishingSettled();
+    await until(() => logged.some((statement) => kindOf(statement) === "live event with its notify"));
+
+    // Behind the writer's back, the reply is marked edited: the write's own event cannot know it.
+    await (await getDb()).update(messages).set({ editedAt: new Date() }).where(eq(messages.id, reply.id));
+    logged.length = 0;
+    persistence.append("Hello.");
+    await persistence.finish("complete");
+    await publishingSettled();
+    expect(logged.map(kindOf)).toEqual([
+      "reply update, returning it, and its live event with its notify",
+      "live event with its notify",
+    ]);
+    const stored = await storedReply(conversationId, reply.id);
+    expect(stored.editedAt).not.toBeNull();
+    const [fromWrite, fromRow] = appendedPayloads(logged) as { message: { metadata: { edited?: true } } }[];
+    expect(fromWrite?.message.metadata.edited).toBeUndefined();
+    expect(fromRow?.message.metadata.edited).toBe(true);
+    const { type: _type, ...storedPayload } = eventFor(stored);
+    expect(fromRow).toEqual(storedPayload);
+    const last = await follower.next(
+      (event) =>
+        event.data.type === "message" &&
+        (event.data.message as { metadata: { edited?: boolean } }).metadata.edited === true,
+    );
+    expect(last.data).toEqual(eventFor(stored));
     await follower.cancel();
   });
 });

@@ -1,8 +1,8 @@
 // The statements one chat turn sends (docs/features.md, "The turn's own cost"), each named by the tables it
 // reads and writes, with every statement drizzle sends logged: the exact list for a new message's turn and for a
 // regenerate, so a change that adds a round trip to every turn shows up here, named. The reply is short (the
-// offline model), so no write happens while it streams: each flush adds two statements, tested in
-// reply-live-events.test.ts.
+// offline model), so no write happens while it streams: each flush adds one statement (the write and its live
+// event), tested in reply-live-events.test.ts.
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createDatabase, type DatabaseHandle } from "@/db/client";
 import { settleTitleGenerations } from "@/lib/chat/generated/title";
@@ -80,18 +80,18 @@ const TURN_READS = [
 ];
 
 /**
- * What every turn writes once its reply is done: the attempt (with the prices it is costed with, read from its
- * model's row in the same statement), then the reply's last state with the turn's status.
- */
-const TURN_WRITES = ["insert attempts, read models", "update turns, update messages"];
-
-/**
  * One live event: the cursor, the event, the superseded and expired ones, and with the Postgres bus its NOTIFY (on
  * embedded PGlite the process's bus signals it, with no statement).
  */
 const LIVE_EVENT = `insert live_event_cursors, read live_events, insert live_events, delete live_events${
   storedEventChannel() ? ", notify" : ""
 }`;
+
+/**
+ * What every turn writes once its reply is done: the attempt (with the prices it is costed with, read from its
+ * model's row in the same statement), then the reply's last state with the turn's status and its live event.
+ */
+const TURN_WRITES = ["insert attempts, read models", `update turns, update messages, ${LIVE_EVENT}`];
 
 test("a new message's turn in a titled conversation: each statement, once", async () => {
   const conversationId = await createConversation(ada);
@@ -107,8 +107,7 @@ test("a new message's turn in a titled conversation: each statement, once", asyn
       // The reply's row and the turn's, in one statement.
       "update conversations, insert messages, read counter, insert turns, read reply",
       ...TURN_WRITES,
-      // The live events: the message, the reply as inserted, the reply as finished, each from the row in hand.
-      LIVE_EVENT,
+      // The other live events: the message and the reply as inserted, each from the row in hand.
       LIVE_EVENT,
       LIVE_EVENT,
     ].sort(),
@@ -136,8 +135,7 @@ test("a regenerate: the new variant's row in a transaction that un-chooses the e
       "insert messages",
       "insert turns",
       ...TURN_WRITES,
-      // The live events: the new variant as inserted and as finished (the message it answers is unchanged).
-      LIVE_EVENT,
+      // The other live event: the new variant as inserted (the message it answers is unchanged).
       LIVE_EVENT,
     ].sort(),
   );

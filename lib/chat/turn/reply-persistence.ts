@@ -10,20 +10,21 @@ import "server-only";
 import { getErrorMessage } from "@ai-sdk/provider";
 import { ulid } from "ulid";
 import type { Database } from "@/db/client";
+import type { LiveEventInput } from "@/db/live-event-queries";
 import { type FinishedTurn, finishReplyWithArtifacts, updateMessage } from "@/db/message-queries";
 import type { Message } from "@/db/schema";
 import { runningTurnCount } from "@/lib/chat/turn-control/turn-stops";
 import { type ReasoningView, reasoningView } from "@/lib/chat/views/reasoning-view";
 import { mergeProviderMetadata } from "@/lib/context/messages";
 import type { ProviderMetadata, StoredPart } from "@/lib/domain/types";
-import { publishStoredMessage } from "@/lib/live/publish";
+import { publishStoredMessage, writeWithLiveEvent } from "@/lib/live/publish";
 import { logger } from "@/lib/logger";
 
 export const FLUSH_INTERVAL_MS = 500;
 /**
  * Under load the interval grows, so that all the replies this process streams at once are written about this many
- * times a second in all: 200 replies at once are each written every 2 s, not every 500 ms (each write is two
- * statements, and at 400 a second they would take most of the database's and this process's time).
+ * times a second in all: 200 replies at once are each written every 2 s, not every 500 ms (at 400 writes a second,
+ * each with its live event, they would take most of the database's and this process's time).
  */
 const STREAMING_WRITES_PER_SECOND = 100;
 /** The longest interval, however many replies stream: what a crash may lose of each. */
@@ -80,6 +81,8 @@ export class ReplyPersistence {
   /** Writes asked for so far: once there is one, the row as inserted is not worth a live event. */
   private writesAsked = 0;
   private pending: Promise<void>;
+  /** The reply's row as last stored: what the next write's live event is made from, with its new parts. */
+  private row: Message | undefined;
 
   /**
    * `rowReady` resolves with the reply's row once it is inserted: writes wait for it, so the row can be inserted
@@ -95,6 +98,7 @@ export class ReplyPersistence {
   ) {
     this.pending = rowReady.then(
       (inserted) => {
+        this.row = inserted;
         if (this.writesAsked === 0) void publishStoredMessage({ db, message: inserted });
       },
       () => {},
@@ -288,20 +292,32 @@ export class ReplyPersistence {
     const text = this.text;
     const artifacts = this.pieces.flatMap((piece) => (piece.kind === "artifact" ? [piece.artifact] : []));
     const parts = this.storedParts();
-    const write = (): Promise<Message | undefined> => {
+    /** Stores this state; resolves with the row as stored and whether its live event is already sent. */
+    const write = async (): Promise<{ stored: Message | undefined; published: boolean }> => {
       // While streaming, and for a reply without tools or reasoning, the text is the message (with what the
-      // provider attached to it once it is final).
+      // provider attached to it once it is final): one statement writes it and stores its live event.
       if (status === "streaming" || artifacts.length === 0) {
-        return updateMessage({
+        const written = status === "streaming" ? (text ? [{ type: "text" as const, text }] : []) : parts;
+        const update = (liveEvent?: LiveEventInput) =>
+          updateMessage({
+            db: this.db,
+            messageId: this.messageId,
+            parts: written,
+            status,
+            countTokens: status !== "streaming",
+            finishedTurn,
+            ...(liveEvent ? { liveEvent } : {}),
+          });
+        const row = this.row;
+        if (!row) return { stored: (await update()).stored, published: false };
+        const stored = await writeWithLiveEvent({
           db: this.db,
-          messageId: this.messageId,
-          parts: status === "streaming" ? (text ? [{ type: "text", text }] : []) : parts,
-          status,
-          countTokens: status !== "streaming",
-          finishedTurn,
+          expected: { ...row, parts: written, status },
+          write: (event) => update(event ?? undefined),
         });
+        return { stored, published: true };
       }
-      return finishReplyWithArtifacts({
+      const stored = await finishReplyWithArtifacts({
         db: this.db,
         messageId: this.messageId,
         conversationId: this.conversationId,
@@ -310,6 +326,7 @@ export class ReplyPersistence {
         status,
         finishedTurn,
       });
+      return { stored, published: false };
     };
     // Writes are chained so an older snapshot can never land after a newer one, and each one's live event is
     // asked for before the next write starts; a failed one is logged and the chain goes on (the next snapshot
@@ -317,8 +334,9 @@ export class ReplyPersistence {
     this.pending = this.pending
       .catch(() => {})
       .then(status === "streaming" ? write : () => withRetries(write))
-      .then((stored) => {
-        if (stored) void publishStoredMessage({ db: this.db, message: stored });
+      .then(({ stored, published }) => {
+        if (stored) this.row = stored;
+        if (stored && !published) void publishStoredMessage({ db: this.db, message: stored });
       })
       .catch((error) => {
         logger.error({ err: error, messageId: this.messageId, status }, "could not store the reply");
