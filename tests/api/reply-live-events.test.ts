@@ -104,21 +104,27 @@ const textOfEvent = (event: SseEvent) =>
     .map((part) => part.text)
     .join("");
 
+/** A conversation with a reply just inserted as streaming, and a reader following the conversation's events. */
+async function followedStreamingReply() {
+  const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: "Aria" });
+  const conversationId = await createConversation(ada, persona);
+  const reply = await storePersonaReply(persona, conversationId, "", { parts: [], status: "streaming" });
+  const response = await call(eventsRoute.GET, `/api/conversations/${conversationId}/events`, {
+    user: ada,
+    params: { id: conversationId },
+  });
+  expect(response.status).toBe(200);
+  const follower = followSse(response);
+  streams.push(follower);
+  return { conversationId, reply, follower };
+}
+
 // The reply writes through a logged handle of its own beside the app's: two clients of one database, which embedded
 // PGlite (one process's single connection) cannot be. Without DATABASE_URL, tests/api/live-events.test.ts and
 // the rooms end-to-end spec cover live events.
 describe.skipIf(!process.env.DATABASE_URL)("a streaming reply's live events", () => {
   test("a flush is one statement with its event; the reader gets the stored state; writes in flight publish in order", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: "Aria" });
-    const conversationId = await createConversation(ada, persona);
-    const reply = await storePersonaReply(persona, conversationId, "", { parts: [], status: "streaming" });
-    const response = await call(eventsRoute.GET, `/api/conversations/${conversationId}/events`, {
-      user: ada,
-      params: { id: conversationId },
-    });
-    expect(response.status).toBe(200);
-    const follower = followSse(response);
-    streams.push(follower);
+    const { conversationId, reply, follower } = await followedStreamingReply();
     const replyEvent = (text: string, status: string) => (event: SseEvent) =>
       event.data.type === "message" &&
       (event.data.message as { id: string }).id === reply.id &&
@@ -188,15 +194,7 @@ describe.skipIf(!process.env.DATABASE_URL)("a streaming reply's live events", ()
   });
 
   test("a write whose row another writer changed meanwhile: its event, then the row as stored", async () => {
-    const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", name: "Aria" });
-    const conversationId = await createConversation(ada, persona);
-    const reply = await storePersonaReply(persona, conversationId, "", { parts: [], status: "streaming" });
-    const response = await call(eventsRoute.GET, `/api/conversations/${conversationId}/events`, {
-      user: ada,
-      params: { id: conversationId },
-    });
-    const follower = followSse(response);
-    streams.push(follower);
+    const { conversationId, reply, follower } = await followedStreamingReply();
     const persistence = new ReplyPersistence(
       loggedDatabase.db,
       conversationId,
