@@ -172,7 +172,7 @@ async function storeEarlierMessages(
 ): Promise<string> {
   const { readChatCall } = await import("@/lib/gateway/chat-request");
   const { conversationForCall, transcriptHash } = await import("@/lib/gateway/conversations");
-  const { saveKeyConversation } = await import("@/db/api-key-queries");
+  const { saveTranscript } = await import("@/db/api-key-queries");
   const call = await readChatCall(gatewayRequest("", persona.slug as string, historyOf(index)));
   const { conversationId } = await conversationForCall({
     db: app.db,
@@ -182,11 +182,12 @@ async function storeEarlierMessages(
     call,
     headerValue: null,
   });
-  await saveKeyConversation({
+  await saveTranscript({
     db: app.db,
     apiKeyId: caller.key.id,
     conversationId,
     transcriptHash: transcriptHash(persona.id, call.systemText, call.history),
+    messageId: null,
   });
   return conversationId;
 }

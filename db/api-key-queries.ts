@@ -7,6 +7,7 @@ import type { ModelPrices } from "@/lib/domain/types";
 import type { Database } from "./client";
 import { preparedStatement } from "./prepared-statements";
 import { onlyRow, type UserArgs } from "./query-parts";
+import { queryRows } from "./raw-sql";
 import {
   type ApiKey,
   apiKeyConversations,
@@ -159,56 +160,32 @@ const keyConversationByTranscriptStatement = preparedStatement("findKeyConversat
     .limit(1),
 );
 
-/** Records (or moves on) the transcript hash of a conversation a key's call continued. */
-export async function saveKeyConversation({
+/**
+ * Records the transcript a call left behind, in one statement: the key's conversation it continues (each
+ * conversation keeps its newest transcript, which the next call's history is looked up by), and, with
+ * `messageId` (the reply that ends it), the point a later call that shares it and then differs branches at.
+ */
+export async function saveTranscript({
   db,
   apiKeyId,
   conversationId,
   transcriptHash,
-}: KeyTranscriptArgs): Promise<void> {
-  await saveKeyConversationStatement(db).execute({ apiKeyId, conversationId, transcriptHash });
-}
-
-const saveKeyConversationStatement = preparedStatement("saveKeyConversation", (db) =>
-  db
-    .insert(apiKeyConversations)
-    .values({
-      apiKeyId: sql.placeholder("apiKeyId"),
-      conversationId: sql.placeholder("conversationId"),
-      transcriptHash: sql.placeholder("transcriptHash"),
-    })
-    .onConflictDoUpdate({
-      target: apiKeyConversations.conversationId,
-      set: {
-        apiKeyId: sql`excluded."apiKeyId"`,
-        transcriptHash: sql`excluded."transcriptHash"`,
-        updatedAt: sql`now()`,
-      },
-    }),
-);
-
-/** Records the transcript a call left behind, ending at its reply. */
-export async function saveTranscriptPoint({
-  db,
-  apiKeyId,
-  transcriptHash,
-  conversationId,
   messageId,
-}: KeyTranscriptArgs & { messageId: string }): Promise<void> {
-  await saveTranscriptPointStatement(db).execute({ apiKeyId, transcriptHash, conversationId, messageId });
+}: KeyTranscriptArgs & { messageId: string | null }): Promise<void> {
+  await queryRows(
+    db,
+    sql`with conversation as (
+      insert into ${apiKeyConversations} ("apiKeyId", "conversationId", "transcriptHash")
+      values (${apiKeyId}, ${conversationId}, ${transcriptHash})
+      on conflict ("conversationId") do update set
+        "apiKeyId" = excluded."apiKeyId", "transcriptHash" = excluded."transcriptHash", "updatedAt" = now()
+    )
+    insert into ${apiKeyTranscriptPoints} ("apiKeyId", "transcriptHash", "conversationId", "messageId")
+    select ${apiKeyId}::uuid, ${transcriptHash}, ${conversationId}::uuid, ${messageId}::uuid
+    where ${messageId}::uuid is not null
+    on conflict do nothing`,
+  );
 }
-
-const saveTranscriptPointStatement = preparedStatement("saveTranscriptPoint", (db) =>
-  db
-    .insert(apiKeyTranscriptPoints)
-    .values({
-      apiKeyId: sql.placeholder("apiKeyId"),
-      transcriptHash: sql.placeholder("transcriptHash"),
-      conversationId: sql.placeholder("conversationId"),
-      messageId: sql.placeholder("messageId"),
-    })
-    .onConflictDoNothing(),
-);
 
 /** Of the transcripts given (hashes), the recorded points of this key's calls that end at one: newest first. */
 export async function findTranscriptPoints({

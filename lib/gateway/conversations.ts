@@ -9,12 +9,7 @@
 
 import "server-only";
 import { createHash } from "node:crypto";
-import {
-  findKeyConversationByTranscript,
-  findTranscriptPoints,
-  saveKeyConversation,
-  saveTranscriptPoint,
-} from "@/db/api-key-queries";
+import { findKeyConversationByTranscript, findTranscriptPoints, saveTranscript } from "@/db/api-key-queries";
 import type { Database } from "@/db/client";
 import { branchConversation } from "@/db/conversation-branch-queries";
 import { createConversation, getOwnedConversation, updateConversation } from "@/db/conversation-queries";
@@ -283,14 +278,11 @@ export async function rememberTranscript(
     { role: "assistant", text: replyText, ...(replyToolCalls.length ? { toolCalls: replyToolCalls } : {}) },
   ];
   const hash = transcriptHash(persona.id, call.systemText, messages);
-  await saveKeyConversation({ db, apiKeyId: key.id, conversationId, transcriptHash: hash });
-  if (replyMessageId) {
-    await saveTranscriptPoint({
-      db,
-      apiKeyId: key.id,
-      transcriptHash: hash,
-      conversationId,
-      messageId: replyMessageId,
-    });
-  }
+  await saveTranscript({
+    db,
+    apiKeyId: key.id,
+    conversationId,
+    transcriptHash: hash,
+    messageId: replyMessageId || null,
+  });
 }
