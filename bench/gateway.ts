@@ -12,8 +12,9 @@
 //   second of wall time, on this shared machine, are in the detail.
 // Each call continues a conversation of the key whose transcript is its 19 earlier messages, as a client that
 // sends its growing history back does: those conversations are stored beforehand, as the gateway stores a new
-// one (lib/gateway/conversations.ts), so a measured call is the steady state (find the conversation by its
-// transcript, store the new message, run the turn, remember the new transcript), not a conversation's start.
+// one (lib/gateway/conversations.ts), and titled, so a measured call is the steady state (find the conversation by
+// its transcript, store the new message, run the turn, remember the new transcript), not a conversation's start
+// (whose first reply also has the conversation's title generated).
 
 import type { Persona } from "@/db/schema";
 import type { KeyCaller } from "@/lib/gateway/api-keys";
@@ -173,6 +174,7 @@ async function storeEarlierMessages(
   const { readChatCall } = await import("@/lib/gateway/chat-request");
   const { conversationForCall, transcriptHash } = await import("@/lib/gateway/conversations");
   const { saveTranscript } = await import("@/db/api-key-queries");
+  const { updateConversation } = await import("@/db/conversation-queries");
   const call = await readChatCall(gatewayRequest("", persona.slug as string, historyOf(index)));
   const { conversationId } = await conversationForCall({
     db: app.db,
@@ -189,6 +191,8 @@ async function storeEarlierMessages(
     transcriptHash: transcriptHash(persona.id, call.systemText, call.history),
     messageId: null,
   });
+  // Titled, as a conversation is after its first reply: a measured call is not the one that names it.
+  await updateConversation({ db: app.db, conversationId, changes: { title: `Lisbon by tram, ${index}` } });
   return conversationId;
 }
 
