@@ -24,6 +24,8 @@ async function startServer(): Promise<void> {
       REDIS_URL: "",
       // The same name after every restart: its turns from an earlier life are recovered at once.
       INSTANCE_ID: "crash-recovery-e2e",
+      // Titles from the offline model: a title request to the fake provider could take the reply scripted next.
+      TITLE_MODEL_ID: "offline:echo",
     })
   ).process;
 }
