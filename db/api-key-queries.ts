@@ -136,13 +136,22 @@ type KeyTranscript = { db: Database; apiKeyId: string; transcriptHash: string };
 /** A key's transcript in one of its conversations. */
 type KeyTranscriptArgs = KeyTranscript & { conversationId: string };
 
-/** The key's conversation whose transcript hashes to `transcriptHash`, the most recently continued one first. */
+/**
+ * The conversation of the key whose secret hashes to `secretHash` that holds the transcript `transcriptHash`, the
+ * most recently continued one first. Found by the secret, not the key's id, so the lookup can start while the key
+ * itself is still being read (lib/gateway/chat-completions.ts); the key's own check decides whether the call ever
+ * uses what it found.
+ */
 export async function findKeyConversationByTranscript({
   db,
-  apiKeyId,
+  secretHash,
   transcriptHash,
-}: KeyTranscript): Promise<string | null> {
-  const [row] = await keyConversationByTranscriptStatement(db).execute({ apiKeyId, transcriptHash });
+}: {
+  db: Database;
+  secretHash: string;
+  transcriptHash: string;
+}): Promise<string | null> {
+  const [row] = await keyConversationByTranscriptStatement(db).execute({ secretHash, transcriptHash });
   return row?.conversationId ?? null;
 }
 
@@ -150,9 +159,10 @@ const keyConversationByTranscriptStatement = preparedStatement("findKeyConversat
   db
     .select({ conversationId: apiKeyConversations.conversationId })
     .from(apiKeyConversations)
+    .innerJoin(apiKeys, eq(apiKeys.id, apiKeyConversations.apiKeyId))
     .where(
       and(
-        eq(apiKeyConversations.apiKeyId, sql.placeholder("apiKeyId")),
+        eq(apiKeys.secretHash, sql.placeholder("secretHash")),
         eq(apiKeyConversations.transcriptHash, sql.placeholder("transcriptHash")),
       ),
     )

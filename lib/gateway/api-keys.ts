@@ -41,6 +41,12 @@ export async function createApiKey({
   return { key, secret };
 }
 
+/** The SHA-256 of the call's bearer secret, as keys are stored; null when the call sends none. */
+export function bearerSecretHash(request: Request): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
+  return match ? hashSecret(match[1]) : null;
+}
+
 /** A key that a call named, and the user its calls act as. */
 export interface KeyCaller {
   key: ApiKey;
@@ -52,16 +58,15 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** The key of the call's bearer secret; a missing, unknown or revoked one (or a banned owner's) is a 401. */
 export async function authenticateKey(db: Database, request: Request): Promise<KeyCaller> {
-  const header = request.headers.get("authorization") ?? "";
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) {
+  const secretHash = bearerSecretHash(request);
+  if (secretHash === null) {
     throw new GatewayError(
       401,
       "You didn't provide an API key. Send it as `Authorization: Bearer gbx_...` (create one under Settings → API keys).",
       { type: "invalid_request_error", code: "missing_api_key" },
     );
   }
-  const found = await findActiveApiKey({ db, secretHash: hashSecret(match[1]) });
+  const found = await findActiveApiKey({ db, secretHash });
   if (!found || found.owner.banned) {
     throw new GatewayError(401, "Incorrect API key provided: it is unknown or was revoked.", {
       type: "invalid_request_error",

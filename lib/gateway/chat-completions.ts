@@ -12,12 +12,19 @@ import type { Message, Persona } from "@/db/schema";
 import { env } from "@/lib/config/env";
 import { enforceRateLimit, type RateLimitPolicy } from "@/lib/rate-limit";
 import { refuseNewTurnWhenShuttingDown } from "@/lib/shutdown-hooks";
+import { bearerSecretHash } from "./api-keys";
 import { type ChatCall, readChatCall } from "./chat-request";
 import { type ClientToolCall, refuseShadowedTools } from "./client-tools";
 import { storeContentImages } from "./content-parts";
-import { CONVERSATION_HEADER, conversationForCall, rememberTranscript } from "./conversations";
+import {
+  CONVERSATION_HEADER,
+  conversationForCall,
+  lookUpTranscript,
+  rememberTranscript,
+  type TranscriptLookup,
+} from "./conversations";
 import { GatewayError, invalidField } from "./errors";
-import { findPersonaForModel, personaOfKey } from "./personas";
+import { findPersonaForModel, lastPersonaIdOf, personaOfKey } from "./personas";
 import type { GatewayCall } from "./route";
 import { storeToolResults } from "./tool-results";
 import { type GatewayReply, type ReplyEnd, runGatewayTurn } from "./turn";
@@ -32,23 +39,45 @@ export function gatewayPolicy(): RateLimitPolicy {
   };
 }
 
-/** A call as read before its key is checked: the request, and the lookup of the persona its model names. */
+/**
+ * A call as read before its key is checked: the request, the lookup of the persona its model names and, when no
+ * conversation is named, the lookup of the conversation its history continues.
+ */
 export interface ReadCall {
   call: ChatCall;
   persona: Promise<Persona | null>;
+  transcript: TranscriptLookup | undefined;
 }
 
-/** The call's body and its persona's lookup (lib/gateway/route.ts runs this while the key is checked). */
+/** The call's body and its lookups (lib/gateway/route.ts runs this while the key is checked). */
 export async function readChatCompletion(request: Request, db: Database): Promise<ReadCall> {
-  return readCallPersona(db, await readChatCall(request));
+  const call = await readChatCall(request);
+  return readCallPersona(db, call, request, { conversationNamed: request.headers.has(CONVERSATION_HEADER) });
 }
 
-/** The call, with the lookup of its persona started. */
-export function readCallPersona(db: Database, call: ChatCall): ReadCall {
+/**
+ * The call, with the lookups made from the request alone started: its persona and, when the call names no
+ * conversation, the conversation its history continues. That one needs the persona's id, so it starts under the id
+ * the model named when this process last looked it up, and the call looks it up again when its persona is another
+ * (conversations.ts, conversationForCall). A call's round trips before its model call are then the key, persona
+ * and transcript at once, not one after the other.
+ */
+export function readCallPersona(
+  db: Database,
+  call: ChatCall,
+  request: Request,
+  { conversationNamed }: { conversationNamed: boolean },
+): ReadCall {
   const persona = findPersonaForModel(db, call.model);
   // Awaited only by a call that gets that far: a refused one (a bad key, the rate limit) leaves it.
   persona.catch(() => {});
-  return { call, persona };
+  const personaId = lastPersonaIdOf(call.model);
+  const secretHash = bearerSecretHash(request);
+  const transcript =
+    !conversationNamed && personaId !== undefined && secretHash !== null
+      ? lookUpTranscript(db, secretHash, personaId, call)
+      : undefined;
+  return { call, persona, transcript };
 }
 
 export async function chatCompletions(gatewayCall: GatewayCall, read: ReadCall): Promise<Response> {
@@ -100,7 +129,7 @@ export async function wholeReply(
  */
 export async function startCallTurn(
   { db, key, user, arrivedAt }: GatewayCall,
-  { call, persona: personaFound }: ReadCall,
+  { call, persona: personaFound, transcript }: ReadCall,
   { conversationHeader }: { conversationHeader: string | null },
 ) {
   refuseNewTurnWhenShuttingDown();
@@ -115,6 +144,7 @@ export async function startCallTurn(
     persona,
     call,
     headerValue: conversationHeader,
+    transcriptLookup: transcript,
   });
   const answered = await storeToolResults({ db, conversationId: conversationId, results: call.toolResults });
   const reply = await runGatewayTurn({

@@ -68,6 +68,29 @@ export interface CallConversation {
   started: boolean;
 }
 
+/** The lookup of the conversation a call's history continues, started under a persona id before its persona was read. */
+export interface TranscriptLookup {
+  personaId: string;
+  conversationId: Promise<string | null>;
+}
+
+/** Starts the lookup of the conversation of the key with `secretHash` whose transcript `call`'s history is. */
+export function lookUpTranscript(
+  db: Database,
+  secretHash: string,
+  personaId: string,
+  call: ChatCall,
+): TranscriptLookup {
+  const conversationId = findKeyConversationByTranscript({
+    db,
+    secretHash,
+    transcriptHash: transcriptHash(personaId, call.systemText, call.history),
+  });
+  // Awaited only by a call that gets that far: a refused one (a bad key, the rate limit) leaves it.
+  conversationId.catch(() => {});
+  return { personaId, conversationId };
+}
+
 export async function conversationForCall({
   db,
   key,
@@ -75,6 +98,7 @@ export async function conversationForCall({
   persona,
   call,
   headerValue,
+  transcriptLookup,
 }: {
   db: Database;
   key: ApiKey;
@@ -82,6 +106,8 @@ export async function conversationForCall({
   persona: Persona;
   call: ChatCall;
   headerValue: string | null;
+  /** The lookup already under way, used when it was made under this persona's id. */
+  transcriptLookup?: TranscriptLookup;
 }): Promise<CallConversation> {
   if (headerValue !== null) {
     const conversation = await namedConversation(db, user, persona, headerValue.trim());
@@ -94,11 +120,11 @@ export async function conversationForCall({
     }
     return { conversationId: conversation.id, started: false };
   }
-  const continued = await findKeyConversationByTranscript({
-    db,
-    apiKeyId: key.id,
-    transcriptHash: transcriptHash(persona.id, call.systemText, call.history),
-  });
+  const lookup =
+    transcriptLookup?.personaId === persona.id
+      ? transcriptLookup
+      : lookUpTranscript(db, key.secretHash, persona.id, call);
+  const continued = await lookup.conversationId;
   // The key's own conversation: the turn opens it (and refuses it if it is no longer the caller's to read).
   if (continued) return { conversationId: continued, started: false };
   const branch = await branchAtSharedReply(db, key, user, persona, call);

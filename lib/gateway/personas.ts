@@ -20,11 +20,24 @@ export async function personasOfKey(db: Database, key: ApiKey): Promise<Persona[
  */
 export async function findPersonaForModel(db: Database, model: string): Promise<Persona | null> {
   // One row by its slug; a persona whose slug is not written yet is found (and given it) by the whole list.
-  return (
+  const persona =
     (await findPersonaBySlug({ db, slug: model })) ??
     (await listPersonasWithSlugs({ db })).find((row) => row.slug === model) ??
-    null
-  );
+    null;
+  if (persona) personaIdBySlug.set(model, persona.id);
+  return persona;
+}
+
+/**
+ * Each model id's persona as this process last found it. A guess only: a call's transcript is looked up under it
+ * while its persona is still being read (chat-completions.ts, readCallPersona), and looked up again when the
+ * persona found is another. Holds one entry per persona slug called here.
+ */
+const personaIdBySlug = new Map<string, string>();
+
+/** The id of the persona `model` named when this process last looked it up, if it has. */
+export function lastPersonaIdOf(model: string): string | undefined {
+  return personaIdBySlug.get(model);
 }
 
 /** The persona found for `model` when the key may use it: otherwise 404 model_not_found, whether it exists or not. */

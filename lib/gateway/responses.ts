@@ -66,7 +66,8 @@ type ReadResponsesCall = ReadCall & { body: ResponsesBody };
 /** The body, the call it asks for and its persona's lookup (lib/gateway/route.ts runs this while the key is checked). */
 export async function readResponsesCall(request: Request, db: Database): Promise<ReadResponsesCall> {
   const body = await readGatewayBody(request, responsesSchema);
-  return { body, ...readCallPersona(db, chatCallOf(body)) };
+  const conversationNamed = Boolean(body.previous_response_id) || request.headers.has(CONVERSATION_HEADER);
+  return { body, ...readCallPersona(db, chatCallOf(body), request, { conversationNamed }) };
 }
 
 export async function responses(gatewayCall: GatewayCall, read: ReadResponsesCall): Promise<Response> {

@@ -2,13 +2,14 @@
 // Glassbox conversation, its attempt recorded with the very bytes the provider received; streaming ends with
 // [DONE] (and a usage chunk when asked); refusals are OpenAI's error classes; a growing history is one
 // conversation with each message stored once.
+import { eq } from "drizzle-orm";
 import OpenAI from "openai";
 import { describe, expect, test } from "vitest";
 import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import { getDb } from "@/db/client";
 import { getReadableConversation } from "@/db/conversation-queries";
 import { listMessages } from "@/db/message-queries";
-import type { Persona } from "@/db/schema";
+import { type Persona, personas } from "@/db/schema";
 import { defaultReplyText } from "@/e2e/fake-providers/reply-plan";
 import { call } from "../api-client";
 import { withEnv } from "../fixtures/env";
@@ -224,6 +225,54 @@ describe("continuity", () => {
       ["persona", "earlier answer"],
       ["user", "now"],
       ["persona", defaultReplyText("openai-chat", "now")],
+    ]);
+  });
+
+  test("a conversation is continued only by the key whose calls left its transcript", async () => {
+    const tutor = await persona();
+    const first = await clientFor();
+    const history: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
+      { role: "user", content: "hello" },
+    ];
+    const started = await send(first, tutor, history);
+    history.push({ role: "assistant", content: defaultReplyText("openai-chat", "hello") });
+    history.push({ role: "user", content: "again" });
+    // The same user's other key sends the same history: a conversation of its own.
+    const other = await send(await clientFor(), tutor, history);
+    expect(other.conversationId).not.toBe(started.conversationId);
+    expect((await send(first, tutor, history)).conversationId).toBe(started.conversationId);
+  });
+
+  test("a model id that now names another persona continues that persona's conversation", async () => {
+    // The transcript is looked up under the persona id the model id last named here, while the persona is read;
+    // when the persona read is another, the lookup is made again under its id (lib/gateway/chat-completions.ts).
+    const retiring = await persona();
+    const successor = await persona();
+    const client = await clientFor();
+    const history: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
+      { role: "user", content: "hello" },
+    ];
+    const started = await send(client, successor, history);
+    history.push({ role: "assistant", content: defaultReplyText("openai-chat", "hello") });
+    history.push({ role: "user", content: "again" });
+    // This process now knows the retiring persona's model id.
+    await send(client, retiring, [{ role: "user", content: "hi" }]);
+    const db = await getDb();
+    const modelId = retiring.slug as string;
+    await db
+      .update(personas)
+      .set({ slug: `${modelId}-retired` })
+      .where(eq(personas.id, retiring.id));
+    await db.update(personas).set({ slug: modelId }).where(eq(personas.id, successor.id));
+
+    const continued = await send(client, { ...successor, slug: modelId }, history);
+    expect(continued.conversationId).toBe(started.conversationId);
+    const stored = await listMessages({ db, conversationId: started.conversationId });
+    expect(stored.map((message) => (message.parts[0] as { text: string }).text)).toEqual([
+      "hello",
+      defaultReplyText("openai-chat", "hello"),
+      "again",
+      defaultReplyText("openai-chat", "again"),
     ]);
   });
 
