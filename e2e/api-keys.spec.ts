@@ -66,6 +66,20 @@ test("a key made on the settings page talks to a persona through /v1 until it is
   expect(listed.keys[0].usage).toMatchObject({ calls: 1, inputTokens: input, outputTokens: output });
   expect(listed.keys[0].usage.costUsd).toBeCloseTo(attempt.attempt.cost?.totalUsd ?? Number.NaN, 12);
 
+  // A streaming call from a client that accepts gzip (as fetch-based clients do): the events come as they are, not
+  // through a compressor flushed on every one.
+  const streamed = await client.post("/v1/chat/completions", {
+    headers: { "accept-encoding": "gzip, deflate, br" },
+    data: { model: "glassbox-guide", stream: true, messages: [{ role: "user", content: "Stream it" }] },
+  });
+  expect(streamed.status()).toBe(200);
+  expect(streamed.headers()["content-type"]).toBe("text/event-stream; charset=utf-8");
+  expect(streamed.headers()["cache-control"]).toBe("no-cache, no-transform");
+  expect(streamed.headers()["content-encoding"]).toBeUndefined();
+  const events = await streamed.text();
+  expect(events).toContain('"object":"chat.completion.chunk"');
+  expect(events.trimEnd().endsWith("data: [DONE]")).toBe(true);
+
   // Revoked on the page: the next call is refused at once.
   await page.getByTestId("revoke-api-key").click();
   await expect(page.getByTestId("no-api-keys")).toBeVisible();

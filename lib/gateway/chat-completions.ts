@@ -8,6 +8,7 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
+import { EVENT_STREAM_HEADERS } from "@/lib/api/event-stream-headers";
 import type { Message, Persona } from "@/db/schema";
 import { env } from "@/lib/config/env";
 import { enforceRateLimit, type RateLimitPolicy } from "@/lib/rate-limit";
@@ -93,7 +94,7 @@ export async function chatCompletions(gatewayCall: GatewayCall, read: ReadCall):
 /** Server-sent events, with the call's headers. */
 export function eventStream(body: ReadableStream<Uint8Array>, headers: Record<string, string>): Response {
   return new Response(body, {
-    headers: { ...headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
+    headers: { ...headers, ...EVENT_STREAM_HEADERS },
   });
 }
 

@@ -5,6 +5,7 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
+import { EVENT_STREAM_HEADERS } from "@/lib/api/event-stream-headers";
 import { getLiveEventCursor, listLiveEventsAfter } from "@/db/live-event-queries";
 import { logger } from "@/lib/logger";
 import { onShutdown } from "@/lib/shutdown-hooks";
@@ -16,14 +17,6 @@ const KEEP_ALIVE_MS = 15_000;
 /** How soon the browser reconnects after the stream ends (a restart, a dropped connection). */
 const RECONNECT_MS = 1_000;
 const PAGE_SIZE = 200;
-
-export const LIVE_EVENT_HEADERS = {
-  "content-type": "text/event-stream; charset=utf-8",
-  // no-transform: the server's compression would otherwise hold events back to fill its buffer.
-  "cache-control": "no-cache, no-transform",
-  connection: "keep-alive",
-  "x-accel-buffering": "no",
-};
 
 export interface LiveStreamOptions {
   db: Database;
@@ -127,7 +120,7 @@ export async function openLiveStream(options: LiveStreamOptions): Promise<Respon
   if (!follow) {
     await readStored();
     close();
-    return new Response(stream, { headers: LIVE_EVENT_HEADERS });
+    return new Response(stream, { headers: EVENT_STREAM_HEADERS });
   }
 
   const onSignal = (signal: LiveSignal) => {
@@ -146,5 +139,5 @@ export async function openLiveStream(options: LiveStreamOptions): Promise<Respon
   if (abortSignal.aborted) close();
   else abortSignal.addEventListener("abort", close, { once: true });
   void readStored();
-  return new Response(stream, { headers: LIVE_EVENT_HEADERS });
+  return new Response(stream, { headers: EVENT_STREAM_HEADERS });
 }

@@ -11,7 +11,7 @@ import { logger } from "@/lib/logger";
 
 /**
  * The SDK's UI message stream headers, with `no-transform`: `next start` would otherwise gzip every reply stream,
- * keeping a compressor per stream and flushing it on every chunk (the live event stream says the same).
+ * keeping a compressor per stream and flushing it on every chunk (lib/api/event-stream-headers.ts says the same).
  */
 export const REPLY_STREAM_HEADERS = {
   ...UI_MESSAGE_STREAM_HEADERS,
