@@ -8,8 +8,8 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { EVENT_STREAM_HEADERS } from "@/lib/api/event-stream-headers";
 import type { Message, Persona } from "@/db/schema";
+import { EVENT_STREAM_HEADERS } from "@/lib/api/event-stream-headers";
 import { env } from "@/lib/config/env";
 import { enforceRateLimit, type RateLimitPolicy } from "@/lib/rate-limit";
 import { refuseNewTurnWhenShuttingDown } from "@/lib/shutdown-hooks";

@@ -5,8 +5,8 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
-import { EVENT_STREAM_HEADERS } from "@/lib/api/event-stream-headers";
 import { getLiveEventCursor, listLiveEventsAfter } from "@/db/live-event-queries";
+import { EVENT_STREAM_HEADERS } from "@/lib/api/event-stream-headers";
 import { logger } from "@/lib/logger";
 import { onShutdown } from "@/lib/shutdown-hooks";
 import { type LiveSignal, liveBus } from "./bus";
