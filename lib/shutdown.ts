@@ -1,17 +1,14 @@
 // Graceful shutdown (docs/deploy.md#graceful-shutdown). On SIGTERM (or SIGINT) the instance stops taking new
 // turns (POST /api/chat and /api/ready answer 503), lets the replies it is streaming finish for up to
 // SHUTDOWN_GRACE_MS, then stops the rest and stores them `interrupted` (with a database sweep behind it, the same
-// one crash recovery uses), closes live event streams (their readers reconnect to another instance), stops
-// accepting connections, waits for requests in flight, closes Redis and the database pool, and exits.
-//
-// Next.js installs its own SIGTERM/SIGINT handler in `next start` (close the HTTP server, wait for every open
-// connection, exit): it would wait forever for a live event stream and exit in the middle of ours. `npm start`
-// sets NEXT_MANUAL_SIG_HANDLE so Next installs none; under a bare `next start`, its handler (already installed
-// when instrumentation.ts runs) is removed here, so only this sequence runs.
+// one crash recovery uses), lets the titles being generated finish, closes live event streams (their readers
+// reconnect to another instance), stops accepting connections, waits for requests in flight, closes Redis and the
+// database pool, and exits.
 
 import "server-only";
 import { Server } from "node:http";
 import { databaseHandle } from "@/db/client";
+import { settleTitleGenerations } from "@/lib/chat/generated/title";
 import { sweepAbandonedTurns } from "@/lib/chat/turn-control/turn-recovery";
 import { interruptTurnsRunningHere, waitForTurnsRunningHere } from "@/lib/chat/turn-control/turn-stops";
 import { env } from "@/lib/config/env";
@@ -47,6 +44,9 @@ export async function shutDown(signal: string): Promise<void> {
   await sweepAbandonedTurns(handle.db, new Set()).catch((error: unknown) =>
     logger.error({ err: error }, "could not mark this instance's remaining turns interrupted"),
   );
+  // A title being generated for a reply that just ended is stored before the pool closes: cut, the conversation
+  // would keep its default title until its next turn.
+  await withTimeout(settleTitleGenerations(), CLOSE_TIMEOUT_MS);
   // The final states just stored reach the room's readers on every instance before the bus closes.
   await withTimeout(publishingSettled(), CLOSE_TIMEOUT_MS);
   // Closers first close the live streams (so requests in flight are only short ones), then the connections.
