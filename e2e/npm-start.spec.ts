@@ -1,6 +1,7 @@
 // `npm start` as a container runs it (PID 1 of `CMD ["npm","start"]`): a SIGTERM to npm, to scripts/start.mjs or to
 // scripts/serve.mjs drains the instance as docs/deploy.md#graceful-shutdown says. Readiness answers 503 and a new
-// turn is refused while a reply already streaming finishes; then every process of the instance (npm, start.mjs,
+// turn is refused while a reply already streaming finishes, and the title its conversation gets once the reply has
+// ended is stored before the instance closes its database; then every process of the instance (npm, start.mjs,
 // serve.mjs, the `next start` worker) exits, and npm exits 0. Each case starts its own `npm start` of the build the
 // e2e run made (GLASSBOX_NO_BUILD: it must not build again) on its own port, with its own database when the run
 // has no Postgres (a PGlite directory of its own).
@@ -8,7 +9,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import { expect, test } from "@playwright/test";
+import postgres from "postgres";
 import { chatRequest, clusterAppEnv, newConversation, type Session, signUp } from "./cluster-client";
 import { fakeProviderClient } from "./fake-providers/client";
 import { readSse } from "./pages/ui-message-stream";
@@ -111,6 +114,8 @@ async function startInstance(): Promise<ChildProcess> {
       WEB_CONCURRENCY: "",
       REDIS_URL: "",
       INSTANCE_ID: "npm-start-e2e",
+      // Titles from the fake provider, which the test makes slow: still being generated when the drain begins.
+      TITLE_MODEL_ID: "openai:gpt-4.1-mini",
     },
     stdio: process.env.NPM_START_LOG ? "inherit" : "ignore",
     detached: true,
@@ -126,6 +131,26 @@ async function startInstance(): Promise<ChildProcess> {
   throw new Error("npm start did not get ready within 90 s");
 }
 
+/** The conversation's title as stored, read once the instance has exited: in its Postgres, or its PGlite directory. */
+async function storedTitle(conversationId: string): Promise<string | undefined> {
+  const query = "select title from conversations where id = $1";
+  if (process.env.E2E_DATABASE_URL) {
+    const sql = postgres(process.env.E2E_DATABASE_URL, { max: 1, onnotice: () => {} });
+    try {
+      const [row] = await sql.unsafe<{ title: string }[]>(query, [conversationId]);
+      return row?.title;
+    } finally {
+      await sql.end();
+    }
+  }
+  const database = new PGlite(pgliteDir as string);
+  try {
+    return (await database.query<{ title: string }>(query, [conversationId])).rows[0]?.title;
+  } finally {
+    await database.close();
+  }
+}
+
 const cases: Array<{ target: string; pick: (tree: Tree) => number }> = [
   { target: "npm (the container's PID 1)", pick: (tree) => tree.npm },
   { target: "scripts/start.mjs", pick: (tree) => tree.startScript },
@@ -133,7 +158,7 @@ const cases: Array<{ target: string; pick: (tree: Tree) => number }> = [
 ];
 
 for (const { target, pick } of cases) {
-  test(`SIGTERM to ${target}: not ready, new turns refused, the running reply finishes, everything exits 0`, async () => {
+  test(`SIGTERM to ${target}: not ready, new turns refused, the running reply finishes and its title is stored, everything exits 0`, async () => {
     test.setTimeout(180_000);
     await fake.reset();
     const npm = await startInstance();
@@ -149,7 +174,12 @@ for (const { target, pick } of cases) {
       ]);
 
     const reply = "Streamed to the end while the instance drained.";
-    await fake.script({ kind: "text", text: reply, chunks: 20, chunkDelayMs: 250 });
+    // The reply, then its conversation's title, which answers 2 s after it is asked: after the reply has ended and
+    // the drain has begun.
+    await fake.script([
+      { kind: "text", text: reply, chunks: 20, chunkDelayMs: 250 },
+      { kind: "text", text: "Draining instance", firstTokenDelayMs: 2_000 },
+    ]);
     const ada: Session = await signUp(ORIGIN, "Drain");
     const [streaming, refused] = [await newConversation(ada, ORIGIN), await newConversation(ada, ORIGIN)];
     const response = await ada.call(ORIGIN, "/api/chat", chatRequest(streaming, "A long answer, please"));
@@ -187,5 +217,6 @@ for (const { target, pick } of cases) {
     await expect
       .poll(() => tree.all.filter((entry) => isRunning(entry.pid)), { timeout: 10_000 })
       .toEqual([]);
+    expect(await storedTitle(streaming)).toBe("Draining instance");
   });
 }

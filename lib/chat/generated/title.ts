@@ -22,7 +22,6 @@ import { logger } from "@/lib/logger";
 import { firstSentence } from "@/lib/providers/offline-summary";
 
 export const TITLE_MAX_CHARS = 60;
-/** A title is a side job: a slow provider gives up rather than hold a connection for long. */
 /** How much of the first exchange the title model reads. */
 const EXCERPT_CHARS = 2_000;
 
@@ -35,8 +34,16 @@ export type TitleOutcome =
   | { status: "skipped"; reason: string }
   | { status: "failed"; reason: string };
 
-/** Generations still running, so tests (and a graceful shutdown) can wait for them. */
-const running = new Set<Promise<TitleOutcome>>();
+const globalForTitles = globalThis as unknown as { glassboxTitleGenerations?: Set<Promise<TitleOutcome>> };
+
+/**
+ * Generations still running, so tests and a graceful shutdown can wait for them. Kept on globalThis: the shutdown
+ * (in instrumentation's bundle) and the routes that start generations (in theirs) each load a copy of this module.
+ */
+function runningGenerations(): Set<Promise<TitleOutcome>> {
+  globalForTitles.glassboxTitleGenerations ??= new Set();
+  return globalForTitles.glassboxTitleGenerations;
+}
 
 /** Whether the conversation still has the title it was created with: only such a conversation gets one generated. */
 export function hasDefaultTitle(conversation: Pick<Conversation, "title">): boolean {
@@ -46,12 +53,14 @@ export function hasDefaultTitle(conversation: Pick<Conversation, "title">): bool
 /** Starts title generation for the conversation without waiting for it; never throws. */
 export function startTitleGeneration({ db, conversationId }: { db: Database; conversationId: string }): void {
   const generation = generateConversationTitle({ db, conversationId });
+  const running = runningGenerations();
   running.add(generation);
   void generation.finally(() => running.delete(generation));
 }
 
 /** Resolves once every title generation started so far has ended. */
 export async function settleTitleGenerations(): Promise<void> {
+  const running = runningGenerations();
   while (running.size > 0) await Promise.allSettled([...running]);
 }
 
