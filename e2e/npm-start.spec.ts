@@ -174,11 +174,11 @@ for (const { target, pick } of cases) {
       ]);
 
     const reply = "Streamed to the end while the instance drained.";
-    // The reply, then its conversation's title, which answers 2 s after it is asked: after the reply has ended and
+    // The reply, then its conversation's title, which answers 1 s after it is asked: after the reply has ended and
     // the drain has begun.
     await fake.script([
       { kind: "text", text: reply, chunks: 20, chunkDelayMs: 250 },
-      { kind: "text", text: "Draining instance", firstTokenDelayMs: 2_000 },
+      { kind: "text", text: "Draining instance", firstTokenDelayMs: 1_000 },
     ]);
     const ada: Session = await signUp(ORIGIN, "Drain");
     const [streaming, refused] = [await newConversation(ada, ORIGIN), await newConversation(ada, ORIGIN)];
