@@ -131,10 +131,11 @@ export async function touchApiKey({ db, keyId }: { db: Database; keyId: string }
   await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, keyId));
 }
 
-/** A key's transcript: the hash of a conversation's history as the key's client sends it. */
-type KeyTranscript = { db: Database; apiKeyId: string; transcriptHash: string };
-/** A key's transcript in one of its conversations. */
-type KeyTranscriptArgs = KeyTranscript & { conversationId: string };
+/**
+ * A key's transcript in one of its conversations: the hash of the conversation's history as the key's client
+ * sends it.
+ */
+type KeyTranscriptArgs = { db: Database; apiKeyId: string; transcriptHash: string; conversationId: string };
 
 /**
  * The conversation of the key whose secret hashes to `secretHash` that holds the transcript `transcriptHash`, the

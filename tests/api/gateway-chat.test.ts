@@ -51,6 +51,15 @@ async function send(
   return { response, conversationId: response.headers.get("x-glassbox-conversation-id") as string };
 }
 
+/** A conversation `client` starts with `to` by saying hello, and the history that continues it: hello, its reply, again. */
+async function helloThenAgain(client: OpenAI, to: Persona) {
+  const history: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: "user", content: "hello" }];
+  const started = await send(client, to, history);
+  history.push({ role: "assistant", content: defaultReplyText("openai-chat", "hello") });
+  history.push({ role: "user", content: "again" });
+  return { started, history };
+}
+
 function lastRequestBody(): { messages: { role: string; content: unknown }[] } {
   return JSON.parse(env.providers.requests.at(-1)?.body ?? "null");
 }
@@ -231,12 +240,7 @@ describe("continuity", () => {
   test("a conversation is continued only by the key whose calls left its transcript", async () => {
     const tutor = await persona();
     const first = await clientFor();
-    const history: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
-      { role: "user", content: "hello" },
-    ];
-    const started = await send(first, tutor, history);
-    history.push({ role: "assistant", content: defaultReplyText("openai-chat", "hello") });
-    history.push({ role: "user", content: "again" });
+    const { started, history } = await helloThenAgain(first, tutor);
     // The same user's other key sends the same history: a conversation of its own.
     const other = await send(await clientFor(), tutor, history);
     expect(other.conversationId).not.toBe(started.conversationId);
@@ -249,12 +253,7 @@ describe("continuity", () => {
     const retiring = await persona();
     const successor = await persona();
     const client = await clientFor();
-    const history: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
-      { role: "user", content: "hello" },
-    ];
-    const started = await send(client, successor, history);
-    history.push({ role: "assistant", content: defaultReplyText("openai-chat", "hello") });
-    history.push({ role: "user", content: "again" });
+    const { started, history } = await helloThenAgain(client, successor);
     // This process now knows the retiring persona's model id.
     await send(client, retiring, [{ role: "user", content: "hi" }]);
     const db = await getDb();
