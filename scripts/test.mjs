@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import postgres from "postgres";
 import { chromiumPath } from "./chromium-path.mjs";
 
@@ -90,11 +91,26 @@ function vitestFailures(report) {
   for (const file of report.testResults ?? []) {
     const relative = path.relative(root, file.name);
     const failedTests = (file.assertionResults ?? []).filter((test) => test.status === "failed");
-    for (const test of failedTests) names.push(`vitest › ${relative} › ${test.fullName}`);
+    for (const test of failedTests)
+      names.push(`vitest › ${relative} › ${test.fullName}${firstLinesOf(test.failureMessages?.[0])}`);
     if (file.status === "failed" && failedTests.length === 0)
       names.push(`vitest › ${relative} › (the file itself)`);
   }
   return names;
+}
+
+/**
+ * The start of a failure's message on the failure's own line (" — " then its first lines, colours taken out), so the
+ * summary at the end of a long CI log says why, not only what: a property test's seed and counterexample, say.
+ */
+function firstLinesOf(message) {
+  if (!message) return "";
+  const lines = stripVTControlCharacters(String(message))
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const start = lines.slice(0, 4).join(" | ");
+  return ` — ${start.length > 600 ? `${start.slice(0, 600)}…` : start}`;
 }
 
 /** Playwright's JSON report: each test that failed, and each that failed once and then passed on a retry. */
@@ -105,7 +121,8 @@ function playwrightFailures(report) {
       for (const test of spec.tests ?? [])
         if (test.status === "unexpected" || test.status === "flaky")
           names.push(
-            `playwright${test.status === "flaky" ? " (flaky)" : ""} › ${spec.file}:${spec.line} › ${spec.title}`,
+            `playwright${test.status === "flaky" ? " (flaky)" : ""} › ${spec.file}:${spec.line} › ${spec.title}` +
+              firstLinesOf(test.results?.find((result) => result.error)?.error?.message),
           );
     for (const child of suite.suites ?? []) visit(child);
   };

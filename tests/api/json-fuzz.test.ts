@@ -43,7 +43,9 @@ import * as ownMemoryRoute from "@/app/api/memories/[memoryId]/route";
 import * as memoryPreferencesRoute from "@/app/api/memories/preferences/route";
 import { getDb } from "@/db/client";
 import { summaries } from "@/db/schema";
+import { settleTitleGenerations } from "@/lib/chat/generated/title";
 import { settleExperiments } from "@/lib/lab/run-experiment";
+import { publishingSettled } from "@/lib/live/publish";
 import { call, signUp, type TestUser } from "../api-client";
 import { isolateDatabase, newModelBody } from "./admin-helpers";
 import { tableRowCounts } from "./row-counts";
@@ -544,6 +546,13 @@ async function send(label: string, endpoint: Endpoint, body: string): Promise<Re
 /** Whether the last request succeeded, so may still be writing. */
 let unsettled = false;
 
+/** Waits for what this process's last 2xx answers left running: experiments, titles, then the events they publish. */
+async function settleBackgroundWork(): Promise<void> {
+  await settleExperiments();
+  await settleTitleGenerations();
+  await publishingSettled();
+}
+
 /** The row counts once two reads 100 ms apart agree (5 s at most). */
 async function settledRowCounts(): Promise<Record<string, number>> {
   let counts = await tableRowCounts();
@@ -572,8 +581,9 @@ describe("JSON routes under random bodies", () => {
       fc.asyncProperty(request, async ([label, body]) => {
         const endpoint = table[label];
         const text = serialize(body);
-        // A 2xx may have started work that goes on after its answer (a turn's title, an experiment): wait for it first.
-        if (unsettled) await settleExperiments();
+        // A 2xx may have started work that goes on after its answer (an experiment, a turn's title, live events):
+        // wait for it first, by the same waits a shutdown uses, not by the clock (a loaded machine pauses it).
+        if (unsettled) await settleBackgroundWork();
         const before = unsettled ? await settledRowCounts() : await tableRowCounts();
         const response = await send(label, endpoint, text);
         const answer = await response.text();
