@@ -1,7 +1,8 @@
 // axe-core on every page, in light and dark themes, at desktop (1440×900) and phone (390×844) sizes: any serious
 // or critical violation fails the run. Each page state is audited with every rule in the light theme, then with the
 // colour rules in the dark one (e2e/pages/axe-audit.ts). Also the keyboard basics axe cannot see: the skip link,
-// arrow keys in tab lists, and that no page asks for a missing favicon.
+// arrow keys in tab lists, that no page asks for a missing favicon, and that no page throws a script error (a
+// hydration mismatch among them).
 import { expect, type Page, test } from "@playwright/test";
 import postgres from "postgres";
 import { newModelBody } from "../tests/fixtures/model-body";
@@ -39,6 +40,15 @@ async function auditPages(page: Page, pages: ReadonlyArray<[string, string]>): P
   return findings;
 }
 
+/** Every uncaught script error, by page: a hydration mismatch (the server's render differing from the browser's) is one. */
+function collectScriptErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) =>
+    errors.push(`${new URL(page.url()).pathname}: ${error.message.split("\n")[0]}`),
+  );
+  return errors;
+}
+
 /** Every 404 the page asked for (a missing favicon shows up here). */
 function collectMissing(page: Page): string[] {
   const missing: string[] = [];
@@ -55,6 +65,7 @@ for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
     test.setTimeout(240_000);
     await page.setViewportSize(viewport);
     const missing = collectMissing(page);
+    const scriptErrors = collectScriptErrors(page);
     const findings: Finding[] = [];
 
     await page.goto("/sign-in");
@@ -133,6 +144,7 @@ for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
 
     expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
     expect(missing).toEqual([]);
+    expect(scriptErrors).toEqual([]);
   });
 }
 

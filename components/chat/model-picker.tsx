@@ -24,7 +24,7 @@ export function ModelPicker({
       {modelId.startsWith("offline:") && <span data-testid="offline-label"> (offline model)</span>}
       {detail.conversation.isOwner && (
         <select
-          className="ml-2 max-w-40 rounded border border-zinc-300 bg-transparent text-xs dark:border-zinc-700"
+          className="ml-2 max-w-64 rounded border border-zinc-300 bg-transparent text-xs field-sizing-content dark:border-zinc-700"
           aria-label="The model that answers in this conversation"
           data-testid="model-picker"
           value={detail.conversation.modelId ?? ""}

@@ -84,7 +84,7 @@ export function ReplyActions({
       )}
       {canRegenerate && actions.regenerateModels.length > 0 && (
         <select
-          className="button-ghost-sm bg-transparent"
+          className="button-ghost-sm bg-transparent field-sizing-content"
           aria-label="Regenerate with another model"
           data-testid="regenerate-with"
           value=""

@@ -3,7 +3,7 @@
 // A new key's secret is shown once, to copy; a key may be limited to some personas; a revoked key stops at once.
 // Each key shows what its calls used: how many, the tokens in and out, and their cost.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { apiFetch } from "@/components/ui/api-client";
 import { CheckboxField, PendingButton, TextField } from "@/components/ui/form-controls";
 import { ItemList } from "@/components/ui/item-list";
@@ -35,7 +35,7 @@ export function ApiKeySettings() {
   });
   const personaName = (id: string) => personas.data?.personas.find((row) => row.id === id)?.name ?? id;
   const error = keys.error ?? revoke.error;
-  const baseUrl = typeof window === "undefined" ? "/v1" : `${window.location.origin}/v1`;
+  const baseUrl = useGatewayBaseUrl();
 
   return (
     <main id="main-content" className="mx-auto max-w-2xl space-y-5 p-6" data-testid="api-key-settings">
@@ -174,12 +174,7 @@ function CreateKeyForm({
           />
         ))}
       </fieldset>
-      <PendingButton
-        type="submit"
-        className="button-ghost-sm"
-        pending={create.isPending}
-        testId="create-api-key-submit"
-      >
+      <PendingButton type="submit" pending={create.isPending} testId="create-api-key-submit">
         Create key
       </PendingButton>
       {create.error && (
@@ -219,5 +214,19 @@ function NewSecret({ name, secret, onDone }: { name: string; secret: string; onD
         </button>
       </div>
     </div>
+  );
+}
+
+const subscribeToNothing = () => () => {};
+
+/**
+ * The gateway's address as this page was reached: "/v1" in the server's render and during hydration (the server
+ * does not know the address the browser used), the full URL once the page runs in the browser.
+ */
+function useGatewayBaseUrl(): string {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => `${window.location.origin}/v1`,
+    () => "/v1",
   );
 }
