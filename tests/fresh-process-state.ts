@@ -4,10 +4,9 @@
 // singletons the app keeps on globalThis (database handle, auth, buses, counters, shutdown state) forgotten, so
 // the next file opens its own against its own environment.
 import { afterAll } from "vitest";
-import { settleTitleGenerations } from "@/lib/chat/generated/title";
-import { publishingSettled } from "@/lib/live/publish";
 import { withTimeout } from "@/lib/shutdown";
 import { runShutdownClosers } from "@/lib/shutdown-hooks";
+import { settleBackgroundWork } from "./background-work";
 
 /** Singletons kept across files: each guards something installed once per process (signal handlers, a timer). */
 const KEPT_FOR_THE_PROCESS = new Set(["glassboxShutdownHandlers", "glassboxTurnRecovery"]);
@@ -16,10 +15,9 @@ const CLOSE_TIMEOUT_MS = 5_000;
 const environmentAtStart = { ...process.env };
 
 afterAll(async () => {
-  // As a shutdown does (lib/shutdown.ts): the titles the file's last turns began generating and the live events
-  // they began publishing are stored before their connections close, instead of failing against a closed pool.
-  await withTimeout(settleTitleGenerations(), CLOSE_TIMEOUT_MS);
-  await withTimeout(publishingSettled(), CLOSE_TIMEOUT_MS);
+  // As a shutdown does (lib/shutdown.ts): the experiments, titles and live events the file's last requests began
+  // are stored before their connections close, instead of failing against a closed pool.
+  await withTimeout(settleBackgroundWork(), CLOSE_TIMEOUT_MS);
   await runShutdownClosers("streams", CLOSE_TIMEOUT_MS);
   await runShutdownClosers("connections", CLOSE_TIMEOUT_MS);
   const globals = globalThis as Record<string, unknown> & { glassboxDatabase?: { close(): Promise<void> } };

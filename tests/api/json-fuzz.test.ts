@@ -43,10 +43,8 @@ import * as ownMemoryRoute from "@/app/api/memories/[memoryId]/route";
 import * as memoryPreferencesRoute from "@/app/api/memories/preferences/route";
 import { getDb } from "@/db/client";
 import { summaries } from "@/db/schema";
-import { settleTitleGenerations } from "@/lib/chat/generated/title";
-import { settleExperiments } from "@/lib/lab/run-experiment";
-import { publishingSettled } from "@/lib/live/publish";
 import { call, signUp, type TestUser } from "../api-client";
+import { settleBackgroundWork } from "../background-work";
 import { isolateDatabase, newModelBody } from "./admin-helpers";
 import { tableRowCounts } from "./row-counts";
 
@@ -545,13 +543,6 @@ async function send(label: string, endpoint: Endpoint, body: string): Promise<Re
 
 /** Whether the last request succeeded, so may still be writing. */
 let unsettled = false;
-
-/** Waits for what this process's last 2xx answers left running: experiments, titles, then the events they publish. */
-async function settleBackgroundWork(): Promise<void> {
-  await settleExperiments();
-  await settleTitleGenerations();
-  await publishingSettled();
-}
 
 /** The row counts once two reads 100 ms apart agree (5 s at most). */
 async function settledRowCounts(): Promise<Record<string, number>> {

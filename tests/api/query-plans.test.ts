@@ -11,10 +11,9 @@ import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { createDatabase, getDb } from "@/db/client";
 import { preparedStatementTexts } from "@/db/prepared-statements";
-import { settleTitleGenerations } from "@/lib/chat/generated/title";
 import { sweepAbandonedTurns } from "@/lib/chat/turn-control/turn-recovery";
-import { publishingSettled } from "@/lib/live/publish";
 import { call, signUp } from "../api-client";
+import { settleBackgroundWork } from "../background-work";
 import { createFreshDatabase, dropDatabase } from "../database";
 import { runTurn } from "../fixtures/turns";
 
@@ -73,8 +72,7 @@ beforeAll(async () => {
   await call(turnsRoute.GET, `/api/conversations/${conversationId}/turns`, page);
   await sweepAbandonedTurns(await getDb());
   // The title and the live events are written after the stream ends.
-  await settleTitleGenerations();
-  await publishingSettled();
+  await settleBackgroundWork();
   capturing = false;
 }, 300_000);
 

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { createDatabase, type DatabaseHandle } from "@/db/client";
 import { settleTitleGenerations } from "@/lib/chat/generated/title";
 import { storedEventChannel } from "@/lib/live/bus";
-import { publishingSettled } from "@/lib/live/publish";
 import { signUp, type TestUser } from "../api-client";
+import { settleBackgroundWork } from "../background-work";
 import { createConversation } from "../fixtures/personas";
 import { runTurn } from "../fixtures/turns";
 import { regenerate } from "./reply-helpers";
@@ -62,8 +62,7 @@ async function statementsOf(action: () => Promise<unknown>): Promise<string[]> {
   logged.length = 0;
   capturing = true;
   await action();
-  await settleTitleGenerations();
-  await publishingSettled();
+  await settleBackgroundWork();
   capturing = false;
   return logged.map(tablesOf).sort();
 }
