@@ -110,7 +110,7 @@ function firstLinesOf(message) {
     .map((line) => line.trim())
     .filter(Boolean);
   const start = lines.slice(0, 4).join(" | ");
-  return ` — ${start.length > 600 ? `${start.slice(0, 600)}…` : start}`;
+  return ` — ${start.length > 1000 ? `${start.slice(0, 1000)}…` : start}`;
 }
 
 /** Playwright's JSON report: each test that failed, and each that failed once and then passed on a retry. */

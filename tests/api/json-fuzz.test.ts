@@ -541,6 +541,20 @@ async function send(label: string, endpoint: Endpoint, body: string): Promise<Re
   );
 }
 
+/**
+ * Runs the property; when it fails, the failing request's own line (route, body, status, answer) comes first in the
+ * error, before fast-check's seed and counterexample: the first lines are what the test run's closing list shows.
+ */
+async function withFailureFirst(check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    const cause = (error as Error).cause;
+    if (!(cause instanceof Error)) throw error;
+    throw new Error(`${cause.message.split("\n")[0]}\n${(error as Error).message}`, { cause });
+  }
+}
+
 /** Whether the last request succeeded, so may still be writing. */
 let unsettled = false;
 
@@ -568,23 +582,33 @@ describe("JSON routes under random bodies", () => {
     const request = fc
       .constantFrom(...labels)
       .chain((label) => fc.tuple(fc.constant(label), bodyFor(table[label])));
-    await fc.assert(
-      fc.asyncProperty(request, async ([label, body]) => {
-        const endpoint = table[label];
-        const text = serialize(body);
-        // A 2xx may have started work that goes on after its answer (an experiment, a turn's title, live events):
-        // wait for it first, by the same waits a shutdown uses, not by the clock (a loaded machine pauses it).
-        if (unsettled) await settleBackgroundWork();
-        const before = unsettled ? await settledRowCounts() : await tableRowCounts();
-        const response = await send(label, endpoint, text);
-        const answer = await response.text();
-        unsettled = response.status < 300;
-        const shown = `${label} with ${text.slice(0, 300)} → ${response.status} ${answer.slice(0, 300)}`;
-        expect((response.status >= 200 && response.status < 300) || response.status >= 400, shown).toBe(true);
-        expect(response.status, shown).toBeLessThan(500);
-        if (response.status >= 400) expect(await tableRowCounts(), shown).toEqual(before);
-      }),
-      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    await withFailureFirst(() =>
+      fc.assert(
+        fc.asyncProperty(request, async ([label, body]) => {
+          const endpoint = table[label];
+          const text = serialize(body);
+          // A 2xx may have started work that goes on after its answer (an experiment, a turn's title, live events):
+          // wait for it first, by the same waits a shutdown uses, not by the clock (a loaded machine pauses it).
+          if (unsettled) await settleBackgroundWork();
+          const before = unsettled ? await settledRowCounts() : await tableRowCounts();
+          const response = await send(label, endpoint, text);
+          const answer = await response.text();
+          unsettled = response.status < 300;
+          const shown = `${label} with ${text.slice(0, 300)} → ${response.status} ${answer.slice(0, 300)}`;
+          expect((response.status >= 200 && response.status < 300) || response.status >= 400, shown).toBe(
+            true,
+          );
+          expect(response.status, shown).toBeLessThan(500);
+          if (response.status >= 400) {
+            const after = await tableRowCounts();
+            const changed = Object.keys(after)
+              .filter((name) => after[name] !== before[name])
+              .map((name) => `${name} ${before[name]} → ${after[name]}`);
+            expect(changed, `${shown}; rows changed`).toEqual([]);
+          }
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      ),
     );
   }, 600_000);
 });
