@@ -122,13 +122,27 @@ export async function readGatewayBody<Schema extends z.ZodType>(
     maxElements: 1_000_000,
     maxStringChars: MAX_REQUEST_BYTES,
   });
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new GatewayError(400, `The request body must be a JSON object, not ${kindOf(raw)}.`, {
+      code: "invalid_value",
+    });
+  }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const param = paramOf(issue.path);
-    throw param ? invalidField(param, issue.message) : new GatewayError(400, issue.message);
+    throw param
+      ? invalidField(param, issue.message)
+      : new GatewayError(400, `The request body: ${issue.message}`, { code: "invalid_value" });
   }
   return parsed.data;
+}
+
+/** A JSON value's kind, as a refusal names it. */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
 }
 
 export async function readChatCall(request: Request): Promise<ChatCall> {

@@ -241,6 +241,20 @@ describe("GET /v1/models", () => {
     },
     { fault: "a good key and a body that is not JSON", key: "good", body: "{", status: 400, code: null },
     {
+      fault: "a good key and a body that is an array",
+      key: "good",
+      body: "[1, 2]",
+      status: 400,
+      code: "invalid_value",
+    },
+    {
+      fault: "a good key and a body that is a string",
+      key: "good",
+      body: '"hi"',
+      status: 400,
+      code: "invalid_value",
+    },
+    {
       fault: "a good key and an unknown model",
       key: "good",
       body: "unknown-model",
