@@ -89,6 +89,7 @@ function chatCallOf(body: ResponsesBody): ChatCall {
   const { offer, names } = responsesToolOffer(body.tools, body.tool_choice);
   const system = body.instructions ? [body.instructions] : [];
   const conversation: IndexedMessage[] = [];
+  if (typeof body.input === "string" && !body.input.trim()) throw invalidField("input", "is empty.");
   const items = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
   items.forEach((item, index) => {
     const where = `input[${index}]`;

@@ -110,6 +110,7 @@ describe("POST /v1/responses", () => {
 
   test.each([
     [{ input: [] }, "input"],
+    [{ input: "  " }, "input"],
     [{ input: [{ type: "function_call_output", call_id: "x", output: "y" }] }, "input[0].call_id"],
     [{ input: [{ type: "reasoning", summary: [] }] }, "input[0].type"],
     [
