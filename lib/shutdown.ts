@@ -4,6 +4,11 @@
 // one crash recovery uses), lets the titles being generated finish, closes live event streams (their readers
 // reconnect to another instance), stops accepting connections, waits for requests in flight, closes Redis and the
 // database pool, and exits.
+//
+// Next.js installs its own SIGTERM/SIGINT handler in `next start` (close the HTTP server, wait for every open
+// connection, exit): it would wait forever for a live event stream and exit in the middle of ours. `npm start`
+// sets NEXT_MANUAL_SIG_HANDLE so Next installs none; under a bare `next start`, its handler (already installed
+// when instrumentation.ts runs) is removed here, so only this sequence runs.
 
 import "server-only";
 import { Server } from "node:http";

@@ -588,7 +588,8 @@ describe("JSON routes under random bodies", () => {
           const endpoint = table[label];
           const text = serialize(body);
           // A 2xx may have started work that goes on after its answer (an experiment, a turn's title, live events):
-          // wait for it first, by the same waits a shutdown uses, not by the clock (a loaded machine pauses it).
+          // wait for it by the same waits a shutdown uses; then the counts must also hold still, for any work those
+          // waits do not know of.
           if (unsettled) await settleBackgroundWork();
           const before = unsettled ? await settledRowCounts() : await tableRowCounts();
           const response = await send(label, endpoint, text);
