@@ -126,6 +126,8 @@ describe("the tool loop", () => {
       ["step:1:reply", "assistant", "TOOL_CALL"],
       ["step:1:results", "tool", "TOOL_RESULT"],
     ]);
+    // Counted when the second request takes them, as every item of a payload is.
+    for (const item of two.items?.slice(3) ?? []) expect(item.tokens).toBeGreaterThan(0);
     expect([one.unclaimed, two.unclaimed]).toEqual([[], []]);
     // The attempt's own items are those of the request it shows, the last one.
     expect(attempt.items).toEqual(two.items);

@@ -76,10 +76,14 @@ export class ToolLoopSteps {
     }
   }
 
-  /** The items added since the last request, for the request that starts now. */
+  /**
+   * The items added since the last request, for the request that starts now. They are counted here, not as their
+   * step finishes: a reply's last step (most turns' only one) is carried by no request, and its text is long.
+   */
   takeAdded(): ContextItem[] {
     const added = this.pending;
     this.pending = [];
+    for (const item of added) item.tokens = countItemTokens(item, this.tokenizer);
     return added;
   }
 
@@ -113,9 +117,7 @@ export class ToolLoopSteps {
     tag: ContextItem["tag"],
     parts: ItemPart[],
   ): ContextItem {
-    const item: ContextItem = { id, role, tag, parts, sourceMessageIds: [], tokens: 0 };
-    item.tokens = countItemTokens(item, this.tokenizer);
-    return item;
+    return { id, role, tag, parts, sourceMessageIds: [], tokens: 0 };
   }
 }
 
