@@ -5,7 +5,7 @@
 // conversation-branch-queries.ts ("branch from here").
 
 import "server-only";
-import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, type SQL, sql } from "drizzle-orm";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
 import { notFound } from "@/lib/domain/errors";
 import type { StoredPart } from "@/lib/domain/types";
@@ -147,7 +147,8 @@ export interface FinishedTurn {
  * One update of a message, returning it as stored; with `finishedTurn`, that turn's status is written by the
  * same statement (a data-modifying CTE), so a reply and its turn end together in one round trip. With `liveEvent`,
  * the message's live event is stored by the same statement too, when the message is there to update (see
- * `updateMessage`).
+ * `updateMessage`). Written as SQL text rather than with the query builder: a streaming reply is written every
+ * half second, and the builder would make its update (which returns every column) anew each time.
  */
 async function setMessage(
   db: Database | Transaction,
@@ -156,36 +157,41 @@ async function setMessage(
   finishedTurn: FinishedTurn | undefined,
   liveEvent?: LiveEventInput,
 ): Promise<StoredWithEvent> {
-  const changes = { ...values, updatedAt: new Date() };
-  const where = eq(messages.id, messageId);
-  const turnUpdate = finishedTurn
-    ? db
-        .update(turns)
-        .set({ status: finishedTurn.status, heartbeatAt: null })
-        .where(eq(turns.id, finishedTurn.turnId))
-    : null;
-  if (!liveEvent) {
-    const update = turnUpdate
-      ? db.with(db.$with("finished_turn", {}).as(turnUpdate.getSQL())).update(messages)
-      : db.update(messages);
-    const [stored] = await update.set(changes).where(where).returning();
-    return { stored, eventId: null };
-  }
-  // The same statement with the event's parts after it, in raw SQL: the row comes back as JSON, decoded as a read.
-  const update = db.update(messages).set(changes).where(where).returning();
-  const finishing = turnUpdate ? sql`finished_turn as (${turnUpdate.getSQL()}), ` : sql``;
-  const { ctes, signal } = liveEventParts(liveEvent, { onlyIf: sql`exists (select 1 from stored)` });
+  const update = sql`update ${messages} set ${messageAssignments(values)}
+    where ${messages.id} = ${messageId} returning *`;
+  const finishing = finishedTurn
+    ? sql`finished_turn as (update ${turns} set "status" = ${finishedTurn.status}, "heartbeatAt" = null
+        where ${turns.id} = ${finishedTurn.turnId}), `
+    : sql``;
+  // The row comes back as JSON, decoded as a read; with an event, the event's parts follow the update.
+  const event = liveEvent ? liveEventParts(liveEvent, { onlyIf: sql`exists (select 1 from stored)` }) : null;
   const [row] = await queryRows<{ row: unknown; eventId: string | number | null }>(
     db,
-    sql`with ${finishing}stored as (${update.getSQL()}), ${ctes}
-      select row_to_json(stored) as row, cursor.id as "eventId"${signal}
-      from stored left join cursor on true`,
+    event
+      ? sql`with ${finishing}stored as (${update}), ${event.ctes}
+          select row_to_json(stored) as row, cursor.id as "eventId"${event.signal}
+          from stored left join cursor on true`
+      : sql`with ${finishing}stored as (${update}) select row_to_json(stored) as row, null as "eventId" from stored`,
   );
   if (!row) return { stored: undefined, eventId: null };
   return {
     stored: decodeRow(messages, parseJson(row.row) as JsonRow),
     eventId: row.eventId === null ? null : Number(row.eventId),
   };
+}
+
+/** The `set` list of a message's update: the values given, encoded as their columns encode them, and the time. */
+function messageAssignments(values: Parameters<typeof setMessage>[2]): SQL {
+  const assignments = [sql`"updatedAt" = ${messages.updatedAt.mapToDriverValue(new Date())}::timestamptz`];
+  for (const name of ["parts", "status", "tokenCounts", "segmentTokenCounts"] as const) {
+    const value = values[name];
+    if (value === undefined) continue;
+    const column = messages[name];
+    assignments.push(
+      sql`${sql.identifier(column.name)} = ${value === null ? null : column.mapToDriverValue(value)}::${sql.raw(column.getSQLType())}`,
+    );
+  }
+  return sql.join(assignments, sql`, `);
 }
 
 /** A message as a write stored it (undefined when it is gone), and the id of the live event stored with it. */
