@@ -62,10 +62,63 @@ export function countTextTokens(text: string, tokenizer: TokenizerName): number 
   switch (tokenizer) {
     case "o200k_base":
     case "cl100k_base":
-      return encodingCounter(tokenizer)(text, PLAIN_TEXT);
+      return countsOfRecentTexts[tokenizer].count(text, encodingCounter(tokenizer));
     case "estimate":
       return Math.ceil(text.length / ESTIMATE_CHARS_PER_TOKEN);
   }
+}
+
+/**
+ * The counts of texts counted lately, for one encoding. A turn counts some texts again: the persona's prompt for
+ * the summary's decision and for the budget, each replayed tool output's trimmed form, a message as it was stored
+ * and again as the current input; and the next turn counts the same prompt and outputs. Looking a text up costs a
+ * hash of it, far less than encoding it. Texts shorter than MIN_CHARS are encoded each time (as cheap as the
+ * lookup); at most MAX_CHARS of text are kept, the least recently counted dropped first.
+ */
+class RecentCounts {
+  static readonly MIN_CHARS = 256;
+  static readonly MAX_CHARS = 1_000_000;
+  private readonly counts = new Map<string, number>();
+  private keptChars = 0;
+
+  count(text: string, encode: CountTokens): number {
+    if (text.length < RecentCounts.MIN_CHARS || text.length > RecentCounts.MAX_CHARS / 4)
+      return encode(text, PLAIN_TEXT);
+    const known = this.counts.get(text);
+    if (known !== undefined) {
+      // Counted again: now the most recent.
+      this.counts.delete(text);
+      this.counts.set(text, known);
+      return known;
+    }
+    const counted = encode(text, PLAIN_TEXT);
+    this.counts.set(text, counted);
+    this.keptChars += text.length;
+    for (const oldest of this.counts.keys()) {
+      if (this.keptChars <= RecentCounts.MAX_CHARS) break;
+      this.counts.delete(oldest);
+      this.keptChars -= oldest.length;
+    }
+    return counted;
+  }
+
+  /** How many characters of text it keeps (for the test of its bound). */
+  get size(): number {
+    return this.keptChars;
+  }
+}
+
+const countsOfRecentTexts = {
+  o200k_base: new RecentCounts(),
+  cl100k_base: new RecentCounts(),
+};
+
+/** The characters of text kept with their counts, per encoding: never more than RecentCounts.MAX_CHARS. */
+export function recentCountsSize(): Record<keyof typeof countsOfRecentTexts, number> {
+  return {
+    o200k_base: countsOfRecentTexts.o200k_base.size,
+    cl100k_base: countsOfRecentTexts.cl100k_base.size,
+  };
 }
 
 export function countPartTokens(part: ItemPart, tokenizer: TokenizerName): number {
