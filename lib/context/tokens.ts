@@ -92,7 +92,7 @@ class RecentCounts {
       return known;
     }
     const counted = encode(text, PLAIN_TEXT);
-    this.counts.set(text, counted);
+    this.counts.set(ownCopy(text), counted);
     this.keptChars += text.length;
     for (const oldest of this.counts.keys()) {
       if (this.keptChars <= RecentCounts.MAX_CHARS) break;
@@ -106,6 +106,14 @@ class RecentCounts {
   get size(): number {
     return this.keptChars;
   }
+}
+
+/**
+ * The text as a string of its own. A text cut from a longer one (a trimmed output) can share that one's memory, and
+ * kept as a key it would keep all of it alive; UTF-16 copies every code unit as it is, lone surrogates too.
+ */
+function ownCopy(text: string): string {
+  return Buffer.from(text, "utf16le").toString("utf16le");
 }
 
 const countsOfRecentTexts = {
