@@ -169,6 +169,27 @@ describe("a provider model", () => {
     ]);
   });
 
+  test("a turn that ends while the title is still being written asks for no second title", async () => {
+    const id = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
+    await setOverride(ada, id, { summary: { modelId: "openai:gpt-4o" } });
+    env.providers.script(
+      { kind: "text", text: "First answer.", match: { model: "gpt-4.1-mini" } },
+      { kind: "text", text: "Second answer.", match: { model: "gpt-4.1-mini" } },
+      // The title model answers late: the second turn begins and ends while the conversation's title is the default.
+      { kind: "text", text: "Slow Title", match: { model: "gpt-4o" }, firstTokenDelayMs: 2_000 },
+    );
+    await runTurn(ada, id, "First question.");
+    await runTurn(ada, id, "Second question.");
+    expect(await storedTitle(id)).toBe("New conversation");
+    await settleTitleGenerations();
+    expect(await storedTitle(id)).toBe("Slow Title");
+    expect(env.providers.requests.map((request) => JSON.parse(request.body).model).sort()).toEqual([
+      "gpt-4.1-mini",
+      "gpt-4.1-mini",
+      "gpt-4o",
+    ]);
+  });
+
   test("a failed or empty generation changes nothing, and the next turn tries again", async () => {
     const id = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
     const before = await getDb().then((db) =>

@@ -34,14 +34,17 @@ export type TitleOutcome =
   | { status: "skipped"; reason: string }
   | { status: "failed"; reason: string };
 
-const globalForTitles = globalThis as unknown as { glassboxTitleGenerations?: Set<Promise<TitleOutcome>> };
+const globalForTitles = globalThis as unknown as {
+  glassboxTitleGenerations?: Map<string, Promise<TitleOutcome>>;
+};
 
 /**
- * Generations still running, so tests and a graceful shutdown can wait for them. Kept on globalThis: the shutdown
- * (in instrumentation's bundle) and the routes that start generations (in theirs) each load a copy of this module.
+ * Generations still running, by conversation, so tests and a graceful shutdown can wait for them. Kept on
+ * globalThis: the shutdown (in instrumentation's bundle) and the routes that start generations (in theirs) each
+ * load a copy of this module.
  */
-function runningGenerations(): Set<Promise<TitleOutcome>> {
-  globalForTitles.glassboxTitleGenerations ??= new Set();
+function runningGenerations(): Map<string, Promise<TitleOutcome>> {
+  globalForTitles.glassboxTitleGenerations ??= new Map();
   return globalForTitles.glassboxTitleGenerations;
 }
 
@@ -50,18 +53,23 @@ export function hasDefaultTitle(conversation: Pick<Conversation, "title">): bool
   return conversation.title === DEFAULT_CONVERSATION_TITLE;
 }
 
-/** Starts title generation for the conversation without waiting for it; never throws. */
+/**
+ * Starts title generation for the conversation without waiting for it; never throws. A turn that ends while the
+ * conversation's title is still being written starts none: the title read at its start was the default only
+ * because that generation had not stored its title yet, and a second one would call the model again for nothing.
+ */
 export function startTitleGeneration({ db, conversationId }: { db: Database; conversationId: string }): void {
-  const generation = generateConversationTitle({ db, conversationId });
   const running = runningGenerations();
-  running.add(generation);
-  void generation.finally(() => running.delete(generation));
+  if (running.has(conversationId)) return;
+  const generation = generateConversationTitle({ db, conversationId });
+  running.set(conversationId, generation);
+  void generation.finally(() => running.delete(conversationId));
 }
 
 /** Resolves once every title generation started so far has ended. */
 export async function settleTitleGenerations(): Promise<void> {
   const running = runningGenerations();
-  while (running.size > 0) await Promise.allSettled([...running]);
+  while (running.size > 0) await Promise.allSettled([...running.values()]);
 }
 
 export async function generateConversationTitle({
