@@ -14,10 +14,10 @@ export function listSummaries(conversationId: string) {
   return apiFetch<SummaryList>(`/api/conversations/${conversationId}/summaries`);
 }
 
-/** No body: the conversation's own summary.keepRecentTurns applies. */
 /** A summary made, or the sentence saying why there is nothing to summarise yet (an answer, not an error). */
 export type CompactResult = ApiOutput<"POST /api/conversations/:id/compact">;
 
+/** No body: the conversation's own summary.keepRecentTurns applies. */
 export function compactConversation(conversationId: string) {
   return apiFetch<CompactResult>(`/api/conversations/${conversationId}/compact`, {
     method: "POST",

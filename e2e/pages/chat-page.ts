@@ -178,8 +178,10 @@ export class ChatPage {
     }
   }
 
-  /** Clicks "Compact now" and waits until the request is over (the transcript is refreshed by then on success). */
-  /** Click "Compact now" and wait for the server's answer (not only for the button: it may not be pending yet). */
+  /**
+   * Clicks "Compact now" and waits for the server's answer (not only for the button: it may not be pending yet);
+   * the transcript is refreshed by then on success.
+   */
   async compactNow() {
     const button = this.page.getByTestId("compact-now");
     const answered = this.page.waitForResponse(

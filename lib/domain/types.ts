@@ -14,7 +14,6 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const BLOCK_TYPES = ["mute", "block"] as const;
 export type BlockType = (typeof BLOCK_TYPES)[number];
 
-/** One ordered part of a stored message. Media and artifacts are referred to by id, in the order they happened. */
 /**
  * What a provider attached to a part of its reply, by provider key (`{ google: { thoughtSignature } }`,
  * `{ openai: { itemId, reasoningEncryptedContent } }`, `{ anthropic: { signature } }`): stored with the part and
@@ -22,6 +21,7 @@ export type BlockType = (typeof BLOCK_TYPES)[number];
  */
 export type ProviderMetadata = Record<string, Record<string, unknown>>;
 
+/** One ordered part of a stored message. Media and artifacts are referred to by id, in the order they happened. */
 export type StoredPart =
   | { type: "text"; text: string; providerMetadata?: ProviderMetadata }
   | { type: "media"; attachmentId: string }

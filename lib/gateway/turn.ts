@@ -28,8 +28,10 @@ export type ReplyEvent =
   | ({ type: "tool-call" } & ClientToolCall)
   | ({ type: "end" } & ReplyEnd);
 
-/** What the turn answers: a new user message, or (none) the tool results stored on the reply `messageId`. */
-/** A new user message (its text and its images, stored as pending attachments), or the answer to tool results. */
+/**
+ * What the turn answers: a new user message (its text and its images, stored as pending attachments), or the
+ * client's tool results already stored on the reply `continueMessageId`.
+ */
 export type GatewayTurnInput = { text: string; attachmentIds: string[] } | { continueMessageId: string };
 
 /** The reply as it comes: its text pieces, then its end. */

@@ -43,7 +43,6 @@ function putPolicy(settings: unknown, extra: Record<string, unknown> = {}) {
   });
 }
 
-/** The defaults with one dotted key set to a value. */
 /** The keys each key's edge values need beside them so that no two settings contradict each other. */
 const AGREEING_COMPANIONS: Record<string, Record<string, unknown>> = {
   "history.messageFetchLimit": { "summary.mode": "manual" },

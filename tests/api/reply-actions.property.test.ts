@@ -49,7 +49,6 @@ function textOfParts(parts: Array<{ type: string; text?: string }>): string {
     .join("\n");
 }
 
-/** The history the model should get for a turn: the chosen path up to and including the turn's user message. */
 /**
  * The chosen path up to the turn's user message, as the model should get it: a reply that failed before any text
  * is not sent, and the message it did not answer carries the unanswered notice.

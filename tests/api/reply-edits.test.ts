@@ -262,7 +262,6 @@ describe("branch from here", () => {
   });
 });
 
-/** The unsummarised messages of the chosen path before the turn's own that its last attempt did not send. */
 /**
  * Runs `count` turns ("<word> 1.", "<word> 2.", …), checking as each ends that nothing was left out silently: a
  * later summary must not hide an earlier loss.
@@ -274,6 +273,7 @@ async function runTurnsHidingNothing(conversationId: string, count: number, word
   }
 }
 
+/** The unsummarised messages of the chosen path before the turn's own that its last attempt did not send. */
 async function silentlyHidden(conversationId: string, turnIndex: number): Promise<string[]> {
   const { turns } = await fetchTurns(ada, conversationId);
   const turn = turns[turnIndex];

@@ -30,7 +30,6 @@ export function postRegenerate(user: TestUser, conversationId: string, messageId
   });
 }
 
-/** Regenerates the reply and reads the new variant's stream to its end. */
 /** A conversation of `user` with a fresh persona on the fake OpenAI model (then `fallbackModelIds`). */
 export async function conversationOnFakeOpenAI(user: TestUser, fallbackModelIds: string[] = []) {
   const persona = await insertPersona({ modelId: "openai:gpt-4.1-mini", fallbackModelIds });
@@ -49,6 +48,7 @@ export function replyTestFile<const Name extends string>(owner: Name, ...others:
   return { ...file, newConversation };
 }
 
+/** Regenerates the reply and reads the new variant's stream to its end. */
 export async function regenerate(user: TestUser, conversationId: string, messageId: string) {
   const response = await postRegenerate(user, conversationId, messageId);
   if (response.status !== 200)

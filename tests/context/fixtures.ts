@@ -317,7 +317,6 @@ export function systemView(tag: ContextItem["tag"], text: string): ItemView {
   return view(`system:${tag}`, "system", tag, text);
 }
 
-/** Render parts as one string: text verbatim; media as «media:handle:state»; tool parts as «call:...» etc. */
 /** A hand-made dialogue item: the id doubles as its message's id; uncounted unless `extra` gives `tokens`. */
 export function dialogueItem(
   id: string,

@@ -9,7 +9,6 @@ import { APICallError } from "ai";
 import { env } from "@/lib/config/env";
 import type { ModelDescriptor } from "@/lib/domain/types";
 
-/** Retries per model after the first try, for retryable errors (429, 5xx) that happen before any text. */
 /** Never wait longer than this for one retry: a longer retry-after fails the model at once (the next one runs). */
 const RETRY_MAX_DELAY_MS = 20_000;
 
