@@ -1,13 +1,42 @@
-// Queries for generated conversation titles: what the title model reads (the first exchange) and the one write,
-// which only ever replaces the default title, so a rename that lands while a title is being generated wins.
+// Queries for generated conversation titles: the claim a generation holds while it runs, what the title model reads
+// (the first exchange) and the one write, which only ever replaces the default title, so a rename that lands while
+// a title is being generated wins.
 
 import "server-only";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { type ConversationArgs, inConversation } from "./query-parts";
-import { conversations, type Message, messages } from "./schema";
+import { conversations, type Message, messages, titleClaims } from "./schema";
 
 /** The title a conversation gets when nobody named it (POST /api/conversations without a title). */
 export const DEFAULT_CONVERSATION_TITLE = "New conversation";
+
+/**
+ * How long a claim stands: longer than a generation can take (each try's time limit, its retries and their
+ * waits), so that only a claim whose instance died lapses, and the next finished turn then tries again.
+ */
+export const TITLE_CLAIM_LEASE_SECONDS = 300;
+
+/**
+ * Claims the conversation's title generation for the caller: true unless another generation holds a claim younger
+ * than its lease. The clock is the database's, the one every instance shares.
+ */
+export async function claimTitleGeneration({ db, conversationId }: ConversationArgs): Promise<boolean> {
+  const claimed = await db
+    .insert(titleClaims)
+    .values({ conversationId, claimedAt: sql`now()` })
+    .onConflictDoUpdate({
+      target: titleClaims.conversationId,
+      set: { claimedAt: sql`now()` },
+      setWhere: sql`${titleClaims.claimedAt} < now() - make_interval(secs => ${TITLE_CLAIM_LEASE_SECONDS})`,
+    })
+    .returning({ conversationId: titleClaims.conversationId });
+  return claimed.length > 0;
+}
+
+/** Ends the generation's claim, however it ended: a failed one may be tried again by the next finished turn. */
+export async function releaseTitleClaim({ db, conversationId }: ConversationArgs): Promise<void> {
+  await db.delete(titleClaims).where(eq(titleClaims.conversationId, conversationId));
+}
 
 /**
  * The first user message and the first complete persona reply to it, or null while the conversation has no

@@ -230,6 +230,16 @@ export const conversations = pgTable(
   ],
 );
 
+/**
+ * A title being generated for a conversation, by whichever instance claimed it: the claim keeps a second turn that
+ * ends meanwhile (on this instance or another) from asking the title model again. It is released when the
+ * generation ends; one left by an instance that died lapses after its lease (db/title-queries.ts).
+ */
+export const titleClaims = pgTable("title_claims", {
+  conversationId: conversationReference().primaryKey(),
+  claimedAt: timestamp("claimedAt", { withTimezone: true, mode: "date" }).notNull(),
+});
+
 export const participants = pgTable(
   "participants",
   {

@@ -7,7 +7,8 @@ import * as attemptRoute from "@/app/api/attempts/[id]/route";
 import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
-import { conversations } from "@/db/schema";
+import { conversations, titleClaims } from "@/db/schema";
+import { TITLE_CLAIM_LEASE_SECONDS } from "@/db/title-queries";
 import { cleanTitle, settleTitleGenerations, TITLE_MAX_CHARS } from "@/lib/chat/generated/title";
 import { call, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
@@ -188,6 +189,27 @@ describe("a provider model", () => {
       "gpt-4.1-mini",
       "gpt-4o",
     ]);
+  });
+
+  test("a title another instance is generating is left to it; a claim past its lease is taken over", async () => {
+    const id = await conversationWithPersona(ada, { modelId: "openai:gpt-4.1-mini" });
+    const db = await getDb();
+    // Another instance's claim, as its generation holds it while the title model answers.
+    await db.insert(titleClaims).values({ conversationId: id, claimedAt: new Date() });
+    env.providers.script({ kind: "text", text: "First answer." });
+    await turnThenTitle(ada, id, "First question.");
+    expect(env.providers.requests).toHaveLength(1);
+    expect(await storedTitle(id)).toBe("New conversation");
+
+    // That instance died: its claim lapses with its lease, and the next finished turn generates the title.
+    await db
+      .update(titleClaims)
+      .set({ claimedAt: new Date(Date.now() - (TITLE_CLAIM_LEASE_SECONDS + 1) * 1000) })
+      .where(eq(titleClaims.conversationId, id));
+    scriptReplyAndTitle("Second answer.", "Questions Answered");
+    await turnThenTitle(ada, id, "Second question.");
+    expect(await storedTitle(id)).toBe("Questions Answered");
+    expect(await db.select().from(titleClaims).where(eq(titleClaims.conversationId, id))).toEqual([]);
   });
 
   test("a failed or empty generation changes nothing, and the next turn tries again", async () => {

@@ -12,7 +12,13 @@ import { getPersona } from "@/db/persona-queries";
 import type { Conversation, Message } from "@/db/schema";
 import { conversations } from "@/db/schema";
 import { getCurrentSettings } from "@/db/settings-queries";
-import { DEFAULT_CONVERSATION_TITLE, getFirstExchange, storeGeneratedTitle } from "@/db/title-queries";
+import {
+  claimTitleGeneration,
+  DEFAULT_CONVERSATION_TITLE,
+  getFirstExchange,
+  releaseTitleClaim,
+  storeGeneratedTitle,
+} from "@/db/title-queries";
 import { runAuxiliaryCall } from "@/lib/chat/attempts/auxiliary-call";
 import { resolveTurnSettings } from "@/lib/chat/turn/load-turn-input";
 import { toModelDescriptor } from "@/lib/chat/turn/stored-rows";
@@ -57,6 +63,8 @@ export function hasDefaultTitle(conversation: Pick<Conversation, "title">): bool
  * Starts title generation for the conversation without waiting for it; never throws. A turn that ends while the
  * conversation's title is still being written starts none: the title read at its start was the default only
  * because that generation had not stored its title yet, and a second one would call the model again for nothing.
+ * Across instances the generation's claim (db/title-queries.ts) says so; within one, the running generation does,
+ * without a statement.
  */
 export function startTitleGeneration({ db, conversationId }: { db: Database; conversationId: string }): void {
   const running = runningGenerations();
@@ -85,47 +93,66 @@ export async function generateConversationTitle({
     if (!hasDefaultTitle(conversation)) {
       return { status: "skipped", reason: "the conversation already has a title" };
     }
-    const exchange = await getFirstExchange({ db, conversationId });
-    if (!exchange) return { status: "skipped", reason: "the first exchange is not complete yet" };
-    const question = textOf(exchange.question);
-    if (question === "") return { status: "skipped", reason: "the first message has no text to name it by" };
-
-    const [persona, globalSettings] = await Promise.all([
-      getPersona({ db, personaId: conversation.personaId }),
-      getCurrentSettings({ db }),
-    ]);
-    const { settings } = resolveTurnSettings(globalSettings.settings, persona, conversation);
-    // TITLE_MODEL_ID names one model for every title (a cheap one, or the offline model); unset, titles come
-    // from the summary model, else the persona's own.
-    const modelId = env().TITLE_MODEL_ID || settings.summary.modelId || persona.modelId;
-    const modelRow = await callableModel(db, modelId);
-    if (!modelRow) return failed(conversationId, unavailableModelMessage(`the title model ${modelId}`));
-    const outcome = await runAuxiliaryCall({
-      db,
-      conversationId,
-      kind: "title",
-      models: [toModelDescriptor(modelRow)],
-      context: { items: [], trace: [], settings },
-      settingsVersion: globalSettings.version,
-      prepare: () => ({
-        instructions: TITLE_INSTRUCTIONS,
-        prompt: titlePrompt(question, textOf(exchange.reply)),
-      }),
-      // The offline model derives the title from the first message: titles work with no provider key.
-      offlineText: () => offlineTitle(question),
-      timeoutMs: env().GLASSBOX_TITLE_TIMEOUT_MS,
-    });
-    if (outcome.status !== "ok") {
-      return failed(conversationId, `title generation failed: ${outcome.error.message}`);
+    if (!(await claimTitleGeneration({ db, conversationId }))) {
+      return { status: "skipped", reason: "a title is already being generated" };
     }
-    const title = cleanTitle(outcome.value.text);
-    if (title === "") return failed(conversationId, `the title model ${modelId} returned no usable title`);
-    const stored = await storeGeneratedTitle({ db, conversationId, title });
-    if (!stored) return { status: "skipped", reason: "the conversation was renamed meanwhile" };
-    return { status: "stored", title, modelId };
+    try {
+      return await generateClaimedTitle({ db, conversation });
+    } finally {
+      await releaseTitleClaim({ db, conversationId });
+    }
   } catch (error) {
     return failed(conversationId, `title generation failed: ${(error as Error).message}`, error);
   }
+}
+
+/** The title of a conversation whose generation this call has claimed, generated and stored. */
+async function generateClaimedTitle({
+  db,
+  conversation,
+}: {
+  db: Database;
+  conversation: Conversation;
+}): Promise<TitleOutcome> {
+  const conversationId = conversation.id;
+  const exchange = await getFirstExchange({ db, conversationId });
+  if (!exchange) return { status: "skipped", reason: "the first exchange is not complete yet" };
+  const question = textOf(exchange.question);
+  if (question === "") return { status: "skipped", reason: "the first message has no text to name it by" };
+
+  const [persona, globalSettings] = await Promise.all([
+    getPersona({ db, personaId: conversation.personaId }),
+    getCurrentSettings({ db }),
+  ]);
+  const { settings } = resolveTurnSettings(globalSettings.settings, persona, conversation);
+  // TITLE_MODEL_ID names one model for every title (a cheap one, or the offline model); unset, titles come
+  // from the summary model, else the persona's own.
+  const modelId = env().TITLE_MODEL_ID || settings.summary.modelId || persona.modelId;
+  const modelRow = await callableModel(db, modelId);
+  if (!modelRow) return failed(conversationId, unavailableModelMessage(`the title model ${modelId}`));
+  const outcome = await runAuxiliaryCall({
+    db,
+    conversationId,
+    kind: "title",
+    models: [toModelDescriptor(modelRow)],
+    context: { items: [], trace: [], settings },
+    settingsVersion: globalSettings.version,
+    prepare: () => ({
+      instructions: TITLE_INSTRUCTIONS,
+      prompt: titlePrompt(question, textOf(exchange.reply)),
+    }),
+    // The offline model derives the title from the first message: titles work with no provider key.
+    offlineText: () => offlineTitle(question),
+    timeoutMs: env().GLASSBOX_TITLE_TIMEOUT_MS,
+  });
+  if (outcome.status !== "ok") {
+    return failed(conversationId, `title generation failed: ${outcome.error.message}`);
+  }
+  const title = cleanTitle(outcome.value.text);
+  if (title === "") return failed(conversationId, `the title model ${modelId} returned no usable title`);
+  const stored = await storeGeneratedTitle({ db, conversationId, title });
+  if (!stored) return { status: "skipped", reason: "the conversation was renamed meanwhile" };
+  return { status: "stored", title, modelId };
 }
 
 function failed(conversationId: string, reason: string, error?: unknown): TitleOutcome {
