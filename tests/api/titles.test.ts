@@ -177,7 +177,7 @@ describe("a provider model", () => {
       { kind: "text", text: "First answer.", match: { model: "gpt-4.1-mini" } },
       { kind: "text", text: "Second answer.", match: { model: "gpt-4.1-mini" } },
       // The title model answers late: the second turn begins and ends while the conversation's title is the default.
-      { kind: "text", text: "Slow Title", match: { model: "gpt-4o" }, firstTokenDelayMs: 2_000 },
+      { kind: "text", text: "Slow Title", match: { model: "gpt-4o" }, firstTokenDelayMs: 3_000 },
     );
     await runTurn(ada, id, "First question.");
     await runTurn(ada, id, "Second question.");
