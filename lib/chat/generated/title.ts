@@ -99,7 +99,10 @@ export async function generateConversationTitle({
     try {
       return await generateClaimedTitle({ db, conversation });
     } finally {
-      await releaseTitleClaim({ db, conversationId });
+      // A claim that could not be released lapses with its lease; the outcome is the generation's.
+      await releaseTitleClaim({ db, conversationId }).catch((error: unknown) =>
+        logger.warn({ err: error, conversationId }, "could not release the title claim"),
+      );
     }
   } catch (error) {
     return failed(conversationId, `title generation failed: ${(error as Error).message}`, error);
