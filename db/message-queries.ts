@@ -143,6 +143,10 @@ export interface FinishedTurn {
   status: "ok" | "error" | "interrupted" | "stopped";
 }
 
+/** The fields a message's update may write. */
+const MESSAGE_WRITE_FIELDS = ["parts", "status", "tokenCounts", "segmentTokenCounts"] as const;
+type MessageWrite = Partial<Pick<Message, (typeof MESSAGE_WRITE_FIELDS)[number]>>;
+
 /**
  * One update of a message, returning it as stored; with `finishedTurn`, that turn's status is written by the
  * same statement (a data-modifying CTE), so a reply and its turn end together in one round trip. With `liveEvent`,
@@ -153,7 +157,7 @@ export interface FinishedTurn {
 async function setMessage(
   db: Database | Transaction,
   messageId: string,
-  values: Partial<Pick<Message, "parts" | "status" | "tokenCounts" | "segmentTokenCounts">>,
+  values: MessageWrite,
   finishedTurn: FinishedTurn | undefined,
   liveEvent?: LiveEventInput,
 ): Promise<StoredWithEvent> {
@@ -181,9 +185,9 @@ async function setMessage(
 }
 
 /** The `set` list of a message's update: the values given, encoded as their columns encode them, and the time. */
-function messageAssignments(values: Parameters<typeof setMessage>[2]): SQL {
+function messageAssignments(values: MessageWrite): SQL {
   const assignments = [sql`"updatedAt" = ${messages.updatedAt.mapToDriverValue(new Date())}::timestamptz`];
-  for (const name of ["parts", "status", "tokenCounts", "segmentTokenCounts"] as const) {
+  for (const name of MESSAGE_WRITE_FIELDS) {
     const value = values[name];
     if (value === undefined) continue;
     const column = messages[name];
