@@ -5,6 +5,7 @@
 import "server-only";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { type ConversationArgs, inConversation } from "./query-parts";
+import { queryRows } from "./raw-sql";
 import { conversations, type Message, messages, titleClaims } from "./schema";
 
 /** The title a conversation gets when nobody named it (POST /api/conversations without a title). */
@@ -17,19 +18,21 @@ export const DEFAULT_CONVERSATION_TITLE = "New conversation";
 export const TITLE_CLAIM_LEASE_SECONDS = 300;
 
 /**
- * Claims the conversation's title generation for the caller: true unless another generation holds a claim younger
- * than its lease. The clock is the database's, the one every instance shares.
+ * Claims the conversation's title generation for the caller: true when the conversation is there, still has the
+ * default title, and no other generation holds a claim younger than its lease. The title is checked by the same
+ * statement, so a generation that stored its title and released its claim just before is never followed by a
+ * second one. The clock is the database's, the one every instance shares.
  */
 export async function claimTitleGeneration({ db, conversationId }: ConversationArgs): Promise<boolean> {
-  const claimed = await db
-    .insert(titleClaims)
-    .values({ conversationId, claimedAt: sql`now()` })
-    .onConflictDoUpdate({
-      target: titleClaims.conversationId,
-      set: { claimedAt: sql`now()` },
-      setWhere: sql`${titleClaims.claimedAt} < now() - make_interval(secs => ${TITLE_CLAIM_LEASE_SECONDS})`,
-    })
-    .returning({ conversationId: titleClaims.conversationId });
+  const claimed = await queryRows(
+    db,
+    sql`insert into ${titleClaims} ("conversationId", "claimedAt")
+      select ${conversations.id}, now() from ${conversations}
+      where ${conversations.id} = ${conversationId} and ${conversations.title} = ${DEFAULT_CONVERSATION_TITLE}
+      on conflict ("conversationId") do update set "claimedAt" = now()
+      where ${titleClaims.claimedAt} < now() - make_interval(secs => ${TITLE_CLAIM_LEASE_SECONDS})
+      returning "conversationId"`,
+  );
   return claimed.length > 0;
 }
 

@@ -8,7 +8,7 @@ import * as turnsRoute from "@/app/api/conversations/[id]/turns/route";
 import * as conversationsRoute from "@/app/api/conversations/route";
 import { getDb } from "@/db/client";
 import { conversations, titleClaims } from "@/db/schema";
-import { TITLE_CLAIM_LEASE_SECONDS } from "@/db/title-queries";
+import { claimTitleGeneration, releaseTitleClaim, TITLE_CLAIM_LEASE_SECONDS } from "@/db/title-queries";
 import { cleanTitle, settleTitleGenerations, TITLE_MAX_CHARS } from "@/lib/chat/generated/title";
 import { call, type TestUser } from "../api-client";
 import { fakeProvidersForFile } from "../fixtures/fake-provider-env";
@@ -251,6 +251,27 @@ test("TITLE_MODEL_ID, when set, writes every title", async () => {
   }
   expect(await storedTitle(id)).toBe("Which tomatoes grow well on a balcony");
   expect(env.providers.requests).toHaveLength(1);
+});
+
+describe("the claim", () => {
+  test.each([
+    ["an untitled conversation, claimed once until released", "New conversation", [true, false]],
+    ["a titled one, never: its title may have been stored just before", "Tides", [false, false]],
+  ])("%s", async (_, title, expected) => {
+    const id = await createConversation(ada);
+    await patchConversation(ada, id, { title });
+    const db = await getDb();
+    const claims = [];
+    for (const _try of expected) claims.push(await claimTitleGeneration({ db, conversationId: id }));
+    expect(claims).toEqual(expected);
+    await releaseTitleClaim({ db, conversationId: id });
+    expect(await claimTitleGeneration({ db, conversationId: id })).toBe(title === "New conversation");
+  });
+
+  test("a conversation that is gone is not claimed (and no claim row points at nothing)", async () => {
+    const db = await getDb();
+    expect(await claimTitleGeneration({ db, conversationId: crypto.randomUUID() })).toBe(false);
+  });
 });
 
 describe("titles the user set are kept", () => {

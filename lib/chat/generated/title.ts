@@ -88,15 +88,10 @@ export async function generateConversationTitle({
   conversationId: string;
 }): Promise<TitleOutcome> {
   try {
-    const [conversation] = await db.select().from(conversations).where(eq(conversations.id, conversationId));
-    if (!conversation) return { status: "skipped", reason: "the conversation is gone" };
-    if (!hasDefaultTitle(conversation)) {
-      return { status: "skipped", reason: "the conversation already has a title" };
-    }
-    if (!(await claimTitleGeneration({ db, conversationId }))) {
-      return { status: "skipped", reason: "a title is already being generated" };
-    }
+    if (!(await claimTitleGeneration({ db, conversationId }))) return await unclaimed(db, conversationId);
     try {
+      const conversation = await readConversation(db, conversationId);
+      if (!conversation) return { status: "skipped", reason: "the conversation is gone" };
       return await generateClaimedTitle({ db, conversation });
     } finally {
       // A claim that could not be released lapses with its lease; the outcome is the generation's.
@@ -107,6 +102,20 @@ export async function generateConversationTitle({
   } catch (error) {
     return failed(conversationId, `title generation failed: ${(error as Error).message}`, error);
   }
+}
+
+async function readConversation(db: Database, conversationId: string): Promise<Conversation | undefined> {
+  const [conversation] = await db.select().from(conversations).where(eq(conversations.id, conversationId));
+  return conversation;
+}
+
+/** Why a generation could not claim the title: the conversation is gone, titled, or another generation's. */
+async function unclaimed(db: Database, conversationId: string): Promise<TitleOutcome> {
+  const conversation = await readConversation(db, conversationId);
+  if (!conversation) return { status: "skipped", reason: "the conversation is gone" };
+  if (!hasDefaultTitle(conversation))
+    return { status: "skipped", reason: "the conversation already has a title" };
+  return { status: "skipped", reason: "a title is already being generated" };
 }
 
 /** The title of a conversation whose generation this call has claimed, generated and stored. */
