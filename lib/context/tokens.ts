@@ -82,6 +82,7 @@ class RecentCounts {
   private keptChars = 0;
 
   count(text: string, encode: CountTokens): number {
+    // A text of over a quarter of the bound would push most of the others out: it is encoded each time.
     if (text.length < RecentCounts.MIN_CHARS || text.length > RecentCounts.MAX_CHARS / 4)
       return encode(text, PLAIN_TEXT);
     const known = this.counts.get(text);
