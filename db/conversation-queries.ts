@@ -115,6 +115,18 @@ const readableConversationStatement = preparedStatement("readableConversationRow
     .limit(1);
 });
 
+/**
+ * The conversation, or undefined when it is gone, whoever asks: for the server's own work on it (a title being
+ * generated) and for an admin. A person's request reads it through getReadableConversation.
+ */
+export async function findConversation({
+  db,
+  conversationId,
+}: ConversationArgs): Promise<Conversation | undefined> {
+  const [conversation] = await db.select().from(conversations).where(eq(conversations.id, conversationId));
+  return conversation;
+}
+
 /** The conversation if the user owns it or takes part in it; otherwise not found (never "forbidden": no leak). */
 export async function getReadableConversation(args: ReadableConversationArgs): Promise<Conversation> {
   return (await readableConversationRow(args)).conversation;

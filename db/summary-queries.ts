@@ -4,9 +4,9 @@
 
 import "server-only";
 import { and, asc, desc, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
-import { AppError } from "@/lib/domain/errors";
+import { AppError, notFound } from "@/lib/domain/errors";
 import type { Database } from "./client";
-import { getOwnedConversation, getReadableConversation } from "./conversation-queries";
+import { findConversation, getOwnedConversation, getReadableConversation } from "./conversation-queries";
 import { preparedStatement } from "./prepared-statements";
 import {
   type AfterSeqArgs,
@@ -17,15 +17,7 @@ import {
   type Transaction,
   unsummarisedMessagesAfter,
 } from "./query-parts";
-import {
-  type Conversation,
-  conversations,
-  type Message,
-  memories,
-  messages,
-  type Summary,
-  summaries,
-} from "./schema";
+import { type Conversation, type Message, memories, messages, type Summary, summaries } from "./schema";
 
 /** One of the conversation's summaries. */
 type SummaryArgs = ConversationArgs & { summaryId: string };
@@ -44,10 +36,9 @@ export async function getConversationForSummaries({
   write: boolean;
 }): Promise<Conversation> {
   if (user.role === "admin") {
-    return onlyRow(
-      await db.select().from(conversations).where(eq(conversations.id, conversationId)).limit(1),
-      "Conversation",
-    );
+    const conversation = await findConversation({ db, conversationId });
+    if (!conversation) throw notFound("Conversation");
+    return conversation;
   }
   if (!write) return getReadableConversation({ db, conversationId, userId: user.id });
   const refusal = "Only the conversation's owner or an admin can change its summaries.";

@@ -6,11 +6,10 @@
 // (the next finished turn tries again while the title is still the default).
 
 import "server-only";
-import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
+import { findConversation } from "@/db/conversation-queries";
 import { getPersona } from "@/db/persona-queries";
 import type { Conversation, Message } from "@/db/schema";
-import { conversations } from "@/db/schema";
 import { getCurrentSettings } from "@/db/settings-queries";
 import {
   claimTitleGeneration,
@@ -90,7 +89,7 @@ export async function generateConversationTitle({
   try {
     if (!(await claimTitleGeneration({ db, conversationId }))) return await unclaimed(db, conversationId);
     try {
-      const conversation = await readConversation(db, conversationId);
+      const conversation = await findConversation({ db, conversationId });
       if (!conversation) return { status: "skipped", reason: "the conversation is gone" };
       return await generateClaimedTitle({ db, conversation });
     } finally {
@@ -104,14 +103,9 @@ export async function generateConversationTitle({
   }
 }
 
-async function readConversation(db: Database, conversationId: string): Promise<Conversation | undefined> {
-  const [conversation] = await db.select().from(conversations).where(eq(conversations.id, conversationId));
-  return conversation;
-}
-
 /** Why a generation could not claim the title: the conversation is gone, titled, or another generation's. */
 async function unclaimed(db: Database, conversationId: string): Promise<TitleOutcome> {
-  const conversation = await readConversation(db, conversationId);
+  const conversation = await findConversation({ db, conversationId });
   if (!conversation) return { status: "skipped", reason: "the conversation is gone" };
   if (!hasDefaultTitle(conversation))
     return { status: "skipped", reason: "the conversation already has a title" };
