@@ -85,16 +85,27 @@ function readJson(file) {
   }
 }
 
-/** Vitest's JSON report: each failed test, and each file that failed before its tests ran. */
-function vitestFailures(report) {
+/**
+ * Vitest's JSON report: each failed test, and each file that failed with no failed test, named by the error its
+ * loading or one of its `beforeAll`/`afterAll` hooks threw (`suiteErrors`, from tests/reporters/suite-errors-reporter.ts).
+ */
+function vitestFailures(report, suiteErrors) {
   const names = [];
   for (const file of report.testResults ?? []) {
     const relative = path.relative(root, file.name);
     const failedTests = (file.assertionResults ?? []).filter((test) => test.status === "failed");
     for (const test of failedTests)
       names.push(`vitest › ${relative} › ${test.fullName}${firstLinesOf(test.failureMessages?.[0])}`);
-    if (file.status === "failed" && failedTests.length === 0)
-      names.push(`vitest › ${relative} › (the file itself)`);
+    if (file.status !== "failed" || failedTests.length > 0) continue;
+    const errors = suiteErrors.filter((error) => error.file === file.name);
+    if (errors.length === 0) names.push(`vitest › ${relative} › (the file itself)`);
+    for (const error of errors) {
+      const where =
+        error.suite.length > 0
+          ? `${error.suite.join(" ")} (a hook)`
+          : "(the file itself: its loading or a hook)";
+      names.push(`vitest › ${relative} › ${where}${firstLinesOf(error.message)}`);
+    }
   }
   return names;
 }
@@ -201,21 +212,28 @@ const checkedBesideVitest = builtBesideVitest.then(() =>
 
 if (only !== "e2e") {
   const vitestJson = path.join(resultsDir, "vitest.json");
+  const suiteErrorsJson = path.join(resultsDir, "vitest-suite-errors.json");
   rmSync(vitestJson, { force: true });
+  rmSync(suiteErrorsJson, { force: true });
   const status = await timed("vitest", () =>
-    run(bin("vitest"), [
-      "run",
-      "--reporter=default",
-      "--reporter=json",
-      `--outputFile.json=${vitestJson}`,
-      ...filters,
-    ]),
+    run(
+      bin("vitest"),
+      [
+        "run",
+        "--reporter=default",
+        "--reporter=json",
+        "--reporter=./tests/reporters/suite-errors-reporter.ts",
+        `--outputFile.json=${vitestJson}`,
+        ...filters,
+      ],
+      { extraEnv: { GLASSBOX_SUITE_ERRORS_FILE: suiteErrorsJson } },
+    ),
   );
   const report = readJson(vitestJson);
   if (report) {
     passed += report.numPassedTests;
     failed += report.numFailedTests;
-    failures.push(...vitestFailures(report));
+    failures.push(...vitestFailures(report, readJson(suiteErrorsJson) ?? []));
   }
   if (status !== 0 && (!report || report.numFailedTests === 0)) broken = true;
 }
