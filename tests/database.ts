@@ -46,11 +46,21 @@ export async function migrateDatabase(url: string): Promise<void> {
   }
 }
 
+/**
+ * Drops a test's database, ending its sessions first. Tried up to three times, a second apart: Postgres waits only
+ * five seconds for the sessions it ends to go, and on a loaded machine a closing session can take longer.
+ */
 export async function dropDatabase(baseUrl: string, name: string): Promise<void> {
-  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await admin.end();
+  for (let attempt = 1; ; attempt++) {
+    const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+    try {
+      await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    } finally {
+      await admin.end();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
 }
