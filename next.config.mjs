@@ -14,8 +14,10 @@ const SECURITY_HEADERS = [
 
 /** @type {import("next").NextConfig} */
 const nextConfig = {
-  // PGlite ships WASM and data files that must be loaded from node_modules at run time, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "pino", "postgres"],
+  // Loaded from node_modules at run time, not bundled. PGlite ships WASM and data files. gpt-tokenizer's rank tables
+  // are megabytes of source: bundled, they went into several route chunks, and a worker kept the source of every
+  // copy it loaded; outside the bundle a worker reads them once, when it first counts with that encoding.
+  serverExternalPackages: ["@electric-sql/pglite", "gpt-tokenizer", "pino", "postgres"],
   // The build type-checks the app only; npm test type-checks everything, tests included, with `tsc -p .` after its
   // build, so it builds without this check (NEXT_SKIP_TYPE_CHECK=1, set by scripts/test.mjs).
   typescript: {

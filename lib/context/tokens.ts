@@ -8,7 +8,10 @@ import type { ContextItem, ItemPart, TokenizerName } from "@/lib/domain/types";
 type CountTokens = typeof import("gpt-tokenizer/encoding/o200k_base").countTokens;
 
 const requireFromHere = createRequire(import.meta.url);
-/** Each encoding's module, by a literal name the bundler can see. */
+/**
+ * Each encoding's module, by a literal name, which the build points at the package itself: it stays outside the
+ * bundle (next.config.mjs).
+ */
 const ENCODINGS: Record<"o200k_base" | "cl100k_base", () => { countTokens: CountTokens }> = {
   o200k_base: () => requireFromHere("gpt-tokenizer/encoding/o200k_base"),
   cl100k_base: () => requireFromHere("gpt-tokenizer/encoding/cl100k_base"),
