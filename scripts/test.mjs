@@ -87,10 +87,13 @@ function readJson(file) {
 
 /**
  * Vitest's JSON report: each failed test, and each file that failed with no failed test, named by the error its
- * loading or one of its `beforeAll`/`afterAll` hooks threw (`suiteErrors`, from tests/reporters/suite-errors-reporter.ts).
+ * loading or one of its `beforeAll`/`afterAll` hooks threw; then each error nothing handled (`suiteErrors`, from
+ * tests/reporters/suite-errors-reporter.ts).
  */
 function vitestFailures(report, suiteErrors) {
-  const names = [];
+  const names = suiteErrors
+    .filter((error) => error.file === "")
+    .map((error) => `vitest › (an error no test handled)${firstLinesOf(error.message)}`);
   for (const file of report.testResults ?? []) {
     const relative = path.relative(root, file.name);
     const failedTests = (file.assertionResults ?? []).filter((test) => test.status === "failed");
