@@ -14,8 +14,7 @@ export const CACHED_TOKENIZERS: readonly TokenizerName[] = ["o200k_base", "estim
 
 /**
  * Loads the tables of the encodings every stored message is counted with, so that the first message a process
- * stores does not wait for them (a fifth of a second of CPU for o200k_base). The server calls it as it starts
- * (instrumentation.ts).
+ * stores does not wait for them to be built. The server calls it as it starts (instrumentation.ts).
  */
 export function loadCachedTokenizers(): void {
   for (const tokenizer of CACHED_TOKENIZERS) countTextTokens("load", tokenizer);
