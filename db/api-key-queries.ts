@@ -19,6 +19,7 @@ import {
   turns,
   user,
 } from "./schema";
+import { decodeSnapshot, snapshotStatementFor, type TurnSnapshot } from "./turn-snapshot-queries";
 
 /** What the owner sees of a key: never its hash. */
 export type ApiKeyView = Pick<
@@ -138,12 +139,14 @@ export async function touchApiKey({ db, keyId }: { db: Database; keyId: string }
 type KeyTranscriptArgs = { db: Database; apiKeyId: string; transcriptHash: string; conversationId: string };
 
 /**
- * The conversation of the key whose secret hashes to `secretHash` that holds the transcript `transcriptHash`, the
- * most recently continued one first. Found by the secret, not the key's id, so the lookup can start while the key
- * itself is still being read (lib/gateway/chat-completions.ts); the key's own check decides whether the call ever
- * uses what it found.
+ * The conversation of the key whose secret hashes to `secretHash` that holds the transcript `transcriptHash` (the
+ * most recently continued one first), read as a turn reads it (the snapshot, db/turn-snapshot-queries.ts) by the
+ * key's owner, in the statement that finds it: a call that continues its conversation reads it beside its key, in
+ * one round trip. Found by the secret, not the key's id, so the lookup can start while the key itself is still
+ * being read (lib/gateway/chat-completions.ts); the key's own check decides whether the call ever uses what it
+ * found. A key's calls continue only conversations its owner owns, so null means none holds that transcript.
  */
-export async function findKeyConversationByTranscript({
+export async function findKeyConversationSnapshot({
   db,
   secretHash,
   transcriptHash,
@@ -151,13 +154,19 @@ export async function findKeyConversationByTranscript({
   db: Database;
   secretHash: string;
   transcriptHash: string;
-}): Promise<string | null> {
-  const [row] = await keyConversationByTranscriptStatement(db).execute({ secretHash, transcriptHash });
-  return row?.conversationId ?? null;
+}): Promise<TurnSnapshot | null> {
+  const [row] = await keyConversationSnapshotStatement(db).execute({
+    secretHash,
+    transcriptHash,
+    personaId: null,
+    modelId: null,
+    clientMessageId: null,
+  });
+  return row ? decodeSnapshot(row) : null;
 }
 
-const keyConversationByTranscriptStatement = preparedStatement("findKeyConversationByTranscript", (db) =>
-  db
+const keyConversationSnapshotStatement = snapshotStatementFor("findKeyConversationSnapshot", (db) => ({
+  conversationId: sql`(${db
     .select({ conversationId: apiKeyConversations.conversationId })
     .from(apiKeyConversations)
     .innerJoin(apiKeys, eq(apiKeys.id, apiKeyConversations.apiKeyId))
@@ -168,8 +177,12 @@ const keyConversationByTranscriptStatement = preparedStatement("findKeyConversat
       ),
     )
     .orderBy(desc(apiKeyConversations.updatedAt))
-    .limit(1),
-);
+    .limit(1)})`,
+  userId: sql`(${db
+    .select({ userId: apiKeys.userId })
+    .from(apiKeys)
+    .where(eq(apiKeys.secretHash, sql.placeholder("secretHash")))})`,
+}));
 
 /**
  * Records the transcript a call left behind, in one statement: the key's conversation it continues (each

@@ -86,11 +86,15 @@ async function readableConversationRow({ db, conversationId, userId }: ReadableC
 }
 
 /**
- * How a statement reading one conversation by `conversationId` for `userId` decides they may: joined to the
+ * How a statement reading one conversation (the `conversationId` placeholder's, or the one the expression given
+ * finds) for `userId` decides they may: joined to the
  * reader's membership (`membership`, for a left join of participants), it `mayRead` when they own it or have
  * joined it (an invitation is not yet).
  */
-export function readerOfConversation(userId: Placeholder) {
+export function readerOfConversation(
+  userId: Placeholder | SQL,
+  conversationId: Placeholder | SQL = sql.placeholder("conversationId"),
+) {
   return {
     membership: and(
       eq(participants.conversationId, conversations.id),
@@ -98,7 +102,7 @@ export function readerOfConversation(userId: Placeholder) {
       ne(participants.role, "invited"),
     ),
     mayRead: and(
-      eq(conversations.id, sql.placeholder("conversationId")),
+      eq(conversations.id, conversationId),
       or(eq(conversations.ownerId, userId), eq(participants.userId, userId)),
     ),
   };

@@ -6,7 +6,7 @@
 // queries give. See docs/architecture.md, "A turn, step by step".
 
 import "server-only";
-import { sql } from "drizzle-orm";
+import { type Placeholder, type SQL, sql } from "drizzle-orm";
 import { notFound } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { readerOfConversation } from "./conversation-queries";
@@ -88,6 +88,11 @@ export async function readTurnSnapshot({
     clientMessageId,
   });
   if (!row) throw notFound("Conversation");
+  return decodeSnapshot(row);
+}
+
+/** A snapshot statement's row, as typed rows. */
+export function decodeSnapshot(row: SnapshotRow): TurnSnapshot {
   const parts = parseJson(row.parts) as SnapshotParts;
   if (!parts.globalSettings) throw new Error("The context policy is missing: the database was not seeded.");
   return {
@@ -125,8 +130,30 @@ interface SnapshotParts {
   clientMessageStored: boolean;
 }
 
-const snapshotStatement = preparedStatement("readTurnSnapshot", (db) => {
-  const userId = sql.placeholder("userId");
+/**
+ * Which conversation a snapshot statement reads, and as whom: placeholders of those names, or subqueries that find
+ * them in the same statement (a gateway call's, db/api-key-queries.ts). The statement's other placeholders are
+ * `personaId`, `modelId` and `clientMessageId`, each null when the call names none.
+ */
+export interface SnapshotTarget {
+  conversationId: SQL | Placeholder;
+  userId: SQL | Placeholder;
+}
+
+type SnapshotRow = { conversation: Conversation; persona: Persona | null; parts: unknown };
+
+const snapshotStatement = snapshotStatementFor("readTurnSnapshot", () => ({
+  conversationId: sql.placeholder("conversationId"),
+  userId: sql.placeholder("userId"),
+}));
+
+/** The snapshot statement named `name`, reading the conversation `target` gives, prepared per handle. */
+export function snapshotStatementFor(name: string, target: (db: Database) => SnapshotTarget) {
+  return preparedStatement(name, (db) => snapshotQuery(db, target(db)));
+}
+
+function snapshotQuery(db: Database, target: SnapshotTarget) {
+  const { userId } = target;
   const answering = sql`coalesce(${sql.placeholder("personaId")}::uuid, ${conversations.personaId})`;
   const conversation = sql`${conversations.id}`;
   // Each part a subquery on the conversation's row; aliases keep their columns apart from the outer tables'.
@@ -158,7 +185,7 @@ const snapshotStatement = preparedStatement("readTurnSnapshot", (db) => {
     'clientMessageStored', exists(select 1 from ${messages} c
       where c."conversationId" = ${conversation} and c."clientMessageId" = ${sql.placeholder("clientMessageId")}::text)
   )`;
-  const reader = readerOfConversation(userId);
+  const reader = readerOfConversation(userId, target.conversationId);
   return db
     .select({ conversation: conversations, persona: personas, parts })
     .from(conversations)
@@ -166,4 +193,4 @@ const snapshotStatement = preparedStatement("readTurnSnapshot", (db) => {
     .leftJoin(personas, sql`${personas.id} = ${answering}`)
     .where(reader.mayRead)
     .limit(1);
-});
+}

@@ -138,7 +138,7 @@ export async function startCallTurn(
   const persona = personaOfKey(key, call.model, await personaFound);
   refuseShadowedTools(call.tools, persona.toolNames);
   refuseUnpairedResults(call, conversationHeader);
-  const { conversationId } = await conversationForCall({
+  const { conversationId, snapshot } = await conversationForCall({
     db,
     key,
     user,
@@ -167,6 +167,8 @@ export async function startCallTurn(
           },
     callOptions: call.options,
     toolOffer: call.toolOffer,
+    // Read before the tool results were stored, and so of no use to a call that stored some.
+    snapshot: call.toolResults.length === 0 ? snapshot : undefined,
     arrivedAt,
   });
   await reply.ready;

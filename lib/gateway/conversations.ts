@@ -9,13 +9,14 @@
 
 import "server-only";
 import { createHash } from "node:crypto";
-import { findKeyConversationByTranscript, findTranscriptPoints, saveTranscript } from "@/db/api-key-queries";
+import { findKeyConversationSnapshot, findTranscriptPoints, saveTranscript } from "@/db/api-key-queries";
 import type { Database } from "@/db/client";
 import { branchConversation } from "@/db/conversation-branch-queries";
 import { createConversation, getOwnedConversation, updateConversation } from "@/db/conversation-queries";
 import { appendMessage } from "@/db/message-insert-queries";
 import type { ApiKey, Conversation, Message, Persona } from "@/db/schema";
 import { DEFAULT_CONVERSATION_TITLE } from "@/db/title-queries";
+import type { TurnSnapshot } from "@/db/turn-snapshot-queries";
 import type { SessionUser } from "@/lib/api/route";
 import { AppError } from "@/lib/domain/errors";
 import type { StoredPart } from "@/lib/domain/types";
@@ -66,29 +67,35 @@ export interface CallConversation {
   conversationId: string;
   /** Started by this call (its earlier messages were stored now). */
   started: boolean;
+  /** The conversation as its turn reads it, read with the lookup that found it (a continued conversation's). */
+  snapshot?: TurnSnapshot;
 }
 
 /** The lookup of the conversation a call's history continues, started under a persona id before its persona was read. */
 export interface TranscriptLookup {
   personaId: string;
-  conversationId: Promise<string | null>;
+  /** The conversation as its turn reads it, or null when none of the key's holds this history. */
+  found: Promise<TurnSnapshot | null>;
 }
 
-/** Starts the lookup of the conversation of the key with `secretHash` whose transcript `call`'s history is. */
+/**
+ * Starts the lookup of the conversation of the key with `secretHash` whose transcript `call`'s history is, read as
+ * its turn reads it in the same statement.
+ */
 export function lookUpTranscript(
   db: Database,
   secretHash: string,
   personaId: string,
   call: ChatCall,
 ): TranscriptLookup {
-  const conversationId = findKeyConversationByTranscript({
+  const found = findKeyConversationSnapshot({
     db,
     secretHash,
     transcriptHash: transcriptHash(personaId, call.systemText, call.history),
   });
   // Awaited only by a call that gets that far: a refused one (a bad key, the rate limit) leaves it.
-  conversationId.catch(() => {});
-  return { personaId, conversationId };
+  found.catch(() => {});
+  return { personaId, found };
 }
 
 export async function conversationForCall({
@@ -124,9 +131,9 @@ export async function conversationForCall({
     transcriptLookup?.personaId === persona.id
       ? transcriptLookup
       : lookUpTranscript(db, key.secretHash, persona.id, call);
-  const continued = await lookup.conversationId;
-  // The key's own conversation: the turn opens it (and refuses it if it is no longer the caller's to read).
-  if (continued) return { conversationId: continued, started: false };
+  const continued = await lookup.found;
+  // The key's own conversation, already read: the turn opens it from this snapshot.
+  if (continued) return { conversationId: continued.conversation.id, started: false, snapshot: continued };
   const branch = await branchAtSharedReply(db, key, user, persona, call);
   if (branch) return { conversationId: branch.id, started: true };
   return { conversationId: (await startConversation(db, user, persona, call)).id, started: true };

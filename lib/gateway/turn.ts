@@ -5,6 +5,7 @@
 
 import "server-only";
 import type { Database } from "@/db/client";
+import type { TurnSnapshot } from "@/db/turn-snapshot-queries";
 import type { SessionUser } from "@/lib/api/route";
 import type { AttemptEvent, ReplyWriter } from "@/lib/chat/turn/reply-events";
 import { runTurnWith } from "@/lib/chat/turn/run-turn";
@@ -158,6 +159,7 @@ export function runGatewayTurn({
   input,
   callOptions,
   toolOffer,
+  snapshot,
   arrivedAt,
 }: {
   db: Database;
@@ -166,13 +168,15 @@ export function runGatewayTurn({
   input: GatewayTurnInput;
   callOptions: CallOptions | undefined;
   toolOffer?: ClientToolOffer;
+  /** The conversation as the turn reads it, read with the lookup that found it and nothing stored since. */
+  snapshot?: TurnSnapshot;
   arrivedAt: number;
 }): Promise<GatewayReply> {
   const action: TurnAction =
     "text" in input
       ? { kind: "submit", text: input.text, attachmentIds: input.attachmentIds, callOptions }
       : { kind: "continue", messageId: input.continueMessageId, callOptions };
-  const request = { db, user, conversationId, action, clientTools: toolOffer };
+  const request = { db, user, conversationId, action, clientTools: toolOffer, snapshot };
   return runTurnWith(request, async ({ write }) => {
     const reply = new GatewayReply(arrivedAt, new Set(Object.keys(toolOffer?.tools ?? {})));
     write(reply.writer)

@@ -3,69 +3,24 @@
 // regenerate, so a change that adds a round trip to every turn shows up here, named. The reply is short (the
 // offline model), so no write happens while it streams: each flush adds one statement (the write and its live
 // event), tested in reply-live-events.test.ts.
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { createDatabase, type DatabaseHandle } from "@/db/client";
+import type OpenAI from "openai";
+import { beforeAll, expect, test } from "vitest";
 import { settleTitleGenerations } from "@/lib/chat/generated/title";
 import { storedEventChannel } from "@/lib/live/bus";
 import { signUp, type TestUser } from "../api-client";
 import { settleBackgroundWork } from "../background-work";
 import { createConversation } from "../fixtures/personas";
 import { runTurn } from "../fixtures/turns";
+import { createKey, gatewayClient, gatewayPersona } from "./gateway-fixtures";
 import { regenerate } from "./reply-helpers";
+import { statementLogForFile } from "./statement-log";
 
-const globals = globalThis as { glassboxDatabase?: DatabaseHandle; glassboxAuth?: unknown };
-const logged: string[] = [];
-let capturing = false;
+const { statementsOf } = statementLogForFile();
 let ada: TestUser;
 
 beforeAll(async () => {
-  // The app's own handle, made here with a query log (db/client.ts makes it on first use otherwise); the auth
-  // instance is built again on it.
-  await globals.glassboxDatabase?.close().catch(() => {});
-  globals.glassboxAuth = undefined;
-  globals.glassboxDatabase = createDatabase({
-    url: process.env.DATABASE_URL,
-    logQuery: (query) => {
-      if (capturing) logged.push(query);
-    },
-  });
-  await globals.glassboxDatabase.ready;
   ada = await signUp("Ada");
 });
-
-afterAll(async () => {
-  await globals.glassboxDatabase?.close().catch(() => {});
-  globals.glassboxDatabase = undefined;
-  globals.glassboxAuth = undefined;
-});
-
-/** A statement as the tables it touches, in the order they appear: "read session, read user". */
-function tablesOf(query: string): string {
-  const verbs: Record<string, string> = {
-    "insert into": "insert",
-    update: "update",
-    "delete from": "delete",
-    from: "read",
-    join: "read",
-  };
-  const touched: string[] = [];
-  for (const [, verb, table] of query.matchAll(/\b(insert into|update|delete from|from|join)\s+"(\w+)"/g)) {
-    const entry = `${verbs[verb]} ${table}`;
-    if (!touched.includes(entry)) touched.push(entry);
-  }
-  if (query.includes("pg_notify(")) touched.push("notify");
-  return touched.join(", ");
-}
-
-/** The statements `action` sends until its turn's live events and title work are done, sorted by name. */
-async function statementsOf(action: () => Promise<unknown>): Promise<string[]> {
-  logged.length = 0;
-  capturing = true;
-  await action();
-  await settleBackgroundWork();
-  capturing = false;
-  return logged.map(tablesOf).sort();
-}
 
 /**
  * What every turn reads: the session, then one snapshot of all the turn is refused on or built from (the
@@ -136,6 +91,43 @@ test("a regenerate: the new variant's row in a transaction that un-chooses the e
       ...TURN_WRITES,
       // The other live event: the new variant as inserted (the message it answers is unchanged).
       LIVE_EVENT,
+    ].sort(),
+  );
+});
+
+/**
+ * A gateway call finds the conversation its history continues by the hash of that history, and reads it as a turn
+ * does (the snapshot above) in the same statement: with the key's own read, its persona's and, once the message
+ * is stored, the history window, its reads before the model call are two round trips.
+ */
+test("a gateway call that continues its conversation: the conversation is read in the statement that finds it", async () => {
+  const tutor = await gatewayPersona("Statements", { modelId: "offline:echo" });
+  const { secret } = await createKey(ada, { name: "statements" });
+  const client = gatewayClient(secret);
+  const history: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: "user", content: "hello" }];
+  const first = await client.chat.completions.create({ model: tutor.slug as string, messages: history });
+  history.push({ role: "assistant", content: first.choices[0].message.content ?? "" });
+  history.push({ role: "user", content: "again" });
+  await settleBackgroundWork();
+
+  const statements = await statementsOf(() =>
+    client.chat.completions.create({ model: tutor.slug as string, messages: history }),
+  );
+  expect(statements).toEqual(
+    [
+      // The key, by its secret's hash, with its owner; the persona the model id names. Both beside the next.
+      "read api_keys, read user",
+      "read personas",
+      // The snapshot of the conversation whose transcript the history is, as the key's owner reads it.
+      "read settings_versions, read summaries, read participants, read user, read memories, read api_keys, read persona_user_blocks, read models, read turns, read messages, read conversations, read personas, read api_key_conversations",
+      TURN_READS[2],
+      "update conversations, insert messages, read counter, read messages",
+      "update conversations, insert messages, read counter, insert turns, read reply",
+      ...TURN_WRITES,
+      LIVE_EVENT,
+      LIVE_EVENT,
+      // The transcript the call leaves behind, which the next call's history is looked up by.
+      "insert api_key_conversations, insert api_key_transcript_points",
     ].sort(),
   );
 });

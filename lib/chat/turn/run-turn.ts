@@ -8,6 +8,7 @@ import { v7 as uuidv7 } from "uuid";
 import type { Database } from "@/db/client";
 import { appendMessage } from "@/db/message-insert-queries";
 import { insertFirstReplyAndTurn, insertTurn } from "@/db/turn-queries";
+import type { TurnSnapshot } from "@/db/turn-snapshot-queries";
 import type { SessionUser } from "@/lib/api/route";
 import { hasDefaultTitle } from "@/lib/chat/generated/title";
 import { maybeSummariseBeforeTurn } from "@/lib/chat/summary/summarise";
@@ -44,6 +45,11 @@ export interface TurnRequest {
   action: TurnAction;
   /** Tools the caller runs itself (the gateway's clients). */
   clientTools?: ClientTools;
+  /**
+   * The conversation's snapshot, already read for this user with nothing stored since (a gateway call reads it
+   * with the lookup that finds the conversation); read here when not given.
+   */
+  snapshot?: TurnSnapshot;
 }
 
 export async function runChatTurn(request: TurnRequest): Promise<Response> {
@@ -55,14 +61,14 @@ export async function runChatTurn(request: TurnRequest): Promise<Response> {
  * and records as a chat turn. `write` starts the reply once it is called with a writer.
  */
 export async function runTurnWith<Result>(
-  { db, user, conversationId, action, clientTools }: TurnRequest,
+  request: TurnRequest,
   respond: (turn: { turnId: string; write: WriteReply }) => Promise<Result>,
 ): Promise<Result> {
   // The conversation is this turn's from its claim (once the caller may read it) until the turn registers as
   // running: another turn set up here meanwhile is refused (turn-stops.ts, claimTurnStart).
   let releaseStart = () => {};
   try {
-    const writeReply = await startTurn({ db, user, conversationId, action, clientTools }, (release) => {
+    const writeReply = await startTurn(request, (release) => {
       releaseStart = release;
     });
     return await respond({ turnId: writeReply.turnId, write: writeReply.write });
@@ -73,7 +79,7 @@ export async function runTurnWith<Result>(
 
 /** Set-up, then the reply's rows and its stream: the turn is registered as running when this returns. */
 async function startTurn(
-  { db, user, conversationId, action, clientTools }: TurnRequest,
+  { db, user, conversationId, action, clientTools, snapshot }: TurnRequest,
   claimed: (release: () => void) => void,
 ): Promise<{ turnId: string; write: ReturnType<typeof streamTurn> }> {
   // Reading and storing wait their turn behind other turns' when many arrive at once (turn-admission.ts).
@@ -82,6 +88,7 @@ async function startTurn(
       db,
       conversationId,
       userId: user.id,
+      snapshot,
       modelId: turnActionModelId(action),
       clientMessageId: action.kind === "submit" ? action.clientMessageId : undefined,
     });

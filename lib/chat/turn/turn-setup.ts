@@ -32,6 +32,7 @@ export async function openConversation({
   persona,
   modelId,
   clientMessageId,
+  snapshot,
 }: {
   db: Database;
   conversationId: string;
@@ -42,18 +43,30 @@ export async function openConversation({
   modelId?: string;
   /** The new message's client id: whether it is already stored is read with the rest. */
   clientMessageId?: string;
+  /**
+   * The snapshot of this conversation for this user, already read with none of the three above (a gateway call's,
+   * read with the lookup that found the conversation): used instead of reading it again.
+   */
+  snapshot?: TurnSnapshot;
 }): Promise<OpenedConversation> {
-  const snapshot = await readTurnSnapshot({
-    db,
-    conversationId,
-    userId,
-    personaId: persona?.id,
-    modelId,
-    clientMessageId,
-  });
-  const answering = persona ?? snapshot.persona;
+  const read =
+    snapshot !== undefined &&
+    snapshot.conversation.id === conversationId &&
+    !persona &&
+    !modelId &&
+    !clientMessageId
+      ? snapshot
+      : await readTurnSnapshot({
+          db,
+          conversationId,
+          userId,
+          personaId: persona?.id,
+          modelId,
+          clientMessageId,
+        });
+  const answering = persona ?? read.persona;
   if (!answering) throw notFound("Persona");
-  return { ...snapshot, persona: answering };
+  return { ...read, persona: answering };
 }
 
 /** The one sentence for a model that cannot be called: `model` is "Model x", "the summary model x", … */
