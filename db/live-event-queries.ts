@@ -3,8 +3,8 @@
 import { and, asc, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
 import { MEDIA_FACT_COLUMNS, type MediaFacts, mediaFactsById } from "./attachment-queries";
 import type { Database } from "./client";
+import { preparedStatement } from "./prepared-statements";
 import type { ConversationArgs } from "./query-parts";
-import { queryRows } from "./raw-sql";
 import { attachments, liveEventCursors, liveEvents, type Message } from "./schema";
 
 /** How long events stay for readers that reconnect; a reader further behind reloads the transcript instead. */
@@ -30,13 +30,23 @@ export interface LiveEventCursor {
  * signal never comes before the event can be read, and no separate NOTIFY is sent.
  */
 export async function appendLiveEvent({ db, ...event }: ConversationArgs & LiveEventInput): Promise<number> {
-  const { ctes, signal } = liveEventParts(event);
-  const [row] = await queryRows<{ id: string | number }>(
-    db,
-    sql`with ${ctes} select id${signal} from cursor`,
-  );
+  const statement = event.notifyChannel ? appendSignalledEventStatement : appendEventStatement;
+  const [row] = await statement(db).execute(liveEventValues(event));
   if (!row) throw new Error("the live event cursor returned no id");
   return Number(row.id);
+}
+
+const appendEventStatement = preparedStatement("appendLiveEvent", (db) => appendEventQuery(db, false));
+const appendSignalledEventStatement = preparedStatement("appendSignalledLiveEvent", (db) =>
+  appendEventQuery(db, true),
+);
+
+function appendEventQuery(db: Database, signalled: boolean) {
+  const event = liveEventParts(db);
+  return db
+    .with(...event.ctes)
+    .select({ id: sql<string | number>`cursor.id`, ...(signalled ? { signal: event.signal } : {}) })
+    .from(event.cursor);
 }
 
 /** An event to store: its conversation, its type, the message it is about (if any) and its payload. */
@@ -49,52 +59,74 @@ export interface LiveEventInput {
   notifyChannel?: string | null;
 }
 
+/** The event's placeholders, as liveEventParts names them: an `event` prefix keeps them apart from a statement's own. */
+const placeholders = {
+  conversationId: sql.placeholder("eventConversationId"),
+  type: sql.placeholder("eventType"),
+  messageId: sql.placeholder("eventMessageId"),
+  payload: sql.placeholder("eventPayload"),
+  channel: sql.placeholder("eventChannel"),
+};
+
+/** The values of liveEventParts' placeholders for `input`. */
+export function liveEventValues({
+  conversationId,
+  type,
+  messageId = null,
+  payload,
+  notifyChannel = null,
+}: LiveEventInput) {
+  return {
+    eventConversationId: conversationId,
+    eventType: type,
+    eventMessageId: messageId,
+    eventPayload: JSON.stringify(payload),
+    eventChannel: notifyChannel,
+  };
+}
+
 /**
- * appendLiveEvent's statement in parts, for a statement that writes something else too (a reply's write and its
- * event in one: db/message-queries.ts): `ctes` (`cursor` hands out the event's id), and `signal`, the select
- * list's pg_notify when there is a channel. With `onlyIf`, a condition on the statement's other parts, the event
- * is stored only when it holds (`cursor` is then empty, and so is what reads it).
+ * appendLiveEvent's statement in parts, with placeholders (filled by liveEventValues), for a prepared statement
+ * that stores an event, alone or beside something else it writes (a reply's write and its event in one:
+ * db/message-queries.ts): `ctes` for the statement's `with`, among them `cursor`, which hands out the event's id,
+ * and `signal`, the pg_notify to select when the event goes out on the Postgres bus. With `onlyIf`, a condition on
+ * the statement's other parts, the event is stored only when it holds (`cursor` is then empty, and so is what
+ * reads it).
  */
-export function liveEventParts(
-  { conversationId, type, messageId = null, payload, notifyChannel = null }: LiveEventInput,
-  { onlyIf }: { onlyIf?: SQL } = {},
-): { ctes: SQL; signal: SQL } {
-  const expiredBefore = sql`now() - make_interval(mins => ${REPLAY_WINDOW_MINUTES})`;
-  // The signal as the bus's listeners parse it (lib/live/bus.ts).
-  const signalText = sql`json_build_object('conversationId', ${conversationId}::text, 'eventId', cursor.id)::text`;
-  const signal = notifyChannel ? sql`, pg_notify(${notifyChannel}, ${signalText})` : sql``;
+export function liveEventParts(db: Database, { onlyIf }: { onlyIf?: SQL } = {}) {
+  const { conversationId } = placeholders;
+  const expiredBefore = sql`now() - make_interval(mins => ${sql.raw(String(REPLAY_WINDOW_MINUTES))})`;
   const firstCursor = onlyIf
     ? sql`select ${conversationId}::uuid, 1 where ${onlyIf}`
-    : sql`values (${conversationId}, 1)`;
-  const ctes = sql`
-    cursor as (
-      insert into ${liveEventCursors} ("conversationId", "lastEventId") ${firstCursor}
-      on conflict ("conversationId") do update set
-        "lastEventId" = ${liveEventCursors.lastEventId} + 1,
-        "prunedThroughId" = greatest(
-          ${liveEventCursors.prunedThroughId},
-          coalesce(
-            (select max(${liveEvents.id}) from ${liveEvents}
-              where ${liveEvents.conversationId} = ${conversationId} and ${liveEvents.createdAt} < ${expiredBefore}),
-            0
-          )
+    : sql`values (${conversationId}::uuid, 1)`;
+  const cursor = db.$with("cursor", { id: sql<number>`id` }).as(sql`
+    insert into ${liveEventCursors} ("conversationId", "lastEventId") ${firstCursor}
+    on conflict ("conversationId") do update set
+      "lastEventId" = ${liveEventCursors.lastEventId} + 1,
+      "prunedThroughId" = greatest(
+        ${liveEventCursors.prunedThroughId},
+        coalesce(
+          (select max(${liveEvents.id}) from ${liveEvents}
+            where ${liveEvents.conversationId} = ${conversationId}::uuid and ${liveEvents.createdAt} < ${expiredBefore}),
+          0
         )
-      returning "lastEventId" as id
-    ),
-    inserted as (
-      insert into ${liveEvents} ("conversationId", "id", "type", "messageId", "payload")
-      select ${conversationId}, cursor.id, ${type}, ${messageId}::uuid, ${JSON.stringify(payload)}::jsonb from cursor
-    ),
-    superseded as (
-      delete from ${liveEvents}
-      where ${liveEvents.conversationId} = ${conversationId} and ${messageId}::uuid is not null
-        and ${liveEvents.messageId} = ${messageId}::uuid and ${liveEvents.id} < (select id from cursor)
-    ),
-    expired as (
-      delete from ${liveEvents}
-      where ${liveEvents.conversationId} = ${conversationId} and ${liveEvents.createdAt} < ${expiredBefore}
-    )`;
-  return { ctes, signal };
+      )
+    returning "lastEventId" as id`);
+  const inserted = db.$with("inserted", {}).as(sql`
+    insert into ${liveEvents} ("conversationId", "id", "type", "messageId", "payload")
+    select ${conversationId}::uuid, cursor.id, ${placeholders.type}::text, ${placeholders.messageId}::uuid, ${placeholders.payload}::jsonb
+    from cursor`);
+  const superseded = db.$with("superseded", {}).as(sql`
+    delete from ${liveEvents}
+    where ${liveEvents.conversationId} = ${conversationId}::uuid and ${placeholders.messageId}::uuid is not null
+      and ${liveEvents.messageId} = ${placeholders.messageId}::uuid and ${liveEvents.id} < (select id from cursor)`);
+  const expired = db.$with("expired", {}).as(sql`
+    delete from ${liveEvents}
+    where ${liveEvents.conversationId} = ${conversationId}::uuid and ${liveEvents.createdAt} < ${expiredBefore}`);
+  // The signal as the bus's listeners parse it (lib/live/bus.ts).
+  const signal = sql`pg_notify(${placeholders.channel}::text,
+    json_build_object('conversationId', ${conversationId}::text, 'eventId', cursor.id)::text)`;
+  return { ctes: [cursor, inserted, superseded, expired] as const, cursor, signal };
 }
 
 /** The conversation's latest event id (0 before its first event) and how far the buffer was pruned. */

@@ -5,14 +5,14 @@
 // conversation-branch-queries.ts ("branch from here").
 
 import "server-only";
-import { and, asc, desc, eq, inArray, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import { artifactTokenCounts, messageTokenCounts } from "@/lib/context/token-cache";
 import { notFound } from "@/lib/domain/errors";
 import type { StoredPart } from "@/lib/domain/types";
 import type { Database } from "./client";
 import { decodeRow, type JsonRow, parseJson } from "./json-rows";
-import { type LiveEventInput, liveEventParts } from "./live-event-queries";
-import { isAnyOf, preparedStatement } from "./prepared-statements";
+import { type LiveEventInput, liveEventParts, liveEventValues } from "./live-event-queries";
+import { encodedPlaceholder, isAnyOf, preparedStatement } from "./prepared-statements";
 import {
   type AfterSeqArgs,
   type ConversationArgs,
@@ -22,7 +22,6 @@ import {
   type Transaction,
   unsummarisedMessagesAfter,
 } from "./query-parts";
-import { queryRows } from "./raw-sql";
 import {
   type Artifact,
   type Attachment,
@@ -145,14 +144,15 @@ export interface FinishedTurn {
 
 /** The fields a message's update may write. */
 const MESSAGE_WRITE_FIELDS = ["parts", "status", "tokenCounts", "segmentTokenCounts"] as const;
-type MessageWrite = Partial<Pick<Message, (typeof MESSAGE_WRITE_FIELDS)[number]>>;
+type MessageWriteField = (typeof MESSAGE_WRITE_FIELDS)[number];
+type MessageWrite = Partial<Pick<Message, MessageWriteField>>;
 
 /**
  * One update of a message, returning it as stored; with `finishedTurn`, that turn's status is written by the
  * same statement (a data-modifying CTE), so a reply and its turn end together in one round trip. With `liveEvent`,
  * the message's live event is stored by the same statement too, when the message is there to update (see
- * `updateMessage`). Written as SQL text rather than with the query builder: a streaming reply is written every
- * half second, and the builder would make its update (which returns every column) anew each time.
+ * `updateMessage`). A prepared statement for each shape (the fields written, the turn, the event): a streaming
+ * reply is written every half second, and building its statement anew each time would cost more than running it.
  */
 async function setMessage(
   db: Database | Transaction,
@@ -161,22 +161,17 @@ async function setMessage(
   finishedTurn: FinishedTurn | undefined,
   liveEvent?: LiveEventInput,
 ): Promise<StoredWithEvent> {
-  const update = sql`update ${messages} set ${messageAssignments(values)}
-    where ${messages.id} = ${messageId} returning *`;
-  const finishing = finishedTurn
-    ? sql`finished_turn as (update ${turns} set "status" = ${finishedTurn.status}, "heartbeatAt" = null
-        where ${turns.id} = ${finishedTurn.turnId}), `
-    : sql``;
-  // The row comes back as JSON, decoded as a read; with an event, the event's parts follow the update.
-  const event = liveEvent ? liveEventParts(liveEvent, { onlyIf: sql`exists (select 1 from stored)` }) : null;
-  const [row] = await queryRows<{ row: unknown; eventId: string | number | null }>(
-    db,
-    event
-      ? sql`with ${finishing}stored as (${update}), ${event.ctes}
-          select row_to_json(stored) as row, cursor.id as "eventId"${event.signal}
-          from stored left join cursor on true`
-      : sql`with ${finishing}stored as (${update}) select row_to_json(stored) as row, null as "eventId" from stored`,
-  );
+  const fields = MESSAGE_WRITE_FIELDS.filter((name) => values[name] !== undefined);
+  const event = liveEvent ? (liveEvent.notifyChannel ? "signalled" : "stored") : "none";
+  const statement = messageWriteStatement(fields, finishedTurn !== undefined, event);
+  const [row] = await statement(db).execute({
+    ...values,
+    messageId,
+    updatedAt: new Date(),
+    turnId: finishedTurn?.turnId ?? null,
+    turnStatus: finishedTurn?.status ?? null,
+    ...(liveEvent ? liveEventValues(liveEvent) : {}),
+  });
   if (!row) return { stored: undefined, eventId: null };
   return {
     stored: decodeRow(messages, parseJson(row.row) as JsonRow),
@@ -184,18 +179,62 @@ async function setMessage(
   };
 }
 
-/** The `set` list of a message's update: the values given, encoded as their columns encode them, and the time. */
-function messageAssignments(values: MessageWrite): SQL {
-  const assignments = [sql`"updatedAt" = ${messages.updatedAt.mapToDriverValue(new Date())}::timestamptz`];
-  for (const name of MESSAGE_WRITE_FIELDS) {
-    const value = values[name];
-    if (value === undefined) continue;
-    const column = messages[name];
-    assignments.push(
-      sql`${sql.identifier(column.name)} = ${value === null ? null : column.mapToDriverValue(value)}::${sql.raw(column.getSQLType())}`,
-    );
+type MessageWriteEvent = "none" | "stored" | "signalled";
+const messageWriteStatements = new Map<string, ReturnType<typeof messageWriteStatementFor>>();
+
+/** The prepared statement of one shape of setMessage, made on its first use. */
+function messageWriteStatement(fields: MessageWriteField[], finishesTurn: boolean, event: MessageWriteEvent) {
+  const shape = `${fields.join(",")}|${finishesTurn ? "turn" : ""}|${event}`;
+  let statement = messageWriteStatements.get(shape);
+  if (!statement) {
+    statement = messageWriteStatementFor(shape, fields, finishesTurn, event);
+    messageWriteStatements.set(shape, statement);
   }
-  return sql.join(assignments, sql`, `);
+  return statement;
+}
+
+function messageWriteStatementFor(
+  shape: string,
+  fields: MessageWriteField[],
+  finishesTurn: boolean,
+  event: MessageWriteEvent,
+) {
+  return preparedStatement(`setMessage(${shape})`, (db) => {
+    const assignments = [
+      sql`"updatedAt" = ${encodedPlaceholder("updatedAt", messages.updatedAt)}::timestamptz`,
+      ...fields.map((name) => {
+        const column = messages[name];
+        return sql`${sql.identifier(column.name)} = ${encodedPlaceholder(name, column)}::${sql.raw(column.getSQLType())}`;
+      }),
+    ];
+    const stored = db.$with("stored", { id: sql<string>`"id"` }).as(
+      sql`update ${messages} set ${sql.join(assignments, sql`, `)}
+        where ${messages.id} = ${sql.placeholder("messageId")} returning *`,
+    );
+    const finished = db.$with("finished_turn", {}).as(
+      sql`update ${turns} set "status" = ${sql.placeholder("turnStatus")}, "heartbeatAt" = null
+        where ${turns.id} = ${sql.placeholder("turnId")}`,
+    );
+    const turnWrite = finishesTurn ? [finished] : [];
+    // The row comes back as JSON, decoded as a read; with an event, the event's parts follow the update.
+    const row = sql<unknown>`row_to_json(stored)`;
+    if (event === "none") {
+      return db
+        .with(...turnWrite, stored)
+        .select({ row, eventId: sql<string | number | null>`null` })
+        .from(stored);
+    }
+    const parts = liveEventParts(db, { onlyIf: sql`exists (select 1 from stored)` });
+    return db
+      .with(...turnWrite, stored, ...parts.ctes)
+      .select({
+        row,
+        eventId: sql<string | number | null>`cursor.id`,
+        ...(event === "signalled" ? { signal: parts.signal } : {}),
+      })
+      .from(stored)
+      .leftJoin(parts.cursor, sql`true`);
+  });
 }
 
 /** A message as a write stored it (undefined when it is gone), and the id of the live event stored with it. */

@@ -33,19 +33,23 @@ const TURN_READS = [
   "read messages, read history_window, read attachments, read artifacts",
 ];
 
-/**
- * One live event: the cursor, the event, the superseded and expired ones, and with the Postgres bus its NOTIFY (on
- * embedded PGlite the process's bus signals it, with no statement).
- */
-const LIVE_EVENT = `insert live_event_cursors, read live_events, insert live_events, delete live_events${
-  storedEventChannel() ? ", notify" : ""
-}`;
+/** What storing one live event writes: the cursor, the event, the superseded and expired ones. */
+const EVENT_WRITES = "insert live_event_cursors, read live_events, insert live_events, delete live_events";
+
+/** With the Postgres bus, the event's NOTIFY (on embedded PGlite the process's bus signals it, with no statement). */
+const NOTIFY = storedEventChannel() ? ", notify" : "";
+
+/** One live event: its writes, then its id read from the cursor's row (and its NOTIFY). */
+const LIVE_EVENT = `${EVENT_WRITES}, read cursor${NOTIFY}`;
 
 /**
  * What every turn writes once its reply is done: the attempt (with the prices it is costed with, read from its
  * model's row in the same statement), then the reply's last state with the turn's status and its live event.
  */
-const TURN_WRITES = ["insert attempts, read models", `update turns, update messages, ${LIVE_EVENT}`];
+const TURN_WRITES = [
+  "insert attempts, read models",
+  `update turns, update messages, ${EVENT_WRITES}, read stored, read cursor${NOTIFY}`,
+];
 
 test("a new message's turn in a titled conversation: each statement, once", async () => {
   const conversationId = await createConversation(ada);
