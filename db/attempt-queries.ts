@@ -6,11 +6,76 @@
 import { and, asc, desc, eq, exists, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { AttemptKind, ModelPrices } from "@/lib/domain/types";
 import type { Database } from "./client";
+import { encodedPlaceholder, preparedStatement } from "./prepared-statements";
 import { type ConversationArgs, inConversation, onlyRow } from "./query-parts";
-import { type Attempt, artifacts, attempts, conversations, messages, participants, turns } from "./schema";
+import {
+  type Attempt,
+  artifacts,
+  attempts,
+  conversations,
+  messages,
+  models,
+  participants,
+  turns,
+} from "./schema";
 
 const otherCalls = (conversationId: string) =>
   inConversation(attempts, conversationId, isNull(attempts.turnId));
+
+/** An attempt's row as recordAttempt makes it: its JSON columns as values, two of them already as JSON text. */
+export type NewAttempt = Omit<typeof attempts.$inferInsert, "id" | "items" | "response" | "createdAt"> & {
+  id: string;
+  /** The items as JSON text (already made, with media elided), stored as they are. */
+  itemsJson: string;
+  /** The response as JSON text, or null; stored with its model's prices of this moment. */
+  responseJson: string | null;
+};
+
+/**
+ * Stores an attempt and returns its id, in one prepared statement (its SQL is built once, not at every attempt).
+ * The response gets the model's prices of this moment, read in the insert itself: no round trip of its own, and
+ * the attempt's cost is counted at them whatever the prices become.
+ */
+export async function insertAttempt({ db, attempt }: { db: Database; attempt: NewAttempt }): Promise<string> {
+  const [row] = await attemptInsertStatement(db).execute({
+    turnId: null,
+    kind: "reply",
+    replayOf: null,
+    stepNumber: 0,
+    error: null,
+    privateMemories: null,
+    ...attempt,
+  });
+  return row.id;
+}
+
+const attemptInsertStatement = preparedStatement("insertAttempt", (db) => {
+  const prices = sql`coalesce((select ${models.prices} from ${models} where ${models.id} = ${sql.placeholder("modelId")}), 'null'::jsonb)`;
+  return db
+    .insert(attempts)
+    .values({
+      id: sql.placeholder("id"),
+      conversationId: sql.placeholder("conversationId"),
+      turnId: sql.placeholder("turnId"),
+      kind: sql.placeholder("kind"),
+      replayOf: sql.placeholder("replayOf"),
+      attemptNumber: sql.placeholder("attemptNumber"),
+      stepNumber: sql.placeholder("stepNumber"),
+      modelId: sql.placeholder("modelId"),
+      status: sql.placeholder("status"),
+      error: encodedPlaceholder("error", attempts.error),
+      items: sql`${sql.placeholder("itemsJson")}::jsonb`,
+      trace: encodedPlaceholder("trace", attempts.trace),
+      settings: encodedPlaceholder("settings", attempts.settings),
+      settingsVersion: sql.placeholder("settingsVersion"),
+      requests: encodedPlaceholder("requests", attempts.requests),
+      // Null stays null: jsonb_set of null is null.
+      response: sql`jsonb_set(${sql.placeholder("responseJson")}::jsonb, '{prices}', ${prices})`,
+      privateMemories: encodedPlaceholder("privateMemories", attempts.privateMemories),
+      timings: encodedPlaceholder("timings", attempts.timings),
+    })
+    .returning({ id: attempts.id });
+});
 
 /**
  * The reasoning the replies of these turns stored (their `reasoning` artifacts' payloads), in the order it came,

@@ -5,10 +5,10 @@
 import "server-only";
 import { appendFileSync } from "node:fs";
 import type { LanguageModelUsage } from "ai";
-import { sql } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
+import { insertAttempt } from "@/db/attempt-queries";
 import type { AttemptUsage, PrivateMemoryUse, RecordedRequest, RecordedWireMap } from "@/db/attempt-records";
 import type { Database } from "@/db/client";
-import { attempts, models } from "@/db/schema";
 import { env } from "@/lib/config/env";
 import type { ResolvedContext } from "@/lib/context/resolve-for-model";
 import type { AttemptKind, BaseContext, ContextItem } from "@/lib/domain/types";
@@ -77,10 +77,10 @@ export interface AttemptRecord {
 
 export async function recordAttempt(db: Database, record: AttemptRecord): Promise<string> {
   const items = record.resolved?.items ?? record.base.items;
-  const [row] = await db
-    .insert(attempts)
-    .values({
-      ...(record.id ? { id: record.id } : {}),
+  const id = await insertAttempt({
+    db,
+    attempt: {
+      id: record.id ?? uuidv7(),
       conversationId: record.conversationId,
       turnId: record.turnId,
       kind: record.kind,
@@ -92,12 +92,13 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
       error: record.error,
       // Items carry media as data URLs: store them elided like the bodies. The elided JSON text goes to Postgres as
       // it is: parsing it back only for the driver to serialise it again cost a turn ~1 ms per 100 KB of items.
-      items: sql`${elideMedia(JSON.stringify(items)).body}::jsonb`,
+      itemsJson: elideMedia(JSON.stringify(items)).body,
       trace: record.resolved?.trace ?? record.base.trace,
       settings: record.base.settings,
       settingsVersion: record.settingsVersion,
       requests: recordedRequests(items as ContextItem[], record),
-      response: responseWithPrices(record),
+      // Stored with the model's prices of this moment (insertAttempt): its cost is counted at them.
+      responseJson: record.response ? JSON.stringify(record.response) : null,
       // Whose private memories the payload carries: other readers get them redacted.
       privateMemories:
         record.privateMemories ??
@@ -115,10 +116,10 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
           ...(record.resolved?.stageTimings ?? []).map((timing) => ({ ...timing, phase: "B" as const })),
         ],
       },
-    })
-    .returning({ id: attempts.id });
+    },
+  });
   recordAttemptSpan({
-    attemptId: row.id,
+    attemptId: id,
     turnId: record.turnId,
     conversationId: record.conversationId,
     kind: record.kind,
@@ -130,17 +131,7 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
     queuedAt: record.timings.queuedAt,
     doneMs: record.timings.doneMs,
   });
-  return row.id;
-}
-
-/**
- * The response with the model's prices of this moment (the attempt's cost is counted at them, whatever the prices
- * become), read in the insert itself: no round trip of its own.
- */
-function responseWithPrices({ response, modelId }: AttemptRecord) {
-  if (!response) return null;
-  const prices = sql`coalesce((select ${models.prices} from ${models} where ${models.id} = ${modelId}), 'null'::jsonb)`;
-  return sql`jsonb_set(${JSON.stringify(response)}::jsonb, '{prices}', ${prices})`;
+  return id;
 }
 
 /**
