@@ -162,7 +162,7 @@ export async function findKeyConversationSnapshot({
     modelId: null,
     clientMessageId: null,
   });
-  return row ? decodeSnapshot(row) : null;
+  return row ? decodeSnapshot(row, { modelId: null, clientMessageId: null }) : null;
 }
 
 const keyConversationSnapshotStatement = snapshotStatementFor("findKeyConversationSnapshot", (db) => ({

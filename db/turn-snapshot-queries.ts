@@ -6,7 +6,7 @@
 // queries give. See docs/architecture.md, "A turn, step by step".
 
 import "server-only";
-import { type Placeholder, type SQL, sql } from "drizzle-orm";
+import { eq, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { notFound } from "@/lib/domain/errors";
 import type { Database } from "./client";
 import { readerOfConversation } from "./conversation-queries";
@@ -27,6 +27,7 @@ import {
   personaUserBlocks,
   type SettingsVersion,
   type Summary,
+  session,
   settingsVersions,
   summaries,
   turns,
@@ -57,6 +58,8 @@ export interface TurnSnapshot {
   runningTurn: { id: string; assistantMessageId: string } | null;
   /** Whether a message with the request's client id is already stored in the conversation. */
   clientMessageStored: boolean;
+  /** Whom it was read for, and with which model and client message id: a snapshot read early is used only for these. */
+  readFor: { userId: string; modelId: string | null; clientMessageId: string | null };
 }
 
 /**
@@ -88,11 +91,50 @@ export async function readTurnSnapshot({
     clientMessageId,
   });
   if (!row) throw notFound("Conversation");
-  return decodeSnapshot(row);
+  return decodeSnapshot(row, { modelId, clientMessageId });
 }
 
-/** A snapshot statement's row, as typed rows. */
-export function decodeSnapshot(row: SnapshotRow): TurnSnapshot {
+/**
+ * The snapshot as the user of the session with `token` reads it (the chat route reads it beside the session's own
+ * check, and uses it once that check passed for that very user); null when there is no such session, or that user
+ * may not read the conversation.
+ */
+export async function readTurnSnapshotOfSession({
+  db,
+  token,
+  conversationId,
+  modelId,
+  clientMessageId,
+}: {
+  db: Database;
+  token: string;
+  conversationId: string;
+  modelId: string | null;
+  clientMessageId: string | null;
+}): Promise<TurnSnapshot | null> {
+  const [row] = await sessionSnapshotStatement(db).execute({
+    token,
+    conversationId,
+    personaId: null,
+    modelId,
+    clientMessageId,
+  });
+  return row ? decodeSnapshot(row, { modelId, clientMessageId }) : null;
+}
+
+const sessionSnapshotStatement = snapshotStatementFor("readTurnSnapshotOfSession", (db) => ({
+  conversationId: sql.placeholder("conversationId"),
+  userId: sql`(${db
+    .select({ userId: session.userId })
+    .from(session)
+    .where(eq(session.token, sql.placeholder("token")))})`,
+}));
+
+/** A snapshot statement's row, as typed rows; `readWith` is what it was read with besides its target. */
+export function decodeSnapshot(
+  row: SnapshotRow,
+  readWith: { modelId: string | null; clientMessageId: string | null },
+): TurnSnapshot {
   const parts = parseJson(row.parts) as SnapshotParts;
   if (!parts.globalSettings) throw new Error("The context policy is missing: the database was not seeded.");
   return {
@@ -116,6 +158,7 @@ export function decodeSnapshot(row: SnapshotRow): TurnSnapshot {
     ),
     runningTurn: parts.runningTurn,
     clientMessageStored: parts.clientMessageStored,
+    readFor: { userId: row.readerId, ...readWith },
   };
 }
 
@@ -140,7 +183,7 @@ export interface SnapshotTarget {
   userId: SQL | Placeholder;
 }
 
-type SnapshotRow = { conversation: Conversation; persona: Persona | null; parts: unknown };
+type SnapshotRow = { conversation: Conversation; persona: Persona | null; parts: unknown; readerId: string };
 
 const snapshotStatement = snapshotStatementFor("readTurnSnapshot", () => ({
   conversationId: sql.placeholder("conversationId"),
@@ -187,7 +230,7 @@ function snapshotQuery(db: Database, target: SnapshotTarget) {
   )`;
   const reader = readerOfConversation(userId, target.conversationId);
   return db
-    .select({ conversation: conversations, persona: personas, parts })
+    .select({ conversation: conversations, persona: personas, parts, readerId: sql<string>`${userId}::text` })
     .from(conversations)
     .leftJoin(participants, reader.membership)
     .leftJoin(personas, sql`${personas.id} = ${answering}`)

@@ -258,15 +258,7 @@ export interface SessionUserRow {
 export async function sessionUser(headers: Headers): Promise<SessionUserRow | null> {
   const auth = getAuth();
   const context = await auth.$context;
-  const cookies = requestCookies(headers.get("cookie") ?? "");
-  const names = context.authCookies;
-  const signed = cookies.get(names.sessionToken.name);
-  const plain =
-    signed !== undefined &&
-    !cookies.has(names.dontRememberToken.name) &&
-    !cookies.has(names.sessionData.name) &&
-    typeof context.secret === "string";
-  const token = plain ? verifiedToken(signed, context.secret) : null;
+  const token = await plainSessionToken(headers);
   const row = token ? await findSessionWithUser({ db: databaseHandle().db, token }) : null;
   const now = Date.now();
   const { expiresIn, updateAge } = context.sessionConfig;
@@ -308,6 +300,25 @@ function requestCookies(header: string): Map<string, string> {
 }
 
 /** The token of a cookie signed as better-call signs it (`token.base64(HMAC-SHA256)`), or null. */
+/**
+ * The session token of the plain case (sessionUser): a validly signed session cookie and no other auth cookie;
+ * null otherwise. Its signature is ours, so the token is one the app issued; whether its session still holds is
+ * sessionUser's to say. A route may read with it beside that check, and use what it read once the check passed
+ * (the chat route reads the conversation's snapshot so).
+ */
+export async function plainSessionToken(headers: Headers): Promise<string | null> {
+  const context = await getAuth().$context;
+  const cookies = requestCookies(headers.get("cookie") ?? "");
+  const names = context.authCookies;
+  const signed = cookies.get(names.sessionToken.name);
+  const plain =
+    signed !== undefined &&
+    !cookies.has(names.dontRememberToken.name) &&
+    !cookies.has(names.sessionData.name) &&
+    typeof context.secret === "string";
+  return plain ? verifiedToken(signed, context.secret) : null;
+}
+
 function verifiedToken(signedValue: string, secret: string): string | null {
   const at = signedValue.lastIndexOf(".");
   if (at < 1) return null;

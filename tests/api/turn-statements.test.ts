@@ -23,13 +23,14 @@ beforeAll(async () => {
 });
 
 /**
- * What every turn reads: the session, then one snapshot of all the turn is refused on or built from (the
+ * What every turn reads: the session, and beside it one snapshot of all the turn is refused on or built from (the
  * conversation, its persona, the models, the policy, the summary, the members, memories and blocks, a reply being
- * written, the message's client id), and once the message is stored, the window of history with its media.
+ * written, the message's client id), read as the user of the session; once the message is stored, the window of
+ * history with its media.
  */
 const TURN_READS = [
   "read session, read user",
-  "read settings_versions, read summaries, read participants, read user, read memories, read persona_user_blocks, read models, read turns, read messages, read conversations, read personas",
+  "read settings_versions, read summaries, read participants, read user, read memories, read session, read persona_user_blocks, read models, read turns, read messages, read conversations, read personas",
   "read messages, read history_window, read attachments, read artifacts",
 ];
 

@@ -1,7 +1,9 @@
-import { getDb } from "@/db/client";
+import { type Database, getDb } from "@/db/client";
+import { readTurnSnapshotOfSession } from "@/db/turn-snapshot-queries";
 import { readJson, requireUser, route } from "@/lib/api/route";
+import { plainSessionToken } from "@/lib/auth";
 import { runChatTurn } from "@/lib/chat/turn/run-turn";
-import type { TurnAction } from "@/lib/chat/turn/turn-user-message";
+import { type TurnAction, turnSnapshotOptions } from "@/lib/chat/turn/turn-user-message";
 import { AppError } from "@/lib/domain/errors";
 import { chatTurnPolicy, enforceRateLimit } from "@/lib/rate-limit";
 import { refuseNewTurnWhenShuttingDown } from "@/lib/shutdown-hooks";
@@ -12,11 +14,28 @@ export const dynamic = "force-dynamic";
 export const POST = route(async (request: Request) => {
   // Before anything else: a draining instance stores nothing, so the client's retry is answered elsewhere.
   refuseNewTurnWhenShuttingDown();
+  const db = await getDb();
+  // The body is read, and the conversation it names read as the session's user, while the session is checked.
+  // Nothing read is acted on before the session and the rate limit pass, so refusals keep their order.
+  const reading = readTurnRequest(request, db);
+  reading.catch(() => {});
   const user = await requireUser(request);
   await enforceRateLimit(chatTurnPolicy(), user.id);
-  const body = await readJson(request, chatRequestSchema);
-  return runChatTurn({ db: await getDb(), user, conversationId: body.id, action: turnAction(body) });
+  const { conversationId, action, snapshot } = await reading;
+  return runChatTurn({ db, user, conversationId, action, snapshot: (await snapshot) ?? undefined });
 });
+
+/** The turn the body asks for, and its conversation's snapshot as the session's user reads it (null if it cannot). */
+async function readTurnRequest(request: Request, db: Database) {
+  const body = await readJson(request, chatRequestSchema);
+  const action = turnAction(body);
+  const token = await plainSessionToken(request.headers);
+  const snapshot = token
+    ? readTurnSnapshotOfSession({ db, token, conversationId: body.id, ...turnSnapshotOptions(action) })
+    : Promise.resolve(null);
+  // A failed read is the turn's own to make again and report: this one only saves it a round trip.
+  return { conversationId: body.id, action, snapshot: snapshot.catch(() => null) };
+}
 
 /**
  * The AI SDK's conventions: `regenerate-message` names the reply to make a new variant of, or the user message to

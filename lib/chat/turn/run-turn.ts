@@ -34,8 +34,8 @@ import {
   checkAndStoreUserMessage,
   continuationInput,
   type TurnAction,
-  turnActionModelId,
   turnActionWords,
+  turnSnapshotOptions,
 } from "./turn-user-message";
 
 export interface TurnRequest {
@@ -89,8 +89,7 @@ async function startTurn(
       conversationId,
       userId: user.id,
       snapshot,
-      modelId: turnActionModelId(action),
-      clientMessageId: action.kind === "submit" ? action.clientMessageId : undefined,
+      ...turnSnapshotOptions(action),
     });
     const { conversation, persona } = opened;
     claimed(claimTurnStart(conversationId, turnActionWords(action)));

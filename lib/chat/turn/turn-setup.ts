@@ -40,21 +40,23 @@ export async function openConversation({
   /** Answer as this persona instead of the conversation's (the admin persona editor's unsaved draft). */
   persona?: Persona;
   /** A model the call names besides the persona's (a regenerate's choice): read with the rest. */
-  modelId?: string;
+  modelId?: string | null;
   /** The new message's client id: whether it is already stored is read with the rest. */
-  clientMessageId?: string;
+  clientMessageId?: string | null;
   /**
-   * The snapshot of this conversation for this user, already read with none of the three above (a gateway call's,
-   * read with the lookup that found the conversation): used instead of reading it again.
+   * The snapshot of this conversation, already read (with the lookup that found it, or beside the session check):
+   * used instead of reading it again when it was read for this user, with this model and client message id, and
+   * the call answers as the conversation's persona.
    */
   snapshot?: TurnSnapshot;
 }): Promise<OpenedConversation> {
   const read =
     snapshot !== undefined &&
-    snapshot.conversation.id === conversationId &&
     !persona &&
-    !modelId &&
-    !clientMessageId
+    snapshot.conversation.id === conversationId &&
+    snapshot.readFor.userId === userId &&
+    snapshot.readFor.modelId === (modelId ?? null) &&
+    snapshot.readFor.clientMessageId === (clientMessageId ?? null)
       ? snapshot
       : await readTurnSnapshot({
           db,

@@ -111,9 +111,18 @@ export async function checkAndStoreUserMessage({
   return { userMessage, personaModel, modelRows: usable, firstInput };
 }
 
-/** The model a turn names besides the persona's, read with the conversation (a regenerate's choice). */
-export function turnActionModelId(action: TurnAction): string | undefined {
-  return action.kind === "regenerate" ? action.modelId : undefined;
+/**
+ * What a turn's snapshot is read with besides the conversation and its reader: the model the action names besides
+ * the persona's (a regenerate's choice) and the new message's client id (whether it is already stored).
+ */
+export function turnSnapshotOptions(action: TurnAction): {
+  modelId: string | null;
+  clientMessageId: string | null;
+} {
+  return {
+    modelId: action.kind === "regenerate" ? (action.modelId ?? null) : null,
+    clientMessageId: action.kind === "submit" ? (action.clientMessageId ?? null) : null,
+  };
 }
 
 /**
