@@ -29,7 +29,8 @@ import {
   insertTurn,
   touchTurnHeartbeat,
 } from "@/db/turn-queries";
-import { readTurnSnapshot } from "@/db/turn-snapshot-queries";
+import { readTurnSnapshot, readTurnSnapshotOfSession } from "@/db/turn-snapshot-queries";
+import { openConversation } from "@/lib/chat/turn/turn-setup";
 import { createFreshDatabase, dropDatabase } from "../database";
 import { adaConversation, pgliteForFile } from "../fixtures/pglite";
 
@@ -334,6 +335,43 @@ async function checkTurnStatements(db: Database) {
   await expect(
     readTurnSnapshot({ db, conversationId: conversation.id, userId: "bob", clientMessageId: null }),
   ).rejects.toThrow(/not found/i);
+
+  // As the user of a session token reads it (the chat route, beside the session's check): Ada's is her snapshot,
+  // read for her; Bob's session reads nothing of it, and neither does a token no session has.
+  await db.insert(session).values({
+    id: "session-ada",
+    token: "token-ada",
+    userId: "ada",
+    expiresAt: new Date("2100-01-01T00:00:00Z"),
+  });
+  const ofSession = (token: string) =>
+    readTurnSnapshotOfSession({
+      db,
+      token,
+      conversationId: conversation.id,
+      modelId: null,
+      clientMessageId: "client-1",
+    });
+  const adaSnapshot = await ofSession("token-ada");
+  expect(adaSnapshot).toEqual({
+    ...(await snapshotOf("client-1")),
+    readFor: { userId: "ada", modelId: null, clientMessageId: "client-1" },
+  });
+  expect(await ofSession("token-bob")).toBeNull();
+  expect(await ofSession("no-such-token")).toBeNull();
+  // A snapshot read early is used only by the call it was read for: for Bob, or with another client id, the
+  // conversation is read again (and Bob may not read it).
+  const open = (userId: string, clientMessageId: string) =>
+    openConversation({
+      db,
+      conversationId: conversation.id,
+      userId,
+      clientMessageId,
+      snapshot: adaSnapshot ?? undefined,
+    });
+  expect((await open("ada", "client-1")).clientMessageStored).toBe(true);
+  expect((await open("ada", "client-2")).clientMessageStored).toBe(false);
+  await expect(open("bob", "client-1")).rejects.toThrow(/not found/i);
 }
 
 describe.skipIf(!baseUrl)("on Postgres", () => {
