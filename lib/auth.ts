@@ -299,7 +299,6 @@ function requestCookies(header: string): Map<string, string> {
   return cookies;
 }
 
-/** The token of a cookie signed as better-call signs it (`token.base64(HMAC-SHA256)`), or null. */
 /**
  * The session token of the plain case (sessionUser): a validly signed session cookie and no other auth cookie;
  * null otherwise. Its signature is ours, so the token is one the app issued; whether its session still holds is
@@ -319,6 +318,7 @@ export async function plainSessionToken(headers: Headers): Promise<string | null
   return plain ? verifiedToken(signed, context.secret) : null;
 }
 
+/** The token of a cookie signed as better-call signs it (`token.base64(HMAC-SHA256)`), or null. */
 function verifiedToken(signedValue: string, secret: string): string | null {
   const at = signedValue.lastIndexOf(".");
   if (at < 1) return null;
