@@ -87,9 +87,8 @@ async function readableConversationRow({ db, conversationId, userId }: ReadableC
 
 /**
  * How a statement reading one conversation (the `conversationId` placeholder's, or the one the expression given
- * finds) for `userId` decides they may: joined to the
- * reader's membership (`membership`, for a left join of participants), it `mayRead` when they own it or have
- * joined it (an invitation is not yet).
+ * finds) for `userId` decides they may: joined to the reader's membership (`membership`, for a left join of
+ * participants), it `mayRead` when they own it or have joined it (an invitation is not yet).
  */
 export function readerOfConversation(
   userId: Placeholder | SQL,
